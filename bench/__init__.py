@@ -1,0 +1,1 @@
+"""Benchmarks: each bench_<name>.py exposes run() yielding result rows."""

@@ -1,0 +1,1 @@
+"""Synapse Review engine: grounded navigation, routing and review, with no Streamlit import."""
