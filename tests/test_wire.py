@@ -1,0 +1,162 @@
+import json
+
+import pytest
+
+from engine.epistemics import Tier, Verdict
+from engine.errors import PayloadError
+from engine.wire import parse_json, parse_payload
+
+
+def payload(**overrides):
+    base = {
+        "dag": {
+            "claims": [
+                {"id": "c1", "text": "A holds.", "kind": "restatement", "cites": ["zk:b:1"]}
+            ],
+            "conclusion": "c1",
+        },
+        "prose": "A holds.",
+    }
+    base.update(overrides)
+    return base
+
+
+def test_minimal_payload_parses_with_defaults():
+    inp = parse_payload(payload())
+    assert inp.dag.conclusion == "c1"
+    assert inp.groundings == {} and inp.edges == () and inp.blocking_count == 0
+
+
+def test_full_payload_parses():
+    inp = parse_payload(
+        payload(
+            groundings={"zk:b:1": {"type": "quote", "payload": {"body": "A"}}},
+            node_status={"zk:b:1": {"tier": "grounded", "outdated": True}, "zk:b:2": "measured"},
+            node_bodies={"zk:b:1": "A holds."},
+            asserted={"c1": "grounded"},
+            edges=[{"src": "mem:_memory:x", "dst": "zk:b:1", "relation": "contradicts"}],
+            coverage_report={"blocking_count": 2},
+        )
+    )
+    assert inp.node_status["zk:b:1"] == Verdict(Tier.GROUNDED, outdated=True)
+    assert inp.node_status["zk:b:2"].tier is Tier.MEASURED
+    assert inp.asserted == {"c1": Tier.GROUNDED}
+    assert inp.groundings["zk:b:1"].type == "quote"
+    assert inp.blocking_count == 2
+
+
+def _claims(*claims):
+    return {"claims": list(claims), "conclusion": claims[0]["id"] if claims else "c1"}
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ([], "payload must be an object"),
+        ({"prose": "x"}, "dag must be an object"),
+        (payload(prose=3), "prose must be a string"),
+        (payload(prose="x" * 1_000_001), "prose is 1,000,001 bytes; the limit is 1,000,000"),
+        (payload(dag={"claims": "no", "conclusion": "c1"}), "dag.claims must be a list"),
+        (payload(dag={"claims": [], "conclusion": "c1"}), "dag.claims is empty"),
+        (payload(dag=_claims({"id": "c1", "kind": "guess"})), "unknown kind 'guess'"),
+        (payload(dag=_claims({"id": 1, "kind": "inference"})), r"dag.claims\[0\].id"),
+        (payload(dag=_claims({"id": "c1", "kind": "inference", "text": 4})), "text must be a string"),
+        (
+            payload(dag=_claims({"id": "c1", "kind": "inference", "cites": ["nope"]})),
+            "not of the form store:source:id",
+        ),
+        (
+            payload(dag=_claims({"id": "c1", "kind": "inference", "premises": "c0"})),
+            "premises must be a list of strings",
+        ),
+        (
+            payload(dag=_claims({"id": "c1", "kind": "inference", "premises": ["c0"]})),
+            "unknown premise 'c0'",
+        ),
+        (
+            payload(
+                dag={
+                    "claims": [
+                        {"id": "c1", "kind": "deduction", "premises": ["c2"]},
+                        {"id": "c2", "kind": "deduction", "premises": ["c1"]},
+                    ],
+                    "conclusion": "c1",
+                }
+            ),
+            "premise cycle",
+        ),
+        (
+            payload(dag={"claims": [{"id": "c1", "kind": "inference"}], "conclusion": "c9"}),
+            "unknown conclusion 'c9'",
+        ),
+        (
+            payload(
+                dag={
+                    "claims": [{"id": "c1", "kind": "inference"}],
+                    "conclusion": "c1",
+                    "prose_citations": [{"start": 0, "end": 99, "claim": "c1"}],
+                }
+            ),
+            "out of range",
+        ),
+        (
+            payload(
+                dag={
+                    "claims": [{"id": "c1", "kind": "inference"}],
+                    "conclusion": "c1",
+                    "prose_citations": [{"start": 0, "end": 2, "claim": "c7"}],
+                }
+            ),
+            "unknown claim 'c7'",
+        ),
+        (payload(node_status={"zk:b:1": {"tier": "certain"}}), "tier must be one of"),
+        (payload(node_status={"zk:b:1": {"tier": "grounded", "stale": "yes"}}), "stale must be"),
+        (payload(asserted={"c9": "grounded"}), "unknown claim 'c9'"),
+        (payload(groundings={"zk:b:1": {"payload": {}}}), "type must be a non-empty string"),
+        (payload(edges=[{"src": "a"}]), "edges"),
+        (payload(coverage_report={"blocking_count": -1}), "blocking_count"),
+        (payload(node_bodies={"zk:b:1": 5}), "must be a string"),
+    ],
+    ids=[
+        "not-object",
+        "no-dag",
+        "prose-type",
+        "prose-too-big",
+        "claims-type",
+        "claims-empty",
+        "unknown-kind",
+        "id-type",
+        "text-type",
+        "bad-cite",
+        "premises-type",
+        "unknown-premise",
+        "cycle",
+        "unknown-conclusion",
+        "span-out-of-range",
+        "span-unknown-claim",
+        "bad-tier",
+        "bad-flag",
+        "asserted-unknown",
+        "grounding-type",
+        "edge-shape",
+        "blocking-negative",
+        "body-type",
+    ],
+)
+def test_malformed_payload_names_the_problem(data, message):
+    with pytest.raises(PayloadError, match=message):
+        parse_payload(data)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [("{", "not valid JSON"), ("[" * 100_000 + "]" * 100_000, "nested too deeply|not valid")],
+    ids=["truncated", "deep"],
+)
+def test_parse_json_rejects_bad_text(text, message):
+    with pytest.raises(PayloadError, match=message):
+        parse_json(text)
+
+
+def test_parse_json_accepts_bytes():
+    assert parse_json(json.dumps(payload()).encode()).prose == "A holds."
