@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from enum import Enum
+from enum import StrEnum
 
 from engine.model import ClaimKind, Edge, ReasoningDAG
 
 
-class Tier(str, Enum):
+class Tier(StrEnum):
     """Epistemic tiers, strongest first."""
 
     MEASURED = "measured"
@@ -101,9 +101,7 @@ def contested_refs(edges: Iterable[Edge]) -> frozenset[str]:
 def mark_contested(nodes: Mapping[str, Verdict], edges: Iterable[Edge]) -> dict[str, Verdict]:
     """Copy of `nodes` with every endpoint of a `contradicts` edge flagged contested."""
     disputed = contested_refs(edges)
-    return {
-        ref: (replace(v, contested=True) if ref in disputed else v) for ref, v in nodes.items()
-    }
+    return {ref: (replace(v, contested=True) if ref in disputed else v) for ref, v in nodes.items()}
 
 
 def derive_claims(

@@ -6,7 +6,7 @@ import heapq
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from engine.errors import PayloadError
 
@@ -42,7 +42,7 @@ class Address:
         return f"{self.store}:{self.source}:{self.id}"
 
 
-class ClaimKind(str, Enum):
+class ClaimKind(StrEnum):
     """How a claim relates to what it rests on."""
 
     RESTATEMENT = "restatement"

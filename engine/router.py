@@ -1,10 +1,10 @@
-"""The router: derive every status from the substrate and decide answer, hedged answer or abstain."""
+"""The router: derive every status from the substrate; decide answer, hedged answer or abstain."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 
 from engine import verifiers
@@ -19,16 +19,16 @@ from engine.epistemics import (
 from engine.model import ClaimKind, ReasoningDAG
 from engine.text import extractively_licensed
 from engine.traceability import Traceability, check_traceability
-from engine.verifiers import VerifierResult, VerifierStatus
+from engine.verifiers import VerifierResult
 from engine.wire import RouteInput
 
 
-class Outcome(str, Enum):
+class Outcome(StrEnum):
     ANSWER = "answer"
     ABSTAIN = "abstain"
 
 
-class Reason(str, Enum):
+class Reason(StrEnum):
     """Abstain reasons, in the order they are reported."""
 
     MISSING_HOP = "missing-hop"
@@ -274,10 +274,9 @@ def _licensed(
         if body.strip() and extractively_licensed(text, body):
             return True
         result = results.get(ref)
-        confirmed = result.confirmed_source_text if result is not None else None
-        if result is not None and result.status is VerifierStatus.OK and confirmed:
-            if extractively_licensed(text, confirmed):
-                return True
+        confirmed = result.confirmed_source_text if result is not None and result.ok else None
+        if confirmed and extractively_licensed(text, confirmed):
+            return True
     return False
 
 

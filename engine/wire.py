@@ -114,7 +114,9 @@ def _claim(raw: object, index: int) -> Claim:
     try:
         kind = ClaimKind(kind_raw)
     except (ValueError, TypeError):
-        raise PayloadError(f"{where}: unknown kind {kind_raw!r} (expected one of {_KINDS})") from None
+        raise PayloadError(
+            f"{where}: unknown kind {kind_raw!r} (expected one of {_KINDS})"
+        ) from None
     cites = _strings(item.get("cites", []), f"{where}: cites")
     for ref in cites:
         try:

@@ -43,7 +43,14 @@ def dag(*claims, conclusion):
         (ClaimKind.RESTATEMENT, (), {}, Verdict(Tier.INFERRED, unresolved=True)),
         (ClaimKind.RESTATEMENT, ("zk:a:9",), {}, Verdict(Tier.INFERRED, unresolved=True)),
     ],
-    ids=["single", "weakest-cite", "inference-capped", "assumption", "rests-on-nothing", "no-verdict"],
+    ids=[
+        "single",
+        "weakest-cite",
+        "inference-capped",
+        "assumption",
+        "rests-on-nothing",
+        "no-verdict",
+    ],
 )
 def test_claim_derivation(kind, cites, nodes, expected):
     d = dag(Claim("c", "t", kind, cites), conclusion="c")
@@ -74,4 +81,8 @@ def test_honesty_flags_only_upgrades():
     derived = {"a": G, "b": Verdict(Tier.INFERRED)}
     asserted = {"a": Tier.INFERRED, "b": Tier.GROUNDED}
     (violation,) = check_honesty(asserted, derived)
-    assert (violation.claim, violation.asserted, violation.derived) == ("b", Tier.GROUNDED, Tier.INFERRED)
+    assert (violation.claim, violation.asserted, violation.derived) == (
+        "b",
+        Tier.GROUNDED,
+        Tier.INFERRED,
+    )

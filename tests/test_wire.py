@@ -60,7 +60,10 @@ def _claims(*claims):
         (payload(dag={"claims": [], "conclusion": "c1"}), "dag.claims is empty"),
         (payload(dag=_claims({"id": "c1", "kind": "guess"})), "unknown kind 'guess'"),
         (payload(dag=_claims({"id": 1, "kind": "inference"})), r"dag.claims\[0\].id"),
-        (payload(dag=_claims({"id": "c1", "kind": "inference", "text": 4})), "text must be a string"),
+        (
+            payload(dag=_claims({"id": "c1", "kind": "inference", "text": 4})),
+            "text must be a string",
+        ),
         (
             payload(dag=_claims({"id": "c1", "kind": "inference", "cites": ["nope"]})),
             "not of the form store:source:id",

@@ -31,4 +31,6 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-register("route", Command("Route a reasoning-DAG payload to answer / hedged / abstain", _configure, _run))
+register(
+    "route", Command("Route a reasoning-DAG payload to answer / hedged / abstain", _configure, _run)
+)

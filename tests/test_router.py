@@ -1,0 +1,311 @@
+import json
+
+import pytest
+
+from engine.api import route_payload
+
+SOURCE = "Momentum returns were 12% a year in the sample. Value returns were flat."
+BODY = "Momentum returns were 12% a year in the sample."
+A1, A2, A3 = "zk:lab:n1", "zk:lab:n2", "zk:lab:n3"
+
+
+def restate(cid="c1", text=BODY, cites=(A1,), premises=()):
+    return {
+        "id": cid,
+        "text": text,
+        "kind": "restatement",
+        "cites": list(cites),
+        "premises": list(premises),
+    }
+
+
+def payload(claims, *, prose=None, cite_spans=True, conclusion=None, **extra):
+    claims = claims if isinstance(claims, list) else [claims]
+    conclusion = conclusion or claims[-1]["id"]
+    if prose is None:
+        prose = next(c["text"] for c in claims if c["id"] == conclusion)
+    dag = {"claims": claims, "conclusion": conclusion}
+    if cite_spans and prose.strip():
+        dag["prose_citations"] = [{"start": 0, "end": len(prose), "claim": conclusion}]
+    return {"dag": dag, "prose": prose, **extra}
+
+
+GROUNDED = {A1: {"tier": "grounded"}}
+BODIES = {A1: BODY}
+HEDGE_CLAIMS = [
+    restate("p1"),
+    {"id": "c2", "text": "Momentum may persist.", "kind": "inference", "premises": ["p1"]},
+]
+HEDGE = payload(
+    HEDGE_CLAIMS, prose=BODY, cite_spans=False, node_status=GROUNDED, node_bodies=BODIES
+)
+
+
+def quote(body, fulltext=SOURCE):
+    return {"type": "quote", "payload": {"body": body, "fulltext": fulltext}}
+
+
+CASES = {
+    "grounded-answer": (
+        payload(restate(), node_status=GROUNDED, node_bodies=BODIES),
+        ("answer", "grounded", []),
+    ),
+    "measured-answer": (
+        payload(restate(), node_status={A1: "measured"}, node_bodies=BODIES),
+        ("answer", "measured", []),
+    ),
+    "outdated-answered-with-disclosure": (
+        payload(
+            restate(), node_status={A1: {"tier": "grounded", "outdated": True}}, node_bodies=BODIES
+        ),
+        ("answer", "grounded", []),
+    ),
+    "hedged-answer": (HEDGE, ("answer", "inferred", [])),
+    "missing-hop": (payload(restate(), prose=""), ("abstain", None, ["missing-hop"])),
+    "stale": (
+        payload(
+            restate(),
+            prose="",
+            node_status={A1: {"tier": "grounded", "stale": True}},
+            node_bodies=BODIES,
+        ),
+        ("abstain", None, ["stale"]),
+    ),
+    "false-premise": (
+        payload(
+            restate(),
+            prose="",
+            groundings={A1: quote("Momentum returns were 40% a year.")},
+            node_bodies=BODIES,
+        ),
+        ("abstain", None, ["false-premise"]),
+    ),
+    "low-coverage-orphan-prose": (
+        payload(restate(), prose="Momentum always wins.", node_status=GROUNDED, node_bodies=BODIES),
+        ("abstain", None, ["low-coverage"]),
+    ),
+    "all-reasons-in-order": (
+        payload(
+            restate(cites=(A1, A2, A3)),
+            prose="Something else entirely.",
+            node_status={A2: {"tier": "grounded", "stale": True}},
+            groundings={A3: quote("Value returns were 99% a year.")},
+            node_bodies=BODIES,
+        ),
+        ("abstain", None, ["missing-hop", "stale", "false-premise", "low-coverage"]),
+    ),
+    "stale-and-false-premise": (
+        payload(
+            restate(cites=(A1, A2)),
+            prose="",
+            node_status={A1: {"tier": "grounded", "stale": True}},
+            groundings={A2: quote("Value returns were 99% a year.")},
+            node_bodies=BODIES,
+        ),
+        ("abstain", None, ["stale", "false-premise"]),
+    ),
+    "honesty-violation": (
+        payload(restate(), node_status=GROUNDED, node_bodies=BODIES, asserted={"c1": "measured"}),
+        ("abstain", None, ["low-coverage"]),
+    ),
+    "status-cannot-raise-failed-ground": (
+        payload(
+            restate(),
+            prose="",
+            groundings={A1: quote("Momentum returns were 13% a year.")},
+            node_status=GROUNDED,
+            node_bodies=BODIES,
+        ),
+        ("abstain", None, ["false-premise"]),
+    ),
+    "status-cannot-raise-unverifiable-ground": (
+        payload(
+            restate(),
+            groundings={A1: quote(BODY, fulltext="")},
+            node_status=GROUNDED,
+            node_bodies=BODIES,
+        ),
+        ("abstain", None, ["low-coverage"]),
+    ),
+    "floor-without-bodies": (
+        payload(restate(), node_status=GROUNDED),
+        ("abstain", None, ["low-coverage"]),
+    ),
+    "floor-drifted-restatement": (
+        payload(
+            restate(text="Momentum returns were 15% a year in the sample."),
+            node_status=GROUNDED,
+            node_bodies=BODIES,
+        ),
+        ("abstain", None, ["low-coverage"]),
+    ),
+    "licensed-by-confirmed-quote-text": (
+        payload(restate(), groundings={A1: quote(BODY)}),
+        ("answer", "grounded", []),
+    ),
+    "compound-claim-atom": (
+        payload(
+            restate(text=SOURCE.replace(". V", "; v")),
+            prose="Value returns were flat.",
+            node_status=GROUNDED,
+            node_bodies={A1: SOURCE.replace(". V", "; v")},
+        ),
+        ("answer", "grounded", []),
+    ),
+    "citation-uncited-words": (
+        {
+            **payload(restate(), node_status=GROUNDED, node_bodies=BODIES),
+            "prose": BODY + " Buy now.",
+        },
+        ("abstain", None, ["low-coverage"]),
+    ),
+    "citation-wrong-claim": (
+        {
+            "dag": {
+                "claims": [
+                    restate("p1"),
+                    restate("x9", text="Value returns were flat.", cites=(A2,)),
+                    {"id": "c2", "text": "So it is.", "kind": "deduction", "premises": ["p1"]},
+                ],
+                "conclusion": "c2",
+                "prose_citations": [{"start": 0, "end": 24, "claim": "x9"}],
+            },
+            "prose": "Value returns were flat.",
+            "node_status": {A1: "grounded", A2: "grounded"},
+            "node_bodies": {A1: BODY, A2: SOURCE},
+        },
+        ("abstain", None, ["low-coverage"]),
+    ),
+    "citation-recontextualised-number": (
+        payload(
+            restate(text="Dose 5 mg cut pain by 30%; 10 mg had no effect."),
+            prose="Dose 10 mg cut pain by 30%.",
+            node_status=GROUNDED,
+            node_bodies={A1: "Dose 5 mg cut pain by 30%; 10 mg had no effect."},
+        ),
+        ("abstain", None, ["low-coverage"]),
+    ),
+    "fallback-licensed": (
+        payload(restate(), cite_spans=False, node_status=GROUNDED, node_bodies=BODIES),
+        ("answer", "grounded", []),
+    ),
+    "fallback-paraphrase": (
+        payload(
+            restate(),
+            prose="Momentum earned 12% yearly.",
+            cite_spans=False,
+            node_status=GROUNDED,
+            node_bodies=BODIES,
+        ),
+        ("abstain", None, ["low-coverage"]),
+    ),
+    "blank-prose": (
+        payload(restate(), prose="   ", node_status=GROUNDED, node_bodies=BODIES),
+        ("answer", "grounded", []),
+    ),
+    "punctuation-only-prose": (
+        payload(restate(), prose="...", cite_spans=False, node_status=GROUNDED, node_bodies=BODIES),
+        ("abstain", None, ["low-coverage"]),
+    ),
+    "unknown-verifier-type": (
+        payload(
+            restate(), groundings={A1: {"type": "sql-exec", "payload": {}}}, node_bodies=BODIES
+        ),
+        ("abstain", None, ["low-coverage"]),
+    ),
+    "coverage-report-blocking": (
+        payload(
+            restate(),
+            node_status=GROUNDED,
+            node_bodies=BODIES,
+            coverage_report={"blocking_count": 1},
+        ),
+        ("abstain", None, ["low-coverage"]),
+    ),
+    "contested-blocks-answer": (
+        payload(
+            restate(),
+            node_status=GROUNDED,
+            node_bodies=BODIES,
+            edges=[{"src": "mem:_memory:x", "dst": A1, "relation": "contradicts"}],
+        ),
+        ("abstain", None, ["low-coverage"]),
+    ),
+    "contested-blocks-hedge": (
+        {**HEDGE, "edges": [{"src": "mem:_memory:x", "dst": A1, "relation": "contradicts"}]},
+        ("abstain", None, ["low-coverage"]),
+    ),
+    "unresolved-blocks-hedge": (
+        {
+            **HEDGE,
+            "dag": {
+                **HEDGE["dag"],
+                "claims": [HEDGE_CLAIMS[0], {**HEDGE_CLAIMS[1], "cites": [A2]}],
+            },
+            "groundings": {A2: {"type": "figure", "payload": {"path": "missing.png"}}},
+        },
+        ("abstain", None, ["low-coverage"]),
+    ),
+    "hedge-needs-verified-premise": (
+        payload(
+            {"id": "c1", "text": "Momentum may persist.", "kind": "inference", "cites": [A1]},
+            prose="",
+            node_status=GROUNDED,
+        ),
+        ("abstain", None, ["low-coverage"]),
+    ),
+}
+
+
+@pytest.mark.parametrize(("data", "expected"), CASES.values(), ids=CASES.keys())
+def test_decision_table(data, expected):
+    out = route_payload(data)
+    assert (out["verdict"], out["status"], out["reasons"]) == expected, out["detail"]
+
+
+def test_outdated_is_disclosed_on_the_answer():
+    out = route_payload(CASES["outdated-answered-with-disclosure"][0])
+    assert out["outdated"] is True and "outdated" in out["detail"]
+
+
+def test_hedged_answer_is_labelled():
+    out = route_payload(HEDGE)
+    assert out["label"] == "HEDGED ANSWER" and out["hedged"] is True
+
+
+def test_honesty_violation_is_reported():
+    out = route_payload(CASES["honesty-violation"][0])
+    assert out["honesty_violations"] == [
+        {"claim": "c1", "asserted": "measured", "derived": "grounded"}
+    ]
+
+
+def test_floored_restatement_is_named():
+    out = route_payload(CASES["floor-drifted-restatement"][0])
+    assert out["floored"] == ["c1"] and out["claims"]["c1"]["status"] == "inferred"
+
+
+def test_orphan_spans_point_into_prose():
+    data = CASES["citation-uncited-words"][0]
+    out = route_payload(data)
+    words = {data["prose"][s["start"] : s["end"]] for s in out["orphan_spans"]}
+    assert {"Buy", "now"} <= words
+
+
+def test_verifier_results_are_reported():
+    out = route_payload(CASES["false-premise"][0])
+    assert out["verifiers"][A1]["status"] == "failed"
+    assert out["verifiers"][A1]["near_miss"]
+
+
+def test_closed_book_signal():
+    out = route_payload(CASES["missing-hop"][0])
+    assert out["confabulation"]["closed_book"] is True
+    assert route_payload(CASES["grounded-answer"][0])["confabulation"]["closed_book"] is False
+
+
+@pytest.mark.parametrize("name", sorted(CASES), ids=sorted(CASES))
+def test_same_input_same_bytes(name):
+    data = CASES[name][0]
+    first = json.dumps(route_payload(data), sort_keys=True)
+    assert json.dumps(route_payload(json.loads(json.dumps(data))), sort_keys=True) == first
