@@ -1,12 +1,80 @@
-"""The engine's JSON seam: route a wire payload and return the decision as plain data."""
+"""The engine's Python API: open a workspace, ask a question, route a wire payload."""
 
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
+from engine.index import Index, UpdateStats
+from engine.model import Edge
+from engine.navigation import NavResult, navigate
+from engine.policies import make_reasoner
 from engine.router import route
+from engine.stores import LoadProblem, Workspace
+from engine.stores import open_workspace as load_workspace
+from engine.substrate import Budget, Neighbourhood
 from engine.wire import parse_payload
+
+
+@dataclass(frozen=True, eq=False)
+class OpenWorkspace:
+    """A loaded workspace with its index brought up to date."""
+
+    workspace: Workspace
+    index: Index
+    stats: UpdateStats
+
+    @property
+    def root(self) -> Path:
+        return self.workspace.root
+
+    @property
+    def report(self) -> tuple[LoadProblem, ...]:
+        return self.workspace.report
+
+    def close(self) -> None:
+        self.index.close()
+
+
+def open_workspace(path: str | os.PathLike[str]) -> OpenWorkspace:
+    """Load the workspace at `path` and update its index (only changed notes are reindexed)."""
+    workspace = load_workspace(path)
+    index = Index.open(workspace.root)
+    stats = index.update(workspace)
+    return OpenWorkspace(workspace, index, stats)
+
+
+def ask(
+    opened: OpenWorkspace,
+    question: str,
+    *,
+    reasoner: str | object = "offline",
+    budget: Budget | None = None,
+    edges: Iterable[Edge] = (),
+) -> NavResult:
+    """Answer `question` over the workspace; never raises for a failure inside the run.
+
+    `reasoner` is a registered name (`offline`, `openai`) or a policy object. A reasoner
+    that cannot be built (say, no endpoint configured) becomes a labelled abstention.
+    """
+    if isinstance(reasoner, str):
+        try:
+            policy = make_reasoner(reasoner)
+        except Exception as exc:  # a misconfigured reasoner is reported, not raised
+            return NavResult(
+                question=question,
+                reasoner=reasoner,
+                budget=budget or Budget(),
+                neighbourhood=Neighbourhood(),
+                steps=(),
+                failure=f"reasoner {reasoner!r} unavailable: {exc}",
+            )
+    else:
+        policy = reasoner
+    return navigate(opened.workspace, opened.index, question, policy, budget=budget, edges=edges)
 
 
 def route_payload(payload: dict, *, workspace: str | Path | None = None) -> dict:

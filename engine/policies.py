@@ -103,6 +103,12 @@ def explore(state: NavState, config: OfflineConfig) -> Action | None:
             and _has_links(state, address)
         ):
             return Action.expand(address, "follow the links of a relevant node")
+    for address in ranked[: config.ground_top]:
+        note = state.workspace.note(address)
+        if address in state.grounded and note is not None and note.type is NoteKind.CLAIM:
+            for target in _premise_targets(state, address):
+                if target in hood.nodes and target not in state.grounded:
+                    return Action.ground(target, f"a premise of the claim {address}")
     for address in ranked:
         if address not in state.grounded and room and hood.hops.get(address, 0) > 0:
             return Action.ground(address, "revealed by an expansion")

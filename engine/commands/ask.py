@@ -1,0 +1,83 @@
+"""`python -m engine ask`: answer a question (or a JSONL batch of them) over a workspace."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from engine.api import ask, dumps, open_workspace
+from engine.cli import Command, register
+from engine.errors import ConfigError
+from engine.substrate import Budget
+
+# Fields of a result that the command prints unless --full is given.
+SUMMARY = ("verdict", "label", "status", "reasons", "detail", "cited", "prose", "dag", "trace")
+
+
+def _configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("question", nargs="?", help="the question to answer")
+    parser.add_argument("--workspace", required=True, type=Path, help="workspace folder")
+    parser.add_argument("--batch", type=Path, help="JSONL file of {id, question} lines")
+    parser.add_argument("--reasoner", default="offline", help="offline (default) or openai")
+    defaults = Budget()
+    parser.add_argument("--hops", type=int, default=defaults.hops)
+    parser.add_argument("--max-nodes", type=int, default=defaults.max_nodes)
+    parser.add_argument("--max-steps", type=int, default=defaults.max_steps)
+    parser.add_argument("--full", action="store_true", help="also print neighbourhood and payload")
+
+
+def _run(args: argparse.Namespace) -> int:
+    if (args.question is None) == (args.batch is None):
+        raise ConfigError("give either a QUESTION or --batch FILE.jsonl")
+    budget = Budget(hops=args.hops, max_nodes=args.max_nodes, max_steps=args.max_steps)
+    opened = open_workspace(args.workspace)
+    try:
+        if args.batch is None:
+            print(
+                dumps(
+                    _shape(ask(opened, args.question, reasoner=args.reasoner, budget=budget), args)
+                )
+            )
+            return 0
+        for line_no, line in enumerate(_lines(args.batch), start=1):
+            item = _item(line, line_no)
+            if "error" in item:
+                print(dumps(item))
+                continue
+            result = ask(opened, item["question"], reasoner=args.reasoner, budget=budget)
+            print(dumps({"id": item["id"], **_shape(result, args)}), flush=True)
+        return 0
+    finally:
+        opened.close()
+
+
+def _shape(result, args: argparse.Namespace) -> dict:
+    data = result.to_dict()
+    if args.full:
+        return data
+    return {**{k: data[k] for k in SUMMARY}, "latency_ms": data["latency_ms"]}
+
+
+def _lines(path: Path):
+    try:
+        with path.open(encoding="utf-8") as handle:
+            yield from handle
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def _item(line: str, line_no: int) -> dict:
+    try:
+        data = json.loads(line)
+    except ValueError as exc:
+        return {"id": None, "error": f"line {line_no}: not JSON ({exc})"}
+    if not isinstance(data, dict) or not isinstance(data.get("question"), str):
+        return {"id": None, "error": f"line {line_no}: expected an object with a string question"}
+    return {"id": data.get("id", line_no), "question": data["question"]}
+
+
+register(
+    "ask",
+    Command("Answer a question over a workspace, with the router's verdict", _configure, _run),
+)

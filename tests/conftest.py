@@ -1,0 +1,26 @@
+"""Shared fixtures: copies of the example workspaces in tmp_path, so tests never write into the repo."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+MOMENTUM_LAB = ROOT / "examples" / "momentum-lab"
+
+
+@pytest.fixture
+def lab_path(tmp_path: Path) -> Path:
+    """A fresh copy of the momentum-lab workspace."""
+    target = tmp_path / "momentum-lab"
+    shutil.copytree(MOMENTUM_LAB, target, ignore=shutil.ignore_patterns(".synapse"))
+    return target
+
+
+@pytest.fixture(scope="session")
+def lab_questions() -> list[dict]:
+    lines = (MOMENTUM_LAB / "questions.jsonl").read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]

@@ -1,0 +1,52 @@
+import json
+import subprocess
+import sys
+
+from tests.conftest import ROOT
+
+
+def run(*args, cwd=ROOT):
+    return subprocess.run(
+        [sys.executable, "-m", "engine", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_ask_prints_the_decision(lab_path):
+    question = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
+    proc = run("ask", question, "--workspace", str(lab_path))
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    for field in ("verdict", "status", "reasons", "cited", "prose", "dag", "trace", "latency_ms"):
+        assert field in out
+    assert (out["verdict"], out["status"]) == ("answer", "grounded")
+    assert out["cited"] == ["zk:finance:z-mom-01"]
+
+
+def test_ask_budget_flags_bound_the_trace(lab_path):
+    proc = run("ask", "Which sample did we use?", "--workspace", str(lab_path), "--max-steps", "2")
+    out = json.loads(proc.stdout)
+    assert len(out["trace"]) <= 3
+
+
+def test_batch_prints_one_line_per_question(lab_path, tmp_path):
+    batch = tmp_path / "q.jsonl"
+    batch.write_text(
+        '{"id": "a", "question": "Does the momentum signal skip the most recent month?"}\n'
+        "not json\n"
+        '{"id": "b", "question": "What is the boiling point of water on Mars?"}\n'
+    )
+    proc = run("ask", "--batch", str(batch), "--workspace", str(lab_path))
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [line["id"] for line in lines] == ["a", None, "b"]
+    assert lines[0]["label"] == "ANSWER" and "error" in lines[1]
+    assert lines[2]["verdict"] == "abstain"
+
+
+def test_missing_workspace_exits_2(tmp_path):
+    proc = run("ask", "q", "--workspace", str(tmp_path / "nope"))
+    assert proc.returncode == 2
+    assert proc.stderr.strip().startswith("error:") and len(proc.stderr.strip().splitlines()) == 1
