@@ -1,4 +1,4 @@
-"""Shared fixtures: copies of the example workspaces in tmp_path, so tests never write into the repo."""
+"""Shared fixtures: copies of the example workspaces, so tests never write into the repo."""
 
 from __future__ import annotations
 
