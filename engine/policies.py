@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 from engine.bm25 import tokens as terms
 from engine.errors import ConfigError
+from engine.llm import LLMConfig, OpenAIChat
+from engine.llm_reasoner import NodeView, draft_answer
 from engine.navigation import Action, NavState
 from engine.notes import NoteKind
 from engine.text import sentences
@@ -207,8 +209,6 @@ class ModelReasoner:
         self.config = config or OfflineConfig()
 
     def decide(self, state: NavState) -> Action:
-        from engine.llm_reasoner import NodeView, draft_answer
-
         action = explore(state, self.config)
         if action is not None:
             return action
@@ -243,8 +243,6 @@ def make_reasoner(name: str):
 
 
 def _openai_from_env():
-    from engine.llm import LLMConfig, OpenAIChat
-
     return ModelReasoner(OpenAIChat(LLMConfig.from_env()))
 
 
