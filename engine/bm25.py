@@ -1,0 +1,133 @@
+"""Tokenizer and in-memory BM25 postings, scored with numpy.
+
+Each document is a bag of (term id, title count, body count). `Postings.build` turns all
+bags into a CSR layout, term -> (doc numbers, BM25 weights), so a query is a handful of
+vectorised adds, one per query term, plus a partial sort for the top k.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+# One bag entry: a term id with its count in the title and in the body.
+BAG_DTYPE = np.dtype([("term", "<u4"), ("title", "<u2"), ("body", "<u2")])
+
+_TOKEN = re.compile(r"[^\W_]+")
+_MAX_COUNT = np.iinfo(np.uint16).max
+
+# Dropped for ranking only; small on purpose, so short claims keep their content words.
+_STOP_WORD_TEXT = """
+    a about above after again against all am an and any are as at be because been before
+    being below between both but by can could did do does doing down during each few for from
+    further had has have having he her here hers herself him himself his how i if in into is
+    it its itself just me more most my myself no nor not of off on once only or other our ours
+    ourselves out over own same she should so some such than that the their theirs them
+    themselves then there these they this those through to too under until up very was we
+    were what when where which while who whom why will with would you your yours yourself
+    yourselves"""
+STOP_WORDS = frozenset(_STOP_WORD_TEXT.split())
+
+
+def tokens(text: str) -> list[str]:
+    """Ranking tokens: lower-cased alphanumeric runs, stop words dropped, plurals folded."""
+    return [_fold(word) for word in _TOKEN.findall(text.lower()) if word not in STOP_WORDS]
+
+
+def _fold(word: str) -> str:
+    # A light s-stemmer: folds regular plurals ("cells" -> "cell", "studies" -> "study")
+    # and leaves words like "virus" or "class" alone.
+    if len(word) <= 3 or not word.endswith("s") or word.endswith(("ss", "us", "is")):
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    return word[:-1]
+
+
+@dataclass(frozen=True)
+class Bm25Params:
+    """BM25 constants; the title counts `title_weight` times a body occurrence (BM25F-style)."""
+
+    k1: float = 1.2
+    b: float = 0.75
+    title_weight: float = 2.0
+
+
+def bag(title: str, body: str, vocabulary: dict[str, int]) -> np.ndarray:
+    """The bag of one document, adding unseen terms to `vocabulary` (term -> id)."""
+    title_counts = Counter(tokens(title))
+    body_counts = Counter(tokens(body))
+    terms = sorted(title_counts.keys() | body_counts.keys())
+    out = np.empty(len(terms), dtype=BAG_DTYPE)
+    for i, term in enumerate(terms):
+        term_id = vocabulary.get(term)
+        if term_id is None:
+            term_id = vocabulary[term] = len(vocabulary)
+        out[i] = (
+            term_id,
+            min(title_counts.get(term, 0), _MAX_COUNT),
+            min(body_counts.get(term, 0), _MAX_COUNT),
+        )
+    return out
+
+
+class Postings:
+    """BM25 weights laid out term by term (CSR), ready to score queries."""
+
+    def __init__(self, indptr: np.ndarray, docs: np.ndarray, weights: np.ndarray, n_docs: int):
+        self.indptr = indptr
+        self.docs = docs
+        self.weights = weights
+        self.n_docs = n_docs
+
+    @classmethod
+    def build(cls, bags: Iterable[bytes], *, n_terms: int, params: Bm25Params) -> Postings:
+        """Postings from each document's bag as raw bytes, documents numbered in order."""
+        chunks = list(bags)
+        sizes = np.fromiter((len(c) // BAG_DTYPE.itemsize for c in chunks), np.int64, len(chunks))
+        flat = np.frombuffer(b"".join(chunks), dtype=BAG_DTYPE)
+        n_docs = len(chunks)
+        doc = np.repeat(np.arange(n_docs, dtype=np.int32), sizes)
+        term = flat["term"].astype(np.int64)
+        tf = params.title_weight * flat["title"].astype(np.float32) + flat["body"]
+        length = np.bincount(doc, weights=tf, minlength=n_docs)
+        mean_length = float(length.mean()) if n_docs and length.mean() > 0 else 1.0
+        df = np.bincount(term, minlength=n_terms)
+        idf = np.log1p((n_docs - df + 0.5) / (df + 0.5))
+        norm = params.k1 * (1.0 - params.b + params.b * length / mean_length)
+        weights = idf[term] * tf * (params.k1 + 1.0) / (tf + norm[doc])
+        order = np.argsort(term, kind="stable")
+        indptr = np.zeros(n_terms + 1, dtype=np.int64)
+        np.cumsum(df, out=indptr[1:])
+        return cls(indptr, doc[order], weights[order].astype(np.float32), n_docs)
+
+    def scores(self, query: Mapping[int, int]) -> np.ndarray:
+        """BM25 score of every document for a query given as term id -> count."""
+        scores = np.zeros(self.n_docs, dtype=np.float64)
+        for term_id, count in sorted(query.items()):
+            if 0 <= term_id < len(self.indptr) - 1:
+                start, end = self.indptr[term_id], self.indptr[term_id + 1]
+                # A term's postings hold each document once, so a fancy-indexed add is exact.
+                scores[self.docs[start:end]] += count * self.weights[start:end]
+        return scores
+
+
+def top_k(scores: np.ndarray, k: int, *, allowed: np.ndarray | None = None) -> np.ndarray:
+    """Numbers of the best `k` documents with a positive score, best first.
+
+    Ties keep document order, which is address order, so results are deterministic.
+    """
+    if allowed is not None:
+        scores = np.where(allowed, scores, 0.0)
+    candidates = np.flatnonzero(scores > 0.0)
+    if len(candidates) > k:
+        kth = len(candidates) - k
+        threshold = np.partition(scores[candidates], kth)[kth]
+        # Keep every tie at the threshold so the address tie-break below stays exact.
+        candidates = candidates[scores[candidates] >= threshold]
+    order = np.lexsort((candidates, -scores[candidates]))
+    return candidates[order[:k]]

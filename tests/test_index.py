@@ -1,0 +1,180 @@
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.errors import EngineError
+from engine.index import INDEX_PATH, Index
+from engine.stores import open_workspace
+
+REPO = Path(__file__).resolve().parent.parent
+
+NOTES = {
+    ".zettelkasten/finance/mom.md": ("mom", "claim", "Momentum returns", "Winners keep winning."),
+    ".zettelkasten/finance/val.md": (
+        "val",
+        "claim",
+        "Value premium",
+        "Cheap stocks beat momentum.",
+    ),
+    ".zettelkasten/bio/cell.md": ("cell", "finding", "Cell division", "Mitosis splits cells."),
+    ".zettelkasten/bio/twin.md": ("twin", "finding", "Twin study", "Twins share genes."),
+    ".zettelkasten/econ/twin.md": ("twin", "concept", "Twin study", "Twins share genes."),
+    ".memory/deci-1.md": ("deci-1", "decision", "Adopt momentum", "We trade momentum monthly."),
+}
+
+
+def write_note(root: Path, rel: str, note_id: str, kind: str, title: str, body: str) -> None:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"---\nid: {note_id}\ntype: {kind}\ntitle: {title}\n---\n{body}\n", "utf-8")
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    for rel, fields in NOTES.items():
+        write_note(tmp_path, rel, *fields)
+    return tmp_path
+
+
+@pytest.fixture
+def index(root: Path):
+    with Index.open(root) as opened:
+        opened.update(open_workspace(root))
+        yield opened
+
+
+def addresses(hits) -> list[str]:
+    return [hit.address for hit in hits]
+
+
+def test_the_best_note_comes_first_and_titles_count_more(index):
+    assert addresses(index.search("momentum returns"))[0] == "zk:finance:mom"
+    # "momentum" sits in the title of mom and deci-1 but only in the body of val.
+    assert addresses(index.search("momentum"))[-1] == "zk:finance:val"
+    assert index.search("mitosis")[0].title == "Cell division"
+    assert index.search("zebra") == []
+    assert index.search("the of and") == []
+
+
+SEARCH_FILTERS = [
+    ({"store": "mem"}, ["mem:_memory:deci-1"]),
+    ({"store": "zk"}, ["zk:finance:mom", "zk:finance:val"]),
+    ({"box": "finance"}, ["zk:finance:mom", "zk:finance:val"]),
+    ({"box": "_memory", "store": "zk"}, []),
+    ({"box": "nowhere"}, []),
+]
+
+
+@pytest.mark.parametrize(
+    ("filters", "expected"), SEARCH_FILTERS, ids=["mem", "zk", "box", "box-and-store", "unknown"]
+)
+def test_store_and_box_filters(index, filters, expected):
+    assert sorted(addresses(index.search("momentum", **filters))) == expected
+
+
+def test_ties_break_by_address(index):
+    hits = index.search("twins genes", k=2)
+    assert addresses(hits) == ["zk:bio:twin", "zk:econ:twin"]
+    assert hits[0].score == hits[1].score
+    assert addresses(index.search("twins genes", k=1)) == ["zk:bio:twin"]
+
+
+def test_incremental_update_counts_and_follows_the_files(root, index):
+    assert index.count() == len(NOTES)
+    write_note(root, ".zettelkasten/bio/cell.md", "cell", "finding", "Cell death", "Apoptosis.")
+    (root / ".zettelkasten/finance/val.md").unlink()
+    write_note(root, ".memory/exp-1.md", "exp-1", "experiment", "Try value", "Backtest it.")
+    stats = index.update(open_workspace(root))
+    assert (stats.added, stats.changed, stats.removed, stats.unchanged) == (1, 1, 1, 4)
+    assert addresses(index.search("apoptosis")) == ["zk:bio:cell"]
+    assert index.search("mitosis") == []
+    assert addresses(index.search("backtest")) == ["mem:_memory:exp-1"]
+    assert "zk:finance:val" not in addresses(index.search("cheap stocks"))
+
+
+def test_bad_arguments(index):
+    assert index.search("momentum", k=0) == []
+    with pytest.raises(EngineError):
+        index.search("momentum", store="code")
+
+
+def test_a_touched_but_identical_file_is_unchanged(root, index):
+    path = root / ".zettelkasten/bio/cell.md"
+    path.write_bytes(path.read_bytes())
+    stats = index.update(open_workspace(root))
+    assert (stats.added, stats.changed, stats.unchanged) == (0, 0, len(NOTES))
+
+
+@pytest.mark.parametrize("damage", ["garbage", "old-schema"], ids=["garbage", "old-schema"])
+def test_a_broken_database_is_rebuilt(root, index, damage):
+    index.close()
+    db = root / INDEX_PATH
+    if damage == "garbage":
+        db.write_bytes(b"this is not a database" * 100)
+        for suffix in ("-wal", "-shm"):
+            Path(f"{db}{suffix}").unlink(missing_ok=True)
+    else:
+        with sqlite3.connect(db) as raw:
+            raw.execute("UPDATE meta SET value = '0' WHERE key = 'schema_version'")
+    with Index.open(root) as reopened:
+        assert reopened.rebuilt and reopened.count() == 0
+        assert reopened.update(open_workspace(root)).added == len(NOTES)
+        assert addresses(reopened.search("mitosis")) == ["zk:bio:cell"]
+    with Index.open(root) as again:
+        assert not again.rebuilt
+
+
+def test_phrase_lookup_uses_the_full_text_table(index):
+    assert addresses(index.find_phrase("winners keep winning")) == ["zk:finance:mom"]
+    assert index.find_phrase("keep winners") == []
+    assert index.find_phrase('" ') == []
+
+
+READER = """
+import json, sys
+from engine.index import Index
+with Index.open(sys.argv[1]) as index:
+    print(json.dumps([hit.address for hit in index.search(sys.argv[2])]))
+"""
+
+WRITER = """
+import sys
+from engine.index import Index
+from engine.stores import open_workspace
+with Index.open(sys.argv[1]) as index:
+    index.update(open_workspace(sys.argv[1]))
+"""
+
+
+def run_python(script: str, *args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-c", script, *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=REPO,
+        check=True,
+    )
+    return done.stdout
+
+
+def test_another_process_reads_while_a_write_is_open(root, index):
+    with sqlite3.connect(root / INDEX_PATH, isolation_level=None, timeout=1) as writer:
+        assert writer.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        # An exclusive write lock would block every reader without WAL.
+        writer.execute("BEGIN EXCLUSIVE")
+        writer.execute("DELETE FROM docs")
+        seen = json.loads(run_python(READER, str(root), "mitosis"))
+        writer.execute("ROLLBACK")
+    assert seen == ["zk:bio:cell"]
+
+
+def test_an_open_index_follows_updates_from_another_process(root, index):
+    assert index.search("apoptosis") == []
+    write_note(root, ".zettelkasten/bio/death.md", "death", "finding", "Cell death", "Apoptosis.")
+    run_python(WRITER, str(root))
+    assert addresses(index.search("apoptosis")) == ["zk:bio:death"]
