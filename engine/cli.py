@@ -26,7 +26,10 @@ COMMANDS: dict[str, Command] = {}
 
 
 def register(name: str, command: Command) -> None:
-    """Add or replace a subcommand; the built-ins register the same way."""
+    """Add or replace a subcommand; the built-ins register the same way.
+
+    A two-word name such as `"eval scifact"` becomes a subcommand of a `eval` group.
+    """
     COMMANDS[name] = command
 
 
@@ -34,9 +37,17 @@ def build_parser() -> argparse.ArgumentParser:
     """The argparse tree for every registered command."""
     parser = argparse.ArgumentParser(prog="python -m engine", description="Synapse Review engine")
     sub = parser.add_subparsers(dest="command", required=True)
+    groups: dict[str, argparse._SubParsersAction] = {}
     for name in sorted(COMMANDS):
         command = COMMANDS[name]
-        child = sub.add_parser(name, help=command.help, description=command.help)
+        group, _, leaf = name.partition(" ")
+        if leaf:
+            if group not in groups:
+                holder = sub.add_parser(group, help=f"{group} commands")
+                groups[group] = holder.add_subparsers(dest=f"{group}_command", required=True)
+            child = groups[group].add_parser(leaf, help=command.help, description=command.help)
+        else:
+            child = sub.add_parser(name, help=command.help, description=command.help)
         command.configure(child)
         child.set_defaults(_handler=command.handler)
     return parser
