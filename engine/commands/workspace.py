@@ -1,0 +1,68 @@
+"""`python -m engine import scifact …` and `python -m engine index --workspace DIR`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from engine.cli import Command, register
+from engine.index import Index
+from engine.scifact import import_scifact
+from engine.stores import open_workspace
+
+
+def _configure_import(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("dataset", choices=["scifact"], help="which dataset to import")
+    parser.add_argument("--corpus", type=Path, required=True, help="corpus.jsonl or .jsonl.gz")
+    parser.add_argument("--claims", type=Path, required=True, help="claims_*.jsonl")
+    parser.add_argument("--out", type=Path, required=True, help="workspace folder to build")
+    parser.add_argument(
+        "--limit", type=int, help="only the first N abstracts and the claims citing them"
+    )
+
+
+def _run_import(args: argparse.Namespace) -> int:
+    summary = import_scifact(args.corpus, args.claims, args.out, limit=args.limit)
+    print(summary.line())
+    return 0
+
+
+def _configure_index(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--workspace", type=Path, required=True, help="workspace folder")
+
+
+def _run_index(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    workspace = open_workspace(args.workspace)
+    loaded = time.perf_counter()
+    for problem in workspace.report:
+        print(f"{problem.path}: {problem.problem}", file=sys.stderr)
+    with Index.open(workspace.root) as index:
+        stats = index.update(workspace)
+        summary = {
+            "workspace": str(workspace.root),
+            "notes": len(workspace.notes),
+            "indexed": index.count(),
+            "added": stats.added,
+            "changed": stats.changed,
+            "removed": stats.removed,
+            "unchanged": stats.unchanged,
+            "rebuilt": index.rebuilt,
+            "problems": len(workspace.report),
+            "load_seconds": round(loaded - started, 3),
+            "update_seconds": round(stats.seconds, 3),
+        }
+    print(json.dumps(summary, sort_keys=True))
+    return 0
+
+
+register(
+    "import", Command("Build a workspace from a public dataset", _configure_import, _run_import)
+)
+register(
+    "index",
+    Command("Load a workspace and bring its search index up to date", _configure_index, _run_index),
+)

@@ -1,0 +1,107 @@
+import gzip
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from engine.cli import main
+from engine.errors import EngineError
+from engine.notes import NoteKind, Store
+from engine.scifact import import_scifact, labels_path
+from engine.stores import open_workspace
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "scifact"
+CORPUS = DATA / "corpus.jsonl.gz"
+CLAIMS = DATA / "claims_train.jsonl"
+LIMIT = 50
+LABEL_FIELD = re.compile(r"^\s*-?\s*(evidence|cited_doc_ids|label|sentences)\s*:", re.M)
+
+
+def first_abstracts(n: int) -> list[dict]:
+    with gzip.open(CORPUS, "rt", encoding="utf-8") as stream:
+        return [json.loads(line) for line, _ in zip(stream, range(n), strict=False)]
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory):
+    out = tmp_path_factory.mktemp("import") / "ws"
+    summary = import_scifact(CORPUS, CLAIMS, out, limit=LIMIT)
+    return out, summary
+
+
+def test_abstracts_become_findings_with_verbatim_quotes(imported):
+    out, summary = imported
+    ws = open_workspace(out)
+    assert ws.report == ()
+    findings = [note for note in ws.notes.values() if note.store is Store.CANON]
+    assert len(findings) == summary.abstracts == LIMIT
+    for doc in first_abstracts(LIMIT):
+        note = ws.note(f"zk:scifact:{doc['doc_id']}")
+        assert (note.type, note.title, note.citekey) == (NoteKind.FINDING, doc["title"], note.id)
+        assert [quote.body for quote in note.quotes] == doc["sentences"]
+        assert [quote.id for quote in note.quotes] == [
+            f"s{i}" for i in range(len(doc["sentences"]))
+        ]
+        assert note.body == " ".join(doc["sentences"])
+        assert ws.source_text(note.citekey) == f"{doc['title']}\n\n{note.body}"
+
+
+def test_claims_citing_the_slice_become_hypotheses(imported):
+    out, summary = imported
+    ids = {str(doc["doc_id"]) for doc in first_abstracts(LIMIT)}
+    claims = [json.loads(line) for line in CLAIMS.read_text("utf-8").splitlines()]
+    citing = [c for c in claims if ids & {str(d) for d in c["cited_doc_ids"]}]
+    ws = open_workspace(out)
+    practice = [note for note in ws.notes.values() if note.store is Store.PRACTICE]
+    assert len(practice) == summary.claims == len(citing) > 0
+    note = ws.note(f"mem:_memory:claim-{citing[0]['id']}")
+    text = citing[0]["claim"]
+    assert (note.type, note.title, note.body) == (NoteKind.EXPERIMENT, text, text)
+
+
+def test_labels_stay_beside_the_workspace(imported):
+    out, summary = imported
+    gold = labels_path(out)
+    assert gold.parent == out.parent / "ws.labels"
+    lines = [json.loads(line) for line in gold.read_text("utf-8").splitlines()]
+    assert len(lines) == summary.claims
+    assert set(lines[0]) == {"id", "claim", "cited_doc_ids", "evidence"}
+    assert any(line["evidence"] for line in lines)
+    for path in out.rglob("*"):
+        if path.is_file():
+            text = path.read_text("utf-8")
+            assert "SUPPORT" not in text and "CONTRADICT" not in text, path
+            if path.suffix == ".md" and path.name not in {"README.md", "LICENSE.md"}:
+                assert not LABEL_FIELD.search(text), path
+    assert (out / "LICENSE.md").read_text("utf-8") == (DATA / "LICENSE.md").read_text("utf-8")
+    assert (out / "README.md").is_file()
+
+
+def test_a_second_import_changes_nothing(imported):
+    out, _ = imported
+    before = {path: path.stat().st_mtime_ns for path in out.rglob("*") if path.is_file()}
+    again = import_scifact(CORPUS, CLAIMS, out, limit=LIMIT)
+    assert (again.written, again.unchanged) == (0, len(before) + 1)
+    assert {path: path.stat().st_mtime_ns for path in before} == before
+    assert not list(out.rglob("*.tmp"))
+
+
+def test_malformed_input_is_an_engine_error(tmp_path):
+    bad = tmp_path / "corpus.jsonl"
+    bad.write_text('{"doc_id": "1", "title": "T", "sentences": ["a"]}\nnot json\n', "utf-8")
+    with pytest.raises(EngineError, match=r"corpus\.jsonl:2"):
+        import_scifact(bad, CLAIMS, tmp_path / "ws")
+    with pytest.raises(EngineError, match="cannot read"):
+        import_scifact(tmp_path / "missing.jsonl", CLAIMS, tmp_path / "ws")
+
+
+def test_cli_imports_then_indexes(tmp_path, capsys):
+    out = tmp_path / "demo"
+    args = ["--corpus", str(CORPUS), "--claims", str(CLAIMS), "--out", str(out)]
+    assert main(["import", "scifact", *args, "--limit", "10"]) == 0
+    assert capsys.readouterr().out.startswith("imported 10 abstracts")
+    assert main(["index", "--workspace", str(out)]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["indexed"] == summary["added"] == summary["notes"] > 10
+    assert summary["problems"] == 0
