@@ -155,6 +155,7 @@ class NavResult:
             "decision": decision,
             "payload": dict(self.payload) if self.payload else None,
             "failure": self.failure or None,
+            "reasoner_note": self.steps[-1].reason if self.steps else "",
             "trace": steps,
             "neighbourhood": {
                 "nodes": [n.to_dict() for n in self.neighbourhood.nodes.values()],

@@ -25,8 +25,8 @@ class OfflineConfig:
 
     ground_top: int = 3
     max_grounded: int = 6
-    min_shared: int = 2
-    min_coverage: float = 0.3
+    min_shared: int = 3
+    min_coverage: float = 0.4
     rank_bonus: float = 0.15
     max_premises: int = 2
 

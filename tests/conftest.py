@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from engine.scifact import import_scifact
+
 ROOT = Path(__file__).resolve().parent.parent
 MOMENTUM_LAB = ROOT / "examples" / "momentum-lab"
 
@@ -24,3 +26,16 @@ def lab_path(tmp_path: Path) -> Path:
 def lab_questions() -> list[dict]:
     lines = (MOMENTUM_LAB / "questions.jsonl").read_text(encoding="utf-8").splitlines()
     return [json.loads(line) for line in lines if line.strip()]
+
+
+@pytest.fixture(scope="session")
+def scifact_slice(tmp_path_factory) -> Path:
+    """A real SciFact workspace of the first 300 abstracts and the claims citing them."""
+    out = tmp_path_factory.mktemp("scifact") / "scifact"
+    import_scifact(
+        ROOT / "data/scifact/corpus.jsonl.gz",
+        ROOT / "data/scifact/claims_train.jsonl",
+        out,
+        limit=300,
+    )
+    return out

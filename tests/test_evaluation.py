@@ -1,0 +1,68 @@
+import json
+
+import pytest
+
+from engine.api import ask, open_workspace
+from engine.evaluation import ClaimOutcome, load_gold, run_claims, score
+from engine.scifact import labels_path
+
+
+@pytest.fixture(scope="module")
+def opened(scifact_slice):
+    handle = open_workspace(scifact_slice)
+    yield handle
+    handle.close()
+
+
+@pytest.fixture(scope="module")
+def gold(scifact_slice):
+    return load_gold(labels_path(scifact_slice))
+
+
+def outcome(label, cited, gold):
+    return ClaimOutcome("x", label, tuple(cited), frozenset(gold), 1.0)
+
+
+def test_score_counts_each_figure():
+    figures = score(
+        [
+            outcome("ANSWER", ["1"], ["1"]),
+            outcome("ANSWER", ["2"], ["3"]),
+            outcome("ABSTAIN", [], ["4"]),
+            outcome("ABSTAIN", [], []),
+            outcome("HEDGED ANSWER", ["5"], []),
+        ]
+    )
+    assert figures["answer_rate"] == 0.6
+    assert figures["evidence_recall"] == round(1 / 3, 4)
+    assert figures["citation_precision"] == round(1 / 3, 4)
+    assert figures["abstain_rate_no_evidence"] == 0.5
+    assert figures["hedged"] == 1
+
+
+def test_a_train_claim_gets_a_grounded_cited_answer(opened, gold):
+    answered = [g for g in gold if g.evidence][:20]
+    results = [ask(opened, g.claim) for g in answered]
+    grounded = [r for g, r in zip(answered, results, strict=True) if r.label == "ANSWER"]
+    assert grounded, "no train claim was answered"
+    first = grounded[0].to_dict()
+    assert first["status"] == "grounded" and first["cited"][0].startswith("zk:scifact:")
+
+
+def test_an_unanswerable_question_abstains_with_reasons(opened):
+    out = ask(opened, "Which football club won the 1998 league title?").to_dict()
+    assert out["verdict"] == "abstain" and out["reasons"]
+
+
+def test_evaluation_on_a_slice_reports_all_figures(opened, gold):
+    figures = score(run_claims(opened, gold[:40]))
+    assert figures["claims"] == 40
+    assert 0.0 < figures["answer_rate"] <= 1.0
+    assert figures["evidence_recall"] is not None and figures["median_latency_ms"] > 0
+
+
+def test_labels_never_enter_the_workspace(scifact_slice):
+    for path in scifact_slice.rglob("*.md"):
+        text = path.read_text(encoding="utf-8")
+        assert "CONTRADICT" not in text and "SUPPORT" not in text
+    assert json.loads((labels_path(scifact_slice)).open().readline())["evidence"] is not None
