@@ -1,0 +1,182 @@
+import json
+import re
+import shutil
+
+import pytest
+
+from engine import graphs, views
+from engine.api import ask, open_workspace
+from engine.gallery import example
+from tests.conftest import MOMENTUM_LAB
+
+HOSTILE_TITLE = "<img src=x onerror=alert(1)> <script>alert(1)</script>"
+REMOTE_TAG = re.compile(r"<(?:script|link)\b[^>]*(?:src|href)\s*=\s*[\"']?\s*(?:https?:)?//", re.I)
+
+
+def graph_data(markup: str) -> tuple[list[dict], list[dict]]:
+    """The node and edge lists the page hands to vis-network."""
+    nodes = re.search(r"nodes = new vis\.DataSet\((\[.*?\])\);\n", markup, re.S)
+    edges = re.search(r"edges = new vis\.DataSet\((\[.*?\])\);\n", markup, re.S)
+    return json.loads(nodes.group(1)), json.loads(edges.group(1))
+
+
+def hostile_answer() -> dict:
+    """A navigation result whose node titles, excerpts and relations are hostile."""
+    a, b = "zk:lab:<script>", "mem:_memory:m1"
+    node = {"store": "zk", "source": "lab", "kind": "finding"}
+    return {
+        "cited": [a],
+        "trace": [
+            {
+                "index": 0,
+                "action": "retrieve",
+                "target": None,
+                "reason": "seed",
+                "nodes_added": [a],
+            },
+            {
+                "index": 1,
+                "action": "expand",
+                "target": a,
+                "reason": "follow",
+                "nodes_added": [b],
+                "edges_added": [{"src": a, "dst": b, "relation": "<b>rel</b>"}],
+            },
+            {"index": 2, "action": "answer", "target": None, "reason": "done", "nodes_added": []},
+        ],
+        "neighbourhood": {
+            "nodes": [
+                {**node, "address": a, "title": HOSTILE_TITLE, "excerpt": HOSTILE_TITLE},
+                {**node, "address": b, "store": "mem", "title": "Plain & simple", "excerpt": ""},
+            ],
+            "edges": [{"src": a, "dst": b, "relation": "<b>rel</b>"}],
+            "hops": {a: 0, b: 1},
+            "expanded": [a],
+        },
+    }
+
+
+@pytest.fixture(scope="module")
+def lab_answers(tmp_path_factory):
+    root = tmp_path_factory.mktemp("graphs") / "lab"
+    shutil.copytree(MOMENTUM_LAB, root)
+    opened = open_workspace(root)
+    try:
+        yield {
+            "signal": ask(opened, "Does the momentum signal skip the most recent month?").to_dict(),
+            "crash": ask(opened, "Do momentum crashes occur after market rebounds?").to_dict(),
+        }
+    finally:
+        opened.close()
+
+
+def assert_offline(markup: str) -> None:
+    assert not REMOTE_TAG.search(markup)
+    assert "sourceMappingURL" not in markup
+    assert "cdn.jsdelivr" not in markup and "cdnjs.cloudflare" not in markup
+    assert "vis.Network" in markup  # the library is inlined, not fetched
+
+
+def test_neighbourhood_labels_and_tips_are_escaped():
+    markup = graphs.neighbourhood_html(hostile_answer(), 2)
+    assert "<img" not in markup and "<script>alert" not in markup
+    nodes, edges = graph_data(markup)
+    first = next(n for n in nodes if n["id"] == "zk:lab:<script>")
+    assert first["label"].startswith("&lt;img src=x")
+    assert "<" not in first["label"]
+    assert "&lt;img src=x onerror=alert(1)&gt;" in first["tip"]
+    assert "<img" not in first["tip"] and "<script" not in first["tip"]
+    plain = next(n for n in nodes if n["id"] == "mem:_memory:m1")
+    assert plain["label"] == "Plain &amp; simple"
+    assert edges[0]["label"] == "&lt;b>rel&lt;/b>"
+    assert "&lt;b&gt;rel&lt;/b&gt;" in edges[0]["tip"]
+
+
+def test_dag_labels_and_tips_are_escaped():
+    data = json.loads(example("grounded").text)
+    data["dag"]["claims"][0]["text"] = HOSTILE_TITLE
+    data["dag"]["claims"][0]["id"] = "<script>"
+    data["dag"]["conclusion"] = "<script>"
+    data["dag"]["prose_citations"][0]["claim"] = "<script>"
+    data["dag"]["prose_citations"][0]["end"] = len(data["prose"])
+    result = views.audit_result(json.dumps(data))
+    markup = graphs.dag_html(result)
+    assert "<img" not in markup and "<script>alert" not in markup
+    nodes, _ = graph_data(markup)
+    claim = next(n for n in nodes if n["id"] == "claim:<script>")
+    assert "&lt;script>" in claim["label"] and "<script" not in claim["label"]
+    assert "&lt;img src=x onerror=alert(1)&gt;" in claim["tip"]
+
+
+def test_graph_pages_make_no_remote_request(lab_answers):
+    for result in lab_answers.values():
+        assert_offline(graphs.neighbourhood_html(result, 0))
+        assert_offline(graphs.dag_html(result))
+    assert_offline(graphs.neighbourhood_html(hostile_answer(), 1))
+
+
+def test_node_ids_are_strings_and_tips_become_elements():
+    markup = graphs.neighbourhood_html(hostile_answer(), 2)
+    nodes, _ = graph_data(markup)
+    assert all(isinstance(n["id"], str) for n in nodes)
+    assert "box.innerHTML = item.tip" in markup
+
+
+def test_steps_grow_the_graph_and_highlight_what_is_new(lab_answers):
+    result = lab_answers["signal"]
+    first, _ = graph_data(graphs.neighbourhood_html(result, 0))
+    last_step = graphs.step_count(result) - 1
+    last, last_edges = graph_data(graphs.neighbourhood_html(result, last_step))
+    assert len(first) < len(last)
+    assert all(n["color"]["border"] == graphs.new_colour for n in first)
+    cited = set(result["cited"])
+    fresh = {n["id"] for n in last if n["color"]["border"] == graphs.new_colour}
+    assert fresh == cited
+    assert {e["label"] for e in last_edges} >= {"tethers"}
+    positions = {n["id"]: (n["x"], n["y"]) for n in first}
+    assert all(positions[n["id"]] == (n["x"], n["y"]) for n in last if n["id"] in positions)
+
+
+def test_unexpanded_nodes_are_dashed_and_expanded_ones_solid(lab_answers):
+    result = lab_answers["signal"]
+    nodes, _ = graph_data(graphs.neighbourhood_html(result, graphs.step_count(result) - 1))
+    expanded = set(result["neighbourhood"]["expanded"])
+    for node in nodes:
+        dashed = node["shapeProperties"]["borderDashes"]
+        assert (dashed is False) == (node["id"] in expanded)
+    stores = {n["color"]["background"] for n in nodes}
+    assert views.store_colours["zk"] in stores and views.store_colours["code"] in stores
+
+
+def test_step_is_clamped_and_captioned(lab_answers):
+    result = lab_answers["crash"]
+    steps = graphs.step_count(result)
+    assert graph_data(graphs.neighbourhood_html(result, 999)) == graph_data(
+        graphs.neighbourhood_html(result, steps - 1)
+    )
+    assert graphs.step_caption(result, 0).startswith("step 0: retrieve")
+    assert graphs.step_caption({"trace": []}, 0) == "no steps were recorded"
+
+
+def test_dag_colours_claims_by_derived_status_and_marks_flags_and_violations():
+    stale = graph_data(graphs.dag_html(views.audit_result(example("stale").text)))[0]
+    claim = next(n for n in stale if n["id"] == "claim:c1")
+    assert claim["color"]["background"] == views.status_colours["inferred"]
+    assert claim["color"]["border"] == views.flag_mark.colour
+    assert claim["shapeProperties"]["borderDashes"]
+    honest = graph_data(graphs.dag_html(views.audit_result(example("honesty").text)))[0]
+    claim = next(n for n in honest if n["id"] == "claim:c1")
+    assert claim["color"]["background"] == views.status_colours["grounded"]
+    assert claim["color"]["border"] == views.violation_mark.colour
+    assert claim["label"].startswith("⚠")
+
+
+def test_dag_draws_premises_and_cites_and_refuted_grounds():
+    hedged = graph_data(graphs.dag_html(views.audit_result(example("hedged").text)))
+    assert {(e["from"], e["to"], e["label"]) for e in hedged[1]} == {
+        ("claim:c2", "claim:p1", "rests on"),
+        ("claim:p1", "cite:zk:lab:n1", "cites"),
+    }
+    refuted = graph_data(graphs.dag_html(views.audit_result(example("false-premise").text)))[0]
+    cite = next(n for n in refuted if n["id"] == "cite:zk:lab:n1")
+    assert "refuted" in cite["label"] and "near miss" in cite["tip"]

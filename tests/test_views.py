@@ -1,0 +1,243 @@
+import html
+import json
+import re
+
+import pytest
+
+from engine import views
+from engine.errors import PayloadError
+from engine.gallery import example, examples
+
+HOSTILE = '<img src=x onerror=alert(1)> and <script>alert("x")</script>'
+
+
+def routed(key: str) -> dict:
+    return views.audit_result(example(key).text)
+
+
+def hostile_result() -> dict:
+    """A hostile claim id, claim text, cite and prose, routed for real."""
+    ref = "zk:lab:<script>x</script>"
+    data = {
+        "dag": {
+            "claims": [
+                {"id": "<b>c1</b>", "text": HOSTILE, "kind": "restatement", "cites": [ref]},
+            ],
+            "conclusion": "<b>c1</b>",
+            "prose_citations": [{"start": 0, "end": len(HOSTILE), "claim": "<b>c1</b>"}],
+        },
+        "prose": HOSTILE + " Then 42 more.",
+        "node_status": {ref: {"tier": "grounded", "stale": True}},
+        "node_bodies": {ref: HOSTILE},
+        "asserted": {"<b>c1</b>": "measured"},
+    }
+    return views.audit_result(json.dumps(data))
+
+
+def assert_escaped(markup: str) -> None:
+    assert "<img" not in markup
+    assert "<script" not in markup
+    assert "&lt;img src=x onerror=alert(1)&gt;" in markup
+    assert "&lt;script&gt;" in markup
+
+
+def strip_tags(markup: str) -> str:
+    return re.sub(r"<[^>]*>", "", markup)
+
+
+def test_highlight_html_escapes_every_piece_of_text():
+    result = hostile_result()
+    markup = views.highlight_html(result["prose"], result["decision"]["traceability"])
+    assert "<img" not in markup and "<script" not in markup and "<b>" not in markup
+    assert "&lt;script&gt;" in markup
+    assert html.unescape(strip_tags(markup)) == result["prose"]
+    assert 'title="orphan sentence: cites &lt;b&gt;c1&lt;/b&gt;' in markup
+
+
+def test_claims_table_html_escapes_ids_text_and_cites():
+    markup = views.claims_table_html(views.claim_rows(hostile_result()))
+    assert_escaped(markup)
+    assert "&lt;b&gt;c1&lt;/b&gt;" in markup
+    assert "<b>c1</b>" not in markup
+
+
+def test_plain_tables_and_cited_prose_escape_cells():
+    result = hostile_result()
+    assert_escaped(views.table_html(views.sentence_rows(result)))
+    assert "&lt;script&gt;" in views.table_html(views.ground_rows(result))
+    assert_escaped(views.cited_prose_html(result))
+
+
+def test_title_attributes_are_escaped():
+    prose = 'A "quoted" <tag> & more.'
+    trace = {
+        "sentences": [
+            {"start": 0, "end": len(prose), "text": prose, "claim": None, "reason": '"x"'}
+        ],
+        "spans": [{"start": 0, "end": len(prose), "kind": "sentence", "reason": 'has "<x>"'}],
+    }
+    markup = views.highlight_html(prose, trace)
+    assert 'title="orphan sentence: has &quot;&lt;x&gt;&quot;"' in markup
+    assert "&lt;tag&gt; &amp; more." in markup
+
+
+def test_highlight_marks_each_kind_with_its_colour_and_reason():
+    result = routed("orphan-prose")
+    prose = result["prose"]
+    markup = views.highlight_html(prose, result["decision"]["traceability"])
+    for kind in ("licensed", "orphan", "uncited", "number"):
+        assert f'class="trace-{kind}"' in markup
+        assert views.trace_colours[kind] in markup
+    assert 'class="trace-number" style="background:#d9c8f5' in markup
+    assert "stray number: in an orphan sentence" in markup
+    assert "uncited: outside every citation" in markup
+    assert 'title="restates c1"' in markup
+
+
+def test_highlight_keeps_every_character_once():
+    result = routed("orphan-prose")
+    markup = views.highlight_html(result["prose"], result["decision"]["traceability"])
+    assert html.unescape(strip_tags(markup)) == result["prose"]
+
+
+def test_number_wins_over_uncited_and_orphan_where_they_overlap():
+    prose = "Up 40% today."
+    trace = {
+        "sentences": [{"start": 0, "end": 13, "text": prose, "claim": None, "reason": "r"}],
+        "spans": [
+            {"start": 0, "end": 13, "kind": "sentence", "reason": "r"},
+            {"start": 3, "end": 6, "kind": "uncited", "reason": "u"},
+            {"start": 3, "end": 6, "kind": "number", "reason": "n"},
+        ],
+    }
+    markup = views.highlight_html(prose, trace)
+    assert '<span class="trace-number"' in markup
+    assert "orphan sentence: r; uncited: u; stray number: n" in markup
+
+
+def test_empty_traceability_is_plain_escaped_text():
+    assert views.highlight_html("a < b", None).endswith(">a &lt; b</div>")
+
+
+def test_legend_names_every_status_and_both_marks():
+    markup = views.legend_html()
+    for name in ("measured", "grounded", "inferred", "assumption"):
+        assert f">{name}</span>" in markup
+        assert views.status_colours[name] in markup
+    for flag in ("stale", "outdated", "contested", "unresolved"):
+        assert flag in markup
+    assert "honesty violation" in markup
+    assert len({s.colour for s in views.status_swatches}) == 4
+    assert len({s.colour for s in views.trace_swatches}) == 4
+
+
+def test_trace_and_store_legends_cover_their_kinds():
+    assert all(f">{s.name}</span>" in views.trace_legend_html() for s in views.trace_swatches)
+    store = views.store_legend_html()
+    assert all(f">{name}</span>" in store for name in ("zk", "mem", "code", "not expanded"))
+
+
+@pytest.mark.parametrize(
+    ("key", "tone", "start"),
+    [
+        ("grounded", "success", "ANSWER — grounded"),
+        ("hedged", "warning", "HEDGED ANSWER"),
+        ("stale", "error", "ABSTAIN — stale"),
+        ("all-reasons", "error", "ABSTAIN — missing-hop, stale, false-premise, low-coverage"),
+    ],
+)
+def test_banner_starts_with_the_label_and_names_status_or_reasons(key, tone, start):
+    verdict = views.banner(routed(key))
+    assert verdict.tone == tone
+    assert verdict.text.startswith(start)
+
+
+def test_banner_discloses_outdated_and_failures():
+    assert "outdated" in views.banner(routed("outdated")).text
+    failed = {"label": "ABSTAIN", "reasons": ["low-coverage"], "failure": "endpoint down"}
+    assert views.banner(failed).text == "ABSTAIN — low-coverage. endpoint down"
+
+
+def test_every_abstain_reason_is_explained_with_specifics():
+    result = routed("all-reasons")
+    items = views.explanations(result)
+    assert [i.reason for i in items] == ["missing-hop", "stale", "false-premise", "low-coverage"]
+    assert all(i.explanation for i in items)
+    by_reason = {i.reason: i for i in items}
+    assert any("zk:lab:n1" in s for s in by_reason["missing-hop"].specifics)
+    assert any("zk:lab:n2" in s for s in by_reason["stale"].specifics)
+    assert any("nearest source text" in s for s in by_reason["false-premise"].specifics)
+    assert views.explanations(routed("grounded")) == ()
+
+
+def test_honesty_violation_is_explained_and_marked():
+    result = routed("honesty")
+    (item,) = views.explanations(result)
+    assert any("asserted measured but only grounded" in s for s in item.specifics)
+    (row,) = views.claim_rows(result)
+    assert row["violation"] and row["asserted"] == "measured" and row["derived"] == "grounded"
+    assert "⚠ grounded" in views.claims_table_html([row])
+
+
+def test_claim_and_ground_rows_carry_verifier_results():
+    result = routed("false-premise")
+    (row,) = views.claim_rows(result)
+    assert row["kind"] == "restatement" and row["conclusion"]
+    assert "failed" in row["verifiers"][0] and "near miss" in row["verifiers"][0]
+    (ground,) = views.ground_rows(result)
+    assert ground["verifier"] == "failed" and ground["near miss"]
+    assert isinstance(ground["score"], float)
+
+
+def test_missing_hop_ground_row_says_so():
+    (ground,) = views.ground_rows(routed("missing-hop"))
+    assert ground["status"] == "missing"
+    assert "missing hop" in ground["detail"]
+
+
+def test_sentence_rows_name_the_licensing_claim_or_the_reason():
+    rows = views.sentence_rows(routed("orphan-prose"))
+    assert [r["licensed"] for r in rows] == [True, False, False]
+    assert rows[0]["claim"] == "c1" and rows[0]["claim text"]
+    assert rows[2]["reason"] == "cites no claim"
+    assert views.trace_counts(routed("orphan-prose")) == {
+        "licensed": 1,
+        "orphan": 2,
+        "uncited": 4,
+        "number": 2,
+    }
+
+
+def test_audit_result_has_the_answer_shape_and_rejects_cycles():
+    result = routed("hedged")
+    assert result["origin"] == "audit"
+    assert result["label"] == "HEDGED ANSWER" and result["dag"]["conclusion"] == "c2"
+    with pytest.raises(PayloadError, match="cycle"):
+        views.audit_result(example("cyclic").text)
+    with pytest.raises(PayloadError, match="not valid JSON"):
+        views.audit_result("{nope")
+
+
+def test_gallery_examples_reach_their_expected_decisions():
+    seen = set()
+    for item in examples():
+        if item.expect == "invalid":
+            with pytest.raises(PayloadError):
+                views.audit_result(item.text)
+            continue
+        result = views.audit_result(item.text)
+        assert result["label"] == item.expect, item.key
+        seen.add((result["label"], tuple(result["reasons"])))
+    labels = {label for label, _ in seen}
+    assert labels == {"ANSWER", "HEDGED ANSWER", "ABSTAIN"}
+    reasons = {r for _, rs in seen for r in rs}
+    assert reasons == {"missing-hop", "stale", "false-premise", "low-coverage"}
+
+
+def test_markdown_escape_neutralises_links_images_and_markup():
+    text = views.md_escape("![x](http://evil/x.png) [a](b) *b* `c` <i>\n# h")
+    assert "\\!" not in text and "!\\[x\\]" in text
+    assert "\\*b\\*" in text and "\\`c\\`" in text and "\\<i\\>" in text
+    assert "\n" not in text
+    assert views.md_escape("# title") == "\\# title"
+    assert views.md_escape("12. item") == "12\\. item"
