@@ -1,7 +1,107 @@
-"""Synapse Review: the Streamlit entry point."""
+"""Synapse Review: the Streamlit entry point, with the sidebar and navigation over the pages."""
+
+import os
 
 import streamlit as st
 
+from engine.errors import EngineError
+from engine.llm import ENV_BASE_URL, ENV_MODEL, check_connection
+from engine.substrate import Budget
+from engine.views import md_escape
+from pages import shared
+
 st.set_page_config(page_title="Synapse Review", layout="wide")
-st.title("Synapse Review")
-st.write("Grounded navigation over your knowledge base.")
+
+# URL paths differ from the file names: Streamlit may start a run in its pages-folder
+# mode, and a page it can match by file name would then run without this script.
+pages = [
+    st.Page("pages/navigate.py", title="Navigate", url_path="ask", default=True),
+    st.Page("pages/reasoning_dag.py", title="Reasoning DAG", url_path="dag"),
+    st.Page("pages/traceability.py", title="Traceability", url_path="trace"),
+    st.Page("pages/claim_matrix.py", title="Claim matrix", url_path="matrix"),
+    st.Page("pages/audit.py", title="Audit", url_path="audit-dag"),
+]
+page = st.navigation(pages)
+
+
+def workspace_panel() -> None:
+    """Workspace path, opening with progress, and the load report."""
+    st.text_input("Workspace folder", value=shared.default_workspace(), key="workspace_path")
+    root = shared.resolve(st.session_state["workspace_path"])
+    opened_roots = st.session_state.setdefault("opened_roots", set())
+    try:
+        if root in opened_roots:
+            worker = shared.worker(root)
+        else:
+            with st.status("Opening and indexing the workspace…", expanded=False) as box:
+                worker = shared.worker(root)
+                notes = len(worker.opened.workspace.notes)
+                box.update(label=f"Workspace ready: {notes:,} notes", state="complete")
+            opened_roots.add(root)
+    except EngineError as exc:
+        st.session_state["worker"] = None
+        st.error(f"Cannot open this workspace: {md_escape(exc)}")
+        return
+    st.session_state["worker"] = worker
+    opened = worker.opened
+    notes = len(opened.workspace.notes)
+    with st.expander(f"Load report: {notes:,} notes, {len(opened.report)} problem(s)"):
+        stats = opened.stats
+        st.caption(
+            f"Index: {stats.added} added, {stats.changed} changed, {stats.removed} removed, "
+            f"{stats.unchanged} unchanged."
+        )
+        for problem in opened.report:
+            st.text(f"{problem.path}: {problem.problem}")
+        if st.button("Reload from disk", key="workspace_reload"):
+            shared.worker.clear()
+            shared.answer_cache_clear()
+            opened_roots.discard(root)
+            st.rerun()
+
+
+def reasoner_panel() -> None:
+    """Offline or an OpenAI-compatible endpoint, with a connection test."""
+    st.radio(
+        "Reasoner",
+        ["offline", "openai"],
+        format_func={"offline": "Offline (built in)", "openai": "OpenAI-compatible"}.get,
+        key="reasoner",
+    )
+    if st.session_state["reasoner"] != "openai":
+        return
+    base_url = os.environ.get(ENV_BASE_URL, "http://127.0.0.1:11434/v1")
+    st.text_input("Base URL", value=base_url, key="llm_base_url")
+    st.text_input("Model", value=os.environ.get(ENV_MODEL, ""), key="llm_model")
+    st.text_input("API key", type="password", key="llm_api_key", help="Kept in this session only.")
+    if st.button("Test connection", key="llm_test"):
+        try:
+            config = shared.llm_config()
+        except EngineError as exc:
+            st.error(md_escape(exc))
+            return
+        with st.spinner("Asking the endpoint…"):
+            reply = check_connection(config)
+        if reply.ok:
+            st.success(f"Connected: {md_escape(config.model)} replied in {reply.latency_ms} ms.")
+        else:
+            st.error(f"No connection: {md_escape(reply.error)}")
+
+
+def budget_panel() -> None:
+    """Hops, node and step bounds for a navigation."""
+    defaults = Budget()
+    st.number_input("Hops", 0, 20, defaults.hops, key="budget_hops")
+    st.number_input("Max nodes", 1, 5000, defaults.max_nodes, key="budget_nodes")
+    st.number_input("Max steps", 1, 500, defaults.max_steps, key="budget_steps")
+
+
+with st.sidebar:
+    st.header("Synapse Review")
+    workspace_panel()
+    st.divider()
+    reasoner_panel()
+    with st.expander("Budget"):
+        budget_panel()
+
+page.run()

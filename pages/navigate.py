@@ -1,0 +1,102 @@
+"""Navigate: ask a question, replay the navigation step by step, read the verdict."""
+
+import json
+
+import streamlit as st
+
+from engine.graphs import neighbourhood_html, step_caption, step_count
+from engine.views import cited_prose_html, esc, store_legend_html
+from pages import shared
+
+st.title("Navigate")
+worker = shared.current_worker()
+if worker is None:
+    st.warning("Open a workspace in the sidebar to ask questions.")
+    st.stop()
+
+state = st.session_state
+shared_q = st.query_params.get("q", "")
+if "question" not in state:
+    state["question"] = (state.get("answer") or {}).get("question") or shared_q
+
+
+def run(question: str) -> None:
+    """Answer, remember and share the question; show the last step first."""
+    result = shared.answer(question)
+    state["answer"] = result
+    shared.set_current(result, "answer")
+    state["nav_step"] = max(0, step_count(result) - 1)
+    state["playing"] = False
+    st.query_params["q"] = question
+
+
+st.text_input("Question", key="question", placeholder="What does the knowledge base say about…")
+asked = st.button("Ask", key="ask", type="primary")
+if asked and state["question"].strip():
+    with st.spinner("Navigating the knowledge base…"):
+        run(state["question"].strip())
+elif shared_q and state.get("shared_q") != shared_q:
+    state["shared_q"] = shared_q
+    if (state.get("answer") or {}).get("question") != shared_q:
+        run(shared_q)
+
+result = state.get("answer")
+if not result:
+    st.caption("Ask a question to watch the navigator walk the knowledge base.")
+    st.stop()
+
+shared.show_banner(result)
+steps = step_count(result)
+
+
+@st.fragment(run_every=0.9 if state.get("playing") else None)
+def replay() -> None:
+    """The step slider, the play control and the neighbourhood as of the chosen step."""
+    if state.get("playing"):
+        nxt = state.get("nav_step", 0) + 1
+        if nxt >= steps:
+            state["playing"] = False
+            st.rerun(scope="app")
+        state["nav_step"] = nxt
+    if "nav_step" not in state:
+        state["nav_step"] = steps - 1
+    if steps > 1:
+        left, right = st.columns([1, 8], vertical_alignment="bottom")
+        if left.button("⏸ Pause" if state.get("playing") else "▶ Play", key="nav_play"):
+            if not state.get("playing") and state.get("nav_step", 0) >= steps - 1:
+                state["nav_step"] = 0
+            state["playing"] = not state.get("playing")
+            st.rerun(scope="app")
+        right.slider("Step", 0, steps - 1, key="nav_step")
+    step = min(state.get("nav_step", steps - 1), max(0, steps - 1))
+    st.caption(step_caption(result, step))
+    st.iframe(neighbourhood_html(result, step, height=500), height=520)
+    st.html(store_legend_html())
+
+
+replay()
+
+st.subheader("Answer")
+if result.get("prose"):
+    st.html(cited_prose_html(result))
+else:
+    st.caption("The reasoner produced no prose.")
+cited = result.get("cited") or []
+if cited:
+    st.html("<small>Cites: " + ", ".join(f"<code>{esc(c)}</code>" for c in cited) + "</small>")
+left, right = st.columns(2)
+left.download_button(
+    "Download decision JSON",
+    json.dumps(result, indent=2, sort_keys=True, ensure_ascii=False),
+    file_name="decision.json",
+    mime="application/json",
+    key="nav_download",
+)
+if result.get("payload"):
+    right.download_button(
+        "Download payload (for Audit)",
+        json.dumps(result["payload"], indent=2, ensure_ascii=False),
+        file_name="payload.json",
+        mime="application/json",
+        key="nav_payload",
+    )

@@ -1,0 +1,158 @@
+"""App state shared by the pages: the opened workspace, cached answers and the current result."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import streamlit as st
+
+from engine.api import OpenWorkspace, ask, open_workspace
+from engine.llm import ENV_API_KEY, PLACEHOLDER_KEY, LLMConfig, OpenAIChat
+from engine.policies import ModelReasoner
+from engine.substrate import Budget
+from engine.views import banner, md_escape
+
+app_dir = Path(__file__).resolve().parent.parent
+
+
+def default_workspace() -> str:
+    """`SYNAPSE_WORKSPACE`, else the built SciFact demo, else the bundled momentum-lab."""
+    chosen = os.environ.get("SYNAPSE_WORKSPACE", "").strip()
+    if chosen:
+        return chosen
+    demo = app_dir / "demo" / "scifact"
+    return str(demo if (demo / ".zettelkasten").is_dir() else app_dir / "examples" / "momentum-lab")
+
+
+def resolve(path: str) -> str:
+    """The absolute form of a workspace path typed in the sidebar."""
+    return str(Path(path.strip() or ".").expanduser().resolve())
+
+
+class Worker:
+    """An opened workspace confined to one thread, because its index connection must stay there."""
+
+    def __init__(self, root: str) -> None:
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="synapse-workspace")
+        self.opened: OpenWorkspace = self.call(open_workspace, root)
+
+    def call(self, fn: Callable, /, *args, **kwargs):
+        return self._pool.submit(fn, *args, **kwargs).result()
+
+    def close(self) -> None:
+        self.call(self.opened.close)
+        self._pool.shutdown(wait=False)
+
+
+@st.cache_resource(show_spinner=False, max_entries=4, on_release=Worker.close)
+def worker(root: str) -> Worker:
+    """The opened workspace at the resolved path `root`, loaded and indexed once per process."""
+    return Worker(root)
+
+
+def current_worker() -> Worker | None:
+    """The sidebar's workspace if it opened, else None."""
+    return st.session_state.get("worker")
+
+
+def budget() -> Budget:
+    """The budget set in the sidebar."""
+    state = st.session_state
+    return Budget(
+        hops=int(state.get("budget_hops", 2)),
+        max_nodes=int(state.get("budget_nodes", 40)),
+        max_steps=int(state.get("budget_steps", 12)),
+    )
+
+
+def llm_config() -> LLMConfig:
+    """The OpenAI-compatible endpoint typed in the sidebar; raises ConfigError when invalid."""
+    state = st.session_state
+    key = state.get("llm_api_key") or os.environ.get(ENV_API_KEY, "") or PLACEHOLDER_KEY
+    return LLMConfig(
+        base_url=state.get("llm_base_url", "").strip(),
+        model=state.get("llm_model", "").strip(),
+        api_key=key,
+    )
+
+
+def reasoner() -> tuple[str, object | None]:
+    """A cache key naming the reasoner (never its key) and the policy object, if not offline."""
+    if st.session_state.get("reasoner", "offline") == "offline":
+        return "offline", None
+    config = llm_config()
+    return f"openai {config.base_url} {config.model}", ModelReasoner(OpenAIChat(config))
+
+
+class _Uncached(Exception):
+    """Carries a model run that failed, so it is shown but not cached."""
+
+    def __init__(self, result: dict) -> None:
+        super().__init__("uncached result")
+        self.result = result
+
+
+@st.cache_data(show_spinner=False, max_entries=128)
+def _answer(root: str, question: str, name: str, bounds: tuple, _policy=None) -> dict:
+    w = worker(root)
+    policy = _policy if _policy is not None else name
+    result = w.call(ask, w.opened, question, reasoner=policy, budget=Budget(*bounds)).to_dict()
+    if name != "offline" and result.get("failure"):
+        raise _Uncached(result)
+    return result
+
+
+def answer(question: str) -> dict:
+    """The answer to `question` under the sidebar's workspace, reasoner and budget, cached."""
+    w = current_worker()
+    name, policy = reasoner()
+    b = budget()
+    try:
+        return _answer(
+            str(w.opened.root), question, name, (b.hops, b.max_nodes, b.max_steps), policy
+        )
+    except _Uncached as exc:
+        return exc.result
+
+
+def set_current(result: dict, origin: str) -> None:
+    """Make `result` the one the DAG and Traceability pages show."""
+    st.session_state["current"] = {"result": result, "origin": origin}
+
+
+def current() -> dict | None:
+    """The last answer or audited payload, whichever came last."""
+    item = st.session_state.get("current")
+    return item["result"] if item else None
+
+
+def show_origin() -> None:
+    """A caption saying which result the page shows."""
+    item = st.session_state.get("current") or {}
+    result = item.get("result") or {}
+    if item.get("origin") == "audit":
+        st.caption("Showing the payload routed on the Audit page.")
+    elif result.get("question"):
+        st.caption(f"Showing the answer to: {md_escape(result['question'])}")
+
+
+def show_banner(result: dict) -> None:
+    """The verdict banner: success, warning or error by label, every word escaped."""
+    verdict = banner(result)
+    getattr(st, verdict.tone)(md_escape(verdict.text))
+
+
+def nothing_yet() -> None:
+    """Say how to get a result, then stop the page."""
+    st.info("Nothing to show yet: ask a question on Navigate or route a payload on Audit.")
+    st.page_link("pages/navigate.py", label="Go to Navigate")
+    st.page_link("pages/audit.py", label="Go to Audit")
+    st.stop()
+
+
+def answer_cache_clear() -> None:
+    """Forget every cached answer, say after the workspace changed on disk."""
+    _answer.clear()

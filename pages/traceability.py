@@ -1,0 +1,33 @@
+"""Traceability: every prose sentence traced to the claim that licenses it, orphans highlighted."""
+
+import streamlit as st
+
+from engine import views
+from pages import shared
+
+st.title("Traceability")
+result = shared.current()
+if result is None:
+    shared.nothing_yet()
+
+shared.show_origin()
+shared.show_banner(result)
+prose = result.get("prose") or ""
+trace = (result.get("decision") or {}).get("traceability")
+if not prose.strip() or not trace:
+    st.info("This result has no prose to trace.")
+    st.stop()
+
+counts = views.trace_counts(result)
+columns = st.columns(4)
+labels = ("Licensed sentences", "Orphan sentences", "Uncited words", "Stray numbers")
+for column, label, value in zip(columns, labels, counts.values(), strict=True):
+    column.metric(label, value)
+
+st.html(views.trace_legend_html())
+st.caption("Hover a highlight to read why it is marked.")
+st.html(views.highlight_html(prose, trace))
+
+st.subheader("Sentence by sentence")
+columns = ("#", "licensed", "claim", "reason", "sentence", "claim text")
+st.html(views.table_html(views.sentence_rows(result), columns))
