@@ -19,6 +19,9 @@ BAG_DTYPE = np.dtype([("term", "<u4"), ("title", "<u2"), ("body", "<u2")])
 
 _TOKEN = re.compile(r"[^\W_]+")
 _MAX_COUNT = np.iinfo(np.uint16).max
+# word -> ranking term ("" for a stop word); bounded so a long-lived process stays small.
+_FOLDED: dict[str, str] = {}
+_FOLD_CACHE_SIZE = 200_000
 
 # Dropped for ranking only; small on purpose, so short claims keep their content words.
 _STOP_WORD_TEXT = """
@@ -36,6 +39,21 @@ STOP_WORDS = frozenset(_STOP_WORD_TEXT.split())
 def tokens(text: str) -> list[str]:
     """Ranking tokens: lower-cased alphanumeric runs, stop words dropped, plurals folded."""
     return [_fold(word) for word in _TOKEN.findall(text.lower()) if word not in STOP_WORDS]
+
+
+def term_counts(text: str) -> dict[str, int]:
+    """How often each ranking token occurs in `text` (the same tokens as `tokens`)."""
+    counts: dict[str, int] = {}
+    # Count raw words first, so stop words and folding are looked at once per distinct word.
+    for word, count in Counter(_TOKEN.findall(text.lower())).items():
+        term = _FOLDED.get(word)
+        if term is None:
+            term = "" if word in STOP_WORDS else _fold(word)
+            if len(_FOLDED) < _FOLD_CACHE_SIZE:
+                _FOLDED[word] = term
+        if term:
+            counts[term] = counts.get(term, 0) + count
+    return counts
 
 
 def _fold(word: str) -> str:
@@ -59,19 +77,18 @@ class Bm25Params:
 
 def bag(title: str, body: str, vocabulary: dict[str, int]) -> np.ndarray:
     """The bag of one document, adding unseen terms to `vocabulary` (term -> id)."""
-    title_counts = Counter(tokens(title))
-    body_counts = Counter(tokens(body))
-    terms = sorted(title_counts.keys() | body_counts.keys())
-    out = np.empty(len(terms), dtype=BAG_DTYPE)
-    for i, term in enumerate(terms):
+    title_counts, body_counts = term_counts(title), term_counts(body)
+    terms = list(dict.fromkeys([*title_counts, *body_counts]))
+    ids = []
+    for term in terms:
         term_id = vocabulary.get(term)
         if term_id is None:
             term_id = vocabulary[term] = len(vocabulary)
-        out[i] = (
-            term_id,
-            min(title_counts.get(term, 0), _MAX_COUNT),
-            min(body_counts.get(term, 0), _MAX_COUNT),
-        )
+        ids.append(term_id)
+    out = np.empty(len(terms), dtype=BAG_DTYPE)
+    out["term"] = ids
+    out["title"] = np.minimum([title_counts.get(term, 0) for term in terms], _MAX_COUNT)
+    out["body"] = np.minimum([body_counts.get(term, 0) for term in terms], _MAX_COUNT)
     return out
 
 
@@ -88,22 +105,29 @@ class Postings:
     def build(cls, bags: Iterable[bytes], *, n_terms: int, params: Bm25Params) -> Postings:
         """Postings from each document's bag as raw bytes, documents numbered in order."""
         chunks = list(bags)
-        sizes = np.fromiter((len(c) // BAG_DTYPE.itemsize for c in chunks), np.int64, len(chunks))
-        flat = np.frombuffer(b"".join(chunks), dtype=BAG_DTYPE)
         n_docs = len(chunks)
+        sizes = np.fromiter((len(c) // BAG_DTYPE.itemsize for c in chunks), np.int64, n_docs)
+        flat = np.frombuffer(b"".join(chunks), dtype=BAG_DTYPE)
         doc = np.repeat(np.arange(n_docs, dtype=np.int32), sizes)
-        term = flat["term"].astype(np.int64)
-        tf = params.title_weight * flat["title"].astype(np.float32) + flat["body"]
+        term = flat["term"]
+        tf = flat["title"].astype(np.float32)
+        tf *= params.title_weight
+        tf += flat["body"]
         length = np.bincount(doc, weights=tf, minlength=n_docs)
         mean_length = float(length.mean()) if n_docs and length.mean() > 0 else 1.0
         df = np.bincount(term, minlength=n_terms)
-        idf = np.log1p((n_docs - df + 0.5) / (df + 0.5))
-        norm = params.k1 * (1.0 - params.b + params.b * length / mean_length)
-        weights = idf[term] * tf * (params.k1 + 1.0) / (tf + norm[doc])
-        order = np.argsort(term, kind="stable")
+        idf = np.log1p((n_docs - df + 0.5) / (df + 0.5)).astype(np.float32)
+        norm = (params.k1 * (1.0 - params.b + params.b * length / mean_length)).astype(np.float32)
+        order = _group_by_term(term, n_terms)
+        doc, tf = doc[order], tf[order]
+        # weight = idf * tf * (k1 + 1) / (tf + norm), computed in place to spare memory.
+        weights = norm[doc]
+        weights += tf
+        np.divide(tf, weights, out=weights)
+        weights *= np.repeat(idf * np.float32(params.k1 + 1.0), df)
         indptr = np.zeros(n_terms + 1, dtype=np.int64)
         np.cumsum(df, out=indptr[1:])
-        return cls(indptr, doc[order], weights[order].astype(np.float32), n_docs)
+        return cls(indptr, doc, weights, n_docs)
 
     def scores(self, query: Mapping[int, int]) -> np.ndarray:
         """BM25 score of every document for a query given as term id -> count."""
@@ -114,6 +138,13 @@ class Postings:
                 # A term's postings hold each document once, so a fancy-indexed add is exact.
                 scores[self.docs[start:end]] += count * self.weights[start:end]
         return scores
+
+
+def _group_by_term(term: np.ndarray, n_terms: int) -> np.ndarray:
+    """The permutation that groups bag entries by term id, keeping document order."""
+    # numpy sorts 16-bit keys with a radix sort, several times faster than a 32-bit sort.
+    key = term.astype(np.uint16) if n_terms <= 1 << 16 else term
+    return np.argsort(key, kind="stable")
 
 
 def top_k(scores: np.ndarray, k: int, *, allowed: np.ndarray | None = None) -> np.ndarray:

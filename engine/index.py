@@ -85,6 +85,15 @@ class _Loaded:
     vocabulary: dict[str, int]
 
 
+@dataclass
+class _Catalog:
+    """What the docs and terms tables hold, mirrored in memory between updates."""
+
+    stamps: dict[str, tuple[int, int, int, str]]  # address -> (id, size, mtime_ns, path)
+    vocabulary: dict[str, int]
+    version: int
+
+
 class Index:
     """BM25 search over a workspace's notes, kept in step with the files by `update`."""
 
@@ -95,6 +104,7 @@ class Index:
         self._params = Bm25Params()
         self._loaded: _Loaded | None = None
         self._seen_version = -1
+        self._cached_catalog: _Catalog | None = None
 
     @classmethod
     def open(cls, workspace_root: str | Path) -> Index:
@@ -197,38 +207,57 @@ class Index:
     def _apply(self, workspace: Workspace) -> Counter:
         counts: Counter = Counter()
         with self._transaction():
-            known = {
-                row[0]: row[1:]
-                for row in self._db.execute(
-                    "SELECT address, id, size, mtime_ns, path, sha256 FROM docs"
-                )
-            }
-            vocabulary = dict(self._db.execute("SELECT term, id FROM terms"))
+            catalog = self._catalog()
+            # Mutated below; trusted again only once the transaction has committed.
+            self._cached_catalog = None
+            stamps, vocabulary = catalog.stamps, catalog.vocabulary
             n_terms = len(vocabulary)
             for note in workspace.notes.values():
                 stamp = note.stamp or _content_stamp(note)
-                row = known.pop(note.address, None)
+                row = stamps.get(note.address)
                 if row is None:
-                    self._insert(note, stamp, vocabulary)
+                    doc_id = self._insert(note, stamp, vocabulary)
                     counts["added"] += 1
-                elif note.stamp is not None and (stamp.size, stamp.mtime_ns, note.path) == row[1:4]:
+                    stamps[note.address] = (doc_id, stamp.size, stamp.mtime_ns, note.path)
+                    continue
+                doc_id = row[0]
+                if note.stamp is not None and (stamp.size, stamp.mtime_ns, note.path) == row[1:]:
                     counts["unchanged"] += 1
-                elif stamp.sha256 == row[4]:
+                    continue
+                if stamp.sha256 == self._stored_hash(doc_id):
                     self._db.execute(
                         "UPDATE docs SET size = ?, mtime_ns = ?, path = ? WHERE id = ?",
-                        (stamp.size, stamp.mtime_ns, note.path, row[0]),
+                        (stamp.size, stamp.mtime_ns, note.path, doc_id),
                     )
                     counts["unchanged"] += 1
                 else:
-                    self._delete(row[0])
-                    self._insert(note, stamp, vocabulary, doc_id=row[0])
+                    self._delete(doc_id)
+                    self._insert(note, stamp, vocabulary, doc_id=doc_id)
                     counts["changed"] += 1
-            for row in known.values():
-                self._delete(row[0])
-            counts["removed"] = len(known)
+                stamps[note.address] = (doc_id, stamp.size, stamp.mtime_ns, note.path)
+            for address in sorted(stamps.keys() - workspace.notes.keys()):
+                self._delete(stamps.pop(address)[0])
+                counts["removed"] += 1
             new_terms = list(vocabulary.items())[n_terms:]
             self._db.executemany("INSERT INTO terms (term, id) VALUES (?, ?)", new_terms)
+        self._cached_catalog = catalog
         return counts
+
+    def _catalog(self) -> _Catalog:
+        """The docs' stamps and the vocabulary, re-read only if another process wrote since."""
+        version = self._db.execute("PRAGMA data_version").fetchone()[0]
+        cached = self._cached_catalog
+        if cached is not None and cached.version == version:
+            return cached
+        stamps = {
+            row[0]: row[1:]
+            for row in self._db.execute("SELECT address, id, size, mtime_ns, path FROM docs")
+        }
+        vocabulary = dict(self._db.execute("SELECT term, id FROM terms"))
+        return _Catalog(stamps, vocabulary, version)
+
+    def _stored_hash(self, doc_id: int) -> str:
+        return self._db.execute("SELECT sha256 FROM docs WHERE id = ?", (doc_id,)).fetchone()[0]
 
     def _rebuild(self) -> None:
         self._db.close()
@@ -236,12 +265,13 @@ class Index:
         self._db = _connect(self.path)
         self._loaded = None
         self._seen_version = -1
+        self._cached_catalog = None
         self.rebuilt = True
         self._ensure_schema()
 
     def _insert(
         self, note: Note, stamp: FileStamp, vocabulary: dict[str, int], *, doc_id: int | None = None
-    ) -> None:
+    ) -> int:
         cursor = self._db.execute(
             "INSERT INTO docs (id, address, store, source, title, body, path, size, mtime_ns,"
             " sha256, bag) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -263,6 +293,7 @@ class Index:
             "INSERT INTO docs_fts (rowid, title, body) VALUES (?, ?, ?)",
             (cursor.lastrowid, note.title, note.body),
         )
+        return cursor.lastrowid
 
     def _delete(self, doc_id: int) -> None:
         self._db.execute(

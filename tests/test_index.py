@@ -178,3 +178,4 @@ def test_an_open_index_follows_updates_from_another_process(root, index):
     write_note(root, ".zettelkasten/bio/death.md", "death", "finding", "Cell death", "Apoptosis.")
     run_python(WRITER, str(root))
     assert addresses(index.search("apoptosis")) == ["zk:bio:death"]
+    assert index.update(open_workspace(root)).unchanged == len(NOTES) + 1

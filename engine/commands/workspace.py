@@ -15,7 +15,6 @@ from engine.stores import open_workspace
 
 
 def _configure_import(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("dataset", choices=["scifact"], help="which dataset to import")
     parser.add_argument("--corpus", type=Path, required=True, help="corpus.jsonl or .jsonl.gz")
     parser.add_argument("--claims", type=Path, required=True, help="claims_*.jsonl")
     parser.add_argument("--out", type=Path, required=True, help="workspace folder to build")
@@ -59,8 +58,10 @@ def _run_index(args: argparse.Namespace) -> int:
     return 0
 
 
+# `import` is a group, so another dataset can join it as `import <name>`.
 register(
-    "import", Command("Build a workspace from a public dataset", _configure_import, _run_import)
+    "import scifact",
+    Command("Build a workspace from the SciFact corpus and claims", _configure_import, _run_import),
 )
 register(
     "index",
