@@ -23,7 +23,7 @@ from engine.bm25 import Bm25Params, Postings, bag, tokens, top_k
 from engine.errors import EngineError, WorkspaceError
 from engine.notes import FileStamp, Note, Store
 from engine.paths import resolve_inside
-from engine.stores import Workspace
+from engine.stores import FederatedBox, Workspace
 
 INDEX_PATH = ".synapse/index.sqlite"
 _STORE_CODES = {Store.CANON: 1, Store.PRACTICE: 2}
@@ -170,7 +170,7 @@ class Index:
         """The `k` best notes for `query` by BM25, ties broken by address.
 
         `store` is `zk`/`mem` (or a Store); `box` is the address source segment, e.g.
-        `finance`, `_memory` or `~fed~peerlab~finance`.
+        `finance`, `_memory` or `~fed~peerlab~finance` (also accepted as `peerlab:finance`).
         """
         loaded = self._view()
         terms = Counter(loaded.vocabulary[t] for t in tokens(query) if t in loaded.vocabulary)
@@ -180,6 +180,9 @@ class Index:
         if store is not None:
             allowed = loaded.stores == _STORE_CODES[_store(store)]
         if box is not None:
+            if ":" in box:
+                repo, _, name = box.partition(":")
+                box = FederatedBox(repo, name, path="").source
             code = loaded.source_codes.get(box)
             if code is None:
                 return []

@@ -133,10 +133,6 @@ class Evidence:
     data: DataCheck | None = None
     tree: TreeCheck | None = None
 
-    @property
-    def empty(self) -> bool:
-        return self == _NO_EVIDENCE
-
 
 _NO_EVIDENCE = Evidence()
 

@@ -24,7 +24,9 @@ NOTES = {
     ".zettelkasten/bio/twin.md": ("twin", "finding", "Twin study", "Twins share genes."),
     ".zettelkasten/econ/twin.md": ("twin", "concept", "Twin study", "Twins share genes."),
     ".memory/deci-1.md": ("deci-1", "decision", "Adopt momentum", "We trade momentum monthly."),
+    "vendor/peer/fin/crash.md": ("crash", "claim", "Momentum crashes", "Rebounds hurt momentum."),
 }
+FEDERATED = '[[federated]]\nrepo = "peer"\nbox = "fin"\npath = "vendor/peer/fin"\n'
 
 
 def write_note(root: Path, rel: str, note_id: str, kind: str, title: str, body: str) -> None:
@@ -37,6 +39,7 @@ def write_note(root: Path, rel: str, note_id: str, kind: str, title: str, body: 
 def root(tmp_path: Path) -> Path:
     for rel, fields in NOTES.items():
         write_note(tmp_path, rel, *fields)
+    (tmp_path / "workspace.toml").write_text(FEDERATED, "utf-8")
     return tmp_path
 
 
@@ -54,7 +57,7 @@ def addresses(hits) -> list[str]:
 def test_the_best_note_comes_first_and_titles_count_more(index):
     assert addresses(index.search("momentum returns"))[0] == "zk:finance:mom"
     # "momentum" sits in the title of mom and deci-1 but only in the body of val.
-    assert addresses(index.search("momentum"))[-1] == "zk:finance:val"
+    assert addresses(index.search("momentum", box="finance"))[-1] == "zk:finance:val"
     assert index.search("mitosis")[0].title == "Cell division"
     assert index.search("zebra") == []
     assert index.search("the of and") == []
@@ -62,16 +65,17 @@ def test_the_best_note_comes_first_and_titles_count_more(index):
 
 SEARCH_FILTERS = [
     ({"store": "mem"}, ["mem:_memory:deci-1"]),
-    ({"store": "zk"}, ["zk:finance:mom", "zk:finance:val"]),
+    ({"store": "zk"}, ["zk:finance:mom", "zk:finance:val", "zk:~fed~peer~fin:crash"]),
     ({"box": "finance"}, ["zk:finance:mom", "zk:finance:val"]),
+    ({"box": "peer:fin"}, ["zk:~fed~peer~fin:crash"]),
+    ({"box": "~fed~peer~fin"}, ["zk:~fed~peer~fin:crash"]),
     ({"box": "_memory", "store": "zk"}, []),
     ({"box": "nowhere"}, []),
 ]
+FILTER_IDS = ["mem", "zk", "box", "federated", "encoded", "box-and-store", "unknown"]
 
 
-@pytest.mark.parametrize(
-    ("filters", "expected"), SEARCH_FILTERS, ids=["mem", "zk", "box", "box-and-store", "unknown"]
-)
+@pytest.mark.parametrize(("filters", "expected"), SEARCH_FILTERS, ids=FILTER_IDS)
 def test_store_and_box_filters(index, filters, expected):
     assert sorted(addresses(index.search("momentum", **filters))) == expected
 
@@ -89,7 +93,7 @@ def test_incremental_update_counts_and_follows_the_files(root, index):
     (root / ".zettelkasten/finance/val.md").unlink()
     write_note(root, ".memory/exp-1.md", "exp-1", "experiment", "Try value", "Backtest it.")
     stats = index.update(open_workspace(root))
-    assert (stats.added, stats.changed, stats.removed, stats.unchanged) == (1, 1, 1, 4)
+    assert (stats.added, stats.changed, stats.removed, stats.unchanged) == (1, 1, 1, len(NOTES) - 2)
     assert addresses(index.search("apoptosis")) == ["zk:bio:cell"]
     assert index.search("mitosis") == []
     assert addresses(index.search("backtest")) == ["mem:_memory:exp-1"]
