@@ -227,8 +227,12 @@ class _Loader:
         return tuple(declared)
 
     def _federated_entries(self) -> list[dict]:
+        safe = resolve_inside(self.root, CONFIG_FILE)
+        if not safe.allowed:
+            self.refuse(CONFIG_FILE, f"symlink not followed: {safe.reason}")
+            return []
         try:
-            data = _read_regular(self.root / CONFIG_FILE, limit=MAX_NOTE_BYTES)[0]
+            data = _read_regular(safe.path, limit=MAX_NOTE_BYTES)[0]
             config = tomllib.loads(data.decode("utf-8"))
         except FileNotFoundError:
             return []

@@ -155,6 +155,15 @@ def test_symlink_leaving_the_workspace_is_not_followed(root, tmp_path):
     assert not any(note.id == "secret" for note in ws.notes.values())
 
 
+def test_settings_behind_an_outside_symlink_are_not_read(root, tmp_path):
+    outside = write(tmp_path, "outside/workspace.toml", (root / "workspace.toml").read_text())
+    (root / "workspace.toml").unlink()
+    (root / "workspace.toml").symlink_to(outside)
+    ws = open_workspace(root)
+    assert ws.federated == ()
+    assert "symlink not followed" in problems_for(ws, "workspace.toml")[0]
+
+
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
 def test_a_named_pipe_is_refused_without_blocking(root):
     os.mkfifo(root / ".zettelkasten/finance/pipe.md")
