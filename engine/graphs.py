@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import re
-import textwrap
 from collections.abc import Mapping, Sequence
 
 from pyvis.network import Network
@@ -59,7 +58,7 @@ def _options(*, hierarchical: bool) -> dict:
             "direction": "UD",
             "sortMethod": "directed",
             "levelSeparation": 130,
-            "nodeSpacing": 220,
+            "nodeSpacing": 280,
         }
     return {
         "physics": {"enabled": False},
@@ -255,8 +254,8 @@ def dag_html(result: Mapping, *, height: int = 520) -> str:
         head = f"<b>{label_text(cid)}</b> · {label_text(claim.get('kind', ''))}"
         if violation:
             head = "⚠ " + head
-        lines = textwrap.wrap(_short(claim.get("text", ""), 110), 34, break_on_hyphens=False)
-        body = "\n".join(label_text(line) for line in lines)
+        # vis wraps the text to the box's maximum width.
+        body = label_text(_short(claim.get("text", ""), 110))
         tail = f"\n<i>{label_text(', '.join(flags))}</i>" if flags else ""
         border = violation_mark.colour if violation else (flag_mark.colour if flags else "#333")
         net.add_node(
@@ -265,6 +264,7 @@ def dag_html(result: Mapping, *, height: int = 520) -> str:
             tip=_claim_tip(claim, verdict, violation),
             shape="box",
             margin=10,
+            widthConstraint={"maximum": 240},
             borderWidth=5 if violation else (3 if flags else 1),
             color={
                 "background": status_colours.get(status or "", unknown_colour),
