@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -105,6 +106,8 @@ class Index:
         self._loaded: _Loaded | None = None
         self._seen_version = -1
         self._cached_catalog: _Catalog | None = None
+        # One connection serves every thread of the app; the lock keeps their uses apart.
+        self._lock = threading.RLock()
 
     @classmethod
     def open(cls, workspace_root: str | Path) -> Index:
@@ -135,11 +138,13 @@ class Index:
         self.close()
 
     def close(self) -> None:
-        self._db.close()
-        self._loaded = None
+        with self._lock:
+            self._db.close()
+            self._loaded = None
 
     def count(self) -> int:
-        return self._db.execute("SELECT count(*) FROM docs").fetchone()[0]
+        with self._lock:
+            return self._db.execute("SELECT count(*) FROM docs").fetchone()[0]
 
     def update(self, workspace: Workspace) -> UpdateStats:
         """Bring the index in line with the loaded workspace, in one transaction.
@@ -148,14 +153,15 @@ class Index:
         decides. Notes no longer in the workspace leave the index.
         """
         started = time.perf_counter()
-        try:
-            counts = self._apply(workspace)
-        except sqlite3.DatabaseError as exc:
-            _refuse_unless_corrupt(exc)
-            self._rebuild()
-            counts = self._apply(workspace)
-        if counts["added"] or counts["changed"] or counts["removed"]:
-            self._loaded = None
+        with self._lock:
+            try:
+                counts = self._apply(workspace)
+            except sqlite3.DatabaseError as exc:
+                _refuse_unless_corrupt(exc)
+                self._rebuild()
+                counts = self._apply(workspace)
+            if counts["added"] or counts["changed"] or counts["removed"]:
+                self._loaded = None
         return UpdateStats(
             added=counts["added"],
             changed=counts["changed"],
@@ -172,7 +178,8 @@ class Index:
         `store` is `zk`/`mem` (or a Store); `box` is the address source segment, e.g.
         `finance`, `_memory` or `~fed~peerlab~finance` (also accepted as `peerlab:finance`).
         """
-        loaded = self._view()
+        with self._lock:
+            loaded = self._view()
         terms = Counter(loaded.vocabulary[t] for t in tokens(query) if t in loaded.vocabulary)
         if not terms or k < 1:
             return []
@@ -199,12 +206,13 @@ class Index:
         words = " ".join(phrase.split())
         if not words:
             return []
-        rows = self._db.execute(
-            "SELECT d.address, -bm25(docs_fts, 2.0, 1.0) AS score, d.title FROM docs_fts "
-            "JOIN docs d ON d.id = docs_fts.rowid WHERE docs_fts MATCH ? "
-            "ORDER BY score DESC, d.address LIMIT ?",
-            ('"' + words.replace('"', '""') + '"', k),
-        )
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT d.address, -bm25(docs_fts, 2.0, 1.0) AS score, d.title FROM docs_fts "
+                "JOIN docs d ON d.id = docs_fts.rowid WHERE docs_fts MATCH ? "
+                "ORDER BY score DESC, d.address LIMIT ?",
+                ('"' + words.replace('"', '""') + '"', k),
+            ).fetchall()
         return [Hit(address, float(score), title) for address, score, title in rows]
 
     def _apply(self, workspace: Workspace) -> Counter:
@@ -379,7 +387,7 @@ class Index:
 
 def _connect(path: Path) -> sqlite3.Connection:
     """A connection in WAL mode, so readers in other processes never wait for a writer."""
-    connection = sqlite3.connect(path, isolation_level=None, timeout=30.0)
+    connection = sqlite3.connect(path, isolation_level=None, timeout=30.0, check_same_thread=False)
     try:
         if connection.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
             connection.execute("PRAGMA journal_mode=WAL")

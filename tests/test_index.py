@@ -183,3 +183,23 @@ def test_an_open_index_follows_updates_from_another_process(root, index):
     run_python(WRITER, str(root))
     assert addresses(index.search("apoptosis")) == ["zk:bio:death"]
     assert index.update(open_workspace(root)).unchanged == len(NOTES) + 1
+
+
+def test_one_index_serves_many_threads(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from engine.index import Index
+    from engine.stores import open_workspace
+
+    box = tmp_path / ".zettelkasten" / "b"
+    box.mkdir(parents=True)
+    for i in range(20):
+        (box / f"n{i}.md").write_text(
+            f"---\nid: n{i}\ntype: finding\ntitle: note {i}\n---\nalpha beta {i}\n"
+        )
+    index = Index.open(tmp_path)
+    index.update(open_workspace(tmp_path))
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        results = list(pool.map(lambda i: index.search(f"alpha {i}", k=3), range(200)))
+    assert all(hits and hits[0].address.startswith("zk:b:") for hits in results)
+    index.close()
