@@ -1,0 +1,149 @@
+"""The `python -m engine route` command: output fields, stdin, workspace, and exit status 2."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIELDS = {
+    "verdict", "status", "reasons", "outdated", "conclusion", "claims", "orphans",
+    "orphan_spans", "verifiers", "confabulation", "honesty_violations", "detail",
+}  # fmt: skip
+BODY = "Momentum returns were 12% a year in the sample."
+SOURCE = f"Intro. {BODY} Value returns were flat."
+A1, A2 = "zk:lab:n1", "zk:lab:n2"
+
+
+def claim(cid="c1", text=BODY, kind="restatement", cites=(A1,), premises=()):
+    return {"id": cid, "text": text, "kind": kind, "cites": list(cites), "premises": list(premises)}
+
+
+def payload(claims=None, conclusion="c1", prose=BODY, **extra):
+    data = {
+        "dag": {
+            "claims": claims or [claim()],
+            "conclusion": conclusion,
+            "prose_citations": [{"start": 0, "end": len(prose), "claim": conclusion}],
+        },
+        "prose": prose,
+        "groundings": {A1: {"type": "quote", "payload": {"body": BODY, "fulltext": SOURCE}}},
+    }
+    return {**data, **extra}
+
+
+def run(*args, stdin=None, seed="0"):
+    # A fixed but different hash seed per run shows the output does not depend on it.
+    env = {**os.environ, "PYTHONHASHSEED": seed}
+    return subprocess.run(
+        [sys.executable, "-m", "engine", "route", *map(str, args)],
+        cwd=ROOT,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+
+
+def write(tmp_path, data, name="payload.json"):
+    path = tmp_path / name
+    path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+    return path
+
+
+def test_file_routes_to_a_grounded_answer_with_every_field(tmp_path):
+    done = run(write(tmp_path, payload()))
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert set(out) >= FIELDS
+    assert (out["verdict"], out["status"], out["reasons"]) == ("answer", "grounded", [])
+    assert out["verifiers"][A1]["status"] == "ok"
+
+
+def test_stdin_dash_reads_the_payload():
+    done = run("-", stdin=json.dumps(payload(prose="Momentum always wins.")))
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert (out["verdict"], out["reasons"]) == ("abstain", ["low-coverage"])
+    assert out["orphans"] == ["Momentum always wins."]
+
+
+RECOMPUTE = {"file": "data/returns.csv", "column": "ret", "agg": "mean", "value": 12}
+
+
+@pytest.mark.parametrize(
+    ("use_workspace", "expected"),
+    [(True, ("answer", "measured", "ok")), (False, ("abstain", None, "unverifiable"))],
+    ids=["with-workspace", "without-workspace"],
+)
+def test_workspace_lets_recompute_read_a_csv(tmp_path, use_workspace, expected):
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "returns.csv").write_text("year,ret\n2020,10\n2021,14\n")
+    data = payload(
+        groundings={A1: {"type": "expr-recompute", "payload": RECOMPUTE}},
+        node_bodies={A1: BODY},
+    )
+    workspace = ["--workspace", tmp_path] if use_workspace else []
+    done = run(write(tmp_path, data), *workspace)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert (out["verdict"], out["status"], out["verifiers"][A1]["status"]) == expected
+
+
+MALFORMED = {
+    "cycle": (
+        payload([claim("c1", kind="deduction", premises=["c2"]), claim("c2", premises=["c1"])]),
+        "cycle",
+    ),
+    "dangling-premise": (payload([claim(premises=["ghost"])]), "ghost"),
+    "unknown-conclusion": (payload(conclusion="c9"), "c9"),
+    "wrong-type": ({**payload(), "node_status": {A1: {"tier": 3}}}, "tier"),
+    "bad-kind": (payload([claim(kind="hunch")]), "hunch"),
+    "invalid-json": ('{"dag": [', "not valid JSON"),
+}
+
+
+@pytest.mark.parametrize(("data", "named"), MALFORMED.values(), ids=MALFORMED.keys())
+def test_malformed_input_exits_2_with_one_line(tmp_path, data, named):
+    done = run(write(tmp_path, data))
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert len(done.stderr.splitlines()) == 1 and named in done.stderr
+
+
+def test_missing_file_exits_2_naming_it(tmp_path):
+    done = run(tmp_path / "nowhere.json")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert len(done.stderr.splitlines()) == 1 and "nowhere.json" in done.stderr
+
+
+@pytest.mark.xfail(strict=True, reason="a lone surrogate escape crashes printing the output")
+def test_lone_surrogate_is_rejected_or_routed(tmp_path):
+    # Valid JSON syntax, but "\\ud800" decodes to a lone surrogate that is not UTF-8 encodable.
+    raw = json.dumps(payload()).replace("Momentum", "\\ud800omentum")
+    done = run(write(tmp_path, raw))
+    assert done.returncode in (0, 2)
+    assert len(done.stderr.splitlines()) <= 1
+
+
+def test_output_is_byte_identical_across_runs(tmp_path):
+    data = payload(
+        [claim(cites=(A1, A2)), claim("c2", "Value returns were 99% a year.", cites=(A2,))],
+        prose=f"{BODY} Buy now 40%.",
+        groundings={
+            A1: {"type": "quote", "payload": {"body": BODY, "fulltext": SOURCE}},
+            A2: {
+                "type": "quote",
+                "payload": {"body": "Value returns were 99%.", "fulltext": SOURCE},
+            },
+        },
+        edges=[{"src": "mem:_memory:x", "dst": A1, "relation": "contradicts"}],
+    )
+    path = write(tmp_path, data)
+    first, second = run(path, seed="1"), run(path, seed="2")
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == second.stdout
