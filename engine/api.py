@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -83,8 +82,3 @@ def route_payload(payload: dict, *, workspace: str | Path | None = None) -> dict
     The result is JSON-serialisable and identical for identical input.
     """
     return route(parse_payload(payload), workspace=workspace).to_dict()
-
-
-def dumps(data: object) -> str:
-    """Canonical JSON: sorted keys, so identical input gives byte-identical output."""
-    return json.dumps(data, sort_keys=True, ensure_ascii=False, indent=None)

@@ -172,21 +172,27 @@ def _number_norm(digits: str, *, percent: bool) -> str:
     return norm + "%" if percent else norm
 
 
-def _tokens(folded: _Folded, original: str) -> Iterator[Token]:
-    text = folded.text
+def _norms(text: str, *, lowered: bool = False) -> Iterator[tuple[str, bool, int, int]]:
+    """(norm, is_number, start, end) of each token of already-folded `text`.
+
+    `lowered` says the caller already case-folded the whole text, which is cheaper.
+    """
     for match in _TOKEN.finditer(text):
         start, end = match.span()
-        if match.group("word") is not None:
-            norm = match.group("word").casefold()
-            is_number = False
-        else:
-            digits = match.group("number")
-            if match.group("sign") == "-" and _digit_before(text, start):
-                # A dash after a number is a range, not a sign.
-                digits = digits[1:]
-                start += 1
-            norm = _number_norm(digits, percent=match.group("percent") is not None)
-            is_number = True
+        word = match.group("word")
+        if word is not None:
+            yield (word if lowered else word.casefold()), False, start, end
+            continue
+        digits = match.group("number")
+        if match.group("sign") == "-" and _digit_before(text, start):
+            # A dash after a number is a range, not a sign.
+            digits = digits[1:]
+            start += 1
+        yield _number_norm(digits, percent=match.group("percent") is not None), True, start, end
+
+
+def _tokens(folded: _Folded, original: str) -> Iterator[Token]:
+    for norm, is_number, start, end in _norms(folded.text):
         lo, hi = folded.span(start, end)
         yield Token(original[lo:hi], norm, lo, hi, is_number=is_number)
 
@@ -204,12 +210,16 @@ def tokens(text: str) -> tuple[Token, ...]:
 
 def word_sequence(text: str) -> tuple[str, ...]:
     """The norms of every token of `text`, in order: the sequence matching compares."""
-    return tuple(token.norm for token in _tokens(_fold(text), text))
+    # The hot path of matching: norms only, no offsets mapped back to the original.
+    folded = _fold(text).text
+    if folded.isascii():
+        return tuple(norm for norm, _, _, _ in _norms(folded.lower(), lowered=True))
+    return tuple(norm for norm, _, _, _ in _norms(folded))
 
 
 def numbers(text: str) -> tuple[str, ...]:
     """The norms of the number tokens of `text`, in order."""
-    return tuple(token.norm for token in _tokens(_fold(text), text) if token.is_number)
+    return tuple(norm for norm, is_number, _, _ in _norms(_fold(text).text) if is_number)
 
 
 def sentences(text: str) -> tuple[Span, ...]:

@@ -46,6 +46,11 @@ class RouteInput:
     blocking_count: int = 0
 
 
+def dumps(data: object) -> str:
+    """Canonical JSON: sorted keys, so identical input gives byte-identical output."""
+    return json.dumps(data, sort_keys=True, ensure_ascii=False)
+
+
 def parse_json(text: str | bytes) -> RouteInput:
     """Parse JSON text into a `RouteInput`, raising `PayloadError` naming the problem."""
     if len(text) > MAX_PAYLOAD_BYTES:
@@ -62,6 +67,7 @@ def parse_json(text: str | bytes) -> RouteInput:
 def parse_payload(data: object) -> RouteInput:
     """Validate a decoded payload (a dict) into a `RouteInput`."""
     top = _mapping(data, "payload")
+    _require_unicode(top)
     prose = top.get("prose", "")
     if not isinstance(prose, str):
         raise PayloadError(f"prose must be a string, got {_kind(prose)}")
@@ -217,6 +223,25 @@ def _blocking(raw: object) -> int:
     if not isinstance(count, int) or isinstance(count, bool) or count < 0:
         raise PayloadError("coverage_report.blocking_count must be a non-negative integer")
     return count
+
+
+def _require_unicode(value: object) -> None:
+    """Refuse lone surrogates (valid JSON escapes, not text), which no output can encode."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                raise PayloadError(
+                    f"text {item[:40]!r} contains a lone surrogate, which is not valid Unicode"
+                ) from None
+        elif isinstance(item, Mapping):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
 
 
 def _mapping(value: object, where: str) -> Mapping[str, Any]:

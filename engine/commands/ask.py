@@ -6,10 +6,11 @@ import argparse
 import json
 from pathlib import Path
 
-from engine.api import ask, dumps, open_workspace
+from engine.api import ask, open_workspace
 from engine.cli import Command, register
 from engine.errors import ConfigError
 from engine.substrate import Budget
+from engine.wire import dumps
 
 # Fields of a result that the command prints unless --full is given.
 SUMMARY = ("verdict", "label", "status", "reasons", "detail", "cited", "prose", "dag", "trace")

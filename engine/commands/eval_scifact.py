@@ -6,9 +6,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from engine.api import dumps, open_workspace
+from engine.api import open_workspace
 from engine.cli import Command, register
 from engine.evaluation import load_gold, run_claims, score
+from engine.wire import dumps
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:

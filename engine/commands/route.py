@@ -6,11 +6,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from engine.api import dumps
 from engine.cli import Command, register
 from engine.errors import PayloadError
 from engine.router import route
-from engine.wire import parse_json
+from engine.wire import dumps, parse_json
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
