@@ -1,0 +1,58 @@
+import fcntl
+import os
+
+import pytest
+
+from engine.atomic import append_durable, file_lock, synapse_path, write_atomic
+from engine.errors import WorkspaceError
+
+
+def test_write_atomic_creates_then_replaces_whole(tmp_path):
+    target = tmp_path / ".synapse" / "links" / "x.json"
+    write_atomic(target, "first")
+    write_atomic(target, b"second")
+    assert target.read_text() == "second"
+    assert os.listdir(target.parent) == ["x.json"]
+
+
+def test_failed_write_keeps_the_previous_file_and_no_temp(tmp_path):
+    target = tmp_path / "x.json"
+    write_atomic(target, "kept")
+    with pytest.raises(TypeError):
+        write_atomic(target, 42)  # not bytes: fails while writing the temp file
+    assert target.read_text() == "kept"
+    assert os.listdir(tmp_path) == ["x.json"]
+
+
+def test_append_durable_appends_in_order(tmp_path):
+    log = tmp_path / "sub" / "log.jsonl"
+    for n in range(3):
+        append_durable(log, f"{n}\n".encode())
+    assert log.read_text() == "0\n1\n2\n"
+
+
+def test_file_lock_excludes_a_second_holder(tmp_path):
+    lock = tmp_path / "a.lock"
+    with file_lock(lock):
+        fd = os.open(lock, os.O_RDWR)
+        try:
+            with pytest.raises(BlockingIOError):
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        finally:
+            os.close(fd)
+    fd = os.open(lock, os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # released after the block
+    finally:
+        os.close(fd)
+
+
+def test_synapse_path_refuses_a_symlink_leading_outside(tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / ".synapse").symlink_to(outside)
+    with pytest.raises(WorkspaceError, match="outside"):
+        synapse_path(root, ".synapse/triage.jsonl")
+    assert synapse_path(tmp_path, "ws2/.synapse/x") == tmp_path.resolve() / "ws2/.synapse/x"
