@@ -1,0 +1,110 @@
+"""`python -m engine overlay build|show --workspace DIR`: build or print the claim overlay."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from engine.api import open_workspace
+from engine.cli import Command, register
+from engine.errors import WorkspaceError
+from engine.overlay import OVERLAY_PATH, OverlayConfig, build_overlay, read_overlay
+
+SHOWN = (
+    "memory_id",
+    "zk_source",
+    "zk_id",
+    "relation",
+    "confidence",
+    "claim_strength",
+    "priority",
+    "rationale",
+)
+
+
+def _configure_build(parser: argparse.ArgumentParser) -> None:
+    defaults = OverlayConfig()
+    parser.add_argument("--workspace", type=Path, required=True, help="workspace folder")
+    parser.add_argument("--typer", default="offline", help="offline (default) or openai")
+    parser.add_argument("--k", type=int, default=defaults.k, help="canon notes per entry")
+    parser.add_argument("--overfetch", type=int, default=defaults.overfetch)
+    parser.add_argument("--sim-floor", type=float, default=defaults.sim_floor)
+    parser.add_argument("--min-confidence", type=float, default=defaults.min_confidence)
+    parser.add_argument("--limit", type=int, help="only the first N practice entries")
+    parser.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+
+
+def _run_build(args: argparse.Namespace) -> int:
+    config = OverlayConfig(
+        k=args.k,
+        overfetch=args.overfetch,
+        sim_floor=args.sim_floor,
+        min_confidence=args.min_confidence,
+        limit=args.limit,
+    )
+    opened = open_workspace(args.workspace)
+    try:
+        progress = None if args.quiet else _ProgressLine()
+        overlay = build_overlay(opened, typer=args.typer, config=config, progress=progress)
+    finally:
+        opened.close()
+    summary = {
+        "workspace": str(opened.root),
+        "path": OVERLAY_PATH,
+        "typer": overlay.typer,
+        "built_at": overlay.built_at,
+        "parameters": overlay.parameters,
+        "counts": overlay.counts,
+        "seconds": overlay.seconds,
+    }
+    print(json.dumps(summary, sort_keys=True))
+    return 0
+
+
+class _ProgressLine:
+    """A single stderr line, rewritten at each whole percent so long builds stay quiet."""
+
+    def __init__(self) -> None:
+        self.shown = -1
+
+    def __call__(self, done: int, total: int) -> None:
+        percent = 100 if total == 0 else done * 100 // total
+        if percent == self.shown and done != total:
+            return
+        self.shown = percent
+        end = "\n" if done == total else ""
+        print(f"\rtyping pairs: {done:,}/{total:,} ({percent}%)", end=end, file=sys.stderr)
+        sys.stderr.flush()
+
+
+def _configure_show(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--workspace", type=Path, required=True, help="workspace folder")
+    parser.add_argument("--relation", action="append", help="only this relation (repeatable)")
+
+
+def _run_show(args: argparse.Namespace) -> int:
+    if not args.workspace.is_dir():
+        raise WorkspaceError(f"workspace {str(args.workspace)!r} is not a directory")
+    read = read_overlay(args.workspace)
+    if read.overlay is None:
+        raise WorkspaceError(f"{read.reason} (run `python -m engine overlay build`)")
+    edges = [
+        {name: edge.to_dict()[name] for name in SHOWN}
+        for edge in read.overlay.edges
+        if not args.relation or edge.relation.value in args.relation
+    ]
+    print(json.dumps(edges, ensure_ascii=False, indent=1))
+    return 0
+
+
+register(
+    "overlay build",
+    Command(
+        "Align practice with canon claims and save the claim overlay", _configure_build, _run_build
+    ),
+)
+register(
+    "overlay show", Command("Print the saved claim overlay's edges", _configure_show, _run_show)
+)
