@@ -1,0 +1,124 @@
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from engine.api import ask, open_workspace
+from engine.errors import ConfigError
+from engine.model import Edge
+from engine.overlay import EdgeKey, Overlay, OverlayEdge, save_overlay
+from engine.triage import (
+    LOG_PATH,
+    Decision,
+    confirmed_edges,
+    read_log,
+    record,
+    review_edges,
+    state,
+)
+from engine.typers import Relation
+from tests.conftest import ROOT
+
+MOM = EdgeKey("exp-2009-backtest", "finance", "z-mom-01")
+SIG = EdgeKey("deci-a7688a22", "finance", "z-sig-03")
+GROUNDED_QUESTION = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
+
+
+def _contradiction(key: EdgeKey) -> OverlayEdge:
+    return OverlayEdge(*vars(key).values(), Relation.CONTRADICTS, 0.9, None, 0.675, "why", "")
+
+
+@pytest.mark.parametrize(
+    ("decisions", "expected"),
+    [
+        (["confirmed"], Decision.CONFIRMED),
+        (["confirmed", "dismissed"], Decision.DISMISSED),
+        (["dismissed", "follow-up", "confirmed"], Decision.CONFIRMED),
+    ],
+    ids=["one", "last-wins", "three-steps"],
+)
+def test_state_is_the_fold_of_the_log(tmp_path, decisions, expected):
+    for decision in decisions:
+        record(tmp_path, MOM, decision, note=f"said {decision}")
+    record(tmp_path, SIG, "follow-up")
+    assert state(tmp_path) == {SIG: Decision.FOLLOW_UP, MOM: expected}
+    assert len(read_log(tmp_path).entries) == len(decisions) + 1
+
+
+def test_unknown_decision_is_refused(tmp_path):
+    with pytest.raises(ConfigError, match="unknown decision"):
+        record(tmp_path, MOM, "maybe")
+
+
+def test_torn_last_line_is_ignored_and_reported_and_the_next_record_survives(tmp_path):
+    record(tmp_path, MOM, "confirmed")
+    log = tmp_path / LOG_PATH
+    with log.open("ab") as stream:
+        stream.write(b'{"at": "2024-01-01T00:00:00", "edge": {"memory_id": "exp')
+    read = read_log(tmp_path)
+    assert read.state() == {MOM: Decision.CONFIRMED}
+    assert read.problems == ("line 2: incomplete last line ignored",)
+    record(tmp_path, SIG, "dismissed")
+    read = read_log(tmp_path)
+    assert read.state() == {MOM: Decision.CONFIRMED, SIG: Decision.DISMISSED}
+    assert len(read.problems) == 1 and "line 2: skipped" in read.problems[0]
+
+
+def test_malformed_middle_line_is_skipped_and_reported(tmp_path):
+    record(tmp_path, MOM, "confirmed")
+    with (tmp_path / LOG_PATH).open("a") as stream:
+        stream.write('{"at": "x", "edge": {"memory_id": "m"}, "decision": "confirmed"}\n')
+    record(tmp_path, SIG, "follow-up")
+    read = read_log(tmp_path)
+    assert read.state() == {MOM: Decision.CONFIRMED, SIG: Decision.FOLLOW_UP}
+    assert len(read.problems) == 1 and read.problems[0].startswith("line 2: skipped")
+
+
+_WRITER = textwrap.dedent(
+    """
+    import sys
+    from engine.overlay import EdgeKey
+    from engine.triage import record
+    root, worker = sys.argv[1], sys.argv[2]
+    for n in range(200):
+        record(root, EdgeKey(f"{worker}-{n}", "finance", "z"), "confirmed")
+    """
+)
+
+
+def test_two_processes_writing_concurrently_lose_nothing(tmp_path):
+    writers = [
+        subprocess.Popen([sys.executable, "-c", _WRITER, str(tmp_path), name], cwd=ROOT)
+        for name in ("a", "b")
+    ]
+    assert [writer.wait(timeout=120) for writer in writers] == [0, 0]
+    read = read_log(tmp_path)
+    assert read.problems == ()
+    assert len(read.entries) == 400 and len(read.state()) == 400
+
+
+def test_review_edges_are_confirmed_triage_plus_undismissed_overlay_contradictions(tmp_path):
+    other = EdgeKey("chk-2024-q1", "finance", "z-ret-02")
+    overlay = Overlay("t", "offline", {}, {}, 0.0, (_contradiction(SIG), _contradiction(other)))
+    save_overlay(tmp_path, overlay)
+    record(tmp_path, MOM, "confirmed")
+    record(tmp_path, other, "dismissed")
+    mom = Edge("mem:_memory:exp-2009-backtest", "zk:finance:z-mom-01", "contradicts")
+    sig = Edge("mem:_memory:deci-a7688a22", "zk:finance:z-sig-03", "contradicts")
+    assert confirmed_edges(tmp_path) == [mom]
+    assert review_edges(tmp_path) == [sig, mom]
+
+
+def test_confirmed_contradiction_makes_the_router_abstain(lab_path):
+    opened = open_workspace(lab_path)
+    try:
+        before = ask(opened, GROUNDED_QUESTION, edges=review_edges(lab_path)).to_dict()
+        assert (before["label"], before["status"]) == ("ANSWER", "grounded")
+        assert "zk:finance:z-mom-01" in before["cited"]
+        record(lab_path, MOM, Decision.CONFIRMED, note="our 2009 book lost money")
+        after = ask(opened, GROUNDED_QUESTION, edges=review_edges(lab_path)).to_dict()
+        assert after["label"] == "ABSTAIN"
+        assert "contested" in after["detail"]
+    finally:
+        opened.close()
