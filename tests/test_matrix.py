@@ -1,0 +1,106 @@
+from dataclasses import replace
+
+import pytest
+
+from engine.matrix import debate_map, filter_frame, is_high_value, matrix_frame, to_csv
+from engine.overlay import EdgeKey, Overlay, OverlayEdge
+from engine.stores import open_workspace
+from engine.triage import Decision
+from engine.typers import Relation
+
+AGAINST = OverlayEdge(
+    "exp-2009-backtest", "finance", "z-mom-01", Relation.CONTRADICTS, 0.6, 0.2, 0.36, "r", "e"
+)
+FOR = OverlayEdge("chk-2024-q1", "finance", "z-ret-02", Relation.SUPPORTS, 0.9, 0.8, 0.81, "r", "e")
+ALSO_FOR = replace(FOR, zk_id="z-mom-01", confidence=0.7, priority=0.6)
+SIDE = OverlayEdge(
+    "deci-a7688a22", "finance", "z-sig-03", Relation.EXTENDS, 0.6, None, 0.45, "", ""
+)
+OVERLAY = Overlay("t", "offline", {}, {}, 0.0, (FOR, ALSO_FOR, AGAINST, SIDE))
+
+
+@pytest.fixture
+def workspace(lab_path):
+    return open_workspace(lab_path)
+
+
+@pytest.mark.parametrize(
+    ("relation", "strength", "confidence", "expected"),
+    [
+        ("contradicts", None, 0.1, True),
+        ("supports", 0.7, 0.8, True),
+        ("supports", 0.69, 0.95, False),
+        ("extends", 0.9, 0.79, False),
+        ("supports", None, 0.99, False),
+    ],
+    ids=["any-contradiction", "strong-and-confident", "weak-claim", "unsure", "unknown-strength"],
+)
+def test_is_high_value(relation, strength, confidence, expected):
+    assert is_high_value(relation, strength, confidence) is expected
+
+
+def test_frame_has_one_row_per_edge_with_titles_and_flags(workspace):
+    frame = matrix_frame(OVERLAY, workspace)
+    assert len(frame) == 4
+    row = frame.iloc[2]
+    assert (row.memory_title, row.zk_address) == (
+        "2009 backtest of the momentum book",
+        "zk:finance:z-mom-01",
+    )
+    assert bool(row.high_value) and bool(row.contested) and row.triage == ""
+    assert frame["contested"].tolist() == [False, True, True, False]
+
+
+@pytest.mark.parametrize(
+    ("filters", "rows"),
+    [
+        ({}, 4),
+        ({"relations": ["supports"]}, 2),
+        ({"min_confidence": 0.65}, 2),
+        ({"high_value_only": True}, 2),
+        ({"contested_only": True}, 2),
+        ({"relations": ["contradicts"], "min_confidence": 0.7}, 0),
+    ],
+    ids=["none", "relation", "confidence", "high-value", "contested", "combined"],
+)
+def test_filters_change_the_row_count(workspace, filters, rows):
+    assert len(filter_frame(matrix_frame(OVERLAY, workspace), **filters)) == rows
+
+
+def test_dismissed_contradiction_is_not_contested_and_triage_shows(workspace):
+    triage = {AGAINST.key: Decision.DISMISSED}
+    frame = matrix_frame(OVERLAY, workspace, triage=triage)
+    assert not frame["contested"].any()
+    assert frame["triage"].tolist() == ["", "", "dismissed", ""]
+
+
+def test_empty_overlay_gives_an_empty_typed_frame(workspace):
+    frame = matrix_frame(None, workspace)
+    assert frame.empty and frame["confidence"].dtype == float
+    assert len(filter_frame(frame, high_value_only=True)) == 0
+
+
+def test_csv_has_a_header_and_a_line_per_row(workspace):
+    lines = to_csv(matrix_frame(OVERLAY, workspace)).splitlines()
+    assert lines[0].startswith("memory_id,memory_title,zk_address") and len(lines) == 5
+
+
+def test_debate_map_per_canon_claim():
+    confirmed = EdgeKey("chk-2024-q1", "finance", "z-sig-03")
+    triage = {confirmed: Decision.CONFIRMED}
+    entries = {e.zk_address: e for e in debate_map(OVERLAY, triage=triage)}
+    assert sorted(entries) == ["zk:finance:z-mom-01", "zk:finance:z-ret-02", "zk:finance:z-sig-03"]
+    mom = entries["zk:finance:z-mom-01"]
+    assert (mom.supporting, mom.contradicting, mom.contested) == (
+        ("chk-2024-q1",),
+        ("exp-2009-backtest",),
+        True,
+    )
+    assert not entries["zk:finance:z-ret-02"].contested
+    assert entries["zk:finance:z-sig-03"].contradicting == ("chk-2024-q1",)
+
+
+def test_debate_map_keeps_dismissed_apart():
+    entries = debate_map(OVERLAY, triage={AGAINST.key: Decision.DISMISSED})
+    mom = next(e for e in entries if e.zk_address == "zk:finance:z-mom-01")
+    assert (mom.contradicting, mom.dismissed, mom.contested) == ((), ("exp-2009-backtest",), False)
