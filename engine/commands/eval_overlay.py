@@ -1,0 +1,118 @@
+"""`python -m engine eval overlay --workspace DIR --gold FILE`: score the overlay on SciFact.
+
+Gold pairs come from the SciFact evidence labels (SUPPORT → supports, CONTRADICT →
+contradicts) between `mem:_memory:claim-<id>` and `zk:scifact:<doc_id>`. Only the practice
+entries the overlay was built over are scored (its `limit`), so a partial build is not
+charged for claims it never saw. Precision counts every overlay edge of a relation among
+those entries; recall is over the gold pairs of that relation.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+from pathlib import Path
+
+from engine.cli import Command, register
+from engine.errors import ConfigError, WorkspaceError
+from engine.overlay import Overlay, practice_entries, read_overlay
+from engine.scifact import BOX, labels_path
+from engine.stores import open_workspace
+
+GOLD_RELATIONS = {"SUPPORT": "supports", "CONTRADICT": "contradicts"}
+SCORED = ("contradicts", "supports")
+
+Pair = tuple[str, str]
+
+
+def gold_pairs(lines: list[str]) -> dict[Pair, str]:
+    """(memory id, doc id) → gold relation, from the lines of a SciFact labels file."""
+    gold: dict[Pair, str] = {}
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            claim = json.loads(line)
+            evidence = claim.get("evidence") or {}
+            memory_id = f"claim-{claim['id']}"
+        except (ValueError, KeyError, AttributeError, TypeError) as exc:
+            raise ConfigError(f"gold line {number}: not a SciFact label ({exc})") from None
+        for doc_id, sets in evidence.items():
+            # SciFact lists rationale sets per document; a single object is read as one.
+            sets = [sets] if isinstance(sets, dict) else sets
+            labels = [item.get("label") for item in sets if isinstance(item, dict)]
+            relation = next((GOLD_RELATIONS[x] for x in labels if x in GOLD_RELATIONS), None)
+            if relation is not None:
+                gold[(memory_id, str(doc_id))] = relation
+    return gold
+
+
+def score_overlay(overlay: Overlay, gold: dict[Pair, str], scope: set[str]) -> dict:
+    """Precision, recall and F1 of each scored relation, with the counts behind them."""
+    gold = {pair: rel for pair, rel in gold.items() if pair[0] in scope}
+    predicted = {
+        (edge.memory_id, edge.zk_id): edge.relation.value
+        for edge in overlay.edges
+        if edge.zk_source == BOX and edge.memory_id in scope
+    }
+    report: dict = {}
+    for relation in SCORED:
+        said = {pair for pair, rel in predicted.items() if rel == relation}
+        truth = {pair for pair, rel in gold.items() if rel == relation}
+        hits = len(said & truth)
+        precision = hits / len(said) if said else 0.0
+        recall = hits / len(truth) if truth else 0.0
+        f1 = 2 * precision * recall / (precision + recall) if hits else 0.0
+        report[relation] = {
+            "precision": round(precision, 4),
+            "recall": round(recall, 4),
+            "f1": round(f1, 4),
+            "predicted": len(said),
+            "gold": len(truth),
+            "correct": hits,
+        }
+    # How the overlay typed each gold pair ("none": no edge kept), a confusion table.
+    confusion = Counter(f"{rel}->{predicted.get(pair, 'none')}" for pair, rel in gold.items())
+    report["counts"] = {
+        "practice_scored": len(scope),
+        "gold_pairs": len(gold),
+        "gold_pairs_with_an_edge": sum(pair in predicted for pair in gold),
+        "edges_scored": len(predicted),
+        "confusion": dict(sorted(confusion.items())),
+    }
+    return report
+
+
+def _configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--workspace", type=Path, required=True, help="the SciFact workspace")
+    parser.add_argument("--gold", type=Path, help="gold labels (default: beside the workspace)")
+
+
+def _run(args: argparse.Namespace) -> int:
+    read = read_overlay(args.workspace)
+    if read.overlay is None:
+        raise WorkspaceError(f"{read.reason} (run `python -m engine overlay build` first)")
+    gold_file = args.gold or labels_path(args.workspace)
+    try:
+        lines = gold_file.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise ConfigError(f"cannot read the gold labels {gold_file}: {exc.strerror}") from None
+    overlay = read.overlay
+    workspace = open_workspace(args.workspace)
+    scope = {n.id for n in practice_entries(workspace, limit=overlay.parameters.get("limit"))}
+    report = score_overlay(overlay, gold_pairs(lines), scope)
+    report["overlay"] = {
+        "typer": overlay.typer,
+        "built_at": overlay.built_at,
+        "parameters": overlay.parameters,
+        "counts": overlay.counts,
+    }
+    print(json.dumps(report, sort_keys=True))
+    return 0
+
+
+register(
+    "eval overlay",
+    Command("Score the claim overlay against SciFact evidence labels", _configure, _run),
+)

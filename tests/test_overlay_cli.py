@@ -1,0 +1,91 @@
+import json
+
+import pytest
+
+from engine.cli import main
+from engine.commands.eval_overlay import gold_pairs
+from engine.scifact import import_scifact, labels_path
+from tests.conftest import ROOT
+
+SCIFACT = ROOT / "data" / "scifact"
+
+
+def run(capsys, *argv):
+    code = main([str(arg) for arg in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_overlay_build_prints_progress_and_a_summary_then_show_lists_edges(lab_path, capsys):
+    code, out, err = run(capsys, "overlay", "build", "--workspace", lab_path, "--min-confidence", 0)
+    summary = json.loads(out)
+    assert code == 0 and summary["typer"] == "offline" and summary["counts"]["practice"] == 3
+    assert err.startswith("\rtyping pairs: 0/") and err.endswith("(100%)\n")
+    code, out, _ = run(capsys, "overlay", "show", "--workspace", lab_path)
+    edges = json.loads(out)
+    assert code == 0 and len(edges) == summary["counts"]["kept"] > 0
+    assert list(edges[0]) == [
+        "memory_id", "zk_source", "zk_id", "relation", "confidence", "claim_strength",
+        "priority", "rationale",
+    ]  # fmt: skip
+
+
+def test_overlay_show_without_an_overlay_is_a_one_line_error(lab_path, capsys):
+    code, out, err = run(capsys, "overlay", "show", "--workspace", lab_path)
+    assert (code, out) == (2, "") and "overlay build" in err
+
+
+def test_triage_set_then_show(lab_path, capsys):
+    edge = ["--memory-id", "exp-2009-backtest", "--zk-source", "finance", "--zk-id", "z-mom-01"]
+    for decision in ("follow-up", "confirmed"):
+        code, out, _ = run(
+            capsys, "triage", "set", "--workspace", lab_path, *edge, "--decision", decision
+        )
+        assert code == 0 and json.loads(out)["decision"] == decision
+    code, out, _ = run(capsys, "triage", "show", "--workspace", lab_path)
+    shown = json.loads(out)
+    assert code == 0 and [(s["edge"]["zk_id"], s["decision"]) for s in shown] == [
+        ("z-mom-01", "confirmed")
+    ]
+
+
+def test_triage_set_refuses_an_unknown_decision(lab_path, capsys):
+    with pytest.raises(SystemExit):
+        main(["triage", "set", "--workspace", str(lab_path), "--memory-id", "m",
+              "--zk-source", "s", "--zk-id", "z", "--decision", "maybe"])  # fmt: skip
+
+
+@pytest.mark.skipif(not (SCIFACT / "corpus.jsonl.gz").exists(), reason="SciFact data absent")
+def test_eval_overlay_scores_both_relations(tmp_path, capsys):
+    out_dir = tmp_path / "sf"
+    import_scifact(SCIFACT / "corpus.jsonl.gz", SCIFACT / "claims_train.jsonl", out_dir, limit=300)
+    assert run(capsys, "overlay", "build", "--workspace", out_dir, "--quiet")[0] == 0
+    code, out, _ = run(
+        capsys, "eval", "overlay", "--workspace", out_dir, "--gold", labels_path(out_dir)
+    )
+    report = json.loads(out)
+    assert code == 0
+    for relation in ("contradicts", "supports"):
+        assert set(report[relation]) == {
+            "precision",
+            "recall",
+            "f1",
+            "predicted",
+            "gold",
+            "correct",
+        }
+        assert 0.0 <= report[relation]["precision"] <= 1.0
+    assert report["supports"]["gold"] > 0 and report["counts"]["gold_pairs"] > 0
+
+
+@pytest.mark.parametrize(
+    "evidence",
+    [
+        {"7": [{"label": "CONTRADICT", "sentences": [1]}], "8": [{"label": "SUPPORT"}]},
+        {"7": {"label": "CONTRADICT", "sentences": [1]}, "8": {"label": "SUPPORT"}},
+    ],
+    ids=["rationale-lists", "single-objects"],
+)
+def test_gold_pairs_read_both_label_shapes(evidence):
+    line = json.dumps({"id": 3, "claim": "c", "cited_doc_ids": [7, 8, 9], "evidence": evidence})
+    assert gold_pairs([line, ""]) == {("claim-3", "7"): "contradicts", ("claim-3", "8"): "supports"}
