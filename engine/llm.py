@@ -241,7 +241,8 @@ class OpenAIChat:
             label = f"endpoint error: HTTP 404 (is the model {self.config.model!r} served there?)"
         else:
             label = f"endpoint error: HTTP {code}"
-        detail = _error_detail(exc.body)
+        # Redact before clipping: a clip through the key would leave its head unredactable.
+        detail = _error_detail(exc.body, self.config)
         return f"{label}: {detail}" if detail else label
 
     def _fail(self, error: str, started: float) -> ChatReply:
@@ -273,12 +274,12 @@ def _connection_label(exc: openai.APIConnectionError) -> str:
     return f"endpoint unreachable: {reason or 'cannot connect'}"
 
 
-def _error_detail(body: object) -> str:
+def _error_detail(body: object, config: LLMConfig) -> str:
     if isinstance(body, Mapping):
         error = body.get("error", body)
         message = error.get("message") if isinstance(error, Mapping) else error
-        return _clip(str(message)) if message else ""
-    return _clip(str(body)) if body else ""
+        return _clip(redact(str(message), config)) if message else ""
+    return _clip(redact(str(body), config)) if body else ""
 
 
 def _retry_after(headers: Mapping[str, str]) -> float | None:
