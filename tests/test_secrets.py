@@ -1,0 +1,140 @@
+"""The API key goes out only as the Authorization header; the app listens on 127.0.0.1 only."""
+
+import json
+import logging
+import os
+import subprocess
+import sys
+import tomllib
+
+import pytest
+
+from engine.api import ask, open_workspace
+from engine.llm import ENV_API_KEY, ENV_BASE_URL, ENV_MODEL, LLMConfig, OpenAIChat
+from engine.policies import ModelReasoner
+from tests.chat_server import (
+    ChatServer,
+    chat_server_fixture,  # noqa: F401 (registers the chat_server fixture)
+    cut_mid_reply,
+    reply,
+    slow_first_byte,
+    status,
+    wrong_shape,
+)
+from tests.conftest import ROOT
+from tests.test_endpoint_faults import closed_port_url, grounded_draft
+
+KEY = "sk-test-SECRET-1234567890"
+# Even a clipped head of the key counts as exposure.
+KEY_HEAD = KEY[:12]
+QUESTION = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
+CITED = "zk:finance:z-mom-01"
+MESSAGES = [{"role": "user", "content": "Reply in JSON."}]
+ECHO_401 = {"error": {"message": f"Incorrect API key provided: {KEY}", "key": KEY}}
+
+
+def config(base_url: str) -> LLMConfig:
+    return LLMConfig(base_url=base_url, model="m", api_key=KEY, timeout_s=1.0)
+
+
+def assert_key_only_in_authorization(server: ChatServer) -> None:
+    assert server.requests
+    for request in server.requests:
+        assert request.headers["authorization"] == f"Bearer {KEY}"
+        others = "".join(v for k, v in request.headers.items() if k != "authorization")
+        assert KEY not in request.raw + request.path + others
+
+
+def test_config_shows_no_key():
+    cfg = config("http://127.0.0.1:9/v1")
+    assert KEY_HEAD not in repr(cfg) and KEY_HEAD not in json.dumps(cfg.to_dict())
+    assert cfg.to_dict()["has_api_key"] is True
+
+
+@pytest.mark.parametrize(
+    ("step", "error"),
+    [
+        (status(401, ECHO_401), "refused the credentials (HTTP 401)"),
+        (status(403, f"forbidden for key {KEY}"), "refused the credentials (HTTP 403)"),
+        (status(500, f"upstream saw Authorization: Bearer {KEY}"), "HTTP 500"),
+        (status(500, "x" * 180 + f" key {KEY}"), "HTTP 500"),
+        (status(429, {"error": {"message": KEY}}, {"Retry-After": "30"}), "rate-limited"),
+        (slow_first_byte(5, KEY), "timed out"),
+        (cut_mid_reply(KEY * 20), "dropped the connection"),
+        (wrong_shape({"echo": KEY}), "not a chat completion"),
+        (None, "connection refused"),
+    ],
+    ids=[
+        "401-echo",
+        "403-echo",
+        "500-echo",
+        "500-echo-clipped",
+        "429",
+        "timeout",
+        "cut",
+        "wrong-shape",
+        "refused",
+    ],
+)
+def test_chat_errors_never_carry_the_key(chat_server, step, error):
+    url = closed_port_url() if step is None else chat_server.script(step).base_url
+    result = OpenAIChat(config(url)).complete(MESSAGES)
+    assert not result.ok and error in result.error
+    assert KEY_HEAD not in result.error
+    if step is not None:
+        assert_key_only_in_authorization(chat_server)
+
+
+def test_logs_and_export_of_model_backed_asks_never_carry_the_key(lab_path, caplog):
+    caplog.set_level(logging.DEBUG)
+    opened = open_workspace(lab_path)
+    try:
+        with ChatServer(status(401, ECHO_401), reply(grounded_draft(opened, CITED))) as server:
+            reasoner = ModelReasoner(OpenAIChat(config(server.base_url)))
+            failed, answered = (ask(opened, QUESTION, reasoner=reasoner) for _ in range(2))
+    finally:
+        opened.close()
+    assert (failed.label, answered.label) == ("ABSTAIN", "ANSWER")
+    assert "refused the credentials" in failed.failure
+    assert any(r.name == "engine.llm" for r in caplog.records)
+    exposed = [caplog.text, failed.to_json(), answered.to_json()]
+    exposed += [record.getMessage() for record in caplog.records]
+    assert all(KEY_HEAD not in text for text in exposed)
+    assert_key_only_in_authorization(server)
+
+
+@pytest.mark.parametrize(
+    ("echo", "label", "cause"),
+    [(False, "ANSWER", None), (True, "ABSTAIN", "HTTP 500")],
+    ids=["answer", "500-echoing-the-key"],
+)
+def test_cli_ask_with_the_openai_reasoner_never_prints_the_key(lab_path, echo, label, cause):
+    opened = open_workspace(lab_path)
+    try:
+        step = status(500, {"error": {"message": f"bad {KEY}"}}) if echo else None
+        step = step or reply(grounded_draft(opened, CITED))
+    finally:
+        opened.close()
+    with ChatServer(step) as server:
+        env = {**os.environ, ENV_BASE_URL: server.base_url, ENV_MODEL: "m", ENV_API_KEY: KEY}
+        args = ["ask", QUESTION, "--workspace", str(lab_path), "--reasoner", "openai", "--full"]
+        proc = subprocess.run(
+            [sys.executable, "-m", "engine", *args],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["label"] == label and out["reasoner"] == "openai"
+    assert cause is None or cause in out["failure"]
+    assert KEY_HEAD not in proc.stdout + proc.stderr
+    assert_key_only_in_authorization(server)
+
+
+def test_streamlit_app_binds_to_loopback_and_sends_no_usage_stats():
+    settings = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
+    assert settings["server"]["address"] == "127.0.0.1"
+    assert settings["browser"]["gatherUsageStats"] is False
