@@ -20,6 +20,7 @@ Tokenisation rules, applied identically to prose and claims:
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import unicodedata
@@ -208,6 +209,7 @@ def tokens(text: str) -> tuple[Token, ...]:
     return tuple(_tokens(_fold(text), text))
 
 
+@functools.lru_cache(maxsize=8192)
 def word_sequence(text: str) -> tuple[str, ...]:
     """The norms of every token of `text`, in order: the sequence matching compares."""
     # The hot path of matching: norms only, no offsets mapped back to the original.
