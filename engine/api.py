@@ -15,6 +15,7 @@ from engine.router import route
 from engine.stores import LoadProblem, Workspace
 from engine.stores import open_workspace as load_workspace
 from engine.substrate import Budget, Neighbourhood
+from engine.triage import review_edges
 from engine.wire import parse_payload
 
 
@@ -52,13 +53,17 @@ def ask(
     *,
     reasoner: str | object = "offline",
     budget: Budget | None = None,
-    edges: Iterable[Edge] = (),
+    edges: Iterable[Edge] | None = None,
 ) -> NavResult:
     """Answer `question` over the workspace; never raises for a failure inside the run.
 
     `reasoner` is a registered name (`offline`, `openai`) or a policy object. A reasoner
     that cannot be built (say, no endpoint configured) becomes a labelled abstention.
+    `edges` default to the workspace's review edges: confirmed triage contradictions and
+    overlay contradictions not dismissed, which make their endpoints contested.
     """
+    if edges is None:
+        edges = review_edges(opened.root)
     if isinstance(reasoner, str):
         try:
             policy = make_reasoner(reasoner)

@@ -6,7 +6,9 @@ import pytest
 from engine.api import ask, open_workspace
 from engine.errors import ConfigError
 from engine.navigation import Action, ActionKind
+from engine.overlay import EdgeKey
 from engine.substrate import Budget
+from engine.triage import record
 from tests.conftest import MOMENTUM_LAB
 
 QUESTIONS = [json.loads(line) for line in (MOMENTUM_LAB / "questions.jsonl").open()]
@@ -119,3 +121,15 @@ def test_broken_index_becomes_an_abstention(lab_path):
     opened.index.close()
     out = ask(opened, QUESTIONS[0]["question"]).to_dict()
     assert out["label"] == "ABSTAIN" and "navigation failed" in out["failure"]
+
+
+def test_confirmed_triage_changes_the_answer(lab_path):
+    question = QUESTIONS[0]["question"]
+    opened = open_workspace(lab_path)
+    before = ask(opened, question).to_dict()
+    assert before["label"] == "ANSWER" and "zk:finance:z-mom-01" in before["cited"]
+    record(lab_path, EdgeKey("exp-2009-backtest", "finance", "z-mom-01"), "confirmed")
+    after = ask(opened, question).to_dict()
+    assert after["label"] == "ABSTAIN" and after["reasons"] == ["low-coverage"]
+    assert after["decision"]["nodes"]["zk:finance:z-mom-01"]["flags"] == ["contested"]
+    opened.close()
