@@ -10,7 +10,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import pandas as pd
+
+from engine.api import OpenWorkspace
+from engine.matrix import is_high_value
+from engine.overlay import EdgeKey, Overlay, OverlayEdge
 from engine.router import REASON_EXPLANATIONS, Reason, route
+from engine.synthesis import cell_material, synthesize
+from engine.triage import read_log
 from engine.wire import parse_json
 
 
@@ -509,3 +516,118 @@ def audit_result(text: str | bytes, *, workspace: str | Path | None = None) -> d
         "trace": [],
         "neighbourhood": None,
     }
+
+
+# --- the claim matrix -----------------------------------------------------------------
+
+relation_swatches = (
+    Swatch("supports", "#2e8b57", "the practice entry agrees with the canon claim"),
+    Swatch("contradicts", "#c0392b", "the practice entry contradicts the canon claim"),
+    Swatch("extends", "#1f5fa8", "the practice entry goes beyond the canon claim"),
+)
+relation_colours = {s.name: s.colour for s in relation_swatches}
+triage_marks = {"confirmed": "✓", "dismissed": "✗", "follow-up": "?"}
+
+
+def relation_legend_html() -> str:
+    """The matrix colours and cell marks as an HTML strip."""
+    chips = [_chip(s.name, s.colour, s.meaning) for s in relation_swatches]
+    chips.append(_chip("darker = more confident", "#ffffff", "intensity is the typer's confidence"))
+    marks = ", ".join(f"{mark} {name}" for name, mark in triage_marks.items())
+    chips.append(_chip(f"⚑ contested · {marks}", "#ffffff", "triage state of the cell"))
+    return f'<div style="display:flex;flex-wrap:wrap;gap:6px;margin:4px 0">{"".join(chips)}</div>'
+
+
+def cell_label(row: Mapping) -> str:
+    """One line naming a matrix cell: practice × canon, relation and confidence."""
+    mark = triage_marks.get(row.get("triage") or "", "")
+    return (
+        f"{_clip(row['memory_title'], 50)} × {_clip(row['zk_title'], 50)} — "
+        f"{row['relation']} {row['confidence']:.2f}" + (f" {mark}" if mark else "")
+    )
+
+
+def _clip(text: object, width: int) -> str:
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= width else flat[: width - 1].rstrip() + "…"
+
+
+def triage_queue(frame: pd.DataFrame) -> pd.DataFrame:
+    """The contradictions of a matrix frame, untriaged first, then by priority."""
+    queue = frame[frame["relation"] == "contradicts"].copy()
+    queue["pending"] = queue["triage"].fillna("") == ""
+    queue = queue.sort_values(["pending", "priority"], ascending=[False, False], kind="stable")
+    return queue.drop(columns="pending").reset_index(drop=True)
+
+
+def find_edge(overlay: Overlay | None, row: Mapping) -> OverlayEdge | None:
+    """The overlay edge behind a matrix row."""
+    key = EdgeKey(row["memory_id"], row["zk_source"], row["zk_id"])
+    return next((e for e in (overlay.edges if overlay else ()) if e.key == key), None)
+
+
+def edge_key(row: Mapping) -> EdgeKey:
+    """The triage key of a matrix row."""
+    return EdgeKey(row["memory_id"], row["zk_source"], row["zk_id"])
+
+
+def cell_detail(opened: OpenWorkspace, edge: OverlayEdge) -> dict:
+    """What a reviewer reads about one cell: the brief if high value, quotes and rationale."""
+    material = cell_material(opened, edge)
+    detail = {
+        "high_value": is_high_value(edge.relation, edge.claim_strength, edge.confidence),
+        "rationale": edge.rationale,
+        "evidence": edge.evidence,
+        "quotes": [],
+        "brief": None,
+        "verified": None,
+        "problem": "",
+        "missing": material is None,
+    }
+    if material is None:
+        return detail
+    detail["quotes"] = [{"id": q.id, "body": q.body, "page": q.page} for q in material.quotes]
+    if detail["high_value"]:
+        brief = synthesize(material)
+        detail["brief"], detail["verified"] = brief.text, brief.verified
+        if not brief.verified:
+            failure = brief.check.failure.value if brief.check.failure else "failed"
+            detail["problem"] = f"{failure}: {brief.check.detail}".rstrip(": ")
+    return detail
+
+
+def quotes_html(quotes: Sequence[Mapping]) -> str:
+    """Verbatim quotes as escaped block quotes with their id and page."""
+    items = []
+    for quote in quotes:
+        page = f", p. {esc(quote['page'])}" if quote.get("page") is not None else ""
+        items.append(
+            "<blockquote style='margin:6px 0;padding:4px 10px;border-left:3px solid #bbb'>"
+            f"“{esc(quote['body'])}” <small style='color:#666'>[{esc(quote['id'])}{page}]</small>"
+            "</blockquote>"
+        )
+    return "".join(items) or "<small>No stored quotes.</small>"
+
+
+def triage_rows(root: str | Path, *, last: int = 10) -> list[dict]:
+    """The newest triage log lines, newest first, as plain rows."""
+    entries = read_log(root).entries[-last:]
+    return [
+        {
+            "at": e.at,
+            "decision": e.decision.value,
+            "practice": e.edge.memory_address,
+            "canon": e.edge.zk_address,
+            "note": e.note,
+        }
+        for e in reversed(entries)
+    ]
+
+
+def overlay_summary(counts: Mapping) -> str:
+    """The overlay's counts in one sentence."""
+    kinds = ", ".join(f"{n:,} {name}" for name, n in (counts.get("by_relation") or {}).items())
+    return (
+        f"{counts.get('practice', 0):,} practice entries, {counts.get('typed', 0):,} pairs typed, "
+        f"{counts.get('kept', 0):,} kept" + (f" ({kinds})" if kinds else "") + "."
+    )

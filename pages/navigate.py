@@ -4,8 +4,9 @@ import json
 
 import streamlit as st
 
+from engine.errors import EngineError
 from engine.graphs import neighbourhood_html, step_caption, step_count
-from engine.views import cited_prose_html, esc, store_legend_html
+from engine.views import cited_prose_html, esc, md_escape, store_legend_html
 from pages import shared
 
 st.title("Navigate")
@@ -22,7 +23,11 @@ if "question" not in state:
 
 def run(question: str) -> None:
     """Answer, remember and share the question; show the last step first."""
-    result = shared.answer(question)
+    try:
+        result = shared.answer(question)
+    except EngineError as exc:  # a reasoner that cannot be configured as typed
+        st.error(f"Cannot ask: {md_escape(exc)}")
+        return
     state["answer"] = result
     shared.set_current(result, "answer")
     state["nav_step"] = max(0, step_count(result) - 1)

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import streamlit as st
 
+from engine import overlay
 from engine.api import OpenWorkspace, ask, open_workspace
 from engine.llm import ENV_API_KEY, PLACEHOLDER_KEY, LLMConfig, OpenAIChat
+from engine.model import Edge
 from engine.policies import ModelReasoner
 from engine.substrate import Budget
+from engine.triage import review_edges
 from engine.views import banner, md_escape
 
 app_dir = Path(__file__).resolve().parent.parent
@@ -33,14 +37,21 @@ def resolve(path: str) -> str:
 
 
 class Worker:
-    """An opened workspace confined to one thread, because its index connection must stay there."""
+    """An opened workspace whose engine calls run one at a time on its own thread.
+
+    Sessions share the workspace, so calls are serialised; a long call (an overlay build)
+    can be submitted and watched while the page shows its progress.
+    """
 
     def __init__(self, root: str) -> None:
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="synapse-workspace")
         self.opened: OpenWorkspace = self.call(open_workspace, root)
 
     def call(self, fn: Callable, /, *args, **kwargs):
-        return self._pool.submit(fn, *args, **kwargs).result()
+        return self.submit(fn, *args, **kwargs).result()
+
+    def submit(self, fn: Callable, /, *args, **kwargs) -> Future:
+        return self._pool.submit(fn, *args, **kwargs)
 
     def close(self) -> None:
         self.call(self.opened.close)
@@ -96,10 +107,13 @@ class _Uncached(Exception):
 
 
 @st.cache_data(show_spinner=False, max_entries=128)
-def _answer(root: str, question: str, name: str, bounds: tuple, _policy=None) -> dict:
+def _answer(root: str, question: str, name: str, bounds: tuple, edges: tuple, _policy=None) -> dict:
     w = worker(root)
     policy = _policy if _policy is not None else name
-    result = w.call(ask, w.opened, question, reasoner=policy, budget=Budget(*bounds)).to_dict()
+    limits = Budget(*bounds)
+    contradictions = [Edge(*edge) for edge in edges]
+    run = w.call(ask, w.opened, question, reasoner=policy, budget=limits, edges=contradictions)
+    result = run.to_dict()
     if name != "offline" and result.get("failure"):
         raise _Uncached(result)
     return result
@@ -110,10 +124,11 @@ def answer(question: str) -> dict:
     w = current_worker()
     name, policy = reasoner()
     b = budget()
+    root = str(w.opened.root)
+    # Contradictions in review scope make their canon notes contested for the router.
+    edges = tuple((e.src, e.dst, e.relation) for e in review_edges(root))
     try:
-        return _answer(
-            str(w.opened.root), question, name, (b.hops, b.max_nodes, b.max_steps), policy
-        )
+        return _answer(root, question, name, (b.hops, b.max_nodes, b.max_steps), edges, policy)
     except _Uncached as exc:
         return exc.result
 
@@ -151,6 +166,24 @@ def nothing_yet() -> None:
     st.page_link("pages/navigate.py", label="Go to Navigate")
     st.page_link("pages/audit.py", label="Go to Audit")
     st.stop()
+
+
+def build_overlay(worker: Worker) -> None:
+    """Type every practice × canon pair with a progress bar; answers made before are forgotten."""
+    bar = st.progress(0.0, text="Typing practice × canon pairs…")
+    seen = {"done": 0, "total": 0}
+    job = worker.submit(
+        overlay.build_overlay,
+        worker.opened,
+        progress=lambda done, total: seen.update(done=done, total=total),
+    )
+    while not job.done():
+        share = seen["done"] / seen["total"] if seen["total"] else 0.0
+        bar.progress(share, text=f"Typing pairs: {seen['done']:,} of {seen['total']:,}")
+        time.sleep(0.2)
+    built = job.result()
+    bar.progress(1.0, text=f"Overlay built: {built.counts['kept']:,} edges kept")
+    answer_cache_clear()
 
 
 def answer_cache_clear() -> None:

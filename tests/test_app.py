@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,12 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from engine.scifact import import_scifact
+from tests.browser_support import save_contradiction_overlay
+from tests.chat_server import (
+    chat_server_fixture,  # noqa: F401 (registers chat_server)
+    reply,
+    status,
+)
 from tests.conftest import ROOT
 
 APP = str(ROOT / "app.py")
@@ -199,3 +206,111 @@ def test_pages_without_a_result_say_how_to_get_one(lab_app):
         lab_app.switch_page(page).run()
         assert not lab_app.exception
         assert "Nothing to show yet" in lab_app.info[0].value
+
+
+def visible_cells(at: AppTest) -> tuple[int, int]:
+    caption = next(c.value for c in at.caption if c.value.endswith("cells visible"))
+    shown, total = re.match(r"([\d,]+) of ([\d,]+) cells visible", caption).groups()
+    return int(shown.replace(",", "")), int(total.replace(",", ""))
+
+
+def test_matrix_builds_the_overlay_when_there_is_none(lab_app):
+    lab_app.switch_page("pages/claim_matrix.py").run()
+    assert "No claim overlay yet" in lab_app.info[0].value
+    lab_app.button(key="matrix_build").click().run()
+    assert not lab_app.exception
+    shown, total = visible_cells(lab_app)
+    assert shown == total > 0
+    lab_app.multiselect(key="matrix_relations").set_value([]).run()
+    assert visible_cells(lab_app) == (0, total)
+
+
+def test_matrix_filters_change_the_cell_count(lab_path, monkeypatch):
+    save_contradiction_overlay(lab_path)
+    monkeypatch.setenv("SYNAPSE_WORKSPACE", str(lab_path))
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    at.switch_page("pages/claim_matrix.py").run()
+    assert visible_cells(at) == (2, 2)
+    at.slider(key="matrix_min_conf").set_value(0.7).run()
+    assert visible_cells(at) == (1, 2)
+    at.slider(key="matrix_min_conf").set_value(0.0).run()
+    at.multiselect(key="matrix_relations").set_value(["supports"]).run()
+    assert visible_cells(at) == (1, 2)
+    at.multiselect(key="matrix_relations").set_value(["supports", "contradicts"]).run()
+    at.checkbox(key="matrix_high_value").check().run()
+    assert visible_cells(at) == (1, 2)
+    assert not at.exception
+
+
+def test_matrix_cell_shows_brief_quotes_and_rationale(lab_path, monkeypatch):
+    save_contradiction_overlay(lab_path)
+    monkeypatch.setenv("SYNAPSE_WORKSPACE", str(lab_path))
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    at.switch_page("pages/claim_matrix.py").run()
+    assert not at.exception
+    assert at.selectbox(key="matrix_cell").value == 0
+    assert "contradicts 0.90" in at.selectbox(key="matrix_cell").format_func(0)
+    assert any(s.value.startswith("Brief") for s in (*at.success, *at.warning))
+    assert any("Rationale" in m.value and "backtest" in m.value for m in at.markdown)
+    at.checkbox(key="matrix_contested").check().run()
+    assert visible_cells(at) == (1, 2)
+
+
+def test_triage_decisions_reach_the_log_and_the_router(lab_path, monkeypatch):
+    save_contradiction_overlay(lab_path)
+    monkeypatch.setenv("SYNAPSE_WORKSPACE", str(lab_path))
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    ask(at, SIGNAL)
+    assert banner(at).startswith("ABSTAIN")  # the overlay contradiction contests the note
+    at.switch_page("pages/claim_matrix.py").run()
+    at.text_input(key="triage_note").input("The backtest predates the skip rule.")
+    at.button(key="triage_dismissed").click().run()
+    assert not at.exception
+    log = (lab_path / ".synapse" / "triage.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(log) == 1 and '"dismissed"' in log[0] and "predates the skip rule" in log[0]
+    assert "dismissed" in html(at)
+    at.switch_page("pages/navigate.py").run()
+    ask(at, SIGNAL)
+    assert banner(at).startswith("ANSWER")
+    at.switch_page("pages/claim_matrix.py").run()
+    at.button(key="triage_confirmed").click().run()
+    assert len((lab_path / ".synapse" / "triage.jsonl").read_text().splitlines()) == 2
+
+
+def everything_shown(at: AppTest) -> str:
+    """Every value, label and body the app rendered, as one string."""
+    parts = []
+    for kind in ("markdown", "caption", "error", "success", "warning", "info", "text", "html"):
+        parts += [str(getattr(e, "value", "")) for e in getattr(at, kind)]
+    parts += [str(e.value) for e in at.text_input if e.key != "llm_api_key"]
+    return "\n".join(parts)
+
+
+def test_openai_reasoner_connection_test_never_echoes_the_key(lab_app, chat_server):
+    key = "sk-app-test-91b7e2"
+    chat_server.script(status(401, {"error": {"message": f"Incorrect API key: {key}"}}))
+    lab_app.radio(key="reasoner").set_value("openai").run()
+    lab_app.text_input(key="llm_base_url").input(chat_server.base_url)
+    lab_app.text_input(key="llm_model").input("test-model")
+    lab_app.text_input(key="llm_api_key").input(key).run()
+    lab_app.button(key="llm_test").click().run()
+    assert not lab_app.exception
+    assert lab_app.sidebar.error[0].value.startswith("No connection")
+    chat_server.script(reply('{"ok": true}'))
+    lab_app.button(key="llm_test").click().run()
+    assert lab_app.sidebar.success[0].value.startswith("Connected: test-model replied in")
+    assert chat_server.chat_requests[-1].headers["authorization"] == f"Bearer {key}"
+    ask(lab_app, SIGNAL)  # the model answers nonsense: a labelled abstention, not a crash
+    assert not lab_app.exception
+    assert banner(lab_app).startswith("ABSTAIN")
+    assert key not in everything_shown(lab_app)
+
+
+def test_an_unreachable_or_invalid_endpoint_is_reported(lab_app):
+    lab_app.radio(key="reasoner").set_value("openai").run()
+    lab_app.text_input(key="llm_base_url").input("not a url").run()
+    lab_app.button(key="llm_test").click().run()
+    assert "must be an http(s) URL" in lab_app.sidebar.error[0].value
+    ask(lab_app, SIGNAL)
+    assert not lab_app.exception
+    assert "must be an http(s) URL" in lab_app.error[0].value
