@@ -2,6 +2,7 @@ import json
 import re
 import shutil
 
+import pandas as pd
 import pytest
 
 from engine import graphs, views
@@ -180,3 +181,56 @@ def test_dag_draws_premises_and_cites_and_refuted_grounds():
     refuted = graph_data(graphs.dag_html(views.audit_result(example("false-premise").text)))[0]
     cite = next(n for n in refuted if n["id"] == "cite:zk:lab:n1")
     assert "refuted" in cite["label"] and "near miss" in cite["tip"]
+
+
+def test_matrix_figure_escapes_labels_and_bands_colours_by_relation():
+    frame = pd.DataFrame(
+        [
+            {
+                "memory_id": "m1",
+                "memory_title": HOSTILE_TITLE,
+                "zk_address": "zk:lab:<b>",
+                "zk_source": "lab",
+                "zk_id": "<b>",
+                "zk_title": HOSTILE_TITLE,
+                "relation": relation,
+                "confidence": confidence,
+                "claim_strength": None,
+                "priority": 0.5,
+                "high_value": False,
+                "contested": relation == "contradicts",
+                "triage": "confirmed" if relation == "contradicts" else "",
+            }
+            for relation, confidence in (("contradicts", 1.0), ("supports", 0.6))
+        ]
+    ).assign(memory_id=["m1", "m2"])
+    figure = graphs.matrix_figure(frame)
+    heat, picks = figure.data
+    assert figure.layout.xaxis.ticktext[0].startswith("&lt;img src=x")
+    assert all("<img" not in t and "<script" not in t for t in figure.layout.yaxis.ticktext)
+    hover = " ".join(h for row in heat.hovertext for h in row)
+    assert "<img" not in hover and "<script" not in hover and "&lt;img" in hover
+    assert heat.colorscale[0][0] == 0 and heat.colorscale[-1][0] == 1
+    assert 1 < heat.z[0][0] < 2 and 0 < heat.z[1][0] < 1  # contradicts band, supports band
+    assert heat.text[0][0] == "⚑✓"
+    assert list(picks.customdata) == [0, 1]
+
+
+def test_matrix_figure_shows_at_most_the_limit():
+    rows = [
+        {
+            "memory_id": f"m{i}",
+            "memory_title": f"entry {i}",
+            "zk_address": f"zk:lab:n{i}",
+            "zk_title": f"note {i}",
+            "relation": "supports",
+            "confidence": 0.7,
+            "claim_strength": 0.5,
+            "high_value": False,
+            "contested": False,
+            "triage": "",
+        }
+        for i in range(12)
+    ]
+    heat = graphs.matrix_figure(pd.DataFrame(rows), limit=5).data[0]
+    assert len(heat.y) == 5 and len(heat.x) == 5

@@ -2,6 +2,7 @@ import html
 import json
 import re
 
+import pandas as pd
 import pytest
 
 from engine import views
@@ -241,3 +242,55 @@ def test_markdown_escape_neutralises_links_images_and_markup():
     assert "\n" not in text
     assert views.md_escape("# title") == "\\# title"
     assert views.md_escape("12. item") == "12\\. item"
+
+
+def matrix_row(**overrides) -> dict:
+    row = {
+        "memory_id": "m1",
+        "memory_title": "A <script>alert(1)</script> decision",
+        "zk_address": "zk:lab:n1",
+        "zk_source": "lab",
+        "zk_id": "n1",
+        "zk_title": "<img src=x onerror=alert(1)>",
+        "relation": "contradicts",
+        "confidence": 0.9,
+        "claim_strength": None,
+        "priority": 0.5,
+        "high_value": True,
+        "contested": True,
+        "triage": "",
+    }
+    return {**row, **overrides}
+
+
+def test_triage_queue_puts_unreviewed_contradictions_first():
+    frame = pd.DataFrame(
+        [
+            matrix_row(memory_id="a", triage="confirmed", priority=0.9),
+            matrix_row(memory_id="b", relation="supports", priority=0.8),
+            matrix_row(memory_id="c", priority=0.2),
+            matrix_row(memory_id="d", priority=0.4),
+        ]
+    )
+    assert list(views.triage_queue(frame)["memory_id"]) == ["d", "c", "a"]
+
+
+def test_cell_label_marks_the_triage_state():
+    assert views.cell_label(matrix_row(triage="dismissed")).endswith("contradicts 0.90 ✗")
+    assert "×" in views.cell_label(matrix_row())
+
+
+def test_quotes_and_triage_tables_are_escaped():
+    markup = views.quotes_html([{"id": "<q1>", "body": HOSTILE, "page": 3}])
+    assert_escaped(markup)
+    assert "[&lt;q1&gt;, p. 3]" in markup
+    assert views.quotes_html([]) == "<small>No stored quotes.</small>"
+
+
+def test_relation_legend_and_overlay_summary():
+    legend = views.relation_legend_html()
+    assert all(f">{s.name}</span>" in legend for s in views.relation_swatches)
+    counts = {"practice": 3, "typed": 6, "kept": 2, "by_relation": {"supports": 2}}
+    assert views.overlay_summary(counts) == (
+        "3 practice entries, 6 pairs typed, 2 kept (2 supports)."
+    )
