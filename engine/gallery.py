@@ -11,7 +11,7 @@ _value = "Value returns were flat."
 _n1, _n2, _n3 = "zk:lab:n1", "zk:lab:n2", "zk:lab:n3"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Example:
     """A named payload, the decision it should get and why it is interesting."""
 
@@ -206,7 +206,13 @@ def _items() -> list[tuple[str, str, str, str, dict]]:
 def examples() -> tuple[Example, ...]:
     """Every gallery example, in demo order."""
     return tuple(
-        Example(key, title, expect, summary, json.dumps(data, indent=2, ensure_ascii=False))
+        Example(
+            key=key,
+            title=title,
+            expect=expect,
+            summary=summary,
+            text=json.dumps(data, indent=2, ensure_ascii=False),
+        )
         for key, title, expect, summary, data in _items()
     )
 

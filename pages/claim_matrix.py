@@ -29,7 +29,8 @@ if read.overlay is None:
 overlay = read.overlay
 frame = matrix_frame(overlay, worker.opened.workspace, triage=state(root))
 
-with st.expander(f"Overlay built {overlay.built_at} by {overlay.typer}: {len(frame)} edges"):
+built = views.md_escape(f"Overlay built {overlay.built_at} by {overlay.typer}: {len(frame)} edges")
+with st.expander(built):
     st.caption(views.overlay_summary(overlay.counts))
     if st.button("Rebuild the overlay", key="matrix_rebuild"):
         shared.build_overlay(worker)

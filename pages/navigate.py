@@ -74,7 +74,7 @@ def replay() -> None:
             st.rerun(scope="app")
         right.slider("Step", 0, steps - 1, key="nav_step")
     step = min(state.get("nav_step", steps - 1), max(0, steps - 1))
-    st.caption(step_caption(result, step))
+    st.caption(md_escape(step_caption(result, step)))
     st.iframe(neighbourhood_html(result, step, height=500), height=520)
     st.html(store_legend_html())
 

@@ -107,7 +107,9 @@ class _Uncached(Exception):
 
 
 @st.cache_data(show_spinner=False, max_entries=128)
-def _answer(root: str, question: str, name: str, bounds: tuple, edges: tuple, _policy=None) -> dict:
+def _answer(
+    root: str, question: str, *, name: str, bounds: tuple, edges: tuple, _policy=None
+) -> dict:
     w = worker(root)
     policy = _policy if _policy is not None else name
     limits = Budget(*bounds)
@@ -128,7 +130,8 @@ def answer(question: str) -> dict:
     # Contradictions in review scope make their canon notes contested for the router.
     edges = tuple((e.src, e.dst, e.relation) for e in review_edges(root))
     try:
-        return _answer(root, question, name, (b.hops, b.max_nodes, b.max_steps), edges, policy)
+        bounds = (b.hops, b.max_nodes, b.max_steps)
+        return _answer(root, question, name=name, bounds=bounds, edges=edges, _policy=policy)
     except _Uncached as exc:
         return exc.result
 
