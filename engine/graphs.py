@@ -382,13 +382,13 @@ def matrix_figure(frame: pd.DataFrame, *, limit: int = 40) -> go.Figure:
     shown = shown[shown["zk_address"].isin(cols)]
     z = [[None] * len(cols) for _ in rows]
     text = [[""] * len(cols) for _ in rows]
-    hover = [[""] * len(cols) for _ in rows]
+    hover = []
     for number, cell in shown.iterrows():
         r, c = rows.index(cell["memory_id"]), cols.index(cell["zk_address"])
         z[r][c] = _relation_band.get(cell["relation"], 0) + 0.1 + 0.85 * float(cell["confidence"])
         marks = ("⚑" if cell["contested"] else "") + triage_marks.get(cell["triage"] or "", "")
         text[r][c] = marks
-        hover[r][c] = _cell_hover(cell, number)
+        hover.append(_cell_hover(cell, number))
     titles = dict(zip(frame["memory_id"], frame["memory_title"], strict=False))
     canon = dict(zip(frame["zk_address"], frame["zk_title"], strict=False))
     figure = go.Figure(
@@ -398,8 +398,7 @@ def matrix_figure(frame: pd.DataFrame, *, limit: int = 40) -> go.Figure:
             y=rows,
             text=text,
             texttemplate="%{text}",
-            hovertext=hover,
-            hovertemplate="%{hovertext}<extra></extra>",
+            hoverinfo="skip",
             colorscale=_band_scale(),
             zmin=0,
             zmax=3,
@@ -408,14 +407,17 @@ def matrix_figure(frame: pd.DataFrame, *, limit: int = 40) -> go.Figure:
             ygap=2,
         )
     )
+    # Heatmap cells cannot be clicked to select; a near-invisible marker on each cell can,
+    # and it carries the hover text and the cell's row number.
     figure.add_trace(
         go.Scatter(
             x=list(shown["zk_address"]),
             y=list(shown["memory_id"]),
             customdata=list(shown.index),
+            hovertext=hover,
+            hovertemplate="%{hovertext}<extra></extra>",
             mode="markers",
             marker={"size": 18, "opacity": 0.01, "symbol": "square"},
-            hoverinfo="skip",
             showlegend=False,
         )
     )

@@ -208,7 +208,7 @@ def test_matrix_figure_escapes_labels_and_bands_colours_by_relation():
     heat, picks = figure.data
     assert figure.layout.xaxis.ticktext[0].startswith("&lt;img src=x")
     assert all("<img" not in t and "<script" not in t for t in figure.layout.yaxis.ticktext)
-    hover = " ".join(h for row in heat.hovertext for h in row)
+    hover = " ".join(picks.hovertext)
     assert "<img" not in hover and "<script" not in hover and "&lt;img" in hover
     assert heat.colorscale[0][0] == 0 and heat.colorscale[-1][0] == 1
     assert 1 < heat.z[0][0] < 2 and 0 < heat.z[1][0] < 1  # contradicts band, supports band
