@@ -1,0 +1,216 @@
+import json
+
+import pytest
+
+from engine.errors import ConfigError
+from engine.llm import ChatReply, LLMConfig, OpenAIChat
+from engine.typers import (
+    TYPERS,
+    GatedTyper,
+    ModelTyper,
+    Relation,
+    Typing,
+    gated,
+    make_typer,
+    offline_stance,
+    register,
+)
+from tests.chat_server import (
+    chat_server_fixture,  # noqa: F401 (registers the chat_server fixture)
+    reply,
+)
+
+PRACTICE = "We give statins because statin therapy reduces major cardiovascular events."
+CANON = (
+    "Statins and outcomes.\n\nStatin therapy reduced the incidence of major cardiovascular "
+    "events by 25% compared with placebo. Adverse events were rare."
+)
+EVIDENCE = (
+    "Statin therapy reduced the incidence of major cardiovascular events by 25% compared "
+    "with placebo."
+)
+
+
+class Fixed:
+    """A typer that always answers the same typing."""
+
+    name = "fixed"
+
+    def __init__(self, typing: Typing) -> None:
+        self.typing = typing
+
+    def __call__(self, practice: str, canon: str) -> Typing:
+        return self.typing
+
+
+class Scripted:
+    """A chat model that replays scripted replies and keeps the conversations it was sent."""
+
+    def __init__(self, *replies) -> None:
+        self.replies = list(replies)
+        self.sent: list[list[dict]] = []
+
+    def complete(self, messages: list[dict], *, json_mode: bool = True) -> ChatReply:
+        self.sent.append(messages)
+        step = self.replies.pop(0)
+        if isinstance(step, Exception):
+            raise step
+        return step if isinstance(step, ChatReply) else ChatReply.ok(step)
+
+
+def stance_table(forward: float, backward: float):
+    calls = []
+
+    def stance(a: str, b: str) -> float:
+        calls.append((a, b))
+        return forward if a == PRACTICE else backward
+
+    return stance, calls
+
+
+CONTRADICTION = Typing(Relation.CONTRADICTS, 0.9, "it says the opposite", EVIDENCE)
+
+
+@pytest.mark.parametrize(
+    ("forward", "backward", "expected"),
+    [
+        (0.9, 0.8, Relation.CONTRADICTS),
+        (0.9, 0.1, Relation.EXTENDS),
+        (0.1, 0.9, Relation.EXTENDS),
+        (0.5, 0.5, Relation.CONTRADICTS),
+    ],
+    ids=["both-above", "backward-below", "forward-below", "at-the-floor"],
+)
+def test_the_gate_needs_both_directions_above_the_floor(forward, backward, expected):
+    stance, calls = stance_table(forward, backward)
+    typing = gated(Fixed(CONTRADICTION), stance, floor=0.5)(PRACTICE, CANON)
+    assert typing.relation is expected
+    assert calls == [(PRACTICE, EVIDENCE), (EVIDENCE, PRACTICE)]
+    if expected is not Relation.CONTRADICTS:
+        assert "stance gate refused" in typing.rationale
+        assert typing.evidence == EVIDENCE and typing.confidence < CONTRADICTION.confidence
+
+
+def test_a_refused_contradiction_on_unrelated_text_becomes_unrelated():
+    typing = Typing(Relation.CONTRADICTS, 0.9, "model says so", "")
+    refused = gated(Fixed(typing), lambda a, b: 0.0)("Bananas are yellow.", CANON)
+    assert refused.relation is Relation.UNRELATED
+
+
+@pytest.mark.parametrize(
+    "relation", [Relation.SUPPORTS, Relation.EXTENDS, Relation.UNRELATED], ids=str
+)
+def test_the_gate_passes_other_relations_without_asking(relation):
+    stance, calls = stance_table(0.0, 0.0)
+    typing = Typing(relation, 0.7, "whatever", EVIDENCE)
+    assert gated(Fixed(typing), stance, floor=0.5)(PRACTICE, CANON) == typing
+    assert calls == []
+
+
+def test_an_injected_typer_without_a_stance_classifier_is_refused():
+    with pytest.raises(ConfigError, match="needs a stance classifier"):
+        gated(Fixed(CONTRADICTION), None)
+
+
+def test_a_floor_outside_zero_to_one_is_refused():
+    with pytest.raises(ConfigError, match="floor"):
+        gated(Fixed(CONTRADICTION), lambda a, b: 1.0, floor=1.5)
+
+
+def test_the_registry_hands_out_gated_typers(monkeypatch):
+    monkeypatch.setitem(TYPERS, "fixed", lambda: Fixed(CONTRADICTION))
+    assert {"offline", "openai"} <= set(TYPERS)
+    typer = make_typer("fixed")
+    assert isinstance(typer, GatedTyper) and typer.name == "fixed"
+    offline = make_typer("offline")
+    assert isinstance(offline, GatedTyper) and offline.name == "offline"
+
+
+def test_register_adds_a_typer(monkeypatch):
+    monkeypatch.setattr("engine.typers.TYPERS", dict(TYPERS))
+    register("another", lambda: Fixed(CONTRADICTION))
+    assert make_typer("another").name == "fixed"
+
+
+def test_an_unknown_typer_is_a_config_error():
+    with pytest.raises(ConfigError, match=r"unknown typer 'nope'.*offline"):
+        make_typer("nope")
+
+
+def test_the_model_typer_needs_an_endpoint(monkeypatch):
+    monkeypatch.delenv("SYNAPSE_LLM_BASE_URL", raising=False)
+    with pytest.raises(ConfigError, match="SYNAPSE_LLM_BASE_URL"):
+        make_typer("openai")
+    monkeypatch.setenv("SYNAPSE_LLM_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("SYNAPSE_LLM_MODEL", "some-model")
+    typer = make_typer("openai")
+    assert isinstance(typer, GatedTyper) and isinstance(typer.typer, ModelTyper)
+
+
+def answer(relation="supports", confidence=0.8, rationale="The note says the same.", **extra):
+    fields = {"relation": relation, "confidence": confidence, "rationale": rationale}
+    return json.dumps(fields | extra)
+
+
+@pytest.mark.parametrize(
+    ("step", "reason"),
+    [
+        ("not json at all", "not JSON"),
+        ('["supports", 0.8]', "not a JSON object"),
+        (answer(relation="agrees"), "unknown relation 'agrees'"),
+        (answer(confidence=1.5), "outside [0, 1]"),
+        (answer(confidence="high"), "not a number"),
+        (answer(confidence=True), "not a number"),
+        (answer(rationale="  "), "rationale"),
+        (answer(evidence="x"), "unexpected field(s): evidence"),
+        (ChatReply.failed("endpoint timed out after 30.0 s"), "timed out"),
+        (RuntimeError("socket closed"), "RuntimeError: socket closed"),
+    ],
+    ids=[
+        "not-json",
+        "not-an-object",
+        "unknown-relation",
+        "confidence-out-of-range",
+        "confidence-not-a-number",
+        "confidence-bool",
+        "blank-rationale",
+        "extra-field",
+        "endpoint-failed",
+        "client-raised",
+    ],
+)
+def test_the_model_typer_turns_every_failure_into_unrelated(step, reason):
+    typing = ModelTyper(Scripted(step))(PRACTICE, CANON)
+    assert typing.relation is Relation.UNRELATED and typing.confidence == 0.0
+    assert typing.rationale.startswith("model typer failed: ")
+    assert reason in typing.rationale
+
+
+def test_the_model_typer_reads_a_valid_reply_and_finds_the_evidence():
+    chat = Scripted(answer("supports", 0.75, "Both say statins reduce events."))
+    typing = ModelTyper(chat)(PRACTICE, CANON)
+    assert typing == Typing(Relation.SUPPORTS, 0.75, "Both say statins reduce events.", EVIDENCE)
+    system, user = chat.sent[0]
+    assert "relation" in system["content"] and PRACTICE in user["content"]
+    assert CANON in user["content"]
+
+
+@pytest.mark.parametrize(
+    ("practice", "expected"),
+    [
+        ("Statin therapy increases major cardiovascular events.", Relation.CONTRADICTS),
+        (PRACTICE, Relation.EXTENDS),
+    ],
+    ids=["real-disagreement-passes", "invented-disagreement-is-refused"],
+)
+def test_the_model_typer_behind_the_offline_gate(practice, expected):
+    chat = Scripted(answer("contradicts", 0.9, "They disagree."))
+    assert gated(ModelTyper(chat), offline_stance)(practice, CANON).relation is expected
+
+
+def test_the_model_typer_over_http_asks_for_json(chat_server):
+    chat_server.script(reply(answer("extends", 0.6, "Adds an age group.")))
+    chat = OpenAIChat(LLMConfig(chat_server.base_url, "test-model", timeout_s=5))
+    typing = ModelTyper(chat)(PRACTICE, CANON)
+    assert typing.relation is Relation.EXTENDS and typing.confidence == 0.6
+    assert chat_server.chat_requests[0].body["response_format"] == {"type": "json_object"}

@@ -1,0 +1,1 @@
+"""Offline scripts that build and measure shipped artefacts: `python -m tools.<name>`."""
