@@ -3,7 +3,7 @@ import json
 import pytest
 
 from engine.cli import main
-from engine.commands.eval_overlay import gold_pairs
+from engine.commands.eval_overlay import annotated_pairs, gold_pairs
 from engine.scifact import import_scifact, labels_path
 from tests.conftest import ROOT
 
@@ -76,6 +76,10 @@ def test_eval_overlay_scores_both_relations(tmp_path, capsys):
         }
         assert 0.0 <= report[relation]["precision"] <= 1.0
     assert report["supports"]["gold"] > 0 and report["counts"]["gold_pairs"] > 0
+    for relation in ("contradicts", "supports"):
+        annotated = report["annotated_pairs"][relation]
+        assert annotated["predicted"] <= report[relation]["predicted"]
+        assert annotated["correct"] == report[relation]["correct"]
 
 
 @pytest.mark.parametrize(
@@ -89,3 +93,8 @@ def test_eval_overlay_scores_both_relations(tmp_path, capsys):
 def test_gold_pairs_read_both_label_shapes(evidence):
     line = json.dumps({"id": 3, "claim": "c", "cited_doc_ids": [7, 8, 9], "evidence": evidence})
     assert gold_pairs([line, ""]) == {("claim-3", "7"): "contradicts", ("claim-3", "8"): "supports"}
+
+
+def test_annotated_pairs_are_each_claim_against_its_cited_abstracts():
+    lines = [json.dumps({"id": 3, "claim": "c", "cited_doc_ids": [7, 9], "evidence": {}}), ""]
+    assert annotated_pairs(lines) == {("claim-3", "7"), ("claim-3", "9")}

@@ -3,8 +3,13 @@
 Gold pairs come from the SciFact evidence labels (SUPPORT → supports, CONTRADICT →
 contradicts) between `mem:_memory:claim-<id>` and `zk:scifact:<doc_id>`. Only the practice
 entries the overlay was built over are scored (its `limit`), so a partial build is not
-charged for claims it never saw. Precision counts every overlay edge of a relation among
-those entries; recall is over the gold pairs of that relation.
+charged for claims it never saw. Recall is over the gold pairs of that relation.
+
+Precision is reported twice. The strict figure counts every overlay edge of a relation as a
+prediction, including pairs SciFact never annotated (a claim against an abstract it does not
+cite), which count as wrong. `annotated_pairs` restricts predictions to the pairs SciFact
+did annotate (a claim against each abstract it cites, not-enough-info included): the
+typer's precision where the truth is known.
 """
 
 from __future__ import annotations
@@ -48,13 +53,32 @@ def gold_pairs(lines: list[str]) -> dict[Pair, str]:
     return gold
 
 
-def score_overlay(overlay: Overlay, gold: dict[Pair, str], scope: set[str]) -> dict:
-    """Precision, recall and F1 of each scored relation, with the counts behind them."""
+def annotated_pairs(lines: list[str]) -> set[Pair]:
+    """Every (memory id, doc id) SciFact annotated: each claim against each abstract it cites."""
+    pairs: set[Pair] = set()
+    for line in lines:
+        if line.strip():
+            claim = json.loads(line)
+            pairs.update(
+                (f"claim-{claim['id']}", str(doc)) for doc in claim.get("cited_doc_ids", [])
+            )
+    return pairs
+
+
+def score_overlay(
+    overlay: Overlay, gold: dict[Pair, str], scope: set[str], *, within: set[Pair] | None = None
+) -> dict:
+    """Precision, recall and F1 of each scored relation, with the counts behind them.
+
+    `within`, when given, keeps only predictions on those pairs.
+    """
     gold = {pair: rel for pair, rel in gold.items() if pair[0] in scope}
     predicted = {
         (edge.memory_id, edge.zk_id): edge.relation.value
         for edge in overlay.edges
-        if edge.zk_source == BOX and edge.memory_id in scope
+        if edge.zk_source == BOX
+        and edge.memory_id in scope
+        and (within is None or (edge.memory_id, edge.zk_id) in within)
     }
     report: dict = {}
     for relation in SCORED:
@@ -101,7 +125,10 @@ def _run(args: argparse.Namespace) -> int:
     overlay = read.overlay
     workspace = open_workspace(args.workspace)
     scope = {n.id for n in practice_entries(workspace, limit=overlay.parameters.get("limit"))}
-    report = score_overlay(overlay, gold_pairs(lines), scope)
+    gold = gold_pairs(lines)
+    report = score_overlay(overlay, gold, scope)
+    annotated = score_overlay(overlay, gold, scope, within=annotated_pairs(lines))
+    report["annotated_pairs"] = {rel: annotated[rel] for rel in SCORED}
     report["overlay"] = {
         "typer": overlay.typer,
         "built_at": overlay.built_at,
