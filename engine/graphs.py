@@ -50,8 +50,10 @@ _tip_style = (
 
 
 def label_text(text: object) -> str:
-    """Text made safe for a vis-network label in HTML mode: `&` and `<` escaped."""
-    return str(text).replace("&", "&amp;").replace("<", "&lt;")
+    """Text for a vis-network label in HTML mode, its angle brackets neutralised."""
+    # vis-network 9.1.2 draws entities such as &lt; literally, so escaping would show; a
+    # look-alike bracket keeps the text readable and can never open a tag.
+    return str(text).replace("<", "‹").replace(">", "›")
 
 
 def _options(*, hierarchical: bool) -> dict:

@@ -83,13 +83,13 @@ def test_neighbourhood_labels_and_tips_are_escaped():
     assert "<img" not in markup and "<script>alert" not in markup
     nodes, edges = graph_data(markup)
     first = next(n for n in nodes if n["id"] == "zk:lab:<script>")
-    assert first["label"].startswith("&lt;img src=x")
+    assert first["label"].startswith("‹img src=x onerror=")
     assert "<" not in first["label"]
     assert "&lt;img src=x onerror=alert(1)&gt;" in first["tip"]
     assert "<img" not in first["tip"] and "<script" not in first["tip"]
     plain = next(n for n in nodes if n["id"] == "mem:_memory:m1")
-    assert plain["label"] == "Plain &amp; simple"
-    assert edges[0]["label"] == "&lt;b>rel&lt;/b>"
+    assert plain["label"] == "Plain & simple"
+    assert edges[0]["label"] == "‹b›rel‹/b›"
     assert "&lt;b&gt;rel&lt;/b&gt;" in edges[0]["tip"]
 
 
@@ -105,7 +105,7 @@ def test_dag_labels_and_tips_are_escaped():
     assert "<img" not in markup and "<script>alert" not in markup
     nodes, _ = graph_data(markup)
     claim = next(n for n in nodes if n["id"] == "claim:<script>")
-    assert "&lt;script>" in claim["label"] and "<script" not in claim["label"]
+    assert "‹script›" in claim["label"] and "<script" not in claim["label"]
     assert "&lt;img src=x onerror=alert(1)&gt;" in claim["tip"]
 
 
