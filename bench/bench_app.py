@@ -1,0 +1,54 @@
+"""Page render time on the SciFact demo after a question is cached, timed through AppTest."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from bench.timing import median, percentile, row, sample_ms
+from engine.scifact import import_scifact
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = (
+    "pages/navigate.py",
+    "pages/reasoning_dag.py",
+    "pages/traceability.py",
+    "pages/claim_matrix.py",
+    "pages/audit.py",
+)
+REPEAT = 5
+
+
+def run():
+    with tempfile.TemporaryDirectory() as tmp:
+        workspace = Path(tmp) / "scifact"
+        data = ROOT / "data" / "scifact"
+        import_scifact(data / "corpus.jsonl.gz", data / "claims_train.jsonl", workspace)
+        question = json.loads((data / "claims_train.jsonl").open().readline())["claim"]
+        os.environ["SYNAPSE_WORKSPACE"] = str(workspace)
+        cwd = Path.cwd()
+        os.chdir(ROOT)
+        try:
+            at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300).run()
+            at.text_input(key="question").input(question)
+            at.button(key="ask").click().run()  # the first ask opens the workspace and caches
+            assert not at.exception, at.exception
+            for page in PAGES:
+                times = sample_ms(lambda p=page: at.switch_page(p).run(), repeat=REPEAT)
+                assert not at.exception, (page, at.exception)
+                name = page.removeprefix("pages/").removesuffix(".py")
+                p50 = median(times)
+                yield row(
+                    f"render {name} (cached answer), p50",
+                    p50,
+                    "ms",
+                    target="< 1000 ms",
+                    meets=p50 < 1000,
+                )
+                yield row(f"render {name} (cached answer), max", percentile(times, 100), "ms")
+        finally:
+            os.chdir(cwd)
