@@ -1,0 +1,300 @@
+"""Load: 20 concurrent sessions asking questions of one `streamlit run app.py` process.
+
+Each session is a real client of the running app: it opens the app's websocket
+(`/_stcore/stream`) on loopback and speaks the protobuf messages a browser tab sends. It
+runs the app, finds the Navigate page's Question input and Ask button by their widget keys,
+sends the question with the button's trigger, and reads the rerun back until the script
+finishes: the verdict banner, any exception element, and the decision JSON behind the
+download button, fetched over HTTP from the same server. One ask's latency is the time
+from sending it to the end of that rerun, so it covers the engine call, the page render
+(the neighbourhood graph, the cited prose) and the transfer, but not a browser's drawing.
+
+Why not `AppTest` in 20 threads: AppTest installs a process-wide mock Runtime for each
+run and removes it when the run ends, so concurrent runs tear down each other's runtime
+("Runtime hasn't been created!"), and it never touches the server. Why not a browser per
+session: 20 headless Chromium tabs on a small machine would measure Chromium.
+
+The sessions share the app's process-wide caches as real users do: the opened workspace
+(`st.cache_resource`) and answers by question, reasoner and budget (`st.cache_data`). In
+the `shared cache` phase every session keeps the default budget, so a question asked
+before is served from the answer cache; in the `own budgets` phase each session sets its
+own node budget, so every ask runs the engine, one at a time on the workspace's worker
+thread. The `alone` phase is one session, for comparison. A rerun's render is part of
+each figure: it is the same with or without an answer cache hit.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.proto.WidgetStates_pb2 import WidgetState
+from websockets.sync.client import connect
+
+from bench.timing import median, percentile, row
+
+ROOT = Path(__file__).resolve().parent.parent
+LAB = ROOT / "examples" / "momentum-lab"
+SESSIONS = 20
+ASKS = 3
+DEADLINE = 120.0
+VERDICTS = ("ANSWER", "HEDGED ANSWER", "ABSTAIN")
+FINISHED = ForwardMsg.ScriptFinishedStatus.Value("FINISHED_SUCCESSFULLY")
+
+
+def free_port() -> int:
+    """A loopback TCP port nobody listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextmanager
+def running_app(workspace: Path, log: Path, *, deadline: float = DEADLINE) -> Iterator[str]:
+    """`streamlit run app.py` on loopback against `workspace`; yields its URL once healthy."""
+    port = free_port()
+    command = [
+        sys.executable, "-m", "streamlit", "run", "app.py",
+        "--server.port", str(port),
+        "--server.address", "127.0.0.1",
+        "--server.headless", "true",
+        "--browser.gatherUsageStats", "false",
+    ]  # fmt: skip
+    env = {**os.environ, "SYNAPSE_WORKSPACE": str(workspace)}
+    url = f"http://127.0.0.1:{port}"
+    with log.open("w") as out:
+        server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=out)
+        try:
+            _wait_healthy(url, server, log, deadline)
+            yield url
+        finally:
+            server.send_signal(signal.SIGTERM)
+            try:
+                server.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait(timeout=20)
+
+
+def _wait_healthy(url: str, server: subprocess.Popen, log: Path, deadline: float) -> None:
+    end = time.monotonic() + deadline
+    while time.monotonic() < end:
+        if server.poll() is not None:
+            raise RuntimeError(f"the app exited with {server.returncode}: {log.read_text()}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
+                if reply.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.1)
+    raise TimeoutError(f"the app did not answer /_stcore/health within {deadline:.0f}s")
+
+
+@dataclass
+class Rerun:
+    """What one script run sent back: its elements in order and how it finished."""
+
+    elements: list[tuple[str, object]] = field(default_factory=list)
+    status: int | None = None
+    seconds: float = 0.0
+
+    def of(self, kind: str) -> list:
+        return [element for name, element in self.elements if name == kind]
+
+    def widget(self, key: str) -> str:
+        """The id of the widget made with `key`."""
+        ids = [e.id for _, e in self.elements if getattr(e, "id", "").endswith(f"-{key}")]
+        if len(ids) != 1:
+            raise LookupError(f"{len(ids)} widgets with key {key!r}")
+        return ids[0]
+
+    @property
+    def banners(self) -> list[str]:
+        return [a.body for a in self.of("alert") if a.body.startswith(VERDICTS)]
+
+    @property
+    def exceptions(self) -> list[str]:
+        return [f"{e.type}: {e.message}" for e in self.of("exception")]
+
+
+class Session:
+    """One browser-like session of the app over its websocket."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        stream = url.replace("http://", "ws://", 1) + "/_stcore/stream"
+        self._stack = ExitStack()
+        self._socket = self._stack.enter_context(
+            connect(stream, subprotocols=["streamlit"], max_size=None, open_timeout=DEADLINE)
+        )
+        self.last = Rerun()
+
+    def close(self) -> None:
+        self._stack.close()
+
+    def run(self, widgets: Sequence[WidgetState] = ()) -> Rerun:
+        """Rerun the script with `widgets` set, as a browser does after an interaction."""
+        message = BackMsg()
+        message.rerun_script.query_string = ""
+        message.rerun_script.widget_states.widgets.extend(widgets)
+        started = time.perf_counter()
+        self._socket.send(message.SerializeToString())
+        rerun = Rerun()
+        while rerun.status is None:
+            forward = ForwardMsg()
+            forward.ParseFromString(self._socket.recv(timeout=DEADLINE))
+            kind = forward.WhichOneof("type")
+            if kind == "delta" and forward.delta.WhichOneof("type") == "new_element":
+                element = forward.delta.new_element
+                name = element.WhichOneof("type")
+                rerun.elements.append((name, getattr(element, name)))
+            elif kind == "script_finished":
+                rerun.status = forward.script_finished
+        rerun.seconds = time.perf_counter() - started
+        self.last = rerun
+        return rerun
+
+    def ask(self, question: str, *, budget_nodes: int | None = None) -> Rerun:
+        """Type `question` into the Question box and press Ask."""
+        widgets = [
+            WidgetState(id=self.last.widget("question"), string_value=question),
+            WidgetState(id=self.last.widget("ask"), trigger_value=True),
+        ]
+        if budget_nodes is not None:
+            widgets.append(WidgetState(id=self.last.widget("budget_nodes"), int_value=budget_nodes))
+        return self.run(widgets)
+
+    def decision(self) -> dict:
+        """The decision JSON the last rerun offers for download, fetched from the server."""
+        [button] = [b for b in self.last.of("download_button") if b.id.endswith("-nav_download")]
+        with urllib.request.urlopen(self.url + button.url, timeout=DEADLINE) as reply:
+            return json.loads(reply.read())
+
+
+@dataclass(frozen=True)
+class Asked:
+    """One ask of one session, as the session saw it."""
+
+    session: int
+    question: str
+    seconds: float
+    banners: tuple[str, ...]
+    exceptions: tuple[str, ...]
+    finished: bool
+    decision_question: str | None
+    decision_label: str | None
+
+
+@dataclass(frozen=True)
+class LoadRun:
+    """Every ask of a load run, how long opening the app took per session, and wall time."""
+
+    asked: tuple[Asked, ...]
+    opened: tuple[float, ...]
+    seconds: float
+
+
+def plan(questions: Sequence[str], sessions: int, asks: int) -> list[list[str]]:
+    """The questions each session asks: consecutive runs through the list, wrapping round."""
+    return [
+        [questions[(s * asks + n) % len(questions)] for n in range(asks)] for s in range(sessions)
+    ]
+
+
+def drive(url: str, plans: Sequence[Sequence[str]], *, distinct_budgets: bool = False) -> LoadRun:
+    """Run every session's plan at once, one thread per session, all starting together."""
+    ready = threading.Barrier(len(plans), timeout=DEADLINE)
+
+    def session(number: int) -> tuple[float, list[Asked]]:
+        client = Session(url)
+        try:
+            opened = client.run()
+            if opened.status != FINISHED or opened.exceptions:
+                raise RuntimeError(f"session {number} did not open: {opened.exceptions}")
+            ready.wait()
+            done = []
+            for question in plans[number]:
+                budget = 40 + number if distinct_budgets else None
+                rerun = client.ask(question, budget_nodes=budget)
+                decision = client.decision() if rerun.banners else {}
+                done.append(
+                    Asked(
+                        session=number,
+                        question=question,
+                        seconds=rerun.seconds,
+                        banners=tuple(rerun.banners),
+                        exceptions=tuple(rerun.exceptions),
+                        finished=rerun.status == FINISHED,
+                        decision_question=decision.get("question"),
+                        decision_label=decision.get("label"),
+                    )
+                )
+            return opened.seconds, done
+        finally:
+            client.close()
+
+    started = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=len(plans)) as pool:
+        outcomes = list(pool.map(session, range(len(plans)), timeout=DEADLINE * 3))
+    return LoadRun(
+        asked=tuple(a for _, done in outcomes for a in done),
+        opened=tuple(seconds for seconds, _ in outcomes),
+        seconds=time.perf_counter() - started,
+    )
+
+
+def lab_questions() -> list[dict]:
+    lines = (LAB / "questions.jsonl").read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+def expected_banner(case: dict) -> str:
+    """How the banner of a questions.jsonl case starts, from its declared outcome."""
+    if case["label"] == "ANSWER":
+        return f"ANSWER — {case['status']}"
+    if case["label"] == "HEDGED ANSWER":
+        return "HEDGED ANSWER — inferred"
+    return f"ABSTAIN — {', '.join(case['reasons'])}"
+
+
+def run():
+    questions = [case["question"] for case in lab_questions()]
+    with tempfile.TemporaryDirectory() as tmp:
+        lab = Path(tmp) / "momentum-lab"
+        shutil.copytree(LAB, lab, ignore=shutil.ignore_patterns(".synapse"))
+        with running_app(lab, Path(tmp) / "app.log") as url:
+            # Warm up: the first run imports the pages and opens and indexes the workspace.
+            drive(url, plan(questions, 1, 1))
+            for phase, sessions, distinct in (
+                ("alone", 1, True),
+                ("shared cache", SESSIONS, False),
+                ("own budgets", SESSIONS, True),
+            ):
+                load = drive(url, plan(questions, sessions, ASKS), distinct_budgets=distinct)
+                times = [a.seconds * 1000.0 for a in load.asked]
+                failed = sum(
+                    1 for a in load.asked if a.exceptions or not a.finished or len(a.banners) != 1
+                )
+                where = f"{sessions} session{'s' if sessions > 1 else ''} × {ASKS} asks, {phase}"
+                yield row(f"ask p50, {where}", median(times), "ms")
+                yield row(f"ask p95, {where}", percentile(times, 95), "ms")
+                yield row(f"open p50, {where}", median([s * 1000 for s in load.opened]), "ms")
+                yield row(f"wall time, {where}", load.seconds, "s")
+                yield row(f"failed asks, {where}", failed, "asks", target="0", meets=failed == 0)
