@@ -12,11 +12,14 @@ import contextlib
 import fcntl
 import os
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 from engine.errors import WorkspaceError
 from engine.paths import resolve_inside
+
+STALE_TEMP_SECONDS = 3600
 
 
 def synapse_path(root: str | os.PathLike[str], relative: str) -> Path:
@@ -59,6 +62,19 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str) -> None:
             os.unlink(temp)
         raise
     fsync_dir(target.parent)
+    _sweep_leftovers(target)
+
+
+def _sweep_leftovers(target: Path) -> None:
+    """Remove temporary files a crashed writer of `target` left behind.
+
+    Only files older than an hour go, so a concurrent writer's temporary file is never taken.
+    """
+    cutoff = time.time() - STALE_TEMP_SECONDS
+    for leftover in target.parent.glob(f".{target.name}.*.tmp"):
+        with contextlib.suppress(OSError):
+            if leftover.stat().st_mtime < cutoff:
+                leftover.unlink()
 
 
 def append_durable(path: str | os.PathLike[str], data: bytes) -> None:

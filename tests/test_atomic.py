@@ -1,5 +1,6 @@
 import fcntl
 import os
+import time
 
 import pytest
 
@@ -56,3 +57,17 @@ def test_synapse_path_refuses_a_symlink_leading_outside(tmp_path):
     with pytest.raises(WorkspaceError, match="outside"):
         synapse_path(root, ".synapse/triage.jsonl")
     assert synapse_path(tmp_path, "ws2/.synapse/x") == tmp_path.resolve() / "ws2/.synapse/x"
+
+
+def test_a_later_write_sweeps_old_leftovers_but_not_fresh_ones(tmp_path):
+    target = tmp_path / "links" / "claim_links.json"
+    write_atomic(target, "{}")
+    old = target.parent / ".claim_links.json.crashed.tmp"
+    fresh = target.parent / ".claim_links.json.busy.tmp"
+    old.write_text("half")
+    fresh.write_text("being written")
+    hours_ago = time.time() - 2 * 3600
+    os.utime(old, (hours_ago, hours_ago))
+    write_atomic(target, '{"edges": []}')
+    assert not old.exists() and fresh.exists()
+    assert target.read_text() == '{"edges": []}'
