@@ -262,6 +262,8 @@ def _read_source(context: VerifyContext, citekey: object) -> tuple[str, object]:
     """The stored full text of `citekey` and its annotations (None when there are none)."""
     if not isinstance(citekey, str):
         raise CannotCheck(f"source must be a citekey string, got {type(citekey).__name__}")
+    if not citekey.strip():
+        raise CannotCheck("the note names no usable source citekey")
     path = _workspace_file(context, f"sources/{citekey}.txt")
     try:
         fulltext = path.read_text(encoding="utf-8")

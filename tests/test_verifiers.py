@@ -521,3 +521,9 @@ def test_unreadable_tree_file_is_unverifiable(workspace, file, detail):
     result = verify("decision_tree", {"file": file, "target": "root"}, workspace=workspace)
     assert result.status is UNVERIFIABLE
     assert detail in result.detail
+
+
+def test_a_quote_without_a_usable_citekey_says_so(tmp_path):
+    result = verify("quote", {"body": "Some quoted words.", "source": ""}, workspace=tmp_path)
+    assert result.status is VerifierStatus.UNVERIFIABLE
+    assert "no usable source citekey" in result.detail
