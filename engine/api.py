@@ -11,12 +11,12 @@ from engine.index import Index, UpdateStats
 from engine.model import Edge
 from engine.navigation import NavResult, navigate
 from engine.policies import make_reasoner
-from engine.router import route
+from engine.router import Decision, route
 from engine.stores import LoadProblem, Workspace
 from engine.stores import open_workspace as load_workspace
 from engine.substrate import Budget, Neighbourhood
 from engine.triage import review_edges
-from engine.wire import parse_payload
+from engine.wire import parse_json, parse_payload
 
 
 @dataclass(frozen=True, eq=False)
@@ -87,3 +87,11 @@ def route_payload(payload: dict, *, workspace: str | Path | None = None) -> dict
     The result is JSON-serialisable and identical for identical input.
     """
     return route(parse_payload(payload), workspace=workspace).to_dict()
+
+
+def route_json(text: str | bytes, *, workspace: str | Path | None = None) -> Decision:
+    """Route wire-format JSON text to the router's `Decision`, its DAG included.
+
+    Raises `PayloadError` naming the problem when the text is not a valid payload.
+    """
+    return route(parse_json(text), workspace=workspace)

@@ -12,13 +12,12 @@ from pathlib import Path
 
 import pandas as pd
 
-from engine.api import OpenWorkspace
+from engine.api import OpenWorkspace, route_json
 from engine.matrix import is_high_value
 from engine.overlay import EdgeKey, Overlay, OverlayEdge
-from engine.router import REASON_EXPLANATIONS, Reason, route
+from engine.router import REASON_EXPLANATIONS, Reason
 from engine.synthesis import cell_material, synthesize
 from engine.triage import read_log
-from engine.wire import parse_json
 
 
 @dataclass(frozen=True)
@@ -499,16 +498,16 @@ def _claim_texts(result: Mapping) -> dict[str, str]:
 
 def audit_result(text: str | bytes, *, workspace: str | Path | None = None) -> dict:
     """Route a pasted or uploaded wire payload to an answer-shaped result; raises PayloadError."""
-    inp = parse_json(text)
-    routed = route(inp, workspace=workspace)
+    routed = route_json(text, workspace=workspace)
     decision, dag = routed.to_dict(), routed.dag
+    # The payload parsed, so it is an object whose prose, if any, is a string.
     payload = json.loads(text)
     return {
         "question": None,
         "origin": "audit",
         **{k: decision[k] for k in ("verdict", "label", "status", "reasons", "detail")},
         "cited": list(dag.closure_cites(dag.conclusion)),
-        "prose": inp.prose,
+        "prose": payload.get("prose", ""),
         "dag": dag.to_dict(),
         "decision": decision,
         "payload": payload,

@@ -6,10 +6,10 @@ import argparse
 import sys
 from pathlib import Path
 
+from engine.api import route_json
 from engine.cli import Command, register
 from engine.errors import PayloadError
-from engine.router import route
-from engine.wire import dumps, parse_json
+from engine.wire import dumps
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
@@ -25,7 +25,7 @@ def _run(args: argparse.Namespace) -> int:
             text = Path(args.file).read_bytes()
         except OSError as exc:
             raise PayloadError(f"cannot read {args.file}: {exc.strerror}") from None
-    decision = route(parse_json(text), workspace=args.workspace)
+    decision = route_json(text, workspace=args.workspace)
     print(dumps(decision.to_dict()))
     return 0
 
