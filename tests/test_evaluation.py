@@ -1,10 +1,13 @@
 import json
+import shutil
 
 import pytest
 
 from engine.api import ask, open_workspace
 from engine.evaluation import ClaimOutcome, load_gold, run_claims, score
+from engine.overlay import EdgeKey
 from engine.scifact import labels_path
+from engine.triage import record
 
 
 @pytest.fixture(scope="module")
@@ -66,3 +69,17 @@ def test_labels_never_enter_the_workspace(scifact_slice):
         text = path.read_text(encoding="utf-8")
         assert "CONTRADICT" not in text and "SUPPORT" not in text
     assert json.loads((labels_path(scifact_slice)).open().readline())["evidence"] is not None
+
+
+def test_confirmed_triage_contests_the_cited_abstract(scifact_slice, gold, tmp_path):
+    workspace = tmp_path / "sf"
+    shutil.copytree(scifact_slice, workspace)
+    opened = open_workspace(workspace)
+    claim = next(g for g in gold if g.evidence and ask(opened, g.claim).label == "ANSWER")
+    before = ask(opened, claim.claim).to_dict()
+    doc = before["cited"][0].split(":", 2)[2]
+    record(workspace, EdgeKey(f"claim-{claim.id}", "scifact", doc), "confirmed", note="checked")
+    after = ask(opened, claim.claim).to_dict()
+    opened.close()
+    assert before["label"] == "ANSWER" and after["label"] == "ABSTAIN"
+    assert after["decision"]["nodes"][before["cited"][0]]["flags"] == ["contested"]
