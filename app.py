@@ -6,8 +6,8 @@ import streamlit as st
 
 from engine.errors import EngineError
 from engine.llm import ENV_BASE_URL, ENV_MODEL, check_connection
+from engine.markup import md_escape
 from engine.substrate import Budget
-from engine.views import md_escape
 from pages import shared
 
 st.set_page_config(page_title="Synapse Review", layout="wide")

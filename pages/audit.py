@@ -5,15 +5,10 @@ import streamlit as st
 from engine.errors import PayloadError
 from engine.gallery import example, examples
 from engine.graphs import dag_html
-from engine.views import (
-    audit_result,
-    claim_rows,
-    claims_table_html,
-    highlight_html,
-    legend_html,
-    md_escape,
-    trace_legend_html,
-)
+from engine.highlight import highlight_html
+from engine.markup import legend_html, md_escape, trace_legend_html
+from engine.tables import claim_rows, claims_table_html
+from engine.views import audit_result
 from pages import shared
 
 st.title("Audit")

@@ -2,11 +2,13 @@
 
 import streamlit as st
 
-from engine import views
+from engine import cells
 from engine.errors import EngineError
-from engine.graphs import matrix_figure
+from engine.heatmap import matrix_figure
+from engine.markup import md_escape, relation_legend_html
 from engine.matrix import filter_frame, matrix_frame, to_csv
 from engine.overlay import read_overlay
+from engine.tables import table_html
 from engine.triage import Decision, record, state
 from pages import shared
 
@@ -29,9 +31,9 @@ if read.overlay is None:
 overlay = read.overlay
 frame = matrix_frame(overlay, worker.opened.workspace, triage=state(root))
 
-built = views.md_escape(f"Overlay built {overlay.built_at} by {overlay.typer}: {len(frame)} edges")
+built = md_escape(f"Overlay built {overlay.built_at} by {overlay.typer}: {len(frame)} edges")
 with st.expander(built):
-    st.caption(views.overlay_summary(overlay.counts))
+    st.caption(cells.overlay_summary(overlay.counts))
     if st.button("Rebuild the overlay", key="matrix_rebuild"):
         shared.build_overlay(worker)
         st.rerun()
@@ -61,7 +63,7 @@ if visible.empty:
     st.info("No cell passes these filters.")
     st.stop()
 
-st.html(views.relation_legend_html())
+st.html(relation_legend_html())
 event = st.plotly_chart(
     matrix_figure(visible),
     key="matrix_chart",
@@ -80,12 +82,12 @@ st.subheader("Cell")
 cell = st.selectbox(
     "Cell",
     range(len(visible)),
-    format_func=lambda i: views.cell_label(visible.iloc[i]),
+    format_func=lambda i: cells.cell_label(visible.iloc[i]),
     key="matrix_cell",
 )
 row = visible.iloc[cell]
-edge = views.find_edge(overlay, row)
-detail = worker.call(views.cell_detail, worker.opened, edge) if edge else None
+edge = cells.find_edge(overlay, row)
+detail = worker.call(cells.cell_detail, worker.opened, edge) if edge else None
 if detail is None or detail["missing"]:
     st.warning("One of this cell's notes is no longer in the workspace.")
 else:
@@ -94,12 +96,12 @@ else:
     elif detail["verified"]:
         st.success("Brief verified against its material.")
     else:
-        st.warning(f"Brief flagged, not verified: {views.md_escape(detail['problem'])}")
+        st.warning(f"Brief flagged, not verified: {md_escape(detail['problem'])}")
     if detail["brief"]:
         st.container(border=True).text(detail["brief"])
     st.markdown("**Verbatim quotes**")
-    st.html(views.quotes_html(detail["quotes"]))
-    st.markdown(f"**Rationale** — {views.md_escape(detail['rationale'] or 'none given')}")
+    st.html(cells.quotes_html(detail["quotes"]))
+    st.markdown(f"**Rationale** — {md_escape(detail['rationale'] or 'none given')}")
 
 st.subheader("Contradiction triage")
 
@@ -116,7 +118,7 @@ def decide(key, decision: Decision) -> None:
     shared.answer_cache_clear()
 
 
-queue = views.triage_queue(frame)
+queue = cells.triage_queue(frame)
 if queue.empty:
     st.caption("The overlay holds no contradiction to review.")
 else:
@@ -125,11 +127,11 @@ else:
     item = st.selectbox(
         "Contradiction",
         range(len(queue)),
-        format_func=lambda i: views.cell_label(queue.iloc[i]),
+        format_func=lambda i: cells.cell_label(queue.iloc[i]),
         key="triage_item",
     )
     st.text_input("Note", key="triage_note", placeholder="Why, in a sentence")
-    key = views.edge_key(queue.iloc[item])
+    key = cells.edge_key(queue.iloc[item])
     choices = (
         ("Confirm", Decision.CONFIRMED),
         ("Dismiss", Decision.DISMISSED),
@@ -138,7 +140,7 @@ else:
     for column, (label, decision) in zip(st.columns(3), choices, strict=True):
         column.button(label, key=f"triage_{decision.value}", on_click=decide, args=(key, decision))
 if message := session.pop("triage_message", None):
-    st.toast(views.md_escape(message))
+    st.toast(md_escape(message))
 with st.expander("Triage log (newest first)", expanded=True):
-    rows = views.triage_rows(root)
-    st.html(views.table_html(rows) if rows else "<small>No decision recorded yet.</small>")
+    rows = cells.triage_rows(root)
+    st.html(table_html(rows) if rows else "<small>No decision recorded yet.</small>")

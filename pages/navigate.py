@@ -6,7 +6,8 @@ import streamlit as st
 
 from engine.errors import EngineError
 from engine.graphs import neighbourhood_html, step_caption, step_count
-from engine.views import cited_prose_html, esc, md_escape, store_legend_html
+from engine.highlight import cited_prose_html
+from engine.markup import esc, md_escape, store_legend_html
 from pages import shared
 
 st.title("Navigate")

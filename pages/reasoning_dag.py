@@ -3,15 +3,9 @@
 import streamlit as st
 
 from engine.graphs import dag_html
-from engine.views import (
-    claim_rows,
-    claims_table_html,
-    explanations,
-    ground_rows,
-    legend_html,
-    md_escape,
-    table_html,
-)
+from engine.markup import legend_html, md_escape
+from engine.tables import claim_rows, claims_table_html, ground_rows, table_html
+from engine.views import explanations
 from pages import shared
 
 st.title("Reasoning DAG")

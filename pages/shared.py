@@ -13,11 +13,12 @@ import streamlit as st
 from engine import overlay
 from engine.api import OpenWorkspace, ask, open_workspace
 from engine.llm import ENV_API_KEY, PLACEHOLDER_KEY, LLMConfig, OpenAIChat
+from engine.markup import md_escape
 from engine.model import Edge
 from engine.policies import ModelReasoner
 from engine.substrate import Budget
 from engine.triage import review_edges
-from engine.views import banner, md_escape
+from engine.views import banner
 
 app_dir = Path(__file__).resolve().parent.parent
 

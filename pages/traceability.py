@@ -2,7 +2,9 @@
 
 import streamlit as st
 
-from engine import views
+from engine.highlight import highlight_html, sentence_rows, trace_counts
+from engine.markup import trace_legend_html
+from engine.tables import table_html
 from pages import shared
 
 st.title("Traceability")
@@ -18,16 +20,16 @@ if not prose.strip() or not trace:
     st.info("This result has no prose to trace.")
     st.stop()
 
-counts = views.trace_counts(result)
+counts = trace_counts(result)
 columns = st.columns(4)
 labels = ("Licensed sentences", "Orphan sentences", "Uncited words", "Stray numbers")
 for column, label, value in zip(columns, labels, counts.values(), strict=True):
     column.metric(label, value)
 
-st.html(views.trace_legend_html())
+st.html(trace_legend_html())
 st.caption("Hover a highlight to read why it is marked.")
-st.html(views.highlight_html(prose, trace))
+st.html(highlight_html(prose, trace))
 
 st.subheader("Sentence by sentence")
 columns = ("#", "licensed", "claim", "reason", "sentence", "claim text")
-st.html(views.table_html(views.sentence_rows(result), columns))
+st.html(table_html(sentence_rows(result), columns))

@@ -5,9 +5,10 @@ import shutil
 import pandas as pd
 import pytest
 
-from engine import graphs, views
+from engine import graphs, heatmap, views
 from engine.api import ask, open_workspace
 from engine.gallery import example
+from engine.markup import flag_mark, status_colours, store_colours, violation_mark
 from tests.conftest import MOMENTUM_LAB
 
 HOSTILE_TITLE = "<img src=x onerror=alert(1)> <script>alert(1)</script>"
@@ -146,7 +147,7 @@ def test_unexpanded_nodes_are_dashed_and_expanded_ones_solid(lab_answers):
         dashed = node["shapeProperties"]["borderDashes"]
         assert (dashed is False) == (node["id"] in expanded)
     stores = {n["color"]["background"] for n in nodes}
-    assert views.store_colours["zk"] in stores and views.store_colours["code"] in stores
+    assert store_colours["zk"] in stores and store_colours["code"] in stores
 
 
 def test_step_is_clamped_and_captioned(lab_answers):
@@ -162,13 +163,13 @@ def test_step_is_clamped_and_captioned(lab_answers):
 def test_dag_colours_claims_by_derived_status_and_marks_flags_and_violations():
     stale = graph_data(graphs.dag_html(views.audit_result(example("stale").text)))[0]
     claim = next(n for n in stale if n["id"] == "claim:c1")
-    assert claim["color"]["background"] == views.status_colours["inferred"]
-    assert claim["color"]["border"] == views.flag_mark.colour
+    assert claim["color"]["background"] == status_colours["inferred"]
+    assert claim["color"]["border"] == flag_mark.colour
     assert claim["shapeProperties"]["borderDashes"]
     honest = graph_data(graphs.dag_html(views.audit_result(example("honesty").text)))[0]
     claim = next(n for n in honest if n["id"] == "claim:c1")
-    assert claim["color"]["background"] == views.status_colours["grounded"]
-    assert claim["color"]["border"] == views.violation_mark.colour
+    assert claim["color"]["background"] == status_colours["grounded"]
+    assert claim["color"]["border"] == violation_mark.colour
     assert claim["label"].startswith("⚠")
 
 
@@ -204,7 +205,7 @@ def test_matrix_figure_escapes_labels_and_bands_colours_by_relation():
             for relation, confidence in (("contradicts", 1.0), ("supports", 0.6))
         ]
     ).assign(memory_id=["m1", "m2"])
-    figure = graphs.matrix_figure(frame)
+    figure = heatmap.matrix_figure(frame)
     heat, picks = figure.data
     assert figure.layout.xaxis.ticktext[0].startswith("&lt;img src=x")
     assert all("<img" not in t and "<script" not in t for t in figure.layout.yaxis.ticktext)
@@ -232,5 +233,5 @@ def test_matrix_figure_shows_at_most_the_limit():
         }
         for i in range(12)
     ]
-    heat = graphs.matrix_figure(pd.DataFrame(rows), limit=5).data[0]
+    heat = heatmap.matrix_figure(pd.DataFrame(rows), limit=5).data[0]
     assert len(heat.y) == 5 and len(heat.x) == 5

@@ -5,9 +5,21 @@ import re
 import pandas as pd
 import pytest
 
-from engine import views
+from engine import cells, highlight, tables, views
 from engine.errors import PayloadError
 from engine.gallery import example, examples
+from engine.markup import (
+    legend_html,
+    md_escape,
+    relation_legend_html,
+    relation_swatches,
+    status_colours,
+    status_swatches,
+    store_legend_html,
+    trace_colours,
+    trace_legend_html,
+    trace_swatches,
+)
 
 HOSTILE = '<img src=x onerror=alert(1)> and <script>alert("x")</script>'
 
@@ -48,7 +60,7 @@ def strip_tags(markup: str) -> str:
 
 def test_highlight_html_escapes_every_piece_of_text():
     result = hostile_result()
-    markup = views.highlight_html(result["prose"], result["decision"]["traceability"])
+    markup = highlight.highlight_html(result["prose"], result["decision"]["traceability"])
     assert "<img" not in markup and "<script" not in markup and "<b>" not in markup
     assert "&lt;script&gt;" in markup
     assert html.unescape(strip_tags(markup)) == result["prose"]
@@ -56,7 +68,7 @@ def test_highlight_html_escapes_every_piece_of_text():
 
 
 def test_claims_table_html_escapes_ids_text_and_cites():
-    markup = views.claims_table_html(views.claim_rows(hostile_result()))
+    markup = tables.claims_table_html(tables.claim_rows(hostile_result()))
     assert_escaped(markup)
     assert "&lt;b&gt;c1&lt;/b&gt;" in markup
     assert "<b>c1</b>" not in markup
@@ -64,9 +76,9 @@ def test_claims_table_html_escapes_ids_text_and_cites():
 
 def test_plain_tables_and_cited_prose_escape_cells():
     result = hostile_result()
-    assert_escaped(views.table_html(views.sentence_rows(result)))
-    assert "&lt;script&gt;" in views.table_html(views.ground_rows(result))
-    assert_escaped(views.cited_prose_html(result))
+    assert_escaped(tables.table_html(highlight.sentence_rows(result)))
+    assert "&lt;script&gt;" in tables.table_html(tables.ground_rows(result))
+    assert_escaped(highlight.cited_prose_html(result))
 
 
 def test_title_attributes_are_escaped():
@@ -77,7 +89,7 @@ def test_title_attributes_are_escaped():
         ],
         "spans": [{"start": 0, "end": len(prose), "kind": "sentence", "reason": 'has "<x>"'}],
     }
-    markup = views.highlight_html(prose, trace)
+    markup = highlight.highlight_html(prose, trace)
     assert 'title="orphan sentence: has &quot;&lt;x&gt;&quot;"' in markup
     assert "&lt;tag&gt; &amp; more." in markup
 
@@ -85,10 +97,10 @@ def test_title_attributes_are_escaped():
 def test_highlight_marks_each_kind_with_its_colour_and_reason():
     result = routed("orphan-prose")
     prose = result["prose"]
-    markup = views.highlight_html(prose, result["decision"]["traceability"])
+    markup = highlight.highlight_html(prose, result["decision"]["traceability"])
     for kind in ("licensed", "orphan", "uncited", "number"):
         assert f'class="trace-{kind}"' in markup
-        assert views.trace_colours[kind] in markup
+        assert trace_colours[kind] in markup
     assert 'class="trace-number" style="background:#d9c8f5' in markup
     assert "stray number: in an orphan sentence" in markup
     assert "uncited: outside every citation" in markup
@@ -97,7 +109,7 @@ def test_highlight_marks_each_kind_with_its_colour_and_reason():
 
 def test_highlight_keeps_every_character_once():
     result = routed("orphan-prose")
-    markup = views.highlight_html(result["prose"], result["decision"]["traceability"])
+    markup = highlight.highlight_html(result["prose"], result["decision"]["traceability"])
     assert html.unescape(strip_tags(markup)) == result["prose"]
 
 
@@ -111,30 +123,30 @@ def test_number_wins_over_uncited_and_orphan_where_they_overlap():
             {"start": 3, "end": 6, "kind": "number", "reason": "n"},
         ],
     }
-    markup = views.highlight_html(prose, trace)
+    markup = highlight.highlight_html(prose, trace)
     assert '<span class="trace-number"' in markup
     assert "orphan sentence: r; uncited: u; stray number: n" in markup
 
 
 def test_empty_traceability_is_plain_escaped_text():
-    assert views.highlight_html("a < b", None).endswith(">a &lt; b</div>")
+    assert highlight.highlight_html("a < b", None).endswith(">a &lt; b</div>")
 
 
 def test_legend_names_every_status_and_both_marks():
-    markup = views.legend_html()
+    markup = legend_html()
     for name in ("measured", "grounded", "inferred", "assumption"):
         assert f">{name}</span>" in markup
-        assert views.status_colours[name] in markup
+        assert status_colours[name] in markup
     for flag in ("stale", "outdated", "contested", "unresolved"):
         assert flag in markup
     assert "honesty violation" in markup
-    assert len({s.colour for s in views.status_swatches}) == 4
-    assert len({s.colour for s in views.trace_swatches}) == 4
+    assert len({s.colour for s in status_swatches}) == 4
+    assert len({s.colour for s in trace_swatches}) == 4
 
 
 def test_trace_and_store_legends_cover_their_kinds():
-    assert all(f">{s.name}</span>" in views.trace_legend_html() for s in views.trace_swatches)
-    store = views.store_legend_html()
+    assert all(f">{s.name}</span>" in trace_legend_html() for s in trace_swatches)
+    store = store_legend_html()
     assert all(f">{name}</span>" in store for name in ("zk", "mem", "code", "not expanded"))
 
 
@@ -175,33 +187,33 @@ def test_honesty_violation_is_explained_and_marked():
     result = routed("honesty")
     (item,) = views.explanations(result)
     assert any("asserted measured but only grounded" in s for s in item.specifics)
-    (row,) = views.claim_rows(result)
+    (row,) = tables.claim_rows(result)
     assert row["violation"] and row["asserted"] == "measured" and row["derived"] == "grounded"
-    assert "⚠ grounded" in views.claims_table_html([row])
+    assert "⚠ grounded" in tables.claims_table_html([row])
 
 
 def test_claim_and_ground_rows_carry_verifier_results():
     result = routed("false-premise")
-    (row,) = views.claim_rows(result)
+    (row,) = tables.claim_rows(result)
     assert row["kind"] == "restatement" and row["conclusion"]
     assert "failed" in row["verifiers"][0] and "near miss" in row["verifiers"][0]
-    (ground,) = views.ground_rows(result)
+    (ground,) = tables.ground_rows(result)
     assert ground["verifier"] == "failed" and ground["near miss"]
     assert isinstance(ground["score"], float)
 
 
 def test_missing_hop_ground_row_says_so():
-    (ground,) = views.ground_rows(routed("missing-hop"))
+    (ground,) = tables.ground_rows(routed("missing-hop"))
     assert ground["status"] == "missing"
     assert "missing hop" in ground["detail"]
 
 
 def test_sentence_rows_name_the_licensing_claim_or_the_reason():
-    rows = views.sentence_rows(routed("orphan-prose"))
+    rows = highlight.sentence_rows(routed("orphan-prose"))
     assert [r["licensed"] for r in rows] == [True, False, False]
     assert rows[0]["claim"] == "c1" and rows[0]["claim text"]
     assert rows[2]["reason"] == "cites no claim"
-    assert views.trace_counts(routed("orphan-prose")) == {
+    assert highlight.trace_counts(routed("orphan-prose")) == {
         "licensed": 1,
         "orphan": 2,
         "uncited": 4,
@@ -236,12 +248,12 @@ def test_gallery_examples_reach_their_expected_decisions():
 
 
 def test_markdown_escape_neutralises_links_images_and_markup():
-    text = views.md_escape("![x](http://evil/x.png) [a](b) *b* `c` <i>\n# h")
+    text = md_escape("![x](http://evil/x.png) [a](b) *b* `c` <i>\n# h")
     assert "\\!" not in text and "!\\[x\\]" in text
     assert "\\*b\\*" in text and "\\`c\\`" in text and "\\<i\\>" in text
     assert "\n" not in text
-    assert views.md_escape("# title") == "\\# title"
-    assert views.md_escape("12. item") == "12\\. item"
+    assert md_escape("# title") == "\\# title"
+    assert md_escape("12. item") == "12\\. item"
 
 
 def matrix_row(**overrides) -> dict:
@@ -272,25 +284,25 @@ def test_triage_queue_puts_unreviewed_contradictions_first():
             matrix_row(memory_id="d", priority=0.4),
         ]
     )
-    assert list(views.triage_queue(frame)["memory_id"]) == ["d", "c", "a"]
+    assert list(cells.triage_queue(frame)["memory_id"]) == ["d", "c", "a"]
 
 
 def test_cell_label_marks_the_triage_state():
-    assert views.cell_label(matrix_row(triage="dismissed")).endswith("contradicts 0.90 ✗")
-    assert "×" in views.cell_label(matrix_row())
+    assert cells.cell_label(matrix_row(triage="dismissed")).endswith("contradicts 0.90 ✗")
+    assert "×" in cells.cell_label(matrix_row())
 
 
 def test_quotes_and_triage_tables_are_escaped():
-    markup = views.quotes_html([{"id": "<q1>", "body": HOSTILE, "page": 3}])
+    markup = cells.quotes_html([{"id": "<q1>", "body": HOSTILE, "page": 3}])
     assert_escaped(markup)
     assert "[&lt;q1&gt;, p. 3]" in markup
-    assert views.quotes_html([]) == "<small>No stored quotes.</small>"
+    assert cells.quotes_html([]) == "<small>No stored quotes.</small>"
 
 
 def test_relation_legend_and_overlay_summary():
-    legend = views.relation_legend_html()
-    assert all(f">{s.name}</span>" in legend for s in views.relation_swatches)
+    legend = relation_legend_html()
+    assert all(f">{s.name}</span>" in legend for s in relation_swatches)
     counts = {"practice": 3, "typed": 6, "kept": 2, "by_relation": {"supports": 2}}
-    assert views.overlay_summary(counts) == (
+    assert cells.overlay_summary(counts) == (
         "3 practice entries, 6 pairs typed, 2 kept (2 supports)."
     )

@@ -1,0 +1,155 @@
+"""The app's HTML vocabulary: escaping, the colour keys, their chips and legend strips."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Swatch:
+    """One legend entry: a name, its colour and what it means."""
+
+    name: str
+    colour: str
+    meaning: str
+
+
+# The one status legend the whole app uses: graph nodes, chips in tables and the key.
+status_swatches = (
+    Swatch("measured", "#1f5fa8", "reproduced from data"),
+    Swatch("grounded", "#2e8b57", "verified against a source"),
+    Swatch("inferred", "#e0a100", "goes beyond what was verified"),
+    Swatch("assumption", "#8e7cc3", "taken as given"),
+)
+status_colours = {s.name: s.colour for s in status_swatches}
+unknown_colour = "#9aa0a6"
+flag_mark = Swatch(
+    "stale · outdated · contested · unresolved",
+    "#c0392b",
+    "dashed red border; the flags are named on the node",
+)
+violation_mark = Swatch(
+    "honesty violation",
+    "#111111",
+    "thick black border and ⚠: asserted above what the engine derived",
+)
+
+# Traceability highlights, one colour per finding.
+trace_swatches = (
+    Swatch("licensed", "#d4efd9", "restates one verified claim"),
+    Swatch("orphan", "#f9c9c9", "a sentence no verified claim licenses"),
+    Swatch("uncited", "#ffd58a", "words outside every prose citation"),
+    Swatch("number", "#d9c8f5", "a number in an orphan sentence"),
+)
+trace_colours = {s.name: s.colour for s in trace_swatches}
+
+# Stores in the navigation graph.
+store_swatches = (
+    Swatch("zk", "#4e79a7", "canon notes"),
+    Swatch("mem", "#f28e2b", "practice entries"),
+    Swatch("code", "#59a14f", "code files"),
+)
+store_colours = {s.name: s.colour for s in store_swatches}
+
+# Relations in the claim matrix, and the marks of a cell's triage state.
+relation_swatches = (
+    Swatch("supports", "#2e8b57", "the practice entry agrees with the canon claim"),
+    Swatch("contradicts", "#c0392b", "the practice entry contradicts the canon claim"),
+    Swatch("extends", "#1f5fa8", "the practice entry goes beyond the canon claim"),
+)
+relation_colours = {s.name: s.colour for s in relation_swatches}
+triage_marks = {"confirmed": "✓", "dismissed": "✗", "follow-up": "?"}
+
+_markdown_specials = re.compile(r"([\\`*_\[\]<>|~$])")
+_markdown_block_start = re.compile(r"^([#+=-]|\d+(?=[.)]))")
+
+
+def esc(text: object) -> str:
+    """`text` as HTML-escaped text, quotes included."""
+    return html.escape(str(text), quote=True)
+
+
+def md_escape(text: object) -> str:
+    """`text` on one line with every Markdown control character backslash-escaped."""
+    flat = _markdown_specials.sub(r"\\\1", " ".join(str(text).split()))
+    # Block syntax only counts at the start of a line: a heading, list or rule marker there.
+    return _markdown_block_start.sub(
+        lambda m: m.group(1) + "\\" if m.group(1)[0].isdigit() else "\\" + m.group(1), flat
+    )
+
+
+def legend_html() -> str:
+    """The app's one status legend as an HTML strip."""
+    chips = [_chip(s.name, s.colour, s.meaning) for s in status_swatches]
+    chips.append(
+        _chip(flag_mark.name, "#ffffff", flag_mark.meaning, border=f"2px dashed {flag_mark.colour}")
+    )
+    chips.append(
+        _chip(
+            "⚠ " + violation_mark.name,
+            "#ffffff",
+            violation_mark.meaning,
+            border=f"3px solid {violation_mark.colour}",
+        )
+    )
+    return _strip(chips)
+
+
+def trace_legend_html() -> str:
+    """The traceability highlight key as an HTML strip."""
+    return _strip([_chip(s.name, s.colour, s.meaning, dark=True) for s in trace_swatches])
+
+
+def store_legend_html() -> str:
+    """The navigation graph's store colours and marks as an HTML strip."""
+    chips = [_chip(s.name, s.colour, s.meaning) for s in store_swatches]
+    chips.append(
+        _chip("new at this step", "#ffffff", "added or acted on", border="3px solid #e15759")
+    )
+    chips.append(
+        _chip("not expanded", "#ffffff", "links not followed yet", border="2px dashed #555")
+    )
+    return _strip(chips)
+
+
+def relation_legend_html() -> str:
+    """The matrix colours and cell marks as an HTML strip."""
+    chips = [_chip(s.name, s.colour, s.meaning) for s in relation_swatches]
+    chips.append(_chip("darker = more confident", "#ffffff", "intensity is the typer's confidence"))
+    marks = ", ".join(f"{mark} {name}" for name, mark in triage_marks.items())
+    chips.append(_chip(f"⚑ contested · {marks}", "#ffffff", "triage state of the cell"))
+    return _strip(chips)
+
+
+def _strip(chips: Sequence[str]) -> str:
+    return f'<div style="display:flex;flex-wrap:wrap;gap:6px;margin:4px 0">{"".join(chips)}</div>'
+
+
+def _chip(name: str, colour: str, meaning: str, *, border: str = "", dark: bool = False) -> str:
+    light = dark or colour == "#ffffff"
+    style = (
+        f"background:{colour};color:{'#222' if light else '#fff'};padding:2px 8px;"
+        f"border-radius:10px;font-size:0.85em;border:{border or '1px solid transparent'}"
+    )
+    return f'<span style="{style}" title="{esc(meaning)}">{esc(name)}</span>'
+
+
+def status_chip(status: str | None, flags: Sequence[str] = (), *, violation: bool = False) -> str:
+    """An HTML chip for a derived status with its flags and violation mark."""
+    colour = status_colours.get(status or "", unknown_colour)
+    border = "1px solid transparent"
+    if flags:
+        border = f"2px dashed {flag_mark.colour}"
+    if violation:
+        border = f"3px solid {violation_mark.colour}"
+    text = (status or "no verdict") + "".join(f" · {f}" for f in flags)
+    if violation:
+        text = "⚠ " + text
+    style = (
+        f"background:{colour};color:#fff;padding:1px 7px;border-radius:9px;"
+        f"white-space:nowrap;border:{border}"
+    )
+    return f'<span style="{style}">{esc(text)}</span>'
