@@ -12,6 +12,7 @@ from engine.markup import esc, triage_marks
 from engine.matrix import is_high_value
 from engine.overlay import EdgeKey, Overlay, OverlayEdge
 from engine.synthesis import cell_material, synthesize
+from engine.text import shorten
 from engine.triage import read_log
 
 
@@ -19,14 +20,9 @@ def cell_label(row: Mapping) -> str:
     """One line naming a matrix cell: practice × canon, relation and confidence."""
     mark = triage_marks.get(row.get("triage") or "", "")
     return (
-        f"{_clip(row['memory_title'], 50)} × {_clip(row['zk_title'], 50)} — "
+        f"{shorten(row['memory_title'], 50)} × {shorten(row['zk_title'], 50)} — "
         f"{row['relation']} {row['confidence']:.2f}" + (f" {mark}" if mark else "")
     )
-
-
-def _clip(text: object, width: int) -> str:
-    flat = " ".join(str(text).split())
-    return flat if len(flat) <= width else flat[: width - 1].rstrip() + "…"
 
 
 def triage_queue(frame: pd.DataFrame) -> pd.DataFrame:

@@ -20,6 +20,7 @@ from engine.markup import (
     unknown_colour,
     violation_mark,
 )
+from engine.text import shorten
 
 new_colour = "#e15759"
 _remote_link = re.compile(r"<link\b[^>]*\bhref\s*=\s*[\"']?\s*(?:https?:)?//[^>]*>", re.I | re.S)
@@ -103,11 +104,6 @@ def _network(height: int, *, hierarchical: bool = False) -> Network:
     return net
 
 
-def _short(text: str, width: int) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= width else flat[: width - 1].rstrip() + "…"
-
-
 # --- navigation -----------------------------------------------------------------------
 
 
@@ -155,7 +151,7 @@ def neighbourhood_html(result: Mapping, step: int, *, height: int = 520) -> str:
         is_new = address in fresh
         net.add_node(
             address,
-            label=label_text(_short(node.get("title") or address, 24)),
+            label=label_text(shorten(node.get("title") or address, 24)),
             tip=_node_tip(node, address in grounded, address in cited, address in expanded),
             shape="dot",
             size=24 if is_new else 15,
@@ -260,7 +256,7 @@ def dag_html(result: Mapping, *, height: int = 520) -> str:
         if violation:
             head = "⚠ " + head
         # vis wraps the text to the box's maximum width.
-        body = label_text(_short(claim.get("text", ""), 110))
+        body = label_text(shorten(claim.get("text", ""), 110))
         tail = f"\n<i>{label_text(', '.join(flags))}</i>" if flags else ""
         border = violation_mark.colour if violation else (flag_mark.colour if flags else "#333")
         net.add_node(

@@ -6,6 +6,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from engine.markup import esc, relation_colours, triage_marks
+from engine.text import shorten
 
 _relation_band = {"supports": 0, "contradicts": 1, "extends": 2}
 
@@ -83,14 +84,14 @@ def matrix_figure(frame: pd.DataFrame, *, limit: int = 40) -> go.Figure:
         margin={"l": 10, "r": 10, "t": 10, "b": 10},
         xaxis={
             "tickvals": cols,
-            "ticktext": [esc(_short(canon.get(a, a), 24)) for a in cols],
+            "ticktext": [esc(shorten(canon.get(a, a), 24)) for a in cols],
             "tickangle": -60,
             "side": "top",
             "automargin": True,
         },
         yaxis={
             "tickvals": rows,
-            "ticktext": [esc(_short(titles.get(m, m), 40)) for m in rows],
+            "ticktext": [esc(shorten(titles.get(m, m), 40)) for m in rows],
             "autorange": "reversed",
             "automargin": True,
         },
@@ -103,8 +104,8 @@ def matrix_figure(frame: pd.DataFrame, *, limit: int = 40) -> go.Figure:
 def _cell_hover(cell: pd.Series, number: int) -> str:
     strength = cell["claim_strength"]
     lines = [
-        f"<b>{esc(_short(cell['memory_title'], 60))}</b> ({esc(cell['memory_id'])})",
-        f"× <b>{esc(_short(cell['zk_title'], 60))}</b> ({esc(cell['zk_address'])})",
+        f"<b>{esc(shorten(cell['memory_title'], 60))}</b> ({esc(cell['memory_id'])})",
+        f"× <b>{esc(shorten(cell['zk_title'], 60))}</b> ({esc(cell['zk_address'])})",
         f"{esc(cell['relation'])} · confidence {cell['confidence']:.2f}"
         + ("" if pd.isna(strength) else f" · claim strength {strength:.2f}"),
     ]
@@ -116,8 +117,3 @@ def _cell_hover(cell: pd.Series, number: int) -> str:
         lines.append(f"triage: {esc(cell['triage'])}")
     lines.append(f"cell {number + 1}")
     return "<br>".join(lines)
-
-
-def _short(text: str, width: int) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= width else flat[: width - 1].rstrip() + "…"

@@ -11,6 +11,7 @@ from engine.index import Index
 from engine.model import Edge
 from engine.notes import Note
 from engine.stores import Workspace
+from engine.text import shorten
 
 EXCERPT_CHARS = 280
 CODE_STORE = "code"
@@ -240,5 +241,4 @@ def backlink_map(workspace: Workspace) -> Mapping[str, tuple[tuple[str, str], ..
 
 
 def _excerpt(text: str) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= EXCERPT_CHARS else flat[: EXCERPT_CHARS - 1].rstrip() + "…"
+    return shorten(text, EXCERPT_CHARS)

@@ -303,5 +303,11 @@ def extractively_licensed(claim_text: str, source_text: str) -> bool:
     return _joined(claim) in _joined(word_sequence(source_text))
 
 
+def shorten(text: object, width: int) -> str:
+    """`text` on one line, cut to `width` characters with an ellipsis when longer."""
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= width else flat[: width - 1].rstrip() + "…"
+
+
 def _joined(sequence: tuple[str, ...]) -> str:
     return "\x1f" + "\x1f".join(sequence) + "\x1f"
