@@ -9,12 +9,7 @@ from engine.views import explanations
 from pages import shared
 
 st.title("Reasoning DAG")
-result = shared.current()
-if result is None:
-    shared.nothing_yet()
-
-shared.show_origin()
-shared.show_banner(result)
+result = shared.show_current()
 if not result.get("dag"):
     st.info("This run produced no reasoning DAG; the banner says why.")
     st.stop()

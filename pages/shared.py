@@ -164,6 +164,16 @@ def show_banner(result: dict) -> None:
     getattr(st, verdict.tone)(md_escape(verdict.text))
 
 
+def show_current() -> dict:
+    """The current result after its origin caption and banner; stops the page if there is none."""
+    result = current()
+    if result is None:
+        nothing_yet()
+    show_origin()
+    show_banner(result)
+    return result
+
+
 def nothing_yet() -> None:
     """Say how to get a result, then stop the page."""
     st.info("Nothing to show yet: ask a question on Navigate or route a payload on Audit.")

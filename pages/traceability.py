@@ -8,12 +8,7 @@ from engine.tables import table_html
 from pages import shared
 
 st.title("Traceability")
-result = shared.current()
-if result is None:
-    shared.nothing_yet()
-
-shared.show_origin()
-shared.show_banner(result)
+result = shared.show_current()
 prose = result.get("prose") or ""
 trace = (result.get("decision") or {}).get("traceability")
 if not prose.strip() or not trace:
