@@ -33,6 +33,11 @@ def triage_queue(frame: pd.DataFrame) -> pd.DataFrame:
     return queue.drop(columns="pending").reset_index(drop=True)
 
 
+def pending_count(queue: pd.DataFrame) -> int:
+    """How many contradictions of a triage queue no reviewer has decided yet."""
+    return int((queue["triage"] == "").sum())
+
+
 def edge_key(row: Mapping) -> EdgeKey:
     """The triage key of a matrix row."""
     return EdgeKey(row["memory_id"], row["zk_source"], row["zk_id"])

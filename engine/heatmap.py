@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -99,6 +101,13 @@ def matrix_figure(frame: pd.DataFrame, *, limit: int = 40) -> go.Figure:
         dragmode=False,
     )
     return figure
+
+
+def picked_row(event: Mapping | None, rows: int) -> int | None:
+    """The row number a selection on `matrix_figure` picked, or None (also when out of range)."""
+    points = (event or {}).get("selection", {}).get("points", [])
+    picked = points[0].get("customdata") if points else None
+    return picked if isinstance(picked, int) and picked < rows else None
 
 
 def _cell_hover(cell: pd.Series, number: int) -> str:

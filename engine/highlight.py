@@ -111,5 +111,13 @@ def cited_prose_html(result: Mapping) -> str:
     return f'<div style="white-space:pre-wrap;line-height:1.7">{"".join(out)}</div>'
 
 
+def cites_html(result: Mapping) -> str:
+    """The nodes the answer cites as one small HTML line; empty when it cites none."""
+    cited = result.get("cited") or []
+    if not cited:
+        return ""
+    return "<small>Cites: " + ", ".join(f"<code>{esc(c)}</code>" for c in cited) + "</small>"
+
+
 def _claim_texts(result: Mapping) -> dict[str, str]:
     return {c["id"]: c.get("text", "") for c in (result.get("dag") or {}).get("claims") or []}

@@ -108,6 +108,11 @@ def filter_frame(
     return frame[keep].reset_index(drop=True)
 
 
+def relations_in(frame: pd.DataFrame) -> list[str]:
+    """The relations a matrix frame holds, sorted, for a filter's choices."""
+    return sorted(set(frame["relation"]))
+
+
 def to_csv(frame: pd.DataFrame) -> str:
     """The table as CSV text (header row, no index), for download."""
     buffer = io.StringIO()

@@ -25,10 +25,12 @@ __all__ = [
     "cited_prose_html",
     "claim_rows",
     "claims_table_html",
+    "decision_json",
     "explanations",
     "ground_rows",
     "highlight_html",
     "md_escape",
+    "payload_json",
     "quotes_html",
     "sentence_rows",
     "table_html",
@@ -132,6 +134,17 @@ def _coverage_specifics(result: Mapping, decision: Mapping) -> Iterable[str]:
         yield f"Claim {v['claim']} is asserted {v['asserted']} but only {v['derived']} was derived."
     if (decision.get("confabulation") or {}).get("closed_book"):
         yield "Nothing verified that was retrieved anchors the answer (closed book)."
+
+
+def decision_json(result: Mapping) -> str:
+    """The whole result as indented JSON, for download."""
+    return json.dumps(result, indent=2, sort_keys=True, ensure_ascii=False)
+
+
+def payload_json(result: Mapping) -> str:
+    """The wire payload behind the result as indented JSON, or "" when it has none."""
+    payload = result.get("payload")
+    return json.dumps(payload, indent=2, ensure_ascii=False) if payload else ""
 
 
 def audit_result(text: str | bytes, *, workspace: str | Path | None = None) -> dict:

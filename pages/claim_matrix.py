@@ -4,9 +4,9 @@ import streamlit as st
 
 from engine import cells
 from engine.errors import EngineError
-from engine.heatmap import matrix_figure
+from engine.heatmap import matrix_figure, picked_row
 from engine.markup import md_escape, relation_legend_html
-from engine.matrix import filter_frame, matrix_frame, to_csv
+from engine.matrix import filter_frame, matrix_frame, relations_in, to_csv
 from engine.overlay import read_overlay
 from engine.tables import table_html
 from engine.triage import Decision, record, state
@@ -38,7 +38,7 @@ with st.expander(built):
         shared.build_overlay(worker)
         st.rerun()
 
-relations = sorted(set(frame["relation"]))
+relations = relations_in(frame)
 left, middle, right = st.columns([3, 2, 2])
 chosen = left.multiselect("Relations", relations, default=relations, key="matrix_relations")
 floor = middle.slider("Minimum confidence", 0.0, 1.0, 0.0, 0.05, key="matrix_min_conf")
@@ -72,9 +72,8 @@ event = st.plotly_chart(
     theme=None,
     config={"displaylogo": False},
 )
-points = (event or {}).get("selection", {}).get("points", [])
-picked = points[0].get("customdata") if points else None
-if isinstance(picked, int) and picked != session.get("matrix_picked") and picked < len(visible):
+picked = picked_row(event, len(visible))
+if picked is not None and picked != session.get("matrix_picked"):
     session["matrix_picked"] = picked
     session["matrix_cell"] = int(picked)
 
@@ -122,7 +121,7 @@ queue = cells.triage_queue(frame)
 if queue.empty:
     st.caption("The overlay holds no contradiction to review.")
 else:
-    pending = int((queue["triage"] == "").sum())
+    pending = cells.pending_count(queue)
     st.caption(f"{pending} of {len(queue)} contradictions not yet reviewed.")
     item = st.selectbox(
         "Contradiction",

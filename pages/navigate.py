@@ -1,13 +1,12 @@
 """Navigate: ask a question, replay the navigation step by step, read the verdict."""
 
-import json
-
 import streamlit as st
 
 from engine.errors import EngineError
 from engine.graphs import neighbourhood_html, step_caption, step_count
-from engine.highlight import cited_prose_html
-from engine.markup import esc, md_escape, store_legend_html
+from engine.highlight import cited_prose_html, cites_html
+from engine.markup import md_escape, store_legend_html
+from engine.views import decision_json, payload_json
 from pages import shared
 
 st.title("Navigate")
@@ -87,21 +86,22 @@ if result.get("prose"):
     st.html(cited_prose_html(result))
 else:
     st.caption("The reasoner produced no prose.")
-cited = result.get("cited") or []
-if cited:
-    st.html("<small>Cites: " + ", ".join(f"<code>{esc(c)}</code>" for c in cited) + "</small>")
+cites = cites_html(result)
+if cites:
+    st.html(cites)
 left, right = st.columns(2)
 left.download_button(
     "Download decision JSON",
-    json.dumps(result, indent=2, sort_keys=True, ensure_ascii=False),
+    decision_json(result),
     file_name="decision.json",
     mime="application/json",
     key="nav_download",
 )
-if result.get("payload"):
+payload = payload_json(result)
+if payload:
     right.download_button(
         "Download payload (for Audit)",
-        json.dumps(result["payload"], indent=2, ensure_ascii=False),
+        payload,
         file_name="payload.json",
         mime="application/json",
         key="nav_payload",
