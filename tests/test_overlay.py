@@ -8,17 +8,14 @@ from engine.errors import ConfigError
 from engine.notes import NoteKind
 from engine.overlay import (
     OVERLAY_PATH,
-    ClaimStrength,
     OverlayConfig,
     build_overlay,
     candidates,
-    combine,
     load_overlay,
-    pagerank,
-    priority_weight,
     read_overlay,
 )
 from engine.scifact import import_scifact
+from engine.strength import ClaimStrength, combine, pagerank, priority_weight
 from engine.typers import TYPERS, Relation, Typing, register
 from tests.conftest import ROOT
 
