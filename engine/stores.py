@@ -17,16 +17,8 @@ from pathlib import Path
 from types import MappingProxyType
 
 from engine.errors import EngineError, WorkspaceError
-from engine.notes import (
-    FEDERATED_PREFIX,
-    MEMORY_SOURCE,
-    FileStamp,
-    Note,
-    ParsedNote,
-    Store,
-    is_address_safe,
-    parse_note,
-)
+from engine.front_matter import ParsedNote, parse_note
+from engine.notes import FEDERATED_PREFIX, MEMORY_SOURCE, FileStamp, Note, Store, is_address_safe
 from engine.paths import resolve_inside
 
 MAX_NOTE_BYTES = 2 * 1024 * 1024
