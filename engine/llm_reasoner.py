@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from engine.errors import PayloadError
 from engine.llm import ChatModel
+from engine.text import one_line
 from engine.wire import parse_payload
 
 log = logging.getLogger(__name__)
@@ -241,15 +242,11 @@ def _tag(question: str, nodes: Sequence[NodeView]) -> str:
 def _block(node: NodeView, tag: str) -> str:
     return (
         f"=== BEGIN NODE {tag} ===\n"
-        f"address: {_one_line(node.address)}\n"
-        f"title: {_one_line(node.title)}\n"
+        f"address: {one_line(node.address)}\n"
+        f"title: {one_line(node.title)}\n"
         f"body:\n{node.body}\n"
         f"=== END NODE {tag} ==="
     )
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
 
 
 def _clip(text: str, limit: int) -> str:

@@ -10,13 +10,10 @@ inverts the meaning with the material's own words, restates a figure in other un
 
 The four checks, in order (the first failure is reported):
   a. the memory id appears verbatim;
-  b. every figure traces to the material. Figures are digits (with `%`, `percent`, `bps`,
-     `basis points`, or a magnitude word: `2 million`) and spelled numbers that carry a
-     magnitude word or a unit ("two million", "twenty percent", "four hundred basis
-     points"); a spelled figure traces by its value or by the same words. A bare spelled
-     cardinal ("one of our decisions") is prose, not a figure. The node addresses and the
-     memory id are removed from both sides first, so an id such as `deci-a7688a22` never
-     lends "7688" or "22" to the brief;
+  b. every figure (see `engine.figures`) traces to the material, a spelled figure by its
+     value or by the same words. The node addresses and the memory id are removed from
+     both sides first, so an id such as `deci-a7688a22` never lends "7688" or "22" to the
+     brief;
   c. every span in "…" or “…” is, case and spacing aside, inside one of the quotes;
   d. at least `COVERAGE_FLOOR` of the brief's content words occur in the material (or
      among the few labels the offline brief uses); the words of spelled figures, already
@@ -27,17 +24,18 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from engine.bm25 import tokens as ranking_tokens
+from engine.figures import untraced_figures, without_spelled_figures
 from engine.llm import ChatModel, LLMConfig, OpenAIChat
 from engine.matrix import is_high_value
 from engine.notes import Quote
 from engine.overlay import EdgeKey, Overlay, OverlayEdge, note_text
+from engine.text import one_line
 
 if TYPE_CHECKING:  # engine.api may come to import from the overlay side; keep it one-way
     from engine.api import OpenWorkspace
@@ -48,39 +46,6 @@ BRIEF_LABELS = frozenset({"practice", "literature", "relation", "confidence"})
 
 Synthesizer = Callable[["Material"], str]
 
-_UNITS = (
-    (r"%|percent\b|per\s+cent\b|pct\b", "%"),
-    (r"percentage\s+points?\b|pp\b", "pp"),
-    (r"basis\s+points?\b|bps?\b", "bp"),
-)
-_UNIT_RE = "|".join(f"(?P<u{n}>{pattern})" for n, (pattern, _) in enumerate(_UNITS))
-_SCALES = {"hundred": 100, "thousand": 10**3, "million": 10**6, "billion": 10**9}
-_DIGIT_FIGURE = re.compile(
-    r"(?<![\w.])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
-    rf"(?:\s*(?:{_UNIT_RE})|\s+(?P<scale>thousand|million|billion)\b)?",
-    re.IGNORECASE,
-)
-_ONES = {
-    word: value
-    for value, word in enumerate(
-        ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-         "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
-         "eighteen", "nineteen")
-    )
-}  # fmt: skip
-_TENS = {
-    word: 20 + 10 * n
-    for n, word in enumerate(
-        ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
-    )
-}
-_NUMBER_WORDS = _ONES | _TENS
-_WORD = "(?:" + "|".join(sorted([*_NUMBER_WORDS, *_SCALES], key=len, reverse=True)) + ")"
-_SPELLED_FIGURE = re.compile(
-    rf"\b(?P<run>(?:a\s+(?=(?:{'|'.join(_SCALES)})\b))?{_WORD}(?:(?:\s+and\s+|[\s-]+){_WORD})*)\b"
-    rf"(?:\s*(?:{_UNIT_RE}))?",
-    re.IGNORECASE,
-)
 _CURLY_QUOTED = re.compile(r"“([^”]*)”")
 _STRAIGHT_QUOTED = re.compile(r'"([^"]*)"')
 
@@ -188,10 +153,10 @@ def cell_material(opened: OpenWorkspace, edge: OverlayEdge) -> Material | None:
     if memory is None or canon is None:
         return None
     practice_words = set(ranking_tokens(note_text(memory)))
-    evidence = _spaced(edge.evidence).lower()
+    evidence = one_line(edge.evidence).lower()
 
     def rank(quote: Quote) -> tuple[int, int]:
-        body = _spaced(quote.body).lower()
+        body = one_line(quote.body).lower()
         holds_evidence = bool(evidence) and (evidence in body or body in evidence)
         return (not holds_evidence, -len(practice_words & set(ranking_tokens(quote.body))))
 
@@ -298,7 +263,7 @@ def verify_brief(brief: str, material: Material) -> BriefCheck:
     if stray is not None:
         return BriefCheck.failed(BriefFailure.UNTRACED_QUOTE, f"not a verbatim quote: “{stray}”")
     # Spelled figures were traced by (b); their words are not vocabulary to find again.
-    coverage = word_coverage(_SPELLED_FIGURE.sub(" ", brief), material)
+    coverage = word_coverage(without_spelled_figures(brief), material)
     if coverage < COVERAGE_FLOOR:
         return BriefCheck.failed(
             BriefFailure.LOW_COVERAGE,
@@ -339,28 +304,6 @@ def synthesize_overlay(
     return out
 
 
-def figures(text: str) -> set[tuple[str, str]]:
-    """The (value, unit) figures of `text`, digits and spelled magnitudes alike."""
-    found = {(value, unit) for value, unit, _ in _digit_figures(text)}
-    found |= {(value, unit) for value, unit, _ in _spelled_figures(text)}
-    return found
-
-
-def untraced_figures(brief: str, material: str) -> list[str]:
-    """The figures of `brief` (as written) that do not trace to `material`."""
-    known = figures(material)
-    values = {value for value, _ in known}
-    spelled_material = _spaced(material).lower()
-    missing = []
-    for value, unit, written in _digit_figures(brief):
-        if (value, unit) not in known and not (unit == "" and value in values):
-            missing.append(written)
-    for value, unit, written in _spelled_figures(brief):
-        if (value, unit) not in known and _spaced(written).lower() not in spelled_material:
-            missing.append(written)
-    return missing
-
-
 def word_coverage(brief: str, material: Material) -> float:
     """Share of the brief's content words found in the material's words (1.0 if it has none)."""
     words = _content_words(brief)
@@ -371,58 +314,13 @@ def word_coverage(brief: str, material: Material) -> float:
     return sum(word in vocabulary for word in words) / len(words)
 
 
-def _digit_figures(text: str) -> Iterable[tuple[str, str, str]]:
-    for match in _DIGIT_FIGURE.finditer(text):
-        try:
-            value = Decimal(match.group("num").replace(",", ""))
-        except InvalidOperation:
-            continue
-        if match.group("scale"):
-            value *= _SCALES[match.group("scale").lower()]
-        yield _canonical(value), _unit(match), match.group(0)
-
-
-def _spelled_figures(text: str) -> Iterable[tuple[str, str, str]]:
-    for match in _SPELLED_FIGURE.finditer(text):
-        words = re.findall(r"[a-z]+", match.group("run").lower())
-        unit = _unit(match)
-        if not any(word in _NUMBER_WORDS or word == "a" for word in words):
-            continue  # a lone "million" or "hundred" is the tail of a digit figure or prose
-        if not unit and not any(word in _SCALES for word in words):
-            continue  # a bare cardinal is ordinary prose
-        total, current = 0, 0
-        for word in words:
-            if word == "a":
-                current = 1
-            elif word in _NUMBER_WORDS:
-                current += _NUMBER_WORDS[word]
-            elif word == "hundred":
-                current = max(current, 1) * 100
-            elif word in _SCALES:
-                total += max(current, 1) * _SCALES[word]
-                current = 0
-        yield _canonical(Decimal(total + current)), unit, match.group(0).strip()
-
-
-def _unit(match: re.Match) -> str:
-    for n, (_, unit) in enumerate(_UNITS):
-        if match.group(f"u{n}"):
-            return unit
-    return ""
-
-
-def _canonical(value: Decimal) -> str:
-    text = format(value.normalize(), "f")
-    return text.rstrip("0").rstrip(".") if "." in text else text
-
-
 def _untraced_quotes(brief: str, quote_bodies: list[str]) -> str | None:
     """The first quoted span of `brief` that is not inside a quote body, or None."""
-    haystack = "\n".join(_spaced(body).lower() for body in quote_bodies)
+    haystack = "\n".join(one_line(body).lower() for body in quote_bodies)
     remainder = brief
     for pattern in (_CURLY_QUOTED, _STRAIGHT_QUOTED):
         for match in pattern.finditer(remainder):
-            span = _spaced(match.group(1)).strip(" .…")
+            span = one_line(match.group(1)).strip(" .…")
             if span and span.lower() not in haystack:
                 return match.group(1)
         # Curly-quoted spans are settled; blank them so a straight quote inside one of
@@ -442,12 +340,8 @@ def _without(text: str, material: Material) -> str:
     return text
 
 
-def _spaced(text: str) -> str:
-    return " ".join(text.split())
-
-
 def _clip(text: str, limit: int = 400) -> str:
-    text = _spaced(text)
+    text = one_line(text)
     if len(text) <= limit:
         return text
     return text[:limit].rsplit(" ", 1)[0] + " …"

@@ -303,9 +303,14 @@ def extractively_licensed(claim_text: str, source_text: str) -> bool:
     return _joined(claim) in _joined(word_sequence(source_text))
 
 
+def one_line(text: object) -> str:
+    """`text` with every run of white space, line breaks included, as one space."""
+    return " ".join(str(text).split())
+
+
 def shorten(text: object, width: int) -> str:
     """`text` on one line, cut to `width` characters with an ellipsis when longer."""
-    flat = " ".join(str(text).split())
+    flat = one_line(text)
     return flat if len(flat) <= width else flat[: width - 1].rstrip() + "…"
 
 
