@@ -4,33 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass
 
+# Importing the commands package registers the built-in commands.
+from engine.commands import COMMANDS
 from engine.errors import EngineError
-
-Configure = Callable[[argparse.ArgumentParser], None]
-Handler = Callable[[argparse.Namespace], int]
-
-
-@dataclass(frozen=True)
-class Command:
-    """One subcommand: how to configure its parser and what runs it."""
-
-    help: str
-    configure: Configure
-    handler: Handler
-
-
-COMMANDS: dict[str, Command] = {}
-
-
-def register(name: str, command: Command) -> None:
-    """Add or replace a subcommand; the built-ins register the same way.
-
-    A two-word name such as `"eval scifact"` becomes a subcommand of a `eval` group.
-    """
-    COMMANDS[name] = command
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -55,8 +32,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one command; engine errors become a one-line message and exit status 2."""
-    from engine import commands  # noqa: F401  (registers the built-in commands)
-
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

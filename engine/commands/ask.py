@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from engine.api import ask, open_workspace
-from engine.cli import Command, register
+from engine.commands.registry import Command, register
 from engine.errors import ConfigError
 from engine.substrate import Budget
 from engine.wire import dumps

@@ -19,7 +19,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from engine.cli import Command, register
+from engine.commands.registry import Command, register
 from engine.errors import ConfigError, WorkspaceError
 from engine.overlay import Overlay, practice_entries, read_overlay
 from engine.scifact import BOX, labels_path

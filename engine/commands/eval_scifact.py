@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from engine.api import open_workspace
-from engine.cli import Command, register
+from engine.commands.registry import Command, register
 from engine.evaluation import load_gold, run_claims, score
 from engine.wire import dumps
 

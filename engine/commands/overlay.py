@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from engine.api import open_workspace
-from engine.cli import Command, register
+from engine.commands.registry import Command, register
 from engine.errors import WorkspaceError
 from engine.overlay import OVERLAY_PATH, OverlayConfig, build_overlay, read_overlay
 

@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from engine.cli import Command, register
+from engine.commands.registry import Command, register
 from engine.errors import ConfigError, PayloadError
 from engine.quote import QuoteMatch, verify_quote
 

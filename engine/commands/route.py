@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from engine.api import route_json
-from engine.cli import Command, register
+from engine.commands.registry import Command, register
 from engine.errors import PayloadError
 from engine.wire import dumps
 

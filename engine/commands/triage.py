@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from engine.cli import Command, register
+from engine.commands.registry import Command, register
 from engine.errors import WorkspaceError
 from engine.overlay import EdgeKey
 from engine.triage import Decision, read_log, record

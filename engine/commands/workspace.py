@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from engine.cli import Command, register
+from engine.commands.registry import Command, register
 from engine.index import Index
 from engine.scifact import import_scifact
 from engine.stores import open_workspace
