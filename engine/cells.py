@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from engine.api import OpenWorkspace
 from engine.markup import esc, triage_marks
 from engine.matrix import is_high_value
+from engine.opened import OpenWorkspace
 from engine.overlay import EdgeKey, Overlay, OverlayEdge
 from engine.synthesis import cell_material, synthesize
 from engine.text import shorten

@@ -24,17 +24,14 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
 
 from engine.atomic import synapse_path, write_atomic
 from engine.errors import ConfigError, EngineError
 from engine.notes import MEMORY_SOURCE, Note, NoteKind, Store, note_address
+from engine.opened import OpenWorkspace
 from engine.stores import Workspace
 from engine.strength import ClaimStrength, priority_weight
 from engine.typers import Relation, Typing, make_typer
-
-if TYPE_CHECKING:  # engine.api will read review edges from here, so no runtime import
-    from engine.api import OpenWorkspace
 
 OVERLAY_PATH = ".synapse/links/claim_links.json"
 KIND = "claim"

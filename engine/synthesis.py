@@ -27,18 +27,15 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING
 
 from engine.bm25 import tokens as ranking_tokens
 from engine.figures import untraced_figures, without_spelled_figures
 from engine.llm import ChatModel, LLMConfig, OpenAIChat
 from engine.matrix import is_high_value
 from engine.notes import Quote
+from engine.opened import OpenWorkspace
 from engine.overlay import EdgeKey, Overlay, OverlayEdge, note_text
 from engine.text import one_line
-
-if TYPE_CHECKING:  # engine.api may come to import from the overlay side; keep it one-way
-    from engine.api import OpenWorkspace
 
 COVERAGE_FLOOR = 0.6
 MAX_QUOTES = 3
