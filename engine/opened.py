@@ -1,8 +1,10 @@
-"""A workspace opened for work: its notes loaded and its search index brought up to date."""
+"""A workspace opened for work: notes loaded, index up to date, and a worker that calls it."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,3 +39,25 @@ def open_workspace(path: str | os.PathLike[str]) -> OpenWorkspace:
     index = Index.open(workspace.root)
     stats = index.update(workspace)
     return OpenWorkspace(workspace, index, stats)
+
+
+class Worker:
+    """An opened workspace whose engine calls run one at a time on its own thread.
+
+    Sessions share the workspace, so calls are serialised; a long call (an overlay build)
+    can be submitted and watched while the page shows its progress.
+    """
+
+    def __init__(self, root: str) -> None:
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="synapse-workspace")
+        self.opened: OpenWorkspace = self.call(open_workspace, root)
+
+    def call(self, fn: Callable, /, *args, **kwargs):
+        return self.submit(fn, *args, **kwargs).result()
+
+    def submit(self, fn: Callable, /, *args, **kwargs) -> Future:
+        return self._pool.submit(fn, *args, **kwargs)
+
+    def close(self) -> None:
+        self.call(self.opened.close)
+        self._pool.shutdown(wait=False)

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import streamlit as st
 
 from engine import overlay
-from engine.api import OpenWorkspace, ask, open_workspace
+from engine.api import ask
 from engine.llm import ENV_API_KEY, PLACEHOLDER_KEY, LLMConfig, OpenAIChat
 from engine.markup import md_escape
 from engine.model import Edge
+from engine.opened import Worker
 from engine.policies import ModelReasoner
 from engine.substrate import Budget
 from engine.triage import review_edges
@@ -35,28 +34,6 @@ def default_workspace() -> str:
 def resolve(path: str) -> str:
     """The absolute form of a workspace path typed in the sidebar."""
     return str(Path(path.strip() or ".").expanduser().resolve())
-
-
-class Worker:
-    """An opened workspace whose engine calls run one at a time on its own thread.
-
-    Sessions share the workspace, so calls are serialised; a long call (an overlay build)
-    can be submitted and watched while the page shows its progress.
-    """
-
-    def __init__(self, root: str) -> None:
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="synapse-workspace")
-        self.opened: OpenWorkspace = self.call(open_workspace, root)
-
-    def call(self, fn: Callable, /, *args, **kwargs):
-        return self.submit(fn, *args, **kwargs).result()
-
-    def submit(self, fn: Callable, /, *args, **kwargs) -> Future:
-        return self._pool.submit(fn, *args, **kwargs)
-
-    def close(self) -> None:
-        self.call(self.opened.close)
-        self._pool.shutdown(wait=False)
 
 
 @st.cache_resource(show_spinner=False, max_entries=4, on_release=Worker.close)
