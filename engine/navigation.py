@@ -197,7 +197,7 @@ def navigate(
     """
     budget = budget or Budget()
     started = time.perf_counter()
-    run = _Run(workspace, index, question, policy, budget, tuple(edges))
+    run = _Run(workspace, index, question, policy, budget=budget, edges=tuple(edges))
     try:
         run.execute()
     except Exception as exc:  # any failure inside becomes a labelled abstention
@@ -218,7 +218,7 @@ def navigate(
 class _Run:
     """The executor's mutable bookkeeping for one navigation."""
 
-    def __init__(self, workspace, index, question, policy, budget, edges):
+    def __init__(self, workspace, index, question, policy, *, budget, edges):
         self.workspace, self.index, self.question = workspace, index, question
         self.policy, self.budget, self.edges = policy, budget, edges
         self.adapters: list[Adapter] = []

@@ -80,7 +80,9 @@ class OfflineReasoner:
         for i, target in enumerate(premises[: self.config.max_premises], start=1):
             text = _best_sentence_of(state, target) or best.text
             claims.append(_claim(f"p{i}", text, "restatement", [target]))
-        conclusion = _claim("c1", best.text, "inference", [best.address], [c["id"] for c in claims])
+        conclusion = _claim(
+            "c1", best.text, "inference", [best.address], premises=[c["id"] for c in claims]
+        )
         return Action.answer(
             _draft([*claims, conclusion], "c1", [c["id"] for c in claims]),
             f"{why}; it is a claim derived from {', '.join(premises)}",
@@ -181,7 +183,9 @@ def _has_links(state: NavState, address: str) -> bool:
     return note is not None and (bool(note.links) or note.tether is not None)
 
 
-def _claim(cid: str, text: str, kind: str, cites: list[str], premises: Sequence[str] = ()) -> dict:
+def _claim(
+    cid: str, text: str, kind: str, cites: list[str], *, premises: Sequence[str] = ()
+) -> dict:
     return {"id": cid, "text": text, "kind": kind, "cites": cites, "premises": list(premises)}
 
 

@@ -257,7 +257,7 @@ def route(inp: RouteInput, *, workspace: str | Path | None = None) -> Decision:
         Outcome.ABSTAIN,
         None,
         ordered or (Reason.LOW_COVERAGE,),
-        detail=_abstain_detail(missing, refuted, trace, violations, final, floored),
+        detail=_abstain_detail(missing, refuted, trace, violations, final=final, floored=floored),
         **common,
     )
 
@@ -280,7 +280,7 @@ def _licensed(
     return False
 
 
-def _abstain_detail(missing, refuted, trace, violations, final, floored) -> str:
+def _abstain_detail(missing, refuted, trace, violations, *, final, floored) -> str:
     bits = []
     if missing:
         bits.append(f"no verdict for cited {', '.join(missing)}")
