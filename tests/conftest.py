@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from engine.api import OpenWorkspace, open_workspace
 from engine.scifact import import_scifact
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -20,6 +22,14 @@ def lab_path(tmp_path: Path) -> Path:
     target = tmp_path / "momentum-lab"
     shutil.copytree(MOMENTUM_LAB, target, ignore=shutil.ignore_patterns(".synapse"))
     return target
+
+
+@pytest.fixture
+def lab(lab_path: Path) -> Iterator[OpenWorkspace]:
+    """That copy, opened and indexed; closed after the test."""
+    opened = open_workspace(lab_path)
+    yield opened
+    opened.close()
 
 
 @pytest.fixture(scope="session")

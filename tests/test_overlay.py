@@ -23,13 +23,6 @@ SCIFACT = ROOT / "data" / "scifact"
 
 
 @pytest.fixture
-def lab(lab_path):
-    opened = open_workspace(lab_path)
-    yield opened
-    opened.close()
-
-
-@pytest.fixture
 def typers():
     """Register test typers by name; they are removed again afterwards."""
     added = []

@@ -34,13 +34,6 @@ WEAK = replace(SIG, memory_id="chk-2024-q1", relation=Relation.EXTENDS)
 
 
 @pytest.fixture
-def lab(lab_path):
-    opened = open_workspace(lab_path)
-    yield opened
-    opened.close()
-
-
-@pytest.fixture
 def mom(lab):
     return cell_material(lab, MOM)
 
