@@ -11,7 +11,6 @@ from pyvis.network import Network
 from engine.errors import EngineError
 
 # The heatmap moved to its own module; it stays importable from here for older callers.
-from engine.heatmap import matrix_figure as matrix_figure
 from engine.markup import (
     esc,
     flag_mark,

@@ -8,34 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.api import route_json
-from engine.cells import cell_detail, quotes_html, triage_rows
-from engine.highlight import cited_prose_html, highlight_html, sentence_rows
-from engine.markup import md_escape
 from engine.router import REASON_EXPLANATIONS, Reason
-from engine.tables import claim_rows, claims_table_html, ground_rows, table_html
-
-# Also names what moved out to the cells, highlight, markup and tables modules, so callers
-# written against the single views module keep working.
-__all__ = [
-    "Banner",
-    "Explanation",
-    "audit_result",
-    "banner",
-    "cell_detail",
-    "cited_prose_html",
-    "claim_rows",
-    "claims_table_html",
-    "decision_json",
-    "explanations",
-    "ground_rows",
-    "highlight_html",
-    "md_escape",
-    "payload_json",
-    "quotes_html",
-    "sentence_rows",
-    "table_html",
-    "triage_rows",
-]
 
 
 @dataclass(frozen=True)

@@ -10,33 +10,26 @@ from html.parser import HTMLParser
 import pytest
 
 from engine.api import ask, open_workspace, route_payload
-from engine.graphs import dag_html, matrix_figure, neighbourhood_html
+from engine.cells import cell_detail, quotes_html, triage_rows
+from engine.graphs import dag_html, neighbourhood_html
 from engine.grounding import ground_node
+from engine.heatmap import matrix_figure
+from engine.highlight import cited_prose_html, highlight_html, sentence_rows
+from engine.markup import md_escape
 from engine.matrix import matrix_frame
 from engine.overlay import Overlay, OverlayEdge, save_overlay
 from engine.stores import TetherState, tether_status
+from engine.tables import claim_rows, claims_table_html, ground_rows, table_html
 from engine.triage import record, state
 from engine.typers import Relation
-from engine.views import (
-    audit_result,
-    banner,
-    cell_detail,
-    cited_prose_html,
-    claim_rows,
-    claims_table_html,
-    explanations,
-    ground_rows,
-    highlight_html,
-    md_escape,
-    quotes_html,
-    sentence_rows,
-    table_html,
-    triage_rows,
-)
+from engine.views import audit_result, banner, explanations
 from tests.hostile import BOX, HOVER, IMG, LEAKY_IDS, SCRIPT, Hostile, build_hostile
 
 # What a refusal to read a path says, whichever check caught it.
-REFUSAL = re.compile(r"leads outside the workspace|climbs out with '\.\.'|absolute path|not a file")
+REFUSAL = re.compile(
+    r"leads outside the workspace|climbs out with '\.\.'|absolute path|not a file"
+    r"|no usable source citekey"
+)
 RAW = (SCRIPT, IMG, HOVER)
 # The only markup the app's own builders write; anything else came from the content.
 BUILDER_TAGS = {
