@@ -3,7 +3,7 @@
 import streamlit as st
 
 from engine.errors import EngineError
-from engine.graphs import neighbourhood_html, step_caption, step_count
+from engine.graphs import step_caption, step_count
 from engine.highlight import cited_prose_html, cites_html
 from engine.markup import md_escape, store_legend_html
 from engine.views import decision_json, payload_json
@@ -30,6 +30,7 @@ def run(question: str) -> None:
         return
     state["answer"] = result
     shared.set_current(result, "answer")
+    state["answer_id"] = shared.current_id()
     state["nav_step"] = max(0, step_count(result) - 1)
     state["playing"] = False
     st.query_params["q"] = question
@@ -75,7 +76,7 @@ def replay() -> None:
         right.slider("Step", 0, steps - 1, key="nav_step")
     step = min(state.get("nav_step", steps - 1), max(0, steps - 1))
     st.caption(md_escape(step_caption(result, step)))
-    st.iframe(neighbourhood_html(result, step, height=500), height=520)
+    st.iframe(shared.neighbourhood_page(result, state.get("answer_id", ""), step), height=520)
     st.html(store_legend_html())
 
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import os
 import time
+import uuid
 from pathlib import Path
 
 import streamlit as st
 
 from engine import overlay
 from engine.api import ask
+from engine.graphs import neighbourhood_html
 from engine.llm import ENV_API_KEY, PLACEHOLDER_KEY, LLMConfig, OpenAIChat
 from engine.markup import md_escape
 from engine.model import Edge
@@ -116,7 +118,23 @@ def answer(question: str) -> dict:
 
 def set_current(result: dict, origin: str) -> None:
     """Make `result` the one the DAG and Traceability pages show."""
-    st.session_state["current"] = {"result": result, "origin": origin}
+    # A fresh id per result keys its rendered graphs, so no session sees another's.
+    st.session_state["current"] = {"result": result, "origin": origin, "id": uuid.uuid4().hex}
+
+
+def current_id() -> str:
+    """The id of the current result, or an empty string when there is none."""
+    return (st.session_state.get("current") or {}).get("id", "")
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def neighbourhood_page(_result: dict, result_id: str, step: int) -> str:
+    """The neighbourhood graph page at `step`, rendered once per result and step.
+
+    The page inlines the graph library (hundreds of KB), so replaying a trace would
+    otherwise rebuild it on every rerun.
+    """
+    return neighbourhood_html(_result, step, height=500)
 
 
 def current() -> dict | None:
