@@ -26,19 +26,14 @@ each figure: it is the same with or without an answer cache hit.
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import signal
-import socket
-import subprocess
-import sys
 import tempfile
 import threading
 import time
 import urllib.request
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -47,6 +42,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 from websockets.sync.client import connect
 
+from bench.app_server import running_app
 from bench.timing import median, percentile, row
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,55 +52,6 @@ ASKS = 3
 DEADLINE = 120.0
 VERDICTS = ("ANSWER", "HEDGED ANSWER", "ABSTAIN")
 FINISHED = ForwardMsg.ScriptFinishedStatus.Value("FINISHED_SUCCESSFULLY")
-
-
-def free_port() -> int:
-    """A loopback TCP port nobody listens on right now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-@contextmanager
-def running_app(workspace: Path, log: Path, *, deadline: float = DEADLINE) -> Iterator[str]:
-    """`streamlit run app.py` on loopback against `workspace`; yields its URL once healthy."""
-    port = free_port()
-    command = [
-        sys.executable, "-m", "streamlit", "run", "app.py",
-        "--server.port", str(port),
-        "--server.address", "127.0.0.1",
-        "--server.headless", "true",
-        "--browser.gatherUsageStats", "false",
-    ]  # fmt: skip
-    env = {**os.environ, "SYNAPSE_WORKSPACE": str(workspace)}
-    url = f"http://127.0.0.1:{port}"
-    with log.open("w") as out:
-        server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=out)
-        try:
-            _wait_healthy(url, server, log, deadline)
-            yield url
-        finally:
-            server.send_signal(signal.SIGTERM)
-            try:
-                server.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait(timeout=20)
-
-
-def _wait_healthy(url: str, server: subprocess.Popen, log: Path, deadline: float) -> None:
-    end = time.monotonic() + deadline
-    while time.monotonic() < end:
-        if server.poll() is not None:
-            raise RuntimeError(f"the app exited with {server.returncode}: {log.read_text()}")
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
-                if reply.status == 200:
-                    return
-        except OSError:
-            pass
-        time.sleep(0.1)
-    raise TimeoutError(f"the app did not answer /_stcore/health within {deadline:.0f}s")
 
 
 @dataclass

@@ -8,13 +8,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 
+from bench.app_server import running_app
 from tests.browser_support import (
     CHROMIUM,
     CHROMIUM_ARGS,
     ROOT,
-    free_port,
     is_local,
-    running_app,
     save_contradiction_overlay,
     wait_idle,
 )
@@ -41,7 +40,7 @@ def test_a_review_session_in_chromium_stays_on_this_machine(lab_path: Path, tmp_
     save_contradiction_overlay(lab_path)
     requests: list[str] = []
     log = tmp_path / "streamlit.log"
-    with running_app(lab_path, free_port(), log) as url, sync_playwright() as driver:
+    with running_app(lab_path, log) as url, sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1800})

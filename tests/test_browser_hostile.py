@@ -8,14 +8,13 @@ import pytest
 import yaml
 from playwright.sync_api import Page, expect, sync_playwright
 
+from bench.app_server import running_app
 from engine.overlay import Overlay, OverlayEdge, save_overlay
 from engine.typers import Relation
 from tests.browser_support import (
     CHROMIUM,
     CHROMIUM_ARGS,
-    free_port,
     is_local,
-    running_app,
     wait_idle,
 )
 
@@ -74,7 +73,7 @@ def test_hostile_titles_and_bodies_never_run(lab_path: Path, tmp_path: Path):
     write_hostile_notes(lab_path)
     requests: list[str] = []
     dialogs: list[str] = []
-    with running_app(lab_path, free_port(), tmp_path / "app.log") as url, sync_playwright() as pw:
+    with running_app(lab_path, tmp_path / "app.log") as url, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1600})
