@@ -29,9 +29,10 @@ from engine.atomic import synapse_path, write_atomic
 from engine.errors import ConfigError, EngineError
 from engine.notes import MEMORY_SOURCE, Note, NoteKind, Store, note_address
 from engine.opened import OpenWorkspace
+from engine.stance import offline_stance
 from engine.stores import Workspace
 from engine.strength import ClaimStrength, priority_weight
-from engine.typers import Relation, Typing, make_typer
+from engine.typers import GatedTyper, Relation, Typer, Typing, gated, make_typer
 
 OVERLAY_PATH = ".synapse/links/claim_links.json"
 KIND = "claim"
@@ -254,18 +255,23 @@ def candidates(opened: OpenWorkspace, config: OverlayConfig = OverlayConfig()) -
 def build_overlay(
     opened: OpenWorkspace,
     *,
-    typer: str = "offline",
+    typer: str | Typer = "offline",
     config: OverlayConfig = OverlayConfig(),
     progress: Progress | None = None,
 ) -> Overlay:
     """Type the candidate pairs, keep the confident edges and replace the overlay file.
 
-    `typer` is a name known to `engine.typers.make_typer` (always gated). The file is
-    written once, at the end: if typing fails part-way the previous overlay stays. Raises
-    ConfigError for an unknown or unconfigured typer.
+    `typer` is a name known to `engine.typers.make_typer`, or a typer object (say a model
+    typer for an endpoint set in the app), which is gated by the offline stance classifier
+    unless it is gated already. The file is written once, at the end: if typing fails
+    part-way the previous overlay stays. Raises ConfigError for an unknown or unconfigured
+    typer.
     """
     started = time.perf_counter()
-    typed_by = make_typer(typer)
+    if isinstance(typer, str):
+        typed_by = make_typer(typer)
+    else:
+        typed_by = typer if isinstance(typer, GatedTyper) else gated(typer, offline_stance)
     pairs = candidates(opened, config)
     strength = ClaimStrength(opened.workspace)
     edges: list[OverlayEdge] = []

@@ -19,6 +19,7 @@ from engine.opened import Worker
 from engine.policies import ModelReasoner
 from engine.substrate import Budget
 from engine.triage import review_edges
+from engine.typers import ModelTyper
 from engine.views import banner
 
 app_dir = Path(__file__).resolve().parent.parent
@@ -76,6 +77,13 @@ def reasoner() -> tuple[str, object | None]:
         return "offline", None
     config = llm_config()
     return f"openai {config.base_url} {config.model}", ModelReasoner(OpenAIChat(config))
+
+
+def typer() -> str | ModelTyper:
+    """The overlay's typer: offline, or a model typer on the sidebar's endpoint."""
+    if st.session_state.get("reasoner", "offline") == "offline":
+        return "offline"
+    return ModelTyper(OpenAIChat(llm_config()))
 
 
 class _Uncached(Exception):
@@ -184,6 +192,7 @@ def build_overlay(worker: Worker) -> None:
     job = worker.submit(
         overlay.build_overlay,
         worker.opened,
+        typer=typer(),
         progress=lambda done, total: seen.update(done=done, total=total),
     )
     while not job.done():

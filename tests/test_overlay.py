@@ -206,3 +206,20 @@ def test_scifact_slice_lists_supports_and_contradicts(tmp_path):
     by_relation = overlay.counts["by_relation"]
     assert by_relation["supports"] > 0 and by_relation["contradicts"] > 0
     assert overlay.counts["candidates"] <= 5 * overlay.counts["practice"]
+
+
+class Contrary:
+    """Calls every pair a confident contradiction, whatever the texts say."""
+
+    name = "contrary"
+
+    def __call__(self, practice, canon):
+        return Typing(Relation.CONTRADICTS, 0.95, "contrary by design", canon.splitlines()[0])
+
+
+def test_an_injected_typer_object_is_gated_by_the_stance_classifier(lab):
+    built = build_overlay(lab, typer=Contrary())
+    pairs = len(candidates(lab, OverlayConfig()))
+    contradictions = [e for e in built.edges if e.relation is Relation.CONTRADICTS]
+    assert len(contradictions) < pairs
+    assert built.typer == "contrary"
