@@ -69,10 +69,7 @@ def run_claims(
     out = []
     for n, gold in enumerate(claims, start=1):
         result = ask(opened, gold.claim, reasoner=reasoner, budget=budget)
-        cited = ()
-        if result.decision is not None:
-            dag = result.decision.dag
-            cited = dag.closure_cites(dag.conclusion)
+        cited = result.decision.cited if result.decision is not None else ()
         docs = tuple(ref.split(":", 2)[2] for ref in cited if ref.startswith(f"zk:{SCIFACT_BOX}:"))
         out.append(ClaimOutcome(gold.id, result.label, docs, gold.evidence, result.latency_ms))
         if progress is not None:

@@ -139,7 +139,7 @@ class NavResult:
         """JSON-ready result; without `timings` it is identical across identical runs."""
         decision = self.decision.to_dict() if self.decision else _failed_decision(self.failure)
         dag = self.decision.dag if self.decision else None
-        cited = list(dag.closure_cites(dag.conclusion)) if dag else []
+        cited = list(self.decision.cited) if self.decision else []
         steps = [s.to_dict() for s in self.steps]
         if not timings:
             for step in steps:

@@ -155,16 +155,18 @@ class Overlay:
     seconds: float
     edges: tuple[OverlayEdge, ...] = field(default=())
 
-    def to_dict(self) -> dict:
+    def header(self) -> dict:
+        """What built the overlay, without its edges."""
         return {
-            "kind": KIND,
             "built_at": self.built_at,
             "typer": self.typer,
             "parameters": self.parameters,
             "counts": self.counts,
             "seconds": self.seconds,
-            "edges": [edge.to_dict() for edge in self.edges],
         }
+
+    def to_dict(self) -> dict:
+        return {"kind": KIND, **self.header(), "edges": [e.to_dict() for e in self.edges]}
 
     @classmethod
     def from_dict(cls, data: object) -> Overlay:

@@ -94,6 +94,11 @@ class Decision:
         return self.outcome is Outcome.ANSWER
 
     @property
+    def cited(self) -> tuple[str, ...]:
+        """Every node the conclusion's premise closure cites, sorted."""
+        return self.dag.closure_cites(self.conclusion)
+
+    @property
     def hedged(self) -> bool:
         return self.answered and self.status is Tier.INFERRED
 

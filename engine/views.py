@@ -130,7 +130,7 @@ def audit_result(text: str | bytes, *, workspace: str | Path | None = None) -> d
         "question": None,
         "origin": "audit",
         **{k: decision[k] for k in ("verdict", "label", "status", "reasons", "detail")},
-        "cited": list(dag.closure_cites(dag.conclusion)),
+        "cited": list(routed.cited),
         "prose": payload.get("prose", ""),
         "dag": dag.to_dict(),
         "decision": decision,

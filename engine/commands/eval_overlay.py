@@ -129,12 +129,7 @@ def _run(args: argparse.Namespace) -> int:
     report = score_overlay(overlay, gold, scope)
     annotated = score_overlay(overlay, gold, scope, within=annotated_pairs(lines))
     report["annotated_pairs"] = {rel: annotated[rel] for rel in SCORED}
-    report["overlay"] = {
-        "typer": overlay.typer,
-        "built_at": overlay.built_at,
-        "parameters": overlay.parameters,
-        "counts": overlay.counts,
-    }
+    report["overlay"] = overlay.header()
     print(json.dumps(report, sort_keys=True))
     return 0
 

@@ -50,15 +50,7 @@ def _run_build(args: argparse.Namespace) -> int:
         overlay = build_overlay(opened, typer=args.typer, config=config, progress=progress)
     finally:
         opened.close()
-    summary = {
-        "workspace": str(opened.root),
-        "path": OVERLAY_PATH,
-        "typer": overlay.typer,
-        "built_at": overlay.built_at,
-        "parameters": overlay.parameters,
-        "counts": overlay.counts,
-        "seconds": overlay.seconds,
-    }
+    summary = {"workspace": str(opened.root), "path": OVERLAY_PATH, **overlay.header()}
     print(json.dumps(summary, sort_keys=True))
     return 0
 
