@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.epistemics import Tier, Verdict
 from engine.notes import Note, Store
@@ -44,13 +44,11 @@ class NodeGround:
         return result, result.verdict() if result else Verdict.unresolved_inference()
 
 
-def ground_node(
-    workspace: Workspace, address: str, *, claim_text: str | None = None
-) -> NodeGround | None:
+def ground_node(workspace: Workspace, address: str) -> NodeGround | None:
     """Fetch a node back in full and say how to check it; None when it does not resolve.
 
     Evidence is chosen in a fixed order: data recomputation, decision tree, equation,
-    figure, then the quote that `claim_text` copies (else the note's first quote). A
+    figure, then the note's first quote (`for_claim` picks the quote a claim copies). A
     tether adds its freshness as flags. A note with nothing checkable is an inference.
     """
     if address.startswith(f"{CODE_STORE}:"):
@@ -62,7 +60,7 @@ def ground_node(
     note = workspace.note(address)
     if note is None:
         return None
-    spec = _spec(note, claim_text)
+    spec = _spec(note, None)
     tether = tether_status(workspace, note) if note.tether is not None else None
     status = None
     if tether is not None:
@@ -73,6 +71,17 @@ def ground_node(
     elif spec is None:
         status = Verdict(Tier.INFERRED)
     return NodeGround(address, spec, status, note.body, tether)
+
+
+def for_claim(workspace: Workspace, ground: NodeGround, claim_text: str | None) -> NodeGround:
+    """The same grounding, checking the quote that `claim_text` copies when there is one.
+
+    Only the quote choice depends on the claim; the tether and the body are reused.
+    """
+    note = workspace.note(ground.address)
+    if note is None or ground.spec is None or ground.spec.type != "quote":
+        return ground
+    return replace(ground, spec=_spec(note, claim_text))
 
 
 def _spec(note: Note, claim_text: str | None) -> GroundingSpec | None:

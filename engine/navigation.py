@@ -10,7 +10,7 @@ from enum import StrEnum
 from typing import Protocol
 
 from engine.epistemics import Verdict
-from engine.grounding import NodeGround, ground_node
+from engine.grounding import NodeGround, for_claim, ground_node
 from engine.index import Index
 from engine.model import Edge
 from engine.router import Decision, route
@@ -307,7 +307,7 @@ class _Run:
             checked = self.grounded.get(ref)
             if checked is None or checked.ground is None:
                 continue  # never grounded or unresolvable: the router reports a missing hop
-            ground = ground_node(self.workspace, ref, claim_text=texts.get(ref)) or checked.ground
+            ground = for_claim(self.workspace, checked.ground, texts.get(ref))
             if ground.spec is not None:
                 groundings[ref] = {"type": ground.spec.type, "payload": dict(ground.spec.payload)}
             if ground.status is not None:
