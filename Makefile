@@ -34,6 +34,7 @@ run: demo
 test: dev
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	$(VENV)/bin/lint-imports
 	$(PY) -m pytest
 
 bench: dev
@@ -45,6 +46,7 @@ fuzz: dev
 lint: dev
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	$(VENV)/bin/lint-imports
 
 format: dev
 	$(PY) -m ruff format .

@@ -4,11 +4,11 @@ import os
 
 import streamlit as st
 
-from engine.errors import EngineError
-from engine.llm import ENV_BASE_URL, ENV_MODEL, check_connection
-from engine.markup import md_escape
-from engine.substrate import Budget
+from engine.core.errors import EngineError
+from engine.core.llm import ENV_BASE_URL, ENV_MODEL, check_connection
+from engine.navigation.substrate import Budget
 from pages import shared
+from present.markup import md_escape
 
 st.set_page_config(page_title="Synapse Review", layout="wide")
 

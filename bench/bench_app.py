@@ -10,7 +10,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from bench.timing import median, percentile, row, sample_ms
-from engine.scifact import import_scifact
+from engine.datasets.scifact import import_scifact
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = (

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from bench.timing import median, percentile, row, sample_ms
 from engine.api import ask, open_workspace
-from engine.scifact import import_scifact
+from engine.datasets.scifact import import_scifact
 
 ROOT = Path(__file__).resolve().parent.parent
 QUESTIONS = 200

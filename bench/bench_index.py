@@ -17,10 +17,10 @@ from pathlib import Path
 import numpy as np
 
 from bench.timing import median, percentile, row
-from engine.bm25 import tokens
-from engine.index import Index
-from engine.scifact import finding_note, import_scifact
-from engine.stores import Workspace, open_workspace
+from engine.datasets.scifact import finding_note, import_scifact
+from engine.workspace.bm25 import tokens
+from engine.workspace.index import Index
+from engine.workspace.stores import Workspace, open_workspace
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "scifact"
 CORPUS = DATA / "corpus.jsonl.gz"

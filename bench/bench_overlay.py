@@ -16,7 +16,7 @@ from pathlib import Path
 
 from bench.timing import row
 from engine.api import open_workspace
-from engine.scifact import import_scifact
+from engine.datasets.scifact import import_scifact
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data" / "scifact"
@@ -27,7 +27,7 @@ GROWTH_TARGET = 1.5  # per-entry cost at the largest size over the smallest
 _CHILD = """
 import json, sys
 from engine.api import open_workspace
-from engine.overlay import OverlayConfig, build_overlay
+from engine.review.overlay import OverlayConfig, build_overlay
 opened = open_workspace(sys.argv[1])
 overlay = build_overlay(opened, config=OverlayConfig(limit=int(sys.argv[2])))
 print(json.dumps({"seconds": overlay.seconds, "counts": overlay.counts}))

@@ -12,7 +12,7 @@ import rapidfuzz
 from rapidfuzz import fuzz
 
 from bench.timing import median, row, sample_ms
-from engine.quote import verify_quote
+from engine.core.quote import verify_quote
 
 CORPUS = Path(__file__).resolve().parents[1] / "data/scifact/corpus.jsonl.gz"
 PEER_THRESHOLD = 90.0

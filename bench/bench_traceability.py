@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from bench.timing import median, row, sample_ms
-from engine.model import ProseCitation
-from engine.traceability import check_traceability
+from engine.core.model import ProseCitation
+from engine.core.traceability import check_traceability
 
 _CLAIMS = {
     "c1": "Dose 5 mg cut pain by 30% in adults (Fig. 2); 10 mg had no effect.",

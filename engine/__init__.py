@@ -6,15 +6,15 @@ The public names below load on first use so that `import engine` stays cheap.
 from importlib import import_module
 
 _EXPORTS = {
-    "EngineError": "engine.errors",
-    "PayloadError": "engine.errors",
+    "EngineError": "engine.core.errors",
+    "PayloadError": "engine.core.errors",
     "route_payload": "engine.api",
     "open_workspace": "engine.api",
     "ask": "engine.api",
-    "Budget": "engine.substrate",
-    "verify_quote": "engine.quote",
-    "route": "engine.router",
-    "parse_payload": "engine.wire",
+    "Budget": "engine.navigation.substrate",
+    "verify_quote": "engine.core.quote",
+    "route": "engine.core.router",
+    "parse_payload": "engine.core.wire",
 }
 
 __all__ = sorted(_EXPORTS)

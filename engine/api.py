@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from engine.model import Edge
-from engine.navigation import NavResult, navigate
-from engine.opened import OpenWorkspace, open_workspace
-from engine.policies import make_reasoner
-from engine.router import Decision, route
-from engine.substrate import Budget, Neighbourhood
-from engine.triage import review_edges
-from engine.wire import parse_json, parse_payload
+from engine.core.model import Edge
+from engine.core.router import Decision, route
+from engine.core.wire import parse_json, parse_payload
+from engine.navigation.navigator import NavResult, navigate
+from engine.navigation.reasoners.offline import make_reasoner
+from engine.navigation.substrate import Budget, Neighbourhood
+from engine.review.triage import review_edges
+from engine.workspace.opened import OpenWorkspace, open_workspace
 
 __all__ = ["OpenWorkspace", "ask", "open_workspace", "route_json", "route_payload"]
 

@@ -7,7 +7,7 @@ import sys
 
 # Importing the commands package registers the built-in commands.
 from engine.commands import COMMANDS
-from engine.errors import EngineError
+from engine.core.errors import EngineError
 
 
 def build_parser() -> argparse.ArgumentParser:

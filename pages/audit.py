@@ -2,14 +2,14 @@
 
 import streamlit as st
 
-from engine.errors import PayloadError
-from engine.gallery import example, examples
-from engine.graphs import dag_html
-from engine.highlight import highlight_html
-from engine.markup import legend_html, md_escape, trace_legend_html
-from engine.tables import claim_rows, claims_table_html
-from engine.views import audit_result
+from engine.core.errors import PayloadError
 from pages import shared
+from present.gallery import example, examples
+from present.graphs import dag_html
+from present.highlight import highlight_html
+from present.markup import legend_html, md_escape, trace_legend_html
+from present.tables import claim_rows, claims_table_html
+from present.views import audit_result
 
 st.title("Audit")
 st.caption(

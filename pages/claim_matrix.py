@@ -2,15 +2,15 @@
 
 import streamlit as st
 
-from engine import cells
-from engine.errors import EngineError
-from engine.heatmap import matrix_figure, picked_row
-from engine.markup import md_escape, relation_legend_html
-from engine.matrix import filter_frame, matrix_frame, relations_in, to_csv
-from engine.overlay import read_overlay
-from engine.tables import table_html
-from engine.triage import Decision, record, state
+from engine.core.errors import EngineError
+from engine.review.matrix import filter_frame, matrix_frame, relations_in, to_csv
+from engine.review.overlay import read_overlay
+from engine.review.triage import Decision, record, state
 from pages import shared
+from present import cells
+from present.heatmap import matrix_figure, picked_row
+from present.markup import md_escape, relation_legend_html
+from present.tables import table_html
 
 st.title("Claim matrix")
 worker = shared.current_worker()

@@ -2,12 +2,12 @@
 
 import streamlit as st
 
-from engine.errors import EngineError
-from engine.graphs import step_caption, step_count
-from engine.highlight import cited_prose_html, cites_html
-from engine.markup import md_escape, store_legend_html
-from engine.views import decision_json, payload_json
+from engine.core.errors import EngineError
 from pages import shared
+from present.graphs import step_caption, step_count
+from present.highlight import cited_prose_html, cites_html
+from present.markup import md_escape, store_legend_html
+from present.views import decision_json, payload_json
 
 st.title("Navigate")
 worker = shared.current_worker()

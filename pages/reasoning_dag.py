@@ -2,11 +2,11 @@
 
 import streamlit as st
 
-from engine.graphs import dag_html
-from engine.markup import legend_html, md_escape
-from engine.tables import claim_rows, claims_table_html, ground_rows, table_html
-from engine.views import explanations
 from pages import shared
+from present.graphs import dag_html
+from present.markup import legend_html, md_escape
+from present.tables import claim_rows, claims_table_html, ground_rows, table_html
+from present.views import explanations
 
 st.title("Reasoning DAG")
 result = shared.show_current()

@@ -9,18 +9,18 @@ from pathlib import Path
 
 import streamlit as st
 
-from engine import overlay
 from engine.api import ask
-from engine.graphs import neighbourhood_html
-from engine.llm import ENV_API_KEY, PLACEHOLDER_KEY, LLMConfig, OpenAIChat
-from engine.markup import md_escape
-from engine.model import Edge
-from engine.opened import Worker
-from engine.policies import ModelReasoner
-from engine.substrate import Budget
-from engine.triage import review_edges
-from engine.typers import ModelTyper
-from engine.views import banner
+from engine.core.llm import ENV_API_KEY, PLACEHOLDER_KEY, LLMConfig, OpenAIChat
+from engine.core.model import Edge
+from engine.navigation.reasoners.offline import ModelReasoner
+from engine.navigation.substrate import Budget
+from engine.review import overlay
+from engine.review.triage import review_edges
+from engine.review.typers import ModelTyper
+from engine.workspace.opened import Worker
+from present.graphs import neighbourhood_html
+from present.markup import md_escape
+from present.views import banner
 
 app_dir = Path(__file__).resolve().parent.parent
 

@@ -2,10 +2,10 @@
 
 import streamlit as st
 
-from engine.highlight import highlight_html, sentence_rows, trace_counts
-from engine.markup import trace_legend_html
-from engine.tables import table_html
 from pages import shared
+from present.highlight import highlight_html, sentence_rows, trace_counts
+from present.markup import trace_legend_html
+from present.tables import table_html
 
 st.title("Traceability")
 result = shared.show_current()

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from engine.overlay import Overlay, OverlayEdge, save_overlay
-from engine.typers import Relation
+from engine.review.overlay import Overlay, OverlayEdge, save_overlay
+from engine.review.typers import Relation
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine.api import OpenWorkspace, open_workspace
-from engine.scifact import import_scifact
+from engine.datasets.scifact import import_scifact
 
 ROOT = Path(__file__).resolve().parent.parent
 MOMENTUM_LAB = ROOT / "examples" / "momentum-lab"

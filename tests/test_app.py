@@ -9,7 +9,7 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from engine.scifact import import_scifact
+from engine.datasets.scifact import import_scifact
 from tests.browser_support import save_contradiction_overlay
 from tests.chat_server import (
     chat_server_fixture,  # noqa: F401 (registers chat_server)

@@ -4,8 +4,8 @@ import time
 
 import pytest
 
-from engine.atomic import append_durable, file_lock, synapse_path, write_atomic
-from engine.errors import WorkspaceError
+from engine.core.errors import WorkspaceError
+from engine.workspace.atomic import append_durable, file_lock, synapse_path, write_atomic
 
 
 def test_write_atomic_creates_then_replaces_whole(tmp_path):

@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 from engine.api import open_workspace
-from engine.index import INDEX_PATH, Index
-from engine.overlay import OVERLAY_PATH, EdgeKey, build_overlay, load_overlay, read_overlay
-from engine.stores import open_workspace as load_workspace
-from engine.triage import LOG_PATH, Decision, read_log, record
+from engine.review.overlay import OVERLAY_PATH, EdgeKey, build_overlay, load_overlay, read_overlay
+from engine.review.triage import LOG_PATH, Decision, read_log, record
+from engine.workspace.index import INDEX_PATH, Index
+from engine.workspace.stores import open_workspace as load_workspace
 from tests.conftest import ROOT
 
 DEADLINE = 60.0
@@ -71,8 +71,8 @@ OVERLAY_CHILD = """
 import os, sys, time
 from pathlib import Path
 from engine.api import open_workspace
-from engine.overlay import build_overlay
-from engine.typers import OfflineTyper, register
+from engine.review.overlay import build_overlay
+from engine.review.typers import OfflineTyper, register
 
 root, marker, stop = sys.argv[1], Path(sys.argv[2]), sys.argv[3]
 
@@ -134,8 +134,8 @@ NEW = 1000
 INDEX_CHILD = """
 import sys, time
 from pathlib import Path
-from engine.index import Index
-from engine.stores import open_workspace
+from engine.workspace.index import Index
+from engine.workspace.stores import open_workspace
 
 root, marker, stop = sys.argv[1], Path(sys.argv[2]), int(sys.argv[3])
 insert, inserted = Index._insert, []
@@ -245,8 +245,8 @@ def test_a_garbage_index_file_is_rebuilt(indexed):
 # Records decisions until killed, printing each number once `record` has returned.
 TRIAGE_CHILD = """
 import sys
-from engine.overlay import EdgeKey
-from engine.triage import record
+from engine.review.overlay import EdgeKey
+from engine.review.triage import record
 
 root, worker, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
 go = sys.argv[4] if len(sys.argv) > 4 else None

@@ -10,9 +10,9 @@ import pytest
 
 from engine.api import ask as ask_workspace
 from engine.api import open_workspace
-from engine.llm import LLMConfig, OpenAIChat
-from engine.policies import ModelReasoner
-from engine.text import sentences
+from engine.core.llm import LLMConfig, OpenAIChat
+from engine.core.text import sentences
+from engine.navigation.reasoners.offline import ModelReasoner
 from tests.chat_server import (
     ChatServer,
     cut_mid_reply,

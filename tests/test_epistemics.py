@@ -1,7 +1,14 @@
 import pytest
 
-from engine.epistemics import Tier, Verdict, check_honesty, derive_claims, mark_contested, weakest
-from engine.model import Claim, ClaimKind, Edge, ReasoningDAG
+from engine.core.epistemics import (
+    Tier,
+    Verdict,
+    check_honesty,
+    derive_claims,
+    mark_contested,
+    weakest,
+)
+from engine.core.model import Claim, ClaimKind, Edge, ReasoningDAG
 
 G = Verdict(Tier.GROUNDED)
 M = Verdict(Tier.MEASURED)

@@ -4,10 +4,10 @@ import shutil
 import pytest
 
 from engine.api import ask, open_workspace
-from engine.evaluation import ClaimOutcome, load_gold, run_claims, score
-from engine.overlay import EdgeKey
-from engine.scifact import labels_path
-from engine.triage import record
+from engine.datasets.evaluation import ClaimOutcome, load_gold, run_claims, score
+from engine.datasets.scifact import labels_path
+from engine.review.overlay import EdgeKey
+from engine.review.triage import record
 
 
 @pytest.fixture(scope="module")

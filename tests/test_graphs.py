@@ -5,10 +5,10 @@ import shutil
 import pandas as pd
 import pytest
 
-from engine import graphs, heatmap, views
 from engine.api import ask, open_workspace
-from engine.gallery import example
-from engine.markup import flag_mark, status_colours, store_colours, violation_mark
+from present import graphs, heatmap, views
+from present.gallery import example
+from present.markup import flag_mark, status_colours, store_colours, violation_mark
 from tests.conftest import MOMENTUM_LAB
 
 HOSTILE_TITLE = "<img src=x onerror=alert(1)> <script>alert(1)</script>"

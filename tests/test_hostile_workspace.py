@@ -10,19 +10,19 @@ from html.parser import HTMLParser
 import pytest
 
 from engine.api import ask, open_workspace, route_payload
-from engine.cells import cell_detail, quotes_html, triage_rows
-from engine.graphs import dag_html, neighbourhood_html
-from engine.grounding import ground_node
-from engine.heatmap import matrix_figure
-from engine.highlight import cited_prose_html, highlight_html, sentence_rows
-from engine.markup import md_escape
-from engine.matrix import matrix_frame
-from engine.overlay import Overlay, OverlayEdge, save_overlay
-from engine.stores import TetherState, tether_status
-from engine.tables import claim_rows, claims_table_html, ground_rows, table_html
-from engine.triage import record, state
-from engine.typers import Relation
-from engine.views import audit_result, banner, explanations
+from engine.navigation.grounding import ground_node
+from engine.review.matrix import matrix_frame
+from engine.review.overlay import Overlay, OverlayEdge, save_overlay
+from engine.review.triage import record, state
+from engine.review.typers import Relation
+from engine.workspace.stores import TetherState, tether_status
+from present.cells import cell_detail, quotes_html, triage_rows
+from present.graphs import dag_html, neighbourhood_html
+from present.heatmap import matrix_figure
+from present.highlight import cited_prose_html, highlight_html, sentence_rows
+from present.markup import md_escape
+from present.tables import claim_rows, claims_table_html, ground_rows, table_html
+from present.views import audit_result, banner, explanations
 from tests.hostile import BOX, HOVER, IMG, LEAKY_IDS, SCRIPT, Hostile, build_hostile
 
 # What a refusal to read a path says, whichever check caught it.

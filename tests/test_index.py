@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.errors import EngineError
-from engine.index import INDEX_PATH, Index
-from engine.stores import open_workspace
+from engine.core.errors import EngineError
+from engine.workspace.index import INDEX_PATH, Index
+from engine.workspace.stores import open_workspace
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -140,15 +140,15 @@ def test_phrase_lookup_uses_the_full_text_table(index):
 
 READER = """
 import json, sys
-from engine.index import Index
+from engine.workspace.index import Index
 with Index.open(sys.argv[1]) as index:
     print(json.dumps([hit.address for hit in index.search(sys.argv[2])]))
 """
 
 WRITER = """
 import sys
-from engine.index import Index
-from engine.stores import open_workspace
+from engine.workspace.index import Index
+from engine.workspace.stores import open_workspace
 with Index.open(sys.argv[1]) as index:
     index.update(open_workspace(sys.argv[1]))
 """
@@ -188,8 +188,8 @@ def test_an_open_index_follows_updates_from_another_process(root, index):
 def test_one_index_serves_many_threads(tmp_path):
     from concurrent.futures import ThreadPoolExecutor
 
-    from engine.index import Index
-    from engine.stores import open_workspace
+    from engine.workspace.index import Index
+    from engine.workspace.stores import open_workspace
 
     box = tmp_path / ".zettelkasten" / "b"
     box.mkdir(parents=True)

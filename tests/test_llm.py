@@ -6,8 +6,8 @@ import urllib.request
 
 import pytest
 
-from engine.errors import ConfigError
-from engine.llm import (
+from engine.core.errors import ConfigError
+from engine.core.llm import (
     CONNECTION_CHECK_PROMPT,
     PLACEHOLDER_KEY,
     ChatReply,

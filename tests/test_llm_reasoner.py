@@ -2,8 +2,14 @@ import json
 
 import pytest
 
-from engine.llm import LLMConfig, OpenAIChat
-from engine.llm_reasoner import NODE_CHARS, SYSTEM_PROMPT, Draft, NodeView, draft_answer
+from engine.core.llm import LLMConfig, OpenAIChat
+from engine.navigation.reasoners.model import (
+    NODE_CHARS,
+    SYSTEM_PROMPT,
+    Draft,
+    NodeView,
+    draft_answer,
+)
 from tests.chat_server import (
     ChatServer,
     chat_server_fixture,  # noqa: F401 (registers the chat_server fixture)

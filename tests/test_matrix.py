@@ -2,11 +2,11 @@ from dataclasses import replace
 
 import pytest
 
-from engine.matrix import debate_map, filter_frame, is_high_value, matrix_frame, to_csv
-from engine.overlay import EdgeKey, Overlay, OverlayEdge
-from engine.stores import open_workspace
-from engine.triage import Decision
-from engine.typers import Relation
+from engine.review.matrix import debate_map, filter_frame, is_high_value, matrix_frame, to_csv
+from engine.review.overlay import EdgeKey, Overlay, OverlayEdge
+from engine.review.triage import Decision
+from engine.review.typers import Relation
+from engine.workspace.stores import open_workspace
 
 AGAINST = OverlayEdge(
     "exp-2009-backtest", "finance", "z-mom-01", Relation.CONTRADICTS, 0.6, 0.2, 0.36, "r", "e"

@@ -1,7 +1,7 @@
 import pytest
 
-from engine.errors import PayloadError
-from engine.model import Address, Claim, ClaimKind, ProseCitation, ReasoningDAG
+from engine.core.errors import PayloadError
+from engine.core.model import Address, Claim, ClaimKind, ProseCitation, ReasoningDAG
 
 
 def claim(cid, *premises, kind=ClaimKind.DEDUCTION, cites=()):

@@ -4,11 +4,11 @@ import shutil
 import pytest
 
 from engine.api import ask, open_workspace
-from engine.errors import ConfigError
-from engine.navigation import Action, ActionKind
-from engine.overlay import EdgeKey
-from engine.substrate import Budget
-from engine.triage import record
+from engine.core.errors import ConfigError
+from engine.navigation.navigator import Action, ActionKind
+from engine.navigation.substrate import Budget
+from engine.review.overlay import EdgeKey
+from engine.review.triage import record
 from tests.conftest import MOMENTUM_LAB
 
 QUESTIONS = [json.loads(line) for line in (MOMENTUM_LAB / "questions.jsonl").open()]

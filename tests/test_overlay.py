@@ -4,9 +4,9 @@ from datetime import datetime
 import pytest
 
 from engine.api import open_workspace
-from engine.errors import ConfigError
-from engine.notes import NoteKind
-from engine.overlay import (
+from engine.core.errors import ConfigError
+from engine.datasets.scifact import import_scifact
+from engine.review.overlay import (
     OVERLAY_PATH,
     OverlayConfig,
     build_overlay,
@@ -14,9 +14,9 @@ from engine.overlay import (
     load_overlay,
     read_overlay,
 )
-from engine.scifact import import_scifact
-from engine.strength import ClaimStrength, combine, pagerank, priority_weight
-from engine.typers import TYPERS, Relation, Typing, register
+from engine.review.strength import ClaimStrength, combine, pagerank, priority_weight
+from engine.review.typers import TYPERS, Relation, Typing, register
+from engine.workspace.notes import NoteKind
 from tests.conftest import ROOT
 
 SCIFACT = ROOT / "data" / "scifact"

@@ -4,7 +4,7 @@ import pytest
 
 from engine.cli import main
 from engine.commands.eval_overlay import annotated_pairs, gold_pairs
-from engine.scifact import import_scifact, labels_path
+from engine.datasets.scifact import import_scifact, labels_path
 from tests.conftest import ROOT
 
 SCIFACT = ROOT / "data" / "scifact"

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.errors import ConfigError
-from engine.quote import QuoteMatch, quote_needle, verify_quote
+from engine.core.errors import ConfigError
+from engine.core.quote import QuoteMatch, quote_needle, verify_quote
 
 ROOT = Path(__file__).resolve().parents[1]
 RATIONALES = [

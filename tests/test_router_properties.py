@@ -9,10 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from engine.api import route_payload
-from engine.errors import PayloadError
-from engine.model import MAX_CLAIMS, MAX_PROSE_BYTES
-from engine.router import route
-from engine.wire import parse_json
+from engine.core.errors import PayloadError
+from engine.core.model import MAX_CLAIMS, MAX_PROSE_BYTES
+from engine.core.router import route
+from engine.core.wire import parse_json
 from tests.strategies import REASONS, closure, closure_cites, malformed_payloads, payloads
 
 VERIFIED = {"measured", "grounded"}

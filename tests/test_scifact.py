@@ -6,10 +6,10 @@ from pathlib import Path
 import pytest
 
 from engine.cli import main
-from engine.errors import EngineError
-from engine.notes import NoteKind, Store
-from engine.scifact import import_scifact, labels_path
-from engine.stores import open_workspace
+from engine.core.errors import EngineError
+from engine.datasets.scifact import import_scifact, labels_path
+from engine.workspace.notes import NoteKind, Store
+from engine.workspace.stores import open_workspace
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "scifact"
 CORPUS = DATA / "corpus.jsonl.gz"

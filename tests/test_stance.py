@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.passages import passage, sentences_of
-from engine.stance import OfflineTyper, Relation, model, offline_stance
-from engine.typers import make_typer
+from engine.review.passages import passage, sentences_of
+from engine.review.stance import OfflineTyper, Relation, model, offline_stance
+from engine.review.typers import make_typer
 
 FIXTURE = Path(__file__).parent / "fixtures" / "stance_scifact.jsonl"
 STATINS = (

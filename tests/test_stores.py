@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.errors import EngineError, WorkspaceError
-from engine.notes import NoteKind, Store
-from engine.stores import LoadProblem, TetherState, open_workspace, tether_status
+from engine.core.errors import EngineError, WorkspaceError
+from engine.workspace.notes import NoteKind, Store
+from engine.workspace.stores import LoadProblem, TetherState, open_workspace, tether_status
 
 GOOD_NOTE = """---
 id: z-mom-01

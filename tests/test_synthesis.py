@@ -3,10 +3,10 @@ from dataclasses import replace
 import pytest
 
 from engine.api import open_workspace
-from engine.llm import LLMConfig, OpenAIChat
-from engine.overlay import Overlay, OverlayEdge, build_overlay
-from engine.scifact import import_scifact
-from engine.synthesis import (
+from engine.core.llm import LLMConfig, OpenAIChat
+from engine.datasets.scifact import import_scifact
+from engine.review.overlay import Overlay, OverlayEdge, build_overlay
+from engine.review.synthesis import (
     BriefFailure,
     ModelSynthesizer,
     cell_material,
@@ -15,7 +15,7 @@ from engine.synthesis import (
     synthesize_overlay,
     verify_brief,
 )
-from engine.typers import Relation
+from engine.review.typers import Relation
 from tests.chat_server import chat_server_fixture, reply, status  # noqa: F401
 from tests.conftest import ROOT
 

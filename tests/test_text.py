@@ -1,6 +1,6 @@
 import pytest
 
-from engine.text import (
+from engine.core.text import (
     clause_atoms,
     extractively_licensed,
     numbers,

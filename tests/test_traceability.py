@@ -2,8 +2,8 @@ import json
 
 import pytest
 
-from engine.model import ProseCitation
-from engine.traceability import OrphanKind, TraceMode, check_traceability
+from engine.core.model import ProseCitation
+from engine.core.traceability import OrphanKind, TraceMode, check_traceability
 
 CLAIMS = {
     "c1": "Dose 5 mg cut pain by 30%; 10 mg had no effect.",

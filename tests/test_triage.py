@@ -5,10 +5,10 @@ import textwrap
 import pytest
 
 from engine.api import ask, open_workspace
-from engine.errors import ConfigError
-from engine.model import Edge
-from engine.overlay import EdgeKey, Overlay, OverlayEdge, save_overlay
-from engine.triage import (
+from engine.core.errors import ConfigError
+from engine.core.model import Edge
+from engine.review.overlay import EdgeKey, Overlay, OverlayEdge, save_overlay
+from engine.review.triage import (
     LOG_PATH,
     Decision,
     confirmed_edges,
@@ -17,7 +17,7 @@ from engine.triage import (
     review_edges,
     state,
 )
-from engine.typers import Relation
+from engine.review.typers import Relation
 from tests.conftest import ROOT
 
 MOM = EdgeKey("exp-2009-backtest", "finance", "z-mom-01")
@@ -78,8 +78,8 @@ def test_malformed_middle_line_is_skipped_and_reported(tmp_path):
 _WRITER = textwrap.dedent(
     """
     import sys
-    from engine.overlay import EdgeKey
-    from engine.triage import record
+    from engine.review.overlay import EdgeKey
+    from engine.review.triage import record
     root, worker = sys.argv[1], sys.argv[2]
     for n in range(200):
         record(root, EdgeKey(f"{worker}-{n}", "finance", "z"), "confirmed")

@@ -2,9 +2,9 @@ import json
 
 import pytest
 
-from engine.errors import ConfigError
-from engine.llm import ChatReply, LLMConfig, OpenAIChat
-from engine.typers import (
+from engine.core.errors import ConfigError
+from engine.core.llm import ChatReply, LLMConfig, OpenAIChat
+from engine.review.typers import (
     TYPERS,
     GatedTyper,
     ModelTyper,
@@ -127,7 +127,7 @@ def test_the_registry_hands_out_gated_typers(monkeypatch):
 
 
 def test_register_adds_a_typer(monkeypatch):
-    monkeypatch.setattr("engine.typers.TYPERS", dict(TYPERS))
+    monkeypatch.setattr("engine.review.typers.TYPERS", dict(TYPERS))
     register("another", lambda: Fixed(CONTRADICTION))
     assert make_typer("another").name == "fixed"
 

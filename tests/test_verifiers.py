@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.epistemics import Tier, Verdict
-from engine.errors import EngineError
-from engine.verifiers import (
+from engine.core.epistemics import Tier, Verdict
+from engine.core.errors import EngineError
+from engine.core.verifiers import (
     REGISTRY,
     VerifierResult,
     VerifierStatus,

@@ -5,10 +5,10 @@ import re
 import pandas as pd
 import pytest
 
-from engine import cells, highlight, tables, views
-from engine.errors import PayloadError
-from engine.gallery import example, examples
-from engine.markup import (
+from engine.core.errors import PayloadError
+from present import cells, highlight, tables, views
+from present.gallery import example, examples
+from present.markup import (
     legend_html,
     md_escape,
     relation_legend_html,

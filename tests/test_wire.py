@@ -2,9 +2,9 @@ import json
 
 import pytest
 
-from engine.epistemics import Tier, Verdict
-from engine.errors import PayloadError
-from engine.wire import parse_json, parse_payload
+from engine.core.epistemics import Tier, Verdict
+from engine.core.errors import PayloadError
+from engine.core.wire import parse_json, parse_payload
 
 
 def payload(**overrides):

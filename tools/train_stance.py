@@ -18,8 +18,8 @@ from collections import Counter
 
 import numpy as np
 
-from engine import alignment, passages, stance
-from engine.text import tokens
+from engine.core.text import tokens
+from engine.review import alignment, passages, stance
 from tools.tune_stance import Pair, corpus, scifact_pairs
 
 MIN_DF = 8  # rarer stems fall back to the default rarity, which keeps the table small

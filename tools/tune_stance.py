@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.typers import make_typer
+from engine.review.typers import make_typer
 
 ROOT = Path(__file__).resolve().parent.parent
 SCIFACT = ROOT / "data" / "scifact"

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from engine.api import ask, open_workspace
 from engine.commands.registry import Command, register
-from engine.errors import ConfigError
-from engine.substrate import Budget
-from engine.wire import dumps
+from engine.core.errors import ConfigError
+from engine.core.wire import dumps
+from engine.navigation.substrate import Budget
 
 # Fields of a result that the command prints unless --full is given.
 SUMMARY = ("verdict", "label", "status", "reasons", "detail", "cited", "prose", "dag", "trace")

@@ -20,10 +20,10 @@ from collections import Counter
 from pathlib import Path
 
 from engine.commands.registry import Command, register
-from engine.errors import ConfigError, WorkspaceError
-from engine.overlay import Overlay, practice_entries, read_overlay
-from engine.scifact import BOX, labels_path
-from engine.stores import open_workspace
+from engine.core.errors import ConfigError, WorkspaceError
+from engine.datasets.scifact import BOX, labels_path
+from engine.review.overlay import Overlay, practice_entries, read_overlay
+from engine.workspace.stores import open_workspace
 
 GOLD_RELATIONS = {"SUPPORT": "supports", "CONTRADICT": "contradicts"}
 SCORED = ("contradicts", "supports")

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from engine.api import open_workspace
 from engine.commands.registry import Command, register
-from engine.evaluation import load_gold, run_claims, score
-from engine.wire import dumps
+from engine.core.wire import dumps
+from engine.datasets.evaluation import load_gold, run_claims, score
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:

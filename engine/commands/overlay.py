@@ -9,8 +9,8 @@ from pathlib import Path
 
 from engine.api import open_workspace
 from engine.commands.registry import Command, register
-from engine.errors import WorkspaceError
-from engine.overlay import OVERLAY_PATH, OverlayConfig, build_overlay, read_overlay
+from engine.core.errors import WorkspaceError
+from engine.review.overlay import OVERLAY_PATH, OverlayConfig, build_overlay, read_overlay
 
 SHOWN = (
     "memory_id",

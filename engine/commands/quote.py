@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 from engine.commands.registry import Command, register
-from engine.errors import ConfigError, PayloadError
-from engine.quote import QuoteMatch, verify_quote
+from engine.core.errors import ConfigError, PayloadError
+from engine.core.quote import QuoteMatch, verify_quote
 
 _FIELDS = ("verified", "method", "score", "page", "near_miss")
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from engine.api import route_json
 from engine.commands.registry import Command, register
-from engine.errors import PayloadError
-from engine.wire import dumps
+from engine.core.errors import PayloadError
+from engine.core.wire import dumps
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:

@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 from engine.commands.registry import Command, register
-from engine.errors import WorkspaceError
-from engine.overlay import EdgeKey
-from engine.triage import Decision, read_log, record
+from engine.core.errors import WorkspaceError
+from engine.review.overlay import EdgeKey
+from engine.review.triage import Decision, read_log, record
 
 
 def _workspace(parser: argparse.ArgumentParser) -> None:

@@ -9,9 +9,9 @@ import time
 from pathlib import Path
 
 from engine.commands.registry import Command, register
-from engine.index import Index
-from engine.scifact import import_scifact
-from engine.stores import open_workspace
+from engine.datasets.scifact import import_scifact
+from engine.workspace.index import Index
+from engine.workspace.stores import open_workspace
 
 
 def _configure_import(parser: argparse.ArgumentParser) -> None:

@@ -1,0 +1,319 @@
+"""The seam to an OpenAI-compatible chat endpoint: settings, replies and a never-raising client."""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import logging
+import os
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Protocol
+from urllib.parse import urlsplit
+
+import openai
+
+from engine.core.errors import ConfigError
+
+log = logging.getLogger(__name__)
+
+ENV_BASE_URL = "SYNAPSE_LLM_BASE_URL"
+ENV_MODEL = "SYNAPSE_LLM_MODEL"
+ENV_API_KEY = "SYNAPSE_LLM_API_KEY"
+# Local servers (Ollama, llama.cpp, vLLM) ignore the key, but the client insists on one.
+PLACEHOLDER_KEY = "not-needed"
+REDACTED = "[redacted]"
+CONNECTION_CHECK_PROMPT = 'Reply with {"ok": true}'
+_DETAIL_CHARS = 200
+
+
+@dataclass(frozen=True)
+class LLMConfig:
+    """Where and how to ask a chat model; `api_key` is kept out of repr and `to_dict`."""
+
+    base_url: str
+    model: str
+    api_key: str = field(default=PLACEHOLDER_KEY, repr=False)
+    timeout_s: float = 30.0
+    max_tokens: int = 2048
+    temperature: float = 0.0
+
+    def __post_init__(self) -> None:
+        parts = urlsplit(self.base_url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ConfigError(
+                f"LLM base URL {self.base_url!r} must be an http(s) URL such as "
+                "http://127.0.0.1:11434/v1"
+            )
+        if not self.model.strip():
+            raise ConfigError("LLM model name is empty")
+        if not self.timeout_s > 0:
+            raise ConfigError(f"LLM timeout must be positive, got {self.timeout_s}")
+        if self.max_tokens < 1:
+            raise ConfigError(f"LLM max_tokens must be at least 1, got {self.max_tokens}")
+        if not 0 <= self.temperature <= 2:
+            raise ConfigError(f"LLM temperature must lie in [0, 2], got {self.temperature}")
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> LLMConfig:
+        """Read `SYNAPSE_LLM_BASE_URL`, `SYNAPSE_LLM_MODEL` and `SYNAPSE_LLM_API_KEY`.
+
+        Raises `ConfigError` when the base URL or model is missing; an empty key means a
+        local server that needs none.
+        """
+        env = os.environ if environ is None else environ
+        base_url = env.get(ENV_BASE_URL, "").strip()
+        model = env.get(ENV_MODEL, "").strip()
+        if not base_url:
+            raise ConfigError(
+                f"{ENV_BASE_URL} is not set; point it at an OpenAI-compatible endpoint, "
+                "e.g. http://127.0.0.1:11434/v1"
+            )
+        if not model:
+            raise ConfigError(f"{ENV_MODEL} is not set; name the model to ask, e.g. llama3.1")
+        api_key = env.get(ENV_API_KEY, "").strip() or PLACEHOLDER_KEY
+        return cls(base_url=base_url, model=model, api_key=api_key)
+
+    def to_dict(self) -> dict:
+        """The settings safe to show or export: everything but the key."""
+        return {
+            "base_url": self.base_url,
+            "model": self.model,
+            "has_api_key": self.api_key != PLACEHOLDER_KEY,
+            "timeout_s": self.timeout_s,
+            "max_tokens": self.max_tokens,
+            "temperature": self.temperature,
+        }
+
+
+def redact(text: str, config: LLMConfig) -> str:
+    """`text` with every occurrence of the configured API key replaced."""
+    key = config.api_key
+    if not key or key == PLACEHOLDER_KEY:
+        return text
+    return text.replace(key, REDACTED)
+
+
+@dataclass(frozen=True)
+class ChatReply:
+    """The outcome of one chat request: the reply text, or a labelled, key-free error.
+
+    Build it with `ChatReply.ok(text, latency_ms)` or `ChatReply.failed(error, latency_ms)`.
+    """
+
+    ok: bool
+    text: str = ""
+    error: str = ""
+    latency_ms: int = 0
+
+    @classmethod
+    def failed(cls, error: str, latency_ms: int = 0) -> ChatReply:
+        return cls(ok=False, error=error, latency_ms=latency_ms)
+
+
+def _ok_reply(cls: type[ChatReply], text: str, latency_ms: int = 0) -> ChatReply:
+    return cls(ok=True, text=text, latency_ms=latency_ms)
+
+
+# Attached after the dataclass is built so that `ok` is a plain field on instances (an
+# instance attribute shadows a classmethod) while `ChatReply.ok(...)` stays a constructor.
+ChatReply.ok = classmethod(_ok_reply)  # type: ignore[assignment, method-assign]
+
+
+class ChatModel(Protocol):
+    """Anything that answers a chat conversation; implementations never raise."""
+
+    def complete(self, messages: list[dict], *, json_mode: bool = True) -> ChatReply: ...
+
+
+class _Failure(Exception):
+    """A labelled failure inside `OpenAIChat`, turned into a `ChatReply` at the edge."""
+
+
+class OpenAIChat:
+    """A `ChatModel` backed by the `openai` client against `config.base_url`.
+
+    One `complete` takes at most about `config.timeout_s` in total: the two possible
+    second requests (JSON mode refused with HTTP 400, after which this instance stops
+    asking for it; HTTP 429 with a `Retry-After` that fits) only use what is left of that
+    budget. The client's timeout bounds each network wait, so a server trickling bytes
+    could stretch one request further.
+    """
+
+    def __init__(self, config: LLMConfig) -> None:
+        self.config = config
+        self._client: openai.OpenAI | None = None
+        # Set once the endpoint refused JSON mode and answered without it.
+        self._json_mode_refused = False
+
+    def complete(self, messages: list[dict], *, json_mode: bool = True) -> ChatReply:
+        """Ask the model; every failure comes back as `ChatReply.failed`, never raised."""
+        started = time.monotonic()
+        try:
+            text = self._exchange(messages, json_mode, started + self.config.timeout_s)
+        except _Failure as failure:
+            return self._fail(str(failure), started)
+        except Exception as exc:  # the seam promises never to raise into a page
+            return self._fail(f"unexpected error: {type(exc).__name__}: {exc}", started)
+        return ChatReply.ok(text, _elapsed_ms(started))
+
+    def _exchange(self, messages: list[dict], json_mode: bool, deadline: float) -> str:
+        json_mode = json_mode and not self._json_mode_refused
+        rate_limited_once = fell_back = False
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise _Failure(self._timed_out())
+            try:
+                text = self._request(messages, json_mode, remaining)
+                self._json_mode_refused = self._json_mode_refused or fell_back
+                return text
+            except openai.BadRequestError as exc:
+                if not json_mode:
+                    raise _Failure(self._status_label(exc)) from None
+                # Some servers do not support JSON mode; the prompt still asks for JSON.
+                log.info("endpoint refused JSON mode (HTTP 400); asking again without it")
+                json_mode = False
+                fell_back = True
+            except openai.RateLimitError as exc:
+                wait = _retry_after(exc.response.headers)
+                label = "endpoint rate-limited (HTTP 429)"
+                if wait is not None:
+                    label += f", retry after {_seconds(wait)}"
+                left = deadline - time.monotonic()
+                if rate_limited_once or wait is None or wait >= left:
+                    raise _Failure(label) from None
+                rate_limited_once = True
+                log.info("endpoint rate-limited; retrying in %s", _seconds(wait))
+                time.sleep(wait)
+            except openai.APITimeoutError:
+                raise _Failure(self._timed_out()) from None
+            except openai.APIConnectionError as exc:
+                raise _Failure(_connection_label(exc)) from None
+            except openai.APIStatusError as exc:
+                raise _Failure(self._status_label(exc)) from None
+            except openai.APIError as exc:
+                raise _Failure(f"endpoint error: {exc.message}") from None
+            except json.JSONDecodeError as exc:  # a 200 whose body is not JSON at all
+                raise _Failure(f"endpoint reply is not valid JSON: {exc}") from None
+
+    def _request(self, messages: list[dict], json_mode: bool, timeout: float) -> str:
+        options = {"response_format": {"type": "json_object"}} if json_mode else {}
+        completion = self._openai().chat.completions.create(
+            model=self.config.model,
+            messages=messages,
+            max_tokens=self.config.max_tokens,
+            temperature=self.config.temperature,
+            timeout=timeout,
+            **options,
+        )
+        choices = getattr(completion, "choices", None)
+        if not isinstance(choices, list) or not choices:
+            raise _Failure("endpoint reply is not a chat completion (no choices)")
+        message = getattr(choices[0], "message", None)
+        content = getattr(message, "content", None)
+        if content is not None and not isinstance(content, str):
+            raise _Failure("endpoint reply is not a chat completion (content is not text)")
+        if not content or not content.strip():
+            raise _Failure("empty reply")
+        return content
+
+    def _openai(self) -> openai.OpenAI:
+        if self._client is None:
+            self._client = openai.OpenAI(
+                base_url=self.config.base_url,
+                api_key=self.config.api_key,
+                timeout=self.config.timeout_s,
+                max_retries=0,  # retries are decided here, inside the time budget
+            )
+        return self._client
+
+    def _timed_out(self) -> str:
+        return f"endpoint timed out after {self.config.timeout_s:.1f} s"
+
+    def _status_label(self, exc: openai.APIStatusError) -> str:
+        code = exc.status_code
+        if code in (401, 403):
+            label = f"endpoint refused the credentials (HTTP {code})"
+        elif code == 404:
+            label = f"endpoint error: HTTP 404 (is the model {self.config.model!r} served there?)"
+        else:
+            label = f"endpoint error: HTTP {code}"
+        # Redact before clipping: a clip through the key would leave its head unredactable.
+        detail = _error_detail(exc.body, self.config)
+        return f"{label}: {detail}" if detail else label
+
+    def _fail(self, error: str, started: float) -> ChatReply:
+        error = redact(error, self.config)
+        where = redact(self.config.base_url, self.config)
+        log.warning("chat request to %s failed: %s", where, error)
+        return ChatReply.failed(error, _elapsed_ms(started))
+
+
+def check_connection(config: LLMConfig) -> ChatReply:
+    """Send one tiny request, for a "Test connection" button; never raises."""
+    messages = [{"role": "user", "content": CONNECTION_CHECK_PROMPT}]
+    return OpenAIChat(config).complete(messages, json_mode=True)
+
+
+def _connection_label(exc: openai.APIConnectionError) -> str:
+    chain: list[BaseException] = []
+    cause = exc.__cause__
+    while cause is not None and len(chain) < 8:
+        chain.append(cause)
+        cause = cause.__cause__ or cause.__context__
+    if any(isinstance(c, ConnectionRefusedError) for c in chain):
+        return "endpoint unreachable: connection refused"
+    # Matched by name: the transport is httpx or httpx2 depending on the openai release.
+    names = {type(c).__name__ for c in chain}
+    if names & {"RemoteProtocolError", "ReadError"}:
+        return "endpoint dropped the connection mid-reply"
+    reason = _clip(str(chain[0])) if chain else ""
+    return f"endpoint unreachable: {reason or 'cannot connect'}"
+
+
+def _error_detail(body: object, config: LLMConfig) -> str:
+    if isinstance(body, Mapping):
+        error = body.get("error", body)
+        message = error.get("message") if isinstance(error, Mapping) else error
+        return _clip(redact(str(message), config)) if message else ""
+    return _clip(redact(str(body), config)) if body else ""
+
+
+def _retry_after(headers: Mapping[str, str]) -> float | None:
+    """Seconds to wait from `retry-after-ms` or `retry-after` (seconds or an HTTP date)."""
+    raw_ms = headers.get("retry-after-ms")
+    if raw_ms:
+        try:
+            return max(0.0, float(raw_ms) / 1000)
+        except ValueError:
+            pass
+    raw = headers.get("retry-after")
+    if not raw:
+        return None
+    try:
+        return max(0.0, float(raw))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(raw)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - datetime.now(UTC)).total_seconds())
+
+
+def _seconds(value: float) -> str:
+    return f"{round(value, 1):g} s"
+
+
+def _clip(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= _DETAIL_CHARS else text[: _DETAIL_CHARS - 1] + "…"
+
+
+def _elapsed_ms(started: float) -> int:
+    return round((time.monotonic() - started) * 1000)

@@ -1,0 +1,400 @@
+"""Verify that a quoted passage really occurs in a source's full text."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from bisect import bisect_right
+from collections.abc import Mapping, Sequence
+from dataclasses import KW_ONLY, asdict, dataclass
+from enum import StrEnum
+from functools import lru_cache
+from itertools import accumulate
+
+from rapidfuzz import fuzz
+from rapidfuzz.distance import OSA
+
+from engine.core.errors import ConfigError
+
+DEFAULT_FUZZY_FLOOR = 90.0
+ANNOTATION_COVERAGE = 90.0
+
+_DASHES = "‐‑‒–—―−﹘﹣－"
+_PUNCT = str.maketrans(
+    "‘’‚‛′`“”„‟″«»" + _DASHES,
+    "'" * 6 + '"' * 7 + "-" * len(_DASHES),
+    "\u00ad\u200b\u200c\u200d\u200e\u200f\u2060\ufeff",
+)
+_BREAKS = "\r\n\f\v\x85\u2028\u2029"
+_EDITS = rf"(?P<hy>[-\xad{_DASHES}])[^\S{_BREAKS}]*[{_BREAKS}]\s*|(?P<ws>\s{{2,}}|[^\S ])"
+# A word keeps inner apostrophes and hyphens, and a "treat- ment" split left by text
+# extraction, so word counts compare like for like.
+_TOKEN = re.compile(r"(?:(?<!\w)-)?\d+(?:[.,]\d+)*|[^\W_]+(?:(?:'|- ?)[^\W_]+)*|[<>=±≤≥%+/×~∼]")
+_NOTE = (
+    r"(?:(?:my|reader'?s?|editor'?s?)\s+)?(?:(?:note|nb|comment|emphasis\s+(?:added|mine|ours)"
+    r"|italics\s+(?:added|mine))\b|n\.\s?b\.|ed\.)"
+)
+_NOTE_TAIL = re.compile(
+    rf"\s*(?:\[\s*{_NOTE}[^\]]*\]|\(\s*{_NOTE}[^)]*\)|\s-{{1,2}}\s*{_NOTE}\s*:.*)$"
+)
+_TOKEN_SPLIT = re.compile(f"({_TOKEN.pattern})")
+_SPELLING = re.compile(r"[-' ]")
+_DIGITS = re.compile(r"\d+")
+_SIC = re.compile(r"\s*[\[(]sic!?[\])]")
+_EDGES = re.compile(r"^(?:[\s\"']|\.\.\.)+|(?:[\s\"']|\.\.\.)+$")
+
+
+def _pairs(spec: str) -> tuple[tuple[str, str], ...]:
+    return tuple((left, right) for left, _, right in (pair.partition("/") for pair in spec.split()))
+
+
+_NEGATIONS = frozenset(
+    "not no nor never without none neither nobody nothing nowhere cannot dont doesnt didnt isnt"  # noqa: SIM905
+    " arent wasnt werent cant couldnt wont wouldnt shouldnt hasnt havent hadnt mustnt".split()
+)
+# Negating prefix -> shortest remainder it is checked on ("a" only on longer words).
+_NEGATING_PREFIXES = {"non": 3, "un": 3, "in": 3, "im": 3, "ir": 3, "il": 3, "dis": 3, "anti": 3}
+_NEGATING_PREFIXES |= {"de": 3, "a": 5}
+# Prefix pairs whose swap turns a word into its opposite while keeping it
+# close enough in spelling to pass as a typo (hypertension/hypotension).
+_OPPOSED_PREFIXES = _pairs(
+    "in/de hyper/hypo intra/inter intra/extra pre/post endo/exo up/down over/under sub/supra"
+    " sub/super in/ex im/ex in/ef af/ef uni/bi uni/multi mono/poly homo/hetero pro/anti"
+    " ana/cata a/de sys/dias max/min en/ex"
+)
+# Word parts of opposite meaning; a word pair is rejected when each contains one side.
+_OPPOSED_STEMS = _pairs(
+    "increas/decreas increas/reduc increas/declin increas/lower high/low more/less more/fewer"
+    " most/least many/few greater/lesser greater/smaller larg/small positiv/negativ"
+    " improv/worse improv/impair improv/deteriorat better/worse best/worst benefi/harm"
+    " enhanc/reduc enhanc/impair enhanc/suppress present/absent presence/absence"
+    " inhibit/promot inhibit/activat inhibit/stimulat inhibit/induc inhibit/enhanc"
+    " inhibit/excit activat/repress activat/suppress induc/repress induc/suppress up/down"
+    " upper/lower before/after earl/late major/minor maxim/minim above/below rais/lower"
+    " rise/fall gain/loss gain/lose strong/weak long/short fast/slow accept/reject"
+    " agonist/antagonist elevat/reduc elevat/lower elevat/decreas superior/inferior"
+    " always/never all/none male/female men/women sensitiv/resistan susceptib/resistan"
+    " benign/malignant dominant/recessive acute/chronic includ/exclud inclusion/exclusion"
+    " support/refut support/contradict confirm/refut similar/different same/different"
+    " true/false success/fail risk/protect first/last min/max philic/phobic ful/less"
+)
+
+
+class MatchMethod(StrEnum):
+    """How a quote was, or was not, found in the source."""
+
+    EXACT = "exact"
+    FUZZY = "fuzzy"
+    ANNOTATION = "annotation"
+    NONE = "none"
+    UNAVAILABLE = "unavailable"
+
+
+@dataclass(frozen=True)
+class QuoteMatch:
+    """The verdict on one quote against one source text.
+
+    `page` is 1-based (form feeds separate pages); on failure it is the near miss's page.
+    `near_miss` is set only on failure: the closest source window, in the source's own
+    wording with whitespace collapsed. `confirmed_source_text` is the normalised quote
+    for `exact` and the highlight text for `annotation`, otherwise None.
+    """
+
+    verified: bool
+    method: MatchMethod
+    score: float
+    page: int | None = None
+    _: KW_ONLY
+    near_miss: str | None = None
+    confirmed_source_text: str | None = None
+
+    @classmethod
+    def unavailable(cls) -> QuoteMatch:
+        """No source text to check against; this is not a refutation."""
+        return cls(False, MatchMethod.UNAVAILABLE, 0.0)
+
+    @classmethod
+    def exact(cls, needle: str, page: int) -> QuoteMatch:
+        return cls(True, MatchMethod.EXACT, 100.0, page, confirmed_source_text=needle)
+
+    @classmethod
+    def annotation(cls, highlight: str, *, score: float, page: int | None) -> QuoteMatch:
+        return cls(True, MatchMethod.ANNOTATION, score, page, confirmed_source_text=highlight)
+
+    @classmethod
+    def fuzzy(cls, score: float, page: int) -> QuoteMatch:
+        return cls(True, MatchMethod.FUZZY, score, page)
+
+    @classmethod
+    def not_found(
+        cls, *, score: float = 0.0, page: int | None = None, near_miss: str | None = None
+    ) -> QuoteMatch:
+        return cls(False, MatchMethod.NONE, score, page, near_miss=near_miss)
+
+    def to_dict(self) -> dict[str, object]:
+        """The six fields as JSON-ready values."""
+        return {**asdict(self), "method": self.method.value}
+
+
+@dataclass(frozen=True)
+class _Folded:
+    """Normalised text plus breakpoints mapping its offsets back to the original."""
+
+    text: str
+    norm_marks: list[int]
+    orig_marks: list[int]
+
+    def original(self, pos: int) -> int:
+        i = bisect_right(self.norm_marks, pos) - 1
+        out = self.orig_marks[i] + pos - self.norm_marks[i]
+        # Inside an expanded character (a ligature) stay at the next breakpoint.
+        return min(out, self.orig_marks[i + 1]) if i + 1 < len(self.orig_marks) else out
+
+
+@dataclass(frozen=True)
+class _Tokens:
+    words: list[str]
+    starts: list[int]
+    ends: list[int]
+    postings: dict[str, list[int]]
+    by_prefix: dict[str, list[int]]
+
+
+def verify_quote(
+    body: str,
+    fulltext: str | None,
+    annotations: Sequence[Mapping[str, object]] | None = None,
+    *,
+    fuzzy_floor: float | None = None,
+) -> QuoteMatch:
+    """Check `body` against `fulltext`: exact, then a highlight in `annotations`, then fuzzy.
+
+    Both sides are normalised (NFKC, quotes, dashes, line-break hyphenation, whitespace,
+    case) and a trailing reader note or `[sic]` is dropped from the quote. Fuzzy matching
+    forgives only in-word typos: numbers, negations, antonyms and word counts must agree.
+    """
+    floor = DEFAULT_FUZZY_FLOOR if fuzzy_floor is None else float(fuzzy_floor)
+    if not 0.0 <= floor <= 100.0:
+        raise ConfigError(f"fuzzy_floor must be between 0 and 100, got {fuzzy_floor!r}")
+    if fulltext is None or not fulltext.strip():
+        return QuoteMatch.unavailable()
+    needle = quote_needle(body)
+    if not _TOKEN.search(needle):
+        return QuoteMatch.not_found()
+    source = _fold_cached(fulltext)
+    if (pos := _find_whole(source.text, needle)) >= 0:
+        return QuoteMatch.exact(needle, _page(fulltext, source.original(pos)))
+    hit = _annotation_match(needle, annotations or (), fulltext)
+    return hit if hit is not None else _fuzzy_match(needle, fulltext, floor)
+
+
+def quote_needle(body: str) -> str:
+    """The normalised quote that is searched for, with reader notes and `[sic]` removed.
+
+    A note is a trailing `[...]` or `(...)` group that opens with note, my note, nb, n.b.,
+    ed., comment or emphasis/italics added, or a trailing ` - note: ...` (any dash).
+    Surrounding quotation marks and leading or trailing ellipses are dropped too.
+    """
+    text = _SIC.sub("", _fold(body).text.strip())
+    while (stripped := _EDGES.sub("", _NOTE_TAIL.sub("", text))) != text:
+        text = stripped
+    return text
+
+
+def _fold(text: str) -> _Folded:
+    # str.lower does the bulk in C; the few characters it leaves unfolded, whitespace runs
+    # and line-break hyphens are rewritten by one regex pass that records breakpoints.
+    lowered = text.lower()
+    base = lowered if len(lowered) == len(text) else text
+    odd = {}
+    for char in set(base):
+        if not char.isspace():
+            folded = unicodedata.normalize("NFKC", char).translate(_PUNCT).casefold()
+            odd.update({char: folded} if folded != char else {})
+    pattern = _EDITS + ("|(?P<odd>[" + "".join(map(re.escape, odd)) + "])" if odd else "")
+    pieces, norm_marks, orig_marks = [], [0], [0]
+    last = size = 0
+    for m in re.finditer(pattern, base):
+        start, end = m.span()
+        if m.lastgroup == "hy":  # treat-\nment joins into one word; COVID-\n19 keeps its hyphen
+            letters = base[start - 1 : start].isalpha() and base[end : end + 1].isalpha()
+            replacement = "" if letters or base[start] == "\xad" else "-"
+        else:
+            replacement = " " if m.lastgroup == "ws" else odd[m.group()]
+        pieces += (base[last:start], replacement)
+        size += start - last + len(replacement)
+        last = end
+        if len(replacement) != end - start:
+            norm_marks.append(size)
+            orig_marks.append(end)
+    pieces.append(base[last:])
+    return _Folded("".join(pieces), norm_marks, orig_marks)
+
+
+# Sources are folded once and reused while they stay among the last few checked.
+_fold_cached = lru_cache(maxsize=4)(_fold)
+
+
+def _find_whole(haystack: str, needle: str) -> int:
+    """First position of needle that does not cut through a word or a number, or -1."""
+    pos = haystack.find(needle)
+    while pos >= 0 and not _whole(haystack, pos, pos + len(needle)):
+        pos = haystack.find(needle, pos + 1)
+    return pos
+
+
+def _whole(text: str, start: int, end: int) -> bool:
+    # Cut neither words nor numbers: "5 mg" must not confirm "2.5 mg", "-5 mg" or "5.5 mg".
+    ahead, behind = text[max(0, start - 2) : start].rjust(2), text[end : end + 2].ljust(2)
+    first, last = text[start], text[end - 1]
+    word = (first.isalnum() and ahead[1].isalnum()) or (last.isalnum() and behind[0].isalnum())
+    lead = first.isdigit() and (ahead[1] == "-" or (ahead[1] in ".," and ahead[0].isdigit()))
+    tail = last.isdigit() and behind[0] in ".," and behind[1].isdigit()
+    return not (word or lead or tail)
+
+
+def _page(fulltext: str, orig_pos: int) -> int:
+    return fulltext.count("\f", 0, orig_pos) + 1
+
+
+def _annotation_match(
+    needle: str, annotations: Sequence[Mapping[str, object]], fulltext: str
+) -> QuoteMatch | None:
+    # A highlight confirms the quote when the quote is the highlight plus at most some
+    # punctuation at its ends, the highlight covers ANNOTATION_COVERAGE percent of it, and
+    # the highlight itself is in the source. A highlight that contains the quote needs no
+    # rule of its own: the quote is then in the source and was already found exactly.
+    source = _fold_cached(fulltext)
+    best: QuoteMatch | None = None
+    for note in annotations:
+        raw = note.get("text") if isinstance(note, Mapping) else None
+        highlight = _fold(raw).text.strip() if isinstance(raw, str) else ""
+        pos = needle.find(highlight) if highlight else -1
+        coverage = round(100.0 * len(highlight) / len(needle), 2)
+        rest = needle[:pos] + needle[pos + len(highlight) :]
+        if pos < 0 or coverage < ANNOTATION_COVERAGE or any(ch.isalnum() for ch in rest):
+            continue
+        where = _find_whole(source.text, highlight)
+        if where >= 0 and (best is None or coverage > best.score):
+            page = note.get("page")
+            page = int(page) if isinstance(page, str) and page.strip().isdigit() else page
+            if not isinstance(page, int) or isinstance(page, bool) or page < 1:
+                page = _page(fulltext, source.original(where))
+            best = QuoteMatch.annotation(raw.strip(), score=coverage, page=page)
+    return best
+
+
+@lru_cache(maxsize=4)
+def _tokens_cached(fulltext: str) -> _Tokens:
+    # Splitting keeps separators, so running lengths give every token's offsets without
+    # building a match object per token (three times faster on a book).
+    pieces = _TOKEN_SPLIT.split(_fold_cached(fulltext).text)
+    offsets = list(accumulate(map(len, pieces)))
+    words = pieces[1::2]
+    postings: dict[str, list[int]] = {}
+    for i, word in enumerate(words):
+        postings.setdefault(word, []).append(i)
+    by_prefix: dict[str, list[int]] = {}
+    for word, where in postings.items():
+        by_prefix.setdefault(word[:3], []).extend(where)
+    return _Tokens(words, offsets[0::2][: len(words)], offsets[1::2], postings, by_prefix)
+
+
+def _fuzzy_match(needle: str, fulltext: str, floor: float) -> QuoteMatch:
+    source = _fold_cached(fulltext)
+    tokens = _tokens_cached(fulltext)
+    spans = [m.span() for m in _TOKEN.finditer(needle)]
+    words = [needle[a:b] for a, b in spans]
+    lead, trail = spans[0][0], len(needle) - spans[-1][1]
+    n = len(words)
+    best: tuple[float, int] | None = None
+    ranked: list[tuple[int, int]] = []
+    for s in _candidate_starts(words, tokens):
+        window = tokens.words[s : s + n]
+        ranked.append((-sum(map(str.__eq__, words, window)), s))
+        if len(window) == n and all(map(_compatible, words, window)):
+            text = source.text[max(0, tokens.starts[s] - lead) : tokens.ends[s + n - 1] + trail]
+            score = round(fuzz.ratio(needle, text), 2)
+            if score >= floor and (best is None or score > best[0]):
+                best = (score, s)
+    if best is not None:
+        return QuoteMatch.fuzzy(best[0], _page(fulltext, source.original(tokens.starts[best[1]])))
+    return _near_miss(needle, fulltext, sorted(ranked)[:5], n) if ranked else QuoteMatch.not_found()
+
+
+def _candidate_starts(words: list[str], tokens: _Tokens) -> list[int]:
+    # Any word the quote got right pins the window; the rarest four (and at most some
+    # thousands of windows) keep the work small on a book.
+    # Without one, fall back to words sharing a three-letter prefix with a quote word.
+    limit = len(tokens.words) - len(words)
+    for index, key_of in ((tokens.postings, str), (tokens.by_prefix, lambda w: w[:3])):
+        keys = sorted({key_of(w) for w in words} & index.keys(), key=lambda k: (len(index[k]), k))
+        starts: set[int] = set()
+        for key in keys[:4]:
+            if len(starts) > 4000:
+                break
+            for i, word in enumerate(words):
+                if key_of(word) == key:
+                    starts.update(p - i for p in index[key])
+        if starts:  # clamped, so a quote longer than the source still gets a near miss
+            return sorted({min(max(s, 0), max(limit, 0)) for s in starts})
+    return []
+
+
+def _near_miss(needle: str, fulltext: str, ranked: list[tuple[int, int]], n: int) -> QuoteMatch:
+    source = _fold_cached(fulltext)
+    tokens = _tokens_cached(fulltext)
+    best = (-1.0, 0, 0)
+    for _, s in ranked:
+        # A dropped or added word shifts the true window by one token either way.
+        for a in (s - 1, s, s + 1):
+            for b in sorted({min(a + n + d, len(tokens.words)) for d in (-1, 0, 1)}):
+                if 0 <= a < b:
+                    score = fuzz.ratio(needle, source.text[tokens.starts[a] : tokens.ends[b - 1]])
+                    if score > best[0]:
+                        best = (score, a, b)
+    score, a, b = best
+    start = source.original(tokens.starts[a])
+    text = " ".join(fulltext[start : source.original(tokens.ends[b - 1])].split())
+    return QuoteMatch.not_found(score=round(score, 2), page=_page(fulltext, start), near_miss=text)
+
+
+def _compatible(said: str, source: str) -> bool:
+    """Whether two aligned words differ at most by a typo that cannot change the meaning."""
+    if said == source:
+        return True
+    # Numbers match exactly; a word with digits in it (kinase-2) may only misspell letters.
+    numeric = said.lstrip("-")[:1].isdigit() or source.lstrip("-")[:1].isdigit()
+    if numeric or _DIGITS.findall(said) != _DIGITS.findall(source):
+        return False
+    a, b = _SPELLING.sub("", said), _SPELLING.sub("", source)
+    if a == b:
+        return True
+    negated = {said, source} & _NEGATIONS or said.endswith("n't") or source.endswith("n't")
+    if negated or _opposed(a, b) or _opposed(b, a):
+        return False
+    distance = OSA.distance(a, b)
+    longest = max(len(a), len(b))
+    if longest <= 3:
+        return distance == 1 and sorted(a) == sorted(b)
+    return distance <= (1 if longest <= 7 else 2)
+
+
+def _opposed(a: str, b: str) -> bool:
+    negated = (
+        a[len(p) :]
+        for p, shortest in _NEGATING_PREFIXES.items()
+        if a.startswith(p) and not b.startswith(p) and len(a) - len(p) >= shortest
+    )
+    swapped = (
+        (a[len(p) :], b[len(q) :])
+        for p, q in _OPPOSED_PREFIXES
+        if a.startswith(p) and b.startswith(q)
+    )
+    if any(_near(rest, b) for rest in negated) or any(_near(x, y) for x, y in swapped):
+        return True
+    return any(p in a and q in b for p, q in _OPPOSED_STEMS)
+
+
+def _near(a: str, b: str) -> bool:
+    return OSA.distance(a, b, score_cutoff=1) <= 1

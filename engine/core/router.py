@@ -1,0 +1,308 @@
+"""The router: derive every status from the substrate; decide answer, hedged answer or abstain."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+
+from engine.core import verifiers
+from engine.core.epistemics import (
+    HonestyViolation,
+    Tier,
+    Verdict,
+    check_honesty,
+    derive_claims,
+    mark_contested,
+)
+from engine.core.model import ClaimKind, ReasoningDAG
+from engine.core.text import extractively_licensed
+from engine.core.traceability import Traceability, check_traceability
+from engine.core.verifiers import VerifierResult
+from engine.core.wire import RouteInput
+
+
+class Outcome(StrEnum):
+    ANSWER = "answer"
+    ABSTAIN = "abstain"
+
+
+class Reason(StrEnum):
+    """Abstain reasons, in the order they are reported."""
+
+    MISSING_HOP = "missing-hop"
+    STALE = "stale"
+    FALSE_PREMISE = "false-premise"
+    LOW_COVERAGE = "low-coverage"
+
+
+REASON_EXPLANATIONS = {
+    Reason.MISSING_HOP: (
+        "A node the conclusion depends on was cited but never checked: nothing says "
+        "whether it is grounded, so the chain has a missing hop."
+    ),
+    Reason.STALE: (
+        "The conclusion rests on a note whose tethered file changed so much that the "
+        "anchored text is gone; the grounding no longer holds."
+    ),
+    Reason.FALSE_PREMISE: (
+        "A verifier refuted a ground the conclusion rests on: a quote is not in its "
+        "source, a figure did not recompute, an equation is malformed or a clause is excluded."
+    ),
+    Reason.LOW_COVERAGE: (
+        "The conclusion is not verified, or the prose says something no single verified "
+        "claim licenses, or the coverage report shows a blocking gap."
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Confabulation:
+    """Whether the answer could have been produced without the retrieved material."""
+
+    closed_book: bool
+    detail: str
+
+    def to_dict(self) -> dict:
+        return {"closed_book": self.closed_book, "detail": self.detail}
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The router's verdict with every part of its derivation."""
+
+    outcome: Outcome
+    status: Tier | None
+    reasons: tuple[Reason, ...]
+    conclusion: str
+    outdated: bool
+    dag: ReasoningDAG
+    node_verdicts: Mapping[str, Verdict]
+    claim_verdicts: Mapping[str, Verdict]
+    verifier_results: Mapping[str, VerifierResult]
+    traceability: Traceability
+    confabulation: Confabulation
+    honesty_violations: tuple[HonestyViolation, ...]
+    floored: tuple[str, ...] = ()
+    missing_refs: tuple[str, ...] = ()
+    asserted: Mapping[str, Tier] = field(default_factory=dict)
+    detail: str = ""
+
+    @property
+    def answered(self) -> bool:
+        return self.outcome is Outcome.ANSWER
+
+    @property
+    def cited(self) -> tuple[str, ...]:
+        """Every node the conclusion's premise closure cites, sorted."""
+        return self.dag.closure_cites(self.conclusion)
+
+    @property
+    def hedged(self) -> bool:
+        return self.answered and self.status is Tier.INFERRED
+
+    @property
+    def label(self) -> str:
+        """`ANSWER`, `HEDGED ANSWER` or `ABSTAIN`."""
+        if not self.answered:
+            return "ABSTAIN"
+        return "HEDGED ANSWER" if self.hedged else "ANSWER"
+
+    def to_dict(self) -> dict:
+        """The decision as JSON-ready data, in the wire format's field names."""
+        claims = {}
+        for claim in self.dag.claims:
+            verdict = self.claim_verdicts[claim.id]
+            asserted = self.asserted.get(claim.id)
+            claims[claim.id] = {
+                **verdict.to_dict(),
+                "kind": claim.kind.value,
+                "asserted": asserted.value if asserted else None,
+                "floored": claim.id in self.floored,
+            }
+        trace = self.traceability
+        return {
+            "verdict": self.outcome.value,
+            "label": self.label,
+            "hedged": self.hedged,
+            "status": self.status.value if self.status else None,
+            "reasons": [r.value for r in self.reasons],
+            "outdated": self.outdated,
+            "conclusion": self.conclusion,
+            "claims": claims,
+            "nodes": {ref: v.to_dict() for ref, v in sorted(self.node_verdicts.items())},
+            "orphans": list(trace.orphans),
+            "orphan_spans": [s.to_dict() for s in trace.spans],
+            "traceability": trace.to_dict(),
+            "verifiers": {ref: r.to_dict() for ref, r in sorted(self.verifier_results.items())},
+            "confabulation": self.confabulation.to_dict(),
+            "honesty_violations": [v.to_dict() for v in self.honesty_violations],
+            "missing_refs": list(self.missing_refs),
+            "floored": list(self.floored),
+            "detail": self.detail,
+        }
+
+
+def route(inp: RouteInput, *, workspace: str | Path | None = None) -> Decision:
+    """Route a parsed payload to a decision. Deterministic; never raises on valid input."""
+    dag, conclusion = inp.dag, inp.dag.conclusion
+
+    # 1. Ground each node; an explicit status may lower but never raise a failed or
+    # unverifiable ground, so an unchecked ground cannot be laundered into a grounded one.
+    results = {
+        ref: verifiers.verify(spec.type, spec.payload, workspace=workspace)
+        for ref, spec in inp.groundings.items()
+    }
+    nodes = {ref: result.verdict() for ref, result in results.items()}
+    for ref, verdict in inp.node_status.items():
+        result = results.get(ref)
+        if result is None or result.ok:
+            nodes[ref] = verdict
+    nodes = mark_contested(nodes, inp.edges)
+
+    # 2. Derive claim verdicts, then floor restatements their sources do not license.
+    derived = derive_claims(dag, nodes)
+    floored = tuple(
+        c.id
+        for c in dag.claims
+        if c.kind is ClaimKind.RESTATEMENT
+        and derived[c.id].tier.verified
+        and not _licensed(c.text, c.cites, inp.node_bodies, results)
+    )
+    if floored:
+        derived = derive_claims(dag, nodes, capped=floored)
+    violations = check_honesty(inp.asserted, derived)
+
+    # 3. Prose must trace to verified claims in the conclusion's closure.
+    closure = dag.premise_closure(conclusion)
+    licensing = {cid: dag.claim(cid).text for cid in closure if derived[cid].verified}
+    trace = check_traceability(
+        inp.prose,
+        licensing,
+        citations=dag.prose_citations,
+        known={c.id: c.text for c in dag.claims},
+    )
+
+    # 4. Closed-book signal: nothing retrieved and verified anchors the answer.
+    closure_cites = dag.closure_cites(conclusion)
+    anchored = any(ref in nodes and nodes[ref].verified for ref in closure_cites) or any(
+        r.ok for r in results.values()
+    )
+    confab = Confabulation(
+        closed_book=not anchored,
+        detail=(
+            "answer anchored in verified retrieved material"
+            if anchored
+            else "no verified retrieved ground anchors the answer"
+        ),
+    )
+
+    # 5. Reasons, then the decision.
+    final = derived[conclusion]
+    missing = tuple(ref for ref in closure_cites if ref not in nodes)
+    refuted = tuple(ref for ref in closure_cites if ref in results and results[ref].failed)
+    reasons: set[Reason] = set()
+    if missing:
+        reasons.add(Reason.MISSING_HOP)
+    if final.stale:
+        reasons.add(Reason.STALE)
+    if refuted:
+        reasons.add(Reason.FALSE_PREMISE)
+    structural = bool(reasons)
+    if not trace.ok or inp.blocking_count > 0 or (not final.verified and not structural):
+        reasons.add(Reason.LOW_COVERAGE)
+    ordered = tuple(r for r in Reason if r in reasons)
+
+    common = dict(
+        conclusion=conclusion,
+        outdated=final.outdated,
+        dag=dag,
+        node_verdicts=nodes,
+        claim_verdicts=derived,
+        verifier_results=results,
+        traceability=trace,
+        confabulation=confab,
+        honesty_violations=violations,
+        floored=floored,
+        missing_refs=missing,
+        asserted=inp.asserted,
+    )
+    disclosure = "; grounded as of a superseded pin (outdated)" if final.outdated else ""
+    if not ordered and final.verified and not violations and trace.ok:
+        return Decision(
+            Outcome.ANSWER,
+            final.wire(),
+            (),
+            detail=f"conclusion {conclusion!r} is {final.wire().value}{disclosure}",
+            **common,
+        )
+    hedgeable = (
+        final.wire() is Tier.INFERRED
+        and not structural
+        and not (final.contested or final.unresolved)
+        and not violations
+        and trace.ok
+        and inp.blocking_count == 0
+        and not confab.closed_book
+        and any(derived[cid].verified for cid in closure if cid != conclusion)
+    )
+    if hedgeable:
+        return Decision(
+            Outcome.ANSWER,
+            Tier.INFERRED,
+            (),
+            detail=(
+                f"hedged: conclusion {conclusion!r} extrapolates beyond its verified "
+                f"premises (inferred){disclosure}"
+            ),
+            **common,
+        )
+    return Decision(
+        Outcome.ABSTAIN,
+        None,
+        ordered or (Reason.LOW_COVERAGE,),
+        detail=_abstain_detail(missing, refuted, trace, violations, final=final, floored=floored),
+        **common,
+    )
+
+
+def _licensed(
+    text: str,
+    cites: tuple[str, ...],
+    bodies: Mapping[str, str],
+    results: Mapping[str, VerifierResult],
+) -> bool:
+    """A restatement is licensed by a non-empty cited body or verifier-confirmed source text."""
+    for ref in cites:
+        body = bodies.get(ref, "")
+        if body.strip() and extractively_licensed(text, body):
+            return True
+        result = results.get(ref)
+        confirmed = result.confirmed_source_text if result is not None and result.ok else None
+        if confirmed and extractively_licensed(text, confirmed):
+            return True
+    return False
+
+
+def _abstain_detail(missing, refuted, trace, violations, *, final, floored) -> str:
+    bits = []
+    if missing:
+        bits.append(f"no verdict for cited {', '.join(missing)}")
+    if final.stale:
+        bits.append("the conclusion rests on a stale tether")
+    if refuted:
+        bits.append(f"a verifier refuted {', '.join(refuted)}")
+    if floored:
+        bits.append(f"restatement(s) {', '.join(floored)} not licensed by their sources")
+    if final.contested:
+        bits.append("the conclusion rests on a contested node")
+    if final.unresolved and not missing:
+        bits.append("the conclusion rests on an unresolved ground")
+    if not final.verified and not bits:
+        bits.append(f"the conclusion is only {final.wire().value}")
+    if not trace.ok:
+        bits.append(trace.detail or "prose not licensed by a single verified claim")
+    if violations:
+        bits.append("asserted status above derived for " + ", ".join(v.claim for v in violations))
+    return "; ".join(bits)

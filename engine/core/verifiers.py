@@ -1,0 +1,363 @@
+"""The verifier registry: one normalised result per grounding type, and the five built-ins.
+
+A verifier says `ok` (the ground holds), `failed` (a definitive refutation: a false
+premise) or `unverifiable` (cannot decide here: it never grounds and never refutes).
+Add a type with `register(name, fn)`; `verify` dispatches and never raises.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from engine.core.epistemics import Tier, Verdict
+from engine.core.errors import EngineError
+from engine.core.evidence import (
+    CannotCheck,
+    NodeState,
+    image_kind,
+    latex_problem,
+    load_tree,
+    recompute,
+    walk_tree,
+)
+from engine.core.paths import resolve_inside
+from engine.core.quote import verify_quote
+
+__all__ = [
+    "REGISTRY",
+    "CannotCheck",
+    "Verifier",
+    "VerifierResult",
+    "VerifierStatus",
+    "VerifyContext",
+    "register",
+    "verify",
+]
+
+
+class VerifierStatus(StrEnum):
+    """The three outcomes every verifier is normalised to."""
+
+    OK = "ok"
+    FAILED = "failed"
+    UNVERIFIABLE = "unverifiable"
+
+
+class _Outcome:
+    """`VerifierResult.ok(...)` builds a result; `result.ok` says whether it has that status."""
+
+    def __init__(self, status: VerifierStatus) -> None:
+        self.status = status
+
+    def __get__(self, result: VerifierResult | None, owner: type[VerifierResult]) -> Any:
+        if result is None:
+            return partial(owner._build, self.status)
+        return result.status is self.status
+
+
+@dataclass(frozen=True)
+class VerifierResult:
+    """One verifier's outcome.
+
+    Build with `VerifierResult.ok(detail, ...)`, `.failed(detail, ...)` or
+    `.unverifiable(detail, ...)`; test with `result.ok`, `result.failed`,
+    `result.unverifiable`. `tier` is what an ok gives the node it grounds.
+    `confirmed_source_text` is only ever text proven present in the source, and only
+    on an ok result.
+    """
+
+    status: VerifierStatus
+    detail: str = ""
+    method: str | None = None
+    tier: Tier = Tier.GROUNDED
+    confirmed_source_text: str | None = None
+    score: float | None = None
+    page: int | None = None
+    near_miss: str | None = None
+
+    ok = _Outcome(VerifierStatus.OK)
+    failed = _Outcome(VerifierStatus.FAILED)
+    unverifiable = _Outcome(VerifierStatus.UNVERIFIABLE)
+
+    def __post_init__(self) -> None:
+        if self.confirmed_source_text is not None and self.status is not VerifierStatus.OK:
+            raise EngineError("only an ok result may carry confirmed source text")
+
+    @classmethod
+    def _build(cls, status: VerifierStatus, detail: str = "", **fields: Any) -> VerifierResult:
+        return cls(VerifierStatus(status), str(detail), **fields)
+
+    def verdict(self) -> Verdict:
+        """The node verdict: ok gives `tier`, failed gives inferred, unverifiable unresolved."""
+        if self.status is VerifierStatus.OK:
+            return Verdict(self.tier)
+        if self.status is VerifierStatus.FAILED:
+            return Verdict(Tier.INFERRED)
+        return Verdict.unresolved_inference()
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-serialisable view for the wire and the UI."""
+        out: dict[str, Any] = {
+            "status": self.status.value,
+            "method": self.method,
+            "detail": self.detail,
+            "score": _finite_or_none(self.score),
+            "page": int(self.page) if self.page is not None else None,
+            "near_miss": self.near_miss,
+        }
+        if self.confirmed_source_text is not None:
+            out["confirmed_source_text"] = self.confirmed_source_text
+        return out
+
+
+def _finite_or_none(value: float | None) -> float | None:
+    # JSON has no NaN or infinity, so such a score is dropped rather than emitted.
+    if value is None or not math.isfinite(float(value)):
+        return None
+    return float(value)
+
+
+@dataclass(frozen=True)
+class VerifyContext:
+    """What a verifier may use besides its payload: the workspace folder, if any."""
+
+    workspace: Path | None = None
+
+
+Verifier = Callable[[Mapping[str, Any], VerifyContext], VerifierResult]
+REGISTRY: dict[str, Verifier] = {}
+
+
+def register(name: str, fn: Verifier) -> None:
+    """Register `fn` for grounding type `name`, replacing any earlier one."""
+    if not isinstance(name, str) or not name.strip():
+        raise EngineError(f"verifier name must be a non-empty string, got {name!r}")
+    if not callable(fn):
+        raise EngineError(f"verifier for {name!r} is not callable")
+    REGISTRY[name] = fn
+
+
+def verify(
+    kind: str, payload: object, *, workspace: str | os.PathLike[str] | None = None
+) -> VerifierResult:
+    """Run the verifier registered for `kind` on `payload`. Never raises.
+
+    An unknown type, a payload that is not an object, a verifier raising
+    `CannotCheck` or any other exception, or returning something other than a
+    `VerifierResult`, all give an unverifiable result whose detail says why.
+    """
+    fn = REGISTRY.get(kind) if isinstance(kind, str) else None
+    if fn is None:
+        return VerifierResult.unverifiable(f"no verifier registered for type {kind!r}")
+    if not isinstance(payload, Mapping):
+        return VerifierResult.unverifiable(
+            f"{kind} payload must be an object, got {type(payload).__name__}"
+        )
+    context = VerifyContext(Path(workspace) if workspace is not None else None)
+    try:
+        result = fn(payload, context)
+    except CannotCheck as exc:
+        return VerifierResult.unverifiable(str(exc))
+    except Exception as exc:  # a verifier bug must not crash routing; it just fails to ground
+        return VerifierResult.unverifiable(f"{kind} verifier error: {type(exc).__name__}: {exc}")
+    if not isinstance(result, VerifierResult):
+        return VerifierResult.unverifiable(
+            f"{kind} verifier returned {type(result).__name__}, not a VerifierResult"
+        )
+    return result
+
+
+# --- helpers shared by the built-ins ---------------------------------------------------
+
+
+def _workspace_file(context: VerifyContext, relative: object) -> Path:
+    """The existing regular file `relative` names inside the workspace."""
+    safe = resolve_inside(context.workspace, relative)
+    if safe.path is None:
+        raise CannotCheck(safe.reason)
+    if not safe.path.is_file():
+        raise CannotCheck(f"{relative!r} is not a file in the workspace")
+    return safe.path
+
+
+def _text(payload: Mapping[str, Any], *keys: str) -> str:
+    for key in keys:
+        value = payload.get(key)
+        if value is not None:
+            if not isinstance(value, str):
+                raise CannotCheck(f"{key} must be a string, got {type(value).__name__}")
+            return value
+    raise CannotCheck(f"payload has no {' or '.join(keys)}")
+
+
+def _number(value: object, name: str) -> float:
+    """A finite number from a JSON number or numeric string; never evaluated."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise CannotCheck(f"{name} must be a number, got {value!r}")
+    try:
+        number = float(value)
+    except ValueError as exc:
+        raise CannotCheck(f"{name} must be a number, got {value!r}") from exc
+    if not math.isfinite(number):
+        raise CannotCheck(f"{name} must be finite, got {value!r}")
+    return number
+
+
+# --- quote ----------------------------------------------------------------------------
+
+# Only these methods prove the confirmed text is a span of the source itself.
+_PROVEN_METHODS = frozenset({"exact", "annotation"})
+
+
+def check_quote(payload: Mapping[str, Any], context: VerifyContext) -> VerifierResult:
+    """Find `body` in `fulltext`, or in `sources/<source>.txt` of the workspace."""
+    body = _text(payload, "body")
+    if not body.strip():
+        raise CannotCheck("quote body is empty")
+    fulltext = payload.get("fulltext")
+    annotations = payload.get("annotations")
+    if fulltext is None and payload.get("source") is not None:
+        try:
+            fulltext, stored = _read_source(context, payload["source"])
+        except CannotCheck as exc:
+            return VerifierResult.unverifiable(
+                f"source text unavailable: {exc}", method="unavailable"
+            )
+        annotations = stored if annotations is None else annotations
+    if fulltext is not None and not isinstance(fulltext, str):
+        raise CannotCheck(f"fulltext must be a string, got {type(fulltext).__name__}")
+    floor = payload.get("fuzzy_floor")
+    floor = None if floor is None else _number(floor, "fuzzy_floor")
+    match = verify_quote(body, fulltext, annotations, fuzzy_floor=floor)
+    method = str(match.method)
+    if match.verified:
+        confirmed = match.confirmed_source_text if method in _PROVEN_METHODS else None
+        return VerifierResult.ok(
+            f"quote found ({method})",
+            method=method,
+            score=match.score,
+            page=match.page,
+            confirmed_source_text=confirmed or None,
+        )
+    if method == "unavailable":
+        return VerifierResult.unverifiable("source text unavailable", method=method)
+    return VerifierResult.failed(
+        "quote not found in source",
+        method=method,
+        score=match.score,
+        page=match.page,
+        near_miss=match.near_miss,
+    )
+
+
+def _read_source(context: VerifyContext, citekey: object) -> tuple[str, object]:
+    """The stored full text of `citekey` and its annotations (None when there are none)."""
+    if not isinstance(citekey, str):
+        raise CannotCheck(f"source must be a citekey string, got {type(citekey).__name__}")
+    if not citekey.strip():
+        raise CannotCheck("the note names no usable source citekey")
+    path = _workspace_file(context, f"sources/{citekey}.txt")
+    try:
+        fulltext = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CannotCheck(str(exc)) from exc
+    safe = resolve_inside(context.workspace, f"sources/{citekey}.annotations.json")
+    annotations = None
+    if safe.path is not None and safe.path.is_file():
+        # Annotations only add a way to match; unreadable ones are treated as absent.
+        try:
+            annotations = json.loads(safe.path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError):
+            annotations = None
+    return fulltext, annotations
+
+
+# --- recomputation, equations, figures, decision trees ---------------------------------
+
+
+def check_recompute(payload: Mapping[str, Any], context: VerifyContext) -> VerifierResult:
+    """Recompute a declared aggregate over a workspace CSV.
+
+    Agrees when `abs(computed - value) <= tolerance`; the default tolerance is
+    `1e-9 * max(1, abs(value))` (so declare a tolerance for rounded figures).
+    """
+    declared = _number(payload.get("value"), "value")
+    tolerance = payload.get("tolerance")
+    if tolerance is None:
+        tolerance = 1e-9 * max(1.0, abs(declared))
+    else:
+        tolerance = _number(tolerance, "tolerance")
+        if tolerance < 0:
+            raise CannotCheck(f"tolerance must not be negative, got {tolerance!r}")
+    column, agg = payload.get("column"), payload.get("agg")
+    if not isinstance(column, str) or not isinstance(agg, str):
+        raise CannotCheck("column and agg must be strings")
+    csv = _workspace_file(context, payload.get("file"))
+    computed = recompute(csv, column, agg, where=payload.get("where"))
+    figure = f"{agg}({column}) = {computed:.12g}"
+    if abs(computed - declared) <= tolerance:
+        return VerifierResult.ok(
+            f"recomputed {figure}, declared {declared:.12g}", method="recompute", tier=Tier.MEASURED
+        )
+    return VerifierResult.failed(
+        f"recomputed {figure} but declared {declared:.12g} (tolerance {tolerance:g})",
+        method="recompute",
+    )
+
+
+def check_equation(payload: Mapping[str, Any], context: VerifyContext) -> VerifierResult:
+    """Check that a LaTeX snippet is structurally sound."""
+    problem = latex_problem(_text(payload, "body", "latex"))
+    if problem:
+        return VerifierResult.failed(problem, method="latex")
+    return VerifierResult.ok("LaTeX structure is sound", method="latex")
+
+
+def check_figure(payload: Mapping[str, Any], context: VerifyContext) -> VerifierResult:
+    """Check that a figure snapshot is a real image inside the workspace."""
+    relative = payload.get("path", payload.get("snapshot"))
+    path = _workspace_file(context, relative)
+    try:
+        kind = image_kind(path)
+    except OSError as exc:
+        raise CannotCheck(f"cannot read {relative!r}: {exc}") from exc
+    if kind is None:
+        # A bad snapshot lowers grounding but never refutes the figure it stands for.
+        return VerifierResult.unverifiable(f"{relative!r} is not a known image", method="image")
+    return VerifierResult.ok(f"{relative!r} is a {kind} image", method="image")
+
+
+def check_decision_tree(payload: Mapping[str, Any], context: VerifyContext) -> VerifierResult:
+    """Check whether the `target` clause of a decision tree applies under `params`."""
+    target = _text(payload, "target")
+    params = payload.get("params") or {}
+    if not isinstance(params, Mapping):
+        raise CannotCheck("params must be an object")
+    tree = payload.get("tree")
+    if tree is None:
+        tree = load_tree(_workspace_file(context, payload.get("file")))
+    elif not isinstance(tree, Mapping):
+        raise CannotCheck("tree must be an object")
+    clause = walk_tree(tree, params).get(target)
+    if clause is None:
+        return VerifierResult.unverifiable(f"clause {target!r} is not in the tree", method="tree")
+    if clause.state is NodeState.APPLIES:
+        return VerifierResult.ok(f"clause {target!r} applies", method="tree")
+    if clause.state is NodeState.EXCLUDED:
+        return VerifierResult.failed(f"clause excluded: {clause.reason}", method="tree")
+    return VerifierResult.unverifiable(f"clause unresolved: {clause.reason}", method="tree")
+
+
+register("quote", check_quote)
+register("expr-recompute", check_recompute)
+register("equation", check_equation)
+register("figure", check_figure)
+register("decision_tree", check_decision_tree)

@@ -1,0 +1,274 @@
+"""The JSON wire format: parse and validate a routing payload into engine values."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core.epistemics import FLAGS, Tier, Verdict
+from engine.core.errors import PayloadError
+from engine.core.model import (
+    MAX_PROSE_BYTES,
+    Address,
+    Claim,
+    ClaimKind,
+    Edge,
+    ProseCitation,
+    ReasoningDAG,
+)
+
+MAX_PAYLOAD_BYTES = 64_000_000
+_KINDS = ", ".join(k.value for k in ClaimKind)
+_TIERS = ", ".join(t.value for t in Tier)
+
+
+@dataclass(frozen=True)
+class GroundingSpec:
+    """How one cited node is checked: a verifier type and its payload."""
+
+    type: str
+    payload: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RouteInput:
+    """Everything the router needs, parsed and validated from a wire payload."""
+
+    dag: ReasoningDAG
+    prose: str = ""
+    groundings: Mapping[str, GroundingSpec] = field(default_factory=dict)
+    node_status: Mapping[str, Verdict] = field(default_factory=dict)
+    node_bodies: Mapping[str, str] = field(default_factory=dict)
+    asserted: Mapping[str, Tier] = field(default_factory=dict)
+    edges: tuple[Edge, ...] = ()
+    blocking_count: int = 0
+
+
+def dumps(data: object) -> str:
+    """Canonical JSON: sorted keys, so identical input gives byte-identical output."""
+    return json.dumps(data, sort_keys=True, ensure_ascii=False)
+
+
+def parse_json(text: str | bytes) -> RouteInput:
+    """Parse JSON text into a `RouteInput`, raising `PayloadError` naming the problem."""
+    if len(text) > MAX_PAYLOAD_BYTES:
+        raise PayloadError(f"payload is {len(text):,} bytes; the limit is {MAX_PAYLOAD_BYTES:,}")
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise PayloadError("payload JSON is nested too deeply") from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise PayloadError(f"payload is not valid JSON: {exc}") from None
+    return parse_payload(data)
+
+
+def parse_payload(data: object) -> RouteInput:
+    """Validate a decoded payload (a dict) into a `RouteInput`."""
+    top = _mapping(data, "payload")
+    _require_unicode(top)
+    prose = top.get("prose", "")
+    if not isinstance(prose, str):
+        raise PayloadError(f"prose must be a string, got {_kind(prose)}")
+    size = len(prose.encode("utf-8", "surrogatepass"))
+    if size > MAX_PROSE_BYTES:
+        raise PayloadError(f"prose is {size:,} bytes; the limit is {MAX_PROSE_BYTES:,}")
+    dag = _dag(top.get("dag"), prose)
+    return RouteInput(
+        dag=dag,
+        prose=prose,
+        groundings=_freeze(_groundings(top.get("groundings", {}))),
+        node_status=_freeze(_node_status(top.get("node_status", {}))),
+        node_bodies=_freeze(_node_bodies(top.get("node_bodies", {}))),
+        asserted=_freeze(_asserted(top.get("asserted", {}), dag)),
+        edges=_edges(top.get("edges", [])),
+        blocking_count=_blocking(top.get("coverage_report")),
+    )
+
+
+def _dag(raw: object, prose: str) -> ReasoningDAG:
+    dag = _mapping(raw, "dag")
+    claims_raw = dag.get("claims")
+    if not isinstance(claims_raw, list):
+        raise PayloadError(f"dag.claims must be a list, got {_kind(claims_raw)}")
+    if not claims_raw:
+        raise PayloadError("dag.claims is empty; a DAG needs at least its conclusion")
+    claims = [_claim(item, i) for i, item in enumerate(claims_raw)]
+    conclusion = dag.get("conclusion")
+    if not isinstance(conclusion, str):
+        raise PayloadError(f"dag.conclusion must be a claim id string, got {_kind(conclusion)}")
+    cites_raw = dag.get("prose_citations", [])
+    if cites_raw is None:
+        cites_raw = []
+    if not isinstance(cites_raw, list):
+        raise PayloadError(f"dag.prose_citations must be a list, got {_kind(cites_raw)}")
+    citations = [_citation(item, i) for i, item in enumerate(cites_raw)]
+    return ReasoningDAG.build(claims, conclusion, citations, prose=prose)
+
+
+def _claim(raw: object, index: int) -> Claim:
+    item = _mapping(raw, f"dag.claims[{index}]")
+    claim_id = item.get("id")
+    if not isinstance(claim_id, str) or not claim_id:
+        raise PayloadError(f"dag.claims[{index}].id must be a non-empty string")
+    where = f"claim {claim_id!r}"
+    text = item.get("text", "")
+    if not isinstance(text, str):
+        raise PayloadError(f"{where}: text must be a string, got {_kind(text)}")
+    kind_raw = item.get("kind")
+    try:
+        kind = ClaimKind(kind_raw)
+    except (ValueError, TypeError):
+        raise PayloadError(
+            f"{where}: unknown kind {kind_raw!r} (expected one of {_KINDS})"
+        ) from None
+    cites = _strings(item.get("cites", []), f"{where}: cites")
+    for ref in cites:
+        try:
+            Address.parse(ref)
+        except PayloadError as exc:
+            raise PayloadError(f"{where}: cites {exc}") from None
+    premises = _strings(item.get("premises", []), f"{where}: premises")
+    return Claim(claim_id, text, kind, tuple(dict.fromkeys(cites)), tuple(dict.fromkeys(premises)))
+
+
+def _citation(raw: object, index: int) -> ProseCitation:
+    item = _mapping(raw, f"dag.prose_citations[{index}]")
+    start, end, claim = item.get("start"), item.get("end"), item.get("claim")
+    for name, value in (("start", start), ("end", end)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise PayloadError(f"dag.prose_citations[{index}].{name} must be an integer")
+    if not isinstance(claim, str):
+        raise PayloadError(f"dag.prose_citations[{index}].claim must be a claim id string")
+    return ProseCitation(start, end, claim)
+
+
+def _groundings(raw: object) -> dict[str, GroundingSpec]:
+    out = {}
+    for ref, spec in _mapping(raw, "groundings").items():
+        _address_key(ref, "groundings")
+        item = _mapping(spec, f"groundings[{ref!r}]")
+        kind = item.get("type")
+        if not isinstance(kind, str) or not kind:
+            raise PayloadError(f"groundings[{ref!r}].type must be a non-empty string")
+        payload = item.get("payload", {})
+        if not isinstance(payload, Mapping):
+            raise PayloadError(f"groundings[{ref!r}].payload must be an object")
+        out[ref] = GroundingSpec(kind, dict(payload))
+    return out
+
+
+def _node_status(raw: object) -> dict[str, Verdict]:
+    out = {}
+    for ref, value in _mapping(raw, "node_status").items():
+        _address_key(ref, "node_status")
+        where = f"node_status[{ref!r}]"
+        item = {"tier": value} if isinstance(value, str) else _mapping(value, where)
+        try:
+            tier = Tier(item.get("tier"))
+        except (ValueError, TypeError):
+            raise PayloadError(f"{where}.tier must be one of {_TIERS}") from None
+        flags = {}
+        for flag in FLAGS:
+            flag_value = item.get(flag, False)
+            if not isinstance(flag_value, bool):
+                raise PayloadError(f"{where}.{flag} must be true or false")
+            flags[flag] = flag_value
+        out[ref] = Verdict(tier, **flags)
+    return out
+
+
+def _node_bodies(raw: object) -> dict[str, str]:
+    out = {}
+    for ref, body in _mapping(raw, "node_bodies").items():
+        _address_key(ref, "node_bodies")
+        if not isinstance(body, str):
+            raise PayloadError(f"node_bodies[{ref!r}] must be a string, got {_kind(body)}")
+        out[ref] = body
+    return out
+
+
+def _asserted(raw: object, dag: ReasoningDAG) -> dict[str, Tier]:
+    known = {c.id for c in dag.claims}
+    out = {}
+    for claim_id, value in _mapping(raw, "asserted").items():
+        if claim_id not in known:
+            raise PayloadError(f"asserted names unknown claim {claim_id!r}")
+        try:
+            out[claim_id] = Tier(value)
+        except (ValueError, TypeError):
+            raise PayloadError(f"asserted[{claim_id!r}] must be one of {_TIERS}") from None
+    return out
+
+
+def _edges(raw: object) -> tuple[Edge, ...]:
+    if not isinstance(raw, list):
+        raise PayloadError(f"edges must be a list, got {_kind(raw)}")
+    out = []
+    for i, item in enumerate(raw):
+        edge = _mapping(item, f"edges[{i}]")
+        values = [edge.get(k) for k in ("src", "dst", "relation")]
+        if not all(isinstance(v, str) and v for v in values):
+            raise PayloadError(f"edges[{i}] needs non-empty string src, dst and relation")
+        out.append(Edge(*values))
+    return tuple(out)
+
+
+def _blocking(raw: object) -> int:
+    if raw is None:
+        return 0
+    report = _mapping(raw, "coverage_report")
+    count = report.get("blocking_count", 0)
+    if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+        raise PayloadError("coverage_report.blocking_count must be a non-negative integer")
+    return count
+
+
+def _require_unicode(value: object) -> None:
+    """Refuse lone surrogates (valid JSON escapes, not text), which no output can encode."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                raise PayloadError(
+                    f"text {item[:40]!r} contains a lone surrogate, which is not valid Unicode"
+                ) from None
+        elif isinstance(item, Mapping):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def _mapping(value: object, where: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise PayloadError(f"{where} must be an object, got {_kind(value)}")
+    return value
+
+
+def _strings(value: object, where: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise PayloadError(f"{where} must be a list of strings")
+    return value
+
+
+def _address_key(ref: str, where: str) -> None:
+    try:
+        Address.parse(ref)
+    except PayloadError as exc:
+        raise PayloadError(f"{where}: {exc}") from None
+
+
+def _freeze(mapping: dict) -> dict:
+    # Sorted so every later iteration, and so the output, is deterministic.
+    return dict(sorted(mapping.items()))
+
+
+def _kind(value: object) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}.get(
+        type(value), "null" if value is None else type(value).__name__
+    )

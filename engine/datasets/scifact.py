@@ -1,0 +1,228 @@
+"""Build a workspace from the SciFact corpus and train claims.
+
+Abstracts become canon findings with every sentence as a verbatim quote; claims become
+practice entries (team hypotheses). The gold labels never enter the workspace: they are
+written beside it, to `<out>.labels/gold.jsonl`, for evaluation only. Every file is written
+atomically and only when its content changes, so a re-import is a no-op.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from engine.core.errors import EngineError
+from engine.workspace.notes import is_address_safe
+
+BOX = "scifact"
+_Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+_FALLBACK_LICENSE = """# SciFact data
+
+From the SciFact release (Wadden et al., "Fact or Fiction: Verifying Scientific Claims",
+EMNLP 2020; allenai/scifact). Abstracts licensed ODC-By 1.0; claims licensed CC BY 4.0.
+"""
+
+
+@dataclass(frozen=True)
+class ImportSummary:
+    """What one import did."""
+
+    workspace: Path
+    labels: Path
+    abstracts: int
+    claims: int
+    written: int
+    unchanged: int
+
+    def line(self) -> str:
+        return (
+            f"imported {self.abstracts:,} abstracts and {self.claims:,} claims into "
+            f"{self.workspace} ({self.written:,} files written, {self.unchanged:,} unchanged); "
+            f"labels in {self.labels}"
+        )
+
+
+def labels_path(out: str | os.PathLike[str]) -> Path:
+    """Where the gold labels of the workspace at `out` live: a sibling folder, never inside."""
+    out = Path(out).absolute()
+    return out.with_name(out.name + ".labels") / "gold.jsonl"
+
+
+def import_scifact(
+    corpus: str | os.PathLike[str],
+    claims: str | os.PathLike[str],
+    out: str | os.PathLike[str],
+    *,
+    limit: int | None = None,
+) -> ImportSummary:
+    """Import SciFact into the workspace folder `out` (created if needed).
+
+    With `limit`, only the first `limit` abstracts and the claims citing any of them.
+    Raises EngineError when an input file is missing or malformed.
+    """
+    documents = list(_read_jsonl(Path(corpus)))
+    if limit is not None:
+        documents = documents[: max(0, limit)]
+    doc_ids = {_safe_id(doc.get("doc_id"), "doc_id") for doc in documents}
+    selected = [
+        claim
+        for claim in _read_jsonl(Path(claims))
+        if limit is None or doc_ids & {str(d) for d in claim.get("cited_doc_ids", [])}
+    ]
+    root = Path(out)
+    writer = _Writer()
+    for doc in documents:
+        doc_id = str(doc["doc_id"])
+        title, sentences = _text(doc.get("title"), "title"), _sentences(doc)
+        abstract = " ".join(sentences)
+        writer.write(
+            root / ".zettelkasten" / BOX / f"{doc_id}.md", finding_note(doc_id, title, sentences)
+        )
+        writer.write(root / "sources" / f"{doc_id}.txt", f"{title}\n\n{abstract}")
+    for claim in selected:
+        claim_id = _safe_id(claim.get("id"), "claim id")
+        text = _text(claim.get("claim"), "claim")
+        writer.write(root / ".memory" / f"claim-{claim_id}.md", _hypothesis(claim_id, text))
+    gold = labels_path(root)
+    writer.write(root / "README.md", _readme(len(documents), len(selected), gold.parent.name))
+    writer.write(root / "LICENSE.md", _license(Path(corpus)))
+    writer.write(gold, "".join(_label_line(claim) for claim in selected))
+    return ImportSummary(
+        workspace=root,
+        labels=gold,
+        abstracts=len(documents),
+        claims=len(selected),
+        written=writer.written,
+        unchanged=writer.unchanged,
+    )
+
+
+class _Writer:
+    """Atomic, change-only file writes, counted."""
+
+    def __init__(self):
+        self.written = 0
+        self.unchanged = 0
+        self._made: set[Path] = set()
+
+    def write(self, path: Path, text: str) -> None:
+        data = text.encode("utf-8")
+        try:
+            if path.read_bytes() == data:
+                self.unchanged += 1
+                return
+        except OSError:
+            pass
+        if path.parent not in self._made:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._made.add(path.parent)
+        handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(handle, "wb") as stream:
+                stream.write(data)
+            os.replace(temp, path)
+        except BaseException:
+            Path(temp).unlink(missing_ok=True)
+            raise
+        self.written += 1
+
+
+def _read_jsonl(path: Path) -> Iterator[dict]:
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise EngineError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    if raw[:2] == b"\x1f\x8b":
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError) as exc:
+            raise EngineError(f"{path} is not a readable gzip file: {exc}") from exc
+    for number, line in enumerate(raw.decode("utf-8", errors="strict").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError as exc:
+            raise EngineError(f"{path}:{number}: not JSON ({exc})") from exc
+        if not isinstance(record, dict):
+            raise EngineError(f"{path}:{number}: expected a JSON object")
+        yield record
+
+
+def _safe_id(value: object, what: str) -> str:
+    text = str(value) if isinstance(value, str | int) and not isinstance(value, bool) else None
+    if text is None or not is_address_safe(text):
+        raise EngineError(f"{what} {value!r} is not a usable id")
+    return text
+
+
+def _text(value: object, what: str) -> str:
+    if not isinstance(value, str):
+        raise EngineError(f"{what} {value!r} is not text")
+    return value
+
+
+def _sentences(doc: dict) -> list[str]:
+    sentences = doc.get("sentences")
+    if not isinstance(sentences, list) or not all(isinstance(s, str) for s in sentences):
+        raise EngineError(f"abstract {doc.get('doc_id')!r}: sentences must be a list of text")
+    return sentences
+
+
+def _front_matter(meta: dict, body: str) -> str:
+    dumped = yaml.dump(meta, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=1_000_000)
+    return f"---\n{dumped}---\n{body}\n"
+
+
+def finding_note(doc_id: str, title: str, sentences: list[str]) -> str:
+    """The Markdown of one abstract as a canon finding, every sentence a verbatim quote."""
+    quotes = [{"id": f"s{i}", "body": body, "page": 1} for i, body in enumerate(sentences)]
+    meta = {"id": doc_id, "type": "finding", "title": title, "source": doc_id, "quotes": quotes}
+    return _front_matter(meta, " ".join(sentences))
+
+
+def _hypothesis(claim_id: str, text: str) -> str:
+    meta = {
+        "id": f"claim-{claim_id}",
+        "type": "experiment",
+        "title": text,
+        "description": f"Team hypothesis under test (SciFact train claim {claim_id}).",
+    }
+    return _front_matter(meta, text)
+
+
+def _label_line(claim: dict) -> str:
+    keep = {key: claim.get(key) for key in ("id", "claim", "cited_doc_ids", "evidence")}
+    return json.dumps(keep, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+def _license(corpus: Path) -> str:
+    beside = corpus.with_name("LICENSE.md")
+    try:
+        return beside.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return _FALLBACK_LICENSE
+
+
+def _readme(abstracts: int, claims: int, labels_folder: str) -> str:
+    return f"""# SciFact workspace
+
+Built by `python -m engine import scifact` from the SciFact release (see LICENSE.md).
+
+- `.zettelkasten/{BOX}/<doc_id>.md`: {abstracts:,} abstracts as canon findings; each sentence
+  is a verbatim quote (`s0`, `s1`, …) of `sources/<doc_id>.txt`.
+- `.memory/claim-<id>.md`: {claims:,} expert-written claims, recorded as the team's
+  hypotheses under test (practice entries of type `experiment`).
+- `sources/<doc_id>.txt`: the title, a blank line, then the abstract.
+
+The evaluation labels are kept outside this folder, in `../{labels_folder}/`, so that
+nothing the app reads can see them.
+"""

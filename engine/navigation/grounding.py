@@ -1,0 +1,109 @@
+"""Groundings from the nodes themselves: which verifier checks a note, and its tether status."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from engine.core.epistemics import Tier, Verdict
+from engine.core.text import word_sequence
+from engine.core.verifiers import VerifierResult, verify
+from engine.core.wire import GroundingSpec
+from engine.navigation.substrate import CODE_STORE, code_text
+from engine.workspace.notes import Note, Store
+from engine.workspace.stores import TetherState, Workspace, tether_status
+
+_TETHER_FLAGS = {
+    TetherState.FRESH: {},
+    TetherState.OUTDATED: {"outdated": True},
+    TetherState.STALE: {"stale": True},
+    TetherState.UNRESOLVED: {"unresolved": True},
+}
+
+
+@dataclass(frozen=True)
+class NodeGround:
+    """How a node is grounded: the verifier spec, an explicit status, and the full body."""
+
+    address: str
+    spec: GroundingSpec | None
+    status: Verdict | None
+    body: str
+    tether: TetherState | None = None
+
+    def check(self, workspace: Workspace) -> tuple[VerifierResult | None, Verdict]:
+        """Run the verifier now and merge with the explicit status as the router would."""
+        result = (
+            verify(self.spec.type, self.spec.payload, workspace=workspace.root)
+            if self.spec
+            else None
+        )
+        if result is not None and not result.ok:
+            return result, result.verdict()
+        if self.status is not None:
+            return result, self.status
+        return result, result.verdict() if result else Verdict.unresolved_inference()
+
+
+def ground_node(workspace: Workspace, address: str) -> NodeGround | None:
+    """Fetch a node back in full and say how to check it; None when it does not resolve.
+
+    Evidence is chosen in a fixed order: data recomputation, decision tree, equation,
+    figure, then the note's first quote (`for_claim` picks the quote a claim copies). A
+    tether adds its freshness as flags. A note with nothing checkable is an inference.
+    """
+    if address.startswith(f"{CODE_STORE}:"):
+        path = address.split(":", 2)[2]
+        text = code_text(workspace, path)
+        if text is None:
+            return None
+        return NodeGround(address, None, Verdict(Tier.GROUNDED), text)
+    note = workspace.note(address)
+    if note is None:
+        return None
+    spec = _spec(note, None)
+    tether = tether_status(workspace, note) if note.tether is not None else None
+    status = None
+    if tether is not None:
+        tier = (
+            Tier.MEASURED if spec is not None and spec.type == "expr-recompute" else Tier.GROUNDED
+        )
+        status = Verdict(tier, **_TETHER_FLAGS[tether])
+    elif spec is None:
+        status = Verdict(Tier.INFERRED)
+    return NodeGround(address, spec, status, note.body, tether)
+
+
+def for_claim(workspace: Workspace, ground: NodeGround, claim_text: str | None) -> NodeGround:
+    """The same grounding, checking the quote that `claim_text` copies when there is one.
+
+    Only the quote choice depends on the claim; the tether and the body are reused.
+    """
+    note = workspace.note(ground.address)
+    if note is None or ground.spec is None or ground.spec.type != "quote":
+        return ground
+    return replace(ground, spec=_spec(note, claim_text))
+
+
+def _spec(note: Note, claim_text: str | None) -> GroundingSpec | None:
+    evidence = note.evidence
+    if evidence.data is not None:
+        return GroundingSpec("expr-recompute", evidence.data.payload())
+    if evidence.tree is not None:
+        return GroundingSpec("decision_tree", evidence.tree.payload())
+    if evidence.equation is not None:
+        return GroundingSpec("equation", {"body": evidence.equation})
+    if evidence.figure is not None:
+        return GroundingSpec("figure", {"path": evidence.figure})
+    if note.quotes and note.store is Store.CANON:
+        quote = _matching_quote(note, claim_text)
+        return GroundingSpec("quote", {"body": quote.body, "source": note.citekey or ""})
+    return None
+
+
+def _matching_quote(note: Note, claim_text: str | None):
+    if claim_text:
+        wanted = word_sequence(claim_text)
+        for quote in note.quotes:
+            if word_sequence(quote.body) == wanted:
+                return quote
+    return note.quotes[0]

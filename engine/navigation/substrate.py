@@ -1,0 +1,244 @@
+"""The navigation substrate: nodes, edges, the budget, the neighbourhood and the store adapters."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Protocol
+
+from engine.core.errors import ConfigError
+from engine.core.model import Edge
+from engine.core.text import shorten
+from engine.workspace.index import Index
+from engine.workspace.notes import Note
+from engine.workspace.stores import Workspace
+
+EXCERPT_CHARS = 280
+CODE_STORE = "code"
+CODE_SOURCE = "repo"
+MAX_CODE_BYTES = 2 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Node:
+    """What the navigator sees of a note or file: its address, title and an excerpt."""
+
+    address: str
+    store: str
+    source: str
+    title: str
+    excerpt: str
+    kind: str
+
+    @classmethod
+    def from_note(cls, note: Note) -> Node:
+        kind = note.type.value if note.type else ""
+        return cls(
+            note.address, note.store.value, note.source, note.title, _excerpt(note.body), kind
+        )
+
+    def to_dict(self) -> dict:
+        return {
+            "address": self.address,
+            "store": self.store,
+            "source": self.source,
+            "title": self.title,
+            "excerpt": self.excerpt,
+            "kind": self.kind,
+        }
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Bounds on a navigation: hops from the seeds, nodes in the neighbourhood, policy steps."""
+
+    hops: int = 2
+    max_nodes: int = 40
+    max_steps: int = 12
+
+    def __post_init__(self) -> None:
+        for name, low in (("hops", 0), ("max_nodes", 1), ("max_steps", 1)):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < low:
+                raise ConfigError(
+                    f"budget {name} must be an integer of at least {low}, got {value!r}"
+                )
+        if self.max_nodes > 5_000 or self.max_steps > 500 or self.hops > 20:
+            raise ConfigError("budget too large: at most 20 hops, 5,000 nodes and 500 steps")
+
+    def to_dict(self) -> dict:
+        return {"hops": self.hops, "max_nodes": self.max_nodes, "max_steps": self.max_steps}
+
+
+@dataclass(frozen=True)
+class Neighbourhood:
+    """The nodes and edges reached so far, with each node's hop distance from the seeds."""
+
+    nodes: Mapping[str, Node] = field(default_factory=dict)
+    edges: tuple[Edge, ...] = ()
+    hops: Mapping[str, int] = field(default_factory=dict)
+    expanded: frozenset[str] = frozenset()
+
+    def grow(
+        self, nodes: Iterable[Node], edges: Iterable[Edge], *, hop: int, max_nodes: int
+    ) -> tuple[Neighbourhood, tuple[str, ...], tuple[Edge, ...]]:
+        """Add new nodes up to `max_nodes` and the edges whose both ends are present.
+
+        Returns the grown neighbourhood and what was actually added; no edge dangles.
+        """
+        merged = dict(self.nodes)
+        hops = dict(self.hops)
+        added: list[str] = []
+        for node in nodes:
+            if node.address in merged or len(merged) >= max_nodes:
+                continue
+            merged[node.address] = node
+            hops[node.address] = hop
+            added.append(node.address)
+        known = {(e.src, e.dst, e.relation) for e in self.edges}
+        new_edges = []
+        for edge in edges:
+            key = (edge.src, edge.dst, edge.relation)
+            if key in known or edge.src not in merged or edge.dst not in merged:
+                continue
+            known.add(key)
+            new_edges.append(edge)
+        grown = replace(self, nodes=merged, edges=self.edges + tuple(new_edges), hops=hops)
+        return grown, tuple(added), tuple(new_edges)
+
+    def mark_expanded(self, address: str) -> Neighbourhood:
+        return replace(self, expanded=self.expanded | {address})
+
+
+class Adapter(Protocol):
+    """One store's view for navigation: retrieval, one-hop expansion and fetch-back."""
+
+    store: str
+    source: str
+
+    def retrieve(self, query: str, k: int) -> list[Node]: ...
+
+    def expand(self, node: Node) -> tuple[list[Node], list[Edge]]: ...
+
+    def get(self, address: str) -> Note | None: ...
+
+
+class NoteAdapter:
+    """Canon box or practice store backed by the workspace and the index."""
+
+    def __init__(
+        self,
+        workspace: Workspace,
+        index: Index,
+        *,
+        store: str,
+        source: str,
+        backlinks: Mapping[str, tuple[tuple[str, str], ...]],
+    ):
+        self.workspace, self.index, self.backlinks = workspace, index, backlinks
+        self.store, self.source = store, source
+
+    def retrieve(self, query: str, k: int) -> list[Node]:
+        hits = self.index.search(query, k=k, store=self.store, box=self.source)
+        notes = (self.workspace.note(hit.address) for hit in hits)
+        return [Node.from_note(n) for n in notes if n is not None]
+
+    def expand(self, node: Node) -> tuple[list[Node], list[Edge]]:
+        note = self.workspace.note(node.address)
+        if note is None:
+            return [], []
+        neighbours: list[Node] = []
+        edges: list[Edge] = []
+        for link in note.links:
+            target = self.workspace.note(link.target_address)
+            if target is not None:
+                neighbours.append(Node.from_note(target))
+                edges.append(Edge(note.address, target.address, link.relation))
+        for source_address, relation in self.backlinks.get(note.address, ()):
+            neighbours.append(Node.from_note(self.workspace.notes[source_address]))
+            edges.append(Edge(source_address, note.address, relation))
+        if note.tether is not None:
+            code = code_node(self.workspace, note.tether.path)
+            if code is not None:
+                neighbours.append(code)
+                edges.append(Edge(note.address, code.address, "tethers"))
+        return neighbours, edges
+
+    def get(self, address: str) -> Note | None:
+        return self.workspace.note(address)
+
+
+class CodeAdapter:
+    """Tethered files of the workspace, addressed `code:repo:<path>`."""
+
+    store, source = CODE_STORE, CODE_SOURCE
+
+    def __init__(self, workspace: Workspace):
+        self.workspace = workspace
+
+    def retrieve(self, query: str, k: int) -> list[Node]:
+        return []
+
+    def expand(self, node: Node) -> tuple[list[Node], list[Edge]]:
+        path = node.address.split(":", 2)[2]
+        tethered = [
+            n
+            for n in self.workspace.notes.values()
+            if n.tether is not None and n.tether.path == path
+        ]
+        return (
+            [Node.from_note(n) for n in tethered],
+            [Edge(n.address, node.address, "tethers") for n in tethered],
+        )
+
+    def get(self, address: str) -> Note | None:
+        return None
+
+
+def code_node(workspace: Workspace, path: str) -> Node | None:
+    """A node for a tethered file, or None when it is missing or unsafe."""
+    text = code_text(workspace, path)
+    if text is None:
+        return None
+    return Node(
+        f"{CODE_STORE}:{CODE_SOURCE}:{path}", CODE_STORE, CODE_SOURCE, path, _excerpt(text), "file"
+    )
+
+
+def code_text(workspace: Workspace, path: str) -> str | None:
+    data = workspace.read_file(path, limit=MAX_CODE_BYTES)
+    return None if data is None else data.decode("utf-8", errors="replace")
+
+
+def build_adapters(workspace: Workspace, index: Index) -> list[Adapter]:
+    """Adapters in a fixed priority: local canon boxes, federated boxes, practice, code."""
+    backlinks = backlink_map(workspace)
+    sources = [("zk", box) for box in workspace.boxes]
+    sources += [("zk", fed.source) for fed in workspace.federated]
+    sources.append(("mem", "_memory"))
+    adapters: list[Adapter] = [
+        NoteAdapter(workspace, index, store=store, source=source, backlinks=backlinks)
+        for store, source in sources
+    ]
+    adapters.append(CodeAdapter(workspace))
+    return adapters
+
+
+def owner(adapters: Iterable[Adapter], address: str) -> Adapter | None:
+    """The adapter whose store and source the address belongs to."""
+    store, _, rest = address.partition(":")
+    source = rest.partition(":")[0]
+    return next((a for a in adapters if a.store == store and a.source == source), None)
+
+
+def backlink_map(workspace: Workspace) -> Mapping[str, tuple[tuple[str, str], ...]]:
+    """Incoming links per address: (linking note, relation)."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    for note in workspace.notes.values():
+        for link in note.links:
+            out.setdefault(link.target_address, []).append((note.address, link.relation))
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def _excerpt(text: str) -> str:
+    return shorten(text, EXCERPT_CHARS)

@@ -1,0 +1,245 @@
+"""Compare a claim with a sentence: the figures the stance model reads, and the words behind them.
+
+`pair_features` weighs the content words two passages share by rarity, pairs their
+direction words over those shared words, and compares negation, null results and numbers;
+`evidence_phrase` and `agreement_phrase` name the words a verdict rests on.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz
+
+from engine.review.passages import Cue, Passage
+
+_FIRM = 6.0  # anchored weight at which a pairing of direction words counts in full
+_RESTRICTING = (
+    "only", "solely", "exclusively", "restricted", "limited", "specifically", "subgroup",
+    "subgroups", "unless", "except", "provided",
+)  # fmt: skip
+_RESTRICTORS = frozenset(_RESTRICTING)
+_ANTONYMS = (
+    ("positiv", "negativ"), ("high", "low"), ("benign", "malignan"), ("presen", "absen"),
+    ("central", "peripher"), ("agonis", "antagonis"), ("sensitiv", "resistan"),
+    ("early", "late"), ("short", "long"), ("major", "minor"), ("inside", "outside"),
+    ("above", "below"), ("majority", "minority"), ("acute", "chronic"), ("direct", "indirect"),
+    ("before", "after"), ("gain", "loss"), ("inclus", "exclus"), ("increas", "decreas"),
+    ("upregul", "downregul"), ("activat", "inhibit"), ("promot", "suppress"),
+    ("overestim", "underestim"), ("hyper", "hypo"), ("capable", "incapable"),
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Rarity:
+    """Inverse document frequency of stems; a stem missing from the table is rare."""
+
+    idf: dict[str, float]
+    default: float
+
+    def weight(self, stems: frozenset[str] | set[str]) -> float:
+        return sum(self.idf.get(s, self.default) for s in stems)
+
+
+def overlap(claim: Passage, sentence: Passage, rarity: Rarity) -> float:
+    """The rarity-weighted share of the claim's content words that the sentence contains."""
+    total = rarity.weight(claim.content)
+    return rarity.weight(claim.content & sentence.content) / total if total else 0.0
+
+
+def pair_features(claim: Passage, sentence: Passage, rarity: Rarity) -> dict[str, float]:
+    """The alignment figures the stance model reads for a claim against one sentence."""
+    shared = claim.content & sentence.content
+    total_c = rarity.weight(claim.content)
+    total_s = rarity.weight(sentence.content)
+    matched = rarity.weight(shared)
+    cov_c = matched / total_c if total_c else 0.0
+    cov_s = matched / total_s if total_s else 0.0
+    # An aim or an open question asserts nothing, so it can neither agree nor disagree.
+    said = 0.0 if sentence.open_question or claim.open_question else 1.0
+    kinds = {kind: said * v for kind, v in _facing(claim, sentence, shared, rarity)[0].items()}
+    scale = max(total_c, 1.0)
+    neg = rarity.weight((claim.negated ^ sentence.negated) & shared) / scale
+    null_s = rarity.weight(sentence.nulls & shared - claim.nulls) / scale
+    null_c = rarity.weight(claim.nulls & shared - sentence.nulls) / scale
+    num_match, num_conflict = _numbers(claim, sentence)
+    f = {
+        "cov_c": cov_c,
+        "cov_s": cov_s,
+        "cov_c2": cov_c * cov_c,
+        "matched": math.log1p(matched),
+        "fuzz": fuzz.token_set_ratio(claim.text, sentence.text) / 100.0,
+        "cue_agree": kinds["agree"],
+        "cue_flip": kinds["flip"],
+        "cue_negflip": kinds["negflip"],
+        "cue_soft": kinds["soft"],
+        "net_flip": said * cov_c * _net_flip(claim, sentence),
+        "neg_c_any": float(bool(claim.negated)),
+        "neg_s_any": float(bool(sentence.negated)),
+        "neg_scope": said * neg,
+        "null_s": said * null_s if _asserts(claim) else 0.0,
+        "null_c": said * null_c if _asserts(sentence) else 0.0,
+        "num_match": num_match,
+        "num_conflict": said * num_conflict,
+        "hedge_c": float(bool(claim.hedges)),
+        "hedge_s": float(bool(sentence.hedges)),
+        "open": 1.0 - said,
+        "finding_s": float(sentence.finding),
+        "antonym": said * cov_c * _antonyms(claim, sentence),
+        "len_s": math.log1p(len(sentence.norms)),
+    }
+    disagreement = sum(f[k] for k in ("cue_flip", "cue_negflip", "neg_scope", "null_s", "null_c"))
+    f["cov_x_disagree"] = cov_c * (disagreement + f["num_conflict"])
+    f["cov_x_agree"] = cov_c * kinds["agree"]
+    return f
+
+
+def _asserts(p: Passage) -> bool:
+    return any(not c.negated and c.axis != "presence" for c in p.cues) or p.affirms
+
+
+def _facing(
+    claim: Passage, sentence: Passage, shared: frozenset[str], rarity: Rarity
+) -> tuple[dict[str, float], list[tuple[str, Cue, Cue]]]:
+    """Direction words facing each other over shared words, by kind, and the pairs made.
+
+    Pairs are matched one to one, firmest first, so a sentence that lowers one thing and
+    raises another is read against the claim's own object.
+    """
+    candidates = []
+    for i, cue in enumerate(claim.cues):
+        for j, other in enumerate(sentence.cues):
+            if cue.axis == "presence" or other.axis != cue.axis:
+                continue  # presence words only turn a chain around (see below)
+            if (w := _anchored(cue, other, shared, rarity)) > 0:
+                # The same word on both sides ("inhibiting", "inhibition") pairs first.
+                bonus = 1.5 if cue.word[:5] == other.word[:5] else 1.0
+                candidates.append((-w * bonus, i, j, w))
+    candidates.sort()
+    used_c: set[int] = set()
+    used_s: set[int] = set()
+    kinds = {"agree": 0.0, "flip": 0.0, "negflip": 0.0, "soft": 0.0}
+    pairs = []
+    for _, i, j, w in candidates:
+        if i in used_c or j in used_s:
+            continue
+        used_c.add(i)
+        used_s.add(j)
+        cue, other = claim.cues[i], sentence.cues[j]
+        same_sign = cue.sign == other.sign
+        if cue.negated == other.negated:
+            kind = "agree" if same_sign else "flip"
+        else:
+            kind = "negflip" if same_sign else "soft"
+        kinds[kind] = max(kinds[kind], min(1.0, w / _FIRM))
+        pairs.append((kind, cue, other))
+    flips = sum(kind in ("flip", "negflip") for kind, _, _ in pairs)
+    if flips and (flips + _absent_on_one_side(claim, sentence, shared)) % 2 == 0:
+        # Flips along a chain cancel: "reduced X suppresses Y" says what "enhanced X leads to
+        # Y" says, and "mice without X are susceptible" what "X protects".
+        kinds["agree"] = max(kinds["agree"], kinds["flip"], kinds["negflip"])
+        kinds["flip"] = kinds["negflip"] = 0.0
+        pairs = [("agree" if k in ("flip", "negflip") else k, c, o) for k, c, o in pairs]
+    return kinds, pairs
+
+
+def _absent_on_one_side(claim: Passage, sentence: Passage, shared: frozenset[str]) -> int:
+    """1 when one text removes a shared thing ("lack of X", "X knockout") and the other not."""
+
+    def sign(p: Passage) -> int:
+        anchored = [c for c in p.cues if c.axis == "presence" and not shared.isdisjoint(c.anchors)]
+        return math.prod(c.sign * (-1 if c.negated else 1) for c in anchored)
+
+    return int(sign(claim) != sign(sentence))
+
+
+def _anchored(cue: Cue, other: Cue, shared: frozenset[str], rarity: Rarity) -> float:
+    """How firmly two direction words sit on the same shared words; nearer words count more."""
+    return sum(
+        rarity.idf.get(s, rarity.default) * min(closeness, other.anchors[s])
+        for s, closeness in cue.anchors.items()
+        if s in other.anchors and s in shared
+    )
+
+
+def _net_flip(claim: Passage, sentence: Passage) -> float:
+    """Axes on which the texts' net directions differ, signs multiplied along the chain."""
+    out = 0.0
+    for axis in ("quantity", "valence"):
+        a = [c.sign * (-1 if c.negated else 1) for c in claim.cues if c.axis == axis]
+        b = [c.sign * (-1 if c.negated else 1) for c in sentence.cues if c.axis == axis]
+        if a and b and math.prod(a) != math.prod(b):
+            out += 1.0
+    return out
+
+
+def _number_pairs(claim: Passage, sentence: Passage) -> tuple[list[str], list[tuple[str, str]]]:
+    """Claim numbers the sentence repeats, and (claim, sentence) values for the same quantity."""
+    same, differ = [], []
+    for mine in claim.quantities:
+        if any(mine.agrees(q) for q in sentence.quantities):
+            same.append(mine.value)
+            continue
+        other = next((q for q in sentence.quantities if mine.same_quantity(q)), None)
+        if other is not None:
+            differ.append((mine.value, other.value))
+    return same, differ
+
+
+def _numbers(claim: Passage, sentence: Passage) -> tuple[float, float]:
+    same, differ = _number_pairs(claim, sentence)
+    return float(len(same)), float(len(differ))
+
+
+def _antonyms(claim: Passage, sentence: Passage) -> float:
+    def has(p: Passage, prefix: str) -> bool:
+        return any(w.startswith(prefix) for w in p.norms)
+
+    count = 0.0
+    for a, b in _ANTONYMS:
+        for x, y in ((a, b), (b, a)):
+            if has(claim, x) and has(sentence, y) and not has(claim, y) and not has(sentence, x):
+                count += 1
+    return count
+
+
+def restrictions(claim: Passage, sentence: Passage) -> list[str]:
+    """Words by which the sentence narrows what the claim states generally ("only", "unless")."""
+    said = set(claim.norms)
+    return [w for w in dict.fromkeys(sentence.norms) if w in _RESTRICTORS and w not in said]
+
+
+def evidence_phrase(claim: Passage, sentence: Passage, rarity: Rarity) -> str:
+    """A short phrase naming the words on which the two texts disagree, or "" if none stand out."""
+    shared = claim.content & sentence.content
+    _, pairs = _facing(claim, sentence, shared, rarity)
+    _, differ = _number_pairs(claim, sentence)
+    if differ:
+        mine, theirs = differ[0]
+        return f"gives {theirs} where the claim gives {mine} for the same quantity"
+    for kind, cue, other in pairs:
+        if kind == "flip":
+            return f'says "{other.word}" where the claim says "{cue.word}"'
+        if kind == "negflip":
+            negated = other.word if other.negated else cue.word
+            where = "the sentence" if other.negated else "the claim"
+            return f'negates "{negated}" in {where} only'
+    if sentence.nulls & shared and not claim.nulls & shared:
+        return "reports no effect where the claim asserts one"
+    if claim.nulls & shared and not sentence.nulls & shared:
+        return "reports an effect where the claim asserts none"
+    if (claim.negated ^ sentence.negated) & shared:
+        word = (sentence.negations or claim.negations or ("not",))[0]
+        return f'puts "{word}" on what the claim states'
+    return ""
+
+
+def agreement_phrase(claim: Passage, sentence: Passage, rarity: Rarity) -> str:
+    """A short phrase naming the direction word both texts share, or "" if none."""
+    shared = claim.content & sentence.content
+    _, pairs = _facing(claim, sentence, shared, rarity)
+    for kind, cue, other in pairs:
+        if kind == "agree":
+            return f'says "{other.word}" as the claim says "{cue.word}"'
+    return ""

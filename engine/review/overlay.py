@@ -1,0 +1,350 @@
+"""The claim overlay: practice entries aligned to canon claims, typed, weighted and saved.
+
+Candidates. Each practice entry (decision, experiment, checkpoint) is a search query (its
+title and body) against the canon store. The index is asked for `k × overfetch` hits,
+because many canon hits are sources or concepts; the claims and findings among them are
+kept, at most `k`. BM25 scores do not compare across queries, so each hit is scaled by the
+query's best claim/finding score and kept when it reaches `sim_floor` of it. The best hit
+always survives: whether it is related at all is the typer's call. Cost is one search and
+at most `k` typer calls per practice entry, linear in the number of entries.
+
+Gate. Every candidate pair goes through the gated typer of `engine.review.typers`; an edge is kept
+when its relation is not `unrelated` and its confidence reaches `min_confidence`. Nothing
+else drops an edge.
+
+Priority = confidence × priority_weight(strength), where strength is the canon note's claim
+strength (see `engine.review.strength`). It orders edges, never drops one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+
+from engine.core.errors import ConfigError, EngineError
+from engine.review.stance import offline_stance
+from engine.review.strength import ClaimStrength, priority_weight
+from engine.review.typers import GatedTyper, Relation, Typer, Typing, gated, make_typer
+from engine.workspace.atomic import synapse_path, write_atomic
+from engine.workspace.notes import MEMORY_SOURCE, Note, NoteKind, Store, note_address
+from engine.workspace.opened import OpenWorkspace
+from engine.workspace.stores import Workspace
+
+OVERLAY_PATH = ".synapse/links/claim_links.json"
+KIND = "claim"
+PRACTICE_KINDS = frozenset({NoteKind.DECISION, NoteKind.EXPERIMENT, NoteKind.CHECKPOINT})
+CANON_KINDS = frozenset({NoteKind.CLAIM, NoteKind.FINDING})
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class OverlayConfig:
+    """How candidates are drawn and which typed edges are kept."""
+
+    k: int = 5
+    overfetch: int = 3
+    sim_floor: float = 0.3
+    min_confidence: float = 0.55
+    limit: int | None = None  # only the first N practice entries, in address order
+
+    def __post_init__(self) -> None:
+        if self.k < 1 or self.overfetch < 1:
+            raise ConfigError("k and overfetch must be at least 1")
+        if not (0.0 <= self.sim_floor <= 1.0 and 0.0 <= self.min_confidence <= 1.0):
+            raise ConfigError("sim_floor and min_confidence must lie in [0, 1]")
+        if self.limit is not None and self.limit < 0:
+            raise ConfigError("limit must not be negative")
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True, order=True)
+class EdgeKey:
+    """Which (practice entry, canon note) pair an edge, a brief or a triage decision is about."""
+
+    memory_id: str
+    zk_source: str
+    zk_id: str
+
+    @property
+    def memory_address(self) -> str:
+        return note_address(Store.PRACTICE, MEMORY_SOURCE, self.memory_id)
+
+    @property
+    def zk_address(self) -> str:
+        return note_address(Store.CANON, self.zk_source, self.zk_id)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: object) -> EdgeKey:
+        """Raises ValueError unless `data` holds the three ids as non-empty strings."""
+        if not isinstance(data, dict):
+            raise ValueError("edge is not an object")
+        values = [data.get(name) for name in ("memory_id", "zk_source", "zk_id")]
+        if not all(isinstance(value, str) and value for value in values):
+            raise ValueError("edge needs memory_id, zk_source and zk_id as strings")
+        return cls(*values)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A practice entry and a canon note worth typing; `similarity` is the scaled BM25 score."""
+
+    memory: Note
+    canon: Note
+    similarity: float
+
+
+@dataclass(frozen=True)
+class OverlayEdge:
+    """One kept, typed pair; `evidence` is the canon sentence the typer aligned with."""
+
+    memory_id: str
+    zk_source: str
+    zk_id: str
+    relation: Relation
+    confidence: float
+    claim_strength: float | None
+    priority: float
+    rationale: str
+    evidence: str
+
+    @property
+    def key(self) -> EdgeKey:
+        return EdgeKey(self.memory_id, self.zk_source, self.zk_id)
+
+    def to_dict(self) -> dict:
+        return {**asdict(self), "relation": self.relation.value}
+
+    @classmethod
+    def from_dict(cls, data: object) -> OverlayEdge:
+        """Raises ValueError naming the first bad field."""
+        key = EdgeKey.from_dict(data)
+        strength = data.get("claim_strength")
+        if strength is not None and not _is_number(strength):
+            raise ValueError("claim_strength is not a number")
+        if not (_is_number(data.get("confidence")) and _is_number(data.get("priority"))):
+            raise ValueError("confidence and priority must be numbers")
+        return cls(
+            *asdict(key).values(),
+            relation=Relation(data.get("relation")),
+            confidence=float(data["confidence"]),
+            claim_strength=None if strength is None else float(strength),
+            priority=float(data["priority"]),
+            rationale=str(data.get("rationale", "")),
+            evidence=str(data.get("evidence", "")),
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class Overlay:
+    """A built overlay with what built it; `counts` has practice, candidates, typed, kept."""
+
+    built_at: str
+    typer: str
+    parameters: dict
+    counts: dict
+    seconds: float
+    edges: tuple[OverlayEdge, ...] = field(default=())
+
+    def header(self) -> dict:
+        """What built the overlay, without its edges."""
+        return {
+            "built_at": self.built_at,
+            "typer": self.typer,
+            "parameters": self.parameters,
+            "counts": self.counts,
+            "seconds": self.seconds,
+        }
+
+    def to_dict(self) -> dict:
+        return {"kind": KIND, **self.header(), "edges": [e.to_dict() for e in self.edges]}
+
+    @classmethod
+    def from_dict(cls, data: object) -> Overlay:
+        """Raises ValueError naming the problem."""
+        if not isinstance(data, dict) or data.get("kind") != KIND:
+            raise ValueError(f"not a {KIND} overlay")
+        edges = data.get("edges")
+        if not isinstance(edges, list):
+            raise ValueError("edges is not a list")
+        parsed = []
+        for n, item in enumerate(edges, start=1):
+            try:
+                parsed.append(OverlayEdge.from_dict(item))
+            except (ValueError, TypeError) as exc:
+                raise ValueError(f"edge {n}: {exc}") from None
+        return cls(
+            built_at=str(data.get("built_at", "")),
+            typer=str(data.get("typer", "")),
+            parameters=dict(data.get("parameters") or {}),
+            counts=dict(data.get("counts") or {}),
+            seconds=float(data.get("seconds") or 0.0),
+            edges=tuple(parsed),
+        )
+
+
+@dataclass(frozen=True)
+class OverlayRead:
+    """The outcome of reading the overlay file: the overlay, or None and the reason."""
+
+    overlay: Overlay | None
+    reason: str = ""
+
+    @classmethod
+    def found(cls, overlay: Overlay) -> OverlayRead:
+        return cls(overlay)
+
+    @classmethod
+    def missing(cls) -> OverlayRead:
+        return cls(None, "no overlay has been built yet")
+
+    @classmethod
+    def corrupt(cls, reason: str) -> OverlayRead:
+        return cls(None, f"the overlay file is unreadable: {reason}")
+
+
+def practice_entries(workspace: Workspace, *, limit: int | None = None) -> list[Note]:
+    """The decisions, experiments and checkpoints of the workspace, in address order."""
+    entries = [
+        note
+        for note in workspace.notes.values()
+        if note.store is Store.PRACTICE and note.type in PRACTICE_KINDS
+    ]
+    return entries if limit is None else entries[:limit]
+
+
+def note_text(note: Note) -> str:
+    """Title and body as one text, without repeating a title the body already starts with."""
+    title, body = note.title.strip(), note.body.strip()
+    if not body or body == title:
+        return title
+    return body if body.startswith(title) else f"{title}\n{body}"
+
+
+def candidates(opened: OpenWorkspace, config: OverlayConfig = OverlayConfig()) -> list[Candidate]:
+    """The pairs to type: at most `config.k` canon claims/findings per practice entry."""
+    notes = opened.workspace.notes
+    out: list[Candidate] = []
+    for entry in practice_entries(opened.workspace, limit=config.limit):
+        hits = opened.index.search(
+            note_text(entry), k=config.k * config.overfetch, store=Store.CANON
+        )
+        usable = [
+            (notes[hit.address], hit.score)
+            for hit in hits
+            if hit.address in notes and notes[hit.address].type in CANON_KINDS and hit.score > 0
+        ][: config.k]
+        if not usable:
+            continue
+        best = usable[0][1]
+        out.extend(
+            Candidate(entry, canon, round(score / best, 4))
+            for canon, score in usable
+            if score / best >= config.sim_floor
+        )
+    return out
+
+
+def build_overlay(
+    opened: OpenWorkspace,
+    *,
+    typer: str | Typer = "offline",
+    config: OverlayConfig = OverlayConfig(),
+    progress: Progress | None = None,
+) -> Overlay:
+    """Type the candidate pairs, keep the confident edges and replace the overlay file.
+
+    `typer` is a name known to `engine.review.typers.make_typer`, or a typer object (say a model
+    typer for an endpoint set in the app), which is gated by the offline stance classifier
+    unless it is gated already. The file is written once, at the end: if typing fails
+    part-way the previous overlay stays. Raises ConfigError for an unknown or unconfigured
+    typer.
+    """
+    started = time.perf_counter()
+    if isinstance(typer, str):
+        typed_by = make_typer(typer)
+    else:
+        typed_by = typer if isinstance(typer, GatedTyper) else gated(typer, offline_stance)
+    pairs = candidates(opened, config)
+    strength = ClaimStrength(opened.workspace)
+    edges: list[OverlayEdge] = []
+    if progress is not None:
+        progress(0, len(pairs))
+    for done, pair in enumerate(pairs, start=1):
+        typing = typed_by(note_text(pair.memory), note_text(pair.canon))
+        if typing.relation is not Relation.UNRELATED and typing.confidence >= config.min_confidence:
+            edges.append(_edge(pair, typing, strength(pair.canon.address)))
+        if progress is not None:
+            progress(done, len(pairs))
+    edges.sort(key=lambda e: (-e.priority, e.memory_id, e.zk_source, e.zk_id))
+    by_relation = {r.value: 0 for r in Relation if r is not Relation.UNRELATED}
+    for edge in edges:
+        by_relation[edge.relation.value] += 1
+    overlay = Overlay(
+        built_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        typer=typed_by.name,
+        parameters={**config.to_dict(), "stance_floor": getattr(typed_by, "floor", None)},
+        counts={
+            "practice": len(practice_entries(opened.workspace, limit=config.limit)),
+            "candidates": len(pairs),
+            "typed": len(pairs),
+            "kept": len(edges),
+            "by_relation": by_relation,
+        },
+        seconds=round(time.perf_counter() - started, 3),
+        edges=tuple(edges),
+    )
+    save_overlay(opened.root, overlay)
+    return overlay
+
+
+def save_overlay(root: str | os.PathLike[str], overlay: Overlay) -> None:
+    """Replace the overlay file of the workspace at `root` with `overlay`, atomically."""
+    text = json.dumps(overlay.to_dict(), ensure_ascii=False, indent=1, sort_keys=True)
+    write_atomic(synapse_path(root, OVERLAY_PATH), text + "\n")
+
+
+def _edge(pair: Candidate, typing: Typing, strength: float | None) -> OverlayEdge:
+    return OverlayEdge(
+        memory_id=pair.memory.id,
+        zk_source=pair.canon.source,
+        zk_id=pair.canon.id,
+        relation=typing.relation,
+        confidence=round(float(typing.confidence), 4),
+        claim_strength=strength,
+        priority=round(typing.confidence * priority_weight(strength), 4),
+        rationale=typing.rationale,
+        evidence=typing.evidence,
+    )
+
+
+def read_overlay(root: str | os.PathLike[str]) -> OverlayRead:
+    """Read the overlay file of the workspace at `root`; never raises for a bad file."""
+    try:
+        raw = synapse_path(root, OVERLAY_PATH).read_bytes()
+    except FileNotFoundError:
+        return OverlayRead.missing()
+    except (OSError, EngineError) as exc:
+        return OverlayRead.corrupt(str(exc))
+    try:
+        return OverlayRead.found(Overlay.from_dict(json.loads(raw.decode("utf-8"))))
+    except (ValueError, TypeError, UnicodeDecodeError) as exc:
+        return OverlayRead.corrupt(str(exc))
+
+
+def load_overlay(root: str | os.PathLike[str]) -> Overlay | None:
+    """The saved overlay, or None when there is none or it is corrupt (see `read_overlay`)."""
+    return read_overlay(root).overlay
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)

@@ -1,0 +1,250 @@
+"""Offline stance: type how a practice claim relates to a canon note; the gate's classifier.
+
+The typer reads the claim and each sentence of the note (`engine.review.passages`), compares them
+(`engine.review.alignment`), and a small logistic model trained on the SciFact train split turns
+the comparison into probabilities of support, contradiction or neither. The weights, the
+word rarities and the decision thresholds live in `engine/data/stance_model.json`;
+`python -m tools.train_stance` rebuilds that file and `python -m tools.tune_stance`
+reports how well it does.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from engine.review.alignment import (
+    Rarity,
+    agreement_phrase,
+    evidence_phrase,
+    overlap,
+    pair_features,
+    restrictions,
+)
+from engine.review.passages import Passage, passage, sentences_of
+
+MODEL_PATH = Path(__file__).parent / "data" / "stance_model.json"
+CLASSES = ("supports", "contradicts", "none")
+_SHORTLIST = 4  # sentences scored by the model per note, best aligned first
+_AGAINST = 2  # of those, how many may carry a contradiction
+_HEDGE_DISCOUNT = 0.8
+_NUMBER_ALIGNED = 0.6  # alignment above which a differing number alone contradicts
+
+
+class Relation(StrEnum):
+    """How a practice claim relates to a canon note."""
+
+    SUPPORTS = "supports"
+    CONTRADICTS = "contradicts"
+    EXTENDS = "extends"
+    UNRELATED = "unrelated"
+
+
+@dataclass(frozen=True)
+class Typing:
+    """One typed (practice, canon) pair; `evidence` is the canon sentence relied on, verbatim."""
+
+    relation: Relation
+    confidence: float
+    rationale: str
+    evidence: str = ""
+
+    @classmethod
+    def unrelated(cls, rationale: str, evidence: str = "") -> Typing:
+        return cls(Relation.UNRELATED, 0.0, rationale, evidence)
+
+    @classmethod
+    def failed(cls, reason: str) -> Typing:
+        return cls(Relation.UNRELATED, 0.0, f"model typer failed: {reason}")
+
+
+@dataclass(frozen=True)
+class StanceModel:
+    """Multinomial logistic weights over named alignment features, with rarities and thresholds."""
+
+    features: tuple[str, ...]
+    mean: np.ndarray
+    scale: np.ndarray
+    weights: np.ndarray  # one row per class in CLASSES
+    bias: np.ndarray
+    rarity: Rarity
+    thresholds: dict[str, float]
+
+    @classmethod
+    def from_json(cls, raw: dict) -> StanceModel:
+        """Build from the JSON form; the trainer builds one with rarities only, then fits it."""
+        return cls(
+            features=tuple(raw.get("features", ())),
+            mean=np.asarray(raw.get("mean", ()), dtype=float),
+            scale=np.asarray(raw.get("scale", ()), dtype=float),
+            weights=np.asarray(raw.get("weights", ()), dtype=float),
+            bias=np.asarray(raw.get("bias", ()), dtype=float),
+            rarity=Rarity(raw["idf"], float(raw["default_idf"])),
+            thresholds=dict(raw.get("thresholds", {})),
+        )
+
+    def probabilities(self, features: dict[str, float]) -> np.ndarray:
+        """Probabilities of supports, contradicts and none for one feature dict.
+
+        A well-aligned sentence that gives the same quantity a different number contradicts
+        however the weights read it: SciFact has too few such pairs to teach the model that.
+        """
+        x = (np.array([features[name] for name in self.features]) - self.mean) / self.scale
+        z = self.weights @ x + self.bias
+        z = np.exp(z - z.max())
+        p = z / z.sum()
+        aligned = max(features["cov_c"], features["cov_s"])
+        if features["num_conflict"] and not features["num_match"] and aligned >= _NUMBER_ALIGNED:
+            clash = 0.5 + 0.4 * aligned
+            if clash > p[1]:
+                rest = p[[0, 2]] / max(p[0] + p[2], 1e-12) * (1.0 - clash)
+                p = np.array([rest[0], clash, rest[1]])
+        return p
+
+
+@lru_cache(maxsize=1)
+def _shipped() -> StanceModel:
+    return StanceModel.from_json(json.loads(MODEL_PATH.read_text(encoding="utf-8")))
+
+
+_override: list[StanceModel] = []
+
+
+def model() -> StanceModel:
+    """The model in use: the one shipped in the repo unless the trainer installed another."""
+    return _override[-1] if _override else _shipped()
+
+
+def install(candidate: StanceModel | None) -> None:
+    """Use `candidate` instead of the shipped model (None restores it); for the trainer only."""
+    _override.clear()
+    if candidate is not None:
+        _override.append(candidate)
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """One canon sentence scored against a claim."""
+
+    sentence: Passage
+    overlap: float
+    features: dict[str, float]
+    supports: float
+    contradicts: float
+
+
+def score(practice: str, canon: str) -> tuple[Scored, ...]:
+    """The note's best-aligned sentences scored against the practice, best aligned first."""
+    m = model()
+    claim = passage(practice)
+    pool = [passage(s) for s in sentences_of(canon)] or [passage(canon)]
+    ranked = sorted(pool, key=lambda s: -overlap(claim, s, m.rarity))[:_SHORTLIST]
+    out = []
+    for sentence in ranked:
+        features = pair_features(claim, sentence, m.rarity)
+        p = m.probabilities(features)
+        out.append(Scored(sentence, features["cov_c"], features, float(p[0]), float(p[1])))
+    return tuple(out)
+
+
+def best_sentence(practice: str, canon: str) -> str:
+    """The canon sentence that shares the most of the practice's content, verbatim."""
+    return _best(passage(practice), canon).text
+
+
+def _best(claim: Passage, text: str) -> Passage:
+    rarity = model().rarity
+    pool = [passage(s) for s in sentences_of(text)] or [passage(text)]
+    return max(pool, key=lambda s: overlap(claim, s, rarity))
+
+
+def offline_stance(a: str, b: str) -> float:
+    """Probability that text `a` contradicts the sentence of `b` it aligns with best."""
+    m = model()
+    claim = passage(a)
+    sentence = _best(claim, b)
+    if not claim.content or not sentence.content:
+        return 0.0
+    return float(m.probabilities(pair_features(claim, sentence, m.rarity))[1])
+
+
+def related(practice: str, evidence: str) -> bool:
+    """Whether `evidence` shares enough of the practice's content to count as related."""
+    m = model()
+    claim = passage(practice)
+    return overlap(claim, _best(claim, evidence), m.rarity) >= m.thresholds["related"]
+
+
+def decide(
+    claim: Passage, scored: tuple[Scored, ...], thresholds: dict[str, float]
+) -> tuple[Relation, Scored]:
+    """The relation the scores call for, and the sentence that carries it.
+
+    Only the best-aligned sentences may contradict: a disagreement found further down an
+    abstract is usually about something else.
+    """
+    top = scored[0]
+    against = max(scored[:_AGAINST], key=lambda s: s.contradicts)
+    backing = max(scored, key=lambda s: s.supports)
+    if against.contradicts >= thresholds["contradicts"] and against.contradicts >= backing.supports:
+        return Relation.CONTRADICTS, against
+    if backing.supports >= thresholds["supports"]:
+        if restrictions(claim, backing.sentence):
+            return Relation.EXTENDS, backing
+        return Relation.SUPPORTS, backing
+    if top.overlap >= thresholds["related"]:
+        return Relation.EXTENDS, top
+    return Relation.UNRELATED, top
+
+
+class OfflineTyper:
+    """The deterministic typer: the trained model over the claim's best-aligned sentences."""
+
+    name = "offline"
+
+    def __call__(self, practice: str, canon: str) -> Typing:
+        claim = passage(practice)
+        if not claim.content:
+            return Typing.unrelated("The practice text has no content words to align.")
+        scored = score(practice, canon)
+        if not scored[0].sentence.content:
+            return Typing.unrelated("The note has no sentence to align the practice with.")
+        relation, chosen = decide(claim, scored, model().thresholds)
+        quoted = _clip(chosen.sentence.text)
+        shared = f"{chosen.overlap:.0%} of the claim's weighted content words"
+        if relation is Relation.UNRELATED:
+            text = f'The closest sentence shares only {shared}: "{quoted}"'
+            return Typing.unrelated(text, chosen.sentence.text)
+        rarity = model().rarity
+        if relation is Relation.CONTRADICTS:
+            why = evidence_phrase(claim, chosen.sentence, rarity) or "disagrees with the claim"
+            text = f'The aligned sentence {why}: "{quoted}"'
+            confidence = chosen.contradicts
+        elif relation is Relation.SUPPORTS:
+            why = agreement_phrase(claim, chosen.sentence, rarity) or f"shares {shared}"
+            text = f'The aligned sentence agrees with the claim; it {why}: "{quoted}"'
+            confidence = chosen.supports
+        else:
+            narrowing = restrictions(claim, chosen.sentence)
+            why = (
+                f'narrows it with "{narrowing[0]}"'
+                if narrowing
+                else f"shares {shared} but neither confirms nor denies it"
+            )
+            text = f'The aligned sentence is related to the claim and {why}: "{quoted}"'
+            confidence = chosen.overlap * (1.0 - chosen.contradicts)
+        hedges = claim.hedges + chosen.sentence.hedges
+        if hedges:
+            # A hedged statement asserts less, so the same alignment deserves less trust.
+            confidence *= _HEDGE_DISCOUNT
+            text += f' (hedged by "{hedges[0]}", so confidence is lowered)'
+        return Typing(relation, round(min(1.0, confidence), 4), text, chosen.sentence.text)
+
+
+def _clip(text: str, limit: int = 160) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

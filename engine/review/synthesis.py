@@ -1,0 +1,344 @@
+"""Briefs for high-value matrix cells, and the check that a brief traces to its material.
+
+A brief says what the practice entry did, what the canon note asserts and how they relate,
+citing the memory id and quoting the note's stored quotes verbatim. `verify_brief` is a
+traceability check, not an entailment check: it catches invented specifics (a number, a
+quotation, an uncited entry, vocabulary from nowhere) and cannot catch a brief that
+inverts the meaning with the material's own words, restates a figure in other units
+("2.5%" for "250 bps"), or phrases a made-up figure as a multiplier, fraction or ordinal
+("tenfold", "a quarter", "a third"). A brief that fails is kept and flagged, never dropped.
+
+The four checks, in order (the first failure is reported):
+  a. the memory id appears verbatim;
+  b. every figure (see `engine.review.figures`) traces to the material, a spelled figure by its
+     value or by the same words. The node addresses and the memory id are removed from
+     both sides first, so an id such as `deci-a7688a22` never lends "7688" or "22" to the
+     brief;
+  c. every span in "…" or “…” is, case and spacing aside, inside one of the quotes;
+  d. at least `COVERAGE_FLOOR` of the brief's content words occur in the material (or
+     among the few labels the offline brief uses); the words of spelled figures, already
+     traced by (b), are left out of the count.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from engine.core.llm import ChatModel, LLMConfig, OpenAIChat
+from engine.core.text import one_line
+from engine.review.figures import untraced_figures, without_spelled_figures
+from engine.review.matrix import is_high_value
+from engine.review.overlay import EdgeKey, Overlay, OverlayEdge, note_text
+from engine.workspace.bm25 import tokens as ranking_tokens
+from engine.workspace.notes import Quote
+from engine.workspace.opened import OpenWorkspace
+
+COVERAGE_FLOOR = 0.6
+MAX_QUOTES = 3
+BRIEF_LABELS = frozenset({"practice", "literature", "relation", "confidence"})
+
+Synthesizer = Callable[["Material"], str]
+
+_CURLY_QUOTED = re.compile(r"“([^”]*)”")
+_STRAIGHT_QUOTED = re.compile(r'"([^"]*)"')
+
+
+@dataclass(frozen=True)
+class Material:
+    """What a brief may draw on: the practice entry, the canon note, its quotes, the edge."""
+
+    memory_id: str
+    memory_address: str
+    memory_title: str
+    memory_type: str
+    memory_body: str
+    zk_address: str
+    zk_title: str
+    zk_body: str
+    quotes: tuple[Quote, ...]
+    relation: str
+    confidence: float
+    rationale: str = ""
+    evidence: str = ""
+
+    def texts(self) -> tuple[str, ...]:
+        """Every text of the material, quotes included."""
+        return (
+            self.memory_title,
+            self.memory_type,
+            self.memory_body,
+            self.zk_title,
+            self.zk_body,
+            self.relation,
+            f"{self.confidence:.2f}",
+            self.rationale,
+            self.evidence,
+            *(quote.body for quote in self.quotes),
+        )
+
+    def identifiers(self) -> tuple[str, ...]:
+        """Addresses and the memory id, longest first, to strip before reading figures."""
+        return (self.memory_address, self.zk_address, self.memory_id)
+
+
+class BriefFailure(StrEnum):
+    """Why a brief failed verification."""
+
+    EMPTY = "empty"
+    MISSING_ID = "missing-memory-id"
+    UNTRACED_NUMBER = "untraced-number"
+    UNTRACED_QUOTE = "untraced-quote"
+    LOW_COVERAGE = "low-coverage"
+
+
+@dataclass(frozen=True)
+class BriefCheck:
+    """The verdict of `verify_brief`: a failure reason with detail, or none."""
+
+    failure: BriefFailure | None
+    detail: str = ""
+    coverage: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None
+
+    @classmethod
+    def passed(cls, coverage: float) -> BriefCheck:
+        return cls(None, "", coverage)
+
+    @classmethod
+    def failed(cls, failure: BriefFailure, detail: str, coverage: float = 0.0) -> BriefCheck:
+        return cls(failure, detail, coverage)
+
+
+@dataclass(frozen=True)
+class Brief:
+    """A brief as produced, whether it verified, why not, and the quotes it was given."""
+
+    text: str
+    verified: bool
+    check: BriefCheck
+    quote_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CellBrief:
+    """The brief of one high-value overlay edge."""
+
+    edge: OverlayEdge
+    brief: Brief
+
+    @property
+    def key(self) -> EdgeKey:
+        return self.edge.key
+
+
+def cell_material(opened: OpenWorkspace, edge: OverlayEdge) -> Material | None:
+    """The material of one overlay edge, or None when either note is no longer there.
+
+    Quotes are the canon note's stored quotes, verbatim: the one holding the typer's
+    evidence sentence first, then those sharing most words with the practice entry.
+    """
+    workspace = opened.workspace
+    key = edge.key
+    memory, canon = workspace.note(key.memory_address), workspace.note(key.zk_address)
+    if memory is None or canon is None:
+        return None
+    practice_words = set(ranking_tokens(note_text(memory)))
+    evidence = one_line(edge.evidence).lower()
+
+    def rank(quote: Quote) -> tuple[int, int]:
+        body = one_line(quote.body).lower()
+        holds_evidence = bool(evidence) and (evidence in body or body in evidence)
+        return (not holds_evidence, -len(practice_words & set(ranking_tokens(quote.body))))
+
+    quotes = tuple(sorted(canon.quotes, key=rank)[:MAX_QUOTES])
+    return Material(
+        memory_id=memory.id,
+        memory_address=memory.address,
+        memory_title=memory.title,
+        memory_type=memory.type.value if memory.type else "",
+        memory_body=memory.body,
+        zk_address=canon.address,
+        zk_title=canon.title,
+        zk_body=canon.body,
+        quotes=quotes,
+        relation=edge.relation.value,
+        confidence=edge.confidence,
+        rationale=edge.rationale,
+        evidence=edge.evidence,
+    )
+
+
+def offline_brief(material: Material) -> str:
+    """A brief assembled from the material alone: nothing in it is written by a model."""
+    kind = f", {material.memory_type}" if material.memory_type else ""
+    lines = [
+        f"Practice {material.memory_address} («{material.memory_title}»{kind}): "
+        f"{_clip(material.memory_body or material.memory_title)}"
+    ]
+    if material.quotes:
+        quoted = "; ".join(f"“{quote.body.strip()}” [{quote.id}]" for quote in material.quotes)
+    else:
+        quoted = f"«{_clip(material.zk_body or material.zk_title)}»"
+    lines.append(f"Literature {material.zk_address} («{material.zk_title}»): {quoted}")
+    # The rationale is the typer's wording and may clip a sentence inside its quotation
+    # marks; guillemets keep it from being read as a verbatim quotation.
+    rationale = re.sub(r"[\"“”]", "«", material.rationale.strip())
+    rationale = re.sub(r"«([^«]*)«", r"«\1»", rationale)
+    relation = f"Relation: {material.relation} (confidence {material.confidence:.2f})"
+    lines.append(f"{relation}: {rationale}" if rationale else relation + ".")
+    return "\n".join(lines)
+
+
+_SYSTEM = (
+    "You write a short brief (at most 120 words) on how a team's practice entry relates to "
+    "a claim from the literature. Say what the practice did, what the literature asserts, "
+    "and where they agree or conflict. Rules: cite the practice entry by its exact id; "
+    'quote only from the QUOTES given, word for word, inside double quotes "..."; use no '
+    "number, percentage or figure that is not in the material; add no facts. Plain text only."
+)
+
+
+class ModelSynthesizer:
+    """Briefs from an OpenAI-compatible chat model; a failed call gives "" (a flagged brief)."""
+
+    name = "openai"
+
+    def __init__(self, chat: ChatModel) -> None:
+        self.chat = chat
+
+    @classmethod
+    def from_env(cls) -> ModelSynthesizer:
+        """Configured by the same environment as the model reasoner and typer."""
+        return cls(OpenAIChat(LLMConfig.from_env()))
+
+    def __call__(self, material: Material) -> str:
+        payload = {
+            "practice_id": material.memory_id,
+            "practice_title": material.memory_title,
+            "practice_text": material.memory_body,
+            "literature_id": material.zk_address,
+            "literature_title": material.zk_title,
+            "literature_text": material.zk_body,
+            "QUOTES": [{"id": quote.id, "text": quote.body} for quote in material.quotes],
+            "relation": material.relation,
+            "confidence": round(material.confidence, 2),
+        }
+        messages = [
+            {"role": "system", "content": _SYSTEM},
+            {"role": "user", "content": json.dumps(payload, ensure_ascii=False)},
+        ]
+        try:
+            reply = self.chat.complete(messages, json_mode=False)
+        except Exception:  # the seam promises not to raise; a failure is an empty brief
+            return ""
+        return reply.text.strip() if reply.ok and reply.text else ""
+
+
+def verify_brief(brief: str, material: Material) -> BriefCheck:
+    """Run the four traceability checks; the first that fails names the reason."""
+    brief = (brief or "").strip()
+    if not brief:
+        return BriefCheck.failed(BriefFailure.EMPTY, "the brief is empty")
+    if material.memory_id not in brief:
+        return BriefCheck.failed(
+            BriefFailure.MISSING_ID, f"the memory id {material.memory_id} is not cited"
+        )
+    source = "\n".join(material.texts())
+    untraced = untraced_figures(_without(brief, material), _without(source, material))
+    if untraced:
+        return BriefCheck.failed(
+            BriefFailure.UNTRACED_NUMBER, f"not in the material: {', '.join(untraced)}"
+        )
+    stray = _untraced_quotes(brief, [quote.body for quote in material.quotes])
+    if stray is not None:
+        return BriefCheck.failed(BriefFailure.UNTRACED_QUOTE, f"not a verbatim quote: “{stray}”")
+    # Spelled figures were traced by (b); their words are not vocabulary to find again.
+    coverage = word_coverage(without_spelled_figures(brief), material)
+    if coverage < COVERAGE_FLOOR:
+        return BriefCheck.failed(
+            BriefFailure.LOW_COVERAGE,
+            f"{coverage:.0%} of its content words come from the material "
+            f"(at least {COVERAGE_FLOOR:.0%} needed)",
+            coverage,
+        )
+    return BriefCheck.passed(coverage)
+
+
+def synthesize(material: Material, synth: Synthesizer = offline_brief) -> Brief:
+    """Write and verify one brief; a brief that fails is returned with `verified=False`."""
+    try:
+        text = (synth(material) or "").strip()
+    except Exception:  # a synthesiser failure is a flagged empty brief, not a crash
+        text = ""
+    check = verify_brief(text, material)
+    return Brief(text, check.ok, check, tuple(quote.id for quote in material.quotes))
+
+
+def synthesize_overlay(
+    opened: OpenWorkspace,
+    overlay: Overlay,
+    synth: Synthesizer = offline_brief,
+    *,
+    limit: int | None = None,
+) -> list[CellBrief]:
+    """Briefs for the high-value edges only, in the overlay's priority order."""
+    out: list[CellBrief] = []
+    for edge in overlay.edges:
+        if limit is not None and len(out) >= limit:
+            break
+        if not is_high_value(edge.relation, edge.claim_strength, edge.confidence):
+            continue
+        material = cell_material(opened, edge)
+        if material is not None:
+            out.append(CellBrief(edge, synthesize(material, synth)))
+    return out
+
+
+def word_coverage(brief: str, material: Material) -> float:
+    """Share of the brief's content words found in the material's words (1.0 if it has none)."""
+    words = _content_words(brief)
+    if not words:
+        return 1.0
+    vocabulary = BRIEF_LABELS.union(*(_content_words(t) for t in material.texts()))
+    vocabulary |= _content_words(" ".join(material.identifiers()))
+    return sum(word in vocabulary for word in words) / len(words)
+
+
+def _untraced_quotes(brief: str, quote_bodies: list[str]) -> str | None:
+    """The first quoted span of `brief` that is not inside a quote body, or None."""
+    haystack = "\n".join(one_line(body).lower() for body in quote_bodies)
+    remainder = brief
+    for pattern in (_CURLY_QUOTED, _STRAIGHT_QUOTED):
+        for match in pattern.finditer(remainder):
+            span = one_line(match.group(1)).strip(" .…")
+            if span and span.lower() not in haystack:
+                return match.group(1)
+        # Curly-quoted spans are settled; blank them so a straight quote inside one of
+        # them cannot pair with a straight quote elsewhere.
+        remainder = pattern.sub(" ", remainder)
+    return None
+
+
+def _content_words(text: str) -> set[str]:
+    return {word for word in ranking_tokens(text) if len(word) > 2 and word.isalpha()}
+
+
+def _without(text: str, material: Material) -> str:
+    for identifier in material.identifiers():
+        if identifier:
+            text = text.replace(identifier, " ")
+    return text
+
+
+def _clip(text: str, limit: int = 400) -> str:
+    text = one_line(text)
+    if len(text) <= limit:
+        return text
+    return text[:limit].rsplit(" ", 1)[0] + " …"

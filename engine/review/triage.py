@@ -1,0 +1,194 @@
+"""The contradiction triage log: an append-only record of reviewers' decisions on edges.
+
+`.synapse/triage.jsonl` holds one JSON object a line,
+`{"at", "edge": {"memory_id", "zk_source", "zk_id"}, "decision", "note"}`. Lines are only
+ever appended, under an exclusive lock, each in one write followed by fsync; the current
+state is the fold of the log, the last decision on an edge winning.
+
+Triage is the review of cross-store contradictions: confirming an edge asserts that the
+practice entry contradicts the canon note, whatever the overlay now says about the pair.
+For the router, a canon note is contested when it is an endpoint of a `contradicts` edge
+in scope, and two kinds are in scope (`review_edges`): every confirmed triage decision,
+and every overlay contradiction that a reviewer has not dismissed. Dismissing an overlay
+contradiction takes it out of scope; a follow-up leaves it in.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import StrEnum
+
+from engine.core.errors import ConfigError, EngineError
+from engine.core.model import Edge
+from engine.review.overlay import EdgeKey, Overlay, load_overlay
+from engine.review.typers import Relation
+from engine.workspace.atomic import append_durable, file_lock, synapse_path
+
+LOG_PATH = ".synapse/triage.jsonl"
+LOCK_PATH = ".synapse/triage.lock"
+CONTRADICTS = Relation.CONTRADICTS.value
+
+
+class Decision(StrEnum):
+    """A reviewer's verdict on one edge."""
+
+    CONFIRMED = "confirmed"
+    DISMISSED = "dismissed"
+    FOLLOW_UP = "follow-up"
+
+
+@dataclass(frozen=True)
+class TriageEntry:
+    """One line of the log."""
+
+    at: str
+    edge: EdgeKey
+    decision: Decision
+    note: str = ""
+
+    def to_dict(self) -> dict:
+        return {
+            "at": self.at,
+            "edge": self.edge.to_dict(),
+            "decision": self.decision.value,
+            "note": self.note,
+        }
+
+    @classmethod
+    def from_dict(cls, data: object) -> TriageEntry:
+        """Raises ValueError naming the problem."""
+        if not isinstance(data, dict):
+            raise ValueError("not a JSON object")
+        note = data.get("note", "")
+        if not isinstance(data.get("at"), str) or not isinstance(note, str):
+            raise ValueError("at and note must be strings")
+        try:
+            decision = Decision(data.get("decision"))
+        except ValueError:
+            raise ValueError(f"unknown decision {data.get('decision')!r}") from None
+        return cls(data["at"], EdgeKey.from_dict(data.get("edge")), decision, note)
+
+
+@dataclass(frozen=True)
+class TriageLog:
+    """The readable entries of the log, in order, and the lines that were skipped."""
+
+    entries: tuple[TriageEntry, ...]
+    problems: tuple[str, ...] = ()
+
+    @classmethod
+    def empty(cls) -> TriageLog:
+        return cls(())
+
+    def state(self) -> dict[EdgeKey, Decision]:
+        return {key: entry.decision for key, entry in self.latest().items()}
+
+    def latest(self) -> dict[EdgeKey, TriageEntry]:
+        """The last entry on each edge, in key order."""
+        last: dict[EdgeKey, TriageEntry] = {}
+        for entry in self.entries:
+            last[entry.edge] = entry
+        return dict(sorted(last.items()))
+
+
+def record(
+    root: str | os.PathLike[str],
+    edge: EdgeKey,
+    decision: Decision | str,
+    *,
+    note: str = "",
+) -> TriageEntry:
+    """Append one decision to the log of the workspace at `root`; durable when it returns.
+
+    Raises ConfigError for an unknown decision.
+    """
+    try:
+        decision = Decision(decision)
+    except ValueError:
+        names = ", ".join(d.value for d in Decision)
+        raise ConfigError(f"unknown decision {decision!r} (one of {names})") from None
+    entry = TriageEntry(datetime.now(UTC).isoformat(timespec="microseconds"), edge, decision, note)
+    line = json.dumps(entry.to_dict(), ensure_ascii=False, sort_keys=True) + "\n"
+    log = synapse_path(root, LOG_PATH)
+    with file_lock(synapse_path(root, LOCK_PATH)):
+        # A crash can leave a torn last line without its newline; start on a fresh line so
+        # this record is not glued to it (the torn fragment is then skipped as malformed).
+        prefix = b"" if _ends_cleanly(log) else b"\n"
+        append_durable(log, prefix + line.encode("utf-8"))
+    return entry
+
+
+def read_log(root: str | os.PathLike[str]) -> TriageLog:
+    """The log as written; unreadable lines are skipped and named in `problems`, never fatal."""
+    try:
+        raw = synapse_path(root, LOG_PATH).read_bytes()
+    except FileNotFoundError:
+        return TriageLog.empty()
+    except (OSError, EngineError) as exc:
+        return TriageLog((), (f"cannot read the triage log: {exc}",))
+    lines = raw.split(b"\n")
+    torn_tail = lines[-1] != b""  # the last record was cut off before its newline
+    entries, problems = [], []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            entries.append(TriageEntry.from_dict(json.loads(line.decode("utf-8"))))
+        except (ValueError, UnicodeDecodeError) as exc:
+            if torn_tail and number == len(lines):
+                problems.append(f"line {number}: incomplete last line ignored")
+            else:
+                problems.append(f"line {number}: skipped ({exc})")
+    return TriageLog(tuple(entries), tuple(problems))
+
+
+def state(root: str | os.PathLike[str]) -> dict[EdgeKey, Decision]:
+    """The current decision on every triaged edge: the last one recorded wins."""
+    return read_log(root).state()
+
+
+def confirmed_edges(root: str | os.PathLike[str]) -> list[Edge]:
+    """A `contradicts` edge, practice → canon, for every confirmed triage decision."""
+    return [
+        Edge(key.memory_address, key.zk_address, CONTRADICTS)
+        for key, decision in state(root).items()
+        if decision is Decision.CONFIRMED
+    ]
+
+
+def contested_keys(
+    overlay: Overlay | None, decisions: dict[EdgeKey, Decision] | None
+) -> list[EdgeKey]:
+    """The pairs whose contradiction is in scope: confirmed, or overlay and not dismissed."""
+    decisions = decisions or {}
+    keys = {key for key, decision in decisions.items() if decision is Decision.CONFIRMED}
+    for edge in overlay.edges if overlay is not None else ():
+        if edge.relation is Relation.CONTRADICTS and decisions.get(edge.key) != Decision.DISMISSED:
+            keys.add(edge.key)
+    return sorted(keys)
+
+
+def review_edges(root: str | os.PathLike[str]) -> list[Edge]:
+    """The `contradicts` edges the router should honour for the workspace at `root`.
+
+    Confirmed triage contradictions plus overlay contradictions not dismissed; a missing
+    or unreadable overlay contributes nothing.
+    """
+    keys = contested_keys(load_overlay(root), state(root))
+    return [Edge(key.memory_address, key.zk_address, CONTRADICTS) for key in keys]
+
+
+def _ends_cleanly(path) -> bool:
+    """True when the file is missing, empty, or ends with a newline."""
+    try:
+        with open(path, "rb") as stream:
+            stream.seek(0, os.SEEK_END)
+            if stream.tell() == 0:
+                return True
+            stream.seek(-1, os.SEEK_END)
+            return stream.read(1) == b"\n"
+    except FileNotFoundError:
+        return True

@@ -1,0 +1,202 @@
+"""Relation typers for (practice, canon) pairs, the symmetric stance gate, and their registry.
+
+Every typer handed out by `make_typer` is gated: a `contradicts` verdict stands only when
+the stance classifier finds the practice contradicting the evidence sentence AND the
+evidence contradicting the practice, both at or above the floor. Contradictions feed the
+debate map, so a typer that could emit them is never used without that gate.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+from engine.core.errors import ConfigError
+from engine.core.llm import ChatModel, LLMConfig, OpenAIChat
+from engine.review.stance import (
+    OfflineTyper,
+    Relation,
+    Typing,
+    best_sentence,
+    model,
+    offline_stance,
+    related,
+)
+
+__all__ = [
+    "TYPERS",
+    "GatedTyper",
+    "ModelTyper",
+    "OfflineTyper",
+    "Relation",
+    "StanceFn",
+    "Typer",
+    "Typing",
+    "default_floor",
+    "gated",
+    "make_typer",
+    "offline_stance",
+    "register",
+]
+
+StanceFn = Callable[[str, str], float]
+"""Probability that text A contradicts text B; direction matters."""
+
+
+class Typer(Protocol):
+    """Types how a practice text relates to a canon note's text."""
+
+    name: str
+
+    def __call__(self, practice: str, canon: str) -> Typing: ...
+
+
+def default_floor() -> float:
+    """The stance floor tuned with the shipped model for both directions of the gate."""
+    return float(model().thresholds.get("floor", 0.5))
+
+
+@dataclass(frozen=True)
+class GatedTyper:
+    """A typer whose `contradicts` verdicts must clear the symmetric stance gate."""
+
+    typer: Typer
+    stance: StanceFn
+    floor: float
+
+    @property
+    def name(self) -> str:
+        return self.typer.name
+
+    def __call__(self, practice: str, canon: str) -> Typing:
+        typing = self.typer(practice, canon)
+        if typing.relation is not Relation.CONTRADICTS:
+            return typing
+        evidence = typing.evidence or best_sentence(practice, canon)
+        forward = self.stance(practice, evidence)
+        backward = self.stance(evidence, practice)
+        if forward >= self.floor and backward >= self.floor:
+            return typing
+        # A refused contradiction keeps the edge when the texts are related, so the overlay
+        # still shows the pair, at half the confidence the typer had in its disagreement.
+        return replace(
+            typing,
+            relation=Relation.EXTENDS if related(practice, evidence) else Relation.UNRELATED,
+            confidence=round(typing.confidence * 0.5, 4),
+            rationale=(
+                f"The stance gate refused a contradiction (practice against evidence "
+                f"{forward:.2f}, evidence against practice {backward:.2f}, floor "
+                f"{self.floor:.2f}); the typer had said: {typing.rationale}"
+            ),
+        )
+
+
+def gated(typer: Typer, stance: StanceFn | None, *, floor: float | None = None) -> Typer:
+    """Wrap `typer` so every `contradicts` must pass `stance` in both directions.
+
+    Raises `ConfigError` when `stance` is None: an injected typer needs a stance classifier.
+    `floor` defaults to the value tuned with the shipped model.
+    """
+    if stance is None:
+        raise ConfigError("an injected typer needs a stance classifier")
+    floor = default_floor() if floor is None else floor
+    if not 0.0 <= floor <= 1.0:
+        raise ConfigError(f"stance floor must lie in [0, 1], got {floor}")
+    return GatedTyper(typer, stance, floor)
+
+
+_PROMPT = (
+    "You compare a team's practice statement with a note from the literature and say how "
+    "the practice relates to the note. Answer with one JSON object and nothing else: "
+    '{"relation": "supports" | "contradicts" | "extends" | "unrelated", '
+    '"confidence": a number from 0 to 1, "rationale": one sentence naming the evidence '
+    "in the note (the sentence, the opposite word, the differing number)}. "
+    "supports: the note states the same thing in the same direction. contradicts: the note "
+    "states the opposite direction, negates it, or gives a different value for the same "
+    "quantity. extends: related, but adds a condition or population without agreeing or "
+    "disagreeing. unrelated: about something else."
+)
+
+
+class ModelTyper:
+    """A typer that asks an OpenAI-compatible chat model; failures come back as unrelated."""
+
+    name = "openai"
+
+    def __init__(self, chat: ChatModel) -> None:
+        self.chat = chat
+
+    def __call__(self, practice: str, canon: str) -> Typing:
+        messages = [
+            {"role": "system", "content": _PROMPT},
+            {"role": "user", "content": f"PRACTICE:\n{practice}\n\nNOTE:\n{canon}"},
+        ]
+        try:
+            reply = self.chat.complete(messages, json_mode=True)
+        except Exception as exc:  # the seam promises not to raise; hold it to that here
+            return Typing.failed(f"{type(exc).__name__}: {exc}")
+        if not reply.ok:
+            return Typing.failed(reply.error or "no reply")
+        try:
+            relation, confidence, rationale = _parse(reply.text)
+        except ValueError as exc:
+            return Typing.failed(str(exc))
+        return Typing(relation, confidence, rationale, best_sentence(practice, canon))
+
+
+def _parse(text: str) -> tuple[Relation, float, str]:
+    """The three fields of a model reply, or ValueError naming what is wrong."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"reply is not JSON ({exc.msg})") from None
+    if not isinstance(data, dict):
+        raise ValueError("reply is not a JSON object")
+    extra = set(data) - {"relation", "confidence", "rationale"}
+    if extra:
+        raise ValueError(f"unexpected field(s): {', '.join(sorted(extra))}")
+    try:
+        relation = Relation(data.get("relation"))
+    except ValueError:
+        raise ValueError(f"unknown relation {data.get('relation')!r}") from None
+    confidence = data.get("confidence")
+    if isinstance(confidence, bool) or not isinstance(confidence, int | float):
+        raise ValueError("confidence is not a number")
+    if not (math.isfinite(confidence) and 0.0 <= confidence <= 1.0):
+        raise ValueError(f"confidence {confidence} is outside [0, 1]")
+    rationale = data.get("rationale")
+    if not isinstance(rationale, str) or not rationale.strip():
+        raise ValueError("rationale is missing or empty")
+    return relation, float(confidence), rationale.strip()
+
+
+TYPERS: dict[str, Callable[[], Typer]] = {}
+
+
+def register(name: str, factory: Callable[[], Typer]) -> None:
+    """Make `make_typer(name)` build a typer with `factory` (replacing any earlier one)."""
+    TYPERS[name] = factory
+
+
+def make_typer(name: str) -> Typer:
+    """The named typer, gated by the offline stance classifier.
+
+    Raises `ConfigError` for an unknown name, or when the model typer's endpoint is not
+    configured.
+    """
+    factory = TYPERS.get(name)
+    if factory is None:
+        known = ", ".join(sorted(TYPERS))
+        raise ConfigError(f"unknown typer {name!r}; known typers: {known}")
+    return gated(factory(), offline_stance)
+
+
+def _openai_typer() -> Typer:
+    return ModelTyper(OpenAIChat(LLMConfig.from_env()))
+
+
+register("offline", OfflineTyper)
+register("openai", _openai_typer)

@@ -1,0 +1,318 @@
+"""The parser that turns one Markdown file with YAML front matter into a Note.
+
+Front matter is read with PyYAML's safe loader (the libyaml-backed `CSafeLoader` when it is
+built, which is the same safe subset, only faster). A field of the wrong shape is dropped
+and reported; the rest of the note still loads.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from engine.core.paths import resolve_inside
+from engine.workspace.notes import (
+    KINDS_BY_STORE,
+    DataCheck,
+    Evidence,
+    FileStamp,
+    Link,
+    Note,
+    NoteKind,
+    Quote,
+    Store,
+    Tether,
+    TreeCheck,
+    is_address_safe,
+    note_address,
+)
+
+_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+_FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)^(?:---|\.\.\.)[ \t]*\r?$\n?", re.S | re.M)
+_SHA256_HEX = re.compile(r"\A[0-9a-f]{64}\Z")
+
+
+@dataclass(frozen=True)
+class ParsedNote:
+    """The outcome of parsing one file: a note (or none) and the problems found on the way."""
+
+    note: Note | None
+    problems: tuple[str, ...] = ()
+
+    @classmethod
+    def rejected(cls, problem: str) -> ParsedNote:
+        return cls(None, (problem,))
+
+
+def parse_note(
+    data: bytes,
+    *,
+    store: Store,
+    source: str,
+    path: str,
+    root: Path,
+    stamp: FileStamp | None = None,
+) -> ParsedNote:
+    """Parse the bytes of one note file found at `path` (relative to the workspace `root`)."""
+    if b"\x00" in data:
+        return ParsedNote.rejected("binary file (contains NUL bytes), not a Markdown note")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return ParsedNote.rejected(f"not UTF-8 (byte {exc.start})")
+    text = text.removeprefix("\ufeff")
+    match = _FRONT_MATTER.match(text)
+    if match is None:
+        return ParsedNote.rejected("no YAML front matter (the file must start with '---')")
+    try:
+        meta = yaml.load(match.group(1), Loader=_SafeLoader)
+    except (yaml.YAMLError, ValueError, RecursionError) as exc:
+        return ParsedNote.rejected(f"bad YAML front matter: {_first_line(exc)}")
+    if not isinstance(meta, dict):
+        return ParsedNote.rejected("front matter is not a mapping")
+    return _NoteBuilder(meta, store=store, source=source, path=path, root=root).build(
+        body=text[match.end() :].strip(), stamp=stamp
+    )
+
+
+class _NoteBuilder:
+    """Reads the fields of one front matter mapping, collecting problems as it goes."""
+
+    def __init__(self, meta: dict, *, store: Store, source: str, path: str, root: Path):
+        self.meta = meta
+        self.store = store
+        self.source = source
+        self.root = root
+        self.path = path
+        self.problems: list[str] = []
+
+    def build(self, *, body: str, stamp: FileStamp | None) -> ParsedNote:
+        note_id = _as_text(self.meta.get("id"))
+        if note_id is None:
+            missing = "id" not in self.meta or self.meta["id"] is None
+            return ParsedNote.rejected("missing id" if missing else "id is not a string")
+        if not is_address_safe(note_id):
+            return ParsedNote.rejected(
+                f"id {note_id!r} is not address-safe (no '/', '\\', '..', ':', "
+                "whitespace or control characters)"
+            )
+        note = Note(
+            address=note_address(self.store, self.source, note_id),
+            store=self.store,
+            source=self.source,
+            id=note_id,
+            type=self._kind(),
+            title=self._text("title") or note_id,
+            body=body,
+            path=self.path,
+            citekey=self._citekey(),
+            quotes=self._quotes(),
+            links=self._links(),
+            tether=self._tether(),
+            evidence=self._evidence(),
+            stamp=stamp,
+        )
+        return ParsedNote(note, tuple(self.problems))
+
+    def report(self, problem: str) -> None:
+        self.problems.append(problem)
+
+    def _text(self, key: str) -> str | None:
+        value = self.meta.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, str):
+            self.report(f"{key} is not a string")
+            return None
+        return value
+
+    def _declared_path(self, key: str, value: object) -> str | None:
+        if value is None:
+            return None
+        if not isinstance(value, str):
+            self.report(f"{key} is not a string")
+            return None
+        safe = resolve_inside(self.root, value)
+        if not safe.allowed:
+            # Kept so the verifier can say why it refuses; it re-checks before reading.
+            self.report(f"{key}: {safe.reason}")
+        return value
+
+    def _kind(self) -> NoteKind | None:
+        value = self.meta.get("type")
+        allowed = KINDS_BY_STORE[self.store]
+        names = ", ".join(sorted(kind.value for kind in allowed))
+        if value is None:
+            self.report(f"missing type (one of {names})")
+            return None
+        if isinstance(value, str) and value in NoteKind.__members__.values():
+            kind = NoteKind(value)
+            if kind in allowed:
+                return kind
+        self.report(f"type {value!r} is not one of {names}")
+        return None
+
+    def _citekey(self) -> str | None:
+        value = self.meta.get("source")
+        if value is None:
+            return None
+        citekey = _as_text(value)
+        if citekey is None or not is_address_safe(citekey):
+            self.report(f"source {value!r} is not a usable citekey")
+            return None
+        return citekey
+
+    def _items(self, key: str) -> list:
+        value = self.meta.get(key)
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            self.report(f"{key} is not a list")
+            return []
+        return value
+
+    def _quotes(self) -> tuple[Quote, ...]:
+        quotes = []
+        for n, item in enumerate(self._items("quotes"), start=1):
+            if not isinstance(item, dict):
+                self.report(f"quote {n} is not a mapping")
+                continue
+            body = item.get("body")
+            if not isinstance(body, str) or not body.strip():
+                self.report(f"quote {n} has no text body")
+                continue
+            page = item.get("page")
+            if page is not None and (not isinstance(page, int) or isinstance(page, bool)):
+                self.report(f"quote {n} page is not a whole number")
+                page = None
+            quote_id = _as_text(item.get("id")) or f"q{n}"
+            quotes.append(Quote(quote_id, body, page))
+        return tuple(quotes)
+
+    def _links(self) -> tuple[Link, ...]:
+        links = []
+        for n, item in enumerate(self._items("links"), start=1):
+            target, relation = (item, "related") if isinstance(item, str) else (None, None)
+            if isinstance(item, dict):
+                target, relation = _as_text(item.get("target")), item.get("relation", "related")
+            address = self._link_address(target)
+            if address is None or not isinstance(relation, str) or not relation.strip():
+                self.report(f"link {n} needs a target address or id and a relation")
+                continue
+            links.append(Link(address, relation.strip()))
+        return tuple(links)
+
+    def _link_address(self, target: str | None) -> str | None:
+        if target is None:
+            return None
+        if ":" not in target:
+            safe = is_address_safe(target)
+            return note_address(self.store, self.source, target) if safe else None
+        parts = target.split(":", 2)
+        if len(parts) != 3 or not all(parts) or re.search(r"[\s\x00-\x1f\x7f]", target):
+            return None
+        return target
+
+    def _tether(self) -> Tether | None:
+        value = self.meta.get("tether")
+        if value is None:
+            return None
+        if not isinstance(value, dict) or not isinstance(value.get("path"), str):
+            self.report("tether is not a mapping with a path")
+            return None
+        path = self._declared_path("tether path", value["path"])
+        pin = value.get("pin")
+        if pin is not None and not (isinstance(pin, str) and _SHA256_HEX.match(pin.lower())):
+            self.report("tether pin is not a sha256 hex digest")
+            pin = None
+        anchor = value.get("anchor")
+        if anchor is not None and not isinstance(anchor, str):
+            self.report("tether anchor is not a string")
+            anchor = None
+        return Tether(path, pin.lower() if pin else None, anchor or None)
+
+    def _evidence(self) -> Evidence:
+        return Evidence(
+            equation=self._text("equation"),
+            figure=self._declared_path("figure", self.meta.get("figure")),
+            data=self._data(),
+            tree=self._tree(),
+        )
+
+    def _data(self) -> DataCheck | None:
+        value = self.meta.get("data")
+        if value is None:
+            return None
+        if not isinstance(value, dict):
+            self.report("data is not a mapping")
+            return None
+        file, column, agg = (value.get(key) for key in ("file", "column", "agg"))
+        number, tolerance = value.get("value"), value.get("tolerance")
+        where = _scalar_pairs(value.get("where", {}), allow_lists=True)
+        if not all(isinstance(item, str) and item for item in (file, column, agg)):
+            self.report("data needs file, column and agg as strings")
+        elif not _is_number(number) or not (tolerance is None or _is_number(tolerance)):
+            self.report("data value and tolerance must be numbers")
+        elif where is None:
+            self.report("data where is not a mapping of column to value(s)")
+        else:
+            self._declared_path("data file", file)
+            return DataCheck(file, column, agg, number, tolerance, where)
+        return None
+
+    def _tree(self) -> TreeCheck | None:
+        value = self.meta.get("tree")
+        if value is None:
+            return None
+        params = (
+            _scalar_pairs(value.get("params", {}), allow_lists=False)
+            if isinstance(value, dict)
+            else None
+        )
+        if params is None or not isinstance(value.get("file"), str):
+            self.report("tree needs a file and a mapping of scalar params")
+            return None
+        self._declared_path("tree file", value["file"])
+        return TreeCheck(value["file"], params, _as_text(value.get("target")))
+
+
+def _as_text(value: object) -> str | None:
+    """A string, or a whole number written without quotes, as text; anything else is None."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return None
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _is_scalar(value: object) -> bool:
+    return value is None or isinstance(value, str | int | float | bool)
+
+
+def _scalar_pairs(value: object, *, allow_lists: bool) -> tuple | None:
+    if value is None:
+        return ()
+    if not isinstance(value, dict) or not all(isinstance(key, str) for key in value):
+        return None
+    pairs = []
+    for key in sorted(value):
+        item = value[key]
+        if allow_lists and isinstance(item, list) and all(_is_scalar(x) for x in item):
+            item = tuple(item)
+        elif not _is_scalar(item):
+            return None
+        pairs.append((key, item))
+    return tuple(pairs)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return " ".join(text.splitlines()[:3]) if text else type(exc).__name__

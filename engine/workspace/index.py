@@ -1,0 +1,424 @@
+"""The workspace search index: SQLite store of record, BM25 ranking in numpy.
+
+`<workspace>/.synapse/index.sqlite` holds one `docs` row per note (text, file stamp and the
+note's term bag) plus an FTS5 table for exact phrase lookups. Ranking does not go through
+FTS5: at 50k notes its OR queries took ~60 ms p50, while summing precomputed BM25 weights
+of CSR postings with numpy takes well under a millisecond. The postings are rebuilt from
+the stored bags when first needed (about a second at 50k notes), so an update writes only
+the notes that changed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from engine.core.errors import EngineError, WorkspaceError
+from engine.core.paths import resolve_inside
+from engine.workspace.bm25 import Bm25Params, Postings, bag, tokens, top_k
+from engine.workspace.notes import FileStamp, Note, Store
+from engine.workspace.stores import FederatedBox, Workspace
+
+INDEX_PATH = ".synapse/index.sqlite"
+_STORE_CODES = {Store.CANON: 1, Store.PRACTICE: 2}
+# Bump when the tables, the tokenizer or the bag layout change: older files are rebuilt.
+SCHEMA_VERSION = "3"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS docs (
+    id INTEGER PRIMARY KEY,
+    address TEXT NOT NULL UNIQUE,
+    store TEXT NOT NULL,
+    source TEXT NOT NULL,
+    title TEXT NOT NULL,
+    body TEXT NOT NULL,
+    path TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    sha256 TEXT NOT NULL,
+    bag BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS terms (id INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE);
+CREATE VIRTUAL TABLE IF NOT EXISTS docs_fts USING fts5(
+    title, body, content='docs', content_rowid='id', tokenize='unicode61 remove_diacritics 2'
+);
+"""
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One search result."""
+
+    address: str
+    score: float
+    title: str
+
+
+@dataclass(frozen=True)
+class UpdateStats:
+    """What one `Index.update` did."""
+
+    added: int
+    changed: int
+    removed: int
+    unchanged: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class _Loaded:
+    """The in-memory ranking view of the docs table, in address order."""
+
+    postings: Postings
+    addresses: list[str]
+    titles: list[str]
+    stores: np.ndarray
+    sources: np.ndarray
+    source_codes: dict[str, int]
+    vocabulary: dict[str, int]
+
+
+@dataclass
+class _Catalog:
+    """What the docs and terms tables hold, mirrored in memory between updates."""
+
+    stamps: dict[str, tuple[int, int, int, str]]  # address -> (id, size, mtime_ns, path)
+    vocabulary: dict[str, int]
+    version: int
+
+
+class Index:
+    """BM25 search over a workspace's notes, kept in step with the files by `update`."""
+
+    def __init__(self, path: Path, connection: sqlite3.Connection, *, rebuilt: bool):
+        self.path = path
+        self.rebuilt = rebuilt
+        self._db = connection
+        self._params = Bm25Params()
+        self._loaded: _Loaded | None = None
+        self._seen_version = -1
+        self._cached_catalog: _Catalog | None = None
+        # One connection serves every thread of the app; the lock keeps their uses apart.
+        self._lock = threading.RLock()
+
+    @classmethod
+    def open(cls, workspace_root: str | Path) -> Index:
+        """Open (creating if needed) the index of the workspace at `workspace_root`.
+
+        A database that is corrupt or from another schema version is rebuilt empty;
+        `rebuilt` tells. Raises WorkspaceError if `.synapse/` would lead outside the folder.
+        """
+        safe = resolve_inside(workspace_root, INDEX_PATH)
+        if not safe.allowed:
+            raise WorkspaceError(f"cannot place the index: {safe.reason}")
+        safe.path.parent.mkdir(parents=True, exist_ok=True)
+        connection = None
+        try:
+            connection = _connect(safe.path)
+            return cls(safe.path, connection, rebuilt=False)._ensure_schema()
+        except sqlite3.DatabaseError as exc:
+            if connection is not None:
+                connection.close()
+            _refuse_unless_corrupt(exc)
+        _remove_database(safe.path)
+        return cls(safe.path, _connect(safe.path), rebuilt=True)._ensure_schema()
+
+    def __enter__(self) -> Index:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+            self._loaded = None
+
+    def count(self) -> int:
+        with self._lock:
+            return self._db.execute("SELECT count(*) FROM docs").fetchone()[0]
+
+    def update(self, workspace: Workspace) -> UpdateStats:
+        """Bring the index in line with the loaded workspace, in one transaction.
+
+        A note whose (size, mtime_ns) is unchanged is skipped; otherwise its content hash
+        decides. Notes no longer in the workspace leave the index.
+        """
+        started = time.perf_counter()
+        with self._lock:
+            try:
+                counts = self._apply(workspace)
+            except sqlite3.DatabaseError as exc:
+                _refuse_unless_corrupt(exc)
+                self._rebuild()
+                counts = self._apply(workspace)
+            if counts["added"] or counts["changed"] or counts["removed"]:
+                self._loaded = None
+        return UpdateStats(
+            added=counts["added"],
+            changed=counts["changed"],
+            removed=counts["removed"],
+            unchanged=counts["unchanged"],
+            seconds=time.perf_counter() - started,
+        )
+
+    def search(
+        self, query: str, *, k: int = 10, store: Store | str | None = None, box: str | None = None
+    ) -> list[Hit]:
+        """The `k` best notes for `query` by BM25, ties broken by address.
+
+        `store` is `zk`/`mem` (or a Store); `box` is the address source segment, e.g.
+        `finance`, `_memory` or `~fed~peerlab~finance` (also accepted as `peerlab:finance`).
+        """
+        with self._lock:
+            loaded = self._view()
+        terms = Counter(loaded.vocabulary[t] for t in tokens(query) if t in loaded.vocabulary)
+        if not terms or k < 1:
+            return []
+        allowed = None
+        if store is not None:
+            allowed = loaded.stores == _STORE_CODES[_store(store)]
+        if box is not None:
+            if ":" in box:
+                repo, _, name = box.partition(":")
+                box = FederatedBox(repo, name, path="").source
+            code = loaded.source_codes.get(box)
+            if code is None:
+                return []
+            in_box = loaded.sources == code
+            allowed = in_box if allowed is None else allowed & in_box
+        scores = loaded.postings.scores(terms)
+        return [
+            Hit(loaded.addresses[i], float(scores[i]), loaded.titles[i])
+            for i in top_k(scores, k, allowed=allowed)
+        ]
+
+    def find_phrase(self, phrase: str, *, k: int = 10) -> list[Hit]:
+        """Notes containing `phrase` word for word (FTS5), best BM25 first, title counted 2x."""
+        words = " ".join(phrase.split())
+        if not words:
+            return []
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT d.address, -bm25(docs_fts, 2.0, 1.0) AS score, d.title FROM docs_fts "
+                "JOIN docs d ON d.id = docs_fts.rowid WHERE docs_fts MATCH ? "
+                "ORDER BY score DESC, d.address LIMIT ?",
+                ('"' + words.replace('"', '""') + '"', k),
+            ).fetchall()
+        return [Hit(address, float(score), title) for address, score, title in rows]
+
+    def _apply(self, workspace: Workspace) -> Counter:
+        counts: Counter = Counter()
+        with self._transaction():
+            catalog = self._catalog()
+            # Mutated below; trusted again only once the transaction has committed.
+            self._cached_catalog = None
+            stamps, vocabulary = catalog.stamps, catalog.vocabulary
+            n_terms = len(vocabulary)
+            for note in workspace.notes.values():
+                stamp = note.stamp or _content_stamp(note)
+                row = stamps.get(note.address)
+                if row is None:
+                    doc_id = self._insert(note, stamp, vocabulary)
+                    counts["added"] += 1
+                    stamps[note.address] = (doc_id, stamp.size, stamp.mtime_ns, note.path)
+                    continue
+                doc_id = row[0]
+                if note.stamp is not None and (stamp.size, stamp.mtime_ns, note.path) == row[1:]:
+                    counts["unchanged"] += 1
+                    continue
+                if stamp.sha256 == self._stored_hash(doc_id):
+                    self._db.execute(
+                        "UPDATE docs SET size = ?, mtime_ns = ?, path = ? WHERE id = ?",
+                        (stamp.size, stamp.mtime_ns, note.path, doc_id),
+                    )
+                    counts["unchanged"] += 1
+                else:
+                    self._delete(doc_id)
+                    self._insert(note, stamp, vocabulary, doc_id=doc_id)
+                    counts["changed"] += 1
+                stamps[note.address] = (doc_id, stamp.size, stamp.mtime_ns, note.path)
+            for address in sorted(stamps.keys() - workspace.notes.keys()):
+                self._delete(stamps.pop(address)[0])
+                counts["removed"] += 1
+            new_terms = list(vocabulary.items())[n_terms:]
+            self._db.executemany("INSERT INTO terms (term, id) VALUES (?, ?)", new_terms)
+        self._cached_catalog = catalog
+        return counts
+
+    def _catalog(self) -> _Catalog:
+        """The docs' stamps and the vocabulary, re-read only if another process wrote since."""
+        version = self._db.execute("PRAGMA data_version").fetchone()[0]
+        cached = self._cached_catalog
+        if cached is not None and cached.version == version:
+            return cached
+        stamps = {
+            row[0]: row[1:]
+            for row in self._db.execute("SELECT address, id, size, mtime_ns, path FROM docs")
+        }
+        vocabulary = dict(self._db.execute("SELECT term, id FROM terms"))
+        return _Catalog(stamps, vocabulary, version)
+
+    def _stored_hash(self, doc_id: int) -> str:
+        return self._db.execute("SELECT sha256 FROM docs WHERE id = ?", (doc_id,)).fetchone()[0]
+
+    def _rebuild(self) -> None:
+        self._db.close()
+        _remove_database(self.path)
+        self._db = _connect(self.path)
+        self._loaded = None
+        self._seen_version = -1
+        self._cached_catalog = None
+        self.rebuilt = True
+        self._ensure_schema()
+
+    def _insert(
+        self, note: Note, stamp: FileStamp, vocabulary: dict[str, int], *, doc_id: int | None = None
+    ) -> int:
+        cursor = self._db.execute(
+            "INSERT INTO docs (id, address, store, source, title, body, path, size, mtime_ns,"
+            " sha256, bag) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                doc_id,
+                note.address,
+                note.store.value,
+                note.source,
+                note.title,
+                note.body,
+                note.path,
+                stamp.size,
+                stamp.mtime_ns,
+                stamp.sha256,
+                bag(note.title, note.body, vocabulary).tobytes(),
+            ),
+        )
+        self._db.execute(
+            "INSERT INTO docs_fts (rowid, title, body) VALUES (?, ?, ?)",
+            (cursor.lastrowid, note.title, note.body),
+        )
+        return cursor.lastrowid
+
+    def _delete(self, doc_id: int) -> None:
+        self._db.execute(
+            "INSERT INTO docs_fts (docs_fts, rowid, title, body) "
+            "SELECT 'delete', id, title, body FROM docs WHERE id = ?",
+            (doc_id,),
+        )
+        self._db.execute("DELETE FROM docs WHERE id = ?", (doc_id,))
+
+    def _view(self) -> _Loaded:
+        # data_version moves when another connection commits, so a reader follows writers.
+        version = self._db.execute("PRAGMA data_version").fetchone()[0]
+        if self._loaded is None or version != self._seen_version:
+            self._loaded = self._load()
+            self._seen_version = version
+        return self._loaded
+
+    def _load(self) -> _Loaded:
+        with self._transaction(write=False):
+            vocabulary = dict(self._db.execute("SELECT term, id FROM terms"))
+            rows = self._db.execute(
+                "SELECT address, title, store, source, bag FROM docs ORDER BY address"
+            ).fetchall()
+        source_codes: dict[str, int] = {}
+        sources = np.fromiter(
+            (source_codes.setdefault(row[3], len(source_codes)) for row in rows),
+            np.int32,
+            len(rows),
+        )
+        stores = np.fromiter((_STORE_CODES[Store(row[2])] for row in rows), np.int8, len(rows))
+        postings = Postings.build(
+            (row[4] for row in rows), n_terms=len(vocabulary), params=self._params
+        )
+        return _Loaded(
+            postings=postings,
+            addresses=[row[0] for row in rows],
+            titles=[row[1] for row in rows],
+            stores=stores,
+            sources=sources,
+            source_codes=source_codes,
+            vocabulary=vocabulary,
+        )
+
+    @contextlib.contextmanager
+    def _transaction(self, *, write: bool = True):
+        self._db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        try:
+            yield
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    def _ensure_schema(self) -> Index:
+        if self._current_version() == SCHEMA_VERSION:
+            return self
+        with self._transaction():
+            # Another process may have created the schema while this one waited to write.
+            if self._current_version() == SCHEMA_VERSION:
+                return self
+            if self._db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                self.rebuilt = True
+            for name in ("docs_fts", "docs", "terms", "meta"):
+                self._db.execute(f"DROP TABLE IF EXISTS {name}")
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    self._db.execute(statement)
+            self._db.execute(
+                "INSERT INTO meta (key, value) VALUES ('schema_version', ?)", (SCHEMA_VERSION,)
+            )
+        return self
+
+    def _current_version(self) -> str | None:
+        try:
+            row = self._db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        except sqlite3.OperationalError:  # no meta table yet
+            return None
+        return None if row is None else row[0]
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    """A connection in WAL mode, so readers in other processes never wait for a writer."""
+    connection = sqlite3.connect(path, isolation_level=None, timeout=30.0, check_same_thread=False)
+    try:
+        if connection.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("PRAGMA synchronous=NORMAL")
+    except sqlite3.Error:
+        connection.close()
+        raise
+    return connection
+
+
+def _store(value: Store | str) -> Store:
+    try:
+        return Store(value)
+    except ValueError:
+        names = ", ".join(store.value for store in Store)
+        raise EngineError(f"unknown store {value!r} (one of {names})") from None
+
+
+def _refuse_unless_corrupt(exc: sqlite3.DatabaseError) -> None:
+    """Corrupt files are rebuilt; a locked or unreadable one is the caller's problem."""
+    if isinstance(exc, sqlite3.OperationalError):
+        raise WorkspaceError(f"cannot open the index: {exc}") from exc
+
+
+def _remove_database(path: Path) -> None:
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        with contextlib.suppress(FileNotFoundError):
+            Path(f"{path}{suffix}").unlink()
+
+
+def _content_stamp(note: Note) -> FileStamp:
+    """A stamp for a note built in memory rather than read from a file."""
+    data = "\x00".join((note.path, note.title, note.body)).encode("utf-8")
+    return FileStamp.of(data, mtime_ns=0)

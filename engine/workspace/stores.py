@@ -1,0 +1,353 @@
+"""Load a workspace folder: canon boxes, practice entries, federated boxes, sources, tethers.
+
+A bad file never stops a load: it becomes a `LoadProblem` in `Workspace.report` and the rest
+loads. Symlinks are followed only while they stay inside the workspace.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from types import MappingProxyType
+
+from engine.core.errors import EngineError, WorkspaceError
+from engine.core.paths import resolve_inside
+from engine.workspace.front_matter import ParsedNote, parse_note
+from engine.workspace.notes import (
+    FEDERATED_PREFIX,
+    MEMORY_SOURCE,
+    FileStamp,
+    Note,
+    Store,
+    is_address_safe,
+)
+
+MAX_NOTE_BYTES = 2 * 1024 * 1024
+MAX_FILE_BYTES = 20 * 1024 * 1024
+CANON_DIR = ".zettelkasten"
+MEMORY_DIR = ".memory"
+SOURCES_DIR = "sources"
+CONFIG_FILE = "workspace.toml"
+
+_Parsed = tuple[int, int, ParsedNote]
+
+
+@dataclass(frozen=True)
+class LoadProblem:
+    """One file (relative path) that did not load cleanly, and why."""
+
+    path: str
+    problem: str
+
+
+@dataclass(frozen=True)
+class FederatedBox:
+    """A peer's canon box vendored into the workspace, declared in workspace.toml."""
+
+    repo: str
+    box: str
+    path: str
+
+    @property
+    def source(self) -> str:
+        """The address-safe source segment, `~fed~<repo>~<box>`."""
+        return f"{FEDERATED_PREFIX}{self.repo}~{self.box}"
+
+
+@dataclass(frozen=True)
+class Annotation:
+    """A highlight on a source, Zotero-style."""
+
+    text: str
+    page: int | None = None
+    color: str | None = None
+
+
+class TetherState(StrEnum):
+    """Freshness of a tethered note against the file it is pinned to."""
+
+    FRESH = "fresh"
+    OUTDATED = "outdated"
+    STALE = "stale"
+    UNRESOLVED = "unresolved"
+
+
+@dataclass(frozen=True, eq=False)
+class Workspace:
+    """A loaded workspace: its notes by address (sorted), boxes and load report."""
+
+    root: Path
+    notes: Mapping[str, Note]
+    boxes: tuple[str, ...]
+    federated: tuple[FederatedBox, ...]
+    report: tuple[LoadProblem, ...]
+    # (path, source) -> (size, mtime_ns, parse outcome), so a reload can skip unchanged files.
+    parse_cache: Mapping[tuple[str, str], _Parsed] = field(default_factory=dict, repr=False)
+
+    def note(self, address: str) -> Note | None:
+        return self.notes.get(address)
+
+    def read_file(self, relative: str, *, limit: int = MAX_FILE_BYTES) -> bytes | None:
+        """Bytes of a regular file inside the workspace; None if unsafe, absent or too big."""
+        safe = resolve_inside(self.root, relative)
+        if not safe.allowed:
+            return None
+        try:
+            return _read_regular(safe.path, limit=limit)[0]
+        except (OSError, _Refused):
+            return None
+
+    def source_text(self, citekey: str) -> str | None:
+        """The full text of `sources/<citekey>.txt` (pages split by form feed), if present."""
+        if not is_address_safe(citekey):
+            return None
+        data = self.read_file(f"{SOURCES_DIR}/{citekey}.txt")
+        return None if data is None else data.decode("utf-8", errors="replace")
+
+    def annotations(self, citekey: str) -> tuple[Annotation, ...]:
+        """Highlights from `sources/<citekey>.annotations.json`; malformed entries are skipped."""
+        if not is_address_safe(citekey):
+            return ()
+        data = self.read_file(f"{SOURCES_DIR}/{citekey}.annotations.json")
+        try:
+            items = json.loads(data) if data is not None else []
+        except ValueError:
+            return ()
+        if not isinstance(items, list):
+            return ()
+        return tuple(annotation for item in items if (annotation := _annotation(item)))
+
+
+def open_workspace(path: str | os.PathLike[str], *, previous: Workspace | None = None) -> Workspace:
+    """Load the workspace folder at `path`; raises WorkspaceError only if it is not a folder.
+
+    With `previous` (an earlier load of the same folder), a note file whose size and
+    mtime_ns are unchanged is not parsed again.
+    """
+    root = Path(path)
+    if not root.exists():
+        raise WorkspaceError(f"workspace {str(path)!r} does not exist")
+    if not root.is_dir():
+        raise WorkspaceError(f"workspace {str(path)!r} is not a directory")
+    root = root.resolve()
+    # A plain dict: one lookup per file, and mappingproxy lookups are noticeably slower.
+    reusable = dict(previous.parse_cache) if previous is not None and previous.root == root else {}
+    loader = _Loader(root, reusable)
+    boxes = loader.load_local_boxes()
+    loader.load_folder(MEMORY_DIR, store=Store.PRACTICE, source=MEMORY_SOURCE, required=False)
+    federated = loader.load_federated()
+    notes = {address: loader.notes[address] for address in sorted(loader.notes)}
+    report = sorted(loader.problems, key=lambda problem: problem.path)
+    return Workspace(
+        root=loader.root,
+        notes=MappingProxyType(notes),
+        boxes=boxes,
+        federated=federated,
+        report=tuple(report),
+        parse_cache=MappingProxyType(loader.parsed),
+    )
+
+
+def tether_status(workspace: Workspace, note: Note) -> TetherState:
+    """Compare a tethered note with its file now.
+
+    Unresolved: the file is missing, unsafe or over 20 MB. Fresh: the content hash equals
+    the pin. Outdated: it changed but the anchor text is still there (whitespace-insensitive).
+    Stale: the anchor is gone, or there is no anchor to find. An unpinned tether is fresh
+    while its anchor (if any) is present.
+    """
+    tether = note.tether
+    if tether is None:
+        raise EngineError(f"note {note.address} has no tether")
+    data = workspace.read_file(tether.path)
+    if data is None:
+        return TetherState.UNRESOLVED
+    if tether.pin is not None and FileStamp.of(data, mtime_ns=0).sha256 == tether.pin:
+        return TetherState.FRESH
+    anchor_found = tether.anchor is not None and _contains(data, tether.anchor)
+    if tether.pin is None:
+        return TetherState.FRESH if tether.anchor is None or anchor_found else TetherState.STALE
+    return TetherState.OUTDATED if anchor_found else TetherState.STALE
+
+
+class _Refused(Exception):
+    """A file that must not be read; the message is the load-report text."""
+
+
+class _Loader:
+    def __init__(self, root: Path, previous: Mapping[tuple[str, str], _Parsed]):
+        self.root = root
+        self.previous = previous
+        self.parsed: dict[tuple[str, str], _Parsed] = {}
+        self.notes: dict[str, Note] = {}
+        self.problems: list[LoadProblem] = []
+
+    def refuse(self, path: str, problem: str) -> None:
+        self.problems.append(LoadProblem(path, problem))
+
+    def load_local_boxes(self) -> tuple[str, ...]:
+        boxes = []
+        for entry in self._entries(CANON_DIR, required=False):
+            if entry.name.startswith(".") or not entry.is_dir():
+                continue
+            rel = f"{CANON_DIR}/{entry.name}"
+            if entry.name.startswith(FEDERATED_PREFIX):
+                self.refuse(rel, f"local box name may not start with {FEDERATED_PREFIX!r}")
+            elif not is_address_safe(entry.name):
+                self.refuse(rel, "box name is not address-safe (':', whitespace, control chars)")
+            elif self.load_folder(rel, store=Store.CANON, source=entry.name, required=True):
+                boxes.append(entry.name)
+        return tuple(boxes)
+
+    def load_federated(self) -> tuple[FederatedBox, ...]:
+        declared = []
+        for n, entry in enumerate(self._federated_entries(), start=1):
+            repo, box, path = (entry.get(key) for key in ("repo", "box", "path"))
+            where = f"federated entry {n}"
+            if not all(isinstance(value, str) and value for value in (repo, box, path)):
+                self.refuse(CONFIG_FILE, f"{where} needs repo, box and path strings")
+            elif not (_federable(repo) and _federable(box)):
+                self.refuse(
+                    CONFIG_FILE,
+                    f"{where}: repo and box names may not contain '~', ':', '/' or whitespace",
+                )
+            elif any(fed.repo == repo and fed.box == box for fed in declared):
+                self.refuse(CONFIG_FILE, f"{where}: {repo}:{box} is declared twice")
+            else:
+                fed = FederatedBox(repo, box, path.rstrip("/"))
+                if self.load_folder(fed.path, store=Store.CANON, source=fed.source, required=True):
+                    declared.append(fed)
+        return tuple(declared)
+
+    def _federated_entries(self) -> list[dict]:
+        safe = resolve_inside(self.root, CONFIG_FILE)
+        if not safe.allowed:
+            self.refuse(CONFIG_FILE, f"symlink not followed: {safe.reason}")
+            return []
+        try:
+            data = _read_regular(safe.path, limit=MAX_NOTE_BYTES)[0]
+            config = tomllib.loads(data.decode("utf-8"))
+        except FileNotFoundError:
+            return []
+        except (OSError, _Refused, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            self.refuse(CONFIG_FILE, f"cannot read workspace settings: {exc}")
+            return []
+        entries = config.get("federated", [])
+        if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+            self.refuse(CONFIG_FILE, "federated must be an array of tables ([[federated]])")
+            return []
+        return entries
+
+    def load_folder(self, rel_dir: str, *, store: Store, source: str, required: bool) -> bool:
+        """Load every `*.md` directly inside `rel_dir`; False if the folder was refused."""
+        entries = self._entries(rel_dir, required=required)
+        if entries is None:
+            return False
+        for entry in entries:
+            if entry.name.endswith(".md") and not entry.name.startswith("."):
+                self._load_note(entry, f"{rel_dir}/{entry.name}", store=store, source=source)
+        return True
+
+    def _entries(self, rel_dir: str, *, required: bool) -> list[os.DirEntry] | None:
+        safe = resolve_inside(self.root, rel_dir)
+        if not safe.allowed:
+            self.refuse(rel_dir, safe.reason)
+            return None
+        try:
+            with os.scandir(safe.path) as scan:
+                return sorted(scan, key=lambda entry: entry.name)
+        except FileNotFoundError:
+            if required:
+                self.refuse(rel_dir, "folder does not exist")
+            return [] if not required else None
+        except OSError as exc:
+            self.refuse(rel_dir, f"cannot list folder: {exc.strerror or exc}")
+            return None
+
+    def _load_note(self, entry: os.DirEntry, rel: str, *, store: Store, source: str) -> None:
+        path: str | Path = entry.path
+        if entry.is_symlink():
+            safe = resolve_inside(self.root, rel)
+            if not safe.allowed:
+                self.refuse(rel, f"symlink not followed: {safe.reason}")
+                return
+            path = safe.path
+        try:
+            parsed = self._parse(path, rel, store=store, source=source)
+        except _Refused as exc:
+            self.refuse(rel, str(exc))
+            return
+        except OSError as exc:
+            self.refuse(rel, f"cannot read: {exc.strerror or exc}")
+            return
+        for problem in parsed.problems:
+            self.refuse(rel, problem)
+        note = parsed.note
+        if note is None:
+            return
+        first = self.notes.get(note.address)
+        if first is not None:
+            self.refuse(rel, f"duplicate id {note.id!r} in {source} (kept {first.path})")
+            return
+        self.notes[note.address] = note
+
+    def _parse(self, path: str | Path, rel: str, *, store: Store, source: str) -> ParsedNote:
+        key = (rel, source)
+        cached = self.previous.get(key)
+        if cached is not None:
+            info = os.stat(path)
+            if stat.S_ISREG(info.st_mode) and (info.st_size, info.st_mtime_ns) == cached[:2]:
+                self.parsed[key] = cached
+                return cached[2]
+        data, mtime_ns = _read_regular(path, limit=MAX_NOTE_BYTES)
+        stamp = FileStamp.of(data, mtime_ns=mtime_ns)
+        parsed = parse_note(data, store=store, source=source, path=rel, root=self.root, stamp=stamp)
+        self.parsed[key] = (stamp.size, stamp.mtime_ns, parsed)
+        return parsed
+
+
+def _read_regular(path: str | Path, *, limit: int) -> tuple[bytes, int]:
+    """Bytes and mtime_ns of a regular file, refusing anything larger than `limit`.
+
+    Opened non-blocking and checked with fstat, so a FIFO or device is refused rather than
+    read; the size is checked before any byte is read.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise _Refused("not a regular file")
+        if info.st_size > limit:
+            raise _Refused(f"file is {info.st_size:,} bytes, over the {limit:,}-byte limit")
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise _Refused(f"file grew past the {limit:,}-byte limit while being read")
+    return data, info.st_mtime_ns
+
+
+def _federable(name: str) -> bool:
+    return is_address_safe(name) and "~" not in name
+
+
+def _annotation(item: object) -> Annotation | None:
+    if not isinstance(item, dict) or not isinstance(item.get("text"), str):
+        return None
+    page = item.get("page")
+    color = item.get("color")
+    return Annotation(
+        text=item["text"],
+        page=page if isinstance(page, int) and not isinstance(page, bool) else None,
+        color=color if isinstance(color, str) else None,
+    )
+
+
+def _contains(data: bytes, anchor: str) -> bool:
+    text = " ".join(data.decode("utf-8", errors="replace").split())
+    needle = " ".join(anchor.split())
+    return bool(needle) and needle in text

@@ -1,0 +1,345 @@
+"""Graph pages built with pyvis: the navigation neighbourhood step by step, and the DAG."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+
+from pyvis.network import Network
+
+from engine.core.errors import EngineError
+from engine.core.text import shorten
+
+# The heatmap moved to its own module; it stays importable from here for older callers.
+from present.markup import (
+    esc,
+    flag_mark,
+    status_colours,
+    store_colours,
+    unknown_colour,
+    violation_mark,
+)
+
+new_colour = "#e15759"
+_remote_link = re.compile(r"<link\b[^>]*\bhref\s*=\s*[\"']?\s*(?:https?:)?//[^>]*>", re.I | re.S)
+_remote_script = re.compile(
+    r"<script\b[^>]*\bsrc\s*=\s*[\"']?\s*(?:https?:)?//[^>]*>\s*</script>", re.I | re.S
+)
+_source_map = re.compile(r"//# sourceMappingURL=[^\s<]*")
+_empty_heading = re.compile(r"<center>\s*<h1>\s*</h1>\s*</center>", re.S)
+_network_call = "network = new vis.Network(container, data, options);"
+# vis-network shows a string title as plain text; the tips are built escaped, so they are
+# turned into elements here to keep their line breaks and emphasis.
+_tip_script = """
+                  [nodes, edges].forEach(function (items) {
+                    items.forEach(function (item) {
+                      if (typeof item.tip === "string") {
+                        var box = document.createElement("div");
+                        box.innerHTML = item.tip;
+                        items.update({id: item.id, title: box});
+                      }
+                    });
+                  });
+"""
+_tip_style = (
+    "<style>.vis-tooltip{white-space:normal!important;max-width:380px;font-family:sans-serif;"
+    "font-size:13px;line-height:1.35}body{margin:0}#mynetwork{border:none!important}</style>"
+)
+
+
+def label_text(text: object) -> str:
+    """Text for a vis-network label in HTML mode, its angle brackets neutralised."""
+    # vis-network 9.1.2 draws entities such as &lt; literally, so escaping would show; a
+    # look-alike bracket keeps the text readable and can never open a tag.
+    return str(text).replace("<", "‹").replace(">", "›")
+
+
+def _options(*, hierarchical: bool) -> dict:
+    layout: dict = {"randomSeed": 7}
+    if hierarchical:
+        layout["hierarchical"] = {
+            "enabled": True,
+            "direction": "UD",
+            "sortMethod": "directed",
+            "levelSeparation": 130,
+            "nodeSpacing": 280,
+        }
+    return {
+        "physics": {"enabled": False},
+        "layout": layout,
+        "interaction": {"hover": True, "tooltipDelay": 120, "navigationButtons": False},
+        "nodes": {"font": {"multi": "html", "size": 14, "face": "sans-serif"}},
+        "edges": {
+            "font": {"multi": "html", "size": 11, "align": "middle", "face": "sans-serif"},
+            "arrows": {"to": {"enabled": True, "scaleFactor": 0.6}},
+            "smooth": False,
+        },
+    }
+
+
+def render(net: Network) -> str:
+    """The network as one HTML page with every resource inline and no remote tag left."""
+    page = net.generate_html(notebook=False)
+    if _network_call not in page:
+        raise EngineError("the pyvis template changed: cannot attach node tips")
+    page = page.replace(_network_call, _tip_script + "                  " + _network_call, 1)
+    page = _remote_link.sub("", page)
+    page = _remote_script.sub("", page)
+    page = _source_map.sub("", page)
+    page = _empty_heading.sub("", page)
+    return page.replace("</head>", _tip_style + "</head>", 1)
+
+
+def _network(height: int, *, hierarchical: bool = False) -> Network:
+    net = Network(
+        height=f"{int(height)}px",
+        width="100%",
+        directed=True,
+        cdn_resources="in_line",
+        bgcolor="#ffffff",
+    )
+    net.options = _options(hierarchical=hierarchical)
+    return net
+
+
+# --- navigation -----------------------------------------------------------------------
+
+
+def step_count(result: Mapping) -> int:
+    """How many recorded steps the answer's trace has."""
+    return len(result.get("trace") or [])
+
+
+def step_caption(result: Mapping, step: int) -> str:
+    """One line saying what the navigator did at `step`."""
+    trace = result.get("trace") or []
+    if not trace:
+        return "no steps were recorded"
+    item = trace[max(0, min(step, len(trace) - 1))]
+    target = f" {item['target']}" if item.get("target") else ""
+    added = len(item.get("nodes_added") or [])
+    grew = f" (+{added} node{'s' if added != 1 else ''})" if added else ""
+    return f"step {item['index']}: {item['action']}{target}{grew} — {item.get('reason', '')}"
+
+
+def neighbourhood_html(result: Mapping, step: int, *, height: int = 520) -> str:
+    """The neighbourhood after `step`: nodes coloured by store, that step's nodes highlighted."""
+    trace = list(result.get("trace") or [])
+    hood = result.get("neighbourhood") or {}
+    info = {str(n["address"]): n for n in hood.get("nodes") or []}
+    net = _network(height)
+    if not trace:
+        return render(net)
+    step = max(0, min(int(step), len(trace) - 1))
+    shown = trace[: step + 1]
+    visible = list(dict.fromkeys(str(a) for s in shown for a in s.get("nodes_added") or []))
+    current = trace[step]
+    fresh = {str(a) for a in current.get("nodes_added") or []}
+    if current.get("target"):
+        fresh.add(str(current["target"]))
+    if current.get("action") == "answer":
+        fresh.update(str(ref) for ref in result.get("cited") or [])
+    expanded = {str(s["target"]) for s in shown if s["action"] == "expand" and s.get("target")}
+    grounded = {str(s["target"]) for s in shown if s["action"] == "ground" and s.get("target")}
+    cited = set(result.get("cited") or []) if step == len(trace) - 1 else set()
+    positions = _positions(trace, hood)
+    for address in visible:
+        node = info.get(address, {"address": address, "title": address, "store": ""})
+        x, y = positions.get(address, (0.0, 0.0))
+        is_new = address in fresh
+        net.add_node(
+            address,
+            label=label_text(shorten(node.get("title") or address, 24)),
+            tip=_node_tip(node, address in grounded, address in cited, address in expanded),
+            shape="dot",
+            size=24 if is_new else 15,
+            x=x,
+            y=y,
+            borderWidth=4 if is_new else 2,
+            color={
+                "background": store_colours.get(node.get("store", ""), unknown_colour),
+                "border": new_colour if is_new else "#444444",
+            },
+            shapeProperties={"borderDashes": False if address in expanded else [4, 3]},
+        )
+    seen = set(visible)
+    for s in shown:
+        for edge in s.get("edges_added") or []:
+            src, dst = str(edge["src"]), str(edge["dst"])
+            if src in seen and dst in seen:
+                net.add_edge(
+                    src,
+                    dst,
+                    label=label_text(edge.get("relation", "")),
+                    tip=f"<b>{esc(edge.get('relation', ''))}</b><br>{esc(src)} → {esc(dst)}",
+                    color=new_colour if s is current else "#8a8a8a",
+                    width=2.5 if s is current else 1,
+                )
+    return render(net)
+
+
+def _node_tip(node: Mapping, grounded: bool, cited: bool, expanded: bool) -> str:
+    lines = [
+        f"<b>{esc(node.get('title') or node.get('address', ''))}</b>",
+        f"<code>{esc(node.get('address', ''))}</code>",
+    ]
+    kind = " · ".join(str(x) for x in (node.get("store"), node.get("kind")) if x)
+    if kind:
+        lines.append(f"<i>{esc(kind)}</i>")
+    if node.get("excerpt"):
+        lines.append(esc(node["excerpt"]))
+    marks = [
+        label
+        for flag, label in (
+            (grounded, "checked"),
+            (cited, "cited by the answer"),
+            (not expanded, "links not followed"),
+        )
+        if flag
+    ]
+    if marks:
+        lines.append(f"<small>{esc(', '.join(marks))}</small>")
+    return "<br>".join(lines)
+
+
+def _positions(trace: Sequence[Mapping], hood: Mapping) -> dict[str, tuple[float, float]]:
+    """Fixed places on rings by hop, children in their parents' order, so nodes never jump."""
+    hops = hood.get("hops") or {}
+    order: list[str] = []
+    parent: dict[str, str] = {}
+    for s in trace:
+        for address in map(str, s.get("nodes_added") or []):
+            order.append(address)
+            if s.get("action") == "expand" and s.get("target"):
+                parent.setdefault(address, str(s["target"]))
+    rings: dict[int, list[str]] = {}
+    for address in dict.fromkeys(order):
+        rings.setdefault(int(hops.get(address, 0)), []).append(address)
+    angle: dict[str, float] = {}
+    out: dict[str, tuple[float, float]] = {}
+    radius = 0.0
+    for depth in sorted(rings):
+        ring = sorted(rings[depth], key=lambda a: angle.get(parent.get(a, ""), 0.0))
+        # Each ring sits outside the last and is wide enough for its nodes' labels.
+        radius = max(radius + 170.0, len(ring) * 120.0 / (2 * math.pi))
+        if depth == min(rings) and len(ring) == 1:
+            radius = 0.0
+        for i, address in enumerate(ring):
+            theta = 2 * math.pi * i / len(ring) + 0.3 * depth
+            angle[address] = theta
+            # Wider than tall: labels run horizontally.
+            out[address] = (1.6 * radius * math.cos(theta), radius * math.sin(theta))
+    return out
+
+
+# --- the reasoning DAG ----------------------------------------------------------------
+
+
+def dag_html(result: Mapping, *, height: int = 520) -> str:
+    """The claims coloured by derived status, with their premises and the nodes they cite."""
+    decision = result.get("decision") or {}
+    dag = result.get("dag") or {}
+    verdicts = decision.get("claims") or {}
+    nodes = decision.get("nodes") or {}
+    checks = decision.get("verifiers") or {}
+    violated = {v["claim"]: v for v in decision.get("honesty_violations") or []}
+    net = _network(height, hierarchical=True)
+    for claim in dag.get("claims") or []:
+        cid = str(claim["id"])
+        verdict = verdicts.get(cid) or {}
+        flags = list(verdict.get("flags") or [])
+        status = verdict.get("status")
+        violation = violated.get(cid)
+        head = f"<b>{label_text(cid)}</b> · {label_text(claim.get('kind', ''))}"
+        if violation:
+            head = "⚠ " + head
+        # vis wraps the text to the box's maximum width.
+        body = label_text(shorten(claim.get("text", ""), 110))
+        tail = f"\n<i>{label_text(', '.join(flags))}</i>" if flags else ""
+        border = violation_mark.colour if violation else (flag_mark.colour if flags else "#333")
+        net.add_node(
+            f"claim:{cid}",
+            label=f"{head}\n{body}{tail}",
+            tip=_claim_tip(claim, verdict, violation),
+            shape="box",
+            margin=10,
+            widthConstraint={"maximum": 240},
+            borderWidth=5 if violation else (3 if flags else 1),
+            color={
+                "background": status_colours.get(status or "", unknown_colour),
+                "border": border,
+            },
+            font={
+                "color": "#ffffff" if status in ("measured", "grounded", "assumption") else "#222",
+                "size": 15 if cid == dag.get("conclusion") else 13,
+            },
+            shapeProperties={"borderDashes": [6, 4] if flags and not violation else False},
+        )
+    refs = dict.fromkeys(str(r) for c in dag.get("claims") or [] for r in c.get("cites") or [])
+    for ref in refs:
+        node = nodes.get(ref)
+        check = checks.get(ref) or {}
+        marks = list((node or {}).get("flags") or [])
+        if node is None:
+            marks.append("no verdict")
+        if check.get("status") == "failed":
+            marks.append("refuted")
+        tail = f"\n<i>{label_text(', '.join(marks))}</i>" if marks else ""
+        colour = status_colours.get((node or {}).get("status", ""), unknown_colour)
+        net.add_node(
+            f"cite:{ref}",
+            label=label_text(ref) + tail,
+            tip=_cite_tip(ref, node, check),
+            shape="ellipse",
+            borderWidth=3 if marks else 2,
+            color={"background": "#ffffff", "border": flag_mark.colour if marks else colour},
+            font={"color": "#222222", "size": 12},
+            shapeProperties={"borderDashes": [6, 4] if marks else False},
+        )
+    for claim in dag.get("claims") or []:
+        cid = f"claim:{claim['id']}"
+        for premise in claim.get("premises") or []:
+            net.add_edge(cid, f"claim:{premise}", label="rests on", color="#555555")
+        for ref in claim.get("cites") or []:
+            net.add_edge(cid, f"cite:{ref}", label="cites", color="#9a9a9a", dashes=True)
+    return render(net)
+
+
+def _claim_tip(claim: Mapping, verdict: Mapping, violation: Mapping | None) -> str:
+    lines = [
+        f"<b>{esc(claim['id'])}</b> ({esc(claim.get('kind', ''))})",
+        esc(claim.get("text", "")),
+    ]
+    status = verdict.get("status") or "no verdict"
+    flags = ", ".join(verdict.get("flags") or [])
+    lines.append(f"derived: <b>{esc(status)}</b>" + (f" · {esc(flags)}" if flags else ""))
+    if verdict.get("asserted"):
+        lines.append(f"asserted: {esc(verdict['asserted'])}")
+    if verdict.get("floored"):
+        lines.append("floored: the cited text does not contain it")
+    if violation:
+        lines.append(
+            f"⚠ honesty: asserted {esc(violation['asserted'])} above derived "
+            f"{esc(violation['derived'])}"
+        )
+    return "<br>".join(lines)
+
+
+def _cite_tip(ref: str, node: Mapping | None, check: Mapping | None) -> str:
+    lines = [f"<code>{esc(ref)}</code>"]
+    if node is None:
+        lines.append("no verdict: a missing hop")
+    else:
+        flags = ", ".join(node.get("flags") or [])
+        lines.append(
+            f"node: <b>{esc(node.get('status'))}</b>" + (f" · {esc(flags)}" if flags else "")
+        )
+    if check:
+        method = f" ({esc(check.get('method'))})" if check.get("method") else ""
+        lines.append(f"verifier: {esc(check.get('status'))}{method}")
+        if check.get("detail"):
+            lines.append(esc(check["detail"]))
+        if check.get("near_miss"):
+            lines.append(f"near miss: “{esc(check['near_miss'])}”")
+    return "<br>".join(lines)

@@ -1,0 +1,123 @@
+"""Traceability for the reader: highlighted prose, sentence rows and counts, cited prose."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+
+from present.markup import esc, trace_colours
+
+# Later kinds win where highlights overlap: a number inside an uncited stretch is a number.
+_trace_rank = {"licensed": 0, "orphan": 1, "uncited": 2, "number": 3}
+_span_kind = {"sentence": "orphan", "uncited": "uncited", "number": "number"}
+
+
+def highlight_html(prose: str, traceability: Mapping | None) -> str:
+    """The prose as HTML, each sentence and orphan span highlighted with its reason as a title."""
+    trace = traceability or {}
+    marks: list[tuple[int, int, str, str]] = []
+    for sentence in trace.get("sentences") or []:
+        if sentence.get("claim"):
+            marks.append(
+                (sentence["start"], sentence["end"], "licensed", sentence.get("reason") or "")
+            )
+    for span in trace.get("spans") or []:
+        kind = _span_kind.get(span.get("kind"), "orphan")
+        marks.append((span["start"], span["end"], kind, _span_reason(kind, span.get("reason"))))
+    cuts = sorted({0, len(prose), *(m[0] for m in marks), *(m[1] for m in marks)})
+    pieces: list[tuple[str | None, str, str]] = []
+    for start, end in itertools.pairwise(cuts):
+        if start >= end or start >= len(prose):
+            continue
+        covering = [m for m in marks if m[0] <= start and end <= m[1]]
+        kind = max((m[2] for m in covering), key=_trace_rank.__getitem__, default=None)
+        reasons = "; ".join(dict.fromkeys(m[3] for m in covering if m[3]))
+        text = prose[start:end]
+        if pieces and pieces[-1][0] == kind and pieces[-1][2] == reasons:
+            pieces[-1] = (kind, pieces[-1][1] + text, reasons)
+        else:
+            pieces.append((kind, text, reasons))
+    body = "".join(_highlight(kind, text, reasons) for kind, text, reasons in pieces)
+    return (
+        '<div class="trace-prose" style="white-space:pre-wrap;line-height:1.9;'
+        f'font-size:1.05em">{body}</div>'
+    )
+
+
+def _span_reason(kind: str, reason: str | None) -> str:
+    prefix = {"orphan": "orphan sentence", "uncited": "uncited", "number": "stray number"}[kind]
+    return f"{prefix}: {reason}" if reason else prefix
+
+
+def _highlight(kind: str | None, text: str, reasons: str) -> str:
+    if kind is None:
+        return esc(text)
+    style = f"background:{trace_colours[kind]};border-radius:3px;padding:1px 0"
+    if kind == "number":
+        style += ";font-weight:600"
+    return (
+        f'<span class="trace-{kind}" style="{style}" title="{esc(reasons or kind)}">'
+        f"{esc(text)}</span>"
+    )
+
+
+def sentence_rows(result: Mapping) -> list[dict]:
+    """Each prose sentence with the claim that licenses it, or why none does."""
+    decision = result.get("decision") or {}
+    texts = _claim_texts(result)
+    rows = []
+    for i, sentence in enumerate((decision.get("traceability") or {}).get("sentences") or [], 1):
+        claim = sentence.get("claim")
+        rows.append(
+            {
+                "#": i,
+                "sentence": sentence.get("text", ""),
+                "licensed": bool(claim),
+                "claim": claim or "",
+                "claim text": texts.get(claim, "") if claim else "",
+                "reason": sentence.get("reason", ""),
+            }
+        )
+    return rows
+
+
+def trace_counts(result: Mapping) -> dict[str, int]:
+    """How many sentences are licensed or orphaned and how many words and numbers are flagged."""
+    trace = (result.get("decision") or {}).get("traceability") or {}
+    sentences = trace.get("sentences") or []
+    spans = trace.get("spans") or []
+    return {
+        "licensed": sum(1 for s in sentences if s.get("claim")),
+        "orphan": sum(1 for s in sentences if not s.get("claim")),
+        "uncited": sum(1 for s in spans if s.get("kind") == "uncited"),
+        "number": sum(1 for s in spans if s.get("kind") == "number"),
+    }
+
+
+def cited_prose_html(result: Mapping) -> str:
+    """The prose as HTML with a claim marker after each cited span."""
+    prose = result.get("prose") or ""
+    dag = result.get("dag") or {}
+    citations = sorted(dag.get("prose_citations") or [], key=lambda c: (c["end"], c["start"]))
+    out, at = [], 0
+    for cite in citations:
+        end = min(max(cite["end"], at), len(prose))
+        out.append(esc(prose[at:end]))
+        out.append(
+            f'<sup style="color:#1f5fa8;font-weight:600">[{esc(cite.get("claim", ""))}]</sup>'
+        )
+        at = end
+    out.append(esc(prose[at:]))
+    return f'<div style="white-space:pre-wrap;line-height:1.7">{"".join(out)}</div>'
+
+
+def cites_html(result: Mapping) -> str:
+    """The nodes the answer cites as one small HTML line; empty when it cites none."""
+    cited = result.get("cited") or []
+    if not cited:
+        return ""
+    return "<small>Cites: " + ", ".join(f"<code>{esc(c)}</code>" for c in cited) + "</small>"
+
+
+def _claim_texts(result: Mapping) -> dict[str, str]:
+    return {c["id"]: c.get("text", "") for c in (result.get("dag") or {}).get("claims") or []}

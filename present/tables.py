@@ -1,0 +1,144 @@
+"""The reasoning DAG as plain rows (claims, cited grounds) and the HTML tables that show rows."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from present.markup import esc, status_chip
+
+
+def claim_rows(result: Mapping) -> list[dict]:
+    """One plain row per claim: text, kind, asserted and derived status, cites, verifiers."""
+    decision = result.get("decision") or {}
+    dag = result.get("dag") or {}
+    verdicts = decision.get("claims") or {}
+    violated = {v["claim"] for v in decision.get("honesty_violations") or []}
+    grounds = {row["cite"]: row for row in ground_rows(result)}
+    rows = []
+    for claim in dag.get("claims") or []:
+        cid = claim["id"]
+        verdict = verdicts.get(cid) or {}
+        rows.append(
+            {
+                "claim": cid,
+                "conclusion": cid == dag.get("conclusion"),
+                "text": claim.get("text", ""),
+                "kind": claim.get("kind", ""),
+                "asserted": verdict.get("asserted") or "",
+                "derived": verdict.get("status") or "",
+                "flags": list(verdict.get("flags") or []),
+                "floored": bool(verdict.get("floored")),
+                "violation": cid in violated,
+                "premises": list(claim.get("premises") or []),
+                "cites": list(claim.get("cites") or []),
+                "verifiers": [
+                    _ground_summary(grounds.get(ref), ref) for ref in claim.get("cites") or []
+                ],
+            }
+        )
+    return rows
+
+
+def ground_rows(result: Mapping) -> list[dict]:
+    """One plain row per cited node: its verdict and what its verifier said."""
+    decision = result.get("decision") or {}
+    dag = result.get("dag") or {}
+    nodes = decision.get("nodes") or {}
+    checks = decision.get("verifiers") or {}
+    missing = set(decision.get("missing_refs") or [])
+    cites = dict.fromkeys(ref for c in dag.get("claims") or [] for ref in c.get("cites") or [])
+    rows = []
+    for ref in cites:
+        node = nodes.get(ref) or {}
+        check = checks.get(ref) or {}
+        rows.append(
+            {
+                "cite": ref,
+                "status": node.get("status") or ("missing" if ref in missing else ""),
+                "flags": list(node.get("flags") or []),
+                "verifier": check.get("status") or ("status given" if node else "none"),
+                "method": check.get("method") or "",
+                "score": check.get("score"),
+                "page": check.get("page"),
+                "near miss": check.get("near_miss") or "",
+                "detail": check.get("detail") or ("" if node else "no verdict: a missing hop"),
+            }
+        )
+    return rows
+
+
+def _ground_summary(row: Mapping | None, ref: str) -> str:
+    if row is None:
+        return f"{ref}: no verdict"
+    bits = [row["verifier"]]
+    if row["method"]:
+        bits.append(row["method"])
+    if row["score"] is not None:
+        bits.append(f"score {row['score']:.1f}")
+    text = f"{ref}: {', '.join(bits)}"
+    if row["near miss"]:
+        text += f" — near miss “{row['near miss']}”"
+    return text
+
+
+def table_html(rows: Sequence[Mapping], columns: Sequence[str] | None = None) -> str:
+    """Plain rows as an HTML table that wraps long text; every cell is escaped."""
+    names = list(columns or (rows[0].keys() if rows else ()))
+    cell = "padding:4px 8px;vertical-align:top;text-align:left"
+    head = "".join(f"<th style='{cell}'>{esc(n)}</th>" for n in names)
+    body = "".join(
+        "<tr style='border-top:1px solid #eee'>"
+        + "".join(f"<td style='{cell}'>{esc(_cell(row.get(n)))}</td>" for n in names)
+        + "</tr>"
+        for row in rows
+    )
+    return (
+        "<table class='plain-table' style='border-collapse:collapse;width:100%;font-size:0.9em'>"
+        f"<thead><tr style='border-bottom:1px solid #ccc'>{head}</tr></thead>"
+        f"<tbody>{body}</tbody></table>"
+    )
+
+
+def _cell(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:.1f}"
+    if isinstance(value, list | tuple):
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
+def claims_table_html(rows: Sequence[Mapping]) -> str:
+    """The claim rows as an HTML table with status chips; every cell is escaped."""
+    head = "".join(
+        f"<th style='text-align:left;padding:4px 8px'>{h}</th>"
+        for h in ("claim", "text", "kind", "asserted", "derived", "cites and verifiers")
+    )
+    body = []
+    for row in rows:
+        name = esc(row["claim"]) + (" <b>(conclusion)</b>" if row["conclusion"] else "")
+        notes = []
+        if row["floored"]:
+            notes.append("floored: not licensed by its sources")
+        if row["premises"]:
+            notes.append("rests on " + ", ".join(row["premises"]))
+        text = esc(row["text"]) + "".join(
+            f"<br><small style='color:#666'>{esc(n)}</small>" for n in notes
+        )
+        asserted = status_chip(row["asserted"]) if row["asserted"] else "—"
+        derived = status_chip(row["derived"], row["flags"], violation=row["violation"])
+        cites = "<br>".join(esc(v) for v in row["verifiers"]) or "—"
+        cells = (name, text, esc(row["kind"]), asserted, derived, cites)
+        body.append(
+            "<tr>"
+            + "".join(f"<td style='padding:4px 8px;vertical-align:top'>{c}</td>" for c in cells)
+            + "</tr>"
+        )
+    return (
+        "<table class='dag-table' style='border-collapse:collapse;width:100%;font-size:0.9em'>"
+        f"<thead><tr style='border-bottom:1px solid #ccc'>{head}</tr></thead>"
+        f"<tbody>{''.join(body)}</tbody></table>"
+    )
