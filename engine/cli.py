@@ -7,16 +7,18 @@ import sys
 
 # Importing the commands package registers the built-in commands.
 from engine.commands import COMMANDS
+from engine.commands.registry import Command
 from engine.core.errors import EngineError
+from engine.core.registry import Registry
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argparse tree for every registered command."""
+def build_parser(commands: Registry[Command] = COMMANDS) -> argparse.ArgumentParser:
+    """The argparse tree for every command in `commands`."""
     parser = argparse.ArgumentParser(prog="python -m engine", description="Synapse Review engine")
     sub = parser.add_subparsers(dest="command", required=True)
     groups: dict[str, argparse._SubParsersAction] = {}
-    for name in sorted(COMMANDS):
-        command = COMMANDS[name]
+    for name in commands.names():
+        command = commands[name]
         group, _, leaf = name.partition(" ")
         if leaf:
             if group not in groups:

@@ -6,6 +6,8 @@ import argparse
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from engine.core.registry import Registry
+
 Configure = Callable[[argparse.ArgumentParser], None]
 Handler = Callable[[argparse.Namespace], int]
 
@@ -19,7 +21,7 @@ class Command:
     handler: Handler
 
 
-COMMANDS: dict[str, Command] = {}
+COMMANDS: Registry[Command] = Registry("command", callables=False)
 
 
 def register(name: str, command: Command) -> None:
@@ -27,4 +29,4 @@ def register(name: str, command: Command) -> None:
 
     A two-word name such as `"eval scifact"` becomes a subcommand of a `eval` group.
     """
-    COMMANDS[name] = command
+    COMMANDS.register(name, command)

@@ -1,0 +1,59 @@
+"""Registries as values: register, look up, copy; the CLI builds from any command registry."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.cli import build_parser, main
+from engine.commands.registry import COMMANDS, Command
+from engine.core.errors import EngineError
+from engine.core.registry import Registry
+
+
+def test_register_and_look_up() -> None:
+    registry: Registry = Registry("verifier")
+    registry.register("shout", str.upper)
+    assert registry.get("shout") is str.upper
+    assert "shout" in registry
+    assert registry.names() == ["shout"]
+    assert registry.get("whisper") is None
+
+
+@pytest.mark.parametrize(
+    ("name", "entry", "message"),
+    [("", str.upper, "non-empty"), ("  ", str.upper, "non-empty"), ("x", 42, "not callable")],
+    ids=["empty-name", "blank-name", "not-callable"],
+)
+def test_misuse_is_refused(name, entry, message) -> None:
+    with pytest.raises(EngineError, match=message):
+        Registry("verifier").register(name, entry)
+
+
+def test_a_copy_is_independent() -> None:
+    original: Registry = Registry("typer", {"offline": str.lower})
+    copied = original.copy()
+    copied.register("extra", str.upper)
+    assert "extra" not in original
+    assert copied.names() == ["extra", "offline"]
+
+
+def test_the_parser_is_built_from_the_registry_it_is_given(capsys) -> None:
+    commands: Registry[Command] = Registry("command", callables=False)
+    commands.register("hello", Command("say hello", lambda p: None, lambda a: print("hi") or 0))
+    args = build_parser(commands).parse_args(["hello"])
+    assert args._handler(args) == 0
+    assert capsys.readouterr().out == "hi\n"
+    with pytest.raises(SystemExit):
+        build_parser(commands).parse_args(["route", "x.json"])
+
+
+def test_plugins_lists_every_registry(capsys) -> None:
+    assert main(["plugins", "--json"]) == 0
+    listing = json.loads(capsys.readouterr().out)
+    assert listing["commands"] == COMMANDS.names()
+    assert {"quote", "expr-recompute", "equation", "figure", "decision_tree"} <= set(
+        listing["verifiers"]
+    )
+    assert {"offline", "openai"} <= set(listing["reasoners"]) & set(listing["typers"])
