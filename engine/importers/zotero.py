@@ -14,7 +14,7 @@ import os
 import re
 import time
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,6 +30,9 @@ from engine.workspace.stores import CANON_DIR, SOURCES_DIR
 
 CSL_FILE = f"{SOURCES_DIR}/zotero.csl.json"
 _STOP = frozenset("a an the of on in for and to with from by at is are do does".split())  # noqa: SIM905
+# The importer's own front matter lines (yaml.safe_dump with sort_keys=False).
+_OWN_ID = re.compile(r"^id: ([^\s'\"]+)$", re.M)
+_OWN_KEY = re.compile(r"^zotero:\n  key: '?([A-Za-z0-9]+)'?$", re.M)
 _CSL_TYPES = {"journalArticle": "article-journal", "book": "book", "bookSection": "chapter"}
 _CSL_TYPES |= {"conferencePaper": "paper-conference", "thesis": "thesis", "report": "report"}
 _CSL_TYPES |= {"preprint": "article", "webpage": "webpage"}
@@ -69,8 +72,14 @@ def import_zotero(
     root = Path(root)
     root.mkdir(parents=True, exist_ok=True)
     items = read_items(Path(data_dir))
-    keys = assign_citekeys(items)
+    box_dir = root / CANON_DIR / box
+    earlier = earlier_citekeys(box_dir)
+    keys = assign_citekeys(items, earlier)
     writer = _Writer(root)
+    for item in items:
+        old = earlier.get(item.key)
+        if old is not None and old != keys[item.key]:
+            writer.remove(f"{CANON_DIR}/{box}/{old}.md", f"re-keyed as {keys[item.key]}")
     pdfs: dict[str, int] = {}
     highlights = 0
     csl = []
@@ -98,19 +107,28 @@ def import_zotero(
     )
 
 
-def assign_citekeys(items: Sequence[ZoteroItem]) -> dict[str, str]:
+def assign_citekeys(
+    items: Sequence[ZoteroItem], earlier: Mapping[str, str] | None = None
+) -> dict[str, str]:
     """Each item's citekey by Zotero key: its own (Better BibTeX or Zotero's) when usable.
 
-    Otherwise `<lastname><year><first title word>`; among items that would share one, the
-    earliest added keeps it and later ones get `b`, `c`, … so adding items never renames
-    the keys already given.
+    Otherwise the key an earlier import gave it (`earlier`, by Zotero key), so editing a
+    title never renames a source; otherwise `<lastname><year><first title word>`, where
+    among items that would share one the earliest added keeps it and later ones get `b`,
+    `c`, ….
     """
+    earlier = earlier or {}
     keys: dict[str, str] = {}
     taken: set[str] = set()
     for item in items:
         if item.citekey and is_address_safe(item.citekey) and item.citekey not in taken:
             keys[item.key] = item.citekey
             taken.add(item.citekey)
+    for item in items:
+        old = earlier.get(item.key)
+        if item.key not in keys and old and is_address_safe(old) and old not in taken:
+            keys[item.key] = old
+            taken.add(old)
     for item in items:
         if item.key in keys:
             continue
@@ -122,6 +140,24 @@ def assign_citekeys(items: Sequence[ZoteroItem]) -> dict[str, str]:
         keys[item.key] = candidate
         taken.add(candidate)
     return keys
+
+
+def earlier_citekeys(box_dir: Path) -> dict[str, str]:
+    """Zotero key → citekey of the notes an earlier import wrote into `box_dir`."""
+    out: dict[str, str] = {}
+    try:
+        entries = sorted(box_dir.glob("*.md"))
+    except OSError:
+        return out
+    for path in entries:
+        try:
+            head = path.read_bytes()[:8192].decode("utf-8", errors="replace")
+        except OSError:
+            continue
+        note_id, zotero = _OWN_ID.search(head), _OWN_KEY.search(head)
+        if note_id and zotero and note_id.group(1) == path.stem:
+            out.setdefault(zotero.group(1), path.stem)
+    return out
 
 
 def generated_citekey(item: ZoteroItem) -> str:
@@ -209,6 +245,12 @@ class _Writer:
             return
         write_atomic(safe.path, data)
         self.written += relative.endswith(".md")
+
+    def remove(self, relative: str, why: str) -> None:
+        safe = resolve_inside(self.root, relative)
+        if safe.allowed and safe.path.is_file():
+            safe.path.unlink()
+            self.problems.append((relative, f"removed: the item was {why}"))
 
     def pdf(self, item: ZoteroItem, citekey: str, attachment: Attachment | None) -> str:
         if attachment is None:
