@@ -50,11 +50,19 @@ def test_a_folder_adds_every_pdf_and_a_rerun_changes_nothing(tmp_path, workspace
     for name in ("a.pdf", "sub/b.PDF"):
         write_pdf(tmp_path / "papers" / name, PAGES)
     (tmp_path / "papers" / "notes.txt").write_text("not a pdf")
-    assert run(capsys, "sources", "add", str(tmp_path / "papers"), "--workspace", str(workspace))[0] == 0
+    assert (
+        run(capsys, "sources", "add", str(tmp_path / "papers"), "--workspace", str(workspace))[0]
+        == 0
+    )
     stamp = (workspace / "sources/a.txt").stat().st_mtime_ns
-    code, out, _ = run(capsys, "sources", "add", str(tmp_path / "papers"), "--workspace", str(workspace))
+    code, out, _ = run(
+        capsys, "sources", "add", str(tmp_path / "papers"), "--workspace", str(workspace)
+    )
     assert code == 0 and json.loads(out)["counts"] == {
-        "added": 0, "updated": 0, "unchanged": 2, "failed": 0
+        "added": 0,
+        "updated": 0,
+        "unchanged": 2,
+        "failed": 0,
     }
     assert (workspace / "sources/a.txt").stat().st_mtime_ns == stamp
 
@@ -73,12 +81,15 @@ def test_failures_are_reported_and_write_nothing(tmp_path, workspace, capsys):
     broken = tmp_path / "broken.pdf"
     broken.write_bytes(pdf_bytes(PAGES)[:300])
     good = write_pdf(tmp_path / "good.pdf", PAGES)
-    code, out, err = run(
+    code, _, err = run(
         capsys, "sources", "add", str(scan), str(broken), str(good), "--workspace", str(workspace)
     )
     assert code == 1
     assert "scan.pdf: no-text-layer:" in err and "broken.pdf: malformed:" in err
-    assert sorted(p.name for p in (workspace / "sources").iterdir()) == ["good.pdf.json", "good.txt"]
+    assert sorted(p.name for p in (workspace / "sources").iterdir()) == [
+        "good.pdf.json",
+        "good.txt",
+    ]
     report = json.loads((workspace / ".synapse/reports/sources-add.json").read_text())
     kinds = {item["citekey"]: item.get("kind") for item in report["items"]}
     assert kinds == {"scan": "no-text-layer", "broken": "malformed", "good": None}

@@ -69,7 +69,13 @@ def test_citekeys_come_from_better_bibtex_zotero_or_a_stable_rule(library, tmp_p
     import_zotero(library, tmp_path / "ws")
     names = sorted(p.stem for p in (tmp_path / "ws/.zettelkasten/zotero").iterdir())
     # The later of the two Smith 2001 items gets the suffix; the trashed item is left out.
-    assert names == ["jegadeesh1993", "scan2010scanned", "smith2001winner", "smith2001winnerb", "who2020"]
+    assert names == [
+        "jegadeesh1993",
+        "scan2010scanned",
+        "smith2001winner",
+        "smith2001winnerb",
+        "who2020",
+    ]
 
 
 def test_a_rerun_writes_nothing_and_an_edit_updates_in_place(library, tmp_path):
@@ -80,7 +86,9 @@ def test_a_rerun_writes_nothing_and_an_edit_updates_in_place(library, tmp_path):
     assert again.notes_written == 0 and again.notes_unchanged == 5
     assert {p: p.stat().st_mtime_ns for p in root.rglob("*") if p.is_file()} == before
     db = sqlite3.connect(library / "zotero.sqlite")
-    db.execute("UPDATE itemDataValues SET value = 'Revised title' WHERE value = 'The Winner Effect'")
+    db.execute(
+        "UPDATE itemDataValues SET value = 'Revised title' WHERE value = 'The Winner Effect'"
+    )
     db.commit()
     db.close()
     third = import_zotero(library, root)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -123,19 +124,30 @@ def _load(root: str, stamps: tuple) -> References:
             continue
         try:
             text = (Path(root) / relative).read_text(encoding="utf-8", errors="replace")
-            found = _bibtex(text) if relative.endswith(".bib") else _csl(text)
+            if relative.endswith(".bib"):
+                found, failed = _bibtex(text)
+            else:
+                found, failed = list(_csl(text)), 0
         except (OSError, ValueError) as exc:
             problems.append(f"{relative}: cannot read: {exc}")
             continue
+        if failed:
+            problems.append(f"{relative}: {failed} entr{'y' if failed == 1 else 'ies'} not parsed")
         for reference in found:
             by_key.setdefault(reference.citekey, reference)
     return References(by_key, tuple(problems))
 
 
-def _bibtex(text: str) -> Iterable[Reference]:
+def _bibtex(text: str) -> tuple[list[Reference], int]:
+    # The parser logs each bad block; they are counted into the problems instead.
+    logging.getLogger("bibtexparser").setLevel(logging.ERROR)
     library = bibtexparser.parse_string(
         text, append_middleware=[middlewares.SeparateCoAuthors(), middlewares.SplitNameParts()]
     )
+    return list(_entries(library)), len(library.failed_blocks)
+
+
+def _entries(library) -> Iterable[Reference]:
     for entry in library.entries:
         fields = {key.lower(): value.value for key, value in entry.fields_dict.items()}
         authors = fields.get("author") or fields.get("editor") or []

@@ -274,11 +274,22 @@ class _Loader:
                 continue
             if self._load_vault_folder(folder, accepted) and folder.store is Store.CANON:
                 added.append(folder.source)
-        resolved, link_problems = resolve_links(accepted, self.notes)
+        resolved, link_problems = resolve_links(accepted, self.notes, self._page_labels)
         self.notes.update(resolved)
         for path, problem in link_problems:
             self.refuse(path, problem)
         return tuple(added)
+
+    def _page_labels(self, citekey: str) -> tuple[str, ...]:
+        """The printed page labels `sources add` recorded for a PDF source, if any."""
+        safe = resolve_inside(self.root, f"{SOURCES_DIR}/{citekey}.pdf.json")
+        try:
+            sidecar = json.loads(_read_regular(safe.path, limit=MAX_NOTE_BYTES)[0])
+        except (OSError, ValueError, TypeError, _Refused):
+            return ()
+        labels = sidecar.get("labels") if isinstance(sidecar, dict) else None
+        ok = isinstance(labels, list) and all(isinstance(label, str) for label in labels)
+        return tuple(labels) if ok else ()
 
     def _load_vault_folder(self, folder: VaultFolder, accepted: list[VaultNote]) -> bool:
         safe = resolve_inside(self.root, folder.path)

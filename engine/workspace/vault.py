@@ -18,7 +18,7 @@ name, path, id or alias, as a vault app resolves them.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -97,7 +97,7 @@ def vault_folders(config: Mapping) -> tuple[tuple[VaultFolder, ...], tuple[str, 
             problems.append(f"vault {key} must be a list of folder names")
             continue
         for name in names:
-            path = name.strip().strip("/")
+            path = name.strip().rstrip("/")
             source = MEMORY_SOURCE if store is Store.PRACTICE else box_name(path)
             if any(f.path == path for f in folders):
                 problems.append(f"vault folder {path!r} is mapped twice")
@@ -195,12 +195,16 @@ def parse_vault_note(
 
 
 def resolve_links(
-    parsed: Iterable[VaultNote], notes: Mapping[str, Note]
+    parsed: Iterable[VaultNote],
+    notes: Mapping[str, Note],
+    labels: Callable[[str], Sequence[str]] | None = None,
 ) -> tuple[dict[str, Note], list[tuple[str, str]]]:
     """Vault notes with their wikilinks resolved to addresses, and (path, problem) for misses.
 
     A target is matched by the names each vault note answers to (path, file name, id,
     title, aliases; first in path order wins), then by the id of any other note.
+    `labels(citekey)` gives a PDF source's printed page labels: an attribution's `p. 12`
+    is the printed page, turned here into its position in the source text.
     """
     parsed = sorted((p for p in parsed if p.note is not None), key=lambda p: p.note.path)
     by_name: dict[str, str] = {}
@@ -226,8 +230,21 @@ def resolve_links(
         if missing:
             shown = ", ".join(f"[[{t}]]" for t in dict.fromkeys(missing))
             problems.append((note.path, f"links to notes not in the vault: {shown}"))
-        out[note.address] = replace(note, links=tuple(dict.fromkeys(links)))
+        quotes = note.quotes
+        printed = labels(note.citekey) if labels is not None and note.citekey else ()
+        if printed:
+            quotes = tuple(_positioned(quote, printed) for quote in quotes)
+        out[note.address] = replace(note, links=tuple(dict.fromkeys(links)), quotes=quotes)
     return out, problems
+
+
+def _positioned(quote: Quote, printed: Sequence[str]) -> Quote:
+    if quote.page is None or not quote.id.startswith("v"):
+        return quote
+    position = next(
+        (n for n, label in enumerate(printed, start=1) if label == str(quote.page)), None
+    )
+    return replace(quote, page=position) if position is not None else quote
 
 
 class _Body:
