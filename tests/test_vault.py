@@ -111,6 +111,8 @@ def test_unmapped_hidden_and_unresolved_are_left_out_or_reported(vault):
     assert not any(".obsidian" in p or "hidden" in p or "Elsewhere" in p for p in paths)
     problems = {(p.path, p.problem) for p in workspace.report}
     assert ("Concepts/Momentum.md", "links to notes not in the vault: [[Nowhere]]") in problems
+    links = {link.target_address for link in workspace.note("zk:Concepts:Momentum").links}
+    assert links == {"zk:Literature:Jegadeesh-1993", "zk:Concepts:Nowhere"}
     assert (
         "Literature/Jegadeesh 1993.md",
         "quote 2 is attributed to @other2000, not this note's @jt1993: not checked",

@@ -224,8 +224,11 @@ def resolve_links(
             wanted = target.strip().lower().removesuffix(".md")
             address = by_name.get(wanted) or by_id.get(wanted)
             if address is None:
+                # Kept as the address the note would have in this folder: a claim resting
+                # on a note not yet written is a missing hop, not a claim resting on nothing.
                 missing.append(target)
-            elif address != note.address:
+                address = note_address(note.store, note.source, path_id(target))
+            if address != note.address:
                 links.append(Link(address, relation))
         if missing:
             shown = ", ".join(f"[[{t}]]" for t in dict.fromkeys(missing))
@@ -291,8 +294,9 @@ class _Body:
             return  # a typed link line is metadata, not prose
         heading = _HEADING.match(line.strip())
         if heading:
-            self.heading = self.heading or _display(heading.group(1))
-            plain.append(_display(heading.group(1)))
+            shown = _display(_TAG.sub("", heading.group(1))).strip()
+            self.heading = self.heading or shown
+            plain.append(shown)
         else:
             plain.append(_display(line))
 
@@ -305,8 +309,7 @@ class _Body:
                 continue
             relation = next((name for end, name in reversed(fields) if end <= match.start()), None)
             self.links.append((target, relation or LINKS_TO))
-        if not _HEADING.match(line.strip()):
-            self.tags.extend(m.group(1) for m in _TAG.finditer(_WIKILINK.sub("", visible)))
+        self.tags.extend(m.group(1) for m in _TAG.finditer(_WIKILINK.sub("", visible)))
 
     def _end_block(self, block: list[str], plain: list[str], attribution) -> None:
         if not block:
