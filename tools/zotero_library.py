@@ -159,7 +159,7 @@ def _attach(db, folder: Path, paper: Paper, item_id: int, next_id, type_id) -> N
         mark_id = next(next_id)
         db.execute(
             "INSERT INTO items (itemID, itemTypeID, libraryID, key) VALUES (?, ?, 1, ?)",
-            (mark_id, type_id["annotation"], f"H{paper.key[1:6]}{n:02d}"),
+            (mark_id, type_id["annotation"], f"H{n}{paper.key[1:]}"),
         )
         position = json.dumps({"pageIndex": mark.page_index, "rects": [[50, 700, 300, 712]]})
         db.execute(

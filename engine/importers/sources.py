@@ -17,7 +17,7 @@ import re
 import stat
 import time
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -158,8 +158,20 @@ def add_pdfs(
     return AddReport(tuple(items), time.perf_counter() - started)
 
 
-def add_pdf(root: str | os.PathLike[str], pdf: Path, citekey: str, options: AddOptions) -> Added:
-    """Extract one PDF into `sources/<citekey>.txt`; unchanged when its hash is recorded."""
+def add_pdf(
+    root: str | os.PathLike[str],
+    pdf: Path,
+    citekey: str,
+    options: AddOptions,
+    *,
+    write: Callable[[Path, bytes | str], None] | None = None,
+) -> Added:
+    """Extract one PDF into `sources/<citekey>.txt`; unchanged when its hash is recorded.
+
+    `write` replaces one file atomically: `write_atomic` unless a bulk import passes its
+    `BatchWriter`'s.
+    """
+    write = write or write_atomic
     shown = str(pdf)
     targets = [
         resolve_inside(root, f"{SOURCES_DIR}/{citekey}{ext}") for ext in (".txt", ".pdf.json")
@@ -176,7 +188,7 @@ def add_pdf(root: str | os.PathLike[str], pdf: Path, citekey: str, options: AddO
         return Added.failed(shown, citekey, "unreadable", f"cannot read: {exc.strerror or exc}")
     digest = hashlib.sha256(data).hexdigest()
     previous = read_sidecar(sidecar_path)
-    if previous.get("sha256") == digest and text_path.is_file():
+    if previous.get("sha256") == digest and _size(text_path) == previous.get("text_bytes"):
         return Added(shown, citekey, Outcome.UNCHANGED, pages=int(previous.get("pages") or 0))
     if text_path.exists() and not previous and not options.replace:
         return Added.failed(
@@ -202,12 +214,13 @@ def add_pdf(root: str | os.PathLike[str], pdf: Path, citekey: str, options: AddO
         "pdf": pdf.name,
         "sha256": digest,
         "pages": len(extracted.pages),
+        "text_bytes": len(fulltext),
         "labels": list(extracted.labels) if extracted.custom_labels else None,
         "pages_without_text": list(extracted.empty_pages),
         "title": extracted.title,
     }
     outcome = Outcome.UPDATED if text_path.exists() else Outcome.ADDED
-    _write_pair(text_path, fulltext, sidecar_path, json.dumps(sidecar, indent=1) + "\n")
+    _write_pair(text_path, fulltext, sidecar_path, json.dumps(sidecar, indent=1) + "\n", write)
     return Added(shown, citekey, outcome, len(extracted.pages), empty_pages=extracted.empty_pages)
 
 
@@ -236,16 +249,23 @@ def _read_pdf(path: Path, *, limit: int) -> bytes:
         return handle.read(limit + 1)
 
 
-def _write_pair(first: Path, first_data: bytes, second: Path, second_data: str) -> None:
+def _write_pair(first: Path, first_data: bytes, second: Path, second_data: str, write) -> None:
     """Write both files; if the second write fails, the first goes back to what it was."""
     before = first.read_bytes() if first.is_file() else None
-    write_atomic(first, first_data)
+    write(first, first_data)
     try:
-        write_atomic(second, second_data)
+        write(second, second_data)
     except BaseException:
         with contextlib.suppress(OSError):
             if before is None:
                 first.unlink()
             else:
-                write_atomic(first, before)
+                write(first, before)
         raise
+
+
+def _size(path: Path) -> int | None:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return None
