@@ -84,3 +84,9 @@ def test_an_unreadable_csl_file_is_a_problem_not_an_error(root):
     assert refs.get("jt1993") is not None
     assert any(p.startswith("references.json: cannot read") for p in refs.problems)
     assert "references.bib: 1 entry not parsed" in refs.problems
+
+
+def test_a_later_file_fills_what_the_first_left_empty(root):
+    (root / "references.bib").write_text("@article{who2020, title = {Guidance}}\n")
+    reference = load_references(root).get("who2020")
+    assert (reference.title, reference.label) == ("Guidance", "World Health Organization 2020")

@@ -1,8 +1,8 @@
 """Bibliographic metadata of a workspace's sources, for "Author Year, p. N" citations.
 
 Read from `references.bib` (BibTeX, parsed by bibtexparser), `references.json` (CSL JSON)
-and `sources/zotero.csl.json` (written by the Zotero importer), in that order: the first
-file that knows a citekey wins. Page positions become the labels printed on the pages
+and `sources/zotero.csl.json` (written by the Zotero importer), in that order: for each
+citekey the first file that gives a field (title, authors, year) wins. Page positions become the labels printed on the pages
 when `sources/<citekey>.pdf.json` records them. A file that does not parse is reported
 in `References.problems`, never raised.
 """
@@ -134,8 +134,19 @@ def _load(root: str, stamps: tuple) -> References:
         if failed:
             problems.append(f"{relative}: {failed} entr{'y' if failed == 1 else 'ies'} not parsed")
         for reference in found:
-            by_key.setdefault(reference.citekey, reference)
+            known = by_key.get(reference.citekey)
+            by_key[reference.citekey] = reference if known is None else _merged(known, reference)
     return References(by_key, tuple(problems))
+
+
+def _merged(first: Reference, later: Reference) -> Reference:
+    """The first file's fields, with what it left empty taken from a later file."""
+    return Reference(
+        first.citekey,
+        first.title or later.title,
+        first.authors or later.authors,
+        first.year or later.year,
+    )
 
 
 def _bibtex(text: str) -> tuple[list[Reference], int]:
