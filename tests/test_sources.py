@@ -151,3 +151,10 @@ def test_usage_errors_are_one_line(tmp_path, workspace, capsys, argv, message, m
 )
 def test_citekeys_from_file_names_are_address_safe(name, key):
     assert citekey_from_name(name) == key
+
+
+def test_a_pdf_over_the_size_limit_is_refused_before_reading(tmp_path, workspace):
+    pdf = write_pdf(tmp_path / "big.pdf", PAGES)
+    report = add_pdfs(workspace, [pdf], AddOptions(max_bytes=100))
+    assert report.items[0].kind == "too-large" and "100-byte limit" in report.items[0].problem
+    assert not (workspace / "sources").exists()

@@ -2,9 +2,9 @@
 
 Read from `references.bib` (BibTeX, parsed by bibtexparser), `references.json` (CSL JSON)
 and `sources/zotero.csl.json` (written by the Zotero importer), in that order: for each
-citekey the first file that gives a field (title, authors, year) wins. Page positions become the labels printed on the pages
-when `sources/<citekey>.pdf.json` records them. A file that does not parse is reported
-in `References.problems`, never raised.
+citekey the first file that gives a field (title, authors, year) wins. Page positions
+become the labels printed on the pages when `sources/<citekey>.pdf.json` records them.
+A file that does not parse is reported in `References.problems`, never raised.
 """
 
 from __future__ import annotations
