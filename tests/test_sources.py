@@ -5,8 +5,8 @@ import pytest
 from engine.cli import main
 from engine.core.quote import verify_quote
 from engine.core.verifiers import verify
-from engine.importers import sources
-from engine.importers.sources import AddOptions, Outcome, add_pdfs, citekey_from_name
+from engine.importers.sources import AddOptions, Outcome, add_pdf, add_pdfs, citekey_from_name
+from engine.workspace.atomic import write_atomic
 from tools.pdfgen import pdf_bytes, write_pdf
 
 PAGES = [
@@ -104,18 +104,16 @@ def test_a_hand_made_source_is_kept_unless_replaced(tmp_path, workspace):
     assert add_pdfs(workspace, [pdf], AddOptions(replace=True)).items[0].outcome is Outcome.UPDATED
 
 
-def test_a_failed_second_write_restores_the_first(tmp_path, workspace, monkeypatch):
+def test_a_failed_second_write_restores_the_first(tmp_path, workspace):
     pdf = write_pdf(tmp_path / "p.pdf", PAGES)
-    real = sources.write_atomic
 
     def failing(path, data):
         if str(path).endswith(".pdf.json"):
             raise OSError(28, "No space left on device")
-        real(path, data)
+        write_atomic(path, data)
 
-    monkeypatch.setattr(sources, "write_atomic", failing)
     with pytest.raises(OSError):
-        add_pdfs(workspace, [pdf])
+        add_pdf(workspace, pdf, "p", AddOptions(), write=failing)
     assert list((workspace / "sources").iterdir()) == []
 
 

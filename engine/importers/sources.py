@@ -24,6 +24,7 @@ from pathlib import Path
 
 from engine.core.errors import ConfigError
 from engine.core.paths import resolve_inside
+from engine.importers.batch import BatchWriter
 from engine.importers.pdf import MAX_PAGES, MAX_PDF_BYTES, PdfFailure, extract_pdf
 from engine.workspace.atomic import write_atomic
 from engine.workspace.notes import is_address_safe
@@ -148,13 +149,15 @@ def add_pdfs(
     started = time.perf_counter()
     claimed: set[str] = set()
     items = []
-    for pdf in pdfs:
-        citekey = options.citekey or citekey_from_name(pdf.name)
-        if citekey in claimed:
-            items.append(Added.failed(str(pdf), citekey, "duplicate", "another PDF here has it"))
-            continue
-        claimed.add(citekey)
-        items.append(add_pdf(root, pdf, citekey, options))
+    with BatchWriter() as batch:
+        for pdf in pdfs:
+            citekey = options.citekey or citekey_from_name(pdf.name)
+            if citekey in claimed:
+                failure = Added.failed(str(pdf), citekey, "duplicate", "another PDF here has it")
+                items.append(failure)
+                continue
+            claimed.add(citekey)
+            items.append(add_pdf(root, pdf, citekey, options, write=batch.write))
     return AddReport(tuple(items), time.perf_counter() - started)
 
 
