@@ -156,3 +156,13 @@ def test_a_new_better_bibtex_key_moves_the_note(library, tmp_path):
     names = {p.stem for p in (root / ".zettelkasten/zotero").iterdir()}
     assert "jt1993" in names and "jegadeesh1993" not in names and len(names) == 5
     assert any("re-keyed as jt1993" in text for _, text in report.problems)
+
+
+def test_the_command_prints_a_summary(library, tmp_path, capsys):
+    code = main(
+        ["import", "zotero", "--data-dir", str(library), "--workspace", str(tmp_path / "w")]
+    )
+    out, err = capsys.readouterr()
+    summary = json.loads(out)
+    assert code == 0 and summary["items"] == 5 and summary["problems"] == 1
+    assert "scan2010scanned: no-text-layer" in err
