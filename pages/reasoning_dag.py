@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from engine.workspace.references import citations
 from pages import shared
 from present.graphs import dag_html
 from present.markup import legend_html, md_escape
@@ -24,6 +25,10 @@ st.html(claims_table_html(claims))
 
 st.subheader("Cited grounds")
 grounds = ground_rows(result)
+worker = shared.current_worker()
+if worker is not None and grounds:
+    pages = {row["cite"]: row["page"] for row in grounds}
+    grounds = ground_rows(result, citations=worker.call(citations, worker.opened.workspace, pages))
 if grounds:
     st.html(table_html(grounds))
 else:

@@ -39,8 +39,11 @@ def claim_rows(result: Mapping) -> list[dict]:
     return rows
 
 
-def ground_rows(result: Mapping) -> list[dict]:
-    """One plain row per cited node: its verdict and what its verifier said."""
+def ground_rows(result: Mapping, *, citations: Mapping[str, str] | None = None) -> list[dict]:
+    """One plain row per cited node: its verdict and what its verifier said.
+
+    `citations` (address → "Author Year, p. N") adds a reference column.
+    """
     decision = result.get("decision") or {}
     dag = result.get("dag") or {}
     nodes = decision.get("nodes") or {}
@@ -51,9 +54,12 @@ def ground_rows(result: Mapping) -> list[dict]:
     for ref in cites:
         node = nodes.get(ref) or {}
         check = checks.get(ref) or {}
+        row = {"cite": ref}
+        if citations is not None:
+            row["reference"] = citations.get(ref, "")
         rows.append(
-            {
-                "cite": ref,
+            row
+            | {
                 "status": node.get("status") or ("missing" if ref in missing else ""),
                 "flags": list(node.get("flags") or []),
                 "verifier": check.get("status") or ("status given" if node else "none"),

@@ -5,6 +5,7 @@ import pytest
 
 from engine.api import ask, open_workspace
 from engine.core.errors import ConfigError
+from engine.importers.sources import add_pdfs, collect_pdfs
 from engine.navigation.navigator import Action, ActionKind
 from engine.navigation.substrate import Budget
 from engine.review.overlay import EdgeKey
@@ -133,3 +134,56 @@ def test_confirmed_triage_changes_the_answer(lab_path):
     assert after["label"] == "ABSTAIN" and after["reasons"] == ["low-coverage"]
     assert after["decision"]["nodes"]["zk:finance:z-mom-01"]["flags"] == ["contested"]
     opened.close()
+
+
+VAULT_LAB = MOMENTUM_LAB.parent / "vault-lab"
+VAULT_QUESTIONS = [json.loads(line) for line in (VAULT_LAB / "questions.jsonl").open()]
+
+
+@pytest.fixture(scope="module")
+def vault_lab(tmp_path_factory):
+    target = tmp_path_factory.mktemp("vault") / "vault-lab"
+    shutil.copytree(VAULT_LAB, target, ignore=shutil.ignore_patterns(".synapse"))
+    opened = open_workspace(target)
+    yield opened
+    opened.close()
+
+
+@pytest.mark.parametrize("case", VAULT_QUESTIONS, ids=[q["id"] for q in VAULT_QUESTIONS])
+def test_every_decision_path_is_reached_in_a_vault(vault_lab, case):
+    out = ask(vault_lab, case["question"]).to_dict()
+    assert (out["label"], out["status"], out["reasons"]) == (
+        case["label"],
+        case["status"],
+        case["reasons"],
+    ), out["detail"]
+    if "cites" in case:
+        assert case["cites"] in out["cited"]
+    if "page" in case:
+        assert out["decision"]["verifiers"][case["cites"]]["page"] == case["page"]
+
+
+def test_the_vault_example_covers_all_three_outcomes():
+    assert {q["label"] for q in VAULT_QUESTIONS} == {"ANSWER", "HEDGED ANSWER", "ABSTAIN"}
+    reasons = {r for q in VAULT_QUESTIONS for r in q["reasons"]}
+    assert reasons == {"missing-hop", "stale", "false-premise", "low-coverage"}
+
+
+def test_the_vault_example_sources_are_what_sources_add_extracts(tmp_path):
+    report = add_pdfs(tmp_path, collect_pdfs([str(VAULT_LAB / "papers")]))
+    assert not report.failures
+    for shipped in (VAULT_LAB / "sources").iterdir():
+        assert (tmp_path / "sources" / shipped.name).read_bytes() == shipped.read_bytes()
+
+
+def test_asking_in_a_vault_writes_only_under_synapse(vault_lab):
+    root = vault_lab.root
+    before = {
+        p: p.read_bytes() for p in root.rglob("*") if ".synapse" not in p.parts and p.is_file()
+    }
+    for case in VAULT_QUESTIONS:
+        ask(vault_lab, case["question"])
+    after = {
+        p: p.read_bytes() for p in root.rglob("*") if ".synapse" not in p.parts and p.is_file()
+    }
+    assert after == before

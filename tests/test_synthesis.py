@@ -155,3 +155,20 @@ def test_offline_briefs_on_a_scifact_slice_all_verify(tmp_path):
     finally:
         opened.close()
     assert briefs and all(cell.brief.verified for cell in briefs)
+
+
+def test_briefs_cite_author_year_and_page_from_the_bibliography(lab_path):
+    (lab_path / "references.bib").write_text(
+        "@article{jt1993, author = {Jegadeesh, N. and Titman, S.}, year = {1993},"
+        " title = {Returns to Buying Winners}}\n"
+    )
+    opened = open_workspace(lab_path)
+    material = cell_material(opened, MOM)
+    opened.close()
+    brief = offline_brief(material)
+    assert (
+        "(«Past winners keep beating past losers for up to a year», Jegadeesh & Titman 1993)"
+        in brief
+    )
+    assert "[q1; Jegadeesh & Titman 1993, p. 2]" in brief
+    assert verify_brief(brief, material).ok

@@ -202,6 +202,15 @@ def test_claim_and_ground_rows_carry_verifier_results():
     assert isinstance(ground["score"], float)
 
 
+def test_ground_rows_show_a_reference_when_given_citations():
+    result = routed("false-premise")
+    (plain,) = tables.ground_rows(result)
+    assert "reference" not in plain
+    (ground,) = tables.ground_rows(result, citations={plain["cite"]: "Smith 2020, p. 3"})
+    assert list(ground)[:2] == ["cite", "reference"] and ground["reference"] == "Smith 2020, p. 3"
+    assert "Smith 2020, p. 3" in tables.table_html([ground])
+
+
 def test_missing_hop_ground_row_says_so():
     (ground,) = tables.ground_rows(routed("missing-hop"))
     assert ground["status"] == "missing"

@@ -36,6 +36,7 @@ from engine.review.overlay import EdgeKey, Overlay, OverlayEdge, note_text
 from engine.workspace.bm25 import tokens as ranking_tokens
 from engine.workspace.notes import Quote
 from engine.workspace.opened import OpenWorkspace
+from engine.workspace.references import cite
 
 COVERAGE_FLOOR = 0.6
 MAX_QUOTES = 3
@@ -64,6 +65,9 @@ class Material:
     confidence: float
     rationale: str = ""
     evidence: str = ""
+    # "Author Year" of the canon note's source, and "Author Year, p. N" per quote.
+    citation: str = ""
+    quote_citations: tuple[str, ...] = ()
 
     def texts(self) -> tuple[str, ...]:
         """Every text of the material, quotes included."""
@@ -78,6 +82,8 @@ class Material:
             self.rationale,
             self.evidence,
             *(quote.body for quote in self.quotes),
+            self.citation,
+            *self.quote_citations,
         )
 
     def identifiers(self) -> tuple[str, ...]:
@@ -172,6 +178,8 @@ def cell_material(opened: OpenWorkspace, edge: OverlayEdge) -> Material | None:
         confidence=edge.confidence,
         rationale=edge.rationale,
         evidence=edge.evidence,
+        citation=cite(workspace, canon) or "",
+        quote_citations=tuple(cite(workspace, canon, q.page) or "" for q in quotes),
     )
 
 
@@ -183,10 +191,15 @@ def offline_brief(material: Material) -> str:
         f"{_clip(material.memory_body or material.memory_title)}"
     ]
     if material.quotes:
-        quoted = "; ".join(f"“{quote.body.strip()}” [{quote.id}]" for quote in material.quotes)
+        cited = material.quote_citations or ("",) * len(material.quotes)
+        quoted = "; ".join(
+            f"“{quote.body.strip()}” [{quote.id}{'; ' + where if where else ''}]"
+            for quote, where in zip(material.quotes, cited, strict=False)
+        )
     else:
         quoted = f"«{_clip(material.zk_body or material.zk_title)}»"
-    lines.append(f"Literature {material.zk_address} («{material.zk_title}»): {quoted}")
+    source = f", {material.citation}" if material.citation else ""
+    lines.append(f"Literature {material.zk_address} («{material.zk_title}»{source}): {quoted}")
     # The rationale is the typer's wording and may clip a sentence inside its quotation
     # marks; guillemets keep it from being read as a verbatim quotation.
     rationale = re.sub(r"[\"“”]", "«", material.rationale.strip())

@@ -156,6 +156,7 @@ class Note:
     links: tuple[Link, ...] = ()
     tether: Tether | None = None
     evidence: Evidence = _NO_EVIDENCE
+    tags: tuple[str, ...] = ()
     stamp: FileStamp | None = field(default=None, compare=False, repr=False)
 
 

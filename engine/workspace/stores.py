@@ -27,6 +27,13 @@ from engine.workspace.notes import (
     Store,
     is_address_safe,
 )
+from engine.workspace.vault import (
+    VaultFolder,
+    VaultNote,
+    parse_vault_note,
+    resolve_links,
+    vault_folders,
+)
 
 MAX_NOTE_BYTES = 2 * 1024 * 1024
 MAX_FILE_BYTES = 20 * 1024 * 1024
@@ -35,7 +42,7 @@ MEMORY_DIR = ".memory"
 SOURCES_DIR = "sources"
 CONFIG_FILE = "workspace.toml"
 
-_Parsed = tuple[int, int, ParsedNote]
+_Parsed = tuple[int, int, ParsedNote | VaultNote]
 
 
 @dataclass(frozen=True)
@@ -141,6 +148,7 @@ def open_workspace(path: str | os.PathLike[str], *, previous: Workspace | None =
     loader = _Loader(root, reusable)
     boxes = loader.load_local_boxes()
     loader.load_folder(MEMORY_DIR, store=Store.PRACTICE, source=MEMORY_SOURCE, required=False)
+    boxes += loader.load_vault(boxes)
     federated = loader.load_federated()
     notes = {address: loader.notes[address] for address in sorted(loader.notes)}
     report = sorted(loader.problems, key=lambda problem: problem.path)
@@ -187,6 +195,7 @@ class _Loader:
         self.parsed: dict[tuple[str, str], _Parsed] = {}
         self.notes: dict[str, Note] = {}
         self.problems: list[LoadProblem] = []
+        self._settings: dict | None = None
 
     def refuse(self, path: str, problem: str) -> None:
         self.problems.append(LoadProblem(path, problem))
@@ -225,24 +234,118 @@ class _Loader:
                     declared.append(fed)
         return tuple(declared)
 
-    def _federated_entries(self) -> list[dict]:
+    def settings(self) -> dict:
+        """workspace.toml as a dict, read once; {} (and a problem) when unreadable."""
+        if self._settings is None:
+            self._settings = self._read_settings()
+        return self._settings
+
+    def _read_settings(self) -> dict:
         safe = resolve_inside(self.root, CONFIG_FILE)
         if not safe.allowed:
             self.refuse(CONFIG_FILE, f"symlink not followed: {safe.reason}")
-            return []
+            return {}
         try:
             data = _read_regular(safe.path, limit=MAX_NOTE_BYTES)[0]
-            config = tomllib.loads(data.decode("utf-8"))
+            return tomllib.loads(data.decode("utf-8"))
         except FileNotFoundError:
-            return []
+            return {}
         except (OSError, _Refused, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             self.refuse(CONFIG_FILE, f"cannot read workspace settings: {exc}")
-            return []
-        entries = config.get("federated", [])
+            return {}
+
+    def _federated_entries(self) -> list[dict]:
+        entries = self.settings().get("federated", [])
         if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
             self.refuse(CONFIG_FILE, "federated must be an array of tables ([[federated]])")
             return []
         return entries
+
+    def load_vault(self, boxes: tuple[str, ...]) -> tuple[str, ...]:
+        """Load the folders `[vault]` maps; the canon boxes they add."""
+        folders, problems = vault_folders(self.settings())
+        for problem in problems:
+            self.refuse(CONFIG_FILE, problem)
+        added: list[str] = []
+        accepted: list[VaultNote] = []
+        for folder in folders:
+            if folder.store is Store.CANON and folder.source in (*boxes, *added):
+                self.refuse(folder.path, f"box {folder.source!r} already exists")
+                continue
+            if self._load_vault_folder(folder, accepted) and folder.store is Store.CANON:
+                added.append(folder.source)
+        resolved, link_problems = resolve_links(accepted, self.notes, self._page_labels)
+        self.notes.update(resolved)
+        for path, problem in link_problems:
+            self.refuse(path, problem)
+        return tuple(added)
+
+    def _page_labels(self, citekey: str) -> tuple[str, ...]:
+        """The printed page labels `sources add` recorded for a PDF source, if any."""
+        safe = resolve_inside(self.root, f"{SOURCES_DIR}/{citekey}.pdf.json")
+        try:
+            sidecar = json.loads(_read_regular(safe.path, limit=MAX_NOTE_BYTES)[0])
+        except (OSError, ValueError, TypeError, _Refused):
+            return ()
+        labels = sidecar.get("labels") if isinstance(sidecar, dict) else None
+        ok = isinstance(labels, list) and all(isinstance(label, str) for label in labels)
+        return tuple(labels) if ok else ()
+
+    def _load_vault_folder(self, folder: VaultFolder, accepted: list[VaultNote]) -> bool:
+        safe = resolve_inside(self.root, folder.path)
+        if not safe.allowed:
+            self.refuse(folder.path, safe.reason)
+            return False
+        if not safe.path.is_dir():
+            self.refuse(folder.path, "vault folder does not exist")
+            return False
+        for current, dirs, files in os.walk(safe.path):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            base = Path(current).relative_to(safe.path).as_posix()
+            for name in sorted(files):
+                if name.endswith(".md") and not name.startswith("."):
+                    inner = name if base == "." else f"{base}/{name}"
+                    parsed = self._vault_note(folder, inner)
+                    if parsed is not None:
+                        accepted.append(parsed)
+        return True
+
+    def _vault_note(self, folder: VaultFolder, inner: str) -> VaultNote | None:
+        rel = f"{folder.path}/{inner}"
+        safe = resolve_inside(self.root, rel)
+        if not safe.allowed:
+            self.refuse(rel, f"symlink not followed: {safe.reason}")
+            return None
+        key = (rel, f"vault:{folder.source}")
+        try:
+            cached = self.previous.get(key)
+            info = os.stat(safe.path)
+            fresh = cached is not None and (info.st_size, info.st_mtime_ns) == cached[:2]
+            if fresh and stat.S_ISREG(info.st_mode):
+                parsed = cached[2]
+            else:
+                data, mtime_ns = _read_regular(safe.path, limit=MAX_NOTE_BYTES)
+                stamp = FileStamp.of(data, mtime_ns=mtime_ns)
+                parsed = parse_vault_note(data, folder, inner, rel=rel, root=self.root, stamp=stamp)
+                cached = (stamp.size, stamp.mtime_ns, parsed)
+        except _Refused as exc:
+            self.refuse(rel, str(exc))
+            return None
+        except OSError as exc:
+            self.refuse(rel, f"cannot read: {exc.strerror or exc}")
+            return None
+        self.parsed[key] = cached
+        for problem in parsed.problems:
+            self.refuse(rel, problem)
+        note = parsed.note
+        if note is None:
+            return None
+        first = self.notes.get(note.address)
+        if first is not None:
+            self.refuse(rel, f"duplicate id {note.id!r} in {note.source} (kept {first.path})")
+            return None
+        self.notes[note.address] = note
+        return parsed
 
     def load_folder(self, rel_dir: str, *, store: Store, source: str, required: bool) -> bool:
         """Load every `*.md` directly inside `rel_dir`; False if the folder was refused."""

@@ -1,0 +1,1 @@
+"""Importers: a user's PDFs and reference-manager library turned into workspace files."""

@@ -1,0 +1,289 @@
+"""Import a Zotero library into a workspace: source notes, PDF texts, highlights, references.
+
+Per item: a canon `source` note `.zettelkasten/<box>/<citekey>.md` (title, authors, year,
+each highlight as a quote), the first PDF attachment's text in `sources/<citekey>.txt`,
+its highlights in `sources/<citekey>.annotations.json`, and a CSL JSON entry in
+`sources/zotero.csl.json` so the app can write "Author Year". A file is rewritten only
+when its content changes, so re-running on an unchanged library writes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from engine.core.errors import ConfigError
+from engine.core.paths import resolve_inside
+from engine.importers.batch import BatchWriter
+from engine.importers.sources import AddOptions, Outcome, add_pdf
+from engine.importers.zotero_db import Attachment, ZoteroItem, read_items
+from engine.workspace.notes import FEDERATED_PREFIX, is_address_safe
+from engine.workspace.stores import CANON_DIR, SOURCES_DIR
+
+CSL_FILE = f"{SOURCES_DIR}/zotero.csl.json"
+# libyaml's safe dumper when built (the same safe subset, several times faster).
+_Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+_STOP = frozenset("a an the of on in for and to with from by at is are do does".split())  # noqa: SIM905
+# The importer's own front matter lines (yaml.safe_dump with sort_keys=False).
+_OWN_ID = re.compile(r"^id: ([^\s'\"]+)$", re.M)
+_OWN_KEY = re.compile(r"^zotero:\n  key: '?([A-Za-z0-9]+)'?$", re.M)
+_CSL_TYPES = {"journalArticle": "article-journal", "book": "book", "bookSection": "chapter"}
+_CSL_TYPES |= {"conferencePaper": "paper-conference", "thesis": "thesis", "report": "report"}
+_CSL_TYPES |= {"preprint": "article", "webpage": "webpage"}
+
+
+@dataclass(frozen=True)
+class ZoteroReport:
+    """What an import did: counts, the per-item problems, and how long it took."""
+
+    items: int
+    notes_written: int
+    notes_unchanged: int
+    pdfs: dict[str, int]
+    highlights: int
+    problems: tuple[tuple[str, str], ...]
+    seconds: float = field(default=0.0, compare=False)
+
+    def to_dict(self) -> dict:
+        return {
+            "items": self.items,
+            "notes_written": self.notes_written,
+            "notes_unchanged": self.notes_unchanged,
+            "pdfs": dict(sorted(self.pdfs.items())),
+            "highlights": self.highlights,
+            "problems": [{"item": item, "problem": text} for item, text in self.problems],
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def import_zotero(
+    data_dir: str | os.PathLike[str], root: str | os.PathLike[str], *, box: str = "zotero"
+) -> ZoteroReport:
+    """Import the library in Zotero's data folder `data_dir` into the workspace at `root`."""
+    started = time.perf_counter()
+    if not is_address_safe(box) or box.startswith(FEDERATED_PREFIX):
+        raise ConfigError(f"box {box!r} is not a usable box name")
+    root = Path(root)
+    root.mkdir(parents=True, exist_ok=True)
+    items = read_items(Path(data_dir))
+    box_dir = root / CANON_DIR / box
+    earlier = earlier_citekeys(box_dir)
+    keys = assign_citekeys(items, earlier)
+    with BatchWriter() as batch:
+        writer = _Writer(root, batch)
+        for item in items:
+            old = earlier.get(item.key)
+            if old is not None and old != keys[item.key]:
+                writer.remove(f"{CANON_DIR}/{box}/{old}.md", f"re-keyed as {keys[item.key]}")
+        pdfs: dict[str, int] = {}
+        highlights = 0
+        for item in items:
+            attachment = _main_attachment(item.attachments)
+            outcome = writer.item(item, keys[item.key], attachment, box=box)
+            pdfs[outcome] = pdfs.get(outcome, 0) + 1
+            highlights += len(attachment.highlights) if attachment else 0
+        csl = [csl_item(item, keys[item.key]) for item in items]
+        writer.write(CSL_FILE, json.dumps(csl, indent=1, ensure_ascii=False) + "\n")
+    return ZoteroReport(
+        items=len(items),
+        notes_written=writer.written,
+        notes_unchanged=writer.unchanged,
+        pdfs=pdfs,
+        highlights=highlights,
+        problems=tuple(writer.problems),
+        seconds=time.perf_counter() - started,
+    )
+
+
+def assign_citekeys(
+    items: Sequence[ZoteroItem], earlier: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """Each item's citekey by Zotero key: its own (Better BibTeX or Zotero's) when usable.
+
+    Otherwise the key an earlier import gave it (`earlier`, by Zotero key), so editing a
+    title never renames a source; otherwise `<lastname><year><first title word>`, where
+    among items that would share one the earliest added keeps it and later ones get `b`,
+    `c`, ….
+    """
+    earlier = earlier or {}
+    keys: dict[str, str] = {}
+    taken: set[str] = set()
+    for item in items:
+        if item.citekey and is_address_safe(item.citekey) and item.citekey not in taken:
+            keys[item.key] = item.citekey
+            taken.add(item.citekey)
+    for item in items:
+        old = earlier.get(item.key)
+        if item.key not in keys and old and is_address_safe(old) and old not in taken:
+            keys[item.key] = old
+            taken.add(old)
+    for item in items:
+        if item.key in keys:
+            continue
+        base = generated_citekey(item)
+        candidate, n = base, 1
+        while candidate in taken:
+            n += 1
+            candidate = base + _suffix(n)
+        keys[item.key] = candidate
+        taken.add(candidate)
+    return keys
+
+
+def earlier_citekeys(box_dir: Path) -> dict[str, str]:
+    """Zotero key → citekey of the notes an earlier import wrote into `box_dir`."""
+    out: dict[str, str] = {}
+    try:
+        entries = sorted(box_dir.glob("*.md"))
+    except OSError:
+        return out
+    for path in entries:
+        try:
+            head = path.read_bytes()[:8192].decode("utf-8", errors="replace")
+        except OSError:
+            continue
+        note_id, zotero = _OWN_ID.search(head), _OWN_KEY.search(head)
+        if note_id and zotero and note_id.group(1) == path.stem:
+            out.setdefault(zotero.group(1), path.stem)
+    return out
+
+
+def generated_citekey(item: ZoteroItem) -> str:
+    """`jegadeesh1993returns` from the first author, the year and the first title word."""
+    author = _ascii(item.creators[0].last if item.creators else "").split()
+    words = [w for w in _ascii(item.field("title")).split() if w not in _STOP]
+    key = (author[0] if author else "anon") + str(item.year or "") + (words[0] if words else "")
+    return key or f"zotero-{item.key.lower()}"
+
+
+def source_note(item: ZoteroItem, citekey: str, attachment: Attachment | None) -> str:
+    """The Markdown text of an item's canon source note."""
+    meta: dict = {
+        "id": citekey,
+        "type": "source",
+        "title": item.field("title") or citekey,
+        "source": citekey,
+        "authors": [author_name(c.last, c.first) for c in item.creators],
+        "year": item.year,
+        "zotero": {"key": item.key, "library": item.library},
+    }
+    marks = attachment.highlights if attachment else ()
+    if marks:
+        meta["quotes"] = [
+            {"id": f"z-{mark.key}", "body": mark.text, "page": mark.page} for mark in marks
+        ]
+    body = [item.field("abstractNote").strip()] + [mark.text for mark in marks]
+    front = yaml.dump(meta, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=1000)
+    return f"---\n{front}---\n" + "\n\n".join(part for part in body if part) + "\n"
+
+
+def author_name(last: str, first: str) -> str:
+    return f"{last}, {first}" if first else last
+
+
+def csl_item(item: ZoteroItem, citekey: str) -> dict:
+    """The item as CSL JSON (the fields the app shows)."""
+    out: dict = {"id": citekey, "type": _CSL_TYPES.get(item.type, "document")}
+    out["title"] = item.field("title")
+    out["author"] = [
+        {"family": c.last, "given": c.first} if c.first else {"literal": c.last}
+        for c in item.creators
+    ]
+    if item.year:
+        out["issued"] = {"date-parts": [[item.year]]}
+    for name, csl_name in (("publicationTitle", "container-title"), ("DOI", "DOI")):
+        if item.field(name):
+            out[csl_name] = item.field(name)
+    return out
+
+
+def _main_attachment(attachments: Sequence[Attachment]) -> Attachment | None:
+    """The PDF with highlights if one has them, else the first PDF."""
+    return next((a for a in attachments if a.highlights), attachments[0] if attachments else None)
+
+
+def _annotations(marks) -> str:
+    entries = [{"text": m.text, "page": m.page, "color": m.color, "label": m.label} for m in marks]
+    return json.dumps(entries, indent=1, ensure_ascii=False) + "\n"
+
+
+class _Writer:
+    """Writes workspace files only when their content changed; counts and collects problems."""
+
+    def __init__(self, root: Path, batch: BatchWriter):
+        self.root = root
+        self.batch = batch
+        self.written = 0
+        self.unchanged = 0
+        self.problems: list[tuple[str, str]] = []
+
+    def write(self, relative: str, text: str, *, optional: bool = False) -> None:
+        safe = resolve_inside(self.root, relative)
+        if not safe.allowed:
+            self.problems.append((relative, safe.reason))
+            return
+        data = text.encode("utf-8")
+        try:
+            same = safe.path.read_bytes() == data
+        except OSError:
+            same = False
+            if optional:
+                return  # no highlights and no earlier file: nothing to write
+        if same:
+            self.unchanged += relative.endswith(".md")
+            return
+        self.batch.write(safe.path, data)
+        self.written += relative.endswith(".md")
+
+    def remove(self, relative: str, why: str) -> None:
+        safe = resolve_inside(self.root, relative)
+        if safe.allowed and safe.path.is_file():
+            safe.path.unlink()
+            self.problems.append((relative, f"removed: the item was {why}"))
+
+    def item(
+        self, item: ZoteroItem, citekey: str, attachment: Attachment | None, *, box: str
+    ) -> str:
+        """Write one item's PDF text, highlights and note; the PDF's outcome."""
+        outcome = self.pdf(citekey, attachment)
+        marks = attachment.highlights if attachment else ()
+        self.write(
+            f"{SOURCES_DIR}/{citekey}.annotations.json", _annotations(marks), optional=not marks
+        )
+        self.write(f"{CANON_DIR}/{box}/{citekey}.md", source_note(item, citekey, attachment))
+        return outcome
+
+    def pdf(self, citekey: str, attachment: Attachment | None) -> str:
+        if attachment is None:
+            return "none"
+        if attachment.path is None:
+            self.problems.append((citekey, f"PDF path {attachment.stored!r} cannot be resolved"))
+            return "unresolved"
+        if not attachment.path.is_file():
+            self.problems.append((citekey, f"PDF {attachment.path} is missing"))
+            return "missing"
+        added = add_pdf(self.root, attachment.path, citekey, AddOptions(), write=self.batch.write)
+        if added.outcome is Outcome.FAILED:
+            self.problems.append((citekey, f"{added.kind}: {added.problem}"))
+        return added.outcome.value
+
+
+def _ascii(text: str) -> str:
+    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+    return re.sub(r"[^a-z0-9 ]+", "", plain)
+
+
+def _suffix(n: int) -> str:
+    letters = ""
+    while n > 0:
+        n, rest = divmod(n - 1, 26)
+        letters = chr(ord("a") + rest) + letters
+    return letters

@@ -1,0 +1,234 @@
+"""Bibliographic metadata of a workspace's sources, for "Author Year, p. N" citations.
+
+Read from `references.bib` (BibTeX, parsed by bibtexparser), `references.json` (CSL JSON)
+and `sources/zotero.csl.json` (written by the Zotero importer), in that order: for each
+citekey the first file that gives a field (title, authors, year) wins. Page positions
+become the labels printed on the pages when `sources/<citekey>.pdf.json` records them.
+A file that does not parse is reported in `References.problems`, never raised.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import bibtexparser
+from bibtexparser import middlewares
+from pylatexenc.latex2text import LatexNodes2Text
+
+from engine.core.paths import resolve_inside
+from engine.workspace.notes import Note, is_address_safe
+from engine.workspace.stores import SOURCES_DIR, Workspace
+
+REFERENCE_FILES = ("references.bib", "references.json", f"{SOURCES_DIR}/zotero.csl.json")
+MAX_REFERENCE_BYTES = 32 * 1024 * 1024
+_LATEX = LatexNodes2Text()
+
+
+@dataclass(frozen=True)
+class Reference:
+    """One source's title, authors' family names (in order) and year."""
+
+    citekey: str
+    title: str = ""
+    authors: tuple[str, ...] = ()
+    year: int | None = None
+
+    @property
+    def label(self) -> str:
+        """`Jegadeesh & Titman 1993`, `Daniel et al. 2016`, or the citekey when nothing is known."""
+        names = self.authors
+        if not names:
+            who = ""
+        elif len(names) == 1:
+            who = names[0]
+        elif len(names) == 2:
+            who = f"{names[0]} & {names[1]}"
+        else:
+            who = f"{names[0]} et al."
+        text = " ".join(part for part in (who, str(self.year or "")) if part)
+        return text or self.citekey
+
+
+@dataclass(frozen=True)
+class References:
+    """The references of a workspace by citekey, and the problems met reading them."""
+
+    by_key: Mapping[str, Reference]
+    problems: tuple[str, ...] = ()
+
+    def get(self, citekey: str | None) -> Reference | None:
+        return self.by_key.get(citekey) if citekey else None
+
+
+def load_references(root: str | os.PathLike[str]) -> References:
+    """The references files of the workspace at `root` (re-read only when a file changed)."""
+    stamps = []
+    for relative in REFERENCE_FILES:
+        safe = resolve_inside(root, relative)
+        try:
+            info = safe.path.stat() if safe.allowed else None
+        except OSError:
+            info = None
+        stamps.append((relative, (info.st_size, info.st_mtime_ns) if info else None))
+    return _load(str(Path(root).resolve()), tuple(stamps))
+
+
+def cite(workspace: Workspace, note: Note | None, page: int | None = None) -> str | None:
+    """`Author Year, p. N` for a note with a citekey; None when the note names no source.
+
+    `page` is a position in the source text; it is shown as the PDF's printed label.
+    """
+    if note is None or not note.citekey:
+        return None
+    reference = load_references(workspace.root).get(note.citekey)
+    label = reference.label if reference is not None else note.citekey
+    if page is None:
+        return label
+    return f"{label}, p. {page_label(workspace.root, note.citekey, page)}"
+
+
+def page_label(root: str | os.PathLike[str], citekey: str, page: int) -> str:
+    """The printed label of page position `page` (1-based) of a PDF-made source."""
+    if not is_address_safe(citekey):
+        return str(page)
+    labels = _labels(str(root), citekey)
+    return labels[page - 1] if 0 < page <= len(labels) else str(page)
+
+
+def citations(workspace: Workspace, pages: Mapping[str, int | None]) -> dict[str, str]:
+    """`Author Year, p. N` for each address (with its verified page) whose note has a source."""
+    out = {}
+    for address, page in pages.items():
+        text = cite(workspace, workspace.note(address), page)
+        if text is not None:
+            out[address] = text
+    return out
+
+
+@lru_cache(maxsize=16)
+def _load(root: str, stamps: tuple) -> References:
+    by_key: dict[str, Reference] = {}
+    problems: list[str] = []
+    for relative, stamp in stamps:
+        if stamp is None:
+            continue
+        if stamp[0] > MAX_REFERENCE_BYTES:
+            problems.append(f"{relative}: over the {MAX_REFERENCE_BYTES:,}-byte limit")
+            continue
+        try:
+            text = (Path(root) / relative).read_text(encoding="utf-8", errors="replace")
+            if relative.endswith(".bib"):
+                found, failed = _bibtex(text)
+            else:
+                found, failed = list(_csl(text)), 0
+        except (OSError, ValueError) as exc:
+            problems.append(f"{relative}: cannot read: {exc}")
+            continue
+        if failed:
+            problems.append(f"{relative}: {failed} entr{'y' if failed == 1 else 'ies'} not parsed")
+        for reference in found:
+            known = by_key.get(reference.citekey)
+            by_key[reference.citekey] = reference if known is None else _merged(known, reference)
+    return References(by_key, tuple(problems))
+
+
+def _merged(first: Reference, later: Reference) -> Reference:
+    """The first file's fields, with what it left empty taken from a later file."""
+    return Reference(
+        first.citekey,
+        first.title or later.title,
+        first.authors or later.authors,
+        first.year or later.year,
+    )
+
+
+def _bibtex(text: str) -> tuple[list[Reference], int]:
+    # The parser logs each bad block; they are counted into the problems instead.
+    logging.getLogger("bibtexparser").setLevel(logging.ERROR)
+    library = bibtexparser.parse_string(
+        text, append_middleware=[middlewares.SeparateCoAuthors(), middlewares.SplitNameParts()]
+    )
+    return list(_entries(library)), len(library.failed_blocks)
+
+
+def _entries(library) -> Iterable[Reference]:
+    for entry in library.entries:
+        fields = {key.lower(): value.value for key, value in entry.fields_dict.items()}
+        authors = fields.get("author") or fields.get("editor") or []
+        names = tuple(
+            _plain(" ".join(part.von + part.last)) for part in authors if hasattr(part, "last")
+        )
+        yield Reference(
+            entry.key, _plain(str(fields.get("title", ""))), names, _year(fields.get("year"))
+        )
+
+
+def _csl(text: str) -> Iterable[Reference]:
+    items = json.loads(text)
+    if isinstance(items, dict):
+        items = items.get("items", [])
+    if not isinstance(items, list):
+        raise ValueError("CSL JSON must be a list of items")
+    for item in items:
+        if not isinstance(item, dict) or not isinstance(item.get("id"), str | int):
+            continue
+        names = []
+        for person in item.get("author") or []:
+            if isinstance(person, dict):
+                name = person.get("family") or person.get("literal")
+                if isinstance(name, str) and name.strip():
+                    prefix = person.get("non-dropping-particle")
+                    names.append(f"{prefix} {name}" if isinstance(prefix, str) else name)
+        issued = item.get("issued")
+        year = None
+        if isinstance(issued, dict):
+            parts = issued.get("date-parts")
+            if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
+                year = _year(parts[0][0])
+            year = year or _year(str(issued.get("raw", ""))[:4])
+        title = item.get("title")
+        yield Reference(
+            str(item["id"]), title if isinstance(title, str) else "", tuple(names), year
+        )
+
+
+@lru_cache(maxsize=256)
+def _labels_cached(path: str, stamp: tuple[int, int]) -> tuple[str, ...]:
+    try:
+        data = json.loads(Path(path).read_bytes())
+    except (OSError, ValueError):
+        return ()
+    labels = data.get("labels") if isinstance(data, dict) else None
+    if not isinstance(labels, list) or not all(isinstance(x, str) for x in labels):
+        return ()
+    return tuple(labels)
+
+
+def _labels(root: str, citekey: str) -> tuple[str, ...]:
+    safe = resolve_inside(root, f"{SOURCES_DIR}/{citekey}.pdf.json")
+    try:
+        info = safe.path.stat() if safe.allowed else None
+    except OSError:
+        return ()
+    if info is None or info.st_size > 4 * 1024 * 1024:
+        return ()
+    return _labels_cached(str(safe.path), (info.st_size, info.st_mtime_ns))
+
+
+def _plain(text: str) -> str:
+    # pylatexenc on odd input may raise anything; the raw text is still worth showing.
+    with contextlib.suppress(Exception):
+        text = _LATEX.latex_to_text(text)
+    return " ".join(text.replace("{", "").replace("}", "").split())
+
+
+def _year(value: object) -> int | None:
+    text = str(value or "").strip()[:4]
+    return int(text) if text.isdigit() and len(text) == 4 else None

@@ -1,0 +1,158 @@
+import json
+
+import pytest
+
+from engine.cli import main
+from engine.core.quote import verify_quote
+from engine.core.verifiers import verify
+from engine.importers.sources import AddOptions, Outcome, add_pdf, add_pdfs, citekey_from_name
+from engine.workspace.atomic import write_atomic
+from tools.pdfgen import pdf_bytes, write_pdf
+
+PAGES = [
+    ["A first page about methods and the design of the study."],
+    ["Patients given the drug had fewer relapses than those given placebo."],
+    ["The effect did not hold in children under twelve."],
+]
+
+
+@pytest.fixture
+def workspace(tmp_path):
+    root = tmp_path / "ws"
+    root.mkdir()
+    return root
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_sources_add_writes_pages_and_the_quote_finds_its_page(tmp_path, workspace, capsys):
+    pdf = write_pdf(tmp_path / "Smith 2020 (trial).pdf", PAGES)
+    code, out, _ = run(capsys, "sources", "add", str(pdf), "--workspace", str(workspace))
+    assert code == 0 and json.loads(out)["counts"]["added"] == 1
+    text = (workspace / "sources/Smith-2020-trial.txt").read_text()
+    assert text.count("\f") == 2
+    match = verify_quote("patients given the drug had fewer relapses", text)
+    assert match.verified and match.page == 2
+    result = verify(
+        "quote",
+        {"body": "The effect did not hold in children under twelve.", "source": "Smith-2020-trial"},
+        workspace=workspace,
+    )
+    assert result.ok and result.page == 3
+    assert not verify_quote("The effect held in children under twelve.", text).verified
+
+
+def test_a_folder_adds_every_pdf_and_a_rerun_changes_nothing(tmp_path, workspace, capsys):
+    for name in ("a.pdf", "sub/b.PDF"):
+        write_pdf(tmp_path / "papers" / name, PAGES)
+    (tmp_path / "papers" / "notes.txt").write_text("not a pdf")
+    assert (
+        run(capsys, "sources", "add", str(tmp_path / "papers"), "--workspace", str(workspace))[0]
+        == 0
+    )
+    stamp = (workspace / "sources/a.txt").stat().st_mtime_ns
+    code, out, _ = run(
+        capsys, "sources", "add", str(tmp_path / "papers"), "--workspace", str(workspace)
+    )
+    assert code == 0 and json.loads(out)["counts"] == {
+        "added": 0,
+        "updated": 0,
+        "unchanged": 2,
+        "failed": 0,
+    }
+    assert (workspace / "sources/a.txt").stat().st_mtime_ns == stamp
+
+
+def test_a_changed_pdf_is_updated(tmp_path, workspace):
+    pdf = write_pdf(tmp_path / "p.pdf", PAGES)
+    add_pdfs(workspace, [pdf])
+    write_pdf(pdf, PAGES[:1])
+    report = add_pdfs(workspace, [pdf])
+    assert report.items[0].outcome is Outcome.UPDATED
+    assert (workspace / "sources/p.txt").read_text().count("\f") == 0
+
+
+def test_failures_are_reported_and_write_nothing(tmp_path, workspace, capsys):
+    scan = write_pdf(tmp_path / "scan.pdf", [None])
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(pdf_bytes(PAGES)[:300])
+    good = write_pdf(tmp_path / "good.pdf", PAGES)
+    code, _, err = run(
+        capsys, "sources", "add", str(scan), str(broken), str(good), "--workspace", str(workspace)
+    )
+    assert code == 1
+    assert "scan.pdf: no-text-layer:" in err and "broken.pdf: malformed:" in err
+    assert sorted(p.name for p in (workspace / "sources").iterdir()) == [
+        "good.pdf.json",
+        "good.txt",
+    ]
+    report = json.loads((workspace / ".synapse/reports/sources-add.json").read_text())
+    kinds = {item["citekey"]: item.get("kind") for item in report["items"]}
+    assert kinds == {"scan": "no-text-layer", "broken": "malformed", "good": None}
+
+
+def test_a_hand_made_source_is_kept_unless_replaced(tmp_path, workspace):
+    (workspace / "sources").mkdir()
+    (workspace / "sources/p.txt").write_text("typed by hand")
+    pdf = write_pdf(tmp_path / "p.pdf", PAGES)
+    assert add_pdfs(workspace, [pdf]).items[0].kind == "exists"
+    assert (workspace / "sources/p.txt").read_text() == "typed by hand"
+    assert add_pdfs(workspace, [pdf], AddOptions(replace=True)).items[0].outcome is Outcome.UPDATED
+
+
+def test_a_failed_second_write_restores_the_first(tmp_path, workspace):
+    pdf = write_pdf(tmp_path / "p.pdf", PAGES)
+
+    def failing(path, data):
+        if str(path).endswith(".pdf.json"):
+            raise OSError(28, "No space left on device")
+        write_atomic(path, data)
+
+    with pytest.raises(OSError):
+        add_pdf(workspace, pdf, "p", AddOptions(), write=failing)
+    assert list((workspace / "sources").iterdir()) == []
+
+
+def test_a_symlinked_sources_folder_leading_out_is_refused(tmp_path, workspace):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (workspace / "sources").symlink_to(outside)
+    report = add_pdfs(workspace, [write_pdf(tmp_path / "p.pdf", PAGES)])
+    assert report.items[0].kind == "unsafe-target" and list(outside.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["missing.pdf"], "no such file or folder"),
+        (["a.pdf", "b.pdf", "--citekey", "k"], "exactly one PDF"),
+        (["a.pdf", "--citekey", "bad/key"], "may not contain"),
+    ],
+    ids=["missing", "citekey-many", "citekey-unsafe"],
+)
+def test_usage_errors_are_one_line(tmp_path, workspace, capsys, argv, message, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write_pdf(tmp_path / "a.pdf", PAGES)
+    write_pdf(tmp_path / "b.pdf", PAGES)
+    code, _, err = run(capsys, "sources", "add", *argv, "--workspace", str(workspace))
+    assert code == 2 and err.startswith("error:") and message in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("name", "key"),
+    [("Smith 2020.pdf", "Smith-2020"), ("é..x.pdf", "e.x"), ("..pdf", "source")],
+    ids=["spaces", "accents-dots", "empty"],
+)
+def test_citekeys_from_file_names_are_address_safe(name, key):
+    assert citekey_from_name(name) == key
+
+
+def test_a_pdf_over_the_size_limit_is_refused_before_reading(tmp_path, workspace):
+    pdf = write_pdf(tmp_path / "big.pdf", PAGES)
+    report = add_pdfs(workspace, [pdf], AddOptions(max_bytes=100))
+    assert report.items[0].kind == "too-large" and "100-byte limit" in report.items[0].problem
+    assert not (workspace / "sources").exists()

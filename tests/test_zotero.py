@@ -1,0 +1,168 @@
+import json
+import sqlite3
+
+import pytest
+
+from engine.cli import main
+from engine.core.verifiers import verify
+from engine.importers.zotero import import_zotero
+from engine.workspace.stores import open_workspace
+from tools.zotero_library import Mark, Paper, build_library
+
+WINNERS = "Buying past winners and selling past losers generated significant abnormal returns."
+PAGES = [["Introduction to the study of returns."], [WINNERS, "The profits are not due to risk."]]
+
+
+def papers():
+    return [
+        Paper(
+            key="K0000001",
+            title="Returns to Buying Winners and Selling Losers",
+            authors=[("Jegadeesh", "Narasimhan"), ("Titman", "Sheridan")],
+            date="1993-03-00 1993-03",
+            abstract="We document momentum in stock returns.",
+            pages=PAGES,
+            marks=[Mark(WINNERS, 1, label="66", color="#ff6666")],
+            bbt_key="jegadeesh1993",
+        ),
+        Paper(key="K0000002", title="The Winner Effect", authors=[("Smith", "A")], date="2001"),
+        Paper(
+            key="K0000003",
+            title="A Winner Effect Revisited",
+            authors=[("Smith", "B")],
+            date="2001",
+            added="2024-02-01 00:00:00",
+        ),
+        Paper(key="K0000004", title="Trashed", authors=[("Gone", "G")], deleted=True),
+        Paper(key="K0000005", title="Scanned", authors=[("Scan", "S")], date="2010", pages=[None]),
+        Paper(
+            key="K0000006",
+            title="Zotero Seven",
+            authors=[("World Health Organization", "")],
+            date="2020",
+            fields={"citationKey": "who2020"},
+        ),
+    ]
+
+
+@pytest.fixture
+def library(tmp_path):
+    return build_library(tmp_path / "Zotero", papers())
+
+
+def test_items_become_source_notes_with_highlights_as_quotes(library, tmp_path):
+    root = tmp_path / "ws"
+    report = import_zotero(library, root)
+    assert report.items == 5 and report.highlights == 1
+    workspace = open_workspace(root)
+    assert workspace.report == ()
+    note = workspace.note("zk:zotero:jegadeesh1993")
+    assert note.type.value == "source" and note.title.startswith("Returns to Buying")
+    assert note.quotes[0].body == WINNERS and note.quotes[0].page == 2
+    highlights = json.loads((root / "sources/jegadeesh1993.annotations.json").read_text())
+    assert highlights == [{"text": WINNERS, "page": 2, "color": "#ff6666", "label": "66"}]
+    result = verify("quote", {"body": WINNERS, "source": "jegadeesh1993"}, workspace=root)
+    assert result.ok and result.page == 2
+
+
+def test_citekeys_come_from_better_bibtex_zotero_or_a_stable_rule(library, tmp_path):
+    import_zotero(library, tmp_path / "ws")
+    names = sorted(p.stem for p in (tmp_path / "ws/.zettelkasten/zotero").iterdir())
+    # The later of the two Smith 2001 items gets the suffix; the trashed item is left out.
+    assert names == [
+        "jegadeesh1993",
+        "scan2010scanned",
+        "smith2001winner",
+        "smith2001winnerb",
+        "who2020",
+    ]
+
+
+def test_a_rerun_writes_nothing_and_an_edit_updates_in_place(library, tmp_path):
+    root = tmp_path / "ws"
+    import_zotero(library, root)
+    before = {p: p.stat().st_mtime_ns for p in root.rglob("*") if p.is_file()}
+    again = import_zotero(library, root)
+    assert again.notes_written == 0 and again.notes_unchanged == 5
+    assert {p: p.stat().st_mtime_ns for p in root.rglob("*") if p.is_file()} == before
+    db = sqlite3.connect(library / "zotero.sqlite")
+    db.execute(
+        "UPDATE itemDataValues SET value = 'Revised title' WHERE value = 'The Winner Effect'"
+    )
+    db.commit()
+    db.close()
+    third = import_zotero(library, root)
+    assert third.notes_written == 1
+    notes = list((root / ".zettelkasten/zotero").iterdir())
+    assert len(notes) == 5
+    assert open_workspace(root).note("zk:zotero:smith2001winner").title == "Revised title"
+
+
+def test_pdf_problems_are_reported_and_the_note_still_written(library, tmp_path):
+    report = import_zotero(library, tmp_path / "ws")
+    assert report.pdfs == {"added": 1, "failed": 1, "none": 3}
+    assert any("no-text-layer" in text for _, text in report.problems)
+    assert (tmp_path / "ws/.zettelkasten/zotero/scan2010scanned.md").is_file()
+    assert not (tmp_path / "ws/sources/scan2010scanned.txt").exists()
+
+
+def test_references_name_authors_and_years(library, tmp_path):
+    import_zotero(library, tmp_path / "ws")
+    csl = json.loads((tmp_path / "ws/sources/zotero.csl.json").read_text())
+    first = next(item for item in csl if item["id"] == "jegadeesh1993")
+    assert first["author"][1] == {"family": "Titman", "given": "Sheridan"}
+    assert first["issued"] == {"date-parts": [[1993]]}
+
+
+def test_the_library_is_opened_read_only_from_a_copy(library, tmp_path):
+    database = library / "zotero.sqlite"
+    before = database.read_bytes()
+    lock = sqlite3.connect(database)
+    lock.execute("BEGIN EXCLUSIVE")  # Zotero holds its database like this while it runs
+    try:
+        assert import_zotero(library, tmp_path / "ws").items == 5
+    finally:
+        lock.rollback()
+        lock.close()
+    assert database.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("setup", "message"),
+    [
+        (lambda d: None, "no zotero.sqlite"),
+        (lambda d: (d / "zotero.sqlite").write_bytes(b"not sqlite at all" * 100), "not a readable"),
+        (lambda d: sqlite3.connect(d / "zotero.sqlite").execute("CREATE TABLE items (x)"), "lacks"),
+    ],
+    ids=["missing", "not-sqlite", "wrong-schema"],
+)
+def test_a_bad_data_dir_is_a_one_line_error(tmp_path, capsys, setup, message):
+    folder = tmp_path / "Zotero"
+    folder.mkdir()
+    setup(folder)
+    code = main(["import", "zotero", "--data-dir", str(folder), "--workspace", str(tmp_path / "w")])
+    err = capsys.readouterr().err
+    assert code == 2 and err.startswith("error:") and message in err
+
+
+def test_a_new_better_bibtex_key_moves_the_note(library, tmp_path):
+    root = tmp_path / "ws"
+    import_zotero(library, root)
+    bbt = sqlite3.connect(library / "better-bibtex.sqlite")
+    bbt.execute("UPDATE citationkey SET citationKey = 'jt1993'")
+    bbt.commit()
+    bbt.close()
+    report = import_zotero(library, root)
+    names = {p.stem for p in (root / ".zettelkasten/zotero").iterdir()}
+    assert "jt1993" in names and "jegadeesh1993" not in names and len(names) == 5
+    assert any("re-keyed as jt1993" in text for _, text in report.problems)
+
+
+def test_the_command_prints_a_summary(library, tmp_path, capsys):
+    code = main(
+        ["import", "zotero", "--data-dir", str(library), "--workspace", str(tmp_path / "w")]
+    )
+    out, err = capsys.readouterr()
+    summary = json.loads(out)
+    assert code == 0 and summary["items"] == 5 and summary["problems"] == 1
+    assert "scan2010scanned: no-text-layer" in err
