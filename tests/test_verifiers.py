@@ -203,6 +203,7 @@ SOURCE = "Aspirin reduced the risk of stroke by 20%."
     ("payload", "status", "method"),
     [
         ({"body": "reduced the risk of stroke", "fulltext": SOURCE}, OK, "exact"),
+        ({"body": SOURCE, "fulltext": f"Background. {SOURCE} More."}, OK, "exact"),
         ({"body": "reduced the risk of stroke", "source": "smith2020"}, OK, "exact"),
         ({"body": "the risk of stroke!", "source": "smith2020"}, OK, "annotation"),
         ({"body": "Aspirin reducd the risk of stroke by 20%", "fulltext": SOURCE}, OK, "fuzzy"),
@@ -217,6 +218,7 @@ SOURCE = "Aspirin reduced the risk of stroke by 20%."
     ],
     ids=[
         "exact-inline",
+        "exact-whole-sentence",
         "exact-from-sources",
         "annotation-from-sources",
         "fuzzy-typo",
@@ -235,8 +237,10 @@ def test_quote(workspace, payload, status, method):
     assert result.status is status, result.detail
     if method:
         assert result.method == method
-    # Only an exact needle or a real highlight is text proven to be in the source.
-    assert bool(result.confirmed_source_text) == (method in ("exact", "annotation"))
+    # Only an exact needle or a real highlight is text proven to be in the source, and of
+    # that only a whole sentence or independent clause of the source may license a claim.
+    whole = payload.get("body") == SOURCE
+    assert bool(result.confirmed_source_text) == (method in ("exact", "annotation") and whole)
     assert json.dumps(result.to_dict())
     if status is OK:
         assert result.verdict() == Verdict(Tier.GROUNDED)

@@ -1,7 +1,8 @@
 """Whether every prose sentence is licensed by one verified claim, with orphans located.
 
-A sentence is licensed when its word sequence equals a claim's whole word sequence or one of
-the claim's clause atoms (see `engine.core.text`): verbatim up to case, punctuation and spacing.
+A sentence is licensed when its word sequence equals a claim's whole word sequence, one of
+its sentences or one of its independent clauses (see `engine.core.licensing`): verbatim up
+to case, punctuation and spacing, every meaning-bearing token kept (`engine.core.text`).
 Licensing never pools words across claims, so a paraphrase or a synthesis of two claims is
 an orphan by design.
 """
@@ -16,7 +17,8 @@ from enum import StrEnum
 from functools import lru_cache
 
 from engine.core.model import ProseCitation
-from engine.core.text import Span, Token, clause_atoms, sentences, tokens, word_sequence
+from engine.core.licensing import restatement_forms
+from engine.core.text import Span, Token, sentences, tokens
 
 Words = tuple[str, ...]
 
@@ -161,10 +163,8 @@ class _License:
 
 @lru_cache(maxsize=4096)
 def _license(text: str) -> _License:
-    forms = dict.fromkeys(
-        seq for seq in (word_sequence(text), *map(word_sequence, clause_atoms(text))) if seq
-    )
-    return _License(tuple(forms), frozenset(forms))
+    forms = restatement_forms(text)
+    return _License(forms, frozenset(forms))
 
 
 @dataclass(frozen=True)

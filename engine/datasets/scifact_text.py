@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,12 +20,17 @@ DATA = Path(__file__).resolve().parents[2] / "data" / "scifact"
 
 @dataclass(frozen=True)
 class TrainSentence:
-    """One sentence of a train-cited abstract, with the abstract it comes from."""
+    """One sentence of a train-cited abstract, with the abstract it comes from.
+
+    `fragment` says SciFact's own segmentation cut it short (see `fragments`): it is not a
+    whole sentence, so no control expects it to be licensed.
+    """
 
     doc_id: str
     index: int
     text: str
     abstract: str
+    fragment: bool = False
 
     @property
     def ref(self) -> str:
@@ -71,10 +77,51 @@ def train_sentences(abstracts: dict[str, list[str]]) -> list[TrainSentence]:
     out = []
     for doc_id, sentences in abstracts.items():
         abstract = " ".join(sentences)
+        cut = fragments(sentences)
         for index, text in enumerate(sentences):
             if text.strip():
-                out.append(TrainSentence(doc_id, index, text.strip(), abstract))
+                out.append(TrainSentence(doc_id, index, text.strip(), abstract, cut[index]))
     return out
+
+
+_ENDS = re.compile(r"""[.!?]["')\]]*\Z""")
+_CONTINUES = re.compile(r"""\A(?:[a-z]+\b(?![-\d])|[,;:)\]])""")
+
+
+def fragments(sentences: Sequence[str]) -> list[bool]:
+    """For each SciFact sentence, whether it is a piece of a sentence rather than a whole one.
+
+    A piece has no word; or unbalanced brackets; or no terminator at its end; or starts
+    the way no sentence starts (a plain lower-case word such as `aegypti`, or `,` `;` `)`);
+    or is followed by such a start (it was cut short); or follows a sentence with no
+    terminator (it continues it). Gene-like starts (`p53`, `mRNA`, `β-catenin`) are whole.
+    """
+    texts = [text.strip() for text in sentences]
+    broken = [
+        not any(ch.isalnum() for ch in text)
+        or _unbalanced(text)
+        or not _ENDS.search(text)
+        or bool(_CONTINUES.match(text))
+        for text in texts
+    ]
+    out = []
+    for i, text in enumerate(texts):
+        after = i + 1 < len(texts) and bool(_CONTINUES.match(texts[i + 1]))
+        before = i > 0 and not _ENDS.search(texts[i - 1])
+        out.append(broken[i] or after or before)
+    return out
+
+
+def _unbalanced(text: str) -> bool:
+    depth = 0
+    for char in text:
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            depth -= 1
+            if depth < 0:
+                return True
+    return depth != 0
 
 
 def rationales(

@@ -1,0 +1,274 @@
+"""Extractive licensing: whether a source says a claim, as a whole sentence or independent clause.
+
+A claim is licensed by a source text when every sentence of the claim has the word sequence
+(see `engine.core.text`: case, punctuation and spacing aside, every meaning-bearing token
+kept) of a *licensing unit* of the source: a whole sentence, or a whole independent clause of
+one (a question licenses only the same question, and never splits). A contiguous run of words is not enough: "vitamin D
+prevents tuberculosis" sits inside "We found no evidence that vitamin D prevents
+tuberculosis." and is not licensed by it, and "Smoking causes cancer in mice" drops the
+condition of "Smoking causes cancer in mice only when combined with asbestos exposure."
+
+Independent clauses are found by construction, not by guessing meaning. A sentence splits
+only at a top-level `;`, at a comma before `and`, `but`, `whereas`, `while`, `yet`,
+`although` or `though`, or at a bare `whereas`, and only when every piece is a clause that
+stands alone:
+
+- each piece has at least three tokens and no top-level comma of its own (so a list
+  `A, B, and C` or an introductory phrase `In mice, …` that may scope over every piece
+  never splits);
+- no piece opens with a restricting or subordinating word (`_ONSETS`: `only`, `not`,
+  `except`, `unless`, `if`, `when`, a preposition …), so `…, but only in mice` and `…, and
+  not in rats` keep the sentence whole;
+- no piece but the last holds a word that can take scope over what follows (`_SCOPE`:
+  complementisers and subordinators such as `that`, `whether`, `if`, `because`), so
+  `These data suggest that A; B` and `If A, B and C` keep the sentence whole.
+
+Both lists are closed and documented here; a word outside them never widens licensing,
+it can only fail to split a sentence, which costs an abstention, never a false answer.
+What stays out of reach by design: a trailing modifier that a reader would attach to both
+clauses (`A rose and B fell, in mice` splits nowhere, but `A rose; B fell in mice` licenses
+`A rose`).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable
+from functools import lru_cache
+
+from engine.core.text import sentences, word_sequence
+
+Words = tuple[str, ...]
+# Marks a question's word sequence; no token is ever this string.
+_ASKED = "\x00?"
+
+_SPLIT = re.compile(
+    r";\s*|,\s*(?:and|but|whereas|while|yet|although|though)\s+|\s+whereas\s+", re.IGNORECASE
+)
+_MIN_CLAUSE = 3
+# Words that, opening a piece, restrict or subordinate it (or leave it a fragment).
+_ONSETS = frozenset(
+    """
+    only not no nor neither never none except excluding unless if when whenever whether once
+    until provided given assuming solely exclusively mainly mostly primarily largely partly
+    partially particularly especially even just merely almost nearly
+    in on at for with without among amongst during after before under over within between
+    from to by of via through throughout across against than as upon into despite following
+    compared relative versus vs
+    """.split()
+)
+# Words that, inside an earlier piece, may take scope over the pieces after it.
+_SCOPE = frozenset(
+    """
+    that whether if unless when whenever because since although though while whilst once
+    until provided assuming whereby suggest suggests suggested suggesting hypothesis
+    hypothesize hypothesized hypothesise hypothesised
+    """.split()
+)
+
+
+def independent_clauses(sentence: str) -> tuple[str, ...]:
+    """The independent clauses of one sentence when it splits soundly, else `()`.
+
+    See the module docstring for when a sentence splits; a question never does.
+    """
+    if _is_question(sentence):
+        return ()
+    pieces = _top_level_pieces(sentence)
+    if len(pieces) < 2:
+        return ()
+    for i, piece in enumerate(pieces):
+        words = word_sequence(piece)
+        if len(words) < _MIN_CLAUSE or words[0] in _ONSETS or _has_top_level_comma(piece):
+            return ()
+        if i < len(pieces) - 1 and _SCOPE.intersection(words):
+            return ()
+    return tuple(pieces)
+
+
+def _top_level_pieces(sentence: str) -> list[str]:
+    depth, cuts = 0, []
+    opened = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
+    levels = []
+    for char in sentence:
+        depth = max(0, depth + opened.get(char, 0))
+        levels.append(depth)
+    for match in _SPLIT.finditer(sentence):
+        if levels[match.start()] == 0:
+            cuts.append(match.span())
+    pieces, last = [], 0
+    for start, end in cuts:
+        pieces.append(sentence[last:start].strip())
+        last = end
+    pieces.append(sentence[last:].strip())
+    return [piece for piece in pieces if piece]
+
+
+def _has_top_level_comma(piece: str) -> bool:
+    depth = 0
+    for char in piece:
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth = max(0, depth - 1)
+        elif char == "," and depth == 0:
+            return True
+    return False
+
+
+def _is_question(sentence: str) -> bool:
+    return sentence.rstrip().rstrip("\"')]").endswith("?")
+
+
+def _sentence_texts(text: str) -> list[str]:
+    return [text[span.start : span.end] for span in sentences(text)]
+
+
+@lru_cache(maxsize=64)
+def licensing_units(source: str) -> frozenset[Words]:
+    """The word sequences a claim sentence may have to be licensed by `source`."""
+    units: set[Words] = set()
+    for sentence in _sentence_texts(source):
+        whole = word_sequence(sentence)
+        if whole and _is_question(sentence):
+            units.add((*whole, _ASKED))  # a question licenses only the same question
+        elif whole:
+            units.add(whole)
+            units.update(word_sequence(clause) for clause in independent_clauses(sentence))
+    return frozenset(units)
+
+
+@lru_cache(maxsize=4096)
+def claim_sentences(claim: str) -> tuple[Words, ...]:
+    """The word sequences of the claim's sentences, a question's marked as asked."""
+    out = []
+    for sentence in _sentence_texts(claim):
+        words = word_sequence(sentence)
+        if words:
+            out.append((*words, _ASKED) if _is_question(sentence) else words)
+    return tuple(out)
+
+
+def extractively_licensed(claim: str, source: str) -> bool:
+    """Whether every sentence of `claim` is a whole sentence or independent clause of `source`.
+
+    An empty claim is never licensed; a question only by the same question, never by a
+    statement, and a statement never by a question.
+    """
+    parts = claim_sentences(claim)
+    if not parts:
+        return False
+    units = licensing_units(source)
+    return all(part in units for part in parts)
+
+
+def licensable_part(quote: str, source: str) -> str | None:
+    """The sentences (or independent clauses) of a found quote that are units of `source`.
+
+    A quote proven present in a source licenses a claim only through what of it is a whole
+    sentence or independent clause there: a quoted span cut from inside "no evidence that …"
+    licenses nothing. Returns the kept parts joined by spaces, or None.
+    """
+    units = licensing_units(source)
+    kept = []
+    for sentence in _sentence_texts(quote):
+        if _is_question(sentence):
+            continue
+        if word_sequence(sentence) in units:
+            kept.append(sentence)
+        else:
+            kept.extend(c for c in independent_clauses(sentence) if word_sequence(c) in units)
+    return " ".join(kept) or None
+
+
+@lru_cache(maxsize=4096)
+def restatement_forms(claim: str) -> tuple[Words, ...]:
+    """What a prose sentence may equal to restate `claim`: all of it, a sentence, a clause.
+
+    Word sequences compare as in licensing, except that a question mark is punctuation
+    here: the prose restates the claim's words and the claim's licence settles the rest.
+
+    Atomisation follows the licensing rule: a clause counts only when its sentence splits
+    soundly, so an atom never loses the restriction or condition it was stated under.
+    """
+    forms = [word_sequence(claim)]
+    for sentence in _sentence_texts(claim):
+        forms.append(word_sequence(sentence))
+        forms.extend(word_sequence(clause) for clause in independent_clauses(sentence))
+    return tuple(dict.fromkeys(form for form in forms if form))
+
+
+def clause_atoms(claim: str) -> tuple[str, ...]:
+    """The atomic facts of a claim as text: each sentence, or its independent clauses."""
+    atoms: list[str] = []
+    for sentence in _sentence_texts(claim):
+        atoms.extend(independent_clauses(sentence) or (sentence,))
+    return tuple(atoms)
+
+
+def novel_tokens(text: str, support: Iterable[str]) -> tuple[str, ...]:
+    """The tokens of `text` (words, numbers, symbols) found in none of `support`, in order."""
+    have: set[str] = set()
+    for piece in support:
+        have.update(word_sequence(piece))
+    return tuple(dict.fromkeys(token for token in word_sequence(text) if token not in have))
+
+
+def why_unlicensed(claim: str, sources: Iterable[str]) -> str:
+    """Name, in a few words, what the claim changed from the closest sentence of `sources`."""
+    texts = [source for source in sources if source.strip()]
+    if not texts:
+        return "nothing cited holds text to restate"
+    sentences_of = [s for source in texts for s in _sentence_texts(source)]
+    parts = list(claim_sentences(claim))
+    if not parts:
+        return "the claim has no words to license"
+    units = frozenset().union(*(licensing_units(source) for source in texts))
+    part = next((p for p in parts if p not in units), parts[0])
+    if part[-1] == _ASKED:
+        return "asks a question the source does not ask"
+    best, best_score = None, -1.0
+    for sentence in sentences_of:
+        words = word_sequence(sentence)
+        score = difflib.SequenceMatcher(None, part, words, autojunk=False).ratio()
+        if score > best_score:
+            best, best_score = sentence, score
+    if best is None:
+        return "no sentence of the source comes close"
+    return _difference(part, best)
+
+
+def _difference(part: Words, sentence: str) -> str:
+    words = word_sequence(sentence)
+    if part == words and _is_question(sentence):
+        return "the source asks it as a question"
+    at = _find_run(part, words)
+    if at >= 0:
+        before, after = words[:at], words[at + len(part) :]
+        if before:
+            return f'is a span inside "{_show(before)} …", not a whole sentence or clause'
+        if after:
+            return f'drops "{_show(after)}" (a restriction or condition of the source)'
+    matcher = difflib.SequenceMatcher(None, part, words, autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "replace":
+            return f'has "{_show(part[i1:i2])}" where the source has "{_show(words[j1:j2])}"'
+        if op == "delete":
+            return f'adds "{_show(part[i1:i2])}" to the source'
+        if op == "insert":
+            return f'leaves out "{_show(words[j1:j2])}" of the source'
+    return "is not a whole sentence or independent clause of the source"
+
+
+def _find_run(part: Words, words: Words) -> int:
+    n = len(part)
+    for i in range(len(words) - n + 1):
+        if words[i : i + n] == part:
+            return i
+    return -1
+
+
+def _show(words: Words, limit: int = 8) -> str:
+    shown = " ".join(words[:limit])
+    return shown + " …" if len(words) > limit else shown
