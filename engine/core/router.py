@@ -183,7 +183,9 @@ def route(inp: RouteInput, *, workspace: str | Path | None = None) -> Decision:
             if novel:
                 shown = ", ".join(f'"{token}"' for token in novel[:6])
                 more = " …" if len(novel) > 6 else ""
-                deductions[c.id] = f"deduction {c.id} says {shown}{more}, which nothing it rests on says"
+                deductions[c.id] = (
+                    f"deduction {c.id} says {shown}{more}, which nothing it rests on says"
+                )
     if deductions:
         reasons_floored.update(deductions)
         derived = derive_claims(dag, nodes, capped=reasons_floored)

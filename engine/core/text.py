@@ -22,7 +22,8 @@ Tokenisation rules, applied identically to prose and claims:
 - Comparators and other meaning-bearing signs are tokens of their own: `< > ≤ ≥ = ≠ ± ≈ ×`
   (`<=` → `≤`, `>=` → `≥`, `!=` → `≠`, `+/-` → `±`, `~` → `≈`).
 - A marker's trailing sign stays on the word: `ER+`, `HER2−`, `Aire(+)` → `er+`, `her2-`,
-  `aire+`; `ER-positive` is still `er`, `positive`.
+  `aire+`; `ER-positive` is still `er`, `positive`. A trailing minus marks only a word with
+  a capital or a digit, so the extraction split `treat- ment` stays `treat`, `ment`.
 """
 
 from __future__ import annotations
@@ -215,10 +216,13 @@ def _number_norm(digits: str, *, percent: bool, exponent: str | None = None) -> 
     return norm + "%" if percent else norm
 
 
-def _norms(text: str, *, lowered: bool = False) -> Iterator[tuple[str, bool, int, int]]:
+def _norms(
+    text: str, *, lowered: bool = False, cased: str | None = None
+) -> Iterator[tuple[str, bool, int, int]]:
     """(norm, is_number, start, end) of each token of already-folded `text`.
 
-    `lowered` says the caller already case-folded the whole text, which is cheaper.
+    `lowered` says the caller already case-folded the whole text, which is cheaper; then
+    `cased` is the same text before lowering, which a trailing minus marker is read from.
     """
     for match in _TOKEN.finditer(text):
         start, end = match.span()
@@ -226,6 +230,12 @@ def _norms(text: str, *, lowered: bool = False) -> Iterator[tuple[str, bool, int
         if word is not None:
             norm = word if lowered else word.casefold()
             marker = match.group("marker")
+            if (
+                marker
+                and "-" in marker
+                and not _marker_word((cased or text)[start : start + len(word)])
+            ):
+                marker = None  # a hyphen left by text extraction ("treat- ment")
             yield (norm + marker.strip("()") if marker else norm), False, start, end
             continue
         symbol = match.group("symbol")
@@ -238,8 +248,15 @@ def _norms(text: str, *, lowered: bool = False) -> Iterator[tuple[str, bool, int
             sign = ""
             start += 1
         percent = match.group("percent") is not None
-        norm = _number_norm(sign + match.group("base"), percent=percent, exponent=match.group("exp"))
+        norm = _number_norm(
+            sign + match.group("base"), percent=percent, exponent=match.group("exp")
+        )
         yield norm, True, start, end
+
+
+def _marker_word(word: str) -> bool:
+    """Whether a word can carry a minus marker: one with a capital or a digit (ER, HER2)."""
+    return any(ch.isupper() or ch.isdigit() for ch in word)
 
 
 def _tokens(folded: _Folded, original: str) -> Iterator[Token]:
@@ -265,7 +282,8 @@ def word_sequence(text: str) -> tuple[str, ...]:
     # The hot path of matching: norms only, no offsets mapped back to the original.
     folded = _fold(text).text
     if folded.isascii():
-        return tuple(norm for norm, _, _, _ in _norms(folded.lower(), lowered=True))
+        lowered = folded.lower()
+        return tuple(norm for norm, _, _, _ in _norms(lowered, lowered=True, cased=folded))
     return tuple(norm for norm, _, _, _ in _norms(folded))
 
 

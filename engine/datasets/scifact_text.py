@@ -37,16 +37,6 @@ class TrainSentence:
         return f"zk:scifact:{self.doc_id}-s{self.index}"
 
 
-@dataclass(frozen=True)
-class Rationale:
-    """A gold rationale sentence of a train claim, with its abstract."""
-
-    doc_id: str
-    index: int
-    text: str
-    abstract: str
-
-
 def _records(path: Path) -> Iterable[dict]:
     try:
         raw = path.read_bytes()
@@ -105,7 +95,7 @@ def fragments(sentences: Sequence[str]) -> list[bool]:
         for text in texts
     ]
     out = []
-    for i, text in enumerate(texts):
+    for i in range(len(texts)):
         after = i + 1 < len(texts) and bool(_CONTINUES.match(texts[i + 1]))
         before = i > 0 and not _ENDS.search(texts[i - 1])
         out.append(broken[i] or after or before)
@@ -126,20 +116,21 @@ def _unbalanced(text: str) -> bool:
 
 def rationales(
     abstracts: dict[str, list[str]], claims: Path = DATA / "claims_train.jsonl"
-) -> list[Rationale]:
+) -> list[TrainSentence]:
     """The gold rationale sentences of the train claims, each once, in a fixed order."""
-    seen: dict[tuple[str, int], Rationale] = {}
+    seen: dict[tuple[str, int], TrainSentence] = {}
     for claim in _records(claims):
         for doc_id, sets in (claim.get("evidence") or {}).items():
             sentences = abstracts.get(str(doc_id))
             if sentences is None:
                 continue
-            for evidence in sets:
+            for evidence in [sets] if isinstance(sets, dict) else sets:
                 for index in evidence.get("sentences", []):
                     key = (str(doc_id), int(index))
                     if key not in seen and sentences[index].strip():
                         abstract = " ".join(sentences)
-                        seen[key] = Rationale(key[0], key[1], sentences[index].strip(), abstract)
+                        text = sentences[index].strip()
+                        seen[key] = TrainSentence(key[0], key[1], text, abstract)
     return [seen[key] for key in sorted(seen, key=lambda k: (int(k[0]), k[1]))]
 
 
