@@ -132,6 +132,7 @@ def comparator_flip(item: TrainSentence, rng: random.Random) -> list[Mutant]:
     return out
 
 
+_ACRONYM = re.compile(r"\b[A-Z][A-Z0-9]{1,5}\b(?![-+(])")
 _MARKER = re.compile(r"(?<=[A-Za-z0-9])(?:\+|-|−|\(\+\)|\(-\))(?![\w+-])")
 
 
@@ -139,11 +140,22 @@ def marker_flip(item: TrainSentence, rng: random.Random) -> list[Mutant]:
     """A trailing `+`/`−` on a marker flipped or dropped (ER+ → ER−, CD4+ → CD4)."""
     out = []
     for found in list(_MARKER.finditer(item.text))[:3]:
+        word = re.search(r"\w+\Z", item.text[: found.start()])
+        if word is None or not any(c.isupper() or c.isdigit() for c in word.group()):
+            continue  # a suspended hyphen ("age- and sex-adjusted"), not a marker
         mark = found.group()
         flipped = "-" if "+" in mark else "+"
         for swap in (flipped, "−" if flipped == "-" else "+", ""):
             claim = item.text[: found.start()] + swap + item.text[found.end() :]
             out.append(Mutant("marker-flip", claim, item.text, item.abstract))
+    acronym = _ACRONYM.search(item.text)
+    if not out and acronym:
+        # No marker in the sentence: mark its first acronym positive in the source.
+        at = acronym.end()
+        source = item.text[:at] + "+" + item.text[at:]
+        for swap in ("-", "−", ""):
+            claim = item.text[:at] + swap + item.text[at:]
+            out.append(Mutant("marker-flip", claim, source, _in_abstract(item, source)))
     return out
 
 
