@@ -108,12 +108,20 @@ def test_independent_clauses(sentence, clauses):
         (SRGP, SRGP, True),
         ("srgp-1 overexpression inhibits apoptotic cell corpse removal.", SRGP, True),
         ("Loss of srgp-1 function results in improved engulfment of apoptotic cells.", SRGP, True),
-        ("Mutations in NT5C2 are associated with the outgrowth of drug-resistant clones in ALL.", SUGGEST, False),
+        (
+            "Mutations in NT5C2 are associated with the outgrowth of drug-resistant clones in ALL.",
+            SUGGEST,
+            False,
+        ),
         ("A cooperation between astrocytes and neurons is a prerequisite.", WHETHER, False),
         ("Such activation is present to varying degrees in all CARs studied.", EXCEPT, False),
         ("H pylori infection may be an important cause of gastric cancer.", PYLORI, False),
         ("Physical activity reduces the risk of cognitive decline.", CONTEXT, False),
-        ("srgp-1 overexpression inhibits apoptotic cell corpse removal", f"Intro. {SRGP} End.", True),
+        (
+            "srgp-1 overexpression inhibits apoptotic cell corpse removal",
+            f"Intro. {SRGP} End.",
+            True,
+        ),
         (f"{SRGP} {TIMELESS}", f"{TIMELESS} {SRGP}", True),
         ("Is the drug safe?", "Is the drug safe? We asked.", True),
         ("The drug is safe.", "Is the drug safe?", False),
@@ -148,7 +156,7 @@ def test_independent_clauses(sentence, clauses):
         "exponent",
         "exponent-spelt-two-ways",
     ],
-)  # fmt: skip
+)
 def test_extractively_licensed(claim, source, licensed):
     assert extractively_licensed(claim, source) is licensed
 
@@ -156,15 +164,23 @@ def test_extractively_licensed(claim, source, licensed):
 @pytest.mark.parametrize(
     ("claim", "source", "reason"),
     [
-        ("Vitamin D prevents tuberculosis.", "We found no evidence that vitamin D prevents tuberculosis.", 'inside "we found no evidence that'),
-        ("Smoking causes cancer in mice.", "Smoking causes cancer in mice only when combined with asbestos exposure.", 'drops "only when combined with asbestos exposure"'),
+        (
+            "Vitamin D prevents tuberculosis.",
+            "We found no evidence that vitamin D prevents tuberculosis.",
+            'inside "we found no evidence that',
+        ),
+        (
+            "Smoking causes cancer in mice.",
+            "Smoking causes cancer in mice only when combined with asbestos exposure.",
+            'drops "only when combined with asbestos exposure"',
+        ),
         ("Effect at p > 0.05.", "Effect at p < 0.05.", 'has ">" where the source has "<"'),
         ("Aspirin cut pain a lot.", "Aspirin cut pain.", 'adds "a lot"'),
         ("The drug is safe.", "Is the drug safe? Yes.", "leaves out"),
         ("Is it safe?", "It is safe.", "asks a question the source does not ask"),
     ],
     ids=["embedding", "restriction", "comparator", "added-words", "reordered-question", "question"],
-)  # fmt: skip
+)
 def test_why_unlicensed_names_the_change(claim, source, reason):
     assert reason in why_unlicensed(claim, [source])
 
@@ -177,13 +193,21 @@ def test_why_unlicensed_without_text():
     ("quote", "source", "kept"),
     [
         (SRGP, f"Intro. {SRGP}", SRGP),
-        ("vitamin D prevents tuberculosis", "We found no evidence that vitamin D prevents tuberculosis.", None),
-        ("srgp-1 overexpression inhibits apoptotic cell corpse removal.", SRGP, "srgp-1 overexpression inhibits apoptotic cell corpse removal."),
+        (
+            "vitamin D prevents tuberculosis",
+            "We found no evidence that vitamin D prevents tuberculosis.",
+            None,
+        ),
+        (
+            "srgp-1 overexpression inhibits apoptotic cell corpse removal.",
+            SRGP,
+            "srgp-1 overexpression inhibits apoptotic cell corpse removal.",
+        ),
         (f"Cells grew. {SRGP}", f"Cells grew. {SRGP}", f"Cells grew. {SRGP}"),
         ("cells. Mice died.", "Drug A killed cells. Mice died.", "Mice died."),
     ],
     ids=["whole-sentence", "fragment", "clause", "two-sentences", "cut-first-sentence"],
-)  # fmt: skip
+)
 def test_licensable_part(quote, source, kept):
     assert licensable_part(quote, source) == kept
 
@@ -201,12 +225,15 @@ def test_restatement_forms_follow_the_licensing_rule():
     ("claim", "atoms"),
     [
         ("Aspirin cut pain.", ("Aspirin cut pain.",)),
-        ("Drug A raised insulin; drug B lowered it. C held.", ("Drug A raised insulin", "drug B lowered it.", "C held.")),
+        (
+            "Drug A raised insulin; drug B lowered it. C held.",
+            ("Drug A raised insulin", "drug B lowered it.", "C held."),
+        ),
         ("Cells grew, but only in mice fed fat.", ("Cells grew, but only in mice fed fat.",)),
         ("A, B and C rose.", ("A, B and C rose.",)),
     ],
     ids=["single", "clauses-and-sentences", "restricted", "list"],
-)  # fmt: skip
+)
 def test_clause_atoms(claim, atoms):
     assert clause_atoms(claim) == atoms
 
@@ -214,12 +241,20 @@ def test_clause_atoms(claim, atoms):
 @pytest.mark.parametrize(
     ("text", "support", "novel"),
     [
-        ("Aspirin cures all cancers in every patient.", ["Aspirin use was associated with lower risk of colorectal cancer."], ("cures", "all", "cancers", "in", "every", "patient")),
-        ("Lower risk of colorectal cancer was associated with aspirin use.", ["Aspirin use was associated with lower risk of colorectal cancer."], ()),
+        (
+            "Aspirin cures all cancers in every patient.",
+            ["Aspirin use was associated with lower risk of colorectal cancer."],
+            ("cures", "all", "cancers", "in", "every", "patient"),
+        ),
+        (
+            "Lower risk of colorectal cancer was associated with aspirin use.",
+            ["Aspirin use was associated with lower risk of colorectal cancer."],
+            (),
+        ),
         ("Risk fell by 20%.", ["Risk fell", "by 2%"], ("20%",)),
         ("Effect at p > 0.05.", ["Effect at p < 0.05."], (">",)),
     ],
     ids=["novel-words", "reordered-premise", "changed-number", "changed-comparator"],
-)  # fmt: skip
+)
 def test_novel_tokens(text, support, novel):
     assert novel_tokens(text, support) == novel

@@ -382,8 +382,14 @@ def test_cli_misuse_exits_2_with_one_line(cli):
 @pytest.mark.parametrize(
     ("quote", "source"),
     [
-        ("tumor-unassociated macrophages were counted", "We saw that tumor-associated macrophages were counted."),
-        ("tumor-non-associated macrophages were counted", "We saw that tumor-associated macrophages were counted."),
+        (
+            "tumor-unassociated macrophages were counted",
+            "We saw that tumor-associated macrophages were counted.",
+        ),
+        (
+            "tumor-non-associated macrophages were counted",
+            "We saw that tumor-associated macrophages were counted.",
+        ),
         ("the drug-responsive tumours shrank", "Only the drug-unresponsive tumours shrank."),
         ("Risk rose 10^3 fold in the cohort", "Risk rose 10⁻³ fold in the cohort."),
         ("Risk rose 10-3 fold in the cohort", "Risk rose 10⁻³ fold in the cohort."),
@@ -396,8 +402,14 @@ def test_cli_misuse_exits_2_with_one_line(cli):
         ("Effect at p ≥ 0.05 in the whole cohort", "Effect at p > 0.05 in the whole cohort."),
         ("Tamoxifen helped ER- tumours in the trial", "Tamoxifen helped ER+ tumours in the trial."),
         ("Tamoxifen helped ER tumours in the trial", "Tamoxifen helped ER- tumours in the trial."),
-        ("association was detected between surgery and fractures", "No association was detected between surgery and fractures."),
-        ("associaton was detected between surgery and fractures", "No association was detected between surgery and fractures."),
+        (
+            "association was detected between surgery and fractures",
+            "No association was detected between surgery and fractures.",
+        ),
+        (
+            "associaton was detected between surgery and fractures",
+            "No association was detected between surgery and fractures.",
+        ),
     ],
     ids=[
         "negating-prefix-added-in-compound",
@@ -417,7 +429,7 @@ def test_cli_misuse_exits_2_with_one_line(cli):
         "negation-cut-off-exact",
         "negation-cut-off-fuzzy",
     ],
-)  # fmt: skip
+)
 def test_meaning_changes_are_refused_with_a_near_miss(quote, source):
     match = verify_quote(quote, "Preamble text here. " + source + " More text.")
     assert not match.verified, match
@@ -433,7 +445,13 @@ def test_meaning_changes_are_refused_with_a_near_miss(quote, source):
         ("Tamoxifen helpd ER+ tumours in the trial", "Tamoxifen helped ER+ tumours in the trial."),
         ("The chnage was −5% overall in the cohort", "The change was –5% overall in the cohort."),
     ],
-    ids=["spelling-variant", "typo-in-compound", "superscript-exact", "typo-beside-marker", "typo-beside-sign"],
-)  # fmt: skip
+    ids=[
+        "spelling-variant",
+        "typo-in-compound",
+        "superscript-exact",
+        "typo-beside-marker",
+        "typo-beside-sign",
+    ],
+)
 def test_noise_beside_meaning_marks_still_verifies(quote, source):
     assert verify_quote(quote, "Preamble text here. " + source + " More text.").verified

@@ -2,11 +2,12 @@
 
 A claim is licensed by a source text when every sentence of the claim has the word sequence
 (see `engine.core.text`: case, punctuation and spacing aside, every meaning-bearing token
-kept) of a *licensing unit* of the source: a whole sentence, or a whole independent clause of
-one (a question licenses only the same question, and never splits). A contiguous run of words is not enough: "vitamin D
-prevents tuberculosis" sits inside "We found no evidence that vitamin D prevents
-tuberculosis." and is not licensed by it, and "Smoking causes cancer in mice" drops the
-condition of "Smoking causes cancer in mice only when combined with asbestos exposure."
+kept) of a *licensing unit* of the source: a whole sentence, or a whole independent clause
+of one (a question licenses only the same question, and never splits). A contiguous run of
+words is not enough: "vitamin D prevents tuberculosis" sits inside "We found no evidence
+that vitamin D prevents tuberculosis." and is not licensed by it, and "Smoking causes
+cancer in mice" drops the condition of "Smoking causes cancer in mice only when combined
+with asbestos exposure."
 
 Independent clauses are found by construction, not by guessing meaning. A sentence splits
 only at a top-level `;`, at a comma before `and`, `but`, `whereas`, `while`, `yet`,
@@ -56,7 +57,7 @@ _ONSETS = frozenset(
     in on at for with without among amongst during after before under over within between
     from to by of via through throughout across against than as upon into despite following
     compared relative versus vs
-    """.split()
+    """.split()  # noqa: SIM905
 )
 # Words that, inside an earlier piece, may take scope over the pieces after it.
 _SCOPE = frozenset(
@@ -64,7 +65,7 @@ _SCOPE = frozenset(
     that whether if unless when whenever because since although though while whilst once
     until provided assuming whereby suggest suggests suggested suggesting hypothesis
     hypothesize hypothesized hypothesise hypothesised
-    """.split()
+    """.split()  # noqa: SIM905
 )
 
 

@@ -119,7 +119,7 @@ _HEADING_WORDS = frozenset(
     purpose question rationale registration relevance research result results review
     sample search secondary selection setting settings significance source sources strategy
     study subjects summary synthesis trial
-    """.split()
+    """.split()  # noqa: SIM905
 )
 _HEADING = re.compile(r"(?:[A-Z]+(?:[ ,/&:-]+|\Z))+")
 

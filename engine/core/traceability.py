@@ -16,8 +16,8 @@ from dataclasses import KW_ONLY, dataclass
 from enum import StrEnum
 from functools import lru_cache
 
-from engine.core.model import ProseCitation
 from engine.core.licensing import restatement_forms
+from engine.core.model import ProseCitation
 from engine.core.text import Span, Token, sentences, tokens
 
 Words = tuple[str, ...]

@@ -205,12 +205,14 @@ class QuoteFigures:
         def rate(done: int, total: int) -> str:
             return f"{done:,}/{total:,} ({100 * done / total:.2f}%)" if total else "0/0"
 
+        rows = (
+            ("true quotes", self.true_verified, self.true_quotes),
+            ("one-typo copies", self.typos_verified, self.typos),
+            ("altered copies", self.altered_verified, self.altered),
+        )
         return "\n".join(
-            [
-                f"quote check, true quotes verified:      {rate(self.true_verified, self.true_quotes)}",
-                f"quote check, one-typo copies verified:  {rate(self.typos_verified, self.typos)}",
-                f"quote check, altered copies verified:   {rate(self.altered_verified, self.altered)}",
-            ]
+            f"quote check, {name + ' verified:':<25} {rate(done, total)}"
+            for name, done, total in rows
         )
 
     def to_dict(self) -> dict:
