@@ -26,7 +26,8 @@ _FAN = 8  # the conclusion also rests directly on the last few claims
 def _payload(size: int, seed: int) -> dict:
     """A chain of restatements and deductions with a fan into the conclusion, all cited in prose.
 
-    Every third claim is a deduction; the rest restate a node whose body holds their text.
+    Every third claim is a deduction joining its premises' texts; the rest restate a node
+    whose body holds their text.
     `seed` varies the numbers so repeated runs do not share cached text work.
     """
     claims, status, bodies = [], {}, {}
@@ -36,7 +37,10 @@ def _payload(size: int, seed: int) -> dict:
         if i == size - 1:
             premises = [f"c{j}" for j in range(max(0, i - _FAN), i)]
         if i % 3 == 2 or i == size - 1:
-            claims.append({"id": f"c{i}", "text": text, "kind": "deduction", "premises": premises})
+            # A deduction says nothing its premises do not (else the router floors it):
+            # it joins the texts of its last two premises.
+            said = " ".join(claims[int(p[1:])]["text"] for p in premises[-2:])
+            claims.append({"id": f"c{i}", "text": said, "kind": "deduction", "premises": premises})
             continue
         ref = f"zk:bench:n{i}"
         status[ref] = {"tier": "grounded", "outdated": i % 50 == 7}

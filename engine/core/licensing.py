@@ -36,9 +36,10 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.core.text import sentences, word_sequence
+from engine.core.text import sentences, whole_sentences_at, word_sequence
 
 Words = tuple[str, ...]
 # Marks a question's word sequence; no token is ever this string.
@@ -89,21 +90,23 @@ def independent_clauses(sentence: str) -> tuple[str, ...]:
 
 
 def _top_level_pieces(sentence: str) -> list[str]:
-    depth, cuts = 0, []
-    opened = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
-    levels = []
-    for char in sentence:
-        depth = max(0, depth + opened.get(char, 0))
-        levels.append(depth)
-    for match in _SPLIT.finditer(sentence):
-        if levels[match.start()] == 0:
-            cuts.append(match.span())
+    cuts = [m.span() for m in _SPLIT.finditer(sentence)]
+    if not cuts:
+        return [sentence.strip()]
+    cuts = [(a, b) for a, b in cuts if _depth(sentence, a) <= 0]
     pieces, last = [], 0
     for start, end in cuts:
         pieces.append(sentence[last:start].strip())
         last = end
     pieces.append(sentence[last:].strip())
     return [piece for piece in pieces if piece]
+
+
+def _depth(text: str, at: int) -> int:
+    """How many brackets are open at `at` (openers minus closers before it)."""
+    opened = text.count("(", 0, at) + text.count("[", 0, at) + text.count("{", 0, at)
+    closed = text.count(")", 0, at) + text.count("]", 0, at) + text.count("}", 0, at)
+    return opened - closed
 
 
 def _has_top_level_comma(piece: str) -> bool:
@@ -126,18 +129,52 @@ def _sentence_texts(text: str) -> list[str]:
     return [text[span.start : span.end] for span in sentences(text)]
 
 
+@dataclass(frozen=True)
+class _Source:
+    """A source's sentences: their texts and whole-sentence forms, for licensing lookups."""
+
+    texts: tuple[str, ...]
+    wholes: frozenset[Words]
+    joined: tuple[str, ...]
+
+
 @lru_cache(maxsize=64)
+def _source(source: str) -> _Source:
+    texts = tuple(_sentence_texts(source))
+    grouped = [word_sequence(text) for text in texts]
+    wholes = []
+    for text, words in zip(texts, grouped, strict=True):
+        if words:
+            wholes.append((*words, _ASKED) if _is_question(text) else tuple(words))
+    return _Source(texts, frozenset(wholes), tuple(map(_joined, grouped)))
+
+
+def _unit_of(part: Words, source: str) -> bool:
+    """Whether `part` is a whole sentence, or an independent clause of one, of `source`."""
+    found = _source(source)
+    if part in found.wholes:
+        return True
+    if part[-1] == _ASKED:
+        return False  # a question is licensed only whole
+    needle = _joined(part)
+    for text, joined in zip(found.texts, found.joined, strict=True):
+        if needle in joined and part in map(word_sequence, independent_clauses(text)):
+            return True
+    return False
+
+
 def licensing_units(source: str) -> frozenset[Words]:
     """The word sequences a claim sentence may have to be licensed by `source`."""
-    units: set[Words] = set()
-    for sentence in _sentence_texts(source):
-        whole = word_sequence(sentence)
-        if whole and _is_question(sentence):
-            units.add((*whole, _ASKED))  # a question licenses only the same question
-        elif whole:
-            units.add(whole)
-            units.update(word_sequence(clause) for clause in independent_clauses(sentence))
+    found = _source(source)
+    units = set(found.wholes)
+    for text in found.texts:
+        units.update(word_sequence(clause) for clause in independent_clauses(text))
     return frozenset(units)
+
+
+def _joined(words: Words) -> str:
+    # Token norms never contain the separator, so a substring hit is a token-aligned run.
+    return "\x1f" + "\x1f".join(words) + "\x1f"
 
 
 @lru_cache(maxsize=4096)
@@ -157,11 +194,21 @@ def extractively_licensed(claim: str, source: str) -> bool:
     An empty claim is never licensed; a question only by the same question, never by a
     statement, and a statement never by a question.
     """
+    if _verbatim_sentences(claim, source):
+        return True
     parts = claim_sentences(claim)
-    if not parts:
-        return False
-    units = licensing_units(source)
-    return all(part in units for part in parts)
+    return bool(parts) and all(_unit_of(part, source) for part in parts)
+
+
+def _verbatim_sentences(text: str, source: str) -> bool:
+    """The fast path: `text`, as written, is a run of whole sentences of `source`."""
+    text = text.strip()
+    at = source.find(text) if text else -1
+    while at >= 0:
+        if whole_sentences_at(source, at, at + len(text)):
+            return True
+        at = source.find(text, at + 1)
+    return False
 
 
 def licensable_part(quote: str, source: str) -> str | None:
@@ -171,15 +218,19 @@ def licensable_part(quote: str, source: str) -> str | None:
     sentence or independent clause there: a quoted span cut from inside "no evidence that …"
     licenses nothing. Returns the kept parts joined by spaces, or None.
     """
-    units = licensing_units(source)
+    if _verbatim_sentences(quote, source):
+        return quote.strip()
     kept = []
     for sentence in _sentence_texts(quote):
-        if _is_question(sentence):
+        words = word_sequence(sentence)
+        if not words or _is_question(sentence):
             continue
-        if word_sequence(sentence) in units:
+        if _unit_of(words, source):
             kept.append(sentence)
         else:
-            kept.extend(c for c in independent_clauses(sentence) if word_sequence(c) in units)
+            kept.extend(
+                c for c in independent_clauses(sentence) if _unit_of(word_sequence(c), source)
+            )
     return " ".join(kept) or None
 
 
@@ -225,8 +276,7 @@ def why_unlicensed(claim: str, sources: Iterable[str]) -> str:
     parts = list(claim_sentences(claim))
     if not parts:
         return "the claim has no words to license"
-    units = frozenset().union(*(licensing_units(source) for source in texts))
-    part = next((p for p in parts if p not in units), parts[0])
+    part = next((p for p in parts if not any(_unit_of(p, t) for t in texts)), parts[0])
     if part[-1] == _ASKED:
         return "asks a question the source does not ask"
     best, best_score = None, -1.0

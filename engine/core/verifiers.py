@@ -243,8 +243,9 @@ def check_quote(payload: Mapping[str, Any], context: VerifyContext) -> VerifierR
     if match.verified:
         confirmed = match.confirmed_source_text if method in _PROVEN_METHODS else None
         if confirmed:
-            # Only what of the quote is a whole sentence or clause of the source may license.
-            confirmed = licensable_part(confirmed, fulltext)
+            # Only what of the quote is a whole sentence or clause of the source may license;
+            # the quote as written is tried first (it is cheaper to find verbatim).
+            confirmed = licensable_part(body, fulltext) or licensable_part(confirmed, fulltext)
         return VerifierResult.ok(
             f"quote found ({method})",
             method=method,
