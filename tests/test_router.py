@@ -375,6 +375,11 @@ UNSOUND = {
         "ABSTAIN",
         'c1 has "er-" where the source has "er+"',
     ),
+    "marker-on-a-number-flipped": (
+        sourced("CD4+3+ cells were found.", "CD4+3− cells were found."),
+        "ABSTAIN",
+        'c1 has "3+" where the source has "3-"',
+    ),
     "sign-added-by-en-dash": (
         sourced("The change was –5% overall.", "The change was 5% overall."),
         "ABSTAIN",

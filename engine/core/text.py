@@ -23,7 +23,10 @@ Tokenisation rules, applied identically to prose and claims:
   (`<=` → `≤`, `>=` → `≥`, `!=` → `≠`, `+/-` → `±`, `~` → `≈`).
 - A marker's trailing sign stays on the word: `ER+`, `HER2−`, `Aire(+)` → `er+`, `her2-`,
   `aire+`; `ER-positive` is still `er`, `positive`. A trailing minus marks only a word with
-  a capital or a digit, so the extraction split `treat- ment` stays `treat`, `ment`.
+  a capital or a digit, so the extraction split `treat- ment` stays `treat`, `ment`; a
+  number keeps one too (`CD4+3−` → `cd4+`, `3-`), and genotypes keep theirs (`Nlrp3−/−`
+  → `nlrp3-/-`, `Casp-1/−` → `casp`, `1/-`). A `+` that is neither a sign nor a marker
+  is a token (`.48+.76` is a sum, not the range `.48-.76`).
 """
 
 from __future__ import annotations
@@ -79,8 +82,9 @@ _TOKEN = re.compile(
         (?:\^\(?(?P<exp>[-+]?\d+(?:\.\d+)?)\)?)?
     )
     (?P<percent>[ \t]*%)?
-  | (?P<word>[^\W\d_][^\W_]*(?:'[^\W_]+)*)(?P<marker>\+|-(?!\w)|\([-+]\)(?!\w))?
-  | (?P<symbol><=|>=|!=|\+/-|\+-|[<>≤≥=≠±≈×~∼≃])
+    (?P<marked>[-+](?![\w/+\-.])|/[-+](?!\w))?
+  | (?P<word>[^\W\d_][^\W_]*(?:'[^\W_]+)*)(?P<marker>[-+]/[-+](?!\w)|\+|-(?!\w)|\([-+]\)(?!\w))?
+  | (?P<symbol><=|>=|!=|\+/-|\+-|[-+]/[-+]|[<>≤≥=≠±≈×~∼≃+])
     """,
     re.VERBOSE,
 )
@@ -248,10 +252,8 @@ def _norms(
         if word is not None:
             norm = word if lowered else word.casefold()
             marker = match.group("marker")
-            if (
-                marker
-                and "-" in marker
-                and not _marker_word((cased or text)[start : start + len(word)])
+            if marker in ("-", "(-)") and not _marker_word(
+                (cased or text)[start : start + len(word)]
             ):
                 marker = None  # a hyphen left by text extraction ("treat- ment")
             yield (norm + marker.strip("()") if marker else norm), False, start, end
@@ -269,7 +271,7 @@ def _norms(
         norm = _number_norm(
             sign + match.group("base"), percent=percent, exponent=match.group("exp")
         )
-        yield norm, True, start, end
+        yield norm + (match.group("marked") or ""), True, start, end
 
 
 def _marker_word(word: str) -> bool:
