@@ -125,8 +125,9 @@ def _is_question(sentence: str) -> bool:
     return sentence.rstrip().rstrip("\"')]").endswith("?")
 
 
-def _sentence_texts(text: str) -> list[str]:
-    return [text[span.start : span.end] for span in sentences(text)]
+@lru_cache(maxsize=1024)
+def _sentence_texts(text: str) -> tuple[str, ...]:
+    return tuple(text[span.start : span.end] for span in sentences(text))
 
 
 @dataclass(frozen=True)
@@ -140,7 +141,7 @@ class _Source:
 
 @lru_cache(maxsize=64)
 def _source(source: str) -> _Source:
-    texts = tuple(_sentence_texts(source))
+    texts = _sentence_texts(source)
     grouped = [word_sequence(text) for text in texts]
     wholes = []
     for text, words in zip(texts, grouped, strict=True):
