@@ -1,6 +1,6 @@
 import pytest
 
-from engine.core.text import numbers, sentences, tokens, word_sequence
+from engine.core.text import numbers, sentences, token_spans, tokens, word_sequence
 
 
 def split(text):
@@ -145,3 +145,18 @@ def test_unicode_folding_keeps_original_offsets():
         "ＭＩＣＥ",
         "café",
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "“We don’t” say ﬁne −2 in ＭＩＣＥ café",
+        "Plain ASCII 5% and ER- and p<0.05, CD4+3− cells.",
+        "Mixed µm 10⁻³ –5% and İstanbul",
+        "",
+    ],
+    ids=["expanding-fold", "ascii", "length-keeping-fold", "empty"],
+)
+def test_token_spans_are_the_tokens(text):
+    full = [(t.norm, t.is_number, t.start, t.end) for t in tokens(text)]
+    assert [tuple(t) for t in token_spans(text)] == full

@@ -37,6 +37,7 @@ import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import KW_ONLY, dataclass
+from typing import NamedTuple
 
 # Applied after NFKC, which leaves these alone.
 _FOLD = str.maketrans(
@@ -289,6 +290,24 @@ def _digit_before(text: str, at: int) -> bool:
     """Whether a number (a digit or a percent sign) precedes `at`, spaces and tabs aside."""
     before = text[max(0, at - 32) : at].rstrip(" \t")
     return before[-1:].isdigit() or before[-1:] == "%"
+
+
+class TokenSpan(NamedTuple):
+    """A token's norm, whether it is a number, and `[start, end)` in the text as given."""
+
+    norm: str
+    is_number: bool
+    start: int
+    end: int
+
+
+def token_spans(text: str) -> list[TokenSpan]:
+    """The tokens of `text` as light tuples: the same tokens as `tokens`, cheaper to build."""
+    folded = _fold(text)
+    if folded.starts is None and folded.text.isascii():
+        flat = folded.text
+        return [TokenSpan(*t) for t in _norms(flat.lower(), lowered=True, cased=flat)]
+    return [TokenSpan(n, num, *folded.span(a, b)) for n, num, a, b in _norms(folded.text)]
 
 
 def tokens(text: str) -> tuple[Token, ...]:

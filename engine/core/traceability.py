@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from engine.core.licensing import restatement_forms
 from engine.core.model import ProseCitation
-from engine.core.text import Span, Token, sentences, tokens
+from engine.core.text import Span, TokenSpan, sentences, token_spans
 
 Words = tuple[str, ...]
 
@@ -171,7 +171,7 @@ def _license(text: str) -> _License:
 class _Sentence:
     span: Span
     text: str
-    words: tuple[Token, ...]
+    words: tuple[TokenSpan, ...]
 
     @property
     def seq(self) -> Words:
@@ -186,8 +186,8 @@ def _parse(prose: str) -> tuple[_Sentence, ...]:
     # Text that folds away entirely (zero-width characters) still counts as one sentence.
     spans = sentences(prose) or (Span(0, len(prose)),)
     starts = [span.start for span in spans]
-    grouped: list[list[Token]] = [[] for _ in spans]
-    for token in tokens(prose):
+    grouped: list[list[TokenSpan]] = [[] for _ in spans]
+    for token in token_spans(prose):
         grouped[max(0, bisect.bisect_right(starts, token.start) - 1)].append(token)
     return tuple(
         _Sentence(span, prose[span.start : span.end], tuple(words))
@@ -251,7 +251,7 @@ def _covered(citations: Sequence[ProseCitation]) -> list[tuple[int, int]]:
     return merged
 
 
-def _uncited(parts: Sequence[_Sentence], covered: Sequence[tuple[int, int]]) -> list[Token]:
+def _uncited(parts: Sequence[_Sentence], covered: Sequence[tuple[int, int]]) -> list[TokenSpan]:
     """Tokens that overlap no citation span."""
     out = []
     i = 0
