@@ -233,6 +233,7 @@ def _fold(text: str) -> _Folded:
     return _Folded("".join(pieces), norm_marks, orig_marks)
 
 
+@lru_cache(maxsize=4096)
 def _fold_char(char: str) -> str:
     # Superscripts stay as written: NFKC would make 10⁻³ read as the range 10-3.
     if char in _SUPERSCRIPTS:
