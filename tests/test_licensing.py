@@ -78,6 +78,8 @@ NETS = (
         ("In mice, drug A raised insulin; drug B lowered it.", ()),
         ("Did drug A raise insulin; did drug B lower it?", ()),
         ("Drug A raised insulin levels; drug B lowered glucose levels.", None),
+        ("Drug A reduced mortality, although this did not reach significance.", ()),
+        ("Insulin levels rose, while the patients were fasting overnight.", ()),
     ],
     ids=[
         "whereas-real",
@@ -94,6 +96,8 @@ NETS = (
         "introductory-phrase",
         "question",
         "two-independent-clauses",
+        "although-concedes",
+        "while-time-bounds",
     ],
 )
 def test_independent_clauses(sentence, clauses):

@@ -10,9 +10,10 @@ cancer in mice" drops the condition of "Smoking causes cancer in mice only when 
 with asbestos exposure."
 
 Independent clauses are found by construction, not by guessing meaning. A sentence splits
-only at a top-level `;`, at a comma before `and`, `but`, `whereas`, `while`, `yet`,
-`although` or `though`, or at a bare `whereas`, and only when every piece is a clause that
-stands alone:
+only at a top-level `;`, at a comma before `and`, `but`, `whereas` or `yet`, or at a bare
+`whereas`, and only when every piece is a clause that stands alone (`although`, `though`
+and `while` open subordinate clauses that may concede or time-bound the main one, so they
+never split):
 
 - each piece has at least three tokens and no top-level comma of its own (so a list
   `A, B, and C` or an introductory phrase `In mice, …` that may scope over every piece
@@ -45,9 +46,7 @@ Words = tuple[str, ...]
 # Marks a question's word sequence; no token is ever this string.
 _ASKED = "\x00?"
 
-_SPLIT = re.compile(
-    r";\s*|,\s*(?:and|but|whereas|while|yet|although|though)\s+|\s+whereas\s+", re.IGNORECASE
-)
+_SPLIT = re.compile(r";\s*|,\s*(?:and|but|whereas|yet)\s+|\s+whereas\s+", re.IGNORECASE)
 _MIN_CLAUSE = 3
 # Words that, opening a piece, restrict or subordinate it (or leave it a fragment).
 _ONSETS = frozenset(
