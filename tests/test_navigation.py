@@ -6,6 +6,7 @@ import pytest
 from engine.api import ask, open_workspace
 from engine.core.errors import ConfigError
 from engine.importers.sources import add_pdfs, collect_pdfs
+from engine.navigation import navigator
 from engine.navigation.navigator import Action, ActionKind
 from engine.navigation.substrate import Budget
 from engine.review.overlay import EdgeKey
@@ -96,6 +97,39 @@ class Dawdling:
 def test_failures_inside_become_labelled_abstentions(lab, policy, failure):
     out = ask(lab, QUESTIONS[0]["question"], reasoner=policy).to_dict()
     assert out["label"] == "ABSTAIN" and failure in out["failure"]
+
+
+class FailingExpansion:
+    """A real adapter whose one-hop expansion raises: retrieval and fetch-back still work."""
+
+    def __init__(self, adapter):
+        self.inner, self.store, self.source = adapter, adapter.store, adapter.source
+
+    def retrieve(self, query, k):
+        return self.inner.retrieve(query, k)
+
+    def expand(self, node):
+        raise OSError("link store unreadable")
+
+    def get(self, address):
+        return self.inner.get(address)
+
+
+def test_an_expansion_that_raises_adds_no_neighbours_and_the_run_goes_on(lab, monkeypatch):
+    question = QUESTIONS[0]["question"]
+    healthy = ask(lab, question).to_dict()
+    real = navigator.build_adapters
+    monkeypatch.setattr(
+        navigator, "build_adapters", lambda *a: [FailingExpansion(x) for x in real(*a)]
+    )
+    out = ask(lab, question).to_dict()
+    expansions = [s for s in out["trace"] if s["action"] == "expand"]
+    assert expansions and all(not s["nodes_added"] for s in expansions)
+    assert all(
+        "expansion failed (OSError: link store unreadable)" in s["reason"] for s in expansions
+    )
+    assert not out["failure"] and out["label"] != "" and out["decision"] is not None
+    assert healthy["label"] == "ANSWER"
 
 
 def test_unknown_reasoner_is_a_labelled_abstention(lab):

@@ -377,3 +377,81 @@ def test_cli_misuse_exits_2_with_one_line(cli):
     code, out, err = cli["misuse"]
     assert (code, out) == (2, "")
     assert err.count("\n") == 1 and err.startswith("error:")
+
+
+@pytest.mark.parametrize(
+    ("quote", "source"),
+    [
+        (
+            "tumor-unassociated macrophages were counted",
+            "We saw that tumor-associated macrophages were counted.",
+        ),
+        (
+            "tumor-non-associated macrophages were counted",
+            "We saw that tumor-associated macrophages were counted.",
+        ),
+        ("the drug-responsive tumours shrank", "Only the drug-unresponsive tumours shrank."),
+        ("Risk rose 10^3 fold in the cohort", "Risk rose 10⁻³ fold in the cohort."),
+        ("Risk rose 10-3 fold in the cohort", "Risk rose 10⁻³ fold in the cohort."),
+        ("Risk rose 103 fold in the cohort", "Risk rose 10⁻³ fold in the cohort."),
+        ("Risk rose 10³ fold in the cohort", "Risk rose 10⁻³ fold in the cohort."),
+        ("The change was -5% overall in the cohort", "The change was 5% overall in the cohort."),
+        ("The change was –5% overall in the cohort", "The change was 5% overall in the cohort."),
+        ("The change was 5% overall in the cohort", "The change was −5% overall in the cohort."),
+        ("Effect at p > 0.05 in the whole cohort", "Effect at p < 0.05 in the whole cohort."),
+        ("Effect at p ≥ 0.05 in the whole cohort", "Effect at p > 0.05 in the whole cohort."),
+        ("Tamoxifen helped ER- tumours in the trial", "Tamoxifen helped ER+ tumours in the trial."),
+        ("Tamoxifen helped ER tumours in the trial", "Tamoxifen helped ER- tumours in the trial."),
+        (
+            "association was detected between surgery and fractures",
+            "No association was detected between surgery and fractures.",
+        ),
+        (
+            "associaton was detected between surgery and fractures",
+            "No association was detected between surgery and fractures.",
+        ),
+    ],
+    ids=[
+        "negating-prefix-added-in-compound",
+        "negating-part-added-to-compound",
+        "negating-prefix-dropped-in-compound",
+        "exponent-sign-dropped",
+        "exponent-as-range",
+        "exponent-as-digits",
+        "exponent-sign-dropped-superscript",
+        "sign-added-hyphen",
+        "sign-added-en-dash",
+        "sign-dropped-minus-sign",
+        "comparator-reversed",
+        "comparator-loosened",
+        "marker-flipped",
+        "marker-dropped",
+        "negation-cut-off-exact",
+        "negation-cut-off-fuzzy",
+    ],
+)
+def test_meaning_changes_are_refused_with_a_near_miss(quote, source):
+    match = verify_quote(quote, "Preamble text here. " + source + " More text.")
+    assert not match.verified, match
+    assert match.method == "none" and match.near_miss
+
+
+@pytest.mark.parametrize(
+    ("quote", "source"),
+    [
+        ("IL6 levels rose in the treated mice", "IL-6 levels rose in the treated mice."),
+        ("tumor-asociated macrophages were counted", "tumor-associated macrophages were counted."),
+        ("Risk rose 10⁻³ fold in the cohort", "Risk rose 10⁻³ fold in the cohort."),
+        ("Tamoxifen helpd ER+ tumours in the trial", "Tamoxifen helped ER+ tumours in the trial."),
+        ("The chnage was −5% overall in the cohort", "The change was –5% overall in the cohort."),
+    ],
+    ids=[
+        "spelling-variant",
+        "typo-in-compound",
+        "superscript-exact",
+        "typo-beside-marker",
+        "typo-beside-sign",
+    ],
+)
+def test_noise_beside_meaning_marks_still_verifies(quote, source):
+    assert verify_quote(quote, "Preamble text here. " + source + " More text.").verified

@@ -309,3 +309,134 @@ def test_same_input_same_bytes(name):
     data = CASES[name][0]
     first = json.dumps(route_payload(data), sort_keys=True)
     assert json.dumps(route_payload(json.loads(json.dumps(data))), sort_keys=True) == first
+
+
+# --- soundness on real-looking text: what the sources say, not a span of it -------------
+
+
+def sourced(claim, source, *, body=True, quoted=None):
+    """One restatement citing A1, its source as node body and as the quote's full text."""
+    extra = {"groundings": {A1: quote(source if quoted is None else quoted, fulltext=source)}}
+    if body:
+        extra["node_bodies"] = {A1: source}
+    return payload(restate(text=claim), **extra)
+
+
+def deduction(text, premise, *, prose=None):
+    claims = [
+        restate("p1", text=premise),
+        {"id": "d1", "text": text, "kind": "deduction", "premises": ["p1"]},
+    ]
+    cites = prose if prose is not None else text
+    data = payload(
+        claims,
+        prose=cites,
+        groundings={A1: quote(premise, fulltext=premise)},
+        node_bodies={A1: premise},
+    )
+    if prose is not None:
+        data["dag"]["prose_citations"] = [{"start": 0, "end": len(prose), "claim": "p1"}]
+    return data
+
+
+ASPIRIN = "Aspirin use was associated with lower risk of colorectal cancer."
+UNSOUND = {
+    "no-evidence-that": (
+        sourced(
+            "Vitamin D prevents tuberculosis.",
+            "We found no evidence that vitamin D prevents tuberculosis.",
+        ),
+        "ABSTAIN",
+        'c1 is a span inside "we found no evidence that',
+    ),
+    "it-is-not-true-that": (
+        sourced(
+            "Aspirin increases bleeding risk.",
+            "It is not true that aspirin increases bleeding risk.",
+        ),
+        "ABSTAIN",
+        'c1 is a span inside "it is not true that',
+    ),
+    "dropped-condition": (
+        sourced(
+            "Smoking causes cancer in mice.",
+            "Smoking causes cancer in mice only when combined with asbestos exposure.",
+        ),
+        "ABSTAIN",
+        'c1 drops "only when combined with asbestos exposure"',
+    ),
+    "comparator-flipped": (
+        sourced("Effect at p > 0.05.", "Effect at p < 0.05."),
+        "ABSTAIN",
+        'c1 has ">" where the source has "<"',
+    ),
+    "marker-flipped": (
+        sourced("Tamoxifen helped ER- tumours.", "Tamoxifen helped ER+ tumours."),
+        "ABSTAIN",
+        'c1 has "er-" where the source has "er+"',
+    ),
+    "marker-on-a-number-flipped": (
+        sourced("CD4+3+ cells were found.", "CD4+3− cells were found."),
+        "ABSTAIN",
+        'c1 has "3+" where the source has "3-"',
+    ),
+    "sign-added-by-en-dash": (
+        sourced("The change was –5% overall.", "The change was 5% overall."),
+        "ABSTAIN",
+        'c1 has "-5%" where the source has "5%"',
+    ),
+    "exponent-changed": (
+        sourced("Risk rose 10⁻³ fold.", "Risk rose 10^3 fold."),
+        "ABSTAIN",
+        'c1 has "10^-3" where the source has "10^3"',
+    ),
+    "quoted-span-inside-negation": (
+        sourced(
+            "Vitamin D prevents tuberculosis.",
+            "We found no evidence that vitamin D prevents tuberculosis.",
+            body=False,
+            quoted="vitamin D prevents tuberculosis",
+        ),
+        "ABSTAIN",
+        'c1 is a span inside "we found no evidence that',
+    ),
+    "deduction-with-novel-words": (
+        deduction("Aspirin cures all cancers in every patient.", ASPIRIN),
+        "ABSTAIN",
+        'deduction d1 says "cures", "all", "cancers", "in", "every", "patient"',
+    ),
+    "deduction-with-novel-words-prose-on-premise": (
+        deduction("Aspirin cures all cancers in every patient.", ASPIRIN, prose=ASPIRIN),
+        "HEDGED ANSWER",
+        'deduction d1 says "cures"',
+    ),
+}
+
+
+@pytest.mark.parametrize(("data", "label", "reason"), UNSOUND.values(), ids=UNSOUND.keys())
+def test_unsound_restatements_never_answer_grounded(data, label, reason):
+    out = route_payload(data)
+    assert out["label"] == label, out["detail"]
+    assert reason in " ".join(out["floor_reasons"].values()), out["floor_reasons"]
+    if label == "ABSTAIN":
+        assert reason in out["detail"]
+
+
+SOUND = {
+    "whole-sentence": sourced(ASPIRIN, f"Background first. {ASPIRIN} More follows."),
+    "independent-clause": sourced(
+        "Drug A raised insulin levels.", "Drug A raised insulin levels; drug B lowered glucose."
+    ),
+    "whole-sentence-quoted-only": sourced(ASPIRIN, f"Intro. {ASPIRIN}", body=False, quoted=ASPIRIN),
+    "deduction-within-its-premise": deduction(
+        "Lower risk of colorectal cancer was associated with aspirin use.", ASPIRIN
+    ),
+}
+
+
+@pytest.mark.parametrize("data", SOUND.values(), ids=SOUND.keys())
+def test_faithful_restatements_still_answer_grounded(data):
+    out = route_payload(data)
+    assert (out["label"], out["status"], out["floored"]) == ("ANSWER", "grounded", []), out[
+        "detail"
+    ]

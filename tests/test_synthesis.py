@@ -167,8 +167,57 @@ def test_briefs_cite_author_year_and_page_from_the_bibliography(lab_path):
     opened.close()
     brief = offline_brief(material)
     assert (
-        "(«Past winners keep beating past losers for up to a year», Jegadeesh & Titman 1993)"
-        in brief
+        "[Past winners keep beating past losers for up to a year, Jegadeesh & Titman 1993]" in brief
     )
     assert "[q1; Jegadeesh & Titman 1993, p. 2]" in brief
     assert verify_brief(brief, material).ok
+
+
+@pytest.mark.parametrize(
+    ("brief", "failure"),
+    [
+        ("exp-2009-backtest: the rationale says 88% of words match.", BriefFailure.UNTRACED_NUMBER),
+        ("exp-2009-backtest was typed with a 0.81 score.", BriefFailure.UNTRACED_NUMBER),
+        ("exp-2009-backtest: Relation: contradicts (confidence 0.81).", None),
+        ("exp-2009-backtest returned about 1% per month.", None),
+    ],
+    ids=["rationale-score", "typer-score", "score-label", "quote-figure"],
+)
+def test_figures_trace_only_to_the_named_material(mom, brief, failure):
+    material = replace(mom, rationale="It shares 88% of the claim's words.")
+    assert verify_brief(brief, material).failure is failure
+
+
+@pytest.mark.parametrize(
+    ("brief", "failure"),
+    [
+        ("exp-2009-backtest: «Buying past winners generated abnormal returns».", "untraced"),
+        ("exp-2009-backtest: ‘Buying past winners generated abnormal returns’.", "untraced"),
+        ("exp-2009-backtest: 'Buying past winners generated abnormal returns'.", "untraced"),
+        ("exp-2009-backtest: «The profits are not due to systematic risk».", None),
+        ("exp-2009-backtest: ‘the profits are not due to systematic risk’.", None),
+        ("exp-2009-backtest: 'the profits are not due to systematic risk'.", None),
+        ("exp-2009-backtest: the winners' returns don't persist past losers.", None),
+    ],
+    ids=[
+        "guillemets-altered",
+        "curly-single-altered",
+        "straight-single-altered",
+        "guillemets-verbatim",
+        "curly-single-verbatim",
+        "straight-single-verbatim",
+        "apostrophes-are-not-quotes",
+    ],
+)
+def test_every_quotation_style_is_a_quotation(mom, brief, failure):
+    check = verify_brief(brief, mom)
+    if failure is None:
+        assert check.failure is not BriefFailure.UNTRACED_QUOTE, check.detail
+    else:
+        assert check.failure is BriefFailure.UNTRACED_QUOTE
+
+
+def test_offline_brief_quotes_nothing_but_the_quotes(mom):
+    brief = offline_brief(replace(mom, memory_title="Our «test» 'run'"))
+    assert "«" not in brief and "'run'" not in brief
+    assert verify_brief(brief, mom).ok

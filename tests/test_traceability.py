@@ -168,3 +168,44 @@ def test_to_dict_is_json():
     assert data["mode"] == "citation" and data["ok"] is False
     assert data["spans"][0]["kind"] == "sentence"
     assert data["sentences"][0]["claim"] is None
+
+
+# A SciFact "sentence" that holds two sentences, the second with a ", but" clause.
+A20 = (
+    "Inhibiting A20 expression decreased GSC growth and survival. Elevated levels of A20 in "
+    "GSCs contributed to apoptotic resistance: GSCs were less susceptible to TNFalpha-induced "
+    "cell death than matched non-stem glioma cells, but A20 knockdown sensitized GSCs to "
+    "TNFalpha-mediated apoptosis."
+)
+
+
+def test_a_claim_of_two_sentences_licenses_each_sentence_of_the_prose():
+    cites = [ProseCitation(0, len(A20), "c1")]
+    trace = check_traceability(A20, {"c1": A20}, citations=cites)
+    assert trace.ok and [s.claim for s in trace.sentences] == ["c1", "c1"]
+
+
+@pytest.mark.parametrize(
+    ("claim", "prose", "ok"),
+    [
+        (
+            "Drug A raised insulin levels; drug B lowered glucose levels.",
+            "Drug A raised insulin levels.",
+            True,
+        ),
+        (
+            "Cells grew in culture, but only in mice fed a fat diet.",
+            "Cells grew in culture.",
+            False,
+        ),
+        (
+            "These data suggest that drug A raised insulin levels.",
+            "Drug A raised insulin levels.",
+            False,
+        ),
+    ],
+    ids=["independent-clause", "clause-losing-its-restriction", "clause-inside-embedding"],
+)
+def test_compound_claim_atoms_keep_their_restrictions(claim, prose, ok):
+    cites = [ProseCitation(0, len(prose), "c1")]
+    assert check_traceability(prose, {"c1": claim}, citations=cites).ok is ok

@@ -8,6 +8,7 @@ import zlib
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from engine.core.epistemics import Tier, Verdict
 from engine.core.errors import EngineError
@@ -67,6 +68,9 @@ def workspace(tmp_path: Path) -> Path:
     (ws / "figs" / "pic.webp").write_bytes(b"RIFF\x10\x00\x00\x00WEBPVP8 ")
     (ws / "figs" / "chart.svg").write_text('<?xml version="1.0"?>\n<svg xmlns="x"></svg>')
     (ws / "figs" / "notes.png").write_text("just text pretending to be a png")
+    Image.new("L", (4, 3), 128).save(ws / "figs" / "scan.tif", format="TIFF")
+    (ws / "figs" / "scan-be.tiff").write_bytes(b"MM\x00*\x00\x00\x00\x08" + b"\x00" * 16)
+    (ws / "figs" / "fake.tif").write_bytes(b"II\x00*" + b"\x00" * 16)
     # A valid target outside the workspace: reading it would make the checks pass.
     outside = tmp_path / "outside"
     outside.mkdir()
@@ -199,6 +203,7 @@ SOURCE = "Aspirin reduced the risk of stroke by 20%."
     ("payload", "status", "method"),
     [
         ({"body": "reduced the risk of stroke", "fulltext": SOURCE}, OK, "exact"),
+        ({"body": SOURCE, "fulltext": f"Background. {SOURCE} More."}, OK, "exact"),
         ({"body": "reduced the risk of stroke", "source": "smith2020"}, OK, "exact"),
         ({"body": "the risk of stroke!", "source": "smith2020"}, OK, "annotation"),
         ({"body": "Aspirin reducd the risk of stroke by 20%", "fulltext": SOURCE}, OK, "fuzzy"),
@@ -213,6 +218,7 @@ SOURCE = "Aspirin reduced the risk of stroke by 20%."
     ],
     ids=[
         "exact-inline",
+        "exact-whole-sentence",
         "exact-from-sources",
         "annotation-from-sources",
         "fuzzy-typo",
@@ -231,8 +237,10 @@ def test_quote(workspace, payload, status, method):
     assert result.status is status, result.detail
     if method:
         assert result.method == method
-    # Only an exact needle or a real highlight is text proven to be in the source.
-    assert bool(result.confirmed_source_text) == (method in ("exact", "annotation"))
+    # Only an exact needle or a real highlight is text proven to be in the source, and of
+    # that only a whole sentence or independent clause of the source may license a claim.
+    whole = payload.get("body") == SOURCE
+    assert bool(result.confirmed_source_text) == (method in ("exact", "annotation") and whole)
     assert json.dumps(result.to_dict())
     if status is OK:
         assert result.verdict() == Verdict(Tier.GROUNDED)
@@ -378,7 +386,10 @@ def test_paths_outside_the_workspace_are_refused(workspace, kind, payload, reaso
         ({"body": "   "}, FAILED, "empty"),
         ({"body": r"\frac{a}{b"}, FAILED, "never closed"),
         ({"body": "a}"}, FAILED, "unbalanced '}'"),
-        ({"body": "(a]"}, FAILED, "unbalanced ']'"),
+        ({"body": "(a]"}, OK, ""),
+        ({"body": r"x \in [0, 1)"}, OK, ""),
+        ({"body": r"p \in ]0, 1[ \cup (1, 2]"}, OK, ""),
+        ({"body": r"\frac{[0, 1)}{2"}, FAILED, "never closed"),
         ({"body": r"\begin{align} x \end{equation}"}, FAILED, r"\end{equation}"),
         ({"body": r"\begin{align} { \end{align} }"}, FAILED, r"\end{align}"),
         ({"body": r"\begin x"}, FAILED, "has no {name}"),
@@ -401,7 +412,10 @@ def test_paths_outside_the_workspace_are_refused(workspace, kind, payload, reaso
         "blank",
         "unclosed-brace",
         "stray-closer",
-        "crossed-brackets",
+        "half-open-bracket-paren",
+        "half-open-interval",
+        "reversed-brackets",
+        "interval-inside-unclosed-brace",
         "mismatched-environment",
         "interleaved-environment",
         "begin-without-name",
@@ -434,12 +448,28 @@ def test_equation(payload, status, detail):
         ({"path": "figs/anim.gif"}, OK, "gif"),
         ({"path": "figs/pic.webp"}, OK, "webp"),
         ({"path": "figs/chart.svg"}, OK, "svg"),
+        ({"path": "figs/scan.tif"}, OK, "tiff"),
+        ({"path": "figs/scan-be.tiff"}, OK, "tiff"),
+        ({"path": "figs/fake.tif"}, UNVERIFIABLE, "not a known image"),
         ({"path": "figs/notes.png"}, UNVERIFIABLE, "not a known image"),
         ({"path": "figs/missing.png"}, UNVERIFIABLE, "not a file"),
         ({"path": "figs"}, UNVERIFIABLE, "not a file"),
         ({}, UNVERIFIABLE, "missing"),
     ],
-    ids=["png", "jpeg-snapshot", "gif", "webp", "svg", "text", "missing", "directory", "no-path"],
+    ids=[
+        "png",
+        "jpeg-snapshot",
+        "gif",
+        "webp",
+        "svg",
+        "tiff-little-endian",
+        "tiff-big-endian",
+        "tiff-wrong-magic",
+        "text",
+        "missing",
+        "directory",
+        "no-path",
+    ],
 )
 def test_figure(workspace, payload, status, detail):
     result = verify("figure", payload, workspace=workspace)

@@ -130,7 +130,7 @@ def _condition(row: object) -> tuple[str, str, Any]:
 # --- LaTeX structure ------------------------------------------------------------------
 
 _MOJIBAKE = ("Ã", "â€", "\ufffd")
-_CLOSERS = {"}": "{", "]": "[", ")": "("}
+_CLOSERS = {"}": "{"}
 _COMMAND = re.compile(r"\\([A-Za-z]+|.)", re.DOTALL)
 _ENV_NAME = re.compile(r"\s*\{([^{}]*)\}")
 _DELIMITER = re.compile(r"\s*(\\[A-Za-z]+|\\.|.)", re.DOTALL)
@@ -139,10 +139,10 @@ _DELIMITER = re.compile(r"\s*(\\[A-Za-z]+|\\.|.)", re.DOTALL)
 def latex_problem(text: str) -> str | None:
     """The first structural problem in a LaTeX snippet, or None when it looks sound.
 
-    Checks: not empty, no mojibake, `{}`/`[]`/`()` balanced and properly nested with
+    Checks: not empty, no mojibake, `{}` balanced and properly nested with
     `\\begin`/`\\end` environments and `\\left`/`\\right` pairs. Escaped characters
-    (`\\{`, `\\%`) and `%` comments are ignored. A half-open interval such as `[0, 1)`
-    counts as unbalanced unless written with `\\left[ ... \\right)`.
+    (`\\{`, `\\%`) and `%` comments are ignored. Round and square brackets are not
+    structure in LaTeX, so half-open intervals (`[0, 1)`, `]0, 1[`) are sound.
     """
     if not text.strip():
         return "equation is empty"
@@ -166,7 +166,7 @@ def latex_problem(text: str) -> str | None:
             if problem:
                 return problem
             continue
-        if char in "{[(":
+        if char == "{":
             stack.append((char, pos))
         elif char in _CLOSERS:
             if not stack or stack[-1][0] != _CLOSERS[char]:
@@ -222,12 +222,16 @@ _SIGNATURES = (
     (b"\xff\xd8\xff", "jpeg"),
     (b"GIF87a", "gif"),
     (b"GIF89a", "gif"),
+    (b"II*\x00", "tiff"),
+    (b"MM\x00*", "tiff"),
+    (b"II+\x00", "tiff"),  # BigTIFF
+    (b"MM\x00+", "tiff"),
 )
 _SVG_ROOT = re.compile(rb"<svg[\s>/]", re.IGNORECASE)
 
 
 def image_kind(path: Path) -> str | None:
-    """The image format of `path` by its magic bytes (png, jpeg, gif, webp, svg), else None."""
+    """The image format of `path` by magic bytes (png, jpeg, gif, tiff, webp, svg), else None."""
     with path.open("rb") as handle:
         head = handle.read(1024)
     for magic, kind in _SIGNATURES:

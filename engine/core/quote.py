@@ -15,6 +15,7 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import OSA
 
 from engine.core.errors import ConfigError
+from engine.core.text import word_sequence
 
 DEFAULT_FUZZY_FLOOR = 90.0
 ANNOTATION_COVERAGE = 90.0
@@ -37,6 +38,7 @@ _NOTE = (
 _NOTE_TAIL = re.compile(
     rf"\s*(?:\[\s*{_NOTE}[^\]]*\]|\(\s*{_NOTE}[^)]*\)|\s-{{1,2}}\s*{_NOTE}\s*:.*)$"
 )
+_SUPERSCRIPTS = frozenset("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻")
 _TOKEN_SPLIT = re.compile(f"({_TOKEN.pattern})")
 _SPELLING = re.compile(r"[-' ]")
 _DIGITS = re.compile(r"\d+")
@@ -182,10 +184,10 @@ def verify_quote(
     if not _TOKEN.search(needle):
         return QuoteMatch.not_found()
     source = _fold_cached(fulltext)
-    if (pos := _find_whole(source.text, needle)) >= 0:
+    if (pos := _find_unnegated(source.text, needle)) >= 0:
         return QuoteMatch.exact(needle, _page(fulltext, source.original(pos)))
     hit = _annotation_match(needle, annotations or (), fulltext)
-    return hit if hit is not None else _fuzzy_match(needle, fulltext, floor)
+    return hit if hit is not None else _fuzzy_match(needle, fulltext, floor, said=body)
 
 
 def quote_needle(body: str) -> str:
@@ -209,7 +211,7 @@ def _fold(text: str) -> _Folded:
     odd = {}
     for char in set(base):
         if not char.isspace():
-            folded = unicodedata.normalize("NFKC", char).translate(_PUNCT).casefold()
+            folded = _fold_char(char)
             odd.update({char: folded} if folded != char else {})
     pattern = _EDITS + ("|(?P<odd>[" + "".join(map(re.escape, odd)) + "])" if odd else "")
     pieces, norm_marks, orig_marks = [], [0], [0]
@@ -231,6 +233,14 @@ def _fold(text: str) -> _Folded:
     return _Folded("".join(pieces), norm_marks, orig_marks)
 
 
+@lru_cache(maxsize=4096)
+def _fold_char(char: str) -> str:
+    # Superscripts stay as written: NFKC would make 10⁻³ read as the range 10-3.
+    if char in _SUPERSCRIPTS:
+        return char
+    return unicodedata.normalize("NFKC", char).translate(_PUNCT).casefold()
+
+
 # Sources are folded once and reused while they stay among the last few checked.
 _fold_cached = lru_cache(maxsize=4)(_fold)
 
@@ -241,6 +251,26 @@ def _find_whole(haystack: str, needle: str) -> int:
     while pos >= 0 and not _whole(haystack, pos, pos + len(needle)):
         pos = haystack.find(needle, pos + 1)
     return pos
+
+
+_WORD_BEFORE = re.compile(r"([^\W_]+(?:'[^\W_]+)?)[^\S\n]*\Z")
+
+
+def _find_unnegated(haystack: str, needle: str) -> int:
+    """First whole occurrence of needle not cut from just after a negation, or -1.
+
+    "association was detected" is in "No association was detected", but quoting it drops
+    the negation that governs it, so that occurrence does not count.
+    """
+    pos = _find_whole(haystack, needle)
+    while pos >= 0:
+        before = _WORD_BEFORE.search(haystack, max(0, pos - 24), pos)
+        if not _negation(before.group(1) if before else ""):
+            return pos
+        pos = haystack.find(needle, pos + 1)
+        while pos >= 0 and not _whole(haystack, pos, pos + len(needle)):
+            pos = haystack.find(needle, pos + 1)
+    return -1
 
 
 def _whole(text: str, start: int, end: int) -> bool:
@@ -300,7 +330,7 @@ def _tokens_cached(fulltext: str) -> _Tokens:
     return _Tokens(words, offsets[0::2][: len(words)], offsets[1::2], postings, by_prefix)
 
 
-def _fuzzy_match(needle: str, fulltext: str, floor: float) -> QuoteMatch:
+def _fuzzy_match(needle: str, fulltext: str, floor: float, *, said: str = "") -> QuoteMatch:
     source = _fold_cached(fulltext)
     tokens = _tokens_cached(fulltext)
     spans = [m.span() for m in _TOKEN.finditer(needle)]
@@ -315,7 +345,12 @@ def _fuzzy_match(needle: str, fulltext: str, floor: float) -> QuoteMatch:
         if len(window) == n and all(map(_compatible, words, window)):
             text = source.text[max(0, tokens.starts[s] - lead) : tokens.ends[s + n - 1] + trail]
             score = round(fuzz.ratio(needle, text), 2)
-            if score >= floor and (best is None or score > best[0]):
+            better = best is None or score > best[0]
+            if (
+                score >= floor
+                and better
+                and _keeps_meaning(said or needle, fulltext, source, tokens, (s, n))
+            ):
                 best = (score, s)
     if best is not None:
         return QuoteMatch.fuzzy(best[0], _page(fulltext, source.original(tokens.starts[best[1]])))
@@ -371,7 +406,7 @@ def _compatible(said: str, source: str) -> bool:
     if a == b:
         return True
     negated = {said, source} & _NEGATIONS or said.endswith("n't") or source.endswith("n't")
-    if negated or _opposed(a, b) or _opposed(b, a):
+    if negated or _opposed(a, b) or _opposed(b, a) or _negated_compound(said, source):
         return False
     distance = OSA.distance(a, b)
     longest = max(len(a), len(b))
@@ -394,6 +429,71 @@ def _opposed(a: str, b: str) -> bool:
     if any(_near(rest, b) for rest in negated) or any(_near(x, y) for x, y in swapped):
         return True
     return any(p in a and q in b for p, q in _OPPOSED_STEMS)
+
+
+def _negated_compound(said: str, source: str) -> bool:
+    """Whether a hyphenated compound gained or lost a negation in one of its parts.
+
+    `tumor-unassociated` against `tumor-associated`, `non-small` against `small`, and
+    `drug-non-responsive` against `drug-responsive` all change what the compound says.
+    """
+    ours, theirs = said.split("-"), source.split("-")
+    if len(ours) == 1 and len(theirs) == 1:
+        return False
+    if len(ours) == len(theirs):
+        return any(
+            x != y and (_opposed(x, y) or _opposed(y, x) or {x, y} & _NEGATIONS)
+            for x, y in zip(ours, theirs, strict=True)
+        )
+    longer, shorter = (ours, theirs) if len(ours) > len(theirs) else (theirs, ours)
+    extra = [part for part in longer if part not in shorter]
+    return any(part in _NEGATING_PREFIXES or part in _NEGATIONS for part in extra)
+
+
+def _keeps_meaning(
+    said: str, fulltext: str, source: _Folded, tokens: _Tokens, window: tuple[int, int]
+) -> bool:
+    """Whether a fuzzy window says what the quote says: same marks, no negation cut off.
+
+    Marks are read from the texts as written (case tells the marker ER- from a split word).
+    """
+    start, n = window
+    # Only a word right before the window (spaces between, no punctuation) governs it.
+    gap = source.text[tokens.ends[start - 1] : tokens.starts[start]] if start > 0 else "."
+    if not gap.strip() and _negation(tokens.words[start - 1]):
+        return False
+    lo, hi = source.original(tokens.starts[start]), source.original(tokens.ends[start + n - 1])
+    return _same_meaning_marks(_cased_needle(said), fulltext[lo:hi])
+
+
+def _cased_needle(body: str) -> str:
+    """The quote as written, trimmed of surrounding quotation marks and ellipses."""
+    return _EDGES.sub("", _SIC.sub("", body.strip()))
+
+
+def _negation(word: str) -> bool:
+    return word.replace("'", "") in _NEGATIONS or word.endswith("n't")
+
+
+def _same_meaning_marks(needle: str, window: str) -> bool:
+    """Whether quote and source window carry the same numbers, signs, exponents and markers.
+
+    Compared with the tokenizer the licensing floor uses (`engine.core.text`), so a quote
+    the fuzzy check accepts never differs from its source in a token the floor would see.
+    """
+    return _marks(needle) == _marks(window)
+
+
+def _marks(text: str) -> tuple[str, ...]:
+    out = []
+    for norm in word_sequence(text):
+        if not norm.replace("'", "").isalpha():
+            # Numbers and symbols whole; in a word only its digit runs and trailing sign, so
+            # a spelling variant (IL6 / IL-6) still matches.
+            out.extend([norm] if not norm[:1].isalpha() else _DIGITS.findall(norm))
+            if norm[-1:] in "+-" and norm[:1].isalpha():
+                out.append(norm[-1])
+    return tuple(out)
 
 
 def _near(a: str, b: str) -> bool:

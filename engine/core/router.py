@@ -16,8 +16,8 @@ from engine.core.epistemics import (
     derive_claims,
     mark_contested,
 )
-from engine.core.model import ClaimKind, ReasoningDAG
-from engine.core.text import extractively_licensed
+from engine.core.licensing import extractively_licensed, novel_tokens, why_unlicensed
+from engine.core.model import Claim, ClaimKind, ReasoningDAG
 from engine.core.traceability import Traceability, check_traceability
 from engine.core.verifiers import VerifierResult
 from engine.core.wire import RouteInput
@@ -85,6 +85,7 @@ class Decision:
     confabulation: Confabulation
     honesty_violations: tuple[HonestyViolation, ...]
     floored: tuple[str, ...] = ()
+    floor_reasons: Mapping[str, str] = field(default_factory=dict)
     missing_refs: tuple[str, ...] = ()
     asserted: Mapping[str, Tier] = field(default_factory=dict)
     detail: str = ""
@@ -120,6 +121,7 @@ class Decision:
                 "kind": claim.kind.value,
                 "asserted": asserted.value if asserted else None,
                 "floored": claim.id in self.floored,
+                "floor_reason": self.floor_reasons.get(claim.id),
             }
         trace = self.traceability
         return {
@@ -140,6 +142,7 @@ class Decision:
             "honesty_violations": [v.to_dict() for v in self.honesty_violations],
             "missing_refs": list(self.missing_refs),
             "floored": list(self.floored),
+            "floor_reasons": dict(self.floor_reasons),
             "detail": self.detail,
         }
 
@@ -161,17 +164,32 @@ def route(inp: RouteInput, *, workspace: str | Path | None = None) -> Decision:
             nodes[ref] = verdict
     nodes = mark_contested(nodes, inp.edges)
 
-    # 2. Derive claim verdicts, then floor restatements their sources do not license.
+    # 2. Derive claim verdicts, floor restatements their sources do not license, then
+    # deductions whose text says more than what they rest on.
     derived = derive_claims(dag, nodes)
-    floored = tuple(
-        c.id
-        for c in dag.claims
-        if c.kind is ClaimKind.RESTATEMENT
-        and derived[c.id].tier.verified
-        and not _licensed(c.text, c.cites, inp.node_bodies, results)
-    )
-    if floored:
-        derived = derive_claims(dag, nodes, capped=floored)
+    reasons_floored: dict[str, str] = {}
+    for c in dag.claims:
+        if c.kind is ClaimKind.RESTATEMENT and derived[c.id].tier.verified:
+            sources = _licensing_texts(c.cites, inp.node_bodies, results)
+            if not any(extractively_licensed(c.text, text) for text in sources):
+                shown = sources or _quoted_sources(c.cites, inp)
+                reasons_floored[c.id] = f"{c.id} {why_unlicensed(c.text, shown)}"
+    if reasons_floored:
+        derived = derive_claims(dag, nodes, capped=reasons_floored)
+    deductions = {}
+    for c in dag.claims:
+        if c.kind is ClaimKind.DEDUCTION and derived[c.id].tier.verified:
+            novel = _novel(c, dag, inp.node_bodies, results)
+            if novel:
+                shown = ", ".join(f'"{token}"' for token in novel[:6])
+                more = " …" if len(novel) > 6 else ""
+                deductions[c.id] = (
+                    f"deduction {c.id} says {shown}{more}, which nothing it rests on says"
+                )
+    if deductions:
+        reasons_floored.update(deductions)
+        derived = derive_claims(dag, nodes, capped=reasons_floored)
+    floored = tuple(c.id for c in dag.claims if c.id in reasons_floored)
     violations = check_honesty(inp.asserted, derived)
 
     # 3. Prose must trace to verified claims in the conclusion's closure.
@@ -225,6 +243,7 @@ def route(inp: RouteInput, *, workspace: str | Path | None = None) -> Decision:
         confabulation=confab,
         honesty_violations=violations,
         floored=floored,
+        floor_reasons={cid: reasons_floored[cid] for cid in floored},
         missing_refs=missing,
         asserted=inp.asserted,
     )
@@ -262,27 +281,52 @@ def route(inp: RouteInput, *, workspace: str | Path | None = None) -> Decision:
         Outcome.ABSTAIN,
         None,
         ordered or (Reason.LOW_COVERAGE,),
-        detail=_abstain_detail(missing, refuted, trace, violations, final=final, floored=floored),
+        detail=_abstain_detail(
+            missing, refuted, trace, violations, final=final, floored=reasons_floored
+        ),
         **common,
     )
 
 
-def _licensed(
-    text: str,
+def _licensing_texts(
     cites: tuple[str, ...],
     bodies: Mapping[str, str],
     results: Mapping[str, VerifierResult],
-) -> bool:
-    """A restatement is licensed by a non-empty cited body or verifier-confirmed source text."""
+) -> list[str]:
+    """What may license a claim citing `cites`: non-empty bodies and verifier-confirmed text."""
+    out = []
     for ref in cites:
         body = bodies.get(ref, "")
-        if body.strip() and extractively_licensed(text, body):
-            return True
+        if body.strip():
+            out.append(body)
         result = results.get(ref)
         confirmed = result.confirmed_source_text if result is not None and result.ok else None
-        if confirmed and extractively_licensed(text, confirmed):
-            return True
-    return False
+        if confirmed and confirmed.strip():
+            out.append(confirmed)
+    return out
+
+
+def _quoted_sources(cites: tuple[str, ...], inp: RouteInput) -> list[str]:
+    """The full texts cited quotes were checked against, to explain a floor (never to license)."""
+    out = []
+    for ref in cites:
+        spec = inp.groundings.get(ref)
+        fulltext = spec.payload.get("fulltext") if spec is not None else None
+        if isinstance(fulltext, str) and fulltext.strip():
+            out.append(fulltext)
+    return out
+
+
+def _novel(
+    claim: Claim,
+    dag: ReasoningDAG,
+    bodies: Mapping[str, str],
+    results: Mapping[str, VerifierResult],
+) -> tuple[str, ...]:
+    """The tokens of a deduction found in none of its premises' texts and cited sources."""
+    support = [dag.claim(p).text for p in claim.premises]
+    support += _licensing_texts(claim.cites, bodies, results)
+    return novel_tokens(claim.text, support)
 
 
 def _abstain_detail(missing, refuted, trace, violations, *, final, floored) -> str:
@@ -294,7 +338,7 @@ def _abstain_detail(missing, refuted, trace, violations, *, final, floored) -> s
     if refuted:
         bits.append(f"a verifier refuted {', '.join(refuted)}")
     if floored:
-        bits.append(f"restatement(s) {', '.join(floored)} not licensed by their sources")
+        bits.append("floored to inferred: " + "; ".join(floored.values()))
     if final.contested:
         bits.append("the conclusion rests on a contested node")
     if final.unresolved and not missing:

@@ -13,9 +13,20 @@ Tokenisation rules, applied identically to prose and claims:
 - Hyphens, dashes, slashes and underscores separate words: `long-term` is `long`, `term`.
 - A number is an integer or decimal (`3.5`, `.05` → `0.05`); thousands groups are joined
   (`1,000` → `1000`); a trailing percent sign joins it with or without a space (`12%` and
-  `12 %` → `12%`); `-5` keeps its sign and `+5` reads as `5`. A dash between two numbers
-  is a range, never a sign (`5-10` and `5 - 10` → `5`, `10`). Digits glued to letters
-  after a number split off (`5mg` → `5`, `mg`).
+  `12 %` → `12%`); `-5` keeps its sign whatever dash writes it (hyphen, U+2012–U+2015,
+  U+2212) and `+5` reads as `5`. A dash between two numbers is a range, never a sign
+  (`5-10`, `5 - 10` and `5%-10%` → `5`, `10`). Digits glued to letters after a number split
+  off (`5mg` → `5`, `mg`).
+- An exponent stays with its base: `10⁻³` and `10^-3` → `10^-3`, which is neither `10^3`,
+  `10-3` (a range) nor `103`.
+- Comparators and other meaning-bearing signs are tokens of their own: `< > ≤ ≥ = ≠ ± ≈ ×`
+  (`<=` → `≤`, `>=` → `≥`, `!=` → `≠`, `+/-` → `±`, `~` → `≈`).
+- A marker's trailing sign stays on the word: `ER+`, `HER2−`, `Aire(+)` → `er+`, `her2-`,
+  `aire+`; `ER-positive` is still `er`, `positive`. A trailing minus marks only a word with
+  a capital or a digit, so the extraction split `treat- ment` stays `treat`, `ment`; a
+  number keeps one too (`CD4+3−` → `cd4+`, `3-`), and genotypes keep theirs (`Nlrp3−/−`
+  → `nlrp3-/-`, `Casp-1/−` → `casp`, `1/-`). A `+` that is neither a sign nor a marker
+  is a token (`.48+.76` is a sum, not the range `.48-.76`).
 """
 
 from __future__ import annotations
@@ -26,6 +37,7 @@ import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import KW_ONLY, dataclass
+from typing import NamedTuple
 
 # Applied after NFKC, which leaves these alone.
 _FOLD = str.maketrans(
@@ -40,6 +52,11 @@ _FOLD = str.maketrans(
         "\u201e": '"',
         "\u201f": '"',
         "\u2010": "-",
+        "\u2011": "-",
+        "\u2012": "-",
+        "\u2013": "-",
+        "\u2014": "-",
+        "\u2015": "-",
         "\u2212": "-",
         "\u00ad": "",
         "\u200b": "",
@@ -49,6 +66,8 @@ _FOLD = str.maketrans(
         "\ufeff": "",
     }
 )
+# Superscripts keep their exponent apart from the base: 10⁻³ folds to 10^-3, not 10-3.
+_SUPERSCRIPT = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻", "0123456789+-", strict=True))
 # A run of non-ASCII characters, with the ASCII character before it so a combining mark
 # composes with its base letter.
 _NON_ASCII = re.compile(r"[\x00-\x7f]?[^\x00-\x7f]+")
@@ -57,37 +76,57 @@ _TOKEN = re.compile(
     r"""
     (?P<number>
         (?P<sign>(?<!\w)[-+])?
-        (?:
+        (?P<base>
             (?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?
           | (?<![\w.])\.\d+
         )
+        (?:\^\(?(?P<exp>[-+]?\d+(?:\.\d+)?)\)?)?
     )
     (?P<percent>[ \t]*%)?
-  | (?P<word>[^\W\d_][^\W_]*(?:'[^\W_]+)*)
+    (?P<marked>[-+](?![\w/+\-.])|/[-+](?!\w))?
+  | (?P<word>[^\W\d_][^\W_]*(?:'[^\W_]+)*)(?P<marker>[-+]/[-+](?!\w)|\+|-(?!\w)|\([-+]\)(?!\w))?
+  | (?P<symbol><=|>=|!=|\+/-|\+-|[-+]/[-+]|[<>≤≥=≠±≈×~∼≃+])
     """,
     re.VERBOSE,
 )
+_SYMBOLS = {"<=": "≤", ">=": "≥", "!=": "≠", "+/-": "±", "+-": "±", "~": "≈", "∼": "≈", "≃": "≈"}
 
 # A terminator run (with closing quotes or brackets) before whitespace, or a blank line.
 _BREAK = re.compile(r"""[.!?]+["')\]]*(?=\s|\Z)|\n[ \t\r\f\v]*\n""")
 _NEXT_CHAR = re.compile(r"\s*(\S?)")
-_WORD_BEFORE = re.compile(r"(?<![A-Za-z.])[A-Za-z]+(?:\.[A-Za-z]+)*\Z")
+_WORD_BEFORE = re.compile(r"(?<![\w.])\w+(?:\.\w+)*\Z")
 _ABBREVIATIONS = frozenset(
     {
-        "al", "approx", "ca", "cf", "dept", "dr", "e.g", "eq", "eqs", "esp", "et",
-        "etc", "fig", "figs", "i.e", "jr", "mr", "mrs", "ms", "prof", "ref", "refs",
-        "resp", "sec", "sr", "st", "viz", "vs",
+        "al", "approx", "ca", "cf", "dept", "e.g", "eq", "eqs", "esp", "et", "fig", "figs",
+        "i.e", "ref", "refs", "resp", "sec", "viz", "vs",
     }
 )  # fmt: skip
+# Titles abbreviate only when written as titles (`Dr.`, `Ms.`): `ms.` is milliseconds.
+_TITLES = frozenset({"dr", "jr", "mr", "mrs", "ms", "prof", "sr", "st"})
+# Abbreviations that also end sentences; they end one before a capital.
+_BEFORE_CAPITAL = frozenset({"co", "corp", "etc", "inc", "ltd", "sp", "spp"})
 # Abbreviations that are also ordinary words; they only abbreviate before a number.
 _BEFORE_NUMBER = frozenset({"no", "nos", "p", "pp", "vol"})
-
-_CONNECTIVE = re.compile(
-    r"\s*;\s*"
-    r"|,\s*(?:and|but|while|whereas|yet|although|though)\b\s*"
-    r"|(?<=\S)\s+(?:while|whereas)\b\s*",
-    re.IGNORECASE,
+# A plain lower-case word after a period continues the sentence (`P. falciparum`,
+# `An. gambiae`, a URL's `embl. html`); gene-like starts (`p53`, `mRNA`, `β-catenin`) do not.
+_LOWER_WORD = re.compile(r"[a-z]+(?![\w\-])")
+_OPENERS = " \t\n\r\f\v([{\"'"
+# Section headings of structured abstracts: a leading run of these words, in capitals, is a
+# sentence of its own. The list is closed so that a capitalised term (`HIV`) never counts.
+_HEADING_WORDS = frozenset(
+    """
+    aim aims analyses analysis and background case clinical conclusion conclusions context
+    criteria data design discussion eligibility evidence exposure exposures extraction
+    findings funding goal goals hypothesis implications importance interpretation
+    intervention interventions introduction limitations main materials measure measurement
+    measurements measures method methodology methods objective objectives of outcome
+    outcomes participants patients population practice presentation primary principal
+    purpose question rationale registration relevance research result results review
+    sample search secondary selection setting settings significance source sources strategy
+    study subjects summary synthesis trial
+    """.split()  # noqa: SIM905
 )
+_HEADING = re.compile(r"(?:[A-Z]+(?:[ ,/&:-]+|\Z))+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +168,24 @@ class _Folded:
 def _fold(text: str) -> _Folded:
     if text.isascii():
         return _Folded(text, None, None)
+    # Most folding keeps lengths (µ → μ, – → -); then offsets are the identity and no
+    # map is built.
+    clusters = [
+        (lo, hi, _fold_cluster(text, lo, hi))
+        for match in _NON_ASCII.finditer(text)
+        for lo, hi in _clusters(text, *match.span())
+    ]
+    if all(len(out) == hi - lo for lo, hi, out in clusters):
+        pieces, done = [], 0
+        for lo, hi, out in clusters:
+            pieces += (text[done:lo], out)
+            done = hi
+        pieces.append(text[done:])
+        return _Folded("".join(pieces), None, None)
+    return _mapped_fold(text)
+
+
+def _mapped_fold(text: str) -> _Folded:
     parts: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
@@ -139,7 +196,7 @@ def _fold(text: str) -> _Folded:
         starts.extend(range(done, first))
         ends.extend(range(done + 1, first + 1))
         for lo, hi in _clusters(text, first, last):
-            out = unicodedata.normalize("NFKC", text[lo:hi]).translate(_FOLD)
+            out = _fold_cluster(text, lo, hi)
             parts.append(out)
             if len(out) == hi - lo:
                 starts.extend(range(lo, hi))
@@ -154,6 +211,13 @@ def _fold(text: str) -> _Folded:
     return _Folded("".join(parts), starts, ends)
 
 
+def _fold_cluster(text: str, lo: int, hi: int) -> str:
+    raised = _SUPERSCRIPT.get(text[lo])
+    if raised is not None and hi == lo + 1:
+        return raised if lo and text[lo - 1] in _SUPERSCRIPT else "^" + raised
+    return unicodedata.normalize("NFKC", text[lo:hi]).translate(_FOLD)
+
+
 def _clusters(text: str, first: int, last: int) -> Iterator[tuple[int, int]]:
     """Base characters with the combining marks that follow them."""
     lo = first
@@ -164,32 +228,56 @@ def _clusters(text: str, first: int, last: int) -> Iterator[tuple[int, int]]:
     yield lo, last
 
 
-def _number_norm(digits: str, *, percent: bool) -> str:
+def _number_norm(digits: str, *, percent: bool, exponent: str | None = None) -> str:
     norm = digits.replace(",", "").removeprefix("+")
     if norm.startswith("."):
         norm = "0" + norm
     elif norm.startswith("-."):
         norm = "-0" + norm[1:]
+    if exponent is not None:
+        norm += "^" + exponent.removeprefix("+")
     return norm + "%" if percent else norm
 
 
-def _norms(text: str, *, lowered: bool = False) -> Iterator[tuple[str, bool, int, int]]:
+def _norms(
+    text: str, *, lowered: bool = False, cased: str | None = None
+) -> Iterator[tuple[str, bool, int, int]]:
     """(norm, is_number, start, end) of each token of already-folded `text`.
 
-    `lowered` says the caller already case-folded the whole text, which is cheaper.
+    `lowered` says the caller already case-folded the whole text, which is cheaper; then
+    `cased` is the same text before lowering, which a trailing minus marker is read from.
     """
     for match in _TOKEN.finditer(text):
         start, end = match.span()
         word = match.group("word")
         if word is not None:
-            yield (word if lowered else word.casefold()), False, start, end
+            norm = word if lowered else word.casefold()
+            marker = match.group("marker")
+            if marker in ("-", "(-)") and not _marker_word(
+                (cased or text)[start : start + len(word)]
+            ):
+                marker = None  # a hyphen left by text extraction ("treat- ment")
+            yield (norm + marker.strip("()") if marker else norm), False, start, end
             continue
-        digits = match.group("number")
-        if match.group("sign") == "-" and _digit_before(text, start):
+        symbol = match.group("symbol")
+        if symbol is not None:
+            yield _SYMBOLS.get(symbol, symbol), False, start, end
+            continue
+        sign = match.group("sign") or ""
+        if sign == "-" and _digit_before(text, start):
             # A dash after a number is a range, not a sign.
-            digits = digits[1:]
+            sign = ""
             start += 1
-        yield _number_norm(digits, percent=match.group("percent") is not None), True, start, end
+        percent = match.group("percent") is not None
+        norm = _number_norm(
+            sign + match.group("base"), percent=percent, exponent=match.group("exp")
+        )
+        yield norm + (match.group("marked") or ""), True, start, end
+
+
+def _marker_word(word: str) -> bool:
+    """Whether a word can carry a minus marker: one with a capital or a digit (ER, HER2)."""
+    return any(ch.isupper() or ch.isdigit() for ch in word)
 
 
 def _tokens(folded: _Folded, original: str) -> Iterator[Token]:
@@ -199,9 +287,27 @@ def _tokens(folded: _Folded, original: str) -> Iterator[Token]:
 
 
 def _digit_before(text: str, at: int) -> bool:
-    """Whether a digit precedes `at`, spaces and tabs aside."""
+    """Whether a number (a digit or a percent sign) precedes `at`, spaces and tabs aside."""
     before = text[max(0, at - 32) : at].rstrip(" \t")
-    return before[-1:].isdigit()
+    return before[-1:].isdigit() or before[-1:] == "%"
+
+
+class TokenSpan(NamedTuple):
+    """A token's norm, whether it is a number, and `[start, end)` in the text as given."""
+
+    norm: str
+    is_number: bool
+    start: int
+    end: int
+
+
+def token_spans(text: str) -> list[TokenSpan]:
+    """The tokens of `text` as light tuples: the same tokens as `tokens`, cheaper to build."""
+    folded = _fold(text)
+    if folded.starts is None and folded.text.isascii():
+        flat = folded.text
+        return [TokenSpan(*t) for t in _norms(flat.lower(), lowered=True, cased=flat)]
+    return [TokenSpan(n, num, *folded.span(a, b)) for n, num, a, b in _norms(folded.text)]
 
 
 def tokens(text: str) -> tuple[Token, ...]:
@@ -215,7 +321,8 @@ def word_sequence(text: str) -> tuple[str, ...]:
     # The hot path of matching: norms only, no offsets mapped back to the original.
     folded = _fold(text).text
     if folded.isascii():
-        return tuple(norm for norm, _, _, _ in _norms(folded.lower(), lowered=True))
+        lowered = folded.lower()
+        return tuple(norm for norm, _, _, _ in _norms(lowered, lowered=True, cased=folded))
     return tuple(norm for norm, _, _, _ in _norms(folded))
 
 
@@ -228,8 +335,12 @@ def sentences(text: str) -> tuple[Span, ...]:
     """The sentences of `text` as whitespace-trimmed spans, in order.
 
     A sentence ends at `.`, `!` or `?` followed by whitespace, or at a blank line. A period
-    after a decimal, a curated abbreviation (`e.g.`, `et al.`, `Fig.`, `vs.`, `No. 5`), an
-    initial (`J.`) or in an ellipsis does not end one; `etc.` does before a capital.
+    after a decimal, a curated abbreviation (`e.g.`, `et al.`, `Fig.`, `vs.`, `No. 5`), a
+    title (`Dr.`), an initial (`J.`, `P. falciparum`) or in an ellipsis does not end one,
+    nor does one followed by a plain lower-case word; `etc.` and `spp.` do before a capital.
+    A period after a token holding digits or glued to a symbol (`PI3K.`, `E2F.`, `37°C.`,
+    `µm2/ms.`) ends one. A leading structured-abstract heading (`RESULTS`, `MAIN OUTCOME
+    MEASURES`) before a capitalised word is a sentence of its own.
     """
     folded = _fold(text)
     flat = folded.text
@@ -247,8 +358,29 @@ def sentences(text: str) -> tuple[Span, ...]:
         if not stripped:
             continue
         start = lo + len(piece) - len(piece.lstrip())
-        spans.append(Span(*folded.span(start, start + len(stripped))))
+        end = start + len(stripped)
+        heading = _heading_end(flat, start, end)
+        if heading:
+            spans.append(Span(*folded.span(start, heading)))
+            start = heading + len(flat[heading:end]) - len(flat[heading:end].lstrip(" ,/&:-"))
+        spans.append(Span(*folded.span(start, end)))
     return tuple(spans)
+
+
+def _heading_end(text: str, start: int, end: int) -> int:
+    """Where a leading heading of the sentence `text[start:end]` ends, or 0 for none."""
+    found = _HEADING.match(text, start, end)
+    if found is None:
+        return 0
+    last = 0
+    for word in re.finditer(r"[A-Z]+", found.group()):
+        if word.group().lower() not in _HEADING_WORDS:
+            break
+        last = start + word.end()
+    rest = text[last:end].lstrip(" ,/&:-")
+    if not last or not rest or not (rest[0].isdigit() or rest[:2].istitle()):
+        return 0
+    return last
 
 
 def _ends_sentence(text: str, at: int, run: str) -> bool:
@@ -257,50 +389,40 @@ def _ends_sentence(text: str, at: int, run: str) -> bool:
         return True
     if len(terminators) > 1:
         return False  # an ellipsis
+    # The common case, cheaply: a plain lower-case word of four letters or more, then a
+    # capital ("… disease. The"). No abbreviation or title is such a word.
+    space = text.rfind(" ", max(0, at - 40), at)
+    word = text[space + 1 : at]
+    after = at + len(run) + 1
+    if (
+        len(word) > 3
+        and word.isalpha()
+        and word.islower()
+        and word.isascii()
+        and text[after - 1 : after] == " "
+        and text[after : after + 1].isupper()
+    ):
+        return True
+    following = _NEXT_CHAR.match(text, at + len(run))
+    if _LOWER_WORD.match(text, following.start(1)):
+        return False
     found = _WORD_BEFORE.search(text, max(0, at - 24), at)
     if found is None:
         return True
+    if found.start() and text[found.start() - 1] not in _OPENERS:
+        return True  # a unit or symbol-glued token: 37°C, µm2/ms
     word = found.group()
     lowered = word.lower()
-    following = _NEXT_CHAR.match(text, at + len(run)).group(1)
-    if lowered == "etc":
+    following = following.group(1)
+    if lowered in _BEFORE_CAPITAL:
         return following.isupper()
-    if lowered in _ABBREVIATIONS:
+    if lowered in _ABBREVIATIONS or (lowered in _TITLES and word.istitle()):
         return False
     if lowered in _BEFORE_NUMBER:
         return not following.isdigit()
-    if "." in word and all(len(part) == 1 for part in word.split(".")):
+    if "." in word and all(len(part) == 1 and part.isalpha() for part in word.split(".")):
         return False  # dotted initialism such as U.S.
     return not (len(word) == 1 and word.isupper())
-
-
-def clause_atoms(text: str) -> tuple[str, ...]:
-    """The atomic facts of a claim, in order; a single-fact claim is its own one atom.
-
-    A claim splits at sentence ends, at `;`, at a comma before and / but / while / whereas
-    / yet / although / though, and at a mid-sentence while / whereas; the connective and
-    separator belong to neither side.
-    """
-    atoms = []
-    for span in sentences(text):
-        for piece in _CONNECTIVE.split(text[span.start : span.end]):
-            piece = piece.strip()
-            if piece:
-                atoms.append(piece)
-    return tuple(atoms)
-
-
-def extractively_licensed(claim_text: str, source_text: str) -> bool:
-    """Whether the claim's words occur, in order and contiguously, among the source's words.
-
-    An empty claim is never licensed. Matching is by whole token, so `rise` is not found
-    inside `sunrise`.
-    """
-    claim = word_sequence(claim_text)
-    if not claim:
-        return False
-    # Token norms never contain the separator, so a substring hit is a token-aligned run.
-    return _joined(claim) in _joined(word_sequence(source_text))
 
 
 def one_line(text: object) -> str:
@@ -314,5 +436,34 @@ def shorten(text: object, width: int) -> str:
     return flat if len(flat) <= width else flat[: width - 1].rstrip() + "…"
 
 
-def _joined(sequence: tuple[str, ...]) -> str:
-    return "\x1f" + "\x1f".join(sequence) + "\x1f"
+# A source is checked for every claim citing it: fold it once while it stays recent.
+_fold_source = functools.lru_cache(maxsize=16)(_fold)
+_TERMINATED = re.compile(r"""[.!?]+["')\]]*\Z""")
+
+
+def whole_sentences_at(text: str, start: int, end: int) -> bool:
+    """Whether `text[start:end]` begins and ends where `sentences(text)` cuts, cheaply.
+
+    A fast, local test that only ever says yes when the full split agrees: the span starts
+    the text or follows a terminator that ends a sentence, and it ends with a terminator
+    that ends one there. Anything else (a heading before it, folding that changes
+    lengths) answers no, and the caller falls back to the full split.
+    """
+    if not 0 <= start < end <= len(text):
+        return False
+    folded = _fold_source(text)
+    if folded.starts is not None:
+        return False
+    text = folded.text
+    if text[end : end + 1].strip() or text[start : start + 1].isspace():
+        return False
+    run = _TERMINATED.search(text, max(0, end - 12), end)
+    if run is None or not _ends_sentence(text, run.start(), run.group()):
+        return False
+    before = text[:start].rstrip()
+    if not before:
+        return True
+    if len(before) == start:
+        return False  # glued to what precedes it
+    run = _TERMINATED.search(before, max(0, len(before) - 12))
+    return run is not None and _ends_sentence(text, run.start(), run.group())

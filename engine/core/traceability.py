@@ -1,7 +1,8 @@
 """Whether every prose sentence is licensed by one verified claim, with orphans located.
 
-A sentence is licensed when its word sequence equals a claim's whole word sequence or one of
-the claim's clause atoms (see `engine.core.text`): verbatim up to case, punctuation and spacing.
+A sentence is licensed when its word sequence equals a claim's whole word sequence, one of
+its sentences or one of its independent clauses (see `engine.core.licensing`): verbatim up
+to case, punctuation and spacing, every meaning-bearing token kept (`engine.core.text`).
 Licensing never pools words across claims, so a paraphrase or a synthesis of two claims is
 an orphan by design.
 """
@@ -15,8 +16,9 @@ from dataclasses import KW_ONLY, dataclass
 from enum import StrEnum
 from functools import lru_cache
 
+from engine.core.licensing import restatement_forms
 from engine.core.model import ProseCitation
-from engine.core.text import Span, Token, clause_atoms, sentences, tokens, word_sequence
+from engine.core.text import Span, TokenSpan, sentences, token_spans
 
 Words = tuple[str, ...]
 
@@ -161,17 +163,15 @@ class _License:
 
 @lru_cache(maxsize=4096)
 def _license(text: str) -> _License:
-    forms = dict.fromkeys(
-        seq for seq in (word_sequence(text), *map(word_sequence, clause_atoms(text))) if seq
-    )
-    return _License(tuple(forms), frozenset(forms))
+    forms = restatement_forms(text)
+    return _License(forms, frozenset(forms))
 
 
 @dataclass(frozen=True)
 class _Sentence:
     span: Span
     text: str
-    words: tuple[Token, ...]
+    words: tuple[TokenSpan, ...]
 
     @property
     def seq(self) -> Words:
@@ -186,8 +186,8 @@ def _parse(prose: str) -> tuple[_Sentence, ...]:
     # Text that folds away entirely (zero-width characters) still counts as one sentence.
     spans = sentences(prose) or (Span(0, len(prose)),)
     starts = [span.start for span in spans]
-    grouped: list[list[Token]] = [[] for _ in spans]
-    for token in tokens(prose):
+    grouped: list[list[TokenSpan]] = [[] for _ in spans]
+    for token in token_spans(prose):
         grouped[max(0, bisect.bisect_right(starts, token.start) - 1)].append(token)
     return tuple(
         _Sentence(span, prose[span.start : span.end], tuple(words))
@@ -251,7 +251,7 @@ def _covered(citations: Sequence[ProseCitation]) -> list[tuple[int, int]]:
     return merged
 
 
-def _uncited(parts: Sequence[_Sentence], covered: Sequence[tuple[int, int]]) -> list[Token]:
+def _uncited(parts: Sequence[_Sentence], covered: Sequence[tuple[int, int]]) -> list[TokenSpan]:
     """Tokens that overlap no citation span."""
     out = []
     i = 0

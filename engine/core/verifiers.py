@@ -28,6 +28,7 @@ from engine.core.evidence import (
     recompute,
     walk_tree,
 )
+from engine.core.licensing import licensable_part
 from engine.core.paths import resolve_inside
 from engine.core.quote import verify_quote
 
@@ -71,7 +72,8 @@ class VerifierResult:
     `.unverifiable(detail, ...)`; test with `result.ok`, `result.failed`,
     `result.unverifiable`. `tier` is what an ok gives the node it grounds.
     `confirmed_source_text` is only ever text proven present in the source, and only
-    on an ok result.
+    on an ok result; for a quote, only its parts that are whole sentences or independent
+    clauses of the source.
     """
 
     status: VerifierStatus
@@ -240,6 +242,10 @@ def check_quote(payload: Mapping[str, Any], context: VerifyContext) -> VerifierR
     method = str(match.method)
     if match.verified:
         confirmed = match.confirmed_source_text if method in _PROVEN_METHODS else None
+        if confirmed:
+            # Only what of the quote is a whole sentence or clause of the source may license;
+            # the quote as written is tried first (it is cheaper to find verbatim).
+            confirmed = licensable_part(body, fulltext) or licensable_part(confirmed, fulltext)
         return VerifierResult.ok(
             f"quote found ({method})",
             method=method,

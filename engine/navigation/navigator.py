@@ -228,6 +228,7 @@ class _Run:
         self.decision: Decision | None = None
         self.payload: dict | None = None
         self.failure = ""
+        self.step_note = ""
 
     def execute(self) -> None:
         if not self.question.strip():
@@ -258,8 +259,11 @@ class _Run:
 
     def _record(self, kind, target, reason, fn, *args) -> None:
         start = time.perf_counter()
+        self.step_note = ""
         nodes, edges = fn(*args)
         ms = (time.perf_counter() - start) * 1000.0
+        if self.step_note:
+            reason = f"{reason}; {self.step_note}" if reason else self.step_note
         self.steps.append(
             Step(len(self.steps), kind, target, reason, tuple(nodes), tuple(edges), ms)
         )
@@ -277,7 +281,11 @@ class _Run:
         if node is None or target in self.hood.expanded or hop >= self.budget.hops:
             return (), ()
         adapter = owner(self.adapters, node.address)
-        neighbours, edges = adapter.expand(node) if adapter is not None else ([], [])
+        try:
+            neighbours, edges = adapter.expand(node) if adapter is not None else ([], [])
+        except Exception as exc:  # expansion is best effort: a failing adapter adds nothing
+            neighbours, edges = [], []
+            self.step_note = f"expansion failed ({type(exc).__name__}: {exc}); no neighbours"
         self.hood = self.hood.mark_expanded(node.address)
         self.hood, added, new_edges = self.hood.grow(
             neighbours, edges, hop=hop + 1, max_nodes=self.budget.max_nodes

@@ -10,11 +10,15 @@ inverts the meaning with the material's own words, restates a figure in other un
 
 The four checks, in order (the first failure is reported):
   a. the memory id appears verbatim;
-  b. every figure (see `engine.review.figures`) traces to the material, a spelled figure by its
-     value or by the same words. The node addresses and the memory id are removed from
-     both sides first, so an id such as `deci-a7688a22` never lends "7688" or "22" to the
-     brief;
-  c. every span in "…" or “…” is, case and spacing aside, inside one of the quotes;
+  b. every figure (see `engine.review.figures`) traces to the material the figures may come
+     from (`Material.figure_texts`: the practice entry's title and text, the canon note's
+     title and text, the quote bodies and their references), a spelled figure by its value or by the same words.
+     The typer's rationale and evidence and the scores are not that material: a figure
+     found only there is untraced. The node addresses, the memory id and the brief's own
+     score label (`(confidence 0.81)`) are removed first, so an id such as `deci-a7688a22`
+     never lends "7688" or "22" to the brief;
+  c. every span in “…”, "…", «…», ‘…’ or '…' is, case and spacing aside, inside one of the
+     quotes;
   d. at least `COVERAGE_FLOOR` of the brief's content words occur in the material (or
      among the few labels the offline brief uses); the words of spelled figures, already
      traced by (b), are left out of the count.
@@ -44,8 +48,16 @@ BRIEF_LABELS = frozenset({"practice", "literature", "relation", "confidence"})
 
 Synthesizer = Callable[["Material"], str]
 
-_CURLY_QUOTED = re.compile(r"“([^”]*)”")
-_STRAIGHT_QUOTED = re.compile(r'"([^"]*)"')
+# Every quotation style, in the order spans are settled; a single quote opens only after a
+# non-word character and closes only before one, so apostrophes (don't, patients') are not
+# quotation marks.
+_QUOTED = (
+    re.compile(r"“([^”]*)”"),
+    re.compile(r"«([^»]*)»"),
+    re.compile(r'"([^"]*)"'),
+    re.compile(r"(?<!\w)‘(.*?)’(?!\w)"),
+    re.compile(r"(?<!\w)'(.*?)'(?!\w)"),
+)
 
 
 @dataclass(frozen=True)
@@ -81,6 +93,18 @@ class Material:
             f"{self.confidence:.2f}",
             self.rationale,
             self.evidence,
+            *(quote.body for quote in self.quotes),
+            self.citation,
+            *self.quote_citations,
+        )
+
+    def figure_texts(self) -> tuple[str, ...]:
+        """The texts a figure in a brief may come from: the two notes, the quotes, their references."""
+        return (
+            self.memory_title,
+            self.memory_body,
+            self.zk_title,
+            self.zk_body,
             *(quote.body for quote in self.quotes),
             self.citation,
             *self.quote_citations,
@@ -185,10 +209,13 @@ def cell_material(opened: OpenWorkspace, edge: OverlayEdge) -> Material | None:
 
 def offline_brief(material: Material) -> str:
     """A brief assembled from the material alone: nothing in it is written by a model."""
+    # Only the quote bodies are written between quotation marks: titles, bodies and the
+    # typer's rationale are set off by brackets, and the rationale loses its own marks (it
+    # may clip a sentence inside them), so none of them reads as a verbatim quotation.
     kind = f", {material.memory_type}" if material.memory_type else ""
     lines = [
-        f"Practice {material.memory_address} («{material.memory_title}»{kind}): "
-        f"{_clip(material.memory_body or material.memory_title)}"
+        f"Practice {material.memory_address} [{_unquoted(material.memory_title)}{kind}]: "
+        f"{_unquoted(_clip(material.memory_body or material.memory_title))}"
     ]
     if material.quotes:
         cited = material.quote_citations or ("",) * len(material.quotes)
@@ -197,13 +224,14 @@ def offline_brief(material: Material) -> str:
             for quote, where in zip(material.quotes, cited, strict=False)
         )
     else:
-        quoted = f"«{_clip(material.zk_body or material.zk_title)}»"
+        quoted = _unquoted(_clip(material.zk_body or material.zk_title))
+    title = _unquoted(material.zk_title)
     source = f", {material.citation}" if material.citation else ""
-    lines.append(f"Literature {material.zk_address} («{material.zk_title}»{source}): {quoted}")
-    # The rationale is the typer's wording and may clip a sentence inside its quotation
-    # marks; guillemets keep it from being read as a verbatim quotation.
-    rationale = re.sub(r"[\"“”]", "«", material.rationale.strip())
-    rationale = re.sub(r"«([^«]*)«", r"«\1»", rationale)
+    lines.append(f"Literature {material.zk_address} [{title}{source}]: {quoted}")
+    rationale = _unquoted(material.rationale.strip())
+    if untraced_figures(rationale, "\n".join(material.figure_texts())):
+        # The typer's own scores ("shares 88% of the words") are not the material's figures.
+        rationale = ""
     relation = f"Relation: {material.relation} (confidence {material.confidence:.2f})"
     lines.append(f"{relation}: {rationale}" if rationale else relation + ".")
     return "\n".join(lines)
@@ -263,8 +291,11 @@ def verify_brief(brief: str, material: Material) -> BriefCheck:
         return BriefCheck.failed(
             BriefFailure.MISSING_ID, f"the memory id {material.memory_id} is not cited"
         )
-    source = "\n".join(material.texts())
-    untraced = untraced_figures(_without(brief, material), _without(source, material))
+    source = "\n".join(material.figure_texts())
+    label = f"(confidence {material.confidence:.2f})"
+    untraced = untraced_figures(
+        _without(brief, material).replace(label, " "), _without(source, material)
+    )
     if untraced:
         return BriefCheck.failed(
             BriefFailure.UNTRACED_NUMBER, f"not in the material: {', '.join(untraced)}"
@@ -328,13 +359,13 @@ def _untraced_quotes(brief: str, quote_bodies: list[str]) -> str | None:
     """The first quoted span of `brief` that is not inside a quote body, or None."""
     haystack = "\n".join(one_line(body).lower() for body in quote_bodies)
     remainder = brief
-    for pattern in (_CURLY_QUOTED, _STRAIGHT_QUOTED):
+    for pattern in _QUOTED:
         for match in pattern.finditer(remainder):
-            span = one_line(match.group(1)).strip(" .…")
+            span = one_line(match.group(1)).strip(" .…,;:")
             if span and span.lower() not in haystack:
                 return match.group(1)
-        # Curly-quoted spans are settled; blank them so a straight quote inside one of
-        # them cannot pair with a straight quote elsewhere.
+        # Settled spans are blanked so a quotation mark inside one of them cannot pair
+        # with a mark of another style elsewhere.
         remainder = pattern.sub(" ", remainder)
     return None
 
@@ -348,6 +379,12 @@ def _without(text: str, material: Material) -> str:
         if identifier:
             text = text.replace(identifier, " ")
     return text
+
+
+def _unquoted(text: str) -> str:
+    """`text` without quotation marks of any style (apostrophes inside words stay)."""
+    text = re.sub(r"[\"“”«»‘]", "", text)
+    return re.sub(r"(?<!\w)'|'(?!\w)|’(?!\w)", "", text)
 
 
 def _clip(text: str, limit: int = 400) -> str:

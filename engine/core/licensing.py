@@ -1,0 +1,325 @@
+"""Extractive licensing: whether a source says a claim, as a whole sentence or independent clause.
+
+A claim is licensed by a source text when every sentence of the claim has the word sequence
+(see `engine.core.text`: case, punctuation and spacing aside, every meaning-bearing token
+kept) of a *licensing unit* of the source: a whole sentence, or a whole independent clause
+of one (a question licenses only the same question, and never splits). A contiguous run of
+words is not enough: "vitamin D prevents tuberculosis" sits inside "We found no evidence
+that vitamin D prevents tuberculosis." and is not licensed by it, and "Smoking causes
+cancer in mice" drops the condition of "Smoking causes cancer in mice only when combined
+with asbestos exposure."
+
+Independent clauses are found by construction, not by guessing meaning. A sentence splits
+only at a top-level `;`, at a comma before `and`, `but`, `whereas` or `yet`, or at a bare
+`whereas`, and only when every piece is a clause that stands alone (`although`, `though`
+and `while` open subordinate clauses that may concede or time-bound the main one, so they
+never split):
+
+- each piece has at least three tokens and no top-level comma of its own (so a list
+  `A, B, and C` or an introductory phrase `In mice, …` that may scope over every piece
+  never splits);
+- no piece opens with a restricting or subordinating word (`_ONSETS`: `only`, `not`,
+  `except`, `unless`, `if`, `when`, a preposition …), so `…, but only in mice` and `…, and
+  not in rats` keep the sentence whole;
+- no piece but the last holds a word that can take scope over what follows (`_SCOPE`:
+  complementisers and subordinators such as `that`, `whether`, `if`, `because`), so
+  `These data suggest that A; B` and `If A, B and C` keep the sentence whole.
+
+Both lists are closed and documented here; a word outside them never widens licensing,
+it can only fail to split a sentence, which costs an abstention, never a false answer.
+What stays out of reach by design: a trailing modifier that a reader would attach to both
+clauses (`A rose and B fell, in mice` splits nowhere, but `A rose; B fell in mice` licenses
+`A rose`).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from engine.core.text import sentences, whole_sentences_at, word_sequence
+
+Words = tuple[str, ...]
+# Marks a question's word sequence; no token is ever this string.
+_ASKED = "\x00?"
+
+_SPLIT = re.compile(r";\s*|,\s*(?:and|but|whereas|yet)\s+|\s+whereas\s+", re.IGNORECASE)
+_MIN_CLAUSE = 3
+# Words that, opening a piece, restrict or subordinate it (or leave it a fragment).
+_ONSETS = frozenset(
+    """
+    only not no nor neither never none except excluding unless if when whenever whether once
+    until provided given assuming solely exclusively mainly mostly primarily largely partly
+    partially particularly especially even just merely almost nearly
+    in on at for with without among amongst during after before under over within between
+    from to by of via through throughout across against than as upon into despite following
+    compared relative versus vs
+    """.split()  # noqa: SIM905
+)
+# Words that, inside an earlier piece, may take scope over the pieces after it.
+_SCOPE = frozenset(
+    """
+    that whether if unless when whenever because since although though while whilst once
+    until provided assuming whereby suggest suggests suggested suggesting hypothesis
+    hypothesize hypothesized hypothesise hypothesised
+    """.split()  # noqa: SIM905
+)
+
+
+def independent_clauses(sentence: str) -> tuple[str, ...]:
+    """The independent clauses of one sentence when it splits soundly, else `()`.
+
+    See the module docstring for when a sentence splits; a question never does.
+    """
+    if _is_question(sentence):
+        return ()
+    pieces = _top_level_pieces(sentence)
+    if len(pieces) < 2:
+        return ()
+    for i, piece in enumerate(pieces):
+        words = word_sequence(piece)
+        if len(words) < _MIN_CLAUSE or words[0] in _ONSETS or _has_top_level_comma(piece):
+            return ()
+        if i < len(pieces) - 1 and _SCOPE.intersection(words):
+            return ()
+    return tuple(pieces)
+
+
+def _top_level_pieces(sentence: str) -> list[str]:
+    cuts = [m.span() for m in _SPLIT.finditer(sentence)]
+    if not cuts:
+        return [sentence.strip()]
+    cuts = [(a, b) for a, b in cuts if _depth(sentence, a) <= 0]
+    pieces, last = [], 0
+    for start, end in cuts:
+        pieces.append(sentence[last:start].strip())
+        last = end
+    pieces.append(sentence[last:].strip())
+    return [piece for piece in pieces if piece]
+
+
+def _depth(text: str, at: int) -> int:
+    """How many brackets are open at `at` (openers minus closers before it)."""
+    opened = text.count("(", 0, at) + text.count("[", 0, at) + text.count("{", 0, at)
+    closed = text.count(")", 0, at) + text.count("]", 0, at) + text.count("}", 0, at)
+    return opened - closed
+
+
+def _has_top_level_comma(piece: str) -> bool:
+    depth = 0
+    for char in piece:
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth = max(0, depth - 1)
+        elif char == "," and depth == 0:
+            return True
+    return False
+
+
+def _is_question(sentence: str) -> bool:
+    return sentence.rstrip().rstrip("\"')]").endswith("?")
+
+
+@lru_cache(maxsize=1024)
+def _sentence_texts(text: str) -> tuple[str, ...]:
+    return tuple(text[span.start : span.end] for span in sentences(text))
+
+
+@dataclass(frozen=True)
+class _Source:
+    """A source's sentences: their texts and whole-sentence forms, for licensing lookups."""
+
+    texts: tuple[str, ...]
+    wholes: frozenset[Words]
+    joined: tuple[str, ...]
+
+
+@lru_cache(maxsize=64)
+def _source(source: str) -> _Source:
+    texts = _sentence_texts(source)
+    grouped = [word_sequence(text) for text in texts]
+    wholes = []
+    for text, words in zip(texts, grouped, strict=True):
+        if words:
+            wholes.append((*words, _ASKED) if _is_question(text) else tuple(words))
+    return _Source(texts, frozenset(wholes), tuple(map(_joined, grouped)))
+
+
+def _unit_of(part: Words, source: str) -> bool:
+    """Whether `part` is a whole sentence, or an independent clause of one, of `source`."""
+    found = _source(source)
+    if part in found.wholes:
+        return True
+    if part[-1] == _ASKED:
+        return False  # a question is licensed only whole
+    needle = _joined(part)
+    for text, joined in zip(found.texts, found.joined, strict=True):
+        if needle in joined and part in map(word_sequence, independent_clauses(text)):
+            return True
+    return False
+
+
+def licensing_units(source: str) -> frozenset[Words]:
+    """The word sequences a claim sentence may have to be licensed by `source`."""
+    found = _source(source)
+    units = set(found.wholes)
+    for text in found.texts:
+        units.update(word_sequence(clause) for clause in independent_clauses(text))
+    return frozenset(units)
+
+
+def _joined(words: Words) -> str:
+    # Token norms never contain the separator, so a substring hit is a token-aligned run.
+    return "\x1f" + "\x1f".join(words) + "\x1f"
+
+
+@lru_cache(maxsize=4096)
+def claim_sentences(claim: str) -> tuple[Words, ...]:
+    """The word sequences of the claim's sentences, a question's marked as asked."""
+    out = []
+    for sentence in _sentence_texts(claim):
+        words = word_sequence(sentence)
+        if words:
+            out.append((*words, _ASKED) if _is_question(sentence) else words)
+    return tuple(out)
+
+
+def extractively_licensed(claim: str, source: str) -> bool:
+    """Whether every sentence of `claim` is a whole sentence or independent clause of `source`.
+
+    An empty claim is never licensed; a question only by the same question, never by a
+    statement, and a statement never by a question.
+    """
+    if _verbatim_sentences(claim, source):
+        return True
+    parts = claim_sentences(claim)
+    return bool(parts) and all(_unit_of(part, source) for part in parts)
+
+
+def _verbatim_sentences(text: str, source: str) -> bool:
+    """The fast path: `text`, as written, is a run of whole sentences of `source`."""
+    text = text.strip()
+    at = source.find(text) if text else -1
+    while at >= 0:
+        if whole_sentences_at(source, at, at + len(text)):
+            return True
+        at = source.find(text, at + 1)
+    return False
+
+
+def licensable_part(quote: str, source: str) -> str | None:
+    """The sentences (or independent clauses) of a found quote that are units of `source`.
+
+    A quote proven present in a source licenses a claim only through what of it is a whole
+    sentence or independent clause there: a quoted span cut from inside "no evidence that …"
+    licenses nothing. Returns the kept parts joined by spaces, or None.
+    """
+    if _verbatim_sentences(quote, source):
+        return quote.strip()
+    kept = []
+    for sentence in _sentence_texts(quote):
+        words = word_sequence(sentence)
+        if not words or _is_question(sentence):
+            continue
+        if _unit_of(words, source):
+            kept.append(sentence)
+        else:
+            kept.extend(
+                c for c in independent_clauses(sentence) if _unit_of(word_sequence(c), source)
+            )
+    return " ".join(kept) or None
+
+
+@lru_cache(maxsize=4096)
+def restatement_forms(claim: str) -> tuple[Words, ...]:
+    """What a prose sentence may equal to restate `claim`: all of it, a sentence, a clause.
+
+    Word sequences compare as in licensing, except that a question mark is punctuation
+    here: the prose restates the claim's words and the claim's licence settles the rest.
+
+    Atomisation follows the licensing rule: a clause counts only when its sentence splits
+    soundly, so an atom never loses the restriction or condition it was stated under.
+    """
+    forms = [word_sequence(claim)]
+    for sentence in _sentence_texts(claim):
+        forms.append(word_sequence(sentence))
+        forms.extend(word_sequence(clause) for clause in independent_clauses(sentence))
+    return tuple(dict.fromkeys(form for form in forms if form))
+
+
+def clause_atoms(claim: str) -> tuple[str, ...]:
+    """The atomic facts of a claim as text: each sentence, or its independent clauses."""
+    atoms: list[str] = []
+    for sentence in _sentence_texts(claim):
+        atoms.extend(independent_clauses(sentence) or (sentence,))
+    return tuple(atoms)
+
+
+def novel_tokens(text: str, support: Iterable[str]) -> tuple[str, ...]:
+    """The tokens of `text` (words, numbers, symbols) found in none of `support`, in order."""
+    have: set[str] = set()
+    for piece in support:
+        have.update(word_sequence(piece))
+    return tuple(dict.fromkeys(token for token in word_sequence(text) if token not in have))
+
+
+def why_unlicensed(claim: str, sources: Iterable[str]) -> str:
+    """Name, in a few words, what the claim changed from the closest sentence of `sources`."""
+    texts = [source for source in sources if source.strip()]
+    if not texts:
+        return "nothing cited holds text to restate"
+    sentences_of = [s for source in texts for s in _sentence_texts(source)]
+    parts = list(claim_sentences(claim))
+    if not parts:
+        return "the claim has no words to license"
+    part = next((p for p in parts if not any(_unit_of(p, t) for t in texts)), parts[0])
+    if part[-1] == _ASKED:
+        return "asks a question the source does not ask"
+    best, best_score = None, -1.0
+    for sentence in sentences_of:
+        words = word_sequence(sentence)
+        score = difflib.SequenceMatcher(None, part, words, autojunk=False).ratio()
+        if score > best_score:
+            best, best_score = sentence, score
+    if best is None:
+        return "no sentence of the source comes close"
+    return _difference(part, best)
+
+
+def _difference(part: Words, sentence: str) -> str:
+    words = word_sequence(sentence)
+    if part == words and _is_question(sentence):
+        return "the source asks it as a question"
+    at = _find_run(part, words)
+    if at >= 0:
+        before, after = words[:at], words[at + len(part) :]
+        if before:
+            return f'is a span inside "{_show(before)} …", not a whole sentence or clause'
+        if after:
+            return f'drops "{_show(after)}" (a restriction or condition of the source)'
+    matcher = difflib.SequenceMatcher(None, part, words, autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "replace":
+            return f'has "{_show(part[i1:i2])}" where the source has "{_show(words[j1:j2])}"'
+        if op == "delete":
+            return f'adds "{_show(part[i1:i2])}" to the source'
+        if op == "insert":
+            return f'leaves out "{_show(words[j1:j2])}" of the source'
+    return "is not a whole sentence or independent clause of the source"
+
+
+def _find_run(part: Words, words: Words) -> int:
+    n = len(part)
+    for i in range(len(words) - n + 1):
+        if words[i : i + n] == part:
+            return i
+    return -1
+
+
+def _show(words: Words, limit: int = 8) -> str:
+    shown = " ".join(words[:limit])
+    return shown + " …" if len(words) > limit else shown

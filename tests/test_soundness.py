@@ -1,0 +1,146 @@
+"""The soundness suite: mutated SciFact train sentences never answer grounded; verbatim ones do."""
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.datasets.mutations import FAMILIES
+from engine.datasets.scifact_text import (
+    fragments,
+    rationales,
+    restatement_payload,
+    train_abstracts,
+    train_sentences,
+)
+from engine.datasets.soundness import (
+    altered_copies,
+    by_abstract,
+    evaluate,
+    grounded_answer,
+    mutant_payloads,
+    one_typo,
+    quote_figures,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = 160  # a fixed, seeded sample keeps the suite fast; the eval command runs them all
+
+
+@pytest.fixture(scope="module")
+def abstracts():
+    return train_abstracts()
+
+
+@pytest.fixture(scope="module")
+def sample(abstracts):
+    return random.Random(20201).sample(train_sentences(abstracts), SAMPLE)
+
+
+@pytest.fixture(scope="module")
+def report(abstracts, sample):
+    chosen = {item.doc_id for item in sample}
+    groups = [g for g in by_abstract(train_sentences(abstracts)) if g[0].doc_id in chosen][:40]
+    return evaluate(sample, seed=5, abstracts=groups)
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES), ids=sorted(FAMILIES))
+def test_no_mutant_answers_grounded(report, family):
+    score = next(f for f in report.families if f.family == family)
+    assert score.mutants > 0, "the sample should exercise every family"
+    assert score.leaks == 0, score.examples
+
+
+def test_verbatim_whole_sentences_answer(report):
+    assert report.control_sentences > 0.9 * SAMPLE
+    assert report.control_answered == report.control_sentences, report.control_misses
+
+
+def test_whole_abstracts_restated_sentence_by_sentence_answer(report):
+    assert report.control_abstracts >= 30
+    assert report.control_abstracts_answered == report.control_abstracts
+
+
+def test_every_mutant_changes_the_words(sample):
+    rng = random.Random(3)
+    for item in sample[:40]:
+        for fn in FAMILIES.values():
+            for mutant in fn(item, rng):
+                assert mutant.claim != mutant.source or mutant.premise is not None
+
+
+def test_deduction_mutants_hedge_at_most(sample):
+    mutant = FAMILIES["deduction-novel"](sample[0], random.Random(1))[0]
+    outs = [grounded_answer(p) for p in mutant_payloads(mutant)]
+    assert outs == [False, False]
+
+
+def test_unmutated_sentence_answers_in_both_quote_forms(sample):
+    item = next(i for i in sample if not i.fragment)
+    assert grounded_answer(restatement_payload([item]))
+
+
+@pytest.mark.parametrize(
+    ("sentences", "expected"),
+    [
+        (["It rose.", "It fell."], [False, False]),
+        (["Svct2 (ref.", "4).", "Next one."], [True, True, False]),
+        (["Of the adult Ae.", "aegypti collected, all died.", "Done."], [True, True, False]),
+        (["Mean age 38 +/-", "13 years.", "Done."], [True, True, False]),
+        (['"', "Obstruction matters.", "p53 functions as a factor."], [True, True, False]),
+    ],
+    ids=["whole", "unbalanced-bracket", "lowercase-continuation", "no-terminator", "no-word"],
+)
+def test_fragments_of_scifact_segmentation(sentences, expected):
+    assert fragments(sentences) == expected
+
+
+def test_one_typo_changes_one_word():
+    rng = random.Random(0)
+    text = "Aspirin reduced bleeding considerably in elderly patients."
+    typo = one_typo(text, rng)
+    assert typo != text and len(typo.split()) == len(text.split())
+
+
+def test_quote_figures_on_real_rationales(abstracts):
+    items = rationales(abstracts)[:120]
+    figures = quote_figures(items, seed=2)
+    assert figures.true_verified == figures.true_quotes == 120
+    assert figures.typos_verified >= 0.95 * figures.typos
+    assert figures.altered > 200 and figures.altered_verified == 0, figures.altered_examples
+
+
+def test_altered_copies_say_something_else(abstracts):
+    item = rationales(abstracts)[0]
+    copies = altered_copies(item, random.Random(0))
+    assert copies and item.text not in copies
+
+
+def test_eval_soundness_command_prints_the_table():
+    run = subprocess.run(
+        [sys.executable, "-m", "engine", "eval", "soundness", "--sample", "12", "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    assert {f["family"] for f in out["soundness"]["families"]} == set(FAMILIES)
+    assert all(f["leaks"] == 0 for f in out["soundness"]["families"])
+    assert out["quote_check"]["altered_verified"] == 0
+
+
+def test_eval_soundness_refuses_a_bad_sample():
+    run = subprocess.run(
+        [sys.executable, "-m", "engine", "eval", "soundness", "--sample", "0"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 2
+    assert run.stderr.startswith("error:") and "Traceback" not in run.stderr
