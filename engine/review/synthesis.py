@@ -12,7 +12,8 @@ The four checks, in order (the first failure is reported):
   a. the memory id appears verbatim;
   b. every figure (see `engine.review.figures`) traces to the material the figures may come
      from (`Material.figure_texts`: the practice entry's title and text, the canon note's
-     title and text, the quote bodies and their references), a spelled figure by its value or by the same words.
+     title and text, the quote bodies and their references), a spelled figure by its value
+     or by the same words.
      The typer's rationale and evidence and the scores are not that material: a figure
      found only there is untraced. The node addresses, the memory id and the brief's own
      score label (`(confidence 0.81)`) are removed first, so an id such as `deci-a7688a22`
@@ -99,7 +100,7 @@ class Material:
         )
 
     def figure_texts(self) -> tuple[str, ...]:
-        """The texts a figure in a brief may come from: the two notes, the quotes, their references."""
+        """The texts a brief's figures may come from: both notes, the quotes, their references."""
         return (
             self.memory_title,
             self.memory_body,
