@@ -2,7 +2,7 @@
 
 `pair_features` weighs the content words two passages share by rarity, pairs their
 direction words over those shared words, and compares negation, null results and numbers;
-`evidence_phrase` and `agreement_phrase` name the words a verdict rests on.
+`contradiction_cue`, `evidence_phrase` and `agreement_phrase` name the words a verdict rests on.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
+from engine.review.calibration import ContradictionCue
 from engine.review.passages import Cue, Passage
 
 _FIRM = 6.0  # anchored weight at which a pairing of direction words counts in full
@@ -212,27 +213,39 @@ def restrictions(claim: Passage, sentence: Passage) -> list[str]:
 
 def evidence_phrase(claim: Passage, sentence: Passage, rarity: Rarity) -> str:
     """A short phrase naming the words on which the two texts disagree, or "" if none stand out."""
+    return contradiction_cue(claim, sentence, rarity)[1]
+
+
+def contradiction_cue(
+    claim: Passage, sentence: Passage, rarity: Rarity
+) -> tuple[ContradictionCue, str]:
+    """The kind of disagreement between the texts and a phrase naming its words.
+
+    The phrase is "" when nothing specific stands out (`ContradictionCue.NONE`).
+    """
     shared = claim.content & sentence.content
     _, pairs = _facing(claim, sentence, shared, rarity)
     _, differ = _number_pairs(claim, sentence)
     if differ:
         mine, theirs = differ[0]
-        return f"gives {theirs} where the claim gives {mine} for the same quantity"
+        phrase = f"gives {theirs} where the claim gives {mine} for the same quantity"
+        return ContradictionCue.NUMBER, phrase
     for kind, cue, other in pairs:
         if kind == "flip":
-            return f'says "{other.word}" where the claim says "{cue.word}"'
+            phrase = f'says "{other.word}" where the claim says "{cue.word}"'
+            return ContradictionCue.DIRECTION, phrase
         if kind == "negflip":
             negated = other.word if other.negated else cue.word
             where = "the sentence" if other.negated else "the claim"
-            return f'negates "{negated}" in {where} only'
+            return ContradictionCue.NEGATION, f'negates "{negated}" in {where} only'
     if sentence.nulls & shared and not claim.nulls & shared:
-        return "reports no effect where the claim asserts one"
+        return ContradictionCue.NULL_RESULT, "reports no effect where the claim asserts one"
     if claim.nulls & shared and not sentence.nulls & shared:
-        return "reports an effect where the claim asserts none"
+        return ContradictionCue.NULL_RESULT, "reports an effect where the claim asserts none"
     if (claim.negated ^ sentence.negated) & shared:
         word = (sentence.negations or claim.negations or ("not",))[0]
-        return f'puts "{word}" on what the claim states'
-    return ""
+        return ContradictionCue.NEGATION, f'puts "{word}" on what the claim states'
+    return ContradictionCue.NONE, ""
 
 
 def agreement_phrase(claim: Passage, sentence: Passage, rarity: Rarity) -> str:
