@@ -238,6 +238,13 @@ def fit_calibration(pairs: list[Pair]) -> calibration.Calibration:
             if n >= CALIBRATED_MINIMUM and precision >= CALIBRATED_PRECISION:
                 best = max(best, (int(y[flagged].sum()), -bar, l2, bar))
     _, _, l2, bar = best
+    out_of_fold = cross_validated(x, y, ids, l2)
+    print("calibration, out of fold: precision by band of calibrated confidence")
+    for low, high in zip(BARS[4::2], [*BARS[6::2], 1.01], strict=False):
+        inside = (out_of_fold >= low) & (out_of_fold < high)
+        n = int(inside.sum())
+        share = f"{float(y[inside].mean()):.2f}" if n else "-"
+        print(f"  [{low:.2f}, {min(high, 1.0):.2f}): {n:>3} candidates, precision {share}")
     mean, scale = _standardise(x)
     w, b = fit_binary((x - mean) / scale, y, l2)
     print(f"calibration: L2 {l2}, bar {bar:.2f}")
