@@ -206,6 +206,13 @@ def show_current() -> dict:
     result = current()
     if result is None:
         nothing_yet()
+    if (fresh := reviewed(result)) is not result:  # a triage decision touched it
+        item = st.session_state["current"]
+        if fresh.get("rerouted"):
+            set_current(fresh, item["origin"])
+        else:
+            item["result"] = fresh
+        result = fresh
     show_origin()
     show_banner(result)
     return result

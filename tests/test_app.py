@@ -341,3 +341,17 @@ def test_an_unreachable_or_invalid_endpoint_is_reported(lab_app):
     ask(lab_app, SIGNAL)
     assert not lab_app.exception
     assert "must be an http(s) URL" in lab_app.error[0].value
+
+
+def test_the_dag_page_shows_the_re_routed_answer_after_a_decision(lab_path, monkeypatch):
+    save_contradiction_overlay(lab_path)
+    monkeypatch.setenv("SYNAPSE_WORKSPACE", str(lab_path))
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    ask(at, SIGNAL)
+    at.switch_page("pages/reasoning_dag.py").run()
+    assert banner(at).startswith("ANSWER")
+    at.switch_page("pages/claim_matrix.py").run()
+    at.button(key="triage_confirmed").click().run()
+    at.switch_page("pages/reasoning_dag.py").run()
+    assert banner(at).startswith("ABSTAIN") and not at.exception
+    assert any(c.value.startswith("Re-routed after a triage decision") for c in at.caption)
