@@ -12,12 +12,12 @@ from engine.review.triage import Decision, record
 from engine.workspace.opened import Worker
 from pages import shared
 from present import cells
-from present.heatmap import heatmap_view, picked_edge
+from present.heatmap import column_key_html, heatmap_view, picked_edge
 from present.markup import md_escape, relation_legend_html
 
 QUEUE_PAGE = 25
-HEAT_ROWS = 40
-HEAT_COLUMNS = 20
+HEAT_ROWS = 12  # the data is sparse (about one edge a row): 12 rows meet about 14 notes
+HEAT_COLUMNS = 14  # numbered columns stay legible at 800 px
 session = st.session_state
 
 
@@ -82,6 +82,7 @@ def heatmap_pane(visible: pd.DataFrame) -> str | None:
         theme=None,
         config={"displaylogo": False},
     )
+    st.html(column_key_html(heat))
     return picked_edge(event)
 
 

@@ -41,6 +41,7 @@ class HeatmapView:
     columns: Page  # canon notes met on the rows shown
     drawn: int  # edges drawn
     total: int  # edges in the frame
+    column_key: tuple[tuple[str, str], ...] = ()  # (column code, canon label), in order
 
     def caption(self) -> str:
         """What the figure shows of the whole, in true counts."""
@@ -75,15 +76,28 @@ def heatmap_view(
     shown = on_rows[on_rows["zk_address"].isin(cols)]
     titles = dict(zip(frame["memory_id"], frame["memory_title"], strict=False))
     canon = dict(zip(frame["zk_address"], frame["zk_title"], strict=False))
-    row_labels = distinct_labels({m: titles.get(m, m) for m in rows}, width=40)
-    col_labels = distinct_labels({a: canon.get(a, a) for a in cols}, width=28)
+    row_labels = distinct_labels({m: titles.get(m, m) for m in rows}, width=32)
+    col_labels = distinct_labels({a: canon.get(a, a) for a in cols}, width=90)
+    # Columns carry short codes and a key below the chart: long titles on a column axis
+    # become a smear on a narrow screen, and the hover still names the note in full.
+    codes = [str(cols_at.start + n + 1) for n in range(len(cols))]
     figure = _figure(shown, rows, cols)
     figure.update_layout(
-        height=max(360, 24 * len(rows) + 260),
-        xaxis={"ticktext": [esc(col_labels[a]) for a in cols]},
+        height=max(320, 26 * len(rows) + 120),
+        xaxis={"ticktext": codes, "tickangle": 0, "tickfont": {"size": 10}},
         yaxis={"ticktext": [esc(row_labels[m]) for m in rows]},
     )
-    return HeatmapView(figure, rows_at, cols_at, len(shown), len(frame))
+    key = tuple(zip(codes, (col_labels[a] for a in cols), strict=True))
+    return HeatmapView(figure, rows_at, cols_at, len(shown), len(frame), key)
+
+
+def column_key_html(view: HeatmapView) -> str:
+    """The column codes of a heatmap page with the canon note each stands for, escaped."""
+    items = "".join(
+        f"<span style='margin-right:12px;white-space:normal'><b>{esc(code)}</b> {esc(label)}</span>"
+        for code, label in view.column_key
+    )
+    return f"<div class='heatmap-key' style='font-size:0.8em;line-height:1.6'>{items}</div>"
 
 
 def matrix_figure(frame: pd.DataFrame, *, limit: int = 40) -> go.Figure:

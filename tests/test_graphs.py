@@ -207,7 +207,9 @@ def test_matrix_figure_escapes_labels_and_bands_colours_by_relation():
     ).assign(memory_id=["m1", "m2"])
     figure = heatmap.matrix_figure(frame)
     heat, picks = figure.data
-    assert figure.layout.xaxis.ticktext[0].startswith("&lt;img src=x")
+    assert list(figure.layout.xaxis.ticktext) == ["1"]  # titles go to the column key
+    key = heatmap.column_key_html(heatmap.heatmap_view(frame))
+    assert "&lt;img src=x" in key and "<img" not in key and "<b>1</b>" in key
     assert all("<img" not in t and "<script" not in t for t in figure.layout.yaxis.ticktext)
     hover = " ".join(picks.hovertext)
     assert "<img" not in hover and "<script" not in hover and "&lt;img" in hover
