@@ -1,8 +1,9 @@
 """Print how the gated offline typer does on SciFact train (both halves) and Climate-FEVER.
 
 Run with `python -m tools.tune_stance`. SciFact comes from the repo's `data/scifact/`;
-Climate-FEVER is read from `$SYNAPSE_CLIMATE_FEVER` or a `shared/data/climate-fever/`
-beside the checkout (or one level above) when present and skipped otherwise (it is a
+Climate-FEVER is read from `--climate-fever PATH`, else `$SYNAPSE_CLIMATE_FEVER`, else a
+`shared/data/climate-fever/` beside the checkout (or one level above) when present, and
+skipped otherwise (it is a
 tuning set only and never ships with the product). Every figure is deterministic: the
 halves are fixed by a hash of the claim id.
 
@@ -13,6 +14,7 @@ the calibration: how often a contradiction is right in each band of its confiden
 
 from __future__ import annotations
 
+import argparse
 import gzip
 import json
 import os
@@ -39,10 +41,10 @@ def _climate_fever() -> Path:
     if chosen:
         return Path(chosen)
     for base in (ROOT.parent, ROOT.parent.parent):
-        path = base / "shared" / "data" / "climate-fever" / "climate-fever.jsonl"
+        path = base / "shared" / "data" / "climate-fever"
         if path.exists():
             return path
-    return ROOT.parent / "shared" / "data" / "climate-fever" / "climate-fever.jsonl"
+    return ROOT.parent / "shared" / "data" / "climate-fever"
 
 
 CLIMATE_FEVER = _climate_fever()
@@ -139,12 +141,13 @@ def overlay_pairs(workspace: Path = DEMO) -> list[Pair]:
         opened.close()
 
 
-def climate_pairs() -> list[Pair]:
-    """Climate-FEVER claim-evidence pairs, or none when the file is absent."""
-    if not CLIMATE_FEVER.exists():
+def climate_pairs(where: Path = CLIMATE_FEVER) -> list[Pair]:
+    """Climate-FEVER claim-evidence pairs from its folder (or file), or none when absent."""
+    path = where / "climate-fever.jsonl" if where.is_dir() else where
+    if not path.exists():
         return []
     out = []
-    for row in _jsonl(CLIMATE_FEVER):
+    for row in _jsonl(path):
         for ev in row["evidences"]:
             gold = GOLD[ev["evidence_label"]]
             out.append(Pair(str(row["claim_id"]), row["claim"], ev["evidence"], gold))
@@ -222,7 +225,19 @@ def overlay_run(typer: Callable, per_claim: int = 10) -> str:
     return f"== Overlay-shaped run: {n} pairs in {seconds:.1f} s ({seconds / n * 1000:.2f} ms each)"
 
 
+def _arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m tools.tune_stance")
+    parser.add_argument(
+        "--climate-fever",
+        type=Path,
+        default=CLIMATE_FEVER,
+        help="Climate-FEVER folder or jsonl file (default: ../shared/data/climate-fever)",
+    )
+    return parser.parse_args()
+
+
 def main() -> None:
+    where = _arguments().climate_fever
     typer = make_typer("offline")
     for which in ("fit", "held"):
         pairs = scifact_pairs(which)
@@ -237,13 +252,13 @@ def main() -> None:
             print(calibration_report(f"SciFact overlay-shaped, {which} half", typer, pairs))
     if not shaped:
         print("== SciFact overlay-shaped: no demo workspace at", DEMO, "(run `make demo`)")
-    pairs = climate_pairs()
+    pairs = climate_pairs(where)
     if pairs:
         confusion, seconds = evaluate(typer, pairs)
         print(report("Climate-FEVER", confusion, seconds))
         print(calibration_report("Climate-FEVER", typer, pairs))
     else:
-        print("== Climate-FEVER: not found at", CLIMATE_FEVER, "(skipped)")
+        print("== Climate-FEVER: not found at", where, "(skipped)")
     print(overlay_run(make_typer("offline")))
 
 

@@ -15,6 +15,7 @@ from rapidfuzz import fuzz
 from engine.review.calibration import ContradictionCue
 from engine.review.passages import Cue, Passage
 
+_DENIED = 0.2  # share of a text's weighted content its negation must govern to deny it
 _FIRM = 6.0  # anchored weight at which a pairing of direction words counts in full
 _RESTRICTING = (
     "only", "solely", "exclusively", "restricted", "limited", "specifically", "subgroup",
@@ -66,6 +67,7 @@ def pair_features(claim: Passage, sentence: Passage, rarity: Rarity) -> dict[str
     null_c = rarity.weight(claim.nulls & shared - sentence.nulls) / scale
     num_match, num_conflict = _numbers(claim, sentence)
     f = {
+        "denial": said * denial(claim, sentence, rarity),
         "cov_c": cov_c,
         "cov_s": cov_s,
         "cov_c2": cov_c * cov_c,
@@ -98,6 +100,25 @@ def pair_features(claim: Passage, sentence: Passage, rarity: Rarity) -> dict[str
 
 def _asserts(p: Passage) -> bool:
     return any(not c.negated and c.axis != "presence" for c in p.cues) or p.affirms
+
+
+def denial(claim: Passage, sentence: Passage, rarity: Rarity) -> float:
+    """How fully the other text states what one text denies; 0 unless exactly one side negates.
+
+    Symmetric. The denying side must put its negation on words both texts share (at least
+    `_DENIED` of its weighted content), and the other side must neither negate nor report a
+    null result on them: "Tuvalu sea level isn't rising" against "the effects of rising sea
+    levels in Tuvalu". The value is the share of the denying side's content the other covers.
+    """
+    shared = claim.content & sentence.content
+    out = 0.0
+    for denying, stating in ((claim, sentence), (sentence, claim)):
+        if not denying.negations or stating.negations or stating.nulls & shared:
+            continue
+        total = rarity.weight(denying.content)
+        if total and rarity.weight(denying.negated & shared) >= _DENIED * total:
+            out = max(out, rarity.weight(shared) / total)
+    return out
 
 
 def _facing(

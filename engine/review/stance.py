@@ -35,6 +35,7 @@ _SHORTLIST = 4  # sentences scored by the model per note, best aligned first
 _AGAINST = 2  # of those, how many may carry a contradiction
 _HEDGE_DISCOUNT = 0.8
 _NUMBER_ALIGNED = 0.6  # alignment above which a differing number alone contradicts
+_DENIAL_ALIGNED = 0.7  # coverage of a denied statement above which the denial contradicts
 
 
 class Relation(StrEnum):
@@ -98,19 +99,25 @@ class StanceModel:
     def probabilities(self, features: dict[str, float]) -> np.ndarray:
         """Probabilities of supports, contradicts and none for one feature dict.
 
-        A well-aligned sentence that gives the same quantity a different number contradicts
-        however the weights read it: SciFact has too few such pairs to teach the model that.
+        A well-aligned sentence that gives the same quantity a different number, or that
+        states what the other text denies (`alignment.denial`), contradicts however the
+        weights read it: SciFact has too few such pairs to teach the model that.
         """
         x = (np.array([features[name] for name in self.features]) - self.mean) / self.scale
         z = self.weights @ x + self.bias
         z = np.exp(z - z.max())
         p = z / z.sum()
         aligned = max(features["cov_c"], features["cov_s"])
+        clash = 0.0
         if features["num_conflict"] and not features["num_match"] and aligned >= _NUMBER_ALIGNED:
             clash = 0.5 + 0.4 * aligned
-            if clash > p[1]:
-                rest = p[[0, 2]] / max(p[0] + p[2], 1e-12) * (1.0 - clash)
-                p = np.array([rest[0], clash, rest[1]])
+        if features.get("denial", 0.0) >= _DENIAL_ALIGNED:
+            # The weights read "X isn't rising" against "rising X" as agreement, since the
+            # words match; SciFact has too few such pairs to teach them otherwise.
+            clash = max(clash, 0.5 + 0.4 * features["denial"])
+        if clash > p[1]:
+            rest = p[[0, 2]] / max(p[0] + p[2], 1e-12) * (1.0 - clash)
+            p = np.array([rest[0], clash, rest[1]])
         return p
 
 
@@ -238,8 +245,9 @@ class OfflineTyper:
     """The deterministic typer: the trained model over the claim's best-aligned sentences.
 
     With a calibration in the model, a contradiction stands only when its calibrated
-    probability of being right reaches the calibration's threshold; its confidence is that
-    probability. A refused one is shown as related (`extends`) with what was refused.
+    probability of being right reaches the calibration's threshold and a named cue (a
+    number, a direction, a negation or a null result) says what disagrees; its confidence
+    is that probability. A refused one is shown as related (`extends`) with what was refused.
     """
 
     name = "offline"
@@ -260,9 +268,15 @@ class OfflineTyper:
                 if m.calibration.is_candidate(candidate.evidence)
                 else 0.0
             )
-            if calibrated >= m.calibration.threshold:
+            cued = candidate.evidence.cue is not ContradictionCue.NONE
+            if calibrated >= m.calibration.threshold and cued:
                 return _contradiction(candidate, calibrated)
-            if calibrated > 0.0:
+            if calibrated > 0.0 and not cued:
+                refused = (
+                    " A contradiction was considered and refused: no specific cue "
+                    f"(calibrated {calibrated:.2f})."
+                )
+            elif calibrated > 0.0:
                 refused = (
                     f" A contradiction ({candidate.evidence.cue.label}) was considered and "
                     f"refused: calibrated {calibrated:.2f}, below {m.calibration.threshold:.2f}."
