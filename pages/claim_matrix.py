@@ -1,15 +1,23 @@
-"""Claim matrix: practice against canon, cell briefs, and the contradiction triage queue."""
+"""Claim matrix: the edge queue, the heatmap overview, one selected edge and its triage."""
 
 import streamlit as st
 
 from engine.core.errors import EngineError
-from engine.review.matrix import filter_frame, matrix_frame, relations_in, to_csv
+from engine.review.contest import contest_scope
+from engine.review.matrix import (
+    QueueOrder,
+    filter_frame,
+    matrix_frame,
+    relations_in,
+    sort_queue,
+    to_csv,
+)
 from engine.review.overlay import read_overlay
-from engine.review.triage import Decision, record, state
+from engine.review.triage import state
+from pages import matrix_widgets as panes
 from pages import shared
 from present import cells
-from present.heatmap import matrix_figure, picked_row
-from present.markup import md_escape, relation_legend_html
+from present.markup import md_escape
 from present.tables import table_html
 
 st.title("Claim matrix")
@@ -19,8 +27,6 @@ if worker is None:
     st.stop()
 root = worker.opened.root
 session = st.session_state
-
-
 read = read_overlay(root)
 if read.overlay is None:
     st.info(f"No claim overlay yet: {read.reason}.")
@@ -29,11 +35,16 @@ if read.overlay is None:
         st.rerun()
     st.stop()
 overlay = read.overlay
-frame = matrix_frame(overlay, worker.opened.workspace, triage=state(root))
+try:
+    scope = contest_scope(root)
+except EngineError as exc:
+    st.error(md_escape(exc))
+    st.stop()
+frame = matrix_frame(overlay, worker.opened.workspace, triage=state(root), scope=scope)
 
 built = md_escape(f"Overlay built {overlay.built_at} by {overlay.typer}: {len(frame)} edges")
 with st.expander(built):
-    st.caption(cells.overlay_summary(overlay.counts))
+    st.caption(cells.overlay_summary(overlay.counts) + f" Contradictions that contest: {scope}.")
     if st.button("Rebuild the overlay", key="matrix_rebuild"):
         shared.build_overlay(worker)
         st.rerun()
@@ -41,105 +52,64 @@ with st.expander(built):
 relations = relations_in(frame)
 left, middle, right = st.columns([3, 2, 2])
 chosen = left.multiselect("Relations", relations, default=relations, key="matrix_relations")
+search = left.text_input("Find by title or id", key="matrix_search")
 floor = middle.slider("Minimum confidence", 0.0, 1.0, 0.0, 0.05, key="matrix_min_conf")
+order = middle.selectbox("Sort", list(QueueOrder), format_func=str, key="matrix_order")
 high = right.checkbox("High-value only", key="matrix_high_value")
 contested = right.checkbox("Contested only", key="matrix_contested")
+pending = right.checkbox("Not yet reviewed only", key="matrix_pending")
 visible = filter_frame(
     frame,
     relations=chosen,
     min_confidence=floor,
     high_value_only=high,
     contested_only=contested,
+    text=search,
+    pending_only=pending,
 )
-st.caption(f"{len(visible):,} of {len(frame):,} cells visible")
-st.download_button(
-    "Download the visible matrix (CSV)",
-    to_csv(visible),
-    file_name="claim_matrix.csv",
-    mime="text/csv",
-    key="matrix_csv",
-)
+visible = sort_queue(visible, order)
+st.caption(f"{len(visible):,} of {len(frame):,} edges pass the filters.")
+st.download_button("Download these edges (CSV)", to_csv(visible), "claim_matrix.csv", "text/csv")
 if visible.empty:
-    st.info("No cell passes these filters.")
+    st.info("No edge passes these filters.")
     st.stop()
 
-st.html(relation_legend_html())
-event = st.plotly_chart(
-    matrix_figure(visible),
-    key="matrix_chart",
-    on_select="rerun",
-    selection_mode="points",
-    theme=None,
-    config={"displaylogo": False},
-)
-picked = picked_row(event, len(visible))
-if picked is not None and picked != session.get("matrix_picked"):
-    session["matrix_picked"] = picked
-    session["matrix_cell"] = int(picked)
+# One selection, by edge token, drives the detail and the triage buttons; a link from an
+# answer, a heatmap click, a queue row and the picker below all set the same one. It lives
+# under its own key: a widget's state is dropped on a run that renders it differently.
+tokens = list(visible["edge_id"])
+if (linked := st.query_params.get("edge")) and session.get("matrix_linked") != linked:
+    session["matrix_linked"] = linked
+    session["matrix_selected"] = linked
+if session.get("matrix_selected") not in tokens:
+    session["matrix_selected"] = tokens[0]
 
-st.subheader("Cell")
-cell = st.selectbox(
-    "Cell",
-    range(len(visible)),
-    format_func=lambda i: cells.cell_label(visible.iloc[i]),
-    key="matrix_cell",
-)
-row = visible.iloc[cell]
-edge = cells.find_edge(overlay, row)
-detail = worker.call(cells.cell_detail, worker.opened, edge) if edge else None
-if detail is None or detail["missing"]:
-    st.warning("One of this cell's notes is no longer in the workspace.")
+view = st.radio("View", ["Queue", "Heatmap"], horizontal=True, key="matrix_view")
+if view == "Queue":
+    picked, seen = panes.queue_pane(visible), "queue_seen"
 else:
-    if detail["brief"] is None:
-        st.caption("Not a high-value cell: no brief is written for it.")
-    elif detail["verified"]:
-        st.success("Brief verified against its material.")
-    else:
-        st.warning(f"Brief flagged, not verified: {md_escape(detail['problem'])}")
-    if detail["brief"]:
-        st.container(border=True).text(detail["brief"])
-    st.markdown("**Verbatim quotes**")
-    st.html(cells.quotes_html(detail["quotes"]))
-    st.markdown(f"**Rationale** — {md_escape(detail['rationale'] or 'none given')}")
+    picked, seen = panes.heatmap_pane(visible), "chart_seen"
+if picked is not None and picked != session.get(seen) and picked in tokens:
+    session[seen] = picked
+    session["matrix_selected"] = picked
 
-st.subheader("Contradiction triage")
-
-
-def decide(key, decision: Decision) -> None:
-    """Append the decision to the triage log; answers made before it are forgotten."""
-    try:
-        record(root, key, decision, note=session.get("triage_note", ""))
-    except (EngineError, OSError) as exc:
-        session["triage_message"] = f"Not recorded: {exc}"
-        return
-    session["triage_note"] = ""
-    session["triage_message"] = f"Recorded: {decision.value}"
-    shared.answer_cache_clear()
-
-
-queue = cells.triage_queue(frame)
-if queue.empty:
-    st.caption("The overlay holds no contradiction to review.")
-else:
-    pending = cells.pending_count(queue)
-    st.caption(f"{pending} of {len(queue)} contradictions not yet reviewed.")
-    item = st.selectbox(
-        "Contradiction",
-        range(len(queue)),
-        format_func=lambda i: cells.cell_label(queue.iloc[i]),
-        key="triage_item",
-    )
-    st.text_input("Note", key="triage_note", placeholder="Why, in a sentence")
-    key = cells.edge_key(queue.iloc[item])
-    choices = (
-        ("Confirm", Decision.CONFIRMED),
-        ("Dismiss", Decision.DISMISSED),
-        ("Follow up", Decision.FOLLOW_UP),
-    )
-    for column, (label, decision) in zip(st.columns(3), choices, strict=True):
-        column.button(label, key=f"triage_{decision.value}", on_click=decide, args=(key, decision))
+labels = dict(zip(tokens, (cells.cell_label(r) for _, r in visible.iterrows()), strict=True))
+st.subheader("Selected edge")
+session["matrix_pick"] = session["matrix_selected"]
+token = st.selectbox(
+    "Edge",
+    tokens,
+    format_func=labels.get,
+    key="matrix_pick",
+    on_change=lambda: session.update(matrix_selected=session["matrix_pick"]),
+)
+row = visible.iloc[tokens.index(token)]
+panes.detail_pane(worker, overlay, row)
+st.subheader("Triage")
+panes.triage_pane(str(root), frame, row)
 if message := session.pop("triage_message", None):
     st.toast(md_escape(message))
+    st.caption(md_escape(f"Recorded — {message}"))
 with st.expander("Triage log (newest first)", expanded=True):
-    rows = cells.triage_rows(root)
-    st.html(table_html(rows) if rows else "<small>No decision recorded yet.</small>")
+    log = cells.triage_rows(root, worker.opened.workspace)
+    st.html(table_html(log) if log else "<small>No decision recorded yet.</small>")

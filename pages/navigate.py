@@ -50,6 +50,11 @@ result = state.get("answer")
 if not result:
     st.caption("Ask a question to watch the navigator walk the knowledge base.")
     st.stop()
+if (fresh := shared.reviewed(result)) is not result:  # a triage decision touched it
+    state["answer"] = result = fresh
+    if fresh.get("rerouted"):
+        shared.set_current(fresh, "answer")
+        state["answer_id"] = shared.current_id()
 
 shared.show_banner(result)
 steps = step_count(result)

@@ -9,15 +9,16 @@ from pathlib import Path
 
 import streamlit as st
 
-from engine.api import ask
+from engine.api import answer as answer_question
+from engine.api import contests_now, review_edges
 from engine.core.llm import ENV_API_KEY, PLACEHOLDER_KEY, LLMConfig, OpenAIChat
-from engine.core.model import Edge
 from engine.navigation.reasoners.offline import ModelReasoner
 from engine.navigation.substrate import Budget
 from engine.review import overlay
-from engine.review.triage import review_edges
-from engine.review.typers import ModelTyper
+from engine.review.contest import review_stamp
+from engine.review.typers import Typer, model_typer
 from engine.workspace.opened import Worker
+from present.contests import contest_lines, contests_html, review_note
 from present.graphs import neighbourhood_html
 from present.markup import md_escape
 from present.views import banner
@@ -79,11 +80,11 @@ def reasoner() -> tuple[str, object | None]:
     return f"openai {config.base_url} {config.model}", ModelReasoner(OpenAIChat(config))
 
 
-def typer() -> str | ModelTyper:
-    """The overlay's typer: offline, or a model typer on the sidebar's endpoint."""
+def typer() -> str | Typer:
+    """The overlay's typer: offline, or a model typer on the sidebar's endpoint, model-gated."""
     if st.session_state.get("reasoner", "offline") == "offline":
         return "offline"
-    return ModelTyper(OpenAIChat(llm_config()))
+    return model_typer(OpenAIChat(llm_config()))
 
 
 class _Uncached(Exception):
@@ -101,8 +102,8 @@ def _answer(
     w = worker(root)
     policy = _policy if _policy is not None else name
     limits = Budget(*bounds)
-    contradictions = [Edge(*edge) for edge in edges]
-    run = w.call(ask, w.opened, question, reasoner=policy, budget=limits, edges=contradictions)
+    del edges  # part of the cache key only: the answer reads the review scope itself
+    run = w.call(answer_question, w.opened, question, reasoner=policy, budget=limits)
     result = run.to_dict()
     if name != "offline" and result.get("failure"):
         raise _Uncached(result)
@@ -115,13 +116,35 @@ def answer(question: str) -> dict:
     name, policy = reasoner()
     b = budget()
     root = str(w.opened.root)
-    # Contradictions in review scope make their canon notes contested for the router.
-    edges = tuple((e.src, e.dst, e.relation) for e in review_edges(root))
+    # The contesting contradictions and the review stamp key the cache: a triage decision
+    # or a rebuilt overlay gives a fresh answer.
+    edges = (review_stamp(root), *((e.src, e.dst, e.relation) for e in review_edges(root)))
     try:
         bounds = (b.hops, b.max_nodes, b.max_steps)
         return _answer(root, question, name=name, bounds=bounds, edges=edges, _policy=policy)
     except _Uncached as exc:
         return exc.result
+
+
+def reviewed(result: dict) -> dict:
+    """`result`, or a fresh answer when a triage decision since touches a node it cites.
+
+    An offline answer is asked again (it is deterministic and cheap); a model answer is
+    kept but marked `review_stale`, so the page says its verdict predates the decision.
+    """
+    w = current_worker()
+    stamp = result.get("review_stamp")
+    if w is None or not stamp or not result.get("question"):
+        return result
+    root = str(w.opened.root)
+    if stamp == review_stamp(root):
+        return result
+    now = w.call(contests_now, w.opened, result.get("cited") or [])
+    if now.to_dict()["items"] == (result.get("contests") or {}).get("items"):
+        return {**result, "review_stamp": review_stamp(root)}
+    if reasoner()[0] != "offline" or result.get("reasoner") != "offline":
+        return {**result, "review_stale": True}
+    return {**answer(result["question"]), "rerouted": True}
 
 
 def set_current(result: dict, origin: str) -> None:
@@ -165,6 +188,17 @@ def show_banner(result: dict) -> None:
     """The verdict banner: success, warning or error by label, every word escaped."""
     verdict = banner(result)
     getattr(st, verdict.tone)(md_escape(verdict.text))
+    if note := review_note(result):
+        st.caption(md_escape(note))
+    disclosure = contests_html(result)
+    if disclosure:
+        st.html(disclosure)
+        for line in contest_lines(result)[:3]:
+            st.page_link(
+                "pages/claim_matrix.py",
+                label=md_escape(line.link_label),
+                query_params={"edge": line.edge_id},
+            )
 
 
 def show_current() -> dict:
@@ -172,6 +206,13 @@ def show_current() -> dict:
     result = current()
     if result is None:
         nothing_yet()
+    if (fresh := reviewed(result)) is not result:  # a triage decision touched it
+        item = st.session_state["current"]
+        if fresh.get("rerouted"):
+            set_current(fresh, item["origin"])
+        else:
+            item["result"] = fresh
+        result = fresh
     show_origin()
     show_banner(result)
     return result

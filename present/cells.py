@@ -8,20 +8,26 @@ from pathlib import Path
 import pandas as pd
 
 from engine.core.text import shorten
+from engine.review.calibration import ContradictionCue
 from engine.review.matrix import is_high_value
 from engine.review.overlay import EdgeKey, Overlay, OverlayEdge
 from engine.review.synthesis import cell_material, synthesize
 from engine.review.triage import read_log
 from engine.workspace.opened import OpenWorkspace
+from engine.workspace.stores import Workspace
 from present.markup import esc, triage_marks
 
 
 def cell_label(row: Mapping) -> str:
-    """One line naming a matrix cell: practice × canon, relation and confidence."""
+    """One line naming a matrix cell: practice × canon, relation and confidence.
+
+    Uses the frame's distinct labels when it has them, so two notes sharing a title differ.
+    """
     mark = triage_marks.get(row.get("triage") or "", "")
-    return (
-        f"{shorten(row['memory_title'], 50)} × {shorten(row['zk_title'], 50)} — "
-        f"{row['relation']} {row['confidence']:.2f}" + (f" {mark}" if mark else "")
+    practice = row.get("memory_label") or shorten(row["memory_title"], 60)
+    canon = row.get("zk_label") or shorten(row["zk_title"], 60)
+    return f"{practice} × {canon} — {row['relation']} {row['confidence']:.2f}" + (
+        f" {mark}" if mark else ""
     )
 
 
@@ -36,6 +42,38 @@ def triage_queue(frame: pd.DataFrame) -> pd.DataFrame:
 def pending_count(queue: pd.DataFrame) -> int:
     """How many contradictions of a triage queue no reviewer has decided yet."""
     return int((queue["triage"] == "").sum())
+
+
+QUEUE_COLUMNS = ("practice", "canon", "relation", "confidence", "state", "cue")
+
+
+def queue_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """The edge queue as a reviewer reads it: titles, relation, confidence, cue, triage state.
+
+    Plain text columns (a data grid shows them as text, never as markup).
+    """
+    state = frame["triage"].where(frame["triage"] != "", "unreviewed")
+    state = state.where(frame["relation"] == "contradicts", "—")
+    return pd.DataFrame(
+        {
+            "practice": frame["memory_label"],
+            "canon": frame["zk_label"],
+            "relation": frame["relation"],
+            "confidence": frame["confidence"].round(2),
+            "cue": frame["cue"].fillna(""),
+            "state": state,
+        },
+        columns=list(QUEUE_COLUMNS),
+    )
+
+
+def decision_message(row: Mapping, decision: str, note: str) -> str:
+    """What a recorded decision says back: both sides by title, the relation and the note."""
+    text = (
+        f"{decision.capitalize()}: “{shorten(row['memory_title'], 80)}” {row['relation']} "
+        f"“{shorten(row['zk_title'], 80)}”"
+    )
+    return text + (f" — note: {shorten(note, 120)}" if note.strip() else " — no note")
 
 
 def edge_key(row: Mapping) -> EdgeKey:
@@ -56,6 +94,7 @@ def cell_detail(opened: OpenWorkspace, edge: OverlayEdge) -> dict:
         "high_value": is_high_value(edge.relation, edge.claim_strength, edge.confidence),
         "rationale": edge.rationale,
         "evidence": edge.evidence,
+        "cue": _cue_label(edge.cue) if edge.relation.value == "contradicts" else "",
         "quotes": [],
         "brief": None,
         "verified": None,
@@ -74,6 +113,13 @@ def cell_detail(opened: OpenWorkspace, edge: OverlayEdge) -> dict:
     return detail
 
 
+def _cue_label(value: str) -> str:
+    try:
+        return ContradictionCue(value).label
+    except ValueError:
+        return value
+
+
 def quotes_html(quotes: Sequence[Mapping]) -> str:
     """Verbatim quotes as escaped block quotes with their id and page."""
     items = []
@@ -87,15 +133,23 @@ def quotes_html(quotes: Sequence[Mapping]) -> str:
     return "".join(items) or "<small>No stored quotes.</small>"
 
 
-def triage_rows(root: str | Path, *, last: int = 10) -> list[dict]:
-    """The newest triage log lines, newest first, as plain rows."""
+def triage_rows(
+    root: str | Path, workspace: Workspace | None = None, *, last: int = 10
+) -> list[dict]:
+    """The newest triage log lines, newest first, naming both notes by title when known."""
     entries = read_log(root).entries[-last:]
+
+    def title(address: str) -> str:
+        note = workspace.note(address) if workspace is not None else None
+        return f"{note.title} ({address})" if note is not None and note.title else address
+
     return [
         {
-            "at": e.at,
+            "at": e.at[:16].replace("T", " "),
             "decision": e.decision.value,
-            "practice": e.edge.memory_address,
-            "canon": e.edge.zk_address,
+            "practice": title(e.edge.memory_address),
+            "relation": "contradicts",
+            "canon": title(e.edge.zk_address),
             "note": e.note,
         }
         for e in reversed(entries)
@@ -108,4 +162,12 @@ def overlay_summary(counts: Mapping) -> str:
     return (
         f"{counts.get('practice', 0):,} practice entries, {counts.get('typed', 0):,} pairs typed, "
         f"{counts.get('kept', 0):,} kept" + (f" ({kinds})" if kinds else "") + "."
+    )
+
+
+def edge_heading(row: Mapping) -> str:
+    """The selected edge in one line: both notes by title and id, the relation, confidence."""
+    return (
+        f"{row['memory_title']} ({row['memory_id']}) — {row['relation']} — "
+        f"{row['zk_title']} ({row['zk_address']}); confidence {row['confidence']:.2f}"
     )

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 import pandas as pd
 import plotly.graph_objects as go
 
 from engine.core.text import shorten
+from engine.review.matrix import Page, distinct_labels
+from engine.review.overlay import EdgeKey
 from present.markup import esc, relation_colours, triage_marks
 
 _relation_band = {"supports": 0, "contradicts": 1, "extends": 2}
@@ -29,27 +32,89 @@ def _tint(colour: str, amount: float) -> str:
     return "#" + "".join(f"{c:02x}" for c in mix)
 
 
-def matrix_figure(frame: pd.DataFrame, *, limit: int = 40) -> go.Figure:
-    """Practice × canon heatmap: hue by relation, depth by confidence, escaped labels.
+@dataclass(frozen=True)
+class HeatmapView:
+    """One page of the heatmap and what it shows of the whole."""
 
-    Only the first `limit` practice entries and canon notes (in the frame's priority order)
-    are drawn; an invisible marker on every cell carries its row number for selection.
+    figure: go.Figure
+    rows: Page  # practice entries, in the frame's order
+    columns: Page  # canon notes met on the rows shown
+    drawn: int  # edges drawn
+    total: int  # edges in the frame
+    column_key: tuple[tuple[str, str], ...] = ()  # (column code, canon label), in order
+
+    def caption(self) -> str:
+        """What the figure shows of the whole, in true counts."""
+        return (
+            f"Rows: {self.rows.caption('practice entries')}. "
+            f"Columns: {self.columns.caption('canon notes on these rows')}. "
+            f"{self.drawn:,} of {self.total:,} edges drawn."
+        )
+
+
+def heatmap_view(
+    frame: pd.DataFrame,
+    *,
+    row_page: int = 0,
+    column_page: int = 0,
+    rows_per_page: int = 40,
+    columns_per_page: int = 20,
+) -> HeatmapView:
+    """A page of the practice × canon heatmap: hue by relation, depth by confidence.
+
+    Rows are the frame's practice entries in its order, paged; columns are the canon notes
+    those rows meet, paged. Labels are escaped and distinct (a repeated title carries its
+    id). An invisible marker on every cell carries the edge's token for selection.
     """
-    rows = list(dict.fromkeys(frame["memory_id"]))[:limit]
-    shown = frame[frame["memory_id"].isin(rows)]
-    cols = list(dict.fromkeys(shown["zk_address"]))[:limit]
-    shown = shown[shown["zk_address"].isin(cols)]
+    all_rows = list(dict.fromkeys(frame["memory_id"]))
+    rows_at = Page.of(len(all_rows), row_page, rows_per_page)
+    rows = all_rows[rows_at.start : rows_at.stop]
+    on_rows = frame[frame["memory_id"].isin(rows)]
+    all_cols = list(dict.fromkeys(on_rows["zk_address"]))
+    cols_at = Page.of(len(all_cols), column_page, columns_per_page)
+    cols = all_cols[cols_at.start : cols_at.stop]
+    shown = on_rows[on_rows["zk_address"].isin(cols)]
+    titles = dict(zip(frame["memory_id"], frame["memory_title"], strict=False))
+    canon = dict(zip(frame["zk_address"], frame["zk_title"], strict=False))
+    row_labels = distinct_labels({m: titles.get(m, m) for m in rows}, width=32)
+    col_labels = distinct_labels({a: canon.get(a, a) for a in cols}, width=90)
+    # Columns carry short codes and a key below the chart: long titles on a column axis
+    # become a smear on a narrow screen, and the hover still names the note in full.
+    codes = [str(cols_at.start + n + 1) for n in range(len(cols))]
+    figure = _figure(shown, rows, cols)
+    figure.update_layout(
+        height=max(320, 26 * len(rows) + 120),
+        xaxis={"ticktext": codes, "tickangle": 0, "tickfont": {"size": 10}},
+        yaxis={"ticktext": [esc(row_labels[m]) for m in rows]},
+    )
+    key = tuple(zip(codes, (col_labels[a] for a in cols), strict=True))
+    return HeatmapView(figure, rows_at, cols_at, len(shown), len(frame), key)
+
+
+def column_key_html(view: HeatmapView) -> str:
+    """The column codes of a heatmap page with the canon note each stands for, escaped."""
+    items = "".join(
+        f"<span style='margin-right:12px;white-space:normal'><b>{esc(code)}</b> {esc(label)}</span>"
+        for code, label in view.column_key
+    )
+    return f"<div class='heatmap-key' style='font-size:0.8em;line-height:1.6'>{items}</div>"
+
+
+def matrix_figure(frame: pd.DataFrame, *, limit: int = 40) -> go.Figure:
+    """The first page of the heatmap, at most `limit` rows and `limit` columns."""
+    return heatmap_view(frame, rows_per_page=limit, columns_per_page=limit).figure
+
+
+def _figure(shown: pd.DataFrame, rows: list[str], cols: list[str]) -> go.Figure:
     z = [[None] * len(cols) for _ in rows]
     text = [[""] * len(cols) for _ in rows]
     hover = []
-    for number, cell in shown.iterrows():
+    for _, cell in shown.iterrows():
         r, c = rows.index(cell["memory_id"]), cols.index(cell["zk_address"])
         z[r][c] = _relation_band.get(cell["relation"], 0) + 0.1 + 0.85 * float(cell["confidence"])
         marks = ("⚑" if cell["contested"] else "") + triage_marks.get(cell["triage"] or "", "")
         text[r][c] = marks
-        hover.append(_cell_hover(cell, number))
-    titles = dict(zip(frame["memory_id"], frame["memory_title"], strict=False))
-    canon = dict(zip(frame["zk_address"], frame["zk_title"], strict=False))
+        hover.append(_cell_hover(cell))
     figure = go.Figure(
         go.Heatmap(
             z=z,
@@ -67,12 +132,12 @@ def matrix_figure(frame: pd.DataFrame, *, limit: int = 40) -> go.Figure:
         )
     )
     # Heatmap cells cannot be clicked to select; a near-invisible marker on each cell can,
-    # and it carries the hover text and the cell's row number.
+    # and it carries the hover text and the edge's token.
     figure.add_trace(
         go.Scatter(
             x=list(shown["zk_address"]),
             y=list(shown["memory_id"]),
-            customdata=list(shown.index),
+            customdata=[_token(cell) for _, cell in shown.iterrows()],
             hovertext=hover,
             hovertemplate="%{hovertext}<extra></extra>",
             mode="markers",
@@ -81,36 +146,31 @@ def matrix_figure(frame: pd.DataFrame, *, limit: int = 40) -> go.Figure:
         )
     )
     figure.update_layout(
-        height=max(360, 24 * len(rows) + 240),
         plot_bgcolor="#f7f7f7",
         margin={"l": 10, "r": 10, "t": 10, "b": 10},
-        xaxis={
-            "tickvals": cols,
-            "ticktext": [esc(shorten(canon.get(a, a), 24)) for a in cols],
-            "tickangle": -60,
-            "side": "top",
-            "automargin": True,
-        },
-        yaxis={
-            "tickvals": rows,
-            "ticktext": [esc(shorten(titles.get(m, m), 40)) for m in rows],
-            "autorange": "reversed",
-            "automargin": True,
-        },
+        xaxis={"tickvals": cols, "tickangle": -90, "side": "top", "automargin": True},
+        yaxis={"tickvals": rows, "autorange": "reversed", "automargin": True},
         clickmode="event+select",
         dragmode=False,
     )
     return figure
 
 
-def picked_row(event: Mapping | None, rows: int) -> int | None:
-    """The row number a selection on `matrix_figure` picked, or None (also when out of range)."""
+def _token(cell: pd.Series) -> str:
+    if "edge_id" in cell and isinstance(cell["edge_id"], str):
+        return cell["edge_id"]
+    source = cell.get("zk_source") or str(cell["zk_address"]).split(":")[1]
+    return EdgeKey(cell["memory_id"], source, str(cell["zk_address"]).split(":", 2)[2]).token
+
+
+def picked_edge(event: Mapping | None) -> str | None:
+    """The edge token a selection on the heatmap picked, or None."""
     points = (event or {}).get("selection", {}).get("points", [])
     picked = points[0].get("customdata") if points else None
-    return picked if isinstance(picked, int) and picked < rows else None
+    return picked if isinstance(picked, str) and EdgeKey.from_token(picked) else None
 
 
-def _cell_hover(cell: pd.Series, number: int) -> str:
+def _cell_hover(cell: pd.Series) -> str:
     strength = cell["claim_strength"]
     lines = [
         f"<b>{esc(shorten(cell['memory_title'], 60))}</b> ({esc(cell['memory_id'])})",
@@ -124,5 +184,6 @@ def _cell_hover(cell: pd.Series, number: int) -> str:
         lines.append("contested")
     if cell["triage"]:
         lines.append(f"triage: {esc(cell['triage'])}")
-    lines.append(f"cell {number + 1}")
+    if cell.get("cue"):
+        lines.append(f"cue: {esc(cell['cue'])}")
     return "<br>".join(lines)

@@ -98,10 +98,12 @@ def table_html(rows: Sequence[Mapping], columns: Sequence[str] | None = None) ->
         + "</tr>"
         for row in rows
     )
+    # On a narrow screen the table scrolls sideways instead of being cut off.
     return (
+        "<div style='overflow-x:auto'>"
         "<table class='plain-table' style='border-collapse:collapse;width:100%;font-size:0.9em'>"
         f"<thead><tr style='border-bottom:1px solid #ccc'>{head}</tr></thead>"
-        f"<tbody>{body}</tbody></table>"
+        f"<tbody>{body}</tbody></table></div>"
     )
 
 

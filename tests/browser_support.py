@@ -68,3 +68,48 @@ def save_contradiction_overlay(root: Path) -> None:
     )
     counts = {"practice": 3, "candidates": 2, "typed": 2, "kept": 2}
     save_overlay(root, Overlay("2026-01-01T00:00:00+00:00", "fixture", {}, counts, 0.0, edges))
+
+
+def save_review_overlay(root: Path) -> None:
+    """An overlay for momentum-lab with three contradictions and a support, for triage."""
+
+    def contradiction(memory_id: str, zk_id: str, confidence: float) -> OverlayEdge:
+        return OverlayEdge(
+            memory_id=memory_id,
+            zk_source="finance",
+            zk_id=zk_id,
+            relation=Relation.CONTRADICTS,
+            confidence=confidence,
+            claim_strength=None,
+            priority=round(confidence * 0.75, 4),
+            rationale=f"The practice disagrees with {zk_id}.",
+            evidence="",
+            cue="direction",
+        )
+
+    edges = (
+        contradiction("exp-2009-backtest", "z-sig-03", 0.9),
+        contradiction("exp-2009-backtest", "z-mom-01", 0.8),
+        contradiction("chk-2024-q1", "z-crash-05", 0.7),
+        OverlayEdge(
+            "chk-2024-q1", "finance", "z-ret-02", Relation.SUPPORTS, 0.6, None, 0.45, "", ""
+        ),
+    )
+    counts = {"practice": 3, "candidates": 4, "typed": 4, "kept": 4}
+    save_overlay(root, Overlay("2026-01-01T00:00:00+00:00", "fixture", {}, counts, 0.0, edges))
+
+
+def plot_point(page, x: str, y: str) -> tuple[float, float]:
+    """Page coordinates of the category point (x, y) on the first plotly chart."""
+    page.wait_for_selector(".js-plotly-plot .xtick", state="attached", timeout=30_000)
+    return page.evaluate(
+        """([x, y]) => {
+            const gd = document.querySelector('.js-plotly-plot');
+            gd.scrollIntoView({block: 'center'});
+            const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
+            const box = gd.getBoundingClientRect();
+            return [box.left + xa._offset + xa.l2p(xa.d2l(x)),
+                    box.top + ya._offset + ya.l2p(ya.d2l(y))];
+        }""",
+        [x, y],
+    )

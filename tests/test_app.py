@@ -209,9 +209,12 @@ def test_pages_without_a_result_say_how_to_get_one(lab_app):
 
 
 def visible_cells(at: AppTest) -> tuple[int, int]:
-    caption = next(c.value for c in at.caption if c.value.endswith("cells visible"))
-    shown, total = re.match(r"([\d,]+) of ([\d,]+) cells visible", caption).groups()
+    caption = next(c.value for c in at.caption if c.value.endswith("edges pass the filters."))
+    shown, total = re.match(r"([\d,]+) of ([\d,]+) edges pass", caption).groups()
     return int(shown.replace(",", "")), int(total.replace(",", ""))
+
+
+CONTRADICTION = "exp-2009-backtest|finance|z-sig-03"
 
 
 def test_matrix_builds_the_overlay_when_there_is_none(lab_app):
@@ -248,10 +251,16 @@ def test_matrix_cell_shows_brief_quotes_and_rationale(lab_path, monkeypatch):
     at = AppTest.from_file(APP, default_timeout=120).run()
     at.switch_page("pages/claim_matrix.py").run()
     assert not at.exception
-    assert at.selectbox(key="matrix_cell").value == 0
-    assert "contradicts 0.90" in at.selectbox(key="matrix_cell").format_func(0)
+    picker = at.selectbox(key="matrix_pick")
+    assert picker.value == CONTRADICTION  # pending contradictions first
+    assert "contradicts 0.90" in picker.format_func(CONTRADICTION)
     assert any(s.value.startswith("Brief") for s in (*at.success, *at.warning))
     assert any("Rationale" in m.value and "backtest" in m.value for m in at.markdown)
+    assert any("Cue" in m.value for m in at.markdown)
+    at.checkbox(key="matrix_contested").check().run()
+    assert visible_cells(at) == (0, 2)  # unreviewed: it contests nothing by default
+    at.checkbox(key="matrix_contested").uncheck().run()
+    at.button(key="triage_confirmed").click().run()
     at.checkbox(key="matrix_contested").check().run()
     assert visible_cells(at) == (1, 2)
 
@@ -261,20 +270,38 @@ def test_triage_decisions_reach_the_log_and_the_router(lab_path, monkeypatch):
     monkeypatch.setenv("SYNAPSE_WORKSPACE", str(lab_path))
     at = AppTest.from_file(APP, default_timeout=120).run()
     ask(at, SIGNAL)
-    assert banner(at).startswith("ABSTAIN")  # the overlay contradiction contests the note
+    # The overlay's contradiction is unreviewed: disclosed on the answer, not contesting it.
+    assert banner(at).startswith("ANSWER")
+    assert "1 unreviewed contradiction against a cited source — review it" in html(at)
     at.switch_page("pages/claim_matrix.py").run()
-    at.text_input(key="triage_note").input("The backtest predates the skip rule.")
+    at.text_input(key=f"triage_note_{CONTRADICTION}").input("The backtest predates the rule.")
     at.button(key="triage_dismissed").click().run()
     assert not at.exception
     log = (lab_path / ".synapse" / "triage.jsonl").read_text(encoding="utf-8").splitlines()
-    assert len(log) == 1 and '"dismissed"' in log[0] and "predates the skip rule" in log[0]
+    assert len(log) == 1 and '"dismissed"' in log[0] and "predates the rule" in log[0]
     assert "dismissed" in html(at)
+    assert any("Dismissed: “2009 backtest of the momentum book” contradicts" in c.value
+               for c in at.caption)  # fmt: skip
     at.switch_page("pages/navigate.py").run()
-    ask(at, SIGNAL)
-    assert banner(at).startswith("ANSWER")
+    assert banner(at).startswith("ANSWER") and "unreviewed contradiction" not in html(at)
     at.switch_page("pages/claim_matrix.py").run()
     at.button(key="triage_confirmed").click().run()
     assert len((lab_path / ".synapse" / "triage.jsonl").read_text().splitlines()) == 2
+    # The answer on screen is re-routed without asking again: now contested.
+    at.switch_page("pages/navigate.py").run()
+    assert banner(at).startswith("ABSTAIN")
+    assert any(c.value.startswith("Re-routed after a triage decision") for c in at.caption)
+
+
+def test_an_unreviewed_contradiction_contests_under_the_workspace_setting(lab_path, monkeypatch):
+    save_contradiction_overlay(lab_path)
+    settings = lab_path / "workspace.toml"
+    settings.write_text('contest = "unreviewed"\n' + settings.read_text())
+    monkeypatch.setenv("SYNAPSE_WORKSPACE", str(lab_path))
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    ask(at, SIGNAL)
+    assert banner(at).startswith("ABSTAIN")
+    assert "1 contradiction contests a cited source" in html(at)
 
 
 def everything_shown(at: AppTest) -> str:
@@ -314,3 +341,17 @@ def test_an_unreachable_or_invalid_endpoint_is_reported(lab_app):
     ask(lab_app, SIGNAL)
     assert not lab_app.exception
     assert "must be an http(s) URL" in lab_app.error[0].value
+
+
+def test_the_dag_page_shows_the_re_routed_answer_after_a_decision(lab_path, monkeypatch):
+    save_contradiction_overlay(lab_path)
+    monkeypatch.setenv("SYNAPSE_WORKSPACE", str(lab_path))
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    ask(at, SIGNAL)
+    at.switch_page("pages/reasoning_dag.py").run()
+    assert banner(at).startswith("ANSWER")
+    at.switch_page("pages/claim_matrix.py").run()
+    at.button(key="triage_confirmed").click().run()
+    at.switch_page("pages/reasoning_dag.py").run()
+    assert banner(at).startswith("ABSTAIN") and not at.exception
+    assert any(c.value.startswith("Re-routed after a triage decision") for c in at.caption)

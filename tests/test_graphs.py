@@ -207,14 +207,19 @@ def test_matrix_figure_escapes_labels_and_bands_colours_by_relation():
     ).assign(memory_id=["m1", "m2"])
     figure = heatmap.matrix_figure(frame)
     heat, picks = figure.data
-    assert figure.layout.xaxis.ticktext[0].startswith("&lt;img src=x")
+    assert list(figure.layout.xaxis.ticktext) == ["1"]  # titles go to the column key
+    key = heatmap.column_key_html(heatmap.heatmap_view(frame))
+    assert "&lt;img src=x" in key and "<img" not in key and "<b>1</b>" in key
     assert all("<img" not in t and "<script" not in t for t in figure.layout.yaxis.ticktext)
     hover = " ".join(picks.hovertext)
     assert "<img" not in hover and "<script" not in hover and "&lt;img" in hover
     assert heat.colorscale[0][0] == 0 and heat.colorscale[-1][0] == 1
     assert 1 < heat.z[0][0] < 2 and 0 < heat.z[1][0] < 1  # contradicts band, supports band
     assert heat.text[0][0] == "⚑✓"
-    assert list(picks.customdata) == [0, 1]
+    assert list(picks.customdata) == ["m1|lab|<b>", "m2|lab|<b>"]  # edge tokens, for selection
+    event = {"selection": {"points": [{"customdata": picks.customdata[1]}]}}
+    assert heatmap.picked_edge(event) == "m2|lab|<b>"
+    assert heatmap.picked_edge({"selection": {"points": [{"customdata": 3}]}}) is None
 
 
 def test_matrix_figure_shows_at_most_the_limit():
@@ -235,3 +240,31 @@ def test_matrix_figure_shows_at_most_the_limit():
     ]
     heat = heatmap.matrix_figure(pd.DataFrame(rows), limit=5).data[0]
     assert len(heat.y) == 5 and len(heat.x) == 5
+
+
+def test_heatmap_pages_rows_and_columns_and_says_so():
+    rows = [
+        {
+            "memory_id": f"m{i // 2}",
+            "memory_title": "Birth-weight and later outcomes in a long cohort study",
+            "zk_address": f"zk:lab:n{i}",
+            "zk_source": "lab",
+            "zk_title": f"note {i}",
+            "relation": "supports",
+            "confidence": 0.7,
+            "claim_strength": 0.5,
+            "high_value": False,
+            "contested": False,
+            "triage": "",
+        }
+        for i in range(30)
+    ]
+    view = heatmap.heatmap_view(
+        pd.DataFrame(rows), row_page=1, rows_per_page=10, columns_per_page=8
+    )
+    assert (view.rows.start, view.rows.stop, view.rows.total) == (10, 15, 15)
+    assert (view.columns.stop, view.columns.total, view.drawn, view.total) == (8, 10, 8, 30)
+    assert "showing 11–15 of 15 practice entries" in view.caption()
+    assert "8 of 30 edges drawn" in view.caption()
+    labels = list(view.figure.layout.yaxis.ticktext)
+    assert len(set(labels)) == len(labels) == 5  # the same title, told apart by id

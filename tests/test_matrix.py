@@ -1,8 +1,21 @@
 from dataclasses import replace
 
+import pandas as pd
 import pytest
 
-from engine.review.matrix import debate_map, filter_frame, is_high_value, matrix_frame, to_csv
+from engine.review.contest import ContestScope
+from engine.review.matrix import (
+    Page,
+    QueueOrder,
+    debate_map,
+    distinct_labels,
+    filter_frame,
+    is_high_value,
+    matrix_frame,
+    page_rows,
+    sort_queue,
+    to_csv,
+)
 from engine.review.overlay import EdgeKey, Overlay, OverlayEdge
 from engine.review.triage import Decision
 from engine.review.typers import Relation
@@ -47,8 +60,13 @@ def test_frame_has_one_row_per_edge_with_titles_and_flags(workspace):
         "2009 backtest of the momentum book",
         "zk:finance:z-mom-01",
     )
-    assert bool(row.high_value) and bool(row.contested) and row.triage == ""
-    assert frame["contested"].tolist() == [False, True, True, False]
+    assert bool(row.high_value) and row.triage == "" and row.edge_id == AGAINST.key.token
+    # An unreviewed contradiction contests only when the workspace opts in.
+    assert not frame["contested"].any()
+    trusting = matrix_frame(OVERLAY, workspace, scope=ContestScope.UNREVIEWED)
+    assert trusting["contested"].tolist() == [False, True, True, False]
+    confirmed = matrix_frame(OVERLAY, workspace, triage={AGAINST.key: Decision.CONFIRMED})
+    assert confirmed["contested"].tolist() == [False, True, True, False]
 
 
 @pytest.mark.parametrize(
@@ -60,11 +78,23 @@ def test_frame_has_one_row_per_edge_with_titles_and_flags(workspace):
         ({"high_value_only": True}, 2),
         ({"contested_only": True}, 2),
         ({"relations": ["contradicts"], "min_confidence": 0.7}, 0),
+        ({"text": "2009 BACKTEST"}, 1),
+        ({"text": "z-mom-01"}, 2),
+        ({"pending_only": True}, 3),
     ],
-    ids=["none", "relation", "confidence", "high-value", "contested", "combined"],
-)
+    ids=[
+        "none", "relation", "confidence", "high-value", "contested", "combined", "title",
+        "id", "pending",
+    ],
+)  # fmt: skip
 def test_filters_change_the_row_count(workspace, filters, rows):
-    assert len(filter_frame(matrix_frame(OVERLAY, workspace), **filters)) == rows
+    frame = matrix_frame(
+        OVERLAY,
+        workspace,
+        triage={SIDE.key: Decision.FOLLOW_UP},
+        scope=ContestScope.UNREVIEWED,
+    )
+    assert len(filter_frame(frame, **filters)) == rows
 
 
 def test_dismissed_contradiction_is_not_contested_and_triage_shows(workspace):
@@ -82,13 +112,16 @@ def test_empty_overlay_gives_an_empty_typed_frame(workspace):
 
 def test_csv_has_a_header_and_a_line_per_row(workspace):
     lines = to_csv(matrix_frame(OVERLAY, workspace)).splitlines()
-    assert lines[0].startswith("memory_id,memory_title,zk_address") and len(lines) == 5
+    assert lines[0].startswith("edge_id,memory_id,memory_title") and len(lines) == 5
 
 
 def test_debate_map_per_canon_claim():
     confirmed = EdgeKey("chk-2024-q1", "finance", "z-sig-03")
     triage = {confirmed: Decision.CONFIRMED}
     entries = {e.zk_address: e for e in debate_map(OVERLAY, triage=triage)}
+    assert entries["zk:finance:z-mom-01"].contradicting == ()  # unreviewed: not by default
+    trusting = debate_map(OVERLAY, triage=triage, scope=ContestScope.UNREVIEWED)
+    entries = {e.zk_address: e for e in trusting}
     assert sorted(entries) == ["zk:finance:z-mom-01", "zk:finance:z-ret-02", "zk:finance:z-sig-03"]
     mom = entries["zk:finance:z-mom-01"]
     assert (mom.supporting, mom.contradicting, mom.contested) == (
@@ -101,6 +134,45 @@ def test_debate_map_per_canon_claim():
 
 
 def test_debate_map_keeps_dismissed_apart():
-    entries = debate_map(OVERLAY, triage={AGAINST.key: Decision.DISMISSED})
+    entries = debate_map(
+        OVERLAY, triage={AGAINST.key: Decision.DISMISSED}, scope=ContestScope.UNREVIEWED
+    )
     mom = next(e for e in entries if e.zk_address == "zk:finance:z-mom-01")
     assert (mom.contradicting, mom.dismissed, mom.contested) == ((), ("exp-2009-backtest",), False)
+
+
+def test_repeated_titles_get_distinct_labels():
+    labels = distinct_labels(
+        {"a": "Birth-weight is associated with later outcomes in two cohorts", "b": "Birth-weight "
+         "is associated with later outcomes in three cohorts", "c": "Other"},
+        width=30,
+    )  # fmt: skip
+    assert labels["a"] != labels["b"] and labels["a"].endswith("[a]") and labels["c"] == "Other"
+    assert len(set(labels.values())) == 3
+
+
+@pytest.mark.parametrize(
+    ("total", "number", "size", "expected", "caption"),
+    [
+        (141, 0, 40, (0, 4, 0, 40), "showing 1–40 of 141 rows"),
+        (141, 3, 40, (3, 4, 120, 141), "showing 121–141 of 141 rows"),
+        (141, 9, 40, (3, 4, 120, 141), "showing 121–141 of 141 rows"),
+        (0, 0, 40, (0, 1, 0, 0), "no rows"),
+    ],
+    ids=["first", "last", "past-the-end-clamps", "empty"],
+)
+def test_pages_count_truthfully(total, number, size, expected, caption):
+    page = Page.of(total, number, size)
+    assert (page.number, page.pages, page.start, page.stop) == expected
+    assert page.caption("rows") == caption
+
+
+def test_queue_sorts_and_pages(workspace):
+    frame = matrix_frame(OVERLAY, workspace, triage={AGAINST.key: Decision.DISMISSED})
+    assert list(sort_queue(frame, QueueOrder.CONFIDENCE)["confidence"]) == [0.9, 0.7, 0.6, 0.6]
+    decided = sort_queue(frame, QueueOrder.PENDING)["edge_id"].tolist()
+    assert decided == [e.key.token for e in (FOR, ALSO_FOR, SIDE, AGAINST)]  # by priority
+    undecided = matrix_frame(OVERLAY, workspace)
+    assert sort_queue(undecided, QueueOrder.PENDING).iloc[0]["edge_id"] == AGAINST.key.token
+    page = page_rows(sort_queue(frame, "priority"), Page.of(len(frame), 1, 3))
+    assert isinstance(page, pd.DataFrame) and len(page) == 1 and page.index.tolist() == [0]

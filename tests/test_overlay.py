@@ -5,7 +5,9 @@ import pytest
 
 from engine.api import open_workspace
 from engine.core.errors import ConfigError
+from engine.core.llm import LLMConfig, OpenAIChat
 from engine.datasets.scifact import import_scifact
+from engine.review.calibration import ContradictionCue
 from engine.review.overlay import (
     OVERLAY_PATH,
     OverlayConfig,
@@ -14,9 +16,14 @@ from engine.review.overlay import (
     load_overlay,
     read_overlay,
 )
+from engine.review.stance import model
 from engine.review.strength import ClaimStrength, combine, pagerank, priority_weight
-from engine.review.typers import TYPERS, Relation, Typing, register
+from engine.review.typers import TYPERS, ModelTyper, Relation, Typing, register
 from engine.workspace.notes import NoteKind
+from tests.chat_server import (
+    chat_server_fixture,  # noqa: F401 (registers the chat_server fixture)
+    reply,
+)
 from tests.conftest import ROOT
 
 SCIFACT = ROOT / "data" / "scifact"
@@ -223,3 +230,37 @@ def test_an_injected_typer_object_is_gated_by_the_stance_classifier(lab):
     contradictions = [e for e in built.edges if e.relation is Relation.CONTRADICTS]
     assert len(contradictions) < pairs
     assert built.typer == "contrary"
+
+
+def test_a_model_typer_in_the_overlay_is_gated_by_its_model(lab, chat_server):
+    # The model calls every pair a contradiction and every text a contradiction of any
+    # other, itself included: its own gate's control refuses all of them.
+    everything = json.dumps({"contradicts": 1.0, "rationale": "always"})
+    typing = json.dumps({"relation": "contradicts", "confidence": 1.0, "rationale": "all"})
+
+    chat = OpenAIChat(LLMConfig(chat_server.base_url, "test-model", timeout_s=5))
+    pairs = len(candidates(lab, OverlayConfig()))
+    for _ in range(pairs):
+        chat_server.script(reply(typing), reply(everything), reply(everything), reply(everything))
+    built = build_overlay(lab, typer=ModelTyper(chat))
+    assert built.parameters["stance_gate"] == "model"
+    assert not [e for e in built.edges if e.relation is Relation.CONTRADICTS]
+
+
+def test_offline_contradictions_carry_a_cue_and_a_calibrated_confidence(tmp_path):
+    if not (SCIFACT / "corpus.jsonl.gz").exists():
+        pytest.skip("SciFact data absent")
+    import_scifact(
+        SCIFACT / "corpus.jsonl.gz", SCIFACT / "claims_train.jsonl", tmp_path / "sf", limit=300
+    )
+    opened = open_workspace(tmp_path / "sf")
+    try:
+        overlay = build_overlay(opened)
+    finally:
+        opened.close()
+    bar = model().calibration.threshold
+    against = [e for e in overlay.edges if e.relation is Relation.CONTRADICTS]
+    assert against, "the slice should hold at least one calibrated contradiction"
+    assert all(e.cue in {c.value for c in ContradictionCue} for e in against)
+    assert all(e.confidence >= bar and "calibrated" in e.rationale for e in against)
+    assert overlay.parameters["stance_gate"] == "offline"

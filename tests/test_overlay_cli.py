@@ -3,8 +3,10 @@ import json
 import pytest
 
 from engine.cli import main
-from engine.commands.eval_overlay import annotated_pairs, gold_pairs
+from engine.commands.eval_overlay import annotated_pairs, contradiction_bands, gold_pairs
 from engine.datasets.scifact import import_scifact, labels_path
+from engine.review.overlay import Overlay, OverlayEdge
+from engine.review.typers import Relation
 from tests.conftest import ROOT
 
 SCIFACT = ROOT / "data" / "scifact"
@@ -65,16 +67,14 @@ def test_eval_overlay_scores_both_relations(tmp_path, capsys):
     )
     report = json.loads(out)
     assert code == 0
+    scores = {"precision", "recall", "f1", "predicted", "gold", "correct"}
+    assert set(report["supports"]) == scores
+    assert set(report["contradicts"]) == scores | {"calibration", "by_cue"}
     for relation in ("contradicts", "supports"):
-        assert set(report[relation]) == {
-            "precision",
-            "recall",
-            "f1",
-            "predicted",
-            "gold",
-            "correct",
-        }
         assert 0.0 <= report[relation]["precision"] <= 1.0
+    bands = report["contradicts"]["calibration"].values()
+    assert sum(b["flagged"] for b in bands) == report["contradicts"]["predicted"]
+    assert sum(b["correct"] for b in bands) == report["contradicts"]["correct"]
     assert report["supports"]["gold"] > 0 and report["counts"]["gold_pairs"] > 0
     for relation in ("contradicts", "supports"):
         annotated = report["annotated_pairs"][relation]
@@ -98,3 +98,23 @@ def test_gold_pairs_read_both_label_shapes(evidence):
 def test_annotated_pairs_are_each_claim_against_its_cited_abstracts():
     lines = [json.dumps({"id": 3, "claim": "c", "cited_doc_ids": [7, 9], "evidence": {}}), ""]
     assert annotated_pairs(lines) == {("claim-3", "7"), ("claim-3", "9")}
+
+
+def test_contradiction_bands_count_precision_by_confidence_and_cue():
+    def edge(doc: str, confidence: float, cue: str) -> OverlayEdge:
+        return OverlayEdge(
+            "claim-1", "scifact", doc, Relation.CONTRADICTS, confidence, None, 0.5, "", "", cue
+        )
+
+    overlay = Overlay(
+        "t", "offline", {}, {}, 0.0,
+        (edge("7", 0.95, "number"), edge("8", 0.91, "direction"), edge("9", 0.55, "direction")),
+    )  # fmt: skip
+    gold = {("claim-1", "7"): "contradicts", ("claim-1", "9"): "supports"}
+    report = contradiction_bands(overlay, gold, {"claim-1"})
+    assert report["calibration"] == {
+        "[0.5, 0.6)": {"flagged": 1, "correct": 0, "precision": 0.0},
+        "[0.9, 1.0]": {"flagged": 2, "correct": 1, "precision": 0.5},
+    }
+    assert report["by_cue"]["direction"] == {"flagged": 2, "correct": 0, "precision": 0.0}
+    assert contradiction_bands(overlay, gold, {"claim-2"}) == {"calibration": {}, "by_cue": {}}

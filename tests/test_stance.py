@@ -1,9 +1,13 @@
 import json
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from engine.review import stance
+from engine.review.alignment import denial
+from engine.review.calibration import ContradictionCue
 from engine.review.passages import passage, sentences_of
 from engine.review.stance import OfflineTyper, Relation, model, offline_stance
 from engine.review.typers import make_typer
@@ -107,6 +111,54 @@ def test_stance_is_directional_and_reads_the_best_aligned_sentence():
     assert offline_stance("", STATINS) == 0.0
 
 
+SHRINKING = "Satellite records show Arctic sea ice shrinking since 1979."
+
+
+@pytest.mark.parametrize(
+    ("claim", "sentence", "denied"),
+    [
+        ("Arctic sea ice is not shrinking.", SHRINKING, True),
+        ("Melting ice isn't warming the Arctic.",
+         "The effects of warming in the Arctic include melting of sea ice.", True),
+        ("Arctic sea ice is shrinking.", SHRINKING, False),
+        ("Arctic sea ice is not shrinking.", "Arctic sea ice is not shrinking, records show.",
+         False),
+        ("Arctic sea ice is not shrinking.", "Ocean heat content rose in the tropics.", False),
+    ],
+    ids=["claim-denies", "claim-denies-cause", "both-state", "both-deny", "unaligned"],
+)  # fmt: skip
+def test_a_denial_of_an_aligned_statement_contradicts_in_both_directions(
+    typer, claim, sentence, denied
+):
+    rarity = model().rarity
+    a, b = passage(claim), passage(sentence)
+    assert denial(a, b, rarity) == denial(b, a, rarity)
+    assert (denial(a, b, rarity) >= 0.7) is denied
+    if denied:
+        assert min(offline_stance(claim, sentence), offline_stance(sentence, claim)) > 0.5
+        typing = typer(claim, sentence)
+        assert typing.relation is Relation.CONTRADICTS
+        assert typing.cue is ContradictionCue.NEGATION
+
+
+def test_a_contradiction_without_a_named_cue_is_refused(typer):
+    # With the bar at zero every candidate passes the calibration; the cue still decides.
+    shipped = model()
+    stance.install(replace(shipped, calibration=replace(shipped.calibration, threshold=0.0)))
+    try:
+        cued = typer("Arctic sea ice is not shrinking.", SHRINKING)
+        plain = typer(
+            "Sympathetic nerve activity is elevated throughout normal pregnancy.",
+            "Muscle sympathetic nerve activity is increased during normotensive pregnancy while "
+            "mean arterial pressure is maintained or reduced, suggesting baroreflex resetting.",
+        )
+    finally:
+        stance.install(None)
+    assert cued.relation is Relation.CONTRADICTS
+    assert plain.relation is not Relation.CONTRADICTS
+    assert "no specific cue" in plain.rationale
+
+
 @pytest.mark.parametrize(
     ("text", "negated", "direction"),
     [
@@ -142,9 +194,10 @@ def test_real_scifact_pairs_are_typed_mostly_right(typer):
     as_gold = {"supports": "supports", "contradicts": "contradicts"}
     typed = [(p["gold"], as_gold.get(str(typer(p["claim"], p["canon"]).relation), "none"))
              for p in scifact_pairs()]  # fmt: skip
-    assert sum(gold == got for gold, got in typed) >= 11
-    assert sum(got == "contradicts" for gold, got in typed if gold == "contradicts") >= 2
-    assert sum(got == "contradicts" for gold, got in typed if gold != "contradicts") <= 1
+    assert sum(gold == got for gold, got in typed) >= 10
+    # Precision first: the calibrated gate flags few contradictions, and none of them wrong
+    # here (its recall is measured over whole splits by tools.tune_stance).
+    assert sum(got == "contradicts" for gold, got in typed if gold != "contradicts") == 0
 
 
 def test_typing_is_fast_once_a_note_has_been_read(typer):

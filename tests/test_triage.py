@@ -4,7 +4,7 @@ import textwrap
 
 import pytest
 
-from engine.api import ask, open_workspace
+from engine.api import ask, open_workspace, review_edges
 from engine.core.errors import ConfigError
 from engine.core.model import Edge
 from engine.review.overlay import EdgeKey, Overlay, OverlayEdge, save_overlay
@@ -14,7 +14,6 @@ from engine.review.triage import (
     confirmed_edges,
     read_log,
     record,
-    review_edges,
     state,
 )
 from engine.review.typers import Relation
@@ -98,7 +97,7 @@ def test_two_processes_writing_concurrently_lose_nothing(tmp_path):
     assert len(read.entries) == 400 and len(read.state()) == 400
 
 
-def test_review_edges_are_confirmed_triage_plus_undismissed_overlay_contradictions(tmp_path):
+def test_review_edges_are_confirmed_triage_and_undismissed_overlay_ones_only_when_set(tmp_path):
     other = EdgeKey("chk-2024-q1", "finance", "z-ret-02")
     overlay = Overlay("t", "offline", {}, {}, 0.0, (_contradiction(SIG), _contradiction(other)))
     save_overlay(tmp_path, overlay)
@@ -107,6 +106,8 @@ def test_review_edges_are_confirmed_triage_plus_undismissed_overlay_contradictio
     mom = Edge("mem:_memory:exp-2009-backtest", "zk:finance:z-mom-01", "contradicts")
     sig = Edge("mem:_memory:deci-a7688a22", "zk:finance:z-sig-03", "contradicts")
     assert confirmed_edges(tmp_path) == [mom]
+    assert review_edges(tmp_path) == [mom]
+    (tmp_path / "workspace.toml").write_text('contest = "unreviewed"\n')
     assert review_edges(tmp_path) == [sig, mom]
 
 

@@ -7,11 +7,14 @@ from engine.core.llm import ChatReply, LLMConfig, OpenAIChat
 from engine.review.typers import (
     TYPERS,
     GatedTyper,
+    ModelStance,
     ModelTyper,
     Relation,
     Typing,
+    gate_for,
     gated,
     make_typer,
+    model_typer,
     offline_stance,
     register,
 )
@@ -214,3 +217,84 @@ def test_the_model_typer_over_http_asks_for_json(chat_server):
     typing = ModelTyper(chat)(PRACTICE, CANON)
     assert typing.relation is Relation.EXTENDS and typing.confidence == 0.6
     assert chat_server.chat_requests[0].body["response_format"] == {"type": "json_object"}
+
+
+def stance_reply(p: float) -> str:
+    return json.dumps({"contradicts": p, "rationale": "scripted"})
+
+
+def test_the_registry_gates_the_model_typer_with_the_model(monkeypatch):
+    monkeypatch.setenv("SYNAPSE_LLM_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("SYNAPSE_LLM_MODEL", "some-model")
+    typer = make_typer("openai")
+    assert isinstance(typer, GatedTyper) and isinstance(typer.stance, ModelStance)
+    assert typer.control and typer.gate == "model"
+    offline = make_typer("offline")
+    assert offline.stance is offline_stance and offline.gate == "offline"
+    assert gate_for(typer) is typer
+
+
+@pytest.mark.parametrize(
+    ("stances", "expected"),
+    [
+        ((0.9, 0.8, 0.0), Relation.CONTRADICTS),
+        ((0.9, 0.2, 0.0), Relation.EXTENDS),
+        ((0.1, 0.9, 0.0), Relation.EXTENDS),
+        ((0.9, 0.9, 0.9), Relation.EXTENDS),
+    ],
+    ids=["both-directions-agree", "backward-refuses", "forward-refuses", "fails-the-control"],
+)
+def test_the_model_gate_over_http_asks_both_directions_and_a_control(
+    chat_server, stances, expected
+):
+    # A practice the offline classifier would never call a contradiction of the note: the
+    # model gate decides alone.
+    chat_server.script(
+        reply(answer("contradicts", 0.9, "They disagree.")),
+        *(reply(stance_reply(p)) for p in stances),
+    )
+    chat = OpenAIChat(LLMConfig(chat_server.base_url, "test-model", timeout_s=5))
+    typing = model_typer(chat)(PRACTICE, CANON)
+    assert typing.relation is expected
+    asked = [r.body["messages"][1]["content"] for r in chat_server.chat_requests[1:]]
+    assert asked[0] == f"A:\n{PRACTICE}\n\nB:\n{EVIDENCE}"
+    assert asked[1] == f"A:\n{EVIDENCE}\n\nB:\n{PRACTICE}"
+    if stances[0] >= 0.5 and stances[1] >= 0.5:
+        assert asked[2] == f"A:\n{EVIDENCE}\n\nB:\n{EVIDENCE}"  # the control
+    else:
+        assert len(asked) == 2
+    if expected is not Relation.CONTRADICTS:
+        assert "model stance gate refused" in typing.rationale
+
+
+def test_a_model_that_calls_everything_a_contradiction_flags_nothing(chat_server):
+    # The model types every pair a contradiction and says every text contradicts any other,
+    # itself included: the control catches it, so not one contradiction stands.
+    everything = json.dumps({"contradicts": 1.0, "rationale": "always"})
+    chat = OpenAIChat(LLMConfig(chat_server.base_url, "test-model", timeout_s=5))
+    typer = model_typer(chat)
+    pairs = [(PRACTICE, CANON), ("Bananas are yellow.", CANON), (EVIDENCE, CANON)]
+    typed = []
+    for practice, canon in pairs:
+        chat_server.script(reply(answer("contradicts", 1.0, "Opposite.")))
+        chat_server.script(*(reply(everything) for _ in range(3)))
+        typed.append(typer(practice, canon))
+    assert all(t.relation is not Relation.CONTRADICTS for t in typed)
+    assert all("contradicts itself" in t.rationale for t in typed)
+
+
+def test_a_failing_model_gate_refuses(chat_server):
+    chat_server.script(reply(answer("contradicts", 0.9, "They disagree.")), reply("not json"))
+    chat = OpenAIChat(LLMConfig(chat_server.base_url, "test-model", timeout_s=5))
+    assert model_typer(chat)(PRACTICE, CANON).relation is not Relation.CONTRADICTS
+
+
+def test_the_offline_typer_keeps_its_offline_gate_over_http_free_paths():
+    # The offline path never asks a model: its gate is the offline classifier.
+    typer = make_typer("offline")
+    flipped = "Statin therapy increases the incidence of major cardiovascular events."
+    typing = typer(flipped, CANON)
+    assert typer.stance is offline_stance
+    assert typing.relation in (Relation.CONTRADICTS, Relation.EXTENDS)
+    if typing.relation is Relation.CONTRADICTS:
+        assert typing.cue.value != "none" and "calibrated" in typing.rationale

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from engine.core.errors import PayloadError
-from present import cells, highlight, tables, views
+from present import cells, contests, highlight, tables, views
 from present.gallery import example, examples
 from present.markup import (
     legend_html,
@@ -315,3 +315,60 @@ def test_relation_legend_and_overlay_summary():
     assert cells.overlay_summary(counts) == (
         "3 practice entries, 6 pairs typed, 2 kept (2 supports)."
     )
+
+
+def test_the_queue_table_names_both_sides_with_cue_and_state():
+    frame = pd.DataFrame(
+        [
+            matrix_row(memory_label="Decision A", zk_label="Note [n1]", cue="direction"),
+            matrix_row(
+                memory_label="Decision B", zk_label="Note [n2]", relation="supports", cue=""
+            ),
+            matrix_row(memory_label="Decision C", zk_label="N", cue="number", triage="confirmed"),
+        ]
+    )
+    table = cells.queue_table(frame)
+    assert list(table.columns) == list(cells.QUEUE_COLUMNS)
+    assert table["state"].tolist() == ["unreviewed", "—", "confirmed"]
+    assert table["practice"].tolist() == ["Decision A", "Decision B", "Decision C"]
+    assert table["cue"].tolist() == ["direction", "", "number"]
+
+
+def test_a_decision_message_names_both_titles_the_relation_and_the_note():
+    row = matrix_row(memory_title="Birth-weight cohort", zk_title="Chenodeoxycholic acid trial")
+    text = cells.decision_message(row, "confirmed", "Checked the cohort.")
+    assert text == (
+        "Confirmed: “Birth-weight cohort” contradicts “Chenodeoxycholic acid trial” "
+        "— note: Checked the cohort."
+    )
+    assert cells.decision_message(row, "dismissed", " ").endswith("— no note")
+
+
+def test_the_contest_disclosure_is_escaped_and_links_each_edge():
+    result = {
+        "contests": {
+            "summary": "1 unreviewed contradiction against a cited source — review it",
+            "items": [
+                {
+                    "edge_id": "m1|lab|n1",
+                    "practice": "mem:_memory:m1",
+                    "canon": "zk:lab:n1",
+                    "practice_title": HOSTILE,
+                    "canon_title": "A note",
+                    "state": "unreviewed",
+                    "contests": False,
+                    "confidence": 0.81,
+                    "cue": "direction",
+                }
+            ],
+        }
+    }
+    markup = contests.contests_html(result)
+    assert_escaped(markup)
+    assert "unreviewed, confidence 0.81, cue: direction; does not contest it" in markup
+    (line,) = contests.contest_lines(result)
+    assert line.edge_id == "m1|lab|n1" and not line.contests
+    assert contests.contests_html({"contests": {"items": []}}) == ""
+    assert contests.review_note({"rerouted": True}).startswith("Re-routed")
+    assert contests.review_note({"review_stale": True}).startswith("Stale")
+    assert contests.review_note({}) == ""

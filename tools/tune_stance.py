@@ -1,27 +1,53 @@
 """Print how the gated offline typer does on SciFact train (both halves) and Climate-FEVER.
 
 Run with `python -m tools.tune_stance`. SciFact comes from the repo's `data/scifact/`;
-Climate-FEVER is read from `../shared/data/climate-fever/` when present and skipped
-otherwise (it is a tuning set only and never ships with the product). Every figure is
-deterministic: the halves are fixed by a hash of the claim id.
+Climate-FEVER is read from `--climate-fever PATH`, else `$SYNAPSE_CLIMATE_FEVER`, else a
+`shared/data/climate-fever/` beside the checkout (or one level above) when present, and
+skipped otherwise (it is a
+tuning set only and never ships with the product). Every figure is deterministic: the
+halves are fixed by a hash of the claim id.
+
+Besides the per-pair figures, it reports the overlay-shaped figures (each claim against
+the abstracts retrieval offers it in the demo workspace, as the overlay types them) and
+the calibration: how often a contradiction is right in each band of its confidence.
 """
 
 from __future__ import annotations
 
+import argparse
 import gzip
 import json
+import os
 import time
 import zlib
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 
+from engine.review.overlay import candidates, note_text
 from engine.review.typers import make_typer
+from engine.workspace.opened import open_workspace
 
 ROOT = Path(__file__).resolve().parent.parent
 SCIFACT = ROOT / "data" / "scifact"
-CLIMATE_FEVER = ROOT.parent / "shared" / "data" / "climate-fever" / "climate-fever.jsonl"
+DEMO = ROOT / "demo" / "scifact"
+BANDS = (0.5, 0.6, 0.7, 0.8, 0.9, 1.01)
+
+
+def _climate_fever() -> Path:
+    chosen = os.environ.get("SYNAPSE_CLIMATE_FEVER", "").strip()
+    if chosen:
+        return Path(chosen)
+    for base in (ROOT.parent, ROOT.parent.parent):
+        path = base / "shared" / "data" / "climate-fever"
+        if path.exists():
+            return path
+    return ROOT.parent / "shared" / "data" / "climate-fever"
+
+
+CLIMATE_FEVER = _climate_fever()
 GOLD = {"SUPPORT": "supports", "CONTRADICT": "contradicts", "SUPPORTS": "supports",
         "REFUTES": "contradicts", "NOT_ENOUGH_INFO": "none"}  # fmt: skip
 PREDICTED = {"supports": "supports", "contradicts": "contradicts", "extends": "none",
@@ -84,12 +110,44 @@ def scifact_pairs(which: str) -> list[Pair]:
     return out
 
 
-def climate_pairs() -> list[Pair]:
-    """Climate-FEVER claim-evidence pairs, or none when the file is absent."""
-    if not CLIMATE_FEVER.exists():
+def scifact_gold() -> dict[tuple[str, str], str]:
+    """(claim id, doc id) → supports or contradicts, from the SciFact train labels."""
+    gold = {}
+    for claim in _jsonl(SCIFACT / "claims_train.jsonl"):
+        for doc_id, found in (claim.get("evidence") or {}).items():
+            found = found[0] if isinstance(found, list) else found
+            gold[str(claim["id"]), str(doc_id)] = GOLD[found["label"]]
+    return gold
+
+
+def overlay_pairs(workspace: Path = DEMO) -> list[Pair]:
+    """The overlay's candidate pairs over the SciFact demo workspace, gold-labelled.
+
+    A pair SciFact did not annotate with evidence counts as none, as the overlay's
+    evaluation charges it. Empty when the demo workspace has not been built.
+    """
+    if not (workspace / ".synapse" / "index.sqlite").exists():
+        return []
+    gold = scifact_gold()
+    opened = open_workspace(workspace)
+    try:
+        out = []
+        for pair in candidates(opened):
+            cid = pair.memory.id.removeprefix("claim-")
+            label = gold.get((cid, pair.canon.id), "none")
+            out.append(Pair(cid, note_text(pair.memory), note_text(pair.canon), label))
+        return out
+    finally:
+        opened.close()
+
+
+def climate_pairs(where: Path = CLIMATE_FEVER) -> list[Pair]:
+    """Climate-FEVER claim-evidence pairs from its folder (or file), or none when absent."""
+    path = where / "climate-fever.jsonl" if where.is_dir() else where
+    if not path.exists():
         return []
     out = []
-    for row in _jsonl(CLIMATE_FEVER):
+    for row in _jsonl(path):
         for ev in row["evidences"]:
             gold = GOLD[ev["evidence_label"]]
             out.append(Pair(str(row["claim_id"]), row["claim"], ev["evidence"], gold))
@@ -131,6 +189,27 @@ def report(title: str, confusion: Counter, seconds: float) -> str:
     return "\n".join(lines)
 
 
+def calibration_report(title: str, typer: Callable, pairs: list[Pair]) -> str:
+    """Precision of the typer's contradictions in each band of their confidence."""
+    bands: dict[float, list[bool]] = {low: [] for low in BANDS[:-1]}
+    for pair in pairs:
+        typing = typer(pair.claim, pair.canon)
+        if str(typing.relation) != "contradicts":
+            continue
+        low = max((b for b in BANDS[:-1] if typing.confidence >= b), default=None)
+        if low is not None:
+            bands[low].append(pair.gold == "contradicts")
+    lines = [f"== Calibration, {title}: precision of contradictions by confidence band"]
+    for low, high in pairwise(BANDS):
+        seen = bands[low]
+        share = f"{sum(seen) / len(seen):.2f}" if seen else "  - "
+        lines.append(
+            f"  [{low:.2f}, {min(high, 1.0):.2f}{']' if high > 1 else ')'}  "
+            f"{len(seen):>4} flagged, precision {share}"
+        )
+    return "\n".join(lines)
+
+
 def overlay_run(typer: Callable, per_claim: int = 10) -> str:
     """Time an overlay-shaped run: every SciFact claim against `per_claim` fixed abstracts."""
     docs = corpus()
@@ -146,18 +225,40 @@ def overlay_run(typer: Callable, per_claim: int = 10) -> str:
     return f"== Overlay-shaped run: {n} pairs in {seconds:.1f} s ({seconds / n * 1000:.2f} ms each)"
 
 
+def _arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m tools.tune_stance")
+    parser.add_argument(
+        "--climate-fever",
+        type=Path,
+        default=CLIMATE_FEVER,
+        help="Climate-FEVER folder or jsonl file (default: ../shared/data/climate-fever)",
+    )
+    return parser.parse_args()
+
+
 def main() -> None:
+    where = _arguments().climate_fever
     typer = make_typer("offline")
     for which in ("fit", "held"):
         pairs = scifact_pairs(which)
         confusion, seconds = evaluate(typer, pairs)
         print(report(f"SciFact train, {which} half", confusion, seconds))
-    pairs = climate_pairs()
+    shaped = overlay_pairs()
+    for which in ("fit", "held"):
+        pairs = [p for p in shaped if half(p.claim_id) == which]
+        if pairs:
+            confusion, seconds = evaluate(typer, pairs)
+            print(report(f"SciFact overlay-shaped, {which} half", confusion, seconds))
+            print(calibration_report(f"SciFact overlay-shaped, {which} half", typer, pairs))
+    if not shaped:
+        print("== SciFact overlay-shaped: no demo workspace at", DEMO, "(run `make demo`)")
+    pairs = climate_pairs(where)
     if pairs:
         confusion, seconds = evaluate(typer, pairs)
         print(report("Climate-FEVER", confusion, seconds))
+        print(calibration_report("Climate-FEVER", typer, pairs))
     else:
-        print("== Climate-FEVER: not found at", CLIMATE_FEVER, "(skipped)")
+        print("== Climate-FEVER: not found at", where, "(skipped)")
     print(overlay_run(make_typer("offline")))
 
 

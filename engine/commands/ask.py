@@ -6,14 +6,16 @@ import argparse
 import json
 from pathlib import Path
 
-from engine.api import ask, open_workspace
+from engine.api import answer, open_workspace
 from engine.commands.registry import Command, register
 from engine.core.errors import ConfigError
 from engine.core.wire import dumps
 from engine.navigation.substrate import Budget
 
 # Fields of a result that the command prints unless --full is given.
-SUMMARY = ("verdict", "label", "status", "reasons", "detail", "cited", "prose", "dag", "trace")
+SUMMARY = (
+    "verdict", "label", "status", "reasons", "detail", "cited", "prose", "dag", "trace", "contests",
+)  # fmt: skip
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
@@ -37,7 +39,9 @@ def _run(args: argparse.Namespace) -> int:
         if args.batch is None:
             print(
                 dumps(
-                    _shape(ask(opened, args.question, reasoner=args.reasoner, budget=budget), args)
+                    _shape(
+                        answer(opened, args.question, reasoner=args.reasoner, budget=budget), args
+                    )
                 )
             )
             return 0
@@ -46,7 +50,7 @@ def _run(args: argparse.Namespace) -> int:
             if "error" in item:
                 print(dumps(item))
                 continue
-            result = ask(opened, item["question"], reasoner=args.reasoner, budget=budget)
+            result = answer(opened, item["question"], reasoner=args.reasoner, budget=budget)
             print(dumps({"id": item["id"], **_shape(result, args)}), flush=True)
         return 0
     finally:

@@ -10,6 +10,10 @@ prediction, including pairs SciFact never annotated (a claim against an abstract
 cite), which count as wrong. `annotated_pairs` restricts predictions to the pairs SciFact
 did annotate (a claim against each abstract it cites, not-enough-info included): the
 typer's precision where the truth is known.
+
+`calibration` gives the precision of the overlay's contradictions in each band of their
+confidence (a calibrated confidence should rise with precision), and `by_cue` the
+precision of each cue that produced them.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from engine.workspace.stores import open_workspace
 
 GOLD_RELATIONS = {"SUPPORT": "supports", "CONTRADICT": "contradicts"}
 SCORED = ("contradicts", "supports")
+BANDS = (0.0, 0.5, 0.6, 0.7, 0.8, 0.9)
 
 Pair = tuple[str, str]
 
@@ -108,6 +113,30 @@ def score_overlay(
     return report
 
 
+def contradiction_bands(overlay: Overlay, gold: dict[Pair, str], scope: set[str]) -> dict:
+    """Precision of the contradictions by confidence band and by cue, with the counts."""
+    bands: dict[str, list[bool]] = {}
+    cues: dict[str, list[bool]] = {}
+    for edge in overlay.edges:
+        if edge.relation.value != "contradicts" or edge.zk_source != BOX:
+            continue
+        if edge.memory_id not in scope:
+            continue
+        right = gold.get((edge.memory_id, edge.zk_id)) == "contradicts"
+        low = max(b for b in BANDS if edge.confidence >= b)
+        high = next((b for b in BANDS if b > low), 1.0)
+        bands.setdefault(f"[{low:.1f}, {high:.1f}{']' if high == 1.0 else ')'}", []).append(right)
+        cues.setdefault(edge.cue, []).append(right)
+
+    def summary(groups: dict[str, list[bool]]) -> dict:
+        return {
+            name: {"flagged": len(v), "correct": sum(v), "precision": round(sum(v) / len(v), 4)}
+            for name, v in sorted(groups.items())
+        }
+
+    return {"calibration": summary(bands), "by_cue": summary(cues)}
+
+
 def _configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workspace", type=Path, required=True, help="the SciFact workspace")
     parser.add_argument("--gold", type=Path, help="gold labels (default: beside the workspace)")
@@ -129,6 +158,7 @@ def _run(args: argparse.Namespace) -> int:
     report = score_overlay(overlay, gold, scope)
     annotated = score_overlay(overlay, gold, scope, within=annotated_pairs(lines))
     report["annotated_pairs"] = {rel: annotated[rel] for rel in SCORED}
+    report["contradicts"] |= contradiction_bands(overlay, gold, scope)
     report["overlay"] = overlay.header()
     print(json.dumps(report, sort_keys=True))
     return 0

@@ -2,7 +2,7 @@
 
 `pair_features` weighs the content words two passages share by rarity, pairs their
 direction words over those shared words, and compares negation, null results and numbers;
-`evidence_phrase` and `agreement_phrase` name the words a verdict rests on.
+`contradiction_cue`, `evidence_phrase` and `agreement_phrase` name the words a verdict rests on.
 """
 
 from __future__ import annotations
@@ -12,8 +12,10 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
+from engine.review.calibration import ContradictionCue
 from engine.review.passages import Cue, Passage
 
+_DENIED = 0.2  # share of a text's weighted content its negation must govern to deny it
 _FIRM = 6.0  # anchored weight at which a pairing of direction words counts in full
 _RESTRICTING = (
     "only", "solely", "exclusively", "restricted", "limited", "specifically", "subgroup",
@@ -65,6 +67,7 @@ def pair_features(claim: Passage, sentence: Passage, rarity: Rarity) -> dict[str
     null_c = rarity.weight(claim.nulls & shared - sentence.nulls) / scale
     num_match, num_conflict = _numbers(claim, sentence)
     f = {
+        "denial": said * denial(claim, sentence, rarity),
         "cov_c": cov_c,
         "cov_s": cov_s,
         "cov_c2": cov_c * cov_c,
@@ -97,6 +100,25 @@ def pair_features(claim: Passage, sentence: Passage, rarity: Rarity) -> dict[str
 
 def _asserts(p: Passage) -> bool:
     return any(not c.negated and c.axis != "presence" for c in p.cues) or p.affirms
+
+
+def denial(claim: Passage, sentence: Passage, rarity: Rarity) -> float:
+    """How fully the other text states what one text denies; 0 unless exactly one side negates.
+
+    Symmetric. The denying side must put its negation on words both texts share (at least
+    `_DENIED` of its weighted content), and the other side must neither negate nor report a
+    null result on them: "Tuvalu sea level isn't rising" against "the effects of rising sea
+    levels in Tuvalu". The value is the share of the denying side's content the other covers.
+    """
+    shared = claim.content & sentence.content
+    out = 0.0
+    for denying, stating in ((claim, sentence), (sentence, claim)):
+        if not denying.negations or stating.negations or stating.nulls & shared:
+            continue
+        total = rarity.weight(denying.content)
+        if total and rarity.weight(denying.negated & shared) >= _DENIED * total:
+            out = max(out, rarity.weight(shared) / total)
+    return out
 
 
 def _facing(
@@ -212,27 +234,39 @@ def restrictions(claim: Passage, sentence: Passage) -> list[str]:
 
 def evidence_phrase(claim: Passage, sentence: Passage, rarity: Rarity) -> str:
     """A short phrase naming the words on which the two texts disagree, or "" if none stand out."""
+    return contradiction_cue(claim, sentence, rarity)[1]
+
+
+def contradiction_cue(
+    claim: Passage, sentence: Passage, rarity: Rarity
+) -> tuple[ContradictionCue, str]:
+    """The kind of disagreement between the texts and a phrase naming its words.
+
+    The phrase is "" when nothing specific stands out (`ContradictionCue.NONE`).
+    """
     shared = claim.content & sentence.content
     _, pairs = _facing(claim, sentence, shared, rarity)
     _, differ = _number_pairs(claim, sentence)
     if differ:
         mine, theirs = differ[0]
-        return f"gives {theirs} where the claim gives {mine} for the same quantity"
+        phrase = f"gives {theirs} where the claim gives {mine} for the same quantity"
+        return ContradictionCue.NUMBER, phrase
     for kind, cue, other in pairs:
         if kind == "flip":
-            return f'says "{other.word}" where the claim says "{cue.word}"'
+            phrase = f'says "{other.word}" where the claim says "{cue.word}"'
+            return ContradictionCue.DIRECTION, phrase
         if kind == "negflip":
             negated = other.word if other.negated else cue.word
             where = "the sentence" if other.negated else "the claim"
-            return f'negates "{negated}" in {where} only'
+            return ContradictionCue.NEGATION, f'negates "{negated}" in {where} only'
     if sentence.nulls & shared and not claim.nulls & shared:
-        return "reports no effect where the claim asserts one"
+        return ContradictionCue.NULL_RESULT, "reports no effect where the claim asserts one"
     if claim.nulls & shared and not sentence.nulls & shared:
-        return "reports an effect where the claim asserts none"
+        return ContradictionCue.NULL_RESULT, "reports an effect where the claim asserts none"
     if (claim.negated ^ sentence.negated) & shared:
         word = (sentence.negations or claim.negations or ("not",))[0]
-        return f'puts "{word}" on what the claim states'
-    return ""
+        return ContradictionCue.NEGATION, f'puts "{word}" on what the claim states'
+    return ContradictionCue.NONE, ""
 
 
 def agreement_phrase(claim: Passage, sentence: Passage, rarity: Rarity) -> str:

@@ -4,9 +4,10 @@ High value: every contradiction (candidate real-world counter-evidence), and oth
 strong canon claim (strength ≥ `STRONG_CLAIM`) met by a confident relation (confidence ≥
 `HIGH_CONFIDENCE`). An unknown strength is not strong. Only high-value cells get a brief.
 
-Contested: a canon note is contested when a contradiction on it is in scope, i.e. a
-confirmed triage decision or an overlay contradiction not dismissed (see `engine.review.triage`).
-The same rule drives the router, so the matrix and the answers never disagree.
+Contested: a canon note is contested when a contradiction on it contests under the
+workspace's scope (see `engine.review.contest`): a confirmed triage decision, and an
+overlay contradiction not dismissed only when the workspace opts in. The same rule drives
+the router, so the matrix and the answers never disagree.
 """
 
 from __future__ import annotations
@@ -14,11 +15,14 @@ from __future__ import annotations
 import io
 from collections.abc import Iterable
 from dataclasses import dataclass
+from enum import StrEnum
 
 import pandas as pd
 
+from engine.core.text import shorten
+from engine.review.contest import ContestScope, scope_of
 from engine.review.overlay import EdgeKey, Overlay
-from engine.review.triage import Decision, contested_keys
+from engine.review.triage import Decision
 from engine.review.typers import Relation
 from engine.workspace.stores import Workspace
 
@@ -26,14 +30,18 @@ STRONG_CLAIM = 0.7
 HIGH_CONFIDENCE = 0.8
 
 COLUMNS = (
+    "edge_id",
     "memory_id",
     "memory_title",
+    "memory_label",
     "zk_address",
     "zk_source",
     "zk_id",
     "zk_title",
+    "zk_label",
     "relation",
     "confidence",
+    "cue",
     "claim_strength",
     "priority",
     "high_value",
@@ -49,34 +57,65 @@ def is_high_value(relation: Relation | str, strength: float | None, confidence: 
     return (strength or 0.0) >= STRONG_CLAIM and confidence >= HIGH_CONFIDENCE
 
 
+def edge_id(key: EdgeKey) -> str:
+    """A stable one-string name for an edge, for selections and links."""
+    return key.token
+
+
+def distinct_labels(titles: dict[str, str], *, width: int = 60) -> dict[str, str]:
+    """A one-line label per id: the title clipped to `width`, its id added where labels repeat."""
+    clipped = {key: shorten(title or key, width) for key, title in titles.items()}
+    seen: dict[str, int] = {}
+    for label in clipped.values():
+        seen[label] = seen.get(label, 0) + 1
+    return {
+        key: (f"{label} [{key}]" if seen[label] > 1 else label) for key, label in clipped.items()
+    }
+
+
 def matrix_frame(
     overlay: Overlay | None,
     workspace: Workspace,
     *,
     triage: dict[EdgeKey, Decision] | None = None,
+    scope: ContestScope = ContestScope.CONFIRMED,
 ) -> pd.DataFrame:
     """One row per overlay edge, in the overlay's priority order, with `COLUMNS`.
 
     `triage` is the current triage state; `triage` column holds the decision or "".
+    `contested` follows the workspace's contest `scope`, as the router does. The label
+    columns are distinct: a title shared by two notes carries the note's id.
     """
     decisions = triage or {}
-    contested = {key.zk_address for key in contested_keys(overlay, decisions)}
+    review = scope_of(overlay, decisions, scope)
+    contested = {c.key.zk_address for c in review.contradictions if c.contests}
+    edges = overlay.edges if overlay is not None else ()
+    memory_titles, canon_titles = {}, {}
+    for edge in edges:
+        memory = workspace.note(edge.key.memory_address)
+        canon = workspace.note(edge.key.zk_address)
+        memory_titles[edge.memory_id] = memory.title if memory else edge.memory_id
+        canon_titles[edge.key.zk_address] = canon.title if canon else edge.zk_id
+    memory_labels = distinct_labels(memory_titles)
+    canon_labels = distinct_labels(canon_titles)
     rows = []
-    for edge in overlay.edges if overlay is not None else ():
+    for edge in edges:
         key = edge.key
-        memory = workspace.note(key.memory_address)
-        canon = workspace.note(key.zk_address)
         decision = decisions.get(key)
         rows.append(
             {
+                "edge_id": edge_id(key),
                 "memory_id": edge.memory_id,
-                "memory_title": memory.title if memory else edge.memory_id,
+                "memory_title": memory_titles[edge.memory_id],
+                "memory_label": memory_labels[edge.memory_id],
                 "zk_address": key.zk_address,
                 "zk_source": edge.zk_source,
                 "zk_id": edge.zk_id,
-                "zk_title": canon.title if canon else edge.zk_id,
+                "zk_title": canon_titles[key.zk_address],
+                "zk_label": canon_labels[key.zk_address],
                 "relation": edge.relation.value,
                 "confidence": edge.confidence,
+                "cue": edge.cue if edge.relation is Relation.CONTRADICTS else "",
                 "claim_strength": edge.claim_strength,
                 "priority": edge.priority,
                 "high_value": is_high_value(edge.relation, edge.claim_strength, edge.confidence),
@@ -96,8 +135,14 @@ def filter_frame(
     min_confidence: float = 0.0,
     high_value_only: bool = False,
     contested_only: bool = False,
+    text: str = "",
+    pending_only: bool = False,
 ) -> pd.DataFrame:
-    """The rows of a `matrix_frame` that pass every given filter, order kept."""
+    """The rows of a `matrix_frame` that pass every given filter, order kept.
+
+    `text` keeps rows whose practice or canon title or id contains it (case ignored);
+    `pending_only` keeps rows no reviewer has decided.
+    """
     keep = frame["confidence"] >= min_confidence
     if relations is not None:
         keep &= frame["relation"].isin([str(r) for r in relations])
@@ -105,7 +150,76 @@ def filter_frame(
         keep &= frame["high_value"].astype(bool)
     if contested_only:
         keep &= frame["contested"].astype(bool)
+    if pending_only:
+        keep &= frame["triage"] == ""
+    needle = text.strip().casefold()
+    if needle:
+        haystack = (
+            frame["memory_title"] + "\n" + frame["zk_title"] + "\n" + frame["edge_id"]
+        ).str.casefold()
+        keep &= haystack.str.contains(needle, regex=False)
     return frame[keep].reset_index(drop=True)
+
+
+class QueueOrder(StrEnum):
+    """How the edge queue is sorted."""
+
+    PENDING = "pending first"
+    PRIORITY = "priority"
+    CONFIDENCE = "confidence"
+    PRACTICE = "practice title"
+    CANON = "canon title"
+
+
+def sort_queue(frame: pd.DataFrame, order: QueueOrder | str = QueueOrder.PENDING) -> pd.DataFrame:
+    """The rows in the chosen order; ties keep the overlay's priority order."""
+    order = QueueOrder(order)
+    if order is QueueOrder.PRIORITY:
+        out = frame.sort_values("priority", ascending=False, kind="stable")
+    elif order is QueueOrder.CONFIDENCE:
+        out = frame.sort_values("confidence", ascending=False, kind="stable")
+    elif order is QueueOrder.PRACTICE:
+        out = frame.sort_values("memory_label", key=lambda c: c.str.casefold(), kind="stable")
+    elif order is QueueOrder.CANON:
+        out = frame.sort_values("zk_label", key=lambda c: c.str.casefold(), kind="stable")
+    else:
+        # Undecided contradictions first (what needs a reviewer), then the rest by priority.
+        rank = ~((frame["relation"] == "contradicts") & (frame["triage"] == ""))
+        out = frame.assign(_rank=rank.astype(int))
+        out = out.sort_values(["_rank", "priority"], ascending=[True, False], kind="stable")
+        out = out.drop(columns="_rank")
+    return out.reset_index(drop=True)
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of a sequence: items [start, stop) of `total`, page `number` of `pages`."""
+
+    number: int
+    pages: int
+    start: int
+    stop: int
+    total: int
+
+    @classmethod
+    def of(cls, total: int, number: int, size: int) -> Page:
+        """Page `number` (0-based, clamped into range) of `total` items, `size` a page."""
+        if size < 1:
+            raise ValueError("page size must be at least 1")
+        pages = max(1, -(-total // size))
+        number = min(max(0, number), pages - 1)
+        return cls(number, pages, number * size, min(total, (number + 1) * size), total)
+
+    def caption(self, noun: str) -> str:
+        """ "showing 41–80 of 141 rows", or "no rows" when there are none."""
+        if self.total == 0:
+            return f"no {noun}"
+        return f"showing {self.start + 1:,}–{self.stop:,} of {self.total:,} {noun}"
+
+
+def page_rows(frame: pd.DataFrame, page: Page) -> pd.DataFrame:
+    """The rows of `frame` on `page`, renumbered from 0."""
+    return frame.iloc[page.start : page.stop].reset_index(drop=True)
 
 
 def relations_in(frame: pd.DataFrame) -> list[str]:
@@ -141,13 +255,17 @@ class DebateEntry:
 
 
 def debate_map(
-    overlay: Overlay | None, *, triage: dict[EdgeKey, Decision] | None = None
+    overlay: Overlay | None,
+    *,
+    triage: dict[EdgeKey, Decision] | None = None,
+    scope: ContestScope = ContestScope.CONFIRMED,
 ) -> list[DebateEntry]:
     """Per canon note with a supporting or contradicting practice entry, in address order.
 
-    `contradicting` lists the contradictions in scope (confirmed in triage, or in the
-    overlay and not dismissed); `dismissed` lists overlay contradictions a reviewer
-    dismissed. A confirmed triage decision counts even if the overlay no longer has it.
+    `contradicting` lists the contradictions that contest under `scope` (confirmed in
+    triage; with `unreviewed`, overlay ones not dismissed too); `dismissed` lists overlay
+    contradictions a reviewer dismissed. A confirmed triage decision counts even if the
+    overlay no longer has it.
     """
     decisions = triage or {}
     support: dict[str, set[str]] = {}
@@ -159,8 +277,9 @@ def debate_map(
             support.setdefault(key.zk_address, set()).add(edge.memory_id)
         elif edge.relation is Relation.CONTRADICTS and decisions.get(key) == Decision.DISMISSED:
             dismissed.setdefault(key.zk_address, set()).add(edge.memory_id)
-    for key in contested_keys(overlay, decisions):
-        against.setdefault(key.zk_address, set()).add(key.memory_id)
+    for found in scope_of(overlay, decisions, scope).contradictions:
+        if found.contests:
+            against.setdefault(found.key.zk_address, set()).add(found.key.memory_id)
     addresses = sorted(support.keys() | against.keys() | dismissed.keys())
     return [
         DebateEntry(

@@ -26,9 +26,8 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 
 from engine.core.errors import ConfigError, EngineError
-from engine.review.stance import offline_stance
 from engine.review.strength import ClaimStrength, priority_weight
-from engine.review.typers import GatedTyper, Relation, Typer, Typing, gated, make_typer
+from engine.review.typers import Relation, Typer, Typing, gate_for, make_typer
 from engine.workspace.atomic import synapse_path, write_atomic
 from engine.workspace.notes import MEMORY_SOURCE, Note, NoteKind, Store, note_address
 from engine.workspace.opened import OpenWorkspace
@@ -80,6 +79,17 @@ class EdgeKey:
     def zk_address(self) -> str:
         return note_address(Store.CANON, self.zk_source, self.zk_id)
 
+    @property
+    def token(self) -> str:
+        """The key as one string, for a selection or a link (`EdgeKey.from_token` reads it)."""
+        return f"{self.memory_id}|{self.zk_source}|{self.zk_id}"
+
+    @classmethod
+    def from_token(cls, text: object) -> EdgeKey | None:
+        """The key a `token` names, or None when `text` is not one."""
+        parts = text.split("|") if isinstance(text, str) else []
+        return cls(*parts) if len(parts) == 3 and all(parts) else None
+
     def to_dict(self) -> dict:
         return asdict(self)
 
@@ -116,6 +126,7 @@ class OverlayEdge:
     priority: float
     rationale: str
     evidence: str
+    cue: str = "none"  # what disagrees, for a contradiction (see ContradictionCue)
 
     @property
     def key(self) -> EdgeKey:
@@ -141,6 +152,7 @@ class OverlayEdge:
             priority=float(data["priority"]),
             rationale=str(data.get("rationale", "")),
             evidence=str(data.get("evidence", "")),
+            cue=str(data.get("cue", "none")),
         )
 
 
@@ -264,16 +276,14 @@ def build_overlay(
     """Type the candidate pairs, keep the confident edges and replace the overlay file.
 
     `typer` is a name known to `engine.review.typers.make_typer`, or a typer object (say a model
-    typer for an endpoint set in the app), which is gated by the offline stance classifier
-    unless it is gated already. The file is written once, at the end: if typing fails
+    typer for an endpoint set in the app), put behind its gate (`typers.gate_for`: a model
+    typer is gated by its own model, any other by the offline classifier) unless it is
+    gated already. The file is written once, at the end: if typing fails
     part-way the previous overlay stays. Raises ConfigError for an unknown or unconfigured
     typer.
     """
     started = time.perf_counter()
-    if isinstance(typer, str):
-        typed_by = make_typer(typer)
-    else:
-        typed_by = typer if isinstance(typer, GatedTyper) else gated(typer, offline_stance)
+    typed_by = make_typer(typer) if isinstance(typer, str) else gate_for(typer)
     pairs = candidates(opened, config)
     strength = ClaimStrength(opened.workspace)
     edges: list[OverlayEdge] = []
@@ -292,7 +302,11 @@ def build_overlay(
     overlay = Overlay(
         built_at=datetime.now(UTC).isoformat(timespec="seconds"),
         typer=typed_by.name,
-        parameters={**config.to_dict(), "stance_floor": getattr(typed_by, "floor", None)},
+        parameters={
+            **config.to_dict(),
+            "stance_floor": getattr(typed_by, "floor", None),
+            "stance_gate": getattr(typed_by, "gate", None),
+        },
         counts={
             "practice": len(practice_entries(opened.workspace, limit=config.limit)),
             "candidates": len(pairs),
@@ -324,6 +338,7 @@ def _edge(pair: Candidate, typing: Typing, strength: float | None) -> OverlayEdg
         priority=round(typing.confidence * priority_weight(strength), 4),
         rationale=typing.rationale,
         evidence=typing.evidence,
+        cue=typing.cue.value,
     )
 
 

@@ -11,7 +11,7 @@ reports how well it does.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
@@ -21,11 +21,12 @@ import numpy as np
 from engine.review.alignment import (
     Rarity,
     agreement_phrase,
-    evidence_phrase,
+    contradiction_cue,
     overlap,
     pair_features,
     restrictions,
 )
+from engine.review.calibration import Calibration, ContradictionCue, Evidence
 from engine.review.passages import Passage, passage, sentences_of
 
 MODEL_PATH = Path(__file__).parent / "data" / "stance_model.json"
@@ -34,6 +35,7 @@ _SHORTLIST = 4  # sentences scored by the model per note, best aligned first
 _AGAINST = 2  # of those, how many may carry a contradiction
 _HEDGE_DISCOUNT = 0.8
 _NUMBER_ALIGNED = 0.6  # alignment above which a differing number alone contradicts
+_DENIAL_ALIGNED = 0.7  # coverage of a denied statement above which the denial contradicts
 
 
 class Relation(StrEnum):
@@ -47,12 +49,16 @@ class Relation(StrEnum):
 
 @dataclass(frozen=True)
 class Typing:
-    """One typed (practice, canon) pair; `evidence` is the canon sentence relied on, verbatim."""
+    """One typed (practice, canon) pair; `evidence` is the canon sentence relied on, verbatim.
+
+    `cue` names what disagrees when the relation is `contradicts` (else `none`).
+    """
 
     relation: Relation
     confidence: float
     rationale: str
     evidence: str = ""
+    cue: ContradictionCue = ContradictionCue.NONE
 
     @classmethod
     def unrelated(cls, rationale: str, evidence: str = "") -> Typing:
@@ -74,6 +80,7 @@ class StanceModel:
     bias: np.ndarray
     rarity: Rarity
     thresholds: dict[str, float]
+    calibration: Calibration | None = None
 
     @classmethod
     def from_json(cls, raw: dict) -> StanceModel:
@@ -86,24 +93,31 @@ class StanceModel:
             bias=np.asarray(raw.get("bias", ()), dtype=float),
             rarity=Rarity(raw["idf"], float(raw["default_idf"])),
             thresholds=dict(raw.get("thresholds", {})),
+            calibration=Calibration.from_json(raw["calibration"]) if "calibration" in raw else None,
         )
 
     def probabilities(self, features: dict[str, float]) -> np.ndarray:
         """Probabilities of supports, contradicts and none for one feature dict.
 
-        A well-aligned sentence that gives the same quantity a different number contradicts
-        however the weights read it: SciFact has too few such pairs to teach the model that.
+        A well-aligned sentence that gives the same quantity a different number, or that
+        states what the other text denies (`alignment.denial`), contradicts however the
+        weights read it: SciFact has too few such pairs to teach the model that.
         """
         x = (np.array([features[name] for name in self.features]) - self.mean) / self.scale
         z = self.weights @ x + self.bias
         z = np.exp(z - z.max())
         p = z / z.sum()
         aligned = max(features["cov_c"], features["cov_s"])
+        clash = 0.0
         if features["num_conflict"] and not features["num_match"] and aligned >= _NUMBER_ALIGNED:
             clash = 0.5 + 0.4 * aligned
-            if clash > p[1]:
-                rest = p[[0, 2]] / max(p[0] + p[2], 1e-12) * (1.0 - clash)
-                p = np.array([rest[0], clash, rest[1]])
+        if features.get("denial", 0.0) >= _DENIAL_ALIGNED:
+            # The weights read "X isn't rising" against "rising X" as agreement, since the
+            # words match; SciFact has too few such pairs to teach them otherwise.
+            clash = max(clash, 0.5 + 0.4 * features["denial"])
+        if clash > p[1]:
+            rest = p[[0, 2]] / max(p[0] + p[2], 1e-12) * (1.0 - clash)
+            p = np.array([rest[0], clash, rest[1]])
         return p
 
 
@@ -202,8 +216,39 @@ def decide(
     return Relation.UNRELATED, top
 
 
+@dataclass(frozen=True)
+class Candidate:
+    """The likeliest contradiction of a note against a practice, as the calibration reads it."""
+
+    against: Scored
+    evidence: Evidence
+    phrase: str
+
+
+def contradiction_candidate(claim: Passage, practice: str, scored: tuple[Scored, ...]) -> Candidate:
+    """The best-aligned sentence most against the practice, read in both directions."""
+    against = max(scored[:_AGAINST], key=lambda s: s.contradicts)
+    backing = max(scored, key=lambda s: s.supports)
+    cue, phrase = contradiction_cue(claim, against.sentence, model().rarity)
+    evidence = Evidence(
+        forward=against.contradicts,
+        backward=offline_stance(against.sentence.text, practice),
+        supports=backing.supports,
+        features=against.features,
+        cue=cue,
+        hedged=bool(claim.hedges or against.sentence.hedges),
+    )
+    return Candidate(against, evidence, phrase)
+
+
 class OfflineTyper:
-    """The deterministic typer: the trained model over the claim's best-aligned sentences."""
+    """The deterministic typer: the trained model over the claim's best-aligned sentences.
+
+    With a calibration in the model, a contradiction stands only when its calibrated
+    probability of being right reaches the calibration's threshold and a named cue (a
+    number, a direction, a negation or a null result) says what disagrees; its confidence
+    is that probability. A refused one is shown as related (`extends`) with what was refused.
+    """
 
     name = "offline"
 
@@ -214,36 +259,82 @@ class OfflineTyper:
         scored = score(practice, canon)
         if not scored[0].sentence.content:
             return Typing.unrelated("The note has no sentence to align the practice with.")
-        relation, chosen = decide(claim, scored, model().thresholds)
-        quoted = _clip(chosen.sentence.text)
-        shared = f"{chosen.overlap:.0%} of the claim's weighted content words"
-        if relation is Relation.UNRELATED:
-            text = f'The closest sentence shares only {shared}: "{quoted}"'
-            return Typing.unrelated(text, chosen.sentence.text)
-        rarity = model().rarity
-        if relation is Relation.CONTRADICTS:
-            why = evidence_phrase(claim, chosen.sentence, rarity) or "disagrees with the claim"
-            text = f'The aligned sentence {why}: "{quoted}"'
-            confidence = chosen.contradicts
-        elif relation is Relation.SUPPORTS:
-            why = agreement_phrase(claim, chosen.sentence, rarity) or f"shares {shared}"
-            text = f'The aligned sentence agrees with the claim; it {why}: "{quoted}"'
-            confidence = chosen.supports
-        else:
-            narrowing = restrictions(claim, chosen.sentence)
-            why = (
-                f'narrows it with "{narrowing[0]}"'
-                if narrowing
-                else f"shares {shared} but neither confirms nor denies it"
+        m = model()
+        refused = ""
+        if m.calibration is not None:
+            candidate = contradiction_candidate(claim, practice, scored)
+            calibrated = (
+                m.calibration.probability(candidate.evidence)
+                if m.calibration.is_candidate(candidate.evidence)
+                else 0.0
             )
-            text = f'The aligned sentence is related to the claim and {why}: "{quoted}"'
-            confidence = chosen.overlap * (1.0 - chosen.contradicts)
-        hedges = claim.hedges + chosen.sentence.hedges
-        if hedges:
-            # A hedged statement asserts less, so the same alignment deserves less trust.
-            confidence *= _HEDGE_DISCOUNT
-            text += f' (hedged by "{hedges[0]}", so confidence is lowered)'
-        return Typing(relation, round(min(1.0, confidence), 4), text, chosen.sentence.text)
+            cued = candidate.evidence.cue is not ContradictionCue.NONE
+            if calibrated >= m.calibration.threshold and cued:
+                return _contradiction(candidate, calibrated)
+            if calibrated > 0.0 and not cued:
+                refused = (
+                    " A contradiction was considered and refused: no specific cue "
+                    f"(calibrated {calibrated:.2f})."
+                )
+            elif calibrated > 0.0:
+                refused = (
+                    f" A contradiction ({candidate.evidence.cue.label}) was considered and "
+                    f"refused: calibrated {calibrated:.2f}, below {m.calibration.threshold:.2f}."
+                )
+        relation, chosen = decide(claim, scored, m.thresholds)
+        if relation is Relation.CONTRADICTS and m.calibration is not None:
+            # The calibration refused it: a reviewer may still see the pair as related,
+            # with confidence in the relatedness (the share of the claim it covers).
+            if chosen.overlap < m.thresholds["related"]:
+                return _typing(claim, Relation.UNRELATED, chosen, refused)
+            typing = _typing(claim, Relation.EXTENDS, chosen, refused)
+            return replace(typing, confidence=round(chosen.overlap, 4))
+        return _typing(claim, relation, chosen, refused)
+
+
+def _contradiction(candidate: Candidate, calibrated: float) -> Typing:
+    sentence = candidate.against.sentence
+    cue = candidate.evidence.cue
+    why = candidate.phrase or "disagrees with the claim"
+    text = (
+        f"The aligned sentence {why} ({cue.label}; calibrated {calibrated:.2f}): "
+        f'"{_clip(sentence.text)}"'
+    )
+    return Typing(Relation.CONTRADICTS, round(calibrated, 4), text, sentence.text, cue)
+
+
+def _typing(claim: Passage, relation: Relation, chosen: Scored, refused: str) -> Typing:
+    quoted = _clip(chosen.sentence.text)
+    shared = f"{chosen.overlap:.0%} of the claim's weighted content words"
+    if relation is Relation.UNRELATED:
+        text = f'The closest sentence shares only {shared}: "{quoted}"'
+        return Typing.unrelated(text + refused, chosen.sentence.text)
+    rarity = model().rarity
+    cue = ContradictionCue.NONE
+    if relation is Relation.CONTRADICTS:
+        cue, why = contradiction_cue(claim, chosen.sentence, rarity)
+        text = f'The aligned sentence {why or "disagrees with the claim"}: "{quoted}"'
+        confidence = chosen.contradicts
+    elif relation is Relation.SUPPORTS:
+        why = agreement_phrase(claim, chosen.sentence, rarity) or f"shares {shared}"
+        text = f'The aligned sentence agrees with the claim; it {why}: "{quoted}"'
+        confidence = chosen.supports
+    else:
+        narrowing = restrictions(claim, chosen.sentence)
+        why = (
+            f'narrows it with "{narrowing[0]}"'
+            if narrowing
+            else f"shares {shared} but neither confirms nor denies it"
+        )
+        text = f'The aligned sentence is related to the claim and {why}: "{quoted}"'
+        confidence = chosen.overlap * (1.0 - chosen.contradicts)
+    hedges = claim.hedges + chosen.sentence.hedges
+    if hedges:
+        # A hedged statement asserts less, so the same alignment deserves less trust.
+        confidence *= _HEDGE_DISCOUNT
+        text += f' (hedged by "{hedges[0]}", so confidence is lowered)'
+    text += refused
+    return Typing(relation, round(min(1.0, confidence), 4), text, chosen.sentence.text, cue)
 
 
 def _clip(text: str, limit: int = 160) -> str:

@@ -7,10 +7,9 @@ state is the fold of the log, the last decision on an edge winning.
 
 Triage is the review of cross-store contradictions: confirming an edge asserts that the
 practice entry contradicts the canon note, whatever the overlay now says about the pair.
-For the router, a canon note is contested when it is an endpoint of a `contradicts` edge
-in scope, and two kinds are in scope (`review_edges`): every confirmed triage decision,
-and every overlay contradiction that a reviewer has not dismissed. Dismissing an overlay
-contradiction takes it out of scope; a follow-up leaves it in.
+Which contradictions contest a node for the router is decided in `engine.review.contest`:
+confirmed ones always, unreviewed overlay ones only when the workspace opts in. A later
+decision on an edge supersedes an earlier one, so undoing is deciding again.
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ from enum import StrEnum
 
 from engine.core.errors import ConfigError, EngineError
 from engine.core.model import Edge
-from engine.review.overlay import EdgeKey, Overlay, load_overlay
+from engine.review.overlay import EdgeKey
 from engine.review.typers import Relation
 from engine.workspace.atomic import append_durable, file_lock, synapse_path
 
@@ -157,28 +156,6 @@ def confirmed_edges(root: str | os.PathLike[str]) -> list[Edge]:
         for key, decision in state(root).items()
         if decision is Decision.CONFIRMED
     ]
-
-
-def contested_keys(
-    overlay: Overlay | None, decisions: dict[EdgeKey, Decision] | None
-) -> list[EdgeKey]:
-    """The pairs whose contradiction is in scope: confirmed, or overlay and not dismissed."""
-    decisions = decisions or {}
-    keys = {key for key, decision in decisions.items() if decision is Decision.CONFIRMED}
-    for edge in overlay.edges if overlay is not None else ():
-        if edge.relation is Relation.CONTRADICTS and decisions.get(edge.key) != Decision.DISMISSED:
-            keys.add(edge.key)
-    return sorted(keys)
-
-
-def review_edges(root: str | os.PathLike[str]) -> list[Edge]:
-    """The `contradicts` edges the router should honour for the workspace at `root`.
-
-    Confirmed triage contradictions plus overlay contradictions not dismissed; a missing
-    or unreadable overlay contributes nothing.
-    """
-    keys = contested_keys(load_overlay(root), state(root))
-    return [Edge(key.memory_address, key.zk_address, CONTRADICTS) for key in keys]
 
 
 def _ends_cleanly(path) -> bool:

@@ -4,6 +4,12 @@ Every typer handed out by `make_typer` is gated: a `contradicts` verdict stands 
 the stance classifier finds the practice contradicting the evidence sentence AND the
 evidence contradicting the practice, both at or above the floor. Contradictions feed the
 debate map, so a typer that could emit them is never used without that gate.
+
+The offline typer is gated by the offline stance classifier. The model typer is gated by
+the model itself, asked in both directions (`ModelStance`), so a strong model is not held
+to what the lexical classifier can see; the model gate also asks a control question (does
+the evidence contradict itself?) and refuses every contradiction of a model that says yes,
+since such a model calls anything a contradiction.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from typing import Protocol
 
 from engine.core.errors import ConfigError
 from engine.core.llm import ChatModel, LLMConfig, OpenAIChat
+from engine.review.calibration import ContradictionCue
 from engine.review.stance import (
     OfflineTyper,
     Relation,
@@ -29,6 +36,7 @@ from engine.review.stance import (
 __all__ = [
     "TYPERS",
     "GatedTyper",
+    "ModelStance",
     "ModelTyper",
     "OfflineTyper",
     "Relation",
@@ -36,8 +44,10 @@ __all__ = [
     "Typer",
     "Typing",
     "default_floor",
+    "gate_for",
     "gated",
     "make_typer",
+    "model_typer",
     "offline_stance",
     "register",
 ]
@@ -61,15 +71,25 @@ def default_floor() -> float:
 
 @dataclass(frozen=True)
 class GatedTyper:
-    """A typer whose `contradicts` verdicts must clear the symmetric stance gate."""
+    """A typer whose `contradicts` verdicts must clear the symmetric stance gate.
+
+    With `control`, the gate also asks whether the evidence contradicts itself, and refuses
+    the contradiction when the stance function says so: it cannot tell contradiction apart.
+    """
 
     typer: Typer
     stance: StanceFn
     floor: float
+    control: bool = False
 
     @property
     def name(self) -> str:
         return self.typer.name
+
+    @property
+    def gate(self) -> str:
+        """Which stance function gates: `offline` or the typer's own model."""
+        return "model" if isinstance(self.stance, ModelStance) else "offline"
 
     def __call__(self, practice: str, canon: str) -> Typing:
         typing = self.typer(practice, canon)
@@ -79,22 +99,31 @@ class GatedTyper:
         forward = self.stance(practice, evidence)
         backward = self.stance(evidence, practice)
         if forward >= self.floor and backward >= self.floor:
-            return typing
+            if not self.control or self.stance(evidence, evidence) < self.floor:
+                return typing
+            why = "the gate's stance model says the evidence contradicts itself"
+        else:
+            why = (
+                f"practice against evidence {forward:.2f}, evidence against practice "
+                f"{backward:.2f}, floor {self.floor:.2f}"
+            )
         # A refused contradiction keeps the edge when the texts are related, so the overlay
         # still shows the pair, at half the confidence the typer had in its disagreement.
         return replace(
             typing,
             relation=Relation.EXTENDS if related(practice, evidence) else Relation.UNRELATED,
             confidence=round(typing.confidence * 0.5, 4),
+            cue=ContradictionCue.NONE,
             rationale=(
-                f"The stance gate refused a contradiction (practice against evidence "
-                f"{forward:.2f}, evidence against practice {backward:.2f}, floor "
-                f"{self.floor:.2f}); the typer had said: {typing.rationale}"
+                f"The {self.gate} stance gate refused a contradiction ({why}); the typer had "
+                f"said: {typing.rationale}"
             ),
         )
 
 
-def gated(typer: Typer, stance: StanceFn | None, *, floor: float | None = None) -> Typer:
+def gated(
+    typer: Typer, stance: StanceFn | None, *, floor: float | None = None, control: bool = False
+) -> Typer:
     """Wrap `typer` so every `contradicts` must pass `stance` in both directions.
 
     Raises `ConfigError` when `stance` is None: an injected typer needs a stance classifier.
@@ -105,7 +134,44 @@ def gated(typer: Typer, stance: StanceFn | None, *, floor: float | None = None) 
     floor = default_floor() if floor is None else floor
     if not 0.0 <= floor <= 1.0:
         raise ConfigError(f"stance floor must lie in [0, 1], got {floor}")
-    return GatedTyper(typer, stance, floor)
+    return GatedTyper(typer, stance, floor, control)
+
+
+_STANCE_PROMPT = (
+    "You judge whether statement A contradicts statement B: whether both cannot be true "
+    "together (opposite direction, negation, a different value for the same quantity, no "
+    "effect against an effect). Being about something else, or adding a condition, is not a "
+    'contradiction. Answer with one JSON object and nothing else: {"contradicts": a number '
+    'from 0 to 1, the probability that A contradicts B, "rationale": one sentence}.'
+)
+MODEL_FLOOR = 0.5
+
+
+class ModelStance:
+    """A stance function that asks an OpenAI-compatible chat model; a failure counts as 0."""
+
+    def __init__(self, chat: ChatModel) -> None:
+        self.chat = chat
+
+    def __call__(self, a: str, b: str) -> float:
+        messages = [
+            {"role": "system", "content": _STANCE_PROMPT},
+            {"role": "user", "content": f"A:\n{a}\n\nB:\n{b}"},
+        ]
+        try:
+            reply = self.chat.complete(messages, json_mode=True)
+        except Exception:  # the seam promises not to raise; a failed question refuses
+            return 0.0
+        if not reply.ok:
+            return 0.0
+        try:
+            data = json.loads(reply.text)
+        except json.JSONDecodeError:
+            return 0.0
+        value = data.get("contradicts") if isinstance(data, dict) else None
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return 0.0
+        return float(value) if math.isfinite(value) and 0.0 <= value <= 1.0 else 0.0
 
 
 _PROMPT = (
@@ -181,8 +247,25 @@ def register(name: str, factory: Callable[[], Typer]) -> None:
     TYPERS[name] = factory
 
 
+def model_typer(chat: ChatModel) -> GatedTyper:
+    """A model typer on `chat`, gated by the same model in both directions, with the control."""
+    return GatedTyper(ModelTyper(chat), ModelStance(chat), MODEL_FLOOR, control=True)
+
+
+def gate_for(typer: Typer) -> Typer:
+    """`typer` behind its gate: a model typer's own model, else the offline classifier.
+
+    A typer that is gated already is returned as it is.
+    """
+    if isinstance(typer, GatedTyper):
+        return typer
+    if isinstance(typer, ModelTyper):
+        return model_typer(typer.chat)
+    return gated(typer, offline_stance)
+
+
 def make_typer(name: str) -> Typer:
-    """The named typer, gated by the offline stance classifier.
+    """The named typer behind its stance gate (see `gate_for`).
 
     Raises `ConfigError` for an unknown name, or when the model typer's endpoint is not
     configured.
@@ -191,7 +274,7 @@ def make_typer(name: str) -> Typer:
     if factory is None:
         known = ", ".join(sorted(TYPERS))
         raise ConfigError(f"unknown typer {name!r}; known typers: {known}")
-    return gated(factory(), offline_stance)
+    return gate_for(factory())
 
 
 def _openai_typer() -> Typer:

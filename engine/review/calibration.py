@@ -1,0 +1,131 @@
+"""Calibrated contradiction confidence: how often a flagged contradiction of this kind is right.
+
+The stance model's contradiction probability ranks sentences within one note well but
+does not say how often a flagged pair is truly a contradiction: across a whole overlay
+most of its confident flags were pairs that merely share words. `Calibration` is a small
+logistic model fitted by `tools.train_stance` on overlay-shaped candidates of SciFact
+train (each claim against the abstracts retrieval offers it, cited or not) to the gold
+label "contradicts". Its output is a probability of being right, and the overlay's gate
+keeps a contradiction only when that probability reaches `threshold`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from enum import StrEnum
+
+import numpy as np
+
+
+class ContradictionCue(StrEnum):
+    """What in the aligned texts disagrees."""
+
+    NUMBER = "number"  # a different number for the same quantity
+    DIRECTION = "direction"  # opposite direction words on the same aligned terms
+    NEGATION = "negation"  # one side negates what the other states
+    NULL_RESULT = "null-result"  # no effect on one side, an effect on the other
+    NONE = "none"  # nothing specific stands out
+
+    @property
+    def label(self) -> str:
+        """The cue in words, for a reviewer."""
+        return _LABELS[self]
+
+
+_LABELS = {
+    ContradictionCue.NUMBER: "changed number on the same quantity",
+    ContradictionCue.DIRECTION: "opposite direction on the same aligned terms",
+    ContradictionCue.NEGATION: "negation",
+    ContradictionCue.NULL_RESULT: "null result against an effect",
+    ContradictionCue.NONE: "no specific cue",
+}
+_CUED = tuple(c for c in ContradictionCue if c is not ContradictionCue.NONE)
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What the calibration reads about one candidate contradiction."""
+
+    forward: float  # stance model: practice contradicts the sentence
+    backward: float  # stance model: the sentence contradicts the practice
+    supports: float  # stance model: the note's best support for the practice
+    features: dict[str, float]  # alignment features of the practice against the sentence
+    cue: ContradictionCue
+    hedged: bool
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-4), 1.0 - 1e-4)
+    return math.log(p / (1.0 - p))
+
+
+def calibration_features(evidence: Evidence) -> dict[str, float]:
+    """The named inputs of the calibration for one candidate.
+
+    Few and general on purpose: with the word-level and length features of the stance
+    model as well, the calibration fitted SciFact better and transferred to Climate-FEVER
+    worse (see `tools.train_stance`).
+    """
+    f = evidence.features
+    out = {
+        "logit_forward": _logit(evidence.forward),
+        "logit_backward": _logit(evidence.backward),
+        "logit_supports": _logit(evidence.supports),
+        "cov_c": f["cov_c"],
+        "cov_s": f["cov_s"],
+        "fuzz": f["fuzz"],
+        "hedged": float(evidence.hedged),
+    }
+    for cue in _CUED:
+        out[f"cue_{cue.value}"] = float(evidence.cue is cue)
+    return out
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Logistic weights over `calibration_features`, and the bar a contradiction must reach.
+
+    A candidate is read at all only when both stance directions reach `candidate_floor`.
+    """
+
+    features: tuple[str, ...]
+    mean: np.ndarray
+    scale: np.ndarray
+    weights: np.ndarray
+    bias: float
+    threshold: float
+    candidate_floor: float
+
+    @classmethod
+    def from_json(cls, raw: dict) -> Calibration:
+        return cls(
+            features=tuple(raw["features"]),
+            mean=np.asarray(raw["mean"], dtype=float),
+            scale=np.asarray(raw["scale"], dtype=float),
+            weights=np.asarray(raw["weights"], dtype=float),
+            bias=float(raw["bias"]),
+            threshold=float(raw["threshold"]),
+            candidate_floor=float(raw["candidate_floor"]),
+        )
+
+    def to_json(self) -> dict:
+        return {
+            "features": list(self.features),
+            "mean": [round(float(v), 6) for v in self.mean],
+            "scale": [round(float(v), 6) for v in self.scale],
+            "weights": [round(float(v), 6) for v in self.weights],
+            "bias": round(self.bias, 6),
+            "threshold": self.threshold,
+            "candidate_floor": self.candidate_floor,
+        }
+
+    def is_candidate(self, evidence: Evidence) -> bool:
+        """Whether both directions of the stance model say enough to consider a contradiction."""
+        return min(evidence.forward, evidence.backward) >= self.candidate_floor
+
+    def probability(self, evidence: Evidence) -> float:
+        """The calibrated probability that this candidate is a real contradiction."""
+        named = calibration_features(evidence)
+        x = (np.array([named[name] for name in self.features]) - self.mean) / self.scale
+        return float(1.0 / (1.0 + math.exp(-(float(self.weights @ x) + self.bias))))

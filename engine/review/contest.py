@@ -1,0 +1,243 @@
+"""Which contradictions contest a node, and which are only disclosed beside an answer.
+
+A workspace chooses with `contest` in `workspace.toml`: `"confirmed"` (the default) lets
+only contradictions a reviewer confirmed in triage contest a node; `"unreviewed"` lets
+every overlay contradiction not dismissed contest as well (the gate's edges are trusted).
+Under the default, an overlay contradiction nobody has confirmed or dismissed is still
+disclosed on any answer that cites one of its notes, with a link to review it.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+
+from engine.core.errors import ConfigError
+from engine.core.model import Edge
+from engine.core.paths import resolve_inside
+from engine.review.overlay import EdgeKey, Overlay, load_overlay
+from engine.review.triage import Decision, state
+from engine.review.typers import Relation
+from engine.workspace.stores import CONFIG_FILE, Workspace
+
+CONTRADICTS = Relation.CONTRADICTS.value
+_MAX_SETTINGS_BYTES = 1024 * 1024
+
+
+class ContestScope(StrEnum):
+    """Which contradictions make their endpoints contested for the router."""
+
+    CONFIRMED = "confirmed"
+    UNREVIEWED = "unreviewed"
+
+
+class ReviewState(StrEnum):
+    """Where a contradiction stands in triage."""
+
+    CONFIRMED = "confirmed"
+    UNREVIEWED = "unreviewed"
+    FOLLOW_UP = "follow-up"
+
+
+def contest_scope(root: str | os.PathLike[str]) -> ContestScope:
+    """The workspace's `contest` setting; `confirmed` when it is not set.
+
+    Raises ConfigError naming the problem when the setting is there but unusable.
+    """
+    safe = resolve_inside(root, CONFIG_FILE)
+    if not safe.allowed:
+        raise ConfigError(f"{CONFIG_FILE}: not read ({safe.reason})")
+    try:
+        with open(safe.path, "rb") as stream:
+            data = stream.read(_MAX_SETTINGS_BYTES + 1)
+    except FileNotFoundError:
+        return ContestScope.CONFIRMED
+    except OSError as exc:
+        raise ConfigError(f"{CONFIG_FILE}: cannot read ({exc.strerror or exc})") from None
+    if len(data) > _MAX_SETTINGS_BYTES:
+        raise ConfigError(f"{CONFIG_FILE}: larger than {_MAX_SETTINGS_BYTES:,} bytes")
+    try:
+        value = tomllib.loads(data.decode("utf-8")).get("contest", ContestScope.CONFIRMED.value)
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{CONFIG_FILE}: not valid TOML ({exc})") from None
+    try:
+        return ContestScope(value)
+    except ValueError:
+        names = " or ".join(f'"{s.value}"' for s in ContestScope)
+        raise ConfigError(f"{CONFIG_FILE}: contest must be {names}, got {value!r}") from None
+
+
+@dataclass(frozen=True)
+class Contradiction:
+    """One contradiction in review, with its triage state and what the overlay said of it."""
+
+    key: EdgeKey
+    state: ReviewState
+    contests: bool  # whether it makes its endpoints contested under the workspace's scope
+    confidence: float | None = None  # None: confirmed in triage, no longer in the overlay
+    cue: str = ""
+
+    def to_dict(self) -> dict:
+        return {
+            "edge": self.key.to_dict(),
+            "practice": self.key.memory_address,
+            "canon": self.key.zk_address,
+            "state": self.state.value,
+            "contests": self.contests,
+            "confidence": self.confidence,
+            "cue": self.cue,
+        }
+
+
+@dataclass(frozen=True)
+class ReviewScope:
+    """Every contradiction in review for a workspace, and the scope that decides which contest."""
+
+    scope: ContestScope
+    contradictions: tuple[Contradiction, ...]
+
+    def edges(self) -> list[Edge]:
+        """The `contradicts` edges the router honours: those that contest, practice → canon."""
+        return [
+            Edge(c.key.memory_address, c.key.zk_address, CONTRADICTS)
+            for c in self.contradictions
+            if c.contests
+        ]
+
+    def touching(self, refs: set[str] | frozenset[str]) -> tuple[Contradiction, ...]:
+        """The contradictions with an endpoint among `refs` (say an answer's cited nodes)."""
+        return tuple(
+            c
+            for c in self.contradictions
+            if c.key.zk_address in refs or c.key.memory_address in refs
+        )
+
+
+def scope_of(
+    overlay: Overlay | None,
+    decisions: dict[EdgeKey, Decision] | None,
+    scope: ContestScope = ContestScope.CONFIRMED,
+) -> ReviewScope:
+    """The contradictions in review: confirmed in triage, or in the overlay and not dismissed."""
+    decisions = decisions or {}
+    found: dict[EdgeKey, Contradiction] = {}
+    for edge in overlay.edges if overlay is not None else ():
+        decision = decisions.get(edge.key)
+        if edge.relation is not Relation.CONTRADICTS or decision is Decision.DISMISSED:
+            continue
+        if decision is Decision.CONFIRMED:
+            status = ReviewState.CONFIRMED
+        elif decision is Decision.FOLLOW_UP:
+            status = ReviewState.FOLLOW_UP
+        else:
+            status = ReviewState.UNREVIEWED
+        contests = status is ReviewState.CONFIRMED or scope is ContestScope.UNREVIEWED
+        found[edge.key] = Contradiction(edge.key, status, contests, edge.confidence, edge.cue)
+    for key, decision in decisions.items():
+        # A confirmation stands even when a rebuilt overlay no longer has the edge.
+        if decision is Decision.CONFIRMED and key not in found:
+            found[key] = Contradiction(key, ReviewState.CONFIRMED, True)
+    return ReviewScope(scope, tuple(found[k] for k in sorted(found)))
+
+
+def review_scope(root: str | os.PathLike[str]) -> ReviewScope:
+    """The review scope of the workspace at `root`; raises ConfigError for a bad setting."""
+    return scope_of(load_overlay(root), state(root), contest_scope(root))
+
+
+def review_stamp(root: str | os.PathLike[str]) -> str:
+    """Changes whenever the triage log or the overlay changes, so stale answers can be told."""
+    parts = []
+    for relative in (".synapse/triage.jsonl", ".synapse/links/claim_links.json", CONFIG_FILE):
+        try:
+            info = (Path(root) / relative).stat()
+            parts.append(f"{info.st_size}:{info.st_mtime_ns}")
+        except OSError:
+            parts.append("-")
+    return "|".join(parts)
+
+
+@dataclass(frozen=True)
+class Disclosed:
+    """A contradiction on a node an answer cites, with both notes' titles for the reader."""
+
+    contradiction: Contradiction
+    cited: str  # the cited node it touches
+    practice_title: str
+    canon_title: str
+
+    def to_dict(self) -> dict:
+        return {
+            **self.contradiction.to_dict(),
+            "edge_id": self.contradiction.key.token,
+            "cited": self.cited,
+            "practice_title": self.practice_title,
+            "canon_title": self.canon_title,
+        }
+
+
+@dataclass(frozen=True)
+class Disclosure:
+    """The contradictions touching an answer's cited nodes, and the scope that applied."""
+
+    scope: ContestScope
+    items: tuple[Disclosed, ...] = ()
+
+    @property
+    def unreviewed(self) -> tuple[Disclosed, ...]:
+        """Those that were disclosed but did not contest (no reviewer confirmed them)."""
+        return tuple(d for d in self.items if not d.contradiction.contests)
+
+    @property
+    def contesting(self) -> tuple[Disclosed, ...]:
+        return tuple(d for d in self.items if d.contradiction.contests)
+
+    def summary(self) -> str:
+        """One line for the answer's banner, or "" when nothing touches the cited nodes."""
+        parts = []
+        if self.contesting:
+            n = len(self.contesting)
+            parts.append(
+                f"{n} contradiction{'s' * (n != 1)} contest{'s' * (n == 1)} a cited source"
+            )
+        if self.unreviewed:
+            n = len(self.unreviewed)
+            parts.append(
+                f"{n} unreviewed contradiction{'s' * (n != 1)} against a cited source — review "
+                + ("it" if n == 1 else "them")
+            )
+        return "; ".join(parts)
+
+    def to_dict(self) -> dict:
+        return {
+            "scope": self.scope.value,
+            "summary": self.summary(),
+            "items": [d.to_dict() for d in self.items],
+        }
+
+
+def disclose(review: ReviewScope, cited: Iterable[str], workspace: Workspace) -> Disclosure:
+    """The contradictions of `review` with an endpoint among the `cited` nodes, in key order."""
+    refs = list(dict.fromkeys(cited))
+    items = []
+    for found in review.touching(set(refs)):
+        key = found.key
+        touched = key.zk_address if key.zk_address in refs else key.memory_address
+        items.append(
+            Disclosed(
+                found,
+                touched,
+                _title(workspace, key.memory_address, key.memory_id),
+                _title(workspace, key.zk_address, key.zk_id),
+            )
+        )
+    return Disclosure(review.scope, tuple(items))
+
+
+def _title(workspace: Workspace, address: str, fallback: str) -> str:
+    note = workspace.note(address)
+    return note.title if note is not None and note.title else fallback
