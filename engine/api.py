@@ -2,19 +2,40 @@
 
 from __future__ import annotations
 
+import re
+import time
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 
-from engine.core.model import Edge
+from engine.core.model import ClaimKind, Edge
 from engine.core.router import Decision, route
 from engine.core.wire import parse_json, parse_payload
-from engine.navigation.navigator import NavResult, navigate
+from engine.navigation.navigator import NavResult, Stance, StanceRelation, navigate
 from engine.navigation.reasoners.offline import make_reasoner
 from engine.navigation.substrate import Budget, Neighbourhood
+from engine.review.alignment import agreement_phrase, evidence_phrase
+from engine.review.passages import passage
+from engine.review.stance import OfflineTyper, Relation, model
 from engine.review.triage import review_edges
 from engine.workspace.opened import OpenWorkspace, open_workspace
 
-__all__ = ["OpenWorkspace", "ask", "open_workspace", "route_json", "route_payload"]
+__all__ = [
+    "OpenWorkspace",
+    "ask",
+    "claim_shaped",
+    "open_workspace",
+    "question_stance",
+    "route_json",
+    "route_payload",
+]
+
+# A question asks; a claim states. These openings make a sentence a question.
+_ASKING = re.compile(
+    r"^\s*(?:what|which|who|whom|whose|when|where|why|how|does|do|did|is|are|was|were|can|"
+    r"could|should|would|will|has|have|had|tell|list|show|explain|describe|summari[sz]e)\b",
+    re.IGNORECASE,
+)
 
 
 def ask(
@@ -48,7 +69,74 @@ def ask(
             )
     else:
         policy = reasoner
-    return navigate(opened.workspace, opened.index, question, policy, budget=budget, edges=edges)
+    result = navigate(opened.workspace, opened.index, question, policy, budget=budget, edges=edges)
+    started = time.perf_counter()
+    stance = question_stance(question, result.decision)
+    spent = (time.perf_counter() - started) * 1000.0
+    return replace(result, stance=stance, latency_ms=result.latency_ms + spent)
+
+
+def claim_shaped(question: str) -> bool:
+    """Whether the text states a claim (rather than asks a question) that evidence can judge."""
+    text = question.strip()
+    return bool(text) and not text.endswith("?") and _ASKING.match(text) is None
+
+
+def question_stance(question: str, decision: Decision | None) -> Stance | None:
+    """How the answer's verified sentences relate to the claim the question states.
+
+    None when the question is not claim-shaped or nothing verified answers it. Precision
+    first: `contradicts` or `supports` only on an explicit cue (opposite or shared direction
+    words, a changed or repeated number, a negation, a null result); otherwise `neither`.
+    """
+    if not claim_shaped(question) or decision is None or not decision.answered:
+        return None
+    evidence = _verified_sentences(decision)
+    if not evidence:
+        return None
+    typer, rarity = OfflineTyper(), model().rarity
+    claim = passage(question)
+    found: list[Stance] = []
+    for sentence in evidence:
+        typing = typer(question, sentence)
+        said = passage(typing.evidence or sentence)
+        if typing.relation is Relation.CONTRADICTS:
+            cue = evidence_phrase(claim, said, rarity)
+            if cue:
+                found.append(_stance(StanceRelation.CONTRADICTS, cue, typing, sentence))
+                continue
+        if typing.relation is Relation.SUPPORTS:
+            cue = agreement_phrase(claim, said, rarity)
+            if cue:
+                found.append(_stance(StanceRelation.SUPPORTS, cue, typing, sentence))
+                continue
+        found.append(
+            Stance(
+                StanceRelation.NEITHER,
+                "the cited sentence neither confirms nor denies the claim in so many words",
+                0.0,
+                sentence,
+            )
+        )
+    order = (StanceRelation.CONTRADICTS, StanceRelation.SUPPORTS, StanceRelation.NEITHER)
+    return min(found, key=lambda s: (order.index(s.relation), -s.confidence))
+
+
+def _stance(relation: StanceRelation, cue: str, typing, sentence: str) -> Stance:
+    # "says X where the claim says Y" reads as the source speaking, so name it.
+    return Stance(relation, f"the source {cue}", float(typing.confidence), sentence)
+
+
+def _verified_sentences(decision: Decision) -> list[str]:
+    """Texts of the verified restatements the conclusion rests on, conclusion first."""
+    dag = decision.dag
+    out = []
+    for cid in [decision.conclusion, *sorted(dag.premise_closure(decision.conclusion))]:
+        claim = dag.claim(cid)
+        verdict = decision.claim_verdicts.get(cid)
+        if claim.kind is ClaimKind.RESTATEMENT and verdict is not None and verdict.verified:
+            out.append(claim.text)
+    return list(dict.fromkeys(out))
 
 
 def route_payload(payload: dict, *, workspace: str | Path | None = None) -> dict:

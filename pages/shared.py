@@ -15,11 +15,12 @@ from engine.core.model import Edge
 from engine.navigation.reasoners.offline import ModelReasoner
 from engine.navigation.substrate import Budget
 from engine.review import overlay
-from engine.review.triage import review_edges
+from engine.review.triage import confirmed_edges, review_edges
 from engine.review.typers import ModelTyper
 from engine.workspace.opened import Worker
 from present.graphs import neighbourhood_html
 from present.markup import md_escape
+from present.answer import stance_line
 from present.views import banner
 
 app_dir = Path(__file__).resolve().parent.parent
@@ -162,9 +163,20 @@ def show_origin() -> None:
 
 
 def show_banner(result: dict) -> None:
-    """The verdict banner: success, warning or error by label, every word escaped."""
-    verdict = banner(result)
+    """The verdict banner, then where the evidence stands on a stated claim, all escaped."""
+    verdict = banner(result, confirmed=confirmed_pairs())
     getattr(st, verdict.tone)(md_escape(verdict.text))
+    stance = stance_line(result)
+    if stance is not None:
+        getattr(st, stance.tone)(md_escape(stance.text))
+
+
+def confirmed_pairs() -> set[tuple[str, str]]:
+    """(practice, canon) addresses of contradictions a reviewer confirmed in this workspace."""
+    w = current_worker()
+    if w is None:
+        return set()
+    return {(e.src, e.dst) for e in confirmed_edges(w.opened.root)}
 
 
 def show_current() -> dict:

@@ -8,6 +8,7 @@ import pytest
 from engine.cli import main
 from engine.core.errors import EngineError
 from engine.datasets.scifact import import_scifact, labels_path
+from engine.datasets.sections import Sectioned, split_heading
 from engine.workspace.notes import NoteKind, Store
 from engine.workspace.stores import open_workspace
 
@@ -39,12 +40,40 @@ def test_abstracts_become_findings_with_verbatim_quotes(imported):
     for doc in first_abstracts(LIMIT):
         note = ws.note(f"zk:scifact:{doc['doc_id']}")
         assert (note.type, note.title, note.citekey) == (NoteKind.FINDING, doc["title"], note.id)
-        assert [quote.body for quote in note.quotes] == doc["sentences"]
+        parts = [split_heading(s) for s in doc["sentences"]]
+        assert [quote.body for quote in note.quotes] == [p.text for p in parts]
         assert [quote.id for quote in note.quotes] == [
             f"s{i}" for i in range(len(doc["sentences"]))
         ]
-        assert note.body == " ".join(doc["sentences"])
+        assert all(q.body in note.body for q in note.quotes)
         assert ws.source_text(note.citekey) == f"{doc['title']}\n\n{note.body}"
+
+
+def test_structured_abstract_headings_become_sections(imported):
+    out, _ = imported
+    ws = open_workspace(out)
+    quotes = [q for n in ws.notes.values() if n.store is Store.CANON for q in n.quotes]
+    sectioned = [q for q in quotes if q.section]
+    assert sectioned, "the slice has structured abstracts"
+    heads = ("BACKGROUND", "METHODS", "RESULTS", "CONCLUSION", "OBJECTIVE", "IMPORTANCE")
+    assert not [q.body for q in quotes if q.body.startswith(heads)]
+    assert {"Background", "Methods", "Results"} & {q.section for q in sectioned}
+
+
+@pytest.mark.parametrize(
+    ("sentence", "section", "text"),
+    [
+        ("BACKGROUND Microarrays offer promise.", "Background", "Microarrays offer promise."),
+        ("METHODS AND RESULTS In 30 subjects", "Methods and results", "In 30 subjects"),
+        ("METHODS A total of 5 mice", "Methods", "A total of 5 mice"),
+        ("CONCLUSIONS: Our data show it.", "Conclusions", "Our data show it."),
+        ("PBMC constitute a source.", "", "PBMC constitute a source."),
+        ("RESULTS", "", "RESULTS"),
+    ],
+    ids=["plain", "joined", "article-kept", "colon", "acronym-not-heading", "heading-alone"],
+)
+def test_split_heading(sentence, section, text):
+    assert split_heading(sentence) == Sectioned(section, text)
 
 
 def test_claims_citing_the_slice_become_hypotheses(imported):

@@ -13,7 +13,9 @@ from engine.core.wire import dumps
 from engine.navigation.substrate import Budget
 
 # Fields of a result that the command prints unless --full is given.
-SUMMARY = ("verdict", "label", "status", "reasons", "detail", "cited", "prose", "dag", "trace")
+SUMMARY = (
+    "verdict", "label", "status", "reasons", "detail", "cited", "stance", "prose", "dag", "trace",
+)  # fmt: skip
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
