@@ -19,6 +19,10 @@ from engine.workspace.bm25 import tokens
 # the rarest possible, ln(N + 1): on the 6,000-note SciFact demo, about one note in 400 or
 # fewer mentions it. Chosen on SciFact train folds (see the README).
 SALIENT_SHARE = 0.69
+# A word at least this share as rare as the question's rarest word is salient as well, so
+# the topic of a question about common-enough things ("tuberculosis") still has to be met.
+TOPIC_SHARE = 0.8
+TOPIC_FLOOR = 0.46
 
 # Words that frame a question rather than say what it is about.
 _FRAME_WORDS = frozenset(
@@ -102,7 +106,9 @@ class QuestionTerms:
         self.words = tuple(words)
         self.weights = {w: float(weights.get(w, 0.0)) for w in words}
         share = SALIENT_SHARE if salient_share is None else salient_share
-        self.salient_rarity = share * math.log(notes + 1) if notes > 0 else math.inf
+        scale = math.log(notes + 1) if notes > 0 else math.inf
+        rarest = max(self.weights.values(), default=0.0)
+        self.salient_rarity = min(share * scale, max(TOPIC_FLOOR * scale, TOPIC_SHARE * rarest))
         self._stems = {w: stem(w) for w in words}
 
     @property
