@@ -127,6 +127,7 @@ def question_stance(question: str, decision: Decision | None) -> Stance | None:
 
 def _stance(relation: StanceRelation, cue: str, typing, sentence: str) -> Stance:
     # "says X where the claim says Y" reads as the source speaking, so name it.
+    cue = cue.replace("the claim", "the question")
     return Stance(relation, f"the source {cue}", float(typing.confidence), sentence)
 
 

@@ -4,8 +4,8 @@ import streamlit as st
 
 from engine.core.errors import EngineError
 from pages import shared
-from present.graphs import step_caption, step_count
 from present.answer import answer_area
+from present.graphs import step_caption, step_count
 from present.highlight import cites_html
 from present.markup import md_escape, store_legend_html
 from present.views import decision_json, payload_json

@@ -3,8 +3,8 @@
 import streamlit as st
 
 from pages import shared
-from present.graphs import dag_html
 from present.answer import MATRIX_PAGE, contested_pairs
+from present.graphs import dag_html
 from present.markup import legend_html, md_escape
 from present.tables import claim_rows, claims_table_html, ground_rows, table_html
 from present.views import explanations

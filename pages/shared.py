@@ -18,9 +18,9 @@ from engine.review import overlay
 from engine.review.triage import confirmed_edges, review_edges
 from engine.review.typers import ModelTyper
 from engine.workspace.opened import Worker
+from present.answer import stance_line
 from present.graphs import neighbourhood_html
 from present.markup import md_escape
-from present.answer import stance_line
 from present.views import banner
 
 app_dir = Path(__file__).resolve().parent.parent

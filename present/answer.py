@@ -119,7 +119,8 @@ def reason_lines(
     elif name == "false-premise":
         for ref, check in checks.items():
             if check.get("status") == "failed":
-                line = f"The check of {name_of(result, ref)} failed: {check.get('detail') or 'refuted'}"
+                why = check.get("detail") or "refuted"
+                line = f"The check of {name_of(result, ref)} failed: {why}"
                 if check.get("near_miss"):
                     line += f"; the nearest text in the source is “{check['near_miss']}”"
                 lines.append(line + ".")
@@ -135,7 +136,10 @@ def _coverage_lines(result: Mapping, decision: Mapping, *, confirmed: set) -> It
         yield f"The answer never mentions {named}, which the question asks about."
     note = result.get("reasoner_note") or ""
     if note.startswith("gave up:"):
-        yield "The reasoner gave up: " + note.removeprefix("gave up:").strip() + "."
+        said = note.removeprefix("gave up:").strip()
+        if gaps:  # the missing terms were just named; say only how close it came
+            said = said.split(" and never mentions ")[0] + "; too weak to restate as an answer"
+        yield "The reasoner gave up: " + said + "."
     claims = decision.get("claims") or {}
     final = claims.get(decision.get("conclusion")) or {}
     flags = set(final.get("flags") or [])
@@ -158,7 +162,8 @@ def _coverage_lines(result: Mapping, decision: Mapping, *, confirmed: set) -> It
         yield f"The sentence “{texts.get(cid, '')}” is not found word for word in what it cites."
     trace = decision.get("traceability") or {}
     if trace and not trace.get("ok", True):
-        yield f"The prose says something no single verified claim licenses: {trace.get('detail') or 'not licensed'}."
+        why = trace.get("detail") or "not licensed"
+        yield f"The prose says something no single verified claim licenses: {why}."
     for v in decision.get("honesty_violations") or []:
         yield (
             f"The reasoner asserted “{texts.get(v['claim'], v['claim'])}” as {v['asserted']}, "
@@ -278,12 +283,13 @@ def answer_area(result: Mapping) -> AnswerArea:
     if label == "HEDGED ANSWER":
         premises = [c for cid, c in claims.items() if conclusion is None or cid != conclusion["id"]]
         items = "".join(
-            f"<li>{esc(p.get('text', ''))} <small>— {esc(', '.join(name_of(result, r) for r in p.get('cites') or []))}</small></li>"
+            f"<li>{esc(p.get('text', ''))} <small>— {esc(_sources(result, p))}</small></li>"
             for p in premises
         )
         body = (
             '<div class="answer-hedged" style="border-left:4px solid #e0a100;padding:4px 10px">'
-            f"<p><b>Inferred conclusion (not verified):</b> {esc((conclusion or {}).get('text', ''))}</p>"
+            "<p><b>Inferred conclusion (not verified):</b> "
+            f"{esc((conclusion or {}).get('text', ''))}</p>"
             f"<p>It is an inference from these verified premises:</p><ul>{items}</ul></div>"
         )
         return AnswerArea("Hedged answer", True, body)
@@ -301,6 +307,10 @@ def answer_area(result: Mapping) -> AnswerArea:
     return AnswerArea("Not licensed", False, body)
 
 
+def _sources(result: Mapping, claim: Mapping) -> str:
+    return ", ".join(name_of(result, r) for r in claim.get("cites") or [])
+
+
 def _prose_html(result: Mapping) -> str:
     prose = result.get("prose") or ""
     dag = result.get("dag") or {}
@@ -316,4 +326,5 @@ def _prose_html(result: Mapping) -> str:
         out.append(f'<sup style="color:#1f5fa8;font-weight:600" title="{esc(sources)}">[{n}]</sup>')
         at = end
     out.append(esc(prose[at:]))
-    return f'<div class="answer-licensed" style="white-space:pre-wrap;line-height:1.7">{"".join(out)}</div>'
+    style = "white-space:pre-wrap;line-height:1.7"
+    return f'<div class="answer-licensed" style="{style}">{"".join(out)}</div>'

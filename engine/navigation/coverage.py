@@ -26,8 +26,26 @@ TOPIC_FLOOR = 0.46
 
 # Words that frame a question rather than say what it is about.
 _FRAME_WORDS = frozenset(
-    "knowledge base say says said tell know known literature claim claims true whether "
-    "please explain describe summarise summarize".split()
+    [
+        "knowledge",
+        "base",
+        "say",
+        "says",
+        "said",
+        "tell",
+        "know",
+        "known",
+        "literature",
+        "claim",
+        "claims",
+        "true",
+        "whether",
+        "please",
+        "explain",
+        "describe",
+        "summarise",
+        "summarize",
+    ]
 )
 _FRAME_PREFIX = re.compile(
     r"^\s*(?:what\s+(?:does|do|did)\s+(?:the\s+)?(?:knowledge\s+base|literature|corpus|"

@@ -382,7 +382,9 @@ class _Run:
                 if node is not None:
                     texts.append(node.title)
             todo.extend(claim.get("premises") or [])
-        terms = self.terms or QuestionTerms(self.question, self.index.rarity, notes=self.index.count())
+        terms = self.terms or QuestionTerms(
+            self.question, self.index.rarity, notes=self.index.count()
+        )
         return terms.measure(texts)
 
 
