@@ -104,10 +104,12 @@ def question_stance(question: str, decision: Decision | None) -> Stance | None:
         # Opposite direction words over the same things, or a changed number, is an explicit
         # cue even when the model's probabilities stay below its contradiction threshold.
         explicit = cue.startswith(("says ", "gives "))
-        if cue and (typing.relation is Relation.CONTRADICTS or explicit):
-            if typing.relation is not Relation.SUPPORTS:
-                found.append(_stance(StanceRelation.CONTRADICTS, cue, typing, sentence))
-                continue
+        against = typing.relation is Relation.CONTRADICTS or (
+            explicit and typing.relation is not Relation.SUPPORTS
+        )
+        if cue and against:
+            found.append(_stance(StanceRelation.CONTRADICTS, cue, typing, sentence))
+            continue
         if typing.relation is Relation.SUPPORTS:
             cue = agreement_phrase(claim, said, rarity)
             if cue:

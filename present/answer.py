@@ -151,12 +151,12 @@ def _coverage_lines(result: Mapping, decision: Mapping, *, confirmed: set) -> It
         final
         and final.get("status") not in ("measured", "grounded")
         and not note.startswith("gave up:")
+        and not flags
     ):
-        if not flags:
-            yield (
-                "The conclusion goes beyond what its sources say (it is an inference) and no "
-                "verified premise backs it."
-            )
+        yield (
+            "The conclusion goes beyond what its sources say (it is an inference) and no "
+            "verified premise backs it."
+        )
     texts = {c["id"]: c.get("text", "") for c in (result.get("dag") or {}).get("claims") or []}
     for cid in decision.get("floored") or []:
         yield f"The sentence “{texts.get(cid, '')}” is not found word for word in what it cites."
