@@ -8,7 +8,7 @@ import pytest
 from engine.cli import main
 from engine.core.errors import EngineError
 from engine.datasets.scifact import import_scifact, labels_path
-from engine.datasets.sections import Sectioned, split_heading
+from engine.datasets.sections import split_heading
 from engine.workspace.notes import NoteKind, Store
 from engine.workspace.stores import open_workspace
 
@@ -58,22 +58,6 @@ def test_structured_abstract_headings_become_sections(imported):
     heads = ("BACKGROUND", "METHODS", "RESULTS", "CONCLUSION", "OBJECTIVE", "IMPORTANCE")
     assert not [q.body for q in quotes if q.body.startswith(heads)]
     assert {"Background", "Methods", "Results"} & {q.section for q in sectioned}
-
-
-@pytest.mark.parametrize(
-    ("sentence", "section", "text"),
-    [
-        ("BACKGROUND Microarrays offer promise.", "Background", "Microarrays offer promise."),
-        ("METHODS AND RESULTS In 30 subjects", "Methods and results", "In 30 subjects"),
-        ("METHODS A total of 5 mice", "Methods", "A total of 5 mice"),
-        ("CONCLUSIONS: Our data show it.", "Conclusions", "Our data show it."),
-        ("PBMC constitute a source.", "", "PBMC constitute a source."),
-        ("RESULTS", "", "RESULTS"),
-    ],
-    ids=["plain", "joined", "article-kept", "colon", "acronym-not-heading", "heading-alone"],
-)
-def test_split_heading(sentence, section, text):
-    assert split_heading(sentence) == Sectioned(section, text)
 
 
 def test_claims_citing_the_slice_become_hypotheses(imported):
