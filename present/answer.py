@@ -240,6 +240,28 @@ def summary(result: Mapping, *, confirmed: Iterable[tuple[str, str]] = ()) -> st
     return " ".join(dict.fromkeys(lines)) or (decision.get("detail") or "")
 
 
+def answered_lines(result: Mapping) -> list[str]:
+    """Why an answer was allowed: the question terms it covers and each cited check."""
+    lines = []
+    report = (result.get("payload") or {}).get("coverage_report") or {}
+    salient = [t["word"] for t in report.get("terms") or [] if t.get("salient")]
+    if salient:
+        named = ", ".join(f"‘{w}’" for w in salient)
+        lines.append(f"It mentions every salient term of the question: {named}.")
+    decision = result.get("decision") or {}
+    for ref, check in sorted((decision.get("verifiers") or {}).items()):
+        if check.get("status") == "ok":
+            lines.append(f"{name_of(result, ref)}: {check.get('detail') or 'verified'}.")
+    texts = {c["id"]: c for c in (result.get("dag") or {}).get("claims") or []}
+    if result.get("label") == "HEDGED ANSWER":
+        conclusion = texts.get(decision.get("conclusion")) or {}
+        lines.append(
+            f"The conclusion “{conclusion.get('text', '')}” goes beyond its premises, so it "
+            "is shown as an inference."
+        )
+    return lines
+
+
 def _verified_premises(result: Mapping) -> list[str]:
     decision = result.get("decision") or {}
     dag = result.get("dag") or {}

@@ -72,7 +72,7 @@ def explanations(
     label = result.get("label")
     if label in _VERDICT_EXPLANATIONS:
         name, text = _VERDICT_EXPLANATIONS[label]
-        return (Explanation(name, text, (answer.summary(result),)),)
+        return (Explanation(name, text, tuple(answer.answered_lines(result))),)
     broken = answer.failure(result)
     if broken is not None:
         return (Explanation(broken.head, broken.text, ()),)

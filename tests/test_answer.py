@@ -77,3 +77,24 @@ def test_a_contested_node_names_the_contradicting_note_and_its_review_state():
     (line,) = answer.contested_lines(contested, confirmed={(practice, REF)})
     assert "confirmed by a reviewer" in line
     assert answer.contested_pairs(contested) == [(practice, REF)]
+
+
+def test_an_answer_says_which_terms_it_covers_and_which_checks_passed():
+    answered = result(
+        "ANSWER",
+        payload={
+            "coverage_report": {
+                "terms": [
+                    {"word": "tuberculosis", "salient": True, "covered": True},
+                    {"word": "rate", "salient": False, "covered": False},
+                ]
+            }
+        },
+        decision={
+            "conclusion": "c1",
+            "verifiers": {REF: {"status": "ok", "detail": "quote found (exact)"}},
+        },
+    )
+    lines = answer.answered_lines(answered)
+    assert lines[0] == "It mentions every salient term of the question: ‘tuberculosis’."
+    assert lines[1] == "“ART for prevention of TB”: quote found (exact)."
