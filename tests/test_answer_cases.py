@@ -6,6 +6,7 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
+from tests.browser_support import save_contradiction_overlay
 from tests.conftest import ROOT
 
 APP = str(ROOT / "app.py")
@@ -13,6 +14,7 @@ TB_VITAMIN = "Vitamin D deficiency increases the risk of tuberculosis."
 TB_ART = (
     "Antiretroviral therapy increases rates of tuberculosis across a broad range of CD4 strata."
 )
+SIGNAL = "Does the momentum signal skip the most recent month?"
 BRCA1 = "What does the knowledge base say about BRCA1 mutations?"
 SECTION_HEADS = ("BACKGROUND", "METHODS", "RESULTS", "CONCLUSION", "OBJECTIVE", "IMPORTANCE")
 
@@ -90,3 +92,19 @@ def test_a_hedged_answer_shows_its_conclusion_as_an_inference_with_its_premises(
     body = html(at)
     assert "Inferred conclusion (not verified)" in body and "verified premises" in body
     assert "answer-hedged" in body
+
+
+def test_a_contested_answer_names_the_contradicting_note_and_links_to_the_matrix(
+    lab_path, monkeypatch
+):
+    save_contradiction_overlay(lab_path)
+    st.cache_data.clear()
+    monkeypatch.setenv("SYNAPSE_WORKSPACE", str(lab_path))
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    ask(at, SIGNAL)
+    banner = verdict(at)
+    assert banner.startswith("ABSTAIN") and "contradicts (not yet reviewed)" in banner
+    at.switch_page("pages/reasoning_dag.py").run()
+    lines = [m.value for m in at.markdown]
+    assert any("not yet reviewed" in line and "Claim matrix" in line for line in lines)
+    assert any("Claim matrix" in link.label for link in at.get("page_link"))

@@ -133,3 +133,10 @@ def test_confirmed_triage_changes_the_answer(lab_path):
     assert after["label"] == "ABSTAIN" and after["reasons"] == ["low-coverage"]
     assert after["decision"]["nodes"]["zk:finance:z-mom-01"]["flags"] == ["contested"]
     opened.close()
+
+
+def test_a_budget_that_runs_out_is_told_apart_from_nothing_found(lab):
+    tight = ask(lab, "Do momentum crashes occur after market rebounds?", budget=Budget(max_steps=1))
+    out = tight.to_dict()
+    assert out["label"] == "ABSTAIN"
+    assert "step budget" in (out["failure"] or "") + out["reasoner_note"]

@@ -85,8 +85,12 @@ class OfflineReasoner:
         why = best.why(_title(state, best.address))
         if not strong(best, self.config):
             claim = _claim("c1", best.text, "inference", [best.address])
+            budget = ""
+            if state.steps_left <= 1 and _unchecked(state, self.config):
+                budget = " (the step budget ran out before every relevant note was checked)"
             return Action.answer(
-                _draft([claim], "c1", []), f"gave up: {why}; too weak to restate as an answer"
+                _draft([claim], "c1", []),
+                f"gave up: {why}; too weak to restate as an answer{budget}",
             )
         note = state.workspace.note(best.address)
         premises = (
@@ -147,6 +151,12 @@ def explore(state: NavState, config: OfflineConfig) -> Action | None:
         if address not in state.grounded and room and hood.hops.get(address, 0) > 0:
             return Action.ground(address, "revealed by an expansion")
     return None
+
+
+def _unchecked(state: NavState, config: OfflineConfig) -> bool:
+    """Whether a node the reasoner would still have grounded is left unchecked."""
+    ranked = [a for a in rank_nodes(state) if config.ground_practice or not a.startswith("mem:")]
+    return any(a not in state.grounded for a in ranked[: config.ground_top])
 
 
 def _weights(state: NavState) -> dict[str, float]:
