@@ -71,3 +71,21 @@ def test_the_four_first_hour_cases_in_chromium(scifact_demo: Path, tmp_path: Pat
             shot(page, "answer-topic-question-dag")
         finally:
             browser.close()
+
+
+def test_a_hedged_answer_shows_its_conclusion_and_premises_in_chromium(
+    lab_path: Path, tmp_path: Path
+):
+    with running_app(lab_path, tmp_path / "streamlit.log") as url, sync_playwright() as d:
+        browser = d.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1400})
+            page.goto(url)
+            wait_idle(page)
+            ask(page, "Are momentum profits likely to persist in future samples?", "HEDGED ANSWER")
+            hedged = page.locator(".answer-hedged")
+            expect(hedged).to_contain_text("Inferred conclusion (not verified)")
+            expect(hedged).to_contain_text("verified premises")
+            shot(page, "answer-hedged")
+        finally:
+            browser.close()

@@ -108,7 +108,8 @@ class OfflineReasoner:
         )
         return Action.answer(
             _draft([*claims, conclusion], "c1", [c["id"] for c in claims]),
-            f"restated {why}; it is a claim derived from {', '.join(premises)}",
+            f"restated {why}; it is a claim derived from "
+            + ", ".join(f"\u201c{_title(state, p) or p}\u201d" for p in premises),
         )
 
 
