@@ -14,7 +14,7 @@ from engine.core.wire import parse_json, parse_payload
 from engine.navigation.navigator import NavResult, Stance, StanceRelation, navigate
 from engine.navigation.reasoners.offline import make_reasoner
 from engine.navigation.substrate import Budget, Neighbourhood
-from engine.review.alignment import agreement_phrase, evidence_phrase
+from engine.review.alignment import agreement_phrase, evidence_phrase, overlap
 from engine.review.passages import passage
 from engine.review.stance import OfflineTyper, Relation, model
 from engine.review.triage import review_edges
@@ -26,9 +26,14 @@ __all__ = [
     "claim_shaped",
     "open_workspace",
     "question_stance",
+    "stance_toward",
     "route_json",
     "route_payload",
 ]
+
+# Rarity-weighted share of the claim a sentence must restate for a direction flip alone to
+# contradict (SciFact train; on Climate-FEVER it keeps the flip from firing on loose matches).
+_ALIGNED_FOR_CUE = 0.6
 
 # A question asks; a claim states. These openings make a sentence a question.
 _ASKING = re.compile(
@@ -91,19 +96,31 @@ def question_stance(question: str, decision: Decision | None) -> Stance | None:
     """
     if not claim_shaped(question) or decision is None or not decision.answered:
         return None
-    evidence = _verified_sentences(decision)
+    return stance_toward(question, _verified_sentences(decision))
+
+
+def stance_toward(claim_text: str, evidence: Iterable[str]) -> Stance | None:
+    """The stance of verbatim evidence sentences toward a claim; None without evidence.
+
+    Contradiction wins over support, support over neither; within a relation, the most
+    confident sentence decides.
+    """
+    evidence = [s for s in evidence if s.strip()]
     if not evidence:
         return None
     typer, rarity = OfflineTyper(), model().rarity
-    claim = passage(question)
+    claim = passage(claim_text)
     found: list[Stance] = []
     for sentence in evidence:
-        typing = typer(question, sentence)
+        typing = typer(claim_text, sentence)
         said = passage(typing.evidence or sentence)
         cue = evidence_phrase(claim, said, rarity)
-        # Opposite direction words over the same things, or a changed number, is an explicit
-        # cue even when the model's probabilities stay below its contradiction threshold.
-        explicit = cue.startswith(("says ", "gives "))
+        # Opposite direction words over the same things, or a changed number, in a sentence
+        # that says most of what the claim says, is an explicit cue even when the model's
+        # probabilities stay below its contradiction threshold.
+        explicit = (
+            cue.startswith(("says ", "gives ")) and overlap(claim, said, rarity) >= _ALIGNED_FOR_CUE
+        )
         against = typing.relation is Relation.CONTRADICTS or (
             explicit and typing.relation is not Relation.SUPPORTS
         )

@@ -1,6 +1,6 @@
 import pytest
 
-from engine.api import claim_shaped, question_stance, route_json
+from engine.api import claim_shaped, question_stance, route_json, stance_toward
 from engine.core.wire import dumps
 
 ART = (
@@ -71,3 +71,12 @@ def test_no_stance_for_a_question_or_an_abstention():
     assert not unlicensed.answered
     assert question_stance("Antiretroviral therapy increases tuberculosis.", unlicensed) is None
     assert question_stance("Antiretroviral therapy increases tuberculosis.", None) is None
+
+
+def test_a_flip_in_a_loosely_matching_sentence_does_not_contradict():
+    stance = stance_toward(
+        "Antiretroviral therapy increases rates of tuberculosis across CD4 strata.",
+        ["Poverty reduces adherence to treatment in rural clinics."],
+    )
+    assert stance.relation.value == "neither"
+    assert stance_toward("Anything at all.", ["  "]) is None
