@@ -26,9 +26,9 @@ __all__ = [
     "claim_shaped",
     "open_workspace",
     "question_stance",
-    "stance_toward",
     "route_json",
     "route_payload",
+    "stance_toward",
 ]
 
 # Rarity-weighted share of the claim a sentence must restate for a direction flip alone to
