@@ -367,7 +367,8 @@ class _Run:
         return (), ()
 
     def _coverage(self, dag: Mapping) -> CoverageReport:
-        """How the conclusion's closure covers the question: its claims and cited titles."""
+        """How the conclusion's closure covers the question: its claims and the notes they
+        cite (title and checked body); one cited note is one source, so its whole text counts."""
         claims = {c.get("id"): c for c in dag.get("claims", []) if isinstance(c, Mapping)}
         seen, todo, texts = set(), [dag.get("conclusion")], []
         while todo:
@@ -381,6 +382,9 @@ class _Run:
                 node = self.hood.nodes.get(ref)
                 if node is not None:
                     texts.append(node.title)
+                checked = self.grounded.get(ref)
+                if checked is not None and checked.ground is not None:
+                    texts.append(checked.ground.body)
             todo.extend(claim.get("premises") or [])
         terms = self.terms or QuestionTerms(
             self.question, self.index.rarity, notes=self.index.count()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.core.errors import ConfigError
 from engine.core.llm import LLMConfig, OpenAIChat
@@ -24,16 +24,18 @@ PREMISE_RELATIONS = frozenset(
 class OfflineConfig:
     """Tuning of the offline reasoner (chosen on SciFact train folds; see the README).
 
-    A sentence is restated as the answer only when, with its note's title, it mentions
-    every salient question term and covers `min_coverage` of the question's rarity-weighted
-    content, `min_sentence` of it in the sentence itself; otherwise the reasoner gives up and
-    leaves the closest sentence to the router as a bare inference.
+    A sentence is restated as the answer only when its note (title and body) mentions every
+    salient question term and covers `min_coverage` of the question's rarity-weighted
+    content, the sentence itself covers `min_sentence` of it, and the note covers the
+    question at least `min_margin` better than any other checked note; otherwise the
+    reasoner gives up and leaves the closest sentence to the router as a bare inference.
     """
 
     ground_top: int = 3
     max_grounded: int = 6
     min_coverage: float = 0.6
     min_sentence: float = 0.3
+    min_margin: float = 0.06
     rank_bonus: float = 0.15
     title_weight: float = 0.5
     max_premises: int = 2
@@ -42,7 +44,12 @@ class OfflineConfig:
 
 @dataclass(frozen=True)
 class Candidate:
-    """A sentence copied verbatim from a grounded node, scored against the question."""
+    """A sentence copied verbatim from a grounded node, scored against the question.
+
+    `coverage` counts the sentence and its note's title, `note_coverage` the whole note;
+    `margin` is how much better the note covers the question than the runner-up checked
+    note not linked to it, `rival`.
+    """
 
     score: float
     coverage: float
@@ -50,13 +57,25 @@ class Candidate:
     gaps: tuple[str, ...]
     address: str
     text: str
+    note_coverage: float = 0.0
+    margin: float = 1.0
+    rival: str = ""
 
-    def why(self, title: str) -> str:
-        """The match in plain words, for the step caption and the abstain explanation."""
+    def why(self, title: str, *, rival_title: str | None = None) -> str:
+        """The match in plain words, for the step caption and the abstain explanation.
+
+        With `rival_title`, also says that the runner-up note covers the question about as well.
+        """
         where = f"\u201c{title}\u201d" if title else self.address
-        said = f"the closest sentence, from {where}, covers {self.coverage:.0%} of the question"
+        said = (
+            f"the closest sentence, from {where}, covers {self.coverage:.0%} of the question"
+            f" (its note {self.note_coverage:.0%})"
+        )
         if self.gaps:
             said += " and never mentions " + ", ".join(f"\u2018{g}\u2019" for g in self.gaps[:4])
+        elif rival_title is not None:
+            other = f"\u201c{rival_title}\u201d" if rival_title else self.rival
+            said += f", but {other} covers it almost as well, so neither note stands out"
         return said
 
 
@@ -82,7 +101,10 @@ class OfflineReasoner:
                     "retrieved note was checked"
                 )
             return Action.abstain("nothing checkable was retrieved for this question")
-        why = best.why(_title(state, best.address))
+        close = bool(best.rival) and best.margin < self.config.min_margin and not best.gaps
+        why = best.why(
+            _title(state, best.address), rival_title=_title(state, best.rival) if close else None
+        )
         if not strong(best, self.config):
             claim = _claim("c1", best.text, "inference", [best.address])
             budget = ""
@@ -117,8 +139,9 @@ def strong(best: Candidate, config: OfflineConfig) -> bool:
     """Whether the candidate is good enough to restate as the answer."""
     return (
         not best.gaps
-        and best.coverage >= config.min_coverage
+        and best.note_coverage >= config.min_coverage
         and best.sentence_coverage >= config.min_sentence
+        and best.margin >= config.min_margin
     )
 
 
@@ -183,37 +206,62 @@ def rank_nodes(state: NavState) -> list[str]:
 
 
 def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
-    """The best sentence among grounded canon notes and files; practice entries are not evidence."""
+    """The best sentence among grounded canon notes and files; practice entries are not evidence.
+
+    A note is one source, so what its title and body mention together decides the gaps; the
+    sentence's own share and its note's rank decide which sentence is restated.
+    """
     weights = _weights(state)
     total = sum(weights.values())
+
+    def share(words: set[str]) -> float:
+        return sum(weights[q] for q in words) / total if total else 0.0
+
     salient = set(state.terms.salient) if state.terms is not None else set()
     rank = {address: i for i, address in enumerate(rank_nodes(state))}
     best: Candidate | None = None
+    notes: dict[str, float] = {}
     for address, checked in state.grounded.items():
         if checked.ground is None or address.startswith("mem:"):
             continue
-        titled = _stems(_title(state, address))
+        titled = _mentioned(weights, _title(state, address))
+        whole = titled | _mentioned(weights, checked.ground.body)
+        notes[address] = share(whole)
+        gaps = tuple(sorted(salient - whole, key=lambda q: (-weights.get(q, 0.0), q)))
         for text in _sentences_of(state, address):
-            said = _stems(text)
-            in_sentence = {q for q in weights if stem(q) in said}
-            with_title = in_sentence | {q for q in weights if stem(q) in titled}
-            coverage = sum(weights[q] for q in with_title) / total if total else 0.0
-            own = sum(weights[q] for q in in_sentence) / total if total else 0.0
-            gaps = tuple(sorted(salient - with_title, key=lambda q: (-weights.get(q, 0.0), q)))
+            in_sentence = _mentioned(weights, text)
+            own, coverage = share(in_sentence), share(in_sentence | titled)
             score = (
                 own
                 + config.title_weight * (coverage - own)
                 + config.rank_bonus / (rank.get(address, 99) + 1)
                 - len(gaps)
             )
-            cand = Candidate(score, coverage, own, gaps, address, text)
+            cand = Candidate(score, coverage, own, gaps, address, text, notes[address])
             if best is None or (score, -len(text), address) > (
                 best.score,
                 -len(best.text),
                 best.address,
             ):
                 best = cand
-    return best
+    if best is None:
+        return None
+    # A node linked to the best one (its tethered file, a note it derives from) restates the
+    # same evidence, so it is no rival.
+    linked = {best.address}
+    for edge in state.neighbourhood.edges:
+        if best.address in (edge.src, edge.dst):
+            linked |= {edge.src, edge.dst}
+    rivals = sorted((-cov, a) for a, cov in notes.items() if a not in linked)
+    if not rivals:
+        return best
+    runner_up, rival = -rivals[0][0], rivals[0][1]
+    return replace(best, margin=round(best.note_coverage - runner_up, 6), rival=rival)
+
+
+def _mentioned(weights: dict[str, float], text: str) -> set[str]:
+    said = _stems(text)
+    return {q for q in weights if stem(q) in said}
 
 
 def _stems(text: str) -> set[str]:
