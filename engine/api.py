@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Iterable
 from dataclasses import replace
@@ -11,6 +10,7 @@ from pathlib import Path
 from engine.core.model import ClaimKind, Edge
 from engine.core.router import Decision, route
 from engine.core.wire import parse_json, parse_payload
+from engine.navigation.coverage import claim_shaped
 from engine.navigation.navigator import NavResult, Stance, StanceRelation, navigate
 from engine.navigation.reasoners.offline import make_reasoner
 from engine.navigation.substrate import Budget, Neighbourhood
@@ -34,13 +34,6 @@ __all__ = [
 # Rarity-weighted share of the claim a sentence must restate for a direction flip alone to
 # contradict (SciFact train; on Climate-FEVER it keeps the flip from firing on loose matches).
 _ALIGNED_FOR_CUE = 0.6
-
-# A question asks; a claim states. These openings make a sentence a question.
-_ASKING = re.compile(
-    r"^\s*(?:what|which|who|whom|whose|when|where|why|how|does|do|did|is|are|was|were|can|"
-    r"could|should|would|will|has|have|had|tell|list|show|explain|describe|summari[sz]e)\b",
-    re.IGNORECASE,
-)
 
 
 def ask(
@@ -79,12 +72,6 @@ def ask(
     stance = question_stance(question, result.decision)
     spent = (time.perf_counter() - started) * 1000.0
     return replace(result, stance=stance, latency_ms=result.latency_ms + spent)
-
-
-def claim_shaped(question: str) -> bool:
-    """Whether the text states a claim (rather than asks a question) that evidence can judge."""
-    text = question.strip()
-    return bool(text) and not text.endswith("?") and _ASKING.match(text) is None
 
 
 def question_stance(question: str, decision: Decision | None) -> Stance | None:

@@ -86,3 +86,15 @@ def test_it_gives_up_when_no_note_stands_out(workspace):
     out = ask(workspace, "Osteoblast dedifferentiation drives zebrafish fin regrowth").to_dict()
     assert out["label"] == "ABSTAIN"
     assert "neither note stands out" in out["reasoner_note"]
+
+
+def test_any_note_that_covers_a_topic_question_answers_it(workspace):
+    out = ask(workspace, "What do we know about zebrafish fin regrowth?").to_dict()
+    assert out["label"] == "ANSWER", out["detail"]
+    assert out["cited"][0] in ("zk:scifact:201", "zk:scifact:202")
+
+
+def test_a_tethered_file_is_no_rival_to_its_note(lab):
+    out = ask(lab, "The momentum signal skips the most recent month.").to_dict()
+    assert out["label"] == "ANSWER", out["reasoner_note"]
+    assert "zk:finance:z-sig-03" in out["cited"]

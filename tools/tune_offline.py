@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 
 from engine.api import ask, open_workspace
 from engine.datasets.evaluation import SCIFACT_BOX, GoldClaim, load_gold
-from engine.navigation.coverage import SALIENT_SHARE, TOPIC_SHARE, QuestionTerms
+from engine.navigation.coverage import SALIENT_SHARE, TOPIC_SHARE, QuestionTerms, claim_shaped
 from engine.navigation.navigator import NavState
 from engine.navigation.reasoners.offline import (
     Candidate,
@@ -89,7 +89,7 @@ def figures(seen: list[Seen], salience, gate) -> dict:
             c is None
             or c.gaps
             or c.note_coverage < min_coverage
-            or c.margin < min_margin
+            or (c.margin < min_margin and claim_shaped(item.gold.claim))
             or c.sentence_coverage < min_sentence
         ):
             continue

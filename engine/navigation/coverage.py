@@ -62,6 +62,13 @@ _IRREGULAR = {
 }  # fmt: skip
 _SUFFIXES = ("ation", "ition", "ment", "ness", "ing", "ion", "ed", "ly", "ity", "al", "ic")
 
+# A question asks; a claim states. These openings make a sentence a question.
+_ASKING = re.compile(
+    r"^\s*(?:what|which|who|whom|whose|when|where|why|how|does|do|did|is|are|was|were|can|"
+    r"could|should|would|will|has|have|had|tell|list|show|explain|describe|summari[sz]e)\b",
+    re.IGNORECASE,
+)
+
 Rarity = Callable[[Iterable[str]], Mapping[str, float]]
 
 
@@ -156,6 +163,12 @@ class QuestionTerms:
                 )
             )
         return CoverageReport(tuple(terms))
+
+
+def claim_shaped(question: str) -> bool:
+    """Whether the text states a claim (rather than asks a question) that evidence can judge."""
+    text = question.strip()
+    return bool(text) and not text.endswith("?") and _ASKING.match(text) is None
 
 
 def question_words(question: str) -> list[str]:

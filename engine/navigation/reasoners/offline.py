@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from engine.core.errors import ConfigError
 from engine.core.llm import LLMConfig, OpenAIChat
 from engine.core.text import sentences
-from engine.navigation.coverage import question_words, stem
+from engine.navigation.coverage import claim_shaped, question_words, stem
 from engine.navigation.navigator import Action, NavState
 from engine.navigation.reasoners.model import NodeView, draft_answer
 from engine.workspace.bm25 import tokens as terms
@@ -26,9 +26,10 @@ class OfflineConfig:
 
     A sentence is restated as the answer only when its note (title and body) mentions every
     salient question term and covers `min_coverage` of the question's rarity-weighted
-    content, the sentence itself covers `min_sentence` of it, and the note covers the
-    question at least `min_margin` better than any other checked note; otherwise the
-    reasoner gives up and leaves the closest sentence to the router as a bare inference.
+    content, the sentence itself covers `min_sentence` of it, and, when the question states
+    a claim, the note covers it at least `min_margin` better than any other checked note
+    not linked to it; otherwise the reasoner gives up and leaves the closest sentence to the
+    router as a bare inference.
     """
 
     ground_top: int = 3
@@ -67,10 +68,9 @@ class Candidate:
         With `rival_title`, also says that the runner-up note covers the question about as well.
         """
         where = f"\u201c{title}\u201d" if title else self.address
-        said = (
-            f"the closest sentence, from {where}, covers {self.coverage:.0%} of the question"
-            f" (its note {self.note_coverage:.0%})"
-        )
+        said = f"the closest sentence, from {where}, covers {self.coverage:.0%} of the question"
+        if f"{self.note_coverage:.0%}" != f"{self.coverage:.0%}":
+            said += f" (its note as a whole {self.note_coverage:.0%})"
         if self.gaps:
             said += " and never mentions " + ", ".join(f"\u2018{g}\u2019" for g in self.gaps[:4])
         elif rival_title is not None:
@@ -101,11 +101,12 @@ class OfflineReasoner:
                     "retrieved note was checked"
                 )
             return Action.abstain("nothing checkable was retrieved for this question")
-        close = bool(best.rival) and best.margin < self.config.min_margin and not best.gaps
+        claim = claim_shaped(state.question)
+        close = claim and bool(best.rival) and best.margin < self.config.min_margin
         why = best.why(
             _title(state, best.address), rival_title=_title(state, best.rival) if close else None
         )
-        if not strong(best, self.config):
+        if not strong(best, self.config, claim=claim):
             claim = _claim("c1", best.text, "inference", [best.address])
             budget = ""
             if state.steps_left <= 1 and _unchecked(state, self.config):
@@ -135,13 +136,17 @@ class OfflineReasoner:
         )
 
 
-def strong(best: Candidate, config: OfflineConfig) -> bool:
-    """Whether the candidate is good enough to restate as the answer."""
+def strong(best: Candidate, config: OfflineConfig, *, claim: bool = True) -> bool:
+    """Whether the candidate is good enough to restate as the answer.
+
+    The note must stand out from the runner-up only for a `claim`: evidence for a stated
+    claim is specific, while any note that covers a topic question answers it.
+    """
     return (
         not best.gaps
         and best.note_coverage >= config.min_coverage
         and best.sentence_coverage >= config.min_sentence
-        and best.margin >= config.min_margin
+        and (best.margin >= config.min_margin or not claim)
     )
 
 
