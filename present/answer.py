@@ -226,7 +226,9 @@ def summary(result: Mapping, *, confirmed: Iterable[tuple[str, str]] = ()) -> st
         text = (
             f"Every sentence of the answer is quoted from verified text of {cited or 'its sources'}"
         )
-        return text + ", and it mentions every salient term of the question."
+        return (
+            text + ", and with the notes it cites it mentions every salient term of the question."
+        )
     if label == "HEDGED ANSWER":
         premises = _verified_premises(result)
         named = ", ".join(name_of(result, r) for r in premises) or "its verified premises"
@@ -247,7 +249,9 @@ def answered_lines(result: Mapping) -> list[str]:
     salient = [t["word"] for t in report.get("terms") or [] if t.get("salient")]
     if salient:
         named = ", ".join(f"‘{w}’" for w in salient)
-        lines.append(f"It mentions every salient term of the question: {named}.")
+        lines.append(
+            f"With the notes it cites, it mentions every salient term of the question: {named}."
+        )
     decision = result.get("decision") or {}
     for ref, check in sorted((decision.get("verifiers") or {}).items()):
         if check.get("status") == "ok":

@@ -55,7 +55,8 @@ _VERDICT_EXPLANATIONS = {
     "ANSWER": (
         "grounded",
         "Every sentence of the answer is licensed by a verified claim, each cited node passed "
-        "its check, and the answer mentions every salient term of the question.",
+        "its check, and the answer, with the notes it cites, mentions every salient term of "
+        "the question.",
     ),
     "HEDGED ANSWER": (
         "inferred",

@@ -96,5 +96,7 @@ def test_an_answer_says_which_terms_it_covers_and_which_checks_passed():
         },
     )
     lines = answer.answered_lines(answered)
-    assert lines[0] == "It mentions every salient term of the question: ‘tuberculosis’."
+    assert lines[0] == (
+        "With the notes it cites, it mentions every salient term of the question: ‘tuberculosis’."
+    )
     assert lines[1] == "“ART for prevention of TB”: quote found (exact)."
