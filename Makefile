@@ -20,7 +20,8 @@ $(VENV)/.dev: requirements-dev.txt $(VENV)/.runtime
 venv: $(VENV)/.runtime
 dev: $(VENV)/.dev
 
-$(DEMO)/.ready: $(VENV)/.runtime data/scifact/corpus.jsonl.gz data/scifact/claims_train.jsonl
+$(DEMO)/.ready: $(VENV)/.runtime data/scifact/corpus.jsonl.gz data/scifact/claims_train.jsonl \
+		engine/datasets/scifact.py engine/datasets/sections.py
 	$(PY) -m engine import scifact --corpus data/scifact/corpus.jsonl.gz \
 		--claims data/scifact/claims_train.jsonl --out $(DEMO)
 	$(PY) -m engine index --workspace $(DEMO)

@@ -18,6 +18,7 @@ import numpy as np
 
 from bench.timing import median, percentile, row
 from engine.datasets.scifact import finding_note, import_scifact
+from engine.datasets.sections import sectioned
 from engine.workspace.bm25 import tokens
 from engine.workspace.index import Index
 from engine.workspace.stores import Workspace, open_workspace
@@ -155,7 +156,7 @@ def _write_replicas(root: Path) -> None:
         documents = [json.loads(line) for line in stream if line.strip()]
     for doc in documents:
         # Render once and stamp each replica's id in, which keeps the setup to a few seconds.
-        template = finding_note("@@ID@@", doc["title"], doc["sentences"])
+        template = finding_note("@@ID@@", doc["title"], sectioned(doc["sentences"]))
         assert template.count("'@@ID@@'") == 2
         for replica in range(REPLICAS):
             doc_id = f"{doc['doc_id']}-r{replica}"

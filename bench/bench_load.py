@@ -214,6 +214,8 @@ def lab_questions() -> list[dict]:
 
 def expected_banner(case: dict) -> str:
     """How the banner of a questions.jsonl case starts, from its declared outcome."""
+    if case.get("banner"):  # a run the reasoner ended before the router: named by its kind
+        return case["banner"]
     if case["label"] == "ANSWER":
         return f"ANSWER — {case['status']}"
     if case["label"] == "HEDGED ANSWER":

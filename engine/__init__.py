@@ -10,7 +10,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from engine.api import ask, route_json, route_payload
+    from engine.api import ask, review_edges, route_json, route_payload
     from engine.core.errors import ConfigError, EngineError, PayloadError, WorkspaceError
     from engine.core.model import Edge, ReasoningDAG
     from engine.core.quote import QuoteMatch, verify_quote
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from engine.navigation.navigator import NavResult, Policy
     from engine.navigation.substrate import Budget
     from engine.review.overlay import Overlay, build_overlay, load_overlay, read_overlay
-    from engine.review.triage import read_log, record, review_edges
+    from engine.review.triage import read_log, record
     from engine.workspace.opened import OpenWorkspace, open_workspace
 
 _EXPORTS = {
@@ -53,7 +53,7 @@ _EXPORTS = {
     "read_overlay": "engine.review.overlay",
     "record": "engine.review.triage",
     "read_log": "engine.review.triage",
-    "review_edges": "engine.review.triage",
+    "review_edges": "engine.api",
     # errors
     "EngineError": "engine.core.errors",
     "PayloadError": "engine.core.errors",

@@ -4,8 +4,9 @@ import streamlit as st
 
 from engine.core.errors import EngineError
 from pages import shared
+from present.answer import answer_area
 from present.graphs import step_caption, step_count
-from present.highlight import cited_prose_html, cites_html
+from present.highlight import cites_html
 from present.markup import md_escape, store_legend_html
 from present.views import decision_json, payload_json
 
@@ -87,9 +88,10 @@ def replay() -> None:
 
 replay()
 
-st.subheader("Answer")
-if result.get("prose"):
-    st.html(cited_prose_html(result))
+area = answer_area(result)
+st.subheader(area.heading)
+if area.html:
+    st.html(area.html)
 else:
     st.caption("The reasoner produced no prose.")
 cites = cites_html(result)

@@ -4,6 +4,7 @@ import streamlit as st
 
 from engine.workspace.references import citations
 from pages import shared
+from present.answer import MATRIX_PAGE, contested_pairs
 from present.graphs import dag_html
 from present.markup import legend_html, md_escape
 from present.tables import claim_rows, claims_table_html, ground_rows, table_html
@@ -34,11 +35,13 @@ if grounds:
 else:
     st.caption("No claim cites a node.")
 
-reasons = explanations(result)
+reasons = explanations(result, confirmed=shared.confirmed_pairs())
 if reasons:
-    st.subheader("Why it abstained")
+    st.subheader("Why it abstained" if result.get("label") == "ABSTAIN" else "Why it answered")
     for item in reasons:
         with st.container(border=True):
             st.markdown(f"**{md_escape(item.reason)}** — {md_escape(item.explanation)}")
             for line in item.specifics:
                 st.markdown(f"- {md_escape(line)}")
+    if contested_pairs(result):
+        st.page_link(MATRIX_PAGE, label="Review the contradiction on the Claim matrix")

@@ -16,8 +16,10 @@ from engine.navigation.reasoners.offline import ModelReasoner
 from engine.navigation.substrate import Budget
 from engine.review import overlay
 from engine.review.contest import review_stamp
+from engine.review.triage import confirmed_edges
 from engine.review.typers import Typer, model_typer
 from engine.workspace.opened import Worker
+from present.answer import stance_line
 from present.contests import contest_lines, contests_html, review_note
 from present.graphs import neighbourhood_html
 from present.markup import md_escape
@@ -185,9 +187,12 @@ def show_origin() -> None:
 
 
 def show_banner(result: dict) -> None:
-    """The verdict banner: success, warning or error by label, every word escaped."""
-    verdict = banner(result)
+    """The verdict banner, then where the evidence stands on a stated claim, all escaped."""
+    verdict = banner(result, confirmed=confirmed_pairs())
     getattr(st, verdict.tone)(md_escape(verdict.text))
+    stance = stance_line(result)
+    if stance is not None:
+        getattr(st, stance.tone)(md_escape(stance.text))
     if note := review_note(result):
         st.caption(md_escape(note))
     disclosure = contests_html(result)
@@ -199,6 +204,14 @@ def show_banner(result: dict) -> None:
                 label=md_escape(line.link_label),
                 query_params={"edge": line.edge_id},
             )
+
+
+def confirmed_pairs() -> set[tuple[str, str]]:
+    """(practice, canon) addresses of contradictions a reviewer confirmed in this workspace."""
+    w = current_worker()
+    if w is None:
+        return set()
+    return {(e.src, e.dst) for e in confirmed_edges(w.opened.root)}
 
 
 def show_current() -> dict:

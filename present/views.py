@@ -9,6 +9,7 @@ from pathlib import Path
 
 from engine.api import route_json
 from engine.core.router import REASON_EXPLANATIONS, Reason
+from present import answer
 
 
 @dataclass(frozen=True)
@@ -20,93 +21,71 @@ class Banner:
     text: str
 
 
-def banner(result: Mapping) -> Banner:
-    """The verdict banner of an answer or audited payload."""
+def banner(result: Mapping, *, confirmed: Iterable[tuple[str, str]] = ()) -> Banner:
+    """The verdict banner: the label, then why in plain words (no internal claim ids)."""
     label = result.get("label") or "ABSTAIN"
     status = result.get("status")
     reasons = list(result.get("reasons") or [])
-    detail = result.get("detail") or ""
-    if result.get("failure") and result.get("failure") not in detail:
-        detail = f"{detail}; {result['failure']}" if detail else result["failure"]
+    broken = answer.failure(result)
     if label == "ANSWER":
         head, tone = f"ANSWER — {status}", "success"
     elif label == "HEDGED ANSWER":
         head, tone = "HEDGED ANSWER — inferred, not verified", "warning"
+    elif broken is not None:
+        head, tone = f"ABSTAIN — {broken.head}", "error"
     else:
         head, tone = f"ABSTAIN — {', '.join(reasons) or 'low-coverage'}", "error"
     decision = result.get("decision") or {}
     if decision.get("outdated") and label != "ABSTAIN":
         head += " (outdated: built on a superseded pin)"
+    detail = answer.summary(result, confirmed=confirmed)
     return Banner(tone, label, f"{head}. {detail}" if detail else head)
 
 
 @dataclass(frozen=True)
 class Explanation:
-    """One abstain reason in plain words with what triggered it here."""
+    """One reason for the verdict in plain words with what triggered it here."""
 
     reason: str
     explanation: str
     specifics: tuple[str, ...]
 
 
-def explanations(result: Mapping) -> tuple[Explanation, ...]:
-    """Each abstain reason of the result explained, with the specifics of this decision."""
-    if result.get("label") != "ABSTAIN":
-        return ()
-    decision = result.get("decision") or {}
+_VERDICT_EXPLANATIONS = {
+    "ANSWER": (
+        "grounded",
+        "Every sentence of the answer is licensed by a verified claim, each cited node passed "
+        "its check, and the answer, with the notes it cites, mentions every salient term of "
+        "the question.",
+    ),
+    "HEDGED ANSWER": (
+        "inferred",
+        "The conclusion is an honest inference: it goes beyond its sources, but rests on "
+        "verified premises and says so.",
+    ),
+}
+
+
+def explanations(
+    result: Mapping, *, confirmed: Iterable[tuple[str, str]] = ()
+) -> tuple[Explanation, ...]:
+    """Every verdict explained: each abstain reason, a failure, or why it answered."""
+    label = result.get("label")
+    if label in _VERDICT_EXPLANATIONS:
+        name, text = _VERDICT_EXPLANATIONS[label]
+        return (Explanation(name, text, tuple(answer.answered_lines(result))),)
+    broken = answer.failure(result)
+    if broken is not None:
+        return (Explanation(broken.head, broken.text, ()),)
     out = []
     for name in result.get("reasons") or []:
         try:
             text = REASON_EXPLANATIONS[Reason(name)]
         except ValueError:
             text = "A reason this app does not know how to explain."
-        out.append(Explanation(name, text, tuple(_specifics(name, result, decision))))
+        specifics = answer.reason_lines(result, name, confirmed=confirmed)
+        out.append(Explanation(name, text, tuple(specifics)))
     return tuple(out)
-
-
-def _specifics(name: str, result: Mapping, decision: Mapping) -> Iterable[str]:
-    checks = decision.get("verifiers") or {}
-    nodes = decision.get("nodes") or {}
-    if name == "missing-hop":
-        for ref in decision.get("missing_refs") or []:
-            yield f"{ref} is cited, but no verifier or status says whether it holds."
-    elif name == "stale":
-        for ref, node in nodes.items():
-            if "stale" in (node.get("flags") or []):
-                yield f"{ref} is tethered to a file whose anchored text is gone."
-    elif name == "false-premise":
-        for ref, check in checks.items():
-            if check.get("status") == "failed":
-                line = f"{ref}: {check.get('detail') or 'refuted'}"
-                if check.get("near_miss"):
-                    line += f"; the nearest source text is “{check['near_miss']}”"
-                yield line + "."
-    elif name == "low-coverage":
-        yield from _coverage_specifics(result, decision)
-
-
-def _coverage_specifics(result: Mapping, decision: Mapping) -> Iterable[str]:
-    if result.get("failure"):
-        yield f"The run produced no usable answer: {result['failure']}."
-    claims = decision.get("claims") or {}
-    conclusion = decision.get("conclusion")
-    final = claims.get(conclusion) or {}
-    if final and final.get("status") not in ("measured", "grounded"):
-        flags = ", ".join(final.get("flags") or [])
-        yield (
-            f"The conclusion {conclusion} is only {final.get('status')}"
-            + (f" ({flags})" if flags else "")
-            + "."
-        )
-    for cid in decision.get("floored") or []:
-        yield f"Restatement {cid} is not found in the text of the nodes it cites."
-    trace = decision.get("traceability") or {}
-    if trace and not trace.get("ok", True):
-        yield f"Prose: {trace.get('detail') or 'not licensed'}."
-    for v in decision.get("honesty_violations") or []:
-        yield f"Claim {v['claim']} is asserted {v['asserted']} but only {v['derived']} was derived."
-    if (decision.get("confabulation") or {}).get("closed_book"):
-        yield "Nothing verified that was retrieved anchors the answer (closed book)."
 
 
 def decision_json(result: Mapping) -> str:

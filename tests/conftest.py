@@ -49,3 +49,14 @@ def scifact_slice(tmp_path_factory) -> Path:
         limit=300,
     )
     return out
+
+
+@pytest.fixture(scope="session")
+def scifact_demo(tmp_path_factory) -> Path:
+    """The whole SciFact demo workspace (every abstract, every train claim), indexed."""
+    out = tmp_path_factory.mktemp("scifact-demo") / "scifact"
+    import_scifact(
+        ROOT / "data/scifact/corpus.jsonl.gz", ROOT / "data/scifact/claims_train.jsonl", out
+    )
+    open_workspace(out).close()
+    return out

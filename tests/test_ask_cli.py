@@ -50,3 +50,21 @@ def test_missing_workspace_exits_2(tmp_path):
     proc = run("ask", "q", "--workspace", str(tmp_path / "nope"))
     assert proc.returncode == 2
     assert proc.stderr.strip().startswith("error:") and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_single_and_batch_answers_carry_the_stance(lab_path, tmp_path):
+    claim = "Past winners keep beating past losers over 3 to 12 month holding periods."
+    single = json.loads(run("ask", claim, "--workspace", str(lab_path)).stdout)
+    batch = tmp_path / "q.jsonl"
+    batch.write_text(
+        json.dumps({"id": "claim", "question": claim})
+        + "\n"
+        + json.dumps({"id": "asks", "question": "Does the momentum signal skip a month?"})
+        + "\n"
+    )
+    proc = run("ask", "--batch", str(batch), "--workspace", str(lab_path))
+    stated, asked = (json.loads(line) for line in proc.stdout.splitlines())
+    assert single["label"] == "ANSWER" and single["stance"] == stated["stance"]
+    assert set(stated["stance"]) == {"relation", "cue", "confidence", "evidence"}
+    assert stated["stance"]["relation"] in ("supports", "contradicts", "neither")
+    assert asked["stance"] is None  # a question states no claim

@@ -213,3 +213,20 @@ def test_injected_note_never_grounds_and_the_router_still_decides(lab_path, ques
     )
     assert fenced and INJECTION in fenced.group()
     assert set(connections) == {("127.0.0.1", urlsplit(server.base_url).port)}
+
+
+def test_a_model_answer_that_misses_the_question_is_held_to_the_coverage_report(lab_path):
+    opened = open_workspace(lab_path)
+    try:
+        ok = grounded_draft(opened, "zk:finance:z-mom-01")
+        with ChatServer(reply(ok)) as server:
+            result = ask_workspace(
+                opened,
+                "Do momentum profits persist in Japanese equities?",
+                reasoner=model_reasoner(server.base_url),
+            ).to_dict()
+    finally:
+        opened.close()
+    assert result["label"] == "ABSTAIN" and result["reasons"] == ["low-coverage"]
+    assert "the answer never mentions" in result["detail"] and "'japanese'" in result["detail"]
+    assert "japanese" in result["payload"]["coverage_report"]["uncovered"]

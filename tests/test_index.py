@@ -1,4 +1,5 @@
 import json
+import math
 import sqlite3
 import subprocess
 import sys
@@ -203,3 +204,11 @@ def test_one_index_serves_many_threads(tmp_path):
         results = list(pool.map(lambda i: index.search(f"alpha {i}", k=3), range(200)))
     assert all(hits and hits[0].address.startswith("zk:b:") for hits in results)
     index.close()
+
+
+def test_rarity_weighs_words_fewer_notes_mention_higher(index):
+    rare = index.rarity(["momentum", "mitosis", "unheard"])
+    n = index.count()
+    assert rare["unheard"] == pytest.approx(math.log(n + 1))  # no note mentions it
+    assert rare["mitosis"] == pytest.approx(math.log((n + 1) / 2))
+    assert rare["unheard"] > rare["mitosis"] > rare["momentum"] > 0

@@ -221,3 +221,10 @@ def test_asking_in_a_vault_writes_only_under_synapse(vault_lab):
         p: p.read_bytes() for p in root.rglob("*") if ".synapse" not in p.parts and p.is_file()
     }
     assert after == before
+
+
+def test_a_budget_that_runs_out_is_told_apart_from_nothing_found(lab):
+    tight = ask(lab, "Do momentum crashes occur after market rebounds?", budget=Budget(max_steps=1))
+    out = tight.to_dict()
+    assert out["label"] == "ABSTAIN"
+    assert "step budget" in (out["failure"] or "") + out["reasoner_note"]

@@ -8,6 +8,7 @@ import pytest
 from engine.cli import main
 from engine.core.errors import EngineError
 from engine.datasets.scifact import import_scifact, labels_path
+from engine.datasets.sections import split_heading
 from engine.workspace.notes import NoteKind, Store
 from engine.workspace.stores import open_workspace
 
@@ -39,12 +40,24 @@ def test_abstracts_become_findings_with_verbatim_quotes(imported):
     for doc in first_abstracts(LIMIT):
         note = ws.note(f"zk:scifact:{doc['doc_id']}")
         assert (note.type, note.title, note.citekey) == (NoteKind.FINDING, doc["title"], note.id)
-        assert [quote.body for quote in note.quotes] == doc["sentences"]
+        parts = [split_heading(s) for s in doc["sentences"]]
+        assert [quote.body for quote in note.quotes] == [p.text for p in parts]
         assert [quote.id for quote in note.quotes] == [
             f"s{i}" for i in range(len(doc["sentences"]))
         ]
-        assert note.body == " ".join(doc["sentences"])
+        assert all(q.body in note.body for q in note.quotes)
         assert ws.source_text(note.citekey) == f"{doc['title']}\n\n{note.body}"
+
+
+def test_structured_abstract_headings_become_sections(imported):
+    out, _ = imported
+    ws = open_workspace(out)
+    quotes = [q for n in ws.notes.values() if n.store is Store.CANON for q in n.quotes]
+    sectioned = [q for q in quotes if q.section]
+    assert sectioned, "the slice has structured abstracts"
+    heads = ("BACKGROUND", "METHODS", "RESULTS", "CONCLUSION", "OBJECTIVE", "IMPORTANCE")
+    assert not [q.body for q in quotes if q.body.startswith(heads)]
+    assert {"Background", "Methods", "Results"} & {q.section for q in sectioned}
 
 
 def test_claims_citing_the_slice_become_hypotheses(imported):

@@ -168,7 +168,28 @@ def test_banner_starts_with_the_label_and_names_status_or_reasons(key, tone, sta
 def test_banner_discloses_outdated_and_failures():
     assert "outdated" in views.banner(routed("outdated")).text
     failed = {"label": "ABSTAIN", "reasons": ["low-coverage"], "failure": "endpoint down"}
-    assert views.banner(failed).text == "ABSTAIN — low-coverage. endpoint down"
+    assert views.banner(failed).text == (
+        "ABSTAIN — the run failed. The run failed inside: endpoint down."
+    )
+
+
+@pytest.mark.parametrize(
+    ("failure", "head", "advice"),
+    [
+        ("model endpoint failed: connection refused", "the reasoner failed", "endpoint URL"),
+        ("model output invalid after 2 attempts: x", "the model's reply was unusable", "JSON"),
+        ("step budget of 3 exhausted before an answer", "step budget exhausted", "Raise"),
+        ("nothing checkable was retrieved for this question", "nothing relevant found", "matched"),
+    ],
+    ids=["endpoint", "invalid", "budget", "nothing"],
+)
+def test_a_failed_run_is_an_actionable_error_not_a_coverage_verdict(failure, head, advice):
+    result = {"label": "ABSTAIN", "reasons": ["low-coverage"], "failure": failure}
+    verdict = views.banner(result)
+    assert verdict.text.startswith(f"ABSTAIN — {head}.") and "low-coverage" not in verdict.text
+    assert advice in verdict.text
+    (item,) = views.explanations(result)
+    assert item.reason == head
 
 
 def test_every_abstain_reason_is_explained_with_specifics():
@@ -179,14 +200,15 @@ def test_every_abstain_reason_is_explained_with_specifics():
     by_reason = {i.reason: i for i in items}
     assert any("zk:lab:n1" in s for s in by_reason["missing-hop"].specifics)
     assert any("zk:lab:n2" in s for s in by_reason["stale"].specifics)
-    assert any("nearest source text" in s for s in by_reason["false-premise"].specifics)
-    assert views.explanations(routed("grounded")) == ()
+    assert any("nearest text in the source" in s for s in by_reason["false-premise"].specifics)
+    (grounded,) = views.explanations(routed("grounded"))
+    assert grounded.reason == "grounded" and grounded.specifics
 
 
 def test_honesty_violation_is_explained_and_marked():
     result = routed("honesty")
     (item,) = views.explanations(result)
-    assert any("asserted measured but only grounded" in s for s in item.specifics)
+    assert any("as measured, but only grounded could be derived" in s for s in item.specifics)
     (row,) = tables.claim_rows(result)
     assert row["violation"] and row["asserted"] == "measured" and row["derived"] == "grounded"
     assert "⚠ grounded" in tables.claims_table_html([row])

@@ -14,7 +14,8 @@ from engine.navigation.substrate import Budget
 
 # Fields of a result that the command prints unless --full is given.
 SUMMARY = (
-    "verdict", "label", "status", "reasons", "detail", "cited", "prose", "dag", "trace", "contests",
+    "verdict", "label", "status", "reasons", "detail", "cited", "stance", "prose", "dag", "trace",
+    "contests",
 )  # fmt: skip
 
 

@@ -282,7 +282,13 @@ def route(inp: RouteInput, *, workspace: str | Path | None = None) -> Decision:
         None,
         ordered or (Reason.LOW_COVERAGE,),
         detail=_abstain_detail(
-            missing, refuted, trace, violations, final=final, floored=reasons_floored
+            missing,
+            refuted,
+            trace,
+            violations,
+            final=final,
+            floored=reasons_floored,
+            gaps=_gaps(inp),
         ),
         **common,
     )
@@ -329,8 +335,19 @@ def _novel(
     return novel_tokens(claim.text, support)
 
 
-def _abstain_detail(missing, refuted, trace, violations, *, final, floored) -> str:
-    bits = []
+def _gaps(inp: RouteInput) -> str:
+    """The coverage report's blocking gap in words: the question terms never mentioned."""
+    if inp.blocking_count <= 0:
+        return ""
+    if not inp.uncovered:
+        return f"the coverage report shows {inp.blocking_count} blocking gap(s)"
+    named = ", ".join(f"'{w}'" for w in inp.uncovered[:4])
+    more = f" (and {len(inp.uncovered) - 4} more)" if len(inp.uncovered) > 4 else ""
+    return f"the answer never mentions {named}{more}, which the question asks about"
+
+
+def _abstain_detail(missing, refuted, trace, violations, *, final, floored, gaps="") -> str:
+    bits = [gaps] if gaps else []
     if missing:
         bits.append(f"no verdict for cited {', '.join(missing)}")
     if final.stale:

@@ -44,6 +44,7 @@ class RouteInput:
     asserted: Mapping[str, Tier] = field(default_factory=dict)
     edges: tuple[Edge, ...] = ()
     blocking_count: int = 0
+    uncovered: tuple[str, ...] = ()
 
 
 def dumps(data: object) -> str:
@@ -84,6 +85,7 @@ def parse_payload(data: object) -> RouteInput:
         asserted=_freeze(_asserted(top.get("asserted", {}), dag)),
         edges=_edges(top.get("edges", [])),
         blocking_count=_blocking(top.get("coverage_report")),
+        uncovered=_uncovered(top.get("coverage_report")),
     )
 
 
@@ -223,6 +225,16 @@ def _blocking(raw: object) -> int:
     if not isinstance(count, int) or isinstance(count, bool) or count < 0:
         raise PayloadError("coverage_report.blocking_count must be a non-negative integer")
     return count
+
+
+def _uncovered(raw: object) -> tuple[str, ...]:
+    """The question terms the report names as never mentioned; optional, for the reasons."""
+    if raw is None:
+        return ()
+    words = _mapping(raw, "coverage_report").get("uncovered", [])
+    if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
+        raise PayloadError("coverage_report.uncovered must be a list of strings")
+    return tuple(words)
 
 
 def _require_unicode(value: object) -> None:

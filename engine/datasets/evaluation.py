@@ -1,11 +1,11 @@
-"""Evaluate grounded navigation on SciFact: answer rate, evidence recall, citation precision."""
+"""Evaluate grounded navigation on SciFact: answers, evidence recall, citation precision, stance."""
 
 from __future__ import annotations
 
 import json
 import statistics
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.api import OpenWorkspace, ask
@@ -22,21 +22,36 @@ class GoldClaim:
     id: str
     claim: str
     evidence: frozenset[str]
+    labels: Mapping[str, str] = field(default_factory=dict)  # doc id -> SUPPORT | CONTRADICT
 
 
 @dataclass(frozen=True)
 class ClaimOutcome:
-    """What the engine did with one claim."""
+    """What the engine did with one claim; `stance` is the answer's relation, if any."""
 
     id: str
     label: str
     cited: tuple[str, ...]
     gold: frozenset[str]
     latency_ms: float
+    stance: str | None = None
+    labels: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def answered(self) -> bool:
         return self.label != "ABSTAIN"
+
+    @property
+    def expected_stance(self) -> str | None:
+        """`supports` or `contradicts` when the answer cites a gold abstract, else None."""
+        for doc in self.cited:
+            label = self.labels.get(doc)
+            if label in _STANCE_OF_LABEL:
+                return _STANCE_OF_LABEL[label]
+        return None
+
+
+_STANCE_OF_LABEL = {"SUPPORT": "supports", "CONTRADICT": "contradicts"}
 
 
 def load_gold(path: str | Path) -> list[GoldClaim]:
@@ -51,7 +66,10 @@ def load_gold(path: str | Path) -> list[GoldClaim]:
             continue
         try:
             item = json.loads(line)
-            claims.append(GoldClaim(str(item["id"]), item["claim"], frozenset(item["evidence"])))
+            labels = {str(doc): _label(ev) for doc, ev in item["evidence"].items()}
+            claims.append(
+                GoldClaim(str(item["id"]), item["claim"], frozenset(item["evidence"]), labels)
+            )
         except (ValueError, KeyError, TypeError) as exc:
             raise ConfigError(f"claims file {path} line {n} is malformed: {exc}") from None
     return claims
@@ -71,7 +89,18 @@ def run_claims(
         result = ask(opened, gold.claim, reasoner=reasoner, budget=budget)
         cited = result.decision.cited if result.decision is not None else ()
         docs = tuple(ref.split(":", 2)[2] for ref in cited if ref.startswith(f"zk:{SCIFACT_BOX}:"))
-        out.append(ClaimOutcome(gold.id, result.label, docs, gold.evidence, result.latency_ms))
+        stance = result.stance.relation.value if result.stance is not None else None
+        out.append(
+            ClaimOutcome(
+                gold.id,
+                result.label,
+                docs,
+                gold.evidence,
+                result.latency_ms,
+                stance=stance,
+                labels=gold.labels,
+            )
+        )
         if progress is not None:
             progress(n)
     return out
@@ -99,7 +128,32 @@ def score(outcomes: list[ClaimOutcome]) -> dict:
         "claims_with_evidence": len(with_evidence),
         "claims_without_evidence": len(without),
         "median_latency_ms": round(statistics.median(latencies), 2) if latencies else None,
+        **stance_figures(answered),
     }
+
+
+def stance_figures(answered: list[ClaimOutcome]) -> dict:
+    """How often each stance is right on answers that cite a SUPPORT or CONTRADICT abstract."""
+    judged = [o for o in answered if o.expected_stance is not None]
+    out: dict = {"stance_judged": len(judged)}
+    for relation in ("supports", "contradicts"):
+        said = [o for o in judged if o.stance == relation]
+        truly = [o for o in judged if o.expected_stance == relation]
+        right = sum(o.expected_stance == relation for o in said)
+        out[f"stance_{relation}_said"] = len(said)
+        out[f"stance_{relation}_precision"] = _ratio(right, len(said))
+        out[f"stance_{relation}_recall"] = _ratio(right, len(truly))
+    out["stance_neither"] = sum(o.stance in (None, "neither") for o in judged)
+    return out
+
+
+def _label(evidence: object) -> str:
+    """A gold abstract's label: SUPPORT or CONTRADICT (SciFact's `{label, sentences}`)."""
+    if isinstance(evidence, dict):
+        return str(evidence.get("label", ""))
+    if isinstance(evidence, list) and evidence and isinstance(evidence[0], dict):
+        return str(evidence[0].get("label", ""))
+    return ""
 
 
 def _ratio(num: int, den: int) -> float | None:

@@ -19,6 +19,7 @@ from pathlib import Path
 import yaml
 
 from engine.core.errors import EngineError
+from engine.datasets.sections import Sectioned, sectioned
 from engine.workspace.notes import is_address_safe
 
 BOX = "scifact"
@@ -82,11 +83,11 @@ def import_scifact(
     for doc in documents:
         doc_id = str(doc["doc_id"])
         title, sentences = _text(doc.get("title"), "title"), _sentences(doc)
-        abstract = " ".join(sentences)
+        parts = sectioned(sentences)
         writer.write(
-            root / ".zettelkasten" / BOX / f"{doc_id}.md", finding_note(doc_id, title, sentences)
+            root / ".zettelkasten" / BOX / f"{doc_id}.md", finding_note(doc_id, title, parts)
         )
-        writer.write(root / "sources" / f"{doc_id}.txt", f"{title}\n\n{abstract}")
+        writer.write(root / "sources" / f"{doc_id}.txt", f"{title}\n\n{abstract_text(parts)}")
     for claim in selected:
         claim_id = _safe_id(claim.get("id"), "claim id")
         text = _text(claim.get("claim"), "claim")
@@ -182,11 +183,32 @@ def _front_matter(meta: dict, body: str) -> str:
     return f"---\n{dumped}---\n{body}\n"
 
 
-def finding_note(doc_id: str, title: str, sentences: list[str]) -> str:
-    """The Markdown of one abstract as a canon finding, every sentence a verbatim quote."""
-    quotes = [{"id": f"s{i}", "body": body, "page": 1} for i, body in enumerate(sentences)]
+def finding_note(doc_id: str, title: str, parts: list[Sectioned]) -> str:
+    """The Markdown of one abstract as a canon finding, every sentence a verbatim quote.
+
+    A structured abstract's headings are not part of any sentence: each quote records its
+    section, and the body keeps one paragraph per section.
+    """
+    quotes = []
+    for i, part in enumerate(parts):
+        quote = {"id": f"s{i}", "body": part.text, "page": 1}
+        if part.section:
+            quote["section"] = part.section
+        quotes.append(quote)
     meta = {"id": doc_id, "type": "finding", "title": title, "source": doc_id, "quotes": quotes}
-    return _front_matter(meta, " ".join(sentences))
+    return _front_matter(meta, abstract_text(parts))
+
+
+def abstract_text(parts: list[Sectioned]) -> str:
+    """The abstract's sentences, one paragraph per section."""
+    paragraphs: list[list[str]] = []
+    last = None
+    for part in parts:
+        if not paragraphs or part.section != last:
+            paragraphs.append([])
+            last = part.section
+        paragraphs[-1].append(part.text)
+    return "\n\n".join(" ".join(p) for p in paragraphs)
 
 
 def _hypothesis(claim_id: str, text: str) -> str:

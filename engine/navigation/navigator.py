@@ -14,6 +14,7 @@ from engine.core.model import Edge
 from engine.core.router import Decision, route
 from engine.core.verifiers import VerifierResult
 from engine.core.wire import parse_payload
+from engine.navigation.coverage import CoverageReport, QuestionTerms
 from engine.navigation.grounding import NodeGround, for_claim, ground_node
 from engine.navigation.substrate import Adapter, Budget, Neighbourhood, Node, build_adapters, owner
 from engine.workspace.index import Index
@@ -103,6 +104,7 @@ class NavState:
     budget: Budget
     steps_taken: int
     workspace: Workspace
+    terms: QuestionTerms | None = None
 
     @property
     def steps_left(self) -> int:
@@ -115,6 +117,34 @@ class Policy(Protocol):
     name: str
 
     def decide(self, state: NavState) -> Action: ...
+
+
+class StanceRelation(StrEnum):
+    SUPPORTS = "supports"
+    CONTRADICTS = "contradicts"
+    NEITHER = "neither"
+
+
+@dataclass(frozen=True)
+class Stance:
+    """Whether the answer's evidence supports or contradicts the claim a question states.
+
+    `cue` names what decided it in plain words; `evidence` is the cited sentence compared.
+    Shown beside the router's verdict, never changing it.
+    """
+
+    relation: StanceRelation
+    cue: str
+    confidence: float
+    evidence: str = ""
+
+    def to_dict(self) -> dict:
+        return {
+            "relation": self.relation.value,
+            "cue": self.cue,
+            "confidence": round(self.confidence, 4),
+            "evidence": self.evidence,
+        }
 
 
 @dataclass(frozen=True)
@@ -130,6 +160,7 @@ class NavResult:
     payload: Mapping | None = None
     failure: str = ""
     latency_ms: float = 0.0
+    stance: Stance | None = None
 
     @property
     def label(self) -> str:
@@ -150,6 +181,7 @@ class NavResult:
             "budget": self.budget.to_dict(),
             **{k: decision[k] for k in ("verdict", "label", "status", "reasons", "detail")},
             "cited": cited,
+            "stance": self.stance.to_dict() if self.stance else None,
             "prose": (self.payload or {}).get("prose", ""),
             "dag": dag.to_dict() if dag else None,
             "decision": decision,
@@ -229,12 +261,14 @@ class _Run:
         self.payload: dict | None = None
         self.failure = ""
         self.step_note = ""
+        self.terms: QuestionTerms | None = None
 
     def execute(self) -> None:
         if not self.question.strip():
             self.failure = "empty question"
             return
         self.adapters = build_adapters(self.workspace, self.index)
+        self.terms = QuestionTerms(self.question, self.index.rarity, notes=self.index.count())
         self._record(ActionKind.RETRIEVE, None, "seed from the index", self._retrieve)
         while len(self.steps) - 1 < self.budget.max_steps:
             state = NavState(
@@ -244,6 +278,7 @@ class _Run:
                 self.budget,
                 len(self.steps) - 1,
                 self.workspace,
+                self.terms,
             )
             action = self.policy.decide(state)
             if action.kind is ActionKind.ABSTAIN:
@@ -333,10 +368,36 @@ class _Run:
             "node_status": status,
             "node_bodies": bodies,
             "edges": [e.to_dict() for e in _relevant_edges(self.hood.edges, self.edges)],
+            "coverage_report": self._coverage(dag).to_dict(),
         }
         self.payload = payload
         self.decision = route(parse_payload(payload), workspace=self.workspace.root)
         return (), ()
+
+    def _coverage(self, dag: Mapping) -> CoverageReport:
+        """How the conclusion's closure covers the question: its claims and the notes they
+        cite (title and checked body); one cited note is one source, so its whole text counts."""
+        claims = {c.get("id"): c for c in dag.get("claims", []) if isinstance(c, Mapping)}
+        seen, todo, texts = set(), [dag.get("conclusion")], []
+        while todo:
+            cid = todo.pop()
+            claim = claims.get(cid)
+            if claim is None or cid in seen:
+                continue
+            seen.add(cid)
+            texts.append(str(claim.get("text") or ""))
+            for ref in claim.get("cites") or []:
+                node = self.hood.nodes.get(ref)
+                if node is not None:
+                    texts.append(node.title)
+                checked = self.grounded.get(ref)
+                if checked is not None and checked.ground is not None:
+                    texts.append(checked.ground.body)
+            todo.extend(claim.get("premises") or [])
+        terms = self.terms or QuestionTerms(
+            self.question, self.index.rarity, notes=self.index.count()
+        )
+        return terms.measure(texts)
 
 
 def _relevant_edges(hood_edges: Iterable[Edge], extra: Iterable[Edge]) -> list[Edge]:

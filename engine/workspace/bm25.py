@@ -129,6 +129,12 @@ class Postings:
         np.cumsum(df, out=indptr[1:])
         return cls(indptr, doc, weights, n_docs)
 
+    def document_frequency(self, term_id: int) -> int:
+        """In how many documents the term occurs (0 for an unknown id)."""
+        if 0 <= term_id < len(self.indptr) - 1:
+            return int(self.indptr[term_id + 1] - self.indptr[term_id])
+        return 0
+
     def scores(self, query: Mapping[int, int]) -> np.ndarray:
         """BM25 score of every document for a query given as term id -> count."""
         scores = np.zeros(self.n_docs, dtype=np.float64)

@@ -190,7 +190,11 @@ class _NoteBuilder:
                 self.report(f"quote {n} page is not a whole number")
                 page = None
             quote_id = _as_text(item.get("id")) or f"q{n}"
-            quotes.append(Quote(quote_id, body, page))
+            section = item.get("section")
+            if section is not None and not isinstance(section, str):
+                self.report(f"quote {n} section is not text")
+                section = None
+            quotes.append(Quote(quote_id, body, page, (section or "").strip()))
         return tuple(quotes)
 
     def _links(self) -> tuple[Link, ...]:

@@ -11,10 +11,12 @@ the notes that changed.
 from __future__ import annotations
 
 import contextlib
+import math
 import sqlite3
 import threading
 import time
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -200,6 +202,21 @@ class Index:
             Hit(loaded.addresses[i], float(scores[i]), loaded.titles[i])
             for i in top_k(scores, k, allowed=allowed)
         ]
+
+    def rarity(self, terms: Iterable[str]) -> dict[str, float]:
+        """Inverse document frequency, ln((N + 1) / (df + 1)), of each ranking term.
+
+        A term no note contains gets the highest weight; an empty index weighs every term 0.
+        """
+        with self._lock:
+            loaded = self._view()
+        n = loaded.postings.n_docs
+        out = {}
+        for term in terms:
+            term_id = loaded.vocabulary.get(term, -1)
+            df = loaded.postings.document_frequency(term_id)
+            out[term] = math.log((n + 1) / (df + 1)) if n else 0.0
+        return out
 
     def find_phrase(self, phrase: str, *, k: int = 10) -> list[Hit]:
         """Notes containing `phrase` word for word (FTS5), best BM25 first, title counted 2x."""

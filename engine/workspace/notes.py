@@ -46,11 +46,12 @@ KINDS_BY_STORE: Mapping[Store, frozenset[NoteKind]] = {
 
 @dataclass(frozen=True)
 class Quote:
-    """A verbatim passage a note quotes from its source, with the page it sits on."""
+    """A verbatim passage a note quotes from its source, with the page and section it sits in."""
 
     id: str
     body: str
     page: int | None = None
+    section: str = ""
 
 
 @dataclass(frozen=True)

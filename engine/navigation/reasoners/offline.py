@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.core.errors import ConfigError
 from engine.core.llm import LLMConfig, OpenAIChat
 from engine.core.text import sentences
+from engine.navigation.coverage import claim_shaped, question_words, stem
 from engine.navigation.navigator import Action, NavState
 from engine.navigation.reasoners.model import NodeView, draft_answer
 from engine.workspace.bm25 import tokens as terms
@@ -21,25 +22,61 @@ PREMISE_RELATIONS = frozenset(
 
 @dataclass(frozen=True)
 class OfflineConfig:
-    """Tuning of the offline reasoner (chosen on SciFact train; see the README)."""
+    """Tuning of the offline reasoner (chosen on SciFact train folds; see the README).
+
+    A sentence is restated as the answer only when its note (title and body) mentions every
+    salient question term and covers `min_coverage` of the question's rarity-weighted
+    content, the sentence itself covers `min_sentence` of it, and, when the question states
+    a claim, the note covers it at least `min_margin` better than any other checked note
+    not linked to it; otherwise the reasoner gives up and leaves the closest sentence to the
+    router as a bare inference.
+    """
 
     ground_top: int = 3
     max_grounded: int = 6
-    min_shared: int = 3
-    min_coverage: float = 0.4
+    min_coverage: float = 0.6
+    min_sentence: float = 0.3
+    min_margin: float = 0.06
     rank_bonus: float = 0.15
+    title_weight: float = 0.5
     max_premises: int = 2
+    ground_practice: bool = True
 
 
 @dataclass(frozen=True)
 class Candidate:
-    """A sentence copied verbatim from a grounded node, scored against the question."""
+    """A sentence copied verbatim from a grounded node, scored against the question.
+
+    `coverage` counts the sentence and its note's title, `note_coverage` the whole note;
+    `margin` is how much better the note covers the question than the runner-up checked
+    note not linked to it, `rival`.
+    """
 
     score: float
-    shared: int
     coverage: float
+    sentence_coverage: float
+    gaps: tuple[str, ...]
     address: str
     text: str
+    note_coverage: float = 0.0
+    margin: float = 1.0
+    rival: str = ""
+
+    def why(self, title: str, *, rival_title: str | None = None) -> str:
+        """The match in plain words, for the step caption and the abstain explanation.
+
+        With `rival_title`, also says that the runner-up note covers the question about as well.
+        """
+        where = f"\u201c{title}\u201d" if title else self.address
+        said = f"the closest sentence, from {where}, covers {self.coverage:.0%} of the question"
+        if f"{self.note_coverage:.0%}" != f"{self.coverage:.0%}":
+            said += f" (its note as a whole {self.note_coverage:.0%})"
+        if self.gaps:
+            said += " and never mentions " + ", ".join(f"\u2018{g}\u2019" for g in self.gaps[:4])
+        elif rival_title is not None:
+            other = f"\u201c{rival_title}\u201d" if rival_title else self.rival
+            said += f", but {other} covers it almost as well, so neither note stands out"
+        return said
 
 
 class OfflineReasoner:
@@ -48,7 +85,7 @@ class OfflineReasoner:
     name = "offline"
 
     def __init__(self, config: OfflineConfig | None = None):
-        self.config = config or OfflineConfig()
+        self.config = config or OfflineConfig(ground_practice=False)
 
     def decide(self, state: NavState) -> Action:
         action = explore(state, self.config)
@@ -58,16 +95,25 @@ class OfflineReasoner:
         """Draft from the best candidate sentence; weak matches go out as bare inferences."""
         best = best_candidate(state, self.config)
         if best is None:
+            if state.steps_left <= 1 and len(state.neighbourhood.nodes) > len(state.grounded):
+                return Action.abstain(
+                    f"the step budget of {state.budget.max_steps} ran out before any "
+                    "retrieved note was checked"
+                )
             return Action.abstain("nothing checkable was retrieved for this question")
-        strong = best.shared >= self.config.min_shared and best.coverage >= self.config.min_coverage
-        why = (
-            f"best sentence shares {best.shared} question terms ({best.coverage:.0%}) "
-            f"with {best.address}"
+        claim = claim_shaped(state.question)
+        close = claim and bool(best.rival) and best.margin < self.config.min_margin
+        why = best.why(
+            _title(state, best.address), rival_title=_title(state, best.rival) if close else None
         )
-        if not strong:
+        if not strong(best, self.config, claim=claim):
             claim = _claim("c1", best.text, "inference", [best.address])
+            budget = ""
+            if state.steps_left <= 1 and _unchecked(state, self.config):
+                budget = " (the step budget ran out before every relevant note was checked)"
             return Action.answer(
-                _draft([claim], "c1", []), f"weak match, left to the router: {why}"
+                _draft([claim], "c1", []),
+                f"gave up: {why}; too weak to restate as an answer{budget}",
             )
         note = state.workspace.note(best.address)
         premises = (
@@ -75,7 +121,7 @@ class OfflineReasoner:
         )
         if not premises:
             claim = _claim("c1", best.text, "restatement", [best.address])
-            return Action.answer(_draft([claim], "c1", ["c1"]), why)
+            return Action.answer(_draft([claim], "c1", ["c1"]), f"restated {why}")
         claims = []
         for i, target in enumerate(premises[: self.config.max_premises], start=1):
             text = _best_sentence_of(state, target) or best.text
@@ -85,8 +131,23 @@ class OfflineReasoner:
         )
         return Action.answer(
             _draft([*claims, conclusion], "c1", [c["id"] for c in claims]),
-            f"{why}; it is a claim derived from {', '.join(premises)}",
+            f"restated {why}; it is a claim derived from "
+            + ", ".join(f"\u201c{_title(state, p) or p}\u201d" for p in premises),
         )
+
+
+def strong(best: Candidate, config: OfflineConfig, *, claim: bool = True) -> bool:
+    """Whether the candidate is good enough to restate as the answer.
+
+    The note must stand out from the runner-up only for a `claim`: evidence for a stated
+    claim is specific, while any note that covers a topic question answers it.
+    """
+    return (
+        not best.gaps
+        and best.note_coverage >= config.min_coverage
+        and best.sentence_coverage >= config.min_sentence
+        and (best.margin >= config.min_margin or not claim)
+    )
 
 
 def explore(state: NavState, config: OfflineConfig) -> Action | None:
@@ -94,6 +155,8 @@ def explore(state: NavState, config: OfflineConfig) -> Action | None:
     if state.steps_left <= 1:
         return None
     ranked = rank_nodes(state)
+    if not config.ground_practice:
+        ranked = [a for a in ranked if not a.startswith("mem:")]
     hood = state.neighbourhood
     room = len(state.grounded) < config.max_grounded
     for address in ranked[: config.ground_top]:
@@ -119,41 +182,100 @@ def explore(state: NavState, config: OfflineConfig) -> Action | None:
     return None
 
 
+def _unchecked(state: NavState, config: OfflineConfig) -> bool:
+    """Whether a node the reasoner would still have grounded is left unchecked."""
+    ranked = [a for a in rank_nodes(state) if config.ground_practice or not a.startswith("mem:")]
+    return any(a not in state.grounded for a in ranked[: config.ground_top])
+
+
+def _weights(state: NavState) -> dict[str, float]:
+    """Question term -> rarity weight; plain counts when the navigator gave no rarities."""
+    if state.terms is not None and state.terms.words:
+        return {w: max(state.terms.weights[w], 0.0) for w in state.terms.words}
+    return dict.fromkeys(question_words(state.question), 1.0)
+
+
 def rank_nodes(state: NavState) -> list[str]:
-    """Addresses by question-term overlap with title and body; retrieval order breaks ties."""
-    question = set(terms(state.question))
+    """Addresses by rarity-weighted question-term overlap with title and body; retrieval
+    order breaks ties."""
+    weights = _weights(state)
     order = {address: i for i, address in enumerate(state.neighbourhood.nodes)}
 
-    def overlap(address: str) -> int:
+    def overlap(address: str) -> float:
         node = state.neighbourhood.nodes[address]
         note = state.workspace.note(address)
-        text = f"{node.title} {note.body if note else node.excerpt}"
-        return len(question & set(terms(text)))
+        mentioned = _stems(f"{node.title} {note.body if note else node.excerpt}")
+        return round(sum(w for q, w in weights.items() if stem(q) in mentioned), 6)
 
     return sorted(order, key=lambda a: (-overlap(a), order[a]))
 
 
 def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
-    """The best sentence among grounded canon notes and files; practice entries are not evidence."""
-    question = set(terms(state.question))
+    """The best sentence among grounded canon notes and files; practice entries are not evidence.
+
+    A note is one source, so what its title and body mention together decides the gaps; the
+    sentence's own share and its note's rank decide which sentence is restated.
+    """
+    weights = _weights(state)
+    total = sum(weights.values())
+
+    def share(words: set[str]) -> float:
+        return sum(weights[q] for q in words) / total if total else 0.0
+
+    salient = set(state.terms.salient) if state.terms is not None else set()
     rank = {address: i for i, address in enumerate(rank_nodes(state))}
     best: Candidate | None = None
+    notes: dict[str, float] = {}
     for address, checked in state.grounded.items():
         if checked.ground is None or address.startswith("mem:"):
             continue
+        titled = _mentioned(weights, _title(state, address))
+        whole = titled | _mentioned(weights, checked.ground.body)
+        notes[address] = share(whole)
+        gaps = tuple(sorted(salient - whole, key=lambda q: (-weights.get(q, 0.0), q)))
         for text in _sentences_of(state, address):
-            words = set(terms(text))
-            shared = len(question & words)
-            coverage = shared / len(question) if question else 0.0
-            score = coverage + config.rank_bonus / (rank.get(address, 99) + 1)
-            cand = Candidate(score, shared, coverage, address, text)
+            in_sentence = _mentioned(weights, text)
+            own, coverage = share(in_sentence), share(in_sentence | titled)
+            score = (
+                own
+                + config.title_weight * (coverage - own)
+                + config.rank_bonus / (rank.get(address, 99) + 1)
+                - len(gaps)
+            )
+            cand = Candidate(score, coverage, own, gaps, address, text, notes[address])
             if best is None or (score, -len(text), address) > (
                 best.score,
                 -len(best.text),
                 best.address,
             ):
                 best = cand
-    return best
+    if best is None:
+        return None
+    # A node linked to the best one (its tethered file, a note it derives from) restates the
+    # same evidence, so it is no rival.
+    linked = {best.address}
+    for edge in state.neighbourhood.edges:
+        if best.address in (edge.src, edge.dst):
+            linked |= {edge.src, edge.dst}
+    rivals = sorted((-cov, a) for a, cov in notes.items() if a not in linked)
+    if not rivals:
+        return best
+    runner_up, rival = -rivals[0][0], rivals[0][1]
+    return replace(best, margin=round(best.note_coverage - runner_up, 6), rival=rival)
+
+
+def _mentioned(weights: dict[str, float], text: str) -> set[str]:
+    said = _stems(text)
+    return {q for q in weights if stem(q) in said}
+
+
+def _stems(text: str) -> set[str]:
+    return {stem(w) for w in terms(text)}
+
+
+def _title(state: NavState, address: str) -> str:
+    node = state.neighbourhood.nodes.get(address)
+    return node.title if node is not None else ""
 
 
 def _sentences_of(state: NavState, address: str) -> list[str]:
@@ -166,11 +288,16 @@ def _sentences_of(state: NavState, address: str) -> list[str]:
 
 
 def _best_sentence_of(state: NavState, address: str) -> str | None:
-    question = set(terms(state.question))
+    weights = _weights(state)
     texts = _sentences_of(state, address) if state.workspace.note(address) else []
     if not texts:
         return None
-    return max(texts, key=lambda t: (len(question & set(terms(t))), -len(t)))
+
+    def covered(text: str) -> float:
+        said = _stems(text)
+        return sum(w for q, w in weights.items() if stem(q) in said)
+
+    return max(texts, key=lambda t: (covered(t), -len(t)))
 
 
 def _premise_targets(state: NavState, address: str) -> list[str]:

@@ -1,0 +1,202 @@
+"""Question coverage: which of the question's salient terms an answer's closure mentions.
+
+A question's salient terms are its content words, weighted by how rare they are in the
+workspace index. A salient term that nothing in the conclusion's closure mentions is a
+blocking gap: the answer, however well grounded, is not about what was asked. The report
+goes to the router through the payload's `coverage_report`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+
+from engine.workspace.bm25 import tokens
+
+# A question word is salient when its rarity, ln((N + 1) / (df + 1)), reaches this share of
+# the rarest possible, ln(N + 1): on the 6,000-note SciFact demo, at most four notes
+# mention it. Chosen on SciFact train folds (see the README).
+SALIENT_SHARE = 0.8
+# The question's rarest word is salient as well once its rarity reaches TOPIC_FLOOR of the
+# rarest possible, so the topic of a question about common-enough things ("tuberculosis")
+# still has to be met. TOPIC_SHARE widens that to words nearly as rare as the rarest.
+TOPIC_SHARE = 1.0
+TOPIC_FLOOR = 0.46
+
+# Words that frame a question rather than say what it is about.
+_FRAME_WORDS = frozenset(
+    [
+        "knowledge",
+        "base",
+        "say",
+        "says",
+        "said",
+        "tell",
+        "know",
+        "known",
+        "literature",
+        "claim",
+        "claims",
+        "true",
+        "whether",
+        "please",
+        "explain",
+        "describe",
+        "summarise",
+        "summarize",
+    ]
+)
+_FRAME_PREFIX = re.compile(
+    r"^\s*(?:what\s+(?:does|do|did)\s+(?:the\s+)?(?:knowledge\s+base|literature|corpus|"
+    r"evidence|workspace)\s+(?:say|says|tell(?:\s+us)?)\s+(?:about|on)\s+|"
+    r"is\s+it\s+true\s+that\s+|tell\s+me\s+about\s+)",
+    re.IGNORECASE,
+)
+# Irregular past forms of the verbs findings report trends with.
+_IRREGULAR = {
+    "rose": "rise", "risen": "rise", "fell": "fall", "fallen": "fall", "grew": "grow",
+    "grown": "grow", "shrank": "shrink", "shrunk": "shrink", "led": "lead", "began": "begin",
+    "begun": "begin", "found": "find", "shown": "show", "held": "hold", "kept": "keep",
+}  # fmt: skip
+_SUFFIXES = ("ation", "ition", "ment", "ness", "ing", "ion", "ed", "ly", "ity", "al", "ic")
+
+# A question asks; a claim states. These openings make a sentence a question.
+_ASKING = re.compile(
+    r"^\s*(?:what|which|who|whom|whose|when|where|why|how|does|do|did|is|are|was|were|can|"
+    r"could|should|would|will|has|have|had|tell|list|show|explain|describe|summari[sz]e)\b",
+    re.IGNORECASE,
+)
+
+Rarity = Callable[[Iterable[str]], Mapping[str, float]]
+
+
+@dataclass(frozen=True)
+class Term:
+    """One content word of the question, its rarity weight and whether the answer mentions it."""
+
+    word: str
+    weight: float
+    salient: bool
+    covered: bool
+
+    def to_dict(self) -> dict:
+        return {
+            "word": self.word,
+            "weight": round(self.weight, 4),
+            "salient": self.salient,
+            "covered": self.covered,
+        }
+
+
+@dataclass(frozen=True)
+class CoverageReport:
+    """How well a body of text covers a question; uncovered salient terms block an answer."""
+
+    terms: tuple[Term, ...]
+
+    @property
+    def uncovered(self) -> tuple[str, ...]:
+        """Salient question terms the text never mentions, rarest first."""
+        gaps = [t for t in self.terms if t.salient and not t.covered]
+        return tuple(t.word for t in sorted(gaps, key=lambda t: (-t.weight, t.word)))
+
+    @property
+    def covered_share(self) -> float:
+        """The rarity-weighted share of the question's content words the text mentions."""
+        total = sum(t.weight for t in self.terms)
+        return sum(t.weight for t in self.terms if t.covered) / total if total else 0.0
+
+    @property
+    def blocking_count(self) -> int:
+        return len(self.uncovered)
+
+    def to_dict(self) -> dict:
+        return {
+            "blocking_count": self.blocking_count,
+            "uncovered": list(self.uncovered),
+            "covered_share": round(self.covered_share, 4),
+            "terms": [t.to_dict() for t in self.terms],
+        }
+
+
+class QuestionTerms:
+    """The question's content words with their rarity; measures any text against them."""
+
+    def __init__(
+        self,
+        question: str,
+        rarity: Rarity,
+        *,
+        notes: int,
+        salient_share: float | None = None,
+        topic_share: float | None = None,
+    ):
+        words = question_words(question)
+        weights = rarity(words) if words else {}
+        self.words = tuple(words)
+        self.weights = {w: float(weights.get(w, 0.0)) for w in words}
+        share = SALIENT_SHARE if salient_share is None else salient_share
+        topic = TOPIC_SHARE if topic_share is None else topic_share
+        scale = math.log(notes + 1) if notes > 0 else math.inf
+        rarest = max(self.weights.values(), default=0.0)
+        self.salient_rarity = min(share * scale, max(TOPIC_FLOOR * scale, topic * rarest))
+        self._stems = {w: stem(w) for w in words}
+
+    @property
+    def salient(self) -> tuple[str, ...]:
+        return tuple(w for w in self.words if self.weights[w] >= self.salient_rarity)
+
+    def measure(self, texts: Iterable[str]) -> CoverageReport:
+        """Which question terms `texts` mention (same word, or same stem)."""
+        mentioned = {stem(w) for text in texts for w in tokens(text)}
+        terms = []
+        for word in self.words:
+            weight = self.weights[word]
+            terms.append(
+                Term(
+                    word,
+                    weight,
+                    weight >= self.salient_rarity,
+                    _mentions(self._stems[word], mentioned),
+                )
+            )
+        return CoverageReport(tuple(terms))
+
+
+def claim_shaped(question: str) -> bool:
+    """Whether the text states a claim (rather than asks a question) that evidence can judge."""
+    text = question.strip()
+    return bool(text) and not text.endswith("?") and _ASKING.match(text) is None
+
+
+def question_words(question: str) -> list[str]:
+    """The question's distinct content words, framing ("what does … say about") left out."""
+    body = _FRAME_PREFIX.sub("", question)
+    return [w for w in dict.fromkeys(tokens(body)) if w not in _FRAME_WORDS]
+
+
+def stem(word: str) -> str:
+    """A crude stem for mentions only: one common suffix off, then at most six letters."""
+    word = _IRREGULAR.get(word, word)
+    if len(word) <= 4 or not word.isalpha():
+        return word
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            word = word[: -len(suffix)]
+            break
+    return word[:6]
+
+
+def _mentions(target: str, mentioned: set[str]) -> bool:
+    if target in mentioned:
+        return True
+    if len(target) < 5 or not target.isalpha():
+        return False
+    # "mutat" (mutated) and "mutati" (mutation) are the same word cut at different places.
+    return any(
+        len(m) >= 5 and (m.startswith(target) or target.startswith(m))
+        for m in mentioned
+        if m[:1] == target[:1]
+    )

@@ -1,0 +1,82 @@
+import pytest
+
+from engine.api import claim_shaped, question_stance, route_json, stance_toward
+from engine.core.wire import dumps
+
+ART = (
+    "Antiretroviral therapy is strongly associated with a reduction in the incidence of "
+    "tuberculosis across all CD4 count strata."
+)
+
+
+def decision_citing(sentence: str, *, body: str | None = None):
+    ref = "zk:scifact:4883040"
+    payload = {
+        "dag": {
+            "claims": [{"id": "c1", "text": sentence, "kind": "restatement", "cites": [ref]}],
+            "conclusion": "c1",
+        },
+        "prose": sentence,
+        "node_status": {ref: {"tier": "grounded"}},
+        "node_bodies": {ref: body if body is not None else sentence},
+    }
+    return route_json(dumps(payload))
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        ("Antiretroviral therapy increases rates of tuberculosis.", True),
+        ("What does the knowledge base say about BRCA1 mutations?", False),
+        ("Does vitamin D prevent fractures", False),
+        ("Statins lower LDL?", False),
+        ("", False),
+    ],
+    ids=["statement", "what-question", "yes-no-question", "question-mark", "empty"],
+)
+def test_claim_shaped(text, claim):
+    assert claim_shaped(text) is claim
+
+
+def test_opposite_direction_words_contradict_with_the_cue_named():
+    stance = question_stance(
+        "Antiretroviral therapy increases rates of tuberculosis across CD4 strata.",
+        decision_citing(ART),
+    )
+    assert stance.relation.value == "contradicts"
+    assert "reduction" in stance.cue and "increases" in stance.cue
+    assert stance.evidence == ART
+    assert stance.to_dict()["relation"] == "contradicts"
+
+
+def test_the_same_direction_supports():
+    stance = question_stance(
+        "Antiretroviral therapy reduces the incidence of tuberculosis across CD4 strata.",
+        decision_citing(ART),
+    )
+    assert stance.relation.value == "supports" and "reduc" in stance.cue
+
+
+def test_no_explicit_cue_is_neither():
+    sentence = "We reviewed studies of antiretroviral therapy and tuberculosis in adults."
+    stance = question_stance(
+        "Antiretroviral therapy increases rates of tuberculosis.", decision_citing(sentence)
+    )
+    assert stance.relation.value == "neither" and stance.confidence == 0.0
+
+
+def test_no_stance_for_a_question_or_an_abstention():
+    assert question_stance("Does therapy reduce tuberculosis?", decision_citing(ART)) is None
+    unlicensed = decision_citing(ART, body="Something else entirely.")
+    assert not unlicensed.answered
+    assert question_stance("Antiretroviral therapy increases tuberculosis.", unlicensed) is None
+    assert question_stance("Antiretroviral therapy increases tuberculosis.", None) is None
+
+
+def test_a_flip_in_a_loosely_matching_sentence_does_not_contradict():
+    stance = stance_toward(
+        "Antiretroviral therapy increases rates of tuberculosis across CD4 strata.",
+        ["Poverty reduces adherence to treatment in rural clinics."],
+    )
+    assert stance.relation.value == "neither"
+    assert stance_toward("Anything at all.", ["  "]) is None

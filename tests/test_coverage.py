@@ -1,0 +1,75 @@
+import math
+
+import pytest
+
+from engine.navigation.coverage import QuestionTerms, question_words, stem
+
+# Document frequencies over a 1,000-note workspace: the rarer, the more a word weighs.
+DF = {"vitamin": 150, "d": 400, "deficiency": 120, "increase": 600, "risk": 500,
+      "tuberculosis": 40, "brca1": 8, "mutation": 200}  # fmt: skip
+NOTES = 1000
+
+
+def rarity(words):
+    return {w: math.log((NOTES + 1) / (DF.get(w, 0) + 1)) for w in words}
+
+
+def terms(question: str) -> QuestionTerms:
+    return QuestionTerms(question, rarity, notes=NOTES)
+
+
+def test_the_topic_an_answer_never_mentions_is_the_blocking_gap():
+    report = terms("Vitamin D deficiency increases the risk of tuberculosis.").measure(
+        ["Vitamin D insufficiency and deficiency increase the risk of skeletal fractures."]
+    )
+    assert report.uncovered == ("tuberculosis",)
+    assert report.blocking_count == 1
+    assert 0.5 < report.covered_share < 1.0
+    assert report.to_dict()["uncovered"] == ["tuberculosis"]
+
+
+def test_an_answer_that_mentions_every_salient_term_has_no_gap():
+    report = terms("Vitamin D deficiency increases the risk of tuberculosis.").measure(
+        ["Deficient vitamin D raises tuberculosis risk."]
+    )
+    assert report.blocking_count == 0
+
+
+def test_common_words_are_not_salient():
+    salient = terms("Vitamin D deficiency increases the risk of tuberculosis.").salient
+    assert "tuberculosis" in salient and "increase" not in salient and "risk" not in salient
+
+
+@pytest.mark.parametrize(
+    ("question", "words"),
+    [
+        ("What does the knowledge base say about BRCA1 mutations?", ["brca1", "mutation"]),
+        ("Is it true that statins lower LDL?", ["statin", "lower", "ldl"]),
+        ("Tell me about mitosis", ["mitosis"]),
+    ],
+    ids=["knowledge-base", "is-it-true", "tell-me"],
+)
+def test_question_framing_is_not_content(question, words):
+    assert question_words(question) == words
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        ("tuberculosis", "tuberculous", True),
+        ("deficiency", "deficient", True),
+        ("increase", "increased", True),
+        ("rose", "rise", True),
+        ("interleukin", "interaction", False),
+        ("cd4", "cd8", False),
+    ],
+    ids=["tb", "deficien", "increase", "irregular", "different", "numbers"],
+)
+def test_mentions_by_stem(a, b, same):
+    question = QuestionTerms(a, lambda ws: dict.fromkeys(ws, 9.0), notes=NOTES)
+    assert (question.measure([b]).blocking_count == 0) is same, (stem(a), stem(b))
+
+
+def test_an_empty_workspace_blocks_nothing():
+    question = QuestionTerms("tuberculosis", lambda ws: dict.fromkeys(ws, 0.0), notes=0)
+    assert question.measure([""]).blocking_count == 0

@@ -1,0 +1,100 @@
+"""The offline reasoner on a small SciFact-shaped workspace: what it restates, when it gives up."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.api import ask, open_workspace
+from engine.datasets.scifact import import_scifact
+
+FILLER_TOPICS = ["asthma", "malaria", "obesity", "glaucoma", "anemia", "migraine", "sepsis",
+                 "psoriasis", "gout", "rickets", "scurvy", "leprosy"]  # fmt: skip
+ABSTRACTS = {
+    # The salient 'dialysis' is only in the first sentence; the second restates the finding.
+    "101": (
+        "Menaquinone supplementation trial",
+        [
+            "We enrolled 200 dialysis patients in a randomised trial.",
+            "Vitamin K2 intake lowered arterial calcification over two years.",
+        ],
+    ),
+    # Two unrelated notes that cover the second question equally well: neither stands out.
+    "201": (
+        "Zebrafish fin regrowth",
+        ["In zebrafish, osteoblast dedifferentiation drives fin regrowth."],
+    ),
+    "202": (
+        "Fin regrowth in zebrafish",
+        ["Osteoblast dedifferentiation drives zebrafish fin regrowth."],
+    ),
+}
+
+
+def _corpus(tmp_path: Path) -> tuple[Path, Path]:
+    docs = [
+        {"doc_id": doc_id, "title": title, "sentences": sentences}
+        for doc_id, (title, sentences) in ABSTRACTS.items()
+    ]
+    for n, topic in enumerate(FILLER_TOPICS * 4):
+        docs.append(
+            {
+                "doc_id": str(1000 + n),
+                "title": f"A study of {topic} in patients, cohort {n}",
+                "sentences": [
+                    f"Patients with {topic} had an increased risk of hospital admission.",
+                    "Intake of supplements and therapy over two years was recorded.",
+                ],
+            }
+        )
+    corpus = tmp_path / "corpus.jsonl.gz"
+    with gzip.open(corpus, "wt", encoding="utf-8") as out:
+        out.writelines(json.dumps(doc) + "\n" for doc in docs)
+    claims = tmp_path / "claims.jsonl"
+    claims.write_text("", encoding="utf-8")
+    return corpus, claims
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("offline")
+    corpus, claims = _corpus(tmp)
+    import_scifact(corpus, claims, tmp / "ws")
+    opened = open_workspace(tmp / "ws")
+    yield opened
+    opened.close()
+
+
+def test_a_salient_word_elsewhere_in_the_cited_abstract_covers_the_question(workspace):
+    out = ask(workspace, "Vitamin K2 intake lowers arterial calcification in dialysis").to_dict()
+    assert out["label"] == "ANSWER", out["detail"]
+    assert out["cited"] == ["zk:scifact:101"]
+    assert out["prose"] == "Vitamin K2 intake lowered arterial calcification over two years."
+    assert out["payload"]["coverage_report"]["uncovered"] == []
+
+
+def test_a_salient_word_no_cited_note_mentions_still_blocks(workspace):
+    out = ask(workspace, "Vitamin K2 intake lowers arterial calcification in gliomas").to_dict()
+    assert out["label"] == "ABSTAIN"
+    assert "glioma" in out["payload"]["coverage_report"]["uncovered"]
+
+
+def test_it_gives_up_when_no_note_stands_out(workspace):
+    out = ask(workspace, "Osteoblast dedifferentiation drives zebrafish fin regrowth").to_dict()
+    assert out["label"] == "ABSTAIN"
+    assert "neither note stands out" in out["reasoner_note"]
+
+
+def test_any_note_that_covers_a_topic_question_answers_it(workspace):
+    out = ask(workspace, "What do we know about zebrafish fin regrowth?").to_dict()
+    assert out["label"] == "ANSWER", out["detail"]
+    assert out["cited"][0] in ("zk:scifact:201", "zk:scifact:202")
+
+
+def test_a_tethered_file_is_no_rival_to_its_note(lab):
+    out = ask(lab, "The momentum signal skips the most recent month.").to_dict()
+    assert out["label"] == "ANSWER", out["reasoner_note"]
+    assert "zk:finance:z-sig-03" in out["cited"]
