@@ -96,6 +96,8 @@ def test_triage_records_the_pair_the_reviewer_clicked(lab_path: Path, tmp_path: 
             wait_idle(page)
             expect(selected_heading(page)).to_contain_text("zk:finance:z-crash-05")
             note = page.get_by_label("Note")
+            # During a rerun the previous selection's field can linger until it is replaced.
+            expect(note).to_have_count(1, timeout=30_000)
             note.fill("Crash note checked against the Q1 review.")
             note.press("Enter")
             wait_idle(page)
