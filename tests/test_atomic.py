@@ -54,9 +54,12 @@ def test_synapse_path_refuses_a_symlink_leading_outside(tmp_path):
     root = tmp_path / "ws"
     root.mkdir()
     (root / ".synapse").symlink_to(outside)
-    with pytest.raises(WorkspaceError, match="outside"):
-        synapse_path(root, ".synapse/triage.jsonl")
-    assert synapse_path(tmp_path, "ws2/.synapse/x") == tmp_path.resolve() / "ws2/.synapse/x"
+    with pytest.raises(WorkspaceError, match="symbolic link"):
+        write_atomic(synapse_path(root, ".synapse/triage.jsonl"), "x")
+    assert list(outside.iterdir()) == []
+    assert synapse_path(tmp_path, ".synapse/x").path == tmp_path.resolve() / ".synapse/x"
+    with pytest.raises(WorkspaceError, match="only under"):
+        synapse_path(tmp_path, "notes/x")
 
 
 def test_a_later_write_sweeps_old_leftovers_but_not_fresh_ones(tmp_path):
