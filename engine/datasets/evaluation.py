@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import statistics
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from engine.api import OpenWorkspace, ask
+from engine.core import jsonsafe
 from engine.core.errors import ConfigError
 from engine.navigation.substrate import Budget
 
@@ -43,15 +43,20 @@ def load_gold(path: str | Path) -> list[GoldClaim]:
     """Read SciFact claims (`{id, claim, evidence: {doc_id: ...}}` per line)."""
     claims = []
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
+        lines = Path(path).read_bytes().splitlines()
     except OSError as exc:
         raise ConfigError(f"cannot read claims file {path}: {exc.strerror}") from None
     for n, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
-            item = json.loads(line)
-            claims.append(GoldClaim(str(item["id"]), item["claim"], frozenset(item["evidence"])))
+            item = jsonsafe.loads(line)
+            if not isinstance(item, dict) or not isinstance(item.get("claim"), str):
+                raise ValueError("expected an object with a string claim")
+            if not isinstance(item.get("evidence"), dict | list):
+                raise ValueError("evidence must be an object of abstract ids")
+            ids = [str(doc) for doc in item["evidence"] if isinstance(doc, str | int)]
+            claims.append(GoldClaim(str(item["id"]), item["claim"], frozenset(ids)))
         except (ValueError, KeyError, TypeError) as exc:
             raise ConfigError(f"claims file {path} line {n} is malformed: {exc}") from None
     return claims

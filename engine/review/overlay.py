@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 
 from engine.core import jsonsafe
-from engine.core.errors import ConfigError, EngineError
+from engine.core.errors import ConfigError, EngineError, WorkspaceError
 from engine.review.stance import offline_stance
 from engine.review.strength import ClaimStrength, priority_weight
 from engine.review.typers import GatedTyper, Relation, Typer, Typing, gated, make_typer
@@ -317,7 +317,12 @@ def build_overlay(
 def save_overlay(root: str | os.PathLike[str], overlay: Overlay) -> None:
     """Replace the overlay file of the workspace at `root` with `overlay`, atomically."""
     text = json.dumps(overlay.to_dict(), ensure_ascii=False, indent=1, sort_keys=True)
-    write_atomic(synapse_path(root, OVERLAY_PATH), text + "\n")
+    try:
+        write_atomic(synapse_path(root, OVERLAY_PATH), text + "\n")
+    except OSError as exc:  # a full disk or a read-only workspace
+        raise WorkspaceError(
+            f"cannot save the overlay: {exc.strerror or exc}; the previous overlay is unchanged"
+        ) from None
 
 
 def _edge(pair: Candidate, typing: Typing, strength: float | None) -> OverlayEdge:

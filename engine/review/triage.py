@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 
 from engine.core import jsonsafe
-from engine.core.errors import ConfigError, EngineError
+from engine.core.errors import ConfigError, EngineError, WorkspaceError
 from engine.core.model import Edge
 from engine.review.overlay import EdgeKey, Overlay, load_overlay
 from engine.review.typers import Relation
@@ -116,11 +116,16 @@ def record(
     entry = TriageEntry(datetime.now(UTC).isoformat(timespec="microseconds"), edge, decision, note)
     line = json.dumps(entry.to_dict(), ensure_ascii=False, sort_keys=True) + "\n"
     log = synapse_path(root, LOG_PATH)
-    with file_lock(synapse_path(root, LOCK_PATH)):
-        # A crash can leave a torn last line without its newline; start on a fresh line so
-        # this record is not glued to it (the torn fragment is then skipped as malformed).
-        prefix = b"" if _ends_cleanly(log) else b"\n"
-        append_durable(log, prefix + line.encode("utf-8"))
+    try:
+        with file_lock(synapse_path(root, LOCK_PATH)):
+            # A crash can leave a torn last line without its newline; start on a fresh line so
+            # this record is not glued to it (the torn fragment is then skipped as malformed).
+            prefix = b"" if _ends_cleanly(log) else b"\n"
+            append_durable(log, prefix + line.encode("utf-8"))
+    except OSError as exc:  # a full disk or a read-only workspace
+        raise WorkspaceError(
+            f"cannot record the decision: {exc.strerror or exc}; the triage log is unchanged"
+        ) from None
     return entry
 
 

@@ -29,6 +29,11 @@ class OpenWorkspace:
     def report(self) -> tuple[LoadProblem, ...]:
         return self.workspace.report
 
+    @property
+    def notice(self) -> str:
+        """Why the index lives in memory for this run, or an empty string."""
+        return self.index.notice
+
     def close(self) -> None:
         self.index.close()
 
