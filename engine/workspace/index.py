@@ -443,8 +443,10 @@ def _reason(exc: BaseException) -> str:
 
 
 def _read_only(exc: sqlite3.DatabaseError) -> bool:
+    """True when SQLite cannot write here (read-only, full disk) rather than a corrupt file."""
     text = str(exc).lower()
-    return "readonly" in text or "read-only" in text or "unable to open" in text
+    signs = ("readonly", "read-only", "unable to open", "disk i/o error", "disk is full")
+    return any(sign in text for sign in signs)
 
 
 def _store(value: Store | str) -> Store:
