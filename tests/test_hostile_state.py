@@ -13,6 +13,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -35,6 +36,8 @@ TRIAGE_SET = [
     "confirmed",
 ]
 NESTED = "[" * 100_000 + "]" * 100_000
+# A generous bound for a call that must not block: a hang fails here instead of forever.
+HARNESS_S = 30
 
 
 def run(*args: str, preexec=None, timeout: float = 120) -> subprocess.CompletedProcess:
@@ -158,8 +161,16 @@ def test_readers_of_app_files_refuse_a_fifo_with_the_reason(lab_path):
     (lab_path / ".synapse/links").mkdir(parents=True)
     os.mkfifo(lab_path / ".synapse/triage.jsonl")
     os.mkfifo(lab_path / ".synapse/links/claim_links.json")
-    assert "not a regular file" in read_log(lab_path).problems[0]
-    assert "not a regular file" in read_overlay(lab_path).reason
+    out = {}
+    reading = threading.Thread(
+        target=lambda: out.update(log=read_log(lab_path), overlay=read_overlay(lab_path)),
+        daemon=True,
+    )
+    reading.start()
+    reading.join(HARNESS_S)
+    assert not reading.is_alive(), "a reader blocked on the FIFO"
+    assert "not a regular file" in out["log"].problems[0]
+    assert "not a regular file" in out["overlay"].reason
 
 
 def test_deeply_nested_app_files_are_reported_not_raised(lab_path):

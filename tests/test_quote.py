@@ -288,7 +288,7 @@ def test_fuzzy_floor_is_respected_and_validated():
         verify_quote("x", source, fuzzy_floor=101)
 
 
-def test_match_is_frozen_and_serialises_its_six_fields():
+def test_match_is_frozen_and_serialises_its_seven_fields():
     match = verify_quote("a placebo", "patients received a placebo")
     assert json.loads(json.dumps(match.to_dict())) == {
         "verified": True,
@@ -297,6 +297,7 @@ def test_match_is_frozen_and_serialises_its_six_fields():
         "page": 1,
         "near_miss": None,
         "confirmed_source_text": "a placebo",
+        "reason": None,
     }
     with pytest.raises(FrozenInstanceError):
         match.verified = False  # type: ignore[misc]

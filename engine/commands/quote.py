@@ -153,7 +153,8 @@ def _error(ident: object, problem: str) -> dict[str, object]:
 
 def _public(match: QuoteMatch) -> dict[str, object]:
     shown = match.to_dict()
-    return {field: shown[field] for field in _FIELDS}
+    public = {field: shown[field] for field in _FIELDS}
+    return {**public, "reason": match.reason} if match.reason else public
 
 
 def _dumps(record: dict[str, object]) -> str:

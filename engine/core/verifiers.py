@@ -261,7 +261,9 @@ def check_quote(payload: Mapping[str, Any], context: VerifyContext) -> VerifierR
     if method == "unavailable":
         return VerifierResult.unverifiable("source text unavailable", method=method)
     return VerifierResult.failed(
-        "quote not found in source",
+        f"quote not found in source ({match.reason})"
+        if match.reason
+        else "quote not found in source",
         method=method,
         score=match.score,
         page=match.page,
