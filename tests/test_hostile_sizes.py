@@ -1,12 +1,13 @@
 """Hostile sizes: inputs that were quadratic or unbounded now finish, or are refused with a reason.
 
-Each call runs on a thread the test waits on for at most HARNESS_S: a generous bound that
-only a super-linear path could reach, so a regression fails here instead of hanging.
+Each call runs in a forked child the test waits on for at most HARNESS_S: a generous bound
+that only a super-linear path could reach, so a regression fails here instead of hanging.
+A child, not a thread: a regex holds the GIL, so a thread's join could not time out.
 """
 
 from __future__ import annotations
 
-import threading
+import multiprocessing
 
 import pytest
 
@@ -20,13 +21,20 @@ from present.highlight import highlight_html
 HARNESS_S = 10
 
 
-def within_harness(fn, *args, **kwargs):
-    out = {}
-    thread = threading.Thread(target=lambda: out.update(value=fn(*args, **kwargs)), daemon=True)
-    thread.start()
-    thread.join(HARNESS_S)
-    assert not thread.is_alive(), f"{fn.__name__} is still running: super-linear on this input"
-    return out["value"]
+def within_harness(fn, *args):
+    """`fn(*args)` computed in a forked child; fails the test if it outlives HARNESS_S."""
+    context = multiprocessing.get_context("fork")
+    receiver, sender = context.Pipe(duplex=False)
+    child = context.Process(target=lambda: sender.send(fn(*args)), daemon=True)
+    child.start()
+    # Read before joining: a child blocked on a full pipe would never exit.
+    if not receiver.poll(HARNESS_S):
+        child.kill()
+        child.join()
+        pytest.fail(f"{fn.__name__} gave no result within {HARNESS_S} s: super-linear here")
+    value = receiver.recv()
+    child.join()
+    return value
 
 
 @pytest.mark.parametrize(
@@ -84,13 +92,18 @@ def test_a_yaml_alias_bomb_is_refused_in_the_load_report(lab_path):
         "---\nid: z-few\ntype: finding\ntitle: few\nq: &q {id: q1, body: 'Momentum.'}\n"
         "quotes: [*q, *q]\n---\nMomentum.\n",
     )
-    opened = within_harness(open_workspace, lab_path)
+    problems = within_harness(_load_report, lab_path)
+    assert f"more than {MAX_ALIASES} YAML aliases" in problems[".zettelkasten/finance/z-bomb.md"]
+    assert "zk:finance:z-few" in problems["loaded"]
+
+
+def _load_report(root) -> dict:
+    opened = open_workspace(root)
     try:
-        problems = {p.path: p.problem for p in opened.report}
-        assert (
-            f"more than {MAX_ALIASES} YAML aliases" in problems[".zettelkasten/finance/z-bomb.md"]
-        )
-        assert "zk:finance:z-few" in opened.workspace.notes
+        return {
+            **{p.path: p.problem for p in opened.report},
+            "loaded": list(opened.workspace.notes),
+        }
     finally:
         opened.close()
 
@@ -107,11 +120,13 @@ def test_an_oversized_source_is_refused_with_the_cap(lab_path):
         f"---\nid: z-huge\ntype: finding\ntitle: huge\nsource: {citekey}\n"
         f"quotes: [{{id: q1, body: {sentence!r}, page: 1}}]\n---\n{sentence}\n",
     )
-    opened = open_workspace(lab_path)
+    result = within_harness(_ground, lab_path, "zk:finance:z-huge")
+    assert result.unverifiable and f"{MAX_VERIFIED_FILE_BYTES:,}-byte cap" in result.detail
+
+
+def _ground(root, address):
+    opened = open_workspace(root)
     try:
-        workspace = opened.workspace
-        ground = ground_node(workspace, "zk:finance:z-huge")
-        result, _ = within_harness(ground.check, workspace)
+        return ground_node(opened.workspace, address).check(opened.workspace)[0]
     finally:
         opened.close()
-    assert result.unverifiable and f"{MAX_VERIFIED_FILE_BYTES:,}-byte cap" in result.detail
