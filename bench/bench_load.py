@@ -280,3 +280,32 @@ def run():
                 yield row(f"open p50, {where}", median([s * 1000 for s in load.opened]), "ms")
                 yield row(f"wall time, {where}", load.seconds, "s")
                 yield row(f"failed asks, {where}", failed, "asks", target="0", meets=failed == 0)
+            yield from _beside_a_trickling_model(url, questions)
+
+
+def _beside_a_trickling_model(url: str, questions: list[str]):
+    """19 offline sessions while one session's model endpoint trickles its reply."""
+    # The test server lives with the tests; the bench only borrows it.
+    from tests.chat_server import ChatServer, trickle
+
+    plans = plan(questions, SESSIONS, ASKS)
+    plans[0] = plans[0][:1]
+    with ChatServer(trickle('{"dag": {}}' + " " * 4000, 0.5)) as endpoint:
+        load = drive(url, plans, distinct_budgets=True, models={0: endpoint.base_url})
+    offline = [a for a in load.asked if a.reasoner == "offline"]
+    [model] = [a for a in load.asked if a.reasoner == "openai"]
+    times = [a.seconds * 1000.0 for a in offline]
+    failed = sum(1 for a in offline if a.exceptions or not a.finished or len(a.banners) != 1)
+    where = f"{SESSIONS - 1} offline sessions × {ASKS} asks beside 1 trickling model"
+    yield row(f"ask p50, {where}", median(times), "ms")
+    yield row(f"ask p95, {where}", percentile(times, 95), "ms")
+    yield row(f"failed asks, {where}", failed, "asks", target="0", meets=failed == 0)
+    yield row(
+        "trickling model ask, abstains at its 30 s deadline",
+        model.seconds,
+        "s",
+        target="≤ 35 s",
+        meets=model.seconds <= 35
+        and bool(model.banners)
+        and model.banners[0].startswith("ABSTAIN"),
+    )
