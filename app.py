@@ -44,6 +44,8 @@ def workspace_panel() -> None:
         return
     st.session_state["worker"] = worker
     opened = worker.opened
+    if opened.notice:  # a read-only workspace, or a `.synapse/` holding links
+        st.info(md_escape(f"Nothing is saved in this workspace: {opened.notice}."))
     notes = len(opened.workspace.notes)
     with st.expander(f"Load report: {notes:,} notes, {len(opened.report)} problem(s)"):
         stats = opened.stats

@@ -27,6 +27,15 @@ def free_port() -> int:
 @contextmanager
 def running_app(workspace: Path, log: Path, *, deadline: float = DEADLINE) -> Iterator[str]:
     """`streamlit run app.py` on loopback against `workspace`; yields its URL once healthy."""
+    with app_process(workspace, log, deadline=deadline) as (url, _):
+        yield url
+
+
+@contextmanager
+def app_process(
+    workspace: Path, log: Path, *, deadline: float = DEADLINE
+) -> Iterator[tuple[str, subprocess.Popen]]:
+    """Like `running_app`, yielding the server process too (to signal it)."""
     port = free_port()
     command = [
         sys.executable, "-m", "streamlit", "run", "app.py",
@@ -41,9 +50,10 @@ def running_app(workspace: Path, log: Path, *, deadline: float = DEADLINE) -> It
         server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=out)
         try:
             _wait_healthy(url, server, log, deadline)
-            yield url
+            yield url, server
         finally:
-            server.send_signal(signal.SIGTERM)
+            if server.poll() is None:
+                server.send_signal(signal.SIGTERM)
             try:
                 server.wait(timeout=20)
             except subprocess.TimeoutExpired:

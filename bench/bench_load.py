@@ -52,6 +52,7 @@ ASKS = 3
 DEADLINE = 120.0
 VERDICTS = ("ANSWER", "HEDGED ANSWER", "ABSTAIN")
 FINISHED = ForwardMsg.ScriptFinishedStatus.Value("FINISHED_SUCCESSFULLY")
+MODEL_OPTION = "OpenAI-compatible"
 
 
 @dataclass
@@ -92,6 +93,8 @@ class Session:
             connect(stream, subprotocols=["streamlit"], max_size=None, open_timeout=DEADLINE)
         )
         self.last = Rerun()
+        # A browser sends every widget's value on each rerun; a widget left out is reset.
+        self._kept: dict[str, WidgetState] = {}
 
     def close(self) -> None:
         self._stack.close()
@@ -100,7 +103,11 @@ class Session:
         """Rerun the script with `widgets` set, as a browser does after an interaction."""
         message = BackMsg()
         message.rerun_script.query_string = ""
-        message.rerun_script.widget_states.widgets.extend(widgets)
+        for widget in widgets:
+            if widget.WhichOneof("value") != "trigger_value":
+                self._kept[widget.id] = widget
+        sent = {**self._kept, **{w.id: w for w in widgets}}
+        message.rerun_script.widget_states.widgets.extend(sent.values())
         started = time.perf_counter()
         self._socket.send(message.SerializeToString())
         rerun = Rerun()
@@ -117,6 +124,17 @@ class Session:
         rerun.seconds = time.perf_counter() - started
         self.last = rerun
         return rerun
+
+    def use_model(self, base_url: str, model: str) -> Rerun:
+        """Pick the OpenAI-compatible reasoner in the sidebar and point it at `base_url`."""
+        self.run([WidgetState(id=self.last.widget("reasoner"), string_value=MODEL_OPTION)])
+        return self.run(
+            [
+                WidgetState(id=self.last.widget("reasoner"), string_value=MODEL_OPTION),
+                WidgetState(id=self.last.widget("llm_base_url"), string_value=base_url),
+                WidgetState(id=self.last.widget("llm_model"), string_value=model),
+            ]
+        )
 
     def ask(self, question: str, *, budget_nodes: int | None = None) -> Rerun:
         """Type `question` into the Question box and press Ask."""
@@ -147,6 +165,8 @@ class Asked:
     finished: bool
     decision_question: str | None
     decision_label: str | None
+    finished_at: float = 0.0  # time.monotonic() when the rerun came back
+    reasoner: str = "offline"
 
 
 @dataclass(frozen=True)
@@ -165,9 +185,20 @@ def plan(questions: Sequence[str], sessions: int, asks: int) -> list[list[str]]:
     ]
 
 
-def drive(url: str, plans: Sequence[Sequence[str]], *, distinct_budgets: bool = False) -> LoadRun:
-    """Run every session's plan at once, one thread per session, all starting together."""
+def drive(
+    url: str,
+    plans: Sequence[Sequence[str]],
+    *,
+    distinct_budgets: bool = False,
+    models: dict[int, str] | None = None,
+) -> LoadRun:
+    """Run every session's plan at once, one thread per session, all starting together.
+
+    `models` maps a session number to a model endpoint's base URL that session asks with
+    (the OpenAI-compatible reasoner); the others use the offline reasoner.
+    """
     ready = threading.Barrier(len(plans), timeout=DEADLINE)
+    models = models or {}
 
     def session(number: int) -> tuple[float, list[Asked]]:
         client = Session(url)
@@ -175,6 +206,8 @@ def drive(url: str, plans: Sequence[Sequence[str]], *, distinct_budgets: bool = 
             opened = client.run()
             if opened.status != FINISHED or opened.exceptions:
                 raise RuntimeError(f"session {number} did not open: {opened.exceptions}")
+            if number in models:
+                client.use_model(models[number], "load-model")
             ready.wait()
             done = []
             for question in plans[number]:
@@ -191,6 +224,8 @@ def drive(url: str, plans: Sequence[Sequence[str]], *, distinct_budgets: bool = 
                         finished=rerun.status == FINISHED,
                         decision_question=decision.get("question"),
                         decision_label=decision.get("label"),
+                        finished_at=time.monotonic(),
+                        reasoner="openai" if number in models else "offline",
                     )
                 )
             return opened.seconds, done
@@ -247,3 +282,32 @@ def run():
                 yield row(f"open p50, {where}", median([s * 1000 for s in load.opened]), "ms")
                 yield row(f"wall time, {where}", load.seconds, "s")
                 yield row(f"failed asks, {where}", failed, "asks", target="0", meets=failed == 0)
+            yield from _beside_a_trickling_model(url, questions)
+
+
+def _beside_a_trickling_model(url: str, questions: list[str]):
+    """19 offline sessions while one session's model endpoint trickles its reply."""
+    # The test server lives with the tests; the bench only borrows it.
+    from tests.chat_server import ChatServer, trickle
+
+    plans = plan(questions, SESSIONS, ASKS)
+    plans[0] = plans[0][:1]
+    with ChatServer(trickle('{"dag": {}}' + " " * 4000, 0.5)) as endpoint:
+        load = drive(url, plans, distinct_budgets=True, models={0: endpoint.base_url})
+    offline = [a for a in load.asked if a.reasoner == "offline"]
+    [model] = [a for a in load.asked if a.reasoner == "openai"]
+    times = [a.seconds * 1000.0 for a in offline]
+    failed = sum(1 for a in offline if a.exceptions or not a.finished or len(a.banners) != 1)
+    where = f"{SESSIONS - 1} offline sessions × {ASKS} asks beside 1 trickling model"
+    yield row(f"ask p50, {where}", median(times), "ms")
+    yield row(f"ask p95, {where}", percentile(times, 95), "ms")
+    yield row(f"failed asks, {where}", failed, "asks", target="0", meets=failed == 0)
+    yield row(
+        "trickling model ask, abstains at its 30 s deadline",
+        model.seconds,
+        "s",
+        target="≤ 35 s",
+        meets=model.seconds <= 35
+        and bool(model.banners)
+        and model.banners[0].startswith("ABSTAIN"),
+    )

@@ -29,7 +29,7 @@ root = worker.opened.root
 session = st.session_state
 read = read_overlay(root)
 if read.overlay is None:
-    st.info(f"No claim overlay yet: {read.reason}.")
+    st.info(f"No claim overlay yet: {md_escape(read.reason)}.")
     if st.button("Build the overlay", key="matrix_build", type="primary"):
         shared.build_overlay(worker)
         st.rerun()

@@ -105,7 +105,9 @@ def _answer(
     policy = _policy if _policy is not None else name
     limits = Budget(*bounds)
     del edges  # part of the cache key only: the answer reads the review scope itself
-    run = w.call(answer_question, w.opened, question, reasoner=policy, budget=limits)
+    # A model call runs on the model pool, so a slow endpoint never holds the engine thread.
+    call = w.call if _policy is None else w.call_model
+    run = call(answer_question, w.opened, question, reasoner=policy, budget=limits)
     result = run.to_dict()
     if name != "offline" and result.get("failure"):
         raise _Uncached(result)
@@ -243,10 +245,12 @@ def build_overlay(worker: Worker) -> None:
     """Type every practice × canon pair with a progress bar; answers made before are forgotten."""
     bar = st.progress(0.0, text="Typing practice × canon pairs…")
     seen = {"done": 0, "total": 0}
-    job = worker.submit(
+    chosen = typer()
+    submit = worker.submit if chosen == "offline" else worker.submit_model
+    job = submit(
         overlay.build_overlay,
         worker.opened,
-        typer=typer(),
+        typer=chosen,
         progress=lambda done, total: seen.update(done=done, total=total),
     )
     while not job.done():

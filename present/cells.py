@@ -15,7 +15,7 @@ from engine.review.synthesis import cell_material, synthesize
 from engine.review.triage import read_log
 from engine.workspace.opened import OpenWorkspace
 from engine.workspace.stores import Workspace
-from present.markup import esc, triage_marks
+from present.markup import esc, md_escape, triage_marks
 
 
 def cell_label(row: Mapping) -> str:
@@ -157,9 +157,9 @@ def triage_rows(
 
 
 def overlay_summary(counts: Mapping) -> str:
-    """The overlay's counts in one sentence."""
+    """The overlay's counts in one sentence, Markdown-escaped (the keys come from a file)."""
     kinds = ", ".join(f"{n:,} {name}" for name, n in (counts.get("by_relation") or {}).items())
-    return (
+    return md_escape(
         f"{counts.get('practice', 0):,} practice entries, {counts.get('typed', 0):,} pairs typed, "
         f"{counts.get('kept', 0):,} kept" + (f" ({kinds})" if kinds else "") + "."
     )

@@ -25,11 +25,24 @@ def highlight_html(prose: str, traceability: Mapping | None) -> str:
         kind = _span_kind.get(span.get("kind"), "orphan")
         marks.append((span["start"], span["end"], kind, _span_reason(kind, span.get("reason"))))
     cuts = sorted({0, len(prose), *(m[0] for m in marks), *(m[1] for m in marks)})
+    # A sweep over the cuts: each mark enters and leaves the active set once, so the work is
+    # linear in the marks (plus what overlapping marks share), not marks times pieces.
+    opening: dict[int, list[int]] = {}
+    closing: dict[int, list[int]] = {}
+    for n, mark in enumerate(marks):
+        if mark[0] < mark[1]:
+            opening.setdefault(mark[0], []).append(n)
+            closing.setdefault(mark[1], []).append(n)
+    active: dict[int, tuple[int, int, str, str]] = {}
     pieces: list[tuple[str | None, str, str]] = []
     for start, end in itertools.pairwise(cuts):
+        for n in closing.get(start, ()):
+            active.pop(n, None)
+        for n in opening.get(start, ()):
+            active[n] = marks[n]
         if start >= end or start >= len(prose):
             continue
-        covering = [m for m in marks if m[0] <= start and end <= m[1]]
+        covering = [active[n] for n in sorted(active)]
         kind = max((m[2] for m in covering), key=_trace_rank.__getitem__, default=None)
         reasons = "; ".join(dict.fromkeys(m[3] for m in covering if m[3]))
         text = prose[start:end]

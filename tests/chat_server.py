@@ -30,6 +30,10 @@ class StepKind(Enum):
     SLOW_FIRST_BYTE = "slow_first_byte"
     CUT_MID_REPLY = "cut_mid_reply"
     WRONG_SHAPE = "wrong_shape"
+    TRICKLE = "trickle"
+    STREAM_FOREVER = "stream_forever"
+    REDIRECT = "redirect"
+    ECHO_KEY = "echo_key"
 
 
 @dataclass(frozen=True)
@@ -74,6 +78,26 @@ def cut_mid_reply(content: str) -> Step:
 def wrong_shape(data: object) -> Step:
     """HTTP 200 with valid JSON `data` that is not a Chat Completions response."""
     return Step(StepKind.WRONG_SHAPE, body=data)
+
+
+def trickle(content: str, seconds_per_byte: float = 0.5) -> Step:
+    """Send the headers of a valid reply, then its body one byte every `seconds_per_byte`."""
+    return Step(StepKind.TRICKLE, content=content, seconds=seconds_per_byte)
+
+
+def stream_forever(seconds_per_chunk: float = 0.05) -> Step:
+    """A chunked `text/event-stream` reply that never ends (until the server stops)."""
+    return Step(StepKind.STREAM_FOREVER, seconds=seconds_per_chunk)
+
+
+def redirect(location: str, code: int = 307) -> Step:
+    """An HTTP redirect `code` to `location` (absolute, or a path on this server)."""
+    return Step(StepKind.REDIRECT, code=code, headers=(("Location", location),))
+
+
+def echo_key(template: str = '{{"answer": "the key is {key}"}}') -> Step:
+    """A valid reply whose content repeats the bearer token the request carried."""
+    return Step(StepKind.ECHO_KEY, content=template)
 
 
 @dataclass(frozen=True)
@@ -132,7 +156,7 @@ class ChatServer:
 
     @property
     def chat_requests(self) -> list[RecordedRequest]:
-        return [r for r in self.requests if r.path == COMPLETIONS_PATH]
+        return [r for r in self.requests if r.path.split("?")[0] == COMPLETIONS_PATH]
 
     def __enter__(self) -> ChatServer:
         self._httpd = _Server(("127.0.0.1", 0), _Handler)
@@ -195,7 +219,7 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
         self._record(self.rfile.read(length))
-        if self.path != COMPLETIONS_PATH:
+        if self.path.split("?")[0] != COMPLETIONS_PATH:
             self._send_json(404, {"error": {"message": "not found"}})
             return
         chat = self.server.chat
@@ -216,8 +240,48 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(data[: len(data) // 2])
             self.wfile.flush()
             self.close_connection = True
+        elif step.kind is StepKind.TRICKLE:
+            self._trickle(json.dumps(completion(step.content, chat.model)).encode(), step.seconds)
+        elif step.kind is StepKind.STREAM_FOREVER:
+            self._stream_forever(step.seconds)
+        elif step.kind is StepKind.REDIRECT:
+            self._send_json(step.code, {"moved": True}, dict(step.headers))
+        elif step.kind is StepKind.ECHO_KEY:
+            token = self.headers.get("Authorization", "").removeprefix("Bearer ")
+            self._send_json(200, completion(step.content.format(key=token), chat.model))
         else:
             self._send_json(200, step.body)
+
+    def _trickle(self, data: bytes, seconds_per_byte: float) -> None:
+        chat = self.server.chat
+        self._send_head(200, len(data), {})
+        try:
+            for i in range(len(data)):
+                if chat._stopping.is_set():
+                    break
+                self.wfile.write(data[i : i + 1])
+                self.wfile.flush()
+                chat._wait(seconds_per_byte)
+        except OSError:  # the client gave up
+            pass
+        self.close_connection = True
+
+    def _stream_forever(self, seconds_per_chunk: float) -> None:
+        chat = self.server.chat
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        event = b'data: {"choices": [{"delta": {"content": "more "}}]}\n\n'
+        try:
+            while not chat._stopping.is_set():
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(event), event))
+                self.wfile.flush()
+                chat._wait(seconds_per_chunk)
+        except OSError:  # the client gave up
+            pass
+        self.close_connection = True
 
     def _record(self, raw: bytes) -> None:
         text = raw.decode("utf-8", "replace")

@@ -5,7 +5,13 @@ import time
 import pytest
 
 from engine.core.errors import WorkspaceError
-from engine.workspace.atomic import append_durable, file_lock, synapse_path, write_atomic
+from engine.workspace.atomic import (
+    append_durable,
+    file_lock,
+    read_app_file,
+    synapse_path,
+    write_atomic,
+)
 
 
 def test_write_atomic_creates_then_replaces_whole(tmp_path):
@@ -54,9 +60,12 @@ def test_synapse_path_refuses_a_symlink_leading_outside(tmp_path):
     root = tmp_path / "ws"
     root.mkdir()
     (root / ".synapse").symlink_to(outside)
-    with pytest.raises(WorkspaceError, match="outside"):
-        synapse_path(root, ".synapse/triage.jsonl")
-    assert synapse_path(tmp_path, "ws2/.synapse/x") == tmp_path.resolve() / "ws2/.synapse/x"
+    with pytest.raises(WorkspaceError, match="symbolic link"):
+        write_atomic(synapse_path(root, ".synapse/triage.jsonl"), "x")
+    assert list(outside.iterdir()) == []
+    assert synapse_path(tmp_path, ".synapse/x").path == tmp_path.resolve() / ".synapse/x"
+    with pytest.raises(WorkspaceError, match="only under"):
+        synapse_path(tmp_path, "notes/x")
 
 
 def test_a_later_write_sweeps_old_leftovers_but_not_fresh_ones(tmp_path):
@@ -71,3 +80,50 @@ def test_a_later_write_sweeps_old_leftovers_but_not_fresh_ones(tmp_path):
     write_atomic(target, '{"edges": []}')
     assert not old.exists() and fresh.exists()
     assert target.read_text() == '{"edges": []}'
+
+
+def test_read_app_file_refuses_links_fifos_and_oversize(tmp_path):
+    synapse = tmp_path / ".synapse"
+    synapse.mkdir()
+    (synapse / "big.json").write_bytes(b"x" * 100)
+    (tmp_path / "note.md").write_text("a note")
+    (synapse / "link.json").symlink_to(tmp_path / "note.md")
+    os.mkfifo(synapse / "fifo.json")
+    with pytest.raises(WorkspaceError, match="over the 50-byte cap"):
+        read_app_file(synapse_path(tmp_path, ".synapse/big.json"), max_bytes=50)
+    with pytest.raises(WorkspaceError, match="symbolic link"):
+        read_app_file(synapse_path(tmp_path, ".synapse/link.json"))
+    with pytest.raises(WorkspaceError, match="not a regular file"):
+        read_app_file(synapse_path(tmp_path, ".synapse/fifo.json"))
+    with pytest.raises(FileNotFoundError):
+        read_app_file(synapse_path(tmp_path, ".synapse/missing.json"))
+    assert read_app_file(synapse_path(tmp_path, ".synapse/big.json")) == b"x" * 100
+
+
+@pytest.mark.parametrize("kind", ["symlink", "hardlink"], ids=str)
+def test_writes_refuse_a_linked_target_and_leave_the_note_alone(tmp_path, kind):
+    note = tmp_path / "note.md"
+    note.write_text("a note")
+    (tmp_path / ".synapse").mkdir()
+    target = tmp_path / ".synapse" / "triage.jsonl"
+    if kind == "symlink":
+        target.symlink_to(note)
+    else:
+        os.link(note, target)
+    file = synapse_path(tmp_path, ".synapse/other.json")
+    with pytest.raises(WorkspaceError, match="link"):
+        write_atomic(file, "{}")  # any write is refused while `.synapse/` holds a link
+    with pytest.raises(WorkspaceError, match="link"):
+        append_durable(synapse_path(tmp_path, ".synapse/triage.jsonl"), b"line\n")
+    assert note.read_text() == "a note"
+    assert not (tmp_path / ".synapse" / "other.json").exists()
+
+
+def test_a_linked_folder_on_the_way_is_refused(tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / ".synapse").mkdir()
+    (tmp_path / ".synapse" / "links").symlink_to(elsewhere)
+    with pytest.raises(WorkspaceError, match="link"):
+        write_atomic(synapse_path(tmp_path, ".synapse/links/claim_links.json"), "{}")
+    assert list(elsewhere.iterdir()) == []

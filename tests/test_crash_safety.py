@@ -85,7 +85,7 @@ class Slow(OfflineTyper):
 
 register("slow", Slow)
 if stop == "before-rename":
-    os.replace = lambda src, dst: park(str(src))
+    os.replace = lambda src, dst, **dir_fds: park(str(src))
 
 def progress(done, total):
     if stop == "while-typing" and done == 2:
@@ -109,7 +109,7 @@ def test_a_killed_overlay_build_leaves_the_previous_file(lab_path, tmp_path, sto
     temps = sorted(overlay_file.parent.glob(".*.tmp"))
     if stop == "before-rename":
         # The new overlay was whole and fsynced in its temp file when the child died.
-        assert [str(p) for p in temps] == [marker.read_text()]
+        assert [p.name for p in temps] == [marker.read_text()]
         assert json.loads(temps[0].read_text())["typer"] == "slow"
     else:
         assert temps == []

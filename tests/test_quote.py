@@ -288,7 +288,7 @@ def test_fuzzy_floor_is_respected_and_validated():
         verify_quote("x", source, fuzzy_floor=101)
 
 
-def test_match_is_frozen_and_serialises_its_six_fields():
+def test_match_is_frozen_and_serialises_its_seven_fields():
     match = verify_quote("a placebo", "patients received a placebo")
     assert json.loads(json.dumps(match.to_dict())) == {
         "verified": True,
@@ -297,6 +297,7 @@ def test_match_is_frozen_and_serialises_its_six_fields():
         "page": 1,
         "near_miss": None,
         "confirmed_source_text": "a placebo",
+        "reason": None,
     }
     with pytest.raises(FrozenInstanceError):
         match.verified = False  # type: ignore[misc]
@@ -362,7 +363,7 @@ def test_cli_single_quote(cli):
 def test_cli_batch_reports_each_line_and_keeps_going(cli):
     code, out, _ = cli["batch"]
     rows = [json.loads(line) for line in out.splitlines()]
-    assert code == 1
+    assert code == 2  # malformed lines (not JSON, no quote) make the batch exit 2
     assert [row.get("id") for row in rows] == ["a", None, "c", "d", "e", "f"]
     assert (rows[0]["verified"], rows[0]["method"]) == (True, "exact")
     assert "not valid JSON" in rows[1]["error"]

@@ -134,6 +134,32 @@ def test_cli_ask_with_the_openai_reasoner_never_prints_the_key(lab_path, echo, l
     assert_key_only_in_authorization(server)
 
 
+def test_a_reply_repeating_the_key_never_reaches_the_output_or_the_export(lab_path):
+    opened = open_workspace(lab_path)
+    try:
+        valid = json.loads(grounded_draft(opened, CITED))
+    finally:
+        opened.close()
+    # The model repeats the key in its prose and in a claim: the JSON printed with --full
+    # (the export) and everything else must show it redacted.
+    valid["prose"] = f"{valid['prose']} The key is {KEY}."
+    valid["dag"]["claims"][0]["text"] += f" {KEY}"
+    with ChatServer(reply(json.dumps(valid))) as server:
+        env = {**os.environ, ENV_BASE_URL: server.base_url, ENV_MODEL: "m", ENV_API_KEY: KEY}
+        args = ["ask", QUESTION, "--workspace", str(lab_path), "--reasoner", "openai", "--full"]
+        proc = subprocess.run(
+            [sys.executable, "-m", "engine", *args],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert proc.returncode == 0, proc.stderr
+    assert KEY_HEAD not in proc.stdout + proc.stderr
+    assert "[redacted]" in proc.stdout
+
+
 def test_streamlit_app_binds_to_loopback_and_sends_no_usage_stats():
     settings = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
     assert settings["server"]["address"] == "127.0.0.1"

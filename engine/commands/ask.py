@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
+import sys
 from pathlib import Path
 
 from engine.api import answer, open_workspace
+from engine.commands.batch import Tally, batch_lines
 from engine.commands.registry import Command, register
 from engine.core.errors import ConfigError
 from engine.core.wire import dumps
@@ -36,6 +37,8 @@ def _run(args: argparse.Namespace) -> int:
         raise ConfigError("give either a QUESTION or --batch FILE.jsonl")
     budget = Budget(hops=args.hops, max_nodes=args.max_nodes, max_steps=args.max_steps)
     opened = open_workspace(args.workspace)
+    if opened.notice:
+        print(f"notice: {opened.notice}", file=sys.stderr)
     try:
         if args.batch is None:
             print(
@@ -46,14 +49,15 @@ def _run(args: argparse.Namespace) -> int:
                 )
             )
             return 0
-        for line_no, line in enumerate(_lines(args.batch), start=1):
-            item = _item(line, line_no)
+        tally = Tally(args.batch)
+        for line_no, data, problem in batch_lines(args.batch):
+            item = _item(data, problem, line_no, tally)
             if "error" in item:
                 print(dumps(item))
                 continue
             result = answer(opened, item["question"], reasoner=args.reasoner, budget=budget)
             print(dumps({"id": item["id"], **_shape(result, args)}), flush=True)
-        return 0
+        return tally.exit_status(0)
     finally:
         opened.close()
 
@@ -65,22 +69,15 @@ def _shape(result, args: argparse.Namespace) -> dict:
     return {**{k: data[k] for k in SUMMARY}, "latency_ms": data["latency_ms"]}
 
 
-def _lines(path: Path):
-    try:
-        with path.open(encoding="utf-8") as handle:
-            yield from handle
-    except OSError as exc:
-        raise ConfigError(f"cannot read {path}: {exc.strerror}") from None
-
-
-def _item(line: str, line_no: int) -> dict:
-    try:
-        data = json.loads(line)
-    except ValueError as exc:
-        return {"id": None, "error": f"line {line_no}: not JSON ({exc})"}
+def _item(data: object, problem: str, line_no: int, tally: Tally) -> dict:
+    if problem:
+        return tally.error(None, line_no, problem)
     if not isinstance(data, dict) or not isinstance(data.get("question"), str):
-        return {"id": None, "error": f"line {line_no}: expected an object with a string question"}
-    return {"id": data.get("id", line_no), "question": data["question"]}
+        return tally.error(None, line_no, "expected an object with a string question")
+    ident = data.get("id", line_no)
+    if not isinstance(ident, str | int) or isinstance(ident, bool):
+        return tally.error(None, line_no, "id must be a string or a whole number")
+    return {"id": ident, "question": data["question"]}
 
 
 register(

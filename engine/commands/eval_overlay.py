@@ -24,6 +24,7 @@ from collections import Counter
 from pathlib import Path
 
 from engine.commands.registry import Command, register
+from engine.core import jsonsafe
 from engine.core.errors import ConfigError, WorkspaceError
 from engine.datasets.scifact import BOX, labels_path
 from engine.review.overlay import Overlay, practice_entries, read_overlay
@@ -42,15 +43,14 @@ def gold_pairs(lines: list[str]) -> dict[Pair, str]:
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
-        try:
-            claim = json.loads(line)
-            evidence = claim.get("evidence") or {}
-            memory_id = f"claim-{claim['id']}"
-        except (ValueError, KeyError, AttributeError, TypeError) as exc:
-            raise ConfigError(f"gold line {number}: not a SciFact label ({exc})") from None
+        claim = _label_line(line, number)
+        evidence = claim.get("evidence") or {}
+        if not isinstance(evidence, dict):
+            raise ConfigError(f"gold line {number}: evidence is not an object")
+        memory_id = f"claim-{claim['id']}"
         for doc_id, sets in evidence.items():
             # SciFact lists rationale sets per document; a single object is read as one.
-            sets = [sets] if isinstance(sets, dict) else sets
+            sets = [sets] if isinstance(sets, dict) else sets if isinstance(sets, list) else []
             labels = [item.get("label") for item in sets if isinstance(item, dict)]
             relation = next((GOLD_RELATIONS[x] for x in labels if x in GOLD_RELATIONS), None)
             if relation is not None:
@@ -61,13 +61,25 @@ def gold_pairs(lines: list[str]) -> dict[Pair, str]:
 def annotated_pairs(lines: list[str]) -> set[Pair]:
     """Every (memory id, doc id) SciFact annotated: each claim against each abstract it cites."""
     pairs: set[Pair] = set()
-    for line in lines:
+    for number, line in enumerate(lines, start=1):
         if line.strip():
-            claim = json.loads(line)
-            pairs.update(
-                (f"claim-{claim['id']}", str(doc)) for doc in claim.get("cited_doc_ids", [])
-            )
+            claim = _label_line(line, number)
+            cited = claim.get("cited_doc_ids", [])
+            if not isinstance(cited, list):
+                raise ConfigError(f"gold line {number}: cited_doc_ids is not a list")
+            pairs.update((f"claim-{claim['id']}", str(doc)) for doc in cited)
     return pairs
+
+
+def _label_line(line: str | bytes, number: int) -> dict:
+    """One SciFact label line as an object with an id; ConfigError naming the problem."""
+    try:
+        claim = jsonsafe.loads(line)
+    except ValueError as exc:
+        raise ConfigError(f"gold line {number}: not a SciFact label ({exc})") from None
+    if not isinstance(claim, dict) or not isinstance(claim.get("id"), str | int):
+        raise ConfigError(f"gold line {number}: not a SciFact label (no object with an id)")
+    return claim
 
 
 def score_overlay(
@@ -148,7 +160,7 @@ def _run(args: argparse.Namespace) -> int:
         raise WorkspaceError(f"{read.reason} (run `python -m engine overlay build` first)")
     gold_file = args.gold or labels_path(args.workspace)
     try:
-        lines = gold_file.read_text(encoding="utf-8").splitlines()
+        lines = gold_file.read_bytes().splitlines()
     except OSError as exc:
         raise ConfigError(f"cannot read the gold labels {gold_file}: {exc.strerror}") from None
     overlay = read.overlay

@@ -45,6 +45,8 @@ def _run_build(args: argparse.Namespace) -> int:
         limit=args.limit,
     )
     opened = open_workspace(args.workspace)
+    if opened.notice:
+        print(f"notice: {opened.notice}", file=sys.stderr)
     try:
         progress = None if args.quiet else _ProgressLine()
         overlay = build_overlay(opened, typer=args.typer, config=config, progress=progress)

@@ -6,11 +6,15 @@ import argparse
 import json
 from pathlib import Path
 
+from engine.commands.batch import Tally, batch_lines
 from engine.commands.registry import Command, register
 from engine.core.errors import ConfigError, PayloadError
+from engine.core.paths import resolve_inside
 from engine.core.quote import QuoteMatch, verify_quote
 
 _FIELDS = ("verified", "method", "score", "page", "near_miss")
+# The same cap the workspace puts on a file a verifier reads (sources, tethered files).
+MAX_SOURCE_BYTES = 20 * 1024 * 1024
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
@@ -25,6 +29,11 @@ def _configure(parser: argparse.ArgumentParser) -> None:
         " source path is read from the batch file's folder",
     )
     parser.add_argument(
+        "--allow-outside-sources",
+        action="store_true",
+        help="let batch lines name sources outside the batch file's folder (absolute or ../)",
+    )
+    parser.add_argument(
         "--fuzzy-floor", metavar="SCORE", help="lowest fuzzy score (0-100) accepted, default 90"
     )
 
@@ -35,7 +44,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.batch is not None:
         if args.source is not None or args.quote is not None:
             raise ConfigError("--batch takes no quote argument and no --source")
-        return _run_batch(Path(args.batch), floor)
+        return _run_batch(Path(args.batch), floor, anywhere=args.allow_outside_sources)
     if args.source is None or args.quote is None:
         raise ConfigError('give --source FILE "QUOTE", or --batch FILE.jsonl')
     match = verify_quote(args.quote, _read_source(Path(args.source)), fuzzy_floor=floor)
@@ -56,71 +65,96 @@ def _parse_floor(raw: str | None) -> float | None:
 
 
 def _read_source(path: Path) -> str:
+    if path.exists() and not path.is_file():  # a FIFO would block the read forever
+        raise PayloadError(f"source {path} is not a regular file")
     try:
-        return path.read_bytes().decode("utf-8", errors="replace")
+        with path.open("rb") as stream:
+            data = stream.read(MAX_SOURCE_BYTES + 1)
     except OSError as exc:
         raise PayloadError(f"cannot read source file {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_SOURCE_BYTES:
+        raise PayloadError(f"source file {path} is over the {MAX_SOURCE_BYTES:,}-byte cap")
+    return data.decode("utf-8", errors="replace")
 
 
-def _run_batch(path: Path, floor: float | None) -> int:
+def _run_batch(path: Path, floor: float | None, *, anywhere: bool = False) -> int:
     sources: dict[Path, str] = {}
     all_verified = True
-    try:
-        with path.open(encoding="utf-8", errors="replace") as lines:
-            for number, line in enumerate(lines, start=1):
-                if line.strip():
-                    record = _batch_record(line, number, path.parent, sources=sources, floor=floor)
-                    all_verified = all_verified and record.get("verified") is True
-                    print(_dumps(record), flush=True)
-    except OSError as exc:
-        raise PayloadError(f"cannot read batch file {path}: {exc.strerror or exc}") from None
-    return 0 if all_verified else 1
+    tally = Tally(path)
+    base = None if anywhere else path.parent
+    for number, item, problem in batch_lines(path):
+        if problem:
+            record = tally.error(None, number, problem)
+        else:
+            record = _batch_record(item, number, base, sources=sources, floor=floor)
+            if record.pop("malformed", False):
+                record = tally.error(record["id"], number, record["error"])
+            elif "error" in record:
+                record = {
+                    "id": record["id"],
+                    "line": number,
+                    "error": f"line {number}: {record['error']}",
+                }
+        all_verified = all_verified and record.get("verified") is True
+        print(_dumps(record), flush=True)
+    return tally.exit_status(0 if all_verified else 1)
 
 
 def _batch_record(
-    line: str, number: int, base: Path, *, sources: dict[Path, str], floor: float | None
+    item: object, number: int, base: Path | None, *, sources: dict[Path, str], floor: float | None
 ) -> dict[str, object]:
-    """The output object for one batch line; a malformed line yields an `error` object."""
-    try:
-        item = json.loads(line)
-    except json.JSONDecodeError as exc:
-        return _error(None, number, f"not valid JSON ({exc.msg})")
+    """The output object for one batch line; a malformed line yields an `error` object.
+
+    A source path resolves inside `base` (the batch file's folder); None allows any path.
+    """
     if not isinstance(item, dict):
-        return _error(None, number, "not a JSON object")
+        return _error(None, "not a JSON object")
     ident = item.get("id")
     quote = item.get("quote")
     if not isinstance(quote, str):
-        return _error(ident, number, "'quote' must be a string")
+        return _error(ident, "'quote' must be a string")
     if ("source" in item) == ("fulltext" in item):
-        return _error(ident, number, "give exactly one of 'source' (a file path) or 'fulltext'")
+        return _error(ident, "give exactly one of 'source' (a file path) or 'fulltext'")
     annotations = item.get("annotations")
     if annotations is not None and not isinstance(annotations, list):
-        return _error(ident, number, "'annotations' must be a list of {text, page, color}")
+        return _error(ident, "'annotations' must be a list of {text, page, color}")
     if "fulltext" in item:
         fulltext = item["fulltext"]
         if fulltext is not None and not isinstance(fulltext, str):
-            return _error(ident, number, "'fulltext' must be a string or null")
+            return _error(ident, "'fulltext' must be a string or null")
     else:
         if not isinstance(item["source"], str) or not item["source"].strip():
-            return _error(ident, number, "'source' must be a file path")
-        source = base / item["source"]
+            return _error(ident, "'source' must be a file path")
+        if base is None:
+            source = Path(item["source"])
+        else:
+            safe = resolve_inside(base, item["source"])
+            if not safe.allowed:
+                return _error(
+                    ident,
+                    f"source refused: {safe.reason}; only files inside the batch file's"
+                    " folder are read (--allow-outside-sources lifts this)",
+                )
+            source = safe.path
         if source not in sources:
             try:
                 sources[source] = _read_source(source)
             except PayloadError as exc:
-                return _error(ident, number, str(exc))
+                return {"id": ident, "error": str(exc)}
         fulltext = sources[source]
     match = verify_quote(quote, fulltext, annotations, fuzzy_floor=floor)
     return {"id": ident, **_public(match)}
 
 
-def _error(ident: object, number: int, problem: str) -> dict[str, object]:
-    return {"id": ident, "line": number, "error": f"line {number}: {problem}"}
+def _error(ident: object, problem: str) -> dict[str, object]:
+    """A line that is itself malformed (shape, a refused path), as opposed to a missing source."""
+    return {"id": ident, "error": problem, "malformed": True}
 
 
 def _public(match: QuoteMatch) -> dict[str, object]:
     shown = match.to_dict()
-    return {field: shown[field] for field in _FIELDS}
+    public = {field: shown[field] for field in _FIELDS}
+    return {**public, "reason": match.reason} if match.reason else public
 
 
 def _dumps(record: dict[str, object]) -> str:

@@ -40,6 +40,8 @@ def _run_index(args: argparse.Namespace) -> int:
     for problem in workspace.report:
         print(f"{problem.path}: {problem.problem}", file=sys.stderr)
     with Index.open(workspace.root) as index:
+        if index.notice:
+            print(f"notice: {index.notice}", file=sys.stderr)
         stats = index.update(workspace)
         summary = {
             "workspace": str(workspace.root),

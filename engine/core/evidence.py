@@ -19,6 +19,8 @@ from typing import Any
 
 import pandas as pd
 
+from engine.core import jsonsafe
+
 
 class CannotCheck(Exception):
     """The evidence cannot be checked here; the message says why. Never a refutation."""
@@ -266,8 +268,8 @@ class Clause:
 def load_tree(path: Path) -> Mapping[str, Any]:
     """Read a JSON decision tree from `path`."""
     try:
-        tree = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        tree = jsonsafe.loads(path.read_bytes())
+    except (OSError, ValueError) as exc:
         raise CannotCheck(f"cannot read tree {path.name}: {exc}") from exc
     if not isinstance(tree, Mapping):
         raise CannotCheck(f"tree {path.name} is not a JSON object")

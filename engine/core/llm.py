@@ -13,8 +13,8 @@ from datetime import UTC, datetime
 from typing import Protocol
 from urllib.parse import urlsplit
 
-import openai
-
+from engine.core import jsonsafe
+from engine.core.chat_http import DeadlineExpired, HttpReply, TransportFailure, post_json
 from engine.core.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -27,6 +27,7 @@ PLACEHOLDER_KEY = "not-needed"
 REDACTED = "[redacted]"
 CONNECTION_CHECK_PROMPT = 'Reply with {"ok": true}'
 _DETAIL_CHARS = 200
+MIN_REDACTED_KEY = 8
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,7 @@ class LLMConfig:
     timeout_s: float = 30.0
     max_tokens: int = 2048
     temperature: float = 0.0
+    max_reply_bytes: int = 4_000_000
 
     def __post_init__(self) -> None:
         parts = urlsplit(self.base_url)
@@ -55,6 +57,8 @@ class LLMConfig:
             raise ConfigError(f"LLM max_tokens must be at least 1, got {self.max_tokens}")
         if not 0 <= self.temperature <= 2:
             raise ConfigError(f"LLM temperature must lie in [0, 2], got {self.temperature}")
+        if self.max_reply_bytes < 1:
+            raise ConfigError(f"LLM reply cap must be at least 1 byte, got {self.max_reply_bytes}")
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> LLMConfig:
@@ -89,9 +93,13 @@ class LLMConfig:
 
 
 def redact(text: str, config: LLMConfig) -> str:
-    """`text` with every occurrence of the configured API key replaced."""
+    """`text` with every occurrence of the configured API key replaced.
+
+    Keys shorter than `MIN_REDACTED_KEY` are left alone: they are no secret, and replacing
+    every "k" of a model's reply would mangle it.
+    """
     key = config.api_key
-    if not key or key == PLACEHOLDER_KEY:
+    if len(key) < MIN_REDACTED_KEY or key == PLACEHOLDER_KEY:
         return text
     return text.replace(key, REDACTED)
 
@@ -132,19 +140,32 @@ class _Failure(Exception):
     """A labelled failure inside `OpenAIChat`, turned into a `ChatReply` at the edge."""
 
 
-class OpenAIChat:
-    """A `ChatModel` backed by the `openai` client against `config.base_url`.
+class _BadRequest(_Failure):
+    """HTTP 400: the only status after which asking again (without JSON mode) can help."""
 
-    One `complete` takes at most about `config.timeout_s` in total: the two possible
-    second requests (JSON mode refused with HTTP 400, after which this instance stops
-    asking for it; HTTP 429 with a `Retry-After` that fits) only use what is left of that
-    budget. The client's timeout bounds each network wait, so a server trickling bytes
-    could stretch one request further.
+
+class _RateLimited(_Failure):
+    """HTTP 429, with the wait the endpoint asked for (None when it gave none)."""
+
+    def __init__(self, label: str, wait: float | None) -> None:
+        super().__init__(label)
+        self.wait = wait
+
+
+class OpenAIChat:
+    """A `ChatModel` speaking the Chat Completions protocol to `config.base_url`.
+
+    One `complete` takes at most `config.timeout_s` in total, enforced by the client: a
+    watchdog ends the exchange at the deadline however the server trickles or streams, and
+    the two possible second requests (JSON mode refused with HTTP 400, after which this
+    instance stops asking for it; HTTP 429 with a `Retry-After` that fits) only use what is
+    left of that budget. Redirects are followed only within the base URL's origin, replies
+    over `config.max_reply_bytes` are refused unread, and the API key is redacted from
+    everything that comes back.
     """
 
     def __init__(self, config: LLMConfig) -> None:
         self.config = config
-        self._client: openai.OpenAI | None = None
         # Set once the endpoint refused JSON mode and answered without it.
         self._json_mode_refused = False
 
@@ -157,84 +178,81 @@ class OpenAIChat:
             return self._fail(str(failure), started)
         except Exception as exc:  # the seam promises never to raise into a page
             return self._fail(f"unexpected error: {type(exc).__name__}: {exc}", started)
-        return ChatReply.ok(text, _elapsed_ms(started))
+        return ChatReply.ok(redact(text, self.config), _elapsed_ms(started))
 
     def _exchange(self, messages: list[dict], json_mode: bool, deadline: float) -> str:
         json_mode = json_mode and not self._json_mode_refused
         rate_limited_once = fell_back = False
         while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
+            if deadline - time.monotonic() <= 0:
                 raise _Failure(self._timed_out())
             try:
-                text = self._request(messages, json_mode, remaining)
+                text = self._request(messages, json_mode, deadline)
                 self._json_mode_refused = self._json_mode_refused or fell_back
                 return text
-            except openai.BadRequestError as exc:
+            except _BadRequest:
                 if not json_mode:
-                    raise _Failure(self._status_label(exc)) from None
+                    raise
                 # Some servers do not support JSON mode; the prompt still asks for JSON.
                 log.info("endpoint refused JSON mode (HTTP 400); asking again without it")
                 json_mode = False
                 fell_back = True
-            except openai.RateLimitError as exc:
-                wait = _retry_after(exc.response.headers)
-                label = "endpoint rate-limited (HTTP 429)"
-                if wait is not None:
-                    label += f", retry after {_seconds(wait)}"
+            except _RateLimited as limited:
+                wait = limited.wait
                 left = deadline - time.monotonic()
                 if rate_limited_once or wait is None or wait >= left:
-                    raise _Failure(label) from None
+                    raise
                 rate_limited_once = True
                 log.info("endpoint rate-limited; retrying in %s", _seconds(wait))
                 time.sleep(wait)
-            except openai.APITimeoutError:
-                raise _Failure(self._timed_out()) from None
-            except openai.APIConnectionError as exc:
-                raise _Failure(_connection_label(exc)) from None
-            except openai.APIStatusError as exc:
-                raise _Failure(self._status_label(exc)) from None
-            except openai.APIError as exc:
-                raise _Failure(f"endpoint error: {exc.message}") from None
-            except json.JSONDecodeError as exc:  # a 200 whose body is not JSON at all
-                raise _Failure(f"endpoint reply is not valid JSON: {exc}") from None
 
-    def _request(self, messages: list[dict], json_mode: bool, timeout: float) -> str:
-        options = {"response_format": {"type": "json_object"}} if json_mode else {}
-        completion = self._openai().chat.completions.create(
-            model=self.config.model,
-            messages=messages,
-            max_tokens=self.config.max_tokens,
-            temperature=self.config.temperature,
-            timeout=timeout,
-            **options,
-        )
-        choices = getattr(completion, "choices", None)
-        if not isinstance(choices, list) or not choices:
-            raise _Failure("endpoint reply is not a chat completion (no choices)")
-        message = getattr(choices[0], "message", None)
-        content = getattr(message, "content", None)
-        if content is not None and not isinstance(content, str):
-            raise _Failure("endpoint reply is not a chat completion (content is not text)")
-        if not content or not content.strip():
-            raise _Failure("empty reply")
-        return content
-
-    def _openai(self) -> openai.OpenAI:
-        if self._client is None:
-            self._client = openai.OpenAI(
-                base_url=self.config.base_url,
-                api_key=self.config.api_key,
-                timeout=self.config.timeout_s,
-                max_retries=0,  # retries are decided here, inside the time budget
+    def _request(self, messages: list[dict], json_mode: bool, deadline: float) -> str:
+        body = {
+            "model": self.config.model,
+            "messages": messages,
+            "max_tokens": self.config.max_tokens,
+            "temperature": self.config.temperature,
+        }
+        if json_mode:
+            body["response_format"] = {"type": "json_object"}
+        headers = {
+            "Content-Type": "application/json",
+            "Accept": "application/json",
+            "Authorization": f"Bearer {self.config.api_key}",
+            "User-Agent": "synapse-review",
+        }
+        url = self.config.base_url.rstrip("/") + "/chat/completions"
+        try:
+            reply = post_json(
+                url,
+                json.dumps(body).encode("utf-8"),
+                headers,
+                deadline=deadline,
+                max_bytes=self.config.max_reply_bytes,
             )
-        return self._client
+        except DeadlineExpired:
+            raise _Failure(self._timed_out()) from None
+        except TransportFailure as exc:
+            raise _Failure(str(exc)) from None
+        if reply.status >= 300:
+            raise self._status_failure(reply)
+        try:
+            data = jsonsafe.loads(reply.body)
+        except ValueError as exc:  # a 200 whose body is not JSON at all
+            raise _Failure(f"endpoint reply is not valid JSON: {exc}") from None
+        return _content(data)
 
     def _timed_out(self) -> str:
         return f"endpoint timed out after {self.config.timeout_s:.1f} s"
 
-    def _status_label(self, exc: openai.APIStatusError) -> str:
-        code = exc.status_code
+    def _status_failure(self, reply: HttpReply) -> _Failure:
+        code = reply.status
+        if code == 429:
+            wait = _retry_after(reply.headers)
+            label = "endpoint rate-limited (HTTP 429)"
+            if wait is not None:
+                label += f", retry after {_seconds(wait)}"
+            return _RateLimited(label, wait)
         if code in (401, 403):
             label = f"endpoint refused the credentials (HTTP {code})"
         elif code == 404:
@@ -242,8 +260,9 @@ class OpenAIChat:
         else:
             label = f"endpoint error: HTTP {code}"
         # Redact before clipping: a clip through the key would leave its head unredactable.
-        detail = _error_detail(exc.body, self.config)
-        return f"{label}: {detail}" if detail else label
+        detail = _error_detail(_body_value(reply.body), self.config)
+        label = f"{label}: {detail}" if detail else label
+        return _BadRequest(label) if code == 400 else _Failure(label)
 
     def _fail(self, error: str, started: float) -> ChatReply:
         error = redact(error, self.config)
@@ -252,26 +271,32 @@ class OpenAIChat:
         return ChatReply.failed(error, _elapsed_ms(started))
 
 
+def _content(data: object) -> str:
+    """The assistant message of a Chat Completions body, or a labelled failure."""
+    choices = data.get("choices") if isinstance(data, dict) else None
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        raise _Failure("endpoint reply is not a chat completion (no choices)")
+    message = choices[0].get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    if content is not None and not isinstance(content, str):
+        raise _Failure("endpoint reply is not a chat completion (content is not text)")
+    if not content or not content.strip():
+        raise _Failure("empty reply")
+    return content
+
+
+def _body_value(body: bytes) -> object:
+    """An error body as JSON when it is JSON, else as text."""
+    try:
+        return jsonsafe.loads(body)
+    except ValueError:
+        return body.decode("utf-8", "replace")
+
+
 def check_connection(config: LLMConfig) -> ChatReply:
     """Send one tiny request, for a "Test connection" button; never raises."""
     messages = [{"role": "user", "content": CONNECTION_CHECK_PROMPT}]
     return OpenAIChat(config).complete(messages, json_mode=True)
-
-
-def _connection_label(exc: openai.APIConnectionError) -> str:
-    chain: list[BaseException] = []
-    cause = exc.__cause__
-    while cause is not None and len(chain) < 8:
-        chain.append(cause)
-        cause = cause.__cause__ or cause.__context__
-    if any(isinstance(c, ConnectionRefusedError) for c in chain):
-        return "endpoint unreachable: connection refused"
-    # Matched by name: the transport is httpx or httpx2 depending on the openai release.
-    names = {type(c).__name__ for c in chain}
-    if names & {"RemoteProtocolError", "ReadError"}:
-        return "endpoint dropped the connection mid-reply"
-    reason = _clip(str(chain[0])) if chain else ""
-    return f"endpoint unreachable: {reason or 'cannot connect'}"
 
 
 def _error_detail(body: object, config: LLMConfig) -> str:

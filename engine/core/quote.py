@@ -35,15 +35,18 @@ _NOTE = (
     r"(?:(?:my|reader'?s?|editor'?s?)\s+)?(?:(?:note|nb|comment|emphasis\s+(?:added|mine|ours)"
     r"|italics\s+(?:added|mine))\b|n\.\s?b\.|ed\.)"
 )
-_NOTE_TAIL = re.compile(
-    rf"\s*(?:\[\s*{_NOTE}[^\]]*\]|\(\s*{_NOTE}[^)]*\)|\s-{{1,2}}\s*{_NOTE}\s*:.*)$"
-)
+# Matched at a given opening bracket or dash, never searched for from every position: a
+# search ending in `$` re-scans the rest of the text at each candidate (quadratic).
+_NOTE_OPEN = re.compile(rf"\s*{_NOTE}")
+_DASH_NOTE = re.compile(rf"\s-{{1,2}}\s*{_NOTE}\s*:")
 _SUPERSCRIPTS = frozenset("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻")
 _TOKEN_SPLIT = re.compile(f"({_TOKEN.pattern})")
 _SPELLING = re.compile(r"[-' ]")
 _DIGITS = re.compile(r"\d+")
 _SIC = re.compile(r"\s*[\[(]sic!?[\])]")
-_EDGES = re.compile(r"^(?:[\s\"']|\.\.\.)+|(?:[\s\"']|\.\.\.)+$")
+# A fuzzy match costs about the quote's length times the candidate windows; past this the
+# quote must match exactly or as a highlight.
+MAX_FUZZY_QUOTE_CHARS = 2000
 
 
 def _pairs(spec: str) -> tuple[tuple[str, str], ...]:
@@ -109,6 +112,7 @@ class QuoteMatch:
     _: KW_ONLY
     near_miss: str | None = None
     confirmed_source_text: str | None = None
+    reason: str | None = None
 
     @classmethod
     def unavailable(cls) -> QuoteMatch:
@@ -129,12 +133,17 @@ class QuoteMatch:
 
     @classmethod
     def not_found(
-        cls, *, score: float = 0.0, page: int | None = None, near_miss: str | None = None
+        cls,
+        *,
+        score: float = 0.0,
+        page: int | None = None,
+        near_miss: str | None = None,
+        reason: str | None = None,
     ) -> QuoteMatch:
-        return cls(False, MatchMethod.NONE, score, page, near_miss=near_miss)
+        return cls(False, MatchMethod.NONE, score, page, near_miss=near_miss, reason=reason)
 
     def to_dict(self) -> dict[str, object]:
-        """The six fields as JSON-ready values."""
+        """The seven fields as JSON-ready values."""
         return {**asdict(self), "method": self.method.value}
 
 
@@ -187,7 +196,14 @@ def verify_quote(
     if (pos := _find_unnegated(source.text, needle)) >= 0:
         return QuoteMatch.exact(needle, _page(fulltext, source.original(pos)))
     hit = _annotation_match(needle, annotations or (), fulltext)
-    return hit if hit is not None else _fuzzy_match(needle, fulltext, floor, said=body)
+    if hit is not None:
+        return hit
+    if len(needle) > MAX_FUZZY_QUOTE_CHARS:
+        return QuoteMatch.not_found(
+            reason=f"quote is {len(needle):,} characters, over the {MAX_FUZZY_QUOTE_CHARS:,}"
+            " that fuzzy matching takes; only an exact or highlighted match counts"
+        )
+    return _fuzzy_match(needle, fulltext, floor, said=body)
 
 
 def quote_needle(body: str) -> str:
@@ -198,9 +214,65 @@ def quote_needle(body: str) -> str:
     Surrounding quotation marks and leading or trailing ellipses are dropped too.
     """
     text = _SIC.sub("", _fold(body).text.strip())
-    while (stripped := _EDGES.sub("", _NOTE_TAIL.sub("", text))) != text:
-        text = stripped
-    return text
+    # Work on [start, end) of the text rather than on slices, so stripping many notes one
+    # after another stays linear in the quote's length.
+    start, end = 0, len(text)
+    dash = _DASH_NOTE.search(text)  # the leftmost dash note; stripping never adds one
+    while True:
+        if dash is not None and dash.start() < start:
+            dash = _DASH_NOTE.search(text, start, end)
+        note = _note_tail_start(text, start, end, dash)
+        inner = _edges(text, start, end if note is None else note)
+        if inner == (start, end):
+            return text[start:end]
+        start, end = inner
+
+
+def _note_tail_start(text: str, start: int, end: int, dash: re.Match | None) -> int | None:
+    """Where a trailing reader note of text[start:end] starts (spaces before it included).
+
+    A bracketed note is looked for only among the openers after the last inner closing
+    bracket, and a dash note is the leftmost one the caller found, so no scan runs from
+    every position to the end.
+    """
+    starts = []
+    if dash is not None and dash.end() <= end:
+        starts.append(dash.start())
+    closer = text[end - 1] if end > start else ""
+    if closer in ("]", ")"):
+        opener = "[" if closer == "]" else "("
+        inner = max(text.rfind(closer, start, end - 1) + 1, start)
+        pos = text.find(opener, inner, end - 1)
+        while pos >= 0:
+            if _NOTE_OPEN.match(text, pos + 1, end):
+                starts.append(pos)
+                break
+            pos = text.find(opener, pos + 1, end - 1)
+    if not starts:
+        return None
+    first = min(starts)
+    while first > start and text[first - 1].isspace():
+        first -= 1
+    return first
+
+
+def _edges(text: str, start: int, end: int) -> tuple[int, int]:
+    """[start, end) without surrounding spaces, quotation marks and ellipses (linear)."""
+    while start < end:
+        if text[start].isspace() or text[start] in "\"'":
+            start += 1
+        elif text.startswith("...", start, end):
+            start += 3
+        else:
+            break
+    while end > start:
+        if text[end - 1].isspace() or text[end - 1] in "\"'":
+            end -= 1
+        elif text.endswith("...", start, end):
+            end -= 3
+        else:
+            break
+    return start, end
 
 
 def _fold(text: str) -> _Folded:
@@ -468,7 +540,9 @@ def _keeps_meaning(
 
 def _cased_needle(body: str) -> str:
     """The quote as written, trimmed of surrounding quotation marks and ellipses."""
-    return _EDGES.sub("", _SIC.sub("", body.strip()))
+    text = _SIC.sub("", body.strip())
+    start, end = _edges(text, 0, len(text))
+    return text[start:end]
 
 
 def _negation(word: str) -> bool:

@@ -7,7 +7,7 @@ Add a type with `register(name, fn)`; `verify` dispatches and never raises.
 
 from __future__ import annotations
 
-import json
+import contextlib
 import math
 import os
 from collections.abc import Callable, Mapping
@@ -17,6 +17,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from engine.core import jsonsafe
 from engine.core.epistemics import Tier, Verdict
 from engine.core.errors import EngineError
 from engine.core.evidence import (
@@ -42,6 +43,10 @@ __all__ = [
     "register",
     "verify",
 ]
+
+
+# The cap the workspace puts on tethered files: a 300 MB "source" is refused, not read whole.
+MAX_VERIFIED_FILE_BYTES = 20 * 1024 * 1024
 
 
 class VerifierStatus(StrEnum):
@@ -187,6 +192,12 @@ def _workspace_file(context: VerifyContext, relative: object) -> Path:
         raise CannotCheck(safe.reason)
     if not safe.path.is_file():
         raise CannotCheck(f"{relative!r} is not a file in the workspace")
+    size = safe.path.stat().st_size
+    if size > MAX_VERIFIED_FILE_BYTES:
+        raise CannotCheck(
+            f"{relative!r} is {size:,} bytes, over the {MAX_VERIFIED_FILE_BYTES:,}-byte cap"
+            " on files a verifier reads"
+        )
     return safe.path
 
 
@@ -256,7 +267,9 @@ def check_quote(payload: Mapping[str, Any], context: VerifyContext) -> VerifierR
     if method == "unavailable":
         return VerifierResult.unverifiable("source text unavailable", method=method)
     return VerifierResult.failed(
-        "quote not found in source",
+        f"quote not found in source ({match.reason})"
+        if match.reason
+        else "quote not found in source",
         method=method,
         score=match.score,
         page=match.page,
@@ -275,14 +288,12 @@ def _read_source(context: VerifyContext, citekey: object) -> tuple[str, object]:
         fulltext = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise CannotCheck(str(exc)) from exc
-    safe = resolve_inside(context.workspace, f"sources/{citekey}.annotations.json")
     annotations = None
-    if safe.path is not None and safe.path.is_file():
-        # Annotations only add a way to match; unreadable ones are treated as absent.
-        try:
-            annotations = json.loads(safe.path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError):
-            annotations = None
+    # Annotations only add a way to match; unreadable, oversized or deeply nested ones are
+    # treated as absent.
+    with contextlib.suppress(CannotCheck, OSError, ValueError):
+        notes = _workspace_file(context, f"sources/{citekey}.annotations.json")
+        annotations = jsonsafe.loads(notes.read_bytes())
     return fulltext, annotations
 
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import statistics
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.api import OpenWorkspace, ask
+from engine.core import jsonsafe
 from engine.core.errors import ConfigError
 from engine.navigation.substrate import Budget
 
@@ -58,18 +58,26 @@ def load_gold(path: str | Path) -> list[GoldClaim]:
     """Read SciFact claims (`{id, claim, evidence: {doc_id: ...}}` per line)."""
     claims = []
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
+        lines = Path(path).read_bytes().splitlines()
     except OSError as exc:
         raise ConfigError(f"cannot read claims file {path}: {exc.strerror}") from None
     for n, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
-            item = json.loads(line)
-            labels = {str(doc): _label(ev) for doc, ev in item["evidence"].items()}
-            claims.append(
-                GoldClaim(str(item["id"]), item["claim"], frozenset(item["evidence"]), labels)
+            item = jsonsafe.loads(line)
+            if not isinstance(item, dict) or not isinstance(item.get("claim"), str):
+                raise ValueError("expected an object with a string claim")
+            evidence = item.get("evidence")
+            if not isinstance(evidence, dict | list):
+                raise ValueError("evidence must be an object of abstract ids")
+            ids = [str(doc) for doc in evidence if isinstance(doc, str | int)]
+            labels = (
+                {str(doc): _label(ev) for doc, ev in evidence.items()}
+                if isinstance(evidence, dict)
+                else {}
             )
+            claims.append(GoldClaim(str(item["id"]), item["claim"], frozenset(ids), labels))
         except (ValueError, KeyError, TypeError) as exc:
             raise ConfigError(f"claims file {path} line {n} is malformed: {exc}") from None
     return claims

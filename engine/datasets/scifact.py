@@ -18,6 +18,7 @@ from pathlib import Path
 
 import yaml
 
+from engine.core import jsonsafe
 from engine.core.errors import EngineError
 from engine.datasets.sections import Sectioned, sectioned
 from engine.workspace.notes import is_address_safe
@@ -146,11 +147,11 @@ def _read_jsonl(path: Path) -> Iterator[dict]:
             raw = gzip.decompress(raw)
         except (OSError, EOFError) as exc:
             raise EngineError(f"{path} is not a readable gzip file: {exc}") from exc
-    for number, line in enumerate(raw.decode("utf-8", errors="strict").splitlines(), start=1):
+    for number, line in enumerate(raw.splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            record = jsonsafe.loads(line)
         except ValueError as exc:
             raise EngineError(f"{path}:{number}: not JSON ({exc})") from exc
         if not isinstance(record, dict):

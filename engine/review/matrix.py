@@ -12,6 +12,7 @@ the router, so the matrix and the answers never disagree.
 
 from __future__ import annotations
 
+import csv
 import io
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -27,6 +28,8 @@ from engine.review.typers import Relation
 from engine.workspace.stores import Workspace
 
 STRONG_CLAIM = 0.7
+# What makes a spreadsheet read a cell as a formula (OWASP CSV injection guidance).
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
 HIGH_CONFIDENCE = 0.8
 
 COLUMNS = (
@@ -228,10 +231,31 @@ def relations_in(frame: pd.DataFrame) -> list[str]:
 
 
 def to_csv(frame: pd.DataFrame) -> str:
-    """The table as CSV text (header row, no index), for download."""
+    """The table as CSV text (header row, no index), for download.
+
+    A text cell a spreadsheet would read as a formula (starting with `=`, `+`, `-`, `@`, a
+    tab or a carriage return, say a note title `=HYPERLINK(…)`) gets a leading `'`, as
+    spreadsheet-safe exporters do, so opening the file never runs it.
+    """
+    # Rows end in CRLF (RFC 4180): with a bare LF terminator a field holding a carriage
+    # return is left unquoted, which splits the row in every reader.
     buffer = io.StringIO()
-    frame.to_csv(buffer, index=False)
+    writer = csv.writer(buffer)
+    writer.writerow(list(frame.columns))
+    for row in frame.itertuples(index=False, name=None):
+        writer.writerow(["" if _missing(value) else neutralise_formula(value) for value in row])
     return buffer.getvalue()
+
+
+def _missing(value: object) -> bool:
+    return value is None or (isinstance(value, float) and value != value)
+
+
+def neutralise_formula(value: object) -> object:
+    """`value` with a `'` in front when it is text a spreadsheet would evaluate."""
+    if isinstance(value, str) and value.startswith(FORMULA_PREFIXES):
+        return "'" + value
+    return value
 
 
 @dataclass(frozen=True)

@@ -25,10 +25,11 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 
-from engine.core.errors import ConfigError, EngineError
+from engine.core import jsonsafe
+from engine.core.errors import ConfigError, EngineError, WorkspaceError
 from engine.review.strength import ClaimStrength, priority_weight
 from engine.review.typers import Relation, Typer, Typing, gate_for, make_typer
-from engine.workspace.atomic import synapse_path, write_atomic
+from engine.workspace.atomic import read_app_file, synapse_path, write_atomic
 from engine.workspace.notes import MEMORY_SOURCE, Note, NoteKind, Store, note_address
 from engine.workspace.opened import OpenWorkspace
 from engine.workspace.stores import Workspace
@@ -150,9 +151,9 @@ class OverlayEdge:
             confidence=float(data["confidence"]),
             claim_strength=None if strength is None else float(strength),
             priority=float(data["priority"]),
-            rationale=str(data.get("rationale", "")),
-            evidence=str(data.get("evidence", "")),
-            cue=str(data.get("cue", "none")),
+            rationale=_text(data, "rationale"),
+            evidence=_text(data, "evidence"),
+            cue=_text(data, "cue") or "none",
         )
 
 
@@ -194,12 +195,18 @@ class Overlay:
                 parsed.append(OverlayEdge.from_dict(item))
             except (ValueError, TypeError) as exc:
                 raise ValueError(f"edge {n}: {exc}") from None
+        parameters = data.get("parameters") or {}
+        if not isinstance(parameters, dict):
+            raise ValueError("parameters is not an object")
+        seconds = data.get("seconds") or 0.0
+        if not _is_number(seconds):
+            raise ValueError("seconds is not a number")
         return cls(
-            built_at=str(data.get("built_at", "")),
-            typer=str(data.get("typer", "")),
-            parameters=dict(data.get("parameters") or {}),
-            counts=dict(data.get("counts") or {}),
-            seconds=float(data.get("seconds") or 0.0),
+            built_at=_text(data, "built_at"),
+            typer=_text(data, "typer"),
+            parameters=parameters,
+            counts=_counts(data.get("counts") or {}),
+            seconds=float(seconds),
             edges=tuple(parsed),
         )
 
@@ -324,7 +331,12 @@ def build_overlay(
 def save_overlay(root: str | os.PathLike[str], overlay: Overlay) -> None:
     """Replace the overlay file of the workspace at `root` with `overlay`, atomically."""
     text = json.dumps(overlay.to_dict(), ensure_ascii=False, indent=1, sort_keys=True)
-    write_atomic(synapse_path(root, OVERLAY_PATH), text + "\n")
+    try:
+        write_atomic(synapse_path(root, OVERLAY_PATH), text + "\n")
+    except OSError as exc:  # a full disk or a read-only workspace
+        raise WorkspaceError(
+            f"cannot save the overlay: {exc.strerror or exc}; the previous overlay is unchanged"
+        ) from None
 
 
 def _edge(pair: Candidate, typing: Typing, strength: float | None) -> OverlayEdge:
@@ -343,16 +355,20 @@ def _edge(pair: Candidate, typing: Typing, strength: float | None) -> OverlayEdg
 
 
 def read_overlay(root: str | os.PathLike[str]) -> OverlayRead:
-    """Read the overlay file of the workspace at `root`; never raises for a bad file."""
+    """Read the overlay file of the workspace at `root`; never raises for a bad file.
+
+    Links, FIFOs, devices, files over the app-file cap, bad UTF-8, nesting deeper than
+    `jsonsafe.MAX_DEPTH` and fields of the wrong type all make it `corrupt`, with the reason.
+    """
     try:
-        raw = synapse_path(root, OVERLAY_PATH).read_bytes()
+        raw = read_app_file(synapse_path(root, OVERLAY_PATH))
     except FileNotFoundError:
         return OverlayRead.missing()
     except (OSError, EngineError) as exc:
         return OverlayRead.corrupt(str(exc))
     try:
-        return OverlayRead.found(Overlay.from_dict(json.loads(raw.decode("utf-8"))))
-    except (ValueError, TypeError, UnicodeDecodeError) as exc:
+        return OverlayRead.found(Overlay.from_dict(jsonsafe.loads(raw)))
+    except (ValueError, TypeError) as exc:
         return OverlayRead.corrupt(str(exc))
 
 
@@ -363,3 +379,22 @@ def load_overlay(root: str | os.PathLike[str]) -> Overlay | None:
 
 def _is_number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _text(data: dict, name: str) -> str:
+    value = data.get(name, "")
+    if not isinstance(value, str):
+        raise ValueError(f"{name} is not a string")
+    return value
+
+
+def _counts(value: object) -> dict:
+    """`counts` as saved: names to whole numbers, `by_relation` one level deeper."""
+    if not isinstance(value, dict):
+        raise ValueError("counts is not an object")
+    for name, count in value.items():
+        inner = count.items() if isinstance(count, dict) else [(name, count)]
+        for key, number in inner:
+            if not isinstance(key, str) or not isinstance(number, int) or isinstance(number, bool):
+                raise ValueError(f"counts: {name} is not a whole number")
+    return value

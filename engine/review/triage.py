@@ -20,15 +20,17 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
 
-from engine.core.errors import ConfigError, EngineError
+from engine.core import jsonsafe
+from engine.core.errors import ConfigError, EngineError, WorkspaceError
 from engine.core.model import Edge
 from engine.review.overlay import EdgeKey
 from engine.review.typers import Relation
-from engine.workspace.atomic import append_durable, file_lock, synapse_path
+from engine.workspace.atomic import append_durable, file_lock, read_app_file, synapse_path
 
 LOG_PATH = ".synapse/triage.jsonl"
 LOCK_PATH = ".synapse/triage.lock"
 CONTRADICTS = Relation.CONTRADICTS.value
+MAX_NOTE_CHARS = 10_000
 
 
 class Decision(StrEnum):
@@ -109,21 +111,30 @@ def record(
     except ValueError:
         names = ", ".join(d.value for d in Decision)
         raise ConfigError(f"unknown decision {decision!r} (one of {names})") from None
+    _check_fields(edge, note)
     entry = TriageEntry(datetime.now(UTC).isoformat(timespec="microseconds"), edge, decision, note)
     line = json.dumps(entry.to_dict(), ensure_ascii=False, sort_keys=True) + "\n"
     log = synapse_path(root, LOG_PATH)
-    with file_lock(synapse_path(root, LOCK_PATH)):
-        # A crash can leave a torn last line without its newline; start on a fresh line so
-        # this record is not glued to it (the torn fragment is then skipped as malformed).
-        prefix = b"" if _ends_cleanly(log) else b"\n"
-        append_durable(log, prefix + line.encode("utf-8"))
+    try:
+        with file_lock(synapse_path(root, LOCK_PATH)):
+            # A crash can leave a torn last line without its newline; start on a fresh line so
+            # this record is not glued to it (the torn fragment is then skipped as malformed).
+            prefix = b"" if _ends_cleanly(log) else b"\n"
+            append_durable(log, prefix + line.encode("utf-8"))
+    except OSError as exc:  # a full disk or a read-only workspace
+        raise WorkspaceError(
+            f"cannot record the decision: {exc.strerror or exc}; the triage log is unchanged"
+        ) from None
     return entry
 
 
 def read_log(root: str | os.PathLike[str]) -> TriageLog:
-    """The log as written; unreadable lines are skipped and named in `problems`, never fatal."""
+    """The log as written; unreadable lines are skipped and named in `problems`, never fatal.
+
+    A link, FIFO, device or oversized file in place of the log is one problem, not a hang.
+    """
     try:
-        raw = synapse_path(root, LOG_PATH).read_bytes()
+        raw = read_app_file(synapse_path(root, LOG_PATH))
     except FileNotFoundError:
         return TriageLog.empty()
     except (OSError, EngineError) as exc:
@@ -135,8 +146,8 @@ def read_log(root: str | os.PathLike[str]) -> TriageLog:
         if not line.strip():
             continue
         try:
-            entries.append(TriageEntry.from_dict(json.loads(line.decode("utf-8"))))
-        except (ValueError, UnicodeDecodeError) as exc:
+            entries.append(TriageEntry.from_dict(jsonsafe.loads(line)))
+        except ValueError as exc:
             if torn_tail and number == len(lines):
                 problems.append(f"line {number}: incomplete last line ignored")
             else:
@@ -158,14 +169,22 @@ def confirmed_edges(root: str | os.PathLike[str]) -> list[Edge]:
     ]
 
 
-def _ends_cleanly(path) -> bool:
+def _check_fields(edge: EdgeKey, note: object) -> None:
+    """Refuse what `read_log` would later skip: empty or non-text ids, a non-text note."""
+    for name, value in edge.to_dict().items():
+        if not isinstance(value, str) or not value.strip():
+            raise ConfigError(f"{name} is empty; name the note it refers to")
+        if value != value.strip() or any(ord(c) < 32 for c in value):
+            raise ConfigError(f"{name} {value!r} has surrounding spaces or control characters")
+    if not isinstance(note, str):
+        raise ConfigError("the triage note must be text")
+    if len(note) > MAX_NOTE_CHARS:
+        raise ConfigError(f"the triage note is over {MAX_NOTE_CHARS:,} characters")
+
+
+def _ends_cleanly(log) -> bool:
     """True when the file is missing, empty, or ends with a newline."""
     try:
-        with open(path, "rb") as stream:
-            stream.seek(0, os.SEEK_END)
-            if stream.tell() == 0:
-                return True
-            stream.seek(-1, os.SEEK_END)
-            return stream.read(1) == b"\n"
+        return read_app_file(log)[-1:] in (b"", b"\n")
     except FileNotFoundError:
         return True

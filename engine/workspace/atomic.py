@@ -1,36 +1,194 @@
-"""Crash-safe writes under `.synapse/`: whole-file replacement, durable appends, a file lock.
+"""Crash-safe writes under `.synapse/` that never follow a link, and bounded reads of them.
 
 A replaced file is either the old content or the new, never a mix: the new bytes go to a
 temporary file in the same folder, are flushed and fsynced, then renamed over the target,
 and the folder is fsynced so the rename itself survives a power cut. Appends go through
-`O_APPEND` in one `write` call and are fsynced before returning.
+`O_APPEND` in one `write` call and are fsynced before returning; a failed append (a full
+disk) is cut back, so the file never keeps half a record.
+
+Links are refused at every level. A cloned repository can carry `.synapse/` itself, or a
+file in it, as a symbolic or hard link to one of its notes; writing through it would turn
+that note into an index or an overlay. So every folder on the way is opened relative to the
+one above with `O_NOFOLLOW`, the file itself too, a `.synapse/` that is or holds a link
+(symbolic, or a file with other hard links) is refused whole, and reads refuse FIFOs,
+devices and files over a size cap, so a planted FIFO cannot block a reader.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import os
-import tempfile
+import secrets
+import stat
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from engine.core.errors import WorkspaceError
-from engine.core.paths import resolve_inside
 
 STALE_TEMP_SECONDS = 3600
+SYNAPSE_DIR = ".synapse"
+# The app's own files are small; the overlay of the 5k-note demo is under 1 MB.
+MAX_APP_FILE_BYTES = 64 * 1024 * 1024
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+_LINK_ERRNOS = (errno.ELOOP, errno.ENOTDIR, errno.EMLINK)
 
 
-def synapse_path(root: str | os.PathLike[str], relative: str) -> Path:
-    """The resolved path of `relative` inside the workspace `root`.
+@dataclass(frozen=True)
+class AppFile:
+    """A file named by its folder `root` (trusted, resolved) and the parts below it."""
 
-    Raises WorkspaceError when it would lead outside, say through a symlinked `.synapse/`.
+    root: Path
+    parts: tuple[str, ...]
+
+    @property
+    def path(self) -> Path:
+        return self.root.joinpath(*self.parts)
+
+    @property
+    def name(self) -> str:
+        return self.parts[-1]
+
+    @property
+    def relative(self) -> str:
+        return "/".join(self.parts)
+
+    def __fspath__(self) -> str:
+        return str(self.path)
+
+
+def synapse_path(root: str | os.PathLike[str], relative: str) -> AppFile:
+    """The app file `relative` (under `.synapse/`) of the workspace at `root`.
+
+    Raises WorkspaceError for a path that is absolute, climbs with `..`, or is not under
+    `.synapse/`; links are refused when the file is opened.
     """
-    safe = resolve_inside(root, relative)
-    if not safe.allowed:
-        raise WorkspaceError(f"cannot use {relative}: {safe.reason}")
-    return safe.path
+    parts = tuple(part for part in relative.replace("\\", "/").split("/") if part not in ("", "."))
+    if relative.startswith(("/", "\\")) or ".." in parts or not parts or parts[0] != SYNAPSE_DIR:
+        raise WorkspaceError(f"cannot use {relative}: the app writes only under {SYNAPSE_DIR}/")
+    return AppFile(Path(root).resolve(), parts)
+
+
+def check_no_links(root: str | os.PathLike[str]) -> None:
+    """Refuse a `.synapse/` under `root` that is, or holds, a symbolic or hard link.
+
+    A missing `.synapse/` passes. Raises WorkspaceError naming the first link found.
+    """
+    top = Path(root).resolve() / SYNAPSE_DIR
+    try:
+        info = top.lstat()
+    except FileNotFoundError:
+        return
+    if stat.S_ISLNK(info.st_mode):
+        raise WorkspaceError(
+            f"{SYNAPSE_DIR} is a symbolic link; the app writes only into a real folder"
+        )
+    if not stat.S_ISDIR(info.st_mode):
+        raise WorkspaceError(f"{SYNAPSE_DIR} is not a folder")
+    for folder, dirs, files in os.walk(top, followlinks=False):
+        for name in dirs + files:
+            path = Path(folder) / name
+            _refuse_link(path.lstat(), path.relative_to(top.parent).as_posix())
+
+
+def write_atomic(target: AppFile | str | os.PathLike[str], data: bytes | str) -> None:
+    """Replace `target` with `data` in one step; missing folders are created.
+
+    On any failure the previous file (if there was one) is left untouched. Raises
+    WorkspaceError when a link stands anywhere on the way, OSError when the disk refuses.
+    """
+    file = _app_file(target)
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    with open_parent(file, create=True) as folder:
+        _check_existing(folder, file)
+        temp = f".{file.name}.{secrets.token_hex(8)}.tmp"
+        fd = os.open(
+            temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644, dir_fd=folder
+        )
+        try:
+            try:
+                _write_all(fd, payload)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.replace(temp, file.name, src_dir_fd=folder, dst_dir_fd=folder)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temp, dir_fd=folder)
+            raise
+        os.fsync(folder)
+        _sweep_leftovers(folder, file.name)
+
+
+def append_durable(target: AppFile | str | os.PathLike[str], data: bytes) -> None:
+    """Append `data` to `target` (created if missing) in one write, then fsync.
+
+    Whole or nothing: if the write fails part-way (a full disk) the file is cut back to its
+    previous length before the error is raised. Callers that share the file must hold a
+    `file_lock`: the lock, not `O_APPEND`, is what keeps two writers' records whole.
+    """
+    file = _app_file(target)
+    with open_parent(file, create=True) as folder:
+        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK
+        fd = _open_file(folder, file, flags)
+        try:
+            before = os.fstat(fd).st_size
+            try:
+                _write_all(fd, data)
+                os.fsync(fd)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.ftruncate(fd, before)
+                    os.fsync(fd)
+                raise
+        finally:
+            os.close(fd)
+        os.fsync(folder)
+
+
+def read_app_file(target: AppFile, *, max_bytes: int = MAX_APP_FILE_BYTES) -> bytes:
+    """The bytes of an app file, refusing links, FIFOs, devices and files over `max_bytes`.
+
+    Raises FileNotFoundError when it is missing, WorkspaceError naming any refusal.
+    """
+    with open_parent(target, create=False) as folder:
+        fd = _open_file(folder, target, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, create=False)
+        try:
+            size = os.fstat(fd).st_size
+            if size > max_bytes:
+                raise WorkspaceError(f"{target.relative} is over the {max_bytes:,}-byte cap")
+            chunks, total = [], 0
+            while chunk := os.read(fd, min(1 << 20, max_bytes + 1 - total)):
+                chunks.append(chunk)
+                total += len(chunk)
+                if total > max_bytes:
+                    raise WorkspaceError(f"{target.relative} is over the {max_bytes:,}-byte cap")
+            return b"".join(chunks)
+        finally:
+            os.close(fd)
+
+
+@contextlib.contextmanager
+def file_lock(target: AppFile | str | os.PathLike[str]) -> Iterator[None]:
+    """Hold an exclusive `flock` on the lock file `target` (created if missing) for the block.
+
+    The lock is advisory and per open file: every cooperating writer, in any process,
+    must take it through this function.
+    """
+    file = _app_file(target)
+    with open_parent(file, create=True) as folder:
+        fd = _open_file(folder, file, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
 
 
 def fsync_dir(folder: str | os.PathLike[str]) -> None:
@@ -42,78 +200,115 @@ def fsync_dir(folder: str | os.PathLike[str]) -> None:
         os.close(fd)
 
 
-def write_atomic(path: str | os.PathLike[str], data: bytes | str) -> None:
-    """Replace `path` with `data` in one step; the folder is created if needed.
+def _app_file(target: AppFile | str | os.PathLike[str]) -> AppFile:
+    """An AppFile as given; a plain path trusts its parent folder and refuses links below it."""
+    if isinstance(target, AppFile):
+        if target.parts[0] == SYNAPSE_DIR:
+            check_no_links(target.root)
+        return target
+    path = Path(target).absolute()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return AppFile(path.parent.resolve(), (path.name,))
 
-    On any failure the previous file (if there was one) is left untouched.
-    """
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    payload = data.encode("utf-8") if isinstance(data, str) else data
-    handle, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+
+@contextlib.contextmanager
+def open_parent(file: AppFile, *, create: bool) -> Iterator[int]:
+    """A descriptor of the file's folder, reached from `root` without following a link."""
+    fd = os.open(file.root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(payload)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temp, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temp)
+        for depth, part in enumerate(file.parts[:-1], start=1):
+            where = "/".join(file.parts[:depth])
+            try:
+                child = os.open(part, _DIR_FLAGS, dir_fd=fd)
+            except FileNotFoundError:
+                if not create:
+                    raise
+                with contextlib.suppress(FileExistsError):
+                    os.mkdir(part, 0o755, dir_fd=fd)
+                child = _open_dir(part, fd, where)
+            except OSError as exc:
+                if exc.errno in _LINK_ERRNOS:
+                    raise WorkspaceError(f"{where} is a link or not a folder; refused") from None
+                raise
+            os.close(fd)
+            fd = child
+        yield fd
+    finally:
+        os.close(fd)
+
+
+def _open_dir(part: str, parent: int, where: str) -> int:
+    try:
+        return os.open(part, _DIR_FLAGS, dir_fd=parent)
+    except OSError as exc:
+        if exc.errno in _LINK_ERRNOS:
+            raise WorkspaceError(f"{where} is a link or not a folder; refused") from None
         raise
-    fsync_dir(target.parent)
-    _sweep_leftovers(target)
 
 
-def _sweep_leftovers(target: Path) -> None:
-    """Remove temporary files a crashed writer of `target` left behind.
+def _open_file(folder: int, file: AppFile, flags: int, *, create: bool = True) -> int:
+    """Open the file without following a link, then insist on a regular file of one link."""
+    try:
+        fd = os.open(file.name, flags | os.O_CLOEXEC, 0o644, dir_fd=folder)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise WorkspaceError(f"{file.relative} is a symbolic link; refused") from None
+        if exc.errno == errno.ENXIO:  # a FIFO with no reader, opened for writing
+            raise WorkspaceError(f"{file.relative} is not a regular file; refused") from None
+        raise
+    try:
+        _refuse_link(os.fstat(fd), file.relative)
+    except BaseException:
+        os.close(fd)
+        raise
+    if not create:
+        return fd
+    # The descriptor was opened non-blocking only so that a FIFO could not hang the open.
+    os.set_blocking(fd, True)
+    return fd
+
+
+def _refuse_link(info: os.stat_result, relative: str) -> None:
+    if stat.S_ISLNK(info.st_mode):
+        raise WorkspaceError(f"{relative} is a symbolic link; refused")
+    if stat.S_ISDIR(info.st_mode):
+        return
+    if not stat.S_ISREG(info.st_mode):
+        raise WorkspaceError(
+            f"{relative} is not a regular file (a FIFO, socket or device); refused"
+        )
+    if info.st_nlink > 1:
+        raise WorkspaceError(f"{relative} has other hard links (it may be a note); refused")
+
+
+def _check_existing(folder: int, file: AppFile) -> None:
+    try:
+        info = os.stat(file.name, dir_fd=folder, follow_symlinks=False)
+    except FileNotFoundError:
+        return
+    _refuse_link(info, file.relative)
+    if stat.S_ISDIR(info.st_mode):
+        raise WorkspaceError(f"{file.relative} is a folder; refused")
+
+
+def _write_all(fd: int, payload: bytes) -> None:
+    view = memoryview(payload)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+def _sweep_leftovers(folder: int, name: str) -> None:
+    """Remove temporary files a crashed writer of `name` left behind.
 
     Only files older than an hour go, so a concurrent writer's temporary file is never taken.
     """
     cutoff = time.time() - STALE_TEMP_SECONDS
-    for leftover in target.parent.glob(f".{target.name}.*.tmp"):
+    prefix = f".{name}."
+    for leftover in os.listdir(folder):
+        if not (leftover.startswith(prefix) and leftover.endswith(".tmp")):
+            continue
         with contextlib.suppress(OSError):
-            if leftover.stat().st_mtime < cutoff:
-                leftover.unlink()
-
-
-def append_durable(path: str | os.PathLike[str], data: bytes) -> None:
-    """Append `data` to `path` (created if missing) in one write, then fsync.
-
-    Callers that share the file must hold a `file_lock`: the lock, not `O_APPEND`, is what
-    keeps two writers' records whole.
-    """
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    created = not target.exists()
-    fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-    try:
-        view = memoryview(data)
-        while view:
-            written = os.write(fd, view)
-            view = view[written:]
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    if created:
-        fsync_dir(target.parent)
-
-
-@contextlib.contextmanager
-def file_lock(path: str | os.PathLike[str]) -> Iterator[None]:
-    """Hold an exclusive `flock` on the lock file `path` (created if missing) for the block.
-
-    The lock is advisory and per open file: every cooperating writer, in any process,
-    must take it through this function.
-    """
-    lock = Path(path)
-    lock.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-    finally:
-        os.close(fd)
+            info = os.stat(leftover, dir_fd=folder, follow_symlinks=False)
+            if stat.S_ISREG(info.st_mode) and info.st_mtime < cutoff:
+                os.unlink(leftover, dir_fd=folder)

@@ -32,6 +32,10 @@ from engine.workspace.notes import (
 
 _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
+# YAML aliases share one value among many places, so a small file can stand for a huge one
+# (a 13 KB quote aliased 100,000 times); a note needs few, if any.
+MAX_ALIASES = 32
+_ALIAS_HINT = re.compile(r"(?:^|[\s\[{,:-])\*[^\s,\[\]{}]")
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)^(?:---|\.\.\.)[ \t]*\r?$\n?", re.S | re.M)
 _SHA256_HEX = re.compile(r"\A[0-9a-f]{64}\Z")
 
@@ -69,6 +73,11 @@ def parse_note(
     if match is None:
         return ParsedNote.rejected("no YAML front matter (the file must start with '---')")
     try:
+        if _too_many_aliases(match.group(1)):
+            return ParsedNote.rejected(
+                f"front matter uses more than {MAX_ALIASES} YAML aliases (*name); write the"
+                " values out"
+            )
         meta = yaml.load(match.group(1), Loader=_SafeLoader)
     except (yaml.YAMLError, ValueError, RecursionError) as exc:
         return ParsedNote.rejected(f"bad YAML front matter: {_first_line(exc)}")
@@ -77,6 +86,26 @@ def parse_note(
     return _NoteBuilder(meta, store=store, source=source, path=path, root=root).build(
         body=text[match.end() :].strip(), stamp=stamp
     )
+
+
+def _too_many_aliases(text: str) -> bool:
+    """True when the YAML uses more than MAX_ALIASES aliases; stops at the first one over.
+
+    A cheap scan rules out almost every note; only text that may hold that many aliases is
+    parsed into events to count the real ones (an `*` inside a quoted string is no alias).
+    """
+    for hints, _ in enumerate(_ALIAS_HINT.finditer(text), start=1):
+        if hints > MAX_ALIASES:
+            break
+    else:
+        return False
+    aliases = 0
+    for event in yaml.parse(text, Loader=_SafeLoader):
+        if isinstance(event, yaml.AliasEvent):
+            aliases += 1
+            if aliases > MAX_ALIASES:
+                return True
+    return False
 
 
 class _NoteBuilder:

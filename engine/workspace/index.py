@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
 import sqlite3
 import threading
 import time
@@ -23,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.core.errors import EngineError, WorkspaceError
-from engine.core.paths import resolve_inside
+from engine.workspace.atomic import check_no_links, open_parent, synapse_path
 from engine.workspace.bm25 import Bm25Params, Postings, bag, tokens, top_k
 from engine.workspace.notes import FileStamp, Note, Store
 from engine.workspace.stores import FederatedBox, Workspace
@@ -100,9 +101,13 @@ class _Catalog:
 class Index:
     """BM25 search over a workspace's notes, kept in step with the files by `update`."""
 
-    def __init__(self, path: Path, connection: sqlite3.Connection, *, rebuilt: bool):
+    def __init__(
+        self, path: Path | None, connection: sqlite3.Connection, *, rebuilt: bool, notice: str = ""
+    ):
         self.path = path
         self.rebuilt = rebuilt
+        # Why the index lives in memory for this run (a read-only or unsafe `.synapse/`).
+        self.notice = notice
         self._db = connection
         self._params = Bm25Params()
         self._loaded: _Loaded | None = None
@@ -116,22 +121,32 @@ class Index:
         """Open (creating if needed) the index of the workspace at `workspace_root`.
 
         A database that is corrupt or from another schema version is rebuilt empty;
-        `rebuilt` tells. Raises WorkspaceError if `.synapse/` would lead outside the folder.
+        `rebuilt` tells. When the file cannot be written safely (a read-only workspace, a
+        `.synapse/` that is or holds a link, a hard-linked index file) the index is built
+        in memory for this run instead and `notice` says why; nothing is written then.
         """
-        safe = resolve_inside(workspace_root, INDEX_PATH)
-        if not safe.allowed:
-            raise WorkspaceError(f"cannot place the index: {safe.reason}")
-        safe.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path = _safe_index_path(workspace_root)
+        except (OSError, WorkspaceError) as exc:
+            return cls.in_memory(f"index kept in memory for this run: {_reason(exc)}")
         connection = None
         try:
-            connection = _connect(safe.path)
-            return cls(safe.path, connection, rebuilt=False)._ensure_schema()
+            connection = _connect(path)
+            return cls(path, connection, rebuilt=False)._ensure_schema()
         except sqlite3.DatabaseError as exc:
             if connection is not None:
                 connection.close()
+            if _read_only(exc):
+                return cls.in_memory(f"index kept in memory for this run: {exc}")
             _refuse_unless_corrupt(exc)
-        _remove_database(safe.path)
-        return cls(safe.path, _connect(safe.path), rebuilt=True)._ensure_schema()
+        _remove_database(path)
+        return cls(path, _connect(path), rebuilt=True)._ensure_schema()
+
+    @classmethod
+    def in_memory(cls, notice: str) -> Index:
+        """An empty index held in memory only, with the `notice` saying why."""
+        connection = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        return cls(None, connection, rebuilt=False, notice=notice)._ensure_schema()
 
     def __enter__(self) -> Index:
         return self
@@ -289,8 +304,11 @@ class Index:
 
     def _rebuild(self) -> None:
         self._db.close()
-        _remove_database(self.path)
-        self._db = _connect(self.path)
+        if self.path is None:
+            self._db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        else:
+            _remove_database(self.path)
+            self._db = _connect(self.path)
         self._loaded = None
         self._seen_version = -1
         self._cached_catalog = None
@@ -413,6 +431,39 @@ def _connect(path: Path) -> sqlite3.Connection:
         connection.close()
         raise
     return connection
+
+
+def _safe_index_path(root: str | Path) -> Path:
+    """The index file, once `.synapse/` and the database's files are known to hold no link.
+
+    SQLite opens the path itself (this build has no no-follow VFS), so the checks come
+    first: `.synapse/` is created without following links, and neither it nor any file in
+    it (the database, its WAL and shared-memory files) may be a symbolic or hard link.
+    """
+    check_no_links(root)
+    file = synapse_path(root, INDEX_PATH)
+    with open_parent(file, create=True):
+        pass
+    check_no_links(root)
+    probe = file.path.parent / f".{file.name}.probe"
+    # A read-only folder would only fail at the first write, deep inside an update.
+    fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    os.close(fd)
+    probe.unlink()
+    return file.path
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        return f"cannot write {exc.filename or '.synapse/'} ({exc.strerror})"
+    return str(exc)
+
+
+def _read_only(exc: sqlite3.DatabaseError) -> bool:
+    """True when SQLite cannot write here (read-only, full disk) rather than a corrupt file."""
+    text = str(exc).lower()
+    signs = ("readonly", "read-only", "unable to open", "disk i/o error", "disk is full")
+    return any(sign in text for sign in signs)
 
 
 def _store(value: Store | str) -> Store:

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 
 from engine.workspace.index import Index, UpdateStats
 from engine.workspace.stores import LoadProblem, Workspace
 from engine.workspace.stores import open_workspace as load_workspace
+from engine.workspace.threads import DaemonPool
+
+# Model calls in flight at once per workspace; each is bounded by its endpoint deadline.
+MODEL_WORKERS = 4
 
 
 @dataclass(frozen=True, eq=False)
@@ -29,6 +33,11 @@ class OpenWorkspace:
     def report(self) -> tuple[LoadProblem, ...]:
         return self.workspace.report
 
+    @property
+    def notice(self) -> str:
+        """Why the index lives in memory for this run, or an empty string."""
+        return self.index.notice
+
     def close(self) -> None:
         self.index.close()
 
@@ -42,14 +51,18 @@ def open_workspace(path: str | os.PathLike[str]) -> OpenWorkspace:
 
 
 class Worker:
-    """An opened workspace whose engine calls run one at a time on its own thread.
+    """An opened workspace, with two kinds of thread to call it on.
 
-    Sessions share the workspace, so calls are serialised; a long call (an overlay build)
-    can be submitted and watched while the page shows its progress.
+    Engine calls (opening, offline answers, offline overlay builds) run one at a time on
+    the engine thread. Calls that wait on a model endpoint run on a separate, bounded pool
+    of `MODEL_WORKERS` threads, so a slow endpoint can hold at most that pool, never the
+    engine thread the other sessions and the offline reasoner use. Every thread is a
+    daemon: a stopped server exits whatever a call is waiting on.
     """
 
     def __init__(self, root: str) -> None:
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="synapse-workspace")
+        self._pool = DaemonPool(1, "synapse-workspace")
+        self._model_pool = DaemonPool(MODEL_WORKERS, "synapse-model")
         self.opened: OpenWorkspace = self.call(open_workspace, root)
 
     def call(self, fn: Callable, /, *args, **kwargs):
@@ -58,6 +71,14 @@ class Worker:
     def submit(self, fn: Callable, /, *args, **kwargs) -> Future:
         return self._pool.submit(fn, *args, **kwargs)
 
+    def call_model(self, fn: Callable, /, *args, **kwargs):
+        """Run a call that waits on a model endpoint on the model pool, and wait for it."""
+        return self.submit_model(fn, *args, **kwargs).result()
+
+    def submit_model(self, fn: Callable, /, *args, **kwargs) -> Future:
+        return self._model_pool.submit(fn, *args, **kwargs)
+
     def close(self) -> None:
+        self._model_pool.shutdown()
         self.call(self.opened.close)
-        self._pool.shutdown(wait=False)
+        self._pool.shutdown()

@@ -1,0 +1,101 @@
+"""The chat transport under attack: trickling and endless replies, redirects, echoed keys, size."""
+
+import threading
+
+import pytest
+
+from engine.core.llm import LLMConfig, OpenAIChat
+from tests.chat_server import (
+    ChatServer,
+    chat_server_fixture,  # noqa: F401 (registers the chat_server fixture)
+    echo_key,
+    redirect,
+    reply,
+    status,
+    stream_forever,
+    trickle,
+)
+
+KEY = "sk-test-9e8d7c6b5a4f"
+MESSAGES = [{"role": "user", "content": "Say something in JSON."}]
+# A generous bound: the call must be over long before this, whatever the machine's load.
+HARNESS_S = 20
+
+
+def config(server: ChatServer, **overrides) -> LLMConfig:
+    return LLMConfig(base_url=server.base_url, model="test-model", api_key=KEY, **overrides)
+
+
+def complete_within_harness(chat: OpenAIChat):
+    """Run one `complete` on a thread; fail the test if it is still running after HARNESS_S."""
+    out = {}
+    thread = threading.Thread(target=lambda: out.update(reply=chat.complete(MESSAGES)))
+    thread.daemon = True
+    thread.start()
+    thread.join(HARNESS_S)
+    assert not thread.is_alive(), "the call outlived its deadline by far"
+    return out["reply"]
+
+
+@pytest.mark.parametrize(
+    "step",
+    [trickle('{"answer": "' + "x" * 200 + '"}', 0.3), stream_forever(0.05)],
+    ids=["trickle-one-byte-at-a-time", "stream-without-end"],
+)
+def test_a_reply_that_never_completes_ends_at_the_total_deadline(chat_server, step):
+    chat_server.script(step)
+    result = complete_within_harness(OpenAIChat(config(chat_server, timeout_s=1)))
+    assert not result.ok and result.error == "endpoint timed out after 1.0 s"
+
+
+def test_a_redirect_to_another_origin_is_not_followed(chat_server):
+    with ChatServer() as elsewhere:
+        chat_server.script(redirect(elsewhere.base_url + "/chat/completions"))
+        result = OpenAIChat(config(chat_server)).complete(MESSAGES)
+        assert not result.ok and "another origin" in result.error
+        assert elsewhere.requests == []
+
+
+@pytest.mark.parametrize("code", [301, 302, 307, 308])
+def test_a_same_origin_redirect_is_followed(chat_server, code):
+    chat_server.script(redirect("/v1/chat/completions?moved=1", code), reply('{"ok": 1}'))
+    result = OpenAIChat(config(chat_server)).complete(MESSAGES)
+    assert result.ok and result.text == '{"ok": 1}'
+    assert [r.path for r in chat_server.chat_requests][-1] == "/v1/chat/completions?moved=1"
+
+
+def test_redirect_loops_end(chat_server):
+    chat_server.script(redirect("/v1/chat/completions"))
+    result = OpenAIChat(config(chat_server)).complete(MESSAGES)
+    assert not result.ok and "redirected more than" in result.error
+
+
+def test_a_reply_repeating_the_key_comes_back_redacted(chat_server):
+    chat_server.script(echo_key())
+    result = OpenAIChat(config(chat_server)).complete(MESSAGES)
+    assert result.ok and KEY not in result.text
+    assert result.text == '{"answer": "the key is [redacted]"}'
+
+
+def test_an_oversized_reply_is_refused_before_parsing(chat_server):
+    chat_server.script(reply("x" * 50_000))
+    result = OpenAIChat(config(chat_server, max_reply_bytes=10_000)).complete(MESSAGES)
+    assert not result.ok and result.error == (
+        "endpoint reply is larger than 10,000 bytes; not read"
+    )
+
+
+def test_an_oversized_endless_stream_is_cut_at_the_cap(chat_server):
+    chat_server.script(stream_forever(0.0))
+    result = complete_within_harness(OpenAIChat(config(chat_server, max_reply_bytes=20_000)))
+    assert not result.ok and "larger than 20,000 bytes" in result.error
+
+
+def test_a_deeply_nested_reply_is_a_labelled_failure(chat_server):
+    chat_server.script(reply("[" * 100_000))
+    nested = '{"choices": ' + "[" * 5000 + "]" * 5000 + "}"
+    chat_server.script(status(200, nested))
+    chat = OpenAIChat(config(chat_server))
+    first, second = chat.complete(MESSAGES), chat.complete(MESSAGES)
+    assert first.ok  # the content is text; what it holds is the parser's business
+    assert not second.ok and "nested deeper than" in second.error
