@@ -153,7 +153,7 @@ def test_triage_records_the_pair_the_reviewer_clicked(lab_path: Path, tmp_path: 
             # Back on Navigate, the answer on screen is re-routed: the node is now contested.
             open_page(page, "Navigate")
             banner = page.get_by_test_id("stAlert").filter(has_text="ABSTAIN")
-            expect(banner).to_contain_text("contested", timeout=30_000)
+            expect(banner).to_contain_text("contradicts (confirmed by a reviewer)", timeout=30_000)
             expect(page.get_by_text("Re-routed after a triage decision")).to_be_visible()
             expect(page.locator(".contest-disclosure")).to_contain_text("confirmed by a reviewer")
             shot(page, "navigate-rerouted")
