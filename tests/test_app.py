@@ -20,6 +20,7 @@ from tests.conftest import ROOT
 
 APP = str(ROOT / "app.py")
 PAGES = (
+    "pages/home.py",
     "pages/navigate.py",
     "pages/reasoning_dag.py",
     "pages/traceability.py",
@@ -62,6 +63,8 @@ def slice_question(root: Path) -> str:
 
 
 def ask(at: AppTest, question: str) -> AppTest:
+    if not any(t.key == "question" for t in at.text_input):
+        at.switch_page("pages/navigate.py").run()
     at.text_input(key="question").input(question)
     return at.button(key="ask").click().run()
 
@@ -127,6 +130,8 @@ def test_a_shared_link_answers_its_question(lab_path, monkeypatch):
     at = AppTest.from_file(APP, default_timeout=120)
     at.query_params["q"] = SIGNAL
     at.run()
+    assert not at.exception
+    at.switch_page("pages/navigate.py").run()
     assert at.text_input(key="question").value == SIGNAL
     assert banner(at).startswith("ANSWER")
 
