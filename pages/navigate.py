@@ -69,7 +69,9 @@ def replay() -> None:
         right.slider("Step", 0, steps - 1, key="nav_step")
     step = min(state.get("nav_step", steps - 1), max(0, steps - 1))
     st.caption(md_escape(step_caption(result, step)))
-    st.iframe(shared.neighbourhood_page(result, state.get("answer_id", ""), step), height=520)
+    root = str(worker.opened.root)
+    page = shared.neighbourhood_page(result, state.get("answer_id", ""), step, root)
+    st.iframe(page, height=520)
     st.html(store_legend_html())
 
 

@@ -136,13 +136,35 @@ def current_id() -> str:
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
-def neighbourhood_page(_result: dict, result_id: str, step: int) -> str:
+def neighbourhood_page(_result: dict, result_id: str, step: int, root: str = "") -> str:
     """The neighbourhood graph page at `step`, rendered once per result and step.
 
     The page inlines the graph library (hundreds of KB), so replaying a trace would
-    otherwise rebuild it on every rerun.
+    otherwise rebuild it on every rerun. The workspace's overlay edges are drawn too.
     """
-    return neighbourhood_html(_result, step, height=500)
+    return neighbourhood_html(_result, step, height=500, overlay=overlay_edges(root))
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _overlay_edges(root: str, stamp: tuple) -> tuple[dict, ...]:
+    saved = overlay.load_overlay(root)
+    if saved is None:
+        return ()
+    return tuple(
+        {"src": e.memory_address, "dst": e.zk_address, "relation": e.relation.value}
+        for e in saved.edges
+    )
+
+
+def overlay_edges(root: str) -> tuple[dict, ...]:
+    """The saved overlay's typed edges as src/dst/relation, reread when the file changes."""
+    if not root:
+        return ()
+    try:
+        info = (Path(root) / overlay.OVERLAY_PATH).stat()
+    except OSError:
+        return ()
+    return _overlay_edges(root, (info.st_size, info.st_mtime_ns))
 
 
 def current() -> dict | None:

@@ -48,9 +48,9 @@ trace_colours = {s.name: s.colour for s in trace_swatches}
 
 # Stores in the navigation graph.
 store_swatches = (
-    Swatch("zk", "#4e79a7", "canon notes"),
-    Swatch("mem", "#f28e2b", "practice entries"),
-    Swatch("code", "#59a14f", "code files"),
+    Swatch("zk", "#4e79a7", "canon notes (circles)"),
+    Swatch("mem", "#f28e2b", "practice entries (squares)"),
+    Swatch("code", "#59a14f", "code files (triangles)"),
 )
 store_colours = {s.name: s.colour for s in store_swatches}
 
@@ -116,6 +116,9 @@ def store_legend_html() -> str:
     chips.append(
         _chip("not expanded", "#ffffff", "links not followed yet", border="2px dashed #555")
     )
+    grounded = _chip("✓ grounded", "#ffffff", "checked by a verifier", border="3px solid #2e7d32")
+    chips.append(grounded)
+    chips.append(_chip("★ cited", "#ffffff", "cited by the answer", border="2px solid #b8860b"))
     return _strip(chips)
 
 

@@ -10,6 +10,7 @@ from engine.core.llm import LLMConfig, OpenAIChat
 from engine.core.text import sentences
 from engine.navigation.navigator import Action, NavState
 from engine.navigation.reasoners.model import NodeView, draft_answer
+from engine.navigation.substrate import link_less
 from engine.workspace.bm25 import tokens as terms
 from engine.workspace.notes import NoteKind
 
@@ -179,8 +180,11 @@ def _premise_targets(state: NavState, address: str) -> list[str]:
 
 
 def _has_links(state: NavState, address: str) -> bool:
+    """Whether expanding the note can reveal anything: links, a tether, or related notes."""
     note = state.workspace.note(address)
-    return note is not None and (bool(note.links) or note.tether is not None)
+    if note is None:
+        return False
+    return bool(note.links) or note.tether is not None or link_less(state.workspace)
 
 
 def _claim(
