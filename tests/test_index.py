@@ -203,3 +203,15 @@ def test_one_index_serves_many_threads(tmp_path):
         results = list(pool.map(lambda i: index.search(f"alpha {i}", k=3), range(200)))
     assert all(hits and hits[0].address.startswith("zk:b:") for hits in results)
     index.close()
+
+
+def test_related_notes_share_the_notes_rarest_terms_and_leave_it_out(index):
+    text = "Momentum crashes after rebounds. Rebounds hurt momentum."
+    hits = index.related("zk:~fed~peer~fin:crash", text, k=3)
+    assert "zk:~fed~peer~fin:crash" not in addresses(hits)
+    assert hits and all(hit.score > 0 for hit in hits)
+    assert addresses(hits) == addresses(index.related("zk:~fed~peer~fin:crash", text, k=3))
+
+
+def test_a_note_whose_words_no_other_note_has_relates_to_nothing(index):
+    assert index.related("zk:x:y", "zebra quokka", k=3) == []

@@ -114,6 +114,10 @@ def explore(state: NavState, config: OfflineConfig) -> Action | None:
             for target in _premise_targets(state, address):
                 if target in hood.nodes and target not in state.grounded:
                     return Action.ground(target, f"a premise of the claim {address}")
+    # Related notes (a link-less corpus) show where the walk could go, but are not checked:
+    # grounding them moved answers to abstracts no annotator tied to the question.
+    if link_less(state.workspace):
+        return None
     for address in ranked:
         if address not in state.grounded and room and hood.hops.get(address, 0) > 0:
             return Action.ground(address, "revealed by an expansion")
