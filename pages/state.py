@@ -86,8 +86,3 @@ def persist(widget_key: str, store_key: str) -> None:
     state = st.session_state
     if widget_key not in state and store_key in state:
         state[widget_key] = state[store_key]
-
-
-def remember(widget_key: str, store_key: str) -> None:
-    """Copy a widget's value into `store_key` (an on_change callback)."""
-    st.session_state[store_key] = st.session_state.get(widget_key, "")
