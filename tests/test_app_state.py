@@ -1,0 +1,127 @@
+"""Page state through AppTest: forms, the shared link, workspace switches, kept text, landing."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from engine.workspace.examples import landing_examples, read_examples
+from tests.conftest import MOMENTUM_LAB, ROOT
+from tests.test_app import APP, CRASH, SIGNAL, ask, banner
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture(autouse=True)
+def clear_caches():
+    st.cache_data.clear()
+    st.cache_resource.clear()
+    yield
+    st.cache_data.clear()
+    st.cache_resource.clear()
+
+
+@pytest.fixture
+def lab_app(lab_path, monkeypatch) -> AppTest:
+    monkeypatch.setenv("SYNAPSE_WORKSPACE", str(lab_path))
+    return AppTest.from_file(APP, default_timeout=120).run()
+
+
+def labels(at: AppTest) -> list[str]:
+    texts = [e.value for e in (*at.success, *at.warning, *at.error)]
+    return [t for t in texts if t.startswith(("ANSWER", "HEDGED ANSWER", "ABSTAIN"))]
+
+
+def test_an_empty_question_gets_a_message_and_no_answer(lab_app):
+    ask(lab_app, "   ")
+    assert not lab_app.exception
+    assert any("Type a question first" in w.value for w in lab_app.warning)
+    assert labels(lab_app) == []
+
+
+def test_every_page_keeps_the_question_in_the_url(lab_app):
+    ask(lab_app, CRASH)
+    for page in ("pages/reasoning_dag.py", "pages/claim_matrix.py", "pages/home.py"):
+        lab_app.query_params.clear()  # what a page switch in the browser does
+        lab_app.switch_page(page).run()
+        assert not lab_app.exception, page
+        assert lab_app.query_params["q"] == CRASH, page
+
+
+def test_a_shared_dag_link_reproduces_the_dag(lab_path, monkeypatch):
+    monkeypatch.setenv("SYNAPSE_WORKSPACE", str(lab_path))
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["q"] = CRASH
+    at.run()  # the link opens on the Start page, which shows no banner
+    assert not at.exception and not labels(at)
+    at.switch_page("pages/reasoning_dag.py").run()
+    assert banner(at).startswith("ABSTAIN — false-premise")
+    assert "vis.Network" in at.get("iframe")[0].proto.srcdoc
+
+
+def test_switching_workspace_clears_the_old_results(lab_app, tmp_path):
+    other = tmp_path / "other-lab"
+    shutil.copytree(MOMENTUM_LAB, other, ignore=shutil.ignore_patterns(".synapse"))
+    ask(lab_app, SIGNAL)
+    assert labels(lab_app)
+    lab_app.text_input(key="workspace_path").input(str(other)).run()
+    assert not lab_app.exception
+    assert labels(lab_app) == []
+    assert lab_app.text_input(key="question").value == ""
+    assert "q" not in lab_app.query_params
+    lab_app.switch_page("pages/reasoning_dag.py").run()
+    assert "Nothing to show yet" in lab_app.info[0].value
+
+
+def test_a_folder_that_is_not_a_workspace_is_refused_and_left_untouched(lab_app, tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    lab_app.text_input(key="workspace_path").input(str(empty)).run()
+    assert not lab_app.exception
+    message = lab_app.sidebar.error[0].value
+    assert "is not a workspace" in message and ".zettelkasten/" in message
+    assert list(empty.iterdir()) == []
+    assert lab_app.sidebar.status[0].proto.state == "error" or lab_app.sidebar.error
+
+
+def test_the_audit_box_keeps_its_text_across_pages(lab_app):
+    lab_app.switch_page("pages/audit.py").run()
+    lab_app.text_area(key="audit_text").input('{"dag": "mine"}').run()
+    lab_app.switch_page("pages/navigate.py").run()
+    lab_app.switch_page("pages/audit.py").run()
+    assert lab_app.text_area(key="audit_text").value == '{"dag": "mine"}'
+
+
+def test_a_question_with_an_address_is_never_a_link(lab_app):
+    ask(lab_app, "Is http://203.0.113.9/x a source for momentum crashes?")
+    lab_app.switch_page("pages/reasoning_dag.py").run()
+    shown = " ".join(c.value for c in lab_app.caption)
+    assert "http\\://203.0.113.9/x" in shown
+
+
+def test_the_landing_lists_one_example_per_verdict_and_stance():
+    examples = landing_examples(read_examples(MOMENTUM_LAB))
+    assert [e.label for e in examples] == ["ANSWER", "HEDGED ANSWER", "ABSTAIN", "ABSTAIN"]
+    assert [e.stance for e in examples] == ["supports", "", "", "contradicts"]
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_each_landing_example_asks_on_click_and_reaches_its_verdict(lab_app, index):
+    example = landing_examples(read_examples(MOMENTUM_LAB))[index]
+    lab_app.button(key=f"home_example_{index}").click().run()
+    assert not lab_app.exception
+    assert banner(lab_app).split(" — ")[0] == example.label
+    assert lab_app.query_params["q"] == example.question
+
+
+def test_the_landing_offers_the_bundled_lab(scifact_slice, monkeypatch):
+    monkeypatch.setenv("SYNAPSE_WORKSPACE", str(scifact_slice))
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    assert [b.key for b in at.button if b.key.startswith("home_example_")]
+    at.button(key="home_lab").click().run()
+    assert not at.exception
+    assert Path(at.text_input(key="workspace_path").value) == ROOT / "examples" / "momentum-lab"
