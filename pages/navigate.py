@@ -71,7 +71,7 @@ def replay() -> None:
     st.caption(md_escape(step_caption(result, step)))
     root = str(worker.opened.root)
     page = shared.neighbourhood_page(result, state.get("answer_id", ""), step, root)
-    st.iframe(page, height=520)
+    st.iframe(page, height=620)
     st.html(store_legend_html())
 
 

@@ -142,7 +142,7 @@ def neighbourhood_page(_result: dict, result_id: str, step: int, root: str = "")
     The page inlines the graph library (hundreds of KB), so replaying a trace would
     otherwise rebuild it on every rerun. The workspace's overlay edges are drawn too.
     """
-    return neighbourhood_html(_result, step, height=500, overlay=overlay_edges(root))
+    return neighbourhood_html(_result, step, height=600, overlay=overlay_edges(root))
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
@@ -151,7 +151,7 @@ def _overlay_edges(root: str, stamp: tuple) -> tuple[dict, ...]:
     if saved is None:
         return ()
     return tuple(
-        {"src": e.memory_address, "dst": e.zk_address, "relation": e.relation.value}
+        {"src": e.key.memory_address, "dst": e.key.zk_address, "relation": e.relation.value}
         for e in saved.edges
     )
 

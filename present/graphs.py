@@ -211,7 +211,7 @@ def neighbourhood_html(
         y=0.0,
         borderWidth=2,
         color={"background": "#fff8dc", "border": "#333333"},
-        font={"color": "#222222", "size": 14},
+        font={"color": "#222222", "size": 20},
     )
     for address in marks.visible:
         node = info.get(address, {"address": address, "title": address, "store": ""})
@@ -234,7 +234,7 @@ def neighbourhood_html(
                 "background": store_colours.get(store, unknown_colour),
                 "border": border,
             },
-            font={"color": cited_colour if cited else "#222222", "size": 13},
+            font={"color": cited_colour if cited else "#222222", "size": 18},
             shapeProperties={"borderDashes": False if address in marks.expanded else [4, 3]},
         )
     seen = set(marks.visible)
@@ -324,12 +324,12 @@ def _positions(trace: Sequence[Mapping], hood: Mapping) -> dict[str, tuple[float
     for depth in sorted(rings):
         ring = sorted(rings[depth], key=lambda a: angle.get(parent.get(a, ""), 0.0))
         # Each ring sits outside the last and is wide enough for its nodes' wrapped labels.
-        radius = max(radius + 200.0, len(ring) * 150.0 / (2 * math.pi))
+        radius = max(radius + 190.0, len(ring) * 190.0 / (2 * math.pi))
         for i, address in enumerate(ring):
             theta = 2 * math.pi * i / len(ring) + 0.3 * depth
             angle[address] = theta
             # Wider than tall: labels run horizontally.
-            out[address] = (1.5 * radius * math.cos(theta), radius * math.sin(theta))
+            out[address] = (1.6 * radius * math.cos(theta), 0.8 * radius * math.sin(theta))
     return out
 
 

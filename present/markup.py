@@ -65,9 +65,10 @@ triage_marks = {"confirmed": "✓", "dismissed": "✗", "follow-up": "?"}
 
 _markdown_specials = re.compile(r"([\\`*_\[\]<>|~$])")
 _markdown_block_start = re.compile(r"^([#+=-]|\d+(?=[.)]))")
-# Markdown turns bare addresses into live links; escaping the character after a scheme or
-# `www`, and every `@`, keeps them text.
-_autolink = re.compile(r"(?i)(\b(?:[a-z][a-z0-9+.-]*(?=://)|www(?=\.)))([:.])|(@)")
+# Streamlit's Markdown turns bare addresses into live links, backslash escapes or not; an
+# invisible word joiner after a scheme or `www` and before every `@` keeps them text.
+_autolink = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*(?=://)|www(?=\.))|(?=@)")
+WORD_JOINER = "\u2060"
 
 
 def esc(text: object) -> str:
@@ -78,7 +79,7 @@ def esc(text: object) -> str:
 def md_escape(text: object) -> str:
     """`text` on one line with every Markdown control character backslash-escaped."""
     flat = _markdown_specials.sub(r"\\\1", " ".join(str(text).split()))
-    flat = _autolink.sub(lambda m: f"{m.group(1)}\\{m.group(2)}" if m.group(2) else "\\@", flat)
+    flat = _autolink.sub(lambda m: (m.group(1) or "") + WORD_JOINER, flat)
     # Block syntax only counts at the start of a line: a heading, list or rule marker there.
     return _markdown_block_start.sub(
         lambda m: m.group(1) + "\\" if m.group(1)[0].isdigit() else "\\" + m.group(1), flat

@@ -45,7 +45,7 @@ def test_a_review_session_in_chromium_stays_on_this_machine(lab_path: Path, tmp_
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1800})
             page.on("request", lambda request: requests.append(request.url))
-            page.goto(url)
+            page.goto(f"{url}/ask")
             wait_idle(page)
 
             # Navigate: ask, see the verdict, step back through the trace, see the graph.
