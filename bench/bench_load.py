@@ -100,6 +100,7 @@ class Session:
         """Rerun the script with `widgets` set, as a browser does after an interaction."""
         message = BackMsg()
         message.rerun_script.query_string = ""
+        message.rerun_script.page_name = "ask"  # the Navigate page (Start is the default)
         message.rerun_script.widget_states.widgets.extend(widgets)
         started = time.perf_counter()
         self._socket.send(message.SerializeToString())

@@ -7,6 +7,7 @@ and reported; the rest of the note still loads.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +49,20 @@ class ParsedNote:
         return cls(None, (problem,))
 
 
+def _load_front_matter(text: str) -> object:
+    """YAML, read as JSON first when it is a JSON object (JSON is YAML, and much faster)."""
+    if text.lstrip().startswith("{"):
+        try:
+            return json.loads(text, parse_constant=_not_json)
+        except ValueError:
+            pass  # flow-style YAML that is not JSON
+    return yaml.load(text, Loader=_SafeLoader)
+
+
+def _not_json(name: str) -> float:
+    raise ValueError(f"{name} is not JSON")
+
+
 def parse_note(
     data: bytes,
     *,
@@ -69,7 +84,7 @@ def parse_note(
     if match is None:
         return ParsedNote.rejected("no YAML front matter (the file must start with '---')")
     try:
-        meta = yaml.load(match.group(1), Loader=_SafeLoader)
+        meta = _load_front_matter(match.group(1))
     except (yaml.YAMLError, ValueError, RecursionError) as exc:
         return ParsedNote.rejected(f"bad YAML front matter: {_first_line(exc)}")
     if not isinstance(meta, dict):
