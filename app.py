@@ -30,21 +30,23 @@ def workspace_panel() -> None:
     """Workspace path, one status box (opening, ready or failed) and the load report."""
     st.text_input("Workspace folder", value=shared.default_workspace(), key="workspace_path")
     root = shared.resolve(st.session_state["workspace_path"])
-    opened_roots = st.session_state.setdefault("opened_roots", set())
     # The box is drawn on every run, so the widgets below it never shift or go stale.
     box = st.status("Opening and indexing the workspace…", expanded=False)
-    try:
-        if root in opened_roots:
-            worker = shared.worker(root)
-        else:
-            with box:
-                worker = shared.worker(root)
-            opened_roots.add(root)
-    except EngineError as exc:
+    worker = shared.worker(root)
+    if not worker.ready(wait=shared.open_wait()):
+        # Pages draw now and wait for the load only where they need the notes.
+        st.session_state["worker"] = worker
+        page_state.follow_workspace(root)
+        with box:
+            wait_for_open(worker)
+        return
+    error = worker.failure()
+    if error is not None:
+        shared.worker.clear(root)  # a later visit tries again: the folder may be fixed
         st.session_state["worker"] = None
         page_state.follow_workspace(None)
         box.update(label="Cannot open this workspace", state="error", expanded=True)
-        box.error(f"Cannot open this workspace: {md_escape(exc)}")
+        box.error(f"Cannot open this workspace: {md_escape(error)}")
         return
     st.session_state["worker"] = worker
     page_state.follow_workspace(root)
@@ -60,10 +62,17 @@ def workspace_panel() -> None:
         for problem in opened.report:
             st.text(f"{problem.path}: {problem.problem}")
         if st.button("Reload from disk", key="workspace_reload"):
-            shared.worker.clear()
+            shared.worker.clear(root)
             shared.answer_cache_clear()
-            opened_roots.discard(root)
             st.rerun()
+
+
+@st.fragment(run_every=0.3)
+def wait_for_open(worker) -> None:
+    """Rerun the app once the workspace has opened; until then say so."""
+    if worker.ready():
+        st.rerun(scope="app")
+    st.caption("Loading the notes and bringing the search index up to date…")
 
 
 def reasoner_panel() -> None:

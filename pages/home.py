@@ -1,5 +1,7 @@
 """Start: what the app does, example questions that ask on click, and which workspace is open."""
 
+from pathlib import Path
+
 import streamlit as st
 
 from engine.workspace.examples import landing_examples, read_examples
@@ -30,14 +32,15 @@ if worker is None:
     st.button("Open examples/momentum-lab", key="home_lab", on_click=open_lab)
     st.stop()
 
-opened = worker.opened
+root = Path(st.session_state.get("results_root") or shared.default_workspace())
 st.subheader("Workspace")
+notes = f"{len(worker.opened.workspace.notes):,} notes" if worker.ready() else "notes loading…"
 st.markdown(
-    f"Open: `{md_escape(opened.root.name)}` with {len(opened.workspace.notes):,} notes "
-    f"({md_escape(opened.root)}). Type another folder in the sidebar to switch; a workspace "
-    "is a folder with `.zettelkasten/` (canon notes) and/or `.memory/` (practice entries)."
+    f"Open: `{md_escape(root.name)}` with {notes} ({md_escape(root)}). Type another folder "
+    "in the sidebar to switch; a workspace is a folder with `.zettelkasten/` (canon notes) "
+    "and/or `.memory/` (practice entries)."
 )
-if opened.root != lab.resolve():
+if root != lab.resolve():
     st.button(
         "Switch to the bundled examples/momentum-lab",
         key="home_lab",
@@ -46,7 +49,7 @@ if opened.root != lab.resolve():
     )
 
 st.subheader("Try a question")
-examples = landing_examples(read_examples(opened.root))
+examples = landing_examples(read_examples(root))
 if not examples:
     st.caption("This workspace lists no example questions (questions.jsonl); ask your own.")
 if not any(e.label == "HEDGED ANSWER" for e in examples) and examples:

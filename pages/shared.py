@@ -18,7 +18,7 @@ from engine.review import overlay
 from engine.review.triage import review_edges
 from engine.review.typers import ModelTyper
 from engine.workspace.opened import Worker
-from present.graphs import neighbourhood_html
+from present.graphs import dag_html, neighbourhood_html
 from present.markup import md_escape
 from present.views import banner
 
@@ -43,6 +43,18 @@ def resolve(path: str) -> str:
 def worker(root: str) -> Worker:
     """The opened workspace at the resolved path `root`, loaded and indexed once per process."""
     return Worker(root)
+
+
+def open_wait() -> float:
+    """Seconds a page waits for a workspace still loading before it draws (`SYNAPSE_OPEN_WAIT`).
+
+    A small workspace opens within it and the page draws once; a large one draws at once
+    with "Opening…" and the sidebar follows the load.
+    """
+    try:
+        return max(0.0, float(os.environ.get("SYNAPSE_OPEN_WAIT", "0.5")))
+    except ValueError:
+        return 0.5
 
 
 def current_worker() -> Worker | None:
@@ -143,6 +155,12 @@ def neighbourhood_page(_result: dict, result_id: str, step: int, root: str = "")
     otherwise rebuild it on every rerun. The workspace's overlay edges are drawn too.
     """
     return neighbourhood_html(_result, step, height=600, overlay=overlay_edges(root))
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def dag_page(_result: dict, result_id: str, height: int) -> str:
+    """The reasoning DAG page of the current result, rendered once per result."""
+    return dag_html(_result, height=height)
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
