@@ -21,6 +21,6 @@ def test_a_failed_open_is_reported_and_raised(tmp_path):
         assert worker.ready(wait=60)
         assert isinstance(worker.failure(), WorkspaceError)
         with pytest.raises(WorkspaceError, match="does not exist"):
-            worker.opened
+            _ = worker.opened
     finally:
         worker.close()
