@@ -89,6 +89,19 @@ def test_first_open_to_first_answer(app, demo_slice):
     graph = page.frame_locator("iframe").first
     expect(graph.locator("#mynetwork canvas")).to_be_visible(timeout=30_000)
     shot(page, "02-first-answer")
+    # Replay: the first step shows the question and its seeds; an expansion its revelations.
+    slider = page.get_by_test_id("stSlider").get_by_role("slider")
+    slider.focus()
+    slider.press("Home")
+    expect(page.get_by_text("step 0: retrieve")).to_be_visible()
+    wait_idle(page)
+    shot(page, "02a-step-0")
+    for _ in range(4):
+        slider.press("ArrowRight")
+    expect(page.get_by_text("step 4: expand")).to_be_visible()
+    wait_idle(page)
+    expect(graph.locator("#mynetwork canvas")).to_be_visible(timeout=30_000)
+    shot(page, "02b-step-4-expand")
     page.get_by_test_id("stSidebarNav").get_by_role("link", name="Claim matrix").click()
     expect(page.get_by_role("heading", name="Claim matrix", level=1)).to_be_visible()
     wait_idle(page)
