@@ -29,7 +29,7 @@ def running_app(workspace: Path, log: Path, *, deadline: float = DEADLINE) -> It
     """`streamlit run app.py` on loopback against `workspace`; yields its URL once healthy."""
     port = free_port()
     command = [
-        sys.executable, "-m", "streamlit", "run", "app.py",
+        sys.executable, "-m", "tools.serve",
         "--server.port", str(port),
         "--server.address", "127.0.0.1",
         "--server.headless", "true",

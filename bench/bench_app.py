@@ -15,6 +15,7 @@ from engine.datasets.scifact import import_scifact
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = (
+    "pages/home.py",
     "pages/navigate.py",
     "pages/reasoning_dag.py",
     "pages/traceability.py",
@@ -47,10 +48,12 @@ def rendered_pages():
         import_scifact(data / "corpus.jsonl.gz", data / "claims_train.jsonl", workspace)
         question = json.loads((data / "claims_train.jsonl").open().readline())["claim"]
         os.environ["SYNAPSE_WORKSPACE"] = str(workspace)
+        os.environ["SYNAPSE_OPEN_WAIT"] = "300"  # time the pages, not the first load
         cwd = Path.cwd()
         os.chdir(ROOT)
         try:
             at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300).run()
+            at.switch_page("pages/navigate.py").run()
             at.text_input(key="question").input(question)
             at.button(key="ask").click().run()  # the first ask opens the workspace and caches
             assert not at.exception, at.exception
