@@ -45,6 +45,12 @@ _tip_script = """
                     });
                   });
 """
+# vis fits the nodes, not their labels: zoom out once so labels at the edges are not cut.
+_margin_script = """
+                  network.once("afterDrawing", function () {
+                    network.moveTo({scale: network.getScale() * 0.85});
+                  });
+"""
 _tip_style = (
     "<style>.vis-tooltip{white-space:normal!important;max-width:380px;font-family:sans-serif;"
     "font-size:13px;line-height:1.35}body{margin:0}#mynetwork{border:none!important}</style>"
@@ -86,7 +92,9 @@ def render(net: Network) -> str:
     page = net.generate_html(notebook=False)
     if _network_call not in page:
         raise EngineError("the pyvis template changed: cannot attach node tips")
-    page = page.replace(_network_call, _tip_script + "                  " + _network_call, 1)
+    page = page.replace(
+        _network_call, _tip_script + "                  " + _network_call + _margin_script, 1
+    )
     page = _remote_link.sub("", page)
     page = _remote_script.sub("", page)
     page = _source_map.sub("", page)
