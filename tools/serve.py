@@ -8,14 +8,29 @@ switched off before the server starts.
 
 from __future__ import annotations
 
+import importlib
 import sys
 
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.web import cli
 
+# Imported before the server starts, so the first visitor does not wait for them.
+WARM = (
+    "engine.api",
+    "engine.core.llm",
+    "engine.review.matrix",
+    "present.graphs",
+    "present.heatmap",
+    "present.views",
+    "present.highlight",
+    "present.tables",
+)
+
 
 def main(argv: list[str]) -> None:
     PagesManager.uses_pages_directory = False
+    for name in WARM:
+        importlib.import_module(name)
     sys.argv = ["streamlit", "run", "app.py", *argv]
     cli.main()
 
