@@ -39,6 +39,8 @@ def workspace_panel() -> None:
         page_state.follow_workspace(root)
         with box:
             wait_for_open(worker)
+        # Holds the load report's place, so nothing below shifts when the load ends.
+        st.expander("Load report: loading…")
         return
     error = worker.failure()
     if error is not None:
