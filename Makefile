@@ -4,10 +4,12 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 DEMO ?= demo/scifact
 PORT ?= 8501
+OVERLAY := $(DEMO)/.synapse/links/claim_links.json
 
-.PHONY: run test bench fuzz demo venv dev lint format clean
+.PHONY: run test bench fuzz demo venv dev lint format clean chromium
 
 $(VENV)/.runtime: requirements.txt
+	@PYTHON=$(PYTHON) .ci/need venv
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt
@@ -20,19 +22,29 @@ $(VENV)/.dev: requirements-dev.txt $(VENV)/.runtime
 venv: $(VENV)/.runtime
 dev: $(VENV)/.dev
 
+# The demo is built once, completely: notes, search index, then the claim overlay.
 $(DEMO)/.ready: $(VENV)/.runtime data/scifact/corpus.jsonl.gz data/scifact/claims_train.jsonl \
 		engine/datasets/scifact.py engine/datasets/sections.py
+	@echo "building the SciFact demo workspace in $(DEMO) (once)…"
 	$(PY) -m engine import scifact --corpus data/scifact/corpus.jsonl.gz \
-		--claims data/scifact/claims_train.jsonl --out $(DEMO)
-	$(PY) -m engine index --workspace $(DEMO)
+		--claims data/scifact/claims_train.jsonl --out $(DEMO) >/dev/null
+	$(PY) -m engine index --workspace $(DEMO) >/dev/null
 	touch $@
 
-demo: $(DEMO)/.ready
+$(OVERLAY): $(DEMO)/.ready
+	$(PY) -m engine overlay build --workspace $(DEMO) >/dev/null
+
+demo: $(DEMO)/.ready $(OVERLAY)
 
 run: demo
-	$(PY) -m streamlit run app.py --server.address 127.0.0.1 --server.port $(PORT)
+	@echo "Synapse Review on http://127.0.0.1:$(PORT) (Ctrl-C stops it)"
+	$(PY) -m tools.serve --server.address 127.0.0.1 --server.port $(PORT) \
+		--server.headless true --browser.gatherUsageStats false
 
-test: dev
+chromium:
+	@.ci/need chromium
+
+test: dev chromium
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(VENV)/bin/lint-imports

@@ -8,6 +8,7 @@ from engine.core.errors import EngineError
 from engine.core.llm import ENV_BASE_URL, ENV_MODEL, check_connection
 from engine.navigation.substrate import Budget
 from pages import shared
+from pages import state as page_state
 from present.markup import md_escape
 
 st.set_page_config(page_title="Synapse Review", layout="wide")
@@ -15,7 +16,8 @@ st.set_page_config(page_title="Synapse Review", layout="wide")
 # URL paths differ from the file names: Streamlit may start a run in its pages-folder
 # mode, and a page it can match by file name would then run without this script.
 pages = [
-    st.Page("pages/navigate.py", title="Navigate", url_path="ask", default=True),
+    st.Page("pages/home.py", title="Start", url_path="start", default=True),
+    st.Page("pages/navigate.py", title="Navigate", url_path="ask"),
     st.Page("pages/reasoning_dag.py", title="Reasoning DAG", url_path="dag"),
     st.Page("pages/traceability.py", title="Traceability", url_path="trace"),
     st.Page("pages/claim_matrix.py", title="Claim matrix", url_path="matrix"),
@@ -25,28 +27,36 @@ page = st.navigation(pages)
 
 
 def workspace_panel() -> None:
-    """Workspace path, opening with progress, and the load report."""
+    """Workspace path, one status box (opening, ready or failed) and the load report."""
     st.text_input("Workspace folder", value=shared.default_workspace(), key="workspace_path")
     root = shared.resolve(st.session_state["workspace_path"])
-    opened_roots = st.session_state.setdefault("opened_roots", set())
-    try:
-        if root in opened_roots:
-            worker = shared.worker(root)
-        else:
-            with st.status("Opening and indexing the workspace…", expanded=False) as box:
-                worker = shared.worker(root)
-                notes = len(worker.opened.workspace.notes)
-                box.update(label=f"Workspace ready: {notes:,} notes", state="complete")
-            opened_roots.add(root)
-    except EngineError as exc:
+    # The box is drawn on every run, so the widgets below it never shift or go stale.
+    box = st.status("Opening and indexing the workspace…", expanded=False)
+    worker = shared.worker(root)
+    if not worker.ready(wait=shared.open_wait()):
+        # Pages draw now and wait for the load only where they need the notes.
+        st.session_state["worker"] = worker
+        page_state.follow_workspace(root)
+        with box:
+            wait_for_open(worker)
+        # Holds the load report's place, so nothing below shifts when the load ends.
+        st.expander("Load report: loading…")
+        return
+    error = worker.failure()
+    if error is not None:
+        shared.worker.clear(root)  # a later visit tries again: the folder may be fixed
         st.session_state["worker"] = None
-        st.error(f"Cannot open this workspace: {md_escape(exc)}")
+        page_state.follow_workspace(None)
+        box.update(label="Cannot open this workspace", state="error", expanded=True)
+        box.error(f"Cannot open this workspace: {md_escape(error)}")
         return
     st.session_state["worker"] = worker
+    page_state.follow_workspace(root)
     opened = worker.opened
     if opened.notice:  # a read-only workspace, or a `.synapse/` holding links
         st.info(md_escape(f"Nothing is saved in this workspace: {opened.notice}."))
     notes = len(opened.workspace.notes)
+    box.update(label=f"Workspace ready: {notes:,} notes", state="complete")
     with st.expander(f"Load report: {notes:,} notes, {len(opened.report)} problem(s)"):
         stats = opened.stats
         st.caption(
@@ -56,10 +66,17 @@ def workspace_panel() -> None:
         for problem in opened.report:
             st.text(f"{problem.path}: {problem.problem}")
         if st.button("Reload from disk", key="workspace_reload"):
-            shared.worker.clear()
+            shared.worker.clear(root)
             shared.answer_cache_clear()
-            opened_roots.discard(root)
             st.rerun()
+
+
+@st.fragment(run_every=0.3)
+def wait_for_open(worker) -> None:
+    """Rerun the app once the workspace has opened; until then say so."""
+    if worker.ready():
+        st.rerun(scope="app")
+    st.caption("Loading the notes and bringing the search index up to date…")
 
 
 def reasoner_panel() -> None:
@@ -103,7 +120,9 @@ with st.sidebar:
     workspace_panel()
     st.divider()
     reasoner_panel()
-    with st.expander("Budget"):
+    # A keyed expander keeps its open state across the reruns its own inputs cause.
+    with st.expander("Budget", key="budget_open"):
         budget_panel()
 
+page_state.sync_url()
 page.run()

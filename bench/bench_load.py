@@ -103,6 +103,7 @@ class Session:
         """Rerun the script with `widgets` set, as a browser does after an interaction."""
         message = BackMsg()
         message.rerun_script.query_string = ""
+        message.rerun_script.page_name = "ask"  # the Navigate page (Start is the default)
         for widget in widgets:
             if widget.WhichOneof("value") != "trigger_value":
                 self._kept[widget.id] = widget

@@ -4,6 +4,7 @@ import streamlit as st
 
 from engine.core.errors import PayloadError
 from pages import shared
+from pages import state as page_state
 from present.gallery import example, examples
 from present.graphs import dag_html
 from present.highlight import highlight_html
@@ -22,16 +23,18 @@ gallery = {item.key: item for item in examples()}
 
 def load_example() -> None:
     """Copy the chosen example into the payload box."""
-    state["audit_text"] = example(state["audit_example"]).text
+    state["audit_text"] = state["audit_draft"] = example(state["audit_example"]).text
 
 
 def load_upload() -> None:
     """Copy an uploaded file into the payload box."""
     upload = state.get("audit_upload")
     if upload is not None:
-        state["audit_text"] = upload.getvalue().decode("utf-8", errors="replace")
+        text = upload.getvalue().decode("utf-8", errors="replace")
+        state["audit_text"] = state["audit_draft"] = text
 
 
+page_state.persist("audit_example", "audit_example_kept")
 left, right = st.columns([5, 1], vertical_alignment="bottom")
 left.selectbox(
     "Example payloads, one per decision path",
@@ -44,7 +47,11 @@ st.caption(md_escape(gallery[state["audit_example"]].summary))
 st.file_uploader(
     "Or upload a payload file", type=["json"], key="audit_upload", on_change=load_upload
 )
+# The box's text outlives a visit to another page, where Streamlit drops the widget's state.
+page_state.persist("audit_text", "audit_draft")
 st.text_area("Payload JSON", key="audit_text", height=280)
+state["audit_draft"] = state["audit_text"]
+state["audit_example_kept"] = state["audit_example"]
 
 if st.button("Route", key="audit_route", type="primary"):
     worker = shared.current_worker()

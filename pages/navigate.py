@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from engine.core.errors import EngineError
 from pages import shared
+from pages import state as page_state
 from present.answer import answer_area
 from present.graphs import step_caption, step_count
 from present.highlight import cites_html
@@ -17,35 +17,28 @@ if worker is None:
     st.stop()
 
 state = st.session_state
-shared_q = st.query_params.get("q", "")
+
+
+def submit() -> None:
+    """Remember what was typed, so the box keeps it across pages."""
+    state["question_draft"] = state.get("question", "")
+
+
 if "question" not in state:
-    state["question"] = (state.get("answer") or {}).get("question") or shared_q
-
-
-def run(question: str) -> None:
-    """Answer, remember and share the question; show the last step first."""
-    try:
-        result = shared.answer(question)
-    except EngineError as exc:  # a reasoner that cannot be configured as typed
-        st.error(f"Cannot ask: {md_escape(exc)}")
-        return
-    state["answer"] = result
-    shared.set_current(result, "answer")
-    state["answer_id"] = shared.current_id()
-    state["nav_step"] = max(0, step_count(result) - 1)
-    state["playing"] = False
-    st.query_params["q"] = question
-
-
-st.text_input("Question", key="question", placeholder="What does the knowledge base say about…")
-asked = st.button("Ask", key="ask", type="primary")
-if asked and state["question"].strip():
-    with st.spinner("Navigating the knowledge base…"):
-        run(state["question"].strip())
-elif shared_q and state.get("shared_q") != shared_q:
-    state["shared_q"] = shared_q
-    if (state.get("answer") or {}).get("question") != shared_q:
-        run(shared_q)
+    state["question"] = page_state.question_text()
+# A form, so Enter in the box submits like the button.
+with st.form("ask_form", border=False, enter_to_submit=True):
+    st.text_input("Question", key="question", placeholder="What does the knowledge base say about…")
+    asked = st.form_submit_button("Ask", key="ask", type="primary", on_click=submit)
+pending = state.pop("ask_now", None)
+if asked:
+    typed = state.get("question", "").strip()
+    if typed:
+        page_state.ask(typed)
+    else:
+        st.warning("Type a question first, then press Enter or Ask.")
+elif pending:
+    page_state.ask(pending)
 
 result = state.get("answer")
 if not result:
@@ -82,7 +75,9 @@ def replay() -> None:
         right.slider("Step", 0, steps - 1, key="nav_step")
     step = min(state.get("nav_step", steps - 1), max(0, steps - 1))
     st.caption(md_escape(step_caption(result, step)))
-    st.iframe(shared.neighbourhood_page(result, state.get("answer_id", ""), step), height=520)
+    root = str(worker.opened.root)
+    page = shared.neighbourhood_page(result, state.get("answer_id", ""), step, root)
+    st.iframe(page, height=620)
     st.html(store_legend_html())
 
 

@@ -5,7 +5,6 @@ import streamlit as st
 from engine.workspace.references import citations
 from pages import shared
 from present.answer import MATRIX_PAGE, contested_pairs
-from present.graphs import dag_html
 from present.markup import legend_html, md_escape
 from present.tables import claim_rows, claims_table_html, ground_rows, table_html
 from present.views import explanations
@@ -19,7 +18,7 @@ if not result.get("dag"):
 st.html(legend_html())
 claims = claim_rows(result)
 height = 140 * min(max(len(claims), 2), 6) + 60
-st.iframe(dag_html(result, height=height - 20), height=height)
+st.iframe(shared.dag_page(result, shared.current_id(), height - 20), height=height)
 
 st.subheader("Claims")
 st.html(claims_table_html(claims))

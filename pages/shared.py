@@ -21,7 +21,7 @@ from engine.review.typers import Typer, model_typer
 from engine.workspace.opened import Worker
 from present.answer import stance_line
 from present.contests import contest_lines, contests_html, review_note
-from present.graphs import neighbourhood_html
+from present.graphs import dag_html, neighbourhood_html
 from present.markup import md_escape
 from present.views import banner
 
@@ -46,6 +46,18 @@ def resolve(path: str) -> str:
 def worker(root: str) -> Worker:
     """The opened workspace at the resolved path `root`, loaded and indexed once per process."""
     return Worker(root)
+
+
+def open_wait() -> float:
+    """Seconds a page waits for a workspace still loading before it draws (`SYNAPSE_OPEN_WAIT`).
+
+    A small workspace opens within it and the page draws once; a large one draws at once
+    with "Opening…" and the sidebar follows the load.
+    """
+    try:
+        return max(0.0, float(os.environ.get("SYNAPSE_OPEN_WAIT", "0.5")))
+    except ValueError:
+        return 0.5
 
 
 def current_worker() -> Worker | None:
@@ -163,13 +175,41 @@ def current_id() -> str:
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
-def neighbourhood_page(_result: dict, result_id: str, step: int) -> str:
+def neighbourhood_page(_result: dict, result_id: str, step: int, root: str = "") -> str:
     """The neighbourhood graph page at `step`, rendered once per result and step.
 
     The page inlines the graph library (hundreds of KB), so replaying a trace would
-    otherwise rebuild it on every rerun.
+    otherwise rebuild it on every rerun. The workspace's overlay edges are drawn too.
     """
-    return neighbourhood_html(_result, step, height=500)
+    return neighbourhood_html(_result, step, height=600, overlay=overlay_edges(root))
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def dag_page(_result: dict, result_id: str, height: int) -> str:
+    """The reasoning DAG page of the current result, rendered once per result."""
+    return dag_html(_result, height=height)
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _overlay_edges(root: str, stamp: tuple) -> tuple[dict, ...]:
+    saved = overlay.load_overlay(root)
+    if saved is None:
+        return ()
+    return tuple(
+        {"src": e.key.memory_address, "dst": e.key.zk_address, "relation": e.relation.value}
+        for e in saved.edges
+    )
+
+
+def overlay_edges(root: str) -> tuple[dict, ...]:
+    """The saved overlay's typed edges as src/dst/relation, reread when the file changes."""
+    if not root:
+        return ()
+    try:
+        info = (Path(root) / overlay.OVERLAY_PATH).stat()
+    except OSError:
+        return ()
+    return _overlay_edges(root, (info.st_size, info.st_mtime_ns))
 
 
 def current() -> dict | None:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import math
 import re
+import textwrap
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from pyvis.network import Network
 
@@ -15,6 +17,7 @@ from engine.core.text import shorten
 from present.markup import (
     esc,
     flag_mark,
+    relation_colours,
     status_colours,
     store_colours,
     unknown_colour,
@@ -40,6 +43,12 @@ _tip_script = """
                         items.update({id: item.id, title: box});
                       }
                     });
+                  });
+"""
+# vis fits the nodes, not their labels: zoom out once so labels at the edges are not cut.
+_margin_script = """
+                  network.once("afterDrawing", function () {
+                    network.moveTo({scale: network.getScale() * 0.85});
                   });
 """
 _tip_style = (
@@ -83,7 +92,9 @@ def render(net: Network) -> str:
     page = net.generate_html(notebook=False)
     if _network_call not in page:
         raise EngineError("the pyvis template changed: cannot attach node tips")
-    page = page.replace(_network_call, _tip_script + "                  " + _network_call, 1)
+    page = page.replace(
+        _network_call, _tip_script + "                  " + _network_call + _margin_script, 1
+    )
     page = _remote_link.sub("", page)
     page = _remote_script.sub("", page)
     page = _source_map.sub("", page)
@@ -123,8 +134,71 @@ def step_caption(result: Mapping, step: int) -> str:
     return f"step {item['index']}: {item['action']}{target}{grew} — {item.get('reason', '')}"
 
 
-def neighbourhood_html(result: Mapping, step: int, *, height: int = 520) -> str:
-    """The neighbourhood after `step`: nodes coloured by store, that step's nodes highlighted."""
+QUESTION_NODE = "question"
+grounded_colour = "#2e7d32"
+cited_colour = "#b8860b"
+store_shapes = {"zk": "dot", "mem": "square", "code": "triangle"}
+LABEL_WIDTH = 22
+LABEL_LINES = 3
+
+
+@dataclass(frozen=True)
+class WalkMarks:
+    """What the walk did to each node up to a step: the marks a node keeps once it has them."""
+
+    visible: tuple[str, ...]
+    fresh: frozenset[str]
+    expanded: frozenset[str]
+    grounded: frozenset[str]
+    cited: frozenset[str]
+    seeds: tuple[str, ...]
+
+
+def walk_marks(result: Mapping, step: int) -> WalkMarks:
+    """The marks after `step` (clamped): visited, grounded and cited persist once set."""
+    trace = list(result.get("trace") or [])
+    step = max(0, min(int(step), len(trace) - 1)) if trace else 0
+    shown = trace[: step + 1]
+    visible = tuple(dict.fromkeys(str(a) for s in shown for a in s.get("nodes_added") or []))
+    current = trace[step] if trace else {}
+    fresh = {str(a) for a in current.get("nodes_added") or []}
+    if current.get("target"):
+        fresh.add(str(current["target"]))
+    answered = any(s.get("action") == "answer" for s in shown)
+    cited = frozenset(str(ref) for ref in result.get("cited") or []) if answered else frozenset()
+    if current.get("action") == "answer":
+        fresh |= cited
+
+    def targets(action: str) -> frozenset[str]:
+        hits = (s["target"] for s in shown if s["action"] == action and s.get("target"))
+        return frozenset(map(str, hits))
+
+    seeds = tuple(
+        str(a) for s in trace[:1] if s.get("action") == "retrieve" for a in s["nodes_added"]
+    )
+    return WalkMarks(visible, frozenset(fresh), targets("expand"), targets("ground"), cited, seeds)
+
+
+def wrap_label(text: object, *, width: int = LABEL_WIDTH, lines: int = LABEL_LINES) -> str:
+    """A title wrapped on word boundaries into at most `lines` lines, the last one shortened."""
+    words = " ".join(str(text).split())
+    wrapped = textwrap.wrap(words, width=width, break_long_words=True) or [""]
+    if len(wrapped) > lines:
+        last = textwrap.shorten(" ".join(wrapped[lines - 1 :]), width=width, placeholder="…")
+        wrapped = [*wrapped[: lines - 1], last]
+    return "\n".join(label_text(line) for line in wrapped)
+
+
+def neighbourhood_html(
+    result: Mapping, step: int, *, height: int = 520, overlay: Sequence[Mapping] = ()
+) -> str:
+    """The walk after `step`: the question, its seeds, what each expansion revealed.
+
+    Nodes are shaped by store (canon dot, practice square, code triangle) and keep their
+    marks across steps (solid border once expanded, green once grounded, gold star label once
+    cited); what changed at this step is enlarged with a red border. `overlay` edges (typed
+    relations between a practice entry and a canon note) are drawn dashed between visible nodes.
+    """
     trace = list(result.get("trace") or [])
     hood = result.get("neighbourhood") or {}
     info = {str(n["address"]): n for n in hood.get("nodes") or []}
@@ -132,50 +206,85 @@ def neighbourhood_html(result: Mapping, step: int, *, height: int = 520) -> str:
     if not trace:
         return render(net)
     step = max(0, min(int(step), len(trace) - 1))
-    shown = trace[: step + 1]
-    visible = list(dict.fromkeys(str(a) for s in shown for a in s.get("nodes_added") or []))
+    marks = walk_marks(result, step)
     current = trace[step]
-    fresh = {str(a) for a in current.get("nodes_added") or []}
-    if current.get("target"):
-        fresh.add(str(current["target"]))
-    if current.get("action") == "answer":
-        fresh.update(str(ref) for ref in result.get("cited") or [])
-    expanded = {str(s["target"]) for s in shown if s["action"] == "expand" and s.get("target")}
-    grounded = {str(s["target"]) for s in shown if s["action"] == "ground" and s.get("target")}
-    cited = set(result.get("cited") or []) if step == len(trace) - 1 else set()
     positions = _positions(trace, hood)
-    for address in visible:
+    question = str(result.get("question") or "")
+    net.add_node(
+        QUESTION_NODE,
+        label=wrap_label(question, width=28),
+        tip=f"<b>Question</b><br>{esc(question)}",
+        shape="box",
+        x=0.0,
+        y=0.0,
+        borderWidth=2,
+        color={"background": "#fff8dc", "border": "#333333"},
+        font={"color": "#222222", "size": 20},
+    )
+    for address in marks.visible:
         node = info.get(address, {"address": address, "title": address, "store": ""})
         x, y = positions.get(address, (0.0, 0.0))
-        is_new = address in fresh
+        is_new = address in marks.fresh
+        grounded, cited = address in marks.grounded, address in marks.cited
+        border = new_colour if is_new else grounded_colour if grounded else "#444444"
+        prefix = ("★ " if cited else "") + ("✓ " if grounded else "")
+        store = node.get("store", "")
         net.add_node(
             address,
-            label=label_text(shorten(node.get("title") or address, 24)),
-            tip=_node_tip(node, address in grounded, address in cited, address in expanded),
-            shape="dot",
-            size=24 if is_new else 15,
+            label=prefix + wrap_label(node.get("title") or address),
+            tip=_node_tip(node, grounded, cited, address in marks.expanded),
+            shape=store_shapes.get(store, "diamond"),
+            size=22 if is_new else 14,
             x=x,
             y=y,
-            borderWidth=4 if is_new else 2,
+            borderWidth=5 if is_new else (4 if grounded or cited else 2),
             color={
-                "background": store_colours.get(node.get("store", ""), unknown_colour),
-                "border": new_colour if is_new else "#444444",
+                "background": store_colours.get(store, unknown_colour),
+                "border": border,
             },
-            shapeProperties={"borderDashes": False if address in expanded else [4, 3]},
+            font={"color": cited_colour if cited else "#222222", "size": 18},
+            shapeProperties={"borderDashes": False if address in marks.expanded else [4, 3]},
         )
-    seen = set(visible)
-    for s in shown:
+    seen = set(marks.visible)
+    first = trace[0]
+    for seed in marks.seeds:
+        if seed in seen:
+            net.add_edge(
+                QUESTION_NODE,
+                seed,
+                tip="retrieved for the question",
+                color=new_colour if first is current else "#c8c8c8",
+                width=2 if first is current else 1,
+            )
+    drawn: set[tuple[str, str, str]] = set()
+    for s in trace[: step + 1]:
         for edge in s.get("edges_added") or []:
             src, dst = str(edge["src"]), str(edge["dst"])
-            if src in seen and dst in seen:
+            relation = str(edge.get("relation", ""))
+            if src in seen and dst in seen and (src, dst, relation) not in drawn:
+                drawn.add((src, dst, relation))
                 net.add_edge(
                     src,
                     dst,
-                    label=label_text(edge.get("relation", "")),
-                    tip=f"<b>{esc(edge.get('relation', ''))}</b><br>{esc(src)} → {esc(dst)}",
+                    label=label_text(relation),
+                    tip=f"<b>{esc(relation)}</b><br>{esc(src)} → {esc(dst)}",
                     color=new_colour if s is current else "#8a8a8a",
                     width=2.5 if s is current else 1,
                 )
+    for edge in overlay:
+        src, dst = str(edge.get("src", "")), str(edge.get("dst", ""))
+        relation = str(edge.get("relation", ""))
+        if src in seen and dst in seen and (src, dst, relation) not in drawn:
+            drawn.add((src, dst, relation))
+            net.add_edge(
+                src,
+                dst,
+                label=label_text(relation),
+                tip=f"<b>overlay: {esc(relation)}</b><br>{esc(src)} → {esc(dst)}",
+                color=relation_colours.get(relation, "#7f7f7f"),
+                dashes=True,
+                width=1.5,
+            )
     return render(net)
 
 
@@ -194,6 +303,7 @@ def _node_tip(node: Mapping, grounded: bool, cited: bool, expanded: bool) -> str
         for flag, label in (
             (grounded, "checked"),
             (cited, "cited by the answer"),
+            (expanded, "expanded"),
             (not expanded, "links not followed"),
         )
         if flag
@@ -204,7 +314,7 @@ def _node_tip(node: Mapping, grounded: bool, cited: bool, expanded: bool) -> str
 
 
 def _positions(trace: Sequence[Mapping], hood: Mapping) -> dict[str, tuple[float, float]]:
-    """Fixed places on rings by hop, children in their parents' order, so nodes never jump."""
+    """Fixed places on rings round the question by hop, children near their parents."""
     hops = hood.get("hops") or {}
     order: list[str] = []
     parent: dict[str, str] = {}
@@ -221,15 +331,13 @@ def _positions(trace: Sequence[Mapping], hood: Mapping) -> dict[str, tuple[float
     radius = 0.0
     for depth in sorted(rings):
         ring = sorted(rings[depth], key=lambda a: angle.get(parent.get(a, ""), 0.0))
-        # Each ring sits outside the last and is wide enough for its nodes' labels.
-        radius = max(radius + 170.0, len(ring) * 120.0 / (2 * math.pi))
-        if depth == min(rings) and len(ring) == 1:
-            radius = 0.0
+        # Each ring sits outside the last and is wide enough for its nodes' wrapped labels.
+        radius = max(radius + 190.0, len(ring) * 190.0 / (2 * math.pi))
         for i, address in enumerate(ring):
             theta = 2 * math.pi * i / len(ring) + 0.3 * depth
             angle[address] = theta
             # Wider than tall: labels run horizontally.
-            out[address] = (1.6 * radius * math.cos(theta), radius * math.sin(theta))
+            out[address] = (1.6 * radius * math.cos(theta), 0.8 * radius * math.sin(theta))
     return out
 
 

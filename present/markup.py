@@ -48,9 +48,9 @@ trace_colours = {s.name: s.colour for s in trace_swatches}
 
 # Stores in the navigation graph.
 store_swatches = (
-    Swatch("zk", "#4e79a7", "canon notes"),
-    Swatch("mem", "#f28e2b", "practice entries"),
-    Swatch("code", "#59a14f", "code files"),
+    Swatch("zk", "#4e79a7", "canon notes (circles)"),
+    Swatch("mem", "#f28e2b", "practice entries (squares)"),
+    Swatch("code", "#59a14f", "code files (triangles)"),
 )
 store_colours = {s.name: s.colour for s in store_swatches}
 
@@ -65,6 +65,10 @@ triage_marks = {"confirmed": "✓", "dismissed": "✗", "follow-up": "?"}
 
 _markdown_specials = re.compile(r"([\\`*_\[\]<>|~$])")
 _markdown_block_start = re.compile(r"^([#+=-]|\d+(?=[.)]))")
+# Streamlit's Markdown turns bare addresses into live links, backslash escapes or not; an
+# invisible word joiner after a scheme or `www` and before every `@` keeps them text.
+_autolink = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*(?=://)|www(?=\.))|(?=@)")
+WORD_JOINER = "\u2060"
 
 
 def esc(text: object) -> str:
@@ -75,6 +79,7 @@ def esc(text: object) -> str:
 def md_escape(text: object) -> str:
     """`text` on one line with every Markdown control character backslash-escaped."""
     flat = _markdown_specials.sub(r"\\\1", " ".join(str(text).split()))
+    flat = _autolink.sub(lambda m: (m.group(1) or "") + WORD_JOINER, flat)
     # Block syntax only counts at the start of a line: a heading, list or rule marker there.
     return _markdown_block_start.sub(
         lambda m: m.group(1) + "\\" if m.group(1)[0].isdigit() else "\\" + m.group(1), flat
@@ -112,6 +117,9 @@ def store_legend_html() -> str:
     chips.append(
         _chip("not expanded", "#ffffff", "links not followed yet", border="2px dashed #555")
     )
+    grounded = _chip("✓ grounded", "#ffffff", "checked by a verifier", border="3px solid #2e7d32")
+    chips.append(grounded)
+    chips.append(_chip("★ cited", "#ffffff", "cited by the answer", border="2px solid #b8860b"))
     return _strip(chips)
 
 

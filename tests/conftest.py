@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,6 +14,8 @@ from engine.api import OpenWorkspace, open_workspace
 from engine.datasets.scifact import import_scifact
 
 ROOT = Path(__file__).resolve().parent.parent
+# Page tests read the page as drawn once the workspace is open, however loaded the machine.
+os.environ.setdefault("SYNAPSE_OPEN_WAIT", "300")
 MOMENTUM_LAB = ROOT / "examples" / "momentum-lab"
 
 

@@ -10,6 +10,7 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from engine.datasets.scifact import import_scifact
+from engine.workspace.stores import open_workspace
 from tests.browser_support import save_contradiction_overlay
 from tests.chat_server import (
     chat_server_fixture,  # noqa: F401 (registers chat_server)
@@ -20,6 +21,7 @@ from tests.conftest import ROOT
 
 APP = str(ROOT / "app.py")
 PAGES = (
+    "pages/home.py",
     "pages/navigate.py",
     "pages/reasoning_dag.py",
     "pages/traceability.py",
@@ -57,11 +59,13 @@ def lab_app(lab_path, monkeypatch) -> AppTest:
 
 def slice_question(root: Path) -> str:
     """The text of one of the slice's practice entries, which its abstracts should answer."""
-    entry = sorted((root / ".memory").glob("*.md"))[0].read_text(encoding="utf-8")
-    return next(line for line in entry.splitlines() if line.startswith("title: "))[7:]
+    first = sorted((root / ".memory").glob("*.md"))[0].stem
+    return open_workspace(root).notes[f"mem:_memory:{first}"].title
 
 
 def ask(at: AppTest, question: str) -> AppTest:
+    if not any(t.key == "question" for t in at.text_input):
+        at.switch_page("pages/navigate.py").run()
     at.text_input(key="question").input(question)
     return at.button(key="ask").click().run()
 
@@ -127,6 +131,8 @@ def test_a_shared_link_answers_its_question(lab_path, monkeypatch):
     at = AppTest.from_file(APP, default_timeout=120)
     at.query_params["q"] = SIGNAL
     at.run()
+    assert not at.exception
+    at.switch_page("pages/navigate.py").run()
     assert at.text_input(key="question").value == SIGNAL
     assert banner(at).startswith("ANSWER")
 

@@ -1,28 +1,19 @@
-"""Page tests with hostile or unusable app state: `.synapse/` files full of markup, none at all."""
+"""Page state through AppTest: forms, the shared link, workspace switches, kept text, landing."""
 
 from __future__ import annotations
 
-import json
-import re
+import shutil
+from pathlib import Path
 
 import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from tests.conftest import ROOT
+from engine.workspace.examples import landing_examples, read_examples
+from tests.conftest import MOMENTUM_LAB, ROOT
+from tests.test_app import APP, CRASH, SIGNAL, ask, banner
 
-APP = str(ROOT / "app.py")
-PAGES = (
-    "pages/navigate.py",
-    "pages/reasoning_dag.py",
-    "pages/traceability.py",
-    "pages/claim_matrix.py",
-    "pages/audit.py",
-)
-CRASH = "Do momentum crashes occur after market rebounds?"
-# An image link makes the browser fetch an outside address; a raw tag would be markup.
-MD = "![x](http://203.0.113.9/md.png) **bold** <img src=x onerror=alert(1)>"
-UNESCAPED = re.compile(r"(?<!\\)\[x(?<!\\)\]\(|(?<!\\)<img")
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 @pytest.fixture(autouse=True)
@@ -34,102 +25,103 @@ def clear_caches():
     st.cache_resource.clear()
 
 
-def hostile_overlay() -> dict:
-    edge = {
-        "memory_id": "exp-2009-backtest",
-        "zk_source": "finance",
-        "zk_id": "z-crash-05",
-        "relation": "contradicts",
-        "confidence": 0.9,
-        "claim_strength": None,
-        "priority": 0.9,
-        "rationale": MD,
-        "evidence": MD,
-    }
-    odd = {**edge, "memory_id": MD, "zk_source": MD, "zk_id": MD}
-    return {
-        "kind": "claim",
-        "built_at": MD,
-        "typer": MD,
-        "parameters": {"k": MD, MD: MD},
-        "counts": {"practice": 1, "typed": 2, "kept": 2, "by_relation": {MD: 1, "supports": 1}},
-        "seconds": 0.1,
-        "edges": [edge, odd],
-    }
-
-
-def hostile_triage() -> str:
-    lines = [
-        {
-            "at": MD,
-            "edge": {"memory_id": key, "zk_source": "finance", "zk_id": "z-crash-05"},
-            "decision": "follow-up",
-            "note": MD,
-        }
-        for key in ("exp-2009-backtest", MD)
-    ]
-    return "".join(json.dumps(line) + "\n" for line in lines)
-
-
-def rendered_markdown(at: AppTest) -> list[str]:
-    """Every string the page hands Streamlit as Markdown."""
-    kinds = ("markdown", "caption", "info", "warning", "error", "success", "title", "subheader")
-    values = [str(e.value) for kind in kinds for e in getattr(at, kind)]
-    values += [str(e.label) for e in at.expander]
-    values += [str(e.value) for e in at.toast]
-    return values
-
-
-def test_every_page_escapes_every_field_of_the_overlay_and_triage_files(lab_path, monkeypatch):
-    links = lab_path / ".synapse" / "links"
-    links.mkdir(parents=True)
-    (links / "claim_links.json").write_text(json.dumps(hostile_overlay()), encoding="utf-8")
-    (lab_path / ".synapse" / "triage.jsonl").write_text(hostile_triage(), encoding="utf-8")
+@pytest.fixture
+def lab_app(lab_path, monkeypatch) -> AppTest:
     monkeypatch.setenv("SYNAPSE_WORKSPACE", str(lab_path))
-    at = AppTest.from_file(APP, default_timeout=120).run()
-    at.text_input(key="question").input(CRASH)
-    at.button(key="ask").click().run()
-    for page in PAGES:
-        at.switch_page(page).run()
-        assert not at.exception, (page, at.exception)
-        shown = rendered_markdown(at)
-        assert not [text for text in shown if UNESCAPED.search(text)], page
-        assert "<img src=x" not in "\n".join(e.value for e in at.html), page
-    at.switch_page("pages/claim_matrix.py").run()
-    assert any("bold" in text for text in rendered_markdown(at))  # the counts were shown
+    return AppTest.from_file(APP, default_timeout=120).run()
 
 
-@pytest.mark.parametrize(
-    "overlay",
-    [
-        {"kind": "claim", "edges": [{"memory_id": "m", "zk_source": "s", "zk_id": "z",
-                                     "relation": MD, "confidence": 1, "priority": 1}]},
-        {"kind": MD, "edges": []},
-        {"kind": "claim", "counts": {"kept": MD}, "edges": []},
-    ],
-    ids=["bad-relation", "bad-kind", "non-numeric-count"],
-)  # fmt: skip
-def test_an_unreadable_overlay_is_explained_escaped(lab_path, monkeypatch, overlay):
-    links = lab_path / ".synapse" / "links"
-    links.mkdir(parents=True)
-    (links / "claim_links.json").write_text(json.dumps(overlay), encoding="utf-8")
+def labels(at: AppTest) -> list[str]:
+    texts = [e.value for e in (*at.success, *at.warning, *at.error)]
+    return [t for t in texts if t.startswith(("ANSWER", "HEDGED ANSWER", "ABSTAIN"))]
+
+
+def test_an_empty_question_gets_a_message_and_no_answer(lab_app):
+    ask(lab_app, "   ")
+    assert not lab_app.exception
+    assert any("Type a question first" in w.value for w in lab_app.warning)
+    assert labels(lab_app) == []
+
+
+def test_every_page_keeps_the_question_in_the_url(lab_app):
+    ask(lab_app, CRASH)
+    for page in ("pages/reasoning_dag.py", "pages/claim_matrix.py", "pages/home.py"):
+        lab_app.query_params.clear()  # what a page switch in the browser does
+        lab_app.switch_page(page).run()
+        assert not lab_app.exception, page
+        assert lab_app.query_params["q"] == CRASH, page
+
+
+def test_a_shared_dag_link_reproduces_the_dag(lab_path, monkeypatch):
     monkeypatch.setenv("SYNAPSE_WORKSPACE", str(lab_path))
-    at = AppTest.from_file(APP, default_timeout=120).run()
-    at.switch_page("pages/claim_matrix.py").run()
-    assert not at.exception
-    [info] = [e.value for e in at.info if e.value.startswith("No claim overlay yet")]
-    assert "unreadable" in info and not UNESCAPED.search(info)
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["q"] = CRASH
+    at.run()  # the link opens on the Start page, which shows no banner
+    assert not at.exception and not labels(at)
+    at.switch_page("pages/reasoning_dag.py").run()
+    assert banner(at).startswith("ABSTAIN — false-premise")
+    assert "vis.Network" in at.get("iframe")[0].proto.srcdoc
 
 
-def test_an_unwritable_synapse_folder_still_answers_with_a_notice(lab_path, monkeypatch):
-    (lab_path / ".synapse").write_text("not a folder")
-    monkeypatch.setenv("SYNAPSE_WORKSPACE", str(lab_path))
+def test_switching_workspace_clears_the_old_results(lab_app, tmp_path):
+    other = tmp_path / "other-lab"
+    shutil.copytree(MOMENTUM_LAB, other, ignore=shutil.ignore_patterns(".synapse"))
+    ask(lab_app, SIGNAL)
+    assert labels(lab_app)
+    lab_app.text_input(key="workspace_path").input(str(other)).run()
+    assert not lab_app.exception
+    assert labels(lab_app) == []
+    assert lab_app.text_input(key="question").value == ""
+    assert "q" not in lab_app.query_params
+    lab_app.switch_page("pages/reasoning_dag.py").run()
+    assert "Nothing to show yet" in lab_app.info[0].value
+
+
+def test_a_folder_that_is_not_a_workspace_is_refused_and_left_untouched(lab_app, tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    lab_app.text_input(key="workspace_path").input(str(empty)).run()
+    assert not lab_app.exception
+    message = lab_app.sidebar.error[0].value
+    assert "is not a workspace" in message and ".zettelkasten/" in message
+    assert list(empty.iterdir()) == []
+    assert lab_app.sidebar.status[0].proto.state == "error" or lab_app.sidebar.error
+
+
+def test_the_audit_box_keeps_its_text_across_pages(lab_app):
+    lab_app.switch_page("pages/audit.py").run()
+    lab_app.text_area(key="audit_text").input('{"dag": "mine"}').run()
+    lab_app.switch_page("pages/navigate.py").run()
+    lab_app.switch_page("pages/audit.py").run()
+    assert lab_app.text_area(key="audit_text").value == '{"dag": "mine"}'
+
+
+def test_a_question_with_an_address_is_never_a_link(lab_app):
+    ask(lab_app, "Is http://203.0.113.9/x a source for momentum crashes?")
+    lab_app.switch_page("pages/reasoning_dag.py").run()
+    shown = " ".join(c.value for c in lab_app.caption)
+    assert "http\u2060://203.0.113.9/x" in shown
+
+
+def test_the_landing_lists_one_example_per_verdict_and_stance():
+    examples = landing_examples(read_examples(MOMENTUM_LAB))
+    assert [e.label for e in examples] == ["ANSWER", "HEDGED ANSWER", "ABSTAIN", "ABSTAIN"]
+    assert [e.stance for e in examples] == ["supports", "", "", "contradicts"]
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_each_landing_example_asks_on_click_and_reaches_its_verdict(lab_app, index):
+    example = landing_examples(read_examples(MOMENTUM_LAB))[index]
+    lab_app.button(key=f"home_example_{index}").click().run()
+    assert not lab_app.exception
+    assert banner(lab_app).split(" — ")[0] == example.label
+    assert lab_app.query_params["q"] == example.question
+
+
+def test_the_landing_offers_the_bundled_lab(scifact_slice, monkeypatch):
+    monkeypatch.setenv("SYNAPSE_WORKSPACE", str(scifact_slice))
     at = AppTest.from_file(APP, default_timeout=120).run()
+    assert [b.key for b in at.button if b.key.startswith("home_example_")]
+    at.button(key="home_lab").click().run()
     assert not at.exception
-    assert any("Nothing is saved in this workspace" in e.value for e in at.info)
-    at.text_input(key="question").input(CRASH)
-    at.button(key="ask").click().run()
-    assert not at.exception
-    labels = [e.value for e in (*at.success, *at.warning, *at.error)]
-    assert any(text.startswith(("ANSWER", "HEDGED ANSWER", "ABSTAIN")) for text in labels)
-    assert (lab_path / ".synapse").read_text() == "not a folder"
+    assert Path(at.text_input(key="workspace_path").value) == ROOT / "examples" / "momentum-lab"

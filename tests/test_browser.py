@@ -45,8 +45,10 @@ def test_a_review_session_in_chromium_stays_on_this_machine(lab_path: Path, tmp_
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1800})
             page.on("request", lambda request: requests.append(request.url))
-            page.goto(url)
+            page.goto(f"{url}/ask")  # a deep link as the server's very first visit
             wait_idle(page)
+            expect(page.get_by_role("heading", name="Navigate", level=1)).to_be_visible()
+            expect(page.get_by_text("Page not found")).to_have_count(0)
 
             # Navigate: ask, see the verdict, step back through the trace, see the graph.
             page.get_by_label("Question").fill(QUESTION)

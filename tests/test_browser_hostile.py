@@ -79,7 +79,7 @@ def test_hostile_titles_and_bodies_never_run(lab_path: Path, tmp_path: Path):
             page = browser.new_page(viewport={"width": 1400, "height": 1600})
             page.on("request", lambda request: requests.append(request.url))
             page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
-            page.goto(url)
+            page.goto(f"{url}/ask")
             wait_idle(page)
             page.get_by_label("Question").fill(QUESTION)
             page.get_by_role("button", name="Ask").click()

@@ -84,14 +84,15 @@ def test_neighbourhood_labels_and_tips_are_escaped():
     assert "<img" not in markup and "<script>alert" not in markup
     nodes, edges = graph_data(markup)
     first = next(n for n in nodes if n["id"] == "zk:lab:<script>")
-    assert first["label"].startswith("‹img src=x onerror=")
+    assert first["label"].startswith("★ ‹img src=x\nonerror=")
     assert "<" not in first["label"]
     assert "&lt;img src=x onerror=alert(1)&gt;" in first["tip"]
     assert "<img" not in first["tip"] and "<script" not in first["tip"]
     plain = next(n for n in nodes if n["id"] == "mem:_memory:m1")
     assert plain["label"] == "Plain & simple"
-    assert edges[0]["label"] == "‹b›rel‹/b›"
-    assert "&lt;b&gt;rel&lt;/b&gt;" in edges[0]["tip"]
+    relation = next(e for e in edges if e.get("label"))
+    assert relation["label"] == "‹b›rel‹/b›"
+    assert "&lt;b&gt;rel&lt;/b&gt;" in relation["tip"]
 
 
 def test_dag_labels_and_tips_are_escaped():
@@ -126,15 +127,20 @@ def test_node_ids_are_strings_and_tips_become_elements():
 
 def test_steps_grow_the_graph_and_highlight_what_is_new(lab_answers):
     result = lab_answers["signal"]
-    first, _ = graph_data(graphs.neighbourhood_html(result, 0))
+    first, first_edges = graph_data(graphs.neighbourhood_html(result, 0))
     last_step = graphs.step_count(result) - 1
     last, last_edges = graph_data(graphs.neighbourhood_html(result, last_step))
     assert len(first) < len(last)
-    assert all(n["color"]["border"] == graphs.new_colour for n in first)
+    seeds = [n for n in first if n["id"] != graphs.QUESTION_NODE]
+    assert all(n["color"]["border"] == graphs.new_colour for n in seeds)
+    # The question is joined to every seed it retrieved.
+    assert {(e["from"], e["to"]) for e in first_edges} == {
+        (graphs.QUESTION_NODE, n["id"]) for n in seeds
+    }
     cited = set(result["cited"])
     fresh = {n["id"] for n in last if n["color"]["border"] == graphs.new_colour}
     assert fresh == cited
-    assert {e["label"] for e in last_edges} >= {"tethers"}
+    assert {e.get("label") for e in last_edges} >= {"tethers"}
     positions = {n["id"]: (n["x"], n["y"]) for n in first}
     assert all(positions[n["id"]] == (n["x"], n["y"]) for n in last if n["id"] in positions)
 
@@ -142,6 +148,7 @@ def test_steps_grow_the_graph_and_highlight_what_is_new(lab_answers):
 def test_unexpanded_nodes_are_dashed_and_expanded_ones_solid(lab_answers):
     result = lab_answers["signal"]
     nodes, _ = graph_data(graphs.neighbourhood_html(result, graphs.step_count(result) - 1))
+    nodes = [n for n in nodes if n["id"] != graphs.QUESTION_NODE]
     expanded = set(result["neighbourhood"]["expanded"])
     for node in nodes:
         dashed = node["shapeProperties"]["borderDashes"]
@@ -268,3 +275,54 @@ def test_heatmap_pages_rows_and_columns_and_says_so():
     assert "8 of 30 edges drawn" in view.caption()
     labels = list(view.figure.layout.yaxis.ticktext)
     assert len(set(labels)) == len(labels) == 5  # the same title, told apart by id
+
+
+def test_grounded_and_cited_marks_persist_across_steps(lab_answers):
+    result = lab_answers["signal"]
+    trace = result["trace"]
+    first_ground = next(s for s in trace if s["action"] == "ground")
+    target = first_ground["target"]
+    for step in range(first_ground["index"], len(trace)):
+        nodes, _ = graph_data(graphs.neighbourhood_html(result, step))
+        node = next(n for n in nodes if n["id"] == target)
+        assert "✓" in node["label"], step
+        if node["color"]["border"] != graphs.new_colour:
+            assert node["color"]["border"] == graphs.grounded_colour, step
+    nodes, _ = graph_data(graphs.neighbourhood_html(result, len(trace) - 1))
+    starred = {n["id"] for n in nodes if n["label"].startswith("★")}
+    assert starred == set(result["cited"])
+    before, _ = graph_data(graphs.neighbourhood_html(result, len(trace) - 2))
+    assert not any(n["label"].startswith("★") for n in before)
+
+
+def test_stores_have_their_own_shapes(lab_answers):
+    nodes, _ = graph_data(graphs.neighbourhood_html(lab_answers["signal"], 99))
+    shapes = {n["id"].split(":", 1)[0]: n["shape"] for n in nodes if ":" in n["id"]}
+    assert shapes == {"zk": "dot", "mem": "square", "code": "triangle"}
+
+
+@pytest.mark.parametrize(
+    ("title", "lines"),
+    [
+        pytest.param("Short", ["Short"], id="short"),
+        pytest.param(
+            "Momentum returns persist over three to twelve months in US stocks",
+            ["Momentum returns", "persist over three to", "twelve months in US…"],
+            id="wrapped-and-shortened",
+        ),
+    ],
+)
+def test_labels_wrap_on_words(title, lines):
+    assert graphs.wrap_label(title).split("\n") == lines
+
+
+def test_overlay_edges_draw_between_visible_nodes_only():
+    result = hostile_answer()
+    a, b = "zk:lab:<script>", "mem:_memory:m1"
+    overlay = [
+        {"src": b, "dst": a, "relation": "contradicts"},
+        {"src": b, "dst": "zk:lab:absent", "relation": "supports"},
+    ]
+    _, edges = graph_data(graphs.neighbourhood_html(result, 2, overlay=overlay))
+    drawn = [e for e in edges if e.get("dashes")]
+    assert [(e["from"], e["to"], e["label"]) for e in drawn] == [(b, a, "contradicts")]

@@ -212,3 +212,15 @@ def test_rarity_weighs_words_fewer_notes_mention_higher(index):
     assert rare["unheard"] == pytest.approx(math.log(n + 1))  # no note mentions it
     assert rare["mitosis"] == pytest.approx(math.log((n + 1) / 2))
     assert rare["unheard"] > rare["mitosis"] > rare["momentum"] > 0
+
+
+def test_related_notes_share_the_notes_rarest_terms_and_leave_it_out(index):
+    text = "Momentum crashes after rebounds. Rebounds hurt momentum."
+    hits = index.related("zk:~fed~peer~fin:crash", text, k=3)
+    assert "zk:~fed~peer~fin:crash" not in addresses(hits)
+    assert hits and all(hit.score > 0 for hit in hits)
+    assert addresses(hits) == addresses(index.related("zk:~fed~peer~fin:crash", text, k=3))
+
+
+def test_a_note_whose_words_no_other_note_has_relates_to_nothing(index):
+    assert index.related("zk:x:y", "zebra quokka", k=3) == []

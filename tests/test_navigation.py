@@ -228,3 +228,25 @@ def test_a_budget_that_runs_out_is_told_apart_from_nothing_found(lab):
     out = tight.to_dict()
     assert out["label"] == "ABSTAIN"
     assert "step budget" in (out["failure"] or "") + out["reasoner_note"]
+
+
+def test_a_link_less_corpus_expands_to_related_notes_deterministically(scifact_slice):
+    opened = open_workspace(scifact_slice)
+    try:
+        question = "Egr2 regulates the homeostasis of B and T cells."
+        result = ask(opened, question).to_dict(timings=False)
+        again = ask(opened, question).to_dict(timings=False)
+    finally:
+        opened.close()
+    expands = [s for s in result["trace"] if s["action"] == "expand"]
+    assert expands and any(s["nodes_added"] for s in expands)
+    related = [e for s in expands for e in s["edges_added"]]
+    assert related and {e["relation"] for e in related} == {"related"}
+    assert all(e["src"] == s["target"] for s in expands for e in s["edges_added"])
+    assert result == again
+
+
+def test_a_linked_corpus_never_expands_to_related_notes(lab):
+    result = ask(lab, "Does the momentum signal skip the most recent month?").to_dict()
+    relations = {e["relation"] for s in result["trace"] for e in s["edges_added"]}
+    assert "related" not in relations

@@ -146,3 +146,24 @@ def test_output_is_byte_identical_across_runs(tmp_path):
     first, second = run(path, seed="1"), run(path, seed="2")
     assert first.returncode == 0, first.stderr
     assert first.stdout == second.stdout
+
+
+def test_the_readme_wire_example_is_a_complete_routable_file():
+    example = ROOT / "examples" / "wire" / "answer.json"
+    text = example.read_text(encoding="utf-8")
+    assert f"```json\n{text}```" in (ROOT / "README.md").read_text(encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "engine", "route", str(example)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    decision = json.loads(done.stdout)
+    assert (decision["label"], decision["status"], decision["reasons"]) == (
+        "ANSWER",
+        "grounded",
+        [],
+    )
+    assert decision["traceability"]["orphans"] == []

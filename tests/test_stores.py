@@ -260,3 +260,22 @@ def test_unsafe_tether_path_is_unresolved_and_untethered_note_is_misuse(root):
     assert tether_status(ws, ws.note("zk:finance:tt")) is TetherState.UNRESOLVED
     with pytest.raises(EngineError):
         tether_status(ws, ws.note("zk:finance:z-mom-02"))
+
+
+@pytest.mark.parametrize(
+    "made",
+    [pytest.param((), id="empty"), pytest.param(("notes", "src"), id="other-folders")],
+)
+def test_a_folder_without_canon_or_practice_is_refused_and_left_untouched(tmp_path, made):
+    for name in made:
+        (tmp_path / name).mkdir()
+    before = sorted(p.name for p in tmp_path.iterdir())
+    with pytest.raises(WorkspaceError, match=r"not a workspace: .*\.zettelkasten/.*\.memory/"):
+        open_workspace(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+@pytest.mark.parametrize("folder", [".zettelkasten", ".memory"])
+def test_either_store_folder_alone_makes_a_workspace(tmp_path, folder):
+    (tmp_path / folder).mkdir()
+    assert open_workspace(tmp_path).notes == {}

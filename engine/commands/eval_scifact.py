@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from engine.api import open_workspace
+from engine.commands.progress import Progress
 from engine.commands.registry import Command, register
 from engine.core.wire import dumps
 from engine.datasets.evaluation import load_gold, run_claims, score
@@ -22,17 +22,14 @@ def _configure(parser: argparse.ArgumentParser) -> None:
 def _run(args: argparse.Namespace) -> int:
     claims = load_gold(args.claims)[: args.limit]
     opened = open_workspace(args.workspace)
+    line = Progress("asking claims")
     total = len(claims)
-
-    def progress(done: int) -> None:
-        if done % 50 == 0 or done == total:
-            print(f"\rasked {done}/{total}", end="", file=sys.stderr, flush=True)
-
     try:
-        outcomes = run_claims(opened, claims, reasoner=args.reasoner, progress=progress)
+        outcomes = run_claims(
+            opened, claims, reasoner=args.reasoner, progress=lambda done: line(done, total)
+        )
     finally:
         opened.close()
-    print(file=sys.stderr)
     print(dumps(score(outcomes)))
     return 0
 

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from engine.api import open_workspace
+from engine.commands.progress import Progress
 from engine.commands.registry import Command, register
 from engine.core.errors import WorkspaceError
 from engine.review.overlay import OVERLAY_PATH, OverlayConfig, build_overlay, read_overlay
@@ -34,6 +35,9 @@ def _configure_build(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--min-confidence", type=float, default=defaults.min_confidence)
     parser.add_argument("--limit", type=int, help="only the first N practice entries")
     parser.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+    parser.add_argument(
+        "--if-missing", action="store_true", help="keep a valid saved overlay, build otherwise"
+    )
 
 
 def _run_build(args: argparse.Namespace) -> int:
@@ -44,33 +48,22 @@ def _run_build(args: argparse.Namespace) -> int:
         min_confidence=args.min_confidence,
         limit=args.limit,
     )
+    saved = read_overlay(args.workspace).overlay if args.if_missing else None
+    if saved is not None:
+        summary = {"workspace": str(args.workspace), "path": OVERLAY_PATH, **saved.header()}
+        print(json.dumps({**summary, "kept": True}, sort_keys=True))
+        return 0
+    progress = Progress("typing pairs", enabled=False if args.quiet else None)
     opened = open_workspace(args.workspace)
     if opened.notice:
         print(f"notice: {opened.notice}", file=sys.stderr)
     try:
-        progress = None if args.quiet else _ProgressLine()
         overlay = build_overlay(opened, typer=args.typer, config=config, progress=progress)
     finally:
         opened.close()
     summary = {"workspace": str(opened.root), "path": OVERLAY_PATH, **overlay.header()}
     print(json.dumps(summary, sort_keys=True))
     return 0
-
-
-class _ProgressLine:
-    """A single stderr line, rewritten at each whole percent so long builds stay quiet."""
-
-    def __init__(self) -> None:
-        self.shown = -1
-
-    def __call__(self, done: int, total: int) -> None:
-        percent = 100 if total == 0 else done * 100 // total
-        if percent == self.shown and done != total:
-            return
-        self.shown = percent
-        end = "\n" if done == total else ""
-        print(f"\rtyping pairs: {done:,}/{total:,} ({percent}%)", end=end, file=sys.stderr)
-        sys.stderr.flush()
 
 
 def _configure_show(parser: argparse.ArgumentParser) -> None:

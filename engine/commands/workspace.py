@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+from engine.commands.progress import Progress
 from engine.commands.registry import Command, register
 from engine.datasets.scifact import import_scifact
 from engine.workspace.index import Index
@@ -24,7 +25,10 @@ def _configure_import(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_import(args: argparse.Namespace) -> int:
-    summary = import_scifact(args.corpus, args.claims, args.out, limit=args.limit)
+    progress = Progress("importing SciFact")
+    summary = import_scifact(
+        args.corpus, args.claims, args.out, limit=args.limit, progress=progress
+    )
     print(summary.line())
     return 0
 
@@ -34,15 +38,19 @@ def _configure_index(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_index(args: argparse.Namespace) -> int:
+    progress = Progress("indexing")
     started = time.perf_counter()
+    progress.note(f"indexing: loading the notes of {args.workspace}…")
     workspace = open_workspace(args.workspace)
     loaded = time.perf_counter()
     for problem in workspace.report:
         print(f"{problem.path}: {problem.problem}", file=sys.stderr)
+    progress.note(f"indexing: {len(workspace.notes):,} notes loaded, updating the index…")
     with Index.open(workspace.root) as index:
         if index.notice:
             print(f"notice: {index.notice}", file=sys.stderr)
         stats = index.update(workspace)
+        progress.note(f"indexing: done in {time.perf_counter() - started:.1f}s")
         summary = {
             "workspace": str(workspace.root),
             "notes": len(workspace.notes),

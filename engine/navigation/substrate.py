@@ -17,6 +17,8 @@ EXCERPT_CHARS = 280
 CODE_STORE = "code"
 CODE_SOURCE = "repo"
 MAX_CODE_BYTES = 2 * 1024 * 1024
+RELATED = "related"
+RELATED_PER_EXPAND = 5
 
 
 @dataclass(frozen=True)
@@ -134,9 +136,10 @@ class NoteAdapter:
         store: str,
         source: str,
         backlinks: Mapping[str, tuple[tuple[str, str], ...]],
+        related: bool = False,
     ):
         self.workspace, self.index, self.backlinks = workspace, index, backlinks
-        self.store, self.source = store, source
+        self.store, self.source, self.related = store, source, related
 
     def retrieve(self, query: str, k: int) -> list[Node]:
         hits = self.index.search(query, k=k, store=self.store, box=self.source)
@@ -162,7 +165,21 @@ class NoteAdapter:
             if code is not None:
                 neighbours.append(code)
                 edges.append(Edge(note.address, code.address, "tethers"))
+        if not neighbours and self.related:
+            return self._related(note)
         return neighbours, edges
+
+    def _related(self, note: Note) -> tuple[list[Node], list[Edge]]:
+        """The note's nearest neighbours in its own box by its rarest terms."""
+        text = f"{note.title} {note.body}"
+        hits = self.index.related(
+            note.address, text, k=RELATED_PER_EXPAND, store=self.store, box=self.source
+        )
+        found = [n for n in (self.workspace.note(hit.address) for hit in hits) if n is not None]
+        return (
+            [Node.from_note(n) for n in found],
+            [Edge(note.address, n.address, RELATED) for n in found],
+        )
 
     def get(self, address: str) -> Note | None:
         return self.workspace.note(address)
@@ -213,15 +230,35 @@ def code_text(workspace: Workspace, path: str) -> str | None:
 def build_adapters(workspace: Workspace, index: Index) -> list[Adapter]:
     """Adapters in a fixed priority: local canon boxes, federated boxes, practice, code."""
     backlinks = backlink_map(workspace)
+    related = link_less(workspace)
     sources = [("zk", box) for box in workspace.boxes]
     sources += [("zk", fed.source) for fed in workspace.federated]
     sources.append(("mem", "_memory"))
     adapters: list[Adapter] = [
-        NoteAdapter(workspace, index, store=store, source=source, backlinks=backlinks)
+        NoteAdapter(
+            workspace, index, store=store, source=source, backlinks=backlinks, related=related
+        )
         for store, source in sources
     ]
     adapters.append(CodeAdapter(workspace))
     return adapters
+
+
+def link_less(workspace: Workspace) -> bool:
+    """True for a corpus whose notes hold no link and no tether (SciFact, say).
+
+    There, expanding a note reveals its related notes from the index instead of nothing.
+    """
+    notes = workspace.notes
+    if _link_less_seen and _link_less_seen[0] is notes:
+        return _link_less_seen[1]
+    answer = not any(n.links or n.tether is not None for n in notes.values())
+    # One entry: a reasoner asks this at every step of a navigation over the same load.
+    _link_less_seen[:] = [notes, answer]
+    return answer
+
+
+_link_less_seen: list = []
 
 
 def owner(adapters: Iterable[Adapter], address: str) -> Adapter | None:

@@ -7,6 +7,7 @@ and reported; the rest of the note still loads.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,6 +53,20 @@ class ParsedNote:
         return cls(None, (problem,))
 
 
+def _load_front_matter(text: str) -> object:
+    """YAML, read as JSON first when it is a JSON object (JSON is YAML, and much faster)."""
+    if text.lstrip().startswith("{"):
+        try:
+            return json.loads(text, parse_constant=_not_json)
+        except ValueError:
+            pass  # flow-style YAML that is not JSON
+    return yaml.load(text, Loader=_SafeLoader)
+
+
+def _not_json(name: str) -> float:
+    raise ValueError(f"{name} is not JSON")
+
+
 def parse_note(
     data: bytes,
     *,
@@ -78,7 +93,7 @@ def parse_note(
                 f"front matter uses more than {MAX_ALIASES} YAML aliases (*name); write the"
                 " values out"
             )
-        meta = yaml.load(match.group(1), Loader=_SafeLoader)
+        meta = _load_front_matter(match.group(1))
     except (yaml.YAMLError, ValueError, RecursionError) as exc:
         return ParsedNote.rejected(f"bad YAML front matter: {_first_line(exc)}")
     if not isinstance(meta, dict):

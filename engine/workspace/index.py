@@ -33,6 +33,7 @@ INDEX_PATH = ".synapse/index.sqlite"
 _STORE_CODES = {Store.CANON: 1, Store.PRACTICE: 2}
 # Bump when the tables, the tokenizer or the bag layout change: older files are rebuilt.
 SCHEMA_VERSION = "3"
+RELATED_TERMS = 8
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -232,6 +233,26 @@ class Index:
             df = loaded.postings.document_frequency(term_id)
             out[term] = math.log((n + 1) / (df + 1)) if n else 0.0
         return out
+
+    def related(
+        self, address: str, text: str, *, k: int = 5, store: Store | str | None = None,
+        box: str | None = None, terms: int = RELATED_TERMS,
+    ) -> list[Hit]:  # fmt: skip
+        """The `k` notes nearest to `address` by its own rarest terms, itself left out.
+
+        The query is the `terms` words of `text` that the fewest other notes share (a word
+        no other note has cannot relate it to anything), so the result is deterministic and
+        about what makes the note particular rather than its common words.
+        """
+        with self._lock:
+            loaded = self._view()
+        indptr = loaded.postings.indptr
+        ids = {t: loaded.vocabulary[t] for t in tokens(text) if t in loaded.vocabulary}
+        df = {t: int(indptr[i + 1] - indptr[i]) for t, i in ids.items()}
+        shared = sorted((n, t) for t, n in df.items() if n >= 2)
+        query = " ".join(t for _, t in shared[:terms])
+        hits = self.search(query, k=k + 1, store=store, box=box) if query else []
+        return [hit for hit in hits if hit.address != address][:k]
 
     def find_phrase(self, phrase: str, *, k: int = 10) -> list[Hit]:
         """Notes containing `phrase` word for word (FTS5), best BM25 first, title counted 2x."""

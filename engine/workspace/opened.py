@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from concurrent import futures
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
@@ -63,7 +64,23 @@ class Worker:
     def __init__(self, root: str) -> None:
         self._pool = DaemonPool(1, "synapse-workspace")
         self._model_pool = DaemonPool(MODEL_WORKERS, "synapse-model")
-        self.opened: OpenWorkspace = self.call(open_workspace, root)
+        # Opening runs on the worker's thread, so a page can draw before the load finishes.
+        self._opening: Future = self.submit(open_workspace, root)
+
+    @property
+    def opened(self) -> OpenWorkspace:
+        """The opened workspace, waiting for the load; raises the load's WorkspaceError."""
+        return self._opening.result()
+
+    def ready(self, *, wait: float = 0.0) -> bool:
+        """Whether the load has finished, well or not, after waiting up to `wait` seconds."""
+        if wait > 0:
+            futures.wait([self._opening], timeout=wait)
+        return self._opening.done()
+
+    def failure(self) -> BaseException | None:
+        """The load's exception once it finished with one, else None."""
+        return self._opening.exception() if self._opening.done() else None
 
     def call(self, fn: Callable, /, *args, **kwargs):
         return self.submit(fn, *args, **kwargs).result()
@@ -79,6 +96,12 @@ class Worker:
         return self._model_pool.submit(fn, *args, **kwargs)
 
     def close(self) -> None:
+        """Close the index once the load is over (queued behind it on the worker's thread)."""
+
+        def finish() -> None:
+            if self._opening.exception() is None:
+                self._opening.result().close()
+
         self._model_pool.shutdown()
-        self.call(self.opened.close)
+        self.call(finish)
         self._pool.shutdown()

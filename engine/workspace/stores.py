@@ -132,7 +132,10 @@ class Workspace:
 
 
 def open_workspace(path: str | os.PathLike[str], *, previous: Workspace | None = None) -> Workspace:
-    """Load the workspace folder at `path`; raises WorkspaceError only if it is not a folder.
+    """Load the workspace folder at `path`; raises WorkspaceError if it is not a workspace.
+
+    A workspace is a folder holding `.zettelkasten/` (canon boxes) or `.memory/` (practice
+    entries) or both; any other folder is refused before anything is written into it.
 
     With `previous` (an earlier load of the same folder), a note file whose size and
     mtime_ns are unchanged is not parsed again.
@@ -143,6 +146,11 @@ def open_workspace(path: str | os.PathLike[str], *, previous: Workspace | None =
     if not root.is_dir():
         raise WorkspaceError(f"workspace {str(path)!r} is not a directory")
     root = root.resolve()
+    if not any((root / name).is_dir() for name in (CANON_DIR, MEMORY_DIR)):
+        raise WorkspaceError(
+            f"{str(path)!r} is not a workspace: a workspace folder holds {CANON_DIR}/ "
+            f"(canon notes, one subfolder per box) or {MEMORY_DIR}/ (practice entries) or both"
+        )
     # A plain dict: one lookup per file, and mappingproxy lookups are noticeably slower.
     reusable = dict(previous.parse_cache) if previous is not None and previous.root == root else {}
     loader = _Loader(root, reusable)

@@ -11,6 +11,7 @@ from engine.core.text import sentences
 from engine.navigation.coverage import claim_shaped, question_words, stem
 from engine.navigation.navigator import Action, NavState
 from engine.navigation.reasoners.model import NodeView, draft_answer
+from engine.navigation.substrate import link_less
 from engine.workspace.bm25 import tokens as terms
 from engine.workspace.notes import NoteKind
 
@@ -176,6 +177,10 @@ def explore(state: NavState, config: OfflineConfig) -> Action | None:
             for target in _premise_targets(state, address):
                 if target in hood.nodes and target not in state.grounded:
                     return Action.ground(target, f"a premise of the claim {address}")
+    # Related notes (a link-less corpus) show where the walk could go, but are not checked:
+    # grounding them moved answers to abstracts no annotator tied to the question.
+    if link_less(state.workspace):
+        return None
     for address in ranked:
         if address not in state.grounded and room and hood.hops.get(address, 0) > 0:
             return Action.ground(address, "revealed by an expansion")
@@ -306,8 +311,11 @@ def _premise_targets(state: NavState, address: str) -> list[str]:
 
 
 def _has_links(state: NavState, address: str) -> bool:
+    """Whether expanding the note can reveal anything: links, a tether, or related notes."""
     note = state.workspace.note(address)
-    return note is not None and (bool(note.links) or note.tether is not None)
+    if note is None:
+        return False
+    return bool(note.links) or note.tether is not None or link_less(state.workspace)
 
 
 def _claim(

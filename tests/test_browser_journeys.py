@@ -1,0 +1,200 @@
+"""The first hour in a real browser, on a SciFact slice built like the demo."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from playwright.sync_api import Page, expect, sync_playwright
+
+from bench.app_server import running_app
+from engine.api import open_workspace
+from engine.datasets.scifact import import_scifact
+from engine.review.overlay import build_overlay
+from engine.workspace.examples import landing_examples, read_examples
+from tests.browser_support import CHROMIUM, CHROMIUM_ARGS, ROOT, is_local, wait_idle
+
+pytestmark = pytest.mark.browser
+
+ARTIFACTS = ROOT / "test-artifacts" / "journeys"
+ASKED = "Egr2 regulates the homeostasis of B and T cells."
+LINKED = "Is http://203.0.113.9/paper about B and T cell homeostasis?"
+
+
+@pytest.fixture(scope="module")
+def demo_slice(tmp_path_factory) -> Path:
+    """The first 300 SciFact abstracts and their claims, indexed, with the claim overlay built."""
+    root = tmp_path_factory.mktemp("journeys") / "scifact"
+    data = ROOT / "data" / "scifact"
+    import_scifact(data / "corpus.jsonl.gz", data / "claims_train.jsonl", root, limit=300)
+    opened = open_workspace(root)
+    try:
+        build_overlay(opened, typer="offline")
+    finally:
+        opened.close()
+    return root
+
+
+@pytest.fixture(scope="module")
+def app(demo_slice, tmp_path_factory):
+    """One app server for the module; each test opens its own browser session."""
+    assert Path(CHROMIUM).is_file(), "Debian chromium is required: apt-get install chromium"
+    log = tmp_path_factory.mktemp("journeys-log") / "streamlit.log"
+    requests: list[str] = []
+    with running_app(demo_slice, log) as url, sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield url, browser, requests
+        finally:
+            browser.close()
+    offsite = sorted({u for u in requests if not is_local(u)})
+    assert not offsite, f"requests left the machine: {offsite}"
+
+
+def session(app) -> tuple[str, Page]:
+    url, browser, requests = app
+    page = browser.new_context(viewport={"width": 1400, "height": 1500}).new_page()
+    page.on("request", lambda request: requests.append(request.url))
+    return url, page
+
+
+def shot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def verdict(page: Page):
+    return (
+        page.get_by_test_id("stAlert")
+        .filter(has_text="ANSWER")
+        .or_(page.get_by_test_id("stAlert").filter(has_text="ABSTAIN"))
+    )
+
+
+def test_first_open_to_first_answer(app, demo_slice):
+    url, page = session(app)
+    page.goto(url)
+    wait_idle(page)
+    expect(page.get_by_role("heading", name="Synapse Review", level=1)).to_be_visible()
+    expect(page.get_by_text("Workspace ready")).to_be_visible()
+    shot(page, "01-first-open")
+    first = landing_examples(read_examples(demo_slice))[0]
+    page.get_by_role("button", name=first.question).click()
+    expect(page.get_by_role("heading", name="Navigate", level=1)).to_be_visible(timeout=30_000)
+    expect(verdict(page).first).to_contain_text(first.label, timeout=30_000)
+    wait_idle(page)
+    assert "q=" in page.url
+    graph = page.frame_locator("iframe").first
+    expect(graph.locator("#mynetwork canvas")).to_be_visible(timeout=30_000)
+    shot(page, "02-first-answer")
+    # Replay: the first step shows the question and its seeds; an expansion its revelations.
+    slider = page.get_by_test_id("stSlider").get_by_role("slider")
+    slider.focus()
+    slider.press("Home")
+    expect(page.get_by_text("step 0: retrieve")).to_be_visible()
+    wait_idle(page)
+    shot(page, "02a-step-0")
+    for _ in range(4):
+        slider.press("ArrowRight")
+    expect(page.get_by_text("step 4: expand")).to_be_visible()
+    wait_idle(page)
+    expect(graph.locator("#mynetwork canvas")).to_be_visible(timeout=30_000)
+    shot(page, "02b-step-4-expand")
+    page.get_by_test_id("stSidebarNav").get_by_role("link", name="Claim matrix").click()
+    expect(page.get_by_role("heading", name="Claim matrix", level=1)).to_be_visible()
+    wait_idle(page)
+    expect(page.get_by_text("No claim overlay yet")).to_have_count(0)
+    expect(page.get_by_text("cells visible")).to_be_visible()
+    assert "q=" in page.url
+    shot(page, "03-claim-matrix")
+
+
+def test_each_landing_example_reaches_its_verdict(app, demo_slice):
+    examples = landing_examples(read_examples(demo_slice))
+    assert {e.label for e in examples} >= {"ANSWER", "ABSTAIN"}
+    url, page = session(app)
+    for i, example in enumerate(examples):
+        page.goto(url)
+        wait_idle(page)
+        page.get_by_role("button", name=example.question).click()
+        banner = verdict(page).first
+        expect(banner).to_be_visible(timeout=30_000)
+        wait_idle(page)
+        shown = banner.inner_text()
+        assert shown.split(" — ")[0].strip() == example.label, (example.question, shown)
+        shot(page, f"04-example-{i}")
+
+
+def test_reloading_a_dag_link_reproduces_the_dag(app):
+    url, page = session(app)
+    page.goto(f"{url}/dag?q={quote(ASKED)}")
+    wait_idle(page)
+    expect(page.get_by_role("heading", name="Reasoning DAG", level=1)).to_be_visible()
+    expect(verdict(page).first).to_be_visible(timeout=30_000)
+    expect(page.frame_locator("iframe").first.locator("canvas")).to_be_visible()
+    expect(page.get_by_text(f"Showing the answer to: {ASKED}")).to_be_visible()
+    shot(page, "05-dag-link")
+    page.reload()
+    wait_idle(page)
+    expect(page.get_by_text(f"Showing the answer to: {ASKED}")).to_be_visible(timeout=30_000)
+    assert "q=" in page.url
+
+
+def test_enter_submits_and_an_address_in_a_question_stays_text(app):
+    url, page = session(app)
+    page.goto(f"{url}/ask")
+    wait_idle(page)
+    box = page.get_by_label("Question")
+    box.fill("")
+    box.press("Enter")
+    expect(page.get_by_text("Type a question first")).to_be_visible(timeout=30_000)
+    box.fill(LINKED)
+    box.press("Enter")
+    expect(verdict(page).first).to_be_visible(timeout=30_000)
+    wait_idle(page)
+    shot(page, "06-enter-submits")
+    page.get_by_test_id("stSidebarNav").get_by_role("link", name="Reasoning DAG").click()
+    wait_idle(page)
+    caption = page.get_by_text("Showing the answer to:")
+    expect(caption).to_contain_text("203.0.113.9/paper")
+    assert caption.locator("a").count() == 0
+    assert page.locator("a[href*='203.0.113.9']").count() == 0
+    shot(page, "07-address-not-linked")
+
+
+def test_switching_workspace_clears_the_results(app, tmp_path):
+    lab = tmp_path / "momentum-lab"
+    shutil.copytree(
+        ROOT / "examples" / "momentum-lab", lab, ignore=shutil.ignore_patterns(".synapse")
+    )
+    url, page = session(app)
+    page.goto(f"{url}/ask?q={quote(ASKED)}")
+    wait_idle(page)
+    expect(verdict(page).first).to_be_visible(timeout=30_000)
+    sidebar = page.get_by_test_id("stSidebar")
+    budget = sidebar.get_by_text("Budget")
+    budget.click()
+    hops = sidebar.get_by_label("Hops")
+    hops.fill("3")
+    hops.press("Enter")
+    wait_idle(page)
+    expect(hops).to_be_visible()  # the expander stays open after its own edit
+    shot(page, "08-before-switch")
+    field = sidebar.get_by_label("Workspace folder")
+    field.fill(str(lab))
+    field.press("Enter")
+    wait_idle(page)
+    expect(sidebar.get_by_text("Workspace ready: 15 notes")).to_be_visible(timeout=30_000)
+    expect(verdict(page)).to_have_count(0)
+    assert "q=" not in page.url
+    shot(page, "09-after-switch")
+    page.get_by_test_id("stSidebarNav").get_by_role("link", name="Reasoning DAG").click()
+    wait_idle(page)
+    expect(page.get_by_text("Nothing to show yet")).to_be_visible()
+    field.fill(str(tmp_path / "missing"))
+    field.press("Enter")
+    wait_idle(page)
+    expect(sidebar.get_by_text("Cannot open this workspace").first).to_be_visible()
+    shot(page, "10-missing-folder")
