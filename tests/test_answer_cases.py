@@ -28,6 +28,8 @@ def demo_app(scifact_demo, monkeypatch) -> AppTest:
 
 
 def ask(at: AppTest, question: str) -> AppTest:
+    if not any(t.key == "question" for t in at.text_input):
+        at.switch_page("pages/navigate.py").run()  # the app opens on its Start page
     at.text_input(key="question").input(question)
     return at.button(key="ask").click().run()
 

@@ -10,6 +10,7 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import ROOT
+from tests.test_app import ask
 
 APP = str(ROOT / "app.py")
 PAGES = (
@@ -87,8 +88,7 @@ def test_every_page_escapes_every_field_of_the_overlay_and_triage_files(lab_path
     (lab_path / ".synapse" / "triage.jsonl").write_text(hostile_triage(), encoding="utf-8")
     monkeypatch.setenv("SYNAPSE_WORKSPACE", str(lab_path))
     at = AppTest.from_file(APP, default_timeout=120).run()
-    at.text_input(key="question").input(CRASH)
-    at.button(key="ask").click().run()
+    ask(at, CRASH)
     for page in PAGES:
         at.switch_page(page).run()
         assert not at.exception, (page, at.exception)
@@ -127,8 +127,7 @@ def test_an_unwritable_synapse_folder_still_answers_with_a_notice(lab_path, monk
     at = AppTest.from_file(APP, default_timeout=120).run()
     assert not at.exception
     assert any("Nothing is saved in this workspace" in e.value for e in at.info)
-    at.text_input(key="question").input(CRASH)
-    at.button(key="ask").click().run()
+    ask(at, CRASH)
     assert not at.exception
     labels = [e.value for e in (*at.success, *at.warning, *at.error)]
     assert any(text.startswith(("ANSWER", "HEDGED ANSWER", "ABSTAIN")) for text in labels)

@@ -135,7 +135,8 @@ def open_workspace(path: str | os.PathLike[str], *, previous: Workspace | None =
     """Load the workspace folder at `path`; raises WorkspaceError if it is not a workspace.
 
     A workspace is a folder holding `.zettelkasten/` (canon boxes) or `.memory/` (practice
-    entries) or both; any other folder is refused before anything is written into it.
+    entries) or both, or a vault whose `workspace.toml` has a `[vault]` section; any other
+    folder is refused before anything is written into it.
 
     With `previous` (an earlier load of the same folder), a note file whose size and
     mtime_ns are unchanged is not parsed again.
@@ -146,10 +147,11 @@ def open_workspace(path: str | os.PathLike[str], *, previous: Workspace | None =
     if not root.is_dir():
         raise WorkspaceError(f"workspace {str(path)!r} is not a directory")
     root = root.resolve()
-    if not any((root / name).is_dir() for name in (CANON_DIR, MEMORY_DIR)):
+    if not any((root / name).is_dir() for name in (CANON_DIR, MEMORY_DIR)) and not _is_vault(root):
         raise WorkspaceError(
             f"{str(path)!r} is not a workspace: a workspace folder holds {CANON_DIR}/ "
-            f"(canon notes, one subfolder per box) or {MEMORY_DIR}/ (practice entries) or both"
+            f"(canon notes, one subfolder per box) or {MEMORY_DIR}/ (practice entries) or both,"
+            f" or a {CONFIG_FILE} with a [vault] section mapping folders to stores"
         )
     # A plain dict: one lookup per file, and mappingproxy lookups are noticeably slower.
     reusable = dict(previous.parse_cache) if previous is not None and previous.root == root else {}
@@ -194,6 +196,17 @@ def tether_status(workspace: Workspace, note: Note) -> TetherState:
 
 class _Refused(Exception):
     """A file that must not be read; the message is the load-report text."""
+
+
+def _is_vault(root: Path) -> bool:
+    """Whether `root` has a regular `workspace.toml` that declares a `[vault]` section."""
+    config = root / CONFIG_FILE
+    try:
+        if config.is_symlink() or not config.is_file() or config.stat().st_size > 1_000_000:
+            return False
+        return "vault" in tomllib.loads(config.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False
 
 
 class _Loader:

@@ -11,7 +11,7 @@ from engine.core.text import sentences
 from engine.navigation.coverage import claim_shaped, question_words, stem
 from engine.navigation.navigator import Action, NavState
 from engine.navigation.reasoners.model import NodeView, draft_answer
-from engine.navigation.substrate import link_less
+from engine.navigation.substrate import RELATED, link_less
 from engine.workspace.bm25 import tokens as terms
 from engine.workspace.notes import NoteKind
 
@@ -257,10 +257,11 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
     if best is None:
         return None
     # A node linked to the best one (its tethered file, a note it derives from) restates the
-    # same evidence, so it is no rival.
+    # same evidence, so it is no rival. Related-note edges come from the index's word overlap,
+    # not from the notes, so a related note stays a rival.
     linked = {best.address}
     for edge in state.neighbourhood.edges:
-        if best.address in (edge.src, edge.dst):
+        if edge.relation != RELATED and best.address in (edge.src, edge.dst):
             linked |= {edge.src, edge.dst}
     rivals = sorted((-cov, a) for a, cov in notes.items() if a not in linked)
     if not rivals:
