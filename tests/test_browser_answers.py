@@ -35,7 +35,7 @@ def test_the_four_first_hour_cases_in_chromium(scifact_demo: Path, tmp_path: Pat
         browser = d.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1600})
-            page.goto(url)
+            page.goto(f"{url}/ask")
             wait_idle(page)
 
             ask(page, TB_VITAMIN, "ABSTAIN")
@@ -80,7 +80,7 @@ def test_a_hedged_answer_shows_its_conclusion_and_premises_in_chromium(
         browser = d.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1400})
-            page.goto(url)
+            page.goto(f"{url}/ask")
             wait_idle(page)
             ask(page, "Are momentum profits likely to persist in future samples?", "HEDGED ANSWER")
             hedged = page.locator(".answer-hedged")

@@ -25,10 +25,10 @@ LINKED = "Is http://203.0.113.9/paper about B and T cell homeostasis?"
 
 @pytest.fixture(scope="module")
 def demo_slice(tmp_path_factory) -> Path:
-    """The first 300 SciFact abstracts and their claims, indexed, with the claim overlay built."""
+    """The first 1,200 SciFact abstracts and their claims, indexed, with the claim overlay built."""
     root = tmp_path_factory.mktemp("journeys") / "scifact"
     data = ROOT / "data" / "scifact"
-    import_scifact(data / "corpus.jsonl.gz", data / "claims_train.jsonl", root, limit=300)
+    import_scifact(data / "corpus.jsonl.gz", data / "claims_train.jsonl", root, limit=1200)
     opened = open_workspace(root)
     try:
         build_overlay(opened, typer="offline")
@@ -106,7 +106,7 @@ def test_first_open_to_first_answer(app, demo_slice):
     expect(page.get_by_role("heading", name="Claim matrix", level=1)).to_be_visible()
     wait_idle(page)
     expect(page.get_by_text("No claim overlay yet")).to_have_count(0)
-    expect(page.get_by_text("cells visible")).to_be_visible()
+    expect(page.get_by_text("edges pass the filters")).to_be_visible()
     assert "q=" in page.url
     shot(page, "03-claim-matrix")
 

@@ -63,7 +63,7 @@ def test_triage_records_the_pair_the_reviewer_clicked(lab_path: Path, tmp_path: 
         browser = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1600})
-            page.goto(url)
+            page.goto(f"{url}/ask")
             wait_idle(page)
 
             # The answer cites z-mom-01, which an unreviewed contradiction touches: disclosed,

@@ -37,7 +37,7 @@ def test_the_dag_page_cites_author_year_and_the_printed_page(tmp_path: Path):
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1600})
             page.on("request", lambda request: requests.append(request.url))
-            page.goto(url)
+            page.goto(f"{url}/ask")
             wait_idle(page)
             page.get_by_label("Question").fill(QUESTION)
             page.get_by_role("button", name="Ask").click()
