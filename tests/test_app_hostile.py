@@ -9,18 +9,8 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from tests.conftest import ROOT
-from tests.test_app import ask
+from tests.test_app import APP, CRASH, PAGES, ask
 
-APP = str(ROOT / "app.py")
-PAGES = (
-    "pages/navigate.py",
-    "pages/reasoning_dag.py",
-    "pages/traceability.py",
-    "pages/claim_matrix.py",
-    "pages/audit.py",
-)
-CRASH = "Do momentum crashes occur after market rebounds?"
 # An image link makes the browser fetch an outside address; a raw tag would be markup.
 MD = "![x](http://203.0.113.9/md.png) **bold** <img src=x onerror=alert(1)>"
 UNESCAPED = re.compile(r"(?<!\\)\[x(?<!\\)\]\(|(?<!\\)<img")
