@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -13,10 +14,10 @@ from urllib.parse import quote
 
 from bench.app_server import free_port, running_app
 from bench.timing import row
+from engine.workspace.examples import read_examples
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
-QUESTION = "Egr2 regulates the homeostasis of B and T cells."
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 CONNECTED = '[data-testid="stApp"][data-test-connection-state="CONNECTED"]'
 
@@ -54,6 +55,9 @@ def browser_rows(demo: Path, log: Path):
 
     from tests.browser_support import CHROMIUM_ARGS
 
+    # The demo's first landing example that answers: its button marks the page interactive.
+    question = next(e.question for e in read_examples(demo) if e.label == "ANSWER")
+    button = re.compile("^" + re.escape(question[:40]))
     with running_app(demo, log) as url, sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
@@ -62,7 +66,7 @@ def browser_rows(demo: Path, log: Path):
             page.goto(url)
             page.wait_for_selector(CONNECTED, timeout=120_000)
             page.get_by_text("Try a question").wait_for(timeout=120_000)
-            page.get_by_role("button", name=QUESTION).wait_for(timeout=120_000)
+            page.get_by_role("button", name=button).wait_for(timeout=120_000)
             first = time.perf_counter() - started
             yield row("first page load to interactive (demo)", first, "s",
                       target="< 3 s", meets=first < 3)  # fmt: skip
@@ -70,7 +74,7 @@ def browser_rows(demo: Path, log: Path):
             ready = time.perf_counter() - started
             yield row("first page load to workspace ready (demo)", ready, "s")
 
-            page.goto(f"{url}/ask?q={quote(QUESTION)}")
+            page.goto(f"{url}/ask?q={quote(question)}")
             page.get_by_test_id("stAlert").filter(has_text="ANSWER").wait_for(timeout=120_000)
             page.wait_for_selector(IDLE, timeout=120_000)
             started = time.perf_counter()
