@@ -157,10 +157,10 @@ def _write_replicas(root: Path) -> None:
     for doc in documents:
         # Render once and stamp each replica's id in, which keeps the setup to a few seconds.
         template = finding_note("@@ID@@", doc["title"], sectioned(doc["sentences"]))
-        assert template.count("'@@ID@@'") == 2
+        assert template.count('"@@ID@@"') == 2  # the note's id and source (JSON front matter)
         for replica in range(REPLICAS):
             doc_id = f"{doc['doc_id']}-r{replica}"
-            text = template.replace("'@@ID@@'", f"'{doc_id}'")
+            text = template.replace('"@@ID@@"', f'"{doc_id}"')
             (box / f"{doc_id}.md").write_text(text, encoding="utf-8")
 
 
