@@ -116,16 +116,7 @@ def test_cli_ask_with_the_openai_reasoner_never_prints_the_key(lab_path, echo, l
     finally:
         opened.close()
     with ChatServer(step) as server:
-        env = {**os.environ, ENV_BASE_URL: server.base_url, ENV_MODEL: "m", ENV_API_KEY: KEY}
-        args = ["ask", QUESTION, "--workspace", str(lab_path), "--reasoner", "openai", "--full"]
-        proc = subprocess.run(
-            [sys.executable, "-m", "engine", *args],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
+        proc = ask_openai_cli(lab_path, server)
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert out["label"] == label and out["reasoner"] == "openai"
@@ -145,16 +136,7 @@ def test_a_reply_repeating_the_key_never_reaches_the_output_or_the_export(lab_pa
     valid["prose"] = f"{valid['prose']} The key is {KEY}."
     valid["dag"]["claims"][0]["text"] += f" {KEY}"
     with ChatServer(reply(json.dumps(valid))) as server:
-        env = {**os.environ, ENV_BASE_URL: server.base_url, ENV_MODEL: "m", ENV_API_KEY: KEY}
-        args = ["ask", QUESTION, "--workspace", str(lab_path), "--reasoner", "openai", "--full"]
-        proc = subprocess.run(
-            [sys.executable, "-m", "engine", *args],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
+        proc = ask_openai_cli(lab_path, server)
     assert proc.returncode == 0, proc.stderr
     assert KEY_HEAD not in proc.stdout + proc.stderr
     assert "[redacted]" in proc.stdout
@@ -164,3 +146,17 @@ def test_streamlit_app_binds_to_loopback_and_sends_no_usage_stats():
     settings = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
     assert settings["server"]["address"] == "127.0.0.1"
     assert settings["browser"]["gatherUsageStats"] is False
+
+
+def ask_openai_cli(lab_path, server: ChatServer) -> subprocess.CompletedProcess:
+    """`ask --reasoner openai --full` in a subprocess, against `server`, with the test key."""
+    env = {**os.environ, ENV_BASE_URL: server.base_url, ENV_MODEL: "m", ENV_API_KEY: KEY}
+    args = ["ask", QUESTION, "--workspace", str(lab_path), "--reasoner", "openai", "--full"]
+    return subprocess.run(
+        [sys.executable, "-m", "engine", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
