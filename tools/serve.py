@@ -9,6 +9,7 @@ switched off before the server starts.
 from __future__ import annotations
 
 import importlib
+import logging
 import sys
 
 from streamlit.runtime.pages_manager import PagesManager
@@ -29,10 +30,28 @@ WARM = (
 
 def main(argv: list[str]) -> None:
     PagesManager.uses_pages_directory = False
+    open_default_workspace()
     for name in WARM:
         importlib.import_module(name)
     sys.argv = ["streamlit", "run", "app.py", *argv]
     cli.main()
+
+
+def open_default_workspace() -> None:
+    """Start opening the default workspace as the server starts, so the first visitor finds it open.
+
+    The open runs on the workspace's own thread; the pages get that same worker from their
+    resource cache. Their data caches are only checked here, before the runtime exists, and
+    Streamlit's warning about that check is silenced.
+    """
+    check = logging.getLogger("streamlit.runtime.caching.cache_data_api")
+    level = check.level
+    check.setLevel(logging.ERROR)
+    try:
+        from pages import shared
+    finally:
+        check.setLevel(level)
+    shared.worker(shared.resolve(shared.default_workspace()))
 
 
 if __name__ == "__main__":
