@@ -44,6 +44,17 @@ class Tally:
         return MALFORMED_EXIT
 
 
+def count_lines(path: Path) -> int | None:
+    """The non-blank lines of a regular batch file, or None when counting would consume it."""
+    try:
+        if not path.is_file():  # a pipe or a device can be read only once
+            return None
+        with path.open("rb") as stream:
+            return sum(1 for raw in stream if raw.strip())
+    except OSError:
+        return None  # batch_lines reports the problem
+
+
 def batch_lines(path: Path) -> Iterator[tuple[int, object, str]]:
     """(line number, parsed value, problem) for each non-blank line; value None on a problem.
 
