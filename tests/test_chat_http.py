@@ -4,7 +4,7 @@ import threading
 
 import pytest
 
-from engine.core.llm import LLMConfig, OpenAIChat
+from engine.core.llm import CANCELLED, LLMConfig, OpenAIChat
 from tests.chat_server import (
     ChatServer,
     chat_server_fixture,  # noqa: F401 (registers the chat_server fixture)
@@ -99,3 +99,36 @@ def test_a_deeply_nested_reply_is_a_labelled_failure(chat_server):
     first, second = chat.complete(MESSAGES), chat.complete(MESSAGES)
     assert first.ok  # the content is text; what it holds is the parser's business
     assert not second.ok and "nested deeper than" in second.error
+
+
+@pytest.mark.parametrize(
+    "step",
+    [trickle('{"answer": "' + "x" * 200 + '"}', 0.3), stream_forever(0.05)],
+    ids=["trickle-one-byte-at-a-time", "stream-without-end"],
+)
+def test_cancelling_ends_a_call_in_progress_long_before_its_deadline(chat_server, step):
+    chat_server.script(step)
+    cancel = threading.Event()
+    chat = OpenAIChat(config(chat_server, timeout_s=600), cancel=cancel)
+    out = {}
+    thread = threading.Thread(target=lambda: out.update(reply=chat.complete(MESSAGES)))
+    thread.daemon = True
+    thread.start()
+    arrived = threading.Event()
+    while not arrived.wait(0.01) and thread.is_alive():
+        if chat_server.chat_requests:
+            arrived.set()
+    assert arrived.is_set(), "the request never reached the endpoint"
+    cancel.set()
+    thread.join(HARNESS_S)
+    assert not thread.is_alive(), "cancelling did not end the call"
+    assert not out["reply"].ok and out["reply"].error == CANCELLED
+
+
+def test_a_cancelled_chat_sends_nothing(chat_server):
+    chat_server.script(reply('{"answer": "yes"}'))
+    cancel = threading.Event()
+    cancel.set()
+    result = OpenAIChat(config(chat_server), cancel=cancel).complete(MESSAGES)
+    assert not result.ok and result.error == CANCELLED
+    assert chat_server.chat_requests == []

@@ -1,3 +1,5 @@
+import threading
+
 import pytest
 
 from engine.core.errors import WorkspaceError
@@ -22,5 +24,50 @@ def test_a_failed_open_is_reported_and_raised(tmp_path):
         assert isinstance(worker.failure(), WorkspaceError)
         with pytest.raises(WorkspaceError, match="does not exist"):
             _ = worker.opened
+    finally:
+        worker.close()
+
+
+class Interrupted(Exception):
+    """Stands for the exception a page gets when its user asks again or leaves."""
+
+
+def test_an_interrupted_wait_cancels_the_model_call_and_frees_its_thread(lab_path):
+    worker = Worker(str(lab_path))
+    cancel = threading.Event()
+    started, finished = threading.Event(), threading.Event()
+
+    def model_call() -> None:
+        started.set()
+        # Like the model client: ends as soon as its cancel event is set, else at a far deadline.
+        cancel.wait(600)
+        finished.set()
+
+    def tick(waited: float) -> None:
+        if started.is_set():
+            raise Interrupted
+
+    try:
+        with pytest.raises(Interrupted):
+            worker.call_model(model_call, cancel=cancel, tick=tick)
+        assert cancel.is_set()
+        assert finished.wait(20), "the model call kept its thread after the wait was interrupted"
+    finally:
+        worker.close()
+
+
+def test_a_wait_that_ends_normally_returns_the_result_and_cancels_nothing(lab_path):
+    worker = Worker(str(lab_path))
+    cancel = threading.Event()
+    ticks = []
+    release = threading.Event()
+
+    def tick(waited: float) -> None:
+        ticks.append(waited)
+        release.set()
+
+    try:
+        answer = worker.call_model(lambda: release.wait(600) and 42, cancel=cancel, tick=tick)
+        assert answer == 42 and ticks and not cancel.is_set()
     finally:
         worker.close()

@@ -6,6 +6,7 @@ import email.utils
 import json
 import logging
 import os
+import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -14,7 +15,13 @@ from typing import Protocol
 from urllib.parse import urlsplit
 
 from engine.core import jsonsafe
-from engine.core.chat_http import DeadlineExpired, HttpReply, TransportFailure, post_json
+from engine.core.chat_http import (
+    Cancelled,
+    DeadlineExpired,
+    HttpReply,
+    TransportFailure,
+    post_json,
+)
 from engine.core.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -28,6 +35,7 @@ REDACTED = "[redacted]"
 CONNECTION_CHECK_PROMPT = 'Reply with {"ok": true}'
 _DETAIL_CHARS = 200
 MIN_REDACTED_KEY = 8
+CANCELLED = "model call cancelled: the question was asked again or the page was left"
 
 
 @dataclass(frozen=True)
@@ -161,11 +169,13 @@ class OpenAIChat:
     instance stops asking for it; HTTP 429 with a `Retry-After` that fits) only use what is
     left of that budget. Redirects are followed only within the base URL's origin, replies
     over `config.max_reply_bytes` are refused unread, and the API key is redacted from
-    everything that comes back.
+    everything that comes back. Setting `cancel` ends a call in progress within a tick and
+    fails every later one: the app sets it when the user asks again or leaves the page.
     """
 
-    def __init__(self, config: LLMConfig) -> None:
+    def __init__(self, config: LLMConfig, *, cancel: threading.Event | None = None) -> None:
         self.config = config
+        self.cancel = cancel
         # Set once the endpoint refused JSON mode and answered without it.
         self._json_mode_refused = False
 
@@ -184,6 +194,8 @@ class OpenAIChat:
         json_mode = json_mode and not self._json_mode_refused
         rate_limited_once = fell_back = False
         while True:
+            if self.cancel is not None and self.cancel.is_set():
+                raise _Failure(CANCELLED)
             if deadline - time.monotonic() <= 0:
                 raise _Failure(self._timed_out())
             try:
@@ -204,7 +216,10 @@ class OpenAIChat:
                     raise
                 rate_limited_once = True
                 log.info("endpoint rate-limited; retrying in %s", _seconds(wait))
-                time.sleep(wait)
+                if self.cancel is not None:
+                    self.cancel.wait(wait)
+                else:
+                    time.sleep(wait)
 
     def _request(self, messages: list[dict], json_mode: bool, deadline: float) -> str:
         body = {
@@ -229,7 +244,10 @@ class OpenAIChat:
                 headers,
                 deadline=deadline,
                 max_bytes=self.config.max_reply_bytes,
+                cancel=self.cancel,
             )
+        except Cancelled:
+            raise _Failure(CANCELLED) from None
         except DeadlineExpired:
             raise _Failure(self._timed_out()) from None
         except TransportFailure as exc:

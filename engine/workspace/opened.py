@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import threading
+import time
 from collections.abc import Callable
 from concurrent import futures
 from concurrent.futures import Future
@@ -16,6 +18,7 @@ from engine.workspace.threads import DaemonPool
 
 # Model calls in flight at once per workspace; each is bounded by its endpoint deadline.
 MODEL_WORKERS = 4
+TICK_S = 0.25  # how often a page waiting on a model call gets control back
 
 
 @dataclass(frozen=True, eq=False)
@@ -88,9 +91,36 @@ class Worker:
     def submit(self, fn: Callable, /, *args, **kwargs) -> Future:
         return self._pool.submit(fn, *args, **kwargs)
 
-    def call_model(self, fn: Callable, /, *args, **kwargs):
-        """Run a call that waits on a model endpoint on the model pool, and wait for it."""
-        return self.submit_model(fn, *args, **kwargs).result()
+    def call_model(
+        self,
+        fn: Callable,
+        /,
+        *args,
+        cancel: threading.Event | None = None,
+        tick: Callable[[float], None] | None = None,
+        **kwargs,
+    ):
+        """Run a call that waits on a model endpoint on the model pool, and wait for it.
+
+        While waiting, `tick(seconds_waited)` runs every `TICK_S`; whatever it raises (a page
+        interrupted because its user asked again or left) sets `cancel`, which the model client
+        watches, and propagates.
+        """
+        future = self.submit_model(fn, *args, **kwargs)
+        if tick is None:
+            return future.result()
+        started = time.monotonic()
+        try:
+            while True:
+                done, _ = futures.wait([future], timeout=TICK_S)
+                if done:
+                    return future.result()
+                tick(time.monotonic() - started)
+        except BaseException:
+            if cancel is not None:
+                cancel.set()
+            future.cancel()  # when still queued behind other model calls
+            raise
 
     def submit_model(self, fn: Callable, /, *args, **kwargs) -> Future:
         return self._model_pool.submit(fn, *args, **kwargs)
