@@ -101,6 +101,10 @@ class Session:
 
     def run(self, widgets: Sequence[WidgetState] = ()) -> Rerun:
         """Rerun the script with `widgets` set, as a browser does after an interaction."""
+        return self.collect(self.send(widgets))
+
+    def send(self, widgets: Sequence[WidgetState] = ()) -> float:
+        """Ask for a rerun with `widgets` set without waiting for it; when it was sent."""
         message = BackMsg()
         message.rerun_script.query_string = ""
         message.rerun_script.page_name = "ask"  # the Navigate page (Start is the default)
@@ -111,6 +115,10 @@ class Session:
         message.rerun_script.widget_states.widgets.extend(sent.values())
         started = time.perf_counter()
         self._socket.send(message.SerializeToString())
+        return started
+
+    def collect(self, started: float) -> Rerun:
+        """The elements of the next run to finish (an interrupted one included)."""
         rerun = Rerun()
         while rerun.status is None:
             forward = ForwardMsg()
@@ -139,13 +147,17 @@ class Session:
 
     def ask(self, question: str, *, budget_nodes: int | None = None) -> Rerun:
         """Type `question` into the Question box and press Ask."""
+        return self.run(self.asking(question, budget_nodes=budget_nodes))
+
+    def asking(self, question: str, *, budget_nodes: int | None = None) -> list[WidgetState]:
+        """The widget states of typing `question` and pressing Ask."""
         widgets = [
             WidgetState(id=self.last.widget("question"), string_value=question),
             WidgetState(id=self.last.widget("ask"), trigger_value=True),
         ]
         if budget_nodes is not None:
             widgets.append(WidgetState(id=self.last.widget("budget_nodes"), int_value=budget_nodes))
-        return self.run(widgets)
+        return widgets
 
     def decision(self) -> dict:
         """The decision JSON the last rerun offers for download, fetched from the server."""

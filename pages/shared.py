@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -86,12 +87,16 @@ def llm_config() -> LLMConfig:
     )
 
 
-def reasoner() -> tuple[str, object | None]:
-    """A cache key naming the reasoner (never its key) and the policy object, if not offline."""
+def reasoner(cancel: threading.Event | None = None) -> tuple[str, object | None]:
+    """A cache key naming the reasoner (never its key) and the policy object, if not offline.
+
+    Setting `cancel` ends the model policy's call in progress.
+    """
     if st.session_state.get("reasoner", "offline") == "offline":
         return "offline", None
     config = llm_config()
-    return f"openai {config.base_url} {config.model}", ModelReasoner(OpenAIChat(config))
+    policy = ModelReasoner(OpenAIChat(config, cancel=cancel))
+    return f"openai {config.base_url} {config.model}", policy
 
 
 def typer() -> str | Typer:
@@ -111,25 +116,49 @@ class _Uncached(Exception):
 
 @st.cache_data(show_spinner=False, max_entries=128)
 def _answer(
-    root: str, question: str, *, name: str, bounds: tuple, edges: tuple, _policy=None
+    root: str,
+    question: str,
+    *,
+    name: str,
+    bounds: tuple,
+    edges: tuple,
+    _policy=None,
+    _cancel: threading.Event | None = None,
 ) -> dict:
     w = worker(root)
-    policy = _policy if _policy is not None else name
     limits = Budget(*bounds)
     del edges  # part of the cache key only: the answer reads the review scope itself
-    # A model call runs on the model pool, so a slow endpoint never holds the engine thread.
-    call = w.call if _policy is None else w.call_model
-    run = call(answer_question, w.opened, question, reasoner=policy, budget=limits)
+    if _policy is None:
+        run = w.call(answer_question, w.opened, question, reasoner=name, budget=limits)
+    else:
+        # On the model pool, so a slow endpoint never holds the engine thread; the wait
+        # hands control back to Streamlit, so asking again or leaving cancels the call.
+        run = w.call_model(
+            answer_question,
+            w.opened,
+            question,
+            reasoner=_policy,
+            budget=limits,
+            cancel=_cancel,
+            tick=_yield_to_streamlit,
+        )
     result = run.to_dict()
     if name != "offline" and result.get("failure"):
         raise _Uncached(result)
     return result
 
 
+def _yield_to_streamlit(waited: float) -> None:
+    """Let Streamlit stop this run here: it raises when the user asked again or left."""
+    # Any session-state access is one of Streamlit's interruption points.
+    st.session_state.get("reasoner")
+
+
 def answer(question: str) -> dict:
     """The answer to `question` under the sidebar's workspace, reasoner and budget, cached."""
     w = current_worker()
-    name, policy = reasoner()
+    cancel = threading.Event()
+    name, policy = reasoner(cancel)
     b = budget()
     root = str(w.opened.root)
     # The contesting contradictions and the review stamp key the cache: a triage decision
@@ -137,7 +166,9 @@ def answer(question: str) -> dict:
     edges = (review_stamp(root), *((e.src, e.dst, e.relation) for e in review_edges(root)))
     try:
         bounds = (b.hops, b.max_nodes, b.max_steps)
-        return _answer(root, question, name=name, bounds=bounds, edges=edges, _policy=policy)
+        return _answer(
+            root, question, name=name, bounds=bounds, edges=edges, _policy=policy, _cancel=cancel
+        )
     except _Uncached as exc:
         return exc.result
 

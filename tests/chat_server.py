@@ -139,6 +139,8 @@ class ChatServer:
         self._last = reply('{"ok": true}')
         self._lock = threading.Lock()
         self._stopping = threading.Event()
+        # Set when a client hangs up on a reply still being trickled or streamed.
+        self.hung_up = threading.Event()
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
 
@@ -263,7 +265,7 @@ class _Handler(BaseHTTPRequestHandler):
                 self.wfile.flush()
                 chat._wait(seconds_per_byte)
         except OSError:  # the client gave up
-            pass
+            chat.hung_up.set()
         self.close_connection = True
 
     def _stream_forever(self, seconds_per_chunk: float) -> None:
@@ -280,7 +282,7 @@ class _Handler(BaseHTTPRequestHandler):
                 self.wfile.flush()
                 chat._wait(seconds_per_chunk)
         except OSError:  # the client gave up
-            pass
+            chat.hung_up.set()
         self.close_connection = True
 
     def _record(self, raw: bytes) -> None:

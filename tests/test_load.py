@@ -37,6 +37,8 @@ from tests.conftest import MOMENTUM_LAB
 
 # Generous: the stopped server must be gone long before this, whatever the machine's load.
 EXIT_BOUND_S = 15
+# Well inside the model call's 30 s deadline, so only a cancel can end the call this soon.
+CANCEL_BOUND_S = 15
 
 
 @pytest.fixture(scope="module")
@@ -133,3 +135,35 @@ def test_the_server_stops_on_sigterm_during_an_endless_model_reply(tmp_path):
 def _ask_quietly(client: Session, question: str) -> None:
     with contextlib.suppress(Exception):  # the server goes away mid-ask: expected here
         client.ask(question)
+
+
+def _model_session_waiting(url: str, endpoint: ChatServer, question: str) -> Session:
+    """A session on the model reasoner whose ask is waiting on `endpoint`'s trickled reply."""
+    client = Session(url)
+    client.run()
+    client.use_model(endpoint.base_url, "load-model")
+    client.send(client.asking(question))
+    end = time.monotonic() + 60
+    while not endpoint.chat_requests and time.monotonic() < end:
+        time.sleep(0.05)
+    assert endpoint.chat_requests, "the model call never started"
+    return client
+
+
+@pytest.mark.parametrize("leave", [False, True], ids=["asks-again", "leaves"])
+def test_asking_again_or_leaving_cancels_the_model_call(tmp_path, leave):
+    lab = tmp_path / "momentum-lab"
+    shutil.copytree(MOMENTUM_LAB, lab, ignore=shutil.ignore_patterns(".synapse"))
+    first, second = (case["question"] for case in lab_questions()[:2])
+    # 200 s of reply: only a cancel, never the 30 s deadline, hangs up within the bound.
+    slow = ChatServer(trickle('{"dag": {}}' + " " * 4000, 0.05))
+    with slow as endpoint, running_app(lab, tmp_path / "app.log") as url:
+        client = _model_session_waiting(url, endpoint, first)
+        try:
+            if leave:
+                client.close()
+            else:
+                client.send(client.asking(second))
+            assert endpoint.hung_up.wait(CANCEL_BOUND_S), "the model call ran on"
+        finally:
+            client.close()
