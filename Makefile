@@ -5,6 +5,8 @@ PY := $(VENV)/bin/python
 DEMO ?= demo/scifact
 PORT ?= 8501
 OVERLAY := $(DEMO)/.synapse/links/claim_links.json
+# Examples per property in `make fuzz` (`make fuzz FUZZ_EXAMPLES=500` for a quick pass).
+FUZZ_EXAMPLES ?= 20000
 
 .PHONY: run test bench fuzz demo venv dev lint format clean chromium
 
@@ -54,7 +56,7 @@ bench: dev
 	$(PY) -m bench
 
 fuzz: dev
-	SYNAPSE_FUZZ_EXAMPLES=20000 $(PY) -m pytest -m fuzz -p no:cacheprovider tests
+	SYNAPSE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest -m fuzz -p no:cacheprovider tests
 
 lint: dev
 	$(PY) -m ruff check .
