@@ -28,7 +28,12 @@ def ask(question: str) -> bool:
     """Answer `question`, make it the current result and put it in the URL; False on error."""
     state = st.session_state
     try:
-        with st.spinner("Navigating the knowledge base…"):
+        waiting = (
+            "Navigating the knowledge base…"
+            if state.get("reasoner", "offline") == "offline"
+            else "Asking the model… (ask again or leave the page to cancel)"
+        )
+        with st.spinner(waiting):
             result = shared.answer(question)
     except EngineError as exc:  # a reasoner that cannot be configured as typed
         st.error(f"Cannot ask: {md_escape(exc)}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import time
 from pathlib import Path
 from urllib.parse import quote
 
@@ -15,12 +16,14 @@ from engine.datasets.scifact import import_scifact
 from engine.review.overlay import build_overlay
 from engine.workspace.examples import landing_examples, read_examples
 from tests.browser_support import CHROMIUM, CHROMIUM_ARGS, ROOT, is_local, wait_idle
+from tests.chat_server import ChatServer, trickle
 
 pytestmark = pytest.mark.browser
 
 ARTIFACTS = ROOT / "test-artifacts" / "journeys"
 ASKED = "Egr2 regulates the homeostasis of B and T cells."
 LINKED = "Is http://203.0.113.9/paper about B and T cell homeostasis?"
+RUNNING = '[data-testid="stApp"][data-test-script-state="running"]'
 
 
 @pytest.fixture(scope="module")
@@ -198,3 +201,40 @@ def test_switching_workspace_clears_the_results(app, tmp_path):
     wait_idle(page)
     expect(sidebar.get_by_text("Cannot open this workspace").first).to_be_visible()
     shot(page, "10-missing-folder")
+
+
+def test_the_sidebar_stays_whole_and_current_while_a_model_call_runs(app):
+    url, page = session(app)
+    # 200 s of trickled reply: the run is still waiting on the model while we look.
+    with ChatServer(trickle('{"dag": {}}' + " " * 4000, 0.05)) as endpoint:
+        page.goto(f"{url}/ask")
+        wait_idle(page)
+        sidebar = page.get_by_test_id("stSidebar")
+        sidebar.get_by_text("OpenAI-compatible").click()
+        wait_idle(page)
+        for label, value in (("Base URL", endpoint.base_url), ("Model", "journey-model")):
+            field = sidebar.get_by_label(label)
+            field.fill(value)
+            field.press("Enter")
+            wait_idle(page)
+        sidebar.get_by_text("Budget").click()
+        expect(sidebar.get_by_label("Hops")).to_be_visible()
+        box = page.get_by_label("Question")
+        box.fill(ASKED)
+        box.press("Enter")
+        expect(page.locator(RUNNING)).to_have_count(1, timeout=30_000)
+        end = time.monotonic() + 60
+        while not endpoint.chat_requests and time.monotonic() < end:
+            time.sleep(0.05)
+        assert endpoint.chat_requests, "the model call never started"
+        expect(page.get_by_text("Asking the model… (ask again or leave")).to_be_visible()
+        expect(page.locator(RUNNING)).to_have_count(1)
+        shot(page, "11-sidebar-during-a-model-call")
+        for label in ("Workspace folder", "Base URL", "Model", "Hops"):
+            expect(sidebar.get_by_label(label)).to_have_count(1)
+        # The status box, the load report and the budget: no greyed copy of any of them.
+        expect(sidebar.get_by_test_id("stExpander")).to_have_count(3)
+        expect(sidebar.get_by_label("Hops")).to_be_visible()  # the budget stays open
+        expect(sidebar.locator('[data-stale="true"]')).to_have_count(0)
+        page.close()  # leaving cancels the call
+        assert endpoint.hung_up.wait(15), "the model call ran on after the page closed"
