@@ -128,9 +128,13 @@ SHRINKING = "Satellite records show Arctic sea ice shrinking since 1979."
          "There was little net warming during the Industrial Revolution.", False),
         ("The Sun is not driving global warming.", '"Is the Sun driving global warming?".',
          False),
+        ("There has been no increase in the frequency of coastal floods.",
+         "Small storms can lead to an increase in the frequency of coastal floods.", False),
+        ("Wind farms cannot supply baseload power.",
+         "Wind farms can supply baseload power through the night.", True),
     ],
     ids=["claim-denies", "claim-denies-cause", "both-state", "both-deny", "unaligned",
-         "other-says-little", "other-asks-in-quotes"],
+         "other-says-little", "other-asks-in-quotes", "other-says-can", "denies-what-can-be"],
 )  # fmt: skip
 def test_a_denial_of_an_aligned_statement_contradicts_in_both_directions(
     typer, claim, sentence, denied

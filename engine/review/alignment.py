@@ -22,6 +22,10 @@ _SCARCELY = frozenset(
     ("little", "few", "hardly", "barely", "scarcely", "rarely", "seldom", "negligible",
      "negligibly", "minimal")
 )  # fmt: skip
+# A text that says what "can" or "may" happen states a possibility, which a denial of the
+# fact leaves standing; unless the denial is itself of the possibility ("can't provide").
+_MODALS = frozenset(("can", "could", "may", "might"))
+_NEGATED_MODALS = frozenset(("can't", "cannot", "couldn't", "unable"))
 _FIRM = 6.0  # anchored weight at which a pairing of direction words counts in full
 _RESTRICTING = (
     "only", "solely", "exclusively", "restricted", "limited", "specifically", "subgroup",
@@ -113,7 +117,8 @@ def denial(claim: Passage, sentence: Passage, rarity: Rarity) -> float:
 
     Symmetric. The denying side must put its negation on words both texts share (at least
     `_DENIED` of its weighted content), and the other side must neither negate, nor report a
-    null result on them, nor say "little" or "few", nor ask: "Tuvalu sea level isn't rising"
+    null result on them, nor say "little" or "few", nor ask, nor say what "can" happen
+    (unless the denial is of what can: "cannot supply"): "Tuvalu sea level isn't rising"
     against "the effects of rising sea levels in Tuvalu". The value is the share of the
     denying side's content the other covers.
     """
@@ -124,6 +129,8 @@ def denial(claim: Passage, sentence: Passage, rarity: Rarity) -> float:
             continue
         if stating.open_question or not _SCARCELY.isdisjoint(stating.norms):
             continue  # "there was little net warming" agrees with "we had no warming"
+        if not _MODALS.isdisjoint(stating.norms) and _NEGATED_MODALS.isdisjoint(denying.negations):
+            continue
         total = rarity.weight(denying.content)
         if total and rarity.weight(denying.negated & shared) >= _DENIED * total:
             out = max(out, rarity.weight(shared) / total)
