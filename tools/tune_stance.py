@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import math
 import os
 import re
 import time
@@ -298,9 +299,12 @@ def choose_bar(flags: list[Flag]) -> float | None:
 
 
 def family_rate(flags: list[Flag], bar: float) -> float:
-    """How often the family's edges at `bar` were right, pooled over both sets."""
+    """How often the family's edges at `bar` were right, pooled over both sets, less one
+    standard error (the Wilson bound): a rate read off a dozen edges is optimistic."""
     admitted = [f.right for f in flags if f.family >= bar]
-    return round(sum(admitted) / len(admitted), 4)
+    n, p = len(admitted), sum(admitted) / len(admitted)
+    centre, spread = p + 1 / (2 * n), math.sqrt(p * (1 - p) / n + 1 / (4 * n * n))
+    return round((centre - spread) / (1 + 1 / n), 4)
 
 
 def fit_families(shaped: list[Pair], climate: list[Pair], *, write: bool) -> str:
