@@ -130,11 +130,14 @@ SHRINKING = "Satellite records show Arctic sea ice shrinking since 1979."
          False),
         ("There has been no increase in the frequency of coastal floods.",
          "Small storms can lead to an increase in the frequency of coastal floods.", False),
+        ("Warming is not making river floods worse.",
+         "Warming has the potential to make river floods worse.", False),
         ("Wind farms cannot supply baseload power.",
          "Wind farms can supply baseload power through the night.", True),
     ],
     ids=["claim-denies", "claim-denies-cause", "both-state", "both-deny", "unaligned",
-         "other-says-little", "other-asks-in-quotes", "other-says-can", "denies-what-can-be"],
+         "other-says-little", "other-asks-in-quotes", "other-says-can", "other-says-potential",
+         "denies-what-can-be"],
 )  # fmt: skip
 def test_a_denial_of_an_aligned_statement_contradicts_in_both_directions(
     typer, claim, sentence, denied

@@ -22,9 +22,11 @@ _SCARCELY = frozenset(
     ("little", "few", "hardly", "barely", "scarcely", "rarely", "seldom", "negligible",
      "negligibly", "minimal")
 )  # fmt: skip
-# A text that says what "can" or "may" happen states a possibility, which a denial of the
-# fact leaves standing; unless the denial is itself of the possibility ("can't provide").
-_MODALS = frozenset(("can", "could", "may", "might"))
+# A text that says what "can", "may" or "potentially" happens states a possibility, which a
+# denial of the fact leaves standing; unless the denial is itself of what can ("can't provide").
+_MODALS = frozenset(
+    ("can", "could", "may", "might", "potential", "potentially", "possible", "possibly")
+)
 _NEGATED_MODALS = frozenset(("can't", "cannot", "couldn't", "unable"))
 _FIRM = 6.0  # anchored weight at which a pairing of direction words counts in full
 _RESTRICTING = (
