@@ -7,7 +7,7 @@ import pytest
 
 from engine.review import stance
 from engine.review.alignment import denial
-from engine.review.calibration import ContradictionCue
+from engine.review.calibration import Calibration, ContradictionCue
 from engine.review.passages import passage, sentences_of
 from engine.review.stance import OfflineTyper, Relation, model, offline_stance
 from engine.review.typers import make_typer
@@ -124,8 +124,20 @@ SHRINKING = "Satellite records show Arctic sea ice shrinking since 1979."
         ("Arctic sea ice is not shrinking.", "Arctic sea ice is not shrinking, records show.",
          False),
         ("Arctic sea ice is not shrinking.", "Ocean heat content rose in the tropics.", False),
+        ("We had no warming during the Industrial Revolution.",
+         "There was little net warming during the Industrial Revolution.", False),
+        ("The Sun is not driving global warming.", '"Is the Sun driving global warming?".',
+         False),
+        ("There has been no increase in the frequency of coastal floods.",
+         "Small storms can lead to an increase in the frequency of coastal floods.", False),
+        ("Warming is not making river floods worse.",
+         "Warming has the potential to make river floods worse.", False),
+        ("Wind farms cannot supply baseload power.",
+         "Wind farms can supply baseload power through the night.", True),
     ],
-    ids=["claim-denies", "claim-denies-cause", "both-state", "both-deny", "unaligned"],
+    ids=["claim-denies", "claim-denies-cause", "both-state", "both-deny", "unaligned",
+         "other-says-little", "other-asks-in-quotes", "other-says-can", "other-says-potential",
+         "denies-what-can-be"],
 )  # fmt: skip
 def test_a_denial_of_an_aligned_statement_contradicts_in_both_directions(
     typer, claim, sentence, denied
@@ -139,6 +151,45 @@ def test_a_denial_of_an_aligned_statement_contradicts_in_both_directions(
         typing = typer(claim, sentence)
         assert typing.relation is Relation.CONTRADICTS
         assert typing.cue is ContradictionCue.NEGATION
+
+
+@pytest.mark.parametrize(
+    ("claim", "sentence", "admitted"),
+    [
+        ("There has been no rise in ocean acidity over the last century.",
+         "Seawater absorbed carbon dioxide, raising ocean acidity over the last century.", True),
+        ("Ocean acidity has not risen over the last century.",
+         "Ocean acidity rose over the last century as seawater absorbed carbon dioxide.", False),
+    ],
+    ids=["denial-at-the-bar", "denial-below-the-bar"],
+)  # fmt: skip
+def test_the_denial_family_admits_what_the_calibration_refuses(typer, claim, sentence, admitted):
+    shipped = model()
+    (family,) = shipped.calibration.families
+    rarity = shipped.rarity
+    assert (denial(passage(claim), passage(sentence), rarity) >= family.bar) is admitted
+    typing = typer(claim, sentence)
+    assert (typing.relation is Relation.CONTRADICTS) is admitted
+    stance.install(replace(shipped, calibration=replace(shipped.calibration, families=())))
+    try:
+        without = typer(claim, sentence)
+    finally:
+        stance.install(None)
+    # The calibration alone refuses both: the family is what admits the first.
+    assert without.relation is not Relation.CONTRADICTS
+    if admitted:
+        assert typing.confidence == family.rate
+        assert typing.cue is ContradictionCue.NEGATION
+        assert "denial family" in typing.rationale
+
+
+def test_a_calibration_family_survives_its_json_form():
+    calibration = model().calibration
+    again = Calibration.from_json(calibration.to_json())
+    assert again.families == calibration.families and again.families
+    plain = replace(calibration, families=())
+    assert "families" not in plain.to_json()
+    assert Calibration.from_json(plain.to_json()).families == ()
 
 
 def test_a_contradiction_without_a_named_cue_is_refused(typer):

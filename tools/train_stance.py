@@ -257,6 +257,10 @@ def calibrate(raw: dict) -> dict:
     stance.install(stance.StanceModel.from_json(base))
     pairs = overlay_pairs(DEMO)
     fitted = fit_calibration(pairs).to_json()
+    # The families are cross-validated on both tuning sets by tools.tune_stance; keep them.
+    families = raw.get("calibration", {}).get("families")
+    if families:
+        fitted["families"] = families
     return base | {
         "calibration": fitted,
         "thresholds": base["thresholds"] | {"floor": CANDIDATE_FLOOR},

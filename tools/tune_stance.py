@@ -10,6 +10,10 @@ halves are fixed by a hash of the claim id.
 Besides the per-pair figures, it reports the overlay-shaped figures (each claim against
 the abstracts retrieval offers it in the demo workspace, as the overlay types them) and
 the calibration: how often a contradiction is right in each band of its confidence.
+
+With `--fit-families` it instead cross-validates the denial family's bar over five folds
+of both sets (by a hash of the claim text), prints the out-of-fold figures and bands, and
+with `--write` saves the bar and rate fitted on all folds into the stance model.
 """
 
 from __future__ import annotations
@@ -17,16 +21,21 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import math
 import os
+import re
 import time
 import zlib
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import pairwise
 from pathlib import Path
 
+from engine.review import stance
+from engine.review.calibration import ContradictionCue, Family
 from engine.review.overlay import candidates, note_text
+from engine.review.passages import passage
 from engine.review.typers import make_typer
 from engine.workspace.opened import open_workspace
 
@@ -34,6 +43,9 @@ ROOT = Path(__file__).resolve().parent.parent
 SCIFACT = ROOT / "data" / "scifact"
 DEMO = ROOT / "demo" / "scifact"
 BANDS = (0.5, 0.6, 0.7, 0.8, 0.9, 1.01)
+FOLDS = 5
+FAMILY_BARS = (0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1.0)
+FAMILY_PRECISION = 0.8  # on train folds, above the 0.70 asked of it: held out it comes lower
 
 
 def _climate_fever() -> Path:
@@ -225,6 +237,121 @@ def overlay_run(typer: Callable, per_claim: int = 10) -> str:
     return f"== Overlay-shaped run: {n} pairs in {seconds:.1f} s ({seconds / n * 1000:.2f} ms each)"
 
 
+def _fold(claim: str) -> int:
+    """A fold of five, fixed by a hash of the normalised claim text (near-duplicates share one)."""
+    return zlib.crc32(" ".join(re.findall(r"\w+", claim.lower())).encode()) % FOLDS
+
+
+@dataclass(frozen=True)
+class Flag:
+    """How the gated typer, with a family at its lowest bar, reads one gold-labelled pair."""
+
+    domain: str
+    fold: int
+    right: bool  # the gold label is contradicts
+    base: bool  # flagged without any family
+    family: float  # the family feature's value when only the family admits it, else -1
+    confidence: float
+
+
+def family_flags(shaped: list[Pair], climate: list[Pair], feature: str) -> list[Flag]:
+    """Every pair read once, with a `feature` family at the lowest bar of `FAMILY_BARS`.
+
+    The bar only decides which of the family's edges stand, so one reading serves every bar.
+    """
+    shipped = stance.model()
+    cal = shipped.calibration
+    probe = Family(feature, feature, FAMILY_BARS[0], 0.5)
+    stance.install(replace(shipped, calibration=replace(cal, families=(probe,))))
+    try:
+        typer = make_typer("offline")
+        out = []
+        for domain, pairs in (("scifact", shaped), ("climate-fever", climate)):
+            for pair in pairs:
+                typing = typer(pair.claim, pair.canon)
+                base, value = False, -1.0
+                if str(typing.relation) == "contradicts":
+                    value = _family_value(pair, feature)
+                    base = value < 0
+                right = pair.gold == "contradicts"
+                out.append(Flag(domain, _fold(pair.claim), right, base, value, typing.confidence))
+        return out
+    finally:
+        stance.install(None)
+
+
+def _family_value(pair: Pair, feature: str) -> float:
+    """The family feature of a flagged pair when the calibration alone refused it, else -1."""
+    m = stance.model()
+    claim = passage(pair.claim)
+    scored = stance.score(pair.claim, pair.canon)
+    candidate = stance.contradiction_candidate(claim, pair.claim, scored)
+    cued = candidate.evidence.cue is not ContradictionCue.NONE
+    if cued and m.calibration.probability(candidate.evidence) >= m.calibration.threshold:
+        return -1.0
+    return candidate.evidence.features[feature]
+
+
+def choose_bar(flags: list[Flag]) -> float | None:
+    """The lowest bar at which all contradictions, the family's with the calibration's, were
+    right at least `FAMILY_PRECISION` of the time, pooled over both sets."""
+    for bar in FAMILY_BARS:
+        flagged = [f.right for f in flags if f.base or f.family >= bar]
+        if flagged and sum(flagged) / len(flagged) >= FAMILY_PRECISION:
+            return bar
+    return None
+
+
+def family_rate(flags: list[Flag], bar: float) -> float:
+    """How often the family's edges at `bar` were right, pooled over both sets, less one
+    standard error (the Wilson bound): a rate read off a dozen edges is optimistic."""
+    admitted = [f.right for f in flags if f.family >= bar]
+    n, p = len(admitted), sum(admitted) / len(admitted)
+    centre, spread = p + 1 / (2 * n), math.sqrt(p * (1 - p) / n + 1 / (4 * n * n))
+    return round((centre - spread) / (1 + 1 / n), 4)
+
+
+def fit_families(shaped: list[Pair], climate: list[Pair], *, write: bool) -> str:
+    """Cross-validate the denial family's bar, report out of fold, and fit it on all pairs."""
+    flags = family_flags(shaped, climate, "denial")
+    kept: list[tuple[Flag, float]] = []  # (flag, confidence) of out-of-fold contradictions
+    bars = []
+    for k in range(FOLDS):
+        train = [f for f in flags if f.fold != k]
+        bar = choose_bar(train)
+        bars.append(bar)
+        rate = family_rate(train, bar) if bar is not None else 0.0
+        for f in flags:
+            if f.fold == k and f.base:
+                kept.append((f, f.confidence))
+            elif f.fold == k and bar is not None and f.family >= bar:
+                kept.append((f, rate))
+    lines = [f"== Denial family, {FOLDS}-fold CV over claim-text folds: bars {bars}"]
+    for domain in ("scifact", "climate-fever"):
+        mine = [(f, c) for f, c in kept if f.domain == domain]
+        gold = sum(f.right for f in flags if f.domain == domain)
+        right = sum(f.right for f, _ in mine)
+        lines.append(
+            f"  {domain:<14} out of fold: {right}/{len(mine)} = "
+            f"{right / max(1, len(mine)):.3f}, recall {right / max(1, gold):.3f}"
+        )
+        for low, high in pairwise(BANDS):
+            seen = [f.right for f, c in mine if low <= c < high]
+            share = f"{sum(seen) / len(seen):.2f}" if seen else "  - "
+            lines.append(f"    [{low:.2f}, {min(high, 1.0):.2f})  {len(seen):>4} flagged, {share}")
+    bar = choose_bar(flags)
+    if bar is None:
+        return "\n".join([*lines, "  no bar reaches the precision; nothing to write"])
+    family = Family("denial", "denial", bar, family_rate(flags, bar))
+    lines.append(f"  fitted on all pairs: bar {family.bar}, rate {family.rate}")
+    if write:
+        raw = json.loads(stance.MODEL_PATH.read_text(encoding="utf-8"))
+        raw["calibration"]["families"] = [family.to_json()]
+        stance.MODEL_PATH.write_text(json.dumps(raw, sort_keys=True, separators=(",", ":")) + "\n")
+        lines.append(f"  wrote {stance.MODEL_PATH.relative_to(ROOT)}")
+    return "\n".join(lines)
+
+
 def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m tools.tune_stance")
     parser.add_argument(
@@ -233,11 +360,26 @@ def _arguments() -> argparse.Namespace:
         default=CLIMATE_FEVER,
         help="Climate-FEVER folder or jsonl file (default: ../shared/data/climate-fever)",
     )
+    parser.add_argument(
+        "--fit-families",
+        action="store_true",
+        help="cross-validate the denial family's bar on both sets instead of the full report",
+    )
+    parser.add_argument(
+        "--write", action="store_true", help="with --fit-families, save the fitted family"
+    )
     return parser.parse_args()
 
 
 def main() -> None:
-    where = _arguments().climate_fever
+    args = _arguments()
+    where = args.climate_fever
+    if args.fit_families:
+        shaped, climate = overlay_pairs(), climate_pairs(where)
+        if not shaped or not climate:
+            raise SystemExit("error: --fit-families needs the demo workspace and Climate-FEVER")
+        print(fit_families(shaped, climate, write=args.write))
+        return
     typer = make_typer("offline")
     for which in ("fit", "held"):
         pairs = scifact_pairs(which)

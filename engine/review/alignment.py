@@ -16,6 +16,18 @@ from engine.review.calibration import ContradictionCue
 from engine.review.passages import Cue, Passage
 
 _DENIED = 0.2  # share of a text's weighted content its negation must govern to deny it
+# Words that say "hardly any": a text that puts one of these on what the other denies
+# ("there was little net warming") agrees with the denial rather than stating its opposite.
+_SCARCELY = frozenset(
+    ("little", "few", "hardly", "barely", "scarcely", "rarely", "seldom", "negligible",
+     "negligibly", "minimal")
+)  # fmt: skip
+# A text that says what "can", "may" or "potentially" happens states a possibility, which a
+# denial of the fact leaves standing; unless the denial is itself of what can ("can't provide").
+_MODALS = frozenset(
+    ("can", "could", "may", "might", "potential", "potentially", "possible", "possibly")
+)
+_NEGATED_MODALS = frozenset(("can't", "cannot", "couldn't", "unable"))
 _FIRM = 6.0  # anchored weight at which a pairing of direction words counts in full
 _RESTRICTING = (
     "only", "solely", "exclusively", "restricted", "limited", "specifically", "subgroup",
@@ -106,14 +118,20 @@ def denial(claim: Passage, sentence: Passage, rarity: Rarity) -> float:
     """How fully the other text states what one text denies; 0 unless exactly one side negates.
 
     Symmetric. The denying side must put its negation on words both texts share (at least
-    `_DENIED` of its weighted content), and the other side must neither negate nor report a
-    null result on them: "Tuvalu sea level isn't rising" against "the effects of rising sea
-    levels in Tuvalu". The value is the share of the denying side's content the other covers.
+    `_DENIED` of its weighted content), and the other side must neither negate, nor report a
+    null result on them, nor say "little" or "few", nor ask, nor say what "can" happen
+    (unless the denial is of what can: "cannot supply"): "Tuvalu sea level isn't rising"
+    against "the effects of rising sea levels in Tuvalu". The value is the share of the
+    denying side's content the other covers.
     """
     shared = claim.content & sentence.content
     out = 0.0
     for denying, stating in ((claim, sentence), (sentence, claim)):
         if not denying.negations or stating.negations or stating.nulls & shared:
+            continue
+        if stating.open_question or not _SCARCELY.isdisjoint(stating.norms):
+            continue  # "there was little net warming" agrees with "we had no warming"
+        if not _MODALS.isdisjoint(stating.norms) and _NEGATED_MODALS.isdisjoint(denying.negations):
             continue
         total = rarity.weight(denying.content)
         if total and rarity.weight(denying.negated & shared) >= _DENIED * total:

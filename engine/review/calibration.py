@@ -7,6 +7,11 @@ logistic model fitted by `tools.train_stance` on overlay-shaped candidates of Sc
 train (each claim against the abstracts retrieval offers it, cited or not) to the gold
 label "contradicts". Its output is a probability of being right, and the overlay's gate
 keeps a contradiction only when that probability reaches `threshold`.
+
+A `Family` is a kind of contradiction the logistic model under-rates out of domain: a
+named alignment feature at or above a bar. Its bar is chosen on train folds of both tuning
+sets (`tools.tune_stance --fit-families`) and its confidence is the family's pooled rate
+of being right there, so a family edge is admitted on its own evidence, not the model's.
 """
 
 from __future__ import annotations
@@ -83,6 +88,38 @@ def calibration_features(evidence: Evidence) -> dict[str, float]:
 
 
 @dataclass(frozen=True)
+class Family:
+    """Contradictions whose `feature` reaches `bar`; `rate` is how often they were right."""
+
+    name: str
+    feature: str
+    bar: float
+    rate: float
+
+    @classmethod
+    def from_json(cls, raw: dict) -> Family:
+        return cls(
+            name=str(raw["name"]),
+            feature=str(raw["feature"]),
+            bar=float(raw["bar"]),
+            rate=float(raw["rate"]),
+        )
+
+    def to_json(self) -> dict:
+        return {
+            "name": self.name,
+            "feature": self.feature,
+            "bar": self.bar,
+            "rate": self.rate,
+        }
+
+    def admits(self, evidence: Evidence) -> bool:
+        """Whether the candidate's feature reaches the bar and a named cue says what disagrees."""
+        named = evidence.cue is not ContradictionCue.NONE
+        return named and evidence.features.get(self.feature, 0.0) >= self.bar
+
+
+@dataclass(frozen=True)
 class Calibration:
     """Logistic weights over `calibration_features`, and the bar a contradiction must reach.
 
@@ -96,6 +133,7 @@ class Calibration:
     bias: float
     threshold: float
     candidate_floor: float
+    families: tuple[Family, ...] = ()
 
     @classmethod
     def from_json(cls, raw: dict) -> Calibration:
@@ -107,6 +145,7 @@ class Calibration:
             bias=float(raw["bias"]),
             threshold=float(raw["threshold"]),
             candidate_floor=float(raw["candidate_floor"]),
+            families=tuple(Family.from_json(f) for f in raw.get("families", ())),
         )
 
     def to_json(self) -> dict:
@@ -118,11 +157,17 @@ class Calibration:
             "bias": round(self.bias, 6),
             "threshold": self.threshold,
             "candidate_floor": self.candidate_floor,
-        }
+        } | ({"families": [f.to_json() for f in self.families]} if self.families else {})
 
     def is_candidate(self, evidence: Evidence) -> bool:
         """Whether both directions of the stance model say enough to consider a contradiction."""
         return min(evidence.forward, evidence.backward) >= self.candidate_floor
+
+    def family(self, evidence: Evidence) -> Family | None:
+        """The first family that admits this candidate, or None."""
+        if not self.is_candidate(evidence):
+            return None
+        return next((f for f in self.families if f.admits(evidence)), None)
 
     def probability(self, evidence: Evidence) -> float:
         """The calibrated probability that this candidate is a real contradiction."""

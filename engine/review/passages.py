@@ -15,6 +15,7 @@ from functools import lru_cache
 from engine.core import text as _text
 from engine.workspace.bm25 import STOP_WORDS
 
+_CLOSING = " \t\n.\"'”’)]"  # what may close a sentence after its question mark
 _SCOPE = 5  # tokens after a negation that it governs
 _WINDOW = 5  # tokens either side of a direction word that anchor it
 _YEAR = re.compile(r"1[89]\d\d|20\d\d")
@@ -276,7 +277,7 @@ def passage(text: str) -> Passage:
         ),
         open_question=(
             "whether" in words
-            or text.rstrip().endswith("?")
+            or text.rstrip(_CLOSING).endswith("?")  # also a quoted question: "Is it?".
             or bool(words & _OPEN_QUESTION and not words & _FINDING)
         ),
         finding=bool(words & _FINDING),

@@ -247,7 +247,9 @@ class OfflineTyper:
     With a calibration in the model, a contradiction stands only when its calibrated
     probability of being right reaches the calibration's threshold and a named cue (a
     number, a direction, a negation or a null result) says what disagrees; its confidence
-    is that probability. A refused one is shown as related (`extends`) with what was refused.
+    is that probability. A calibration family (a denial of an aligned statement) may admit
+    one the probability refuses, at the family's rate. A refused one is shown as related
+    (`extends`) with what was refused.
     """
 
     name = "offline"
@@ -271,6 +273,9 @@ class OfflineTyper:
             cued = candidate.evidence.cue is not ContradictionCue.NONE
             if calibrated >= m.calibration.threshold and cued:
                 return _contradiction(candidate, calibrated)
+            family = m.calibration.family(candidate.evidence)
+            if family is not None:
+                return _contradiction(candidate, family.rate, family=family.name)
             if calibrated > 0.0 and not cued:
                 refused = (
                     " A contradiction was considered and refused: no specific cue "
@@ -292,14 +297,17 @@ class OfflineTyper:
         return _typing(claim, relation, chosen, refused)
 
 
-def _contradiction(candidate: Candidate, calibrated: float) -> Typing:
+def _contradiction(candidate: Candidate, calibrated: float, *, family: str = "") -> Typing:
     sentence = candidate.against.sentence
     cue = candidate.evidence.cue
     why = candidate.phrase or "disagrees with the claim"
-    text = (
-        f"The aligned sentence {why} ({cue.label}; calibrated {calibrated:.2f}): "
-        f'"{_clip(sentence.text)}"'
+    basis = (
+        f"{family} family, right {calibrated:.0%} of the time on train folds"
+        if family
+        else f"calibrated {calibrated:.2f}"
     )
+    text = f'The aligned sentence {why} ({cue.label}; {basis}): "{_clip(sentence.text)}"'
+
     return Typing(Relation.CONTRADICTS, round(calibrated, 4), text, sentence.text, cue)
 
 
