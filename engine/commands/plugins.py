@@ -6,7 +6,7 @@ import argparse
 import json
 
 from engine.commands.registry import COMMANDS, Command, register
-from engine.core.verifiers import REGISTRY as VERIFIERS
+from engine.core.verifiers import VERIFIERS
 from engine.navigation.reasoners.offline import REASONERS
 from engine.review.typers import TYPERS
 
