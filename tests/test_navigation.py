@@ -1,10 +1,13 @@
 import json
 import shutil
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from engine.api import ask, open_workspace
+from engine.core.registry import Registry
+from engine.core.verifiers import VERIFIERS
 from engine.core.errors import ConfigError
 from engine.importers.sources import add_pdfs, collect_pdfs
 from engine.navigation import navigator
@@ -50,10 +53,39 @@ def test_every_decision_path_is_reached(lab, case):
     assert out["decision"].get("outdated", False) is case.get("outdated", False)
 
 
-def test_labels_cover_all_three_outcomes():
+def test_the_listed_questions_fixture_reaches_every_label_and_reason():
     assert {q["label"] for q in QUESTIONS} == {"ANSWER", "HEDGED ANSWER", "ABSTAIN"}
     reasons = {r for q in QUESTIONS for r in q["reasons"]}
     assert reasons == {"missing-hop", "stale", "false-premise", "low-coverage"}
+
+
+def counting_verifiers() -> tuple[Registry, Counter]:
+    """The built-in verifiers, each wrapped to count its calls per (type, payload)."""
+    calls: Counter = Counter()
+    registry = Registry("verifier")
+    for name in VERIFIERS.names():
+
+        def counted(payload, context, _check=VERIFIERS[name], _name=name):
+            calls[_name, json.dumps(payload, sort_keys=True)] += 1
+            return _check(payload, context)
+
+        registry.register(name, counted)
+    return registry, calls
+
+
+@pytest.mark.parametrize("case", QUESTIONS, ids=[q["id"] for q in QUESTIONS])
+def test_each_cited_ground_is_verified_once(lab, case):
+    verifiers, calls = counting_verifiers()
+    run = ask(lab, case["question"], verifiers=verifiers)
+    assert (run.label, run.to_dict()["reasons"]) == (case["label"], case["reasons"])
+    groundings = run.route_input.groundings if run.route_input else {}
+    cited = set(run.decision.cited) if run.decision else set()
+    checked = {ref: spec for ref, spec in groundings.items() if ref in cited}
+    per_node = {
+        ref: calls[spec.type, json.dumps(dict(spec.payload), sort_keys=True)]
+        for ref, spec in checked.items()
+    }
+    assert per_node == dict.fromkeys(checked, 1)
 
 
 def test_trace_records_every_step_within_budget(lab):

@@ -11,7 +11,7 @@ import pytest
 
 from engine.api import ask, open_workspace
 from engine.core.llm import ENV_API_KEY, ENV_BASE_URL, ENV_MODEL, LLMConfig, OpenAIChat
-from engine.navigation.reasoners.offline import ModelReasoner
+from engine.navigation.reasoners.model import ModelReasoner
 from tests.chat_server import (
     ChatServer,
     chat_server_fixture,  # noqa: F401 (registers the chat_server fixture)
