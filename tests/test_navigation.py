@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 
 from engine.api import ask, open_workspace
+from engine.core.errors import ConfigError
 from engine.core.registry import Registry
 from engine.core.verifiers import VERIFIERS
-from engine.core.errors import ConfigError
 from engine.importers.sources import add_pdfs, collect_pdfs
 from engine.navigation import navigator
 from engine.navigation.navigator import Action, ActionKind

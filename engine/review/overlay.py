@@ -27,8 +27,16 @@ from datetime import UTC, datetime
 
 from engine.core import jsonsafe
 from engine.core.errors import ConfigError, EngineError, WorkspaceError
+from engine.core.registry import Registry
 from engine.review.strength import ClaimStrength, priority_weight
-from engine.review.typers import Relation, Typer, Typing, gate_for, make_typer
+from engine.review.typers import (
+    Relation,
+    TyperFactory,
+    TyperSpec,
+    Typing,
+    gate_for,
+    make_typer,
+)
 from engine.workspace.atomic import read_app_file, synapse_path, write_atomic
 from engine.workspace.notes import MEMORY_SOURCE, Note, NoteKind, Store, note_address
 from engine.workspace.opened import OpenWorkspace
@@ -276,21 +284,22 @@ def candidates(opened: OpenWorkspace, config: OverlayConfig = OverlayConfig()) -
 def build_overlay(
     opened: OpenWorkspace,
     *,
-    typer: str | Typer = "offline",
+    typer: TyperSpec = "offline",
     config: OverlayConfig = OverlayConfig(),
     progress: Progress | None = None,
+    typers: Registry[TyperFactory] | None = None,
 ) -> Overlay:
     """Type the candidate pairs, keep the confident edges and replace the overlay file.
 
-    `typer` is a name known to `engine.review.typers.make_typer`, or a typer object (say a model
-    typer for an endpoint set in the app), put behind its gate (`typers.gate_for`: a model
-    typer is gated by its own model, any other by the offline classifier) unless it is
-    gated already. The file is written once, at the end: if typing fails
-    part-way the previous overlay stays. Raises ConfigError for an unknown or unconfigured
-    typer.
+    `typer` is a name registered in `typers` (`engine.review.typers.TYPERS` by default),
+    or a typer object (say a model typer for an endpoint set in the app), put behind its
+    gate (`typers.gate_for`: a model typer is gated by its own model, any other by the
+    offline classifier) unless it is gated already. The file is written once, at the end:
+    if typing fails part-way the previous overlay stays. Raises ConfigError for an unknown
+    or unconfigured typer.
     """
     started = time.perf_counter()
-    typed_by = make_typer(typer) if isinstance(typer, str) else gate_for(typer)
+    typed_by = make_typer(typer, registry=typers) if isinstance(typer, str) else gate_for(typer)
     pairs = candidates(opened, config)
     strength = ClaimStrength(opened.workspace)
     edges: list[OverlayEdge] = []

@@ -22,6 +22,7 @@ from typing import Protocol
 
 from engine.core.errors import ConfigError
 from engine.core.llm import ChatModel, LLMConfig, OpenAIChat
+from engine.core.registry import Registry
 from engine.review.calibration import ContradictionCue
 from engine.review.stance import (
     OfflineTyper,
@@ -42,6 +43,8 @@ __all__ = [
     "Relation",
     "StanceFn",
     "Typer",
+    "TyperFactory",
+    "TyperSpec",
     "Typing",
     "default_floor",
     "gate_for",
@@ -239,12 +242,15 @@ def _parse(text: str) -> tuple[Relation, float, str]:
     return relation, float(confidence), rationale.strip()
 
 
-TYPERS: dict[str, Callable[[], Typer]] = {}
+# A typer by registered name (`offline`, `openai`) or a typer object itself.
+TyperSpec = str | Typer
+TyperFactory = Callable[[], Typer]
+TYPERS: Registry[TyperFactory] = Registry("typer")
 
 
-def register(name: str, factory: Callable[[], Typer]) -> None:
+def register(name: str, factory: TyperFactory) -> None:
     """Make `make_typer(name)` build a typer with `factory` (replacing any earlier one)."""
-    TYPERS[name] = factory
+    TYPERS.register(name, factory)
 
 
 def model_typer(chat: ChatModel) -> GatedTyper:
@@ -264,15 +270,16 @@ def gate_for(typer: Typer) -> Typer:
     return gated(typer, offline_stance)
 
 
-def make_typer(name: str) -> Typer:
-    """The named typer behind its stance gate (see `gate_for`).
+def make_typer(name: str, *, registry: Registry[TyperFactory] | None = None) -> Typer:
+    """The named typer from `registry` (`TYPERS` by default) behind its stance gate.
 
-    Raises `ConfigError` for an unknown name, or when the model typer's endpoint is not
-    configured.
+    See `gate_for`. Raises `ConfigError` for an unknown name, or when the model typer's
+    endpoint is not configured.
     """
-    factory = TYPERS.get(name)
+    typers = TYPERS if registry is None else registry
+    factory = typers.get(name)
     if factory is None:
-        known = ", ".join(sorted(TYPERS))
+        known = ", ".join(typers.names())
         raise ConfigError(f"unknown typer {name!r}; known typers: {known}")
     return gate_for(factory())
 
