@@ -230,11 +230,24 @@ class Contrary:
         return Typing(Relation.CONTRADICTS, 0.95, "contrary by design", canon.splitlines()[0])
 
 
+# Of the lab's candidate pairs, the offline stance gate lets the typer's contradiction
+# stand only where the backtest's reversal meets the persistence claim in both directions.
+REFUSED_BY_THE_GATE = {
+    ("mem:_memory:chk-2024-q1", "zk:finance:z-ret-02"),
+    ("mem:_memory:deci-a7688a22", "zk:finance:z-sig-03"),
+    ("mem:_memory:exp-2009-backtest", "zk:finance:z-mom-01"),
+    ("mem:_memory:exp-2009-backtest", "zk:finance:z-sig-03"),
+    ("mem:_memory:exp-2009-backtest", "zk:finance:z-crash-05"),
+}
+
+
 def test_an_injected_typer_object_is_gated_by_the_stance_classifier(lab):
     built = build_overlay(lab, typer=Contrary())
-    pairs = len(candidates(lab, OverlayConfig()))
-    contradictions = [e for e in built.edges if e.relation is Relation.CONTRADICTS]
-    assert len(contradictions) < pairs
+    pairs = {(p.memory.address, p.canon.address) for p in candidates(lab, OverlayConfig())}
+    assert {e.relation for e in built.edges} == {Relation.CONTRADICTS}
+    kept = {(e.key.memory_address, e.key.zk_address) for e in built.edges}
+    assert pairs - kept == REFUSED_BY_THE_GATE
+    assert kept == {("mem:_memory:exp-2009-backtest", "zk:finance:z-persist-06")}
     assert built.typer == "contrary"
 
 
