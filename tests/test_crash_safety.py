@@ -19,7 +19,7 @@ from engine.api import open_workspace
 from engine.review.overlay import OVERLAY_PATH, EdgeKey, build_overlay, load_overlay, read_overlay
 from engine.review.triage import LOG_PATH, Decision, read_log, record
 from engine.workspace.index import INDEX_PATH, Index
-from engine.workspace.stores import open_workspace as load_workspace
+from engine.workspace.stores import load_workspace
 from tests.conftest import ROOT
 
 DEADLINE = 60.0
@@ -135,7 +135,7 @@ INDEX_CHILD = """
 import sys, time
 from pathlib import Path
 from engine.workspace.index import Index
-from engine.workspace.stores import open_workspace
+from engine.workspace.stores import load_workspace
 
 root, marker, stop = sys.argv[1], Path(sys.argv[2]), int(sys.argv[3])
 insert, inserted = Index._insert, []
@@ -148,7 +148,7 @@ def counting(self, *args, **kwargs):
     return insert(self, *args, **kwargs)
 
 Index._insert = counting
-workspace = open_workspace(root)
+workspace = load_workspace(root)
 marker.with_suffix(".loaded").write_text("")
 with Index.open(root) as index:
     index.update(workspace)

@@ -22,7 +22,7 @@ from engine.review.matrix import (
 from engine.review.overlay import EdgeKey, Overlay, OverlayEdge
 from engine.review.triage import Decision
 from engine.review.typers import Relation
-from engine.workspace.stores import open_workspace
+from engine.workspace.stores import load_workspace
 
 AGAINST = OverlayEdge(
     "exp-2009-backtest", "finance", "z-mom-01", Relation.CONTRADICTS, 0.6, 0.2, 0.36, "r", "e"
@@ -37,7 +37,7 @@ OVERLAY = Overlay("t", "offline", {}, {}, 0.0, (FOR, ALSO_FOR, AGAINST, SIDE))
 
 @pytest.fixture
 def workspace(lab_path):
-    return open_workspace(lab_path)
+    return load_workspace(lab_path)
 
 
 @pytest.mark.parametrize(
@@ -192,7 +192,7 @@ def test_csv_neutralises_formula_prefixes(lab_path, title):
     start = text.index("title:")
     end = text.index("\n", start)
     note.write_text(text[:start] + f"title: {json.dumps(title)}" + text[end:], encoding="utf-8")
-    frame = matrix_frame(OVERLAY, open_workspace(lab_path))
+    frame = matrix_frame(OVERLAY, load_workspace(lab_path))
     assert title in list(frame["memory_title"])
     rows = list(csv.DictReader(io.StringIO(to_csv(frame), newline="")))
     titles = [row["memory_title"] for row in rows if row["memory_id"] == "chk-2024-q1"]

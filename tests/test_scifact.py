@@ -10,7 +10,7 @@ from engine.core.errors import EngineError
 from engine.datasets.scifact import import_scifact, labels_path
 from engine.datasets.sections import split_heading
 from engine.workspace.notes import NoteKind, Store
-from engine.workspace.stores import open_workspace
+from engine.workspace.stores import load_workspace
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "scifact"
 CORPUS = DATA / "corpus.jsonl.gz"
@@ -33,7 +33,7 @@ def imported(tmp_path_factory):
 
 def test_abstracts_become_findings_with_verbatim_quotes(imported):
     out, summary = imported
-    ws = open_workspace(out)
+    ws = load_workspace(out)
     assert ws.report == ()
     findings = [note for note in ws.notes.values() if note.store is Store.CANON]
     assert len(findings) == summary.abstracts == LIMIT
@@ -51,7 +51,7 @@ def test_abstracts_become_findings_with_verbatim_quotes(imported):
 
 def test_structured_abstract_headings_become_sections(imported):
     out, _ = imported
-    ws = open_workspace(out)
+    ws = load_workspace(out)
     quotes = [q for n in ws.notes.values() if n.store is Store.CANON for q in n.quotes]
     sectioned = [q for q in quotes if q.section]
     assert sectioned, "the slice has structured abstracts"
@@ -65,7 +65,7 @@ def test_claims_citing_the_slice_become_hypotheses(imported):
     ids = {str(doc["doc_id"]) for doc in first_abstracts(LIMIT)}
     claims = [json.loads(line) for line in CLAIMS.read_text("utf-8").splitlines()]
     citing = [c for c in claims if ids & {str(d) for d in c["cited_doc_ids"]}]
-    ws = open_workspace(out)
+    ws = load_workspace(out)
     practice = [note for note in ws.notes.values() if note.store is Store.PRACTICE]
     assert len(practice) == summary.claims == len(citing) > 0
     note = ws.note(f"mem:_memory:claim-{citing[0]['id']}")

@@ -6,7 +6,7 @@ import pytest
 from engine.cli import main
 from engine.core.verifiers import verify
 from engine.importers.zotero import import_zotero
-from engine.workspace.stores import open_workspace
+from engine.workspace.stores import load_workspace
 from tools.zotero_library import Mark, Paper, build_library
 
 WINNERS = "Buying past winners and selling past losers generated significant abnormal returns."
@@ -54,7 +54,7 @@ def test_items_become_source_notes_with_highlights_as_quotes(library, tmp_path):
     root = tmp_path / "ws"
     report = import_zotero(library, root)
     assert report.items == 5 and report.highlights == 1
-    workspace = open_workspace(root)
+    workspace = load_workspace(root)
     assert workspace.report == ()
     note = workspace.note("zk:zotero:jegadeesh1993")
     assert note.type.value == "source" and note.title.startswith("Returns to Buying")
@@ -95,7 +95,7 @@ def test_a_rerun_writes_nothing_and_an_edit_updates_in_place(library, tmp_path):
     assert third.notes_written == 1
     notes = list((root / ".zettelkasten/zotero").iterdir())
     assert len(notes) == 5
-    assert open_workspace(root).note("zk:zotero:smith2001winner").title == "Revised title"
+    assert load_workspace(root).note("zk:zotero:smith2001winner").title == "Revised title"
 
 
 def test_pdf_problems_are_reported_and_the_note_still_written(library, tmp_path):

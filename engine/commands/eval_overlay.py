@@ -28,7 +28,7 @@ from engine.core import jsonsafe
 from engine.core.errors import ConfigError, WorkspaceError
 from engine.datasets.scifact import BOX, labels_path
 from engine.review.overlay import Overlay, practice_entries, read_overlay
-from engine.workspace.stores import open_workspace
+from engine.workspace.stores import load_workspace
 
 GOLD_RELATIONS = {"SUPPORT": "supports", "CONTRADICT": "contradicts"}
 SCORED = ("contradicts", "supports")
@@ -164,7 +164,7 @@ def _run(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise ConfigError(f"cannot read the gold labels {gold_file}: {exc.strerror}") from None
     overlay = read.overlay
-    workspace = open_workspace(args.workspace)
+    workspace = load_workspace(args.workspace)
     scope = {n.id for n in practice_entries(workspace, limit=overlay.parameters.get("limit"))}
     gold = gold_pairs(lines)
     report = score_overlay(overlay, gold, scope)
