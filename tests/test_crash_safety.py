@@ -17,7 +17,7 @@ import pytest
 
 from engine.api import open_workspace
 from engine.review.overlay import OVERLAY_PATH, EdgeKey, build_overlay, load_overlay, read_overlay
-from engine.review.triage import LOG_PATH, Decision, read_log, record
+from engine.review.triage import LOG_PATH, TriageDecision, read_log, record
 from engine.workspace.index import INDEX_PATH, Index
 from engine.workspace.stores import load_workspace
 from tests.conftest import ROOT
@@ -291,11 +291,11 @@ def test_a_killed_triage_writer_leaves_whole_lines_and_the_next_record_is_clean(
         torn = 1
         assert read_log(tmp_path).problems[-1].endswith("incomplete last line ignored")
     after = EdgeKey("after-the-crash", "finance", "z")
-    record(tmp_path, after, Decision.DISMISSED)
+    record(tmp_path, after, TriageDecision.DISMISSED)
     read = read_log(tmp_path)
     # The new decision starts its own line: it is not glued to a torn fragment.
     assert [e.edge.memory_id for e in read.entries] == [*ids, after.memory_id]
-    assert read.state()[after] is Decision.DISMISSED
+    assert read.state()[after] is TriageDecision.DISMISSED
     assert len(read.problems) == torn
 
 

@@ -33,7 +33,7 @@ CONTRADICTS = Relation.CONTRADICTS.value
 MAX_NOTE_CHARS = 10_000
 
 
-class Decision(StrEnum):
+class TriageDecision(StrEnum):
     """A reviewer's verdict on one edge."""
 
     CONFIRMED = "confirmed"
@@ -47,7 +47,7 @@ class TriageEntry:
 
     at: str
     edge: EdgeKey
-    decision: Decision
+    decision: TriageDecision
     note: str = ""
 
     def to_dict(self) -> dict:
@@ -67,7 +67,7 @@ class TriageEntry:
         if not isinstance(data.get("at"), str) or not isinstance(note, str):
             raise ValueError("at and note must be strings")
         try:
-            decision = Decision(data.get("decision"))
+            decision = TriageDecision(data.get("decision"))
         except ValueError:
             raise ValueError(f"unknown decision {data.get('decision')!r}") from None
         return cls(data["at"], EdgeKey.from_dict(data.get("edge")), decision, note)
@@ -84,7 +84,7 @@ class TriageLog:
     def empty(cls) -> TriageLog:
         return cls(())
 
-    def state(self) -> dict[EdgeKey, Decision]:
+    def state(self) -> dict[EdgeKey, TriageDecision]:
         return {key: entry.decision for key, entry in self.latest().items()}
 
     def latest(self) -> dict[EdgeKey, TriageEntry]:
@@ -98,7 +98,7 @@ class TriageLog:
 def record(
     root: str | os.PathLike[str],
     edge: EdgeKey,
-    decision: Decision | str,
+    decision: TriageDecision | str,
     *,
     note: str = "",
 ) -> TriageEntry:
@@ -107,9 +107,9 @@ def record(
     Raises ConfigError for an unknown decision.
     """
     try:
-        decision = Decision(decision)
+        decision = TriageDecision(decision)
     except ValueError:
-        names = ", ".join(d.value for d in Decision)
+        names = ", ".join(d.value for d in TriageDecision)
         raise ConfigError(f"unknown decision {decision!r} (one of {names})") from None
     _check_fields(edge, note)
     entry = TriageEntry(datetime.now(UTC).isoformat(timespec="microseconds"), edge, decision, note)
@@ -155,7 +155,7 @@ def read_log(root: str | os.PathLike[str]) -> TriageLog:
     return TriageLog(tuple(entries), tuple(problems))
 
 
-def state(root: str | os.PathLike[str]) -> dict[EdgeKey, Decision]:
+def state(root: str | os.PathLike[str]) -> dict[EdgeKey, TriageDecision]:
     """The current decision on every triaged edge: the last one recorded wins."""
     return read_log(root).state()
 
@@ -165,7 +165,7 @@ def confirmed_edges(root: str | os.PathLike[str]) -> list[Edge]:
     return [
         Edge(key.memory_address, key.zk_address, CONTRADICTS)
         for key, decision in state(root).items()
-        if decision is Decision.CONFIRMED
+        if decision is TriageDecision.CONFIRMED
     ]
 
 
