@@ -24,7 +24,8 @@ from engine.navigation.substrate import Budget, Neighbourhood
 from engine.review.alignment import agreement_phrase, evidence_phrase, overlap
 from engine.review.contest import Disclosure, ReviewScope, disclose, review_scope, review_stamp
 from engine.review.passages import passage
-from engine.review.stance import OfflineTyper, Relation, model
+from engine.review.relations import Relation
+from engine.review.stance import OfflineTyper, model
 from engine.workspace.opened import OpenWorkspace, open_workspace
 
 __all__ = [

@@ -7,7 +7,8 @@ import streamlit as st
 
 from engine.core.errors import EngineError
 from engine.review.matrix import Page, page_rows
-from engine.review.overlay import EdgeKey, Overlay
+from engine.review.overlay import Overlay
+from engine.review.relations import EdgeKey
 from engine.review.triage import TriageDecision, record
 from engine.workspace.opened import Worker
 from pages import shared

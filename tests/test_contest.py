@@ -10,9 +10,9 @@ from engine.review.contest import (
     review_stamp,
     scope_of,
 )
-from engine.review.overlay import EdgeKey, Overlay, OverlayEdge, save_overlay
+from engine.review.overlay import Overlay, OverlayEdge, save_overlay
+from engine.review.relations import EdgeKey, Relation
 from engine.review.triage import TriageDecision, record
-from engine.review.typers import Relation
 
 MOM = EdgeKey("exp-2009-backtest", "finance", "z-mom-01")
 GROUNDED_QUESTION = "Do past winners keep beating past losers over 3 to 12 month holding periods?"

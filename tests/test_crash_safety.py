@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from engine.api import open_workspace
-from engine.review.overlay import OVERLAY_PATH, EdgeKey, build_overlay, load_overlay, read_overlay
+from engine.review.overlay import OVERLAY_PATH, build_overlay, load_overlay, read_overlay
+from engine.review.relations import EdgeKey
 from engine.review.triage import LOG_PATH, TriageDecision, read_log, record
 from engine.workspace.index import INDEX_PATH, Index
 from engine.workspace.stores import load_workspace
@@ -245,7 +246,7 @@ def test_a_garbage_index_file_is_rebuilt(indexed):
 # Records decisions until killed, printing each number once `record` has returned.
 TRIAGE_CHILD = """
 import sys
-from engine.review.overlay import EdgeKey
+from engine.review.relations import EdgeKey
 from engine.review.triage import record
 
 root, worker, count = sys.argv[1], sys.argv[2], int(sys.argv[3])

@@ -19,9 +19,9 @@ from engine.review.matrix import (
     sort_queue,
     to_csv,
 )
-from engine.review.overlay import EdgeKey, Overlay, OverlayEdge
+from engine.review.overlay import Overlay, OverlayEdge
+from engine.review.relations import EdgeKey, Relation
 from engine.review.triage import TriageDecision
-from engine.review.typers import Relation
 from engine.workspace.stores import load_workspace
 
 AGAINST = OverlayEdge(

@@ -13,7 +13,7 @@ from engine.importers.sources import add_pdfs, collect_pdfs
 from engine.navigation import navigator
 from engine.navigation.navigator import Action, ActionKind
 from engine.navigation.substrate import Budget
-from engine.review.overlay import EdgeKey
+from engine.review.relations import EdgeKey
 from engine.review.triage import record
 from tests.conftest import MOMENTUM_LAB
 

@@ -16,9 +16,10 @@ from engine.review.overlay import (
     load_overlay,
     read_overlay,
 )
+from engine.review.relations import Relation, Typing
 from engine.review.stance import model
 from engine.review.strength import ClaimStrength, combine, pagerank, priority_weight
-from engine.review.typers import TYPERS, ModelTyper, Relation, Typing
+from engine.review.typers import TYPERS, ModelTyper
 from engine.workspace.notes import NoteKind
 from tests.chat_server import (
     chat_server_fixture,  # noqa: F401 (registers the chat_server fixture)

@@ -6,7 +6,7 @@ from engine.cli import main
 from engine.commands.eval_overlay import annotated_pairs, contradiction_bands, gold_pairs
 from engine.datasets.scifact import import_scifact, labels_path
 from engine.review.overlay import OVERLAY_PATH, Overlay, OverlayEdge
-from engine.review.typers import Relation
+from engine.review.relations import Relation
 from tests.conftest import ROOT
 
 SCIFACT = ROOT / "data" / "scifact"

@@ -7,7 +7,8 @@ import pytest
 from engine.api import ask, open_workspace, review_edges
 from engine.core.errors import ConfigError
 from engine.core.model import Edge
-from engine.review.overlay import EdgeKey, Overlay, OverlayEdge, save_overlay
+from engine.review.overlay import Overlay, OverlayEdge, save_overlay
+from engine.review.relations import EdgeKey, Relation
 from engine.review.triage import (
     LOG_PATH,
     TriageDecision,
@@ -16,7 +17,6 @@ from engine.review.triage import (
     record,
     state,
 )
-from engine.review.typers import Relation
 from tests.conftest import ROOT
 
 MOM = EdgeKey("exp-2009-backtest", "finance", "z-mom-01")
@@ -77,7 +77,7 @@ def test_malformed_middle_line_is_skipped_and_reported(tmp_path):
 _WRITER = textwrap.dedent(
     """
     import sys
-    from engine.review.overlay import EdgeKey
+    from engine.review.relations import EdgeKey
     from engine.review.triage import record
     root, worker = sys.argv[1], sys.argv[2]
     for n in range(200):

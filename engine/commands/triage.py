@@ -9,7 +9,7 @@ from pathlib import Path
 
 from engine.commands.registry import Command, register
 from engine.core.errors import WorkspaceError
-from engine.review.overlay import EdgeKey
+from engine.review.relations import EdgeKey
 from engine.review.triage import TriageDecision, read_log, record
 
 

@@ -19,9 +19,9 @@ from pathlib import Path
 from engine.core.errors import ConfigError
 from engine.core.model import Edge
 from engine.core.paths import resolve_inside
-from engine.review.overlay import EdgeKey, Overlay, load_overlay
+from engine.review.overlay import Overlay, load_overlay
+from engine.review.relations import EdgeKey, Relation
 from engine.review.triage import TriageDecision, state
-from engine.review.typers import Relation
 from engine.workspace.stores import CONFIG_FILE, Workspace
 
 CONTRADICTS = Relation.CONTRADICTS.value

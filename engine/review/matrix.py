@@ -22,9 +22,9 @@ import pandas as pd
 
 from engine.core.text import shorten
 from engine.review.contest import ContestScope, scope_of
-from engine.review.overlay import EdgeKey, Overlay
+from engine.review.overlay import Overlay
+from engine.review.relations import EdgeKey, Relation
 from engine.review.triage import TriageDecision
-from engine.review.typers import Relation
 from engine.workspace.stores import Workspace
 
 STRONG_CLAIM = 0.7

@@ -23,8 +23,7 @@ from enum import StrEnum
 from engine.core import jsonsafe
 from engine.core.errors import ConfigError, EngineError, WorkspaceError
 from engine.core.model import Edge
-from engine.review.overlay import EdgeKey
-from engine.review.typers import Relation
+from engine.review.relations import EdgeKey, Relation
 from engine.workspace.atomic import append_durable, file_lock, read_app_file, synapse_path
 
 LOG_PATH = ".synapse/triage.jsonl"

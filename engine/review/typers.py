@@ -24,10 +24,9 @@ from engine.core.errors import ConfigError
 from engine.core.llm import ChatModel, LLMConfig, OpenAIChat
 from engine.core.registry import Registry
 from engine.review.calibration import ContradictionCue
+from engine.review.relations import Relation, Typing
 from engine.review.stance import (
     OfflineTyper,
-    Relation,
-    Typing,
     best_sentence,
     model,
     offline_stance,
