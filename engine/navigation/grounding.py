@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 
 from engine.core.epistemics import Tier, Verdict
 from engine.core.grounds import GroundingSpec, VerifiedGround, check, merge_status
+from engine.core.model import Address
 from engine.core.registry import Registry
 from engine.core.text import word_sequence
 from engine.core.verifiers import Verifier, VerifierResult
@@ -56,7 +57,7 @@ def ground_node(workspace: Workspace, address: str) -> NodeGround | None:
     tether adds its freshness as flags. A note with nothing checkable is an inference.
     """
     if address.startswith(f"{CODE_STORE}:"):
-        path = address.split(":", 2)[2]
+        path = Address.parse(address).id
         text = code_text(workspace, path)
         if text is None:
             return None

@@ -11,7 +11,7 @@ from typing import Protocol
 
 from engine.core.epistemics import Verdict
 from engine.core.grounds import GroundingSpec, VerifiedGround
-from engine.core.model import Edge, ReasoningDAG
+from engine.core.model import CONTRADICTS, Edge, ReasoningDAG
 from engine.core.registry import Registry
 from engine.core.router import Decision, route
 from engine.core.verifiers import Verifier, VerifierResult
@@ -439,6 +439,6 @@ class _Run:
 def _relevant_edges(hood_edges: Iterable[Edge], extra: Iterable[Edge]) -> list[Edge]:
     seen: dict[tuple[str, str, str], Edge] = {}
     for edge in [*hood_edges, *extra]:
-        if edge.relation == "contradicts":
+        if edge.relation == CONTRADICTS:
             seen.setdefault((edge.src, edge.dst, edge.relation), edge)
     return [seen[k] for k in sorted(seen)]

@@ -24,7 +24,6 @@ from engine.review.relations import EdgeKey, Relation
 from engine.review.triage import TriageDecision, state
 from engine.workspace.stores import CONFIG_FILE, Workspace
 
-CONTRADICTS = Relation.CONTRADICTS.value
 _MAX_SETTINGS_BYTES = 1024 * 1024
 
 
@@ -103,7 +102,7 @@ class ReviewScope:
     def edges(self) -> list[Edge]:
         """The `contradicts` edges the router honours: those that contest, practice → canon."""
         return [
-            Edge(c.key.memory_address, c.key.zk_address, CONTRADICTS)
+            Edge(c.key.memory_address, c.key.zk_address, Relation.CONTRADICTS.value)
             for c in self.contradictions
             if c.contests
         ]

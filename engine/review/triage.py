@@ -28,7 +28,6 @@ from engine.workspace.atomic import append_durable, file_lock, read_app_file, sy
 
 LOG_PATH = ".synapse/triage.jsonl"
 LOCK_PATH = ".synapse/triage.lock"
-CONTRADICTS = Relation.CONTRADICTS.value
 MAX_NOTE_CHARS = 10_000
 
 
@@ -162,7 +161,7 @@ def state(root: str | os.PathLike[str]) -> dict[EdgeKey, TriageDecision]:
 def confirmed_edges(root: str | os.PathLike[str]) -> list[Edge]:
     """A `contradicts` edge, practice → canon, for every confirmed triage decision."""
     return [
-        Edge(key.memory_address, key.zk_address, CONTRADICTS)
+        Edge(key.memory_address, key.zk_address, Relation.CONTRADICTS.value)
         for key, decision in state(root).items()
         if decision is TriageDecision.CONFIRMED
     ]
