@@ -53,7 +53,17 @@ def test_plugins_lists_every_registry(capsys) -> None:
     assert main(["plugins", "--json"]) == 0
     listing = json.loads(capsys.readouterr().out)
     assert listing["commands"] == COMMANDS.names()
-    assert {"quote", "expr-recompute", "equation", "figure", "decision_tree"} <= set(
+    assert {"quote", "expr-recompute", "equation", "figure", "decision-tree"} <= set(
         listing["verifiers"]
     )
     assert {"offline", "openai"} <= set(listing["reasoners"]) & set(listing["typers"])
+
+
+def test_an_alias_looks_up_its_entry_but_is_not_listed() -> None:
+    registry: Registry = Registry("verifier", {"decision-tree": str.upper})
+    registry.alias("decision_tree", "decision-tree")
+    assert registry.get("decision_tree") is str.upper and "decision_tree" in registry
+    assert registry.copy()["decision_tree"] is str.upper
+    assert registry.names() == ["decision-tree"]
+    with pytest.raises(EngineError, match="not registered"):
+        registry.alias("old", "missing")

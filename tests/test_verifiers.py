@@ -138,7 +138,8 @@ def test_to_dict_is_json_serialisable():
 
 
 def test_builtins_are_registered():
-    assert {"quote", "expr-recompute", "equation", "figure", "decision_tree"} <= set(VERIFIERS)
+    assert {"quote", "expr-recompute", "equation", "figure", "decision-tree"} <= set(VERIFIERS)
+    assert VERIFIERS.get("decision_tree") is VERIFIERS["decision-tree"]  # the older wire name
 
 
 @pytest.mark.parametrize(

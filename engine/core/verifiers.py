@@ -401,4 +401,6 @@ register("quote", check_quote)
 register("expr-recompute", check_recompute)
 register("equation", check_equation)
 register("figure", check_figure)
-register("decision_tree", check_decision_tree)
+register("decision-tree", check_decision_tree)
+# Verifier types are named in kebab case; payloads saved with the older name still route.
+VERIFIERS.alias("decision_tree", "decision-tree")

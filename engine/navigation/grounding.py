@@ -94,7 +94,7 @@ def _spec(note: Note, claim_text: str | None) -> GroundingSpec | None:
     if evidence.data is not None:
         return GroundingSpec("expr-recompute", evidence.data.payload())
     if evidence.tree is not None:
-        return GroundingSpec("decision_tree", evidence.tree.payload())
+        return GroundingSpec("decision-tree", evidence.tree.payload())
     if evidence.equation is not None:
         return GroundingSpec("equation", {"body": evidence.equation})
     if evidence.figure is not None:
