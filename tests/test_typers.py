@@ -58,7 +58,7 @@ class Scripted:
         step = self.replies.pop(0)
         if isinstance(step, Exception):
             raise step
-        return step if isinstance(step, ChatReply) else ChatReply.ok(step)
+        return step if isinstance(step, ChatReply) else ChatReply.answered(step)
 
 
 def stance_table(forward: float, backward: float):
