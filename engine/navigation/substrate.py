@@ -113,7 +113,22 @@ class Neighbourhood:
 
 
 class Adapter(Protocol):
-    """One store's view for navigation: retrieval, one-hop expansion and fetch-back."""
+    """One store's view for navigation: retrieval, one-hop expansion and fetch-back.
+
+    `store` and `source` are the first two segments of every address it owns (the
+    navigator routes a node to the adapter whose pair matches).
+
+    - `retrieve(query, k)` receives the question and how many seeds are wanted: at most
+      `k` `Node`s, best first, deterministic for the same workspace; possibly none. If it
+      raises, the run ends as a labelled abstention naming the error.
+    - `expand(node)` receives a node it owns: its one-hop neighbours and the edges to them
+      (links, backlinks, tethers). It may raise (an unreadable store, say): the navigator
+      records the failure in the step and goes on with no neighbours.
+    - `get(address)` receives an address it owns (fetch-back for callers outside the loop):
+      the note, or None when it does not resolve. It should not raise.
+
+    Retrieval and fetch-back are read-only; nothing is written to the workspace.
+    """
 
     store: str
     source: str
