@@ -59,7 +59,14 @@ StanceFn = Callable[[str, str], float]
 
 
 class Typer(Protocol):
-    """Types how a practice text relates to a canon note's text."""
+    """Types how a practice text relates to a canon note's text.
+
+    Called with the practice entry's text and the canon note's text (title and body);
+    returns a `Typing`: the relation, a confidence in [0, 1], a rationale and the canon
+    sentence relied on, verbatim. `name` is recorded in the overlay it builds. A typer is
+    always used behind its stance gate (`gate_for`), which may turn a `contradicts` into
+    `unrelated`. It may raise: the overlay build then stops and the previous file stays.
+    """
 
     name: str
 
