@@ -5,12 +5,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.cli import main
 from engine.core.errors import EngineError
 from engine.datasets.scifact import import_scifact, labels_path
 from engine.datasets.sections import split_heading
 from engine.workspace.notes import NoteKind, Store
 from engine.workspace.stores import load_workspace
+from tests.cli import run
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "scifact"
 CORPUS = DATA / "corpus.jsonl.gz"
@@ -109,12 +109,13 @@ def test_malformed_input_is_an_engine_error(tmp_path):
         import_scifact(tmp_path / "missing.jsonl", CLAIMS, tmp_path / "ws")
 
 
-def test_cli_imports_then_indexes(tmp_path, capsys):
+def test_cli_imports_then_indexes(tmp_path):
     out = tmp_path / "demo"
     args = ["--corpus", str(CORPUS), "--claims", str(CLAIMS), "--out", str(out)]
-    assert main(["import", "scifact", *args, "--limit", "10"]) == 0
-    assert capsys.readouterr().out.startswith("imported 10 abstracts")
-    assert main(["index", "--workspace", str(out)]) == 0
-    summary = json.loads(capsys.readouterr().out)
+    imported = run("import", "scifact", *args, "--limit", "10")
+    assert imported.code == 0 and imported.out.startswith("imported 10 abstracts")
+    indexed = run("index", "--workspace", out)
+    assert indexed.code == 0
+    summary = indexed.json()
     assert summary["indexed"] == summary["added"] == summary["notes"] > 10
     assert summary["problems"] == 0
