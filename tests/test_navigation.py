@@ -1,7 +1,5 @@
 import json
-import shutil
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -16,15 +14,14 @@ from engine.navigation.substrate import Budget
 from engine.review.relations import EdgeKey
 from engine.review.triage import record
 from tests.conftest import MOMENTUM_LAB
+from tests.workspaces import make_workspace
 
 QUESTIONS = [json.loads(line) for line in (MOMENTUM_LAB / "questions.jsonl").open()]
 
 
-def opened_copy(tmp_path_factory, example: Path):
-    """A fresh, opened copy of a bundled example workspace; closed after the module."""
-    target = tmp_path_factory.mktemp("nav") / example.name
-    shutil.copytree(example, target, ignore=shutil.ignore_patterns(".synapse"))
-    opened = open_workspace(target)
+def opened_copy(tmp_path_factory, variant: str):
+    """A fresh, opened copy of a named workspace variant; closed after the module."""
+    opened = open_workspace(make_workspace(tmp_path_factory.mktemp("nav"), variant))
     yield opened
     opened.close()
 
@@ -44,7 +41,7 @@ def decided_as_listed(opened, case: dict) -> dict:
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
-    yield from opened_copy(tmp_path_factory, MOMENTUM_LAB)
+    yield from opened_copy(tmp_path_factory, "momentum-lab")
 
 
 @pytest.mark.parametrize("case", QUESTIONS, ids=[q["id"] for q in QUESTIONS])
@@ -220,7 +217,7 @@ VAULT_QUESTIONS = [json.loads(line) for line in (VAULT_LAB / "questions.jsonl").
 
 @pytest.fixture(scope="module")
 def vault_lab(tmp_path_factory):
-    yield from opened_copy(tmp_path_factory, VAULT_LAB)
+    yield from opened_copy(tmp_path_factory, "vault-lab")
 
 
 @pytest.mark.parametrize("case", VAULT_QUESTIONS, ids=[q["id"] for q in VAULT_QUESTIONS])
@@ -230,7 +227,7 @@ def test_every_decision_path_is_reached_in_a_vault(vault_lab, case):
         assert out["decision"]["verifiers"][case["cites"]]["page"] == case["page"]
 
 
-def test_the_vault_example_covers_all_three_outcomes():
+def test_the_vault_questions_fixture_reaches_all_three_outcomes():
     assert {q["label"] for q in VAULT_QUESTIONS} == {"ANSWER", "HEDGED ANSWER", "ABSTAIN"}
     reasons = {r for q in VAULT_QUESTIONS for r in q["reasons"]}
     assert reasons == {"missing-hop", "stale", "false-premise", "low-coverage"}

@@ -7,6 +7,7 @@ from engine.core.verifiers import verify
 from engine.importers.sources import AddOptions, Outcome, add_pdf, add_pdfs, citekey_from_name
 from engine.workspace.atomic import write_atomic
 from tests.cli import run
+from tests.workspaces import make_workspace
 from tools.pdfgen import pdf_bytes, write_pdf
 
 PAGES = [
@@ -18,9 +19,7 @@ PAGES = [
 
 @pytest.fixture
 def workspace(tmp_path):
-    root = tmp_path / "ws"
-    root.mkdir()
-    return root
+    return make_workspace(tmp_path, "empty", name="ws")
 
 
 def test_sources_add_writes_pages_and_the_quote_finds_its_page(tmp_path, workspace):
