@@ -4,10 +4,12 @@ from dataclasses import replace
 import pytest
 
 from engine.api import route_payload
+from engine.core.errors import PayloadError
 from engine.core.grounds import GroundingSpec, VerifiedGround
 from engine.core.router import route
 from engine.core.verifiers import VERIFIERS, VerifierResult
 from engine.core.wire import parse_payload
+from engine.workspace.examples import PAYLOADS, payload_examples
 
 SOURCE = "Momentum returns were 12% a year in the sample. Value returns were flat."
 BODY = "Momentum returns were 12% a year in the sample."
@@ -473,3 +475,21 @@ def test_a_result_for_another_spec_is_not_reused():
     other = VerifiedGround(GroundingSpec("quote", {"body": "x"}), VerifierResult.refuted("no"))
     decision = route(replace(inp, verified={A1: other}), verifiers=_counting(calls))
     assert len(calls) == 1 and decision.label == "ANSWER"
+
+
+@pytest.mark.parametrize("example", payload_examples(), ids=lambda e: e.key)
+def test_the_shared_payload_examples_get_their_listed_decision(example):
+    if example.expect == "invalid":
+        with pytest.raises(PayloadError, match="premise cycle"):
+            route_payload(example.payload())
+        return
+    decision = route_payload(example.payload())
+    assert (decision["label"], decision["reasons"]) == (example.expect, list(example.reasons))
+
+
+def test_the_payload_examples_fixture_covers_every_decision_path():
+    listed = payload_examples()
+    assert len(listed) == len(list(PAYLOADS.glob("*.json"))) > 0
+    assert {e.expect for e in listed} == {"ANSWER", "HEDGED ANSWER", "ABSTAIN", "invalid"}
+    reasons = {r for e in listed for r in e.reasons}
+    assert reasons == {"missing-hop", "stale", "false-premise", "low-coverage"}
