@@ -66,14 +66,14 @@ def kill9(proc: subprocess.Popen) -> str:
 
 # --- the overlay ----------------------------------------------------------------------
 
-# Rebuilds the overlay with a typer registered under a test name; the child parks itself
+# Rebuilds the overlay with a typer registered under a test name in its own registry; the child parks itself
 # forever at the chosen point so the parent can kill it there.
 OVERLAY_CHILD = """
 import os, sys, time
 from pathlib import Path
 from engine.api import open_workspace
 from engine.review.overlay import build_overlay
-from engine.review.typers import OfflineTyper, register
+from engine.review.typers import TYPERS, OfflineTyper
 
 root, marker, stop = sys.argv[1], Path(sys.argv[2]), sys.argv[3]
 
@@ -84,7 +84,8 @@ def park(text):
 class Slow(OfflineTyper):
     name = "slow"
 
-register("slow", Slow)
+typers = TYPERS.copy()
+typers.register("slow", Slow)
 if stop == "before-rename":
     os.replace = lambda src, dst, **dir_fds: park(str(src))
 
@@ -92,7 +93,7 @@ def progress(done, total):
     if stop == "while-typing" and done == 2:
         park(f"{done} of {total}")
 
-build_overlay(open_workspace(root), typer="slow", progress=progress)
+build_overlay(open_workspace(root), typer="slow", progress=progress, typers=typers)
 """
 
 
