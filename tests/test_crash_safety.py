@@ -66,8 +66,8 @@ def kill9(proc: subprocess.Popen) -> str:
 
 # --- the overlay ----------------------------------------------------------------------
 
-# Rebuilds the overlay with a typer registered under a test name in its own registry; the child parks itself
-# forever at the chosen point so the parent can kill it there.
+# Rebuilds the overlay with a typer registered under a test name in its own registry; the
+# child parks itself forever at the chosen point so the parent can kill it there.
 OVERLAY_CHILD = """
 import os, sys, time
 from pathlib import Path

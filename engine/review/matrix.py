@@ -187,7 +187,7 @@ def sort_queue(frame: pd.DataFrame, order: QueueOrder | str = QueueOrder.PENDING
         out = frame.sort_values("zk_label", key=lambda c: c.str.casefold(), kind="stable")
     else:
         # Undecided contradictions first (what needs a reviewer), then the rest by priority.
-        rank = ~((frame["relation"] == "contradicts") & (frame["triage"] == ""))
+        rank = ~((frame["relation"] == Relation.CONTRADICTS.value) & (frame["triage"] == ""))
         out = frame.assign(_rank=rank.astype(int))
         out = out.sort_values(["_rank", "priority"], ascending=[True, False], kind="stable")
         out = out.drop(columns="_rank")
