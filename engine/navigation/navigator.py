@@ -254,8 +254,9 @@ def navigate(
     """
     budget = budget or Budget()
     started = time.perf_counter()
-    run = _Run(workspace, index, question, policy, budget=budget, edges=tuple(edges))
-    run.verifiers = verifiers
+    run = _Run(
+        workspace, index, question, policy, budget=budget, edges=tuple(edges), verifiers=verifiers
+    )
     try:
         run.execute()
     except Exception as exc:  # any failure inside becomes a labelled abstention
@@ -277,9 +278,10 @@ def navigate(
 class _Run:
     """The executor's mutable bookkeeping for one navigation."""
 
-    def __init__(self, workspace, index, question, policy, *, budget, edges):
+    def __init__(self, workspace, index, question, policy, *, budget, edges, verifiers):
         self.workspace, self.index, self.question = workspace, index, question
         self.policy, self.budget, self.edges = policy, budget, edges
+        self.verifiers: Registry[Verifier] | None = verifiers
         self.adapters: list[Adapter] = []
         self.hood = Neighbourhood()
         self.grounded: dict[str, Checked] = {}
@@ -287,7 +289,6 @@ class _Run:
         self.decision: Decision | None = None
         self.route_input: RouteInput | None = None
         self.coverage: CoverageReport | None = None
-        self.verifiers: Registry[Verifier] | None = None
         self.failure = ""
         self.step_note = ""
         self.terms: QuestionTerms | None = None
