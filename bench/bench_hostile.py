@@ -13,7 +13,7 @@ from engine.core.quote import quote_needle, verify_quote
 from engine.navigation.grounding import ground_node
 from engine.workspace.front_matter import parse_note
 from engine.workspace.notes import Store
-from engine.workspace.stores import open_workspace
+from engine.workspace.stores import load_workspace
 from present.highlight import highlight_html
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -68,7 +68,7 @@ def _oversized_source():
             f"---\nid: z-huge\ntype: finding\ntitle: huge\nsource: huge\n"
             f"quotes: [{{id: q1, body: {sentence!r}}}]\n---\n{sentence}\n"
         )
-        workspace = open_workspace(lab)
+        workspace = load_workspace(lab)
         ground = ground_node(workspace, "zk:finance:z-huge")
         ms = median(sample_ms(lambda: ground.check(workspace), repeat=5))
     yield row("grounding a quote against a 300 MB source (refused)", ms, "ms",

@@ -21,7 +21,7 @@ from engine.datasets.scifact import finding_note, import_scifact
 from engine.datasets.sections import sectioned
 from engine.workspace.bm25 import tokens
 from engine.workspace.index import Index
-from engine.workspace.stores import Workspace, open_workspace
+from engine.workspace.stores import Workspace, load_workspace
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "scifact"
 CORPUS = DATA / "corpus.jsonl.gz"
@@ -54,7 +54,7 @@ def _scale(
     root: Path, queries: list[str], *, label: str, build_target: float | None
 ) -> Generator[dict, None, Workspace]:
     started = time.perf_counter()
-    workspace = open_workspace(root)
+    workspace = load_workspace(root)
     with Index.open(root) as index:
         index.update(workspace)
         seconds = _since(started)
@@ -77,7 +77,7 @@ def _scale(
         target = root / note.path
         target.write_text(target.read_text(encoding="utf-8") + "\nA touched line.\n", "utf-8")
         started = time.perf_counter()
-        workspace = open_workspace(root, previous=workspace)
+        workspace = load_workspace(root, previous=workspace)
         stats = index.update(workspace)
         seconds = _since(started)
         assert stats.changed == 1, stats

@@ -17,8 +17,9 @@ if TYPE_CHECKING:
     from engine.core.router import Decision, route
     from engine.core.traceability import Traceability
     from engine.core.verifiers import VerifierResult, VerifierStatus
-    from engine.core.wire import parse_json, parse_payload
+    from engine.core.wire import Draft, parse_json, parse_payload
     from engine.navigation.navigator import NavResult, Policy
+    from engine.navigation.reasoners.registry import ReasonerSpec
     from engine.navigation.substrate import Budget
     from engine.review.overlay import Overlay, build_overlay, load_overlay, read_overlay
     from engine.review.triage import read_log, record
@@ -32,6 +33,8 @@ _EXPORTS = {
     "Budget": "engine.navigation.substrate",
     "NavResult": "engine.navigation.navigator",
     "Policy": "engine.navigation.navigator",
+    "ReasonerSpec": "engine.navigation.reasoners.registry",
+    "Draft": "engine.core.wire",
     # routing and verifying
     "route": "engine.core.router",
     "route_json": "engine.api",
@@ -65,6 +68,7 @@ __all__ = [
     "Budget",
     "ConfigError",
     "Decision",
+    "Draft",
     "Edge",
     "EngineError",
     "NavResult",
@@ -73,6 +77,7 @@ __all__ = [
     "PayloadError",
     "Policy",
     "QuoteMatch",
+    "ReasonerSpec",
     "ReasoningDAG",
     "Traceability",
     "VerifierResult",

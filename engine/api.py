@@ -13,16 +13,19 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from engine.core.model import ClaimKind, Edge
+from engine.core.registry import Registry
 from engine.core.router import Decision, route
+from engine.core.verifiers import Verifier
 from engine.core.wire import parse_json, parse_payload
 from engine.navigation.coverage import claim_shaped
 from engine.navigation.navigator import NavResult, Stance, StanceRelation, navigate
-from engine.navigation.reasoners.offline import make_reasoner
+from engine.navigation.reasoners.registry import ReasonerSpec, make_reasoner
 from engine.navigation.substrate import Budget, Neighbourhood
 from engine.review.alignment import agreement_phrase, evidence_phrase, overlap
 from engine.review.contest import Disclosure, ReviewScope, disclose, review_scope, review_stamp
 from engine.review.passages import passage
-from engine.review.stance import OfflineTyper, Relation, model
+from engine.review.relations import Relation
+from engine.review.stance import OfflineTyper, model
 from engine.workspace.opened import OpenWorkspace, open_workspace
 
 __all__ = [
@@ -79,7 +82,7 @@ def answer(
     opened: OpenWorkspace,
     question: str,
     *,
-    reasoner: str | object = "offline",
+    reasoner: ReasonerSpec = "offline",
     budget: Budget | None = None,
 ) -> Answer:
     """Answer `question` under the workspace's review scope, disclosing contradictions.
@@ -102,9 +105,10 @@ def ask(
     opened: OpenWorkspace,
     question: str,
     *,
-    reasoner: str | object = "offline",
+    reasoner: ReasonerSpec = "offline",
     budget: Budget | None = None,
     edges: Iterable[Edge] | None = None,
+    verifiers: Registry[Verifier] | None = None,
 ) -> NavResult:
     """Answer `question` over the workspace; never raises for a failure inside the run.
 
@@ -112,6 +116,7 @@ def ask(
     that cannot be built (say, no endpoint configured) becomes a labelled abstention.
     `edges` default to `review_edges`: confirmed triage contradictions (and unreviewed
     overlay ones when the workspace opts in), which make their endpoints contested.
+    `verifiers` defaults to the built-in verifier registry.
     """
     if edges is None:
         edges = review_edges(opened.root)
@@ -129,7 +134,15 @@ def ask(
             )
     else:
         policy = reasoner
-    result = navigate(opened.workspace, opened.index, question, policy, budget=budget, edges=edges)
+    result = navigate(
+        opened.workspace,
+        opened.index,
+        question,
+        policy,
+        budget=budget,
+        edges=edges,
+        verifiers=verifiers,
+    )
     started = time.perf_counter()
     stance = question_stance(question, result.decision)
     spent = (time.perf_counter() - started) * 1000.0

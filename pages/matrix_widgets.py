@@ -7,8 +7,9 @@ import streamlit as st
 
 from engine.core.errors import EngineError
 from engine.review.matrix import Page, page_rows
-from engine.review.overlay import EdgeKey, Overlay
-from engine.review.triage import Decision, record
+from engine.review.overlay import Overlay
+from engine.review.relations import EdgeKey
+from engine.review.triage import TriageDecision, record
 from engine.workspace.opened import Worker
 from pages import shared
 from present import cells
@@ -109,7 +110,7 @@ def detail_pane(worker: Worker, overlay: Overlay, row: pd.Series) -> None:
     st.markdown(f"**Rationale** — {md_escape(detail['rationale'] or 'none given')}")
 
 
-def _decide(root: str, key: EdgeKey, row: dict, decision: Decision, note_key: str) -> None:
+def _decide(root: str, key: EdgeKey, row: dict, decision: TriageDecision, note_key: str) -> None:
     """Append the decision on the selected edge; answers made before it are forgotten."""
     note = session.get(note_key, "")
     try:
@@ -134,9 +135,9 @@ def triage_pane(root: str, frame: pd.DataFrame, row: pd.Series) -> None:
     note_key = f"triage_note_{row['edge_id']}"
     st.text_input("Note", key=note_key, placeholder="Why, in a sentence")
     choices = (
-        ("Confirm", Decision.CONFIRMED),
-        ("Dismiss", Decision.DISMISSED),
-        ("Follow up", Decision.FOLLOW_UP),
+        ("Confirm", TriageDecision.CONFIRMED),
+        ("Dismiss", TriageDecision.DISMISSED),
+        ("Follow up", TriageDecision.FOLLOW_UP),
     )
     args = (root, cells.edge_key(row), row.to_dict())
     for column, (label, decision) in zip(st.columns(3), choices, strict=True):

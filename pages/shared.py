@@ -13,7 +13,7 @@ import streamlit as st
 from engine.api import answer as answer_question
 from engine.api import contests_now, review_edges
 from engine.core.llm import ENV_API_KEY, PLACEHOLDER_KEY, LLMConfig, OpenAIChat
-from engine.navigation.reasoners.offline import ModelReasoner
+from engine.navigation.reasoners.model import ModelReasoner
 from engine.navigation.substrate import Budget
 from engine.review import overlay
 from engine.review.contest import review_stamp

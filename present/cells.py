@@ -10,7 +10,8 @@ import pandas as pd
 from engine.core.text import shorten
 from engine.review.calibration import ContradictionCue
 from engine.review.matrix import is_high_value
-from engine.review.overlay import EdgeKey, Overlay, OverlayEdge
+from engine.review.overlay import Overlay, OverlayEdge
+from engine.review.relations import EdgeKey
 from engine.review.synthesis import cell_material, synthesize
 from engine.review.triage import read_log
 from engine.workspace.opened import OpenWorkspace

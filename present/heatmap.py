@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 
 from engine.core.text import shorten
 from engine.review.matrix import Page, distinct_labels
-from engine.review.overlay import EdgeKey
+from engine.review.relations import EdgeKey
 from present.markup import esc, relation_colours, triage_marks
 
 _relation_band = {"supports": 0, "contradicts": 1, "extends": 2}

@@ -6,7 +6,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from engine.review.overlay import Overlay, OverlayEdge, save_overlay
-from engine.review.typers import Relation
+from engine.review.relations import Relation
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,19 +11,18 @@ import pytest
 
 from engine.api import OpenWorkspace, open_workspace
 from engine.datasets.scifact import import_scifact
+from tests.workspaces import VARIANTS, make_workspace
 
 ROOT = Path(__file__).resolve().parent.parent
 # Page tests read the page as drawn once the workspace is open, however loaded the machine.
 os.environ.setdefault("SYNAPSE_OPEN_WAIT", "300")
-MOMENTUM_LAB = ROOT / "examples" / "momentum-lab"
+MOMENTUM_LAB = VARIANTS["momentum-lab"]
 
 
 @pytest.fixture
 def lab_path(tmp_path: Path) -> Path:
     """A fresh copy of the momentum-lab workspace."""
-    target = tmp_path / "momentum-lab"
-    shutil.copytree(MOMENTUM_LAB, target, ignore=shutil.ignore_patterns(".synapse"))
-    return target
+    return make_workspace(tmp_path, "momentum-lab")
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from engine.datasets.scifact import import_scifact
-from engine.workspace.stores import open_workspace
+from engine.workspace.stores import load_workspace
 from tests.browser_support import save_contradiction_overlay
 from tests.chat_server import (
     chat_server_fixture,  # noqa: F401 (registers chat_server)
@@ -60,7 +60,7 @@ def lab_app(lab_path, monkeypatch) -> AppTest:
 def slice_question(root: Path) -> str:
     """The text of one of the slice's practice entries, which its abstracts should answer."""
     first = sorted((root / ".memory").glob("*.md"))[0].stem
-    return open_workspace(root).notes[f"mem:_memory:{first}"].title
+    return load_workspace(root).notes[f"mem:_memory:{first}"].title
 
 
 def ask(at: AppTest, question: str) -> AppTest:

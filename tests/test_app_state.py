@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -12,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 from engine.workspace.examples import landing_examples, read_examples
 from tests.conftest import MOMENTUM_LAB, ROOT
 from tests.test_app import APP, CRASH, SIGNAL, ask, banner
+from tests.workspaces import make_workspace
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -64,8 +64,7 @@ def test_a_shared_dag_link_reproduces_the_dag(lab_path, monkeypatch):
 
 
 def test_switching_workspace_clears_the_old_results(lab_app, tmp_path):
-    other = tmp_path / "other-lab"
-    shutil.copytree(MOMENTUM_LAB, other, ignore=shutil.ignore_patterns(".synapse"))
+    other = make_workspace(tmp_path, "momentum-lab", name="other-lab")
     ask(lab_app, SIGNAL)
     assert labels(lab_app)
     lab_app.text_input(key="workspace_path").input(str(other)).run()

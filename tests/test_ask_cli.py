@@ -1,25 +1,13 @@
 import json
-import subprocess
-import sys
 
-from tests.conftest import ROOT
-
-
-def run(*args, cwd=ROOT):
-    return subprocess.run(
-        [sys.executable, "-m", "engine", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+from tests.cli import run
 
 
 def test_ask_prints_the_decision(lab_path):
     question = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
     proc = run("ask", question, "--workspace", str(lab_path))
-    assert proc.returncode == 0, proc.stderr
-    out = json.loads(proc.stdout)
+    assert proc.code == 0, proc.err
+    out = json.loads(proc.out)
     for field in ("verdict", "status", "reasons", "cited", "prose", "dag", "trace", "latency_ms"):
         assert field in out
     assert (out["verdict"], out["status"]) == ("answer", "grounded")
@@ -28,7 +16,7 @@ def test_ask_prints_the_decision(lab_path):
 
 def test_ask_budget_flags_bound_the_trace(lab_path):
     proc = run("ask", "Which sample did we use?", "--workspace", str(lab_path), "--max-steps", "2")
-    out = json.loads(proc.stdout)
+    out = json.loads(proc.out)
     assert len(out["trace"]) <= 3
 
 
@@ -40,7 +28,7 @@ def test_batch_prints_one_line_per_question(lab_path, tmp_path):
         '{"id": "b", "question": "What is the boiling point of water on Mars?"}\n'
     )
     proc = run("ask", "--batch", str(batch), "--workspace", str(lab_path))
-    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    lines = [json.loads(line) for line in proc.out.splitlines()]
     assert [line["id"] for line in lines] == ["a", None, "b"]
     assert lines[0]["label"] == "ANSWER" and "error" in lines[1]
     assert lines[2]["verdict"] == "abstain"
@@ -48,13 +36,13 @@ def test_batch_prints_one_line_per_question(lab_path, tmp_path):
 
 def test_missing_workspace_exits_2(tmp_path):
     proc = run("ask", "q", "--workspace", str(tmp_path / "nope"))
-    assert proc.returncode == 2
-    assert proc.stderr.strip().startswith("error:") and len(proc.stderr.strip().splitlines()) == 1
+    assert proc.code == 2
+    assert proc.err.strip().startswith("error:") and len(proc.err.strip().splitlines()) == 1
 
 
 def test_single_and_batch_answers_carry_the_stance(lab_path, tmp_path):
     claim = "Past winners keep beating past losers over 3 to 12 month holding periods."
-    single = json.loads(run("ask", claim, "--workspace", str(lab_path)).stdout)
+    single = json.loads(run("ask", claim, "--workspace", str(lab_path)).out)
     batch = tmp_path / "q.jsonl"
     batch.write_text(
         json.dumps({"id": "claim", "question": claim})
@@ -63,7 +51,7 @@ def test_single_and_batch_answers_carry_the_stance(lab_path, tmp_path):
         + "\n"
     )
     proc = run("ask", "--batch", str(batch), "--workspace", str(lab_path))
-    stated, asked = (json.loads(line) for line in proc.stdout.splitlines())
+    stated, asked = (json.loads(line) for line in proc.out.splitlines())
     assert single["label"] == "ANSWER" and single["stance"] == stated["stance"]
     assert set(stated["stance"]) == {"relation", "cue", "confidence", "evidence"}
     assert stated["stance"]["relation"] in ("supports", "contradicts", "neither")

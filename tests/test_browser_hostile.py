@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect, sync_playwright
 
 from bench.app_server import running_app
 from engine.review.overlay import Overlay, OverlayEdge, save_overlay
-from engine.review.typers import Relation
+from engine.review.relations import Relation
 from tests.browser_support import (
     CHROMIUM,
     CHROMIUM_ARGS,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import time
 from pathlib import Path
 from urllib.parse import quote
@@ -17,6 +16,7 @@ from engine.review.overlay import build_overlay
 from engine.workspace.examples import landing_examples, read_examples
 from tests.browser_support import CHROMIUM, CHROMIUM_ARGS, ROOT, is_local, wait_idle
 from tests.chat_server import ChatServer, trickle
+from tests.workspaces import make_workspace
 
 pytestmark = pytest.mark.browser
 
@@ -168,10 +168,7 @@ def test_enter_submits_and_an_address_in_a_question_stays_text(app):
 
 
 def test_switching_workspace_clears_the_results(app, tmp_path):
-    lab = tmp_path / "momentum-lab"
-    shutil.copytree(
-        ROOT / "examples" / "momentum-lab", lab, ignore=shutil.ignore_patterns(".synapse")
-    )
+    lab = make_workspace(tmp_path, "momentum-lab")
     url, page = session(app)
     page.goto(f"{url}/ask?q={quote(ASKED)}")
     wait_idle(page)

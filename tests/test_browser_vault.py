@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -11,6 +10,7 @@ from playwright.sync_api import expect, sync_playwright
 
 from bench.app_server import running_app
 from tests.browser_support import CHROMIUM, CHROMIUM_ARGS, ROOT, is_local, wait_idle
+from tests.workspaces import make_workspace
 
 pytestmark = pytest.mark.browser
 
@@ -20,8 +20,7 @@ QUESTION = "Does daily IL-10 administration delay the onset of diabetes in NOD m
 
 
 def test_the_dag_page_cites_author_year_and_the_printed_page(tmp_path: Path):
-    workspace = tmp_path / "vault-lab"
-    shutil.copytree(VAULT_LAB, workspace, ignore=shutil.ignore_patterns(".synapse"))
+    workspace = make_workspace(tmp_path, "vault-lab")
     # A CSL entry for this copy only: the example itself knows no authors for its abstracts.
     csl = [
         {

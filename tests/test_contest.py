@@ -10,9 +10,9 @@ from engine.review.contest import (
     review_stamp,
     scope_of,
 )
-from engine.review.overlay import EdgeKey, Overlay, OverlayEdge, save_overlay
-from engine.review.triage import Decision, record
-from engine.review.typers import Relation
+from engine.review.overlay import Overlay, OverlayEdge, save_overlay
+from engine.review.relations import EdgeKey, Relation
+from engine.review.triage import TriageDecision, record
 
 MOM = EdgeKey("exp-2009-backtest", "finance", "z-mom-01")
 GROUNDED_QUESTION = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
@@ -68,9 +68,9 @@ def test_review_states_follow_the_triage_log():
     keys = [EdgeKey(f"m{i}", "lab", f"n{i}") for i in range(4)]
     overlay = Overlay("t", "offline", {}, {}, 0.0, tuple(_contradiction(k) for k in keys[:3]))
     decisions = {
-        keys[0]: Decision.FOLLOW_UP,
-        keys[1]: Decision.DISMISSED,
-        keys[3]: Decision.CONFIRMED,  # confirmed though no longer in the overlay
+        keys[0]: TriageDecision.FOLLOW_UP,
+        keys[1]: TriageDecision.DISMISSED,
+        keys[3]: TriageDecision.CONFIRMED,  # confirmed though no longer in the overlay
     }
     found = {c.key: c for c in scope_of(overlay, decisions).contradictions}
     assert set(found) == {keys[0], keys[2], keys[3]}
@@ -119,9 +119,9 @@ def test_under_the_unreviewed_setting_the_same_edge_contests(lab_path):
 @pytest.mark.parametrize(
     ("decision", "label", "disclosed"),
     [
-        (Decision.CONFIRMED, "ABSTAIN", "confirmed"),
-        (Decision.FOLLOW_UP, "ANSWER", "follow-up"),
-        (Decision.DISMISSED, "ANSWER", None),
+        (TriageDecision.CONFIRMED, "ABSTAIN", "confirmed"),
+        (TriageDecision.FOLLOW_UP, "ANSWER", "follow-up"),
+        (TriageDecision.DISMISSED, "ANSWER", None),
     ],
     ids=["confirmed-contests", "follow-up-only-disclosed", "dismissed-gone"],
 )

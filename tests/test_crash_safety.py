@@ -16,10 +16,11 @@ from pathlib import Path
 import pytest
 
 from engine.api import open_workspace
-from engine.review.overlay import OVERLAY_PATH, EdgeKey, build_overlay, load_overlay, read_overlay
-from engine.review.triage import LOG_PATH, Decision, read_log, record
+from engine.review.overlay import OVERLAY_PATH, build_overlay, load_overlay, read_overlay
+from engine.review.relations import EdgeKey
+from engine.review.triage import LOG_PATH, TriageDecision, read_log, record
 from engine.workspace.index import INDEX_PATH, Index
-from engine.workspace.stores import open_workspace as load_workspace
+from engine.workspace.stores import load_workspace
 from tests.conftest import ROOT
 
 DEADLINE = 60.0
@@ -65,14 +66,14 @@ def kill9(proc: subprocess.Popen) -> str:
 
 # --- the overlay ----------------------------------------------------------------------
 
-# Rebuilds the overlay with a typer registered under a test name; the child parks itself
-# forever at the chosen point so the parent can kill it there.
+# Rebuilds the overlay with a typer registered under a test name in its own registry; the
+# child parks itself forever at the chosen point so the parent can kill it there.
 OVERLAY_CHILD = """
 import os, sys, time
 from pathlib import Path
 from engine.api import open_workspace
 from engine.review.overlay import build_overlay
-from engine.review.typers import OfflineTyper, register
+from engine.review.typers import TYPERS, OfflineTyper
 
 root, marker, stop = sys.argv[1], Path(sys.argv[2]), sys.argv[3]
 
@@ -83,7 +84,8 @@ def park(text):
 class Slow(OfflineTyper):
     name = "slow"
 
-register("slow", Slow)
+typers = TYPERS.copy()
+typers.register("slow", Slow)
 if stop == "before-rename":
     os.replace = lambda src, dst, **dir_fds: park(str(src))
 
@@ -91,7 +93,7 @@ def progress(done, total):
     if stop == "while-typing" and done == 2:
         park(f"{done} of {total}")
 
-build_overlay(open_workspace(root), typer="slow", progress=progress)
+build_overlay(open_workspace(root), typer="slow", progress=progress, typers=typers)
 """
 
 
@@ -135,7 +137,7 @@ INDEX_CHILD = """
 import sys, time
 from pathlib import Path
 from engine.workspace.index import Index
-from engine.workspace.stores import open_workspace
+from engine.workspace.stores import load_workspace
 
 root, marker, stop = sys.argv[1], Path(sys.argv[2]), int(sys.argv[3])
 insert, inserted = Index._insert, []
@@ -148,7 +150,7 @@ def counting(self, *args, **kwargs):
     return insert(self, *args, **kwargs)
 
 Index._insert = counting
-workspace = open_workspace(root)
+workspace = load_workspace(root)
 marker.with_suffix(".loaded").write_text("")
 with Index.open(root) as index:
     index.update(workspace)
@@ -245,7 +247,7 @@ def test_a_garbage_index_file_is_rebuilt(indexed):
 # Records decisions until killed, printing each number once `record` has returned.
 TRIAGE_CHILD = """
 import sys
-from engine.review.overlay import EdgeKey
+from engine.review.relations import EdgeKey
 from engine.review.triage import record
 
 root, worker, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -291,11 +293,11 @@ def test_a_killed_triage_writer_leaves_whole_lines_and_the_next_record_is_clean(
         torn = 1
         assert read_log(tmp_path).problems[-1].endswith("incomplete last line ignored")
     after = EdgeKey("after-the-crash", "finance", "z")
-    record(tmp_path, after, Decision.DISMISSED)
+    record(tmp_path, after, TriageDecision.DISMISSED)
     read = read_log(tmp_path)
     # The new decision starts its own line: it is not glued to a torn fragment.
     assert [e.edge.memory_id for e in read.entries] == [*ids, after.memory_id]
-    assert read.state()[after] is Decision.DISMISSED
+    assert read.state()[after] is TriageDecision.DISMISSED
     assert len(read.problems) == torn
 
 

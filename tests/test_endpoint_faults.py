@@ -12,7 +12,7 @@ from engine.api import ask as ask_workspace
 from engine.api import open_workspace
 from engine.core.llm import LLMConfig, OpenAIChat
 from engine.core.text import sentences
-from engine.navigation.reasoners.offline import ModelReasoner
+from engine.navigation.reasoners.model import ModelReasoner
 from tests.chat_server import (
     ChatServer,
     cut_mid_reply,

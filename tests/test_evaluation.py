@@ -6,7 +6,7 @@ import pytest
 from engine.api import ask, open_workspace
 from engine.datasets.evaluation import ClaimOutcome, load_gold, run_claims, score
 from engine.datasets.scifact import labels_path
-from engine.review.overlay import EdgeKey
+from engine.review.relations import EdgeKey
 from engine.review.triage import record
 
 

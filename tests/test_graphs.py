@@ -1,6 +1,5 @@
 import json
 import re
-import shutil
 
 import pandas as pd
 import pytest
@@ -9,7 +8,7 @@ from engine.api import ask, open_workspace
 from present import graphs, heatmap, views
 from present.gallery import example
 from present.markup import flag_mark, status_colours, store_colours, violation_mark
-from tests.conftest import MOMENTUM_LAB
+from tests.workspaces import make_workspace
 
 HOSTILE_TITLE = "<img src=x onerror=alert(1)> <script>alert(1)</script>"
 REMOTE_TAG = re.compile(r"<(?:script|link)\b[^>]*(?:src|href)\s*=\s*[\"']?\s*(?:https?:)?//", re.I)
@@ -60,8 +59,7 @@ def hostile_answer() -> dict:
 
 @pytest.fixture(scope="module")
 def lab_answers(tmp_path_factory):
-    root = tmp_path_factory.mktemp("graphs") / "lab"
-    shutil.copytree(MOMENTUM_LAB, root)
+    root = make_workspace(tmp_path_factory.mktemp("graphs"), "momentum-lab", name="lab")
     opened = open_workspace(root)
     try:
         yield {

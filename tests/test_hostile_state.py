@@ -20,6 +20,7 @@ import pytest
 
 from engine.review.overlay import read_overlay
 from engine.review.triage import read_log
+from tests.cli import Result, run
 from tests.conftest import ROOT
 
 QUESTION = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
@@ -40,22 +41,11 @@ NESTED = "[" * 100_000 + "]" * 100_000
 HARNESS_S = 30
 
 
-def run(*args: str, preexec=None, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "engine", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        preexec_fn=preexec,
-    )
-
-
-def one_line_error(proc: subprocess.CompletedProcess) -> str:
-    assert proc.returncode == 2, (proc.returncode, proc.stderr)
-    assert "Traceback" not in proc.stderr
-    errors = [line for line in proc.stderr.splitlines() if line.startswith("error:")]
-    assert len(errors) == 1, proc.stderr
+def one_line_error(proc: Result) -> str:
+    assert proc.code == 2, (proc.code, proc.err)
+    assert "Traceback" not in proc.err
+    errors = [line for line in proc.err.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1, proc.err
     return errors[0]
 
 
@@ -120,12 +110,12 @@ def test_no_command_writes_through_a_planted_link(lab_path, plant):
     asked = run("ask", QUESTION, *ws)
     assert snapshot(lab_path) == before
     for proc in (index, overlay, triage, asked):
-        assert "Traceback" not in proc.stderr, proc.stderr
+        assert "Traceback" not in proc.err, proc.err
     # Reading and answering still work; writing is refused with the link named.
-    assert asked.returncode == 0, asked.stderr
-    assert json.loads(asked.stdout)["label"]
-    assert index.returncode == 0 and "notice: index kept in memory" in index.stderr
-    refused = [p for p in (overlay, triage) if p.returncode == 2]
+    assert asked.code == 0, asked.err
+    assert json.loads(asked.out)["label"]
+    assert index.code == 0 and "notice: index kept in memory" in index.err
+    refused = [p for p in (overlay, triage) if p.code == 2]
     assert refused, "at least the write the link targets is refused"
     for proc in refused:
         assert "link" in one_line_error(proc)
@@ -136,8 +126,8 @@ def test_a_clean_workspace_still_writes_everything(lab_path):
     before = snapshot(lab_path)
     for args in (["index", *ws], ["overlay", "build", *ws, "--quiet"], [*TRIAGE_SET, *ws]):
         proc = run(*args)
-        assert proc.returncode == 0, proc.stderr
-        assert "notice:" not in proc.stderr
+        assert proc.code == 0, proc.err
+        assert "notice:" not in proc.err
     assert snapshot(lab_path) == before
     assert read_log(lab_path).entries and read_overlay(lab_path).overlay is not None
 
@@ -153,8 +143,8 @@ def test_a_fifo_in_place_of_an_app_file_does_not_block_ask(lab_path, relative):
     fifo.parent.mkdir(parents=True, exist_ok=True)
     os.mkfifo(fifo)
     proc = run("ask", QUESTION, "--workspace", str(lab_path), timeout=60)
-    assert proc.returncode == 0, proc.stderr
-    assert json.loads(proc.stdout)["label"] == "ANSWER"
+    assert proc.code == 0, proc.err
+    assert json.loads(proc.out)["label"] == "ANSWER"
 
 
 def test_readers_of_app_files_refuse_a_fifo_with_the_reason(lab_path):
@@ -180,7 +170,7 @@ def test_deeply_nested_app_files_are_reported_not_raised(lab_path):
     assert "nested deeper" in read_log(lab_path).problems[0]
     assert "nested deeper" in read_overlay(lab_path).reason
     proc = run("ask", QUESTION, "--workspace", str(lab_path))
-    assert proc.returncode == 0, proc.stderr
+    assert proc.code == 0, proc.err
 
 
 def test_a_deeply_nested_annotations_file_is_treated_as_absent(lab_path):
@@ -188,8 +178,8 @@ def test_a_deeply_nested_annotations_file_is_treated_as_absent(lab_path):
     for path in sources.glob("*.txt"):
         (sources / f"{path.stem}.annotations.json").write_text(NESTED)
     proc = run("ask", QUESTION, "--workspace", str(lab_path))
-    assert proc.returncode == 0, proc.stderr
-    assert json.loads(proc.stdout)["label"] == "ANSWER"
+    assert proc.code == 0, proc.err
+    assert json.loads(proc.out)["label"] == "ANSWER"
 
 
 @pytest.mark.parametrize(
@@ -221,7 +211,7 @@ def test_ask_batch_reports_a_malformed_line_and_exits_2(lab_path, tmp_path, line
     batch.write_bytes(b'{"id": "ok", "question": "Which sample did we use?"}\n' + line)
     proc = run("ask", "--batch", str(batch), "--workspace", str(lab_path))
     assert "line 2" in one_line_error(proc)
-    rows = [json.loads(row) for row in proc.stdout.splitlines()]
+    rows = [json.loads(row) for row in proc.out.splitlines()]
     assert rows[0]["id"] == "ok" and "error" in rows[1]
 
 
@@ -260,7 +250,7 @@ def test_eval_scifact_refuses_a_malformed_claims_line(lab_path, tmp_path, line):
     ids=[*BAD_LINES.keys(), "evidence-list", "cited-not-list"],
 )
 def test_eval_overlay_refuses_a_malformed_gold_line(lab_path, tmp_path, line):
-    assert run("overlay", "build", "--workspace", str(lab_path), "--quiet").returncode == 0
+    assert run("overlay", "build", "--workspace", str(lab_path), "--quiet").code == 0
     gold = tmp_path / "gold.jsonl"
     gold.write_bytes(line)
     proc = run("eval", "overlay", "--workspace", str(lab_path), "--gold", str(gold))
@@ -292,13 +282,13 @@ def test_batch_sources_stay_inside_the_batch_folder(tmp_path):
     batch = folder / "quotes.jsonl"
     batch.write_text("\n".join(json.dumps(x) for x in lines))
     proc = run("verify-quote", "--batch", str(batch))
-    assert "hunter2" not in proc.stdout + proc.stderr
-    rows = [json.loads(row) for row in proc.stdout.splitlines()]
+    assert "hunter2" not in proc.out + proc.err
+    rows = [json.loads(row) for row in proc.out.splitlines()]
     assert [("error" in row) for row in rows] == [True, True, False]
     assert rows[2]["verified"] is True
     one_line_error(proc)
     allowed = run("verify-quote", "--batch", str(batch), "--allow-outside-sources")
-    assert "hunter2" in allowed.stdout  # the user opted in: the near miss is shown
+    assert "hunter2" in allowed.out  # the user opted in: the near miss is shown
 
 
 # --- read-only and full disks ------------------------------------------------------------
@@ -326,12 +316,13 @@ def read_only_command(root: Path, *args: str) -> list[str]:
 def test_a_read_only_workspace_can_be_asked(lab_path):
     before = snapshot(lab_path)
     command = read_only_command(lab_path, "ask", QUESTION, "--workspace", str(lab_path))
-    proc = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
-    if proc.returncode != 0 and "mount" in proc.stderr and "Traceback" not in proc.stderr:
-        pytest.skip(f"cannot make a read-only mount here: {proc.stderr.strip()}")
-    assert proc.returncode == 0, proc.stderr
-    assert json.loads(proc.stdout)["label"] == "ANSWER"
-    assert "notice: index kept in memory" in proc.stderr
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    proc = Result(done.returncode, done.stdout, done.stderr)
+    if proc.code != 0 and "mount" in proc.err and "Traceback" not in proc.err:
+        pytest.skip(f"cannot make a read-only mount here: {proc.err.strip()}")
+    assert proc.code == 0, proc.err
+    assert json.loads(proc.out)["label"] == "ANSWER"
+    assert "notice: index kept in memory" in proc.err
     os.chmod(lab_path, 0o755)
     assert snapshot(lab_path) == before
 
@@ -346,7 +337,7 @@ def _file_size_limit(limit: int):
 
 def test_a_full_disk_keeps_the_previous_overlay(lab_path):
     ws = ["--workspace", str(lab_path)]
-    assert run("overlay", "build", *ws, "--quiet").returncode == 0
+    assert run("overlay", "build", *ws, "--quiet").code == 0
     overlay = lab_path / ".synapse/links/claim_links.json"
     before = overlay.read_bytes()
     # Files may not grow past 1 KB: the index is built, the new overlay cannot be written.
@@ -359,7 +350,7 @@ def test_a_full_disk_keeps_the_previous_overlay(lab_path):
 def test_a_full_disk_leaves_no_torn_triage_line(lab_path):
     ws = ["--workspace", str(lab_path)]
     log = lab_path / ".synapse/triage.jsonl"
-    assert run(*TRIAGE_SET, *ws).returncode == 0
+    assert run(*TRIAGE_SET, *ws).code == 0
     before = log.read_bytes()
     long_note = ["--note", "x" * 4000]
     proc = run(*TRIAGE_SET, *ws, *long_note, preexec=_file_size_limit(len(before) + 100))

@@ -13,8 +13,8 @@ from engine.api import ask, open_workspace, route_payload
 from engine.navigation.grounding import ground_node
 from engine.review.matrix import matrix_frame
 from engine.review.overlay import Overlay, OverlayEdge, save_overlay
+from engine.review.relations import Relation
 from engine.review.triage import record, state
-from engine.review.typers import Relation
 from engine.workspace.stores import TetherState, tether_status
 from present.cells import cell_detail, quotes_html, triage_rows
 from present.graphs import dag_html, neighbourhood_html

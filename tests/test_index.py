@@ -9,7 +9,7 @@ import pytest
 
 from engine.core.errors import EngineError
 from engine.workspace.index import INDEX_PATH, Index
-from engine.workspace.stores import open_workspace
+from engine.workspace.stores import load_workspace
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -47,7 +47,7 @@ def root(tmp_path: Path) -> Path:
 @pytest.fixture
 def index(root: Path):
     with Index.open(root) as opened:
-        opened.update(open_workspace(root))
+        opened.update(load_workspace(root))
         yield opened
 
 
@@ -93,7 +93,7 @@ def test_incremental_update_counts_and_follows_the_files(root, index):
     write_note(root, ".zettelkasten/bio/cell.md", "cell", "finding", "Cell death", "Apoptosis.")
     (root / ".zettelkasten/finance/val.md").unlink()
     write_note(root, ".memory/exp-1.md", "exp-1", "experiment", "Try value", "Backtest it.")
-    stats = index.update(open_workspace(root))
+    stats = index.update(load_workspace(root))
     assert (stats.added, stats.changed, stats.removed, stats.unchanged) == (1, 1, 1, len(NOTES) - 2)
     assert addresses(index.search("apoptosis")) == ["zk:bio:cell"]
     assert index.search("mitosis") == []
@@ -110,7 +110,7 @@ def test_bad_arguments(index):
 def test_a_touched_but_identical_file_is_unchanged(root, index):
     path = root / ".zettelkasten/bio/cell.md"
     path.write_bytes(path.read_bytes())
-    stats = index.update(open_workspace(root))
+    stats = index.update(load_workspace(root))
     assert (stats.added, stats.changed, stats.unchanged) == (0, 0, len(NOTES))
 
 
@@ -127,7 +127,7 @@ def test_a_broken_database_is_rebuilt(root, index, damage):
             raw.execute("UPDATE meta SET value = '0' WHERE key = 'schema_version'")
     with Index.open(root) as reopened:
         assert reopened.rebuilt and reopened.count() == 0
-        assert reopened.update(open_workspace(root)).added == len(NOTES)
+        assert reopened.update(load_workspace(root)).added == len(NOTES)
         assert addresses(reopened.search("mitosis")) == ["zk:bio:cell"]
     with Index.open(root) as again:
         assert not again.rebuilt
@@ -149,9 +149,9 @@ with Index.open(sys.argv[1]) as index:
 WRITER = """
 import sys
 from engine.workspace.index import Index
-from engine.workspace.stores import open_workspace
+from engine.workspace.stores import load_workspace
 with Index.open(sys.argv[1]) as index:
-    index.update(open_workspace(sys.argv[1]))
+    index.update(load_workspace(sys.argv[1]))
 """
 
 
@@ -183,14 +183,14 @@ def test_an_open_index_follows_updates_from_another_process(root, index):
     write_note(root, ".zettelkasten/bio/death.md", "death", "finding", "Cell death", "Apoptosis.")
     run_python(WRITER, str(root))
     assert addresses(index.search("apoptosis")) == ["zk:bio:death"]
-    assert index.update(open_workspace(root)).unchanged == len(NOTES) + 1
+    assert index.update(load_workspace(root)).unchanged == len(NOTES) + 1
 
 
 def test_one_index_serves_many_threads(tmp_path):
     from concurrent.futures import ThreadPoolExecutor
 
     from engine.workspace.index import Index
-    from engine.workspace.stores import open_workspace
+    from engine.workspace.stores import load_workspace
 
     box = tmp_path / ".zettelkasten" / "b"
     box.mkdir(parents=True)
@@ -199,7 +199,7 @@ def test_one_index_serves_many_threads(tmp_path):
             f"---\nid: n{i}\ntype: finding\ntitle: note {i}\n---\nalpha beta {i}\n"
         )
     index = Index.open(tmp_path)
-    index.update(open_workspace(tmp_path))
+    index.update(load_workspace(tmp_path))
     with ThreadPoolExecutor(max_workers=8) as pool:
         results = list(pool.map(lambda i: index.search(f"alpha {i}", k=3), range(200)))
     assert all(hits and hits[0].address.startswith("zk:b:") for hits in results)

@@ -45,7 +45,7 @@ def closed_port_url() -> str:
 def test_valid_reply_is_returned_with_the_request_as_configured(chat_server):
     chat_server.script(reply('{"answer": 42}'))
     result = OpenAIChat(config(chat_server, max_tokens=64)).complete(MESSAGES)
-    assert result == ChatReply.ok('{"answer": 42}', result.latency_ms)
+    assert result == ChatReply.answered('{"answer": 42}', result.latency_ms)
     assert result.latency_ms >= 0
     sent = chat_server.chat_requests[0].body
     assert sent["model"] == "test-model" and sent["messages"] == MESSAGES

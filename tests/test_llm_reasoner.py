@@ -6,7 +6,7 @@ from engine.core.llm import LLMConfig, OpenAIChat
 from engine.navigation.reasoners.model import (
     NODE_CHARS,
     SYSTEM_PROMPT,
-    Draft,
+    DraftReply,
     NodeView,
     draft_answer,
 )
@@ -62,10 +62,10 @@ def user_prompt(server: ChatServer, index: int = 0) -> str:
 def test_valid_reply_gives_a_validated_payload(chat_server, text):
     chat_server.script(reply(text))
     draft = draft_answer(model(chat_server), "Does vitamin D prevent fractures?", NODES)
-    assert draft == Draft.ok(draft.payload, 1, raw=text)
-    assert draft.payload["dag"]["claims"][0]["cites"] == ["zk:scifact:4983"]
-    assert draft.payload["prose"] == answer()["prose"]
-    assert draft.payload["asserted"] == {"c1": "grounded"}
+    assert draft == DraftReply.accepted(draft.draft, 1, raw=text)
+    assert draft.draft.to_dict()["dag"]["claims"][0]["cites"] == ["zk:scifact:4983"]
+    assert draft.draft.prose == answer()["prose"]
+    assert draft.draft.to_dict()["asserted"] == {"c1": "grounded"}
 
 
 def test_model_supplied_statuses_are_dropped(chat_server):
@@ -73,7 +73,7 @@ def test_model_supplied_statuses_are_dropped(chat_server):
     extra = answer(node_status=grounded, node_bodies={"zk:scifact:4983": "x"}, edges=[])
     chat_server.script(reply(json.dumps(extra)))
     draft = draft_answer(model(chat_server), "q", NODES)
-    assert draft.ok and set(draft.payload) == {"dag", "prose", "asserted"}
+    assert draft.ok and set(draft.draft.to_dict()) == {"dag", "prose", "asserted"}
 
 
 def test_invalid_then_valid_is_retried_with_the_problem_stated(chat_server):
@@ -105,7 +105,7 @@ def test_invalid_then_valid_is_retried_with_the_problem_stated(chat_server):
 def test_invalid_twice_fails_with_the_last_problem(chat_server, replies, problem):
     chat_server.script(*(reply(text) for text in replies))
     draft = draft_answer(model(chat_server), "q", NODES)
-    assert not draft.ok and draft.payload is None and draft.attempts == 2
+    assert not draft.ok and draft.draft is None and draft.attempts == 2
     assert draft.reason.startswith("model output invalid after 2 attempts: ")
     assert problem in draft.reason
     assert draft.raw == replies[-1]

@@ -12,7 +12,6 @@ budget, so no answer comes from another session's cache entry: every ask runs th
 from __future__ import annotations
 
 import contextlib
-import shutil
 import signal
 import subprocess
 import threading
@@ -33,7 +32,7 @@ from bench.bench_load import (
     running_app,
 )
 from tests.chat_server import ChatServer, stream_forever, trickle
-from tests.conftest import MOMENTUM_LAB
+from tests.workspaces import make_workspace
 
 # Generous: the stopped server must be gone long before this, whatever the machine's load.
 EXIT_BOUND_S = 15
@@ -45,8 +44,7 @@ CANCEL_BOUND_S = 15
 def load(tmp_path_factory):
     """One app, twenty sessions of three asks each, driven to the end before any test looks."""
     tmp = tmp_path_factory.mktemp("load")
-    lab = tmp / "momentum-lab"
-    shutil.copytree(MOMENTUM_LAB, lab, ignore=shutil.ignore_patterns(".synapse"))
+    lab = make_workspace(tmp, "momentum-lab")
     cases = {case["question"]: case for case in lab_questions()}
     log = tmp / "app.log"
     with running_app(lab, log) as url:
@@ -80,8 +78,7 @@ def test_the_server_logged_no_error(load):
 def trickled(tmp_path_factory):
     """One session asks through a trickling endpoint while 19 others ask offline."""
     tmp = tmp_path_factory.mktemp("trickle")
-    lab = tmp / "momentum-lab"
-    shutil.copytree(MOMENTUM_LAB, lab, ignore=shutil.ignore_patterns(".synapse"))
+    lab = make_workspace(tmp, "momentum-lab")
     cases = {case["question"]: case for case in lab_questions()}
     plans = plan(list(cases), SESSIONS, ASKS)
     plans[0] = plans[0][:1]  # the model session: one ask, which waits out its deadline
@@ -110,8 +107,7 @@ def test_offline_sessions_answer_while_a_model_call_trickles(trickled):
 
 
 def test_the_server_stops_on_sigterm_during_an_endless_model_reply(tmp_path):
-    lab = tmp_path / "momentum-lab"
-    shutil.copytree(MOMENTUM_LAB, lab, ignore=shutil.ignore_patterns(".synapse"))
+    lab = make_workspace(tmp_path, "momentum-lab")
     question = lab_questions()[0]["question"]
     endless = ChatServer(stream_forever(0.05))
     with endless as endpoint, app_process(lab, tmp_path / "app.log") as (url, server):
@@ -152,8 +148,7 @@ def _model_session_waiting(url: str, endpoint: ChatServer, question: str) -> Ses
 
 @pytest.mark.parametrize("leave", [False, True], ids=["asks-again", "leaves"])
 def test_asking_again_or_leaving_cancels_the_model_call(tmp_path, leave):
-    lab = tmp_path / "momentum-lab"
-    shutil.copytree(MOMENTUM_LAB, lab, ignore=shutil.ignore_patterns(".synapse"))
+    lab = make_workspace(tmp_path, "momentum-lab")
     first, second = (case["question"] for case in lab_questions()[:2])
     # 200 s of reply: only a cancel, never the 30 s deadline, hangs up within the bound.
     slow = ChatServer(trickle('{"dag": {}}' + " " * 4000, 0.05))

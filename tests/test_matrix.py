@@ -19,10 +19,10 @@ from engine.review.matrix import (
     sort_queue,
     to_csv,
 )
-from engine.review.overlay import EdgeKey, Overlay, OverlayEdge
-from engine.review.triage import Decision
-from engine.review.typers import Relation
-from engine.workspace.stores import open_workspace
+from engine.review.overlay import Overlay, OverlayEdge
+from engine.review.relations import EdgeKey, Relation
+from engine.review.triage import TriageDecision
+from engine.workspace.stores import load_workspace
 
 AGAINST = OverlayEdge(
     "exp-2009-backtest", "finance", "z-mom-01", Relation.CONTRADICTS, 0.6, 0.2, 0.36, "r", "e"
@@ -37,7 +37,7 @@ OVERLAY = Overlay("t", "offline", {}, {}, 0.0, (FOR, ALSO_FOR, AGAINST, SIDE))
 
 @pytest.fixture
 def workspace(lab_path):
-    return open_workspace(lab_path)
+    return load_workspace(lab_path)
 
 
 @pytest.mark.parametrize(
@@ -68,7 +68,7 @@ def test_frame_has_one_row_per_edge_with_titles_and_flags(workspace):
     assert not frame["contested"].any()
     trusting = matrix_frame(OVERLAY, workspace, scope=ContestScope.UNREVIEWED)
     assert trusting["contested"].tolist() == [False, True, True, False]
-    confirmed = matrix_frame(OVERLAY, workspace, triage={AGAINST.key: Decision.CONFIRMED})
+    confirmed = matrix_frame(OVERLAY, workspace, triage={AGAINST.key: TriageDecision.CONFIRMED})
     assert confirmed["contested"].tolist() == [False, True, True, False]
 
 
@@ -94,14 +94,14 @@ def test_filters_change_the_row_count(workspace, filters, rows):
     frame = matrix_frame(
         OVERLAY,
         workspace,
-        triage={SIDE.key: Decision.FOLLOW_UP},
+        triage={SIDE.key: TriageDecision.FOLLOW_UP},
         scope=ContestScope.UNREVIEWED,
     )
     assert len(filter_frame(frame, **filters)) == rows
 
 
 def test_dismissed_contradiction_is_not_contested_and_triage_shows(workspace):
-    triage = {AGAINST.key: Decision.DISMISSED}
+    triage = {AGAINST.key: TriageDecision.DISMISSED}
     frame = matrix_frame(OVERLAY, workspace, triage=triage)
     assert not frame["contested"].any()
     assert frame["triage"].tolist() == ["", "", "dismissed", ""]
@@ -120,7 +120,7 @@ def test_csv_has_a_header_and_a_line_per_row(workspace):
 
 def test_debate_map_per_canon_claim():
     confirmed = EdgeKey("chk-2024-q1", "finance", "z-sig-03")
-    triage = {confirmed: Decision.CONFIRMED}
+    triage = {confirmed: TriageDecision.CONFIRMED}
     entries = {e.zk_address: e for e in debate_map(OVERLAY, triage=triage)}
     assert entries["zk:finance:z-mom-01"].contradicting == ()  # unreviewed: not by default
     trusting = debate_map(OVERLAY, triage=triage, scope=ContestScope.UNREVIEWED)
@@ -138,7 +138,7 @@ def test_debate_map_per_canon_claim():
 
 def test_debate_map_keeps_dismissed_apart():
     entries = debate_map(
-        OVERLAY, triage={AGAINST.key: Decision.DISMISSED}, scope=ContestScope.UNREVIEWED
+        OVERLAY, triage={AGAINST.key: TriageDecision.DISMISSED}, scope=ContestScope.UNREVIEWED
     )
     mom = next(e for e in entries if e.zk_address == "zk:finance:z-mom-01")
     assert (mom.contradicting, mom.dismissed, mom.contested) == ((), ("exp-2009-backtest",), False)
@@ -171,7 +171,7 @@ def test_pages_count_truthfully(total, number, size, expected, caption):
 
 
 def test_queue_sorts_and_pages(workspace):
-    frame = matrix_frame(OVERLAY, workspace, triage={AGAINST.key: Decision.DISMISSED})
+    frame = matrix_frame(OVERLAY, workspace, triage={AGAINST.key: TriageDecision.DISMISSED})
     assert list(sort_queue(frame, QueueOrder.CONFIDENCE)["confidence"]) == [0.9, 0.7, 0.6, 0.6]
     decided = sort_queue(frame, QueueOrder.PENDING)["edge_id"].tolist()
     assert decided == [e.key.token for e in (FOR, ALSO_FOR, SIDE, AGAINST)]  # by priority
@@ -192,7 +192,7 @@ def test_csv_neutralises_formula_prefixes(lab_path, title):
     start = text.index("title:")
     end = text.index("\n", start)
     note.write_text(text[:start] + f"title: {json.dumps(title)}" + text[end:], encoding="utf-8")
-    frame = matrix_frame(OVERLAY, open_workspace(lab_path))
+    frame = matrix_frame(OVERLAY, load_workspace(lab_path))
     assert title in list(frame["memory_title"])
     rows = list(csv.DictReader(io.StringIO(to_csv(frame), newline="")))
     titles = [row["memory_title"] for row in rows if row["memory_id"] == "chk-2024-q1"]

@@ -1,27 +1,27 @@
 import json
-import shutil
-from pathlib import Path
+from collections import Counter
 
 import pytest
 
 from engine.api import ask, open_workspace
 from engine.core.errors import ConfigError
+from engine.core.registry import Registry
+from engine.core.verifiers import VERIFIERS
 from engine.importers.sources import add_pdfs, collect_pdfs
 from engine.navigation import navigator
 from engine.navigation.navigator import Action, ActionKind
 from engine.navigation.substrate import Budget
-from engine.review.overlay import EdgeKey
+from engine.review.relations import EdgeKey
 from engine.review.triage import record
 from tests.conftest import MOMENTUM_LAB
+from tests.workspaces import make_workspace
 
 QUESTIONS = [json.loads(line) for line in (MOMENTUM_LAB / "questions.jsonl").open()]
 
 
-def opened_copy(tmp_path_factory, example: Path):
-    """A fresh, opened copy of a bundled example workspace; closed after the module."""
-    target = tmp_path_factory.mktemp("nav") / example.name
-    shutil.copytree(example, target, ignore=shutil.ignore_patterns(".synapse"))
-    opened = open_workspace(target)
+def opened_copy(tmp_path_factory, variant: str):
+    """A fresh, opened copy of a named workspace variant; closed after the module."""
+    opened = open_workspace(make_workspace(tmp_path_factory.mktemp("nav"), variant))
     yield opened
     opened.close()
 
@@ -41,7 +41,7 @@ def decided_as_listed(opened, case: dict) -> dict:
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
-    yield from opened_copy(tmp_path_factory, MOMENTUM_LAB)
+    yield from opened_copy(tmp_path_factory, "momentum-lab")
 
 
 @pytest.mark.parametrize("case", QUESTIONS, ids=[q["id"] for q in QUESTIONS])
@@ -50,10 +50,39 @@ def test_every_decision_path_is_reached(lab, case):
     assert out["decision"].get("outdated", False) is case.get("outdated", False)
 
 
-def test_labels_cover_all_three_outcomes():
+def test_the_listed_questions_fixture_reaches_every_label_and_reason():
     assert {q["label"] for q in QUESTIONS} == {"ANSWER", "HEDGED ANSWER", "ABSTAIN"}
     reasons = {r for q in QUESTIONS for r in q["reasons"]}
     assert reasons == {"missing-hop", "stale", "false-premise", "low-coverage"}
+
+
+def counting_verifiers() -> tuple[Registry, Counter]:
+    """The built-in verifiers, each wrapped to count its calls per (type, payload)."""
+    calls: Counter = Counter()
+    registry = Registry("verifier")
+    for name in VERIFIERS.names():
+
+        def counted(payload, context, _check=VERIFIERS[name], _name=name):
+            calls[_name, json.dumps(payload, sort_keys=True)] += 1
+            return _check(payload, context)
+
+        registry.register(name, counted)
+    return registry, calls
+
+
+@pytest.mark.parametrize("case", QUESTIONS, ids=[q["id"] for q in QUESTIONS])
+def test_each_cited_ground_is_verified_once(lab, case):
+    verifiers, calls = counting_verifiers()
+    run = ask(lab, case["question"], verifiers=verifiers)
+    assert (run.label, run.to_dict()["reasons"]) == (case["label"], case["reasons"])
+    groundings = run.route_input.groundings if run.route_input else {}
+    cited = set(run.decision.cited) if run.decision else set()
+    checked = {ref: spec for ref, spec in groundings.items() if ref in cited}
+    per_node = {
+        ref: calls[spec.type, json.dumps(dict(spec.payload), sort_keys=True)]
+        for ref, spec in checked.items()
+    }
+    assert per_node == dict.fromkeys(checked, 1)
 
 
 def test_trace_records_every_step_within_budget(lab):
@@ -188,7 +217,7 @@ VAULT_QUESTIONS = [json.loads(line) for line in (VAULT_LAB / "questions.jsonl").
 
 @pytest.fixture(scope="module")
 def vault_lab(tmp_path_factory):
-    yield from opened_copy(tmp_path_factory, VAULT_LAB)
+    yield from opened_copy(tmp_path_factory, "vault-lab")
 
 
 @pytest.mark.parametrize("case", VAULT_QUESTIONS, ids=[q["id"] for q in VAULT_QUESTIONS])
@@ -198,7 +227,7 @@ def test_every_decision_path_is_reached_in_a_vault(vault_lab, case):
         assert out["decision"]["verifiers"][case["cites"]]["page"] == case["page"]
 
 
-def test_the_vault_example_covers_all_three_outcomes():
+def test_the_vault_questions_fixture_reaches_all_three_outcomes():
     assert {q["label"] for q in VAULT_QUESTIONS} == {"ANSWER", "HEDGED ANSWER", "ABSTAIN"}
     reasons = {r for q in VAULT_QUESTIONS for r in q["reasons"]}
     assert reasons == {"missing-hop", "stale", "false-premise", "low-coverage"}

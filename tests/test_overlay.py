@@ -16,9 +16,10 @@ from engine.review.overlay import (
     load_overlay,
     read_overlay,
 )
+from engine.review.relations import Relation, Typing
 from engine.review.stance import model
 from engine.review.strength import ClaimStrength, combine, pagerank, priority_weight
-from engine.review.typers import TYPERS, ModelTyper, Relation, Typing, register
+from engine.review.typers import TYPERS, ModelTyper
 from engine.workspace.notes import NoteKind
 from tests.chat_server import (
     chat_server_fixture,  # noqa: F401 (registers the chat_server fixture)
@@ -29,19 +30,20 @@ from tests.conftest import ROOT
 SCIFACT = ROOT / "data" / "scifact"
 
 
+class OwnTypers:
+    """A typer registry of the test's own: the built-ins plus typers added by name."""
+
+    def __init__(self):
+        self.registry = TYPERS.copy()
+
+    def __call__(self, name, typer):
+        typer.name = name
+        self.registry.register(name, lambda: typer)
+
+
 @pytest.fixture
 def typers():
-    """Register test typers by name; they are removed again afterwards."""
-    added = []
-
-    def add(name, typer):
-        typer.name = name
-        register(name, lambda: typer)
-        added.append(name)
-
-    yield add
-    for name in added:
-        TYPERS.pop(name, None)
+    return OwnTypers()
 
 
 class Agreeing:
@@ -95,7 +97,7 @@ def test_failure_mid_build_leaves_the_previous_file_intact(lab, typers):
     before = (lab.root / OVERLAY_PATH).read_bytes()
     typers("dies-after-two", Agreeing(fail_after=2))
     with pytest.raises(RuntimeError, match="typer died"):
-        build_overlay(lab, typer="dies-after-two")
+        build_overlay(lab, typer="dies-after-two", typers=typers.registry)
     assert (lab.root / OVERLAY_PATH).read_bytes() == before
     assert len(list((lab.root / OVERLAY_PATH).parent.iterdir())) == 1
 
@@ -173,7 +175,12 @@ def test_pagerank_of_two_nodes_matches_the_closed_form():
 
 def test_priority_reorders_but_never_drops_an_edge(lab, typers):
     typers("always-agrees", Agreeing(confidence=0.6))
-    overlay = build_overlay(lab, typer="always-agrees", config=OverlayConfig(min_confidence=0.6))
+    overlay = build_overlay(
+        lab,
+        typer="always-agrees",
+        config=OverlayConfig(min_confidence=0.6),
+        typers=typers.registry,
+    )
     assert overlay.counts["kept"] == overlay.counts["candidates"] > 0
     strengths = {e.claim_strength for e in overlay.edges}
     assert None in strengths and len(strengths) > 1
@@ -224,11 +231,24 @@ class Contrary:
         return Typing(Relation.CONTRADICTS, 0.95, "contrary by design", canon.splitlines()[0])
 
 
+# Of the lab's candidate pairs, the offline stance gate lets the typer's contradiction
+# stand only where the backtest's reversal meets the persistence claim in both directions.
+REFUSED_BY_THE_GATE = {
+    ("mem:_memory:chk-2024-q1", "zk:finance:z-ret-02"),
+    ("mem:_memory:deci-a7688a22", "zk:finance:z-sig-03"),
+    ("mem:_memory:exp-2009-backtest", "zk:finance:z-mom-01"),
+    ("mem:_memory:exp-2009-backtest", "zk:finance:z-sig-03"),
+    ("mem:_memory:exp-2009-backtest", "zk:finance:z-crash-05"),
+}
+
+
 def test_an_injected_typer_object_is_gated_by_the_stance_classifier(lab):
     built = build_overlay(lab, typer=Contrary())
-    pairs = len(candidates(lab, OverlayConfig()))
-    contradictions = [e for e in built.edges if e.relation is Relation.CONTRADICTS]
-    assert len(contradictions) < pairs
+    pairs = {(p.memory.address, p.canon.address) for p in candidates(lab, OverlayConfig())}
+    assert {e.relation for e in built.edges} == {Relation.CONTRADICTS}
+    kept = {(e.key.memory_address, e.key.zk_address) for e in built.edges}
+    assert pairs - kept == REFUSED_BY_THE_GATE
+    assert kept == {("mem:_memory:exp-2009-backtest", "zk:finance:z-persist-06")}
     assert built.typer == "contrary"
 
 

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from dataclasses import FrozenInstanceError
 from pathlib import Path
 
@@ -13,6 +11,7 @@ import pytest
 
 from engine.core.errors import ConfigError
 from engine.core.quote import QuoteMatch, quote_needle, verify_quote
+from tests.cli import start
 
 ROOT = Path(__file__).resolve().parents[1]
 RATIONALES = [
@@ -334,18 +333,8 @@ def cli(tmp_path_factory) -> dict[str, tuple[int, str, str]]:
         "batch": ["--batch", str(batch)],
         "misuse": ["just a quote"],
     }
-    running = {
-        name: subprocess.Popen(
-            [sys.executable, "-m", "engine", "verify-quote", *args],
-            cwd=ROOT,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for name, args in cases.items()
-    }
-    outputs = {name: proc.communicate() for name, proc in running.items()}
-    return {name: (running[name].returncode, *outputs[name]) for name in running}
+    running = {name: start("verify-quote", *args) for name, args in cases.items()}
+    return {name: tuple(proc.wait()) for name, proc in running.items()}
 
 
 def test_cli_single_quote(cli):

@@ -3,7 +3,7 @@ import json
 import pytest
 
 from engine.workspace.references import Reference, cite, load_references, page_label
-from engine.workspace.stores import open_workspace
+from engine.workspace.stores import load_workspace
 
 BIB = r"""
 @article{jt1993,
@@ -64,7 +64,7 @@ def test_a_reference_without_authors_or_year_falls_back_to_the_citekey():
 def test_cite_shows_the_printed_page_label(root):
     (root / "sources").mkdir()
     (root / "sources/jt1993.pdf.json").write_text(json.dumps({"labels": ["i", "ii", "65", "66"]}))
-    workspace = open_workspace(root)
+    workspace = load_workspace(root)
     note = workspace.note("zk:lit:n1")
     assert cite(workspace, note, 4) == "Jegadeesh & Titman 1993, p. 66"
     assert cite(workspace, note) == "Jegadeesh & Titman 1993"

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from engine.cli import build_parser, main
+from engine.cli import build_parser
 from engine.commands.registry import COMMANDS, Command
 from engine.core.errors import EngineError
 from engine.core.registry import Registry
+from tests.cli import run
 
 
 def test_register_and_look_up() -> None:
@@ -49,11 +48,22 @@ def test_the_parser_is_built_from_the_registry_it_is_given(capsys) -> None:
         build_parser(commands).parse_args(["route", "x.json"])
 
 
-def test_plugins_lists_every_registry(capsys) -> None:
-    assert main(["plugins", "--json"]) == 0
-    listing = json.loads(capsys.readouterr().out)
+def test_plugins_lists_every_registry() -> None:
+    done = run("plugins", "--json")
+    assert done.code == 0
+    listing = done.json()
     assert listing["commands"] == COMMANDS.names()
-    assert {"quote", "expr-recompute", "equation", "figure", "decision_tree"} <= set(
+    assert {"quote", "expr-recompute", "equation", "figure", "decision-tree"} <= set(
         listing["verifiers"]
     )
     assert {"offline", "openai"} <= set(listing["reasoners"]) & set(listing["typers"])
+
+
+def test_an_alias_looks_up_its_entry_but_is_not_listed() -> None:
+    registry: Registry = Registry("verifier", {"decision-tree": str.upper})
+    registry.alias("decision_tree", "decision-tree")
+    assert registry.get("decision_tree") is str.upper and "decision_tree" in registry
+    assert registry.copy()["decision_tree"] is str.upper
+    assert registry.names() == ["decision-tree"]
+    with pytest.raises(EngineError, match="not registered"):
+        registry.alias("old", "missing")

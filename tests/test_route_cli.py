@@ -1,14 +1,11 @@
 """The `python -m engine route` command: output fields, stdin, workspace, and exit status 2."""
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.cli import ROOT, run
+
 FIELDS = {
     "verdict", "status", "reasons", "outdated", "conclusion", "claims", "orphans",
     "orphan_spans", "verifiers", "confabulation", "honesty_violations", "detail",
@@ -35,18 +32,9 @@ def payload(claims=None, conclusion="c1", prose=BODY, **extra):
     return {**data, **extra}
 
 
-def run(*args, stdin=None, seed="0"):
+def route(*args, stdin=None, seed="0"):
     # A fixed but different hash seed per run shows the output does not depend on it.
-    env = {**os.environ, "PYTHONHASHSEED": seed}
-    return subprocess.run(
-        [sys.executable, "-m", "engine", "route", *map(str, args)],
-        cwd=ROOT,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
+    return run("route", *args, stdin=stdin, env={"PYTHONHASHSEED": seed})
 
 
 def write(tmp_path, data, name="payload.json"):
@@ -56,18 +44,18 @@ def write(tmp_path, data, name="payload.json"):
 
 
 def test_file_routes_to_a_grounded_answer_with_every_field(tmp_path):
-    done = run(write(tmp_path, payload()))
-    assert done.returncode == 0, done.stderr
-    out = json.loads(done.stdout)
+    done = route(write(tmp_path, payload()))
+    assert done.code == 0, done.err
+    out = json.loads(done.out)
     assert set(out) >= FIELDS
     assert (out["verdict"], out["status"], out["reasons"]) == ("answer", "grounded", [])
     assert out["verifiers"][A1]["status"] == "ok"
 
 
 def test_stdin_dash_reads_the_payload():
-    done = run("-", stdin=json.dumps(payload(prose="Momentum always wins.")))
-    assert done.returncode == 0, done.stderr
-    out = json.loads(done.stdout)
+    done = route("-", stdin=json.dumps(payload(prose="Momentum always wins.")))
+    assert done.code == 0, done.err
+    out = json.loads(done.out)
     assert (out["verdict"], out["reasons"]) == ("abstain", ["low-coverage"])
     assert out["orphans"] == ["Momentum always wins."]
 
@@ -88,9 +76,9 @@ def test_workspace_lets_recompute_read_a_csv(tmp_path, use_workspace, expected):
         node_bodies={A1: BODY},
     )
     workspace = ["--workspace", tmp_path] if use_workspace else []
-    done = run(write(tmp_path, data), *workspace)
-    assert done.returncode == 0, done.stderr
-    out = json.loads(done.stdout)
+    done = route(write(tmp_path, data), *workspace)
+    assert done.code == 0, done.err
+    out = json.loads(done.out)
     assert (out["verdict"], out["status"], out["verifiers"][A1]["status"]) == expected
 
 
@@ -109,24 +97,24 @@ MALFORMED = {
 
 @pytest.mark.parametrize(("data", "named"), MALFORMED.values(), ids=MALFORMED.keys())
 def test_malformed_input_exits_2_with_one_line(tmp_path, data, named):
-    done = run(write(tmp_path, data))
-    assert done.returncode == 2
-    assert done.stdout == ""
-    assert len(done.stderr.splitlines()) == 1 and named in done.stderr
+    done = route(write(tmp_path, data))
+    assert done.code == 2
+    assert done.out == ""
+    assert len(done.err.splitlines()) == 1 and named in done.err
 
 
 def test_missing_file_exits_2_naming_it(tmp_path):
-    done = run(tmp_path / "nowhere.json")
-    assert (done.returncode, done.stdout) == (2, "")
-    assert len(done.stderr.splitlines()) == 1 and "nowhere.json" in done.stderr
+    done = route(tmp_path / "nowhere.json")
+    assert (done.code, done.out) == (2, "")
+    assert len(done.err.splitlines()) == 1 and "nowhere.json" in done.err
 
 
 def test_lone_surrogate_is_rejected_or_routed(tmp_path):
     # Valid JSON syntax, but "\\ud800" decodes to a lone surrogate that is not UTF-8 encodable.
     raw = json.dumps(payload()).replace("Momentum", "\\ud800omentum")
-    done = run(write(tmp_path, raw))
-    assert done.returncode == 2
-    assert len(done.stderr.splitlines()) == 1 and "lone surrogate" in done.stderr
+    done = route(write(tmp_path, raw))
+    assert done.code == 2
+    assert len(done.err.splitlines()) == 1 and "lone surrogate" in done.err
 
 
 def test_output_is_byte_identical_across_runs(tmp_path):
@@ -143,24 +131,18 @@ def test_output_is_byte_identical_across_runs(tmp_path):
         edges=[{"src": "mem:_memory:x", "dst": A1, "relation": "contradicts"}],
     )
     path = write(tmp_path, data)
-    first, second = run(path, seed="1"), run(path, seed="2")
-    assert first.returncode == 0, first.stderr
-    assert first.stdout == second.stdout
+    first, second = route(path, seed="1"), route(path, seed="2")
+    assert first.code == 0, first.err
+    assert first.out == second.out
 
 
 def test_the_readme_wire_example_is_a_complete_routable_file():
     example = ROOT / "examples" / "wire" / "answer.json"
     text = example.read_text(encoding="utf-8")
     assert f"```json\n{text}```" in (ROOT / "README.md").read_text(encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, "-m", "engine", "route", str(example)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    decision = json.loads(done.stdout)
+    done = run("route", example)
+    assert done.code == 0, done.err
+    decision = json.loads(done.out)
     assert (decision["label"], decision["status"], decision["reasons"]) == (
         "ANSWER",
         "grounded",

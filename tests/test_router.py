@@ -1,8 +1,15 @@
 import json
+from dataclasses import replace
 
 import pytest
 
 from engine.api import route_payload
+from engine.core.errors import PayloadError
+from engine.core.grounds import GroundingSpec, VerifiedGround
+from engine.core.router import route
+from engine.core.verifiers import VERIFIERS, VerifierResult
+from engine.core.wire import parse_payload
+from engine.workspace.examples import PAYLOADS, payload_examples
 
 SOURCE = "Momentum returns were 12% a year in the sample. Value returns were flat."
 BODY = "Momentum returns were 12% a year in the sample."
@@ -440,3 +447,49 @@ def test_faithful_restatements_still_answer_grounded(data):
     assert (out["label"], out["status"], out["floored"]) == ("ANSWER", "grounded", []), out[
         "detail"
     ]
+
+
+def _quote_input():
+    quote = {"type": "quote", "payload": {"body": BODY, "fulltext": SOURCE}}
+    return parse_payload(payload(restate(), groundings={A1: quote}, node_bodies=BODIES))
+
+
+def _counting(calls: list):
+    registry = VERIFIERS.copy()
+    registry.register("quote", lambda p, c: calls.append(p) or VERIFIERS["quote"](p, c))
+    return registry
+
+
+def test_a_ground_verified_before_routing_is_not_verified_again():
+    calls: list = []
+    inp = _quote_input()
+    spec = inp.groundings[A1]
+    known = VerifiedGround(spec, VerifierResult.confirmed("checked at grounding time"))
+    decision = route(replace(inp, verified={A1: known}), verifiers=_counting(calls))
+    assert calls == [] and decision.verifier_results[A1].detail == "checked at grounding time"
+
+
+def test_a_result_for_another_spec_is_not_reused():
+    calls: list = []
+    inp = _quote_input()
+    other = VerifiedGround(GroundingSpec("quote", {"body": "x"}), VerifierResult.refuted("no"))
+    decision = route(replace(inp, verified={A1: other}), verifiers=_counting(calls))
+    assert len(calls) == 1 and decision.label == "ANSWER"
+
+
+@pytest.mark.parametrize("example", payload_examples(), ids=lambda e: e.key)
+def test_the_shared_payload_examples_get_their_listed_decision(example):
+    if example.expect == "invalid":
+        with pytest.raises(PayloadError, match="premise cycle"):
+            route_payload(example.payload())
+        return
+    decision = route_payload(example.payload())
+    assert (decision["label"], decision["reasons"]) == (example.expect, list(example.reasons))
+
+
+def test_the_payload_examples_fixture_covers_every_decision_path():
+    listed = payload_examples()
+    assert len(listed) == len(list(PAYLOADS.glob("*.json"))) > 0
+    assert {e.expect for e in listed} == {"ANSWER", "HEDGED ANSWER", "ABSTAIN", "invalid"}
+    reasons = {r for e in listed for r in e.reasons}
+    assert reasons == {"missing-hop", "stale", "false-premise", "low-coverage"}

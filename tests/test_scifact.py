@@ -5,12 +5,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.cli import main
 from engine.core.errors import EngineError
 from engine.datasets.scifact import import_scifact, labels_path
 from engine.datasets.sections import split_heading
 from engine.workspace.notes import NoteKind, Store
-from engine.workspace.stores import open_workspace
+from engine.workspace.stores import load_workspace
+from tests.cli import run
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "scifact"
 CORPUS = DATA / "corpus.jsonl.gz"
@@ -33,7 +33,7 @@ def imported(tmp_path_factory):
 
 def test_abstracts_become_findings_with_verbatim_quotes(imported):
     out, summary = imported
-    ws = open_workspace(out)
+    ws = load_workspace(out)
     assert ws.report == ()
     findings = [note for note in ws.notes.values() if note.store is Store.CANON]
     assert len(findings) == summary.abstracts == LIMIT
@@ -51,7 +51,7 @@ def test_abstracts_become_findings_with_verbatim_quotes(imported):
 
 def test_structured_abstract_headings_become_sections(imported):
     out, _ = imported
-    ws = open_workspace(out)
+    ws = load_workspace(out)
     quotes = [q for n in ws.notes.values() if n.store is Store.CANON for q in n.quotes]
     sectioned = [q for q in quotes if q.section]
     assert sectioned, "the slice has structured abstracts"
@@ -65,7 +65,7 @@ def test_claims_citing_the_slice_become_hypotheses(imported):
     ids = {str(doc["doc_id"]) for doc in first_abstracts(LIMIT)}
     claims = [json.loads(line) for line in CLAIMS.read_text("utf-8").splitlines()]
     citing = [c for c in claims if ids & {str(d) for d in c["cited_doc_ids"]}]
-    ws = open_workspace(out)
+    ws = load_workspace(out)
     practice = [note for note in ws.notes.values() if note.store is Store.PRACTICE]
     assert len(practice) == summary.claims == len(citing) > 0
     note = ws.note(f"mem:_memory:claim-{citing[0]['id']}")
@@ -109,12 +109,13 @@ def test_malformed_input_is_an_engine_error(tmp_path):
         import_scifact(tmp_path / "missing.jsonl", CLAIMS, tmp_path / "ws")
 
 
-def test_cli_imports_then_indexes(tmp_path, capsys):
+def test_cli_imports_then_indexes(tmp_path):
     out = tmp_path / "demo"
     args = ["--corpus", str(CORPUS), "--claims", str(CLAIMS), "--out", str(out)]
-    assert main(["import", "scifact", *args, "--limit", "10"]) == 0
-    assert capsys.readouterr().out.startswith("imported 10 abstracts")
-    assert main(["index", "--workspace", str(out)]) == 0
-    summary = json.loads(capsys.readouterr().out)
+    imported = run("import", "scifact", *args, "--limit", "10")
+    assert imported.code == 0 and imported.out.startswith("imported 10 abstracts")
+    indexed = run("index", "--workspace", out)
+    assert indexed.code == 0
+    summary = indexed.json()
     assert summary["indexed"] == summary["added"] == summary["notes"] > 10
     assert summary["problems"] == 0

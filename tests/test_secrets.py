@@ -2,16 +2,13 @@
 
 import json
 import logging
-import os
-import subprocess
-import sys
 import tomllib
 
 import pytest
 
 from engine.api import ask, open_workspace
 from engine.core.llm import ENV_API_KEY, ENV_BASE_URL, ENV_MODEL, LLMConfig, OpenAIChat
-from engine.navigation.reasoners.offline import ModelReasoner
+from engine.navigation.reasoners.model import ModelReasoner
 from tests.chat_server import (
     ChatServer,
     chat_server_fixture,  # noqa: F401 (registers the chat_server fixture)
@@ -21,6 +18,7 @@ from tests.chat_server import (
     status,
     wrong_shape,
 )
+from tests.cli import Result, run
 from tests.conftest import ROOT
 from tests.test_endpoint_faults import closed_port_url, grounded_draft
 
@@ -117,11 +115,11 @@ def test_cli_ask_with_the_openai_reasoner_never_prints_the_key(lab_path, echo, l
         opened.close()
     with ChatServer(step) as server:
         proc = ask_openai_cli(lab_path, server)
-    assert proc.returncode == 0, proc.stderr
-    out = json.loads(proc.stdout)
+    assert proc.code == 0, proc.err
+    out = json.loads(proc.out)
     assert out["label"] == label and out["reasoner"] == "openai"
     assert cause is None or cause in out["failure"]
-    assert KEY_HEAD not in proc.stdout + proc.stderr
+    assert KEY_HEAD not in proc.out + proc.err
     assert_key_only_in_authorization(server)
 
 
@@ -137,9 +135,9 @@ def test_a_reply_repeating_the_key_never_reaches_the_output_or_the_export(lab_pa
     valid["dag"]["claims"][0]["text"] += f" {KEY}"
     with ChatServer(reply(json.dumps(valid))) as server:
         proc = ask_openai_cli(lab_path, server)
-    assert proc.returncode == 0, proc.stderr
-    assert KEY_HEAD not in proc.stdout + proc.stderr
-    assert "[redacted]" in proc.stdout
+    assert proc.code == 0, proc.err
+    assert KEY_HEAD not in proc.out + proc.err
+    assert "[redacted]" in proc.out
 
 
 def test_streamlit_app_binds_to_loopback_and_sends_no_usage_stats():
@@ -148,15 +146,8 @@ def test_streamlit_app_binds_to_loopback_and_sends_no_usage_stats():
     assert settings["browser"]["gatherUsageStats"] is False
 
 
-def ask_openai_cli(lab_path, server: ChatServer) -> subprocess.CompletedProcess:
+def ask_openai_cli(lab_path, server: ChatServer) -> Result:
     """`ask --reasoner openai --full` in a subprocess, against `server`, with the test key."""
-    env = {**os.environ, ENV_BASE_URL: server.base_url, ENV_MODEL: "m", ENV_API_KEY: KEY}
-    args = ["ask", QUESTION, "--workspace", str(lab_path), "--reasoner", "openai", "--full"]
-    return subprocess.run(
-        [sys.executable, "-m", "engine", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    env = {ENV_BASE_URL: server.base_url, ENV_MODEL: "m", ENV_API_KEY: KEY}
+    args = ["ask", QUESTION, "--workspace", lab_path, "--reasoner", "openai", "--full"]
+    return run(*args, env=env, timeout=60)

@@ -2,8 +2,6 @@
 
 import json
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -25,6 +23,7 @@ from engine.datasets.soundness import (
     one_typo,
     quote_figures,
 )
+from tests.cli import run
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = 160  # a fixed, seeded sample keeps the suite fast; the eval command runs them all
@@ -120,27 +119,15 @@ def test_altered_copies_say_something_else(abstracts):
 
 
 def test_eval_soundness_command_prints_the_table():
-    run = subprocess.run(
-        [sys.executable, "-m", "engine", "eval", "soundness", "--sample", "12", "--json"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert run.returncode == 0, run.stderr
-    out = json.loads(run.stdout)
+    done = run("eval", "soundness", "--sample", "12", "--json", timeout=300)
+    assert done.code == 0, done.err
+    out = json.loads(done.out)
     assert {f["family"] for f in out["soundness"]["families"]} == set(FAMILIES)
     assert all(f["leaks"] == 0 for f in out["soundness"]["families"])
     assert out["quote_check"]["altered_verified"] == 0
 
 
 def test_eval_soundness_refuses_a_bad_sample():
-    run = subprocess.run(
-        [sys.executable, "-m", "engine", "eval", "soundness", "--sample", "0"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert run.returncode == 2
-    assert run.stderr.startswith("error:") and "Traceback" not in run.stderr
+    done = run("eval", "soundness", "--sample", "0", timeout=60)
+    assert done.code == 2
+    assert done.err.startswith("error:") and "Traceback" not in done.err

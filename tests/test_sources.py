@@ -2,11 +2,12 @@ import json
 
 import pytest
 
-from engine.cli import main
 from engine.core.quote import verify_quote
 from engine.core.verifiers import verify
 from engine.importers.sources import AddOptions, Outcome, add_pdf, add_pdfs, citekey_from_name
 from engine.workspace.atomic import write_atomic
+from tests.cli import run
+from tests.workspaces import make_workspace
 from tools.pdfgen import pdf_bytes, write_pdf
 
 PAGES = [
@@ -18,20 +19,12 @@ PAGES = [
 
 @pytest.fixture
 def workspace(tmp_path):
-    root = tmp_path / "ws"
-    root.mkdir()
-    return root
+    return make_workspace(tmp_path, "empty", name="ws")
 
 
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def test_sources_add_writes_pages_and_the_quote_finds_its_page(tmp_path, workspace, capsys):
+def test_sources_add_writes_pages_and_the_quote_finds_its_page(tmp_path, workspace):
     pdf = write_pdf(tmp_path / "Smith 2020 (trial).pdf", PAGES)
-    code, out, _ = run(capsys, "sources", "add", str(pdf), "--workspace", str(workspace))
+    code, out, _ = run("sources", "add", str(pdf), "--workspace", str(workspace))
     assert code == 0 and json.loads(out)["counts"]["added"] == 1
     text = (workspace / "sources/Smith-2020-trial.txt").read_text()
     assert text.count("\f") == 2
@@ -46,18 +39,13 @@ def test_sources_add_writes_pages_and_the_quote_finds_its_page(tmp_path, workspa
     assert not verify_quote("The effect held in children under twelve.", text).verified
 
 
-def test_a_folder_adds_every_pdf_and_a_rerun_changes_nothing(tmp_path, workspace, capsys):
+def test_a_folder_adds_every_pdf_and_a_rerun_changes_nothing(tmp_path, workspace):
     for name in ("a.pdf", "sub/b.PDF"):
         write_pdf(tmp_path / "papers" / name, PAGES)
     (tmp_path / "papers" / "notes.txt").write_text("not a pdf")
-    assert (
-        run(capsys, "sources", "add", str(tmp_path / "papers"), "--workspace", str(workspace))[0]
-        == 0
-    )
+    assert run("sources", "add", tmp_path / "papers", "--workspace", workspace).code == 0
     stamp = (workspace / "sources/a.txt").stat().st_mtime_ns
-    code, out, _ = run(
-        capsys, "sources", "add", str(tmp_path / "papers"), "--workspace", str(workspace)
-    )
+    code, out, _ = run("sources", "add", str(tmp_path / "papers"), "--workspace", str(workspace))
     assert code == 0 and json.loads(out)["counts"] == {
         "added": 0,
         "updated": 0,
@@ -76,13 +64,13 @@ def test_a_changed_pdf_is_updated(tmp_path, workspace):
     assert (workspace / "sources/p.txt").read_text().count("\f") == 0
 
 
-def test_failures_are_reported_and_write_nothing(tmp_path, workspace, capsys):
+def test_failures_are_reported_and_write_nothing(tmp_path, workspace):
     scan = write_pdf(tmp_path / "scan.pdf", [None])
     broken = tmp_path / "broken.pdf"
     broken.write_bytes(pdf_bytes(PAGES)[:300])
     good = write_pdf(tmp_path / "good.pdf", PAGES)
     code, _, err = run(
-        capsys, "sources", "add", str(scan), str(broken), str(good), "--workspace", str(workspace)
+        "sources", "add", str(scan), str(broken), str(good), "--workspace", str(workspace)
     )
     assert code == 1
     assert "scan.pdf: no-text-layer:" in err and "broken.pdf: malformed:" in err
@@ -134,11 +122,10 @@ def test_a_symlinked_sources_folder_leading_out_is_refused(tmp_path, workspace):
     ],
     ids=["missing", "citekey-many", "citekey-unsafe"],
 )
-def test_usage_errors_are_one_line(tmp_path, workspace, capsys, argv, message, monkeypatch):
-    monkeypatch.chdir(tmp_path)
+def test_usage_errors_are_one_line(tmp_path, workspace, argv, message):
     write_pdf(tmp_path / "a.pdf", PAGES)
     write_pdf(tmp_path / "b.pdf", PAGES)
-    code, _, err = run(capsys, "sources", "add", *argv, "--workspace", str(workspace))
+    code, _, err = run("sources", "add", *argv, "--workspace", workspace, cwd=tmp_path)
     assert code == 2 and err.startswith("error:") and message in err and err.count("\n") == 1
 
 

@@ -9,7 +9,8 @@ from engine.review import stance
 from engine.review.alignment import denial
 from engine.review.calibration import Calibration, ContradictionCue
 from engine.review.passages import passage, sentences_of
-from engine.review.stance import OfflineTyper, Relation, model, offline_stance
+from engine.review.relations import Relation
+from engine.review.stance import OfflineTyper, model, offline_stance
 from engine.review.typers import make_typer
 
 FIXTURE = Path(__file__).parent / "fixtures" / "stance_scifact.jsonl"

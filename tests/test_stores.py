@@ -6,7 +6,7 @@ import pytest
 
 from engine.core.errors import EngineError, WorkspaceError
 from engine.workspace.notes import NoteKind, Store
-from engine.workspace.stores import LoadProblem, TetherState, open_workspace, tether_status
+from engine.workspace.stores import LoadProblem, TetherState, load_workspace, tether_status
 
 GOOD_NOTE = """---
 id: z-mom-01
@@ -70,7 +70,7 @@ def problems_for(workspace, rel: str) -> list[str]:
 
 
 def test_good_notes_load_with_every_field(root):
-    ws = open_workspace(root)
+    ws = load_workspace(root)
     assert ws.report == ()
     note = ws.note("zk:finance:z-mom-01")
     assert (note.store, note.source, note.type) == (Store.CANON, "finance", NoteKind.CLAIM)
@@ -95,7 +95,7 @@ def test_good_notes_load_with_every_field(root):
 
 
 def test_federated_box_gets_an_address_safe_source(root):
-    ws = open_workspace(root)
+    ws = load_workspace(root)
     assert [fed.source for fed in ws.federated] == ["~fed~peerlab~finance"]
     peer = ws.note("zk:~fed~peerlab~finance:p-1")
     assert peer.body == "Peer."
@@ -127,7 +127,7 @@ BAD_FILES = [
 )
 def test_a_bad_file_is_reported_and_the_rest_loads(root, name, content, expected):
     write(root, f".zettelkasten/finance/{name}", content)
-    ws = open_workspace(root)
+    ws = load_workspace(root)
     found = problems_for(ws, f".zettelkasten/finance/{name}")
     assert any(expected in problem for problem in found), found
     assert {"zk:finance:z-mom-01", "zk:finance:z-mom-02", "mem:_memory:deci-1"} <= set(ws.notes)
@@ -135,12 +135,12 @@ def test_a_bad_file_is_reported_and_the_rest_loads(root, name, content, expected
 
 def test_a_field_of_the_wrong_shape_is_dropped_but_the_note_loads(root):
     write(root, ".zettelkasten/finance/qs.md", note_text("qs", "quotes: oops\n"))
-    assert open_workspace(root).note("zk:finance:qs").quotes == ()
+    assert load_workspace(root).note("zk:finance:qs").quotes == ()
 
 
 def test_duplicate_id_keeps_the_first_file(root):
     write(root, ".zettelkasten/finance/zz-copy.md", note_text("z-mom-02", body="Second."))
-    ws = open_workspace(root)
+    ws = load_workspace(root)
     assert ws.note("zk:finance:z-mom-02").body == "Body."
     assert "duplicate id 'z-mom-02'" in problems_for(ws, ".zettelkasten/finance/zz-copy.md")[0]
 
@@ -149,7 +149,7 @@ def test_symlink_leaving_the_workspace_is_not_followed(root, tmp_path):
     secret = write(tmp_path, "outside/secret.md", note_text("secret"))
     (root / ".zettelkasten/finance/escape.md").symlink_to(secret)
     (root / ".zettelkasten/elsewhere").symlink_to(secret.parent, target_is_directory=True)
-    ws = open_workspace(root)
+    ws = load_workspace(root)
     assert "symlink not followed" in problems_for(ws, ".zettelkasten/finance/escape.md")[0]
     assert "outside the workspace" in problems_for(ws, ".zettelkasten/elsewhere")[0]
     assert not any(note.id == "secret" for note in ws.notes.values())
@@ -159,7 +159,7 @@ def test_settings_behind_an_outside_symlink_are_not_read(root, tmp_path):
     outside = write(tmp_path, "outside/workspace.toml", (root / "workspace.toml").read_text())
     (root / "workspace.toml").unlink()
     (root / "workspace.toml").symlink_to(outside)
-    ws = open_workspace(root)
+    ws = load_workspace(root)
     assert ws.federated == ()
     assert "symlink not followed" in problems_for(ws, "workspace.toml")[0]
 
@@ -167,7 +167,7 @@ def test_settings_behind_an_outside_symlink_are_not_read(root, tmp_path):
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
 def test_a_named_pipe_is_refused_without_blocking(root):
     os.mkfifo(root / ".zettelkasten/finance/pipe.md")
-    ws = open_workspace(root)
+    ws = load_workspace(root)
     assert problems_for(ws, ".zettelkasten/finance/pipe.md") == ["not a regular file"]
 
 
@@ -184,14 +184,14 @@ BAD_BOXES = [
 )
 def test_unsafe_federated_declarations_are_refused(root, entry, expected):
     write(root, "workspace.toml", f"[[federated]]\n{entry}\n")
-    ws = open_workspace(root)
+    ws = load_workspace(root)
     assert ws.federated == ()
     assert expected in problems_for(ws, "workspace.toml")[0]
 
 
 def test_local_box_may_not_use_the_federated_prefix(root):
     write(root, ".zettelkasten/~fed~peerlab~finance/x.md", note_text("x"))
-    ws = open_workspace(root)
+    ws = load_workspace(root)
     assert problems_for(ws, ".zettelkasten/~fed~peerlab~finance") == [
         "local box name may not start with '~fed~'"
     ]
@@ -202,7 +202,7 @@ def test_report_is_sorted_by_path(root):
     write(root, ".memory/bad.md", "nothing")
     write(root, ".zettelkasten/finance/bad.md", "nothing")
     write(root, "workspace.toml", "not toml [")
-    report = open_workspace(root).report
+    report = load_workspace(root).report
     assert [p.path for p in report] == sorted(p.path for p in report)
     assert LoadProblem(".memory/bad.md", report[0].problem) == report[0]
 
@@ -213,11 +213,11 @@ def test_only_a_missing_folder_raises(tmp_path, make):
     if make == "file":
         target.write_text("x")
     with pytest.raises(WorkspaceError):
-        open_workspace(target)
+        load_workspace(target)
 
 
 def test_sources_annotations_and_safe_reads(root):
-    ws = open_workspace(root)
+    ws = load_workspace(root)
     assert ws.source_text("smith2020").split("\f") == ["Page one.", "Winners keep winning."]
     assert ws.source_text("../etc") is None
     assert [(a.text, a.page) for a in ws.annotations("smith2020")] == [("Winners", 2)]
@@ -227,9 +227,9 @@ def test_sources_annotations_and_safe_reads(root):
 
 
 def test_reload_reuses_unchanged_files_and_sees_edits(root):
-    first = open_workspace(root)
+    first = load_workspace(root)
     write(root, ".zettelkasten/finance/z-mom-02.md", note_text("z-mom-02", body="Edited."))
-    second = open_workspace(root, previous=first)
+    second = load_workspace(root, previous=first)
     assert second.note("zk:finance:z-mom-01") is first.note("zk:finance:z-mom-01")
     assert second.note("zk:finance:z-mom-02").body == "Edited."
 
@@ -250,13 +250,13 @@ def test_tether_freshness(root, content, state):
         (root / "src/strategy.py").unlink()
     else:
         write(root, "src/strategy.py", content)
-    ws = open_workspace(root)
+    ws = load_workspace(root)
     assert tether_status(ws, ws.note("zk:finance:z-mom-01")) is state
 
 
 def test_unsafe_tether_path_is_unresolved_and_untethered_note_is_misuse(root):
     write(root, ".zettelkasten/finance/tt.md", note_text("tt", "tether: {path: ../../x}\n"))
-    ws = open_workspace(root)
+    ws = load_workspace(root)
     assert tether_status(ws, ws.note("zk:finance:tt")) is TetherState.UNRESOLVED
     with pytest.raises(EngineError):
         tether_status(ws, ws.note("zk:finance:z-mom-02"))
@@ -271,11 +271,11 @@ def test_a_folder_without_canon_or_practice_is_refused_and_left_untouched(tmp_pa
         (tmp_path / name).mkdir()
     before = sorted(p.name for p in tmp_path.iterdir())
     with pytest.raises(WorkspaceError, match=r"not a workspace: .*\.zettelkasten/.*\.memory/"):
-        open_workspace(tmp_path)
+        load_workspace(tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir()) == before
 
 
 @pytest.mark.parametrize("folder", [".zettelkasten", ".memory"])
 def test_either_store_folder_alone_makes_a_workspace(tmp_path, folder):
     (tmp_path / folder).mkdir()
-    assert open_workspace(tmp_path).notes == {}
+    assert load_workspace(tmp_path).notes == {}

@@ -6,6 +6,7 @@ from engine.api import open_workspace
 from engine.core.llm import LLMConfig, OpenAIChat
 from engine.datasets.scifact import import_scifact
 from engine.review.overlay import Overlay, OverlayEdge, build_overlay
+from engine.review.relations import Relation
 from engine.review.synthesis import (
     BriefFailure,
     ModelSynthesizer,
@@ -15,7 +16,6 @@ from engine.review.synthesis import (
     synthesize_overlay,
     verify_brief,
 )
-from engine.review.typers import Relation
 from tests.chat_server import chat_server_fixture, reply, status  # noqa: F401
 from tests.conftest import ROOT
 

@@ -7,16 +7,16 @@ import pytest
 from engine.api import ask, open_workspace, review_edges
 from engine.core.errors import ConfigError
 from engine.core.model import Edge
-from engine.review.overlay import EdgeKey, Overlay, OverlayEdge, save_overlay
+from engine.review.overlay import Overlay, OverlayEdge, save_overlay
+from engine.review.relations import EdgeKey, Relation
 from engine.review.triage import (
     LOG_PATH,
-    Decision,
+    TriageDecision,
     confirmed_edges,
     read_log,
     record,
     state,
 )
-from engine.review.typers import Relation
 from tests.conftest import ROOT
 
 MOM = EdgeKey("exp-2009-backtest", "finance", "z-mom-01")
@@ -31,9 +31,9 @@ def _contradiction(key: EdgeKey) -> OverlayEdge:
 @pytest.mark.parametrize(
     ("decisions", "expected"),
     [
-        (["confirmed"], Decision.CONFIRMED),
-        (["confirmed", "dismissed"], Decision.DISMISSED),
-        (["dismissed", "follow-up", "confirmed"], Decision.CONFIRMED),
+        (["confirmed"], TriageDecision.CONFIRMED),
+        (["confirmed", "dismissed"], TriageDecision.DISMISSED),
+        (["dismissed", "follow-up", "confirmed"], TriageDecision.CONFIRMED),
     ],
     ids=["one", "last-wins", "three-steps"],
 )
@@ -41,7 +41,7 @@ def test_state_is_the_fold_of_the_log(tmp_path, decisions, expected):
     for decision in decisions:
         record(tmp_path, MOM, decision, note=f"said {decision}")
     record(tmp_path, SIG, "follow-up")
-    assert state(tmp_path) == {SIG: Decision.FOLLOW_UP, MOM: expected}
+    assert state(tmp_path) == {SIG: TriageDecision.FOLLOW_UP, MOM: expected}
     assert len(read_log(tmp_path).entries) == len(decisions) + 1
 
 
@@ -56,11 +56,11 @@ def test_torn_last_line_is_ignored_and_reported_and_the_next_record_survives(tmp
     with log.open("ab") as stream:
         stream.write(b'{"at": "2024-01-01T00:00:00", "edge": {"memory_id": "exp')
     read = read_log(tmp_path)
-    assert read.state() == {MOM: Decision.CONFIRMED}
+    assert read.state() == {MOM: TriageDecision.CONFIRMED}
     assert read.problems == ("line 2: incomplete last line ignored",)
     record(tmp_path, SIG, "dismissed")
     read = read_log(tmp_path)
-    assert read.state() == {MOM: Decision.CONFIRMED, SIG: Decision.DISMISSED}
+    assert read.state() == {MOM: TriageDecision.CONFIRMED, SIG: TriageDecision.DISMISSED}
     assert len(read.problems) == 1 and "line 2: skipped" in read.problems[0]
 
 
@@ -70,14 +70,14 @@ def test_malformed_middle_line_is_skipped_and_reported(tmp_path):
         stream.write('{"at": "x", "edge": {"memory_id": "m"}, "decision": "confirmed"}\n')
     record(tmp_path, SIG, "follow-up")
     read = read_log(tmp_path)
-    assert read.state() == {MOM: Decision.CONFIRMED, SIG: Decision.FOLLOW_UP}
+    assert read.state() == {MOM: TriageDecision.CONFIRMED, SIG: TriageDecision.FOLLOW_UP}
     assert len(read.problems) == 1 and read.problems[0].startswith("line 2: skipped")
 
 
 _WRITER = textwrap.dedent(
     """
     import sys
-    from engine.review.overlay import EdgeKey
+    from engine.review.relations import EdgeKey
     from engine.review.triage import record
     root, worker = sys.argv[1], sys.argv[2]
     for n in range(200):
@@ -117,7 +117,7 @@ def test_confirmed_contradiction_makes_the_router_abstain(lab_path):
         before = ask(opened, GROUNDED_QUESTION, edges=review_edges(lab_path)).to_dict()
         assert (before["label"], before["status"]) == ("ANSWER", "grounded")
         assert "zk:finance:z-mom-01" in before["cited"]
-        record(lab_path, MOM, Decision.CONFIRMED, note="our 2009 book lost money")
+        record(lab_path, MOM, TriageDecision.CONFIRMED, note="our 2009 book lost money")
         after = ask(opened, GROUNDED_QUESTION, edges=review_edges(lab_path)).to_dict()
         assert after["label"] == "ABSTAIN"
         assert "contested" in after["detail"]

@@ -4,6 +4,7 @@ import pytest
 
 from engine.core.errors import ConfigError
 from engine.core.llm import ChatReply, LLMConfig, OpenAIChat
+from engine.core.registry import Registry
 from engine.review.typers import (
     TYPERS,
     GatedTyper,
@@ -16,7 +17,6 @@ from engine.review.typers import (
     make_typer,
     model_typer,
     offline_stance,
-    register,
 )
 from tests.chat_server import (
     chat_server_fixture,  # noqa: F401 (registers the chat_server fixture)
@@ -58,7 +58,7 @@ class Scripted:
         step = self.replies.pop(0)
         if isinstance(step, Exception):
             raise step
-        return step if isinstance(step, ChatReply) else ChatReply.ok(step)
+        return step if isinstance(step, ChatReply) else ChatReply.answered(step)
 
 
 def stance_table(forward: float, backward: float):
@@ -120,19 +120,23 @@ def test_a_floor_outside_zero_to_one_is_refused():
         gated(Fixed(CONTRADICTION), lambda a, b: 1.0, floor=1.5)
 
 
-def test_the_registry_hands_out_gated_typers(monkeypatch):
-    monkeypatch.setitem(TYPERS, "fixed", lambda: Fixed(CONTRADICTION))
+def test_the_registry_hands_out_gated_typers():
+    registry = TYPERS.copy()
+    registry.register("fixed", lambda: Fixed(CONTRADICTION))
     assert {"offline", "openai"} <= set(TYPERS)
-    typer = make_typer("fixed")
+    typer = make_typer("fixed", registry=registry)
     assert isinstance(typer, GatedTyper) and typer.name == "fixed"
-    offline = make_typer("offline")
+    offline = make_typer("offline", registry=registry)
     assert isinstance(offline, GatedTyper) and offline.name == "offline"
+    assert "fixed" not in TYPERS
 
 
-def test_register_adds_a_typer(monkeypatch):
-    monkeypatch.setattr("engine.review.typers.TYPERS", dict(TYPERS))
-    register("another", lambda: Fixed(CONTRADICTION))
-    assert make_typer("another").name == "fixed"
+def test_register_adds_a_typer():
+    registry = Registry("typer")
+    registry.register("another", lambda: Fixed(CONTRADICTION))
+    assert make_typer("another", registry=registry).name == "fixed"
+    with pytest.raises(ConfigError, match="known typers: another"):
+        make_typer("offline", registry=registry)
 
 
 def test_an_unknown_typer_is_a_config_error():

@@ -4,7 +4,7 @@ import shutil
 import pytest
 
 from engine.core.verifiers import verify
-from engine.workspace.stores import open_workspace
+from engine.workspace.stores import load_workspace
 from engine.workspace.vault import box_name, path_id
 
 CONFIG = """
@@ -71,7 +71,7 @@ def snapshot(root):
 
 
 def test_vault_notes_load_with_titles_links_tags_and_quotes(vault):
-    workspace = open_workspace(vault)
+    workspace = load_workspace(vault)
     note = workspace.note("zk:Literature:Jegadeesh-1993")
     assert note.title == "Returns to buying winners" and note.type.value == "finding"
     assert note.tags == ("momentum", "finance") and note.citekey == "jt1993"
@@ -87,7 +87,7 @@ def test_vault_notes_load_with_titles_links_tags_and_quotes(vault):
 
 
 def test_front_matter_id_wins_and_nested_paths_make_ids(vault):
-    workspace = open_workspace(vault)
+    workspace = load_workspace(vault)
     daniel = workspace.note("zk:Literature:dm-2016")
     assert daniel.title == "Momentum crashes" and daniel.quotes[0].page == 3
     assert path_id("2024/Daniel.md") == "2024~Daniel"
@@ -95,7 +95,7 @@ def test_front_matter_id_wins_and_nested_paths_make_ids(vault):
 
 
 def test_practice_folders_load_as_entries_with_typed_links(vault):
-    workspace = open_workspace(vault)
+    workspace = load_workspace(vault)
     entry = workspace.note("mem:_memory:2024-01-05-backtest")
     assert entry.type.value == "experiment"
     assert entry.links[0].relation == "contradicts"
@@ -106,7 +106,7 @@ def test_practice_folders_load_as_entries_with_typed_links(vault):
 
 
 def test_unmapped_hidden_and_unresolved_are_left_out_or_reported(vault):
-    workspace = open_workspace(vault)
+    workspace = load_workspace(vault)
     paths = {note.path for note in workspace.notes.values()}
     assert not any(".obsidian" in p or "hidden" in p or "Elsewhere" in p for p in paths)
     problems = {(p.path, p.problem) for p in workspace.report}
@@ -120,21 +120,21 @@ def test_unmapped_hidden_and_unresolved_are_left_out_or_reported(vault):
 
 
 def test_quotes_verify_against_the_source_with_the_page(vault):
-    note = open_workspace(vault).note("zk:Literature:Jegadeesh-1993")
+    note = load_workspace(vault).note("zk:Literature:Jegadeesh-1993")
     result = verify("quote", {"body": note.quotes[0].body, "source": note.citekey}, workspace=vault)
     assert result.ok and result.page == 2
 
 
 def test_nothing_is_written_into_the_vault(vault):
     before = snapshot(vault)
-    open_workspace(vault)
+    load_workspace(vault)
     assert snapshot(vault) == before
 
 
 def test_an_edit_reloads_and_a_rename_keeps_a_front_matter_id(vault):
-    first = open_workspace(vault)
+    first = load_workspace(vault)
     shutil.move(vault / "Literature/2024/Daniel.md", vault / "Literature/Daniel renamed.md")
-    second = open_workspace(vault, previous=first)
+    second = load_workspace(vault, previous=first)
     assert second.note("zk:Literature:dm-2016").path == "Literature/Daniel renamed.md"
 
 
@@ -150,7 +150,7 @@ def test_an_edit_reloads_and_a_rename_keeps_a_front_matter_id(vault):
 )
 def test_malformed_notes_are_reported_and_skipped(vault, name, data, problem):
     (vault / name).write_bytes(data)
-    workspace = open_workspace(vault)
+    workspace = load_workspace(vault)
     assert any(p.path == name and problem in p.problem for p in workspace.report)
     assert workspace.note("zk:Concepts:Momentum") is not None
 
@@ -159,7 +159,7 @@ def test_a_symlink_out_of_the_vault_is_not_followed(vault, tmp_path):
     secret = tmp_path / "secret.md"
     secret.write_text("# Secret\nprivate")
     os.symlink(secret, vault / "Concepts/link.md")
-    workspace = open_workspace(vault)
+    workspace = load_workspace(vault)
     assert not any(n.title == "Secret" for n in workspace.notes.values())
     assert any(p.path == "Concepts/link.md" and "symlink" in p.problem for p in workspace.report)
 
@@ -177,7 +177,7 @@ def test_a_symlink_out_of_the_vault_is_not_followed(vault, tmp_path):
 )
 def test_bad_vault_settings_are_reported(vault, config, problem):
     (vault / "workspace.toml").write_text(config)
-    workspace = open_workspace(vault)
+    workspace = load_workspace(vault)
     assert any(problem in p.problem for p in workspace.report), workspace.report
 
 
@@ -197,6 +197,6 @@ def test_folder_names_become_address_safe_boxes(folder, box):
 def test_a_printed_page_becomes_its_position_in_the_pdf_text(vault):
     (vault / "sources/jt1993.pdf.json").write_text('{"labels": ["i", "2"]}')
     (vault / "sources/daniel2016.pdf.json").write_text('{"labels": ["ii", "iii", "iv", "3"]}')
-    workspace = open_workspace(vault)
+    workspace = load_workspace(vault)
     assert workspace.note("zk:Literature:Jegadeesh-1993").quotes[0].page == 2
     assert workspace.note("zk:Literature:dm-2016").quotes[0].page == 4

@@ -13,11 +13,10 @@ from PIL import Image
 from engine.core.epistemics import Tier, Verdict
 from engine.core.errors import EngineError
 from engine.core.verifiers import (
-    REGISTRY,
+    VERIFIERS,
     VerifierResult,
     VerifierStatus,
     VerifyContext,
-    register,
     verify,
 )
 
@@ -87,11 +86,8 @@ def workspace(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def registry():
-    """Restore the registry after a test adds to it."""
-    saved = dict(REGISTRY)
-    yield REGISTRY
-    REGISTRY.clear()
-    REGISTRY.update(saved)
+    """A registry of the test's own, with the built-ins copied in."""
+    return VERIFIERS.copy()
 
 
 # --- result values -------------------------------------------------------------------
@@ -100,10 +96,10 @@ def registry():
 @pytest.mark.parametrize(
     ("result", "expected"),
     [
-        (VerifierResult.ok("fine"), Verdict(Tier.GROUNDED)),
-        (VerifierResult.ok("re-run", tier=Tier.MEASURED), Verdict(Tier.MEASURED)),
-        (VerifierResult.failed("refuted"), Verdict(Tier.INFERRED)),
-        (VerifierResult.unverifiable("no source"), Verdict(Tier.INFERRED, unresolved=True)),
+        (VerifierResult.confirmed("fine"), Verdict(Tier.GROUNDED)),
+        (VerifierResult.confirmed("re-run", tier=Tier.MEASURED), Verdict(Tier.MEASURED)),
+        (VerifierResult.refuted("refuted"), Verdict(Tier.INFERRED)),
+        (VerifierResult.undecided("no source"), Verdict(Tier.INFERRED, unresolved=True)),
     ],
     ids=["ok-grounded", "ok-measured", "failed", "unverifiable"],
 )
@@ -112,17 +108,17 @@ def test_verdict_mapping(result, expected):
 
 
 def test_constructors_and_status_properties():
-    good = VerifierResult.ok("found", method="exact", confirmed_source_text="x", score=1.0)
-    bad = VerifierResult.failed("absent", near_miss="y")
+    good = VerifierResult.confirmed("found", method="exact", confirmed_source_text="x", score=1.0)
+    bad = VerifierResult.refuted("absent", near_miss="y")
     assert (good.status, good.ok, good.failed, good.unverifiable) == (OK, True, False, False)
     assert (bad.ok, bad.failed) == (False, True)
-    assert VerifierResult.unverifiable("?").unverifiable
+    assert VerifierResult.undecided("?").unverifiable
     with pytest.raises(EngineError):
-        VerifierResult.failed("absent", confirmed_source_text="never on a failure")
+        VerifierResult.refuted("absent", confirmed_source_text="never on a failure")
 
 
 def test_to_dict_is_json_serialisable():
-    result = VerifierResult.ok(
+    result = VerifierResult.confirmed(
         "found", method="exact", confirmed_source_text="a b", score=0.97, page=3
     )
     data = json.loads(json.dumps(result.to_dict()))
@@ -135,14 +131,15 @@ def test_to_dict_is_json_serialisable():
         "near_miss": None,
         "confirmed_source_text": "a b",
     }
-    assert "confirmed_source_text" not in VerifierResult.failed("no").to_dict()
+    assert "confirmed_source_text" not in VerifierResult.refuted("no").to_dict()
 
 
 # --- registry and dispatch ------------------------------------------------------------
 
 
 def test_builtins_are_registered():
-    assert {"quote", "expr-recompute", "equation", "figure", "decision_tree"} <= set(REGISTRY)
+    assert {"quote", "expr-recompute", "equation", "figure", "decision-tree"} <= set(VERIFIERS)
+    assert VERIFIERS.get("decision_tree") is VERIFIERS["decision-tree"]  # the older wire name
 
 
 @pytest.mark.parametrize(
@@ -164,10 +161,13 @@ def test_bad_dispatch_is_unverifiable(kind, payload, detail):
 
 def test_user_verifier_is_dispatched_with_workspace(registry, workspace):
     def always(payload, context: VerifyContext) -> VerifierResult:
-        return VerifierResult.ok(f"{payload['n']} in {context.workspace.name}", method="custom")
+        return VerifierResult.confirmed(
+            f"{payload['n']} in {context.workspace.name}", method="custom"
+        )
 
-    register("always", always)
-    result = verify("always", {"n": 7}, workspace=str(workspace))
+    registry.register("always", always)
+    result = verify("always", {"n": 7}, workspace=str(workspace), registry=registry)
+    assert "always" not in VERIFIERS
     assert (result.status, result.detail, result.method) == (OK, "7 in ws", "custom")
 
 
@@ -181,8 +181,8 @@ def test_user_verifier_is_dispatched_with_workspace(registry, workspace):
     ids=["raises", "key-error", "wrong-return"],
 )
 def test_misbehaving_verifier_is_unverifiable(registry, fn, detail):
-    register("boom", fn)
-    result = verify("boom", {})
+    registry.register("boom", fn)
+    result = verify("boom", {}, registry=registry)
     assert (result.status, result.detail) == (UNVERIFIABLE, detail)
 
 
@@ -191,7 +191,7 @@ def test_misbehaving_verifier_is_unverifiable(registry, fn, detail):
 )
 def test_register_rejects_misuse(registry, name, fn):
     with pytest.raises(EngineError):
-        register(name, fn)
+        registry.register(name, fn)
 
 
 # --- quote ----------------------------------------------------------------------------

@@ -3,10 +3,10 @@ import sqlite3
 
 import pytest
 
-from engine.cli import main
 from engine.core.verifiers import verify
 from engine.importers.zotero import import_zotero
-from engine.workspace.stores import open_workspace
+from engine.workspace.stores import load_workspace
+from tests.cli import run
 from tools.zotero_library import Mark, Paper, build_library
 
 WINNERS = "Buying past winners and selling past losers generated significant abnormal returns."
@@ -54,7 +54,7 @@ def test_items_become_source_notes_with_highlights_as_quotes(library, tmp_path):
     root = tmp_path / "ws"
     report = import_zotero(library, root)
     assert report.items == 5 and report.highlights == 1
-    workspace = open_workspace(root)
+    workspace = load_workspace(root)
     assert workspace.report == ()
     note = workspace.note("zk:zotero:jegadeesh1993")
     assert note.type.value == "source" and note.title.startswith("Returns to Buying")
@@ -95,7 +95,7 @@ def test_a_rerun_writes_nothing_and_an_edit_updates_in_place(library, tmp_path):
     assert third.notes_written == 1
     notes = list((root / ".zettelkasten/zotero").iterdir())
     assert len(notes) == 5
-    assert open_workspace(root).note("zk:zotero:smith2001winner").title == "Revised title"
+    assert load_workspace(root).note("zk:zotero:smith2001winner").title == "Revised title"
 
 
 def test_pdf_problems_are_reported_and_the_note_still_written(library, tmp_path):
@@ -136,12 +136,11 @@ def test_the_library_is_opened_read_only_from_a_copy(library, tmp_path):
     ],
     ids=["missing", "not-sqlite", "wrong-schema"],
 )
-def test_a_bad_data_dir_is_a_one_line_error(tmp_path, capsys, setup, message):
+def test_a_bad_data_dir_is_a_one_line_error(tmp_path, setup, message):
     folder = tmp_path / "Zotero"
     folder.mkdir()
     setup(folder)
-    code = main(["import", "zotero", "--data-dir", str(folder), "--workspace", str(tmp_path / "w")])
-    err = capsys.readouterr().err
+    code, _, err = run("import", "zotero", "--data-dir", folder, "--workspace", tmp_path / "w")
     assert code == 2 and err.startswith("error:") and message in err
 
 
@@ -158,11 +157,8 @@ def test_a_new_better_bibtex_key_moves_the_note(library, tmp_path):
     assert any("re-keyed as jt1993" in text for _, text in report.problems)
 
 
-def test_the_command_prints_a_summary(library, tmp_path, capsys):
-    code = main(
-        ["import", "zotero", "--data-dir", str(library), "--workspace", str(tmp_path / "w")]
-    )
-    out, err = capsys.readouterr()
+def test_the_command_prints_a_summary(library, tmp_path):
+    code, out, err = run("import", "zotero", "--data-dir", library, "--workspace", tmp_path / "w")
     summary = json.loads(out)
     assert code == 0 and summary["items"] == 5 and summary["problems"] == 1
     assert "scan2010scanned: no-text-layer" in err

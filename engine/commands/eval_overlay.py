@@ -28,10 +28,11 @@ from engine.core import jsonsafe
 from engine.core.errors import ConfigError, WorkspaceError
 from engine.datasets.scifact import BOX, labels_path
 from engine.review.overlay import Overlay, practice_entries, read_overlay
-from engine.workspace.stores import open_workspace
+from engine.review.relations import Relation
+from engine.workspace.stores import load_workspace
 
-GOLD_RELATIONS = {"SUPPORT": "supports", "CONTRADICT": "contradicts"}
-SCORED = ("contradicts", "supports")
+GOLD_RELATIONS = {"SUPPORT": Relation.SUPPORTS.value, "CONTRADICT": Relation.CONTRADICTS.value}
+SCORED = (Relation.CONTRADICTS.value, Relation.SUPPORTS.value)
 BANDS = (0.0, 0.5, 0.6, 0.7, 0.8, 0.9)
 
 Pair = tuple[str, str]
@@ -130,11 +131,11 @@ def contradiction_bands(overlay: Overlay, gold: dict[Pair, str], scope: set[str]
     bands: dict[str, list[bool]] = {}
     cues: dict[str, list[bool]] = {}
     for edge in overlay.edges:
-        if edge.relation.value != "contradicts" or edge.zk_source != BOX:
+        if edge.relation is not Relation.CONTRADICTS or edge.zk_source != BOX:
             continue
         if edge.memory_id not in scope:
             continue
-        right = gold.get((edge.memory_id, edge.zk_id)) == "contradicts"
+        right = gold.get((edge.memory_id, edge.zk_id)) == Relation.CONTRADICTS.value
         low = max(b for b in BANDS if edge.confidence >= b)
         high = next((b for b in BANDS if b > low), 1.0)
         bands.setdefault(f"[{low:.1f}, {high:.1f}{']' if high == 1.0 else ')'}", []).append(right)
@@ -164,7 +165,7 @@ def _run(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise ConfigError(f"cannot read the gold labels {gold_file}: {exc.strerror}") from None
     overlay = read.overlay
-    workspace = open_workspace(args.workspace)
+    workspace = load_workspace(args.workspace)
     scope = {n.id for n in practice_entries(workspace, limit=overlay.parameters.get("limit"))}
     gold = gold_pairs(lines)
     report = score_overlay(overlay, gold, scope)

@@ -6,8 +6,8 @@ import argparse
 import json
 
 from engine.commands.registry import COMMANDS, Command, register
-from engine.core.verifiers import REGISTRY as VERIFIERS
-from engine.navigation.reasoners.offline import REASONERS
+from engine.core.verifiers import VERIFIERS
+from engine.navigation.reasoners.registry import REASONERS
 from engine.review.typers import TYPERS
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from engine.commands.registry import Command, register
 from engine.core.errors import WorkspaceError
-from engine.review.overlay import EdgeKey
-from engine.review.triage import Decision, read_log, record
+from engine.review.relations import EdgeKey
+from engine.review.triage import TriageDecision, read_log, record
 
 
 def _workspace(parser: argparse.ArgumentParser) -> None:
@@ -22,7 +22,7 @@ def _configure_set(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--memory-id", required=True, help="practice entry id, e.g. deci-a7688a22")
     parser.add_argument("--zk-source", required=True, help="canon box, e.g. finance")
     parser.add_argument("--zk-id", required=True, help="canon note id, e.g. z-mom-01")
-    parser.add_argument("--decision", required=True, choices=[d.value for d in Decision])
+    parser.add_argument("--decision", required=True, choices=[d.value for d in TriageDecision])
     parser.add_argument("--note", default="", help="why")
 
 

@@ -12,7 +12,7 @@ from engine.commands.progress import Progress
 from engine.commands.registry import Command, register
 from engine.datasets.scifact import import_scifact
 from engine.workspace.index import Index
-from engine.workspace.stores import open_workspace
+from engine.workspace.stores import load_workspace
 
 
 def _configure_import(parser: argparse.ArgumentParser) -> None:
@@ -41,7 +41,7 @@ def _run_index(args: argparse.Namespace) -> int:
     progress = Progress("indexing")
     started = time.perf_counter()
     progress.note(f"indexing: loading the notes of {args.workspace}…")
-    workspace = open_workspace(args.workspace)
+    workspace = load_workspace(args.workspace)
     loaded = time.perf_counter()
     for problem in workspace.report:
         print(f"{problem.path}: {problem.problem}", file=sys.stderr)

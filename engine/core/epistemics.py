@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from engine.core.model import ClaimKind, Edge, ReasoningDAG
+from engine.core.model import CONTRADICTS, ClaimKind, Edge, ReasoningDAG
 
 
 class Tier(StrEnum):
@@ -93,7 +93,7 @@ def contested_refs(edges: Iterable[Edge]) -> frozenset[str]:
     """Every node that is an endpoint of a `contradicts` edge."""
     out: set[str] = set()
     for edge in edges:
-        if edge.relation == "contradicts":
+        if edge.relation == CONTRADICTS:
             out.update((edge.src, edge.dst))
     return frozenset(out)
 

@@ -116,7 +116,8 @@ def redact(text: str, config: LLMConfig) -> str:
 class ChatReply:
     """The outcome of one chat request: the reply text, or a labelled, key-free error.
 
-    Build it with `ChatReply.ok(text, latency_ms)` or `ChatReply.failed(error, latency_ms)`.
+    Build it with `ChatReply.answered(text, latency_ms)` or
+    `ChatReply.failed(error, latency_ms)`; `ok` says which it is.
     """
 
     ok: bool
@@ -125,21 +126,26 @@ class ChatReply:
     latency_ms: int = 0
 
     @classmethod
+    def answered(cls, text: str, latency_ms: int = 0) -> ChatReply:
+        return cls(ok=True, text=text, latency_ms=latency_ms)
+
+    @classmethod
     def failed(cls, error: str, latency_ms: int = 0) -> ChatReply:
         return cls(ok=False, error=error, latency_ms=latency_ms)
 
 
-def _ok_reply(cls: type[ChatReply], text: str, latency_ms: int = 0) -> ChatReply:
-    return cls(ok=True, text=text, latency_ms=latency_ms)
-
-
-# Attached after the dataclass is built so that `ok` is a plain field on instances (an
-# instance attribute shadows a classmethod) while `ChatReply.ok(...)` stays a constructor.
-ChatReply.ok = classmethod(_ok_reply)  # type: ignore[assignment, method-assign]
-
-
 class ChatModel(Protocol):
-    """Anything that answers a chat conversation; implementations never raise."""
+    """Anything that answers a chat conversation: the seam between reasoners and a model.
+
+    `complete` receives the conversation as Chat Completions messages
+    (`{"role": "system" | "user" | "assistant", "content": str}`, oldest first) and
+    `json_mode`, a request that the reply be one JSON object (a hint: callers validate the
+    reply themselves). It returns a `ChatReply`: `answered(text, latency_ms)`, or
+    `failed(error, latency_ms)` for any transport, status or decoding problem, with an
+    error that names the problem and never contains a key. It must not raise; a caller
+    treats an exception as a failed reply. `OpenAIChat` is the production implementation;
+    tests talk to a local Chat Completions server through it.
+    """
 
     def complete(self, messages: list[dict], *, json_mode: bool = True) -> ChatReply: ...
 
@@ -188,7 +194,7 @@ class OpenAIChat:
             return self._fail(str(failure), started)
         except Exception as exc:  # the seam promises never to raise into a page
             return self._fail(f"unexpected error: {type(exc).__name__}: {exc}", started)
-        return ChatReply.ok(redact(text, self.config), _elapsed_ms(started))
+        return ChatReply.answered(redact(text, self.config), _elapsed_ms(started))
 
     def _exchange(self, messages: list[dict], json_mode: bool, deadline: float) -> str:
         json_mode = json_mode and not self._json_mode_refused

@@ -83,6 +83,11 @@ class ProseCitation:
         return {"start": self.start, "end": self.end, "claim": self.claim}
 
 
+# The edge relation the router honours: its endpoints are contested. The review wing's
+# `Relation.CONTRADICTS` has the same value, but the core depends on no other wing.
+CONTRADICTS = "contradicts"
+
+
 @dataclass(frozen=True)
 class Edge:
     """A typed edge between two nodes, e.g. a `contradicts` edge from the overlay or triage."""

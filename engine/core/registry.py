@@ -23,6 +23,7 @@ class Registry(Generic[T]):
         self.kind = kind
         self.callables = callables
         self._entries: dict[str, T] = dict(entries or {})
+        self._aliases: dict[str, str] = {}
 
     def register(self, name: str, entry: T) -> None:
         """Add `entry` under `name`, replacing any earlier one; a bad name is misuse."""
@@ -32,23 +33,33 @@ class Registry(Generic[T]):
             raise EngineError(f"{self.kind} {name!r} is not callable")
         self._entries[name] = entry
 
+    def alias(self, old: str, name: str) -> None:
+        """Let `old` (a former name still found in saved data) look up `name`."""
+        if name not in self._entries:
+            raise EngineError(f"{self.kind} {name!r} is not registered, so it cannot be aliased")
+        self._aliases[old] = name
+
     def get(self, name: str) -> T | None:
-        """The entry registered as `name`, or None."""
-        return self._entries.get(name) if isinstance(name, str) else None
+        """The entry registered as `name` (or under a name `name` aliases), or None."""
+        if not isinstance(name, str):
+            return None
+        return self._entries.get(self._aliases.get(name, name))
 
     def names(self) -> list[str]:
-        """Registered names, sorted."""
+        """Registered names, sorted; aliases are not listed."""
         return sorted(self._entries)
 
     def copy(self) -> Registry[T]:
-        """An independent registry with the same entries."""
-        return Registry(self.kind, self._entries, callables=self.callables)
+        """An independent registry with the same entries and aliases."""
+        copied = Registry(self.kind, self._entries, callables=self.callables)
+        copied._aliases = dict(self._aliases)
+        return copied
 
     def __getitem__(self, name: str) -> T:
-        return self._entries[name]
+        return self._entries[self._aliases.get(name, name)]
 
     def __contains__(self, name: object) -> bool:
-        return name in self._entries
+        return self.get(name) is not None  # type: ignore[arg-type]
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.names())

@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
-from engine.core import verifiers
 from engine.core.epistemics import (
     HonestyViolation,
     Tier,
@@ -16,10 +15,12 @@ from engine.core.epistemics import (
     derive_claims,
     mark_contested,
 )
+from engine.core.grounds import check, merge_status
 from engine.core.licensing import extractively_licensed, novel_tokens, why_unlicensed
 from engine.core.model import Claim, ClaimKind, ReasoningDAG
+from engine.core.registry import Registry
 from engine.core.traceability import Traceability, check_traceability
-from engine.core.verifiers import VerifierResult
+from engine.core.verifiers import Verifier, VerifierResult
 from engine.core.wire import RouteInput
 
 
@@ -147,20 +148,28 @@ class Decision:
         }
 
 
-def route(inp: RouteInput, *, workspace: str | Path | None = None) -> Decision:
-    """Route a parsed payload to a decision. Deterministic; never raises on valid input."""
+def route(
+    inp: RouteInput,
+    *,
+    workspace: str | Path | None = None,
+    verifiers: Registry[Verifier] | None = None,
+) -> Decision:
+    """Route a parsed payload to a decision. Deterministic; never raises on valid input.
+
+    Each ground is checked with `verifiers` (the built-in registry by default) unless
+    `inp.verified` already holds its result.
+    """
     dag, conclusion = inp.dag, inp.dag.conclusion
 
-    # 1. Ground each node; an explicit status may lower but never raise a failed or
-    # unverifiable ground, so an unchecked ground cannot be laundered into a grounded one.
+    # 1. Ground each node (once), then merge it with its explicit status.
     results = {
-        ref: verifiers.verify(spec.type, spec.payload, workspace=workspace)
+        ref: check(spec, workspace=workspace, verifiers=verifiers, known=inp.verified.get(ref))
         for ref, spec in inp.groundings.items()
     }
-    nodes = {ref: result.verdict() for ref, result in results.items()}
-    for ref, verdict in inp.node_status.items():
-        result = results.get(ref)
-        if result is None or result.ok:
+    nodes = {}
+    for ref in [*results, *(r for r in inp.node_status if r not in results)]:
+        verdict = merge_status(results.get(ref), inp.node_status.get(ref))
+        if verdict is not None:
             nodes[ref] = verdict
     nodes = mark_contested(nodes, inp.edges)
 

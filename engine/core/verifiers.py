@@ -2,7 +2,9 @@
 
 A verifier says `ok` (the ground holds), `failed` (a definitive refutation: a false
 premise) or `unverifiable` (cannot decide here: it never grounds and never refutes).
-Add a type with `register(name, fn)`; `verify` dispatches and never raises.
+Add a type with `register(name, fn)` (the built-ins register the same way into
+`VERIFIERS`); `verify` dispatches and never raises. Tests build their own `Registry` and
+pass it as `verify(..., registry=...)`.
 """
 
 from __future__ import annotations
@@ -10,12 +12,11 @@ from __future__ import annotations
 import contextlib
 import math
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from engine.core import jsonsafe
 from engine.core.epistemics import Tier, Verdict
@@ -32,9 +33,10 @@ from engine.core.evidence import (
 from engine.core.licensing import licensable_part
 from engine.core.paths import resolve_inside
 from engine.core.quote import verify_quote
+from engine.core.registry import Registry
 
 __all__ = [
-    "REGISTRY",
+    "VERIFIERS",
     "CannotCheck",
     "Verifier",
     "VerifierResult",
@@ -57,24 +59,12 @@ class VerifierStatus(StrEnum):
     UNVERIFIABLE = "unverifiable"
 
 
-class _Outcome:
-    """`VerifierResult.ok(...)` builds a result; `result.ok` says whether it has that status."""
-
-    def __init__(self, status: VerifierStatus) -> None:
-        self.status = status
-
-    def __get__(self, result: VerifierResult | None, owner: type[VerifierResult]) -> Any:
-        if result is None:
-            return partial(owner._build, self.status)
-        return result.status is self.status
-
-
 @dataclass(frozen=True)
 class VerifierResult:
     """One verifier's outcome.
 
-    Build with `VerifierResult.ok(detail, ...)`, `.failed(detail, ...)` or
-    `.unverifiable(detail, ...)`; test with `result.ok`, `result.failed`,
+    Build with `VerifierResult.confirmed(detail, ...)`, `.refuted(detail, ...)` or
+    `.undecided(detail, ...)`; test with `result.ok`, `result.failed`,
     `result.unverifiable`. `tier` is what an ok gives the node it grounds.
     `confirmed_source_text` is only ever text proven present in the source, and only
     on an ok result; for a quote, only its parts that are whole sentences or independent
@@ -90,17 +80,36 @@ class VerifierResult:
     page: int | None = None
     near_miss: str | None = None
 
-    ok = _Outcome(VerifierStatus.OK)
-    failed = _Outcome(VerifierStatus.FAILED)
-    unverifiable = _Outcome(VerifierStatus.UNVERIFIABLE)
-
     def __post_init__(self) -> None:
         if self.confirmed_source_text is not None and self.status is not VerifierStatus.OK:
             raise EngineError("only an ok result may carry confirmed source text")
 
     @classmethod
-    def _build(cls, status: VerifierStatus, detail: str = "", **fields: Any) -> VerifierResult:
-        return cls(VerifierStatus(status), str(detail), **fields)
+    def confirmed(cls, detail: str = "", **fields: Any) -> VerifierResult:
+        """The ground holds."""
+        return cls(VerifierStatus.OK, str(detail), **fields)
+
+    @classmethod
+    def refuted(cls, detail: str = "", **fields: Any) -> VerifierResult:
+        """The ground is definitively false: a false premise."""
+        return cls(VerifierStatus.FAILED, str(detail), **fields)
+
+    @classmethod
+    def undecided(cls, detail: str = "", **fields: Any) -> VerifierResult:
+        """The ground cannot be checked here; it neither grounds nor refutes."""
+        return cls(VerifierStatus.UNVERIFIABLE, str(detail), **fields)
+
+    @property
+    def ok(self) -> bool:
+        return self.status is VerifierStatus.OK
+
+    @property
+    def failed(self) -> bool:
+        return self.status is VerifierStatus.FAILED
+
+    @property
+    def unverifiable(self) -> bool:
+        return self.status is VerifierStatus.UNVERIFIABLE
 
     def verdict(self) -> Verdict:
         """The node verdict: ok gives `tier`, failed gives inferred, unverifiable unresolved."""
@@ -139,44 +148,61 @@ class VerifyContext:
     workspace: Path | None = None
 
 
-Verifier = Callable[[Mapping[str, Any], VerifyContext], VerifierResult]
-REGISTRY: dict[str, Verifier] = {}
+class Verifier(Protocol):
+    """A check of one kind of ground, registered under its grounding type name.
+
+    Receives the grounding's `payload` (a decoded JSON object, untrusted: any key may be
+    missing or of the wrong type) and a `VerifyContext` (the workspace folder, or None for
+    a bare payload). Returns a `VerifierResult`: `confirmed` when the ground holds (with
+    the tier it earns and, for text, only what it proved present in the source), `refuted`
+    for a definitive refutation (a false premise), `undecided` when it cannot decide here.
+    May raise `CannotCheck(reason)` to say "cannot decide"; any other exception, or a
+    return value that is not a `VerifierResult`, becomes an undecided result in `verify`,
+    so a verifier bug never crashes routing. Reads only inside the workspace; never writes
+    and never reaches off the machine.
+    """
+
+    def __call__(self, payload: Mapping[str, Any], context: VerifyContext, /) -> VerifierResult: ...
+
+
+# The built-in verifiers; a user's verifier registers here the same way.
+VERIFIERS: Registry[Verifier] = Registry("verifier")
 
 
 def register(name: str, fn: Verifier) -> None:
-    """Register `fn` for grounding type `name`, replacing any earlier one."""
-    if not isinstance(name, str) or not name.strip():
-        raise EngineError(f"verifier name must be a non-empty string, got {name!r}")
-    if not callable(fn):
-        raise EngineError(f"verifier for {name!r} is not callable")
-    REGISTRY[name] = fn
+    """Register `fn` for grounding type `name` in `VERIFIERS`, replacing any earlier one."""
+    VERIFIERS.register(name, fn)
 
 
 def verify(
-    kind: str, payload: object, *, workspace: str | os.PathLike[str] | None = None
+    kind: str,
+    payload: object,
+    *,
+    workspace: str | os.PathLike[str] | None = None,
+    registry: Registry[Verifier] | None = None,
 ) -> VerifierResult:
     """Run the verifier registered for `kind` on `payload`. Never raises.
 
-    An unknown type, a payload that is not an object, a verifier raising
-    `CannotCheck` or any other exception, or returning something other than a
-    `VerifierResult`, all give an unverifiable result whose detail says why.
+    `registry` defaults to `VERIFIERS`. An unknown type, a payload that is not an object,
+    a verifier raising `CannotCheck` or any other exception, or returning something other
+    than a `VerifierResult`, all give an unverifiable result whose detail says why.
     """
-    fn = REGISTRY.get(kind) if isinstance(kind, str) else None
+    fn = (VERIFIERS if registry is None else registry).get(kind)
     if fn is None:
-        return VerifierResult.unverifiable(f"no verifier registered for type {kind!r}")
+        return VerifierResult.undecided(f"no verifier registered for type {kind!r}")
     if not isinstance(payload, Mapping):
-        return VerifierResult.unverifiable(
+        return VerifierResult.undecided(
             f"{kind} payload must be an object, got {type(payload).__name__}"
         )
     context = VerifyContext(Path(workspace) if workspace is not None else None)
     try:
         result = fn(payload, context)
     except CannotCheck as exc:
-        return VerifierResult.unverifiable(str(exc))
+        return VerifierResult.undecided(str(exc))
     except Exception as exc:  # a verifier bug must not crash routing; it just fails to ground
-        return VerifierResult.unverifiable(f"{kind} verifier error: {type(exc).__name__}: {exc}")
+        return VerifierResult.undecided(f"{kind} verifier error: {type(exc).__name__}: {exc}")
     if not isinstance(result, VerifierResult):
-        return VerifierResult.unverifiable(
+        return VerifierResult.undecided(
             f"{kind} verifier returned {type(result).__name__}, not a VerifierResult"
         )
     return result
@@ -241,9 +267,7 @@ def check_quote(payload: Mapping[str, Any], context: VerifyContext) -> VerifierR
         try:
             fulltext, stored = _read_source(context, payload["source"])
         except CannotCheck as exc:
-            return VerifierResult.unverifiable(
-                f"source text unavailable: {exc}", method="unavailable"
-            )
+            return VerifierResult.undecided(f"source text unavailable: {exc}", method="unavailable")
         annotations = stored if annotations is None else annotations
     if fulltext is not None and not isinstance(fulltext, str):
         raise CannotCheck(f"fulltext must be a string, got {type(fulltext).__name__}")
@@ -257,7 +281,7 @@ def check_quote(payload: Mapping[str, Any], context: VerifyContext) -> VerifierR
             # Only what of the quote is a whole sentence or clause of the source may license;
             # the quote as written is tried first (it is cheaper to find verbatim).
             confirmed = licensable_part(body, fulltext) or licensable_part(confirmed, fulltext)
-        return VerifierResult.ok(
+        return VerifierResult.confirmed(
             f"quote found ({method})",
             method=method,
             score=match.score,
@@ -265,8 +289,8 @@ def check_quote(payload: Mapping[str, Any], context: VerifyContext) -> VerifierR
             confirmed_source_text=confirmed or None,
         )
     if method == "unavailable":
-        return VerifierResult.unverifiable("source text unavailable", method=method)
-    return VerifierResult.failed(
+        return VerifierResult.undecided("source text unavailable", method=method)
+    return VerifierResult.refuted(
         f"quote not found in source ({match.reason})"
         if match.reason
         else "quote not found in source",
@@ -321,10 +345,10 @@ def check_recompute(payload: Mapping[str, Any], context: VerifyContext) -> Verif
     computed = recompute(csv, column, agg, where=payload.get("where"))
     figure = f"{agg}({column}) = {computed:.12g}"
     if abs(computed - declared) <= tolerance:
-        return VerifierResult.ok(
+        return VerifierResult.confirmed(
             f"recomputed {figure}, declared {declared:.12g}", method="recompute", tier=Tier.MEASURED
         )
-    return VerifierResult.failed(
+    return VerifierResult.refuted(
         f"recomputed {figure} but declared {declared:.12g} (tolerance {tolerance:g})",
         method="recompute",
     )
@@ -334,8 +358,8 @@ def check_equation(payload: Mapping[str, Any], context: VerifyContext) -> Verifi
     """Check that a LaTeX snippet is structurally sound."""
     problem = latex_problem(_text(payload, "body", "latex"))
     if problem:
-        return VerifierResult.failed(problem, method="latex")
-    return VerifierResult.ok("LaTeX structure is sound", method="latex")
+        return VerifierResult.refuted(problem, method="latex")
+    return VerifierResult.confirmed("LaTeX structure is sound", method="latex")
 
 
 def check_figure(payload: Mapping[str, Any], context: VerifyContext) -> VerifierResult:
@@ -348,8 +372,8 @@ def check_figure(payload: Mapping[str, Any], context: VerifyContext) -> Verifier
         raise CannotCheck(f"cannot read {relative!r}: {exc}") from exc
     if kind is None:
         # A bad snapshot lowers grounding but never refutes the figure it stands for.
-        return VerifierResult.unverifiable(f"{relative!r} is not a known image", method="image")
-    return VerifierResult.ok(f"{relative!r} is a {kind} image", method="image")
+        return VerifierResult.undecided(f"{relative!r} is not a known image", method="image")
+    return VerifierResult.confirmed(f"{relative!r} is a {kind} image", method="image")
 
 
 def check_decision_tree(payload: Mapping[str, Any], context: VerifyContext) -> VerifierResult:
@@ -365,16 +389,18 @@ def check_decision_tree(payload: Mapping[str, Any], context: VerifyContext) -> V
         raise CannotCheck("tree must be an object")
     clause = walk_tree(tree, params).get(target)
     if clause is None:
-        return VerifierResult.unverifiable(f"clause {target!r} is not in the tree", method="tree")
+        return VerifierResult.undecided(f"clause {target!r} is not in the tree", method="tree")
     if clause.state is NodeState.APPLIES:
-        return VerifierResult.ok(f"clause {target!r} applies", method="tree")
+        return VerifierResult.confirmed(f"clause {target!r} applies", method="tree")
     if clause.state is NodeState.EXCLUDED:
-        return VerifierResult.failed(f"clause excluded: {clause.reason}", method="tree")
-    return VerifierResult.unverifiable(f"clause unresolved: {clause.reason}", method="tree")
+        return VerifierResult.refuted(f"clause excluded: {clause.reason}", method="tree")
+    return VerifierResult.undecided(f"clause unresolved: {clause.reason}", method="tree")
 
 
 register("quote", check_quote)
 register("expr-recompute", check_recompute)
 register("equation", check_equation)
 register("figure", check_figure)
-register("decision_tree", check_decision_tree)
+register("decision-tree", check_decision_tree)
+# Verifier types are named in kebab case; payloads saved with the older name still route.
+VERIFIERS.alias("decision_tree", "decision-tree")

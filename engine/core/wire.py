@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core.epistemics import FLAGS, Tier, Verdict
 from engine.core.errors import PayloadError
+from engine.core.grounds import GroundingSpec, VerifiedGround
 from engine.core.model import (
     MAX_PROSE_BYTES,
     Address,
@@ -24,17 +25,71 @@ _KINDS = ", ".join(k.value for k in ClaimKind)
 _TIERS = ", ".join(t.value for t in Tier)
 
 
-@dataclass(frozen=True)
-class GroundingSpec:
-    """How one cited node is checked: a verifier type and its payload."""
+__all__ = [
+    "Draft",
+    "GroundingSpec",
+    "RouteInput",
+    "VerifiedGround",
+    "dumps",
+    "parse_draft",
+    "parse_json",
+    "parse_payload",
+]
 
-    type: str
-    payload: Mapping[str, Any] = field(default_factory=dict)
+
+@dataclass(frozen=True)
+class Draft:
+    """A reasoner's answer before routing: the DAG, its prose and the statuses it asserts."""
+
+    dag: ReasoningDAG
+    prose: str = ""
+    asserted: Mapping[str, Tier] = field(default_factory=dict)
+
+    @classmethod
+    def build(
+        cls,
+        claims: Iterable[Claim],
+        conclusion: str,
+        prose_citations: Iterable[ProseCitation] = (),
+        *,
+        prose: str = "",
+        asserted: Mapping[str, Tier] | None = None,
+    ) -> Draft:
+        """Validate and build, as the wire format would; raises PayloadError naming the problem.
+
+        Every cite must be an address; `asserted` may name only the DAG's claims.
+        """
+        items = list(claims)
+        for claim in items:
+            for ref in claim.cites:
+                try:
+                    Address.parse(ref)
+                except PayloadError as exc:
+                    raise PayloadError(f"claim {claim.id!r}: cites {exc}") from None
+        dag = ReasoningDAG.build(items, conclusion, prose_citations, prose=prose)
+        known = {c.id for c in items}
+        for claim_id in asserted or {}:
+            if claim_id not in known:
+                raise PayloadError(f"asserted names unknown claim {claim_id!r}")
+        return cls(dag, prose, dict(sorted((asserted or {}).items())))
+
+    def to_dict(self) -> dict:
+        """The draft in the wire format's field names."""
+        return {
+            "dag": self.dag.to_dict(),
+            "prose": self.prose,
+            "asserted": {claim: tier.value for claim, tier in self.asserted.items()},
+        }
 
 
 @dataclass(frozen=True)
 class RouteInput:
-    """Everything the router needs, parsed and validated from a wire payload."""
+    """Everything the router needs, parsed and validated from a wire payload.
+
+    `verified` holds grounds already checked (by the navigator at grounding time); the
+    router reuses such a result when its spec is the one in `groundings`, so each ground
+    is verified once. It is never part of the wire format.
+    """
 
     dag: ReasoningDAG
     prose: str = ""
@@ -45,6 +100,28 @@ class RouteInput:
     edges: tuple[Edge, ...] = ()
     blocking_count: int = 0
     uncovered: tuple[str, ...] = ()
+    verified: Mapping[str, VerifiedGround] = field(default_factory=dict)
+
+    @classmethod
+    def from_draft(cls, draft: Draft, **fields: Any) -> RouteInput:
+        """The input for routing `draft` with the navigator's `fields` (groundings, ...)."""
+        return cls(dag=draft.dag, prose=draft.prose, asserted=draft.asserted, **fields)
+
+    def to_dict(self) -> dict:
+        """The wire payload, without the coverage report (whose full form the caller has)."""
+        return {
+            "dag": self.dag.to_dict(),
+            "prose": self.prose,
+            "asserted": {claim: tier.value for claim, tier in self.asserted.items()},
+            "groundings": {ref: spec.to_dict() for ref, spec in self.groundings.items()},
+            "node_status": {ref: _status_dict(v) for ref, v in self.node_status.items()},
+            "node_bodies": dict(self.node_bodies),
+            "edges": [edge.to_dict() for edge in self.edges],
+        }
+
+
+def _status_dict(verdict: Verdict) -> dict:
+    return {"tier": verdict.tier.value, **{flag: True for flag in verdict.flags()}}
 
 
 def dumps(data: object) -> str:
@@ -67,6 +144,21 @@ def parse_json(text: str | bytes) -> RouteInput:
 
 def parse_payload(data: object) -> RouteInput:
     """Validate a decoded payload (a dict) into a `RouteInput`."""
+    draft = parse_draft(data)
+    top = _mapping(data, "payload")
+    return RouteInput.from_draft(
+        draft,
+        groundings=_freeze(_groundings(top.get("groundings", {}))),
+        node_status=_freeze(_node_status(top.get("node_status", {}))),
+        node_bodies=_freeze(_node_bodies(top.get("node_bodies", {}))),
+        edges=_edges(top.get("edges", [])),
+        blocking_count=_blocking(top.get("coverage_report")),
+        uncovered=_uncovered(top.get("coverage_report")),
+    )
+
+
+def parse_draft(data: object) -> Draft:
+    """Validate the `dag`, `prose` and `asserted` of a decoded payload into a `Draft`."""
     top = _mapping(data, "payload")
     _require_unicode(top)
     prose = top.get("prose", "")
@@ -76,17 +168,7 @@ def parse_payload(data: object) -> RouteInput:
     if size > MAX_PROSE_BYTES:
         raise PayloadError(f"prose is {size:,} bytes; the limit is {MAX_PROSE_BYTES:,}")
     dag = _dag(top.get("dag"), prose)
-    return RouteInput(
-        dag=dag,
-        prose=prose,
-        groundings=_freeze(_groundings(top.get("groundings", {}))),
-        node_status=_freeze(_node_status(top.get("node_status", {}))),
-        node_bodies=_freeze(_node_bodies(top.get("node_bodies", {}))),
-        asserted=_freeze(_asserted(top.get("asserted", {}), dag)),
-        edges=_edges(top.get("edges", [])),
-        blocking_count=_blocking(top.get("coverage_report")),
-        uncovered=_uncovered(top.get("coverage_report")),
-    )
+    return Draft(dag, prose, _freeze(_asserted(top.get("asserted", {}), dag)))
 
 
 def _dag(raw: object, prose: str) -> ReasoningDAG:

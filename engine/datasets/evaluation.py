@@ -10,9 +10,12 @@ from pathlib import Path
 from engine.api import OpenWorkspace, ask
 from engine.core import jsonsafe
 from engine.core.errors import ConfigError
+from engine.core.model import Address
 from engine.navigation.substrate import Budget
+from engine.workspace.notes import Store
 
 SCIFACT_BOX = "scifact"
+_SCIFACT_NOTES = (Store.CANON.value, SCIFACT_BOX)  # the store and source of its abstracts
 
 
 @dataclass(frozen=True)
@@ -96,7 +99,9 @@ def run_claims(
     for n, gold in enumerate(claims, start=1):
         result = ask(opened, gold.claim, reasoner=reasoner, budget=budget)
         cited = result.decision.cited if result.decision is not None else ()
-        docs = tuple(ref.split(":", 2)[2] for ref in cited if ref.startswith(f"zk:{SCIFACT_BOX}:"))
+        docs = tuple(
+            a.id for a in map(Address.parse, cited) if (a.store, a.source) == _SCIFACT_NOTES
+        )
         stance = result.stance.relation.value if result.stance is not None else None
         out.append(
             ClaimOutcome(

@@ -5,9 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from engine.core.epistemics import Tier, Verdict
+from engine.core.grounds import GroundingSpec, VerifiedGround, check, merge_status
+from engine.core.model import Address
+from engine.core.registry import Registry
 from engine.core.text import word_sequence
-from engine.core.verifiers import VerifierResult, verify
-from engine.core.wire import GroundingSpec
+from engine.core.verifiers import Verifier, VerifierResult
 from engine.navigation.substrate import CODE_STORE, code_text
 from engine.workspace.notes import Note, Store
 from engine.workspace.stores import TetherState, Workspace, tether_status
@@ -30,18 +32,21 @@ class NodeGround:
     body: str
     tether: TetherState | None = None
 
-    def check(self, workspace: Workspace) -> tuple[VerifierResult | None, Verdict]:
-        """Run the verifier now and merge with the explicit status as the router would."""
+    def check(
+        self, workspace: Workspace, *, verifiers: Registry[Verifier] | None = None
+    ) -> tuple[VerifierResult | None, Verdict]:
+        """Run the verifier now and merge with the explicit status by the router's rule."""
         result = (
-            verify(self.spec.type, self.spec.payload, workspace=workspace.root)
-            if self.spec
-            else None
+            check(self.spec, workspace=workspace.root, verifiers=verifiers) if self.spec else None
         )
-        if result is not None and not result.ok:
-            return result, result.verdict()
-        if self.status is not None:
-            return result, self.status
-        return result, result.verdict() if result else Verdict.unresolved_inference()
+        verdict = merge_status(result, self.status)
+        return result, verdict if verdict is not None else Verdict.unresolved_inference()
+
+    def verified(self, result: VerifierResult | None) -> VerifiedGround | None:
+        """This ground's spec with `result`, for the router to reuse; None if nothing ran."""
+        if self.spec is None or result is None:
+            return None
+        return VerifiedGround(self.spec, result)
 
 
 def ground_node(workspace: Workspace, address: str) -> NodeGround | None:
@@ -52,7 +57,7 @@ def ground_node(workspace: Workspace, address: str) -> NodeGround | None:
     tether adds its freshness as flags. A note with nothing checkable is an inference.
     """
     if address.startswith(f"{CODE_STORE}:"):
-        path = address.split(":", 2)[2]
+        path = Address.parse(address).id
         text = code_text(workspace, path)
         if text is None:
             return None
@@ -89,7 +94,7 @@ def _spec(note: Note, claim_text: str | None) -> GroundingSpec | None:
     if evidence.data is not None:
         return GroundingSpec("expr-recompute", evidence.data.payload())
     if evidence.tree is not None:
-        return GroundingSpec("decision_tree", evidence.tree.payload())
+        return GroundingSpec("decision-tree", evidence.tree.payload())
     if evidence.equation is not None:
         return GroundingSpec("equation", {"body": evidence.equation})
     if evidence.figure is not None:

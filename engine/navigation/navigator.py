@@ -10,10 +10,12 @@ from enum import StrEnum
 from typing import Protocol
 
 from engine.core.epistemics import Verdict
-from engine.core.model import Edge
+from engine.core.grounds import GroundingSpec, VerifiedGround
+from engine.core.model import CONTRADICTS, Edge, ReasoningDAG
+from engine.core.registry import Registry
 from engine.core.router import Decision, route
-from engine.core.verifiers import VerifierResult
-from engine.core.wire import parse_payload
+from engine.core.verifiers import Verifier, VerifierResult
+from engine.core.wire import Draft, RouteInput
 from engine.navigation.coverage import CoverageReport, QuestionTerms
 from engine.navigation.grounding import NodeGround, for_claim, ground_node
 from engine.navigation.substrate import Adapter, Budget, Neighbourhood, Node, build_adapters, owner
@@ -33,12 +35,12 @@ class ActionKind(StrEnum):
 
 @dataclass(frozen=True)
 class Action:
-    """What the policy wants next; an answer carries the draft `{dag, prose, asserted}`."""
+    """What the policy wants next; an answer carries its typed `Draft`."""
 
     kind: ActionKind
     target: str | None = None
     reason: str = ""
-    draft: Mapping | None = None
+    draft: Draft | None = None
 
     @classmethod
     def expand(cls, target: str, reason: str = "") -> Action:
@@ -49,7 +51,7 @@ class Action:
         return cls(ActionKind.GROUND, target, reason)
 
     @classmethod
-    def answer(cls, draft: Mapping, reason: str = "") -> Action:
+    def answer(cls, draft: Draft, reason: str = "") -> Action:
         return cls(ActionKind.ANSWER, None, reason, draft)
 
     @classmethod
@@ -112,7 +114,16 @@ class NavState:
 
 
 class Policy(Protocol):
-    """Chooses the next action; the offline reasoner is the default implementation."""
+    """A reasoner: chooses the navigator's next action; the offline reasoner is the default.
+
+    `name` labels the result. `decide` receives a `NavState` (the question, the
+    neighbourhood so far, every node grounded with its verdict, the budget and steps
+    taken, the workspace) and returns an `Action`: expand or ground a node, answer with a
+    `Draft`, or abstain with a reason. It is called until it answers or abstains or the
+    step budget runs out; it should not mutate the state. It may raise: the navigator turns
+    any exception into a labelled abstention, so a reasoner bug never crashes a page. Its
+    draft only proposes: the router verifies every cite and derives every status.
+    """
 
     name: str
 
@@ -157,7 +168,8 @@ class NavResult:
     neighbourhood: Neighbourhood
     steps: tuple[Step, ...]
     decision: Decision | None = None
-    payload: Mapping | None = None
+    route_input: RouteInput | None = None
+    coverage: CoverageReport | None = None
     failure: str = ""
     latency_ms: float = 0.0
     stance: Stance | None = None
@@ -165,6 +177,16 @@ class NavResult:
     @property
     def label(self) -> str:
         return self.decision.label if self.decision else "ABSTAIN"
+
+    @property
+    def payload(self) -> dict | None:
+        """The wire payload the answer was routed from (for output), or None."""
+        if self.route_input is None:
+            return None
+        out = self.route_input.to_dict()
+        if self.coverage is not None:
+            out["coverage_report"] = self.coverage.to_dict()
+        return out
 
     def to_dict(self, *, timings: bool = True) -> dict:
         """JSON-ready result; without `timings` it is identical across identical runs."""
@@ -222,14 +244,19 @@ def navigate(
     *,
     budget: Budget | None = None,
     edges: Iterable[Edge] = (),
+    verifiers: Registry[Verifier] | None = None,
 ) -> NavResult:
     """Run the navigation loop; any failure inside becomes a labelled abstention, never a raise.
 
     `edges` are extra edges the router honours (overlay contradictions, confirmed triage).
+    `verifiers` (the built-in registry by default) checks each ground once, at grounding
+    time; the router reuses those results.
     """
     budget = budget or Budget()
     started = time.perf_counter()
-    run = _Run(workspace, index, question, policy, budget=budget, edges=tuple(edges))
+    run = _Run(
+        workspace, index, question, policy, budget=budget, edges=tuple(edges), verifiers=verifiers
+    )
     try:
         run.execute()
     except Exception as exc:  # any failure inside becomes a labelled abstention
@@ -241,7 +268,8 @@ def navigate(
         neighbourhood=run.hood,
         steps=tuple(run.steps),
         decision=run.decision,
-        payload=run.payload,
+        route_input=run.route_input,
+        coverage=run.coverage,
         failure=run.failure,
         latency_ms=(time.perf_counter() - started) * 1000.0,
     )
@@ -250,15 +278,17 @@ def navigate(
 class _Run:
     """The executor's mutable bookkeeping for one navigation."""
 
-    def __init__(self, workspace, index, question, policy, *, budget, edges):
+    def __init__(self, workspace, index, question, policy, *, budget, edges, verifiers):
         self.workspace, self.index, self.question = workspace, index, question
         self.policy, self.budget, self.edges = policy, budget, edges
+        self.verifiers: Registry[Verifier] | None = verifiers
         self.adapters: list[Adapter] = []
         self.hood = Neighbourhood()
         self.grounded: dict[str, Checked] = {}
         self.steps: list[Step] = []
         self.decision: Decision | None = None
-        self.payload: dict | None = None
+        self.route_input: RouteInput | None = None
+        self.coverage: CoverageReport | None = None
         self.failure = ""
         self.step_note = ""
         self.terms: QuestionTerms | None = None
@@ -334,66 +364,73 @@ class _Run:
         if ground is None:
             self.grounded[target] = Checked(None, None, Verdict.unresolved_inference())
         else:
-            self.grounded[target] = Checked(ground, *ground.check(self.workspace))
+            self.grounded[target] = Checked(
+                ground, *ground.check(self.workspace, verifiers=self.verifiers)
+            )
         return (), ()
 
     def _answer(self, action: Action):
-        draft = dict(action.draft or {})
-        dag = draft.get("dag") or {}
-        cited = sorted({ref for c in dag.get("claims", []) for ref in c.get("cites", [])})
-        texts = {}
-        for claim in dag.get("claims", []):
-            for ref in claim.get("cites", []):
-                texts.setdefault(ref, claim.get("text"))
-        groundings, status, bodies = {}, {}, {}
-        for ref in cited:
+        draft = action.draft
+        if draft is None:
+            raise TypeError("an answer action carries no draft")
+        dag = draft.dag
+        texts: dict[str, str] = {}
+        for claim in dag.claims:
+            for ref in claim.cites:
+                texts.setdefault(ref, claim.text)
+        groundings: dict[str, GroundingSpec] = {}
+        status: dict[str, Verdict] = {}
+        bodies: dict[str, str] = {}
+        verified: dict[str, VerifiedGround] = {}
+        for ref in sorted(texts):
             checked = self.grounded.get(ref)
             if checked is None or checked.ground is None:
                 continue  # never grounded or unresolvable: the router reports a missing hop
-            ground = for_claim(self.workspace, checked.ground, texts.get(ref))
+            ground = for_claim(self.workspace, checked.ground, texts[ref])
             if ground.spec is not None:
-                groundings[ref] = {"type": ground.spec.type, "payload": dict(ground.spec.payload)}
+                groundings[ref] = ground.spec
+            known = checked.ground.verified(checked.result)
+            if known is not None:
+                verified[ref] = known
             if ground.status is not None:
-                status[ref] = {
-                    "tier": ground.status.tier.value,
-                    **{f: True for f in ground.status.flags()},
-                }
+                status[ref] = ground.status
             if ground.body.strip():
                 bodies[ref] = ground.body
-        payload = {
-            "dag": dag,
-            "prose": draft.get("prose", ""),
-            "asserted": draft.get("asserted", {}),
-            "groundings": groundings,
-            "node_status": status,
-            "node_bodies": bodies,
-            "edges": [e.to_dict() for e in _relevant_edges(self.hood.edges, self.edges)],
-            "coverage_report": self._coverage(dag).to_dict(),
-        }
-        self.payload = payload
-        self.decision = route(parse_payload(payload), workspace=self.workspace.root)
+        self.coverage = self._coverage(dag)
+        self.route_input = RouteInput.from_draft(
+            draft,
+            groundings=groundings,
+            node_status=status,
+            node_bodies=bodies,
+            edges=tuple(_relevant_edges(self.hood.edges, self.edges)),
+            blocking_count=self.coverage.blocking_count,
+            uncovered=tuple(self.coverage.uncovered),
+            verified=verified,
+        )
+        self.decision = route(
+            self.route_input, workspace=self.workspace.root, verifiers=self.verifiers
+        )
         return (), ()
 
-    def _coverage(self, dag: Mapping) -> CoverageReport:
+    def _coverage(self, dag: ReasoningDAG) -> CoverageReport:
         """How the conclusion's closure covers the question: its claims and the notes they
         cite (title and checked body); one cited note is one source, so its whole text counts."""
-        claims = {c.get("id"): c for c in dag.get("claims", []) if isinstance(c, Mapping)}
-        seen, todo, texts = set(), [dag.get("conclusion")], []
+        seen, todo, texts = set(), [dag.conclusion], []
         while todo:
             cid = todo.pop()
-            claim = claims.get(cid)
-            if claim is None or cid in seen:
+            if cid in seen:
                 continue
             seen.add(cid)
-            texts.append(str(claim.get("text") or ""))
-            for ref in claim.get("cites") or []:
+            claim = dag.claim(cid)
+            texts.append(claim.text)
+            for ref in claim.cites:
                 node = self.hood.nodes.get(ref)
                 if node is not None:
                     texts.append(node.title)
                 checked = self.grounded.get(ref)
                 if checked is not None and checked.ground is not None:
                     texts.append(checked.ground.body)
-            todo.extend(claim.get("premises") or [])
+            todo.extend(claim.premises)
         terms = self.terms or QuestionTerms(
             self.question, self.index.rarity, notes=self.index.count()
         )
@@ -403,6 +440,6 @@ class _Run:
 def _relevant_edges(hood_edges: Iterable[Edge], extra: Iterable[Edge]) -> list[Edge]:
     seen: dict[tuple[str, str, str], Edge] = {}
     for edge in [*hood_edges, *extra]:
-        if edge.relation == "contradicts":
+        if edge.relation == CONTRADICTS:
             seen.setdefault((edge.src, edge.dst, edge.relation), edge)
     return [seen[k] for k in sorted(seen)]

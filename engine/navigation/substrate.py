@@ -6,11 +6,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
-from engine.core.errors import ConfigError
-from engine.core.model import Edge
+from engine.core.errors import ConfigError, PayloadError
+from engine.core.model import Address, Edge
 from engine.core.text import shorten
 from engine.workspace.index import Index
-from engine.workspace.notes import Note
+from engine.workspace.notes import MEMORY_SOURCE, Note, Store
 from engine.workspace.stores import Workspace
 
 EXCERPT_CHARS = 280
@@ -113,7 +113,22 @@ class Neighbourhood:
 
 
 class Adapter(Protocol):
-    """One store's view for navigation: retrieval, one-hop expansion and fetch-back."""
+    """One store's view for navigation: retrieval, one-hop expansion and fetch-back.
+
+    `store` and `source` are the first two segments of every address it owns (the
+    navigator routes a node to the adapter whose pair matches).
+
+    - `retrieve(query, k)` receives the question and how many seeds are wanted: at most
+      `k` `Node`s, best first, deterministic for the same workspace; possibly none. If it
+      raises, the run ends as a labelled abstention naming the error.
+    - `expand(node)` receives a node it owns: its one-hop neighbours and the edges to them
+      (links, backlinks, tethers). It may raise (an unreadable store, say): the navigator
+      records the failure in the step and goes on with no neighbours.
+    - `get(address)` receives an address it owns (fetch-back for callers outside the loop):
+      the note, or None when it does not resolve. It should not raise.
+
+    Retrieval and fetch-back are read-only; nothing is written to the workspace.
+    """
 
     store: str
     source: str
@@ -197,7 +212,7 @@ class CodeAdapter:
         return []
 
     def expand(self, node: Node) -> tuple[list[Node], list[Edge]]:
-        path = node.address.split(":", 2)[2]
+        path = Address.parse(node.address).id
         tethered = [
             n
             for n in self.workspace.notes.values()
@@ -231,9 +246,9 @@ def build_adapters(workspace: Workspace, index: Index) -> list[Adapter]:
     """Adapters in a fixed priority: local canon boxes, federated boxes, practice, code."""
     backlinks = backlink_map(workspace)
     related = link_less(workspace)
-    sources = [("zk", box) for box in workspace.boxes]
-    sources += [("zk", fed.source) for fed in workspace.federated]
-    sources.append(("mem", "_memory"))
+    sources = [(Store.CANON.value, box) for box in workspace.boxes]
+    sources += [(Store.CANON.value, fed.source) for fed in workspace.federated]
+    sources.append((Store.PRACTICE.value, MEMORY_SOURCE))
     adapters: list[Adapter] = [
         NoteAdapter(
             workspace, index, store=store, source=source, backlinks=backlinks, related=related
@@ -263,9 +278,11 @@ _link_less_seen: list = []
 
 def owner(adapters: Iterable[Adapter], address: str) -> Adapter | None:
     """The adapter whose store and source the address belongs to."""
-    store, _, rest = address.partition(":")
-    source = rest.partition(":")[0]
-    return next((a for a in adapters if a.store == store and a.source == source), None)
+    try:
+        parsed = Address.parse(address)
+    except PayloadError:
+        return None
+    return next((a for a in adapters if (a.store, a.source) == (parsed.store, parsed.source)), None)
 
 
 def backlink_map(workspace: Workspace) -> Mapping[str, tuple[tuple[str, str], ...]]:

@@ -19,12 +19,11 @@ from pathlib import Path
 from engine.core.errors import ConfigError
 from engine.core.model import Edge
 from engine.core.paths import resolve_inside
-from engine.review.overlay import EdgeKey, Overlay, load_overlay
-from engine.review.triage import Decision, state
-from engine.review.typers import Relation
+from engine.review.overlay import Overlay, load_overlay
+from engine.review.relations import EdgeKey, Relation
+from engine.review.triage import TriageDecision, state
 from engine.workspace.stores import CONFIG_FILE, Workspace
 
-CONTRADICTS = Relation.CONTRADICTS.value
 _MAX_SETTINGS_BYTES = 1024 * 1024
 
 
@@ -103,7 +102,7 @@ class ReviewScope:
     def edges(self) -> list[Edge]:
         """The `contradicts` edges the router honours: those that contest, practice → canon."""
         return [
-            Edge(c.key.memory_address, c.key.zk_address, CONTRADICTS)
+            Edge(c.key.memory_address, c.key.zk_address, Relation.CONTRADICTS.value)
             for c in self.contradictions
             if c.contests
         ]
@@ -119,7 +118,7 @@ class ReviewScope:
 
 def scope_of(
     overlay: Overlay | None,
-    decisions: dict[EdgeKey, Decision] | None,
+    decisions: dict[EdgeKey, TriageDecision] | None,
     scope: ContestScope = ContestScope.CONFIRMED,
 ) -> ReviewScope:
     """The contradictions in review: confirmed in triage, or in the overlay and not dismissed."""
@@ -127,11 +126,11 @@ def scope_of(
     found: dict[EdgeKey, Contradiction] = {}
     for edge in overlay.edges if overlay is not None else ():
         decision = decisions.get(edge.key)
-        if edge.relation is not Relation.CONTRADICTS or decision is Decision.DISMISSED:
+        if edge.relation is not Relation.CONTRADICTS or decision is TriageDecision.DISMISSED:
             continue
-        if decision is Decision.CONFIRMED:
+        if decision is TriageDecision.CONFIRMED:
             status = ReviewState.CONFIRMED
-        elif decision is Decision.FOLLOW_UP:
+        elif decision is TriageDecision.FOLLOW_UP:
             status = ReviewState.FOLLOW_UP
         else:
             status = ReviewState.UNREVIEWED
@@ -139,7 +138,7 @@ def scope_of(
         found[edge.key] = Contradiction(edge.key, status, contests, edge.confidence, edge.cue)
     for key, decision in decisions.items():
         # A confirmation stands even when a rebuilt overlay no longer has the edge.
-        if decision is Decision.CONFIRMED and key not in found:
+        if decision is TriageDecision.CONFIRMED and key not in found:
             found[key] = Contradiction(key, ReviewState.CONFIRMED, True)
     return ReviewScope(scope, tuple(found[k] for k in sorted(found)))
 

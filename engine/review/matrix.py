@@ -22,9 +22,9 @@ import pandas as pd
 
 from engine.core.text import shorten
 from engine.review.contest import ContestScope, scope_of
-from engine.review.overlay import EdgeKey, Overlay
-from engine.review.triage import Decision
-from engine.review.typers import Relation
+from engine.review.overlay import Overlay
+from engine.review.relations import EdgeKey, Relation
+from engine.review.triage import TriageDecision
 from engine.workspace.stores import Workspace
 
 STRONG_CLAIM = 0.7
@@ -80,7 +80,7 @@ def matrix_frame(
     overlay: Overlay | None,
     workspace: Workspace,
     *,
-    triage: dict[EdgeKey, Decision] | None = None,
+    triage: dict[EdgeKey, TriageDecision] | None = None,
     scope: ContestScope = ContestScope.CONFIRMED,
 ) -> pd.DataFrame:
     """One row per overlay edge, in the overlay's priority order, with `COLUMNS`.
@@ -187,7 +187,7 @@ def sort_queue(frame: pd.DataFrame, order: QueueOrder | str = QueueOrder.PENDING
         out = frame.sort_values("zk_label", key=lambda c: c.str.casefold(), kind="stable")
     else:
         # Undecided contradictions first (what needs a reviewer), then the rest by priority.
-        rank = ~((frame["relation"] == "contradicts") & (frame["triage"] == ""))
+        rank = ~((frame["relation"] == Relation.CONTRADICTS.value) & (frame["triage"] == ""))
         out = frame.assign(_rank=rank.astype(int))
         out = out.sort_values(["_rank", "priority"], ascending=[True, False], kind="stable")
         out = out.drop(columns="_rank")
@@ -281,7 +281,7 @@ class DebateEntry:
 def debate_map(
     overlay: Overlay | None,
     *,
-    triage: dict[EdgeKey, Decision] | None = None,
+    triage: dict[EdgeKey, TriageDecision] | None = None,
     scope: ContestScope = ContestScope.CONFIRMED,
 ) -> list[DebateEntry]:
     """Per canon note with a supporting or contradicting practice entry, in address order.
@@ -299,7 +299,9 @@ def debate_map(
         key = edge.key
         if edge.relation is Relation.SUPPORTS:
             support.setdefault(key.zk_address, set()).add(edge.memory_id)
-        elif edge.relation is Relation.CONTRADICTS and decisions.get(key) == Decision.DISMISSED:
+        elif (
+            edge.relation is Relation.CONTRADICTS and decisions.get(key) == TriageDecision.DISMISSED
+        ):
             dismissed.setdefault(key.zk_address, set()).add(edge.memory_id)
     for found in scope_of(overlay, decisions, scope).contradictions:
         if found.contests:

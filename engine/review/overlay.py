@@ -27,10 +27,12 @@ from datetime import UTC, datetime
 
 from engine.core import jsonsafe
 from engine.core.errors import ConfigError, EngineError, WorkspaceError
+from engine.core.registry import Registry
+from engine.review.relations import EdgeKey, Relation, Typing
 from engine.review.strength import ClaimStrength, priority_weight
-from engine.review.typers import Relation, Typer, Typing, gate_for, make_typer
+from engine.review.typers import TyperFactory, TyperSpec, gate_for, make_typer
 from engine.workspace.atomic import read_app_file, synapse_path, write_atomic
-from engine.workspace.notes import MEMORY_SOURCE, Note, NoteKind, Store, note_address
+from engine.workspace.notes import Note, NoteKind, Store
 from engine.workspace.opened import OpenWorkspace
 from engine.workspace.stores import Workspace
 
@@ -62,47 +64,6 @@ class OverlayConfig:
 
     def to_dict(self) -> dict:
         return asdict(self)
-
-
-@dataclass(frozen=True, order=True)
-class EdgeKey:
-    """Which (practice entry, canon note) pair an edge, a brief or a triage decision is about."""
-
-    memory_id: str
-    zk_source: str
-    zk_id: str
-
-    @property
-    def memory_address(self) -> str:
-        return note_address(Store.PRACTICE, MEMORY_SOURCE, self.memory_id)
-
-    @property
-    def zk_address(self) -> str:
-        return note_address(Store.CANON, self.zk_source, self.zk_id)
-
-    @property
-    def token(self) -> str:
-        """The key as one string, for a selection or a link (`EdgeKey.from_token` reads it)."""
-        return f"{self.memory_id}|{self.zk_source}|{self.zk_id}"
-
-    @classmethod
-    def from_token(cls, text: object) -> EdgeKey | None:
-        """The key a `token` names, or None when `text` is not one."""
-        parts = text.split("|") if isinstance(text, str) else []
-        return cls(*parts) if len(parts) == 3 and all(parts) else None
-
-    def to_dict(self) -> dict:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: object) -> EdgeKey:
-        """Raises ValueError unless `data` holds the three ids as non-empty strings."""
-        if not isinstance(data, dict):
-            raise ValueError("edge is not an object")
-        values = [data.get(name) for name in ("memory_id", "zk_source", "zk_id")]
-        if not all(isinstance(value, str) and value for value in values):
-            raise ValueError("edge needs memory_id, zk_source and zk_id as strings")
-        return cls(*values)
 
 
 @dataclass(frozen=True)
@@ -276,21 +237,22 @@ def candidates(opened: OpenWorkspace, config: OverlayConfig = OverlayConfig()) -
 def build_overlay(
     opened: OpenWorkspace,
     *,
-    typer: str | Typer = "offline",
+    typer: TyperSpec = "offline",
     config: OverlayConfig = OverlayConfig(),
     progress: Progress | None = None,
+    typers: Registry[TyperFactory] | None = None,
 ) -> Overlay:
     """Type the candidate pairs, keep the confident edges and replace the overlay file.
 
-    `typer` is a name known to `engine.review.typers.make_typer`, or a typer object (say a model
-    typer for an endpoint set in the app), put behind its gate (`typers.gate_for`: a model
-    typer is gated by its own model, any other by the offline classifier) unless it is
-    gated already. The file is written once, at the end: if typing fails
-    part-way the previous overlay stays. Raises ConfigError for an unknown or unconfigured
-    typer.
+    `typer` is a name registered in `typers` (`engine.review.typers.TYPERS` by default),
+    or a typer object (say a model typer for an endpoint set in the app), put behind its
+    gate (`typers.gate_for`: a model typer is gated by its own model, any other by the
+    offline classifier) unless it is gated already. The file is written once, at the end:
+    if typing fails part-way the previous overlay stays. Raises ConfigError for an unknown
+    or unconfigured typer.
     """
     started = time.perf_counter()
-    typed_by = make_typer(typer) if isinstance(typer, str) else gate_for(typer)
+    typed_by = make_typer(typer, registry=typers) if isinstance(typer, str) else gate_for(typer)
     pairs = candidates(opened, config)
     strength = ClaimStrength(opened.workspace)
     edges: list[OverlayEdge] = []

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
-from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
 
@@ -28,6 +27,7 @@ from engine.review.alignment import (
 )
 from engine.review.calibration import Calibration, ContradictionCue, Evidence
 from engine.review.passages import Passage, passage, sentences_of
+from engine.review.relations import Relation, Typing
 
 MODEL_PATH = Path(__file__).parent / "data" / "stance_model.json"
 CLASSES = ("supports", "contradicts", "none")
@@ -36,37 +36,6 @@ _AGAINST = 2  # of those, how many may carry a contradiction
 _HEDGE_DISCOUNT = 0.8
 _NUMBER_ALIGNED = 0.6  # alignment above which a differing number alone contradicts
 _DENIAL_ALIGNED = 0.7  # coverage of a denied statement above which the denial contradicts
-
-
-class Relation(StrEnum):
-    """How a practice claim relates to a canon note."""
-
-    SUPPORTS = "supports"
-    CONTRADICTS = "contradicts"
-    EXTENDS = "extends"
-    UNRELATED = "unrelated"
-
-
-@dataclass(frozen=True)
-class Typing:
-    """One typed (practice, canon) pair; `evidence` is the canon sentence relied on, verbatim.
-
-    `cue` names what disagrees when the relation is `contradicts` (else `none`).
-    """
-
-    relation: Relation
-    confidence: float
-    rationale: str
-    evidence: str = ""
-    cue: ContradictionCue = ContradictionCue.NONE
-
-    @classmethod
-    def unrelated(cls, rationale: str, evidence: str = "") -> Typing:
-        return cls(Relation.UNRELATED, 0.0, rationale, evidence)
-
-    @classmethod
-    def failed(cls, reason: str) -> Typing:
-        return cls(Relation.UNRELATED, 0.0, f"model typer failed: {reason}")
 
 
 @dataclass(frozen=True)

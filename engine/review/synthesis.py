@@ -37,7 +37,8 @@ from engine.core.llm import ChatModel, LLMConfig, OpenAIChat
 from engine.core.text import one_line
 from engine.review.figures import untraced_figures, without_spelled_figures
 from engine.review.matrix import is_high_value
-from engine.review.overlay import EdgeKey, Overlay, OverlayEdge, note_text
+from engine.review.overlay import Overlay, OverlayEdge, note_text
+from engine.review.relations import EdgeKey
 from engine.workspace.bm25 import tokens as ranking_tokens
 from engine.workspace.notes import Quote
 from engine.workspace.opened import OpenWorkspace

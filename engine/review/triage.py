@@ -23,17 +23,15 @@ from enum import StrEnum
 from engine.core import jsonsafe
 from engine.core.errors import ConfigError, EngineError, WorkspaceError
 from engine.core.model import Edge
-from engine.review.overlay import EdgeKey
-from engine.review.typers import Relation
+from engine.review.relations import EdgeKey, Relation
 from engine.workspace.atomic import append_durable, file_lock, read_app_file, synapse_path
 
 LOG_PATH = ".synapse/triage.jsonl"
 LOCK_PATH = ".synapse/triage.lock"
-CONTRADICTS = Relation.CONTRADICTS.value
 MAX_NOTE_CHARS = 10_000
 
 
-class Decision(StrEnum):
+class TriageDecision(StrEnum):
     """A reviewer's verdict on one edge."""
 
     CONFIRMED = "confirmed"
@@ -47,7 +45,7 @@ class TriageEntry:
 
     at: str
     edge: EdgeKey
-    decision: Decision
+    decision: TriageDecision
     note: str = ""
 
     def to_dict(self) -> dict:
@@ -67,7 +65,7 @@ class TriageEntry:
         if not isinstance(data.get("at"), str) or not isinstance(note, str):
             raise ValueError("at and note must be strings")
         try:
-            decision = Decision(data.get("decision"))
+            decision = TriageDecision(data.get("decision"))
         except ValueError:
             raise ValueError(f"unknown decision {data.get('decision')!r}") from None
         return cls(data["at"], EdgeKey.from_dict(data.get("edge")), decision, note)
@@ -84,7 +82,7 @@ class TriageLog:
     def empty(cls) -> TriageLog:
         return cls(())
 
-    def state(self) -> dict[EdgeKey, Decision]:
+    def state(self) -> dict[EdgeKey, TriageDecision]:
         return {key: entry.decision for key, entry in self.latest().items()}
 
     def latest(self) -> dict[EdgeKey, TriageEntry]:
@@ -98,7 +96,7 @@ class TriageLog:
 def record(
     root: str | os.PathLike[str],
     edge: EdgeKey,
-    decision: Decision | str,
+    decision: TriageDecision | str,
     *,
     note: str = "",
 ) -> TriageEntry:
@@ -107,9 +105,9 @@ def record(
     Raises ConfigError for an unknown decision.
     """
     try:
-        decision = Decision(decision)
+        decision = TriageDecision(decision)
     except ValueError:
-        names = ", ".join(d.value for d in Decision)
+        names = ", ".join(d.value for d in TriageDecision)
         raise ConfigError(f"unknown decision {decision!r} (one of {names})") from None
     _check_fields(edge, note)
     entry = TriageEntry(datetime.now(UTC).isoformat(timespec="microseconds"), edge, decision, note)
@@ -155,7 +153,7 @@ def read_log(root: str | os.PathLike[str]) -> TriageLog:
     return TriageLog(tuple(entries), tuple(problems))
 
 
-def state(root: str | os.PathLike[str]) -> dict[EdgeKey, Decision]:
+def state(root: str | os.PathLike[str]) -> dict[EdgeKey, TriageDecision]:
     """The current decision on every triaged edge: the last one recorded wins."""
     return read_log(root).state()
 
@@ -163,9 +161,9 @@ def state(root: str | os.PathLike[str]) -> dict[EdgeKey, Decision]:
 def confirmed_edges(root: str | os.PathLike[str]) -> list[Edge]:
     """A `contradicts` edge, practice → canon, for every confirmed triage decision."""
     return [
-        Edge(key.memory_address, key.zk_address, CONTRADICTS)
+        Edge(key.memory_address, key.zk_address, Relation.CONTRADICTS.value)
         for key, decision in state(root).items()
-        if decision is Decision.CONFIRMED
+        if decision is TriageDecision.CONFIRMED
     ]
 
 

@@ -22,11 +22,11 @@ from typing import Protocol
 
 from engine.core.errors import ConfigError
 from engine.core.llm import ChatModel, LLMConfig, OpenAIChat
+from engine.core.registry import Registry
 from engine.review.calibration import ContradictionCue
+from engine.review.relations import Relation, Typing
 from engine.review.stance import (
     OfflineTyper,
-    Relation,
-    Typing,
     best_sentence,
     model,
     offline_stance,
@@ -42,6 +42,8 @@ __all__ = [
     "Relation",
     "StanceFn",
     "Typer",
+    "TyperFactory",
+    "TyperSpec",
     "Typing",
     "default_floor",
     "gate_for",
@@ -57,7 +59,14 @@ StanceFn = Callable[[str, str], float]
 
 
 class Typer(Protocol):
-    """Types how a practice text relates to a canon note's text."""
+    """Types how a practice text relates to a canon note's text.
+
+    Called with the practice entry's text and the canon note's text (title and body);
+    returns a `Typing`: the relation, a confidence in [0, 1], a rationale and the canon
+    sentence relied on, verbatim. `name` is recorded in the overlay it builds. A typer is
+    always used behind its stance gate (`gate_for`), which may turn a `contradicts` into
+    `unrelated`. It may raise: the overlay build then stops and the previous file stays.
+    """
 
     name: str
 
@@ -239,12 +248,15 @@ def _parse(text: str) -> tuple[Relation, float, str]:
     return relation, float(confidence), rationale.strip()
 
 
-TYPERS: dict[str, Callable[[], Typer]] = {}
+# A typer by registered name (`offline`, `openai`) or a typer object itself.
+TyperSpec = str | Typer
+TyperFactory = Callable[[], Typer]
+TYPERS: Registry[TyperFactory] = Registry("typer")
 
 
-def register(name: str, factory: Callable[[], Typer]) -> None:
+def register(name: str, factory: TyperFactory) -> None:
     """Make `make_typer(name)` build a typer with `factory` (replacing any earlier one)."""
-    TYPERS[name] = factory
+    TYPERS.register(name, factory)
 
 
 def model_typer(chat: ChatModel) -> GatedTyper:
@@ -264,15 +276,16 @@ def gate_for(typer: Typer) -> Typer:
     return gated(typer, offline_stance)
 
 
-def make_typer(name: str) -> Typer:
-    """The named typer behind its stance gate (see `gate_for`).
+def make_typer(name: str, *, registry: Registry[TyperFactory] | None = None) -> Typer:
+    """The named typer from `registry` (`TYPERS` by default) behind its stance gate.
 
-    Raises `ConfigError` for an unknown name, or when the model typer's endpoint is not
-    configured.
+    See `gate_for`. Raises `ConfigError` for an unknown name, or when the model typer's
+    endpoint is not configured.
     """
-    factory = TYPERS.get(name)
+    typers = TYPERS if registry is None else registry
+    factory = typers.get(name)
     if factory is None:
-        known = ", ".join(sorted(TYPERS))
+        known = ", ".join(typers.names())
         raise ConfigError(f"unknown typer {name!r}; known typers: {known}")
     return gate_for(factory())
 

@@ -1,4 +1,5 @@
-"""Example questions a workspace offers on the landing page, read from its `questions.jsonl`."""
+"""Examples: the questions a workspace offers on its landing page (its `questions.jsonl`),
+and the bundled wire payloads, one per decision path, that demonstrate the router."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 EXAMPLES_FILE = "questions.jsonl"
+# The bundled payload gallery, shared by the Audit page and the router tests.
+PAYLOADS = Path(__file__).resolve().parents[2] / "examples" / "payloads"
 LABELS = ("ANSWER", "HEDGED ANSWER", "ABSTAIN")
 MAX_EXAMPLE_BYTES = 256 * 1024
 
@@ -60,3 +63,47 @@ def landing_examples(examples: tuple[Example, ...]) -> tuple[Example, ...]:
             picked.append(example)
             stances.add(example.stance)
     return tuple(picked)
+
+
+@dataclass(frozen=True, kw_only=True)
+class PayloadExample:
+    """A named wire payload, the decision it should get (or `invalid`) and why it matters.
+
+    `reasons` are the abstain reasons it should get, in order; `text` is the payload as
+    indented JSON, ready to paste into the Audit page.
+    """
+
+    key: str
+    title: str
+    expect: str
+    summary: str
+    text: str
+    reasons: tuple[str, ...] = ()
+
+    def payload(self) -> dict:
+        return json.loads(self.text)
+
+
+def payload_examples(folder: str | os.PathLike[str] = PAYLOADS) -> tuple[PayloadExample, ...]:
+    """Every `*.json` payload example in `folder`, in file-name order.
+
+    A file that is unreadable, lacks a key, title, expect, summary or payload object, or
+    whose reasons are not a list of strings, is skipped; a missing folder gives none.
+    """
+    out = []
+    for path in sorted(Path(folder).glob("*.json")):
+        try:
+            item = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError):
+            continue
+        if not isinstance(item, dict) or not isinstance(item.get("payload"), dict):
+            continue
+        fields = {name: item.get(name) for name in ("key", "title", "expect", "summary")}
+        if not all(isinstance(value, str) and value for value in fields.values()):
+            continue
+        reasons = item.get("reasons", [])
+        if not isinstance(reasons, list) or not all(isinstance(r, str) for r in reasons):
+            continue
+        text = json.dumps(item["payload"], indent=2, ensure_ascii=False)
+        out.append(PayloadExample(**fields, text=text, reasons=tuple(reasons)))
+    return tuple(out)

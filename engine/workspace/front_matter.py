@@ -14,6 +14,8 @@ from pathlib import Path
 
 import yaml
 
+from engine.core.errors import PayloadError
+from engine.core.model import Address
 from engine.core.paths import resolve_inside
 from engine.workspace.notes import (
     KINDS_BY_STORE,
@@ -260,10 +262,10 @@ class _NoteBuilder:
         if ":" not in target:
             safe = is_address_safe(target)
             return note_address(self.store, self.source, target) if safe else None
-        parts = target.split(":", 2)
-        if len(parts) != 3 or not all(parts) or re.search(r"[\s\x00-\x1f\x7f]", target):
+        try:
+            return str(Address.parse(target))
+        except PayloadError:
             return None
-        return target
 
     def _tether(self) -> Tether | None:
         value = self.meta.get("tether")

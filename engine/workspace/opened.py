@@ -12,8 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.workspace.index import Index, UpdateStats
-from engine.workspace.stores import LoadProblem, Workspace
-from engine.workspace.stores import open_workspace as load_workspace
+from engine.workspace.stores import LoadProblem, Workspace, load_workspace
 from engine.workspace.threads import DaemonPool
 
 # Model calls in flight at once per workspace; each is bounded by its endpoint deadline.

@@ -131,7 +131,7 @@ class Workspace:
         return tuple(annotation for item in items if (annotation := _annotation(item)))
 
 
-def open_workspace(path: str | os.PathLike[str], *, previous: Workspace | None = None) -> Workspace:
+def load_workspace(path: str | os.PathLike[str], *, previous: Workspace | None = None) -> Workspace:
     """Load the workspace folder at `path`; raises WorkspaceError if it is not a workspace.
 
     A workspace is a folder holding `.zettelkasten/` (canon boxes) or `.memory/` (practice

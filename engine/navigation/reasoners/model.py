@@ -1,4 +1,4 @@
-"""Ask a chat model for a cited reasoning DAG and accept only a strictly valid wire payload."""
+"""The model reasoner: ask a chat model for a cited reasoning DAG, accept only a valid draft."""
 
 from __future__ import annotations
 
@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from engine.core.errors import PayloadError
 from engine.core.llm import ChatModel
 from engine.core.text import one_line
-from engine.core.wire import parse_payload
+from engine.core.wire import Draft, parse_draft
+from engine.navigation.navigator import Action, NavState
+from engine.navigation.reasoners.offline import OfflineConfig, explore
 
 log = logging.getLogger(__name__)
 
@@ -81,31 +83,60 @@ class NodeView:
 
 
 @dataclass(frozen=True)
-class Draft:
-    """The model's answer as a validated payload, or why there is none.
+class DraftReply:
+    """The model's answer as a validated `Draft`, or why there is none.
 
-    `payload` holds only `dag`, `prose` and `asserted`; `raw` is the last reply text.
-    Build it with `Draft.ok(payload, attempts)` or `Draft.failed(reason, attempts)`.
+    The draft holds only the DAG, prose and asserted statuses; `raw` is the last reply
+    text. Build it with `DraftReply.accepted(draft, attempts)` or
+    `DraftReply.rejected(reason, attempts)`.
     """
 
-    ok: bool
-    payload: dict | None = None
+    draft: Draft | None = None
     reason: str = ""
     attempts: int = 0
     raw: str = ""
 
+    @property
+    def ok(self) -> bool:
+        return self.draft is not None
+
     @classmethod
-    def failed(cls, reason: str, attempts: int, *, raw: str = "") -> Draft:
-        return cls(ok=False, reason=reason, attempts=attempts, raw=raw)
+    def accepted(cls, draft: Draft, attempts: int, *, raw: str = "") -> DraftReply:
+        return cls(draft=draft, attempts=attempts, raw=raw)
+
+    @classmethod
+    def rejected(cls, reason: str, attempts: int, *, raw: str = "") -> DraftReply:
+        return cls(reason=reason, attempts=attempts, raw=raw)
 
 
-def _ok_draft(cls: type[Draft], payload: dict, attempts: int, *, raw: str = "") -> Draft:
-    return cls(ok=True, payload=payload, attempts=attempts, raw=raw)
+class ModelReasoner:
+    """Explores like the offline reasoner, then asks a chat model for the DAG.
 
+    `model` is any `ChatModel` (the OpenAI-compatible client in production, a local
+    server's in tests); the draft it proposes is checked by the router like any other.
+    """
 
-# Attached after the dataclass is built so that `ok` is a plain field on instances (an
-# instance attribute shadows a classmethod) while `Draft.ok(...)` stays a constructor.
-Draft.ok = classmethod(_ok_draft)  # type: ignore[assignment, method-assign]
+    name = "openai"
+
+    def __init__(self, model: ChatModel, config: OfflineConfig | None = None) -> None:
+        self.model = model
+        self.config = config or OfflineConfig()
+
+    def decide(self, state: NavState) -> Action:
+        action = explore(state, self.config)
+        if action is not None:
+            return action
+        views = [
+            NodeView(address, state.neighbourhood.nodes[address].title, checked.ground.body)
+            for address, checked in state.grounded.items()
+            if checked.ground is not None and address in state.neighbourhood.nodes
+        ]
+        if not views:
+            return Action.abstain("nothing checkable was retrieved for this question")
+        reply = draft_answer(self.model, state.question, views)
+        if reply.draft is None:
+            return Action.abstain(reply.reason)
+        return Action.answer(reply.draft, f"model draft after {reply.attempts} attempt(s)")
 
 
 class _Invalid(Exception):
@@ -114,7 +145,7 @@ class _Invalid(Exception):
 
 def draft_answer(
     model: ChatModel, question: str, nodes: Sequence[NodeView], *, retries: int = 1
-) -> Draft:
+) -> DraftReply:
     """Ask `model` to answer `question` from `nodes`; never raises.
 
     Invalid output is re-asked `retries` times with the problem stated; an endpoint
@@ -127,7 +158,7 @@ def draft_answer(
         return _converse(model, messages, allowed, retries)
     except Exception as exc:  # a reasoner failure must abstain, not crash a page
         log.exception("drafting an answer failed")
-        return Draft.failed(f"reasoner error: {type(exc).__name__}: {exc}", 0)
+        return DraftReply.rejected(f"reasoner error: {type(exc).__name__}: {exc}", 0)
 
 
 def build_messages(question: str, nodes: Sequence[NodeView]) -> list[dict]:
@@ -145,7 +176,9 @@ def build_messages(question: str, nodes: Sequence[NodeView]) -> list[dict]:
     return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
 
 
-def _converse(model: ChatModel, messages: list[dict], allowed: set[str], retries: int) -> Draft:
+def _converse(
+    model: ChatModel, messages: list[dict], allowed: set[str], retries: int
+) -> DraftReply:
     limit = 1 + max(0, retries)
     problem = ""
     raw = ""
@@ -153,12 +186,14 @@ def _converse(model: ChatModel, messages: list[dict], allowed: set[str], retries
         try:
             reply = model.complete(messages, json_mode=True)
         except Exception as exc:  # a ChatModel should not raise; treat it as a failed call
-            return Draft.failed(f"model endpoint failed: {type(exc).__name__}: {exc}", attempt)
+            return DraftReply.rejected(
+                f"model endpoint failed: {type(exc).__name__}: {exc}", attempt
+            )
         if not reply.ok:
-            return Draft.failed(f"model endpoint failed: {reply.error}", attempt, raw=raw)
+            return DraftReply.rejected(f"model endpoint failed: {reply.error}", attempt, raw=raw)
         raw = reply.text
         try:
-            return Draft.ok(_parse(raw, allowed), attempt, raw=raw)
+            return DraftReply.accepted(_parse(raw, allowed), attempt, raw=raw)
         except _Invalid as exc:
             problem = str(exc)
         log.info("model output invalid (attempt %d of %d): %s", attempt, limit, problem)
@@ -172,10 +207,12 @@ def _converse(model: ChatModel, messages: list[dict], allowed: set[str], retries
             },
         ]
     noun = "attempt" if limit == 1 else "attempts"
-    return Draft.failed(f"model output invalid after {limit} {noun}: {problem}", limit, raw=raw)
+    return DraftReply.rejected(
+        f"model output invalid after {limit} {noun}: {problem}", limit, raw=raw
+    )
 
 
-def _parse(text: str, allowed: set[str]) -> dict:
+def _parse(text: str, allowed: set[str]) -> Draft:
     body = text.strip()
     fenced = _FENCE.match(body)
     if fenced:
@@ -194,7 +231,7 @@ def _parse(text: str, allowed: set[str]) -> dict:
         raise _Invalid('"prose" must be a string')
     asserted = data.get("asserted") or {}
     try:
-        parsed = parse_payload(
+        parsed = parse_draft(
             {"dag": data["dag"], "prose": data.get("prose", ""), "asserted": asserted}
         )
     except PayloadError as exc:
@@ -206,11 +243,7 @@ def _parse(text: str, allowed: set[str]) -> dict:
     dropped = [key for key in DROPPED_KEYS if key in data]
     if dropped:
         log.info("ignored model-supplied %s", ", ".join(dropped))
-    return {
-        "dag": parsed.dag.to_dict(),
-        "prose": parsed.prose,
-        "asserted": {claim: tier.value for claim, tier in parsed.asserted.items()},
-    }
+    return parsed
 
 
 def _fit(nodes: Sequence[NodeView]) -> list[NodeView]:

@@ -1,16 +1,15 @@
-"""Reasoners: the extractive offline reasoner (the default) and the OpenAI-compatible one."""
+"""The extractive offline reasoner (the default): restate the best-covering checked sentence."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from engine.core.errors import ConfigError
-from engine.core.llm import LLMConfig, OpenAIChat
+from engine.core.model import Claim, ClaimKind, ProseCitation
 from engine.core.text import sentences
+from engine.core.wire import Draft
 from engine.navigation.coverage import claim_shaped, question_words, stem
 from engine.navigation.navigator import Action, NavState
-from engine.navigation.reasoners.model import NodeView, draft_answer
 from engine.navigation.substrate import RELATED, link_less
 from engine.workspace.bm25 import tokens as terms
 from engine.workspace.notes import NoteKind
@@ -128,10 +127,10 @@ class OfflineReasoner:
             text = _best_sentence_of(state, target) or best.text
             claims.append(_claim(f"p{i}", text, "restatement", [target]))
         conclusion = _claim(
-            "c1", best.text, "inference", [best.address], premises=[c["id"] for c in claims]
+            "c1", best.text, "inference", [best.address], premises=[c.id for c in claims]
         )
         return Action.answer(
-            _draft([*claims, conclusion], "c1", [c["id"] for c in claims]),
+            _draft([*claims, conclusion], "c1", [c.id for c in claims]),
             f"restated {why}; it is a claim derived from "
             + ", ".join(f"\u201c{_title(state, p) or p}\u201d" for p in premises),
         )
@@ -321,70 +320,18 @@ def _has_links(state: NavState, address: str) -> bool:
 
 def _claim(
     cid: str, text: str, kind: str, cites: list[str], *, premises: Sequence[str] = ()
-) -> dict:
-    return {"id": cid, "text": text, "kind": kind, "cites": cites, "premises": list(premises)}
+) -> Claim:
+    return Claim(cid, text, ClaimKind(kind), tuple(cites), tuple(premises))
 
 
-def _draft(claims: list[dict], conclusion: str, prose_claims: list[str]) -> dict:
+def _draft(claims: list[Claim], conclusion: str, prose_claims: list[str]) -> Draft:
     """The draft, with prose made of the named claims' texts, each span citing its claim."""
-    by_id = {c["id"]: c for c in claims}
+    by_id = {c.id: c for c in claims}
     prose, spans = "", []
     for cid in prose_claims:
         if prose:
             prose += " "
         start = len(prose)
-        prose += by_id[cid]["text"]
-        spans.append({"start": start, "end": len(prose), "claim": cid})
-    dag = {"claims": claims, "conclusion": conclusion, "prose_citations": spans}
-    return {"dag": dag, "prose": prose}
-
-
-class ModelReasoner:
-    """Explores like the offline reasoner, then asks an OpenAI-compatible model for the DAG."""
-
-    name = "openai"
-
-    def __init__(self, model, config: OfflineConfig | None = None):
-        self.model = model
-        self.config = config or OfflineConfig()
-
-    def decide(self, state: NavState) -> Action:
-        action = explore(state, self.config)
-        if action is not None:
-            return action
-        views = [
-            NodeView(address, state.neighbourhood.nodes[address].title, checked.ground.body)
-            for address, checked in state.grounded.items()
-            if checked.ground is not None and address in state.neighbourhood.nodes
-        ]
-        if not views:
-            return Action.abstain("nothing checkable was retrieved for this question")
-        draft = draft_answer(self.model, state.question, views)
-        if not draft.ok:
-            return Action.abstain(draft.reason)
-        return Action.answer(draft.payload, f"model draft after {draft.attempts} attempt(s)")
-
-
-Factory = Callable[[], object]
-REASONERS: dict[str, Factory] = {}
-
-
-def register(name: str, factory: Factory) -> None:
-    """Register a reasoner factory under `name`; the built-ins register the same way."""
-    REASONERS[name] = factory
-
-
-def make_reasoner(name: str):
-    """A fresh reasoner by name; raises ConfigError for an unknown name."""
-    factory = REASONERS.get(name)
-    if factory is None:
-        raise ConfigError(f"unknown reasoner {name!r} (known: {', '.join(sorted(REASONERS))})")
-    return factory()
-
-
-def _openai_from_env():
-    return ModelReasoner(OpenAIChat(LLMConfig.from_env()))
-
-
-register("offline", OfflineReasoner)
-register("openai", _openai_from_env)
+        prose += by_id[cid].text
+        spans.append(ProseCitation(start, len(prose), cid))
+    return Draft.build(claims, conclusion, spans, prose=prose)

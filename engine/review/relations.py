@@ -1,0 +1,83 @@
+"""What the claim overlay is about: the relation between a practice entry and a canon note."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from enum import StrEnum
+
+from engine.review.calibration import ContradictionCue
+from engine.workspace.notes import MEMORY_SOURCE, Store, note_address
+
+__all__ = ["EdgeKey", "Relation", "Typing"]
+
+
+class Relation(StrEnum):
+    """How a practice claim relates to a canon note."""
+
+    SUPPORTS = "supports"
+    CONTRADICTS = "contradicts"
+    EXTENDS = "extends"
+    UNRELATED = "unrelated"
+
+
+@dataclass(frozen=True)
+class Typing:
+    """One typed (practice, canon) pair; `evidence` is the canon sentence relied on, verbatim.
+
+    `cue` names what disagrees when the relation is `contradicts` (else `none`).
+    """
+
+    relation: Relation
+    confidence: float
+    rationale: str
+    evidence: str = ""
+    cue: ContradictionCue = ContradictionCue.NONE
+
+    @classmethod
+    def unrelated(cls, rationale: str, evidence: str = "") -> Typing:
+        return cls(Relation.UNRELATED, 0.0, rationale, evidence)
+
+    @classmethod
+    def failed(cls, reason: str) -> Typing:
+        return cls(Relation.UNRELATED, 0.0, f"model typer failed: {reason}")
+
+
+@dataclass(frozen=True, order=True)
+class EdgeKey:
+    """Which (practice entry, canon note) pair an edge, a brief or a triage decision is about."""
+
+    memory_id: str
+    zk_source: str
+    zk_id: str
+
+    @property
+    def memory_address(self) -> str:
+        return note_address(Store.PRACTICE, MEMORY_SOURCE, self.memory_id)
+
+    @property
+    def zk_address(self) -> str:
+        return note_address(Store.CANON, self.zk_source, self.zk_id)
+
+    @property
+    def token(self) -> str:
+        """The key as one string, for a selection or a link (`EdgeKey.from_token` reads it)."""
+        return f"{self.memory_id}|{self.zk_source}|{self.zk_id}"
+
+    @classmethod
+    def from_token(cls, text: object) -> EdgeKey | None:
+        """The key a `token` names, or None when `text` is not one."""
+        parts = text.split("|") if isinstance(text, str) else []
+        return cls(*parts) if len(parts) == 3 and all(parts) else None
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: object) -> EdgeKey:
+        """Raises ValueError unless `data` holds the three ids as non-empty strings."""
+        if not isinstance(data, dict):
+            raise ValueError("edge is not an object")
+        values = [data.get(name) for name in ("memory_id", "zk_source", "zk_id")]
+        if not all(isinstance(value, str) and value for value in values):
+            raise ValueError("edge needs memory_id, zk_source and zk_id as strings")
+        return cls(*values)

@@ -1,0 +1,88 @@
+"""The one CLI harness: `python -m engine …` as a real process, its exit code and output."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass(frozen=True)
+class Result:
+    """What one CLI run gave: exit code, standard output and standard error."""
+
+    code: int
+    out: str
+    err: str
+
+    def json(self) -> object:
+        """Standard output decoded as JSON."""
+        return json.loads(self.out)
+
+    def __iter__(self):
+        # So that `code, out, err = run(...)` reads like the tuple it stands for.
+        return iter((self.code, self.out, self.err))
+
+
+class Running:
+    """A CLI process started by `start`; `wait` collects its `Result`."""
+
+    def __init__(self, proc: subprocess.Popen, stdin: str | None, timeout: float) -> None:
+        self.proc, self.stdin, self.timeout = proc, stdin, timeout
+
+    def wait(self) -> Result:
+        try:
+            out, err = self.proc.communicate(self.stdin, timeout=self.timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.communicate()
+            raise
+        return Result(self.proc.returncode, out, err)
+
+
+def start(
+    *argv: object,
+    stdin: str | None = None,
+    env: Mapping[str, str] | None = None,
+    cwd: str | os.PathLike[str] = ROOT,
+    timeout: float = 120,
+    preexec: Callable[[], object] | None = None,
+) -> Running:
+    """Start `python -m engine *argv` (each argument as a string) without waiting for it.
+
+    `env` is added to this process's environment; the repository is always importable,
+    whatever `cwd` is.
+    """
+    environment = {**os.environ, **(env or {})}
+    environment["PYTHONPATH"] = os.pathsep.join(
+        p for p in (str(ROOT), environment.get("PYTHONPATH", "")) if p
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "engine", *map(str, argv)],
+        cwd=cwd,
+        env=environment,
+        stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=preexec,
+    )
+    return Running(proc, stdin, timeout)
+
+
+def run(
+    *argv: object,
+    stdin: str | None = None,
+    env: Mapping[str, str] | None = None,
+    cwd: str | os.PathLike[str] = ROOT,
+    timeout: float = 120,
+    preexec: Callable[[], object] | None = None,
+) -> Result:
+    """Run `python -m engine *argv` to the end; a hang past `timeout` fails the test."""
+    return start(*argv, stdin=stdin, env=env, cwd=cwd, timeout=timeout, preexec=preexec).wait()
