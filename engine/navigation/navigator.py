@@ -162,9 +162,33 @@ class NavResult:
     latency_ms: float = 0.0
     stance: Stance | None = None
 
+    @classmethod
+    def from_route(cls, decision: Decision, payload: Mapping) -> NavResult:
+        """A routed wire payload as an answer with no walk behind it (the Audit page)."""
+        return cls(
+            question="",
+            reasoner="audit",
+            budget=Budget(),
+            neighbourhood=Neighbourhood(),
+            steps=(),
+            decision=decision,
+            payload=payload,
+        )
+
     @property
     def label(self) -> str:
         return self.decision.label if self.decision else "ABSTAIN"
+
+    @property
+    def prose(self) -> str:
+        """The answer's prose as the reasoner wrote it; "" when there is none."""
+        prose = (self.payload or {}).get("prose", "")
+        return prose if isinstance(prose, str) else ""
+
+    @property
+    def cited(self) -> tuple[str, ...]:
+        """Every node the conclusion rests on; empty without a decision."""
+        return self.decision.cited if self.decision else ()
 
     def to_dict(self, *, timings: bool = True) -> dict:
         """JSON-ready result; without `timings` it is identical across identical runs."""
