@@ -123,7 +123,7 @@ def test_no_command_writes_through_a_planted_link(lab_path, plant):
         assert "Traceback" not in proc.stderr, proc.stderr
     # Reading and answering still work; writing is refused with the link named.
     assert asked.returncode == 0, asked.stderr
-    assert json.loads(asked.stdout)["label"]
+    assert json.loads(asked.stdout)["decision"]["label"]
     assert index.returncode == 0 and "notice: index kept in memory" in index.stderr
     refused = [p for p in (overlay, triage) if p.returncode == 2]
     assert refused, "at least the write the link targets is refused"
@@ -154,7 +154,7 @@ def test_a_fifo_in_place_of_an_app_file_does_not_block_ask(lab_path, relative):
     os.mkfifo(fifo)
     proc = run("ask", QUESTION, "--workspace", str(lab_path), timeout=60)
     assert proc.returncode == 0, proc.stderr
-    assert json.loads(proc.stdout)["label"] == "ANSWER"
+    assert json.loads(proc.stdout)["decision"]["label"] == "ANSWER"
 
 
 def test_readers_of_app_files_refuse_a_fifo_with_the_reason(lab_path):
@@ -189,7 +189,7 @@ def test_a_deeply_nested_annotations_file_is_treated_as_absent(lab_path):
         (sources / f"{path.stem}.annotations.json").write_text(NESTED)
     proc = run("ask", QUESTION, "--workspace", str(lab_path))
     assert proc.returncode == 0, proc.stderr
-    assert json.loads(proc.stdout)["label"] == "ANSWER"
+    assert json.loads(proc.stdout)["decision"]["label"] == "ANSWER"
 
 
 @pytest.mark.parametrize(
@@ -330,7 +330,7 @@ def test_a_read_only_workspace_can_be_asked(lab_path):
     if proc.returncode != 0 and "mount" in proc.stderr and "Traceback" not in proc.stderr:
         pytest.skip(f"cannot make a read-only mount here: {proc.stderr.strip()}")
     assert proc.returncode == 0, proc.stderr
-    assert json.loads(proc.stdout)["label"] == "ANSWER"
+    assert json.loads(proc.stdout)["decision"]["label"] == "ANSWER"
     assert "notice: index kept in memory" in proc.stderr
     os.chmod(lab_path, 0o755)
     assert snapshot(lab_path) == before

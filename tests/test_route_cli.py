@@ -10,8 +10,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FIELDS = {
-    "verdict", "status", "reasons", "outdated", "conclusion", "claims", "orphans",
-    "orphan_spans", "verifiers", "confabulation", "honesty_violations", "detail",
+    "verdict", "status", "reasons", "outdated", "conclusion", "claims", "traceability",
+    "verifiers", "confabulation", "honesty_violations", "detail",
 }  # fmt: skip
 BODY = "Momentum returns were 12% a year in the sample."
 SOURCE = f"Intro. {BODY} Value returns were flat."
@@ -69,7 +69,7 @@ def test_stdin_dash_reads_the_payload():
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
     assert (out["verdict"], out["reasons"]) == ("abstain", ["low-coverage"])
-    assert out["orphans"] == ["Momentum always wins."]
+    assert out["traceability"]["orphans"] == ["Momentum always wins."]
 
 
 RECOMPUTE = {"file": "data/returns.csv", "column": "ret", "agg": "mean", "value": 12}

@@ -119,7 +119,7 @@ def test_cli_ask_with_the_openai_reasoner_never_prints_the_key(lab_path, echo, l
         proc = ask_openai_cli(lab_path, server)
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
-    assert out["label"] == label and out["reasoner"] == "openai"
+    assert out["decision"]["label"] == label and out["reasoner"] == "openai"
     assert cause is None or cause in out["failure"]
     assert KEY_HEAD not in proc.stdout + proc.stderr
     assert_key_only_in_authorization(server)

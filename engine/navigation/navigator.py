@@ -203,7 +203,6 @@ class NavResult:
             "question": self.question,
             "reasoner": self.reasoner,
             "budget": self.budget.to_dict(),
-            **{k: decision[k] for k in ("verdict", "label", "status", "reasons", "detail")},
             "cited": cited,
             "stance": self.stance.to_dict() if self.stance else None,
             "prose": (self.payload or {}).get("prose", ""),
@@ -211,7 +210,6 @@ class NavResult:
             "decision": decision,
             "payload": dict(self.payload) if self.payload else None,
             "failure": self.failure or None,
-            "reasoner_note": self.steps[-1].reason if self.steps else "",
             "trace": steps,
             "neighbourhood": {
                 "nodes": [n.to_dict() for n in self.neighbourhood.nodes.values()],
