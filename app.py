@@ -4,11 +4,10 @@ import os
 
 import streamlit as st
 
-from engine.core.errors import EngineError
-from engine.core.llm import ENV_BASE_URL, ENV_MODEL, check_connection
-from engine.navigation.substrate import Budget
-from pages import shared
-from pages import state as page_state
+from engine import ENV_BASE_URL, ENV_MODEL, EngineError, check_connection
+from pages import services, shared
+from pages import state as app_state
+from pages.state import DEFAULTS, KEYS
 from present.markup import md_escape
 
 st.set_page_config(page_title="Synapse Review", layout="wide")
@@ -28,15 +27,15 @@ page = st.navigation(pages)
 
 def workspace_panel() -> None:
     """Workspace path, one status box (opening, ready or failed) and the load report."""
-    st.text_input("Workspace folder", value=shared.default_workspace(), key="workspace_path")
-    root = shared.resolve(st.session_state["workspace_path"])
+    st.text_input("Workspace folder", value=services.default_workspace(), key=KEYS.workspace_path)
+    root = services.resolve(st.session_state[KEYS.workspace_path])
     # The box is drawn on every run, so the widgets below it never shift or go stale.
     box = st.status("Opening and indexing the workspace…", expanded=False)
-    worker = shared.worker(root)
-    if not worker.ready(wait=shared.open_wait()):
+    worker = services.worker(root)
+    if not worker.ready(wait=services.open_wait()):
         # Pages draw now and wait for the load only where they need the notes.
-        st.session_state["worker"] = worker
-        page_state.follow_workspace(root)
+        st.session_state[KEYS.worker] = worker
+        app_state.follow_workspace(root)
         with box:
             wait_for_open(worker)
         # Holds the load report's place, so nothing below shifts when the load ends.
@@ -44,14 +43,14 @@ def workspace_panel() -> None:
         return
     error = worker.failure()
     if error is not None:
-        shared.worker.clear(root)  # a later visit tries again: the folder may be fixed
-        st.session_state["worker"] = None
-        page_state.follow_workspace(None)
+        services.worker.clear(root)  # a later visit tries again: the folder may be fixed
+        st.session_state[KEYS.worker] = None
+        app_state.follow_workspace(None)
         box.update(label="Cannot open this workspace", state="error", expanded=True)
         box.error(f"Cannot open this workspace: {md_escape(error)}")
         return
-    st.session_state["worker"] = worker
-    page_state.follow_workspace(root)
+    st.session_state[KEYS.worker] = worker
+    app_state.follow_workspace(root)
     opened = worker.opened
     if opened.notice:  # a read-only workspace, or a `.synapse/` holding links
         st.info(md_escape(f"Nothing is saved in this workspace: {opened.notice}."))
@@ -65,9 +64,9 @@ def workspace_panel() -> None:
         )
         for problem in opened.report:
             st.text(f"{problem.path}: {problem.problem}")
-        if st.button("Reload from disk", key="workspace_reload"):
-            shared.worker.clear(root)
-            shared.answer_cache_clear()
+        if st.button("Reload from disk", key=KEYS.workspace_reload):
+            services.worker.clear(root)
+            services.answer_cache_clear()
             st.rerun()
 
 
@@ -85,17 +84,19 @@ def reasoner_panel() -> None:
         "Reasoner",
         ["offline", "openai"],
         format_func={"offline": "Offline (built in)", "openai": "OpenAI-compatible"}.get,
-        key="reasoner",
+        key=KEYS.reasoner,
     )
-    if st.session_state["reasoner"] != "openai":
+    if st.session_state[KEYS.reasoner] != "openai":
         return
-    base_url = os.environ.get(ENV_BASE_URL, "http://127.0.0.1:11434/v1")
-    st.text_input("Base URL", value=base_url, key="llm_base_url")
-    st.text_input("Model", value=os.environ.get(ENV_MODEL, ""), key="llm_model")
-    st.text_input("API key", type="password", key="llm_api_key", help="Kept in this session only.")
-    if st.button("Test connection", key="llm_test"):
+    base_url = os.environ.get(ENV_BASE_URL, DEFAULTS.base_url)
+    st.text_input("Base URL", value=base_url, key=KEYS.llm_base_url)
+    st.text_input("Model", value=os.environ.get(ENV_MODEL, ""), key=KEYS.llm_model)
+    st.text_input(
+        "API key", type="password", key=KEYS.llm_api_key, help="Kept in this session only."
+    )
+    if st.button("Test connection", key=KEYS.llm_test):
         try:
-            config = shared.llm_config()
+            config = services.llm_config()
         except EngineError as exc:
             st.error(md_escape(exc))
             return
@@ -109,10 +110,11 @@ def reasoner_panel() -> None:
 
 def budget_panel() -> None:
     """Hops, node and step bounds for a navigation."""
-    defaults = Budget()
-    st.number_input("Hops", 0, 20, defaults.hops, key="budget_hops")
-    st.number_input("Max nodes", 1, 5000, defaults.max_nodes, key="budget_nodes")
-    st.number_input("Max steps", 1, 500, defaults.max_steps, key="budget_steps")
+    budget, d = DEFAULTS.budget, DEFAULTS
+    st.number_input("Hops", d.hops.low, d.hops.high, budget.hops, key=KEYS.budget_hops)
+    nodes, steps = d.max_nodes, d.max_steps
+    st.number_input("Max nodes", nodes.low, nodes.high, budget.max_nodes, key=KEYS.budget_nodes)
+    st.number_input("Max steps", steps.low, steps.high, budget.max_steps, key=KEYS.budget_steps)
 
 
 with st.sidebar:
@@ -121,8 +123,8 @@ with st.sidebar:
     st.divider()
     reasoner_panel()
     # A keyed expander keeps its open state across the reruns its own inputs cause.
-    with st.expander("Budget", key="budget_open"):
+    with st.expander("Budget", key=KEYS.budget_open):
         budget_panel()
 
-page_state.sync_url()
+shared.sync_url()
 page.run()

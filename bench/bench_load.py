@@ -236,7 +236,7 @@ def drive(
                         exceptions=tuple(rerun.exceptions),
                         finished=rerun.status == FINISHED,
                         decision_question=decision.get("question"),
-                        decision_label=decision.get("label"),
+                        decision_label=(decision.get("decision") or {}).get("label"),
                         finished_at=time.monotonic(),
                         reasoner="openai" if number in models else "offline",
                     )

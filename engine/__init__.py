@@ -10,20 +10,60 @@ from importlib import import_module
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from engine.api import ask, review_edges, route_json, route_payload
+    from engine.api import (
+        Answer,
+        answer,
+        ask,
+        contests_now,
+        review_edges,
+        route_json,
+        route_payload,
+    )
+    from engine.core.epistemics import Tier, Verdict
     from engine.core.errors import ConfigError, EngineError, PayloadError, WorkspaceError
-    from engine.core.model import Edge, ReasoningDAG
+    from engine.core.llm import (
+        ENV_API_KEY,
+        ENV_BASE_URL,
+        ENV_MODEL,
+        PLACEHOLDER_KEY,
+        LLMConfig,
+        OpenAIChat,
+        check_connection,
+    )
+    from engine.core.model import Claim, Edge, ReasoningDAG
     from engine.core.quote import QuoteMatch, verify_quote
-    from engine.core.router import Decision, route
+    from engine.core.router import REASON_EXPLANATIONS, Decision, Reason, route
     from engine.core.traceability import Traceability
     from engine.core.verifiers import VerifierResult, VerifierStatus
     from engine.core.wire import Draft, parse_json, parse_payload
-    from engine.navigation.navigator import NavResult, Policy
+    from engine.navigation.navigator import NavResult, Policy, Stance, StanceRelation
+    from engine.navigation.reasoners.model import ModelReasoner
     from engine.navigation.reasoners.registry import ReasonerSpec
     from engine.navigation.substrate import Budget
-    from engine.review.overlay import Overlay, build_overlay, load_overlay, read_overlay
-    from engine.review.triage import read_log, record
-    from engine.workspace.opened import OpenWorkspace, open_workspace
+    from engine.review.contest import Disclosure, review_stamp
+    from engine.review.matrix import (
+        Page,
+        QueueOrder,
+        filter_frame,
+        page_rows,
+        relations_in,
+        review_matrix,
+        sort_queue,
+        to_csv,
+    )
+    from engine.review.overlay import (
+        OVERLAY_PATH,
+        Overlay,
+        build_overlay,
+        load_overlay,
+        read_overlay,
+    )
+    from engine.review.relations import EdgeKey
+    from engine.review.triage import TriageDecision, confirmed_edges, read_log, record
+    from engine.review.typers import Typer, model_typer
+    from engine.workspace.examples import landing_examples, read_examples
+    from engine.workspace.opened import OpenWorkspace, Worker, open_workspace
+    from engine.workspace.references import citations
 
 _EXPORTS = {
     # opening a workspace and asking
@@ -33,8 +73,6 @@ _EXPORTS = {
     "Budget": "engine.navigation.substrate",
     "NavResult": "engine.navigation.navigator",
     "Policy": "engine.navigation.navigator",
-    "ReasonerSpec": "engine.navigation.reasoners.registry",
-    "Draft": "engine.core.wire",
     # routing and verifying
     "route": "engine.core.router",
     "route_json": "engine.api",
@@ -62,40 +100,121 @@ _EXPORTS = {
     "PayloadError": "engine.core.errors",
     "WorkspaceError": "engine.core.errors",
     "ConfigError": "engine.core.errors",
+    # values the pages render
+    "Answer": "engine.api",
+    "REASON_EXPLANATIONS": "engine.core.router",
+    "Reason": "engine.core.router",
+    "Claim": "engine.core.model",
+    "Tier": "engine.core.epistemics",
+    "Verdict": "engine.core.epistemics",
+    "StanceRelation": "engine.navigation.navigator",
+    "Stance": "engine.navigation.navigator",
+    "Disclosure": "engine.review.contest",
+    # the app's services
+    "Worker": "engine.workspace.opened",
+    "answer": "engine.api",
+    "contests_now": "engine.api",
+    "review_stamp": "engine.review.contest",
+    "confirmed_edges": "engine.review.triage",
+    "TriageDecision": "engine.review.triage",
+    "LLMConfig": "engine.core.llm",
+    "OpenAIChat": "engine.core.llm",
+    "check_connection": "engine.core.llm",
+    "ENV_API_KEY": "engine.core.llm",
+    "ENV_BASE_URL": "engine.core.llm",
+    "ENV_MODEL": "engine.core.llm",
+    "PLACEHOLDER_KEY": "engine.core.llm",
+    "ModelReasoner": "engine.navigation.reasoners.model",
+    "ReasonerSpec": "engine.navigation.reasoners.registry",
+    "Draft": "engine.core.wire",
+    "Typer": "engine.review.typers",
+    "model_typer": "engine.review.typers",
+    "OVERLAY_PATH": "engine.review.overlay",
+    # the claim matrix and the landing page
+    "EdgeKey": "engine.review.relations",
+    "QueueOrder": "engine.review.matrix",
+    "Page": "engine.review.matrix",
+    "review_matrix": "engine.review.matrix",
+    "filter_frame": "engine.review.matrix",
+    "relations_in": "engine.review.matrix",
+    "sort_queue": "engine.review.matrix",
+    "to_csv": "engine.review.matrix",
+    "page_rows": "engine.review.matrix",
+    "citations": "engine.workspace.references",
+    "landing_examples": "engine.workspace.examples",
+    "read_examples": "engine.workspace.examples",
 }
 
 __all__ = [
+    "ENV_API_KEY",
+    "ENV_BASE_URL",
+    "ENV_MODEL",
+    "OVERLAY_PATH",
+    "PLACEHOLDER_KEY",
+    "REASON_EXPLANATIONS",
+    "Answer",
     "Budget",
+    "Claim",
     "ConfigError",
     "Decision",
+    "Disclosure",
     "Draft",
     "Edge",
+    "EdgeKey",
     "EngineError",
+    "LLMConfig",
+    "ModelReasoner",
     "NavResult",
+    "OpenAIChat",
     "OpenWorkspace",
     "Overlay",
+    "Page",
     "PayloadError",
     "Policy",
+    "QueueOrder",
     "QuoteMatch",
+    "Reason",
     "ReasonerSpec",
     "ReasoningDAG",
+    "Stance",
+    "StanceRelation",
+    "Tier",
     "Traceability",
+    "TriageDecision",
+    "Typer",
+    "Verdict",
     "VerifierResult",
     "VerifierStatus",
+    "Worker",
     "WorkspaceError",
+    "answer",
     "ask",
     "build_overlay",
+    "check_connection",
+    "citations",
+    "confirmed_edges",
+    "contests_now",
+    "filter_frame",
+    "landing_examples",
     "load_overlay",
+    "model_typer",
     "open_workspace",
+    "page_rows",
     "parse_json",
     "parse_payload",
+    "read_examples",
     "read_log",
     "read_overlay",
     "record",
+    "relations_in",
     "review_edges",
+    "review_matrix",
+    "review_stamp",
     "route",
     "route_json",
     "route_payload",
+    "sort_queue",
+    "to_csv",
     "verify_quote",
 ]
 

@@ -62,8 +62,15 @@ class Answer:
     """A navigation run with the contradictions on its cited nodes and the review it saw."""
 
     run: NavResult
-    contests: Disclosure
+    contests: Disclosure | None  # None for a routed payload, which cites no workspace
     review_stamp: str  # changes when the triage log, overlay or settings change
+    review_stale: bool = False  # a triage decision on a cited pair came after it
+    rerouted: bool = False  # asked again after such a decision
+
+    @classmethod
+    def from_route(cls, decision: Decision, payload: dict) -> Answer:
+        """A routed wire payload as an answer, with no contests and no review behind it."""
+        return cls(NavResult.from_route(decision, payload), None, "")
 
     @property
     def label(self) -> str:
@@ -71,11 +78,13 @@ class Answer:
 
     def to_dict(self, *, timings: bool = True) -> dict:
         """The run's JSON with `contests` (scope, summary, items) and `review_stamp` added."""
-        return {
+        out = {
             **self.run.to_dict(timings=timings),
-            "contests": self.contests.to_dict(),
+            "contests": self.contests.to_dict() if self.contests else None,
             "review_stamp": self.review_stamp,
         }
+        out.update({k: True for k in ("review_stale", "rerouted") if getattr(self, k)})
+        return out
 
 
 def answer(

@@ -2,26 +2,25 @@
 
 import streamlit as st
 
-from engine.core.errors import EngineError
-from engine.review.contest import contest_scope
-from engine.review.matrix import (
+from engine import (
+    EngineError,
     QueueOrder,
     filter_frame,
-    matrix_frame,
+    read_overlay,
     relations_in,
+    review_matrix,
     sort_queue,
     to_csv,
 )
-from engine.review.overlay import read_overlay
-from engine.review.triage import state
 from pages import matrix_widgets as panes
-from pages import shared
+from pages import services
+from pages.state import KEYS
 from present import cells
 from present.markup import md_escape
 from present.tables import table_html
 
 st.title("Claim matrix")
-worker = shared.current_worker()
+worker = services.current_worker()
 if worker is None:
     st.warning("Open a workspace in the sidebar to see its claim matrix.")
     st.stop()
@@ -30,34 +29,33 @@ session = st.session_state
 read = read_overlay(root)
 if read.overlay is None:
     st.info(f"No claim overlay yet: {md_escape(read.reason)}.")
-    if st.button("Build the overlay", key="matrix_build", type="primary"):
-        shared.build_overlay(worker)
+    if st.button("Build the overlay", key=KEYS.matrix_build, type="primary"):
+        services.type_overlay(worker)
         st.rerun()
     st.stop()
 overlay = read.overlay
 try:
-    scope = contest_scope(root)
+    frame, scope = review_matrix(overlay, worker.opened.workspace, root)
 except EngineError as exc:
     st.error(md_escape(exc))
     st.stop()
-frame = matrix_frame(overlay, worker.opened.workspace, triage=state(root), scope=scope)
 
 built = md_escape(f"Overlay built {overlay.built_at} by {overlay.typer}: {len(frame)} edges")
 with st.expander(built):
     st.caption(cells.overlay_summary(overlay.counts) + f" Contradictions that contest: {scope}.")
-    if st.button("Rebuild the overlay", key="matrix_rebuild"):
-        shared.build_overlay(worker)
+    if st.button("Rebuild the overlay", key=KEYS.matrix_rebuild):
+        services.type_overlay(worker)
         st.rerun()
 
 relations = relations_in(frame)
 left, middle, right = st.columns([3, 2, 2])
-chosen = left.multiselect("Relations", relations, default=relations, key="matrix_relations")
-search = left.text_input("Find by title or id", key="matrix_search")
-floor = middle.slider("Minimum confidence", 0.0, 1.0, 0.0, 0.05, key="matrix_min_conf")
-order = middle.selectbox("Sort", list(QueueOrder), format_func=str, key="matrix_order")
-high = right.checkbox("High-value only", key="matrix_high_value")
-contested = right.checkbox("Contested only", key="matrix_contested")
-pending = right.checkbox("Not yet reviewed only", key="matrix_pending")
+chosen = left.multiselect("Relations", relations, default=relations, key=KEYS.matrix_relations)
+search = left.text_input("Find by title or id", key=KEYS.matrix_search)
+floor = middle.slider("Minimum confidence", 0.0, 1.0, 0.0, 0.05, key=KEYS.matrix_min_conf)
+order = middle.selectbox("Sort", list(QueueOrder), format_func=str, key=KEYS.matrix_order)
+high = right.checkbox("High-value only", key=KEYS.matrix_high_value)
+contested = right.checkbox("Contested only", key=KEYS.matrix_contested)
+pending = right.checkbox("Not yet reviewed only", key=KEYS.matrix_pending)
 visible = filter_frame(
     frame,
     relations=chosen,
@@ -78,36 +76,36 @@ if visible.empty:
 # answer, a heatmap click, a queue row and the picker below all set the same one. It lives
 # under its own key: a widget's state is dropped on a run that renders it differently.
 tokens = list(visible["edge_id"])
-if (linked := st.query_params.get("edge")) and session.get("matrix_linked") != linked:
-    session["matrix_linked"] = linked
-    session["matrix_selected"] = linked
-if session.get("matrix_selected") not in tokens:
-    session["matrix_selected"] = tokens[0]
+if (linked := st.query_params.get("edge")) and session.get(KEYS.matrix_linked) != linked:
+    session[KEYS.matrix_linked] = linked
+    session[KEYS.matrix_selected] = linked
+if session.get(KEYS.matrix_selected) not in tokens:
+    session[KEYS.matrix_selected] = tokens[0]
 
-view = st.radio("View", ["Queue", "Heatmap"], horizontal=True, key="matrix_view")
+view = st.radio("View", ["Queue", "Heatmap"], horizontal=True, key=KEYS.matrix_view)
 if view == "Queue":
-    picked, seen = panes.queue_pane(visible), "queue_seen"
+    picked, seen = panes.queue_pane(visible), KEYS.queue_seen
 else:
-    picked, seen = panes.heatmap_pane(visible), "chart_seen"
+    picked, seen = panes.heatmap_pane(visible), KEYS.chart_seen
 if picked is not None and picked != session.get(seen) and picked in tokens:
     session[seen] = picked
-    session["matrix_selected"] = picked
+    session[KEYS.matrix_selected] = picked
 
 labels = dict(zip(tokens, (cells.cell_label(r) for _, r in visible.iterrows()), strict=True))
 st.subheader("Selected edge")
-session["matrix_pick"] = session["matrix_selected"]
+session[KEYS.matrix_pick] = session[KEYS.matrix_selected]
 token = st.selectbox(
     "Edge",
     tokens,
     format_func=labels.get,
-    key="matrix_pick",
-    on_change=lambda: session.update(matrix_selected=session["matrix_pick"]),
+    key=KEYS.matrix_pick,
+    on_change=lambda: session.update({KEYS.matrix_selected: session[KEYS.matrix_pick]}),
 )
 row = visible.iloc[tokens.index(token)]
 panes.detail_pane(worker, overlay, row)
 st.subheader("Triage")
 panes.triage_pane(str(root), frame, row)
-if message := session.pop("triage_message", None):
+if message := session.pop(KEYS.triage_message, None):
     st.toast(md_escape(message))
     st.caption(md_escape(f"Recorded — {message}"))
 with st.expander("Triage log (newest first)", expanded=True):

@@ -4,9 +4,10 @@ from pathlib import Path
 
 import streamlit as st
 
-from engine.workspace.examples import landing_examples, read_examples
-from pages import shared
-from pages import state as page_state
+from engine import landing_examples, read_examples
+from pages import services
+from pages import state as app_state
+from pages.state import KEYS
 from present.markup import md_escape
 
 st.title("Synapse Review")
@@ -18,21 +19,21 @@ st.markdown(
     "lines your team's practice notes up against the literature and queues the contradictions."
 )
 
-worker = shared.current_worker()
-lab = shared.app_dir / "examples" / "momentum-lab"
+worker = services.current_worker()
+lab = services.app_dir / "examples" / "momentum-lab"
 
 
 def open_lab() -> None:
     """Point the sidebar at the bundled momentum-lab workspace."""
-    st.session_state["workspace_path"] = str(lab)
+    st.session_state[KEYS.workspace_path] = str(lab)
 
 
 if worker is None:
     st.warning("No workspace is open: fix the folder in the sidebar or open the bundled example.")
-    st.button("Open examples/momentum-lab", key="home_lab", on_click=open_lab)
+    st.button("Open examples/momentum-lab", key=KEYS.home_lab, on_click=open_lab)
     st.stop()
 
-root = Path(st.session_state.get("results_root") or shared.default_workspace())
+root = Path(st.session_state.get(KEYS.results_root) or services.default_workspace())
 st.subheader("Workspace")
 notes = f"{len(worker.opened.workspace.notes):,} notes" if worker.ready() else "notes loading…"
 st.markdown(
@@ -43,7 +44,7 @@ st.markdown(
 if root != lab.resolve():
     st.button(
         "Switch to the bundled examples/momentum-lab",
-        key="home_lab",
+        key=KEYS.home_lab,
         on_click=open_lab,
         help="A small hand-made workspace with one question per decision path.",
     )
@@ -60,8 +61,11 @@ if not any(e.label == "HEDGED ANSWER" for e in examples) and examples:
 for i, example in enumerate(examples):
     tags = [example.label] + ([f"sources {example.stance}"] if example.stance else [])
     left, right = st.columns([5, 2], vertical_alignment="center")
-    if left.button(md_escape(example.question), key=f"home_example_{i}", use_container_width=True):
-        page_state.ask_later(example.question)
+    chosen = left.button(
+        md_escape(example.question), key=KEYS.home_example(i), use_container_width=True
+    )
+    if chosen:
+        app_state.ask_later(example.question)
         st.switch_page("pages/navigate.py")
     summary = f" — {example.summary}" if example.summary else ""
     right.caption(md_escape(" · ".join(tags) + summary))

@@ -5,13 +5,9 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from engine.core.errors import EngineError
-from engine.review.matrix import Page, page_rows
-from engine.review.overlay import Overlay
-from engine.review.relations import EdgeKey
-from engine.review.triage import TriageDecision, record
-from engine.workspace.opened import Worker
-from pages import shared
+from engine import EdgeKey, EngineError, Overlay, Page, TriageDecision, Worker, page_rows, record
+from pages import services
+from pages.state import KEYS
 from present import cells
 from present.heatmap import column_key_html, heatmap_view, picked_edge
 from present.markup import md_escape, relation_legend_html
@@ -34,13 +30,13 @@ def queue_pane(visible: pd.DataFrame) -> str | None:
     left, right = st.columns([1, 3], vertical_alignment="bottom")
     with left:
         pages = Page.of(len(visible), 0, QUEUE_PAGE).pages
-        number = _pager("Queue page", "queue_page", pages)
+        number = _pager("Queue page", KEYS.queue_page, pages)
     at = Page.of(len(visible), number, QUEUE_PAGE)
     right.caption(f"Edge queue: {at.caption('edges')} (page {at.number + 1} of {at.pages}).")
     rows = page_rows(visible, at)
     event = st.dataframe(
         cells.queue_table(rows),
-        key=f"queue_table_{at.number}",
+        key=KEYS.queue_table(at.number),
         on_select="rerun",
         selection_mode="single-row",
         hide_index=True,
@@ -63,10 +59,10 @@ def heatmap_pane(visible: pd.DataFrame) -> str | None:
     left, right = st.columns(2)
     with left:
         rows = Page.of(visible["memory_id"].nunique(), 0, HEAT_ROWS).pages
-        row_page = _pager("Row page", "heat_row_page", rows)
+        row_page = _pager("Row page", KEYS.heat_row_page, rows)
     columns = heatmap_view(visible, row_page=row_page, rows_per_page=HEAT_ROWS).columns.pages
     with right:
-        column_page = _pager("Column page", "heat_column_page", columns)
+        column_page = _pager("Column page", KEYS.heat_column_page, columns)
     heat = heatmap_view(
         visible,
         row_page=row_page,
@@ -77,7 +73,7 @@ def heatmap_pane(visible: pd.DataFrame) -> str | None:
     st.caption(heat.caption())
     event = st.plotly_chart(
         heat.figure,
-        key=f"matrix_chart_{row_page}_{column_page}",
+        key=KEYS.matrix_chart(row_page, column_page),
         on_select="rerun",
         selection_mode="points",
         theme=None,
@@ -92,22 +88,22 @@ def detail_pane(worker: Worker, overlay: Overlay, row: pd.Series) -> None:
     st.markdown(md_escape(cells.edge_heading(row)))
     edge = cells.find_edge(overlay, row)
     detail = worker.call(cells.cell_detail, worker.opened, edge) if edge else None
-    if detail is None or detail["missing"]:
+    if detail is None or detail.missing:
         st.warning("One of this edge's notes is no longer in the workspace.")
         return
-    if detail["cue"]:
-        st.markdown(f"**Cue** — {md_escape(detail['cue'])}")
-    if detail["brief"] is None:
+    if detail.cue:
+        st.markdown(f"**Cue** — {md_escape(detail.cue)}")
+    if detail.brief is None:
         st.caption("Not a high-value cell: no brief is written for it.")
-    elif detail["verified"]:
+    elif detail.verified:
         st.success("Brief verified against its material.")
     else:
-        st.warning(f"Brief flagged, not verified: {md_escape(detail['problem'])}")
-    if detail["brief"]:
-        st.container(border=True).text(detail["brief"])
+        st.warning(f"Brief flagged, not verified: {md_escape(detail.problem)}")
+    if detail.brief:
+        st.container(border=True).text(detail.brief)
     st.markdown("**Verbatim quotes**")
-    st.html(cells.quotes_html(detail["quotes"]))
-    st.markdown(f"**Rationale** — {md_escape(detail['rationale'] or 'none given')}")
+    st.html(cells.quotes_html(detail.quotes))
+    st.markdown(f"**Rationale** — {md_escape(detail.rationale or 'none given')}")
 
 
 def _decide(root: str, key: EdgeKey, row: dict, decision: TriageDecision, note_key: str) -> None:
@@ -116,11 +112,11 @@ def _decide(root: str, key: EdgeKey, row: dict, decision: TriageDecision, note_k
     try:
         record(root, key, decision, note=note)
     except (EngineError, OSError) as exc:
-        session["triage_message"] = f"Not recorded: {exc}"
+        session[KEYS.triage_message] = f"Not recorded: {exc}"
         return
     session[note_key] = ""
-    session["triage_message"] = cells.decision_message(row, decision.value, note)
-    shared.answer_cache_clear()
+    session[KEYS.triage_message] = cells.decision_message(row, str(decision), note)
+    services.answer_cache_clear()
 
 
 def triage_pane(root: str, frame: pd.DataFrame, row: pd.Series) -> None:
@@ -132,18 +128,13 @@ def triage_pane(root: str, frame: pd.DataFrame, row: pd.Series) -> None:
     st.caption(f"{cells.pending_count(queue)} of {len(queue)} contradictions not yet reviewed.")
     now = row["triage"] or "unreviewed"
     st.caption(md_escape(f"This edge: {now}. A new decision supersedes the last one."))
-    note_key = f"triage_note_{row['edge_id']}"
+    note_key = KEYS.triage_note(row["edge_id"])
     st.text_input("Note", key=note_key, placeholder="Why, in a sentence")
-    choices = (
-        ("Confirm", TriageDecision.CONFIRMED),
-        ("Dismiss", TriageDecision.DISMISSED),
-        ("Follow up", TriageDecision.FOLLOW_UP),
-    )
     args = (root, cells.edge_key(row), row.to_dict())
-    for column, (label, decision) in zip(st.columns(3), choices, strict=True):
+    for column, (label, decision) in zip(st.columns(3), cells.TRIAGE_CHOICES, strict=True):
         column.button(
             label,
-            key=f"triage_{decision.value}",
+            key=KEYS.triage(decision),
             on_click=_decide,
             args=(*args, decision, note_key),
         )

@@ -1,89 +1,198 @@
-"""Session state the pages share: the asked question, its result, the URL, the open workspace."""
+"""App state in one place: every session key, the app's defaults, and the current result."""
 
 from __future__ import annotations
 
+import uuid
+from dataclasses import dataclass, field
+
 import streamlit as st
 
-from engine.core.errors import EngineError
-from pages import shared
-from present.graphs import step_count
-from present.markup import md_escape
+from engine import Answer, Budget
 
+
+@dataclass(frozen=True)
+class Keys:
+    """Every `st.session_state` key the app uses; a widget's key is also how tests find it."""
+
+    # the open workspace (sidebar)
+    workspace_path: str = "workspace_path"
+    workspace_reload: str = "workspace_reload"
+    worker: str = "worker"
+    results_root: str = "results_root"
+    # the reasoner and the budget (sidebar)
+    reasoner: str = "reasoner"
+    llm_base_url: str = "llm_base_url"
+    llm_model: str = "llm_model"
+    llm_api_key: str = "llm_api_key"
+    llm_test: str = "llm_test"
+    budget_open: str = "budget_open"
+    budget_hops: str = "budget_hops"
+    budget_nodes: str = "budget_nodes"
+    budget_steps: str = "budget_steps"
+    # the asked question, its answer and the result the DAG and Traceability pages show
+    question: str = "question"
+    question_draft: str = "question_draft"
+    ask: str = "ask"
+    ask_now: str = "ask_now"
+    url_q: str = "url_q"
+    answer: str = "answer"
+    answer_id: str = "answer_id"
+    current: str = "current"
+    nav_step: str = "nav_step"
+    nav_play: str = "nav_play"
+    playing: str = "playing"
+    nav_download: str = "nav_download"
+    nav_payload: str = "nav_payload"
+    home_lab: str = "home_lab"
+    # the Audit page
+    audit: str = "audit"
+    audit_text: str = "audit_text"
+    audit_draft: str = "audit_draft"
+    audit_example: str = "audit_example"
+    audit_example_kept: str = "audit_example_kept"
+    audit_upload: str = "audit_upload"
+    audit_load: str = "audit_load"
+    audit_route: str = "audit_route"
+    # the Claim matrix page
+    matrix_build: str = "matrix_build"
+    matrix_rebuild: str = "matrix_rebuild"
+    matrix_relations: str = "matrix_relations"
+    matrix_search: str = "matrix_search"
+    matrix_min_conf: str = "matrix_min_conf"
+    matrix_order: str = "matrix_order"
+    matrix_high_value: str = "matrix_high_value"
+    matrix_contested: str = "matrix_contested"
+    matrix_pending: str = "matrix_pending"
+    matrix_view: str = "matrix_view"
+    matrix_linked: str = "matrix_linked"
+    matrix_selected: str = "matrix_selected"
+    matrix_pick: str = "matrix_pick"
+    queue_page: str = "queue_page"
+    queue_seen: str = "queue_seen"
+    heat_row_page: str = "heat_row_page"
+    heat_column_page: str = "heat_column_page"
+    chart_seen: str = "chart_seen"
+    triage_message: str = "triage_message"
+
+    def home_example(self, n: int) -> str:
+        return f"home_example_{n}"
+
+    def queue_table(self, page: int) -> str:
+        return f"queue_table_{page}"
+
+    def matrix_chart(self, row_page: int, column_page: int) -> str:
+        return f"matrix_chart_{row_page}_{column_page}"
+
+    def triage_note(self, edge_id: str) -> str:
+        return f"triage_note_{edge_id}"
+
+    def triage(self, decision: str) -> str:
+        return f"triage_{decision}"
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """What a number input accepts."""
+
+    low: int
+    high: int
+
+
+@dataclass(frozen=True)
+class Defaults:
+    """The app's defaults: the reasoner, the model endpoint, the budget and its bounds."""
+
+    reasoner: str = "offline"
+    base_url: str = "http://127.0.0.1:11434/v1"
+    budget: Budget = field(default_factory=Budget)
+    hops: Bounds = Bounds(0, 20)
+    max_nodes: Bounds = Bounds(1, 5000)
+    max_steps: Bounds = Bounds(1, 500)
+    open_wait: float = 0.5  # seconds a page waits for a loading workspace before it draws
+
+
+KEYS = Keys()
+DEFAULTS = Defaults()
 # What belongs to one workspace's results; a workspace switch forgets all of it.
-RESULT_KEYS = ("answer", "answer_id", "current", "audit", "nav_step", "playing", "url_q", "ask_now")
-QUESTION_KEYS = ("question", "question_draft")
+RESULT_KEYS = (
+    KEYS.answer,
+    KEYS.answer_id,
+    KEYS.current,
+    KEYS.audit,
+    KEYS.nav_step,
+    KEYS.playing,
+    KEYS.url_q,
+    KEYS.ask_now,
+)
+QUESTION_KEYS = (KEYS.question, KEYS.question_draft)
 
 
-def follow_workspace(root: str | None) -> None:
-    """Forget the results, question and shared link of a workspace that is no longer open."""
-    state = st.session_state
-    if state.get("results_root", root) != root:
-        for key in RESULT_KEYS + QUESTION_KEYS:
-            state.pop(key, None)
-        st.query_params.pop("q", None)
-    state["results_root"] = root
+@dataclass(frozen=True)
+class Current:
+    """The result the DAG and Traceability pages show, where it came from, and its id.
 
-
-def ask(question: str) -> bool:
-    """Answer `question`, make it the current result and put it in the URL; False on error."""
-    state = st.session_state
-    try:
-        waiting = (
-            "Navigating the knowledge base…"
-            if state.get("reasoner", "offline") == "offline"
-            else "Asking the model… (ask again or leave the page to cancel)"
-        )
-        with st.spinner(waiting):
-            result = shared.answer(question)
-    except EngineError as exc:  # a reasoner that cannot be configured as typed
-        st.error(f"Cannot ask: {md_escape(exc)}")
-        return False
-    state["answer"] = result
-    shared.set_current(result, "answer")
-    state["answer_id"] = shared.current_id()
-    state["nav_step"] = max(0, step_count(result) - 1)
-    state["playing"] = False
-    state["question_draft"] = question
-    state["url_q"] = question
-    st.query_params["q"] = question
-    return True
-
-
-def ask_later(question: str) -> None:
-    """Have the Navigate page ask `question` on its next run (a landing example)."""
-    state = st.session_state
-    state["ask_now"] = state["question_draft"] = state["question"] = question
-
-
-def sync_url() -> None:
-    """Keep `?q=` and the current answer in step on every page.
-
-    A link or reload carrying a question it has not answered yet answers it, so any page
-    reproduces its view; otherwise the current answer's question is put back into the URL,
-    which a page switch clears.
+    A fresh id per result keys its rendered graphs, so no session sees another's.
     """
-    state = st.session_state
-    if shared.current_worker() is None:
-        return
-    wanted = st.query_params.get("q", "").strip()
-    answered = (state.get("answer") or {}).get("question")
-    if wanted and wanted != state.get("url_q"):
-        state["url_q"] = wanted
-        if wanted != answered:
-            ask(wanted)
-        return
-    item = state.get("current") or {}
-    if item.get("origin") == "answer" and answered:
-        if st.query_params.get("q") != answered:
-            st.query_params["q"] = answered
-    elif item.get("origin") == "audit":
-        st.query_params.pop("q", None)
+
+    result: Answer
+    origin: str  # "answer" (Navigate) or "audit"
+    id: str
+
+
+def set_current(result: Answer, origin: str) -> None:
+    """Make `result` the one the DAG and Traceability pages show."""
+    st.session_state[KEYS.current] = Current(result, origin, uuid.uuid4().hex)
+
+
+def keep_current(result: Answer) -> None:
+    """Replace the current result by a refreshed copy of it, keeping its id and origin."""
+    item = current_item()
+    if item is not None:
+        st.session_state[KEYS.current] = Current(result, item.origin, item.id)
+
+
+def current_item() -> Current | None:
+    return st.session_state.get(KEYS.current)
+
+
+def current() -> Answer | None:
+    """The last answer or audited payload, whichever came last."""
+    item = current_item()
+    return item.result if item else None
+
+
+def current_id() -> str:
+    """The id of the current result, or an empty string when there is none."""
+    item = current_item()
+    return item.id if item else ""
+
+
+def asked() -> Answer | None:
+    """The last answer asked on Navigate."""
+    return st.session_state.get(KEYS.answer)
 
 
 def question_text() -> str:
     """The question to show in the box: the last typed or asked one."""
     state = st.session_state
-    return state.get("question_draft") or (state.get("answer") or {}).get("question") or ""
+    last = asked()
+    return state.get(KEYS.question_draft) or (last.run.question if last else "")
+
+
+def follow_workspace(root: str | None) -> None:
+    """Forget the results, question and shared link of a workspace that is no longer open."""
+    state = st.session_state
+    if state.get(KEYS.results_root, root) != root:
+        for key in RESULT_KEYS + QUESTION_KEYS:
+            state.pop(key, None)
+        st.query_params.pop("q", None)
+    state[KEYS.results_root] = root
+
+
+def ask_later(question: str) -> None:
+    """Have the Navigate page ask `question` on its next run (a landing example)."""
+    state = st.session_state
+    state[KEYS.ask_now] = state[KEYS.question_draft] = state[KEYS.question] = question
 
 
 def persist(widget_key: str, store_key: str) -> None:

@@ -3,19 +3,19 @@
 import streamlit as st
 
 from pages import shared
-from present.highlight import highlight_html, sentence_rows, trace_counts
+from present.highlight import highlight_html, sentence_rows, trace_counts, traceability
 from present.markup import trace_legend_html
 from present.tables import table_html
 
 st.title("Traceability")
-result = shared.show_current()
-prose = result.get("prose") or ""
-trace = (result.get("decision") or {}).get("traceability")
-if not prose.strip() or not trace:
+run = shared.show_current().run
+prose = run.prose
+trace = traceability(run)
+if not prose.strip() or trace is None:
     st.info("This result has no prose to trace.")
     st.stop()
 
-counts = trace_counts(result)
+counts = trace_counts(run)
 columns = st.columns(4)
 labels = ("Licensed sentences", "Orphan sentences", "Uncited words", "Stray numbers")
 for column, label, value in zip(columns, labels, counts.values(), strict=True):
@@ -27,4 +27,4 @@ st.html(highlight_html(prose, trace))
 
 st.subheader("Sentence by sentence")
 columns = ("#", "licensed", "claim", "reason", "sentence", "claim text")
-st.html(table_html(sentence_rows(result), columns))
+st.html(table_html(sentence_rows(run), columns))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from engine import Claim, NavResult, StanceRelation, Tier, VerifierStatus
 from present.markup import esc
 
 MATRIX_PAGE = "pages/claim_matrix.py"
@@ -41,22 +42,46 @@ class AnswerArea:
     html: str
 
 
-def titles(result: Mapping) -> dict[str, str]:
+def titles(result: NavResult) -> dict[str, str]:
     """Node address -> title, from the neighbourhood the run walked."""
-    nodes = ((result.get("neighbourhood") or {}).get("nodes")) or []
-    return {n["address"]: n.get("title") or n["address"] for n in nodes if n.get("address")}
+    nodes = result.neighbourhood.nodes.values()
+    return {n.address: n.title or n.address for n in nodes if n.address}
 
 
-def name_of(result: Mapping, ref: str) -> str:
+def name_of(result: NavResult, ref: str) -> str:
     """A node as a reader knows it: its title in quotes, else its address."""
     title = titles(result).get(ref)
     return f"“{title}”" if title and title != ref else ref
 
 
-def failure(result: Mapping) -> Failure | None:
+def reasons(result: NavResult) -> tuple[str, ...]:
+    """The abstain reasons by name; a run that never reached the router lacks coverage."""
+    if result.decision is None:
+        return ("low-coverage",)
+    return tuple(r.value for r in result.decision.reasons)
+
+
+def reasoner_note(result: NavResult) -> str:
+    """What the reasoner said at its last step ("gave up: …" when it did)."""
+    return result.steps[-1].reason if result.steps else ""
+
+
+def coverage_report(result: NavResult) -> Mapping:
+    """The payload's coverage report (salient terms and gaps); empty when it has none."""
+    report = (result.payload or {}).get("coverage_report")
+    return report if isinstance(report, Mapping) else {}
+
+
+def payload_edges(result: NavResult) -> list[Mapping]:
+    """The edges the payload hands the router, as wire objects."""
+    edges = (result.payload or {}).get("edges")
+    return [e for e in edges if isinstance(e, Mapping)] if isinstance(edges, list) else []
+
+
+def failure(result: NavResult) -> Failure | None:
     """The run's failure, classified; None when the router decided."""
-    text = result.get("failure") or ""
-    if not text or (result.get("decision") or {}).get("claims"):
+    text = result.failure
+    if not text or (result.decision is not None and result.decision.dag.claims):
         return None
     if text.startswith(("model endpoint failed", "reasoner error")) or "unavailable" in text:
         return Failure(
@@ -90,99 +115,96 @@ def failure(result: Mapping) -> Failure | None:
     return Failure("internal", "the run failed", f"The run failed inside: {text}.")
 
 
-def coverage_gaps(result: Mapping) -> tuple[str, ...]:
+def coverage_gaps(result: NavResult) -> tuple[str, ...]:
     """Salient question terms the answer never mentions, from the coverage report."""
-    report = (result.get("payload") or {}).get("coverage_report") or {}
-    return tuple(report.get("uncovered") or ())
+    return tuple(coverage_report(result).get("uncovered") or ())
 
 
 def reason_lines(
-    result: Mapping, name: str, *, confirmed: Iterable[tuple[str, str]] = ()
+    result: NavResult, name: str, *, confirmed: Iterable[tuple[str, str]] = ()
 ) -> list[str]:
     """One concrete sentence per thing in the derivation that triggered abstain reason `name`."""
-    decision = result.get("decision") or {}
-    checks = decision.get("verifiers") or {}
-    nodes = decision.get("nodes") or {}
+    decision = result.decision
     lines: list[str] = []
+    if decision is None:
+        if name == "low-coverage":
+            lines.extend(_coverage_lines(result, confirmed=set(confirmed)))
+        return lines
     if name == "missing-hop":
-        for ref in decision.get("missing_refs") or []:
+        for ref in decision.missing_refs:
             lines.append(
                 f"The answer cites {name_of(result, ref)}, but it was never checked: nothing "
                 "says whether it holds."
             )
     elif name == "stale":
-        for ref, node in nodes.items():
-            if "stale" in (node.get("flags") or []):
+        for ref, node in sorted(decision.node_verdicts.items()):
+            if node.stale:
                 lines.append(
                     f"{name_of(result, ref)} is tethered to a file whose anchored text is gone."
                 )
     elif name == "false-premise":
-        for ref, check in checks.items():
-            if check.get("status") == "failed":
-                why = check.get("detail") or "refuted"
+        for ref, check in sorted(decision.verifier_results.items()):
+            if check.status is VerifierStatus.FAILED:
+                why = check.detail or "refuted"
                 line = f"The check of {name_of(result, ref)} failed: {why}"
-                if check.get("near_miss"):
-                    line += f"; the nearest text in the source is “{check['near_miss']}”"
+                if check.near_miss:
+                    line += f"; the nearest text in the source is “{check.near_miss}”"
                 lines.append(line + ".")
     elif name == "low-coverage":
-        lines.extend(_coverage_lines(result, decision, confirmed=set(confirmed)))
+        lines.extend(_coverage_lines(result, confirmed=set(confirmed)))
     return lines
 
 
-def _coverage_lines(result: Mapping, decision: Mapping, *, confirmed: set) -> Iterable[str]:
+def _coverage_lines(result: NavResult, *, confirmed: set) -> Iterable[str]:
     gaps = coverage_gaps(result)
     if gaps:
         named = ", ".join(f"‘{g}’" for g in gaps)
         yield f"The answer never mentions {named}, which the question asks about."
-    note = result.get("reasoner_note") or ""
+    note = reasoner_note(result)
     if note.startswith("gave up:"):
         said = note.removeprefix("gave up:").strip()
         if gaps:  # the missing terms were just named; say only how close it came
             said = said.split(" and never mentions ")[0] + "; too weak to restate as an answer"
         yield "The reasoner gave up: " + said + "."
-    claims = decision.get("claims") or {}
-    final = claims.get(decision.get("conclusion")) or {}
-    flags = set(final.get("flags") or [])
+    decision = result.decision
+    if decision is None:
+        return
+    final = decision.claim_verdicts.get(decision.conclusion)
+    flags = set(final.flags()) if final else set()
     if "contested" in flags:
         yield from contested_lines(result, confirmed=confirmed)
-    if "unresolved" in flags and not decision.get("missing_refs"):
+    if "unresolved" in flags and not decision.missing_refs:
         yield "The answer rests on a ground that could not be resolved (its file is missing)."
-    if (
-        final
-        and final.get("status") not in ("measured", "grounded")
-        and not note.startswith("gave up:")
-        and not flags
-    ):
+    if final and not final.verified and not note.startswith("gave up:") and not flags:
         yield (
             "The conclusion goes beyond what its sources say (it is an inference) and no "
             "verified premise backs it."
         )
-    texts = {c["id"]: c.get("text", "") for c in (result.get("dag") or {}).get("claims") or []}
-    for cid in decision.get("floored") or []:
+    texts = {c.id: c.text for c in decision.dag.claims}
+    for cid in decision.floored:
         yield f"The sentence “{texts.get(cid, '')}” is not found word for word in what it cites."
-    trace = decision.get("traceability") or {}
-    if trace and not trace.get("ok", True):
-        why = trace.get("detail") or "not licensed"
+    trace = decision.traceability
+    if not trace.ok:
+        why = trace.detail or "not licensed"
         yield f"The prose says something no single verified claim licenses: {why}."
-    for v in decision.get("honesty_violations") or []:
+    for v in decision.honesty_violations:
         yield (
-            f"The reasoner asserted “{texts.get(v['claim'], v['claim'])}” as {v['asserted']}, "
-            f"but only {v['derived']} could be derived."
+            f"The reasoner asserted “{texts.get(v.claim, v.claim)}” as {v.asserted}, "
+            f"but only {v.derived} could be derived."
         )
-    if (decision.get("confabulation") or {}).get("closed_book"):
+    if decision.confabulation.closed_book:
         yield "Nothing verified that was retrieved anchors the answer (closed book)."
 
 
-def contested_lines(result: Mapping, *, confirmed: set) -> Iterable[str]:
+def _flagged_contested(result: NavResult) -> list[str]:
+    verdicts = result.decision.node_verdicts if result.decision else {}
+    return [ref for ref, node in sorted(verdicts.items()) if node.contested]
+
+
+def contested_lines(result: NavResult, *, confirmed: set) -> Iterable[str]:
     """Which note contests a cited node, and whether a reviewer confirmed that contradiction."""
-    decision = result.get("decision") or {}
-    edges = (result.get("payload") or {}).get("edges") or []
-    flagged = [
-        ref
-        for ref, node in (decision.get("nodes") or {}).items()
-        if "contested" in (node.get("flags") or [])
-    ]
-    for ref in flagged:
+    edges = payload_edges(result)
+    for ref in _flagged_contested(result):
         against = [
             e for e in edges if e.get("relation") == "contradicts" and ref in (e["src"], e["dst"])
         ]
@@ -202,27 +224,24 @@ def contested_lines(result: Mapping, *, confirmed: set) -> Iterable[str]:
             )
 
 
-def contested_pairs(result: Mapping) -> list[tuple[str, str]]:
+def contested_pairs(result: NavResult) -> list[tuple[str, str]]:
     """(practice, canon) address pairs of the contradictions that contest a cited node."""
-    edges = (result.get("payload") or {}).get("edges") or []
-    nodes = (result.get("decision") or {}).get("nodes") or {}
-    flagged = {r for r, n in nodes.items() if "contested" in (n.get("flags") or [])}
+    flagged = set(_flagged_contested(result))
     return [
         (e["src"], e["dst"])
-        for e in edges
+        for e in payload_edges(result)
         if e.get("relation") == "contradicts" and (e["src"] in flagged or e["dst"] in flagged)
     ]
 
 
-def summary(result: Mapping, *, confirmed: Iterable[tuple[str, str]] = ()) -> str:
+def summary(result: NavResult, *, confirmed: Iterable[tuple[str, str]] = ()) -> str:
     """The banner's plain-words sentence after the label."""
-    label = result.get("label") or "ABSTAIN"
+    label = result.label
     broken = failure(result)
     if broken is not None:
         return broken.text
-    decision = result.get("decision") or {}
     if label == "ANSWER":
-        cited = ", ".join(name_of(result, r) for r in result.get("cited") or [])
+        cited = ", ".join(name_of(result, r) for r in result.cited)
         text = (
             f"Every sentence of the answer is quoted from verified text of {cited or 'its sources'}"
         )
@@ -237,89 +256,90 @@ def summary(result: Mapping, *, confirmed: Iterable[tuple[str, str]] = ()) -> st
             f"on verified premises from {named}."
         )
     lines = []
-    for name in result.get("reasons") or []:
+    for name in reasons(result):
         lines.extend(reason_lines(result, name, confirmed=confirmed))
-    return " ".join(dict.fromkeys(lines)) or (decision.get("detail") or "")
+    if result.decision is not None:
+        detail = result.decision.detail
+    else:
+        detail = result.failure or "no answer was produced"
+    return " ".join(dict.fromkeys(lines)) or detail
 
 
-def answered_lines(result: Mapping) -> list[str]:
+def answered_lines(result: NavResult) -> list[str]:
     """Why an answer was allowed: the question terms it covers and each cited check."""
     lines = []
-    report = (result.get("payload") or {}).get("coverage_report") or {}
-    salient = [t["word"] for t in report.get("terms") or [] if t.get("salient")]
+    terms = coverage_report(result).get("terms") or []
+    salient = [t["word"] for t in terms if isinstance(t, Mapping) and t.get("salient")]
     if salient:
         named = ", ".join(f"‘{w}’" for w in salient)
         lines.append(
             f"With the notes it cites, it mentions every salient term of the question: {named}."
         )
-    decision = result.get("decision") or {}
-    for ref, check in sorted((decision.get("verifiers") or {}).items()):
-        if check.get("status") == "ok":
-            lines.append(f"{name_of(result, ref)}: {check.get('detail') or 'verified'}.")
-    texts = {c["id"]: c for c in (result.get("dag") or {}).get("claims") or []}
-    if result.get("label") == "HEDGED ANSWER":
-        conclusion = texts.get(decision.get("conclusion")) or {}
+    decision = result.decision
+    if decision is None:
+        return lines
+    for ref, check in sorted(decision.verifier_results.items()):
+        if check.status is VerifierStatus.OK:
+            lines.append(f"{name_of(result, ref)}: {check.detail or 'verified'}.")
+    if result.label == "HEDGED ANSWER":
+        texts = {c.id: c.text for c in decision.dag.claims}
         lines.append(
-            f"The conclusion “{conclusion.get('text', '')}” goes beyond its premises, so it "
-            "is shown as an inference."
+            f"The conclusion “{texts.get(decision.conclusion, '')}” goes beyond its premises, "
+            "so it is shown as an inference."
         )
     return lines
 
 
-def _verified_premises(result: Mapping) -> list[str]:
-    decision = result.get("decision") or {}
-    dag = result.get("dag") or {}
-    statuses = decision.get("claims") or {}
-    conclusion = decision.get("conclusion")
+def _verified_premises(result: NavResult) -> list[str]:
+    decision = result.decision
+    if decision is None:
+        return []
     refs: list[str] = []
-    for claim in dag.get("claims") or []:
-        if claim["id"] == conclusion:
+    for claim in decision.dag.claims:
+        if claim.id == decision.conclusion:
             continue
-        if (statuses.get(claim["id"]) or {}).get("status") in ("measured", "grounded"):
-            refs.extend(claim.get("cites") or [])
+        verdict = decision.claim_verdicts.get(claim.id)
+        if verdict is not None and verdict.wire() in (Tier.MEASURED, Tier.GROUNDED):
+            refs.extend(claim.cites)
     return list(dict.fromkeys(refs))
 
 
-def stance_line(result: Mapping) -> StanceLine | None:
+def stance_line(result: NavResult) -> StanceLine | None:
     """Where the evidence stands on the claim the question states, in one sentence."""
-    stance = result.get("stance") or None
-    if not stance:
+    stance = result.stance
+    if stance is None:
         return None
-    relation, cue = stance.get("relation"), stance.get("cue") or ""
-    if relation == "contradicts":
-        return StanceLine("warning", f"The cited source contradicts the question: {cue}.")
-    if relation == "supports":
-        return StanceLine("info", f"The cited source supports the question: {cue}.")
+    if stance.relation is StanceRelation.CONTRADICTS:
+        return StanceLine("warning", f"The cited source contradicts the question: {stance.cue}.")
+    if stance.relation is StanceRelation.SUPPORTS:
+        return StanceLine("info", f"The cited source supports the question: {stance.cue}.")
     return StanceLine(
         "info", "The cited source neither clearly supports nor contradicts the question's claim."
     )
 
 
-def answer_area(result: Mapping) -> AnswerArea:
+def answer_area(result: NavResult) -> AnswerArea:
     """The answer as the router licensed it; anything else marked as not an answer."""
-    label = result.get("label") or "ABSTAIN"
-    prose = result.get("prose") or ""
-    dag = result.get("dag") or {}
-    claims = {c["id"]: c for c in dag.get("claims") or []}
-    conclusion = claims.get(
-        (result.get("decision") or {}).get("conclusion") or dag.get("conclusion")
-    )
+    label = result.label
+    prose = result.prose
+    dag = result.decision.dag if result.decision else None
+    claims = {c.id: c for c in dag.claims} if dag else {}
+    conclusion = claims.get(result.decision.conclusion) if result.decision else None
     if label == "ANSWER":
         return AnswerArea("Answer", True, _prose_html(result))
     if label == "HEDGED ANSWER":
-        premises = [c for cid, c in claims.items() if conclusion is None or cid != conclusion["id"]]
+        premises = [c for cid, c in claims.items() if conclusion is None or cid != conclusion.id]
         items = "".join(
-            f"<li>{esc(p.get('text', ''))} <small>— {esc(_sources(result, p))}</small></li>"
-            for p in premises
+            f"<li>{esc(p.text)} <small>— {esc(_sources(result, p))}</small></li>" for p in premises
         )
         body = (
             '<div class="answer-hedged" style="border-left:4px solid #e0a100;padding:4px 10px">'
             "<p><b>Inferred conclusion (not verified):</b> "
-            f"{esc((conclusion or {}).get('text', ''))}</p>"
+            f"{esc(conclusion.text if conclusion else '')}</p>"
             f"<p>It is an inference from these verified premises:</p><ul>{items}</ul></div>"
         )
         return AnswerArea("Hedged answer", True, body)
-    text = prose or (conclusion or {}).get("text", "")
+    text = prose or (conclusion.text if conclusion else "")
     if not text:
         return AnswerArea("No answer", False, "")
     what = "prose" if prose else "closest sentence"
@@ -333,22 +353,21 @@ def answer_area(result: Mapping) -> AnswerArea:
     return AnswerArea("Not licensed", False, body)
 
 
-def _sources(result: Mapping, claim: Mapping) -> str:
-    return ", ".join(name_of(result, r) for r in claim.get("cites") or [])
+def _sources(result: NavResult, claim: Claim) -> str:
+    return ", ".join(name_of(result, r) for r in claim.cites)
 
 
-def _prose_html(result: Mapping) -> str:
-    prose = result.get("prose") or ""
-    dag = result.get("dag") or {}
-    citations = sorted(dag.get("prose_citations") or [], key=lambda c: (c["end"], c["start"]))
-    claims = {c["id"]: c for c in dag.get("claims") or []}
+def _prose_html(result: NavResult) -> str:
+    prose = result.prose
+    dag = result.decision.dag if result.decision else None
+    citations = sorted(dag.prose_citations if dag else (), key=lambda c: (c.end, c.start))
+    claims = {c.id: c for c in dag.claims} if dag else {}
     out, at = [], 0
     for n, cite in enumerate(citations, start=1):
-        end = min(max(cite["end"], at), len(prose))
+        end = min(max(cite.end, at), len(prose))
         out.append(esc(prose[at:end]))
-        sources = ", ".join(
-            name_of(result, r) for r in (claims.get(cite.get("claim")) or {}).get("cites") or []
-        )
+        claim = claims.get(cite.claim)
+        sources = ", ".join(name_of(result, r) for r in (claim.cites if claim else ()))
         out.append(f'<sup style="color:#1f5fa8;font-weight:600" title="{esc(sources)}">[{n}]</sup>')
         at = end
     out.append(esc(prose[at:]))

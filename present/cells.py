@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pandas as pd
@@ -13,10 +14,18 @@ from engine.review.matrix import is_high_value
 from engine.review.overlay import Overlay, OverlayEdge
 from engine.review.relations import EdgeKey
 from engine.review.synthesis import cell_material, synthesize
-from engine.review.triage import read_log
+from engine.review.triage import TriageDecision, read_log
+from engine.workspace.notes import Quote
 from engine.workspace.opened import OpenWorkspace
 from engine.workspace.stores import Workspace
 from present.markup import esc, md_escape, triage_marks
+
+# The triage buttons under a selected contradiction: label and the decision it records.
+TRIAGE_CHOICES = (
+    ("Confirm", TriageDecision.CONFIRMED),
+    ("Dismiss", TriageDecision.DISMISSED),
+    ("Follow up", TriageDecision.FOLLOW_UP),
+)
 
 
 def cell_label(row: Mapping) -> str:
@@ -88,30 +97,46 @@ def find_edge(overlay: Overlay | None, row: Mapping) -> OverlayEdge | None:
     return next((e for e in (overlay.edges if overlay else ()) if e.key == key), None)
 
 
-def cell_detail(opened: OpenWorkspace, edge: OverlayEdge) -> dict:
+@dataclass(frozen=True)
+class CellDetail:
+    """What a reviewer reads about one cell: the brief if high value, quotes and rationale.
+
+    `missing` when a note of the edge is gone from the workspace; `brief` is None for a cell
+    that is not high value, and `verified` then None too.
+    """
+
+    high_value: bool
+    rationale: str
+    evidence: str
+    cue: str
+    missing: bool
+    quotes: tuple[Quote, ...] = ()
+    brief: str | None = None
+    verified: bool | None = None
+    problem: str = ""
+
+
+def cell_detail(opened: OpenWorkspace, edge: OverlayEdge) -> CellDetail:
     """What a reviewer reads about one cell: the brief if high value, quotes and rationale."""
     material = cell_material(opened, edge)
-    detail = {
-        "high_value": is_high_value(edge.relation, edge.claim_strength, edge.confidence),
-        "rationale": edge.rationale,
-        "evidence": edge.evidence,
-        "cue": _cue_label(edge.cue) if edge.relation.value == "contradicts" else "",
-        "quotes": [],
-        "brief": None,
-        "verified": None,
-        "problem": "",
-        "missing": material is None,
-    }
+    detail = CellDetail(
+        high_value=is_high_value(edge.relation, edge.claim_strength, edge.confidence),
+        rationale=edge.rationale,
+        evidence=edge.evidence,
+        cue=_cue_label(edge.cue) if edge.relation.value == "contradicts" else "",
+        missing=material is None,
+    )
     if material is None:
         return detail
-    detail["quotes"] = [{"id": q.id, "body": q.body, "page": q.page} for q in material.quotes]
-    if detail["high_value"]:
-        brief = synthesize(material)
-        detail["brief"], detail["verified"] = brief.text, brief.verified
-        if not brief.verified:
-            failure = brief.check.failure.value if brief.check.failure else "failed"
-            detail["problem"] = f"{failure}: {brief.check.detail}".rstrip(": ")
-    return detail
+    detail = replace(detail, quotes=tuple(material.quotes))
+    if not detail.high_value:
+        return detail
+    brief = synthesize(material)
+    problem = ""
+    if not brief.verified:
+        failure = brief.check.failure.value if brief.check.failure else "failed"
+        problem = f"{failure}: {brief.check.detail}".rstrip(": ")
+    return replace(detail, brief=brief.text, verified=brief.verified, problem=problem)
 
 
 def _cue_label(value: str) -> str:
@@ -121,14 +146,14 @@ def _cue_label(value: str) -> str:
         return value
 
 
-def quotes_html(quotes: Sequence[Mapping]) -> str:
+def quotes_html(quotes: Sequence[Quote]) -> str:
     """Verbatim quotes as escaped block quotes with their id and page."""
     items = []
     for quote in quotes:
-        page = f", p. {esc(quote['page'])}" if quote.get("page") is not None else ""
+        page = f", p. {esc(quote.page)}" if quote.page is not None else ""
         items.append(
             "<blockquote style='margin:6px 0;padding:4px 10px;border-left:3px solid #bbb'>"
-            f"“{esc(quote['body'])}” <small style='color:#666'>[{esc(quote['id'])}{page}]</small>"
+            f"“{esc(quote.body)}” <small style='color:#666'>[{esc(quote.id)}{page}]</small>"
             "</blockquote>"
         )
     return "".join(items) or "<small>No stored quotes.</small>"

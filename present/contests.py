@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 
+from engine import Answer
 from engine.core.text import shorten
 from present.markup import esc
 
@@ -25,36 +25,36 @@ class ContestLine:
     link_label: str  # for a link to the edge in the claim matrix
 
 
-def contest_lines(result: Mapping) -> tuple[ContestLine, ...]:
+def contest_lines(result: Answer) -> tuple[ContestLine, ...]:
     """A line per contradiction touching the answer's cited nodes, contesting ones first."""
-    items = ((result.get("contests") or {}).get("items")) or []
+    items = result.contests.items if result.contests else ()
     lines = []
     for item in items:
-        state = _STATE_WORDS.get(item.get("state"), str(item.get("state")))
-        effect = "contests it" if item.get("contests") else "does not contest it until confirmed"
-        confidence = item.get("confidence")
-        cue = f", cue: {item['cue']}" if item.get("cue") and item["cue"] != "none" else ""
-        sure = f", confidence {confidence:.2f}" if isinstance(confidence, int | float) else ""
+        found = item.contradiction
+        state = _STATE_WORDS.get(found.state.value, found.state.value)
+        effect = "contests it" if found.contests else "does not contest it until confirmed"
+        cue = f", cue: {found.cue}" if found.cue and found.cue != "none" else ""
+        sure = f", confidence {found.confidence:.2f}" if found.confidence is not None else ""
+        practice, canon = found.key.memory_address, found.key.zk_address
         text = (
-            f"“{shorten(item.get('practice_title', ''), 70)}” ({item.get('practice')}) "
-            f"contradicts the cited “{shorten(item.get('canon_title', ''), 70)}” "
-            f"({item.get('canon')}): {state}{sure}{cue}; {effect}."
+            f"“{shorten(item.practice_title, 70)}” ({practice}) "
+            f"contradicts the cited “{shorten(item.canon_title, 70)}” "
+            f"({canon}): {state}{sure}{cue}; {effect}."
         )
         link = (
-            f"Review in the claim matrix: “{shorten(item.get('practice_title', ''), 40)}” × "
-            f"“{shorten(item.get('canon_title', ''), 40)}”"
+            f"Review in the claim matrix: “{shorten(item.practice_title, 40)}” × "
+            f"“{shorten(item.canon_title, 40)}”"
         )
-        edge = str(item.get("edge_id", ""))
-        lines.append(ContestLine(edge, text, bool(item.get("contests")), link))
+        lines.append(ContestLine(found.key.token, text, found.contests, link))
     return tuple(sorted(lines, key=lambda line: not line.contests))
 
 
-def contests_summary(result: Mapping) -> str:
+def contests_summary(result: Answer) -> str:
     """The one-line summary of the disclosure, or "" when nothing touches the cited nodes."""
-    return str((result.get("contests") or {}).get("summary") or "")
+    return result.contests.summary() if result.contests else ""
 
 
-def contests_html(result: Mapping) -> str:
+def contests_html(result: Answer) -> str:
     """The disclosure as an escaped list, or "" when there is nothing to disclose."""
     lines = contest_lines(result)
     if not lines:
@@ -69,11 +69,11 @@ def contests_html(result: Mapping) -> str:
     )
 
 
-def review_note(result: Mapping) -> str:
+def review_note(result: Answer) -> str:
     """Says when the answer was re-routed after, or predates, a triage decision; else ""."""
-    if result.get("rerouted"):
+    if result.rerouted:
         return "Re-routed after a triage decision on a pair it cites."
-    if result.get("review_stale"):
+    if result.review_stale:
         return (
             "Stale: a triage decision on a pair it cites came after this answer; ask again "
             "for a verdict that honours it."

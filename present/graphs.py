@@ -5,13 +5,25 @@ from __future__ import annotations
 import math
 import re
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pyvis.network import Network
 
-from engine.core.errors import EngineError
+from engine import (
+    Claim,
+    Decision,
+    Edge,
+    EngineError,
+    NavResult,
+    Verdict,
+    VerifierResult,
+    VerifierStatus,
+)
+from engine.core.epistemics import HonestyViolation
 from engine.core.text import shorten
+from engine.navigation.navigator import ActionKind, Step
+from engine.navigation.substrate import Neighbourhood, Node
 
 # The heatmap moved to its own module; it stays importable from here for older callers.
 from present.markup import (
@@ -117,21 +129,21 @@ def _network(height: int, *, hierarchical: bool = False) -> Network:
 # --- navigation -----------------------------------------------------------------------
 
 
-def step_count(result: Mapping) -> int:
+def step_count(result: NavResult) -> int:
     """How many recorded steps the answer's trace has."""
-    return len(result.get("trace") or [])
+    return len(result.steps)
 
 
-def step_caption(result: Mapping, step: int) -> str:
+def step_caption(result: NavResult, step: int) -> str:
     """One line saying what the navigator did at `step`."""
-    trace = result.get("trace") or []
+    trace = result.steps
     if not trace:
         return "no steps were recorded"
     item = trace[max(0, min(step, len(trace) - 1))]
-    target = f" {item['target']}" if item.get("target") else ""
-    added = len(item.get("nodes_added") or [])
+    target = f" {item.target}" if item.target else ""
+    added = len(item.nodes_added)
     grew = f" (+{added} node{'s' if added != 1 else ''})" if added else ""
-    return f"step {item['index']}: {item['action']}{target}{grew} — {item.get('reason', '')}"
+    return f"step {item.index}: {item.action.value}{target}{grew} — {item.reason}"
 
 
 QUESTION_NODE = "question"
@@ -154,29 +166,27 @@ class WalkMarks:
     seeds: tuple[str, ...]
 
 
-def walk_marks(result: Mapping, step: int) -> WalkMarks:
+def walk_marks(result: NavResult, step: int) -> WalkMarks:
     """The marks after `step` (clamped): visited, grounded and cited persist once set."""
-    trace = list(result.get("trace") or [])
+    trace = result.steps
     step = max(0, min(int(step), len(trace) - 1)) if trace else 0
     shown = trace[: step + 1]
-    visible = tuple(dict.fromkeys(str(a) for s in shown for a in s.get("nodes_added") or []))
-    current = trace[step] if trace else {}
-    fresh = {str(a) for a in current.get("nodes_added") or []}
-    if current.get("target"):
-        fresh.add(str(current["target"]))
-    answered = any(s.get("action") == "answer" for s in shown)
-    cited = frozenset(str(ref) for ref in result.get("cited") or []) if answered else frozenset()
-    if current.get("action") == "answer":
+    visible = tuple(dict.fromkeys(a for s in shown for a in s.nodes_added))
+    current = trace[step] if trace else None
+    fresh = set(current.nodes_added) if current else set()
+    if current and current.target:
+        fresh.add(current.target)
+    answered = any(s.action is ActionKind.ANSWER for s in shown)
+    cited = frozenset(result.cited) if answered else frozenset()
+    if current and current.action is ActionKind.ANSWER:
         fresh |= cited
 
-    def targets(action: str) -> frozenset[str]:
-        hits = (s["target"] for s in shown if s["action"] == action and s.get("target"))
-        return frozenset(map(str, hits))
+    def targets(action: ActionKind) -> frozenset[str]:
+        return frozenset(s.target for s in shown if s.action is action and s.target)
 
-    seeds = tuple(
-        str(a) for s in trace[:1] if s.get("action") == "retrieve" for a in s["nodes_added"]
-    )
-    return WalkMarks(visible, frozenset(fresh), targets("expand"), targets("ground"), cited, seeds)
+    seeds = tuple(a for s in trace[:1] if s.action is ActionKind.RETRIEVE for a in s.nodes_added)
+    expanded, grounded = targets(ActionKind.EXPAND), targets(ActionKind.GROUND)
+    return WalkMarks(visible, frozenset(fresh), expanded, grounded, cited, seeds)
 
 
 def wrap_label(text: object, *, width: int = LABEL_WIDTH, lines: int = LABEL_LINES) -> str:
@@ -190,7 +200,7 @@ def wrap_label(text: object, *, width: int = LABEL_WIDTH, lines: int = LABEL_LIN
 
 
 def neighbourhood_html(
-    result: Mapping, step: int, *, height: int = 520, overlay: Sequence[Mapping] = ()
+    result: NavResult, step: int, *, height: int = 520, overlay: Sequence[Edge] = ()
 ) -> str:
     """The walk after `step`: the question, its seeds, what each expansion revealed.
 
@@ -199,9 +209,8 @@ def neighbourhood_html(
     cited); what changed at this step is enlarged with a red border. `overlay` edges (typed
     relations between a practice entry and a canon note) are drawn dashed between visible nodes.
     """
-    trace = list(result.get("trace") or [])
-    hood = result.get("neighbourhood") or {}
-    info = {str(n["address"]): n for n in hood.get("nodes") or []}
+    trace = result.steps
+    hood = result.neighbourhood
     net = _network(height)
     if not trace:
         return render(net)
@@ -209,7 +218,7 @@ def neighbourhood_html(
     marks = walk_marks(result, step)
     current = trace[step]
     positions = _positions(trace, hood)
-    question = str(result.get("question") or "")
+    question = result.question
     net.add_node(
         QUESTION_NODE,
         label=wrap_label(question, width=28),
@@ -222,16 +231,16 @@ def neighbourhood_html(
         font={"color": "#222222", "size": 20},
     )
     for address in marks.visible:
-        node = info.get(address, {"address": address, "title": address, "store": ""})
+        node = hood.nodes.get(address) or Node(address, "", "", address, "", "")
         x, y = positions.get(address, (0.0, 0.0))
         is_new = address in marks.fresh
         grounded, cited = address in marks.grounded, address in marks.cited
         border = new_colour if is_new else grounded_colour if grounded else "#444444"
         prefix = ("★ " if cited else "") + ("✓ " if grounded else "")
-        store = node.get("store", "")
+        store = node.store
         net.add_node(
             address,
-            label=prefix + wrap_label(node.get("title") or address),
+            label=prefix + wrap_label(node.title or address),
             tip=_node_tip(node, grounded, cited, address in marks.expanded),
             shape=store_shapes.get(store, "diamond"),
             size=22 if is_new else 14,
@@ -258,9 +267,8 @@ def neighbourhood_html(
             )
     drawn: set[tuple[str, str, str]] = set()
     for s in trace[: step + 1]:
-        for edge in s.get("edges_added") or []:
-            src, dst = str(edge["src"]), str(edge["dst"])
-            relation = str(edge.get("relation", ""))
+        for edge in s.edges_added:
+            src, dst, relation = edge.src, edge.dst, edge.relation
             if src in seen and dst in seen and (src, dst, relation) not in drawn:
                 drawn.add((src, dst, relation))
                 net.add_edge(
@@ -272,8 +280,7 @@ def neighbourhood_html(
                     width=2.5 if s is current else 1,
                 )
     for edge in overlay:
-        src, dst = str(edge.get("src", "")), str(edge.get("dst", ""))
-        relation = str(edge.get("relation", ""))
+        src, dst, relation = edge.src, edge.dst, edge.relation
         if src in seen and dst in seen and (src, dst, relation) not in drawn:
             drawn.add((src, dst, relation))
             net.add_edge(
@@ -288,16 +295,16 @@ def neighbourhood_html(
     return render(net)
 
 
-def _node_tip(node: Mapping, grounded: bool, cited: bool, expanded: bool) -> str:
+def _node_tip(node: Node, grounded: bool, cited: bool, expanded: bool) -> str:
     lines = [
-        f"<b>{esc(node.get('title') or node.get('address', ''))}</b>",
-        f"<code>{esc(node.get('address', ''))}</code>",
+        f"<b>{esc(node.title or node.address)}</b>",
+        f"<code>{esc(node.address)}</code>",
     ]
-    kind = " · ".join(str(x) for x in (node.get("store"), node.get("kind")) if x)
+    kind = " · ".join(x for x in (node.store, node.kind) if x)
     if kind:
         lines.append(f"<i>{esc(kind)}</i>")
-    if node.get("excerpt"):
-        lines.append(esc(node["excerpt"]))
+    if node.excerpt:
+        lines.append(esc(node.excerpt))
     marks = [
         label
         for flag, label in (
@@ -313,16 +320,16 @@ def _node_tip(node: Mapping, grounded: bool, cited: bool, expanded: bool) -> str
     return "<br>".join(lines)
 
 
-def _positions(trace: Sequence[Mapping], hood: Mapping) -> dict[str, tuple[float, float]]:
+def _positions(trace: Sequence[Step], hood: Neighbourhood) -> dict[str, tuple[float, float]]:
     """Fixed places on rings round the question by hop, children near their parents."""
-    hops = hood.get("hops") or {}
+    hops = hood.hops
     order: list[str] = []
     parent: dict[str, str] = {}
     for s in trace:
-        for address in map(str, s.get("nodes_added") or []):
+        for address in s.nodes_added:
             order.append(address)
-            if s.get("action") == "expand" and s.get("target"):
-                parent.setdefault(address, str(s["target"]))
+            if s.action is ActionKind.EXPAND and s.target:
+                parent.setdefault(address, s.target)
     rings: dict[int, list[str]] = {}
     for address in dict.fromkeys(order):
         rings.setdefault(int(hops.get(address, 0)), []).append(address)
@@ -344,57 +351,54 @@ def _positions(trace: Sequence[Mapping], hood: Mapping) -> dict[str, tuple[float
 # --- the reasoning DAG ----------------------------------------------------------------
 
 
-def dag_html(result: Mapping, *, height: int = 520) -> str:
+def dag_html(result: NavResult, *, height: int = 520) -> str:
     """The claims coloured by derived status, with their premises and the nodes they cite."""
-    decision = result.get("decision") or {}
-    dag = result.get("dag") or {}
-    verdicts = decision.get("claims") or {}
-    nodes = decision.get("nodes") or {}
-    checks = decision.get("verifiers") or {}
-    violated = {v["claim"]: v for v in decision.get("honesty_violations") or []}
     net = _network(height, hierarchical=True)
-    for claim in dag.get("claims") or []:
-        cid = str(claim["id"])
-        verdict = verdicts.get(cid) or {}
-        flags = list(verdict.get("flags") or [])
-        status = verdict.get("status")
+    decision = result.decision
+    if decision is None:
+        return render(net)
+    dag = decision.dag
+    violated = {v.claim: v for v in decision.honesty_violations}
+    for claim in dag.claims:
+        cid = claim.id
+        verdict = decision.claim_verdicts.get(cid)
+        flags = list(verdict.flags()) if verdict else []
+        status = verdict.wire().value if verdict else ""
         violation = violated.get(cid)
-        head = f"<b>{label_text(cid)}</b> · {label_text(claim.get('kind', ''))}"
+        head = f"<b>{label_text(cid)}</b> · {label_text(claim.kind.value)}"
         if violation:
             head = "⚠ " + head
         # vis wraps the text to the box's maximum width.
-        body = label_text(shorten(claim.get("text", ""), 110))
+        body = label_text(shorten(claim.text, 110))
         tail = f"\n<i>{label_text(', '.join(flags))}</i>" if flags else ""
         border = violation_mark.colour if violation else (flag_mark.colour if flags else "#333")
         net.add_node(
             f"claim:{cid}",
             label=f"{head}\n{body}{tail}",
-            tip=_claim_tip(claim, verdict, violation),
+            tip=_claim_tip(claim, decision, violation),
             shape="box",
             margin=10,
             widthConstraint={"maximum": 240},
             borderWidth=5 if violation else (3 if flags else 1),
             color={
-                "background": status_colours.get(status or "", unknown_colour),
+                "background": status_colours.get(status, unknown_colour),
                 "border": border,
             },
             font={
                 "color": "#ffffff" if status in ("measured", "grounded", "assumption") else "#222",
-                "size": 15 if cid == dag.get("conclusion") else 13,
+                "size": 15 if cid == dag.conclusion else 13,
             },
             shapeProperties={"borderDashes": [6, 4] if flags and not violation else False},
         )
-    refs = dict.fromkeys(str(r) for c in dag.get("claims") or [] for r in c.get("cites") or [])
+    refs = dict.fromkeys(r for c in dag.claims for r in c.cites)
     for ref in refs:
-        node = nodes.get(ref)
-        check = checks.get(ref) or {}
-        marks = list((node or {}).get("flags") or [])
-        if node is None:
-            marks.append("no verdict")
-        if check.get("status") == "failed":
+        node = decision.node_verdicts.get(ref)
+        check = decision.verifier_results.get(ref)
+        marks = list(node.flags()) if node else ["no verdict"]
+        if check is not None and check.status is VerifierStatus.FAILED:
             marks.append("refuted")
         tail = f"\n<i>{label_text(', '.join(marks))}</i>" if marks else ""
-        colour = status_colours.get((node or {}).get("status", ""), unknown_colour)
+        colour = status_colours.get(node.wire().value if node else "", unknown_colour)
         net.add_node(
             f"cite:{ref}",
             label=label_text(ref) + tail,
@@ -405,49 +409,47 @@ def dag_html(result: Mapping, *, height: int = 520) -> str:
             font={"color": "#222222", "size": 12},
             shapeProperties={"borderDashes": [6, 4] if marks else False},
         )
-    for claim in dag.get("claims") or []:
-        cid = f"claim:{claim['id']}"
-        for premise in claim.get("premises") or []:
+    for claim in dag.claims:
+        cid = f"claim:{claim.id}"
+        for premise in claim.premises:
             net.add_edge(cid, f"claim:{premise}", label="rests on", color="#555555")
-        for ref in claim.get("cites") or []:
+        for ref in claim.cites:
             net.add_edge(cid, f"cite:{ref}", label="cites", color="#9a9a9a", dashes=True)
     return render(net)
 
 
-def _claim_tip(claim: Mapping, verdict: Mapping, violation: Mapping | None) -> str:
-    lines = [
-        f"<b>{esc(claim['id'])}</b> ({esc(claim.get('kind', ''))})",
-        esc(claim.get("text", "")),
-    ]
-    status = verdict.get("status") or "no verdict"
-    flags = ", ".join(verdict.get("flags") or [])
+def _claim_tip(claim: Claim, decision: Decision, violation: HonestyViolation | None) -> str:
+    lines = [f"<b>{esc(claim.id)}</b> ({esc(claim.kind.value)})", esc(claim.text)]
+    verdict = decision.claim_verdicts.get(claim.id)
+    status = verdict.wire().value if verdict else "no verdict"
+    flags = ", ".join(verdict.flags()) if verdict else ""
     lines.append(f"derived: <b>{esc(status)}</b>" + (f" · {esc(flags)}" if flags else ""))
-    if verdict.get("asserted"):
-        lines.append(f"asserted: {esc(verdict['asserted'])}")
-    if verdict.get("floored"):
+    if asserted := decision.asserted.get(claim.id):
+        lines.append(f"asserted: {esc(asserted.value)}")
+    if claim.id in decision.floored:
         lines.append("floored: the cited text does not contain it")
     if violation:
         lines.append(
-            f"⚠ honesty: asserted {esc(violation['asserted'])} above derived "
-            f"{esc(violation['derived'])}"
+            f"⚠ honesty: asserted {esc(violation.asserted.value)} above derived "
+            f"{esc(violation.derived.value)}"
         )
     return "<br>".join(lines)
 
 
-def _cite_tip(ref: str, node: Mapping | None, check: Mapping | None) -> str:
+def _cite_tip(ref: str, node: Verdict | None, check: VerifierResult | None) -> str:
     lines = [f"<code>{esc(ref)}</code>"]
     if node is None:
         lines.append("no verdict: a missing hop")
     else:
-        flags = ", ".join(node.get("flags") or [])
+        flags = ", ".join(node.flags())
         lines.append(
-            f"node: <b>{esc(node.get('status'))}</b>" + (f" · {esc(flags)}" if flags else "")
+            f"node: <b>{esc(node.wire().value)}</b>" + (f" · {esc(flags)}" if flags else "")
         )
-    if check:
-        method = f" ({esc(check.get('method'))})" if check.get("method") else ""
-        lines.append(f"verifier: {esc(check.get('status'))}{method}")
-        if check.get("detail"):
-            lines.append(esc(check["detail"]))
-        if check.get("near_miss"):
-            lines.append(f"near miss: “{esc(check['near_miss'])}”")
+    if check is not None:
+        method = f" ({esc(check.method)})" if check.method else ""
+        lines.append(f"verifier: {esc(check.status.value)}{method}")
+        if check.detail:
+            lines.append(esc(check.detail))
+        if check.near_miss:
+            lines.append(f"near miss: “{esc(check.near_miss)}”")
     return "<br>".join(lines)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
 
+from engine import NavResult, Traceability
 from present.markup import esc, trace_colours
 
 # Later kinds win where highlights overlap: a number inside an uncited stretch is a number.
@@ -12,18 +12,15 @@ _trace_rank = {"licensed": 0, "orphan": 1, "uncited": 2, "number": 3}
 _span_kind = {"sentence": "orphan", "uncited": "uncited", "number": "number"}
 
 
-def highlight_html(prose: str, traceability: Mapping | None) -> str:
+def highlight_html(prose: str, trace: Traceability | None) -> str:
     """The prose as HTML, each sentence and orphan span highlighted with its reason as a title."""
-    trace = traceability or {}
     marks: list[tuple[int, int, str, str]] = []
-    for sentence in trace.get("sentences") or []:
-        if sentence.get("claim"):
-            marks.append(
-                (sentence["start"], sentence["end"], "licensed", sentence.get("reason") or "")
-            )
-    for span in trace.get("spans") or []:
-        kind = _span_kind.get(span.get("kind"), "orphan")
-        marks.append((span["start"], span["end"], kind, _span_reason(kind, span.get("reason"))))
+    for sentence in trace.sentences if trace else ():
+        if sentence.claim:
+            marks.append((sentence.start, sentence.end, "licensed", sentence.reason or ""))
+    for span in trace.spans if trace else ():
+        kind = _span_kind.get(span.kind.value, "orphan")
+        marks.append((span.start, span.end, kind, _span_reason(kind, span.reason)))
     cuts = sorted({0, len(prose), *(m[0] for m in marks), *(m[1] for m in marks)})
     # A sweep over the cuts: each mark enters and leaves the active set once, so the work is
     # linear in the marks (plus what overlapping marks share), not marks times pieces.
@@ -74,63 +71,66 @@ def _highlight(kind: str | None, text: str, reasons: str) -> str:
     )
 
 
-def sentence_rows(result: Mapping) -> list[dict]:
+def traceability(result: NavResult) -> Traceability | None:
+    """The router's verdict on the prose; None when the run never reached the router."""
+    return result.decision.traceability if result.decision else None
+
+
+def sentence_rows(result: NavResult) -> list[dict]:
     """Each prose sentence with the claim that licenses it, or why none does."""
-    decision = result.get("decision") or {}
+    trace = traceability(result)
     texts = _claim_texts(result)
     rows = []
-    for i, sentence in enumerate((decision.get("traceability") or {}).get("sentences") or [], 1):
-        claim = sentence.get("claim")
+    for i, sentence in enumerate(trace.sentences if trace else (), 1):
+        claim = sentence.claim
         rows.append(
             {
                 "#": i,
-                "sentence": sentence.get("text", ""),
+                "sentence": sentence.text,
                 "licensed": bool(claim),
                 "claim": claim or "",
                 "claim text": texts.get(claim, "") if claim else "",
-                "reason": sentence.get("reason", ""),
+                "reason": sentence.reason,
             }
         )
     return rows
 
 
-def trace_counts(result: Mapping) -> dict[str, int]:
+def trace_counts(result: NavResult) -> dict[str, int]:
     """How many sentences are licensed or orphaned and how many words and numbers are flagged."""
-    trace = (result.get("decision") or {}).get("traceability") or {}
-    sentences = trace.get("sentences") or []
-    spans = trace.get("spans") or []
+    trace = traceability(result)
+    sentences = trace.sentences if trace else ()
+    spans = trace.spans if trace else ()
     return {
-        "licensed": sum(1 for s in sentences if s.get("claim")),
-        "orphan": sum(1 for s in sentences if not s.get("claim")),
-        "uncited": sum(1 for s in spans if s.get("kind") == "uncited"),
-        "number": sum(1 for s in spans if s.get("kind") == "number"),
+        "licensed": sum(1 for s in sentences if s.claim),
+        "orphan": sum(1 for s in sentences if not s.claim),
+        "uncited": sum(1 for s in spans if s.kind.value == "uncited"),
+        "number": sum(1 for s in spans if s.kind.value == "number"),
     }
 
 
-def cited_prose_html(result: Mapping) -> str:
+def cited_prose_html(result: NavResult) -> str:
     """The prose as HTML with a claim marker after each cited span."""
-    prose = result.get("prose") or ""
-    dag = result.get("dag") or {}
-    citations = sorted(dag.get("prose_citations") or [], key=lambda c: (c["end"], c["start"]))
+    prose = result.prose
+    dag = result.decision.dag if result.decision else None
+    citations = sorted(dag.prose_citations if dag else (), key=lambda c: (c.end, c.start))
     out, at = [], 0
     for cite in citations:
-        end = min(max(cite["end"], at), len(prose))
+        end = min(max(cite.end, at), len(prose))
         out.append(esc(prose[at:end]))
-        out.append(
-            f'<sup style="color:#1f5fa8;font-weight:600">[{esc(cite.get("claim", ""))}]</sup>'
-        )
+        out.append(f'<sup style="color:#1f5fa8;font-weight:600">[{esc(cite.claim)}]</sup>')
         at = end
     out.append(esc(prose[at:]))
     return f'<div style="white-space:pre-wrap;line-height:1.7">{"".join(out)}</div>'
 
 
-def cites_html(result: Mapping) -> str:
+def cites_html(result: NavResult) -> str:
     """The nodes the answer cites as one small HTML line; empty when it cites none."""
-    cited = result.get("cited") or []
+    cited = result.cited
     if not cited:
         return ""
     return "<small>Cites: " + ", ".join(f"<code>{esc(c)}</code>" for c in cited) + "</small>"
 
 
-def _claim_texts(result: Mapping) -> dict[str, str]:
-    return {c["id"]: c.get("text", "") for c in (result.get("dag") or {}).get("claims") or []}
+def _claim_texts(result: NavResult) -> dict[str, str]:
+    return {c.id: c.text for c in result.decision.dag.claims} if result.decision else {}

@@ -4,70 +4,71 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from engine import NavResult
 from present.markup import esc, status_chip
 
 
-def claim_rows(result: Mapping) -> list[dict]:
+def claim_rows(result: NavResult) -> list[dict]:
     """One plain row per claim: text, kind, asserted and derived status, cites, verifiers."""
-    decision = result.get("decision") or {}
-    dag = result.get("dag") or {}
-    verdicts = decision.get("claims") or {}
-    violated = {v["claim"] for v in decision.get("honesty_violations") or []}
+    decision = result.decision
+    if decision is None:
+        return []
+    violated = {v.claim for v in decision.honesty_violations}
     grounds = {row["cite"]: row for row in ground_rows(result)}
     rows = []
-    for claim in dag.get("claims") or []:
-        cid = claim["id"]
-        verdict = verdicts.get(cid) or {}
+    for claim in decision.dag.claims:
+        cid = claim.id
+        verdict = decision.claim_verdicts.get(cid)
+        asserted = decision.asserted.get(cid)
         rows.append(
             {
                 "claim": cid,
-                "conclusion": cid == dag.get("conclusion"),
-                "text": claim.get("text", ""),
-                "kind": claim.get("kind", ""),
-                "asserted": verdict.get("asserted") or "",
-                "derived": verdict.get("status") or "",
-                "flags": list(verdict.get("flags") or []),
-                "floored": bool(verdict.get("floored")),
+                "conclusion": cid == decision.dag.conclusion,
+                "text": claim.text,
+                "kind": claim.kind.value,
+                "asserted": asserted.value if asserted else "",
+                "derived": verdict.wire().value if verdict else "",
+                "flags": list(verdict.flags()) if verdict else [],
+                "floored": cid in decision.floored,
                 "violation": cid in violated,
-                "premises": list(claim.get("premises") or []),
-                "cites": list(claim.get("cites") or []),
-                "verifiers": [
-                    _ground_summary(grounds.get(ref), ref) for ref in claim.get("cites") or []
-                ],
+                "premises": list(claim.premises),
+                "cites": list(claim.cites),
+                "verifiers": [_ground_summary(grounds.get(ref), ref) for ref in claim.cites],
             }
         )
     return rows
 
 
-def ground_rows(result: Mapping, *, citations: Mapping[str, str] | None = None) -> list[dict]:
+def ground_rows(result: NavResult, *, citations: Mapping[str, str] | None = None) -> list[dict]:
     """One plain row per cited node: its verdict and what its verifier said.
 
     `citations` (address → "Author Year, p. N") adds a reference column.
     """
-    decision = result.get("decision") or {}
-    dag = result.get("dag") or {}
-    nodes = decision.get("nodes") or {}
-    checks = decision.get("verifiers") or {}
-    missing = set(decision.get("missing_refs") or [])
-    cites = dict.fromkeys(ref for c in dag.get("claims") or [] for ref in c.get("cites") or [])
+    decision = result.decision
+    if decision is None:
+        return []
+    missing = set(decision.missing_refs)
+    cites = dict.fromkeys(ref for c in decision.dag.claims for ref in c.cites)
     rows = []
     for ref in cites:
-        node = nodes.get(ref) or {}
-        check = checks.get(ref) or {}
+        node = decision.node_verdicts.get(ref)
+        check = decision.verifier_results.get(ref)
         row = {"cite": ref}
         if citations is not None:
             row["reference"] = citations.get(ref, "")
+        score = check.to_dict()["score"] if check else None  # a non-finite score is dropped
         rows.append(
             row
             | {
-                "status": node.get("status") or ("missing" if ref in missing else ""),
-                "flags": list(node.get("flags") or []),
-                "verifier": check.get("status") or ("status given" if node else "none"),
-                "method": check.get("method") or "",
-                "score": check.get("score"),
-                "page": check.get("page"),
-                "near miss": check.get("near_miss") or "",
-                "detail": check.get("detail") or ("" if node else "no verdict: a missing hop"),
+                "status": node.wire().value if node else ("missing" if ref in missing else ""),
+                "flags": list(node.flags()) if node else [],
+                "verifier": check.status.value if check else ("status given" if node else "none"),
+                "method": (check.method if check else "") or "",
+                "score": score,
+                "page": int(check.page) if check and check.page is not None else None,
+                "near miss": (check.near_miss if check else "") or "",
+                "detail": (check.detail if check else "")
+                or ("" if node else "no verdict: a missing hop"),
             }
         )
     return rows

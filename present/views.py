@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.api import route_json
-from engine.core.router import REASON_EXPLANATIONS, Reason
+from engine import REASON_EXPLANATIONS, Answer, NavResult, Reason, route_json
 from present import answer
 
 
@@ -21,11 +20,11 @@ class Banner:
     text: str
 
 
-def banner(result: Mapping, *, confirmed: Iterable[tuple[str, str]] = ()) -> Banner:
+def banner(result: NavResult, *, confirmed: Iterable[tuple[str, str]] = ()) -> Banner:
     """The verdict banner: the label, then why in plain words (no internal claim ids)."""
-    label = result.get("label") or "ABSTAIN"
-    status = result.get("status")
-    reasons = list(result.get("reasons") or [])
+    label = result.label
+    status = result.decision.status if result.decision else None
+    reasons = answer.reasons(result)
     broken = answer.failure(result)
     if label == "ANSWER":
         head, tone = f"ANSWER — {status}", "success"
@@ -35,8 +34,7 @@ def banner(result: Mapping, *, confirmed: Iterable[tuple[str, str]] = ()) -> Ban
         head, tone = f"ABSTAIN — {broken.head}", "error"
     else:
         head, tone = f"ABSTAIN — {', '.join(reasons) or 'low-coverage'}", "error"
-    decision = result.get("decision") or {}
-    if decision.get("outdated") and label != "ABSTAIN":
+    if result.decision is not None and result.decision.outdated and label != "ABSTAIN":
         head += " (outdated: built on a superseded pin)"
     detail = answer.summary(result, confirmed=confirmed)
     return Banner(tone, label, f"{head}. {detail}" if detail else head)
@@ -67,10 +65,10 @@ _VERDICT_EXPLANATIONS = {
 
 
 def explanations(
-    result: Mapping, *, confirmed: Iterable[tuple[str, str]] = ()
+    result: NavResult, *, confirmed: Iterable[tuple[str, str]] = ()
 ) -> tuple[Explanation, ...]:
     """Every verdict explained: each abstain reason, a failure, or why it answered."""
-    label = result.get("label")
+    label = result.label
     if label in _VERDICT_EXPLANATIONS:
         name, text = _VERDICT_EXPLANATIONS[label]
         return (Explanation(name, text, tuple(answer.answered_lines(result))),)
@@ -78,7 +76,7 @@ def explanations(
     if broken is not None:
         return (Explanation(broken.head, broken.text, ()),)
     out = []
-    for name in result.get("reasons") or []:
+    for name in answer.reasons(result):
         try:
             text = REASON_EXPLANATIONS[Reason(name)]
         except ValueError:
@@ -88,33 +86,19 @@ def explanations(
     return tuple(out)
 
 
-def decision_json(result: Mapping) -> str:
+def decision_json(result: Answer) -> str:
     """The whole result as indented JSON, for download."""
-    return json.dumps(result, indent=2, sort_keys=True, ensure_ascii=False)
+    return json.dumps(result.to_dict(), indent=2, sort_keys=True, ensure_ascii=False)
 
 
-def payload_json(result: Mapping) -> str:
+def payload_json(result: NavResult) -> str:
     """The wire payload behind the result as indented JSON, or "" when it has none."""
-    payload = result.get("payload")
+    payload = result.payload
     return json.dumps(payload, indent=2, ensure_ascii=False) if payload else ""
 
 
-def audit_result(text: str | bytes, *, workspace: str | Path | None = None) -> dict:
-    """Route a pasted or uploaded wire payload to an answer-shaped result; raises PayloadError."""
+def audit_result(text: str | bytes, *, workspace: str | Path | None = None) -> Answer:
+    """Route a pasted or uploaded wire payload to an answer; raises PayloadError."""
     routed = route_json(text, workspace=workspace)
-    decision, dag = routed.to_dict(), routed.dag
-    # The payload parsed, so it is an object whose prose, if any, is a string.
-    payload = json.loads(text)
-    return {
-        "question": None,
-        "origin": "audit",
-        **{k: decision[k] for k in ("verdict", "label", "status", "reasons", "detail")},
-        "cited": list(routed.cited),
-        "prose": payload.get("prose", ""),
-        "dag": dag.to_dict(),
-        "decision": decision,
-        "payload": payload,
-        "failure": None,
-        "trace": [],
-        "neighbourhood": None,
-    }
+    # The payload parsed, so it is an object.
+    return Answer.from_route(routed, json.loads(text))

@@ -1,27 +1,59 @@
+from dataclasses import replace
+
+from engine import (
+    Budget,
+    Claim,
+    Decision,
+    NavResult,
+    ReasoningDAG,
+    Stance,
+    StanceRelation,
+    Tier,
+    Traceability,
+    Verdict,
+    VerifierResult,
+)
+from engine.core.model import ClaimKind, ProseCitation
+from engine.core.router import Confabulation, Outcome, Reason
+from engine.navigation.substrate import Neighbourhood, Node
 from present import answer
 
 ART = "Antiretroviral therapy is associated with a reduction in tuberculosis."
 REF = "zk:scifact:4883040"
-HOOD = {"nodes": [{"address": REF, "title": "ART for prevention of TB"}]}
+HOOD = (Node(REF, "zk", "scifact", "ART for prevention of TB", "", ""),)
 
 
-def result(label: str, **extra) -> dict:
-    dag = {
-        "claims": [{"id": "c1", "text": ART, "kind": "restatement", "cites": [REF]}],
-        "conclusion": "c1",
-        "prose_citations": [{"start": 0, "end": len(ART), "claim": "c1"}],
-    }
-    base = {
-        "label": label,
-        "status": "grounded" if label == "ANSWER" else None,
-        "reasons": [] if label != "ABSTAIN" else ["low-coverage"],
-        "prose": ART,
-        "cited": [REF],
-        "dag": dag,
-        "decision": {"conclusion": "c1", "claims": {"c1": {"status": "grounded"}}},
-        "neighbourhood": HOOD,
-    }
-    return {**base, **extra}
+def result(label: str, *, hood=HOOD, payload=None, prose=ART, **decided) -> NavResult:
+    """A run with a hand-set decision: `decided` replaces fields of the router's Decision."""
+    dag = ReasoningDAG(
+        (Claim("c1", ART, ClaimKind.RESTATEMENT, (REF,)),),
+        "c1",
+        (ProseCitation(0, len(ART), "c1"),),
+    )
+    decision = Decision(
+        outcome=Outcome.ABSTAIN if label == "ABSTAIN" else Outcome.ANSWER,
+        status=Tier.GROUNDED if label == "ANSWER" else None,
+        reasons=(Reason.LOW_COVERAGE,) if label == "ABSTAIN" else (),
+        conclusion="c1",
+        outdated=False,
+        dag=dag,
+        node_verdicts={},
+        claim_verdicts={"c1": Verdict(Tier.GROUNDED)},
+        verifier_results={},
+        traceability=Traceability.empty(),
+        confabulation=Confabulation(False, ""),
+        honesty_violations=(),
+    )
+    nodes = {n.address: n for n in hood}
+    return NavResult(
+        "q",
+        "offline",
+        Budget(),
+        Neighbourhood(nodes=nodes),
+        (),
+        decision=replace(decision, **decided),
+        payload={"prose": prose, **(payload or {})},
+    )
 
 
 def test_a_licensed_answer_is_shown_as_the_answer_with_numbered_citations():
@@ -52,25 +84,23 @@ def test_the_banner_names_sources_by_title_and_gaps_in_words():
 
 
 def test_stance_lines():
-    contra = {"stance": {"relation": "contradicts", "cue": 'the source says "reduction"'}}
+    said = 'the source says "reduction"'
+    contra = replace(result("ANSWER"), stance=Stance(StanceRelation.CONTRADICTS, said, 0.9))
     line = answer.stance_line(contra)
     assert line.tone == "warning" and line.text.startswith("The cited source contradicts")
-    assert answer.stance_line({"stance": None}) is None
-    neither = answer.stance_line({"stance": {"relation": "neither", "cue": ""}})
-    assert "neither" in neither.text
+    assert answer.stance_line(result("ANSWER")) is None
+    neither = replace(result("ANSWER"), stance=Stance(StanceRelation.NEITHER, "", 0.0))
+    assert "neither" in answer.stance_line(neither).text
 
 
 def test_a_contested_node_names_the_contradicting_note_and_its_review_state():
     practice = "mem:_memory:exp-1"
     contested = result(
         "ABSTAIN",
-        decision={
-            "conclusion": "c1",
-            "claims": {"c1": {"status": "inferred", "flags": ["contested"]}},
-            "nodes": {REF: {"flags": ["contested"]}},
-        },
+        claim_verdicts={"c1": Verdict(Tier.GROUNDED, contested=True)},
+        node_verdicts={REF: Verdict(Tier.GROUNDED, contested=True)},
         payload={"edges": [{"src": practice, "dst": REF, "relation": "contradicts"}]},
-        neighbourhood={"nodes": [*HOOD["nodes"], {"address": practice, "title": "Our trial"}]},
+        hood=(*HOOD, Node(practice, "mem", "_memory", "Our trial", "", "")),
     )
     (line,) = answer.contested_lines(contested, confirmed=set())
     assert "“Our trial”" in line and "not yet reviewed" in line and "Claim matrix" in line
@@ -90,10 +120,7 @@ def test_an_answer_says_which_terms_it_covers_and_which_checks_passed():
                 ]
             }
         },
-        decision={
-            "conclusion": "c1",
-            "verifiers": {REF: {"status": "ok", "detail": "quote found (exact)"}},
-        },
+        verifier_results={REF: VerifierResult.ok("quote found (exact)")},
     )
     lines = answer.answered_lines(answered)
     assert lines[0] == (

@@ -1,6 +1,9 @@
+import json
+import pickle
+
 import pytest
 
-from engine.api import claim_shaped, question_stance, route_json, stance_toward
+from engine.api import Answer, answer, claim_shaped, question_stance, route_json, stance_toward
 from engine.core.wire import dumps
 
 ART = (
@@ -80,3 +83,20 @@ def test_a_flip_in_a_loosely_matching_sentence_does_not_contradict():
     )
     assert stance.relation.value == "neither"
     assert stance_toward("Anything at all.", ["  "]) is None
+
+
+def test_an_answer_survives_the_app_cache_and_a_routed_payload_reads_like_one(lab):
+    # The app's answer cache pickles the frozen value and hands back a copy.
+    answered = answer(lab, "Does the momentum signal skip the most recent month?")
+    assert pickle.loads(pickle.dumps(answered)) == answered
+    claim = {"id": "c1", "text": "Momentum persists.", "kind": "restatement", "cites": ["zk:a:n"]}
+    payload = {
+        "dag": {"claims": [claim], "conclusion": "c1"},
+        "prose": "Momentum persists.",
+        "node_status": {"zk:a:n": {"tier": "grounded"}},
+    }
+    routed = route_json(json.dumps(payload))
+    audited = Answer.from_route(routed, payload)
+    assert (audited.label, audited.run.decision, audited.contests) == (routed.label, routed, None)
+    assert audited.run.prose == "Momentum persists." and audited.run.cited == ("zk:a:n",)
+    assert audited.to_dict()["decision"] == routed.to_dict()

@@ -8,9 +8,11 @@ def test_ask_prints_the_decision(lab_path):
     proc = run("ask", question, "--workspace", str(lab_path))
     assert proc.code == 0, proc.err
     out = json.loads(proc.out)
-    for field in ("verdict", "status", "reasons", "cited", "prose", "dag", "trace", "latency_ms"):
+    for field in ("decision", "cited", "prose", "dag", "trace", "latency_ms"):
         assert field in out
-    assert (out["verdict"], out["status"]) == ("answer", "grounded")
+    for field in ("verdict", "status", "reasons"):
+        assert field in out["decision"]
+    assert (out["decision"]["verdict"], out["decision"]["status"]) == ("answer", "grounded")
     assert out["cited"] == ["zk:finance:z-mom-01"]
 
 
@@ -30,8 +32,8 @@ def test_batch_prints_one_line_per_question(lab_path, tmp_path):
     proc = run("ask", "--batch", str(batch), "--workspace", str(lab_path))
     lines = [json.loads(line) for line in proc.out.splitlines()]
     assert [line["id"] for line in lines] == ["a", None, "b"]
-    assert lines[0]["label"] == "ANSWER" and "error" in lines[1]
-    assert lines[2]["verdict"] == "abstain"
+    assert lines[0]["decision"]["label"] == "ANSWER" and "error" in lines[1]
+    assert lines[2]["decision"]["verdict"] == "abstain"
 
 
 def test_missing_workspace_exits_2(tmp_path):
@@ -52,7 +54,7 @@ def test_single_and_batch_answers_carry_the_stance(lab_path, tmp_path):
     )
     proc = run("ask", "--batch", str(batch), "--workspace", str(lab_path))
     stated, asked = (json.loads(line) for line in proc.out.splitlines())
-    assert single["label"] == "ANSWER" and single["stance"] == stated["stance"]
+    assert single["decision"]["label"] == "ANSWER" and single["stance"] == stated["stance"]
     assert set(stated["stance"]) == {"relation", "cue", "confidence", "evidence"}
     assert stated["stance"]["relation"] in ("supports", "contradicts", "neither")
     assert asked["stance"] is None  # a question states no claim

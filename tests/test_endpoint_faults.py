@@ -167,7 +167,7 @@ def test_endpoint_fault_ends_labelled_in_bounded_time(
     assert result.label == label
     if label == "ABSTAIN":
         assert result.decision is None and cause in result.failure
-        assert result.to_dict()["label"] == "ABSTAIN"
+        assert result.to_dict()["decision"]["label"] == "ABSTAIN"
     else:
         assert result.decision.status.value == question["status"] and not result.failure
         assert result.to_dict()["cited"] == [question["cites"]]
@@ -241,6 +241,7 @@ def test_a_model_answer_that_misses_the_question_is_held_to_the_coverage_report(
             ).to_dict()
     finally:
         opened.close()
-    assert result["label"] == "ABSTAIN" and result["reasons"] == ["low-coverage"]
-    assert "the answer never mentions" in result["detail"] and "'japanese'" in result["detail"]
+    decision = result["decision"]
+    assert decision["label"] == "ABSTAIN" and decision["reasons"] == ["low-coverage"]
+    assert "the answer never mentions" in decision["detail"] and "'japanese'" in decision["detail"]
     assert "japanese" in result["payload"]["coverage_report"]["uncovered"]

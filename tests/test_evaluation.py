@@ -49,12 +49,12 @@ def test_a_train_claim_gets_a_grounded_cited_answer(opened, gold):
     grounded = [r for g, r in zip(answered, results, strict=True) if r.label == "ANSWER"]
     assert grounded, "no train claim was answered"
     first = grounded[0].to_dict()
-    assert first["status"] == "grounded" and first["cited"][0].startswith("zk:scifact:")
+    assert first["decision"]["status"] == "grounded" and first["cited"][0].startswith("zk:scifact:")
 
 
 def test_an_unanswerable_question_abstains_with_reasons(opened):
     out = ask(opened, "Which football club won the 1998 league title?").to_dict()
-    assert out["verdict"] == "abstain" and out["reasons"]
+    assert out["decision"]["verdict"] == "abstain" and out["decision"]["reasons"]
 
 
 def test_evaluation_on_a_slice_reports_all_figures(opened, gold):
@@ -81,5 +81,5 @@ def test_confirmed_triage_contests_the_cited_abstract(scifact_slice, gold, tmp_p
     record(workspace, EdgeKey(f"claim-{claim.id}", "scifact", doc), "confirmed", note="checked")
     after = ask(opened, claim.claim).to_dict()
     opened.close()
-    assert before["label"] == "ANSWER" and after["label"] == "ABSTAIN"
+    assert before["decision"]["label"] == "ANSWER" and after["decision"]["label"] == "ABSTAIN"
     assert after["decision"]["nodes"][before["cited"][0]]["flags"] == ["contested"]

@@ -1,10 +1,26 @@
 import json
 import re
+from dataclasses import replace
 
 import pandas as pd
 import pytest
 
+from engine import (
+    Budget,
+    Claim,
+    Decision,
+    Edge,
+    NavResult,
+    ReasoningDAG,
+    Tier,
+    Traceability,
+    Verdict,
+)
 from engine.api import ask, open_workspace
+from engine.core.model import ClaimKind
+from engine.core.router import Confabulation, Outcome
+from engine.navigation.navigator import ActionKind, Step
+from engine.navigation.substrate import Neighbourhood, Node
 from present import graphs, heatmap, views
 from present.gallery import example
 from present.markup import flag_mark, status_colours, store_colours, violation_mark
@@ -21,40 +37,40 @@ def graph_data(markup: str) -> tuple[list[dict], list[dict]]:
     return json.loads(nodes.group(1)), json.loads(edges.group(1))
 
 
-def hostile_answer() -> dict:
+def hostile_answer() -> NavResult:
     """A navigation result whose node titles, excerpts and relations are hostile."""
     a, b = "zk:lab:<script>", "mem:_memory:m1"
-    node = {"store": "zk", "source": "lab", "kind": "finding"}
-    return {
-        "cited": [a],
-        "trace": [
-            {
-                "index": 0,
-                "action": "retrieve",
-                "target": None,
-                "reason": "seed",
-                "nodes_added": [a],
-            },
-            {
-                "index": 1,
-                "action": "expand",
-                "target": a,
-                "reason": "follow",
-                "nodes_added": [b],
-                "edges_added": [{"src": a, "dst": b, "relation": "<b>rel</b>"}],
-            },
-            {"index": 2, "action": "answer", "target": None, "reason": "done", "nodes_added": []},
-        ],
-        "neighbourhood": {
-            "nodes": [
-                {**node, "address": a, "title": HOSTILE_TITLE, "excerpt": HOSTILE_TITLE},
-                {**node, "address": b, "store": "mem", "title": "Plain & simple", "excerpt": ""},
-            ],
-            "edges": [{"src": a, "dst": b, "relation": "<b>rel</b>"}],
-            "hops": {a: 0, b: 1},
-            "expanded": [a],
+    relation = Edge(a, b, "<b>rel</b>")
+    steps = (
+        Step(0, ActionKind.RETRIEVE, None, "seed", nodes_added=(a,)),
+        Step(1, ActionKind.EXPAND, a, "follow", nodes_added=(b,), edges_added=(relation,)),
+        Step(2, ActionKind.ANSWER, None, "done"),
+    )
+    hood = Neighbourhood(
+        nodes={
+            a: Node(a, "zk", "lab", HOSTILE_TITLE, HOSTILE_TITLE, "finding"),
+            b: Node(b, "mem", "lab", "Plain & simple", "", "finding"),
         },
-    }
+        edges=(relation,),
+        hops={a: 0, b: 1},
+        expanded=frozenset({a}),
+    )
+    claim = Claim("c1", "x", ClaimKind.RESTATEMENT, (a,))
+    decision = Decision(
+        outcome=Outcome.ANSWER,
+        status=Tier.GROUNDED,
+        reasons=(),
+        conclusion="c1",
+        outdated=False,
+        dag=ReasoningDAG((claim,), "c1"),
+        node_verdicts={},
+        claim_verdicts={"c1": Verdict(Tier.GROUNDED)},
+        verifier_results={},
+        traceability=Traceability.empty(),
+        confabulation=Confabulation(False, ""),
+        honesty_violations=(),
+    )
+    return NavResult("q", "offline", Budget(), hood, steps, decision=decision)
 
 
 @pytest.fixture(scope="module")
@@ -63,8 +79,8 @@ def lab_answers(tmp_path_factory):
     opened = open_workspace(root)
     try:
         yield {
-            "signal": ask(opened, "Does the momentum signal skip the most recent month?").to_dict(),
-            "crash": ask(opened, "Do momentum crashes occur after market rebounds?").to_dict(),
+            "signal": ask(opened, "Does the momentum signal skip the most recent month?"),
+            "crash": ask(opened, "Do momentum crashes occur after market rebounds?"),
         }
     finally:
         opened.close()
@@ -100,7 +116,7 @@ def test_dag_labels_and_tips_are_escaped():
     data["dag"]["conclusion"] = "<script>"
     data["dag"]["prose_citations"][0]["claim"] = "<script>"
     data["dag"]["prose_citations"][0]["end"] = len(data["prose"])
-    result = views.audit_result(json.dumps(data))
+    result = views.audit_result(json.dumps(data)).run
     markup = graphs.dag_html(result)
     assert "<img" not in markup and "<script>alert" not in markup
     nodes, _ = graph_data(markup)
@@ -135,7 +151,7 @@ def test_steps_grow_the_graph_and_highlight_what_is_new(lab_answers):
     assert {(e["from"], e["to"]) for e in first_edges} == {
         (graphs.QUESTION_NODE, n["id"]) for n in seeds
     }
-    cited = set(result["cited"])
+    cited = set(result.cited)
     fresh = {n["id"] for n in last if n["color"]["border"] == graphs.new_colour}
     assert fresh == cited
     assert {e.get("label") for e in last_edges} >= {"tethers"}
@@ -147,7 +163,7 @@ def test_unexpanded_nodes_are_dashed_and_expanded_ones_solid(lab_answers):
     result = lab_answers["signal"]
     nodes, _ = graph_data(graphs.neighbourhood_html(result, graphs.step_count(result) - 1))
     nodes = [n for n in nodes if n["id"] != graphs.QUESTION_NODE]
-    expanded = set(result["neighbourhood"]["expanded"])
+    expanded = set(result.neighbourhood.expanded)
     for node in nodes:
         dashed = node["shapeProperties"]["borderDashes"]
         assert (dashed is False) == (node["id"] in expanded)
@@ -162,16 +178,16 @@ def test_step_is_clamped_and_captioned(lab_answers):
         graphs.neighbourhood_html(result, steps - 1)
     )
     assert graphs.step_caption(result, 0).startswith("step 0: retrieve")
-    assert graphs.step_caption({"trace": []}, 0) == "no steps were recorded"
+    assert graphs.step_caption(replace(result, steps=()), 0) == "no steps were recorded"
 
 
 def test_dag_colours_claims_by_derived_status_and_marks_flags_and_violations():
-    stale = graph_data(graphs.dag_html(views.audit_result(example("stale").text)))[0]
+    stale = graph_data(graphs.dag_html(views.audit_result(example("stale").text).run))[0]
     claim = next(n for n in stale if n["id"] == "claim:c1")
     assert claim["color"]["background"] == status_colours["inferred"]
     assert claim["color"]["border"] == flag_mark.colour
     assert claim["shapeProperties"]["borderDashes"]
-    honest = graph_data(graphs.dag_html(views.audit_result(example("honesty").text)))[0]
+    honest = graph_data(graphs.dag_html(views.audit_result(example("honesty").text).run))[0]
     claim = next(n for n in honest if n["id"] == "claim:c1")
     assert claim["color"]["background"] == status_colours["grounded"]
     assert claim["color"]["border"] == violation_mark.colour
@@ -179,12 +195,12 @@ def test_dag_colours_claims_by_derived_status_and_marks_flags_and_violations():
 
 
 def test_dag_draws_premises_and_cites_and_refuted_grounds():
-    hedged = graph_data(graphs.dag_html(views.audit_result(example("hedged").text)))
+    hedged = graph_data(graphs.dag_html(views.audit_result(example("hedged").text).run))
     assert {(e["from"], e["to"], e["label"]) for e in hedged[1]} == {
         ("claim:c2", "claim:p1", "rests on"),
         ("claim:p1", "cite:zk:lab:n1", "cites"),
     }
-    refuted = graph_data(graphs.dag_html(views.audit_result(example("false-premise").text)))[0]
+    refuted = graph_data(graphs.dag_html(views.audit_result(example("false-premise").text).run))[0]
     cite = next(n for n in refuted if n["id"] == "cite:zk:lab:n1")
     assert "refuted" in cite["label"] and "near miss" in cite["tip"]
 
@@ -277,10 +293,10 @@ def test_heatmap_pages_rows_and_columns_and_says_so():
 
 def test_grounded_and_cited_marks_persist_across_steps(lab_answers):
     result = lab_answers["signal"]
-    trace = result["trace"]
-    first_ground = next(s for s in trace if s["action"] == "ground")
-    target = first_ground["target"]
-    for step in range(first_ground["index"], len(trace)):
+    trace = result.steps
+    first_ground = next(s for s in trace if s.action is ActionKind.GROUND)
+    target = first_ground.target
+    for step in range(first_ground.index, len(trace)):
         nodes, _ = graph_data(graphs.neighbourhood_html(result, step))
         node = next(n for n in nodes if n["id"] == target)
         assert "✓" in node["label"], step
@@ -288,7 +304,7 @@ def test_grounded_and_cited_marks_persist_across_steps(lab_answers):
             assert node["color"]["border"] == graphs.grounded_colour, step
     nodes, _ = graph_data(graphs.neighbourhood_html(result, len(trace) - 1))
     starred = {n["id"] for n in nodes if n["label"].startswith("★")}
-    assert starred == set(result["cited"])
+    assert starred == set(result.cited)
     before, _ = graph_data(graphs.neighbourhood_html(result, len(trace) - 2))
     assert not any(n["label"].startswith("★") for n in before)
 
@@ -317,10 +333,7 @@ def test_labels_wrap_on_words(title, lines):
 def test_overlay_edges_draw_between_visible_nodes_only():
     result = hostile_answer()
     a, b = "zk:lab:<script>", "mem:_memory:m1"
-    overlay = [
-        {"src": b, "dst": a, "relation": "contradicts"},
-        {"src": b, "dst": "zk:lab:absent", "relation": "supports"},
-    ]
+    overlay = [Edge(b, a, "contradicts"), Edge(b, "zk:lab:absent", "supports")]
     _, edges = graph_data(graphs.neighbourhood_html(result, 2, overlay=overlay))
     drawn = [e for e in edges if e.get("dashes")]
     assert [(e["from"], e["to"], e["label"]) for e in drawn] == [(b, a, "contradicts")]

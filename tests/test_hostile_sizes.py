@@ -13,6 +13,7 @@ import pytest
 
 from engine.api import open_workspace
 from engine.core.quote import MAX_FUZZY_QUOTE_CHARS, quote_needle, verify_quote
+from engine.core.traceability import OrphanKind, OrphanSpan, Traceability, TraceMode
 from engine.core.verifiers import MAX_VERIFIED_FILE_BYTES
 from engine.navigation.grounding import ground_node
 from engine.workspace.front_matter import MAX_ALIASES
@@ -64,10 +65,9 @@ def test_a_long_near_miss_is_refused_for_fuzzy_matching_with_the_limit():
 
 def test_highlighting_is_linear_in_spans():
     prose = "word " * 40_000
-    spans = [
-        {"start": 5 * i, "end": 5 * i + 4, "kind": "uncited", "reason": None} for i in range(40_000)
-    ]
-    html = within_harness(highlight_html, prose, {"sentences": [], "spans": spans})
+    spans = tuple(OrphanSpan(5 * i, 5 * i + 4, OrphanKind.UNCITED, "") for i in range(40_000))
+    trace = Traceability(False, TraceMode.CITATION, spans=spans)
+    html = within_harness(highlight_html, prose, trace)
     assert html.count('class="trace-uncited"') == 40_000
 
 

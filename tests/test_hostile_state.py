@@ -113,7 +113,7 @@ def test_no_command_writes_through_a_planted_link(lab_path, plant):
         assert "Traceback" not in proc.err, proc.err
     # Reading and answering still work; writing is refused with the link named.
     assert asked.code == 0, asked.err
-    assert json.loads(asked.out)["label"]
+    assert json.loads(asked.out)["decision"]["label"]
     assert index.code == 0 and "notice: index kept in memory" in index.err
     refused = [p for p in (overlay, triage) if p.code == 2]
     assert refused, "at least the write the link targets is refused"
@@ -144,7 +144,7 @@ def test_a_fifo_in_place_of_an_app_file_does_not_block_ask(lab_path, relative):
     os.mkfifo(fifo)
     proc = run("ask", QUESTION, "--workspace", str(lab_path), timeout=60)
     assert proc.code == 0, proc.err
-    assert json.loads(proc.out)["label"] == "ANSWER"
+    assert json.loads(proc.out)["decision"]["label"] == "ANSWER"
 
 
 def test_readers_of_app_files_refuse_a_fifo_with_the_reason(lab_path):
@@ -179,7 +179,7 @@ def test_a_deeply_nested_annotations_file_is_treated_as_absent(lab_path):
         (sources / f"{path.stem}.annotations.json").write_text(NESTED)
     proc = run("ask", QUESTION, "--workspace", str(lab_path))
     assert proc.code == 0, proc.err
-    assert json.loads(proc.out)["label"] == "ANSWER"
+    assert json.loads(proc.out)["decision"]["label"] == "ANSWER"
 
 
 @pytest.mark.parametrize(
@@ -321,7 +321,7 @@ def test_a_read_only_workspace_can_be_asked(lab_path):
     if proc.code != 0 and "mount" in proc.err and "Traceback" not in proc.err:
         pytest.skip(f"cannot make a read-only mount here: {proc.err.strip()}")
     assert proc.code == 0, proc.err
-    assert json.loads(proc.out)["label"] == "ANSWER"
+    assert json.loads(proc.out)["decision"]["label"] == "ANSWER"
     assert "notice: index kept in memory" in proc.err
     os.chmod(lab_path, 0o755)
     assert snapshot(lab_path) == before

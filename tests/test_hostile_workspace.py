@@ -9,8 +9,10 @@ from html.parser import HTMLParser
 
 import pytest
 
+from engine import Budget, NavResult
 from engine.api import ask, open_workspace, route_payload
 from engine.navigation.grounding import ground_node
+from engine.navigation.substrate import Neighbourhood
 from engine.review.matrix import matrix_frame
 from engine.review.overlay import Overlay, OverlayEdge, save_overlay
 from engine.review.relations import Relation
@@ -19,7 +21,7 @@ from engine.workspace.stores import TetherState, tether_status
 from present.cells import cell_detail, quotes_html, triage_rows
 from present.graphs import dag_html, neighbourhood_html
 from present.heatmap import matrix_figure
-from present.highlight import cited_prose_html, highlight_html, sentence_rows
+from present.highlight import cited_prose_html, highlight_html, sentence_rows, traceability
 from present.markup import md_escape
 from present.tables import claim_rows, claims_table_html, ground_rows, table_html
 from present.views import audit_result, banner, explanations
@@ -91,8 +93,13 @@ def opened(hostile):
 
 
 @pytest.fixture(scope="module")
-def answers(opened, hostile) -> dict[str, dict]:
-    return {q: ask(opened, q).to_dict() for q in hostile.questions}
+def runs(opened, hostile) -> dict[str, NavResult]:
+    return {q: ask(opened, q) for q in hostile.questions}
+
+
+@pytest.fixture(scope="module")
+def answers(runs) -> dict[str, dict]:
+    return {q: run.to_dict() for q, run in runs.items()}
 
 
 # --- loading --------------------------------------------------------------------------
@@ -219,7 +226,7 @@ def test_routed_groundings_at_outside_paths_are_unverifiable(hostile, kind):
 # --- HTML -----------------------------------------------------------------------------
 
 
-def hostile_audit(hostile: Hostile) -> dict:
+def hostile_audit(hostile: Hostile) -> NavResult:
     """An audited payload whose every text field carries markup, with a failing quote."""
     ref = f"zk:{BOX}:marked"
     prose = f"Momentum persists {SCRIPT}. Stray {IMG} 42% claim."
@@ -256,19 +263,19 @@ def hostile_audit(hostile: Hostile) -> dict:
         },
         "node_bodies": {ref: f"Momentum persists {HOVER}"},
     }
-    return audit_result(json.dumps(payload), workspace=hostile.root)
+    return audit_result(json.dumps(payload), workspace=hostile.root).run
 
 
 @pytest.fixture(scope="module")
-def results(answers, hostile) -> dict[str, dict]:
-    marked = answers[hostile.questions[-1]]
-    assert set(marked["cited"]) & set(hostile.marked)
+def results(runs, hostile) -> dict[str, NavResult]:
+    marked = runs[hostile.questions[-1]]
+    assert set(marked.cited) & set(hostile.marked)
     return {"answer": marked, "audit": hostile_audit(hostile)}
 
 
 HTML_BUILDERS = {
     "cited-prose": cited_prose_html,
-    "highlights": lambda r: highlight_html(r["prose"] or "", r["decision"].get("traceability")),
+    "highlights": lambda r: highlight_html(r.prose, traceability(r)),
     "claims-table": lambda r: claims_table_html(claim_rows(r)),
     "grounds-table": lambda r: table_html(ground_rows(r)),
     "sentences-table": lambda r: table_html(sentence_rows(r)),
@@ -296,14 +303,15 @@ def vis_items(page: str) -> list[dict]:
     return [item for data in found for item in json.loads(data)]
 
 
-def graph_pages(result: dict) -> list[str]:
-    steps = range(len(result.get("trace") or []))
+def graph_pages(result: NavResult) -> list[str]:
+    steps = range(len(result.steps))
     return [dag_html(result), *(neighbourhood_html(result, step) for step in steps)]
 
 
 @pytest.mark.parametrize("source", ["answer", "audit"], ids=str)
 def test_graph_labels_and_tips_are_escaped(results, source):
-    template = Counter(tag for tag, _ in Tags(neighbourhood_html({}, 0)).found)
+    empty = NavResult("", "offline", Budget(), Neighbourhood(), ())
+    template = Counter(tag for tag, _ in Tags(neighbourhood_html(empty, 0)).found)
     pages = graph_pages(results[source])
     for page in pages:
         # Content can add no element to the page, say by closing a script early.
@@ -344,7 +352,7 @@ def test_matrix_hover_ticks_quotes_and_triage_are_escaped(tmp_path):
         overlay = Overlay("t", "offline", {}, {}, 0.0, (edge,))
         frame = matrix_frame(overlay, opened.workspace, triage=state(hostile.root))
         figure = matrix_figure(frame)
-        quotes = cell_detail(opened, edge)["quotes"]
+        quotes = cell_detail(opened, edge).quotes
     finally:
         opened.close()
     hovers = [text for trace in figure.data for text in flat(trace.hovertext) if text]
@@ -354,7 +362,7 @@ def test_matrix_hover_ticks_quotes_and_triage_are_escaped(tmp_path):
         assert_builder_markup_only(text, {"b", "br"})
     for text in ticks:
         assert_builder_markup_only(text, set())
-    assert any(IMG in q["body"] for q in quotes)
+    assert any(IMG in q.body for q in quotes)
     assert_builder_markup_only(quotes_html(quotes))
     assert_builder_markup_only(table_html(triage_rows(hostile.root)))
 
@@ -362,7 +370,7 @@ def test_matrix_hover_ticks_quotes_and_triage_are_escaped(tmp_path):
 @pytest.mark.parametrize("source", ["answer", "audit"], ids=str)
 def test_markdown_lines_escape_every_angle_bracket(results, source):
     result = results[source]
-    lines = [banner(result).text, result.get("question") or ""]
+    lines = [banner(result).text, result.question]
     lines += [s for e in explanations(result) for s in e.specifics]
     for line in lines:
         assert not re.search(r"(?<!\\)<", md_escape(line)), line

@@ -29,11 +29,11 @@ def opened_copy(tmp_path_factory, variant: str):
 def decided_as_listed(opened, case: dict) -> dict:
     """Ask a listed question; its label, status, reasons and cited note are as listed."""
     out = ask(opened, case["question"]).to_dict()
-    assert (out["label"], out["status"], out["reasons"]) == (
+    assert (out["decision"]["label"], out["decision"]["status"], out["decision"]["reasons"]) == (
         case["label"],
         case["status"],
         case["reasons"],
-    ), out["detail"]
+    ), out["decision"]["detail"]
     if "cites" in case:
         assert case["cites"] in out["cited"]
     return out
@@ -137,7 +137,7 @@ class Dawdling:
 )
 def test_failures_inside_become_labelled_abstentions(lab, policy, failure):
     out = ask(lab, QUESTIONS[0]["question"], reasoner=policy).to_dict()
-    assert out["label"] == "ABSTAIN" and failure in out["failure"]
+    assert out["decision"]["label"] == "ABSTAIN" and failure in out["failure"]
 
 
 class FailingExpansion:
@@ -169,19 +169,19 @@ def test_an_expansion_that_raises_adds_no_neighbours_and_the_run_goes_on(lab, mo
     assert all(
         "expansion failed (OSError: link store unreadable)" in s["reason"] for s in expansions
     )
-    assert not out["failure"] and out["label"] != "" and out["decision"] is not None
-    assert healthy["label"] == "ANSWER"
+    assert not out["failure"] and out["decision"]["label"] != "" and out["decision"] is not None
+    assert healthy["decision"]["label"] == "ANSWER"
 
 
 def test_unknown_reasoner_is_a_labelled_abstention(lab):
     out = ask(lab, "anything", reasoner="crystal-ball").to_dict()
-    assert out["label"] == "ABSTAIN" and "unknown reasoner" in out["failure"]
+    assert out["decision"]["label"] == "ABSTAIN" and "unknown reasoner" in out["failure"]
 
 
 def test_openai_reasoner_without_endpoint_abstains(lab, monkeypatch):
     monkeypatch.delenv("SYNAPSE_LLM_BASE_URL", raising=False)
     out = ask(lab, "anything", reasoner="openai").to_dict()
-    assert out["label"] == "ABSTAIN" and "SYNAPSE_LLM_BASE_URL" in out["failure"]
+    assert out["decision"]["label"] == "ABSTAIN" and "SYNAPSE_LLM_BASE_URL" in out["failure"]
 
 
 @pytest.mark.parametrize(
@@ -196,17 +196,19 @@ def test_broken_index_becomes_an_abstention(lab_path):
     opened = open_workspace(lab_path)
     opened.index.close()
     out = ask(opened, QUESTIONS[0]["question"]).to_dict()
-    assert out["label"] == "ABSTAIN" and "navigation failed" in out["failure"]
+    assert out["decision"]["label"] == "ABSTAIN" and "navigation failed" in out["failure"]
 
 
 def test_confirmed_triage_changes_the_answer(lab_path):
     question = QUESTIONS[0]["question"]
     opened = open_workspace(lab_path)
     before = ask(opened, question).to_dict()
-    assert before["label"] == "ANSWER" and "zk:finance:z-mom-01" in before["cited"]
+    assert before["decision"]["label"] == "ANSWER" and "zk:finance:z-mom-01" in before["cited"]
     record(lab_path, EdgeKey("exp-2009-backtest", "finance", "z-mom-01"), "confirmed")
     after = ask(opened, question).to_dict()
-    assert after["label"] == "ABSTAIN" and after["reasons"] == ["low-coverage"]
+    assert after["decision"]["label"] == "ABSTAIN" and after["decision"]["reasons"] == [
+        "low-coverage"
+    ]
     assert after["decision"]["nodes"]["zk:finance:z-mom-01"]["flags"] == ["contested"]
     opened.close()
 
@@ -256,8 +258,8 @@ def test_asking_in_a_vault_writes_only_under_synapse(vault_lab):
 def test_a_budget_that_runs_out_is_told_apart_from_nothing_found(lab):
     tight = ask(lab, "Do momentum crashes occur after market rebounds?", budget=Budget(max_steps=1))
     out = tight.to_dict()
-    assert out["label"] == "ABSTAIN"
-    assert "step budget" in (out["failure"] or "") + out["reasoner_note"]
+    assert out["decision"]["label"] == "ABSTAIN"
+    assert "step budget" in (out["failure"] or "") + out["trace"][-1]["reason"]
 
 
 def test_a_link_less_corpus_expands_to_related_notes_deterministically(scifact_slice):

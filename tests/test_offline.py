@@ -70,7 +70,7 @@ def workspace(tmp_path_factory):
 
 def test_a_salient_word_elsewhere_in_the_cited_abstract_covers_the_question(workspace):
     out = ask(workspace, "Vitamin K2 intake lowers arterial calcification in dialysis").to_dict()
-    assert out["label"] == "ANSWER", out["detail"]
+    assert out["decision"]["label"] == "ANSWER", out["decision"]["detail"]
     assert out["cited"] == ["zk:scifact:101"]
     assert out["prose"] == "Vitamin K2 intake lowered arterial calcification over two years."
     assert out["payload"]["coverage_report"]["uncovered"] == []
@@ -78,23 +78,23 @@ def test_a_salient_word_elsewhere_in_the_cited_abstract_covers_the_question(work
 
 def test_a_salient_word_no_cited_note_mentions_still_blocks(workspace):
     out = ask(workspace, "Vitamin K2 intake lowers arterial calcification in gliomas").to_dict()
-    assert out["label"] == "ABSTAIN"
+    assert out["decision"]["label"] == "ABSTAIN"
     assert "glioma" in out["payload"]["coverage_report"]["uncovered"]
 
 
 def test_it_gives_up_when_no_note_stands_out(workspace):
     out = ask(workspace, "Osteoblast dedifferentiation drives zebrafish fin regrowth").to_dict()
-    assert out["label"] == "ABSTAIN"
-    assert "neither note stands out" in out["reasoner_note"]
+    assert out["decision"]["label"] == "ABSTAIN"
+    assert "neither note stands out" in out["trace"][-1]["reason"]
 
 
 def test_any_note_that_covers_a_topic_question_answers_it(workspace):
     out = ask(workspace, "What do we know about zebrafish fin regrowth?").to_dict()
-    assert out["label"] == "ANSWER", out["detail"]
+    assert out["decision"]["label"] == "ANSWER", out["decision"]["detail"]
     assert out["cited"][0] in ("zk:scifact:201", "zk:scifact:202")
 
 
 def test_a_tethered_file_is_no_rival_to_its_note(lab):
     out = ask(lab, "The momentum signal skips the most recent month.").to_dict()
-    assert out["label"] == "ANSWER", out["reasoner_note"]
+    assert out["decision"]["label"] == "ANSWER", out["trace"][-1]["reason"]
     assert "zk:finance:z-sig-03" in out["cited"]

@@ -7,8 +7,8 @@ import pytest
 from tests.cli import ROOT, run
 
 FIELDS = {
-    "verdict", "status", "reasons", "outdated", "conclusion", "claims", "orphans",
-    "orphan_spans", "verifiers", "confabulation", "honesty_violations", "detail",
+    "verdict", "status", "reasons", "outdated", "conclusion", "claims", "traceability",
+    "verifiers", "confabulation", "honesty_violations", "detail",
 }  # fmt: skip
 BODY = "Momentum returns were 12% a year in the sample."
 SOURCE = f"Intro. {BODY} Value returns were flat."
@@ -57,7 +57,7 @@ def test_stdin_dash_reads_the_payload():
     assert done.code == 0, done.err
     out = json.loads(done.out)
     assert (out["verdict"], out["reasons"]) == ("abstain", ["low-coverage"])
-    assert out["orphans"] == ["Momentum always wins."]
+    assert out["traceability"]["orphans"] == ["Momentum always wins."]
 
 
 RECOMPUTE = {"file": "data/returns.csv", "column": "ret", "agg": "mean", "value": 12}

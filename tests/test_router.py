@@ -295,7 +295,7 @@ def test_floored_restatement_is_named():
 def test_orphan_spans_point_into_prose():
     data = CASES["citation-uncited-words"][0]
     out = route_payload(data)
-    words = {data["prose"][s["start"] : s["end"]] for s in out["orphan_spans"]}
+    words = {data["prose"][s["start"] : s["end"]] for s in out["traceability"]["spans"]}
     assert {"Buy", "now"} <= words
 
 

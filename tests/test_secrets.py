@@ -117,7 +117,7 @@ def test_cli_ask_with_the_openai_reasoner_never_prints_the_key(lab_path, echo, l
         proc = ask_openai_cli(lab_path, server)
     assert proc.code == 0, proc.err
     out = json.loads(proc.out)
-    assert out["label"] == label and out["reasoner"] == "openai"
+    assert out["decision"]["label"] == label and out["reasoner"] == "openai"
     assert cause is None or cause in out["failure"]
     assert KEY_HEAD not in proc.out + proc.err
     assert_key_only_in_authorization(server)

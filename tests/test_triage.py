@@ -115,11 +115,11 @@ def test_confirmed_contradiction_makes_the_router_abstain(lab_path):
     opened = open_workspace(lab_path)
     try:
         before = ask(opened, GROUNDED_QUESTION, edges=review_edges(lab_path)).to_dict()
-        assert (before["label"], before["status"]) == ("ANSWER", "grounded")
+        assert (before["decision"]["label"], before["decision"]["status"]) == ("ANSWER", "grounded")
         assert "zk:finance:z-mom-01" in before["cited"]
         record(lab_path, MOM, TriageDecision.CONFIRMED, note="our 2009 book lost money")
         after = ask(opened, GROUNDED_QUESTION, edges=review_edges(lab_path)).to_dict()
-        assert after["label"] == "ABSTAIN"
-        assert "contested" in after["detail"]
+        assert after["decision"]["label"] == "ABSTAIN"
+        assert "contested" in after["decision"]["detail"]
     finally:
         opened.close()

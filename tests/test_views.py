@@ -1,12 +1,18 @@
 import html
 import json
 import re
+from dataclasses import replace
 
 import pandas as pd
 import pytest
 
-from engine.core.errors import PayloadError
-from present import cells, contests, highlight, tables, views
+from engine import Answer, Budget, Disclosure, NavResult, PayloadError, Traceability
+from engine.core.traceability import OrphanKind, OrphanSpan, SentenceTrace, TraceMode
+from engine.navigation.substrate import Neighbourhood
+from engine.review.contest import ContestScope, Contradiction, Disclosed, ReviewState
+from engine.review.overlay import EdgeKey
+from engine.workspace.notes import Quote
+from present import answer, cells, contests, highlight, tables, views
 from present.gallery import example, examples
 from present.markup import (
     legend_html,
@@ -24,11 +30,25 @@ from present.markup import (
 HOSTILE = '<img src=x onerror=alert(1)> and <script>alert("x")</script>'
 
 
-def routed(key: str) -> dict:
-    return views.audit_result(example(key).text)
+def routed(key: str) -> NavResult:
+    return views.audit_result(example(key).text).run
 
 
-def hostile_result() -> dict:
+def failed(failure: str) -> NavResult:
+    """A run that never reached the router."""
+    return NavResult("q", "offline", Budget(), Neighbourhood(), (), failure=failure)
+
+
+def trace_of(prose: str, sentences: list[dict], spans: list[dict]) -> Traceability:
+    return Traceability(
+        False,
+        TraceMode.CITATION,
+        sentences=tuple(SentenceTrace(**s) for s in sentences),
+        spans=tuple(OrphanSpan(**{**s, "kind": OrphanKind(s["kind"])}) for s in spans),
+    )
+
+
+def hostile_result() -> NavResult:
     """A hostile claim id, claim text, cite and prose, routed for real."""
     ref = "zk:lab:<script>x</script>"
     data = {
@@ -44,7 +64,7 @@ def hostile_result() -> dict:
         "node_bodies": {ref: HOSTILE},
         "asserted": {"<b>c1</b>": "measured"},
     }
-    return views.audit_result(json.dumps(data))
+    return views.audit_result(json.dumps(data)).run
 
 
 def assert_escaped(markup: str) -> None:
@@ -60,10 +80,10 @@ def strip_tags(markup: str) -> str:
 
 def test_highlight_html_escapes_every_piece_of_text():
     result = hostile_result()
-    markup = highlight.highlight_html(result["prose"], result["decision"]["traceability"])
+    markup = highlight.highlight_html(result.prose, result.decision.traceability)
     assert "<img" not in markup and "<script" not in markup and "<b>" not in markup
     assert "&lt;script&gt;" in markup
-    assert html.unescape(strip_tags(markup)) == result["prose"]
+    assert html.unescape(strip_tags(markup)) == result.prose
     assert 'title="orphan sentence: cites &lt;b&gt;c1&lt;/b&gt;' in markup
 
 
@@ -83,12 +103,11 @@ def test_plain_tables_and_cited_prose_escape_cells():
 
 def test_title_attributes_are_escaped():
     prose = 'A "quoted" <tag> & more.'
-    trace = {
-        "sentences": [
-            {"start": 0, "end": len(prose), "text": prose, "claim": None, "reason": '"x"'}
-        ],
-        "spans": [{"start": 0, "end": len(prose), "kind": "sentence", "reason": 'has "<x>"'}],
-    }
+    trace = trace_of(
+        prose,
+        [{"start": 0, "end": len(prose), "text": prose, "claim": None, "reason": '"x"'}],
+        [{"start": 0, "end": len(prose), "kind": "sentence", "reason": 'has "<x>"'}],
+    )
     markup = highlight.highlight_html(prose, trace)
     assert 'title="orphan sentence: has &quot;&lt;x&gt;&quot;"' in markup
     assert "&lt;tag&gt; &amp; more." in markup
@@ -96,8 +115,8 @@ def test_title_attributes_are_escaped():
 
 def test_highlight_marks_each_kind_with_its_colour_and_reason():
     result = routed("orphan-prose")
-    prose = result["prose"]
-    markup = highlight.highlight_html(prose, result["decision"]["traceability"])
+    prose = result.prose
+    markup = highlight.highlight_html(prose, result.decision.traceability)
     for kind in ("licensed", "orphan", "uncited", "number"):
         assert f'class="trace-{kind}"' in markup
         assert trace_colours[kind] in markup
@@ -109,20 +128,21 @@ def test_highlight_marks_each_kind_with_its_colour_and_reason():
 
 def test_highlight_keeps_every_character_once():
     result = routed("orphan-prose")
-    markup = highlight.highlight_html(result["prose"], result["decision"]["traceability"])
-    assert html.unescape(strip_tags(markup)) == result["prose"]
+    markup = highlight.highlight_html(result.prose, result.decision.traceability)
+    assert html.unescape(strip_tags(markup)) == result.prose
 
 
 def test_number_wins_over_uncited_and_orphan_where_they_overlap():
     prose = "Up 40% today."
-    trace = {
-        "sentences": [{"start": 0, "end": 13, "text": prose, "claim": None, "reason": "r"}],
-        "spans": [
+    trace = trace_of(
+        prose,
+        [{"start": 0, "end": 13, "text": prose, "claim": None, "reason": "r"}],
+        [
             {"start": 0, "end": 13, "kind": "sentence", "reason": "r"},
             {"start": 3, "end": 6, "kind": "uncited", "reason": "u"},
             {"start": 3, "end": 6, "kind": "number", "reason": "n"},
         ],
-    }
+    )
     markup = highlight.highlight_html(prose, trace)
     assert '<span class="trace-number"' in markup
     assert "orphan sentence: r; uncited: u; stray number: n" in markup
@@ -167,8 +187,7 @@ def test_banner_starts_with_the_label_and_names_status_or_reasons(key, tone, sta
 
 def test_banner_discloses_outdated_and_failures():
     assert "outdated" in views.banner(routed("outdated")).text
-    failed = {"label": "ABSTAIN", "reasons": ["low-coverage"], "failure": "endpoint down"}
-    assert views.banner(failed).text == (
+    assert views.banner(failed("endpoint down")).text == (
         "ABSTAIN — the run failed. The run failed inside: endpoint down."
     )
 
@@ -184,7 +203,7 @@ def test_banner_discloses_outdated_and_failures():
     ids=["endpoint", "invalid", "budget", "nothing"],
 )
 def test_a_failed_run_is_an_actionable_error_not_a_coverage_verdict(failure, head, advice):
-    result = {"label": "ABSTAIN", "reasons": ["low-coverage"], "failure": failure}
+    result = failed(failure)
     verdict = views.banner(result)
     assert verdict.text.startswith(f"ABSTAIN — {head}.") and "low-coverage" not in verdict.text
     assert advice in verdict.text
@@ -254,8 +273,8 @@ def test_sentence_rows_name_the_licensing_claim_or_the_reason():
 
 def test_audit_result_has_the_answer_shape_and_rejects_cycles():
     result = routed("hedged")
-    assert result["origin"] == "audit"
-    assert result["label"] == "HEDGED ANSWER" and result["dag"]["conclusion"] == "c2"
+    assert result.reasoner == "audit"
+    assert result.label == "HEDGED ANSWER" and result.decision.dag.conclusion == "c2"
     with pytest.raises(PayloadError, match="cycle"):
         views.audit_result(example("cyclic").text)
     with pytest.raises(PayloadError, match="not valid JSON"):
@@ -269,9 +288,9 @@ def test_gallery_examples_reach_their_expected_decisions():
             with pytest.raises(PayloadError):
                 views.audit_result(item.text)
             continue
-        result = views.audit_result(item.text)
-        assert result["label"] == item.expect, item.key
-        seen.add((result["label"], tuple(result["reasons"])))
+        result = views.audit_result(item.text).run
+        assert result.label == item.expect, item.key
+        seen.add((result.label, answer.reasons(result)))
     labels = {label for label, _ in seen}
     assert labels == {"ANSWER", "HEDGED ANSWER", "ABSTAIN"}
     reasons = {r for _, rs in seen for r in rs}
@@ -324,7 +343,7 @@ def test_cell_label_marks_the_triage_state():
 
 
 def test_quotes_and_triage_tables_are_escaped():
-    markup = cells.quotes_html([{"id": "<q1>", "body": HOSTILE, "page": 3}])
+    markup = cells.quotes_html([Quote("<q1>", HOSTILE, 3)])
     assert_escaped(markup)
     assert "[&lt;q1&gt;, p. 3]" in markup
     assert cells.quotes_html([]) == "<small>No stored quotes.</small>"
@@ -367,30 +386,18 @@ def test_a_decision_message_names_both_titles_the_relation_and_the_note():
 
 
 def test_the_contest_disclosure_is_escaped_and_links_each_edge():
-    result = {
-        "contests": {
-            "summary": "1 unreviewed contradiction against a cited source — review it",
-            "items": [
-                {
-                    "edge_id": "m1|lab|n1",
-                    "practice": "mem:_memory:m1",
-                    "canon": "zk:lab:n1",
-                    "practice_title": HOSTILE,
-                    "canon_title": "A note",
-                    "state": "unreviewed",
-                    "contests": False,
-                    "confidence": 0.81,
-                    "cue": "direction",
-                }
-            ],
-        }
-    }
+    found = Contradiction(
+        EdgeKey("m1", "lab", "n1"), ReviewState.UNREVIEWED, False, 0.81, "direction"
+    )
+    disclosed = Disclosed(found, "zk:lab:n1", HOSTILE, "A note")
+    result = Answer(failed(""), Disclosure(ContestScope.CONFIRMED, (disclosed,)), "")
     markup = contests.contests_html(result)
     assert_escaped(markup)
     assert "unreviewed, confidence 0.81, cue: direction; does not contest it" in markup
     (line,) = contests.contest_lines(result)
     assert line.edge_id == "m1|lab|n1" and not line.contests
-    assert contests.contests_html({"contests": {"items": []}}) == ""
-    assert contests.review_note({"rerouted": True}).startswith("Re-routed")
-    assert contests.review_note({"review_stale": True}).startswith("Stale")
-    assert contests.review_note({}) == ""
+    nothing = replace(result, contests=Disclosure(ContestScope.CONFIRMED))
+    assert contests.contests_html(nothing) == ""
+    assert contests.review_note(replace(result, rerouted=True)).startswith("Re-routed")
+    assert contests.review_note(replace(result, review_stale=True)).startswith("Stale")
+    assert contests.review_note(result) == ""

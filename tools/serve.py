@@ -60,10 +60,10 @@ def open_default_workspace() -> Worker:
     level = check.level
     check.setLevel(logging.ERROR)
     try:
-        from pages import shared
+        from pages import services
     finally:
         check.setLevel(level)
-    return shared.worker(shared.resolve(shared.default_workspace()))
+    return services.worker(services.resolve(services.default_workspace()))
 
 
 if __name__ == "__main__":

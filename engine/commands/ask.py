@@ -14,10 +14,10 @@ from engine.core.errors import ConfigError
 from engine.core.wire import dumps
 from engine.navigation.substrate import Budget
 
-# Fields of a result that the command prints unless --full is given.
+# Fields of a result that the command prints unless --full is given; the router's verdict,
+# label, status, reasons and detail are in `decision`, as `route` prints them.
 SUMMARY = (
-    "verdict", "label", "status", "reasons", "detail", "cited", "stance", "prose", "dag", "trace",
-    "contests",
+    "decision", "cited", "stance", "prose", "dag", "trace", "contests",
 )  # fmt: skip
 
 

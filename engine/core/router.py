@@ -135,8 +135,6 @@ class Decision:
             "conclusion": self.conclusion,
             "claims": claims,
             "nodes": {ref: v.to_dict() for ref, v in sorted(self.node_verdicts.items())},
-            "orphans": list(trace.orphans),
-            "orphan_spans": [s.to_dict() for s in trace.spans],
             "traceability": trace.to_dict(),
             "verifiers": {ref: r.to_dict() for ref, r in sorted(self.verifier_results.items())},
             "confabulation": self.confabulation.to_dict(),

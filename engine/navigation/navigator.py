@@ -15,7 +15,7 @@ from engine.core.model import CONTRADICTS, Edge, ReasoningDAG
 from engine.core.registry import Registry
 from engine.core.router import Decision, route
 from engine.core.verifiers import Verifier, VerifierResult
-from engine.core.wire import Draft, RouteInput
+from engine.core.wire import Draft, RouteInput, parse_payload
 from engine.navigation.coverage import CoverageReport, QuestionTerms
 from engine.navigation.grounding import NodeGround, for_claim, ground_node
 from engine.navigation.substrate import Adapter, Budget, Neighbourhood, Node, build_adapters, owner
@@ -173,6 +173,22 @@ class NavResult:
     failure: str = ""
     latency_ms: float = 0.0
     stance: Stance | None = None
+    # The payload as submitted, for an answer routed from the wire rather than walked.
+    submitted: Mapping | None = None
+
+    @classmethod
+    def from_route(cls, decision: Decision, payload: Mapping) -> NavResult:
+        """A routed wire payload as an answer with no walk behind it (the Audit page)."""
+        return cls(
+            question="",
+            reasoner="audit",
+            budget=Budget(),
+            neighbourhood=Neighbourhood(),
+            steps=(),
+            decision=decision,
+            route_input=parse_payload(payload),
+            submitted=payload,
+        )
 
     @property
     def label(self) -> str:
@@ -181,6 +197,8 @@ class NavResult:
     @property
     def payload(self) -> dict | None:
         """The wire payload the answer was routed from (for output), or None."""
+        if self.submitted is not None:
+            return dict(self.submitted)
         if self.route_input is None:
             return None
         out = self.route_input.to_dict()
@@ -188,11 +206,21 @@ class NavResult:
             out["coverage_report"] = self.coverage.to_dict()
         return out
 
+    @property
+    def prose(self) -> str:
+        """The answer's prose as the reasoner wrote it; "" when there is none."""
+        return self.route_input.prose if self.route_input is not None else ""
+
+    @property
+    def cited(self) -> tuple[str, ...]:
+        """Every node the conclusion rests on; empty without a decision."""
+        return self.decision.cited if self.decision else ()
+
     def to_dict(self, *, timings: bool = True) -> dict:
         """JSON-ready result; without `timings` it is identical across identical runs."""
         decision = self.decision.to_dict() if self.decision else _failed_decision(self.failure)
         dag = self.decision.dag if self.decision else None
-        cited = list(self.decision.cited) if self.decision else []
+        payload = self.payload
         steps = [s.to_dict() for s in self.steps]
         if not timings:
             for step in steps:
@@ -201,15 +229,13 @@ class NavResult:
             "question": self.question,
             "reasoner": self.reasoner,
             "budget": self.budget.to_dict(),
-            **{k: decision[k] for k in ("verdict", "label", "status", "reasons", "detail")},
-            "cited": cited,
+            "cited": list(self.cited),
             "stance": self.stance.to_dict() if self.stance else None,
-            "prose": (self.payload or {}).get("prose", ""),
+            "prose": self.prose,
             "dag": dag.to_dict() if dag else None,
             "decision": decision,
-            "payload": dict(self.payload) if self.payload else None,
+            "payload": payload,
             "failure": self.failure or None,
-            "reasoner_note": self.steps[-1].reason if self.steps else "",
             "trace": steps,
             "neighbourhood": {
                 "nodes": [n.to_dict() for n in self.neighbourhood.nodes.values()],

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -21,10 +22,10 @@ from enum import StrEnum
 import pandas as pd
 
 from engine.core.text import shorten
-from engine.review.contest import ContestScope, scope_of
+from engine.review.contest import ContestScope, contest_scope, scope_of
 from engine.review.overlay import Overlay
 from engine.review.relations import EdgeKey, Relation
-from engine.review.triage import TriageDecision
+from engine.review.triage import TriageDecision, state
 from engine.workspace.stores import Workspace
 
 STRONG_CLAIM = 0.7
@@ -74,6 +75,17 @@ def distinct_labels(titles: dict[str, str], *, width: int = 60) -> dict[str, str
     return {
         key: (f"{label} [{key}]" if seen[label] > 1 else label) for key, label in clipped.items()
     }
+
+
+def review_matrix(
+    overlay: Overlay, workspace: Workspace, root: str | os.PathLike[str]
+) -> tuple[pd.DataFrame, ContestScope]:
+    """The matrix with the triage state of the workspace at `root`, and its contest scope.
+
+    Raises ConfigError for an unusable `contest` setting.
+    """
+    scope = contest_scope(root)
+    return matrix_frame(overlay, workspace, triage=state(root), scope=scope), scope
 
 
 def matrix_frame(
