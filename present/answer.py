@@ -7,10 +7,11 @@ by their titles, never by internal claim ids.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from engine import Claim, NavResult, StanceRelation, Tier, VerifierStatus
+from engine import Claim, Edge, NavResult, StanceRelation, Tier, VerifierStatus
+from engine.core.model import CONTRADICTS
 from present.markup import esc
 
 MATRIX_PAGE = "pages/claim_matrix.py"
@@ -66,16 +67,9 @@ def reasoner_note(result: NavResult) -> str:
     return result.steps[-1].reason if result.steps else ""
 
 
-def coverage_report(result: NavResult) -> Mapping:
-    """The payload's coverage report (salient terms and gaps); empty when it has none."""
-    report = (result.payload or {}).get("coverage_report")
-    return report if isinstance(report, Mapping) else {}
-
-
-def payload_edges(result: NavResult) -> list[Mapping]:
-    """The edges the payload hands the router, as wire objects."""
-    edges = (result.payload or {}).get("edges")
-    return [e for e in edges if isinstance(e, Mapping)] if isinstance(edges, list) else []
+def route_edges(result: NavResult) -> tuple[Edge, ...]:
+    """The typed edges the router was handed (overlay and triage contradictions among them)."""
+    return result.route_input.edges if result.route_input is not None else ()
 
 
 def failure(result: NavResult) -> Failure | None:
@@ -117,7 +111,9 @@ def failure(result: NavResult) -> Failure | None:
 
 def coverage_gaps(result: NavResult) -> tuple[str, ...]:
     """Salient question terms the answer never mentions, from the coverage report."""
-    return tuple(coverage_report(result).get("uncovered") or ())
+    if result.coverage is not None:
+        return result.coverage.uncovered
+    return result.route_input.uncovered if result.route_input is not None else ()
 
 
 def reason_lines(
@@ -203,21 +199,16 @@ def _flagged_contested(result: NavResult) -> list[str]:
 
 def contested_lines(result: NavResult, *, confirmed: set) -> Iterable[str]:
     """Which note contests a cited node, and whether a reviewer confirmed that contradiction."""
-    edges = payload_edges(result)
+    edges = route_edges(result)
     for ref in _flagged_contested(result):
-        against = [
-            e for e in edges if e.get("relation") == "contradicts" and ref in (e["src"], e["dst"])
-        ]
+        against = [e for e in edges if e.relation == CONTRADICTS and ref in (e.src, e.dst)]
         if not against:
             yield f"{name_of(result, ref)} is contested."
             continue
         for edge in against:
-            other = edge["dst"] if edge["src"] == ref else edge["src"]
-            status = (
-                "confirmed by a reviewer"
-                if (edge["src"], edge["dst"]) in confirmed
-                else "not yet reviewed"
-            )
+            other = edge.dst if edge.src == ref else edge.src
+            reviewed = (edge.src, edge.dst) in confirmed
+            status = "confirmed by a reviewer" if reviewed else "not yet reviewed"
             yield (
                 f"The answer cites {name_of(result, ref)}, which the note {name_of(result, other)} "
                 f"contradicts ({status}); review it on the Claim matrix page."
@@ -228,9 +219,9 @@ def contested_pairs(result: NavResult) -> list[tuple[str, str]]:
     """(practice, canon) address pairs of the contradictions that contest a cited node."""
     flagged = set(_flagged_contested(result))
     return [
-        (e["src"], e["dst"])
-        for e in payload_edges(result)
-        if e.get("relation") == "contradicts" and (e["src"] in flagged or e["dst"] in flagged)
+        (e.src, e.dst)
+        for e in route_edges(result)
+        if e.relation == CONTRADICTS and (e.src in flagged or e.dst in flagged)
     ]
 
 
@@ -268,8 +259,8 @@ def summary(result: NavResult, *, confirmed: Iterable[tuple[str, str]] = ()) -> 
 def answered_lines(result: NavResult) -> list[str]:
     """Why an answer was allowed: the question terms it covers and each cited check."""
     lines = []
-    terms = coverage_report(result).get("terms") or []
-    salient = [t["word"] for t in terms if isinstance(t, Mapping) and t.get("salient")]
+    terms = result.coverage.terms if result.coverage is not None else ()
+    salient = [t.word for t in terms if t.salient]
     if salient:
         named = ", ".join(f"‘{w}’" for w in salient)
         lines.append(

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import pandas as pd
 import plotly.graph_objects as go
 
+from engine.core.model import Address
 from engine.core.text import shorten
 from engine.review.matrix import Page, distinct_labels
 from engine.review.relations import EdgeKey
@@ -159,8 +160,8 @@ def _figure(shown: pd.DataFrame, rows: list[str], cols: list[str]) -> go.Figure:
 def _token(cell: pd.Series) -> str:
     if "edge_id" in cell and isinstance(cell["edge_id"], str):
         return cell["edge_id"]
-    source = cell.get("zk_source") or str(cell["zk_address"]).split(":")[1]
-    return EdgeKey(cell["memory_id"], source, str(cell["zk_address"]).split(":", 2)[2]).token
+    address = Address.parse(str(cell["zk_address"]))
+    return EdgeKey(cell["memory_id"], cell.get("zk_source") or address.source, address.id).token
 
 
 def picked_edge(event: Mapping | None) -> str | None:

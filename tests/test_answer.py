@@ -13,8 +13,10 @@ from engine import (
     Verdict,
     VerifierResult,
 )
-from engine.core.model import ClaimKind, ProseCitation
+from engine.core.model import CONTRADICTS, ClaimKind, Edge, ProseCitation
 from engine.core.router import Confabulation, Outcome, Reason
+from engine.core.wire import RouteInput
+from engine.navigation.coverage import CoverageReport, Term
 from engine.navigation.substrate import Neighbourhood, Node
 from present import answer
 
@@ -23,7 +25,9 @@ REF = "zk:scifact:4883040"
 HOOD = (Node(REF, "zk", "scifact", "ART for prevention of TB", "", ""),)
 
 
-def result(label: str, *, hood=HOOD, payload=None, prose=ART, **decided) -> NavResult:
+def result(
+    label: str, *, hood=HOOD, edges=(), coverage=None, uncovered=(), prose=ART, **decided
+) -> NavResult:
     """A run with a hand-set decision: `decided` replaces fields of the router's Decision."""
     dag = ReasoningDAG(
         (Claim("c1", ART, ClaimKind.RESTATEMENT, (REF,)),),
@@ -52,7 +56,8 @@ def result(label: str, *, hood=HOOD, payload=None, prose=ART, **decided) -> NavR
         Neighbourhood(nodes=nodes),
         (),
         decision=replace(decision, **decided),
-        payload={"prose": prose, **(payload or {})},
+        route_input=RouteInput(dag=dag, prose=prose, edges=edges, uncovered=uncovered),
+        coverage=coverage,
     )
 
 
@@ -77,7 +82,7 @@ def test_a_given_up_abstention_shows_the_closest_sentence_marked():
 def test_the_banner_names_sources_by_title_and_gaps_in_words():
     gaps = result(
         "ABSTAIN",
-        payload={"coverage_report": {"blocking_count": 1, "uncovered": ["tuberculosis"]}},
+        uncovered=("tuberculosis",),
     )
     assert "never mentions ‘tuberculosis’" in answer.summary(gaps)
     assert "“ART for prevention of TB”" in answer.summary(result("ANSWER"))
@@ -99,7 +104,7 @@ def test_a_contested_node_names_the_contradicting_note_and_its_review_state():
         "ABSTAIN",
         claim_verdicts={"c1": Verdict(Tier.GROUNDED, contested=True)},
         node_verdicts={REF: Verdict(Tier.GROUNDED, contested=True)},
-        payload={"edges": [{"src": practice, "dst": REF, "relation": "contradicts"}]},
+        edges=(Edge(practice, REF, CONTRADICTS),),
         hood=(*HOOD, Node(practice, "mem", "_memory", "Our trial", "", "")),
     )
     (line,) = answer.contested_lines(contested, confirmed=set())
@@ -112,15 +117,10 @@ def test_a_contested_node_names_the_contradicting_note_and_its_review_state():
 def test_an_answer_says_which_terms_it_covers_and_which_checks_passed():
     answered = result(
         "ANSWER",
-        payload={
-            "coverage_report": {
-                "terms": [
-                    {"word": "tuberculosis", "salient": True, "covered": True},
-                    {"word": "rate", "salient": False, "covered": False},
-                ]
-            }
-        },
-        verifier_results={REF: VerifierResult.ok("quote found (exact)")},
+        coverage=CoverageReport(
+            (Term("tuberculosis", 3.0, True, True), Term("rate", 0.5, False, False))
+        ),
+        verifier_results={REF: VerifierResult.confirmed("quote found (exact)")},
     )
     lines = answer.answered_lines(answered)
     assert lines[0] == (

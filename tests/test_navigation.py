@@ -74,7 +74,7 @@ def counting_verifiers() -> tuple[Registry, Counter]:
 def test_each_cited_ground_is_verified_once(lab, case):
     verifiers, calls = counting_verifiers()
     run = ask(lab, case["question"], verifiers=verifiers)
-    assert (run.label, run.to_dict()["reasons"]) == (case["label"], case["reasons"])
+    assert (run.label, run.to_dict()["decision"]["reasons"]) == (case["label"], case["reasons"])
     groundings = run.route_input.groundings if run.route_input else {}
     cited = set(run.decision.cited) if run.decision else set()
     checked = {ref: spec for ref, spec in groundings.items() if ref in cited}

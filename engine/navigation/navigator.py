@@ -209,7 +209,10 @@ class NavResult:
     @property
     def prose(self) -> str:
         """The answer's prose as the reasoner wrote it; "" when there is none."""
-        return self.route_input.prose if self.route_input is not None else ""
+        if self.route_input is not None:
+            return self.route_input.prose
+        prose = (self.submitted or {}).get("prose", "")
+        return prose if isinstance(prose, str) else ""
 
     @property
     def cited(self) -> tuple[str, ...]:
