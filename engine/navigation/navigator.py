@@ -18,6 +18,7 @@ from engine.navigation.coverage import CoverageReport, QuestionTerms
 from engine.navigation.grounding import NodeGround, for_claim, ground_node
 from engine.navigation.substrate import Adapter, Budget, Neighbourhood, Node, build_adapters, owner
 from engine.workspace.index import Index
+from engine.workspace.notes import Store
 from engine.workspace.stores import Workspace
 
 SEEDS_PER_SOURCE = 6
@@ -268,7 +269,9 @@ class _Run:
             self.failure = "empty question"
             return
         self.adapters = build_adapters(self.workspace, self.index)
-        self.terms = QuestionTerms(self.question, self.index.rarity, notes=self.index.count())
+        self.terms = QuestionTerms(
+            self.question, self.index.rarity, notes=self.index.count(), known=self._in_canon
+        )
         self._record(ActionKind.RETRIEVE, None, "seed from the index", self._retrieve)
         while len(self.steps) - 1 < self.budget.max_steps:
             state = NavState(
@@ -291,6 +294,10 @@ class _Run:
             apply = self._expand if action.kind is ActionKind.EXPAND else self._ground
             self._record(action.kind, action.target, action.reason, apply, action.target)
         self.failure = f"step budget of {self.budget.max_steps} exhausted before an answer"
+
+    def _in_canon(self, word: str) -> bool:
+        """Whether any canon note contains the ranking word (practice entries do not count)."""
+        return bool(self.index.search(word, k=1, store=Store.CANON))
 
     def _record(self, kind, target, reason, fn, *args) -> None:
         start = time.perf_counter()

@@ -42,6 +42,7 @@ class OfflineConfig:
     title_weight: float = 0.5
     max_premises: int = 2
     ground_practice: bool = True
+    exact_stems: bool = True
 
 
 @dataclass(frozen=True)
@@ -228,18 +229,19 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
         return sum(weights[q] for q in words) / total if total else 0.0
 
     salient = set(state.terms.salient) if state.terms is not None else set()
+    mentioned = _mention(state, exact=config.exact_stems)
     rank = {address: i for i, address in enumerate(rank_nodes(state))}
     best: Candidate | None = None
     notes: dict[str, float] = {}
     for address, checked in state.grounded.items():
         if checked.ground is None or address.startswith("mem:"):
             continue
-        titled = _mentioned(weights, _title(state, address))
-        whole = titled | _mentioned(weights, checked.ground.body)
+        titled = mentioned(_title(state, address))
+        whole = titled | mentioned(checked.ground.body)
         notes[address] = share(whole)
         gaps = tuple(sorted(salient - whole, key=lambda q: (-weights.get(q, 0.0), q)))
         for text in _sentences_of(state, address):
-            in_sentence = _mentioned(weights, text)
+            in_sentence = mentioned(text)
             own, coverage = share(in_sentence), share(in_sentence | titled)
             score = (
                 own
@@ -270,9 +272,18 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
     return replace(best, margin=round(best.note_coverage - runner_up, 6), rival=rival)
 
 
-def _mentioned(weights: dict[str, float], text: str) -> set[str]:
-    said = _stems(text)
-    return {q for q in weights if stem(q) in said}
+def _mention(state: NavState, *, exact: bool) -> Callable[[str], frozenset[str]]:
+    """Which question words a text mentions, by the rules of the router's coverage."""
+    terms = state.terms
+    if terms is not None and terms.words:
+        return lambda text: terms.mentioned(text, exact=exact)
+    words = question_words(state.question)
+
+    def by_stem(text: str) -> frozenset[str]:
+        said = _stems(text)
+        return frozenset(q for q in words if stem(q) in said)
+
+    return by_stem
 
 
 def _stems(text: str) -> set[str]:
