@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
@@ -270,7 +270,7 @@ class _Run:
             return
         self.adapters = build_adapters(self.workspace, self.index)
         self.terms = QuestionTerms(
-            self.question, self.index.rarity, notes=self.index.count(), known=self._in_canon
+            self.question, self.index.rarity, notes=self.index.count(), known=in_canon(self.index)
         )
         self._record(ActionKind.RETRIEVE, None, "seed from the index", self._retrieve)
         while len(self.steps) - 1 < self.budget.max_steps:
@@ -294,10 +294,6 @@ class _Run:
             apply = self._expand if action.kind is ActionKind.EXPAND else self._ground
             self._record(action.kind, action.target, action.reason, apply, action.target)
         self.failure = f"step budget of {self.budget.max_steps} exhausted before an answer"
-
-    def _in_canon(self, word: str) -> bool:
-        """Whether any canon note contains the ranking word (practice entries do not count)."""
-        return bool(self.index.search(word, k=1, store=Store.CANON))
 
     def _record(self, kind, target, reason, fn, *args) -> None:
         start = time.perf_counter()
@@ -405,6 +401,11 @@ class _Run:
             self.question, self.index.rarity, notes=self.index.count()
         )
         return terms.measure(texts)
+
+
+def in_canon(index: Index) -> Callable[[str], bool]:
+    """Whether any canon note contains a ranking word; practice entries do not count."""
+    return lambda word: bool(index.search(word, k=1, store=Store.CANON))
 
 
 def _relevant_edges(hood_edges: Iterable[Edge], extra: Iterable[Edge]) -> list[Edge]:
