@@ -43,6 +43,10 @@ ABSTRACTS = {
         "Ubiquitination of MafA",
         ["MafA ubiquitination reduced the recruitment of the coactivator P/CAF by MafA."],
     ),
+    "601": (
+        "Birth weight and perinatal deaths",
+        ["Low birth weight accounted for 40% of perinatal deaths in the registry."],
+    ),
     "501": (
         "Mosquito feeding on malaria carriers",
         ["Symptomatic carriers of gametocytes transmitted parasites to feeding mosquitoes."],
@@ -62,7 +66,7 @@ def _corpus(tmp_path: Path) -> tuple[Path, Path]:
                 "title": f"A study of {topic} in patients, cohort {n}",
                 "sentences": [
                     f"Patients with {topic} had an increased risk of hospital admission.",
-                    "Intake of supplements and therapy over two years was recorded.",
+                    "Intake of supplements and therapy over two years was recorded in 53 clinics.",
                 ],
             }
         )
@@ -136,6 +140,18 @@ def test_an_acronym_the_question_never_defines_is_not_guessed(workspace):
     out = ask(workspace, "Inhaled nitric oxide lowers morphine use in SCD crises").to_dict()
     assert out["label"] == "ABSTAIN"
     assert "scd" in out["payload"]["coverage_report"]["uncovered"]
+
+
+@pytest.mark.parametrize(
+    ("share", "label"), [("40%", "ANSWER"), ("53%", "ABSTAIN")], ids=["stated", "never-stated"]
+)
+def test_a_number_the_claim_states_must_be_in_the_cited_note(workspace, share, label):
+    # "53" is in most filler notes, so it is too common to be salient: only the number rule
+    # makes the reasoner give up.
+    out = ask(workspace, f"Low birth weight accounts for {share} of perinatal deaths").to_dict()
+    assert out["label"] == label, out["reasoner_note"]
+    if label == "ABSTAIN":
+        assert "never mentions \u201853\u2019" in out["reasoner_note"]
 
 
 def test_a_tethered_file_is_no_rival_to_its_note(lab):

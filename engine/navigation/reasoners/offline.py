@@ -30,7 +30,9 @@ class OfflineConfig:
     content, the sentence itself covers `min_sentence` of it, and, when the question states
     a claim, the note covers it at least `min_margin` better than any other checked note
     not linked to it; otherwise the reasoner gives up and leaves the closest sentence to the
-    router as a bare inference.
+    router as a bare inference. With `numbers_block`, every number the question states must
+    be in the note too. `exact_stems` matches question words by their very stem (the
+    router's coverage also accepts a stem cut shorter or longer).
     """
 
     ground_top: int = 3
@@ -43,6 +45,7 @@ class OfflineConfig:
     max_premises: int = 2
     ground_practice: bool = True
     exact_stems: bool = True
+    numbers_block: bool = True
 
 
 @dataclass(frozen=True)
@@ -230,6 +233,9 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
 
     salient = set(state.terms.salient) if state.terms is not None else set()
     mentioned = _mention(state, exact=config.exact_stems)
+    # A number the claim states is what it is about: a note that never mentions it can
+    # neither confirm nor refute it.
+    needed = salient | ({q for q in weights if q.isdigit()} if config.numbers_block else set())
     rank = {address: i for i, address in enumerate(rank_nodes(state))}
     best: Candidate | None = None
     notes: dict[str, float] = {}
@@ -239,7 +245,7 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
         titled = mentioned(_title(state, address))
         whole = titled | mentioned(checked.ground.body)
         notes[address] = share(whole)
-        gaps = tuple(sorted(salient - whole, key=lambda q: (-weights.get(q, 0.0), q)))
+        gaps = tuple(sorted(needed - whole, key=lambda q: (-weights.get(q, 0.0), q)))
         for text in _sentences_of(state, address):
             in_sentence = mentioned(text)
             own, coverage = share(in_sentence), share(in_sentence | titled)
