@@ -136,3 +136,12 @@ def test_without_an_index_or_with_the_rules_off_only_stems_count():
 def test_an_undefined_acronym_may_be_spelled_out_only_when_asked():
     question = spelled("DBP fell", acronyms=AcronymRule.ANY)
     assert question.measure(["diastolic blood pressure fell"]).blocking_count == 0
+
+
+def test_a_word_whose_stem_is_a_corpus_word_is_not_corrected():
+    known = {"tumour", "tumoral", "cell"}.__contains__
+    question = QuestionTerms(
+        "tumoural cells", lambda ws: {w: 9.0 for w in ws}, notes=NOTES, known=known
+    )
+    assert question.corrections == {}
+    assert question.measure(["tumour cells"]).blocking_count == 0

@@ -185,7 +185,9 @@ class QuestionTerms:
         # Question word -> the corpus word it is a typo of; only with `known` (an index).
         self.corrections: dict[str, str] = {}
         if known is not None and self.rules.correct_unseen:
-            for word in words:
+            # A word whose stem is a corpus word ("tumoural", stem "tumour") is mentioned
+            # already; correcting it ("tumoral") would only let more notes mention it.
+            for word in (w for w in words if not known(self._stems[w])):
                 fixed = correction(word, known, min_length=self.rules.min_correct_len)
                 if fixed is not None:
                     self.corrections[word] = fixed
