@@ -2,7 +2,13 @@ import math
 
 import pytest
 
-from engine.navigation.coverage import QuestionTerms, question_words, stem
+from engine.navigation.coverage import (
+    AcronymRule,
+    MentionRules,
+    QuestionTerms,
+    question_words,
+    stem,
+)
 
 # Document frequencies over a 1,000-note workspace: the rarer, the more a word weighs.
 DF = {"vitamin": 150, "d": 400, "deficiency": 120, "increase": 600, "risk": 500,
@@ -73,3 +79,69 @@ def test_mentions_by_stem(a, b, same):
 def test_an_empty_workspace_blocks_nothing():
     question = QuestionTerms("tuberculosis", lambda ws: dict.fromkeys(ws, 0.0), notes=0)
     assert question.measure([""]).blocking_count == 0
+
+
+CORPUS_WORDS = {"coactivator", "recruitment", "panic", "prone", "state", "symptomatic",
+                "carrier", "decreased", "risk", "diastolic", "blood", "pressure"}  # fmt: skip
+
+
+def spelled(question: str, **rules) -> QuestionTerms:
+    """Terms over a workspace whose canon notes hold exactly CORPUS_WORDS."""
+    return QuestionTerms(
+        question,
+        lambda ws: {w: 9.0 for w in ws},
+        notes=NOTES,
+        known=CORPUS_WORDS.__contains__,
+        rules=MentionRules(**rules),
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "text", "covered"),
+    [
+        ("recruitment of the coavtivator", "the coactivator was recruited", True),
+        ("recruitment of the coavtivator", "the activator was recruited", False),
+        ("a panicprone state", "a panic-prone state", True),
+        ("a panicprone state", "prone to panic", False),
+        ("asymptomatic carriers", "symptomatic carriers", False),
+        ("increased risk", "decreased risk", False),
+        ("diastolic blood pressure (DBP)", "diastolic blood pressure fell", True),
+        ("DBP fell", "diastolic blood pressure fell", False),
+    ],
+    ids=[
+        "typo",
+        "typo-other-word",
+        "compound",
+        "compound-apart",
+        "negating-prefix",
+        "opposite-direction",
+        "defined-acronym",
+        "undefined-acronym",
+    ],
+)
+def test_spelling_rules_cover_only_what_the_question_means(question, text, covered):
+    report = spelled(question).measure([text])
+    assert (report.blocking_count == 0) is covered, report.to_dict()
+    assert len(report.uncovered) <= 1, "only the word under test may be uncovered"
+
+
+def test_without_an_index_or_with_the_rules_off_only_stems_count():
+    off = {"correct_unseen": False, "compounds": False, "acronyms": AcronymRule.OFF}
+    assert spelled("the coavtivator", **off).measure(["the coactivator"]).uncovered
+    unknown = QuestionTerms("the coavtivator", lambda ws: {w: 9.0 for w in ws}, notes=NOTES)
+    assert unknown.corrections == {}
+    assert unknown.measure(["the coactivator"]).uncovered == ("coavtivator",)
+
+
+def test_an_undefined_acronym_may_be_spelled_out_only_when_asked():
+    question = spelled("DBP fell", acronyms=AcronymRule.ANY)
+    assert question.measure(["diastolic blood pressure fell"]).blocking_count == 0
+
+
+def test_a_word_whose_stem_is_a_corpus_word_is_not_corrected():
+    known = {"tumour", "tumoral", "cell"}.__contains__
+    question = QuestionTerms(
+        "tumoural cells", lambda ws: {w: 9.0 for w in ws}, notes=NOTES, known=known
+    )
+    assert question.corrections == {}
+    assert question.measure(["tumour cells"]).blocking_count == 0

@@ -31,6 +31,26 @@ ABSTRACTS = {
         "Fin regrowth in zebrafish",
         ["Osteoblast dedifferentiation drives zebrafish fin regrowth."],
     ),
+    # Never says "SCD", "coavtivator" or "asymptomatic": only the spelling rules can cover them.
+    "301": (
+        "Inhaled gas in paediatric pain crises",
+        [
+            "Children with sickle cell disease in a vaso-occlusive crisis inhaled nitric oxide.",
+            "Inhaled nitric oxide lowered morphine use over four hours.",
+        ],
+    ),
+    "401": (
+        "Ubiquitination of MafA",
+        ["MafA ubiquitination reduced the recruitment of the coactivator P/CAF by MafA."],
+    ),
+    "601": (
+        "Birth weight and perinatal deaths",
+        ["Low birth weight accounted for 40% of perinatal deaths in the registry."],
+    ),
+    "501": (
+        "Mosquito feeding on malaria carriers",
+        ["Symptomatic carriers of gametocytes transmitted parasites to feeding mosquitoes."],
+    ),
 }
 
 
@@ -46,7 +66,7 @@ def _corpus(tmp_path: Path) -> tuple[Path, Path]:
                 "title": f"A study of {topic} in patients, cohort {n}",
                 "sentences": [
                     f"Patients with {topic} had an increased risk of hospital admission.",
-                    "Intake of supplements and therapy over two years was recorded.",
+                    "Intake of supplements and therapy over two years was recorded in 53 clinics.",
                 ],
             }
         )
@@ -92,6 +112,46 @@ def test_any_note_that_covers_a_topic_question_answers_it(workspace):
     out = ask(workspace, "What do we know about zebrafish fin regrowth?").to_dict()
     assert out["decision"]["label"] == "ANSWER", out["decision"]["detail"]
     assert out["cited"][0] in ("zk:scifact:201", "zk:scifact:202")
+
+
+def test_a_misspelt_word_no_note_contains_is_covered_by_its_unique_correction(workspace):
+    question = "MafA ubiquitination reduced recruitment of the coavtivator P/CAF"
+    out = ask(workspace, question).to_dict()
+    assert out["label"] == "ANSWER", out["detail"]
+    assert out["cited"] == ["zk:scifact:401"]
+    assert out["payload"]["coverage_report"]["uncovered"] == []
+
+
+def test_a_correction_that_would_change_the_meaning_never_covers(workspace):
+    question = "Asymptomatic carriers of gametocytes transmitted parasites to feeding mosquitoes"
+    out = ask(workspace, question).to_dict()
+    assert out["label"] == "ABSTAIN"
+    assert "asymptomatic" in out["payload"]["coverage_report"]["uncovered"]
+
+
+def test_an_acronym_the_question_defines_is_covered_by_its_spelled_out_words(workspace):
+    question = "Inhaled nitric oxide lowers morphine use in sickle cell disease (SCD) crises"
+    out = ask(workspace, question).to_dict()
+    assert out["label"] == "ANSWER", out["detail"]
+    assert out["cited"] == ["zk:scifact:301"]
+
+
+def test_an_acronym_the_question_never_defines_is_not_guessed(workspace):
+    out = ask(workspace, "Inhaled nitric oxide lowers morphine use in SCD crises").to_dict()
+    assert out["label"] == "ABSTAIN"
+    assert "scd" in out["payload"]["coverage_report"]["uncovered"]
+
+
+@pytest.mark.parametrize(
+    ("share", "label"), [("40%", "ANSWER"), ("53%", "ABSTAIN")], ids=["stated", "never-stated"]
+)
+def test_a_number_the_claim_states_must_be_in_the_cited_note(workspace, share, label):
+    # "53" is in most filler notes, so it is too common to be salient: only the number rule
+    # makes the reasoner give up.
+    out = ask(workspace, f"Low birth weight accounts for {share} of perinatal deaths").to_dict()
+    assert out["label"] == label, out["reasoner_note"]
+    if label == "ABSTAIN":
+        assert "never mentions \u201853\u2019" in out["reasoner_note"]
 
 
 def test_a_tethered_file_is_no_rival_to_its_note(lab):

@@ -466,6 +466,15 @@ def _near_miss(needle: str, fulltext: str, ranked: list[tuple[int, int]], n: int
     return QuoteMatch.not_found(score=round(score, 2), page=_page(fulltext, start), near_miss=text)
 
 
+def typo_of(said: str, source: str) -> bool:
+    """Whether two words differ at most by a typo that cannot change the meaning.
+
+    The same test the fuzzy quote check applies word by word: numbers exactly, no negation
+    gained or lost, no opposite prefix or stem (increase/decrease, hyper/hypo).
+    """
+    return _compatible(said, source)
+
+
 def _compatible(said: str, source: str) -> bool:
     """Whether two aligned words differ at most by a typo that cannot change the meaning."""
     if said == source:

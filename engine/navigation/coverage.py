@@ -12,7 +12,16 @@ import math
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 
+from engine.navigation.spelling import (
+    Acronym,
+    acronyms_of,
+    correction,
+    joins,
+    spells_out,
+    split_compound,
+)
 from engine.workspace.bm25 import tokens
 
 # A question word is salient when its rarity, ln((N + 1) / (df + 1)), reaches this share of
@@ -70,6 +79,33 @@ _ASKING = re.compile(
 )
 
 Rarity = Callable[[Iterable[str]], Mapping[str, float]]
+Known = Callable[[str], bool]
+
+
+class AcronymRule(StrEnum):
+    """Which of the question's capitalised acronyms text may mention by spelling them out."""
+
+    OFF = "off"
+    DEFINED = "defined"  # only those the question itself spells out ("blood pressure (BP)")
+    ANY = "any"
+
+
+@dataclass(frozen=True)
+class MentionRules:
+    """Besides the same stem, what else counts as mentioning a question word.
+
+    The spelling rules apply only to a word no canon note contains, which no note could
+    ever mention as written. `correct_unseen`: such a word of at least `min_correct_len`
+    letters stands for the one corpus word a single typo away, when that correction is
+    unique and cannot change the meaning. `compounds`: such a run-together word
+    ("panicprone") is mentioned by its two corpus words in a row ("panic-prone").
+    `acronyms`: an acronym is mentioned by text whose consecutive words' initials spell it.
+    """
+
+    correct_unseen: bool = True
+    min_correct_len: int = 7
+    compounds: bool = True
+    acronyms: AcronymRule = AcronymRule.DEFINED
 
 
 @dataclass(frozen=True)
@@ -132,6 +168,8 @@ class QuestionTerms:
         notes: int,
         salient_share: float | None = None,
         topic_share: float | None = None,
+        known: Known | None = None,
+        rules: MentionRules | None = None,
     ):
         words = question_words(question)
         weights = rarity(words) if words else {}
@@ -143,25 +181,63 @@ class QuestionTerms:
         rarest = max(self.weights.values(), default=0.0)
         self.salient_rarity = min(share * scale, max(TOPIC_FLOOR * scale, topic * rarest))
         self._stems = {w: stem(w) for w in words}
+        self.rules = rules or MentionRules()
+        # Question word -> the corpus word it is a typo of; only with `known` (an index).
+        self.corrections: dict[str, str] = {}
+        if known is not None and self.rules.correct_unseen:
+            # A word whose stem is a corpus word ("tumoural", stem "tumour") is mentioned
+            # already; correcting it ("tumoral") would only let more notes mention it.
+            for word in (w for w in words if not known(self._stems[w])):
+                fixed = correction(word, known, min_length=self.rules.min_correct_len)
+                if fixed is not None:
+                    self.corrections[word] = fixed
+        self._fixed = {w: stem(c) for w, c in self.corrections.items()}
+        # Question word -> the two corpus words it runs together, for words with no correction.
+        self.compounds: dict[str, tuple[str, str]] = {}
+        if known is not None and self.rules.compounds:
+            for word in words:
+                parts = None if word in self.corrections else split_compound(word, known)
+                if parts is not None:
+                    self.compounds[word] = parts
+        self.acronyms: dict[str, Acronym] = {
+            a.word: a
+            for a in acronyms_of(question, defined=self.rules.acronyms is AcronymRule.DEFINED)
+            if a.word in self.weights and self.rules.acronyms is not AcronymRule.OFF
+        }
 
     @property
     def salient(self) -> tuple[str, ...]:
         return tuple(w for w in self.words if self.weights[w] >= self.salient_rarity)
 
+    def mentioned(self, text: str, *, exact: bool = False) -> frozenset[str]:
+        """The question words `text` mentions (same stem, or by the spelling rules).
+
+        `exact` asks for the very stem; by default a stem cut shorter or longer counts too.
+        """
+        toks = tokens(text)
+        said = {stem(w) for w in toks}
+        same = _same if exact else _mentions
+        out = set()
+        for word in self.words:
+            fixed = self._fixed.get(word)
+            acronym = self.acronyms.get(word)
+            parts = self.compounds.get(word)
+            if (
+                same(self._stems[word], said)
+                or (fixed is not None and same(fixed, said))
+                or (acronym is not None and spells_out(acronym, text))
+                or (parts is not None and joins(parts, toks))
+            ):
+                out.add(word)
+        return frozenset(out)
+
     def measure(self, texts: Iterable[str]) -> CoverageReport:
-        """Which question terms `texts` mention (same word, or same stem)."""
-        mentioned = {stem(w) for text in texts for w in tokens(text)}
+        """Which question terms `texts` mention (see `mentioned`); one text is one source."""
+        mentioned = set().union(*(self.mentioned(text) for text in texts))
         terms = []
         for word in self.words:
             weight = self.weights[word]
-            terms.append(
-                Term(
-                    word,
-                    weight,
-                    weight >= self.salient_rarity,
-                    _mentions(self._stems[word], mentioned),
-                )
-            )
+            terms.append(Term(word, weight, weight >= self.salient_rarity, word in mentioned))
         return CoverageReport(tuple(terms))
 
 
@@ -187,6 +263,10 @@ def stem(word: str) -> str:
             word = word[: -len(suffix)]
             break
     return word[:6]
+
+
+def _same(target: str, mentioned: set[str]) -> bool:
+    return target in mentioned
 
 
 def _mentions(target: str, mentioned: set[str]) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
@@ -20,6 +20,7 @@ from engine.navigation.coverage import CoverageReport, QuestionTerms
 from engine.navigation.grounding import NodeGround, for_claim, ground_node
 from engine.navigation.substrate import Adapter, Budget, Neighbourhood, Node, build_adapters, owner
 from engine.workspace.index import Index
+from engine.workspace.notes import Store
 from engine.workspace.stores import Workspace
 
 SEEDS_PER_SOURCE = 6
@@ -327,7 +328,9 @@ class _Run:
             self.failure = "empty question"
             return
         self.adapters = build_adapters(self.workspace, self.index)
-        self.terms = QuestionTerms(self.question, self.index.rarity, notes=self.index.count())
+        self.terms = QuestionTerms(
+            self.question, self.index.rarity, notes=self.index.count(), known=in_canon(self.index)
+        )
         self._record(ActionKind.RETRIEVE, None, "seed from the index", self._retrieve)
         while len(self.steps) - 1 < self.budget.max_steps:
             state = NavState(
@@ -464,6 +467,11 @@ class _Run:
             self.question, self.index.rarity, notes=self.index.count()
         )
         return terms.measure(texts)
+
+
+def in_canon(index: Index) -> Callable[[str], bool]:
+    """Whether any canon note contains a ranking word; practice entries do not count."""
+    return lambda word: bool(index.search(word, k=1, store=Store.CANON))
 
 
 def _relevant_edges(hood_edges: Iterable[Edge], extra: Iterable[Edge]) -> list[Edge]:

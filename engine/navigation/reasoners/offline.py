@@ -29,7 +29,9 @@ class OfflineConfig:
     content, the sentence itself covers `min_sentence` of it, and, when the question states
     a claim, the note covers it at least `min_margin` better than any other checked note
     not linked to it; otherwise the reasoner gives up and leaves the closest sentence to the
-    router as a bare inference.
+    router as a bare inference. With `numbers_block`, every number the question states must
+    be in the note too. `exact_stems` matches question words by their very stem (the
+    router's coverage also accepts a stem cut shorter or longer).
     """
 
     ground_top: int = 3
@@ -41,6 +43,8 @@ class OfflineConfig:
     title_weight: float = 0.5
     max_premises: int = 2
     ground_practice: bool = True
+    exact_stems: bool = True
+    numbers_block: bool = True
 
 
 @dataclass(frozen=True)
@@ -227,18 +231,22 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
         return sum(weights[q] for q in words) / total if total else 0.0
 
     salient = set(state.terms.salient) if state.terms is not None else set()
+    mentioned = _mention(state, exact=config.exact_stems)
+    # A number the claim states is what it is about: a note that never mentions it can
+    # neither confirm nor refute it.
+    needed = salient | ({q for q in weights if q.isdigit()} if config.numbers_block else set())
     rank = {address: i for i, address in enumerate(rank_nodes(state))}
     best: Candidate | None = None
     notes: dict[str, float] = {}
     for address, checked in state.grounded.items():
         if checked.ground is None or address.startswith("mem:"):
             continue
-        titled = _mentioned(weights, _title(state, address))
-        whole = titled | _mentioned(weights, checked.ground.body)
+        titled = mentioned(_title(state, address))
+        whole = titled | mentioned(checked.ground.body)
         notes[address] = share(whole)
-        gaps = tuple(sorted(salient - whole, key=lambda q: (-weights.get(q, 0.0), q)))
+        gaps = tuple(sorted(needed - whole, key=lambda q: (-weights.get(q, 0.0), q)))
         for text in _sentences_of(state, address):
-            in_sentence = _mentioned(weights, text)
+            in_sentence = mentioned(text)
             own, coverage = share(in_sentence), share(in_sentence | titled)
             score = (
                 own
@@ -269,9 +277,18 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
     return replace(best, margin=round(best.note_coverage - runner_up, 6), rival=rival)
 
 
-def _mentioned(weights: dict[str, float], text: str) -> set[str]:
-    said = _stems(text)
-    return {q for q in weights if stem(q) in said}
+def _mention(state: NavState, *, exact: bool) -> Callable[[str], frozenset[str]]:
+    """Which question words a text mentions, by the rules of the router's coverage."""
+    terms = state.terms
+    if terms is not None and terms.words:
+        return lambda text: terms.mentioned(text, exact=exact)
+    words = question_words(state.question)
+
+    def by_stem(text: str) -> frozenset[str]:
+        said = _stems(text)
+        return frozenset(q for q in words if stem(q) in said)
+
+    return by_stem
 
 
 def _stems(text: str) -> set[str]:

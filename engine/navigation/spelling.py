@@ -1,0 +1,116 @@
+"""Spelling help for question coverage: a typo's unique correction, an acronym spelled out.
+
+Both only widen what counts as *mentioning* a question word; neither touches what a quote
+must match. A correction applies only to a word no canon note contains, so it can never
+stand in for a word the corpus has; it must be unique and pass the quote check's
+typo test, so it never turns a word into its opposite or drops a negation.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from itertools import pairwise
+
+from engine.core.quote import typo_of
+from engine.workspace.bm25 import tokens
+
+_WORD = re.compile(r"[^\W_]+")
+# An acronym as a question writes it: capitals only, three to six, an optional plural "s".
+_ACRONYM = re.compile(r"(?<![\w-])([A-Z]{3,6})s?(?![\w-])")
+# Never corrected, nor a correction: negations (typo_of refuses opposite meanings).
+_FIXED = frozenset(
+    ["not", "no", "nor", "never", "without", "none", "neither", "cannot", "absent", "lack"]
+)
+
+
+@dataclass(frozen=True)
+class Acronym:
+    """A question word written in capitals and the letters its spelled-out form starts with."""
+
+    word: str
+    letters: str
+
+
+def correction(word: str, known: Callable[[str], bool], *, min_length: int = 7) -> str | None:
+    """The one corpus word a single edit (Damerau) away from `word`, when `word` is unknown.
+
+    None unless `word` is all letters, at least `min_length` long, unknown to `known`, and
+    exactly one known word is one insertion, deletion, substitution or swap of neighbours
+    away and differs from it by a typo that cannot change the meaning.
+    """
+    if len(word) < min_length or not word.isalpha() or not word.isascii() or word in _FIXED:
+        return None
+    if known(word):
+        return None
+    found = {c for c in dict.fromkeys(_edits(word)) if c != word and known(c)}
+    found = {c for c in found if c not in _FIXED and typo_of(word, c) and typo_of(c, word)}
+    return next(iter(found)) if len(found) == 1 else None
+
+
+def split_compound(
+    word: str, known: Callable[[str], bool], *, min_length: int = 8
+) -> tuple[str, str] | None:
+    """The two corpus words an unknown run-together word is made of ("panicprone").
+
+    None unless `word` is all letters, at least `min_length` long, unknown to `known`, and
+    exactly one split leaves two known parts of at least three letters each.
+    """
+    if len(word) < min_length or not word.isalpha() or not word.isascii() or known(word):
+        return None
+    splits = [
+        (word[:i], word[i:]) for i in range(3, len(word) - 2) if known(word[:i]) and known(word[i:])
+    ]
+    return splits[0] if len(splits) == 1 else None
+
+
+def joins(parts: tuple[str, str], words: list[str]) -> bool:
+    """Whether the two parts of a compound follow each other in `words` ("panic-prone")."""
+    first, second = parts
+    return any(a == first and b == second for a, b in pairwise(words))
+
+
+def acronyms_of(question: str, *, defined: bool = False) -> list[Acronym]:
+    """The acronyms the question writes in capitals ("SCD", "CRCTs"), as ranking words.
+
+    With `defined`, only those the question spells out just before them ("diastolic blood
+    pressure (DBP)").
+    """
+    out = {}
+    for match in _ACRONYM.finditer(question):
+        word = tokens(match.group(0))
+        if defined and not _spelled_before(question[: match.start()], match.group(1).lower()):
+            continue
+        if word:
+            out.setdefault(word[0], Acronym(word[0], match.group(1).lower()))
+    return list(out.values())
+
+
+def spells_out(acronym: Acronym, text: str) -> bool:
+    """Whether `text` has consecutive words whose initials spell the acronym."""
+    return bool(acronym.letters) and acronym.letters in _initials(text)
+
+
+def _spelled_before(text: str, letters: str) -> bool:
+    return _initials(text).endswith(letters)
+
+
+def _initials(text: str) -> str:
+    """First letters of the text's words, hyphenated parts counted apart ("sickle-cell")."""
+    return "".join(w[0] for w in _WORD.findall(text.lower()) if w[:1].isalpha())
+
+
+def _edits(word: str) -> Iterator[str]:
+    letters = string.ascii_lowercase
+    for i in range(len(word) + 1):
+        head, tail = word[:i], word[i:]
+        if tail:
+            yield head + tail[1:]
+        if len(tail) > 1:
+            yield head + tail[1] + tail[0] + tail[2:]
+        for c in letters:
+            if tail:
+                yield head + c + tail[1:]
+            yield head + c + tail
