@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from engine.core.model import Claim, ClaimKind, ProseCitation
+from engine.core.model import Address, Claim, ClaimKind, ProseCitation
 from engine.core.text import sentences
 from engine.core.wire import Draft
 from engine.navigation.coverage import claim_shaped, question_words, stem
 from engine.navigation.navigator import Action, NavState
 from engine.navigation.substrate import RELATED, link_less
 from engine.workspace.bm25 import tokens as terms
-from engine.workspace.notes import NoteKind
+from engine.workspace.notes import NoteKind, Store
 
 # Relations by which a canon claim note points at the notes it is derived from.
 PREMISE_RELATIONS = frozenset(
@@ -154,13 +154,18 @@ def strong(best: Candidate, config: OfflineConfig, *, claim: bool = True) -> boo
     )
 
 
+def _practice(address: str) -> bool:
+    """Whether `address` names a practice entry (the team's notes, not the literature)."""
+    return Address.parse(address).store == Store.PRACTICE
+
+
 def explore(state: NavState, config: OfflineConfig) -> Action | None:
     """Ground the most relevant nodes, expand the best, then ground what expansion revealed."""
     if state.steps_left <= 1:
         return None
     ranked = rank_nodes(state)
     if not config.ground_practice:
-        ranked = [a for a in ranked if not a.startswith("mem:")]
+        ranked = [a for a in ranked if not _practice(a)]
     hood = state.neighbourhood
     room = len(state.grounded) < config.max_grounded
     for address in ranked[: config.ground_top]:
@@ -192,7 +197,7 @@ def explore(state: NavState, config: OfflineConfig) -> Action | None:
 
 def _unchecked(state: NavState, config: OfflineConfig) -> bool:
     """Whether a node the reasoner would still have grounded is left unchecked."""
-    ranked = [a for a in rank_nodes(state) if config.ground_practice or not a.startswith("mem:")]
+    ranked = [a for a in rank_nodes(state) if config.ground_practice or not _practice(a)]
     return any(a not in state.grounded for a in ranked[: config.ground_top])
 
 
@@ -239,7 +244,7 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
     best: Candidate | None = None
     notes: dict[str, float] = {}
     for address, checked in state.grounded.items():
-        if checked.ground is None or address.startswith("mem:"):
+        if checked.ground is None or _practice(address):
             continue
         titled = mentioned(_title(state, address))
         whole = titled | mentioned(checked.ground.body)
