@@ -117,7 +117,7 @@ def test_any_note_that_covers_a_topic_question_answers_it(workspace):
 def test_a_misspelt_word_no_note_contains_is_covered_by_its_unique_correction(workspace):
     question = "MafA ubiquitination reduced recruitment of the coavtivator P/CAF"
     out = ask(workspace, question).to_dict()
-    assert out["label"] == "ANSWER", out["detail"]
+    assert out["decision"]["label"] == "ANSWER", out["decision"]["detail"]
     assert out["cited"] == ["zk:scifact:401"]
     assert out["payload"]["coverage_report"]["uncovered"] == []
 
@@ -125,20 +125,20 @@ def test_a_misspelt_word_no_note_contains_is_covered_by_its_unique_correction(wo
 def test_a_correction_that_would_change_the_meaning_never_covers(workspace):
     question = "Asymptomatic carriers of gametocytes transmitted parasites to feeding mosquitoes"
     out = ask(workspace, question).to_dict()
-    assert out["label"] == "ABSTAIN"
+    assert out["decision"]["label"] == "ABSTAIN"
     assert "asymptomatic" in out["payload"]["coverage_report"]["uncovered"]
 
 
 def test_an_acronym_the_question_defines_is_covered_by_its_spelled_out_words(workspace):
     question = "Inhaled nitric oxide lowers morphine use in sickle cell disease (SCD) crises"
     out = ask(workspace, question).to_dict()
-    assert out["label"] == "ANSWER", out["detail"]
+    assert out["decision"]["label"] == "ANSWER", out["decision"]["detail"]
     assert out["cited"] == ["zk:scifact:301"]
 
 
 def test_an_acronym_the_question_never_defines_is_not_guessed(workspace):
     out = ask(workspace, "Inhaled nitric oxide lowers morphine use in SCD crises").to_dict()
-    assert out["label"] == "ABSTAIN"
+    assert out["decision"]["label"] == "ABSTAIN"
     assert "scd" in out["payload"]["coverage_report"]["uncovered"]
 
 
@@ -149,9 +149,9 @@ def test_a_number_the_claim_states_must_be_in_the_cited_note(workspace, share, l
     # "53" is in most filler notes, so it is too common to be salient: only the number rule
     # makes the reasoner give up.
     out = ask(workspace, f"Low birth weight accounts for {share} of perinatal deaths").to_dict()
-    assert out["label"] == label, out["reasoner_note"]
+    assert out["decision"]["label"] == label, out["trace"][-1]["reason"]
     if label == "ABSTAIN":
-        assert "never mentions \u201853\u2019" in out["reasoner_note"]
+        assert "never mentions \u201853\u2019" in out["trace"][-1]["reason"]
 
 
 def test_a_tethered_file_is_no_rival_to_its_note(lab):
