@@ -3,22 +3,21 @@ from dataclasses import replace
 from engine import (
     Budget,
     Claim,
-    Decision,
     NavResult,
     ReasoningDAG,
     Stance,
     StanceRelation,
     Tier,
-    Traceability,
     Verdict,
     VerifierResult,
 )
 from engine.core.model import CONTRADICTS, ClaimKind, Edge, ProseCitation
-from engine.core.router import Confabulation, Outcome, Reason
+from engine.core.router import Outcome, Reason
 from engine.core.wire import RouteInput
 from engine.navigation.coverage import CoverageReport, Term
 from engine.navigation.substrate import Neighbourhood, Node
 from present import answer
+from tests.values import decision
 
 ART = "Antiretroviral therapy is associated with a reduction in tuberculosis."
 REF = "zk:scifact:4883040"
@@ -34,20 +33,13 @@ def result(
         "c1",
         (ProseCitation(0, len(ART), "c1"),),
     )
-    decision = Decision(
-        outcome=Outcome.ABSTAIN if label == "ABSTAIN" else Outcome.ANSWER,
-        status=Tier.GROUNDED if label == "ANSWER" else None,
-        reasons=(Reason.LOW_COVERAGE,) if label == "ABSTAIN" else (),
-        conclusion="c1",
-        outdated=False,
-        dag=dag,
-        node_verdicts={},
-        claim_verdicts={"c1": Verdict(Tier.GROUNDED)},
-        verifier_results={},
-        traceability=Traceability.empty(),
-        confabulation=Confabulation(False, ""),
-        honesty_violations=(),
-    )
+    abstain = label == "ABSTAIN"
+    decided = {
+        "outcome": Outcome.ABSTAIN if abstain else Outcome.ANSWER,
+        "status": Tier.GROUNDED if label == "ANSWER" else None,
+        "reasons": (Reason.LOW_COVERAGE,) if abstain else (),
+        **decided,
+    }
     nodes = {n.address: n for n in hood}
     return NavResult(
         "q",
@@ -55,7 +47,7 @@ def result(
         Budget(),
         Neighbourhood(nodes=nodes),
         (),
-        decision=replace(decision, **decided),
+        decision=decision(dag, **decided),
         route_input=RouteInput(dag=dag, prose=prose, edges=edges, uncovered=uncovered),
         coverage=coverage,
     )

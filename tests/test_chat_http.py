@@ -1,6 +1,7 @@
 """The chat transport under attack: trickling and endless replies, redirects, echoed keys, size."""
 
 import threading
+import time
 
 import pytest
 
@@ -26,14 +27,22 @@ def config(server: ChatServer, **overrides) -> LLMConfig:
     return LLMConfig(base_url=server.base_url, model="test-model", api_key=KEY, **overrides)
 
 
-def complete_within_harness(chat: OpenAIChat):
-    """Run one `complete` on a thread; fail the test if it is still running after HARNESS_S."""
-    out = {}
+def start_complete(chat: OpenAIChat) -> tuple[threading.Thread, dict]:
+    """Start one `complete` on a thread; its reply lands in the dict under "reply"."""
+    out: dict = {}
     thread = threading.Thread(target=lambda: out.update(reply=chat.complete(MESSAGES)))
     thread.daemon = True
     thread.start()
+    return thread, out
+
+
+def complete_within_harness(chat: OpenAIChat, *, after_start=None):
+    """Run one `complete`; fail the test if it is still running HARNESS_S after `after_start`."""
+    thread, out = start_complete(chat)
+    if after_start is not None:
+        after_start(thread)
     thread.join(HARNESS_S)
-    assert not thread.is_alive(), "the call outlived its deadline by far"
+    assert not thread.is_alive(), "the call outlived its deadline or its cancel by far"
     return out["reply"]
 
 
@@ -109,20 +118,17 @@ def test_a_deeply_nested_reply_is_a_labelled_failure(chat_server):
 def test_cancelling_ends_a_call_in_progress_long_before_its_deadline(chat_server, step):
     chat_server.script(step)
     cancel = threading.Event()
+
+    def cancel_once_asked(thread: threading.Thread) -> None:
+        end = time.monotonic() + HARNESS_S
+        while not chat_server.chat_requests and thread.is_alive() and time.monotonic() < end:
+            time.sleep(0.01)
+        assert chat_server.chat_requests, "the request never reached the endpoint"
+        cancel.set()
+
     chat = OpenAIChat(config(chat_server, timeout_s=600), cancel=cancel)
-    out = {}
-    thread = threading.Thread(target=lambda: out.update(reply=chat.complete(MESSAGES)))
-    thread.daemon = True
-    thread.start()
-    arrived = threading.Event()
-    while not arrived.wait(0.01) and thread.is_alive():
-        if chat_server.chat_requests:
-            arrived.set()
-    assert arrived.is_set(), "the request never reached the endpoint"
-    cancel.set()
-    thread.join(HARNESS_S)
-    assert not thread.is_alive(), "cancelling did not end the call"
-    assert not out["reply"].ok and out["reply"].error == CANCELLED
+    result = complete_within_harness(chat, after_start=cancel_once_asked)
+    assert not result.ok and result.error == CANCELLED
 
 
 def test_a_cancelled_chat_sends_nothing(chat_server):

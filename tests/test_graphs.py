@@ -8,22 +8,18 @@ import pytest
 from engine import (
     Budget,
     Claim,
-    Decision,
     Edge,
     NavResult,
     ReasoningDAG,
-    Tier,
-    Traceability,
-    Verdict,
 )
 from engine.api import ask, open_workspace
 from engine.core.model import ClaimKind
-from engine.core.router import Confabulation, Outcome
 from engine.navigation.navigator import ActionKind, Step
 from engine.navigation.substrate import Neighbourhood, Node
 from present import graphs, heatmap, views
 from present.gallery import example
 from present.markup import flag_mark, status_colours, store_colours, violation_mark
+from tests.values import decision
 from tests.workspaces import make_workspace
 
 HOSTILE_TITLE = "<img src=x onerror=alert(1)> <script>alert(1)</script>"
@@ -56,21 +52,8 @@ def hostile_answer() -> NavResult:
         expanded=frozenset({a}),
     )
     claim = Claim("c1", "x", ClaimKind.RESTATEMENT, (a,))
-    decision = Decision(
-        outcome=Outcome.ANSWER,
-        status=Tier.GROUNDED,
-        reasons=(),
-        conclusion="c1",
-        outdated=False,
-        dag=ReasoningDAG((claim,), "c1"),
-        node_verdicts={},
-        claim_verdicts={"c1": Verdict(Tier.GROUNDED)},
-        verifier_results={},
-        traceability=Traceability.empty(),
-        confabulation=Confabulation(False, ""),
-        honesty_violations=(),
-    )
-    return NavResult("q", "offline", Budget(), hood, steps, decision=decision)
+    answer = decision(ReasoningDAG((claim,), "c1"))
+    return NavResult("q", "offline", Budget(), hood, steps, decision=answer)
 
 
 @pytest.fixture(scope="module")

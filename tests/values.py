@@ -1,0 +1,27 @@
+"""Hand-built values for renderer tests: a router decision with only the named fields set."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine import Decision, ReasoningDAG, Tier, Traceability, Verdict
+from engine.core.router import Confabulation, Outcome
+
+
+def decision(dag: ReasoningDAG, **fields) -> Decision:
+    """A grounded ANSWER on `dag` with no checks behind it; `fields` replace any of its fields."""
+    bare = Decision(
+        outcome=Outcome.ANSWER,
+        status=Tier.GROUNDED,
+        reasons=(),
+        conclusion=dag.conclusion,
+        outdated=False,
+        dag=dag,
+        node_verdicts={},
+        claim_verdicts={dag.conclusion: Verdict(Tier.GROUNDED)},
+        verifier_results={},
+        traceability=Traceability.empty(),
+        confabulation=Confabulation(False, ""),
+        honesty_violations=(),
+    )
+    return replace(bare, **fields)
