@@ -134,7 +134,7 @@ def triage_pane(root: str, frame: pd.DataFrame, row: pd.Series) -> None:
     for column, (label, decision) in zip(st.columns(3), cells.TRIAGE_CHOICES, strict=True):
         column.button(
             label,
-            key=KEYS.triage(decision),
+            key=KEYS.triage(decision, row["edge_id"]),
             on_click=_decide,
             args=(*args, decision, note_key),
         )

@@ -266,7 +266,7 @@ def test_matrix_cell_shows_brief_quotes_and_rationale(lab_path, monkeypatch):
     at.checkbox(key="matrix_contested").check().run()
     assert visible_cells(at) == (0, 2)  # unreviewed: it contests nothing by default
     at.checkbox(key="matrix_contested").uncheck().run()
-    at.button(key="triage_confirmed").click().run()
+    at.button(key=f"triage_confirmed_{CONTRADICTION}").click().run()
     at.checkbox(key="matrix_contested").check().run()
     assert visible_cells(at) == (1, 2)
 
@@ -281,7 +281,7 @@ def test_triage_decisions_reach_the_log_and_the_router(lab_path, monkeypatch):
     assert "1 unreviewed contradiction against a cited source — review it" in html(at)
     at.switch_page("pages/claim_matrix.py").run()
     at.text_input(key=f"triage_note_{CONTRADICTION}").input("The backtest predates the rule.")
-    at.button(key="triage_dismissed").click().run()
+    at.button(key=f"triage_dismissed_{CONTRADICTION}").click().run()
     assert not at.exception
     log = (lab_path / ".synapse" / "triage.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(log) == 1 and '"dismissed"' in log[0] and "predates the rule" in log[0]
@@ -291,7 +291,7 @@ def test_triage_decisions_reach_the_log_and_the_router(lab_path, monkeypatch):
     at.switch_page("pages/navigate.py").run()
     assert banner(at).startswith("ANSWER") and "unreviewed contradiction" not in html(at)
     at.switch_page("pages/claim_matrix.py").run()
-    at.button(key="triage_confirmed").click().run()
+    at.button(key=f"triage_confirmed_{CONTRADICTION}").click().run()
     assert len((lab_path / ".synapse" / "triage.jsonl").read_text().splitlines()) == 2
     # The answer on screen is re-routed without asking again: now contested.
     at.switch_page("pages/navigate.py").run()
@@ -357,7 +357,7 @@ def test_the_dag_page_shows_the_re_routed_answer_after_a_decision(lab_path, monk
     at.switch_page("pages/reasoning_dag.py").run()
     assert banner(at).startswith("ANSWER")
     at.switch_page("pages/claim_matrix.py").run()
-    at.button(key="triage_confirmed").click().run()
+    at.button(key=f"triage_confirmed_{CONTRADICTION}").click().run()
     at.switch_page("pages/reasoning_dag.py").run()
     assert banner(at).startswith("ABSTAIN") and not at.exception
     assert any(c.value.startswith("Re-routed after a triage decision") for c in at.caption)

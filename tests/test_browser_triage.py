@@ -93,8 +93,10 @@ def test_triage_records_the_pair_the_reviewer_clicked(lab_path: Path, tmp_path: 
             expect(page.get_by_text(re.compile(r"Rows: showing 1–2 of 2 practice"))).to_be_visible()
             x, y = plot_point(page, "zk:finance:z-crash-05", "chk-2024-q1")
             page.mouse.click(x, y)
-            wait_idle(page)
             expect(selected_heading(page)).to_contain_text("zk:finance:z-crash-05")
+            # The heading shows the click's run has started; the note field is drawn later in
+            # that run, and typing into the previous selection's field would be lost.
+            wait_idle(page)
             note = page.get_by_label("Note")
             # During a rerun the previous selection's field can linger until it is replaced.
             expect(note).to_have_count(1, timeout=30_000)
