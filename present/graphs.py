@@ -266,32 +266,22 @@ def neighbourhood_html(
                 width=2 if first is current else 1,
             )
     drawn: set[tuple[str, str, str]] = set()
-    for s in trace[: step + 1]:
-        for edge in s.edges_added:
-            src, dst, relation = edge.src, edge.dst, edge.relation
-            if src in seen and dst in seen and (src, dst, relation) not in drawn:
-                drawn.add((src, dst, relation))
-                net.add_edge(
-                    src,
-                    dst,
-                    label=label_text(relation),
-                    tip=f"<b>{esc(relation)}</b><br>{esc(src)} → {esc(dst)}",
-                    color=new_colour if s is current else "#8a8a8a",
-                    width=2.5 if s is current else 1,
-                )
-    for edge in overlay:
+
+    def draw(edge: Edge, *, prefix: str = "", **style) -> None:
+        """One edge between drawn nodes, once, whichever list it comes from."""
         src, dst, relation = edge.src, edge.dst, edge.relation
         if src in seen and dst in seen and (src, dst, relation) not in drawn:
             drawn.add((src, dst, relation))
-            net.add_edge(
-                src,
-                dst,
-                label=label_text(relation),
-                tip=f"<b>overlay: {esc(relation)}</b><br>{esc(src)} → {esc(dst)}",
-                color=relation_colours.get(relation, "#7f7f7f"),
-                dashes=True,
-                width=1.5,
-            )
+            tip = f"<b>{prefix}{esc(relation)}</b><br>{esc(src)} → {esc(dst)}"
+            net.add_edge(src, dst, label=label_text(relation), tip=tip, **style)
+
+    for s in trace[: step + 1]:
+        for edge in s.edges_added:
+            now = s is current
+            draw(edge, color=new_colour if now else "#8a8a8a", width=2.5 if now else 1)
+    for edge in overlay:
+        colour = relation_colours.get(edge.relation, "#7f7f7f")
+        draw(edge, prefix="overlay: ", color=colour, dashes=True, width=1.5)
     return render(net)
 
 

@@ -6,11 +6,11 @@ import re
 from pathlib import Path
 
 import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from engine.datasets.scifact import import_scifact
 from engine.workspace.stores import load_workspace
+from tests.apptest import clear_caches  # noqa: F401 (empties Streamlit's caches per test)
 from tests.browser_support import save_contradiction_overlay
 from tests.chat_server import (
     chat_server_fixture,  # noqa: F401 (registers chat_server)
@@ -31,15 +31,6 @@ PAGES = (
 CRASH = "Do momentum crashes occur after market rebounds?"
 SIGNAL = "Does the momentum signal skip the most recent month?"
 PERSIST = "Are momentum profits likely to persist in future samples?"
-
-
-@pytest.fixture(autouse=True)
-def clear_caches():
-    st.cache_data.clear()
-    st.cache_resource.clear()
-    yield
-    st.cache_data.clear()
-    st.cache_resource.clear()
 
 
 @pytest.fixture(scope="session")

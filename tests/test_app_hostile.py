@@ -6,23 +6,14 @@ import json
 import re
 
 import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
+from tests.apptest import clear_caches  # noqa: F401 (empties Streamlit's caches per test)
 from tests.test_app import APP, CRASH, PAGES, ask
 
 # An image link makes the browser fetch an outside address; a raw tag would be markup.
 MD = "![x](http://203.0.113.9/md.png) **bold** <img src=x onerror=alert(1)>"
 UNESCAPED = re.compile(r"(?<!\\)\[x(?<!\\)\]\(|(?<!\\)<img")
-
-
-@pytest.fixture(autouse=True)
-def clear_caches():
-    st.cache_data.clear()
-    st.cache_resource.clear()
-    yield
-    st.cache_data.clear()
-    st.cache_resource.clear()
 
 
 def hostile_overlay() -> dict:

@@ -5,24 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from engine.workspace.examples import landing_examples, read_examples
+from tests.apptest import clear_caches  # noqa: F401 (empties Streamlit's caches per test)
 from tests.conftest import MOMENTUM_LAB, ROOT
 from tests.test_app import APP, CRASH, SIGNAL, ask, banner
 from tests.workspaces import make_workspace
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
-
-@pytest.fixture(autouse=True)
-def clear_caches():
-    st.cache_data.clear()
-    st.cache_resource.clear()
-    yield
-    st.cache_data.clear()
-    st.cache_resource.clear()
 
 
 @pytest.fixture
