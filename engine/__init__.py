@@ -33,10 +33,11 @@ if TYPE_CHECKING:
     from engine.core.model import Claim, Edge, ReasoningDAG
     from engine.core.quote import QuoteMatch, verify_quote
     from engine.core.router import REASON_EXPLANATIONS, Decision, Reason, route
+    from engine.core.stance import Stance, StanceRelation
     from engine.core.traceability import Traceability
     from engine.core.verifiers import VerifierResult, VerifierStatus
     from engine.core.wire import Draft, parse_json, parse_payload
-    from engine.navigation.navigator import NavResult, Policy, Stance, StanceRelation
+    from engine.navigation.navigator import NavResult, Policy
     from engine.navigation.reasoners.model import ModelReasoner
     from engine.navigation.reasoners.registry import ReasonerSpec
     from engine.navigation.substrate import Budget
@@ -107,8 +108,8 @@ _EXPORTS = {
     "Claim": "engine.core.model",
     "Tier": "engine.core.epistemics",
     "Verdict": "engine.core.epistemics",
-    "StanceRelation": "engine.navigation.navigator",
-    "Stance": "engine.navigation.navigator",
+    "StanceRelation": "engine.core.stance",
+    "Stance": "engine.core.stance",
     "Disclosure": "engine.review.contest",
     # the app's services
     "Worker": "engine.workspace.opened",

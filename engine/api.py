@@ -15,17 +15,15 @@ from pathlib import Path
 from engine.core.model import ClaimKind, Edge
 from engine.core.registry import Registry
 from engine.core.router import Decision, route
+from engine.core.stance import Stance
 from engine.core.verifiers import Verifier
 from engine.core.wire import parse_json, parse_payload
 from engine.navigation.coverage import claim_shaped
-from engine.navigation.navigator import NavResult, Stance, StanceRelation, navigate
+from engine.navigation.navigator import NavResult, navigate
 from engine.navigation.reasoners.registry import ReasonerSpec, make_reasoner
 from engine.navigation.substrate import Budget, Neighbourhood
-from engine.review.alignment import agreement_phrase, evidence_phrase, overlap
+from engine.review.claim_stance import stance_toward
 from engine.review.contest import Disclosure, ReviewScope, disclose, review_scope, review_stamp
-from engine.review.passages import passage
-from engine.review.relations import Relation
-from engine.review.stance import OfflineTyper, model
 from engine.workspace.opened import OpenWorkspace, open_workspace
 
 __all__ = [
@@ -42,10 +40,6 @@ __all__ = [
     "route_payload",
     "stance_toward",
 ]
-
-# Rarity-weighted share of the claim a sentence must restate for a direction flip alone to
-# contradict (SciFact train; on Climate-FEVER it keeps the flip from firing on loose matches).
-_ALIGNED_FOR_CUE = 0.6
 
 
 def review_edges(root: str | Path) -> list[Edge]:
@@ -168,57 +162,6 @@ def question_stance(question: str, decision: Decision | None) -> Stance | None:
     if not claim_shaped(question) or decision is None or not decision.answered:
         return None
     return stance_toward(question, _verified_sentences(decision))
-
-
-def stance_toward(claim_text: str, evidence: Iterable[str]) -> Stance | None:
-    """The stance of verbatim evidence sentences toward a claim; None without evidence.
-
-    Contradiction wins over support, support over neither; within a relation, the most
-    confident sentence decides.
-    """
-    evidence = [s for s in evidence if s.strip()]
-    if not evidence:
-        return None
-    typer, rarity = OfflineTyper(), model().rarity
-    claim = passage(claim_text)
-    found: list[Stance] = []
-    for sentence in evidence:
-        typing = typer(claim_text, sentence)
-        said = passage(typing.evidence or sentence)
-        cue = evidence_phrase(claim, said, rarity)
-        # Opposite direction words over the same things, or a changed number, in a sentence
-        # that says most of what the claim says, is an explicit cue even when the model's
-        # probabilities stay below its contradiction threshold.
-        explicit = (
-            cue.startswith(("says ", "gives ")) and overlap(claim, said, rarity) >= _ALIGNED_FOR_CUE
-        )
-        against = typing.relation is Relation.CONTRADICTS or (
-            explicit and typing.relation is not Relation.SUPPORTS
-        )
-        if cue and against:
-            found.append(_stance(StanceRelation.CONTRADICTS, cue, typing, sentence))
-            continue
-        if typing.relation is Relation.SUPPORTS:
-            cue = agreement_phrase(claim, said, rarity)
-            if cue:
-                found.append(_stance(StanceRelation.SUPPORTS, cue, typing, sentence))
-                continue
-        found.append(
-            Stance(
-                StanceRelation.NEITHER,
-                "the cited sentence neither confirms nor denies the claim in so many words",
-                0.0,
-                sentence,
-            )
-        )
-    order = (StanceRelation.CONTRADICTS, StanceRelation.SUPPORTS, StanceRelation.NEITHER)
-    return min(found, key=lambda s: (order.index(s.relation), -s.confidence))
-
-
-def _stance(relation: StanceRelation, cue: str, typing, sentence: str) -> Stance:
-    # "says X where the claim says Y" reads as the source speaking, so name it.
-    cue = cue.replace("the claim", "the question")
-    return Stance(relation, f"the source {cue}", float(typing.confidence), sentence)
 
 
 def _verified_sentences(decision: Decision) -> list[str]:

@@ -14,6 +14,7 @@ from engine.core.grounds import GroundingSpec, VerifiedGround
 from engine.core.model import CONTRADICTS, Edge, ReasoningDAG
 from engine.core.registry import Registry
 from engine.core.router import Decision, route
+from engine.core.stance import Stance
 from engine.core.verifiers import Verifier, VerifierResult
 from engine.core.wire import Draft, RouteInput, parse_payload
 from engine.navigation.coverage import CoverageReport, QuestionTerms
@@ -129,34 +130,6 @@ class Policy(Protocol):
     name: str
 
     def decide(self, state: NavState) -> Action: ...
-
-
-class StanceRelation(StrEnum):
-    SUPPORTS = "supports"
-    CONTRADICTS = "contradicts"
-    NEITHER = "neither"
-
-
-@dataclass(frozen=True)
-class Stance:
-    """Whether the answer's evidence supports or contradicts the claim a question states.
-
-    `cue` names what decided it in plain words; `evidence` is the cited sentence compared.
-    Shown beside the router's verdict, never changing it.
-    """
-
-    relation: StanceRelation
-    cue: str
-    confidence: float
-    evidence: str = ""
-
-    def to_dict(self) -> dict:
-        return {
-            "relation": self.relation.value,
-            "cue": self.cue,
-            "confidence": round(self.confidence, 4),
-            "evidence": self.evidence,
-        }
 
 
 @dataclass(frozen=True)
