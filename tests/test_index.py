@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from engine.core.errors import EngineError
-from engine.workspace.index import INDEX_PATH, Index
+from engine.workspace.index import Index
+from engine.workspace.index_file import INDEX_PATH
 from engine.workspace.stores import load_workspace
 
 REPO = Path(__file__).resolve().parent.parent

@@ -12,10 +12,9 @@ from functools import lru_cache
 from itertools import accumulate
 
 from rapidfuzz import fuzz
-from rapidfuzz.distance import OSA
 
 from engine.core.errors import ConfigError
-from engine.core.text import word_sequence
+from engine.core.typos import negation, same_marks, typo_of
 
 DEFAULT_FUZZY_FLOOR = 90.0
 ANNOTATION_COVERAGE = 90.0
@@ -41,48 +40,10 @@ _NOTE_OPEN = re.compile(rf"\s*{_NOTE}")
 _DASH_NOTE = re.compile(rf"\s-{{1,2}}\s*{_NOTE}\s*:")
 _SUPERSCRIPTS = frozenset("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻")
 _TOKEN_SPLIT = re.compile(f"({_TOKEN.pattern})")
-_SPELLING = re.compile(r"[-' ]")
-_DIGITS = re.compile(r"\d+")
 _SIC = re.compile(r"\s*[\[(]sic!?[\])]")
 # A fuzzy match costs about the quote's length times the candidate windows; past this the
 # quote must match exactly or as a highlight.
 MAX_FUZZY_QUOTE_CHARS = 2000
-
-
-def _pairs(spec: str) -> tuple[tuple[str, str], ...]:
-    return tuple((left, right) for left, _, right in (pair.partition("/") for pair in spec.split()))
-
-
-_NEGATIONS = frozenset(
-    "not no nor never without none neither nobody nothing nowhere cannot dont doesnt didnt isnt"  # noqa: SIM905
-    " arent wasnt werent cant couldnt wont wouldnt shouldnt hasnt havent hadnt mustnt".split()
-)
-# Negating prefix -> shortest remainder it is checked on ("a" only on longer words).
-_NEGATING_PREFIXES = {"non": 3, "un": 3, "in": 3, "im": 3, "ir": 3, "il": 3, "dis": 3, "anti": 3}
-_NEGATING_PREFIXES |= {"de": 3, "a": 5}
-# Prefix pairs whose swap turns a word into its opposite while keeping it
-# close enough in spelling to pass as a typo (hypertension/hypotension).
-_OPPOSED_PREFIXES = _pairs(
-    "in/de hyper/hypo intra/inter intra/extra pre/post endo/exo up/down over/under sub/supra"
-    " sub/super in/ex im/ex in/ef af/ef uni/bi uni/multi mono/poly homo/hetero pro/anti"
-    " ana/cata a/de sys/dias max/min en/ex"
-)
-# Word parts of opposite meaning; a word pair is rejected when each contains one side.
-_OPPOSED_STEMS = _pairs(
-    "increas/decreas increas/reduc increas/declin increas/lower high/low more/less more/fewer"
-    " most/least many/few greater/lesser greater/smaller larg/small positiv/negativ"
-    " improv/worse improv/impair improv/deteriorat better/worse best/worst benefi/harm"
-    " enhanc/reduc enhanc/impair enhanc/suppress present/absent presence/absence"
-    " inhibit/promot inhibit/activat inhibit/stimulat inhibit/induc inhibit/enhanc"
-    " inhibit/excit activat/repress activat/suppress induc/repress induc/suppress up/down"
-    " upper/lower before/after earl/late major/minor maxim/minim above/below rais/lower"
-    " rise/fall gain/loss gain/lose strong/weak long/short fast/slow accept/reject"
-    " agonist/antagonist elevat/reduc elevat/lower elevat/decreas superior/inferior"
-    " always/never all/none male/female men/women sensitiv/resistan susceptib/resistan"
-    " benign/malignant dominant/recessive acute/chronic includ/exclud inclusion/exclusion"
-    " support/refut support/contradict confirm/refut similar/different same/different"
-    " true/false success/fail risk/protect first/last min/max philic/phobic ful/less"
-)
 
 
 class MatchMethod(StrEnum):
@@ -337,7 +298,7 @@ def _find_unnegated(haystack: str, needle: str) -> int:
     pos = _find_whole(haystack, needle)
     while pos >= 0:
         before = _WORD_BEFORE.search(haystack, max(0, pos - 24), pos)
-        if not _negation(before.group(1) if before else ""):
+        if not negation(before.group(1) if before else ""):
             return pos
         pos = haystack.find(needle, pos + 1)
         while pos >= 0 and not _whole(haystack, pos, pos + len(needle)):
@@ -414,7 +375,7 @@ def _fuzzy_match(needle: str, fulltext: str, floor: float, *, said: str = "") ->
     for s in _candidate_starts(words, tokens):
         window = tokens.words[s : s + n]
         ranked.append((-sum(map(str.__eq__, words, window)), s))
-        if len(window) == n and all(map(_compatible, words, window)):
+        if len(window) == n and all(map(typo_of, words, window)):
             text = source.text[max(0, tokens.starts[s] - lead) : tokens.ends[s + n - 1] + trail]
             score = round(fuzz.ratio(needle, text), 2)
             better = best is None or score > best[0]
@@ -466,71 +427,6 @@ def _near_miss(needle: str, fulltext: str, ranked: list[tuple[int, int]], n: int
     return QuoteMatch.not_found(score=round(score, 2), page=_page(fulltext, start), near_miss=text)
 
 
-def typo_of(said: str, source: str) -> bool:
-    """Whether two words differ at most by a typo that cannot change the meaning.
-
-    The same test the fuzzy quote check applies word by word: numbers exactly, no negation
-    gained or lost, no opposite prefix or stem (increase/decrease, hyper/hypo).
-    """
-    return _compatible(said, source)
-
-
-def _compatible(said: str, source: str) -> bool:
-    """Whether two aligned words differ at most by a typo that cannot change the meaning."""
-    if said == source:
-        return True
-    # Numbers match exactly; a word with digits in it (kinase-2) may only misspell letters.
-    numeric = said.lstrip("-")[:1].isdigit() or source.lstrip("-")[:1].isdigit()
-    if numeric or _DIGITS.findall(said) != _DIGITS.findall(source):
-        return False
-    a, b = _SPELLING.sub("", said), _SPELLING.sub("", source)
-    if a == b:
-        return True
-    negated = {said, source} & _NEGATIONS or said.endswith("n't") or source.endswith("n't")
-    if negated or _opposed(a, b) or _opposed(b, a) or _negated_compound(said, source):
-        return False
-    distance = OSA.distance(a, b)
-    longest = max(len(a), len(b))
-    if longest <= 3:
-        return distance == 1 and sorted(a) == sorted(b)
-    return distance <= (1 if longest <= 7 else 2)
-
-
-def _opposed(a: str, b: str) -> bool:
-    negated = (
-        a[len(p) :]
-        for p, shortest in _NEGATING_PREFIXES.items()
-        if a.startswith(p) and not b.startswith(p) and len(a) - len(p) >= shortest
-    )
-    swapped = (
-        (a[len(p) :], b[len(q) :])
-        for p, q in _OPPOSED_PREFIXES
-        if a.startswith(p) and b.startswith(q)
-    )
-    if any(_near(rest, b) for rest in negated) or any(_near(x, y) for x, y in swapped):
-        return True
-    return any(p in a and q in b for p, q in _OPPOSED_STEMS)
-
-
-def _negated_compound(said: str, source: str) -> bool:
-    """Whether a hyphenated compound gained or lost a negation in one of its parts.
-
-    `tumor-unassociated` against `tumor-associated`, `non-small` against `small`, and
-    `drug-non-responsive` against `drug-responsive` all change what the compound says.
-    """
-    ours, theirs = said.split("-"), source.split("-")
-    if len(ours) == 1 and len(theirs) == 1:
-        return False
-    if len(ours) == len(theirs):
-        return any(
-            x != y and (_opposed(x, y) or _opposed(y, x) or {x, y} & _NEGATIONS)
-            for x, y in zip(ours, theirs, strict=True)
-        )
-    longer, shorter = (ours, theirs) if len(ours) > len(theirs) else (theirs, ours)
-    extra = [part for part in longer if part not in shorter]
-    return any(part in _NEGATING_PREFIXES or part in _NEGATIONS for part in extra)
-
-
 def _keeps_meaning(
     said: str, fulltext: str, source: _Folded, tokens: _Tokens, window: tuple[int, int]
 ) -> bool:
@@ -541,10 +437,10 @@ def _keeps_meaning(
     start, n = window
     # Only a word right before the window (spaces between, no punctuation) governs it.
     gap = source.text[tokens.ends[start - 1] : tokens.starts[start]] if start > 0 else "."
-    if not gap.strip() and _negation(tokens.words[start - 1]):
+    if not gap.strip() and negation(tokens.words[start - 1]):
         return False
     lo, hi = source.original(tokens.starts[start]), source.original(tokens.ends[start + n - 1])
-    return _same_meaning_marks(_cased_needle(said), fulltext[lo:hi])
+    return same_marks(_cased_needle(said), fulltext[lo:hi])
 
 
 def _cased_needle(body: str) -> str:
@@ -552,32 +448,3 @@ def _cased_needle(body: str) -> str:
     text = _SIC.sub("", body.strip())
     start, end = _edges(text, 0, len(text))
     return text[start:end]
-
-
-def _negation(word: str) -> bool:
-    return word.replace("'", "") in _NEGATIONS or word.endswith("n't")
-
-
-def _same_meaning_marks(needle: str, window: str) -> bool:
-    """Whether quote and source window carry the same numbers, signs, exponents and markers.
-
-    Compared with the tokenizer the licensing floor uses (`engine.core.text`), so a quote
-    the fuzzy check accepts never differs from its source in a token the floor would see.
-    """
-    return _marks(needle) == _marks(window)
-
-
-def _marks(text: str) -> tuple[str, ...]:
-    out = []
-    for norm in word_sequence(text):
-        if not norm.replace("'", "").isalpha():
-            # Numbers and symbols whole; in a word only its digit runs and trailing sign, so
-            # a spelling variant (IL6 / IL-6) still matches.
-            out.extend([norm] if not norm[:1].isalpha() else _DIGITS.findall(norm))
-            if norm[-1:] in "+-" and norm[:1].isalpha():
-                out.append(norm[-1])
-    return tuple(out)
-
-
-def _near(a: str, b: str) -> bool:
-    return OSA.distance(a, b, score_cutoff=1) <= 1

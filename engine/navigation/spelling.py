@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import pairwise
 
-from engine.core.quote import typo_of
+from engine.core.typos import typo_of
 from engine.workspace.bm25 import tokens
 
 _WORD = re.compile(r"[^\W_]+")

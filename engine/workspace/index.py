@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-import os
 import sqlite3
 import threading
 import time
@@ -24,12 +23,18 @@ from pathlib import Path
 import numpy as np
 
 from engine.core.errors import EngineError, WorkspaceError
-from engine.workspace.atomic import check_no_links, open_parent, synapse_path
 from engine.workspace.bm25 import Bm25Params, Postings, bag, tokens, top_k
+from engine.workspace.index_file import (
+    cannot_write,
+    connect,
+    refuse_unless_corrupt,
+    remove_database,
+    safe_index_path,
+    write_problem,
+)
 from engine.workspace.notes import FileStamp, Note, Store
 from engine.workspace.stores import FederatedBox, Workspace
 
-INDEX_PATH = ".synapse/index.sqlite"
 _STORE_CODES = {Store.CANON: 1, Store.PRACTICE: 2}
 # Bump when the tables, the tokenizer or the bag layout change: older files are rebuilt.
 SCHEMA_VERSION = "3"
@@ -127,21 +132,21 @@ class Index:
         in memory for this run instead and `notice` says why; nothing is written then.
         """
         try:
-            path = _safe_index_path(workspace_root)
+            path = safe_index_path(workspace_root)
         except (OSError, WorkspaceError) as exc:
-            return cls.in_memory(f"index kept in memory for this run: {_reason(exc)}")
+            return cls.in_memory(f"index kept in memory for this run: {write_problem(exc)}")
         connection = None
         try:
-            connection = _connect(path)
+            connection = connect(path)
             return cls(path, connection, rebuilt=False)._ensure_schema()
         except sqlite3.DatabaseError as exc:
             if connection is not None:
                 connection.close()
-            if _read_only(exc):
+            if cannot_write(exc):
                 return cls.in_memory(f"index kept in memory for this run: {exc}")
-            _refuse_unless_corrupt(exc)
-        _remove_database(path)
-        return cls(path, _connect(path), rebuilt=True)._ensure_schema()
+            refuse_unless_corrupt(exc)
+        remove_database(path)
+        return cls(path, connect(path), rebuilt=True)._ensure_schema()
 
     @classmethod
     def in_memory(cls, notice: str) -> Index:
@@ -175,7 +180,7 @@ class Index:
             try:
                 counts = self._apply(workspace)
             except sqlite3.DatabaseError as exc:
-                _refuse_unless_corrupt(exc)
+                refuse_unless_corrupt(exc)
                 self._rebuild()
                 counts = self._apply(workspace)
             if counts["added"] or counts["changed"] or counts["removed"]:
@@ -328,8 +333,8 @@ class Index:
         if self.path is None:
             self._db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
         else:
-            _remove_database(self.path)
-            self._db = _connect(self.path)
+            remove_database(self.path)
+            self._db = connect(self.path)
         self._loaded = None
         self._seen_version = -1
         self._cached_catalog = None
@@ -441,70 +446,12 @@ class Index:
         return None if row is None else row[0]
 
 
-def _connect(path: Path) -> sqlite3.Connection:
-    """A connection in WAL mode, so readers in other processes never wait for a writer."""
-    connection = sqlite3.connect(path, isolation_level=None, timeout=30.0, check_same_thread=False)
-    try:
-        if connection.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-            connection.execute("PRAGMA journal_mode=WAL")
-        connection.execute("PRAGMA synchronous=NORMAL")
-    except sqlite3.Error:
-        connection.close()
-        raise
-    return connection
-
-
-def _safe_index_path(root: str | Path) -> Path:
-    """The index file, once `.synapse/` and the database's files are known to hold no link.
-
-    SQLite opens the path itself (this build has no no-follow VFS), so the checks come
-    first: `.synapse/` is created without following links, and neither it nor any file in
-    it (the database, its WAL and shared-memory files) may be a symbolic or hard link.
-    """
-    check_no_links(root)
-    file = synapse_path(root, INDEX_PATH)
-    with open_parent(file, create=True):
-        pass
-    check_no_links(root)
-    probe = file.path.parent / f".{file.name}.probe"
-    # A read-only folder would only fail at the first write, deep inside an update.
-    fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-    os.close(fd)
-    probe.unlink()
-    return file.path
-
-
-def _reason(exc: BaseException) -> str:
-    if isinstance(exc, OSError) and exc.strerror:
-        return f"cannot write {exc.filename or '.synapse/'} ({exc.strerror})"
-    return str(exc)
-
-
-def _read_only(exc: sqlite3.DatabaseError) -> bool:
-    """True when SQLite cannot write here (read-only, full disk) rather than a corrupt file."""
-    text = str(exc).lower()
-    signs = ("readonly", "read-only", "unable to open", "disk i/o error", "disk is full")
-    return any(sign in text for sign in signs)
-
-
 def _store(value: Store | str) -> Store:
     try:
         return Store(value)
     except ValueError:
         names = ", ".join(store.value for store in Store)
         raise EngineError(f"unknown store {value!r} (one of {names})") from None
-
-
-def _refuse_unless_corrupt(exc: sqlite3.DatabaseError) -> None:
-    """Corrupt files are rebuilt; a locked or unreadable one is the caller's problem."""
-    if isinstance(exc, sqlite3.OperationalError):
-        raise WorkspaceError(f"cannot open the index: {exc}") from exc
-
-
-def _remove_database(path: Path) -> None:
-    for suffix in ("", "-wal", "-shm", "-journal"):
-        with contextlib.suppress(FileNotFoundError):
-            Path(f"{path}{suffix}").unlink()
 
 
 def _content_stamp(note: Note) -> FileStamp:

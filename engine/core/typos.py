@@ -1,0 +1,143 @@
+"""Which differences between a quoted word and its source's word keep the meaning.
+
+The fuzzy quote check forgives a typo only when it cannot change what is said: numbers
+must match exactly, no negation may be gained or lost (as a word, a prefix or a part of a
+compound), and no word may turn into its opposite (increase/decrease, hyper/hypo).
+"""
+
+from __future__ import annotations
+
+import re
+
+from rapidfuzz.distance import OSA
+
+from engine.core.text import word_sequence
+
+_SPELLING = re.compile(r"[-' ]")
+_DIGITS = re.compile(r"\d+")
+
+
+def _pairs(spec: str) -> tuple[tuple[str, str], ...]:
+    return tuple((left, right) for left, _, right in (pair.partition("/") for pair in spec.split()))
+
+
+_NEGATIONS = frozenset(
+    "not no nor never without none neither nobody nothing nowhere cannot dont doesnt didnt isnt"  # noqa: SIM905
+    " arent wasnt werent cant couldnt wont wouldnt shouldnt hasnt havent hadnt mustnt".split()
+)
+# Negating prefix -> shortest remainder it is checked on ("a" only on longer words).
+_NEGATING_PREFIXES = {"non": 3, "un": 3, "in": 3, "im": 3, "ir": 3, "il": 3, "dis": 3, "anti": 3}
+_NEGATING_PREFIXES |= {"de": 3, "a": 5}
+# Prefix pairs whose swap turns a word into its opposite while keeping it
+# close enough in spelling to pass as a typo (hypertension/hypotension).
+_OPPOSED_PREFIXES = _pairs(
+    "in/de hyper/hypo intra/inter intra/extra pre/post endo/exo up/down over/under sub/supra"
+    " sub/super in/ex im/ex in/ef af/ef uni/bi uni/multi mono/poly homo/hetero pro/anti"
+    " ana/cata a/de sys/dias max/min en/ex"
+)
+# Word parts of opposite meaning; a word pair is rejected when each contains one side.
+_OPPOSED_STEMS = _pairs(
+    "increas/decreas increas/reduc increas/declin increas/lower high/low more/less more/fewer"
+    " most/least many/few greater/lesser greater/smaller larg/small positiv/negativ"
+    " improv/worse improv/impair improv/deteriorat better/worse best/worst benefi/harm"
+    " enhanc/reduc enhanc/impair enhanc/suppress present/absent presence/absence"
+    " inhibit/promot inhibit/activat inhibit/stimulat inhibit/induc inhibit/enhanc"
+    " inhibit/excit activat/repress activat/suppress induc/repress induc/suppress up/down"
+    " upper/lower before/after earl/late major/minor maxim/minim above/below rais/lower"
+    " rise/fall gain/loss gain/lose strong/weak long/short fast/slow accept/reject"
+    " agonist/antagonist elevat/reduc elevat/lower elevat/decreas superior/inferior"
+    " always/never all/none male/female men/women sensitiv/resistan susceptib/resistan"
+    " benign/malignant dominant/recessive acute/chronic includ/exclud inclusion/exclusion"
+    " support/refut support/contradict confirm/refut similar/different same/different"
+    " true/false success/fail risk/protect first/last min/max philic/phobic ful/less"
+)
+
+
+def typo_of(said: str, source: str) -> bool:
+    """Whether two words differ at most by a typo that cannot change the meaning.
+
+    The test the fuzzy quote check applies word by word: numbers exactly, no negation
+    gained or lost, no opposite prefix or stem (increase/decrease, hyper/hypo).
+    """
+    if said == source:
+        return True
+    # Numbers match exactly; a word with digits in it (kinase-2) may only misspell letters.
+    numeric = said.lstrip("-")[:1].isdigit() or source.lstrip("-")[:1].isdigit()
+    if numeric or _DIGITS.findall(said) != _DIGITS.findall(source):
+        return False
+    a, b = _SPELLING.sub("", said), _SPELLING.sub("", source)
+    if a == b:
+        return True
+    negated = {said, source} & _NEGATIONS or said.endswith("n't") or source.endswith("n't")
+    if negated or _opposed(a, b) or _opposed(b, a) or _negated_compound(said, source):
+        return False
+    distance = OSA.distance(a, b)
+    longest = max(len(a), len(b))
+    if longest <= 3:
+        return distance == 1 and sorted(a) == sorted(b)
+    return distance <= (1 if longest <= 7 else 2)
+
+
+def _opposed(a: str, b: str) -> bool:
+    negated = (
+        a[len(p) :]
+        for p, shortest in _NEGATING_PREFIXES.items()
+        if a.startswith(p) and not b.startswith(p) and len(a) - len(p) >= shortest
+    )
+    swapped = (
+        (a[len(p) :], b[len(q) :])
+        for p, q in _OPPOSED_PREFIXES
+        if a.startswith(p) and b.startswith(q)
+    )
+    if any(_near(rest, b) for rest in negated) or any(_near(x, y) for x, y in swapped):
+        return True
+    return any(p in a and q in b for p, q in _OPPOSED_STEMS)
+
+
+def _negated_compound(said: str, source: str) -> bool:
+    """Whether a hyphenated compound gained or lost a negation in one of its parts.
+
+    `tumor-unassociated` against `tumor-associated`, `non-small` against `small`, and
+    `drug-non-responsive` against `drug-responsive` all change what the compound says.
+    """
+    ours, theirs = said.split("-"), source.split("-")
+    if len(ours) == 1 and len(theirs) == 1:
+        return False
+    if len(ours) == len(theirs):
+        return any(
+            x != y and (_opposed(x, y) or _opposed(y, x) or {x, y} & _NEGATIONS)
+            for x, y in zip(ours, theirs, strict=True)
+        )
+    longer, shorter = (ours, theirs) if len(ours) > len(theirs) else (theirs, ours)
+    extra = [part for part in longer if part not in shorter]
+    return any(part in _NEGATING_PREFIXES or part in _NEGATIONS for part in extra)
+
+
+def negation(word: str) -> bool:
+    """Whether `word` negates what follows it (not, never, can't, ...)."""
+    return word.replace("'", "") in _NEGATIONS or word.endswith("n't")
+
+
+def same_marks(needle: str, window: str) -> bool:
+    """Whether quote and source window carry the same numbers, signs, exponents and markers.
+
+    Compared with the tokenizer the licensing floor uses (`engine.core.text`), so a quote
+    the fuzzy check accepts never differs from its source in a token the floor would see.
+    """
+    return _marks(needle) == _marks(window)
+
+
+def _marks(text: str) -> tuple[str, ...]:
+    out = []
+    for norm in word_sequence(text):
+        if not norm.replace("'", "").isalpha():
+            # Numbers and symbols whole; in a word only its digit runs and trailing sign, so
+            # a spelling variant (IL6 / IL-6) still matches.
+            out.extend([norm] if not norm[:1].isalpha() else _DIGITS.findall(norm))
+            if norm[-1:] in "+-" and norm[:1].isalpha():
+                out.append(norm[-1])
+    return tuple(out)
+
+
+def _near(a: str, b: str) -> bool:
+    return OSA.distance(a, b, score_cutoff=1) <= 1

@@ -1,0 +1,73 @@
+"""The index's SQLite file: opened in WAL mode, never through a link, rebuilt when corrupt."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+from pathlib import Path
+
+from engine.core.errors import WorkspaceError
+from engine.workspace.atomic import check_no_links, open_parent, synapse_path
+
+INDEX_PATH = ".synapse/index.sqlite"
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    """A connection in WAL mode, so readers in other processes never wait for a writer."""
+    connection = sqlite3.connect(path, isolation_level=None, timeout=30.0, check_same_thread=False)
+    try:
+        if connection.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("PRAGMA synchronous=NORMAL")
+    except sqlite3.Error:
+        connection.close()
+        raise
+    return connection
+
+
+def safe_index_path(root: str | Path) -> Path:
+    """The index file, once `.synapse/` and the database's files are known to hold no link.
+
+    SQLite opens the path itself (this build has no no-follow VFS), so the checks come
+    first: `.synapse/` is created without following links, and neither it nor any file in
+    it (the database, its WAL and shared-memory files) may be a symbolic or hard link.
+    """
+    check_no_links(root)
+    file = synapse_path(root, INDEX_PATH)
+    with open_parent(file, create=True):
+        pass
+    check_no_links(root)
+    probe = file.path.parent / f".{file.name}.probe"
+    # A read-only folder would only fail at the first write, deep inside an update.
+    fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    os.close(fd)
+    probe.unlink()
+    return file.path
+
+
+def write_problem(exc: BaseException) -> str:
+    """Why writing the index failed, in words (the file named when the OS named it)."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return f"cannot write {exc.filename or '.synapse/'} ({exc.strerror})"
+    return str(exc)
+
+
+def cannot_write(exc: sqlite3.DatabaseError) -> bool:
+    """True when SQLite cannot write here (read-only, full disk) rather than a corrupt file."""
+    text = str(exc).lower()
+    signs = ("readonly", "read-only", "unable to open", "disk i/o error", "disk is full")
+    return any(sign in text for sign in signs)
+
+
+def refuse_unless_corrupt(exc: sqlite3.DatabaseError) -> None:
+    """Corrupt files are rebuilt; a locked or unreadable one is the caller's problem."""
+    if isinstance(exc, sqlite3.OperationalError):
+        raise WorkspaceError(f"cannot open the index: {exc}") from exc
+
+
+def remove_database(path: Path) -> None:
+    """Delete the database and its WAL, shared-memory and journal files, if present."""
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        with contextlib.suppress(FileNotFoundError):
+            Path(f"{path}{suffix}").unlink()

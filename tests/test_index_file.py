@@ -1,0 +1,62 @@
+import os
+import sqlite3
+
+import pytest
+
+from engine.core.errors import WorkspaceError
+from engine.workspace.index_file import (
+    INDEX_PATH,
+    cannot_write,
+    connect,
+    refuse_unless_corrupt,
+    remove_database,
+    safe_index_path,
+)
+
+
+def test_the_index_file_opens_in_wal_mode_under_synapse(tmp_path):
+    path = safe_index_path(tmp_path)
+    assert path == tmp_path / INDEX_PATH and path.parent.is_dir()
+    connection = connect(path)
+    try:
+        assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    finally:
+        connection.close()
+
+
+def test_a_linked_synapse_folder_is_refused(tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    root = tmp_path / "ws"
+    root.mkdir()
+    os.symlink(elsewhere, root / ".synapse")
+    with pytest.raises(WorkspaceError, match="link"):
+        safe_index_path(root)
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_removing_the_database_takes_its_side_files(tmp_path):
+    db = tmp_path / "index.sqlite"
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        (tmp_path / f"index.sqlite{suffix}").write_text("x")
+    remove_database(db)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "unwritable"),
+    [
+        ("attempt to write a readonly database", True),
+        ("database or disk is full", True),
+        ("file is not a database", False),
+    ],
+    ids=["read-only", "disk-full", "corrupt"],
+)
+def test_cannot_write_tells_an_unwritable_place_from_a_corrupt_file(message, unwritable):
+    assert cannot_write(sqlite3.DatabaseError(message)) is unwritable
+
+
+def test_a_locked_index_is_the_callers_problem_and_a_corrupt_one_is_rebuilt():
+    with pytest.raises(WorkspaceError, match="cannot open the index"):
+        refuse_unless_corrupt(sqlite3.OperationalError("database is locked"))
+    refuse_unless_corrupt(sqlite3.DatabaseError("file is not a database"))  # no raise
