@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from playwright.sync_api import Page, expect, sync_playwright
+
+from bench.app_server import running_app
 from engine.review.overlay import Overlay, OverlayEdge, save_overlay
 from engine.review.relations import Relation
 
@@ -21,6 +26,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+ARTIFACTS = ROOT / "test-artifacts"
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 LOCAL_SCHEMES = ("data:", "blob:", "about:")
 
@@ -31,6 +37,48 @@ def wait_idle(page, timeout: float = 60_000) -> None:
         '[data-testid="stApp"][data-test-connection-state="CONNECTED"]', timeout=timeout
     )
     page.wait_for_selector(IDLE, timeout=timeout)
+
+
+@contextmanager
+def app_in_chromium(
+    workspace: Path, log: Path, *, height: int = 1600
+) -> Iterator[tuple[str, Page]]:
+    """The app served on `workspace` (its log in `log`), and a chromium page 1,400 px wide."""
+    assert Path(CHROMIUM).is_file(), "Debian chromium is required: apt-get install chromium"
+    with running_app(workspace, log) as url, sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield url, browser.new_page(viewport={"width": 1400, "height": height})
+        finally:
+            browser.close()
+
+
+def open_page(page: Page, name: str) -> None:
+    """Follow the sidebar link to page `name` and wait for its run to end."""
+    page.get_by_test_id("stSidebarNav").get_by_role("link", name=name).click()
+    expect(page.get_by_role("heading", name=name, level=1)).to_be_visible(timeout=30_000)
+    wait_idle(page)
+
+
+def shot(page: Page, name: str, *, folder: Path = ARTIFACTS, tall: bool = False) -> None:
+    """A full-page screenshot `folder/name.png`.
+
+    `tall` first grows the viewport to the main block's height: the app scrolls inside that
+    block, so a plain full-page shot of a long page is cut at the viewport.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    size = page.viewport_size
+    if tall:
+        height = page.evaluate(
+            "() => Math.max(document.body.scrollHeight,"
+            " document.querySelector('[data-testid=stMain]')?.scrollHeight || 0)"
+        )
+        page.set_viewport_size({"width": size["width"], "height": max(size["height"], height + 40)})
+        wait_idle(page)
+    page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
+    if tall:
+        page.set_viewport_size(size)
+        wait_idle(page)
 
 
 def is_local(url: str) -> bool:

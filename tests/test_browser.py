@@ -6,98 +6,79 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import expect
 
-from bench.app_server import running_app
 from tests.browser_support import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    ROOT,
+    app_in_chromium,
     is_local,
+    open_page,
     save_contradiction_overlay,
+    shot,
     wait_idle,
 )
 
 pytestmark = pytest.mark.browser
 
-ARTIFACTS = ROOT / "test-artifacts"
 QUESTION = "Do momentum crashes occur after market rebounds?"
 
 
-def open_page(page: Page, name: str) -> None:
-    page.get_by_test_id("stSidebarNav").get_by_role("link", name=name).click()
-    expect(page.get_by_role("heading", name=name, level=1)).to_be_visible(timeout=30_000)
-    wait_idle(page)
-
-
-def shot(page: Page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-
-
 def test_a_review_session_in_chromium_stays_on_this_machine(lab_path: Path, tmp_path: Path):
-    assert Path(CHROMIUM).is_file(), "Debian chromium is required: apt-get install chromium"
     save_contradiction_overlay(lab_path)
     requests: list[str] = []
     log = tmp_path / "streamlit.log"
-    with running_app(lab_path, log) as url, sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1800})
-            page.on("request", lambda request: requests.append(request.url))
-            page.goto(f"{url}/ask")  # a deep link as the server's very first visit
-            wait_idle(page)
-            expect(page.get_by_role("heading", name="Navigate", level=1)).to_be_visible()
-            expect(page.get_by_text("Page not found")).to_have_count(0)
+    with app_in_chromium(lab_path, log, height=1800) as (url, page):
+        page.on("request", lambda request: requests.append(request.url))
+        page.goto(f"{url}/ask")  # a deep link as the server's very first visit
+        wait_idle(page)
+        expect(page.get_by_role("heading", name="Navigate", level=1)).to_be_visible()
+        expect(page.get_by_text("Page not found")).to_have_count(0)
 
-            # Navigate: ask, see the verdict, step back through the trace, see the graph.
-            page.get_by_label("Question").fill(QUESTION)
-            page.get_by_role("button", name="Ask").click()
-            banner = page.get_by_test_id("stAlert").filter(has_text="ABSTAIN")
-            expect(banner).to_contain_text("false-premise", timeout=30_000)
-            wait_idle(page)
-            assert "q=" in page.url
-            slider = page.get_by_test_id("stSlider").get_by_role("slider")
-            slider.focus()
-            slider.press("Home")
-            expect(page.get_by_text(re.compile(r"^step 0: retrieve"))).to_be_visible()
-            wait_idle(page)
-            graph = page.frame_locator("iframe").first
-            expect(graph.locator("#mynetwork canvas")).to_be_visible(timeout=30_000)
-            shot(page, "navigate")
+        # Navigate: ask, see the verdict, step back through the trace, see the graph.
+        page.get_by_label("Question").fill(QUESTION)
+        page.get_by_role("button", name="Ask").click()
+        banner = page.get_by_test_id("stAlert").filter(has_text="ABSTAIN")
+        expect(banner).to_contain_text("false-premise", timeout=30_000)
+        wait_idle(page)
+        assert "q=" in page.url
+        slider = page.get_by_test_id("stSlider").get_by_role("slider")
+        slider.focus()
+        slider.press("Home")
+        expect(page.get_by_text(re.compile(r"^step 0: retrieve"))).to_be_visible()
+        wait_idle(page)
+        graph = page.frame_locator("iframe").first
+        expect(graph.locator("#mynetwork canvas")).to_be_visible(timeout=30_000)
+        shot(page, "navigate")
 
-            # The DAG and the traceability of the same answer.
-            open_page(page, "Reasoning DAG")
-            expect(page.get_by_text("Why it abstained")).to_be_visible()
-            expect(page.frame_locator("iframe").first.locator("canvas")).to_be_visible()
-            shot(page, "reasoning-dag")
-            open_page(page, "Traceability")
-            orphan = page.locator("span.trace-orphan").first
-            expect(orphan).to_have_attribute("title", re.compile("orphan sentence"))
-            shot(page, "traceability")
+        # The DAG and the traceability of the same answer.
+        open_page(page, "Reasoning DAG")
+        expect(page.get_by_text("Why it abstained")).to_be_visible()
+        expect(page.frame_locator("iframe").first.locator("canvas")).to_be_visible()
+        shot(page, "reasoning-dag")
+        open_page(page, "Traceability")
+        orphan = page.locator("span.trace-orphan").first
+        expect(orphan).to_have_attribute("title", re.compile("orphan sentence"))
+        shot(page, "traceability")
 
-            # Triage: confirm the contradiction; the log gains a line.
-            open_page(page, "Claim matrix")
-            expect(page.get_by_text("1 of 1 contradictions not yet reviewed.")).to_be_visible()
-            note = page.get_by_label("Note")
-            # During a rerun the previous selection's field can linger until it is replaced.
-            expect(note).to_have_count(1, timeout=30_000)
-            note.fill("Checked against the 2009 run.")
-            note.press("Enter")
-            wait_idle(page)
-            page.get_by_role("button", name="Confirm").click()
-            table = page.locator("table.plain-table")
-            expect(table).to_contain_text("confirmed", timeout=30_000)
-            expect(table).to_contain_text("Checked against the 2009 run.")
-            wait_idle(page)
-            lines = (lab_path / ".synapse" / "triage.jsonl").read_text().splitlines()
-            assert len(lines) == 1 and '"confirmed"' in lines[0]
-            shot(page, "claim-matrix")
+        # Triage: confirm the contradiction; the log gains a line.
+        open_page(page, "Claim matrix")
+        expect(page.get_by_text("1 of 1 contradictions not yet reviewed.")).to_be_visible()
+        note = page.get_by_label("Note")
+        # During a rerun the previous selection's field can linger until it is replaced.
+        expect(note).to_have_count(1, timeout=30_000)
+        note.fill("Checked against the 2009 run.")
+        note.press("Enter")
+        wait_idle(page)
+        page.get_by_role("button", name="Confirm").click()
+        table = page.locator("table.plain-table")
+        expect(table).to_contain_text("confirmed", timeout=30_000)
+        expect(table).to_contain_text("Checked against the 2009 run.")
+        wait_idle(page)
+        lines = (lab_path / ".synapse" / "triage.jsonl").read_text().splitlines()
+        assert len(lines) == 1 and '"confirmed"' in lines[0]
+        shot(page, "claim-matrix")
 
-            open_page(page, "Audit")
-            shot(page, "audit")
-        finally:
-            browser.close()
+        open_page(page, "Audit")
+        shot(page, "audit")
     assert requests, "the browser made no request at all"
     offsite = sorted({u for u in requests if not is_local(u)})
     assert not offsite, f"requests left the machine: {offsite}"

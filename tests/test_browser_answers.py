@@ -5,15 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
-from bench.app_server import running_app
-from tests.browser_support import CHROMIUM, CHROMIUM_ARGS, ROOT, wait_idle
+from tests.browser_support import app_in_chromium, shot, wait_idle
 from tests.test_answer_cases import BRCA1, TB_ART, TB_VITAMIN
 
 pytestmark = pytest.mark.browser
-
-ARTIFACTS = ROOT / "test-artifacts"
 
 
 def ask(page: Page, question: str, label: str) -> None:
@@ -24,68 +21,50 @@ def ask(page: Page, question: str, label: str) -> None:
     wait_idle(page)
 
 
-def shot(page: Page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-
-
 def test_the_four_first_hour_cases_in_chromium(scifact_demo: Path, tmp_path: Path):
-    assert Path(CHROMIUM).is_file(), "Debian chromium is required: apt-get install chromium"
-    with running_app(scifact_demo, tmp_path / "streamlit.log") as url, sync_playwright() as d:
-        browser = d.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1600})
-            page.goto(f"{url}/ask")
-            wait_idle(page)
+    with app_in_chromium(scifact_demo, tmp_path / "streamlit.log") as (url, page):
+        page.goto(f"{url}/ask")
+        wait_idle(page)
 
-            ask(page, TB_VITAMIN, "ABSTAIN")
-            alerts = page.get_by_test_id("stAlert")
-            expect(alerts.filter(has_text="ABSTAIN")).to_contain_text(
-                "never mentions ‘tuberculosis’"
-            )
-            unlicensed = page.locator(".answer-unlicensed")
-            expect(unlicensed).to_contain_text("Not an answer")
-            assert page.locator(".answer-licensed").count() == 0
-            shot(page, "answer-abstain-uncovered-term")
+        ask(page, TB_VITAMIN, "ABSTAIN")
+        alerts = page.get_by_test_id("stAlert")
+        expect(alerts.filter(has_text="ABSTAIN")).to_contain_text("never mentions ‘tuberculosis’")
+        unlicensed = page.locator(".answer-unlicensed")
+        expect(unlicensed).to_contain_text("Not an answer")
+        assert page.locator(".answer-licensed").count() == 0
+        shot(page, "answer-abstain-uncovered-term")
 
-            ask(page, TB_ART, "ANSWER")
-            expect(
-                alerts.filter(has_text="The cited source contradicts the question")
-            ).to_contain_text("reduction")
-            licensed = page.locator(".answer-licensed")
-            expect(licensed).to_contain_text("Antiretroviral therapy is strongly associated")
-            assert not licensed.inner_text().startswith(("CONCLUSIONS", "RESULTS", "METHODS"))
-            shot(page, "answer-contradicting-stance")
+        ask(page, TB_ART, "ANSWER")
+        expect(alerts.filter(has_text="The cited source contradicts the question")).to_contain_text(
+            "reduction"
+        )
+        licensed = page.locator(".answer-licensed")
+        expect(licensed).to_contain_text("Antiretroviral therapy is strongly associated")
+        assert not licensed.inner_text().startswith(("CONCLUSIONS", "RESULTS", "METHODS"))
+        shot(page, "answer-contradicting-stance")
 
-            ask(page, BRCA1, "ANSWER")
-            banner = alerts.filter(has_text="ANSWER").or_(alerts.filter(has_text="ABSTAIN")).first
-            assert "'c1'" not in banner.inner_text()
-            shot(page, "answer-topic-question")
+        ask(page, BRCA1, "ANSWER")
+        banner = alerts.filter(has_text="ANSWER").or_(alerts.filter(has_text="ABSTAIN")).first
+        assert "'c1'" not in banner.inner_text()
+        shot(page, "answer-topic-question")
 
-            page.get_by_test_id("stSidebarNav").get_by_role("link", name="Reasoning DAG").click()
-            expect(page.get_by_role("heading", name="Reasoning DAG", level=1)).to_be_visible(
-                timeout=30_000
-            )
-            wait_idle(page)
-            expect(page.get_by_text("Why it", exact=False).first).to_be_visible()
-            shot(page, "answer-topic-question-dag")
-        finally:
-            browser.close()
+        page.get_by_test_id("stSidebarNav").get_by_role("link", name="Reasoning DAG").click()
+        expect(page.get_by_role("heading", name="Reasoning DAG", level=1)).to_be_visible(
+            timeout=30_000
+        )
+        wait_idle(page)
+        expect(page.get_by_text("Why it", exact=False).first).to_be_visible()
+        shot(page, "answer-topic-question-dag")
 
 
 def test_a_hedged_answer_shows_its_conclusion_and_premises_in_chromium(
     lab_path: Path, tmp_path: Path
 ):
-    with running_app(lab_path, tmp_path / "streamlit.log") as url, sync_playwright() as d:
-        browser = d.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1400})
-            page.goto(f"{url}/ask")
-            wait_idle(page)
-            ask(page, "Are momentum profits likely to persist in future samples?", "HEDGED ANSWER")
-            hedged = page.locator(".answer-hedged")
-            expect(hedged).to_contain_text("Inferred conclusion (not verified)")
-            expect(hedged).to_contain_text("verified premises")
-            shot(page, "answer-hedged")
-        finally:
-            browser.close()
+    with app_in_chromium(lab_path, tmp_path / "streamlit.log", height=1400) as (url, page):
+        page.goto(f"{url}/ask")
+        wait_idle(page)
+        ask(page, "Are momentum profits likely to persist in future samples?", "HEDGED ANSWER")
+        hedged = page.locator(".answer-hedged")
+        expect(hedged).to_contain_text("Inferred conclusion (not verified)")
+        expect(hedged).to_contain_text("verified premises")
+        shot(page, "answer-hedged")

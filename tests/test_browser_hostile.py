@@ -6,14 +6,12 @@ from pathlib import Path
 
 import pytest
 import yaml
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
-from bench.app_server import running_app
 from engine.review.overlay import Overlay, OverlayEdge, save_overlay
 from engine.review.relations import Relation
 from tests.browser_support import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
+    app_in_chromium,
     is_local,
     wait_idle,
 )
@@ -69,35 +67,27 @@ def flags(page: Page) -> list:
 
 
 def test_hostile_titles_and_bodies_never_run(lab_path: Path, tmp_path: Path):
-    assert Path(CHROMIUM).is_file(), "Debian chromium is required: apt-get install chromium"
     write_hostile_notes(lab_path)
     requests: list[str] = []
     dialogs: list[str] = []
-    with running_app(lab_path, tmp_path / "app.log") as url, sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1600})
-            page.on("request", lambda request: requests.append(request.url))
-            page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
-            page.goto(f"{url}/ask")
-            wait_idle(page)
-            page.get_by_label("Question").fill(QUESTION)
-            page.get_by_role("button", name="Ask").click()
-            expect(page.get_by_test_id("stAlert").first).to_be_visible(timeout=30_000)
-            wait_idle(page)
-            expect(page.frame_locator("iframe").first.locator("canvas")).to_be_visible(
-                timeout=30_000
-            )
-            seen = [flags(page)]
-            for name in ("Reasoning DAG", "Traceability", "Claim matrix"):
-                visit(page, name)
-                seen.append(flags(page))
-                if name == "Traceability":
-                    # The script is shown as literal text in the highlighted prose.
-                    literal = page.get_by_text("window.__xss=2", exact=False).first
-                    expect(literal).to_be_visible()
-        finally:
-            browser.close()
+    with app_in_chromium(lab_path, tmp_path / "app.log") as (url, page):
+        page.on("request", lambda request: requests.append(request.url))
+        page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+        page.goto(f"{url}/ask")
+        wait_idle(page)
+        page.get_by_label("Question").fill(QUESTION)
+        page.get_by_role("button", name="Ask").click()
+        expect(page.get_by_test_id("stAlert").first).to_be_visible(timeout=30_000)
+        wait_idle(page)
+        expect(page.frame_locator("iframe").first.locator("canvas")).to_be_visible(timeout=30_000)
+        seen = [flags(page)]
+        for name in ("Reasoning DAG", "Traceability", "Claim matrix"):
+            visit(page, name)
+            seen.append(flags(page))
+            if name == "Traceability":
+                # The script is shown as literal text in the highlighted prose.
+                literal = page.get_by_text("window.__xss=2", exact=False).first
+                expect(literal).to_be_visible()
     assert all(flag is None for frame_flags in seen for flag in frame_flags), seen
     assert not dialogs, dialogs
     offsite = sorted({u for u in requests if not is_local(u)})

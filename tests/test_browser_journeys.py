@@ -14,13 +14,21 @@ from engine.api import open_workspace
 from engine.datasets.scifact import import_scifact
 from engine.review.overlay import build_overlay
 from engine.workspace.examples import landing_examples, read_examples
-from tests.browser_support import CHROMIUM, CHROMIUM_ARGS, ROOT, is_local, wait_idle
+from tests.browser_support import (
+    ARTIFACTS,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    ROOT,
+    is_local,
+    shot,
+    wait_idle,
+)
 from tests.chat_server import ChatServer, trickle
 from tests.workspaces import make_workspace
 
 pytestmark = pytest.mark.browser
 
-ARTIFACTS = ROOT / "test-artifacts" / "journeys"
+SHOTS = ARTIFACTS / "journeys"
 ASKED = "Egr2 regulates the homeostasis of B and T cells."
 LINKED = "Is http://203.0.113.9/paper about B and T cell homeostasis?"
 RUNNING = '[data-testid="stApp"][data-test-script-state="running"]'
@@ -63,11 +71,6 @@ def session(app) -> tuple[str, Page]:
     return url, page
 
 
-def shot(page: Page, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-
-
 def verdict(page: Page):
     return (
         page.get_by_test_id("stAlert")
@@ -82,7 +85,7 @@ def test_first_open_to_first_answer(app, demo_slice):
     wait_idle(page)
     expect(page.get_by_role("heading", name="Synapse Review", level=1)).to_be_visible()
     expect(page.get_by_text("Workspace ready")).to_be_visible()
-    shot(page, "01-first-open")
+    shot(page, "01-first-open", folder=SHOTS)
     first = landing_examples(read_examples(demo_slice))[0]
     page.get_by_role("button", name=first.question).click()
     expect(page.get_by_role("heading", name="Navigate", level=1)).to_be_visible(timeout=30_000)
@@ -91,27 +94,27 @@ def test_first_open_to_first_answer(app, demo_slice):
     assert "q=" in page.url
     graph = page.frame_locator("iframe").first
     expect(graph.locator("#mynetwork canvas")).to_be_visible(timeout=30_000)
-    shot(page, "02-first-answer")
+    shot(page, "02-first-answer", folder=SHOTS)
     # Replay: the first step shows the question and its seeds; an expansion its revelations.
     slider = page.get_by_test_id("stSlider").get_by_role("slider")
     slider.focus()
     slider.press("Home")
     expect(page.get_by_text("step 0: retrieve")).to_be_visible()
     wait_idle(page)
-    shot(page, "02a-step-0")
+    shot(page, "02a-step-0", folder=SHOTS)
     for _ in range(4):
         slider.press("ArrowRight")
     expect(page.get_by_text("step 4: expand")).to_be_visible()
     wait_idle(page)
     expect(graph.locator("#mynetwork canvas")).to_be_visible(timeout=30_000)
-    shot(page, "02b-step-4-expand")
+    shot(page, "02b-step-4-expand", folder=SHOTS)
     page.get_by_test_id("stSidebarNav").get_by_role("link", name="Claim matrix").click()
     expect(page.get_by_role("heading", name="Claim matrix", level=1)).to_be_visible()
     wait_idle(page)
     expect(page.get_by_text("No claim overlay yet")).to_have_count(0)
     expect(page.get_by_text("edges pass the filters")).to_be_visible()
     assert "q=" in page.url
-    shot(page, "03-claim-matrix")
+    shot(page, "03-claim-matrix", folder=SHOTS)
 
 
 def test_each_landing_example_reaches_its_verdict(app, demo_slice):
@@ -127,7 +130,7 @@ def test_each_landing_example_reaches_its_verdict(app, demo_slice):
         wait_idle(page)
         shown = banner.inner_text()
         assert shown.split(" — ")[0].strip() == example.label, (example.question, shown)
-        shot(page, f"04-example-{i}")
+        shot(page, f"04-example-{i}", folder=SHOTS)
 
 
 def test_reloading_a_dag_link_reproduces_the_dag(app):
@@ -138,7 +141,7 @@ def test_reloading_a_dag_link_reproduces_the_dag(app):
     expect(verdict(page).first).to_be_visible(timeout=30_000)
     expect(page.frame_locator("iframe").first.locator("canvas")).to_be_visible()
     expect(page.get_by_text(f"Showing the answer to: {ASKED}")).to_be_visible()
-    shot(page, "05-dag-link")
+    shot(page, "05-dag-link", folder=SHOTS)
     page.reload()
     wait_idle(page)
     expect(page.get_by_text(f"Showing the answer to: {ASKED}")).to_be_visible(timeout=30_000)
@@ -157,14 +160,14 @@ def test_enter_submits_and_an_address_in_a_question_stays_text(app):
     box.press("Enter")
     expect(verdict(page).first).to_be_visible(timeout=30_000)
     wait_idle(page)
-    shot(page, "06-enter-submits")
+    shot(page, "06-enter-submits", folder=SHOTS)
     page.get_by_test_id("stSidebarNav").get_by_role("link", name="Reasoning DAG").click()
     wait_idle(page)
     caption = page.get_by_text("Showing the answer to:")
     expect(caption).to_contain_text("203.0.113.9/paper")
     assert caption.locator("a").count() == 0
     assert page.locator("a[href*='203.0.113.9']").count() == 0
-    shot(page, "07-address-not-linked")
+    shot(page, "07-address-not-linked", folder=SHOTS)
 
 
 def test_switching_workspace_clears_the_results(app, tmp_path):
@@ -181,7 +184,7 @@ def test_switching_workspace_clears_the_results(app, tmp_path):
     hops.press("Enter")
     wait_idle(page)
     expect(hops).to_be_visible()  # the expander stays open after its own edit
-    shot(page, "08-before-switch")
+    shot(page, "08-before-switch", folder=SHOTS)
     field = sidebar.get_by_label("Workspace folder")
     field.fill(str(lab))
     field.press("Enter")
@@ -189,7 +192,7 @@ def test_switching_workspace_clears_the_results(app, tmp_path):
     expect(sidebar.get_by_text("Workspace ready: 15 notes")).to_be_visible(timeout=30_000)
     expect(verdict(page)).to_have_count(0)
     assert "q=" not in page.url
-    shot(page, "09-after-switch")
+    shot(page, "09-after-switch", folder=SHOTS)
     page.get_by_test_id("stSidebarNav").get_by_role("link", name="Reasoning DAG").click()
     wait_idle(page)
     expect(page.get_by_text("Nothing to show yet")).to_be_visible()
@@ -197,7 +200,7 @@ def test_switching_workspace_clears_the_results(app, tmp_path):
     field.press("Enter")
     wait_idle(page)
     expect(sidebar.get_by_text("Cannot open this workspace").first).to_be_visible()
-    shot(page, "10-missing-folder")
+    shot(page, "10-missing-folder", folder=SHOTS)
 
 
 def test_the_sidebar_stays_whole_and_current_while_a_model_call_runs(app):
@@ -226,7 +229,7 @@ def test_the_sidebar_stays_whole_and_current_while_a_model_call_runs(app):
         assert endpoint.chat_requests, "the model call never started"
         expect(page.get_by_text("Asking the model… (ask again or leave")).to_be_visible()
         expect(page.locator(RUNNING)).to_have_count(1)
-        shot(page, "11-sidebar-during-a-model-call")
+        shot(page, "11-sidebar-during-a-model-call", folder=SHOTS)
         for label in ("Workspace folder", "Base URL", "Model", "Hops"):
             expect(sidebar.get_by_label(label)).to_have_count(1)
         # The status box, the load report and the budget: no greyed copy of any of them.

@@ -9,43 +9,20 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
-from bench.app_server import running_app
 from tests.browser_support import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    ROOT,
+    app_in_chromium,
+    open_page,
     plot_point,
     save_review_overlay,
+    shot,
     wait_idle,
 )
 
 pytestmark = pytest.mark.browser
 
-ARTIFACTS = ROOT / "test-artifacts"
 QUESTION = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
-
-
-def shot(page: Page, name: str) -> None:
-    """A full-page screenshot: the app scrolls inside its main block, so grow the viewport."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    size = page.viewport_size
-    tall = page.evaluate(
-        "() => Math.max(document.body.scrollHeight,"
-        " document.querySelector('[data-testid=stMain]')?.scrollHeight || 0)"
-    )
-    page.set_viewport_size({"width": size["width"], "height": max(size["height"], tall + 40)})
-    wait_idle(page)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-    page.set_viewport_size(size)
-    wait_idle(page)
-
-
-def open_page(page: Page, name: str) -> None:
-    page.get_by_test_id("stSidebarNav").get_by_role("link", name=name).click()
-    expect(page.get_by_role("heading", name=name, level=1)).to_be_visible(timeout=30_000)
-    wait_idle(page)
 
 
 def selected_heading(page: Page):
@@ -59,105 +36,98 @@ def log_lines(root: Path) -> list[dict]:
 
 def test_triage_records_the_pair_the_reviewer_clicked(lab_path: Path, tmp_path: Path):
     save_review_overlay(lab_path)
-    with running_app(lab_path, tmp_path / "streamlit.log") as url, sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1600})
-            page.goto(f"{url}/ask")
-            wait_idle(page)
+    with app_in_chromium(lab_path, tmp_path / "streamlit.log") as (url, page):
+        page.goto(f"{url}/ask")
+        wait_idle(page)
 
-            # The answer cites z-mom-01, which an unreviewed contradiction touches: disclosed,
-            # not contesting, with a link to that edge.
-            page.get_by_label("Question").fill(QUESTION)
-            page.get_by_role("button", name="Ask").click()
-            expect(page.get_by_test_id("stAlert").filter(has_text="ANSWER")).to_be_visible(
-                timeout=30_000
+        # The answer cites z-mom-01, which an unreviewed contradiction touches: disclosed,
+        # not contesting, with a link to that edge.
+        page.get_by_label("Question").fill(QUESTION)
+        page.get_by_role("button", name="Ask").click()
+        expect(page.get_by_test_id("stAlert").filter(has_text="ANSWER")).to_be_visible(
+            timeout=30_000
+        )
+        disclosure = page.locator(".contest-disclosure")
+        expect(disclosure).to_contain_text(
+            "1 unreviewed contradiction against a cited source — review it"
+        )
+        expect(disclosure).to_contain_text("2009 backtest of the momentum book")
+        wait_idle(page)
+        shot(page, "navigate-disclosure", tall=True)
+        page.get_by_role("link", name=re.compile("Review in the claim matrix")).click()
+        expect(page.get_by_role("heading", name="Claim matrix", level=1)).to_be_visible(
+            timeout=30_000
+        )
+        wait_idle(page)
+        expect(selected_heading(page)).to_contain_text("zk:finance:z-mom-01")
+
+        # A heatmap click selects that cell; the confirm and its note land on it.
+        page.get_by_text("Heatmap", exact=True).click()
+        wait_idle(page)
+        expect(page.get_by_text(re.compile(r"Rows: showing 1–2 of 2 practice"))).to_be_visible()
+        x, y = plot_point(page, "zk:finance:z-crash-05", "chk-2024-q1")
+        page.mouse.click(x, y)
+        expect(selected_heading(page)).to_contain_text("zk:finance:z-crash-05")
+        # The heading shows the click's run has started; the note field is drawn later in
+        # that run, and typing into the previous selection's field would be lost.
+        wait_idle(page)
+        note = page.get_by_label("Note")
+        # During a rerun the previous selection's field can linger until it is replaced.
+        expect(note).to_have_count(1, timeout=30_000)
+        note.fill("Crash note checked against the Q1 review.")
+        note.press("Enter")
+        wait_idle(page)
+        page.get_by_role("button", name="Confirm").click()
+        wait_idle(page)
+        log = page.locator("table.plain-table")
+        expect(log).to_contain_text("Q1 2024 review", timeout=30_000)
+        expect(log).to_contain_text("Crash note checked against the Q1 review.")
+        lines = log_lines(lab_path)
+        assert [(e["edge"], e["decision"], e["note"]) for e in lines] == [
+            (
+                {"memory_id": "chk-2024-q1", "zk_source": "finance", "zk_id": "z-crash-05"},
+                "confirmed",
+                "Crash note checked against the Q1 review.",
             )
-            disclosure = page.locator(".contest-disclosure")
-            expect(disclosure).to_contain_text(
-                "1 unreviewed contradiction against a cited source — review it"
-            )
-            expect(disclosure).to_contain_text("2009 backtest of the momentum book")
-            wait_idle(page)
-            shot(page, "navigate-disclosure")
-            page.get_by_role("link", name=re.compile("Review in the claim matrix")).click()
-            expect(page.get_by_role("heading", name="Claim matrix", level=1)).to_be_visible(
-                timeout=30_000
-            )
-            wait_idle(page)
-            expect(selected_heading(page)).to_contain_text("zk:finance:z-mom-01")
+        ]
+        expect(
+            page.get_by_text(re.compile("Recorded — Confirmed: “Q1 2024 review”"))
+        ).to_be_visible()
+        shot(page, "claim-matrix-heatmap", tall=True)
 
-            # A heatmap click selects that cell; the confirm and its note land on it.
-            page.get_by_text("Heatmap", exact=True).click()
-            wait_idle(page)
-            expect(page.get_by_text(re.compile(r"Rows: showing 1–2 of 2 practice"))).to_be_visible()
-            x, y = plot_point(page, "zk:finance:z-crash-05", "chk-2024-q1")
-            page.mouse.click(x, y)
-            expect(selected_heading(page)).to_contain_text("zk:finance:z-crash-05")
-            # The heading shows the click's run has started; the note field is drawn later in
-            # that run, and typing into the previous selection's field would be lost.
-            wait_idle(page)
-            note = page.get_by_label("Note")
-            # During a rerun the previous selection's field can linger until it is replaced.
-            expect(note).to_have_count(1, timeout=30_000)
-            note.fill("Crash note checked against the Q1 review.")
-            note.press("Enter")
-            wait_idle(page)
-            page.get_by_role("button", name="Confirm").click()
-            wait_idle(page)
-            log = page.locator("table.plain-table")
-            expect(log).to_contain_text("Q1 2024 review", timeout=30_000)
-            expect(log).to_contain_text("Crash note checked against the Q1 review.")
-            lines = log_lines(lab_path)
-            assert [(e["edge"], e["decision"], e["note"]) for e in lines] == [
-                (
-                    {"memory_id": "chk-2024-q1", "zk_source": "finance", "zk_id": "z-crash-05"},
-                    "confirmed",
-                    "Crash note checked against the Q1 review.",
-                )
-            ]
-            expect(
-                page.get_by_text(re.compile("Recorded — Confirmed: “Q1 2024 review”"))
-            ).to_be_visible()
-            shot(page, "claim-matrix-heatmap")
+        # A queue row selects the same way; confirm the pair the answer cites.
+        page.get_by_text("Queue", exact=True).click()
+        wait_idle(page)
+        expect(page.get_by_text(re.compile(r"Edge queue: showing 1–4 of 4 edges"))).to_be_visible()
+        grid = page.get_by_test_id("stDataFrame").first
+        grid.scroll_into_view_if_needed()
+        box = grid.bounding_box()
+        # Rows are in "pending first" order: z-sig-03 (0.9), z-mom-01 (0.8), then the rest.
+        page.mouse.click(box["x"] + 18, box["y"] + 35 + 35 * 1 + 17)
+        wait_idle(page)
+        expect(selected_heading(page)).to_contain_text("zk:finance:z-mom-01")
+        page.get_by_role("button", name="Confirm").click()
+        expect(log).to_contain_text("zk:finance:z-mom-01", timeout=30_000)
+        wait_idle(page)
+        assert [e["edge"]["zk_id"] for e in log_lines(lab_path)] == ["z-crash-05", "z-mom-01"]
+        shot(page, "claim-matrix-queue", tall=True)
+        page.set_viewport_size({"width": 800, "height": 1400})
+        wait_idle(page)
+        shot(page, "claim-matrix-queue-800", tall=True)
+        page.get_by_text("Heatmap", exact=True).click()
+        wait_idle(page)
+        page.wait_for_selector(".js-plotly-plot .xtick", state="attached", timeout=30_000)
+        # Switching views keeps the selection (and its confirmed state).
+        expect(selected_heading(page)).to_contain_text("zk:finance:z-mom-01")
+        expect(page.get_by_text("This edge: confirmed.")).to_be_visible()
+        shot(page, "claim-matrix-heatmap-800", tall=True)
+        page.set_viewport_size({"width": 1400, "height": 1600})
+        wait_idle(page)
 
-            # A queue row selects the same way; confirm the pair the answer cites.
-            page.get_by_text("Queue", exact=True).click()
-            wait_idle(page)
-            expect(
-                page.get_by_text(re.compile(r"Edge queue: showing 1–4 of 4 edges"))
-            ).to_be_visible()
-            grid = page.get_by_test_id("stDataFrame").first
-            grid.scroll_into_view_if_needed()
-            box = grid.bounding_box()
-            # Rows are in "pending first" order: z-sig-03 (0.9), z-mom-01 (0.8), then the rest.
-            page.mouse.click(box["x"] + 18, box["y"] + 35 + 35 * 1 + 17)
-            wait_idle(page)
-            expect(selected_heading(page)).to_contain_text("zk:finance:z-mom-01")
-            page.get_by_role("button", name="Confirm").click()
-            expect(log).to_contain_text("zk:finance:z-mom-01", timeout=30_000)
-            wait_idle(page)
-            assert [e["edge"]["zk_id"] for e in log_lines(lab_path)] == ["z-crash-05", "z-mom-01"]
-            shot(page, "claim-matrix-queue")
-            page.set_viewport_size({"width": 800, "height": 1400})
-            wait_idle(page)
-            shot(page, "claim-matrix-queue-800")
-            page.get_by_text("Heatmap", exact=True).click()
-            wait_idle(page)
-            page.wait_for_selector(".js-plotly-plot .xtick", state="attached", timeout=30_000)
-            # Switching views keeps the selection (and its confirmed state).
-            expect(selected_heading(page)).to_contain_text("zk:finance:z-mom-01")
-            expect(page.get_by_text("This edge: confirmed.")).to_be_visible()
-            shot(page, "claim-matrix-heatmap-800")
-            page.set_viewport_size({"width": 1400, "height": 1600})
-            wait_idle(page)
-
-            # Back on Navigate, the answer on screen is re-routed: the node is now contested.
-            open_page(page, "Navigate")
-            banner = page.get_by_test_id("stAlert").filter(has_text="ABSTAIN")
-            expect(banner).to_contain_text("contradicts (confirmed by a reviewer)", timeout=30_000)
-            expect(page.get_by_text("Re-routed after a triage decision")).to_be_visible()
-            expect(page.locator(".contest-disclosure")).to_contain_text("confirmed by a reviewer")
-            shot(page, "navigate-rerouted")
-        finally:
-            browser.close()
+        # Back on Navigate, the answer on screen is re-routed: the node is now contested.
+        open_page(page, "Navigate")
+        banner = page.get_by_test_id("stAlert").filter(has_text="ABSTAIN")
+        expect(banner).to_contain_text("contradicts (confirmed by a reviewer)", timeout=30_000)
+        expect(page.get_by_text("Re-routed after a triage decision")).to_be_visible()
+        expect(page.locator(".contest-disclosure")).to_contain_text("confirmed by a reviewer")
+        shot(page, "navigate-rerouted", tall=True)

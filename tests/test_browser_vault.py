@@ -6,15 +6,19 @@ import json
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
-from bench.app_server import running_app
-from tests.browser_support import CHROMIUM, CHROMIUM_ARGS, ROOT, is_local, wait_idle
+from tests.browser_support import (
+    ROOT,
+    app_in_chromium,
+    is_local,
+    shot,
+    wait_idle,
+)
 from tests.workspaces import make_workspace
 
 pytestmark = pytest.mark.browser
 
-ARTIFACTS = ROOT / "test-artifacts"
 VAULT_LAB = ROOT / "examples" / "vault-lab"
 QUESTION = "Does daily IL-10 administration delay the onset of diabetes in NOD mice?"
 
@@ -31,25 +35,19 @@ def test_the_dag_page_cites_author_year_and_the_printed_page(tmp_path: Path):
     ]
     (workspace / "references.json").write_text(json.dumps(csl))
     requests: list[str] = []
-    with running_app(workspace, tmp_path / "streamlit.log") as url, sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1600})
-            page.on("request", lambda request: requests.append(request.url))
-            page.goto(f"{url}/ask")
-            wait_idle(page)
-            page.get_by_label("Question").fill(QUESTION)
-            page.get_by_role("button", name="Ask").click()
-            banner = page.get_by_test_id("stAlert").filter(has_text="ANSWER")
-            expect(banner).to_be_visible(timeout=30_000)
-            wait_idle(page)
-            page.get_by_test_id("stSidebarNav").get_by_role("link", name="Reasoning DAG").click()
-            expect(page.get_by_role("heading", name="Reasoning DAG", level=1)).to_be_visible()
-            wait_idle(page)
-            # The quote sits on the PDF's third page, which is printed as page 2.
-            expect(page.get_by_text("Reader 2020, p. 2")).to_be_visible(timeout=30_000)
-            ARTIFACTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / "vault-reasoning-dag.png"), full_page=True)
-        finally:
-            browser.close()
+    with app_in_chromium(workspace, tmp_path / "streamlit.log") as (url, page):
+        page.on("request", lambda request: requests.append(request.url))
+        page.goto(f"{url}/ask")
+        wait_idle(page)
+        page.get_by_label("Question").fill(QUESTION)
+        page.get_by_role("button", name="Ask").click()
+        banner = page.get_by_test_id("stAlert").filter(has_text="ANSWER")
+        expect(banner).to_be_visible(timeout=30_000)
+        wait_idle(page)
+        page.get_by_test_id("stSidebarNav").get_by_role("link", name="Reasoning DAG").click()
+        expect(page.get_by_role("heading", name="Reasoning DAG", level=1)).to_be_visible()
+        wait_idle(page)
+        # The quote sits on the PDF's third page, which is printed as page 2.
+        expect(page.get_by_text("Reader 2020, p. 2")).to_be_visible(timeout=30_000)
+        shot(page, "vault-reasoning-dag")
     assert requests and all(is_local(u) for u in requests)

@@ -19,6 +19,12 @@ from tests.chat_server import (
 
 KEY = "sk-test-9e8d7c6b5a4f"
 MESSAGES = [{"role": "user", "content": "Say something in JSON."}]
+# Replies that never complete: a trickle of one byte at a time, and a stream without end.
+NEVER_COMPLETES = pytest.mark.parametrize(
+    "step",
+    [trickle('{"answer": "' + "x" * 200 + '"}', 0.3), stream_forever(0.05)],
+    ids=["trickle-one-byte-at-a-time", "stream-without-end"],
+)
 # A generous bound: the call must be over long before this, whatever the machine's load.
 HARNESS_S = 20
 
@@ -46,11 +52,7 @@ def complete_within_harness(chat: OpenAIChat, *, after_start=None):
     return out["reply"]
 
 
-@pytest.mark.parametrize(
-    "step",
-    [trickle('{"answer": "' + "x" * 200 + '"}', 0.3), stream_forever(0.05)],
-    ids=["trickle-one-byte-at-a-time", "stream-without-end"],
-)
+@NEVER_COMPLETES
 def test_a_reply_that_never_completes_ends_at_the_total_deadline(chat_server, step):
     chat_server.script(step)
     result = complete_within_harness(OpenAIChat(config(chat_server, timeout_s=1)))
@@ -110,11 +112,7 @@ def test_a_deeply_nested_reply_is_a_labelled_failure(chat_server):
     assert not second.ok and "nested deeper than" in second.error
 
 
-@pytest.mark.parametrize(
-    "step",
-    [trickle('{"answer": "' + "x" * 200 + '"}', 0.3), stream_forever(0.05)],
-    ids=["trickle-one-byte-at-a-time", "stream-without-end"],
-)
+@NEVER_COMPLETES
 def test_cancelling_ends_a_call_in_progress_long_before_its_deadline(chat_server, step):
     chat_server.script(step)
     cancel = threading.Event()
