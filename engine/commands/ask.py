@@ -8,7 +8,7 @@ from pathlib import Path
 
 from engine.api import answer, open_workspace
 from engine.commands.batch import Tally, batch_lines, count_lines
-from engine.commands.progress import Progress
+from engine.commands.progress import Progress, answers_redirected
 from engine.commands.registry import Command, register
 from engine.core.errors import ConfigError
 from engine.core.wire import dumps
@@ -52,8 +52,7 @@ def _run(args: argparse.Namespace) -> int:
             return 0
         tally = Tally(args.batch)
         total = count_lines(args.batch)
-        # On a terminal the printed answers are the progress; redirected, a line says how far.
-        line = Progress("asking", enabled=total is not None and _redirected_to_terminal())
+        line = Progress("asking", enabled=total is not None and answers_redirected())
         for done, (line_no, data, problem) in enumerate(batch_lines(args.batch), start=1):
             item = _item(data, problem, line_no, tally)
             if "error" in item:
@@ -65,14 +64,6 @@ def _run(args: argparse.Namespace) -> int:
         return tally.exit_status(0)
     finally:
         opened.close()
-
-
-def _redirected_to_terminal() -> bool:
-    """Whether stderr is a terminal while the answers go to a file or a pipe."""
-    try:
-        return sys.stderr.isatty() and not sys.stdout.isatty()
-    except (AttributeError, ValueError):
-        return False
 
 
 def _shape(result, args: argparse.Namespace) -> dict:

@@ -37,6 +37,15 @@ class Progress:
             self.stream.flush()
 
 
+def answers_redirected() -> bool:
+    """Whether stderr is a terminal while stdout goes to a file or a pipe.
+
+    A command that prints one result per line shows its progress through those lines on a
+    terminal; only when they are redirected does a progress line tell how far it got.
+    """
+    return _is_terminal(sys.stderr) and not _is_terminal(sys.stdout)
+
+
 def _is_terminal(stream: TextIO) -> bool:
     try:
         return stream.isatty()
