@@ -162,7 +162,7 @@ def _answer(
     return result
 
 
-def _yield_to_streamlit(waited: float) -> None:
+def _yield_to_streamlit() -> None:
     """Let Streamlit stop this run here: it raises when the user asked again or left."""
     # Any session-state access is one of Streamlit's interruption points.
     st.session_state.get(KEYS.reasoner)

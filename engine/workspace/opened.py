@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 from collections.abc import Callable
 from concurrent import futures
 from concurrent.futures import Future
@@ -96,25 +95,24 @@ class Worker:
         /,
         *args,
         cancel: threading.Event | None = None,
-        tick: Callable[[float], None] | None = None,
+        tick: Callable[[], None] | None = None,
         **kwargs,
     ):
         """Run a call that waits on a model endpoint on the model pool, and wait for it.
 
-        While waiting, `tick(seconds_waited)` runs every `TICK_S`; whatever it raises (a page
+        While waiting, `tick()` runs every `TICK_S`; whatever it raises (a page
         interrupted because its user asked again or left) sets `cancel`, which the model client
         watches, and propagates.
         """
         future = self.submit_model(fn, *args, **kwargs)
         if tick is None:
             return future.result()
-        started = time.monotonic()
         try:
             while True:
                 done, _ = futures.wait([future], timeout=TICK_S)
                 if done:
                     return future.result()
-                tick(time.monotonic() - started)
+                tick()
         except BaseException:
             if cancel is not None:
                 cancel.set()
