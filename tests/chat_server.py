@@ -141,6 +141,7 @@ class ChatServer:
         self._stopping = threading.Event()
         # Set when a client hangs up on a reply still being trickled or streamed.
         self.hung_up = threading.Event()
+        self._asked = threading.Event()
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
 
@@ -179,9 +180,15 @@ class ChatServer:
         if self._thread is not None:
             self._thread.join(timeout=5)
 
+    def wait_asked(self, timeout: float) -> bool:
+        """Wait up to `timeout` seconds for the first chat request; whether one arrived."""
+        return self._asked.wait(timeout)
+
     def _record(self, request: RecordedRequest) -> None:
         with self._lock:
             self.requests.append(request)
+        if request.path.split("?")[0] == COMPLETIONS_PATH:
+            self._asked.set()
 
     def _next_step(self) -> Step:
         with self._lock:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from urllib.parse import quote
 
@@ -223,10 +222,7 @@ def test_the_sidebar_stays_whole_and_current_while_a_model_call_runs(app):
         box.fill(ASKED)
         box.press("Enter")
         expect(page.locator(RUNNING)).to_have_count(1, timeout=30_000)
-        end = time.monotonic() + 60
-        while not endpoint.chat_requests and time.monotonic() < end:
-            time.sleep(0.05)
-        assert endpoint.chat_requests, "the model call never started"
+        assert endpoint.wait_asked(60), "the model call never started"
         expect(page.get_by_text("Asking the model… (ask again or leave")).to_be_visible()
         expect(page.locator(RUNNING)).to_have_count(1)
         shot(page, "11-sidebar-during-a-model-call", folder=SHOTS)

@@ -1,7 +1,6 @@
 """The chat transport under attack: trickling and endless replies, redirects, echoed keys, size."""
 
 import threading
-import time
 
 import pytest
 
@@ -33,20 +32,14 @@ def config(server: ChatServer, **overrides) -> LLMConfig:
     return LLMConfig(base_url=server.base_url, model="test-model", api_key=KEY, **overrides)
 
 
-def start_complete(chat: OpenAIChat) -> tuple[threading.Thread, dict]:
-    """Start one `complete` on a thread; its reply lands in the dict under "reply"."""
+def complete_within_harness(chat: OpenAIChat, *, after_start=None):
+    """Run one `complete`; fail the test if it is still running HARNESS_S after `after_start`."""
     out: dict = {}
     thread = threading.Thread(target=lambda: out.update(reply=chat.complete(MESSAGES)))
     thread.daemon = True
     thread.start()
-    return thread, out
-
-
-def complete_within_harness(chat: OpenAIChat, *, after_start=None):
-    """Run one `complete`; fail the test if it is still running HARNESS_S after `after_start`."""
-    thread, out = start_complete(chat)
     if after_start is not None:
-        after_start(thread)
+        after_start()
     thread.join(HARNESS_S)
     assert not thread.is_alive(), "the call outlived its deadline or its cancel by far"
     return out["reply"]
@@ -117,11 +110,8 @@ def test_cancelling_ends_a_call_in_progress_long_before_its_deadline(chat_server
     chat_server.script(step)
     cancel = threading.Event()
 
-    def cancel_once_asked(thread: threading.Thread) -> None:
-        end = time.monotonic() + HARNESS_S
-        while not chat_server.chat_requests and thread.is_alive() and time.monotonic() < end:
-            time.sleep(0.01)
-        assert chat_server.chat_requests, "the request never reached the endpoint"
+    def cancel_once_asked() -> None:
+        assert chat_server.wait_asked(HARNESS_S), "the request never reached the endpoint"
         cancel.set()
 
     chat = OpenAIChat(config(chat_server, timeout_s=600), cancel=cancel)

@@ -11,11 +11,8 @@ budget, so no answer comes from another session's cache entry: every ask runs th
 
 from __future__ import annotations
 
-import contextlib
 import signal
 import subprocess
-import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -111,15 +108,7 @@ def test_the_server_stops_on_sigterm_during_an_endless_model_reply(tmp_path):
     question = lab_questions()[0]["question"]
     endless = ChatServer(stream_forever(0.05))
     with endless as endpoint, app_process(lab, tmp_path / "app.log") as (url, server):
-        client = Session(url)
-        client.run()
-        client.use_model(endpoint.base_url, "load-model")
-        asking = threading.Thread(target=lambda: _ask_quietly(client, question), daemon=True)
-        asking.start()
-        end = time.monotonic() + 60
-        while not endpoint.chat_requests and time.monotonic() < end:
-            time.sleep(0.05)
-        assert endpoint.chat_requests, "the model call never started"
+        client = _model_session_waiting(url, endpoint, question)
         server.send_signal(signal.SIGTERM)
         try:
             server.wait(timeout=EXIT_BOUND_S)
@@ -128,21 +117,13 @@ def test_the_server_stops_on_sigterm_during_an_endless_model_reply(tmp_path):
         client.close()
 
 
-def _ask_quietly(client: Session, question: str) -> None:
-    with contextlib.suppress(Exception):  # the server goes away mid-ask: expected here
-        client.ask(question)
-
-
 def _model_session_waiting(url: str, endpoint: ChatServer, question: str) -> Session:
-    """A session on the model reasoner whose ask is waiting on `endpoint`'s trickled reply."""
+    """A session on the model reasoner whose ask is waiting on `endpoint`'s reply."""
     client = Session(url)
     client.run()
     client.use_model(endpoint.base_url, "load-model")
     client.send(client.asking(question))
-    end = time.monotonic() + 60
-    while not endpoint.chat_requests and time.monotonic() < end:
-        time.sleep(0.05)
-    assert endpoint.chat_requests, "the model call never started"
+    assert endpoint.wait_asked(60), "the model call never started"
     return client
 
 
