@@ -226,41 +226,31 @@ def test_matrix_figure_escapes_labels_and_bands_colours_by_relation():
     assert heatmap.picked_edge({"selection": {"points": [{"customdata": 3}]}}) is None
 
 
+def matrix_row(i: int, **fields) -> dict:
+    """One claim-matrix row: a supporting edge to canon note n`i`, `fields` set on top."""
+    return {
+        "zk_address": f"zk:lab:n{i}",
+        "zk_title": f"note {i}",
+        "relation": "supports",
+        "confidence": 0.7,
+        "claim_strength": 0.5,
+        "high_value": False,
+        "contested": False,
+        "triage": "",
+        **fields,
+    }
+
+
 def test_matrix_figure_shows_at_most_the_limit():
-    rows = [
-        {
-            "memory_id": f"m{i}",
-            "memory_title": f"entry {i}",
-            "zk_address": f"zk:lab:n{i}",
-            "zk_title": f"note {i}",
-            "relation": "supports",
-            "confidence": 0.7,
-            "claim_strength": 0.5,
-            "high_value": False,
-            "contested": False,
-            "triage": "",
-        }
-        for i in range(12)
-    ]
+    rows = [matrix_row(i, memory_id=f"m{i}", memory_title=f"entry {i}") for i in range(12)]
     heat = heatmap.matrix_figure(pd.DataFrame(rows), limit=5).data[0]
     assert len(heat.y) == 5 and len(heat.x) == 5
 
 
 def test_heatmap_pages_rows_and_columns_and_says_so():
+    title = "Birth-weight and later outcomes in a long cohort study"
     rows = [
-        {
-            "memory_id": f"m{i // 2}",
-            "memory_title": "Birth-weight and later outcomes in a long cohort study",
-            "zk_address": f"zk:lab:n{i}",
-            "zk_source": "lab",
-            "zk_title": f"note {i}",
-            "relation": "supports",
-            "confidence": 0.7,
-            "claim_strength": 0.5,
-            "high_value": False,
-            "contested": False,
-            "triage": "",
-        }
+        matrix_row(i, memory_id=f"m{i // 2}", memory_title=title, zk_source="lab")
         for i in range(30)
     ]
     view = heatmap.heatmap_view(
