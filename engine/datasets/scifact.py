@@ -70,13 +70,13 @@ def import_scifact(
     `progress(done, total)` is called as abstracts and claims are written.
     Raises EngineError when an input file is missing or malformed.
     """
-    documents = list(_read_jsonl(Path(corpus)))
+    documents = list(read_jsonl(Path(corpus)))
     if limit is not None:
         documents = documents[: max(0, limit)]
     doc_ids = {_safe_id(doc.get("doc_id"), "doc_id") for doc in documents}
     selected = [
         claim
-        for claim in _read_jsonl(Path(claims))
+        for claim in read_jsonl(Path(claims))
         if limit is None or doc_ids & {str(d) for d in claim.get("cited_doc_ids", [])}
     ]
     root = Path(out)
@@ -165,7 +165,8 @@ class _Writer:
         self.written += 1
 
 
-def _read_jsonl(path: Path) -> Iterator[dict]:
+def read_jsonl(path: Path) -> Iterator[dict]:
+    """The JSON objects of a JSON-lines file, gzipped or not; EngineError names a bad line."""
     try:
         raw = path.read_bytes()
     except OSError as exc:

@@ -6,14 +6,12 @@ or test splits, so figures tuned on these sentences stay honest.
 
 from __future__ import annotations
 
-import gzip
-import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.core.errors import EngineError
+from engine.datasets.scifact import read_jsonl
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "scifact"
 
@@ -37,26 +35,14 @@ class TrainSentence:
         return f"zk:scifact:{self.doc_id}-s{self.index}"
 
 
-def _records(path: Path) -> Iterable[dict]:
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise EngineError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    if raw[:2] == b"\x1f\x8b":
-        raw = gzip.decompress(raw)
-    for line in raw.decode("utf-8").splitlines():
-        if line.strip():
-            yield json.loads(line)
-
-
 def train_abstracts(
     corpus: Path = DATA / "corpus.jsonl.gz", claims: Path = DATA / "claims_train.jsonl"
 ) -> dict[str, list[str]]:
     """doc id → sentences, for every abstract a train claim cites, in doc id order."""
-    cited = {str(d) for claim in _records(claims) for d in claim.get("cited_doc_ids", [])}
+    cited = {str(d) for claim in read_jsonl(claims) for d in claim.get("cited_doc_ids", [])}
     docs = {
         str(doc["doc_id"]): list(doc["sentences"])
-        for doc in _records(corpus)
+        for doc in read_jsonl(corpus)
         if str(doc["doc_id"]) in cited
     }
     return dict(sorted(docs.items(), key=lambda item: int(item[0])))
@@ -119,7 +105,7 @@ def rationales(
 ) -> list[TrainSentence]:
     """The gold rationale sentences of the train claims, each once, in a fixed order."""
     seen: dict[tuple[str, int], TrainSentence] = {}
-    for claim in _records(claims):
+    for claim in read_jsonl(claims):
         for doc_id, sets in (claim.get("evidence") or {}).items():
             sentences = abstracts.get(str(doc_id))
             if sentences is None:
