@@ -9,6 +9,7 @@ from engine.workspace.atomic import (
     append_durable,
     file_lock,
     read_app_file,
+    replace_file,
     synapse_path,
     write_atomic,
 )
@@ -127,3 +128,11 @@ def test_a_linked_folder_on_the_way_is_refused(tmp_path):
     with pytest.raises(WorkspaceError, match="link"):
         write_atomic(synapse_path(tmp_path, ".synapse/links/claim_links.json"), "{}")
     assert list(elsewhere.iterdir()) == []
+
+
+def test_replace_file_swaps_the_bytes_and_leaves_no_temporary_file(tmp_path):
+    target = tmp_path / "note.md"
+    target.write_bytes(b"old")
+    replace_file(target, b"new")
+    assert target.read_bytes() == b"new"
+    assert [p.name for p in tmp_path.iterdir()] == ["note.md"]

@@ -11,7 +11,6 @@ from __future__ import annotations
 import gzip
 import json
 import os
-import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +18,7 @@ from pathlib import Path
 from engine.core import jsonsafe
 from engine.core.errors import EngineError
 from engine.datasets.sections import Sectioned, sectioned
+from engine.workspace.atomic import replace_file
 from engine.workspace.examples import EXAMPLES_FILE
 from engine.workspace.notes import is_address_safe
 
@@ -154,14 +154,7 @@ class _Writer:
         if path.parent not in self._made:
             path.parent.mkdir(parents=True, exist_ok=True)
             self._made.add(path.parent)
-        handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(handle, "wb") as stream:
-                stream.write(data)
-            os.replace(temp, path)
-        except BaseException:
-            Path(temp).unlink(missing_ok=True)
-            raise
+        replace_file(path, data)
         self.written += 1
 
 

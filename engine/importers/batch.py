@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 from pathlib import Path
 
-from engine.workspace.atomic import fsync_dir
+from engine.workspace.atomic import fsync_dir, replace_file
 
 # From this many files on, one sync of the whole disk beats an fsync per file.
 SYNC_ALL_FROM = 64
@@ -38,16 +37,7 @@ class BatchWriter:
     def write(self, path: str | os.PathLike[str], data: bytes | str) -> None:
         target = Path(path)
         target.parent.mkdir(parents=True, exist_ok=True)
-        payload = data.encode("utf-8") if isinstance(data, str) else data
-        handle, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(handle, "wb") as stream:
-                stream.write(payload)
-            os.replace(temp, target)
-        except BaseException:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(temp)
-            raise
+        replace_file(target, data.encode("utf-8") if isinstance(data, str) else data)
         self._written.append(target)
 
     def close(self) -> None:

@@ -22,6 +22,7 @@ import fcntl
 import os
 import secrets
 import stat
+import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -121,6 +122,23 @@ def write_atomic(target: AppFile | str | os.PathLike[str], data: bytes | str) ->
             raise
         os.fsync(folder)
         _sweep_leftovers(folder, file.name)
+
+
+def replace_file(path: Path, data: bytes) -> None:
+    """Replace `path` with `data` through a temporary file and a rename, without an fsync.
+
+    A reader sees the old bytes or the new, never a mix; durability is the caller's (see
+    `engine.importers.batch`). Meant for notes an importer writes, not for `.synapse/`.
+    """
+    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temp)
+        raise
 
 
 def append_durable(target: AppFile | str | os.PathLike[str], data: bytes) -> None:
