@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from engine import EdgeKey, EngineError, Overlay, Page, TriageDecision, Worker, page_rows, record
+from engine import EngineError, Overlay, Page, TriageDecision, Worker, page_rows, record
 from pages import services
 from pages.state import KEYS
 from present import cells
@@ -106,11 +106,22 @@ def detail_pane(worker: Worker, overlay: Overlay, row: pd.Series) -> None:
     st.markdown(f"**Rationale** — {md_escape(detail.rationale or 'none given')}")
 
 
-def _decide(root: str, key: EdgeKey, row: dict, decision: TriageDecision, note_key: str) -> None:
-    """Append the decision on the selected edge; answers made before it are forgotten."""
+def _decide(root: str, frame: pd.DataFrame, decision: TriageDecision) -> None:
+    """Record the decision on the edge selected now; answers made before it are forgotten.
+
+    The edge comes from the page's one selection at click time, not from the button: a
+    click landing while a rerun draws a new selection records the edge the page now shows.
+    """
+    token = session.get(KEYS.matrix_selected)
+    hits = frame[frame["edge_id"] == token]
+    if hits.empty or hits.iloc[0]["relation"] != "contradicts":
+        session[KEYS.triage_message] = "Not recorded: the selected edge is not a contradiction."
+        return
+    row = hits.iloc[0].to_dict()
+    note_key = KEYS.triage_note(token)
     note = session.get(note_key, "")
     try:
-        record(root, key, decision, note=note)
+        record(root, cells.edge_key(row), decision, note=note)
     except (EngineError, OSError) as exc:
         session[KEYS.triage_message] = f"Not recorded: {exc}"
         return
@@ -128,13 +139,8 @@ def triage_pane(root: str, frame: pd.DataFrame, row: pd.Series) -> None:
     st.caption(f"{cells.pending_count(queue)} of {len(queue)} contradictions not yet reviewed.")
     now = row["triage"] or "unreviewed"
     st.caption(md_escape(f"This edge: {now}. A new decision supersedes the last one."))
-    note_key = KEYS.triage_note(row["edge_id"])
-    st.text_input("Note", key=note_key, placeholder="Why, in a sentence")
-    args = (root, cells.edge_key(row), row.to_dict())
+    st.text_input("Note", key=KEYS.triage_note(row["edge_id"]), placeholder="Why, in a sentence")
     for column, (label, decision) in zip(st.columns(3), cells.TRIAGE_CHOICES, strict=True):
         column.button(
-            label,
-            key=KEYS.triage(decision, row["edge_id"]),
-            on_click=_decide,
-            args=(*args, decision, note_key),
+            label, key=KEYS.triage(decision), on_click=_decide, args=(root, frame, decision)
         )

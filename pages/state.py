@@ -86,10 +86,8 @@ class Keys:
     def triage_note(self, edge_id: str) -> str:
         return f"triage_note_{edge_id}"
 
-    def triage(self, decision: str, edge_id: str) -> str:
-        # Keyed by the edge too: a click on a button drawn for one edge, landing while a
-        # rerun draws the next selection, still records the edge that button was shown for.
-        return f"triage_{decision}_{edge_id}"
+    def triage(self, decision: str) -> str:
+        return f"triage_{decision}"
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 from engine.datasets.scifact import import_scifact
 from engine.workspace.stores import load_workspace
 from tests.apptest import clear_caches  # noqa: F401 (empties Streamlit's caches per test)
-from tests.browser_support import save_contradiction_overlay
+from tests.browser_support import save_contradiction_overlay, save_review_overlay
 from tests.chat_server import (
     chat_server_fixture,  # noqa: F401 (registers chat_server)
     reply,
@@ -257,7 +257,7 @@ def test_matrix_cell_shows_brief_quotes_and_rationale(lab_path, monkeypatch):
     at.checkbox(key="matrix_contested").check().run()
     assert visible_cells(at) == (0, 2)  # unreviewed: it contests nothing by default
     at.checkbox(key="matrix_contested").uncheck().run()
-    at.button(key=f"triage_confirmed_{CONTRADICTION}").click().run()
+    at.button(key="triage_confirmed").click().run()
     at.checkbox(key="matrix_contested").check().run()
     assert visible_cells(at) == (1, 2)
 
@@ -272,7 +272,7 @@ def test_triage_decisions_reach_the_log_and_the_router(lab_path, monkeypatch):
     assert "1 unreviewed contradiction against a cited source — review it" in html(at)
     at.switch_page("pages/claim_matrix.py").run()
     at.text_input(key=f"triage_note_{CONTRADICTION}").input("The backtest predates the rule.")
-    at.button(key=f"triage_dismissed_{CONTRADICTION}").click().run()
+    at.button(key="triage_dismissed").click().run()
     assert not at.exception
     log = (lab_path / ".synapse" / "triage.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(log) == 1 and '"dismissed"' in log[0] and "predates the rule" in log[0]
@@ -282,7 +282,7 @@ def test_triage_decisions_reach_the_log_and_the_router(lab_path, monkeypatch):
     at.switch_page("pages/navigate.py").run()
     assert banner(at).startswith("ANSWER") and "unreviewed contradiction" not in html(at)
     at.switch_page("pages/claim_matrix.py").run()
-    at.button(key=f"triage_confirmed_{CONTRADICTION}").click().run()
+    at.button(key="triage_confirmed").click().run()
     assert len((lab_path / ".synapse" / "triage.jsonl").read_text().splitlines()) == 2
     # The answer on screen is re-routed without asking again: now contested.
     at.switch_page("pages/navigate.py").run()
@@ -348,7 +348,23 @@ def test_the_dag_page_shows_the_re_routed_answer_after_a_decision(lab_path, monk
     at.switch_page("pages/reasoning_dag.py").run()
     assert banner(at).startswith("ANSWER")
     at.switch_page("pages/claim_matrix.py").run()
-    at.button(key=f"triage_confirmed_{CONTRADICTION}").click().run()
+    at.button(key="triage_confirmed").click().run()
     at.switch_page("pages/reasoning_dag.py").run()
     assert banner(at).startswith("ABSTAIN") and not at.exception
     assert any(c.value.startswith("Re-routed after a triage decision") for c in at.caption)
+
+
+def test_a_triage_click_records_the_edge_selected_when_it_lands(lab_path, monkeypatch):
+    save_review_overlay(lab_path)
+    monkeypatch.setenv("SYNAPSE_WORKSPACE", str(lab_path))
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    at.switch_page("pages/claim_matrix.py").run()
+    first = "exp-2009-backtest|finance|z-sig-03"
+    assert at.selectbox(key="matrix_pick").value == first
+    # A new selection and a click on the button drawn for the previous one, in one rerun:
+    # as when the reviewer picks another edge and clicks before the page has redrawn.
+    at.selectbox(key="matrix_pick").select("chk-2024-q1|finance|z-crash-05")
+    at.button(key="triage_confirmed").click().run()
+    assert not at.exception
+    log = (lab_path / ".synapse" / "triage.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(log) == 1 and '"z-crash-05"' in log[0] and '"z-sig-03"' not in log[0]
