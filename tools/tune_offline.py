@@ -142,8 +142,9 @@ def figures(seen: list[Seen], reading, gate) -> dict:
     }
 
 
-def _fold(item: Seen) -> int:
-    return zlib.crc32(item.gold.id.encode()) % FOLDS
+def fold_of(claim_id: str) -> int:
+    """The claim's fold, 0 to FOLDS - 1, from a hash of its id."""
+    return zlib.crc32(claim_id.encode()) % FOLDS
 
 
 def _show(name: str, f: dict) -> str:
@@ -157,8 +158,8 @@ def cross_validate(seen: list[Seen], settings: list, *, verbose: bool = False) -
     """Held-out figures pooled over the folds, each fold's setting picked on the other four."""
     pooled = dict.fromkeys(("hits", "answered", "false", "with_evidence", "without"), 0)
     for k in range(FOLDS):
-        train = [s for s in seen if _fold(s) != k]
-        held = [s for s in seen if _fold(s) == k]
+        train = [s for s in seen if fold_of(s.gold.id) != k]
+        held = [s for s in seen if fold_of(s.gold.id) == k]
         scored = [(setting, figures(train, *setting)) for setting in settings]
         sound = [x for x in scored if min(x[1]["precision"], x[1]["abstain"]) >= FLOOR]
         setting = max(sound or scored, key=lambda x: (x[1]["recall"], x[1]["precision"]))[0]
