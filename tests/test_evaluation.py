@@ -43,6 +43,28 @@ def test_score_counts_each_figure():
     assert figures["hedged"] == 1
 
 
+def test_the_rationale_rate_counts_answers_restating_an_annotated_sentence():
+    def answered(restated):
+        return ClaimOutcome(
+            "x", "ANSWER", ("1",), frozenset({"1"}), 1.0,
+            restated={"1": frozenset(restated)}, rationales={"1": frozenset({2, 3})},
+        )  # fmt: skip
+
+    figures = score([answered({3}), answered({0}), answered(set())])
+    assert figures["rationale_restated"] == 1
+    assert figures["rationale_rate"] == round(1 / 3, 4)
+
+
+def test_gold_rationales_are_read_and_answers_record_the_sentences_they_restate(opened, gold):
+    with_rows = [g for g in gold if any(g.rationales.values())]
+    assert with_rows and all(
+        isinstance(n, int) for g in with_rows for n in g.rationales[next(iter(g.rationales))]
+    )
+    outcomes = [o for o in run_claims(opened, with_rows[:40]) if o.answered]
+    assert outcomes and all(o.restated for o in outcomes if o.cited)
+    assert any(o.restates_rationale for o in outcomes)
+
+
 def test_a_train_claim_gets_a_grounded_cited_answer(opened, gold):
     answered = [g for g in gold if g.evidence][:20]
     results = [ask(opened, g.claim) for g in answered]

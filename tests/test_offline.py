@@ -51,6 +51,22 @@ ABSTRACTS = {
         "Mosquito feeding on malaria carriers",
         ["Symptomatic carriers of gametocytes transmitted parasites to feeding mosquitoes."],
     ),
+    # The aim covers the claim word for word; only the finding says what the study found.
+    "701": (
+        "Statins and hip fractures in the elderly",
+        [
+            "To determine whether statin use is associated with reduced hip fracture risk.",
+            "Statin users had fewer hip fractures than non-users over five years.",
+        ],
+    ),
+    # Only the aim and the design: nothing in it says whether the vitamin slows cataracts.
+    "801": (
+        "Tocopherol supplements and lens opacity",
+        [
+            "We investigated whether tocopherol supplements slow cataract progression.",
+            "DESIGN Participants were examined yearly with slit-lamp photographs.",
+        ],
+    ),
 }
 
 
@@ -158,3 +174,16 @@ def test_a_tethered_file_is_no_rival_to_its_note(lab):
     out = ask(lab, "The momentum signal skips the most recent month.").to_dict()
     assert out["decision"]["label"] == "ANSWER", out["trace"][-1]["reason"]
     assert "zk:finance:z-sig-03" in out["cited"]
+
+
+def test_a_finding_is_restated_rather_than_the_aim_that_covers_more(workspace):
+    out = ask(workspace, "Statin use is associated with reduced hip fracture risk").to_dict()
+    assert out["decision"]["label"] == "ANSWER", out["trace"][-1]["reason"]
+    assert out["prose"] == "Statin users had fewer hip fractures than non-users over five years."
+
+
+def test_it_gives_up_when_only_an_aim_or_a_method_covers_the_claim(workspace):
+    out = ask(workspace, "Tocopherol supplements slow cataract progression").to_dict()
+    assert out["decision"]["label"] == "ABSTAIN"
+    assert out["cited"] == [] or out["cited"] == ["zk:scifact:801"]
+    assert "what the study set out to do or how, not what it found" in out["trace"][-1]["reason"]

@@ -53,6 +53,7 @@ RULES = {
 CONFIGS = {
     "shipped": OfflineConfig(ground_practice=False),
     "numbers free": OfflineConfig(ground_practice=False, numbers_block=False),
+    "aims restated": OfflineConfig(ground_practice=False, findings_only=False),
 }
 # (salience, mention rules, reasoner) replayed for every claim; one change from shipped each.
 READINGS = [(s, "shipped", "shipped") for s in SALIENCE]

@@ -10,7 +10,8 @@ from pathlib import Path
 from engine.api import OpenWorkspace, ask
 from engine.core import jsonsafe
 from engine.core.errors import ConfigError
-from engine.core.model import Address
+from engine.core.model import Address, ClaimKind
+from engine.core.router import Decision
 from engine.navigation.substrate import Budget
 from engine.workspace.notes import Store
 
@@ -26,11 +27,17 @@ class GoldClaim:
     claim: str
     evidence: frozenset[str]
     labels: Mapping[str, str] = field(default_factory=dict)  # doc id -> SUPPORT | CONTRADICT
+    # doc id -> the indices of the sentences annotators marked as the evidence
+    rationales: Mapping[str, frozenset[int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class ClaimOutcome:
-    """What the engine did with one claim; `stance` is the answer's relation, if any."""
+    """What the engine did with one claim; `stance` is the answer's relation, if any.
+
+    `restated` maps each cited abstract to the indices of its sentences the answer restates
+    verbatim and the router verified; `rationales` are the gold claim's.
+    """
 
     id: str
     label: str
@@ -39,10 +46,19 @@ class ClaimOutcome:
     latency_ms: float
     stance: str | None = None
     labels: Mapping[str, str] = field(default_factory=dict)
+    restated: Mapping[str, frozenset[int]] = field(default_factory=dict)
+    rationales: Mapping[str, frozenset[int]] = field(default_factory=dict)
 
     @property
     def answered(self) -> bool:
         return self.label != "ABSTAIN"
+
+    @property
+    def restates_rationale(self) -> bool:
+        """Whether a verified restatement is a sentence annotators marked as the evidence."""
+        return any(
+            self.restated.get(doc, frozenset()) & rows for doc, rows in self.rationales.items()
+        )
 
     @property
     def expected_stance(self) -> str | None:
@@ -80,7 +96,14 @@ def load_gold(path: str | Path) -> list[GoldClaim]:
                 if isinstance(evidence, dict)
                 else {}
             )
-            claims.append(GoldClaim(str(item["id"]), item["claim"], frozenset(ids), labels))
+            rationales = (
+                {str(doc): _rationale(ev) for doc, ev in evidence.items()}
+                if isinstance(evidence, dict)
+                else {}
+            )
+            claims.append(
+                GoldClaim(str(item["id"]), item["claim"], frozenset(ids), labels, rationales)
+            )
         except (ValueError, KeyError, TypeError) as exc:
             raise ConfigError(f"claims file {path} line {n} is malformed: {exc}") from None
     return claims
@@ -112,6 +135,8 @@ def run_claims(
                 result.latency_ms,
                 stance=stance,
                 labels=gold.labels,
+                restated=_restated(opened, result.decision),
+                rationales=gold.rationales,
             )
         )
         if progress is not None:
@@ -125,6 +150,7 @@ def score(outcomes: list[ClaimOutcome]) -> dict:
     with_evidence = [o for o in outcomes if o.gold]
     without = [o for o in outcomes if not o.gold]
     recalled = [o for o in with_evidence if o.answered and set(o.cited) & o.gold]
+    on_rationale = sum(o.restates_rationale for o in recalled)
     cited_total = sum(len(o.cited) for o in answered)
     cited_gold = sum(len(set(o.cited) & o.gold) for o in answered)
     latencies = [o.latency_ms for o in outcomes]
@@ -134,6 +160,8 @@ def score(outcomes: list[ClaimOutcome]) -> dict:
         "hedged": sum(o.label == "HEDGED ANSWER" for o in outcomes),
         "evidence_recall": _ratio(len(recalled), len(with_evidence)),
         "citation_precision": _ratio(cited_gold, cited_total),
+        "rationale_restated": on_rationale,
+        "rationale_rate": _ratio(on_rationale, len(recalled)),
         "abstain_rate_no_evidence": _ratio(sum(not o.answered for o in without), len(without)),
         "answer_rate_with_evidence": _ratio(
             sum(o.answered for o in with_evidence), len(with_evidence)
@@ -167,6 +195,39 @@ def _label(evidence: object) -> str:
     if isinstance(evidence, list) and evidence and isinstance(evidence[0], dict):
         return str(evidence[0].get("label", ""))
     return ""
+
+
+def _rationale(evidence: object) -> frozenset[int]:
+    """The sentence indices a gold abstract's evidence names (SciFact's `sentences`)."""
+    items = evidence if isinstance(evidence, list) else [evidence]
+    rows = [
+        n
+        for item in items
+        if isinstance(item, dict) and isinstance(item.get("sentences"), list)
+        for n in item["sentences"]
+        if isinstance(n, int) and not isinstance(n, bool)
+    ]
+    return frozenset(rows)
+
+
+def _restated(opened: OpenWorkspace, decision: Decision | None) -> dict[str, frozenset[int]]:
+    """Abstract id -> indices of its quoted sentences that a verified restatement copies."""
+    if decision is None:
+        return {}
+    out: dict[str, set[int]] = {}
+    for cid, verdict in decision.claim_verdicts.items():
+        claim = decision.dag.claim(cid)
+        if claim.kind is not ClaimKind.RESTATEMENT or not verdict.verified:
+            continue
+        for cite in claim.cites:
+            address = Address.parse(cite)
+            note = opened.workspace.note(cite)
+            if (address.store, address.source) != _SCIFACT_NOTES or note is None:
+                continue
+            for quote in note.quotes:
+                if quote.body.strip() == claim.text.strip() and quote.id[1:].isdigit():
+                    out.setdefault(address.id, set()).add(int(quote.id[1:]))
+    return {doc: frozenset(rows) for doc, rows in out.items()}
 
 
 def _ratio(num: int, den: int) -> float | None:

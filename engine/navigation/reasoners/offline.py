@@ -9,6 +9,7 @@ from engine.core.model import Address, Claim, ClaimKind, ProseCitation
 from engine.core.text import sentences
 from engine.core.wire import Draft
 from engine.navigation.coverage import claim_shaped, question_words, stem
+from engine.navigation.inquiry import asks
 from engine.navigation.navigator import Action, NavState
 from engine.navigation.substrate import RELATED, link_less
 from engine.workspace.bm25 import tokens as terms
@@ -30,8 +31,11 @@ class OfflineConfig:
     a claim, the note covers it at least `min_margin` better than any other checked note
     not linked to it; otherwise the reasoner gives up and leaves the closest sentence to the
     router as a bare inference. With `numbers_block`, every number the question states must
-    be in the note too. `exact_stems` matches question words by their very stem (the
-    router's coverage also accepts a stem cut shorter or longer).
+    be in the note too. With `findings_only`, a sentence that states an aim, a question or
+    a method ("To determine whether …") is never restated: the note's best sentence is one
+    that states something, and a note whose only covering sentences ask gives up.
+    `exact_stems` matches question words by their very stem (the router's coverage also
+    accepts a stem cut shorter or longer).
     """
 
     ground_top: int = 3
@@ -45,6 +49,7 @@ class OfflineConfig:
     ground_practice: bool = True
     exact_stems: bool = True
     numbers_block: bool = True
+    findings_only: bool = True
 
 
 @dataclass(frozen=True)
@@ -53,7 +58,8 @@ class Candidate:
 
     `coverage` counts the sentence and its note's title, `note_coverage` the whole note;
     `margin` is how much better the note covers the question than the runner-up checked
-    note not linked to it, `rival`.
+    note not linked to it, `rival`. `asks` marks a sentence that says what the study set
+    out to do or how, rather than what it found.
     """
 
     score: float
@@ -65,6 +71,7 @@ class Candidate:
     note_coverage: float = 0.0
     margin: float = 1.0
     rival: str = ""
+    asks: bool = False
 
     def why(self, title: str, *, rival_title: str | None = None) -> str:
         """The match in plain words, for the step caption and the abstain explanation.
@@ -77,6 +84,8 @@ class Candidate:
             said += f" (its note as a whole {self.note_coverage:.0%})"
         if self.gaps:
             said += " and never mentions " + ", ".join(f"\u2018{g}\u2019" for g in self.gaps[:4])
+        elif self.asks:
+            said += ", but it says what the study set out to do or how, not what it found"
         elif rival_title is not None:
             other = f"\u201c{rival_title}\u201d" if rival_title else self.rival
             said += f", but {other} covers it almost as well, so neither note stands out"
@@ -151,6 +160,7 @@ def strong(best: Candidate, config: OfflineConfig, *, claim: bool = True) -> boo
         and best.note_coverage >= config.min_coverage
         and best.sentence_coverage >= config.min_sentence
         and (best.margin >= config.min_margin or not claim)
+        and not (best.asks and config.findings_only)
     )
 
 
@@ -250,7 +260,10 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
         whole = titled | mentioned(checked.ground.body)
         notes[address] = share(whole)
         gaps = tuple(sorted(needed - whole, key=lambda q: (-weights.get(q, 0.0), q)))
+        sections = _sections(state, address)
+        mine: Candidate | None = None
         for text in _sentences_of(state, address):
+            asking = config.findings_only and asks(text, section=sections.get(text, ""))
             in_sentence = mentioned(text)
             own, coverage = share(in_sentence), share(in_sentence | titled)
             score = (
@@ -259,13 +272,21 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
                 + config.rank_bonus / (rank.get(address, 99) + 1)
                 - len(gaps)
             )
-            cand = Candidate(score, coverage, own, gaps, address, text, notes[address])
-            if best is None or (score, -len(text), address) > (
-                best.score,
-                -len(best.text),
-                best.address,
+            cand = Candidate(score, coverage, own, gaps, address, text, notes[address], asks=asking)
+            # Within a note, a sentence that states something beats one that only says what
+            # was studied; across notes the better-covering note wins, aim or not, so a
+            # give-up names the note that came closest.
+            if mine is None or (not asking, score, -len(text)) > (
+                not mine.asks,
+                mine.score,
+                -len(mine.text),
             ):
-                best = cand
+                mine = cand
+        if mine is not None and (
+            best is None
+            or (mine.score, -len(mine.text), address) > (best.score, -len(best.text), best.address)
+        ):
+            best = mine
     if best is None:
         return None
     # A node linked to the best one (its tethered file, a note it derives from) restates the
@@ -312,6 +333,12 @@ def _sentences_of(state: NavState, address: str) -> list[str]:
     out = [q.body for q in note.quotes] if note else []
     out += [body[s.start : s.end] for s in sentences(body)]
     return [t for t in dict.fromkeys(x.strip() for x in out) if t]
+
+
+def _sections(state: NavState, address: str) -> dict[str, str]:
+    """Quote text -> the structured-abstract heading it sits under, for the note's quotes."""
+    note = state.workspace.note(address)
+    return {q.body.strip(): q.section for q in note.quotes} if note else {}
 
 
 def _best_sentence_of(state: NavState, address: str) -> str | None:

@@ -1,0 +1,113 @@
+"""Sentences that say what a study set out to do, or how, rather than what it found.
+
+"To determine whether statins reduce hip fracture risk." is verbatim in its abstract, but
+restating it answers nothing: the source asks the question, it does not settle it. The
+offline reasoner restates only sentences that state something, so a green answer means
+the cited source says it.
+"""
+
+from __future__ import annotations
+
+import re
+
+# A lead-in that frames the sentence without changing what its main clause does.
+_LEAD = (
+    r"(?:(?:here|thus|therefore|in\s+(?:this|the\s+present|the\s+current|our)\s+"
+    r"(?:study|work|paper|report|review|trial|analysis))\s*,?\s+)?"
+)
+_INQUIRY_VERBS = (
+    r"(?:determine|assess|evaluate|examine|investigate|test|compare|explore|identify|"
+    r"estimate|describe|review|systematically\s+review|quantify|characteri[sz]e|measure|"
+    r"analy[sz]e|establish|clarify|elucidate|ascertain|understand|address|study|define|"
+    r"develop|report|summari[sz]e|validate|provide)"
+)
+_DID = (
+    r"(?:aimed|sought|set\s+out|wanted|asked|hypothesi[sz]ed|investigated|examined|"
+    r"assessed|evaluated|tested|explored|studied|compared|analy[sz]ed|measured|conducted|"
+    r"performed|undertook|reviewed|surveyed|enrolled|recruited|randomi[sz]ed|searched|"
+    r"collected|designed|used|determined\s+whether)"
+)
+_STUDY = r"(?:study|studies|trial|review|analysis|paper|work|report|experiment|survey)"
+_ASKS = re.compile(
+    rf"^\s*{_LEAD}(?:"
+    rf"to\s+{_INQUIRY_VERBS}\b"
+    rf"|we\s+(?:have\s+|also\s+|then\s+|therefore\s+|further\s+)?{_DID}\b"
+    rf"|(?:the|our|its)\s+(?:main\s+|primary\s+)?(?:aim|objective|purpose|goal)s?\s+"
+    rf"(?:of|was|were|is|are)\b"
+    rf"|(?:this|the\s+present|the\s+current|our)\s+{_STUDY}\s+(?:was\s+designed|is\s+designed|"
+    rf"aimed|aims|sought|seeks|examined|examines|investigated|investigates|evaluated|"
+    rf"evaluates|assessed|assesses|describes|tested|tests|compared|compares)\b"
+    rf"|whether\b"
+    rf")",
+    re.IGNORECASE,
+)
+# Words that report a result: "we examined X and found Y" states Y.
+_FINDING = re.compile(
+    r"\b(?:found|finds?|show(?:s|ed|n)?|demonstrat\w*|reveal\w*|indicat\w*|suggest\w*|"
+    r"observ\w*|conclud\w*|confirm\w*|identified\s+that|reports?\s+that|reported\s+that|"
+    r"provides?\s+evidence|resulted|led\s+to)\b",
+    re.IGNORECASE,
+)
+# Structured-abstract headings under which sentences describe the study, not its results.
+_METHOD_HEADINGS = frozenset(
+    [
+        "DESIGN",
+        "METHOD",
+        "METHODS",
+        "METHODOLOGY",
+        "MATERIALS",
+        "SETTING",
+        "SETTINGS",
+        "PARTICIPANTS",
+        "PATIENTS",
+        "SUBJECTS",
+        "POPULATION",
+        "SAMPLE",
+        "INTERVENTION",
+        "INTERVENTIONS",
+        "MEASURE",
+        "MEASURES",
+        "MEASUREMENT",
+        "MEASUREMENTS",
+        "MAIN",
+        "OUTCOME",
+        "OUTCOMES",
+        "PRIMARY",
+        "SECONDARY",
+        "DATA",
+        "SOURCES",
+        "SEARCH",
+        "STRATEGY",
+        "SELECTION",
+        "EXTRACTION",
+        "ELIGIBILITY",
+        "CRITERIA",
+        "STUDY",
+        "EXPOSURE",
+        "EXPOSURES",
+        "STATISTICAL",
+        "ANALYSIS",
+        "REGISTRATION",
+        "TRIAL",
+        "AND",
+        "OF",
+        "FOR",
+    ]
+)
+
+
+def asks(text: str, *, section: str = "") -> bool:
+    """Whether the sentence states an aim, a question or a method rather than a finding.
+
+    `section` is the structured-abstract heading the sentence sits under, if any: a
+    sentence under a methods heading ("DESIGN, SETTING, AND PARTICIPANTS") describes the
+    study unless it reports a result.
+    """
+    stripped = text.strip()
+    if stripped.endswith("?"):
+        return True
+    finding = _FINDING.search(stripped) is not None
+    if _ASKS.match(stripped) and not finding:
+        return True
+    words = re.findall(r"[A-Za-z]+", section.upper())
+    return bool(words) and set(words) <= _METHOD_HEADINGS and not finding
