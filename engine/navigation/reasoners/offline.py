@@ -124,10 +124,14 @@ class OfflineReasoner:
             budget = ""
             if state.steps_left <= 1 and _unchecked(state, self.config):
                 budget = " (the step budget ran out before every relevant note was checked)"
-            return Action.answer(
-                _draft([claim], "c1", []),
-                f"gave up: {why}; too weak to restate as an answer{budget}",
+            # An aim that covers the question well is not weak: it is not a finding.
+            aim = best.asks and strong(replace(best, asks=False), self.config, claim=claim)
+            verdict = (
+                "only what a study found is restated as an answer"
+                if aim
+                else "too weak to restate as an answer"
             )
+            return Action.answer(_draft([claim], "c1", []), f"gave up: {why}; {verdict}{budget}")
         note = state.workspace.note(best.address)
         premises = (
             _premise_targets(state, best.address) if note and note.type is NoteKind.CLAIM else []
