@@ -27,10 +27,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.api import ask, open_workspace
-from engine.datasets.evaluation import SCIFACT_BOX, GoldClaim, load_gold
+from engine.api import open_workspace
+from engine.datasets.evaluation import SCIFACT_BOX, GoldClaim
 from engine.navigation.reasoners.offline import Candidate, OfflineConfig, best_candidate, strong
-from tools.tune_offline import FOLDS, _Recorder, fold_of
+from tools.train_stance import cross_validated
+from tools.tune_offline import recorded
 
 PREFIX = f"zk:{SCIFACT_BOX}:"
 # The issue's evidence-recall target; the listing stops at the first gate reaching it.
@@ -56,10 +57,7 @@ def observe(workspace: str, claims_path: str) -> list[Case]:
     opened = open_workspace(workspace)
     config = OfflineConfig(ground_practice=False)
     out = []
-    for gold in load_gold(claims_path):
-        recorder = _Recorder()
-        ask(opened, gold.claim, reasoner=recorder)
-        state = recorder.state
+    for gold, state in recorded(opened, claims_path):
         best = best_candidate(state, config) if state is not None else None
         wanted = {PREFIX + doc for doc in gold.evidence}
         if not gold.evidence:
@@ -97,26 +95,11 @@ def _features(opened, best: Candidate, state) -> tuple[float, ...]:
     )
 
 
-def _fit(x: np.ndarray, y: np.ndarray, *, rounds: int = 3000, l2: float = 1.0) -> np.ndarray:
-    w = np.zeros(x.shape[1])
-    for _ in range(rounds):
-        p = 1 / (1 + np.exp(-x @ w))
-        w -= 0.5 * (x.T @ (p - y) + l2 * w) / len(y)
-    return w
-
-
 def held_out_scores(pool: list[Case]) -> np.ndarray:
-    """Each case's gate score from a logistic fit on the other four folds."""
+    """Each case's gate probability from a logistic fit on the other four folds."""
     x = np.array([c.features for c in pool], dtype=float)
-    x = (x - x.mean(axis=0)) / (x.std(axis=0) + 1e-9)
-    x = np.hstack([x, np.ones((len(pool), 1))])
     y = np.array([c.hit for c in pool], dtype=float)
-    folds = np.array([fold_of(c.gold.id) for c in pool])
-    scores = np.zeros(len(pool))
-    for k in range(FOLDS):
-        w = _fit(x[folds != k], y[folds != k])
-        scores[folds == k] = x[folds == k] @ w
-    return scores
+    return cross_validated(x, y, [c.gold.id for c in pool], l2=1.0)
 
 
 def main(argv: list[str]) -> int:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 import sys
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from engine.api import ask, open_workspace
@@ -84,17 +85,23 @@ class Seen:
     best: dict[tuple[tuple[float, float], str, str], Candidate | None]
 
 
+def recorded(opened, claims_path: str) -> Iterator[tuple[GoldClaim, NavState | None]]:
+    """Each claim with the state the shipped reasoner answered it from (None if it never did)."""
+    for gold in load_gold(claims_path):
+        recorder = _Recorder()
+        ask(opened, gold.claim, reasoner=recorder)
+        yield gold, recorder.state
+
+
 def observe(workspace: str, claims_path: str) -> list[Seen]:
     opened = open_workspace(workspace)
     notes = opened.index.count()
     known = in_canon(opened.index)
     out = []
-    for gold in load_gold(claims_path):
-        recorder = _Recorder()
-        ask(opened, gold.claim, reasoner=recorder)
+    for gold, answered_from in recorded(opened, claims_path):
         best = {}
         for (salient, topic), rules, config in READINGS:
-            state = recorder.state
+            state = answered_from
             if state is not None:
                 terms = QuestionTerms(
                     gold.claim,
@@ -143,9 +150,8 @@ def figures(seen: list[Seen], reading, gate) -> dict:
     }
 
 
-def fold_of(claim_id: str) -> int:
-    """The claim's fold, 0 to FOLDS - 1, from a hash of its id."""
-    return zlib.crc32(claim_id.encode()) % FOLDS
+def _fold(item: Seen) -> int:
+    return zlib.crc32(item.gold.id.encode()) % FOLDS
 
 
 def _show(name: str, f: dict) -> str:
@@ -159,8 +165,8 @@ def cross_validate(seen: list[Seen], settings: list, *, verbose: bool = False) -
     """Held-out figures pooled over the folds, each fold's setting picked on the other four."""
     pooled = dict.fromkeys(("hits", "answered", "false", "with_evidence", "without"), 0)
     for k in range(FOLDS):
-        train = [s for s in seen if fold_of(s.gold.id) != k]
-        held = [s for s in seen if fold_of(s.gold.id) == k]
+        train = [s for s in seen if _fold(s) != k]
+        held = [s for s in seen if _fold(s) == k]
         scored = [(setting, figures(train, *setting)) for setting in settings]
         sound = [x for x in scored if min(x[1]["precision"], x[1]["abstain"]) >= FLOOR]
         setting = max(sound or scored, key=lambda x: (x[1]["recall"], x[1]["precision"]))[0]
