@@ -91,16 +91,12 @@ def load_gold(path: str | Path) -> list[GoldClaim]:
             if not isinstance(evidence, dict | list):
                 raise ValueError("evidence must be an object of abstract ids")
             ids = [str(doc) for doc in evidence if isinstance(doc, str | int)]
-            labels = (
-                {str(doc): _label(ev) for doc, ev in evidence.items()}
-                if isinstance(evidence, dict)
-                else {}
+            # Only the object form (doc id -> its evidence) carries labels and rationales.
+            per_doc = (
+                {str(doc): ev for doc, ev in evidence.items()} if isinstance(evidence, dict) else {}
             )
-            rationales = (
-                {str(doc): _rationale(ev) for doc, ev in evidence.items()}
-                if isinstance(evidence, dict)
-                else {}
-            )
+            labels = {doc: _label(ev) for doc, ev in per_doc.items()}
+            rationales = {doc: _rationale(ev) for doc, ev in per_doc.items()}
             claims.append(
                 GoldClaim(str(item["id"]), item["claim"], frozenset(ids), labels, rationales)
             )
@@ -188,21 +184,22 @@ def stance_figures(answered: list[ClaimOutcome]) -> dict:
     return out
 
 
+def _items(evidence: object) -> list:
+    """A gold abstract's evidence as a list of SciFact's `{label, sentences}` items."""
+    return evidence if isinstance(evidence, list) else [evidence]
+
+
 def _label(evidence: object) -> str:
-    """A gold abstract's label: SUPPORT or CONTRADICT (SciFact's `{label, sentences}`)."""
-    if isinstance(evidence, dict):
-        return str(evidence.get("label", ""))
-    if isinstance(evidence, list) and evidence and isinstance(evidence[0], dict):
-        return str(evidence[0].get("label", ""))
-    return ""
+    """A gold abstract's label (its first item's): SUPPORT or CONTRADICT."""
+    first = next(iter(_items(evidence)), None)
+    return str(first.get("label", "")) if isinstance(first, dict) else ""
 
 
 def _rationale(evidence: object) -> frozenset[int]:
-    """The sentence indices a gold abstract's evidence names (SciFact's `sentences`)."""
-    items = evidence if isinstance(evidence, list) else [evidence]
+    """The sentence indices a gold abstract's evidence items name."""
     rows = [
         n
-        for item in items
+        for item in _items(evidence)
         if isinstance(item, dict) and isinstance(item.get("sentences"), list)
         for n in item["sentences"]
         if isinstance(n, int) and not isinstance(n, bool)

@@ -50,50 +50,13 @@ _FINDING = re.compile(
 )
 # Structured-abstract headings under which sentences describe the study, not its results.
 _METHOD_HEADINGS = frozenset(
-    [
-        "DESIGN",
-        "METHOD",
-        "METHODS",
-        "METHODOLOGY",
-        "MATERIALS",
-        "SETTING",
-        "SETTINGS",
-        "PARTICIPANTS",
-        "PATIENTS",
-        "SUBJECTS",
-        "POPULATION",
-        "SAMPLE",
-        "INTERVENTION",
-        "INTERVENTIONS",
-        "MEASURE",
-        "MEASURES",
-        "MEASUREMENT",
-        "MEASUREMENTS",
-        "MAIN",
-        "OUTCOME",
-        "OUTCOMES",
-        "PRIMARY",
-        "SECONDARY",
-        "DATA",
-        "SOURCES",
-        "SEARCH",
-        "STRATEGY",
-        "SELECTION",
-        "EXTRACTION",
-        "ELIGIBILITY",
-        "CRITERIA",
-        "STUDY",
-        "EXPOSURE",
-        "EXPOSURES",
-        "STATISTICAL",
-        "ANALYSIS",
-        "REGISTRATION",
-        "TRIAL",
-        "AND",
-        "OF",
-        "FOR",
-    ]
-)
+    ["DESIGN", "METHOD", "METHODS", "METHODOLOGY", "MATERIALS", "SETTING", "SETTINGS",
+     "PARTICIPANTS", "PATIENTS", "SUBJECTS", "POPULATION", "SAMPLE", "INTERVENTION",
+     "INTERVENTIONS", "MEASURE", "MEASURES", "MEASUREMENT", "MEASUREMENTS", "MAIN", "OUTCOME",
+     "OUTCOMES", "PRIMARY", "SECONDARY", "DATA", "SOURCES", "SEARCH", "STRATEGY", "SELECTION",
+     "EXTRACTION", "ELIGIBILITY", "CRITERIA", "STUDY", "EXPOSURE", "EXPOSURES", "STATISTICAL",
+     "ANALYSIS", "REGISTRATION", "TRIAL", "AND", "OF", "FOR"]
+)  # fmt: skip
 
 
 def asks(text: str, *, section: str = "") -> bool:

@@ -59,7 +59,7 @@ class Candidate:
     `coverage` counts the sentence and its note's title, `note_coverage` the whole note;
     `margin` is how much better the note covers the question than the runner-up checked
     note not linked to it, `rival`. `asks` marks a sentence that says what the study set
-    out to do or how, rather than what it found.
+    out to do or how, rather than what it found (looked for only with `findings_only`).
     """
 
     score: float
@@ -164,7 +164,7 @@ def strong(best: Candidate, config: OfflineConfig, *, claim: bool = True) -> boo
         and best.note_coverage >= config.min_coverage
         and best.sentence_coverage >= config.min_sentence
         and (best.margin >= config.min_margin or not claim)
-        and not (best.asks and config.findings_only)
+        and not best.asks
     )
 
 
