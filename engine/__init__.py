@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from engine.core.quote import QuoteMatch, verify_quote
     from engine.core.router import REASON_EXPLANATIONS, Decision, Reason, route
     from engine.core.stance import Stance, StanceRelation
+    from engine.core.text import reveal
     from engine.core.traceability import Traceability
     from engine.core.verifiers import VerifierResult, VerifierStatus
     from engine.core.wire import Draft, parse_json, parse_payload
@@ -88,6 +89,7 @@ _EXPORTS = {
     "QuoteMatch": "engine.core.quote",
     "VerifierResult": "engine.core.verifiers",
     "VerifierStatus": "engine.core.verifiers",
+    "reveal": "engine.core.text",
     # the claim overlay and triage
     "Overlay": "engine.review.overlay",
     "build_overlay": "engine.review.overlay",
@@ -208,6 +210,7 @@ __all__ = [
     "read_overlay",
     "record",
     "relations_in",
+    "reveal",
     "review_edges",
     "review_matrix",
     "review_stamp",

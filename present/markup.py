@@ -7,6 +7,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine import reveal
+
 
 @dataclass(frozen=True)
 class Swatch:
@@ -72,13 +74,17 @@ WORD_JOINER = "\u2060"
 
 
 def esc(text: object) -> str:
-    """`text` as HTML-escaped text, quotes included."""
-    return html.escape(str(text), quote=True)
+    """`text` as HTML-escaped text, quotes included, invisible format characters shown."""
+    return html.escape(reveal(str(text)), quote=True)
 
 
 def md_escape(text: object) -> str:
-    """`text` on one line with every Markdown control character backslash-escaped."""
-    flat = _markdown_specials.sub(r"\\\1", " ".join(str(text).split()))
+    """`text` on one line with every Markdown control character backslash-escaped.
+
+    Invisible format characters (a bidi override) are shown as their codes first, so what
+    is displayed is what was compared.
+    """
+    flat = _markdown_specials.sub(r"\\\1", " ".join(reveal(str(text)).split()))
     flat = _autolink.sub(lambda m: (m.group(1) or "") + WORD_JOINER, flat)
     # Block syntax only counts at the start of a line: a heading, list or rule marker there.
     return _markdown_block_start.sub(

@@ -346,6 +346,27 @@ def deduction(text, premise, *, prose=None):
     return data
 
 
+def compared(text, *, premises=("Momentum earned 1.2% a month.", "Reversal earned 0.4% a month.")):
+    """A deduction resting on two quoted premises, each citing its own note."""
+    refs = (A1, A2)
+    claims = [
+        restate(f"p{i}", text=t, cites=(ref,))
+        for i, (t, ref) in enumerate(zip(premises, refs, strict=True), 1)
+    ]
+    claims.append({"id": "d1", "text": text, "kind": "deduction", "premises": ["p1", "p2"]})
+    groundings = {ref: quote(t, fulltext=t) for t, ref in zip(premises, refs, strict=True)}
+    return payload(claims, prose=text, groundings=groundings)
+
+
+def quoted_note(claim, *, quote, body):
+    """A restatement of a note whose one checked quote sits in a longer body of its own words."""
+    return payload(
+        restate(text=claim),
+        groundings={A1: {"type": "quote", "payload": {"body": quote, "fulltext": quote}}},
+        node_bodies={A1: body},
+    )
+
+
 ASPIRIN = "Aspirin use was associated with lower risk of colorectal cancer."
 UNSOUND = {
     "no-evidence-that": (
@@ -410,12 +431,52 @@ UNSOUND = {
     "deduction-with-novel-words": (
         deduction("Aspirin cures all cancers in every patient.", ASPIRIN),
         "ABSTAIN",
-        'deduction d1 says "cures", "all", "cancers", "in", "every", "patient"',
+        'it says "cures", "all", "cancers", "in", "every", "patient"',
     ),
     "deduction-with-novel-words-prose-on-premise": (
         deduction("Aspirin cures all cancers in every patient.", ASPIRIN, prose=ASPIRIN),
         "HEDGED ANSWER",
-        'deduction d1 says "cures"',
+        'deduction d1 is not proven from what it rests on: it says "cures"',
+    ),
+    "deduction-drops-a-negation": (
+        deduction(
+            "The profits are due to systematic risk.",
+            "The profits are not due to systematic risk.",
+        ),
+        "ABSTAIN",
+        "deduction d1 is not proven from what it rests on",
+    ),
+    "deduction-swaps-roles": (
+        deduction(
+            "Past losers outperformed past winners.", "Past winners outperformed past losers."
+        ),
+        "ABSTAIN",
+        "deduction d1 is not proven",
+    ),
+    "deduction-swaps-numbers": (
+        deduction("Returns persisted for 12 to 3 months.", "Returns persisted for 3 to 12 months."),
+        "ABSTAIN",
+        "deduction d1 is not proven",
+    ),
+    "deduction-reorders-its-premise": (
+        deduction("Lower risk of colorectal cancer was associated with aspirin use.", ASPIRIN),
+        "ABSTAIN",
+        "deduction d1 is not proven",
+    ),
+    "deduction-compares-the-wrong-way": (
+        compared("Reversal earned more than momentum."),
+        "ABSTAIN",
+        "deduction d1 is not proven",
+    ),
+    "off-quote-body-sentence": (
+        quoted_note(
+            "Treatment accelerated the onset of diabetes.",
+            quote="Treatment delayed the onset of diabetes.",
+            body="Treatment delayed the onset of diabetes. Treatment accelerated the onset of "
+            "diabetes.",
+        ),
+        "ABSTAIN",
+        "c1 is the note's own text; only its quote was checked against the source",
     ),
 }
 
@@ -435,8 +496,14 @@ SOUND = {
         "Drug A raised insulin levels.", "Drug A raised insulin levels; drug B lowered glucose."
     ),
     "whole-sentence-quoted-only": sourced(ASPIRIN, f"Intro. {ASPIRIN}", body=False, quoted=ASPIRIN),
-    "deduction-within-its-premise": deduction(
-        "Lower risk of colorectal cancer was associated with aspirin use.", ASPIRIN
+    "deduction-restating-its-premise": deduction(ASPIRIN, ASPIRIN),
+    "deduction-comparing-premise-numbers": compared("Momentum earned more than reversal."),
+    "deduction-by-arithmetic": compared("1.2% > 0.4%."),
+    "quote-inside-its-note": quoted_note(
+        "Treatment delayed the onset of diabetes.",
+        quote="Treatment delayed the onset of diabetes.",
+        body="Treatment delayed the onset of diabetes. Treatment accelerated the onset of "
+        "diabetes.",
     ),
 }
 

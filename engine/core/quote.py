@@ -14,16 +14,19 @@ from itertools import accumulate
 from rapidfuzz import fuzz
 
 from engine.core.errors import ConfigError
+from engine.core.text import MINUS_LIKE, control_names, format_controls
 from engine.core.typos import negation, same_marks, typo_of
 
 DEFAULT_FUZZY_FLOOR = 90.0
 ANNOTATION_COVERAGE = 90.0
 
-_DASHES = "‐‑‒–—―−﹘﹣－"
+_DASHES = MINUS_LIKE
+# Only a soft hyphen is dropped: every other format character (a bidi control, a zero-width
+# character) changes what is displayed or hides that something differs, and is compared.
 _PUNCT = str.maketrans(
     "‘’‚‛′`“”„‟″«»" + _DASHES,
     "'" * 6 + '"' * 7 + "-" * len(_DASHES),
-    "\u00ad\u200b\u200c\u200d\u200e\u200f\u2060\ufeff",
+    "\u00ad",
 )
 _BREAKS = "\r\n\f\v\x85\u2028\u2029"
 _EDITS = rf"(?P<hy>[-\xad{_DASHES}])[^\S{_BREAKS}]*[{_BREAKS}]\s*|(?P<ws>\s{{2,}}|[^\S ])"
@@ -54,6 +57,7 @@ class MatchMethod(StrEnum):
     ANNOTATION = "annotation"
     NONE = "none"
     UNAVAILABLE = "unavailable"
+    REFUSED = "refused"
 
 
 @dataclass(frozen=True)
@@ -79,6 +83,11 @@ class QuoteMatch:
     def unavailable(cls) -> QuoteMatch:
         """No source text to check against; this is not a refutation."""
         return cls(False, MatchMethod.UNAVAILABLE, 0.0)
+
+    @classmethod
+    def refused(cls, reason: str) -> QuoteMatch:
+        """The quote cannot be compared as it is displayed; this is not a refutation."""
+        return cls(False, MatchMethod.REFUSED, 0.0, reason=reason)
 
     @classmethod
     def exact(cls, needle: str, page: int) -> QuoteMatch:
@@ -150,6 +159,12 @@ def verify_quote(
         raise ConfigError(f"fuzzy_floor must be between 0 and 100, got {fuzzy_floor!r}")
     if fulltext is None or not fulltext.strip():
         return QuoteMatch.unavailable()
+    controls = format_controls(body)
+    if controls:
+        return QuoteMatch.refused(
+            f"the quote holds invisible format characters ({control_names(controls)}) that "
+            "change how it is displayed or hide a difference; text is compared as displayed"
+        )
     needle = quote_needle(body)
     if not _TOKEN.search(needle):
         return QuoteMatch.not_found()

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
+from engine.core.deduction import COMPARISON_WORDS, prove
 from engine.core.epistemics import (
     HonestyViolation,
     Tier,
@@ -177,22 +178,18 @@ def route(
     reasons_floored: dict[str, str] = {}
     for c in dag.claims:
         if c.kind is ClaimKind.RESTATEMENT and derived[c.id].tier.verified:
-            sources = _licensing_texts(c.cites, inp.node_bodies, results)
+            sources = _licensing_texts(c.cites, inp, results)
             if not any(extractively_licensed(c.text, text) for text in sources):
-                shown = sources or _quoted_sources(c.cites, inp)
-                reasons_floored[c.id] = f"{c.id} {why_unlicensed(c.text, shown)}"
+                reasons_floored[c.id] = _unlicensed_reason(c, inp, results, sources)
     if reasons_floored:
         derived = derive_claims(dag, nodes, capped=reasons_floored)
     deductions = {}
     for c in dag.claims:
         if c.kind is ClaimKind.DEDUCTION and derived[c.id].tier.verified:
-            novel = _novel(c, dag, inp.node_bodies, results)
-            if novel:
-                shown = ", ".join(f'"{token}"' for token in novel[:6])
-                more = " …" if len(novel) > 6 else ""
-                deductions[c.id] = (
-                    f"deduction {c.id} says {shown}{more}, which nothing it rests on says"
-                )
+            support = [dag.claim(p).text for p in c.premises]
+            support += _licensing_texts(c.cites, inp, results)
+            if prove(c.text, support) is None:
+                deductions[c.id] = _unproven_reason(c, support)
     if deductions:
         reasons_floored.update(deductions)
         derived = derive_claims(dag, nodes, capped=reasons_floored)
@@ -302,21 +299,54 @@ def route(
 
 
 def _licensing_texts(
-    cites: tuple[str, ...],
-    bodies: Mapping[str, str],
-    results: Mapping[str, VerifierResult],
+    cites: tuple[str, ...], inp: RouteInput, results: Mapping[str, VerifierResult]
 ) -> list[str]:
-    """What may license a claim citing `cites`: non-empty bodies and verifier-confirmed text."""
+    """What may license a claim citing `cites`: only text confirmed against a source.
+
+    A checked node licenses only what its verifier confirmed (a found quote, a highlight, a
+    tethered file's text, a recomputed figure in words), never the rest of its body: those
+    are its author's words. A node with no grounding but an explicit verified status was
+    checked elsewhere, and the payload vouches for its body as that checked text.
+    """
     out = []
     for ref in cites:
-        body = bodies.get(ref, "")
-        if body.strip():
-            out.append(body)
         result = results.get(ref)
-        confirmed = result.confirmed_source_text if result is not None and result.ok else None
-        if confirmed and confirmed.strip():
-            out.append(confirmed)
+        if result is not None:
+            confirmed = result.confirmed_source_text if result.ok else None
+            if confirmed and confirmed.strip():
+                out.append(confirmed)
+            continue
+        status = inp.node_status.get(ref)
+        body = inp.node_bodies.get(ref, "")
+        if status is not None and status.tier.verified and body.strip():
+            out.append(body)
     return out
+
+
+def _unlicensed_reason(
+    claim: Claim, inp: RouteInput, results: Mapping[str, VerifierResult], sources: list[str]
+) -> str:
+    """Why a restatement is not licensed, in a few words naming what changed or was unchecked."""
+    for ref in claim.cites:
+        result = results.get(ref)
+        body = inp.node_bodies.get(ref, "")
+        if result is not None and body.strip() and extractively_licensed(claim.text, body):
+            what = _CHECKED.get(inp.groundings[ref].type, "its ground")
+            return f"{claim.id} is the note's own text; only {what} was checked against the source"
+    shown = sources or _quoted_sources(claim.cites, inp)
+    return f"{claim.id} {why_unlicensed(claim.text, shown)}"
+
+
+# What each built-in verifier checks, for the floor reason of a note's own sentence.
+_CHECKED = {
+    "quote": "its quote",
+    "expr-recompute": "the figure it recomputes",
+    "equation": "its equation",
+    "figure": "that its figure file is an image",
+    "decision-tree": "the clause its decision tree reaches",
+    "decision_tree": "the clause its decision tree reaches",
+    "tether": "its tethered file",
+}
 
 
 def _quoted_sources(cites: tuple[str, ...], inp: RouteInput) -> list[str]:
@@ -330,16 +360,20 @@ def _quoted_sources(cites: tuple[str, ...], inp: RouteInput) -> list[str]:
     return out
 
 
-def _novel(
-    claim: Claim,
-    dag: ReasoningDAG,
-    bodies: Mapping[str, str],
-    results: Mapping[str, VerifierResult],
-) -> tuple[str, ...]:
-    """The tokens of a deduction found in none of its premises' texts and cited sources."""
-    support = [dag.claim(p).text for p in claim.premises]
-    support += _licensing_texts(claim.cites, bodies, results)
-    return novel_tokens(claim.text, support)
+def _unproven_reason(claim: Claim, support: list[str]) -> str:
+    """Why a deduction is not proven from what it rests on, naming new words when there are."""
+    said = f"deduction {claim.id} is not proven from what it rests on: "
+    novel = novel_tokens(claim.text, support)
+    if novel and set(novel) <= COMPARISON_WORDS:
+        return said + "the comparison it draws does not follow from their numbers"
+    if novel:
+        shown = ", ".join(f'"{token}"' for token in novel[:6])
+        more = " …" if len(novel) > 6 else ""
+        return said + f"it says {shown}{more}, which nothing it rests on says"
+    return said + (
+        "it neither restates one of them nor follows from a comparison of their numbers "
+        "(shared words prove nothing: order, negation, roles or numbers may have changed)"
+    )
 
 
 def _gaps(inp: RouteInput) -> str:

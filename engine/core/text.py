@@ -39,6 +39,15 @@ from collections.abc import Iterator
 from dataclasses import KW_ONLY, dataclass
 from typing import NamedTuple
 
+# Every character that displays as a minus or a dash: Unicode's dash punctuation (Pd) and
+# the signs drawn like one (modifier minus, heavy minus, line extensions, box rules). Each
+# folds to `-` before comparison, so a sign written with any of them counts, and a sign
+# dropped or flipped is a mismatch rather than an invisible difference.
+MINUS_LIKE = (
+    "\u058a\u05be\u1400\u1806\u2010\u2011\u2012\u2013\u2014\u2015\u2e17\u2e1a\u2e3a\u2e3b"
+    "\u2e40\u2e5d\u301c\u3030\u30a0\ufe31\ufe32\ufe58\ufe63\uff0d"
+    "\u02d7\u2043\u2212\u2796\u23af\u2500\u2501\u2574\u2576\u208b"
+)
 # Applied after NFKC, which leaves these alone.
 _FOLD = str.maketrans(
     {
@@ -51,20 +60,11 @@ _FOLD = str.maketrans(
         "\u201d": '"',
         "\u201e": '"',
         "\u201f": '"',
-        "\u2010": "-",
-        "\u2011": "-",
-        "\u2012": "-",
-        "\u2013": "-",
-        "\u2014": "-",
-        "\u2015": "-",
-        "\u2212": "-",
+        # A soft hyphen only marks where a word may break: it displays as nothing, or as a
+        # hyphen at a line end. Every other format character stays a token of its own.
         "\u00ad": "",
-        "\u200b": "",
-        "\u200c": "",
-        "\u200d": "",
-        "\u2060": "",
-        "\ufeff": "",
     }
+    | dict.fromkeys(map(ord, MINUS_LIKE), "-")
 )
 # Superscripts keep their exponent apart from the base: 10⁻³ folds to 10^-3, not 10-3.
 _SUPERSCRIPT = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻", "0123456789+-", strict=True))
@@ -86,9 +86,15 @@ _TOKEN = re.compile(
     (?P<marked>[-+](?![\w/+\-.])|/[-+](?!\w))?
   | (?P<word>[^\W\d_][^\W_]*(?:'[^\W_]+)*)(?P<marker>[-+]/[-+](?!\w)|\+|-(?!\w)|\([-+]\)(?!\w))?
   | (?P<symbol><=|>=|!=|\+/-|\+-|[-+]/[-+]|[<>≤≥=≠±≈×~∼≃+])
+  | (?P<other>[^\s\w.,;:!?'"()\[\]{}/\\&*\#@|`^%\-\x00-\x1f\x7f])
     """,
     re.VERBOSE,
 )
+# Brackets, quotation marks and connectors: punctuation that says nothing by itself. Any
+# other character that is not a letter, digit or plain punctuation (an arrow, a per-mille
+# sign, a bidi control, a private-use glyph) is a token of its own, so nothing that shows,
+# or that changes how text shows, is dropped from a comparison. `‹ ›` look like `< >`.
+_QUIET = frozenset({"Ps", "Pe", "Pi", "Pf", "Pc"})
 _SYMBOLS = {"<=": "≤", ">=": "≥", "!=": "≠", "+/-": "±", "+-": "±", "~": "≈", "∼": "≈", "≃": "≈"}
 
 # A terminator run (with closing quotes or brackets) before whitespace, or a blank line.
@@ -263,6 +269,11 @@ def _norms(
         if symbol is not None:
             yield _SYMBOLS.get(symbol, symbol), False, start, end
             continue
+        other = match.group("other")
+        if other is not None:
+            if unicodedata.category(other) not in _QUIET or other in "‹›":
+                yield other, False, start, end
+            continue
         sign = match.group("sign") or ""
         if sign == "-" and _digit_before(text, start):
             # A dash after a number is a range, not a sign.
@@ -423,6 +434,34 @@ def _ends_sentence(text: str, at: int, run: str) -> bool:
     if "." in word and all(len(part) == 1 and part.isalpha() for part in word.split(".")):
         return False  # dotted initialism such as U.S.
     return not (len(word) == 1 and word.isupper())
+
+
+def format_controls(text: str) -> tuple[str, ...]:
+    """The invisible format characters of `text` (bidi controls, zero-width characters), in order.
+
+    A soft hyphen is not one: it only marks where a word may break.
+    """
+    if text.isascii():
+        return ()
+    return tuple(c for c in text if c != "\u00ad" and unicodedata.category(c) == "Cf")
+
+
+def control_names(controls: tuple[str, ...]) -> str:
+    """Name format characters for a person: "U+202E RIGHT-TO-LEFT OVERRIDE"."""
+    named = dict.fromkeys(
+        f"U+{ord(c):04X} {unicodedata.name(c, 'FORMAT CHARACTER')}" for c in controls
+    )
+    return ", ".join(named)
+
+
+def reveal(text: str) -> str:
+    """`text` with every invisible format character shown as its code, `⟦U+202E⟧`, for display."""
+    if text.isascii() or not format_controls(text):
+        return text
+    return "".join(
+        f"\u27e6U+{ord(c):04X}\u27e7" if c != "\u00ad" and unicodedata.category(c) == "Cf" else c
+        for c in text
+    )
 
 
 def one_line(text: object) -> str:

@@ -34,6 +34,7 @@ from engine.core.licensing import licensable_part
 from engine.core.paths import resolve_inside
 from engine.core.quote import verify_quote
 from engine.core.registry import Registry
+from engine.core.statements import recompute_statement, tree_statement
 
 __all__ = [
     "VERIFIERS",
@@ -290,6 +291,8 @@ def check_quote(payload: Mapping[str, Any], context: VerifyContext) -> VerifierR
         )
     if method == "unavailable":
         return VerifierResult.undecided("source text unavailable", method=method)
+    if method == "refused":
+        return VerifierResult.undecided(f"quote refused: {match.reason}", method=method)
     return VerifierResult.refuted(
         f"quote not found in source ({match.reason})"
         if match.reason
@@ -346,7 +349,10 @@ def check_recompute(payload: Mapping[str, Any], context: VerifyContext) -> Verif
     figure = f"{agg}({column}) = {computed:.12g}"
     if abs(computed - declared) <= tolerance:
         return VerifierResult.confirmed(
-            f"recomputed {figure}, declared {declared:.12g}", method="recompute", tier=Tier.MEASURED
+            f"recomputed {figure}, declared {declared:.12g}",
+            method="recompute",
+            tier=Tier.MEASURED,
+            confirmed_source_text=recompute_statement(payload, declared),
         )
     return VerifierResult.refuted(
         f"recomputed {figure} but declared {declared:.12g} (tolerance {tolerance:g})",
@@ -357,9 +363,13 @@ def check_recompute(payload: Mapping[str, Any], context: VerifyContext) -> Verif
 def check_equation(payload: Mapping[str, Any], context: VerifyContext) -> VerifierResult:
     """Check that a LaTeX snippet is structurally sound."""
     problem = latex_problem(_text(payload, "body", "latex"))
+    body = _text(payload, "body", "latex")
     if problem:
         return VerifierResult.refuted(problem, method="latex")
-    return VerifierResult.confirmed("LaTeX structure is sound", method="latex")
+    # The equation is what was checked; a sentence about it is its note's own words.
+    return VerifierResult.confirmed(
+        "LaTeX structure is sound", method="latex", confirmed_source_text=body.strip()
+    )
 
 
 def check_figure(payload: Mapping[str, Any], context: VerifyContext) -> VerifierResult:
@@ -391,10 +401,31 @@ def check_decision_tree(payload: Mapping[str, Any], context: VerifyContext) -> V
     if clause is None:
         return VerifierResult.undecided(f"clause {target!r} is not in the tree", method="tree")
     if clause.state is NodeState.APPLIES:
-        return VerifierResult.confirmed(f"clause {target!r} applies", method="tree")
+        return VerifierResult.confirmed(
+            f"clause {target!r} applies",
+            method="tree",
+            confirmed_source_text=tree_statement(payload, target, params),
+        )
     if clause.state is NodeState.EXCLUDED:
         return VerifierResult.refuted(f"clause excluded: {clause.reason}", method="tree")
     return VerifierResult.undecided(f"clause unresolved: {clause.reason}", method="tree")
+
+
+def check_tether(payload: Mapping[str, Any], context: VerifyContext) -> VerifierResult:
+    """Read a tethered file: its current text is what a restatement of it may be licensed by.
+
+    Whether the file still matches its pin is the tether's freshness, reported apart as
+    flags; this check only proves what the file says now.
+    """
+    relative = payload.get("path")
+    path = _workspace_file(context, relative)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CannotCheck(f"cannot read {relative!r}: {exc}") from exc
+    return VerifierResult.confirmed(
+        f"{relative!r} read", method="file", confirmed_source_text=text if text.strip() else None
+    )
 
 
 register("quote", check_quote)
@@ -402,5 +433,6 @@ register("expr-recompute", check_recompute)
 register("equation", check_equation)
 register("figure", check_figure)
 register("decision-tree", check_decision_tree)
+register("tether", check_tether)
 # Verifier types are named in kebab case; payloads saved with the older name still route.
 VERIFIERS.alias("decision_tree", "decision-tree")

@@ -53,8 +53,9 @@ def ground_node(workspace: Workspace, address: str) -> NodeGround | None:
     """Fetch a node back in full and say how to check it; None when it does not resolve.
 
     Evidence is chosen in a fixed order: data recomputation, decision tree, equation,
-    figure, then the note's first quote (`for_claim` picks the quote a claim copies). A
-    tether adds its freshness as flags. A note with nothing checkable is an inference.
+    figure, then the note's first quote (`for_claim` picks the quote a claim copies), then
+    its tethered file, whose current text is what it confirms; a tether adds its freshness
+    as flags. A note with nothing checkable is an inference.
     """
     if address.startswith(f"{CODE_STORE}:"):
         path = Address.parse(address).id
@@ -66,12 +67,14 @@ def ground_node(workspace: Workspace, address: str) -> NodeGround | None:
     if note is None:
         return None
     spec = _spec(note, None)
+    if spec is None and note.tether is not None:
+        # The tethered file's current text is what a restatement of it may be licensed by.
+        spec = GroundingSpec("tether", {"path": note.tether.path})
     tether = tether_status(workspace, note) if note.tether is not None else None
     status = None
     if tether is not None:
-        tier = (
-            Tier.MEASURED if spec is not None and spec.type == "expr-recompute" else Tier.GROUNDED
-        )
+        measured = spec is not None and spec.type == "expr-recompute"
+        tier = Tier.MEASURED if measured else Tier.GROUNDED
         status = Verdict(tier, **_TETHER_FLAGS[tether])
     elif spec is None:
         status = Verdict(Tier.INFERRED)

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from engine.core.llm import ChatModel, LLMConfig, OpenAIChat
-from engine.core.text import one_line
+from engine.core.text import control_names, format_controls, one_line
 from engine.review.figures import untraced_figures, without_spelled_figures
 from engine.review.matrix import is_high_value
 from engine.review.overlay import Overlay, OverlayEdge, note_text
@@ -125,6 +125,7 @@ class BriefFailure(StrEnum):
     UNTRACED_NUMBER = "untraced-number"
     UNTRACED_QUOTE = "untraced-quote"
     LOW_COVERAGE = "low-coverage"
+    FORMAT_CONTROL = "format-control"
 
 
 @dataclass(frozen=True)
@@ -289,6 +290,13 @@ def verify_brief(brief: str, material: Material) -> BriefCheck:
     brief = (brief or "").strip()
     if not brief:
         return BriefCheck.failed(BriefFailure.EMPTY, "the brief is empty")
+    controls = format_controls(brief)
+    if controls:
+        return BriefCheck.failed(
+            BriefFailure.FORMAT_CONTROL,
+            f"holds invisible format characters ({control_names(controls)}) that change how it"
+            " is displayed",
+        )
     if material.memory_id not in brief:
         return BriefCheck.failed(
             BriefFailure.MISSING_ID, f"the memory id {material.memory_id} is not cited"

@@ -60,6 +60,8 @@ class Candidate:
     `margin` is how much better the note covers the question than the runner-up checked
     note not linked to it, `rival`. `asks` marks a sentence that says what the study set
     out to do or how, rather than what it found (looked for only with `findings_only`).
+    `confirmed` marks text a verifier checks against a source (a quote, a tethered file's
+    sentence, a recomputed figure in words); any other sentence is its note's own words.
     """
 
     score: float
@@ -72,6 +74,7 @@ class Candidate:
     margin: float = 1.0
     rival: str = ""
     asks: bool = False
+    confirmed: bool = True
 
     def why(self, title: str, *, rival_title: str | None = None) -> str:
         """The match in plain words, for the step caption and the abstain explanation.
@@ -136,12 +139,14 @@ class OfflineReasoner:
         premises = (
             _premise_targets(state, best.address) if note and note.type is NoteKind.CLAIM else []
         )
+        if not premises and not best.confirmed:
+            return _own_words(state, best, why)
         if not premises:
             claim = _claim("c1", best.text, "restatement", [best.address])
             return Action.answer(_draft([claim], "c1", ["c1"]), f"restated {why}")
         claims = []
         for i, target in enumerate(premises[: self.config.max_premises], start=1):
-            text = _best_sentence_of(state, target) or best.text
+            text = _best_sentence_of(state, target, confirmed_only=True) or best.text
             claims.append(_claim(f"p{i}", text, "restatement", [target]))
         conclusion = _claim(
             "c1", best.text, "inference", [best.address], premises=[c.id for c in claims]
@@ -151,6 +156,30 @@ class OfflineReasoner:
             f"restated {why}; it is a claim derived from "
             + ", ".join(f"\u201c{_title(state, p) or p}\u201d" for p in premises),
         )
+
+
+def _own_words(state: NavState, best: Candidate, why: str) -> Action:
+    """Answer with a note's own sentence only as an inference on what of it was checked.
+
+    The sentence is its author's words, so it can be no more than inferred; it rests on the
+    note's best confirmed sentence, restated, when there is one. Without one nothing of the
+    note was confirmed against a source, and the draft is a bare inference.
+    """
+    checked = _best_sentence_of(state, best.address, confirmed_only=True)
+    if checked is None:
+        claim = _claim("c1", best.text, "inference", [best.address])
+        return Action.answer(
+            _draft([claim], "c1", []),
+            f"gave up: {why}; it is the note's own text, and nothing of the note was "
+            "confirmed against a source",
+        )
+    premise = _claim("p1", checked, "restatement", [best.address])
+    conclusion = _claim("c1", best.text, "inference", [best.address], premises=["p1"])
+    return Action.answer(
+        _draft([premise, conclusion], "c1", ["p1"]),
+        f"restated {why}; it is the note's own text, so it stands as an inference on what of "
+        "the note was checked",
+    )
 
 
 def strong(best: Candidate, config: OfflineConfig, *, claim: bool = True) -> bool:
@@ -266,7 +295,7 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
         gaps = tuple(sorted(needed - whole, key=lambda q: (-weights.get(q, 0.0), q)))
         sections = _sections(state, address)
         mine: Candidate | None = None
-        for text in _sentences_of(state, address):
+        for text, confirmed in _sentences_of(state, address):
             asking = config.findings_only and asks(text, section=sections.get(text, ""))
             in_sentence = mentioned(text)
             own, coverage = share(in_sentence), share(in_sentence | titled)
@@ -276,13 +305,25 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
                 + config.rank_bonus / (rank.get(address, 99) + 1)
                 - len(gaps)
             )
-            cand = Candidate(score, coverage, own, gaps, address, text, notes[address], asks=asking)
+            cand = Candidate(
+                score,
+                coverage,
+                own,
+                gaps,
+                address,
+                text,
+                notes[address],
+                asks=asking,
+                confirmed=confirmed,
+            )
             # Within a note, a sentence that states something beats one that only says what
-            # was studied; across notes the better-covering note wins, aim or not, so a
-            # give-up names the note that came closest.
-            if mine is None or (not asking, score, -len(text)) > (
+            # was studied, and checked text beats the note's own words at an equal score;
+            # across notes the better-covering note wins, aim or not, so a give-up names
+            # the note that came closest.
+            if mine is None or (not asking, score, confirmed, -len(text)) > (
                 not mine.asks,
                 mine.score,
+                mine.confirmed,
                 -len(mine.text),
             ):
                 mine = cand
@@ -330,13 +371,34 @@ def _title(state: NavState, address: str) -> str:
     return node.title if node is not None else ""
 
 
-def _sentences_of(state: NavState, address: str) -> list[str]:
+def _sentences_of(state: NavState, address: str) -> list[tuple[str, bool]]:
+    """The node's sentences, each with whether a verifier checks it against a source.
+
+    Checked: the quotes of a note grounded by a quote (the one a claim copies is checked),
+    the sentences a verifier confirmed (a tethered file, a recomputed figure in words), and
+    a code file's own text. Every other sentence of a note's body is its author's words.
+    """
     note = state.workspace.note(address)
     checked = state.grounded.get(address)
-    body = note.body if note else (checked.ground.body if checked and checked.ground else "")
-    out = [q.body for q in note.quotes] if note else []
-    out += [body[s.start : s.end] for s in sentences(body)]
-    return [t for t in dict.fromkeys(x.strip() for x in out) if t]
+    ground = checked.ground if checked is not None else None
+    if note is None:
+        body = ground.body if ground is not None else ""
+        return [(t, True) for t in _split(body)]
+    confirmed: list[str] = []
+    if ground is not None and ground.spec is not None and ground.spec.type == "quote":
+        confirmed += [q.body.strip() for q in note.quotes]
+    result = checked.result if checked is not None else None
+    quoted = ground is not None and ground.spec is not None and ground.spec.type == "quote"
+    if result is not None and result.ok and result.confirmed_source_text and not quoted:
+        confirmed += _split(result.confirmed_source_text)
+    out = dict.fromkeys((t for t in confirmed if t), True)
+    for text in _split(note.body):
+        out.setdefault(text, False)
+    return list(out.items())
+
+
+def _split(text: str) -> list[str]:
+    return [t for t in (text[s.start : s.end].strip() for s in sentences(text)) if t]
 
 
 def _sections(state: NavState, address: str) -> dict[str, str]:
@@ -345,9 +407,9 @@ def _sections(state: NavState, address: str) -> dict[str, str]:
     return {q.body.strip(): q.section for q in note.quotes} if note else {}
 
 
-def _best_sentence_of(state: NavState, address: str) -> str | None:
+def _best_sentence_of(state: NavState, address: str, *, confirmed_only: bool = False) -> str | None:
     weights = _weights(state)
-    texts = _sentences_of(state, address) if state.workspace.note(address) else []
+    texts = [t for t, ok in _sentences_of(state, address) if ok or not confirmed_only]
     if not texts:
         return None
 
