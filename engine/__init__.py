@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from engine.api import (
         Answer,
+        Freshness,
         answer,
         ask,
         contests_now,
@@ -64,6 +65,7 @@ if TYPE_CHECKING:
     from engine.review.triage import TriageDecision, confirmed_edges, read_log, record
     from engine.review.typers import Typer, model_typer
     from engine.workspace.examples import landing_examples, read_examples
+    from engine.workspace.freshness import notes_changed
     from engine.workspace.opened import OpenWorkspace, Worker, open_workspace
     from engine.workspace.references import citations
 
@@ -105,6 +107,7 @@ _EXPORTS = {
     "ConfigError": "engine.core.errors",
     # values the pages render
     "Answer": "engine.api",
+    "Freshness": "engine.api",
     "REASON_EXPLANATIONS": "engine.core.router",
     "Reason": "engine.core.router",
     "Claim": "engine.core.model",
@@ -146,6 +149,7 @@ _EXPORTS = {
     "citations": "engine.workspace.references",
     "landing_examples": "engine.workspace.examples",
     "read_examples": "engine.workspace.examples",
+    "notes_changed": "engine.workspace.freshness",
 }
 
 __all__ = [
@@ -165,6 +169,7 @@ __all__ = [
     "Edge",
     "EdgeKey",
     "EngineError",
+    "Freshness",
     "LLMConfig",
     "ModelReasoner",
     "NavResult",
@@ -201,6 +206,7 @@ __all__ = [
     "landing_examples",
     "load_overlay",
     "model_typer",
+    "notes_changed",
     "open_workspace",
     "page_rows",
     "parse_json",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from pathlib import Path
 
 from engine.core.model import ClaimKind, Edge
@@ -24,10 +25,12 @@ from engine.navigation.reasoners.registry import ReasonerSpec, make_reasoner
 from engine.navigation.substrate import Budget, Neighbourhood
 from engine.review.claim_stance import stance_toward
 from engine.review.contest import Disclosure, ReviewScope, disclose, review_scope, review_stamp
+from engine.workspace.freshness import content_stamp, notes_changed
 from engine.workspace.opened import OpenWorkspace, open_workspace
 
 __all__ = [
     "Answer",
+    "Freshness",
     "OpenWorkspace",
     "answer",
     "ask",
@@ -51,6 +54,14 @@ def review_edges(root: str | Path) -> list[Edge]:
     return review_scope(root).edges()
 
 
+class Freshness(StrEnum):
+    """Whether an answer's files changed on disk since it was routed, and which."""
+
+    CURRENT = "current"
+    FILES_CHANGED = "files-changed"  # a source, tethered or evidence file: ask again
+    NOTES_CHANGED = "notes-changed"  # a cited note: reload the workspace, then ask again
+
+
 @dataclass(frozen=True)
 class Answer:
     """A navigation run with the contradictions on its cited nodes and the review it saw."""
@@ -59,7 +70,9 @@ class Answer:
     contests: Disclosure | None  # None for a routed payload, which cites no workspace
     review_stamp: str  # changes when the triage log, overlay or settings change
     review_stale: bool = False  # a triage decision on a cited pair came after it
-    rerouted: bool = False  # asked again after such a decision
+    rerouted: bool = False  # asked again after such a decision, or after `files_changed`
+    content_stamp: str = ""  # the bytes of every file its cited nodes rest on, hashed
+    files_changed: bool = False  # a file it rests on changed on disk after it was routed
 
     @classmethod
     def from_route(cls, decision: Decision, payload: dict) -> Answer:
@@ -77,8 +90,20 @@ class Answer:
             "contests": self.contests.to_dict() if self.contests else None,
             "review_stamp": self.review_stamp,
         }
-        out.update({k: True for k in ("review_stale", "rerouted") if getattr(self, k)})
+        flags = ("review_stale", "rerouted", "files_changed")
+        out.update({k: True for k in flags if getattr(self, k)})
         return out
+
+    def freshness(self, opened: OpenWorkspace) -> Freshness:
+        """Whether the files this answer rests on are still what it was routed on."""
+        if not self.content_stamp or not self.run.question:
+            return Freshness.CURRENT
+        cited = self.run.cited
+        if content_stamp(opened.workspace, cited) == self.content_stamp:
+            return Freshness.CURRENT
+        if notes_changed(opened.workspace, cited):
+            return Freshness.NOTES_CHANGED
+        return Freshness.FILES_CHANGED
 
 
 def answer(
@@ -96,7 +121,8 @@ def answer(
     review: ReviewScope = review_scope(opened.root)
     run = ask(opened, question, reasoner=reasoner, budget=budget, edges=review.edges())
     cited = run.decision.cited if run.decision is not None else ()
-    return Answer(run, disclose(review, cited, opened.workspace), stamp)
+    files = content_stamp(opened.workspace, run.cited, as_loaded=True)
+    return Answer(run, disclose(review, cited, opened.workspace), stamp, content_stamp=files)
 
 
 def contests_now(opened: OpenWorkspace, cited: Iterable[str]) -> Disclosure:

@@ -17,6 +17,7 @@ from engine import (
     Answer,
     Budget,
     Edge,
+    Freshness,
     LLMConfig,
     ModelReasoner,
     OpenAIChat,
@@ -28,6 +29,7 @@ from engine import (
     contests_now,
     load_overlay,
     model_typer,
+    notes_changed,
     review_edges,
     review_stamp,
 )
@@ -187,12 +189,60 @@ def ask(question: str) -> Answer:
         return exc.result
 
 
+_reload_lock = threading.Lock()
+
+
+def reload_notes(root: str, cited: tuple[str, ...]) -> Worker:
+    """The workspace at `root` loaded again from disk, once, however many sessions ask.
+
+    Every session shares the reloaded workspace; answers cached before it are forgotten.
+    """
+    with _reload_lock:
+        w = worker(root)
+        if not w.ready() or w.failure() is not None or notes_changed_now(w, cited):
+            worker.clear(root)
+            w = worker(root)
+            answer_cache_clear()
+        st.session_state[KEYS.worker] = w
+        return w
+
+
+def notes_changed_now(w: Worker, cited: tuple[str, ...]) -> bool:
+    """Whether a cited note's file differs on disk from what the worker loaded."""
+    return notes_changed(w.opened.workspace, cited)
+
+
+def current(result: Answer) -> Answer:
+    """`result`, or a fresh answer when a file it rests on changed on disk since it was routed.
+
+    A changed note reloads the workspace for every session first. An offline answer is
+    asked again; a model answer is kept but marked `files_changed`, so the page says so.
+    """
+    w = current_worker()
+    if w is None or not result.run.question or not w.ready() or w.failure() is not None:
+        return result
+    state = result.freshness(w.opened)
+    if state is Freshness.CURRENT:
+        return result
+    root = str(w.opened.root)
+    if state is Freshness.NOTES_CHANGED:
+        reload_notes(root, result.run.cited)
+    answer_cache_clear()
+    if not offline() or result.run.reasoner != DEFAULTS.reasoner:
+        return replace(result, files_changed=True)
+    return replace(ask(result.run.question), rerouted=True, files_changed=True)
+
+
 def reviewed(result: Answer) -> Answer:
-    """`result`, or a fresh answer when a triage decision since touches a node it cites.
+    """`result`, or a fresh answer when its files or a triage decision on it changed since.
 
     An offline answer is asked again (it is deterministic and cheap); a model answer is
-    kept but marked `review_stale`, so the page says its verdict predates the decision.
+    kept but marked `review_stale` or `files_changed`, so the page says its verdict predates
+    the change.
     """
+    fresh = current(result)
+    if fresh is not result:
+        return fresh
     w = current_worker()
     if w is None or not result.review_stamp or not result.run.question:
         return result

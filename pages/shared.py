@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from engine import Answer, EngineError
+from engine import Answer, EngineError, Freshness
 from pages import services
 from pages import state as app_state
-from pages.state import KEYS
+from pages.state import DEFAULTS, KEYS
 from present.answer import stance_line
 from present.contests import contest_lines, contests_html, review_note
 from present.graphs import step_count
@@ -77,8 +77,19 @@ def show_origin() -> None:
         st.caption(f"Showing the answer to: {md_escape(item.result.run.question)}")
 
 
+@st.fragment(run_every=DEFAULTS.file_watch)
+def watch_files(result: Answer) -> None:
+    """Rerun the page when a file the shown answer rests on changes on disk, in every session."""
+    w = services.current_worker()
+    if w is None or not w.ready() or w.failure() is not None:
+        return
+    if result.freshness(w.opened) is not Freshness.CURRENT:
+        st.rerun(scope="app")
+
+
 def show_banner(result: Answer) -> None:
     """The verdict banner, then where the evidence stands on a stated claim, all escaped."""
+    watch_files(result)
     verdict = banner(result.run, confirmed=services.confirmed_pairs())
     getattr(st, verdict.tone)(md_escape(verdict.text))
     stance = stance_line(result.run)

@@ -109,6 +109,7 @@ class Defaults:
     max_nodes: Bounds = Bounds(1, 5000)
     max_steps: Bounds = Bounds(1, 500)
     open_wait: float = 0.5  # seconds a page waits for a loading workspace before it draws
+    file_watch: float = 3.0  # seconds between checks that a shown answer's files are unchanged
 
 
 KEYS = Keys()

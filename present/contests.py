@@ -70,7 +70,14 @@ def contests_html(result: Answer) -> str:
 
 
 def review_note(result: Answer) -> str:
-    """Says when the answer was re-routed after, or predates, a triage decision; else ""."""
+    """Says when the answer was re-routed after, or predates, a change to what it rests on."""
+    if result.rerouted and result.files_changed:
+        return "Re-routed: a note or source it rests on changed on disk since it was first asked."
+    if result.files_changed:
+        return (
+            "Stale: a note or source it rests on changed on disk after this answer; ask again "
+            "for a verdict on the files as they are now."
+        )
     if result.rerouted:
         return "Re-routed after a triage decision on a pair it cites."
     if result.review_stale:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping, Sequence
 
 from engine import NavResult
@@ -66,12 +67,22 @@ def ground_rows(result: NavResult, *, citations: Mapping[str, str] | None = None
                 "method": (check.method if check else "") or "",
                 "score": score,
                 "page": int(check.page) if check and check.page is not None else None,
+                "confirmed text": _confirmed(check, node),
                 "near miss": (check.near_miss if check else "") or "",
                 "detail": (check.detail if check else "")
                 or ("" if node else "no verdict: a missing hop"),
             }
         )
     return rows
+
+
+def _confirmed(check, node) -> str:
+    """The text of the node a verifier confirmed: the only text that licenses a restatement."""
+    if check is None:
+        return "its text, checked elsewhere (given status)" if node and node.verified else ""
+    if check.ok and check.confirmed_source_text:
+        return textwrap.shorten(check.confirmed_source_text, 240, placeholder=" …")
+    return "none: nothing of its text was confirmed" if check.ok else ""
 
 
 def _ground_summary(row: Mapping | None, ref: str) -> str:

@@ -1,7 +1,10 @@
-"""The one CLI harness: `python -m engine …` as a real process, its exit code and output."""
+"""The one CLI harness: `python -m engine …` in this process, or as a real one where the
+process boundary is what is tested; its exit code and output either way."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import subprocess
@@ -86,3 +89,34 @@ def run(
 ) -> Result:
     """Run `python -m engine *argv` to the end; a hang past `timeout` fails the test."""
     return start(*argv, stdin=stdin, env=env, cwd=cwd, timeout=timeout, preexec=preexec).wait()
+
+
+def invoke(*argv: object, stdin: str | None = None) -> Result:
+    """Run the CLI's `main` in this process with captured output: the same `Result`.
+
+    For everything but the process boundary (signals, pipes, start-up, the environment).
+    """
+    from engine.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    feed = io.StringIO(stdin or "")
+    with (
+        contextlib.redirect_stdout(out),
+        contextlib.redirect_stderr(err),
+        _stdin(feed),
+    ):
+        try:
+            code = main([str(a) for a in argv])
+        except SystemExit as exc:  # argparse's usage errors
+            code = exc.code if isinstance(exc.code, int) else 2
+    return Result(code, out.getvalue(), err.getvalue())
+
+
+@contextlib.contextmanager
+def _stdin(feed: io.StringIO):
+    saved = sys.stdin
+    sys.stdin = feed
+    try:
+        yield
+    finally:
+        sys.stdin = saved

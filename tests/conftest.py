@@ -16,6 +16,11 @@ from tests.workspaces import VARIANTS, make_workspace
 ROOT = Path(__file__).resolve().parent.parent
 # Page tests read the page as drawn once the workspace is open, however loaded the machine.
 os.environ.setdefault("SYNAPSE_OPEN_WAIT", "300")
+# The index's sealing key lives in a folder of the test run's own, never the user's.
+os.environ.setdefault(
+    "SYNAPSE_STATE_DIR",
+    str(Path(os.environ.get("TMPDIR", "/tmp")) / f"synapse-state-{os.getpid()}"),
+)
 MOMENTUM_LAB = VARIANTS["momentum-lab"]
 
 

@@ -190,7 +190,7 @@ def indexed(tmp_path) -> Path:
     return root
 
 
-@pytest.mark.parametrize("stop", [400, 0], ids=["parked-after-400-inserts", "free-running"])
+@pytest.mark.parametrize("stop", [1000, 0], ids=["parked-after-1000-inserts", "free-running"])
 def test_a_killed_index_update_rolls_back_and_the_next_update_catches_up(indexed, tmp_path, stop):
     marker = tmp_path / "marker"
     wal = Path(f"{indexed / INDEX_PATH}-wal")

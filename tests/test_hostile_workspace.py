@@ -123,7 +123,7 @@ def test_the_good_notes_load_and_nothing_from_outside(opened, hostile):
     assert notes[f"zk:{BOX}:twin"].title == "Twin here"
     assert notes["zk:peer:twin"].title == "Twin there"
     assert not any(hostile.canary in n.title + n.body for n in notes.values())
-    assert opened.index.find_phrase(hostile.canary) == []
+    assert opened.index.search(hostile.canary) == []
 
 
 # --- never reading outside ------------------------------------------------------------

@@ -134,12 +134,6 @@ def test_a_broken_database_is_rebuilt(root, index, damage):
         assert not again.rebuilt
 
 
-def test_phrase_lookup_uses_the_full_text_table(index):
-    assert addresses(index.find_phrase("winners keep winning")) == ["zk:finance:mom"]
-    assert index.find_phrase("keep winners") == []
-    assert index.find_phrase('" ') == []
-
-
 READER = """
 import json, sys
 from engine.workspace.index import Index

@@ -61,19 +61,27 @@ def test_stdin_dash_reads_the_payload():
 
 
 RECOMPUTE = {"file": "data/returns.csv", "column": "ret", "agg": "mean", "value": 12}
+# What the recomputation confirms, in the one sentence it licenses.
+MEASURED = "The mean of ret in data/returns.csv is 12."
 
 
 @pytest.mark.parametrize(
-    ("use_workspace", "expected"),
-    [(True, ("answer", "measured", "ok")), (False, ("abstain", None, "unverifiable"))],
-    ids=["with-workspace", "without-workspace"],
+    ("use_workspace", "said", "expected"),
+    [
+        (True, MEASURED, ("answer", "measured", "ok")),
+        (True, BODY, ("abstain", None, "ok")),
+        (False, MEASURED, ("abstain", None, "unverifiable")),
+    ],
+    ids=["with-workspace", "the-note-s-own-words", "without-workspace"],
 )
-def test_workspace_lets_recompute_read_a_csv(tmp_path, use_workspace, expected):
+def test_workspace_lets_recompute_read_a_csv(tmp_path, use_workspace, said, expected):
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "returns.csv").write_text("year,ret\n2020,10\n2021,14\n")
     data = payload(
+        claims=[claim(text=said)],
+        prose=said,
         groundings={A1: {"type": "expr-recompute", "payload": RECOMPUTE}},
-        node_bodies={A1: BODY},
+        node_bodies={A1: f"{BODY} {said}"},
     )
     workspace = ["--workspace", tmp_path] if use_workspace else []
     done = route(write(tmp_path, data), *workspace)

@@ -160,3 +160,47 @@ def test_unicode_folding_keeps_original_offsets():
 def test_token_spans_are_the_tokens(text):
     full = [(t.norm, t.is_number, t.start, t.end) for t in tokens(text)]
     assert [tuple(t) for t in token_spans(text)] == full
+
+
+ABBREVIATION_CASES = {
+    "acronym-in-capitals-ends": (
+        "Expenditure exceeds that of both PF and CF. In a separate cohort, insulin rose.",
+        2,
+    ),
+    "small-initialism-before-a-capitalised-word-ends": (
+        "Imaging at 0.5, 1, and 2 h p.i. The tumor accumulation rose.",
+        2,
+    ),
+    "cf-in-small-letters-continues": ("See the results, cf. Table 2.", 1),
+    "viz-continues": ("The groups, viz. The first and second, differ.", 1),
+    "e-g-continues": ("Samples e.g. The blood were taken.", 1),
+    "capital-initialism-continues": ("The U.S. Army funded it.", 1),
+    "small-initialism-before-a-number-continues": ("Cells were counted 2 h p.i. 5 times.", 1),
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "count"), ABBREVIATION_CASES.values(), ids=ABBREVIATION_CASES.keys()
+)
+def test_abbreviation_like_tokens_before_a_capitalised_word(text, count):
+    assert len(sentences(text)) == count, [text[s.start : s.end] for s in sentences(text)]
+
+
+FORMAT_CASES = {
+    "bidi-override-is-a-token": ("lowered\u202e", ("lowered", "\u202e")),
+    "isolate-is-a-token": ("12 \u2066months", ("12", "\u2066", "months")),
+    "zero-width-space-is-a-token": ("no\u200bt", ("no", "\u200b", "t")),
+    "soft-hyphen-folds-away": ("treat\u00adment", ("treatment",)),
+    "modifier-minus-is-a-sign": ("p \u02d70.5", ("p", "-0.5")),
+    "heavy-minus-is-a-sign": ("\u27965%", ("-5%",)),
+    "line-extension-is-a-sign": ("\u23af3", ("-3",)),
+    "arrow-is-a-token": ("IL-6\u2191", ("il", "6", "\u2191")),
+    "per-mille-is-a-token": ("5\u2030", ("5", "\u2030")),
+    "angle-quote-like-less-than-is-a-token": ("p \u2039 0.05", ("p", "\u2039", "0.05")),
+    "guillemets-stay-quotes": ("\u00abtext\u00bb", ("text",)),
+}
+
+
+@pytest.mark.parametrize(("text", "norms"), FORMAT_CASES.values(), ids=FORMAT_CASES.keys())
+def test_what_is_displayed_is_compared(text, norms):
+    assert word_sequence(text) == norms

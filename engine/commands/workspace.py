@@ -35,6 +35,12 @@ def _run_import(args: argparse.Namespace) -> int:
 
 def _configure_index(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workspace", type=Path, required=True, help="workspace folder")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="compare every row with its note's current text and index again what differs"
+        " (exit 1 when something differed)",
+    )
 
 
 def _run_index(args: argparse.Namespace) -> int:
@@ -47,10 +53,12 @@ def _run_index(args: argparse.Namespace) -> int:
         print(f"{problem.path}: {problem.problem}", file=sys.stderr)
     progress.note(f"indexing: {len(workspace.notes):,} notes loaded, updating the index…")
     with Index.open(workspace.root) as index:
-        if index.notice:
-            print(f"notice: {index.notice}", file=sys.stderr)
+        # The check compares the rows as found, before an update would mend them.
+        checked = index.check(workspace) if args.check else None
         stats = index.update(workspace)
         progress.note(f"indexing: done in {time.perf_counter() - started:.1f}s")
+        if index.notice:  # set at opening, or by an update that found the file unwritable
+            print(f"notice: {index.notice}", file=sys.stderr)
         summary = {
             "workspace": str(workspace.root),
             "notes": len(workspace.notes),
@@ -64,8 +72,10 @@ def _run_index(args: argparse.Namespace) -> int:
             "load_seconds": round(loaded - started, 3),
             "update_seconds": round(stats.seconds, 3),
         }
+        if checked is not None:
+            summary["check"] = checked.to_dict()
     print(json.dumps(summary, sort_keys=True))
-    return 0
+    return 1 if checked is not None and not checked.ok else 0
 
 
 # `import` is a group, so another dataset can join it as `import <name>`.

@@ -14,7 +14,7 @@ from itertools import accumulate
 from rapidfuzz import fuzz
 
 from engine.core.errors import ConfigError
-from engine.core.text import MINUS_LIKE, control_names, format_controls
+from engine.core.text import MINUS_LIKE, bidi_controls, control_names
 from engine.core.typos import negation, same_marks, typo_of
 
 DEFAULT_FUZZY_FLOOR = 90.0
@@ -159,11 +159,12 @@ def verify_quote(
         raise ConfigError(f"fuzzy_floor must be between 0 and 100, got {fuzzy_floor!r}")
     if fulltext is None or not fulltext.strip():
         return QuoteMatch.unavailable()
-    controls = format_controls(body)
+    # Other format characters (a zero-width space) are compared like any character.
+    controls = bidi_controls(body)
     if controls:
         return QuoteMatch.refused(
-            f"the quote holds invisible format characters ({control_names(controls)}) that "
-            "change how it is displayed or hide a difference; text is compared as displayed"
+            f"the quote holds invisible bidirectional controls ({control_names(controls)}) "
+            "that change the order it is displayed in; text is compared as displayed"
         )
     needle = quote_needle(body)
     if not _TOKEN.search(needle):

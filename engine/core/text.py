@@ -75,7 +75,7 @@ _NON_ASCII = re.compile(r"[\x00-\x7f]?[^\x00-\x7f]+")
 _TOKEN = re.compile(
     r"""
     (?P<number>
-        (?P<sign>(?<!\w)[-+])?
+        (?P<sign>(?<!\w)(?:-{1,3}|\+))?
         (?P<base>
             (?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?
           | (?<![\w.])\.\d+
@@ -117,6 +117,7 @@ _BEFORE_NUMBER = frozenset({"no", "nos", "p", "pp", "vol"})
 # `An. gambiae`, a URL's `embl. html`); gene-like starts (`p53`, `mRNA`, `β-catenin`) do not.
 _LOWER_WORD = re.compile(r"[a-z]+(?![\w\-])")
 _OPENERS = " \t\n\r\f\v([{\"'"
+_TITLE_WORD = re.compile(r"[A-Z][a-z]+\b")
 # Section headings of structured abstracts: a leading run of these words, in capitals, is a
 # sentence of its own. The list is closed so that a capitalised term (`HIV`) never counts.
 _HEADING_WORDS = frozenset(
@@ -275,10 +276,10 @@ def _norms(
                 yield other, False, start, end
             continue
         sign = match.group("sign") or ""
-        if sign == "-" and _digit_before(text, start):
-            # A dash after a number is a range, not a sign.
+        if sign.startswith("-") and _digit_before(text, start):
+            # A dash after a number is a range, not a sign (`5-10`, LaTeX's `5--10`).
+            start += len(sign)
             sign = ""
-            start += 1
         percent = match.group("percent") is not None
         norm = _number_norm(
             sign + match.group("base"), percent=percent, exponent=match.group("exp")
@@ -427,13 +428,25 @@ def _ends_sentence(text: str, at: int, run: str) -> bool:
     following = following.group(1)
     if lowered in _BEFORE_CAPITAL:
         return following.isupper()
-    if lowered in _ABBREVIATIONS or (lowered in _TITLES and word.istitle()):
+    # An abbreviation is written in small letters (`cf.`, `vs.`) or as a title (`Fig.`); in
+    # capitals it is an acronym ending its sentence ("… both PF and CF. In a …").
+    acronym = len(word) > 1 and word.isupper()
+    if (lowered in _ABBREVIATIONS and not acronym) or (lowered in _TITLES and word.istitle()):
         return False
     if lowered in _BEFORE_NUMBER:
         return not following.isdigit()
     if "." in word and all(len(part) == 1 and part.isalpha() for part in word.split(".")):
-        return False  # dotted initialism such as U.S.
+        # A dotted initialism (`U.S.`) continues its sentence, but a small-letter one other
+        # than `e.g.` and `i.e.` ends it before a capitalised word ("… 2 h p.i. The …").
+        return word.islower() and _TITLE_WORD.match(text, at + len(run) + 1) is not None
     return not (len(word) == 1 and word.isupper())
+
+
+# Bidirectional controls: invisible, they reorder what is displayed around them, so a text
+# holding one can show "p > 0.001" or "21" where its characters say "<" and "12".
+BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
 
 
 def format_controls(text: str) -> tuple[str, ...]:
@@ -444,6 +457,13 @@ def format_controls(text: str) -> tuple[str, ...]:
     if text.isascii():
         return ()
     return tuple(c for c in text if c != "\u00ad" and unicodedata.category(c) == "Cf")
+
+
+def bidi_controls(text: str) -> tuple[str, ...]:
+    """The bidirectional controls of `text`, which change the order it is displayed in."""
+    if text.isascii():
+        return ()
+    return tuple(c for c in text if c in BIDI_CONTROLS)
 
 
 def control_names(controls: tuple[str, ...]) -> str:

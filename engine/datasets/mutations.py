@@ -12,10 +12,20 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from enum import StrEnum
 
 from engine.core.text import word_sequence
 from engine.datasets.scifact_text import TrainSentence
+
+
+class Shape(StrEnum):
+    """How a mutant is put to the router: what stands behind the claim."""
+
+    RESTATEMENT = "restatement"  # restating a sentence quoted against its abstract
+    DEDUCTION = "deduction"  # a deduction from the verbatim sentence (`premise`)
+    OFF_QUOTE = "off-quote"  # a sentence of a note's body beside the one quote checked
+    NON_TEXT = "non-text"  # a note grounded by a non-text verifier (`ground`)
 
 
 @dataclass(frozen=True)
@@ -24,6 +34,7 @@ class Mutant:
 
     `source` is the sentence as it stands in `abstract` (a wrapper family edits both);
     `premise` is set for a deduction: the verbatim sentence it claims to follow from.
+    `shape` says what stands behind the claim; `ground` names a non-text verifier.
     """
 
     family: str
@@ -31,6 +42,24 @@ class Mutant:
     source: str
     abstract: str
     premise: str | None = None
+    shape: Shape = Shape.RESTATEMENT
+    ground: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.premise is not None and self.shape is Shape.RESTATEMENT:
+            object.__setattr__(self, "shape", Shape.DEDUCTION)
+
+
+@dataclass
+class FamilyScore:
+    """Mutants routed and leaks found for one family; a few leaked claims as examples."""
+
+    family: str
+    mutants: int = 0
+    leaks: int = 0
+    examples: list[str] = field(default_factory=list)
+    controls: int = 0  # unmutated claims of the family's shape, which must answer
+    controls_answered: int = 0
 
 
 Family = Callable[[TrainSentence, random.Random], list[Mutant]]

@@ -15,24 +15,19 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+import tempfile
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
 
 from engine.api import route_payload
 from engine.core.quote import verify_quote
 from engine.core.text import word_sequence
-from engine.datasets.mutations import FAMILIES, Mutant
+from engine.datasets.mutations import FAMILIES, FamilyScore
+from engine.datasets.mutations_grounds import CONTROLS
 from engine.datasets.scifact_text import TrainSentence, restatement_payload
-
-
-@dataclass
-class FamilyScore:
-    """Mutants routed and leaks found for one family; a few leaked claims as examples."""
-
-    family: str
-    mutants: int = 0
-    leaks: int = 0
-    examples: list[str] = field(default_factory=list)
+from engine.datasets.soundness_index import index_tampering
+from engine.datasets.soundness_payloads import mutant_payloads, write_ground_files
 
 
 @dataclass(frozen=True)
@@ -64,9 +59,10 @@ class SoundnessReport:
 
     def table(self) -> str:
         """The figures as a plain-text table."""
-        lines = [f"{'family':<22} {'mutants':>8} {'leaks':>6}"]
+        lines = [f"{'family':<22} {'mutants':>8} {'leaks':>6} {'controls answered':>18}"]
         for f in self.families:
-            lines.append(f"{f.family:<22} {f.mutants:>8,} {f.leaks:>6,}")
+            shown = f"{f.controls_answered:,}/{f.controls:,}" if f.controls else "—"
+            lines.append(f"{f.family:<22} {f.mutants:>8,} {f.leaks:>6,} {shown:>18}")
         lines.append(
             f"control: {self.control_answered:,}/{self.control_sentences:,} sentences answer "
             f"({100 * self.control_rate:.2f}%), {self.control_abstracts_answered:,}/"
@@ -82,7 +78,14 @@ class SoundnessReport:
     def to_dict(self) -> dict:
         return {
             "families": [
-                {"family": f.family, "mutants": f.mutants, "leaks": f.leaks, "examples": f.examples}
+                {
+                    "family": f.family,
+                    "mutants": f.mutants,
+                    "leaks": f.leaks,
+                    "examples": f.examples,
+                    "controls": f.controls,
+                    "controls_answered": f.controls_answered,
+                }
                 for f in self.families
             ],
             "control": {
@@ -107,34 +110,10 @@ def by_abstract(items: Iterable[TrainSentence]) -> list[list[TrainSentence]]:
     return list(docs.values())
 
 
-def grounded_answer(payload: dict) -> bool:
+def grounded_answer(payload: dict, workspace: Path | None = None) -> bool:
     """Whether routing the payload gives a grounded (or measured) answer, not a hedge."""
-    out = route_payload(payload)
+    out = route_payload(payload, workspace=workspace)
     return out["verdict"] == "answer" and not out["hedged"]
-
-
-def mutant_payloads(mutant: Mutant) -> Iterator[dict]:
-    """The payloads a mutant is routed as: quoting its source sentence, then itself."""
-    item = TrainSentence("0", 0, mutant.source, mutant.abstract)
-    if mutant.premise is None:
-        for quoted in (mutant.source, mutant.claim):
-            yield restatement_payload([replace(item, text=quoted)], texts=[mutant.claim])
-        return
-    base = restatement_payload([replace(item, text=mutant.premise)])
-    claims = base["dag"]["claims"]
-    claims.append(
-        {"id": "d", "text": mutant.claim, "kind": "deduction", "premises": [claims[0]["id"]]}
-    )
-    base["dag"]["conclusion"] = "d"
-    base["prose"] = mutant.claim
-    base["dag"]["prose_citations"] = [{"start": 0, "end": len(mutant.claim), "claim": "d"}]
-    yield base
-    hedge = dict(base, prose=mutant.premise)
-    hedge["dag"] = dict(
-        base["dag"],
-        prose_citations=[{"start": 0, "end": len(mutant.premise), "claim": claims[0]["id"]}],
-    )
-    yield hedge
 
 
 def evaluate(
@@ -143,24 +122,36 @@ def evaluate(
     seed: int = 0,
     families: Iterable[str] | None = None,
     abstracts: Iterable[Sequence[TrainSentence]] = (),
+    index_sample: int = 40,
 ) -> SoundnessReport:
     """Mutate `items` with every family (seeded), route, and run the controls.
 
     The sentence control restates each of `items` alone; the abstract control restates
-    each of `abstracts` (all the sentences of one abstract) sentence by sentence.
+    each of `abstracts` (all the sentences of one abstract) sentence by sentence; each
+    family's own controls (its shape, unmutated) must answer as well. The index family
+    forges the search index of a workspace of `index_sample` of `abstracts`.
     """
+    abstracts = list(abstracts)
     rng = random.Random(seed)
     names = list(families) if families is not None else list(FAMILIES)
-    scores = {name: FamilyScore(name) for name in names}
-    for item in items:
-        for name in names:
-            for mutant in FAMILIES[name](item, rng):
+    scores = {name: FamilyScore(name) for name in names if name in FAMILIES}
+    with tempfile.TemporaryDirectory(prefix="synapse-soundness-") as folder:
+        grounds = write_ground_files(Path(folder))
+        for item in items:
+            for name in scores:
                 score = scores[name]
-                score.mutants += 1
-                if any(grounded_answer(p) for p in mutant_payloads(mutant)):
-                    score.leaks += 1
-                    if len(score.examples) < 5:
-                        score.examples.append(f"{mutant.claim} <= {mutant.source}")
+                for mutant in FAMILIES[name](item, rng):
+                    score.mutants += 1
+                    if any(grounded_answer(p, grounds) for p in mutant_payloads(mutant)):
+                        score.leaks += 1
+                        if len(score.examples) < 5:
+                            score.examples.append(f"{mutant.claim} <= {mutant.source}")
+                control = _none if item.fragment else CONTROLS.get(_control_key(name), _none)
+                for mutant in control(item, rng):
+                    score.controls += 1
+                    score.controls_answered += all(
+                        grounded_answer(p, grounds) for p in mutant_payloads(mutant)
+                    )
     controls = [item for item in items if not item.fragment]
     answered, misses, pieces_answered = 0, [], 0
     for item in items:
@@ -174,6 +165,8 @@ def evaluate(
     # An abstract is restated whole only when SciFact cut none of its sentences short.
     whole = [g for g in abstracts if not any(i.fragment for i in g)]
     whole_answered = sum(grounded_answer(restatement_payload(group)) for group in whole)
+    if index_sample > 0 and abstracts and (families is None or "index-tampering" in names):
+        scores["index-tampering"] = index_tampering(abstracts, sample=index_sample, seed=seed)
     return SoundnessReport(
         tuple(scores.values()),
         len(controls),
@@ -184,6 +177,16 @@ def evaluate(
         len(items) - len(controls),
         pieces_answered,
     )
+
+
+def _none(item: TrainSentence, rng: random.Random) -> list:
+    return []
+
+
+def _control_key(family: str) -> str:
+    # The deduction families share one control: the premise restated word for word.
+    shared = family.startswith("deduction-") and family != "deduction-novel"
+    return "deduction" if shared else family
 
 
 # --- the quote check on real rationale sentences ---------------------------------------
@@ -228,6 +231,11 @@ class QuoteFigures:
 
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
+# Families whose claims are not altered copies of the sentence: an edited source, a
+# deduction, or a note's own words beside a true quote.
+_NOT_COPIES = frozenset(
+    {"scope-truncation", "dropped-restriction", "off-quote-body", "non-text-ground"}
+)
 _TYPO_WORD = re.compile(r"(?<![\w-])[a-z]{6,}(?![\w-])")
 _ANTONYMS = (
     ("increased", "decreased"),
@@ -272,7 +280,7 @@ def altered_copies(item: TrainSentence, rng: random.Random) -> list[str]:
     out = [
         m.claim
         for name, fn in FAMILIES.items()
-        if name not in ("deduction-novel", "scope-truncation", "dropped-restriction")
+        if name not in _NOT_COPIES and not name.startswith("deduction-")
         for m in fn(item, rng)
         if m.source == item.text
     ]

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from engine.core.llm import ChatModel, LLMConfig, OpenAIChat
-from engine.core.text import control_names, format_controls, one_line
+from engine.core.text import bidi_controls, control_names, one_line
 from engine.review.figures import untraced_figures, without_spelled_figures
 from engine.review.matrix import is_high_value
 from engine.review.overlay import Overlay, OverlayEdge, note_text
@@ -290,12 +290,12 @@ def verify_brief(brief: str, material: Material) -> BriefCheck:
     brief = (brief or "").strip()
     if not brief:
         return BriefCheck.failed(BriefFailure.EMPTY, "the brief is empty")
-    controls = format_controls(brief)
+    controls = bidi_controls(brief)
     if controls:
         return BriefCheck.failed(
             BriefFailure.FORMAT_CONTROL,
-            f"holds invisible format characters ({control_names(controls)}) that change how it"
-            " is displayed",
+            f"holds invisible bidirectional controls ({control_names(controls)}) that change"
+            " the order it is displayed in",
         )
     if material.memory_id not in brief:
         return BriefCheck.failed(

@@ -1,9 +1,13 @@
 """The workspace search index: SQLite store of record, BM25 ranking in numpy.
 
 `<workspace>/.synapse/index.sqlite` holds one `docs` row per note (text, file stamp and the
-note's term bag) plus an FTS5 table for exact phrase lookups. Ranking does not go through
-FTS5: at 50k notes its OR queries took ~60 ms p50, while summing precomputed BM25 weights
-of CSR postings with numpy takes well under a millisecond. The postings are rebuilt from
+note's term bag) and the vocabulary. The index is a cache, never
+evidence: every row is sealed with a per-user key (`engine.workspace.index_seal`), rows whose
+seal fails or whose content hash differs from the note's are rebuilt, and a row that fails
+after loading is left out of ranking, so a tampered or stale index costs recall, never an
+answer. Ranking sums precomputed BM25
+weights of CSR postings with numpy, well under a millisecond at 50k notes (SQLite FTS5's OR
+queries took ~60 ms p50 there). The postings are rebuilt from
 the stored bags when first needed (about a second at 50k notes), so an update writes only
 the notes that changed.
 """
@@ -20,10 +24,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
 from engine.core.errors import EngineError, WorkspaceError
-from engine.workspace.bm25 import Bm25Params, Postings, bag, tokens, top_k
+from engine.workspace.bm25 import Bm25Params, bag, tokens, top_k
+from engine.workspace.index_check import IndexCheck, compare_rows
 from engine.workspace.index_file import (
     cannot_write,
     connect,
@@ -32,12 +35,24 @@ from engine.workspace.index_file import (
     safe_index_path,
     write_problem,
 )
+from engine.workspace.index_rows import (
+    STORE_CODES,
+    Catalog,
+    RankingView,
+    note_stamp,
+    read_catalog,
+    read_view,
+)
+from engine.workspace.index_seal import Unsealed, index_key, seal_doc, seal_term
 from engine.workspace.notes import FileStamp, Note, Store
 from engine.workspace.stores import FederatedBox, Workspace
 
-_STORE_CODES = {Store.CANON: 1, Store.PRACTICE: 2}
+_TABLES = frozenset({"meta", "docs", "terms"})
+# A word every note holds weighs ln((N + 1) / (N + 1)) = 0; this floor keeps a one- or
+# two-note workspace's question words weighing something, far below any rare word's weight.
+RARITY_FLOOR = 0.05
 # Bump when the tables, the tokenizer or the bag layout change: older files are rebuilt.
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 RELATED_TERMS = 8
 
 _SCHEMA = """
@@ -53,11 +68,11 @@ CREATE TABLE IF NOT EXISTS docs (
     size INTEGER NOT NULL,
     mtime_ns INTEGER NOT NULL,
     sha256 TEXT NOT NULL,
-    bag BLOB NOT NULL
+    bag BLOB NOT NULL,
+    seal BLOB NOT NULL
 );
-CREATE TABLE IF NOT EXISTS terms (id INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE);
-CREATE VIRTUAL TABLE IF NOT EXISTS docs_fts USING fts5(
-    title, body, content='docs', content_rowid='id', tokenize='unicode61 remove_diacritics 2'
+CREATE TABLE IF NOT EXISTS terms (
+    id INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE, seal BLOB NOT NULL
 );
 """
 
@@ -82,28 +97,6 @@ class UpdateStats:
     seconds: float
 
 
-@dataclass(frozen=True)
-class _Loaded:
-    """The in-memory ranking view of the docs table, in address order."""
-
-    postings: Postings
-    addresses: list[str]
-    titles: list[str]
-    stores: np.ndarray
-    sources: np.ndarray
-    source_codes: dict[str, int]
-    vocabulary: dict[str, int]
-
-
-@dataclass
-class _Catalog:
-    """What the docs and terms tables hold, mirrored in memory between updates."""
-
-    stamps: dict[str, tuple[int, int, int, str]]  # address -> (id, size, mtime_ns, path)
-    vocabulary: dict[str, int]
-    version: int
-
-
 class Index:
     """BM25 search over a workspace's notes, kept in step with the files by `update`."""
 
@@ -116,9 +109,12 @@ class Index:
         self.notice = notice
         self._db = connection
         self._params = Bm25Params()
-        self._loaded: _Loaded | None = None
+        self._loaded: RankingView | None = None
         self._seen_version = -1
-        self._cached_catalog: _Catalog | None = None
+        self._cached_catalog: Catalog | None = None
+        # How many notes the workspace held at the last update: rarity is measured against
+        # the notes, so rows left out of ranking (unsealed) can only make words rarer.
+        self._notes: int | None = None
         # One connection serves every thread of the app; the lock keeps their uses apart.
         self._lock = threading.RLock()
 
@@ -166,8 +162,10 @@ class Index:
             self._loaded = None
 
     def count(self) -> int:
+        """How many notes the ranking weighs against: the workspace's, once updated."""
         with self._lock:
-            return self._db.execute("SELECT count(*) FROM docs").fetchone()[0]
+            rows = self._db.execute("SELECT count(*) FROM docs").fetchone()[0]
+        return self._notes if self._notes is not None else rows
 
     def update(self, workspace: Workspace) -> UpdateStats:
         """Bring the index in line with the loaded workspace, in one transaction.
@@ -180,11 +178,20 @@ class Index:
             try:
                 counts = self._apply(workspace)
             except sqlite3.DatabaseError as exc:
-                refuse_unless_corrupt(exc)
+                if cannot_write(exc):
+                    # The file cannot be written (a read-only file in a writable folder,
+                    # a full disk): this run keeps its index in memory instead.
+                    self._to_memory(f"index kept in memory for this run: {exc}")
+                else:
+                    refuse_unless_corrupt(exc)
+                    self._rebuild()
+                counts = self._apply(workspace)
+            except Unsealed:
                 self._rebuild()
                 counts = self._apply(workspace)
             if counts["added"] or counts["changed"] or counts["removed"]:
                 self._loaded = None
+            self._notes = len(workspace.notes)
         return UpdateStats(
             added=counts["added"],
             changed=counts["changed"],
@@ -208,7 +215,7 @@ class Index:
             return []
         allowed = None
         if store is not None:
-            allowed = loaded.stores == _STORE_CODES[_store(store)]
+            allowed = loaded.stores == STORE_CODES[_store(store)]
         if box is not None:
             if ":" in box:
                 repo, _, name = box.partition(":")
@@ -227,16 +234,17 @@ class Index:
     def rarity(self, terms: Iterable[str]) -> dict[str, float]:
         """Inverse document frequency, ln((N + 1) / (df + 1)), of each ranking term.
 
-        A term no note contains gets the highest weight; an empty index weighs every term 0.
+        A term no note contains gets the highest weight, one every note holds `RARITY_FLOOR`;
+        an empty index weighs every term 0. Only rows whose seal verifies count.
         """
         with self._lock:
             loaded = self._view()
-        n = loaded.postings.n_docs
+        n = max(loaded.postings.n_docs, self._notes or 0)
         out = {}
         for term in terms:
             term_id = loaded.vocabulary.get(term, -1)
             df = loaded.postings.document_frequency(term_id)
-            out[term] = math.log((n + 1) / (df + 1)) if n else 0.0
+            out[term] = max(math.log((n + 1) / (df + 1)), RARITY_FLOOR) if n else 0.0
         return out
 
     def related(
@@ -259,19 +267,31 @@ class Index:
         hits = self.search(query, k=k + 1, store=store, box=box) if query else []
         return [hit for hit in hits if hit.address != address][:k]
 
-    def find_phrase(self, phrase: str, *, k: int = 10) -> list[Hit]:
-        """Notes containing `phrase` word for word (FTS5), best BM25 first, title counted 2x."""
-        words = " ".join(phrase.split())
-        if not words:
-            return []
+    def check(self, workspace: Workspace) -> IndexCheck:
+        """Compare every row with its note's current text, and index again what differs.
+
+        The full comparison `index --check` runs: each note's term bag is rebuilt from its
+        title and body and compared with the stored one, with the content hash and seal.
+        """
         with self._lock:
-            rows = self._db.execute(
-                "SELECT d.address, -bm25(docs_fts, 2.0, 1.0) AS score, d.title FROM docs_fts "
-                "JOIN docs d ON d.id = docs_fts.rowid WHERE docs_fts MATCH ? "
-                "ORDER BY score DESC, d.address LIMIT ?",
-                ('"' + words.replace('"', '""') + '"', k),
-            ).fetchall()
-        return [Hit(address, float(score), title) for address, score, title in rows]
+            with self._transaction(write=False):
+                terms = list(self._db.execute("SELECT term, id, seal FROM terms"))
+                rows = list(
+                    self._db.execute(
+                        "SELECT id, address, store, source, title, sha256, bag, seal FROM docs"
+                    )
+                )
+            found = compare_rows(rows, terms, workspace, index_key())
+            if found.repairs:
+                with self._transaction():
+                    self._db.executemany(
+                        "DELETE FROM docs WHERE address = ?", [(a,) for a in found.repairs]
+                    )
+                self._cached_catalog = None
+                self._loaded = None
+        if found.repairs or found.missing:
+            self.update(workspace)
+        return found
 
     def _apply(self, workspace: Workspace) -> Counter:
         counts: Counter = Counter()
@@ -282,7 +302,7 @@ class Index:
             stamps, vocabulary = catalog.stamps, catalog.vocabulary
             n_terms = len(vocabulary)
             for note in workspace.notes.values():
-                stamp = note.stamp or _content_stamp(note)
+                stamp = note.stamp or note_stamp(note)
                 row = stamps.get(note.address)
                 if row is None:
                     doc_id = self._insert(note, stamp, vocabulary)
@@ -290,10 +310,17 @@ class Index:
                     stamps[note.address] = (doc_id, stamp.size, stamp.mtime_ns, note.path)
                     continue
                 doc_id = row[0]
-                if note.stamp is not None and (stamp.size, stamp.mtime_ns, note.path) == row[1:]:
+                # The content hash decides, never the file's time or size: a note edited
+                # with its time reset, or a row written by anything but this index, is
+                # indexed again.
+                current = (
+                    catalog.hashes.get(note.address) == stamp.sha256
+                    and note.address not in catalog.unsealed
+                )
+                if current and (stamp.size, stamp.mtime_ns, note.path) == row[1:]:
                     counts["unchanged"] += 1
                     continue
-                if stamp.sha256 == self._stored_hash(doc_id):
+                if current:
                     self._db.execute(
                         "UPDATE docs SET size = ?, mtime_ns = ?, path = ? WHERE id = ?",
                         (stamp.size, stamp.mtime_ns, note.path, doc_id),
@@ -307,26 +334,34 @@ class Index:
             for address in sorted(stamps.keys() - workspace.notes.keys()):
                 self._delete(stamps.pop(address)[0])
                 counts["removed"] += 1
-            new_terms = list(vocabulary.items())[n_terms:]
-            self._db.executemany("INSERT INTO terms (term, id) VALUES (?, ?)", new_terms)
+            key = index_key()
+            new_terms = [
+                (term, term_id, seal_term(key, term_id, term))
+                for term, term_id in list(vocabulary.items())[n_terms:]
+            ]
+            self._db.executemany("INSERT INTO terms (term, id, seal) VALUES (?, ?, ?)", new_terms)
+        catalog.hashes.update(
+            {n.address: (n.stamp or note_stamp(n)).sha256 for n in workspace.notes.values()}
+        )
+        for address in catalog.hashes.keys() - stamps.keys():
+            del catalog.hashes[address]
+        catalog.unsealed = frozenset()
         self._cached_catalog = catalog
         return counts
 
-    def _catalog(self) -> _Catalog:
+    def _catalog(self) -> Catalog:
         """The docs' stamps and the vocabulary, re-read only if another process wrote since."""
         version = self._db.execute("PRAGMA data_version").fetchone()[0]
         cached = self._cached_catalog
         if cached is not None and cached.version == version:
             return cached
-        stamps = {
-            row[0]: row[1:]
-            for row in self._db.execute("SELECT address, id, size, mtime_ns, path FROM docs")
-        }
-        vocabulary = dict(self._db.execute("SELECT term, id FROM terms"))
-        return _Catalog(stamps, vocabulary, version)
+        return read_catalog(self._db, version)
 
-    def _stored_hash(self, doc_id: int) -> str:
-        return self._db.execute("SELECT sha256 FROM docs WHERE id = ?", (doc_id,)).fetchone()[0]
+    def _to_memory(self, notice: str) -> None:
+        self._db.close()
+        self.path = None
+        self.notice = notice
+        self._rebuild()
 
     def _rebuild(self) -> None:
         self._db.close()
@@ -344,9 +379,11 @@ class Index:
     def _insert(
         self, note: Note, stamp: FileStamp, vocabulary: dict[str, int], *, doc_id: int | None = None
     ) -> int:
+        terms = bag(note.title, note.body, vocabulary).tobytes()
+        fields = (note.address, note.store.value, note.source, note.title, stamp.sha256)
         cursor = self._db.execute(
             "INSERT INTO docs (id, address, store, source, title, body, path, size, mtime_ns,"
-            " sha256, bag) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " sha256, bag, seal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 doc_id,
                 note.address,
@@ -358,24 +395,16 @@ class Index:
                 stamp.size,
                 stamp.mtime_ns,
                 stamp.sha256,
-                bag(note.title, note.body, vocabulary).tobytes(),
+                terms,
+                seal_doc(index_key(), fields, terms),
             ),
-        )
-        self._db.execute(
-            "INSERT INTO docs_fts (rowid, title, body) VALUES (?, ?, ?)",
-            (cursor.lastrowid, note.title, note.body),
         )
         return cursor.lastrowid
 
     def _delete(self, doc_id: int) -> None:
-        self._db.execute(
-            "INSERT INTO docs_fts (docs_fts, rowid, title, body) "
-            "SELECT 'delete', id, title, body FROM docs WHERE id = ?",
-            (doc_id,),
-        )
         self._db.execute("DELETE FROM docs WHERE id = ?", (doc_id,))
 
-    def _view(self) -> _Loaded:
+    def _view(self) -> RankingView:
         # data_version moves when another connection commits, so a reader follows writers.
         version = self._db.execute("PRAGMA data_version").fetchone()[0]
         if self._loaded is None or version != self._seen_version:
@@ -383,31 +412,9 @@ class Index:
             self._seen_version = version
         return self._loaded
 
-    def _load(self) -> _Loaded:
+    def _load(self) -> RankingView:
         with self._transaction(write=False):
-            vocabulary = dict(self._db.execute("SELECT term, id FROM terms"))
-            rows = self._db.execute(
-                "SELECT address, title, store, source, bag FROM docs ORDER BY address"
-            ).fetchall()
-        source_codes: dict[str, int] = {}
-        sources = np.fromiter(
-            (source_codes.setdefault(row[3], len(source_codes)) for row in rows),
-            np.int32,
-            len(rows),
-        )
-        stores = np.fromiter((_STORE_CODES[Store(row[2])] for row in rows), np.int8, len(rows))
-        postings = Postings.build(
-            (row[4] for row in rows), n_terms=len(vocabulary), params=self._params
-        )
-        return _Loaded(
-            postings=postings,
-            addresses=[row[0] for row in rows],
-            titles=[row[1] for row in rows],
-            stores=stores,
-            sources=sources,
-            source_codes=source_codes,
-            vocabulary=vocabulary,
-        )
+            return read_view(self._db, self._params)
 
     @contextlib.contextmanager
     def _transaction(self, *, write: bool = True):
@@ -420,15 +427,15 @@ class Index:
         self._db.execute("COMMIT")
 
     def _ensure_schema(self) -> Index:
-        if self._current_version() == SCHEMA_VERSION:
+        if self._current_version() == SCHEMA_VERSION and self._tables() >= _TABLES:
             return self
         with self._transaction():
             # Another process may have created the schema while this one waited to write.
-            if self._current_version() == SCHEMA_VERSION:
+            if self._current_version() == SCHEMA_VERSION and self._tables() >= _TABLES:
                 return self
             if self._db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
                 self.rebuilt = True
-            for name in ("docs_fts", "docs", "terms", "meta"):
+            for name in ("docs_fts", "docs", "terms", "meta"):  # docs_fts: schema 3 and older
                 self._db.execute(f"DROP TABLE IF EXISTS {name}")
             for statement in _SCHEMA.split(";"):
                 if statement.strip():
@@ -437,6 +444,10 @@ class Index:
                 "INSERT INTO meta (key, value) VALUES ('schema_version', ?)", (SCHEMA_VERSION,)
             )
         return self
+
+    def _tables(self) -> set[str]:
+        rows = self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        return {name for (name,) in rows}
 
     def _current_version(self) -> str | None:
         try:
@@ -452,9 +463,3 @@ def _store(value: Store | str) -> Store:
     except ValueError:
         names = ", ".join(store.value for store in Store)
         raise EngineError(f"unknown store {value!r} (one of {names})") from None
-
-
-def _content_stamp(note: Note) -> FileStamp:
-    """A stamp for a note built in memory rather than read from a file."""
-    data = "\x00".join((note.path, note.title, note.body)).encode("utf-8")
-    return FileStamp.of(data, mtime_ns=0)

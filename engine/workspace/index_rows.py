@@ -1,0 +1,110 @@
+"""What the index's tables hold, read back and verified: the catalog and the ranking view.
+
+Only rows whose seal verifies (`engine.workspace.index_seal`) reach the ranking view; the
+catalog names the rows that fail, so the next update indexes their notes again.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.workspace.bm25 import Bm25Params, Postings
+from engine.workspace.index_seal import Unsealed, index_key, same, seal_doc, seal_term, within
+from engine.workspace.notes import FileStamp, Note, Store
+
+STORE_CODES = {Store.CANON: 1, Store.PRACTICE: 2}
+
+
+@dataclass(frozen=True)
+class RankingView:
+    """The in-memory ranking view of the docs table, in address order."""
+
+    postings: Postings
+    addresses: list[str]
+    titles: list[str]
+    stores: np.ndarray
+    sources: np.ndarray
+    source_codes: dict[str, int]
+    vocabulary: dict[str, int]
+
+
+@dataclass
+class Catalog:
+    """What the docs and terms tables hold, mirrored in memory between updates."""
+
+    stamps: dict[str, tuple[int, int, int, str]]  # address -> (id, size, mtime_ns, path)
+    vocabulary: dict[str, int]
+    version: int
+    hashes: dict[str, str]  # address -> sha256 of the note as indexed
+    unsealed: frozenset[str]  # addresses whose row's seal does not verify
+
+
+def read_catalog(db: sqlite3.Connection, version: int) -> Catalog:
+    """Every row's stamp and hash, the rows whose seal fails, and the sealed vocabulary.
+
+    Raises `Unsealed` when a vocabulary row's seal fails: terms are shared by every row,
+    so the whole index is rebuilt.
+    """
+    key = index_key()
+    stamps, hashes, unsealed = {}, {}, set()
+    for row in db.execute(
+        "SELECT address, id, size, mtime_ns, path, sha256, store, source, title, bag, seal"
+        " FROM docs"
+    ):
+        address, doc_id, size, mtime_ns, path, sha, store, source, title, raw, seal = row
+        stamps[address] = (doc_id, size, mtime_ns, path)
+        hashes[address] = sha
+        if not same(seal, seal_doc(key, (address, store, source, title, sha), raw)):
+            unsealed.add(address)
+    vocabulary = {}
+    for term, term_id, seal in db.execute("SELECT term, id, seal FROM terms"):
+        if not same(seal, seal_term(key, term_id, term)):
+            raise Unsealed(f"term row {term_id} is not sealed by this index")
+        vocabulary[term] = term_id
+    return Catalog(stamps, vocabulary, version, hashes, frozenset(unsealed))
+
+
+def read_view(db: sqlite3.Connection, params: Bm25Params) -> RankingView:
+    """The ranking view of the sealed rows, in address order; run inside a read transaction."""
+    key = index_key()
+    vocabulary = {
+        term: term_id
+        for term, term_id, seal in db.execute("SELECT term, id, seal FROM terms")
+        if same(seal, seal_term(key, term_id, term))
+    }
+    n_terms = max(vocabulary.values(), default=-1) + 1
+    # A row whose seal fails was not written by this index: it is left out of ranking
+    # (its note is indexed again at the next update).
+    rows = [
+        (address, title, store, source, raw)
+        for address, title, store, source, sha, raw, seal in db.execute(
+            "SELECT address, title, store, source, sha256, bag, seal FROM docs ORDER BY address"
+        )
+        if same(seal, seal_doc(key, (address, store, source, title, sha), raw))
+        and within(raw, n_terms)
+    ]
+    source_codes: dict[str, int] = {}
+    sources = np.fromiter(
+        (source_codes.setdefault(row[3], len(source_codes)) for row in rows), np.int32, len(rows)
+    )
+    stores = np.fromiter((STORE_CODES[Store(row[2])] for row in rows), np.int8, len(rows))
+    return RankingView(
+        postings=Postings.build((row[4] for row in rows), n_terms=n_terms, params=params),
+        addresses=[row[0] for row in rows],
+        titles=[row[1] for row in rows],
+        stores=stores,
+        sources=sources,
+        source_codes=source_codes,
+        vocabulary=vocabulary,
+    )
+
+
+def note_stamp(note: Note) -> FileStamp:
+    """The note's file stamp, or one built from its text for a note made in memory."""
+    if note.stamp is not None:
+        return note.stamp
+    data = "\x00".join((note.path, note.title, note.body)).encode("utf-8")
+    return FileStamp.of(data, mtime_ns=0)

@@ -1,0 +1,49 @@
+"""An answer shown in the app follows the files it rests on, in every session."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from tests.apptest import clear_caches  # noqa: F401 (empties Streamlit's caches per test)
+from tests.test_app import APP, ask, banner
+
+WINNERS = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
+SAID = "generated significant abnormal returns"
+CORRECTED = "did not generate significant abnormal returns"
+
+
+def correct_on_disk(root: Path) -> None:
+    """The note's quote and its source both say the opposite now; no time is touched."""
+    for relative in (".zettelkasten/finance/z-mom-01.md", "sources/jt1993.txt"):
+        path = root / relative
+        path.write_text(path.read_text("utf-8").replace(SAID, CORRECTED), "utf-8")
+
+
+def prose(at: AppTest) -> str:
+    return "\n".join(m.value for m in at.markdown) + "\n".join(h.value for h in at.html)
+
+
+def test_a_corrected_note_and_source_re_route_the_answer_shown(lab_path, monkeypatch):
+    monkeypatch.setenv("SYNAPSE_WORKSPACE", str(lab_path))
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    ask(at, WINNERS)
+    assert banner(at).startswith("ANSWER") and SAID in prose(at)
+    correct_on_disk(lab_path)
+    at.run()  # the page's next run, as its file watch would trigger
+    assert not at.exception
+    assert SAID not in prose(at), "the old green is still shown"
+    assert any(c.value.startswith("Re-routed: a note or source") for c in at.caption)
+
+
+def test_a_new_session_never_gets_the_stale_answer(lab_path, monkeypatch):
+    monkeypatch.setenv("SYNAPSE_WORKSPACE", str(lab_path))
+    first = AppTest.from_file(APP, default_timeout=120).run()
+    ask(first, WINNERS)
+    assert SAID in prose(first)
+    correct_on_disk(lab_path)
+    second = AppTest.from_file(APP, default_timeout=120).run()
+    ask(second, WINNERS)
+    assert not second.exception
+    assert SAID not in prose(second)
