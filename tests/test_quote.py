@@ -445,3 +445,37 @@ def test_meaning_changes_are_refused_with_a_near_miss(quote, source):
 )
 def test_noise_beside_meaning_marks_still_verifies(quote, source):
     assert verify_quote(quote, "Preamble text here. " + source + " More text.").verified
+
+
+DISPLAYED = "The drug lowered blood pressure at 12 months (p < 0.001)."
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "The drug lowered blood pressure at \u202e12 months (p < 0.001).",
+        "The drug lowered blood pressure at 12 months (p \u2066< 0.001).",
+        "The drug lowered blood pressure at 12 months (p \u200f< 0.001).",
+    ],
+    ids=["right-to-left-override", "left-to-right-isolate", "right-to-left-mark"],
+)
+def test_a_quote_holding_a_bidi_control_is_refused_with_the_control_named(quote):
+    found = verify_quote(quote, f"Trial. {DISPLAYED} End.")
+    assert (found.verified, found.method.value) == (False, "refused")
+    assert "U+20" in (found.reason or "")
+
+
+@pytest.mark.parametrize(
+    ("quote", "verified"),
+    [
+        ("The drug lowered blood pressure at \u02d712 months (p < 0.001).", False),
+        ("The drug lowered blood pressure at 12 months (p \u2796 0.001).", False),
+        ("The drug lowered blood pressure at 12 months (p < \u23af0.001).", False),
+        ("The drug lowe\u200bred blood pressure at 12 months (p < 0.001).", False),
+        ("The drug low\u00adered blood pressure at 12 months (p < 0.001).", True),
+    ],
+    ids=["modifier-minus", "heavy-minus-for-comparator", "line-extension", "zero-width",
+         "soft-hyphen"],
+)  # fmt: skip
+def test_look_alikes_and_invisible_characters_are_compared_as_displayed(quote, verified):
+    assert verify_quote(quote, f"Trial. {DISPLAYED} End.").verified is verified

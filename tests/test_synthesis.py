@@ -75,12 +75,16 @@ CASES = [
     ("exp-2009-backtest reminds everyone that volatile weather disrupts agricultural "
      "commodity pricing across emerging harbours.", None, BriefFailure.LOW_COVERAGE),
     ("   ", None, BriefFailure.EMPTY),
+    ("exp-2009-backtest: our book lost \u202e4% per month, while “The profits are not due "
+     "to systematic risk.”", None, BriefFailure.FORMAT_CONTROL),
+    ("exp-2009-backtest: our book lost \u02d74% per month.", None,
+     BriefFailure.UNTRACED_NUMBER),
 ]  # fmt: skip
 IDS = [
     "passing", "missing-memory-id", "fabricated-number", "spelled-magnitude-absent",
     "spelled-magnitude-as-bps", "spelled-magnitude-as-basis-points", "spelled-percent-absent",
     "bare-cardinal-is-prose", "quote-not-verbatim", "quote-verbatim-any-case",
-    "low-coverage", "empty",
+    "low-coverage", "empty", "bidi-override", "look-alike-minus-added",
 ]  # fmt: skip
 
 
