@@ -223,7 +223,12 @@ def licensable_part(quote: str, source: str) -> str | None:
     kept = []
     for sentence in _sentence_texts(quote):
         words = word_sequence(sentence)
-        if not words or _is_question(sentence):
+        if not words:
+            continue
+        if _is_question(sentence):
+            # A question licenses only the same question, asked whole in the source.
+            if _unit_of((*words, _ASKED), source):
+                kept.append(sentence)
             continue
         if _unit_of(words, source):
             kept.append(sentence)

@@ -60,6 +60,7 @@ class FamilyScore:
     examples: list[str] = field(default_factory=list)
     controls: int = 0  # unmutated claims of the family's shape, which must answer
     controls_answered: int = 0
+    control_misses: list[str] = field(default_factory=list)
 
 
 Family = Callable[[TrainSentence, random.Random], list[Mutant]]

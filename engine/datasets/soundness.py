@@ -85,6 +85,7 @@ class SoundnessReport:
                     "examples": f.examples,
                     "controls": f.controls,
                     "controls_answered": f.controls_answered,
+                    "control_misses": f.control_misses,
                 }
                 for f in self.families
             ],
@@ -149,9 +150,10 @@ def evaluate(
                 control = _none if item.fragment else CONTROLS.get(_control_key(name), _none)
                 for mutant in control(item, rng):
                     score.controls += 1
-                    score.controls_answered += all(
-                        grounded_answer(p, grounds) for p in mutant_payloads(mutant)
-                    )
+                    if all(grounded_answer(p, grounds) for p in mutant_payloads(mutant)):
+                        score.controls_answered += 1
+                    elif len(score.control_misses) < 5:
+                        score.control_misses.append(mutant.claim or mutant.ground or "")
     controls = [item for item in items if not item.fragment]
     answered, misses, pieces_answered = 0, [], 0
     for item in items:
