@@ -11,10 +11,12 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from engine.api import (
+        MAX_QUESTION_CHARS,
         Answer,
         answer,
         ask,
         contests_now,
+        question_problem,
         review_edges,
         route_json,
         route_payload,
@@ -114,6 +116,8 @@ _EXPORTS = {
     # the app's services
     "Worker": "engine.workspace.opened",
     "answer": "engine.api",
+    "MAX_QUESTION_CHARS": "engine.api",
+    "question_problem": "engine.api",
     "contests_now": "engine.api",
     "review_stamp": "engine.review.contest",
     "confirmed_edges": "engine.review.triage",
@@ -150,6 +154,7 @@ __all__ = [
     "ENV_API_KEY",
     "ENV_BASE_URL",
     "ENV_MODEL",
+    "MAX_QUESTION_CHARS",
     "OVERLAY_PATH",
     "PLACEHOLDER_KEY",
     "REASON_EXPLANATIONS",
@@ -203,6 +208,7 @@ __all__ = [
     "page_rows",
     "parse_json",
     "parse_payload",
+    "question_problem",
     "read_examples",
     "read_log",
     "read_overlay",
