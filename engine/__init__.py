@@ -66,7 +66,7 @@ if TYPE_CHECKING:
     from engine.review.typers import Typer, model_typer
     from engine.workspace.examples import landing_examples, read_examples
     from engine.workspace.opened import OpenWorkspace, Worker, open_workspace
-    from engine.workspace.references import citations
+    from engine.workspace.references import citations, reference_problems
 
 _EXPORTS = {
     # opening a workspace and asking
@@ -146,6 +146,7 @@ _EXPORTS = {
     "to_csv": "engine.review.matrix",
     "page_rows": "engine.review.matrix",
     "citations": "engine.workspace.references",
+    "reference_problems": "engine.workspace.references",
     "landing_examples": "engine.workspace.examples",
     "read_examples": "engine.workspace.examples",
 }
@@ -213,6 +214,7 @@ __all__ = [
     "read_log",
     "read_overlay",
     "record",
+    "reference_problems",
     "relations_in",
     "review_edges",
     "review_matrix",

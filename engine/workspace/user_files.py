@@ -1,5 +1,7 @@
-"""Workspace files an importer writes, named safely and looked at without following a link.
+"""User files: read with a size cap, named safely, and looked at without following a link.
 
+A reader takes a regular file only (never a FIFO that would block it), under a size cap,
+and parses settings so that no content makes it raise anything but a ValueError.
 An importer writes into the user's own folders (`sources/`, `.zettelkasten/<box>/`), where a
 cloned repository can hold a symbolic link or a hard link to one of the user's notes. So a
 file is named by its folder parts below the workspace root and reached through
@@ -13,10 +15,12 @@ import contextlib
 import hashlib
 import os
 import stat
+import tomllib
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
+from engine.core import jsonsafe
 from engine.core.errors import WorkspaceError
 from engine.workspace.atomic import SYNAPSE_DIR, AppFile, open_parent
 
@@ -50,6 +54,48 @@ class Existing:
     @property
     def sha256(self) -> str | None:
         return hashlib.sha256(self.data).hexdigest() if self.data is not None else None
+
+
+class Refused(Exception):
+    """A file that must not be read; the message is the load-report text."""
+
+
+def read_regular(path: str | Path, *, limit: int) -> tuple[bytes, int]:
+    """Bytes and mtime_ns of a regular file, refusing anything larger than `limit`.
+
+    Opened non-blocking and checked with fstat, so a FIFO or device is refused rather than
+    read; the size is checked before any byte is read.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise Refused("not a regular file")
+        if info.st_size > limit:
+            raise Refused(f"file is {info.st_size:,} bytes, over the {limit:,}-byte limit")
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise Refused(f"file grew past the {limit:,}-byte limit while being read")
+    return data, info.st_mtime_ns
+
+
+def read_toml(data: bytes) -> dict:
+    """The TOML document in `data`; raises ValueError naming the problem, never anything else.
+
+    Nesting past jsonsafe.MAX_DEPTH levels is refused: the parser recurses, and so could
+    any code walking the value.
+    """
+    try:
+        value = tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"not UTF-8 (byte {exc.start})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(str(exc)) from None
+    except RecursionError:
+        raise ValueError(f"nested deeper than {jsonsafe.MAX_DEPTH} levels") from None
+    if jsonsafe.depth_exceeds(value, jsonsafe.MAX_DEPTH):
+        raise ValueError(f"nested deeper than {jsonsafe.MAX_DEPTH} levels")
+    return value
 
 
 def workspace_file(root: str | os.PathLike[str], relative: str) -> AppFile:
