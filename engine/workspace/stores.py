@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import stat
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -223,6 +224,7 @@ class _Loader:
         self.previous = previous
         self.parsed: dict[tuple[str, str], _Parsed] = {}
         self.notes: dict[str, Note] = {}
+        self._normalised: dict[str, Note] = {}  # NFC address → note, to catch NFC/NFD twins
         self.problems: list[LoadProblem] = []
         self._settings: dict | None = None
 
@@ -367,13 +369,8 @@ class _Loader:
         for problem in parsed.problems:
             self.refuse(rel, problem)
         note = parsed.note
-        if note is None:
+        if note is None or not self._admit(note, rel):
             return None
-        first = self.notes.get(note.address)
-        if first is not None:
-            self.refuse(rel, f"duplicate id {note.id!r} in {note.source} (kept {first.path})")
-            return None
-        self.notes[note.address] = note
         return parsed
 
     def load_folder(self, rel_dir: str, *, store: Store, source: str, required: bool) -> bool:
@@ -420,14 +417,26 @@ class _Loader:
             return
         for problem in parsed.problems:
             self.refuse(rel, problem)
-        note = parsed.note
-        if note is None:
-            return
+        if parsed.note is not None:
+            self._admit(parsed.note, rel)
+
+    def _admit(self, note: Note, rel: str) -> bool:
+        """Add `note` unless its address is taken, exactly or once Unicode-normalised."""
         first = self.notes.get(note.address)
         if first is not None:
-            self.refuse(rel, f"duplicate id {note.id!r} in {source} (kept {first.path})")
-            return
+            self.refuse(rel, f"duplicate id {note.id!r} in {note.source} (kept {first.path})")
+            return False
+        twin = self._normalised.get(unicodedata.normalize("NFC", note.address))
+        if twin is not None:
+            self.refuse(
+                rel,
+                f"id {note.id!r} differs from that of {twin.path} only in Unicode"
+                " normalisation (NFC/NFD): both would show as one address; not loaded",
+            )
+            return False
+        self._normalised[unicodedata.normalize("NFC", note.address)] = note
         self.notes[note.address] = note
+        return True
 
     def _parse(self, path: str | Path, rel: str, *, store: Store, source: str) -> ParsedNote:
         key = (rel, source)
