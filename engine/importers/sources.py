@@ -167,6 +167,7 @@ def add_pdfs(
     started = time.perf_counter()
     claimed: set[str] = set()
     items = []
+    Path(root).mkdir(parents=True, exist_ok=True)
     with (
         ImportWriter(root, IMPORTER, replace=options.replace) as writer,
         PdfWorker(options.budget) as worker,
