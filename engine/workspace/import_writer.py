@@ -180,13 +180,6 @@ class ImportWriter:
             self._written.pop(relative, None)
         return checked
 
-    def owns(self, relative: str, sha256: str | None) -> bool:
-        """Whether an import wrote bytes hashing to `sha256` at `relative`."""
-        written = self._written.get(relative)
-        if written is not None and written.sha256 == sha256:
-            return True
-        return self.record.owner(relative, sha256) is not None
-
     def close(self) -> None:
         """Make every written file durable, save the manifest, release the lock."""
         if self._stack is None:
