@@ -30,6 +30,7 @@ import shutil
 import tempfile
 import threading
 import time
+import urllib.parse
 import urllib.request
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -99,14 +100,14 @@ class Session:
     def close(self) -> None:
         self._stack.close()
 
-    def run(self, widgets: Sequence[WidgetState] = ()) -> Rerun:
+    def run(self, widgets: Sequence[WidgetState] = (), *, query: str = "") -> Rerun:
         """Rerun the script with `widgets` set, as a browser does after an interaction."""
-        return self.collect(self.send(widgets))
+        return self.collect(self.send(widgets, query=query))
 
-    def send(self, widgets: Sequence[WidgetState] = ()) -> float:
+    def send(self, widgets: Sequence[WidgetState] = (), *, query: str = "") -> float:
         """Ask for a rerun with `widgets` set without waiting for it; when it was sent."""
         message = BackMsg()
-        message.rerun_script.query_string = ""
+        message.rerun_script.query_string = query
         message.rerun_script.page_name = "ask"  # the Navigate page (Start is the default)
         for widget in widgets:
             if widget.WhichOneof("value") != "trigger_value":
@@ -296,6 +297,8 @@ def run():
                 yield row(f"wall time, {where}", load.seconds, "s")
                 yield row(f"failed asks, {where}", failed, "asks", target="0", meets=failed == 0)
             yield from _beside_a_trickling_model(url, questions)
+            yield from _beside_the_longest_question(url, questions)
+            yield from _a_48_kb_link(url)
 
 
 def _beside_a_trickling_model(url: str, questions: list[str]):
@@ -323,4 +326,43 @@ def _beside_a_trickling_model(url: str, questions: list[str]):
         meets=model.seconds <= 35
         and bool(model.banners)
         and model.banners[0].startswith("ABSTAIN"),
+    )
+
+
+def _beside_the_longest_question(url: str, questions: list[str]):
+    """19 sessions asking as usual while one asks questions at the length cap."""
+    from bench.bench_budgets import longest_question
+
+    plans = plan(questions, SESSIONS, ASKS)
+    plans[0] = [longest_question(seed) for seed in range(ASKS)]
+    load = drive(url, plans, distinct_budgets=True)
+    others = [a for a in load.asked if a.session != 0]
+    longest = [a for a in load.asked if a.session == 0]
+    times = [a.seconds * 1000.0 for a in others]
+    failed = sum(1 for a in load.asked if a.exceptions or not a.finished or len(a.banners) != 1)
+    where = f"{SESSIONS - 1} sessions × {ASKS} asks beside 1 asking {ASKS} longest questions"
+    yield row(f"ask p50, {where}", median(times), "ms")
+    yield row(f"ask p95, {where}", percentile(times, 95), "ms")
+    yield row("longest allowed question, slowest of its asks", max(a.seconds for a in longest), "s")
+    yield row(f"failed asks, {where}", failed, "asks", target="0", meets=failed == 0)
+
+
+def _a_48_kb_link(url: str):
+    """A session opening a `?q=` link 48 KB long: refused with a message, not answered."""
+    client = Session(url)
+    try:
+        client.run()
+        question = ("momentum returns persist after costs " * 1400)[:48_000]
+        rerun = client.run(query="q=" + urllib.parse.quote(question))
+    finally:
+        client.close()
+    refused = any(
+        a.body.startswith("Cannot ask: the question is 48,000") for a in rerun.of("alert")
+    )
+    yield row(
+        "a 48 KB ?q= link, refused",
+        rerun.seconds * 1000.0,
+        "ms",
+        target="refused, no answer",
+        meets=refused and not rerun.banners,
     )

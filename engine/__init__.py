@@ -11,11 +11,13 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from engine.api import (
+        MAX_QUESTION_CHARS,
         Answer,
         Freshness,
         answer,
         ask,
         contests_now,
+        question_problem,
         review_edges,
         route_json,
         route_payload,
@@ -67,7 +69,7 @@ if TYPE_CHECKING:
     from engine.workspace.examples import landing_examples, read_examples
     from engine.workspace.freshness import notes_changed
     from engine.workspace.opened import OpenWorkspace, Worker, open_workspace
-    from engine.workspace.references import citations
+    from engine.workspace.references import citations, reference_problems
 
 _EXPORTS = {
     # opening a workspace and asking
@@ -119,6 +121,8 @@ _EXPORTS = {
     # the app's services
     "Worker": "engine.workspace.opened",
     "answer": "engine.api",
+    "MAX_QUESTION_CHARS": "engine.api",
+    "question_problem": "engine.api",
     "contests_now": "engine.api",
     "review_stamp": "engine.review.contest",
     "confirmed_edges": "engine.review.triage",
@@ -147,6 +151,7 @@ _EXPORTS = {
     "to_csv": "engine.review.matrix",
     "page_rows": "engine.review.matrix",
     "citations": "engine.workspace.references",
+    "reference_problems": "engine.workspace.references",
     "landing_examples": "engine.workspace.examples",
     "read_examples": "engine.workspace.examples",
     "notes_changed": "engine.workspace.freshness",
@@ -156,6 +161,7 @@ __all__ = [
     "ENV_API_KEY",
     "ENV_BASE_URL",
     "ENV_MODEL",
+    "MAX_QUESTION_CHARS",
     "OVERLAY_PATH",
     "PLACEHOLDER_KEY",
     "REASON_EXPLANATIONS",
@@ -211,10 +217,12 @@ __all__ = [
     "page_rows",
     "parse_json",
     "parse_payload",
+    "question_problem",
     "read_examples",
     "read_log",
     "read_overlay",
     "record",
+    "reference_problems",
     "relations_in",
     "reveal",
     "review_edges",

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
 
+from engine.core.errors import ConfigError
 from engine.core.model import ClaimKind, Edge
 from engine.core.registry import Registry
 from engine.core.router import Decision, route
@@ -29,6 +30,7 @@ from engine.workspace.freshness import content_stamp, notes_changed
 from engine.workspace.opened import OpenWorkspace, open_workspace
 
 __all__ = [
+    "MAX_QUESTION_CHARS",
     "Answer",
     "Freshness",
     "OpenWorkspace",
@@ -37,12 +39,28 @@ __all__ = [
     "claim_shaped",
     "contests_now",
     "open_workspace",
+    "question_problem",
     "question_stance",
     "review_edges",
     "route_json",
     "route_payload",
     "stance_toward",
 ]
+
+
+# A question longer than this is refused before any work: a question is a sentence or a
+# paragraph, and every extra word costs retrieval, coverage and spelling work.
+MAX_QUESTION_CHARS = 2000
+
+
+def question_problem(question: str) -> str | None:
+    """Why `question` cannot be asked (it is over MAX_QUESTION_CHARS), or None."""
+    if len(question) > MAX_QUESTION_CHARS:
+        return (
+            f"the question is {len(question):,} characters long; ask in at most "
+            f"{MAX_QUESTION_CHARS:,}"
+        )
+    return None
 
 
 def review_edges(root: str | Path) -> list[Edge]:
@@ -115,8 +133,10 @@ def answer(
 ) -> Answer:
     """Answer `question` under the workspace's review scope, disclosing contradictions.
 
-    Raises ConfigError for an unusable `contest` setting; nothing else raises.
+    Raises ConfigError for an unusable `contest` setting or a question `question_problem`
+    refuses; nothing else raises.
     """
+    _check(question)
     stamp = review_stamp(opened.root)
     review: ReviewScope = review_scope(opened.root)
     run = ask(opened, question, reasoner=reasoner, budget=budget, edges=review.edges())
@@ -145,8 +165,10 @@ def ask(
     that cannot be built (say, no endpoint configured) becomes a labelled abstention.
     `edges` default to `review_edges`: confirmed triage contradictions (and unreviewed
     overlay ones when the workspace opts in), which make their endpoints contested.
-    `verifiers` defaults to the built-in verifier registry.
+    `verifiers` defaults to the built-in verifier registry. Raises ConfigError for a
+    question `question_problem` refuses.
     """
+    _check(question)
     if edges is None:
         edges = review_edges(opened.root)
     if isinstance(reasoner, str):
@@ -176,6 +198,11 @@ def ask(
     stance = question_stance(question, result.decision)
     spent = (time.perf_counter() - started) * 1000.0
     return replace(result, stance=stance, latency_ms=result.latency_ms + spent)
+
+
+def _check(question: str) -> None:
+    if (problem := question_problem(question)) is not None:
+        raise ConfigError(problem)
 
 
 def question_stance(question: str, decision: Decision | None) -> Stance | None:

@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from engine import MAX_QUESTION_CHARS
 from pages import services, shared
 from pages import state as app_state
 from pages.state import KEYS
@@ -30,7 +31,10 @@ if KEYS.question not in state:
 # A form, so Enter in the box submits like the button.
 with st.form("ask_form", border=False, enter_to_submit=True):
     st.text_input(
-        "Question", key=KEYS.question, placeholder="What does the knowledge base say about…"
+        "Question",
+        key=KEYS.question,
+        placeholder="What does the knowledge base say about…",
+        max_chars=MAX_QUESTION_CHARS,
     )
     asked = st.form_submit_button("Ask", key=KEYS.ask, type="primary", on_click=submit)
 pending = state.pop(KEYS.ask_now, None)

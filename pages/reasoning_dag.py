@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from engine import citations
+from engine import citations, reference_problems
 from pages import services, shared
 from pages import state as app_state
 from present.answer import MATRIX_PAGE, contested_pairs
@@ -35,6 +35,9 @@ if grounds:
     st.html(table_html(grounds))
 else:
     st.caption("No claim cites a node.")
+if worker is not None and grounds:
+    for problem in worker.call(reference_problems, worker.opened.root):
+        st.caption(f"Not used for citations: {md_escape(problem)}")
 
 reasons = explanations(run, confirmed=services.confirmed_pairs())
 if reasons:

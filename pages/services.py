@@ -16,6 +16,7 @@ from engine import (
     PLACEHOLDER_KEY,
     Answer,
     Budget,
+    ConfigError,
     Edge,
     Freshness,
     LLMConfig,
@@ -30,6 +31,7 @@ from engine import (
     load_overlay,
     model_typer,
     notes_changed,
+    question_problem,
     review_edges,
     review_stamp,
 )
@@ -146,7 +148,10 @@ def _answer(
     limits = Budget(*bounds)
     del edges  # part of the cache key only: the answer reads the review scope itself
     if _policy is None:
-        result = w.call(answer, w.opened, question, reasoner=name, budget=limits)
+        # On the answer pool, beside other sessions' questions; a rerun drops it if queued.
+        result = w.call_answer(
+            answer, w.opened, question, reasoner=name, budget=limits, tick=_yield_to_streamlit
+        )
     else:
         # On the model pool, so a slow endpoint never holds the engine thread; the wait
         # hands control back to Streamlit, so asking again or leaving cancels the call.
@@ -171,7 +176,12 @@ def _yield_to_streamlit() -> None:
 
 
 def ask(question: str) -> Answer:
-    """The answer to `question` under the sidebar's workspace, reasoner and budget, cached."""
+    """The answer to `question` under the sidebar's workspace, reasoner and budget, cached.
+
+    Raises ConfigError for a question over the length cap, before any work is queued.
+    """
+    if (problem := question_problem(question)) is not None:
+        raise ConfigError(problem)
     w = current_worker()
     cancel = threading.Event()
     name, policy = reasoner(cancel)

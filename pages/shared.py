@@ -26,7 +26,7 @@ def ask(question: str) -> bool:
         )
         with st.spinner(waiting):
             result = services.ask(question)
-    except EngineError as exc:  # a reasoner that cannot be configured as typed
+    except EngineError as exc:  # a reasoner that cannot be configured, a question too long
         st.error(f"Cannot ask: {md_escape(exc)}")
         return False
     state[KEYS.answer] = result

@@ -6,11 +6,13 @@ import pytest
 
 from engine.core.errors import WorkspaceError
 from engine.workspace.atomic import (
+    SYNC_ALL_FROM,
+    AppFile,
     append_durable,
     file_lock,
     read_app_file,
-    replace_file,
     synapse_path,
+    sync_files,
     write_atomic,
 )
 
@@ -130,9 +132,18 @@ def test_a_linked_folder_on_the_way_is_refused(tmp_path):
     assert list(elsewhere.iterdir()) == []
 
 
-def test_replace_file_swaps_the_bytes_and_leaves_no_temporary_file(tmp_path):
-    target = tmp_path / "note.md"
-    target.write_bytes(b"old")
-    replace_file(target, b"new")
-    assert target.read_bytes() == b"new"
-    assert [p.name for p in tmp_path.iterdir()] == ["note.md"]
+@pytest.mark.parametrize("count", [3, SYNC_ALL_FROM + 5], ids=["fsync-each", "sync-once"])
+def test_a_batch_written_without_fsync_is_whole_and_leaves_no_temporary(tmp_path, count):
+    files = [AppFile(tmp_path, ("a", f"f{n}.txt")) for n in range(count)]
+    write_atomic(files[0], "old")
+    for n, file in enumerate(files):
+        write_atomic(file, f"new {n}", durable=False)
+    sync_files(files)
+    assert sorted(p.name for p in (tmp_path / "a").iterdir()) == sorted(f.name for f in files)
+    assert (tmp_path / "a/f0.txt").read_text() == "new 0"
+
+
+def test_a_very_long_name_gets_a_temporary_name_that_fits(tmp_path):
+    target = tmp_path / ("n" * 250 + ".txt")
+    write_atomic(target, "text", durable=False)
+    assert target.read_text() == "text" and len(list(tmp_path.iterdir())) == 1

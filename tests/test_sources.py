@@ -4,8 +4,10 @@ import pytest
 
 from engine.core.quote import verify_quote
 from engine.core.verifiers import verify
-from engine.importers.sources import AddOptions, Outcome, add_pdf, add_pdfs, citekey_from_name
-from engine.workspace.atomic import write_atomic
+from engine.importers.citekeys import citekey_from_name
+from engine.importers.pdf_worker import PdfWorker
+from engine.importers.sources import AddOptions, Outcome, SourceAdder, add_pdfs, pdf_origin
+from engine.workspace.import_writer import ImportWriter
 from tests.cli import run
 from tests.workspaces import make_workspace
 from tools.pdfgen import pdf_bytes, write_pdf
@@ -87,21 +89,25 @@ def test_a_hand_made_source_is_kept_unless_replaced(tmp_path, workspace):
     (workspace / "sources").mkdir()
     (workspace / "sources/p.txt").write_text("typed by hand")
     pdf = write_pdf(tmp_path / "p.pdf", PAGES)
-    assert add_pdfs(workspace, [pdf]).items[0].kind == "exists"
+    assert add_pdfs(workspace, [pdf]).items[0].kind == "not-imported"
     assert (workspace / "sources/p.txt").read_text() == "typed by hand"
     assert add_pdfs(workspace, [pdf], AddOptions(replace=True)).items[0].outcome is Outcome.UPDATED
 
 
+class _FullDiskForSidecars(ImportWriter):
+    """An import writer whose disk fills up when a sidecar is written."""
+
+    def write(self, relative, data, origin, *, optional=False):
+        if relative.endswith(".pdf.json"):
+            raise OSError(28, "No space left on device")
+        return super().write(relative, data, origin, optional=optional)
+
+
 def test_a_failed_second_write_restores_the_first(tmp_path, workspace):
     pdf = write_pdf(tmp_path / "p.pdf", PAGES)
-
-    def failing(path, data):
-        if str(path).endswith(".pdf.json"):
-            raise OSError(28, "No space left on device")
-        write_atomic(path, data)
-
-    with pytest.raises(OSError):
-        add_pdf(workspace, pdf, "p", AddOptions(), write=failing)
+    with _FullDiskForSidecars(workspace, "test") as writer, PdfWorker() as worker:
+        added = SourceAdder(writer, worker, AddOptions()).add(pdf, "p", pdf_origin(pdf))
+    assert added.kind == "cannot-write" and "No space left" in added.problem
     assert list((workspace / "sources").iterdir()) == []
 
 
@@ -110,7 +116,7 @@ def test_a_symlinked_sources_folder_leading_out_is_refused(tmp_path, workspace):
     outside.mkdir()
     (workspace / "sources").symlink_to(outside)
     report = add_pdfs(workspace, [write_pdf(tmp_path / "p.pdf", PAGES)])
-    assert report.items[0].kind == "unsafe-target" and list(outside.iterdir()) == []
+    assert report.items[0].kind == "link-on-the-way" and list(outside.iterdir()) == []
 
 
 @pytest.mark.parametrize(
@@ -118,9 +124,11 @@ def test_a_symlinked_sources_folder_leading_out_is_refused(tmp_path, workspace):
     [
         (["missing.pdf"], "no such file or folder"),
         (["a.pdf", "b.pdf", "--citekey", "k"], "exactly one PDF"),
-        (["a.pdf", "--citekey", "bad/key"], "may not contain"),
+        (["a.pdf", "--citekey", "bad/key"], "contains '/'"),
+        (["a.pdf", "--citekey", ".hidden"], "starts with '.'"),
+        (["a.pdf", "--citekey", "k" * 300], "over the 200-byte limit"),
     ],
-    ids=["missing", "citekey-many", "citekey-unsafe"],
+    ids=["missing", "citekey-many", "citekey-unsafe", "citekey-hidden", "citekey-long"],
 )
 def test_usage_errors_are_one_line(tmp_path, workspace, argv, message):
     write_pdf(tmp_path / "a.pdf", PAGES)

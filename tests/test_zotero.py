@@ -160,5 +160,6 @@ def test_a_new_better_bibtex_key_moves_the_note(library, tmp_path):
 def test_the_command_prints_a_summary(library, tmp_path):
     code, out, err = run("import", "zotero", "--data-dir", library, "--workspace", tmp_path / "w")
     summary = json.loads(out)
-    assert code == 0 and summary["items"] == 5 and summary["problems"] == 1
+    # The scan without a text layer is skipped and named: exit 1, like `sources add`.
+    assert code == 1 and summary["items"] == 5 and summary["problems"] == 1
     assert "scan2010scanned: no-text-layer" in err

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import os
 import shutil
 from pathlib import Path
 
@@ -29,3 +31,20 @@ def make_workspace(where: Path, variant: str = "momentum-lab", *, name: str | No
     else:
         shutil.copytree(source, target, ignore=shutil.ignore_patterns(".synapse"))
     return target
+
+
+def user_bytes(root: Path) -> dict[str, str]:
+    """Every user file under `root` (all but `.synapse/`) → its sha256, or where its link points.
+
+    Links are recorded, never followed, so a write through one shows as a changed target.
+    """
+    out: dict[str, str] = {}
+    for path in sorted(root.rglob("*")):
+        relative = path.relative_to(root)
+        if relative.parts[0] == ".synapse":
+            continue
+        if path.is_symlink():
+            out[relative.as_posix()] = f"link -> {os.readlink(path)}"
+        elif path.is_file():
+            out[relative.as_posix()] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return out

@@ -140,3 +140,29 @@ def _assemble(objects: list[bytes], root: int, info: int | None) -> bytes:
         trailer += f" /Info {info} 0 R"
     out += f"trailer\n{trailer} >>\nstartxref\n{xref}\n%%EOF\n".encode()
     return bytes(out)
+
+
+def shared_stream_pdf_bytes(page_count: int, *, stream_bytes: int) -> bytes:
+    """A "PDF bomb": `page_count` pages whose content is one shared stream.
+
+    The stream is `stream_bytes` of text operators compressed into a few kilobytes, so the
+    file is small while a reader that decodes and parses the stream once per page does
+    `page_count` times that work.
+    """
+    unit = b"BT /F1 11 Tf 56 780 Td (Shared content stream, repeated.) Tj ET\n"
+    ops = unit * max(1, stream_bytes // len(unit))
+    objects: list[bytes] = [b"", b""]  # catalog, page tree
+    font = len(objects) + 1
+    objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+    objects.append(_stream(ops))
+    content = len(objects)
+    first = len(objects) + 1
+    for _ in range(page_count):
+        objects.append(
+            f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 842] /Contents {content} 0 R "
+            f"/Resources << /Font << /F1 {font} 0 R >> >> >>".encode()
+        )
+    kids = " ".join(f"{n} 0 R" for n in range(first, first + page_count))
+    objects[0] = b"<< /Type /Catalog /Pages 2 0 R >>"
+    objects[1] = f"<< /Type /Pages /Kids [{kids}] /Count {page_count} >>".encode()
+    return _assemble(objects, 1, None)

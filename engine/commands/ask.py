@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from engine.api import answer, open_workspace
+from engine.api import answer, open_workspace, question_problem
 from engine.commands.batch import Tally, batch_lines, count_lines
 from engine.commands.progress import Progress, answers_redirected
 from engine.commands.registry import Command, register
@@ -36,6 +36,8 @@ def _configure(parser: argparse.ArgumentParser) -> None:
 def _run(args: argparse.Namespace) -> int:
     if (args.question is None) == (args.batch is None):
         raise ConfigError("give either a QUESTION or --batch FILE.jsonl")
+    if args.question is not None and (problem := question_problem(args.question)):
+        raise ConfigError(problem)  # before the workspace is even opened
     budget = Budget(hops=args.hops, max_nodes=args.max_nodes, max_steps=args.max_steps)
     opened = open_workspace(args.workspace)
     if opened.notice:
@@ -81,6 +83,8 @@ def _item(data: object, problem: str, line_no: int, tally: Tally) -> dict:
     ident = data.get("id", line_no)
     if not isinstance(ident, str | int) or isinstance(ident, bool):
         return tally.error(None, line_no, "id must be a string or a whole number")
+    if (problem := question_problem(data["question"])) is not None:
+        return tally.error(ident, line_no, problem)
     return {"id": ident, "question": data["question"]}
 
 

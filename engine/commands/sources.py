@@ -9,19 +9,45 @@ from pathlib import Path
 
 from engine.commands.registry import Command, register
 from engine.core.errors import WorkspaceError
-from engine.importers.sources import AddOptions, add_pdfs, collect_pdfs
+from engine.importers.pdf_worker import DEFAULT_TIME_LIMIT
+from engine.importers.sources import AddOptions, AddReport, add_pdfs, collect_pdfs
 from engine.workspace.atomic import synapse_path, write_atomic
 
 REPORT_FILE = ".synapse/reports/sources-add.json"
+
+
+def time_limit(text: str) -> float:
+    """A `--time-limit` value: positive seconds."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < seconds <= 86_400:
+        raise argparse.ArgumentTypeError("give between 0 and 86,400 seconds")
+    return seconds
+
+
+def add_budget_arguments(parser: argparse.ArgumentParser) -> None:
+    """`--replace` and `--time-limit`, as every importer of PDFs takes them."""
+    parser.add_argument(
+        "--replace",
+        action="store_true",
+        help="overwrite files no import wrote, or that were edited since (never a link)",
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=time_limit,
+        default=DEFAULT_TIME_LIMIT,
+        metavar="SECONDS",
+        help=f"wall-clock budget to read one PDF (default {DEFAULT_TIME_LIMIT:g})",
+    )
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("pdfs", nargs="+", metavar="PDF", help="PDF files, folders or globs")
     parser.add_argument("--workspace", type=Path, required=True, help="workspace folder")
     parser.add_argument("--citekey", help="the citekey to file one PDF under (default: its name)")
-    parser.add_argument(
-        "--replace", action="store_true", help="overwrite a source text that no PDF made"
-    )
+    add_budget_arguments(parser)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -30,17 +56,31 @@ def _run(args: argparse.Namespace) -> int:
     if not root.is_dir():
         raise WorkspaceError(f"workspace {str(root)!r} is not a directory")
     pdfs = collect_pdfs(args.pdfs)
-    report = add_pdfs(root, pdfs, AddOptions(citekey=args.citekey, replace=args.replace))
+    options = AddOptions(citekey=args.citekey, replace=args.replace, time_limit=args.time_limit)
+    report = add_pdfs(root, pdfs, options)
     summary = report.to_dict()
     write_atomic(synapse_path(root, REPORT_FILE), json.dumps(summary, indent=1) + "\n")
+    print_problems(report)
+    print(json.dumps({key: summary[key] for key in summary if key != "items"}, sort_keys=True))
+    return 1 if report.failures else 0
+
+
+def print_problems(report: AddReport) -> None:
+    """One stderr line per failed PDF and per page left without text."""
+    for notice in report.notices:
+        print(f"notice: {notice}", file=sys.stderr)
     for item in report.failures:
         print(f"{item.path}: {item.kind}: {item.problem}", file=sys.stderr)
     for item in report.items:
         if item.empty_pages:
             pages = ", ".join(map(str, item.empty_pages))
             print(f"{item.path}: warning: no text on page(s) {pages}", file=sys.stderr)
-    print(json.dumps({key: summary[key] for key in summary if key != "items"}, sort_keys=True))
-    return 1 if report.failures else 0
+        if item.oversized_pages:
+            pages = ", ".join(map(str, item.oversized_pages))
+            print(
+                f"{item.path}: warning: page(s) {pages} draw too much to read; left out",
+                file=sys.stderr,
+            )
 
 
 register(

@@ -22,15 +22,34 @@ def _configure_import(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--limit", type=int, help="only the first N abstracts and the claims citing them"
     )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="import into a folder that holds files but is not a workspace",
+    )
+    parser.add_argument(
+        "--replace",
+        action="store_true",
+        help="overwrite files no import wrote, or that were edited since (never a link)",
+    )
 
 
 def _run_import(args: argparse.Namespace) -> int:
+    """Exit 0 when every file was written or unchanged, 1 when some were kept (on stderr)."""
     progress = Progress("importing SciFact")
     summary = import_scifact(
-        args.corpus, args.claims, args.out, limit=args.limit, progress=progress
+        args.corpus,
+        args.claims,
+        args.out,
+        limit=args.limit,
+        progress=progress,
+        force=args.force,
+        replace=args.replace,
     )
+    for reason in summary.kept:
+        print(reason, file=sys.stderr)
     print(summary.line())
-    return 0
+    return 1 if summary.kept else 0
 
 
 def _configure_index(parser: argparse.ArgumentParser) -> None:

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 
 from engine.commands.registry import Command, register
+from engine.commands.sources import add_budget_arguments
+from engine.importers.sources import AddOptions
 from engine.importers.zotero import import_zotero
 
 
@@ -17,16 +19,19 @@ def _configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--workspace", type=Path, required=True, help="workspace folder")
     parser.add_argument("--box", default="zotero", help="canon box for the source notes")
+    add_budget_arguments(parser)
 
 
 def _run(args: argparse.Namespace) -> int:
-    report = import_zotero(args.data_dir, args.workspace, box=args.box)
+    """Exit 0 when everything was imported, 1 when something was skipped or kept (on stderr)."""
+    options = AddOptions(replace=args.replace, time_limit=args.time_limit)
+    report = import_zotero(args.data_dir, args.workspace, box=args.box, options=options)
     for item, problem in report.problems:
         print(f"{item}: {problem}", file=sys.stderr)
     summary = report.to_dict()
     summary["problems"] = len(report.problems)
     print(json.dumps(summary, sort_keys=True))
-    return 0
+    return 1 if report.problems else 0
 
 
 register(

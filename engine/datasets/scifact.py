@@ -3,7 +3,9 @@
 Abstracts become canon findings with every sentence as a verbatim quote; claims become
 practice entries (team hypotheses). The gold labels never enter the workspace: they are
 written beside it, to `<out>.labels/gold.jsonl`, for evaluation only. Every file is written
-atomically and only when its content changes, so a re-import is a no-op.
+through the import writer (atomically, never through a link, never over a file no import
+wrote) and only when its content changes, so a re-import is a no-op. A folder that holds
+files and is not a workspace is imported into only when `force` is given.
 """
 
 from __future__ import annotations
@@ -16,13 +18,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.core import jsonsafe
-from engine.core.errors import EngineError
+from engine.core.errors import ConfigError, EngineError
 from engine.datasets.sections import Sectioned, sectioned
-from engine.workspace.atomic import replace_file
+from engine.workspace.atomic import write_atomic
 from engine.workspace.examples import EXAMPLES_FILE
+from engine.workspace.import_writer import ImportWriter
 from engine.workspace.notes import is_address_safe
+from engine.workspace.stores import CANON_DIR, CONFIG_FILE, MEMORY_DIR
 
 BOX = "scifact"
+IMPORTER = "import scifact"
+ORIGIN = "scifact"
+# What makes a folder a workspace already, so importing into it needs no `force`.
+_WORKSPACE_MARKS = (CANON_DIR, MEMORY_DIR, CONFIG_FILE, ".synapse")
 
 _FALLBACK_LICENSE = """# SciFact data
 
@@ -41,12 +49,14 @@ class ImportSummary:
     claims: int
     written: int
     unchanged: int
+    kept: tuple[str, ...] = ()  # why each file that was not written was left alone
 
     def line(self) -> str:
+        kept = f", {len(self.kept):,} kept as they were" if self.kept else ""
         return (
             f"imported {self.abstracts:,} abstracts and {self.claims:,} claims into "
-            f"{self.workspace} ({self.written:,} files written, {self.unchanged:,} unchanged); "
-            f"labels in {self.labels}"
+            f"{self.workspace} ({self.written:,} files written, {self.unchanged:,} unchanged"
+            f"{kept}); labels in {self.labels}"
         )
 
 
@@ -63,12 +73,16 @@ def import_scifact(
     *,
     limit: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    force: bool = False,
+    replace: bool = False,
 ) -> ImportSummary:
     """Import SciFact into the workspace folder `out` (created if needed).
 
     With `limit`, only the first `limit` abstracts and the claims citing any of them.
     `progress(done, total)` is called as abstracts and claims are written.
-    Raises EngineError when an input file is missing or malformed.
+    Raises EngineError when an input file is missing or malformed, ConfigError when `out`
+    holds files and is not a workspace (unless `force`). A file no import wrote is kept
+    (and named in `kept`) unless `replace`.
     """
     documents = list(read_jsonl(Path(corpus)))
     if limit is not None:
@@ -80,30 +94,19 @@ def import_scifact(
         if limit is None or doc_ids & {str(d) for d in claim.get("cited_doc_ids", [])}
     ]
     root = Path(out)
-    writer = _Writer()
-    total = len(documents) + len(selected)
-    for done, doc in enumerate(documents, start=1):
-        doc_id = str(doc["doc_id"])
-        title, sentences = _text(doc.get("title"), "title"), _sentences(doc)
-        parts = sectioned(sentences)
-        writer.write(
-            root / ".zettelkasten" / BOX / f"{doc_id}.md", finding_note(doc_id, title, parts)
-        )
-        writer.write(root / "sources" / f"{doc_id}.txt", f"{title}\n\n{abstract_text(parts)}")
-        if progress is not None and (done % 100 == 0 or done == len(documents)):
-            progress(done, total)
-    for done, claim in enumerate(selected, start=len(documents) + 1):
-        claim_id = _safe_id(claim.get("id"), "claim id")
-        text = _text(claim.get("claim"), "claim")
-        writer.write(root / ".memory" / f"claim-{claim_id}.md", _hypothesis(claim_id, text))
-        if progress is not None and (done % 100 == 0 or done == total):
-            progress(done, total)
-    texts = {str(claim.get("id")): str(claim.get("claim")) for claim in selected}
-    writer.write(root / EXAMPLES_FILE, _examples(texts))
+    _refuse_foreign_folder(root, force=force)
+    root.mkdir(parents=True, exist_ok=True)
+    with ImportWriter(root, IMPORTER, replace=replace) as files:
+        writer = _Writer(files)
+        _write_all(writer, root, documents, selected, corpus=Path(corpus), progress=progress)
     gold = labels_path(root)
-    writer.write(root / "README.md", _readme(len(documents), len(selected), gold.parent.name))
-    writer.write(root / "LICENSE.md", _license(Path(corpus)))
-    writer.write(gold, "".join(_label_line(claim) for claim in selected))
+    labels = "".join(_label_line(claim) for claim in selected).encode("utf-8")
+    try:
+        same = gold.read_bytes() == labels
+    except OSError:
+        same = False
+    if not same:
+        write_atomic(gold, labels)
     return ImportSummary(
         workspace=root,
         labels=gold,
@@ -111,7 +114,55 @@ def import_scifact(
         claims=len(selected),
         written=writer.written,
         unchanged=writer.unchanged,
+        kept=tuple(writer.kept),
     )
+
+
+def _refuse_foreign_folder(root: Path, *, force: bool) -> None:
+    """Refuse a folder that holds files and is not a workspace, unless `force`."""
+    try:
+        entries = {entry.name for entry in os.scandir(root)}
+    except FileNotFoundError:
+        return
+    except NotADirectoryError:
+        raise ConfigError(f"--out {root} is a file, not a folder") from None
+    if entries and not (entries & set(_WORKSPACE_MARKS)) and not force:
+        raise ConfigError(
+            f"--out {root} holds files and is not a workspace; pass --force to import into it"
+            " (files the import did not write are kept either way)"
+        )
+
+
+def _write_all(
+    writer: _Writer,
+    root: Path,
+    documents: list[dict],
+    selected: list[dict],
+    *,
+    corpus: Path,
+    progress: Callable[[int, int], None] | None,
+) -> None:
+    """Every workspace file of the import: notes, source texts, examples, README, licence."""
+    total = len(documents) + len(selected)
+    for done, doc in enumerate(documents, start=1):
+        doc_id = str(doc["doc_id"])
+        title, sentences = _text(doc.get("title"), "title"), _sentences(doc)
+        parts = sectioned(sentences)
+        writer.write(f"{CANON_DIR}/{BOX}/{doc_id}.md", finding_note(doc_id, title, parts))
+        writer.write(f"sources/{doc_id}.txt", f"{title}\n\n{abstract_text(parts)}")
+        if progress is not None and (done % 100 == 0 or done == len(documents)):
+            progress(done, total)
+    for done, claim in enumerate(selected, start=len(documents) + 1):
+        claim_id = _safe_id(claim.get("id"), "claim id")
+        text = _text(claim.get("claim"), "claim")
+        writer.write(f"{MEMORY_DIR}/claim-{claim_id}.md", _hypothesis(claim_id, text))
+        if progress is not None and (done % 100 == 0 or done == total):
+            progress(done, total)
+    texts = {str(claim.get("id")): str(claim.get("claim")) for claim in selected}
+    writer.write(EXAMPLES_FILE, _examples(texts))
+    gold = labels_path(root)
+    writer.write("README.md", _readme(len(documents), len(selected), gold.parent.name))
+    writer.write("LICENSE.md", _license(corpus))
 
 
 # Landing-page examples: claims whose verdict, cited abstract and stance hold on the full
@@ -136,26 +187,22 @@ def _examples(texts: dict[str, str]) -> str:
 
 
 class _Writer:
-    """Atomic, change-only file writes, counted."""
+    """Change-only writes through the import writer, counted; refusals kept as reasons."""
 
-    def __init__(self):
+    def __init__(self, files: ImportWriter):
+        self.files = files
         self.written = 0
         self.unchanged = 0
-        self._made: set[Path] = set()
+        self.kept: list[str] = []
 
-    def write(self, path: Path, text: str) -> None:
-        data = text.encode("utf-8")
-        try:
-            if path.read_bytes() == data:
-                self.unchanged += 1
-                return
-        except OSError:
-            pass
-        if path.parent not in self._made:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self._made.add(path.parent)
-        replace_file(path, data)
-        self.written += 1
+    def write(self, relative: str, text: str) -> None:
+        checked = self.files.write(relative, text, ORIGIN)
+        if not checked.allowed:
+            self.kept.append(checked.reason)
+        elif checked.unchanged:
+            self.unchanged += 1
+        else:
+            self.written += 1
 
 
 def read_jsonl(path: Path) -> Iterator[dict]:

@@ -17,9 +17,15 @@ from enum import StrEnum
 
 from pypdf import PdfReader
 from pypdf.errors import DependencyError, FileNotDecryptedError, PyPdfError
+from pypdf.generic import IndirectObject, StreamObject
 
 MAX_PDF_BYTES = 256 * 1024 * 1024
 MAX_PAGES = 5000
+# Decoded drawing operators, each page counting every stream it draws (a stream shared by
+# many pages counts once per page: that is the work a reader does). pypdf parses operators
+# at about 1 MB/s here, so these bound the work of one page and of one PDF.
+MAX_PAGE_CONTENT_BYTES = 8 * 1024 * 1024
+MAX_CONTENT_BYTES = 100 * 1024 * 1024
 # A page with fewer visible characters than this carries no usable text layer.
 MIN_PAGE_CHARS = 20
 
@@ -39,6 +45,8 @@ class PdfFailureKind(StrEnum):
     NO_TEXT = "no-text-layer"
     MALFORMED = "malformed"
     TOO_LARGE = "too-large"
+    TOO_SLOW = "too-slow"
+    CRASHED = "reader-failed"
 
 
 @dataclass(frozen=True)
@@ -57,6 +65,7 @@ class PdfText:
     labels: tuple[str, ...]
     empty_pages: tuple[int, ...] = ()
     title: str | None = None
+    oversized_pages: tuple[int, ...] = ()  # pages drawing too much to read; left blank
 
     @property
     def fulltext(self) -> str:
@@ -116,15 +125,90 @@ def _read(reader: PdfReader, *, max_pages: int) -> PdfText | PdfFailure:
         return PdfFailure(
             PdfFailureKind.TOO_LARGE, f"has {count:,} pages, over the {max_pages:,}-page limit"
         )
-    pages = tuple(clean_page_text(page.extract_text() or "") for page in reader.pages)
-    empty = tuple(n for n, text in enumerate(pages, start=1) if _visible(text) < MIN_PAGE_CHARS)
-    if len(empty) == count:
+    load = content_load(reader)
+    if sum(load.sizes) > MAX_CONTENT_BYTES:
+        shared = f" (one content stream is drawn by {load.most_shared:,} pages)"
+        return PdfFailure(
+            PdfFailureKind.TOO_LARGE,
+            f"its pages draw {sum(load.sizes) / 1e6:,.0f} MB of decoded content"
+            f"{shared if load.most_shared > 1 else ''}, over the "
+            f"{MAX_CONTENT_BYTES // 1024**2} MB limit for one PDF",
+        )
+    oversized = tuple(n for n, size in enumerate(load.sizes, 1) if size > MAX_PAGE_CONTENT_BYTES)
+    pages = tuple(
+        "" if n in oversized else clean_page_text(page.extract_text() or "")
+        for n, page in enumerate(reader.pages, start=1)
+    )
+    empty = tuple(
+        n
+        for n, text in enumerate(pages, start=1)
+        if _visible(text) < MIN_PAGE_CHARS and n not in oversized
+    )
+    if len(empty) + len(oversized) == count:
         return PdfFailure(
             PdfFailureKind.NO_TEXT,
             f"no text layer on any of its {count} page(s): a scan or image-only PDF; "
             "run OCR on it (for example ocrmypdf) and add the result",
         )
-    return PdfText(pages, _labels(reader, count), empty, _title(reader))
+    return PdfText(pages, _labels(reader, count), empty, _title(reader), oversized)
+
+
+@dataclass(frozen=True)
+class ContentLoad:
+    """Decoded bytes each page draws, and how many pages draw the most shared stream."""
+
+    sizes: tuple[int, ...]
+    most_shared: int
+
+
+def content_load(reader: PdfReader) -> ContentLoad:
+    """What each page of `reader` draws: its content streams and the forms it names.
+
+    Each stream is decoded once (pypdf keeps the result for the text extraction); a stream
+    that cannot be decoded counts as empty, and extraction reports the page.
+    """
+    decoded: dict[object, int] = {}
+    uses: dict[object, int] = {}
+    sizes = []
+    for page in reader.pages:
+        total = 0
+        for key, stream in _drawn(page):
+            if key not in decoded:
+                decoded[key] = _decoded_size(stream)
+            uses[key] = uses.get(key, 0) + 1
+            total += decoded[key]
+        sizes.append(total)
+    return ContentLoad(tuple(sizes), max(uses.values(), default=0))
+
+
+def _drawn(page) -> list[tuple[object, object]]:
+    """(identity, stream) of the content streams and form XObjects a page draws."""
+    found = []
+    contents = page.get("/Contents")
+    items = contents.get_object() if contents is not None else None
+    refs = list(items) if isinstance(items, list) else [contents] if contents is not None else []
+    resources = page.get("/Resources")
+    resources = resources.get_object() if resources is not None else None
+    xobjects = resources.get("/XObject") if isinstance(resources, dict) else None
+    xobjects = xobjects.get_object() if xobjects is not None else None
+    if isinstance(xobjects, dict):
+        refs.extend(xobjects.values())
+    for ref in refs:
+        stream = ref.get_object() if ref is not None else None
+        if not isinstance(stream, StreamObject):
+            continue
+        if stream.get("/Subtype") == "/Image":
+            continue  # an image is never parsed as operators
+        key = (ref.idnum, ref.generation) if isinstance(ref, IndirectObject) else id(stream)
+        found.append((key, stream))
+    return found
+
+
+def _decoded_size(stream) -> int:
+    try:
+        return len(stream.get_data())
+    except (PyPdfError, ValueError, KeyError, TypeError, AttributeError, IndexError):
+        return 0
 
 
 def _encrypted() -> PdfFailure:

@@ -1,10 +1,12 @@
 """Add PDFs to a workspace as `sources/<citekey>.txt`, with a sidecar and a report.
 
-Each added PDF writes two files, both atomically: the text (pages separated by form
-feeds) and `sources/<citekey>.pdf.json` (the PDF's hash, page count, labels and the
-pages without a text layer). The sidecar is how a re-run knows a source is unchanged
-and how the app turns a page position into the label printed on the page. A source
-text that did not come from a PDF is never overwritten unless `replace` is asked for.
+Each added PDF writes two files through the import writer (atomically, never through a
+link): the text (pages separated by form feeds) and `sources/<citekey>.pdf.json` (the PDF's
+hash, page count, labels and the pages without a text layer). The sidecar is how a re-run
+knows a source is unchanged and how the app turns a page position into the label printed
+on the page. A source text no import wrote, one edited since, or one an import made from
+another PDF is never replaced unless `replace` is asked for. Text is extracted in a worker
+process under a time and memory budget, so no PDF can hang the run.
 """
 
 from __future__ import annotations
@@ -13,23 +15,29 @@ import contextlib
 import hashlib
 import json
 import os
-import re
 import stat
 import time
 import unicodedata
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
-from engine.core.errors import ConfigError
-from engine.core.paths import resolve_inside
-from engine.importers.batch import BatchWriter
-from engine.importers.pdf import MAX_PAGES, MAX_PDF_BYTES, PdfFailure, extract_pdf
-from engine.workspace.atomic import write_atomic
-from engine.workspace.notes import is_address_safe
+from engine.core import jsonsafe
+from engine.core.errors import ConfigError, WorkspaceError
+from engine.importers.citekeys import citekey_from_name, citekey_problem
+from engine.importers.pdf import MAX_PAGES, MAX_PDF_BYTES, PdfFailure, PdfText
+from engine.importers.pdf_worker import (
+    DEFAULT_MEMORY_BYTES,
+    DEFAULT_TIME_LIMIT,
+    PdfBudget,
+    PdfWorker,
+)
+from engine.workspace.import_writer import ImportWriter
 from engine.workspace.stores import MAX_FILE_BYTES, SOURCES_DIR
+from engine.workspace.user_files import FileKind, look, workspace_file
 
+IMPORTER = "sources add"
 SIDECAR_SUFFIX = ".pdf.json"
 
 
@@ -53,6 +61,7 @@ class Added:
     kind: str = ""
     problem: str = ""
     empty_pages: tuple[int, ...] = ()
+    oversized_pages: tuple[int, ...] = ()
 
     @classmethod
     def failed(cls, path: str, citekey: str, kind: str, problem: str) -> Added:
@@ -66,6 +75,8 @@ class Added:
             out["pages"] = self.pages
         if self.empty_pages:
             out["pages_without_text"] = list(self.empty_pages)
+        if self.oversized_pages:
+            out["pages_too_large"] = list(self.oversized_pages)
         return out
 
 
@@ -75,6 +86,7 @@ class AddReport:
 
     items: tuple[Added, ...]
     seconds: float = field(default=0.0, compare=False)
+    notices: tuple[str, ...] = ()
 
     @property
     def failures(self) -> tuple[Added, ...]:
@@ -106,6 +118,12 @@ class AddOptions:
     replace: bool = False
     max_pages: int = MAX_PAGES
     max_bytes: int = MAX_PDF_BYTES
+    time_limit: float = DEFAULT_TIME_LIMIT
+    memory_bytes: int = DEFAULT_MEMORY_BYTES
+
+    @property
+    def budget(self) -> PdfBudget:
+        return PdfBudget(self.time_limit, self.memory_bytes, self.max_pages, self.max_bytes)
 
 
 def collect_pdfs(arguments: Sequence[str]) -> list[Path]:
@@ -126,30 +144,35 @@ def collect_pdfs(arguments: Sequence[str]) -> list[Path]:
     return list(dict.fromkeys(found))
 
 
-def citekey_from_name(name: str) -> str:
-    """An address-safe citekey from a file name: `Smith 2020 (draft).pdf` → `Smith-2020-draft`."""
-    stem = Path(name).stem if name.lower().endswith(".pdf") else name
-    ascii_only = unicodedata.normalize("NFKD", stem).encode("ascii", "ignore").decode()
-    key = re.sub(r"[^A-Za-z0-9_.+-]+", "-", ascii_only)
-    key = re.sub(r"\.{2,}", ".", key).strip("-.")
-    return key or "source"
+def pdf_origin(pdf: Path) -> str:
+    """What a source text made by `sources add` came from, as the manifest records it."""
+    return "pdf:" + unicodedata.normalize("NFC", pdf.name)
 
 
 def add_pdfs(
     root: str | os.PathLike[str], pdfs: Iterable[Path], options: AddOptions | None = None
 ) -> AddReport:
-    """Extract each PDF into `sources/` of the workspace at `root`; one failure stops nothing."""
+    """Extract each PDF into `sources/` of the workspace at `root`; one failure stops nothing.
+
+    Raises ConfigError for an unusable `--citekey`, WorkspaceError when `.synapse/` (where
+    the record of imported files lives) is a link.
+    """
     options = options or AddOptions()
     pdfs = list(pdfs)
     if options.citekey is not None:
         if len(pdfs) != 1:
             raise ConfigError("--citekey names one source: give exactly one PDF with it")
-        if not is_address_safe(options.citekey):
-            raise ConfigError(f"citekey {options.citekey!r} may not contain '/', ':' or spaces")
+        if (problem := citekey_problem(options.citekey)) is not None:
+            raise ConfigError(f"citekey {options.citekey!r} {problem}")
     started = time.perf_counter()
     claimed: set[str] = set()
     items = []
-    with BatchWriter() as batch:
+    Path(root).mkdir(parents=True, exist_ok=True)
+    with (
+        ImportWriter(root, IMPORTER, replace=options.replace) as writer,
+        PdfWorker(options.budget) as worker,
+    ):
+        adder = SourceAdder(writer, worker, options)
         for pdf in pdfs:
             citekey = options.citekey or citekey_from_name(pdf.name)
             if citekey in claimed:
@@ -157,83 +180,112 @@ def add_pdfs(
                 items.append(failure)
                 continue
             claimed.add(citekey)
-            items.append(add_pdf(root, pdf, citekey, options, write=batch.write))
-    return AddReport(tuple(items), time.perf_counter() - started)
+            items.append(adder.add(pdf, citekey, pdf_origin(pdf)))
+        notices = writer.problems
+    return AddReport(tuple(items), time.perf_counter() - started, notices)
 
 
-def add_pdf(
-    root: str | os.PathLike[str],
-    pdf: Path,
-    citekey: str,
-    options: AddOptions,
-    *,
-    write: Callable[[Path, bytes | str], None] | None = None,
-) -> Added:
-    """Extract one PDF into `sources/<citekey>.txt`; unchanged when its hash is recorded.
+class SourceAdder:
+    """Adds PDFs as source texts through one import's writer and PDF worker."""
 
-    `write` replaces one file atomically: `write_atomic` unless a bulk import passes its
-    `BatchWriter`'s.
-    """
-    write = write or write_atomic
-    shown = str(pdf)
-    targets = [
-        resolve_inside(root, f"{SOURCES_DIR}/{citekey}{ext}") for ext in (".txt", ".pdf.json")
-    ]
-    refused = next((t for t in targets if not t.allowed), None)
-    if refused is not None:
-        return Added.failed(shown, citekey, "unsafe-target", refused.reason)
-    text_path, sidecar_path = (t.path for t in targets)
+    def __init__(self, writer: ImportWriter, worker: PdfWorker, options: AddOptions) -> None:
+        self.writer = writer
+        self.worker = worker
+        self.options = options
+
+    def add(self, pdf: Path, citekey: str, origin: str) -> Added:
+        """Extract one PDF into `sources/<citekey>.txt`; unchanged when its hash is recorded.
+
+        `origin` names what the text comes from (`pdf_origin`, or a Zotero item): a text
+        an import made from another origin is never replaced without `replace`.
+        """
+        shown = str(pdf)
+        if (problem := citekey_problem(citekey)) is not None:
+            return Added.failed(shown, citekey, "bad-citekey", f"citekey {citekey!r} {problem}")
+        text_rel, sidecar_rel = (f"{SOURCES_DIR}/{citekey}{ext}" for ext in (".txt", ".pdf.json"))
+        try:
+            data = _read_pdf(pdf, limit=self.options.max_bytes)
+        except _TooLarge as exc:
+            return Added.failed(shown, citekey, "too-large", str(exc))
+        except OSError as exc:
+            return Added.failed(shown, citekey, "unreadable", f"cannot read: {exc.strerror or exc}")
+        digest = hashlib.sha256(data).hexdigest()
+        text_file = workspace_file(self.writer.root, text_rel)
+        before = look(text_file, max_bytes=0)
+        previous = read_sidecar(self.writer.root, sidecar_rel)
+        if (
+            previous.get("sha256") == digest
+            and before.kind is FileKind.REGULAR
+            and before.size == previous.get("text_bytes")
+        ):
+            return Added(shown, citekey, Outcome.UNCHANGED, pages=_int(previous.get("pages")))
+        extracted = self.worker.extract(data)
+        if isinstance(extracted, PdfFailure):
+            return Added.failed(shown, citekey, extracted.kind.value, extracted.message)
+        fulltext = extracted.fulltext.encode("utf-8")
+        if len(fulltext) > MAX_FILE_BYTES:
+            return Added.failed(
+                shown,
+                citekey,
+                "too-large",
+                f"its text is {len(fulltext):,} bytes, over the "
+                f"{MAX_FILE_BYTES:,}-byte limit of one source file",
+            )
+        sidecar = json.dumps(_sidecar(pdf, digest, extracted, len(fulltext)), indent=1) + "\n"
+        for relative, payload in ((text_rel, fulltext), (sidecar_rel, sidecar)):
+            checked = self.writer.check(relative, payload, origin)
+            if not checked.allowed:
+                return Added.failed(shown, citekey, checked.refusal.value, checked.reason)
+        outcome = Outcome.UPDATED if before.kind is not FileKind.ABSENT else Outcome.ADDED
+        try:
+            self._write_pair((text_rel, fulltext), (sidecar_rel, sidecar), origin)
+        except (OSError, WorkspaceError) as exc:
+            return Added.failed(shown, citekey, "cannot-write", _why(exc))
+        return Added(
+            shown,
+            citekey,
+            outcome,
+            len(extracted.pages),
+            empty_pages=extracted.empty_pages,
+            oversized_pages=extracted.oversized_pages,
+        )
+
+    def _write_pair(self, first: tuple[str, bytes], second: tuple[str, str], origin: str) -> None:
+        """Write both files; if the second write fails, the first goes back to what it was."""
+        relative, data = first
+        before = look(workspace_file(self.writer.root, relative)).data
+        self.writer.write(relative, data, origin)
+        try:
+            self.writer.write(*second, origin)
+        except BaseException:
+            with contextlib.suppress(OSError, WorkspaceError):
+                if before is None:
+                    self.writer.remove(relative, origin)
+                else:
+                    self.writer.write(relative, before, origin)
+            raise
+
+
+def read_sidecar(root: str | os.PathLike[str], relative: str) -> dict:
+    """The sidecar at `relative` as a dict, read without following a link; {} when unusable."""
     try:
-        data = _read_pdf(pdf, limit=options.max_bytes)
-    except _TooLarge as exc:
-        return Added.failed(shown, citekey, "too-large", str(exc))
-    except OSError as exc:
-        return Added.failed(shown, citekey, "unreadable", f"cannot read: {exc.strerror or exc}")
-    digest = hashlib.sha256(data).hexdigest()
-    previous = read_sidecar(sidecar_path)
-    if previous.get("sha256") == digest and _size(text_path) == previous.get("text_bytes"):
-        return Added(shown, citekey, Outcome.UNCHANGED, pages=int(previous.get("pages") or 0))
-    if text_path.exists() and not previous and not options.replace:
-        return Added.failed(
-            shown,
-            citekey,
-            "exists",
-            f"{SOURCES_DIR}/{citekey}.txt exists and was not made from "
-            "a PDF; pass --replace to overwrite it or --citekey to pick another key",
-        )
-    extracted = extract_pdf(data, max_pages=options.max_pages, max_bytes=options.max_bytes)
-    if isinstance(extracted, PdfFailure):
-        return Added.failed(shown, citekey, extracted.kind.value, extracted.message)
-    fulltext = extracted.fulltext.encode("utf-8")
-    if len(fulltext) > MAX_FILE_BYTES:
-        return Added.failed(
-            shown,
-            citekey,
-            "too-large",
-            f"its text is {len(fulltext):,} bytes, over the "
-            f"{MAX_FILE_BYTES:,}-byte limit of one source file",
-        )
-    sidecar = {
+        found = look(workspace_file(root, relative), max_bytes=4 * 1024 * 1024)
+        value = jsonsafe.loads(found.data) if found.data is not None else {}
+    except (OSError, ValueError, WorkspaceError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _sidecar(pdf: Path, digest: str, extracted: PdfText, text_bytes: int) -> dict:
+    return {
         "pdf": pdf.name,
         "sha256": digest,
         "pages": len(extracted.pages),
-        "text_bytes": len(fulltext),
+        "text_bytes": text_bytes,
         "labels": list(extracted.labels) if extracted.custom_labels else None,
         "pages_without_text": list(extracted.empty_pages),
         "title": extracted.title,
     }
-    outcome = Outcome.UPDATED if text_path.exists() else Outcome.ADDED
-    _write_pair(text_path, fulltext, sidecar_path, json.dumps(sidecar, indent=1) + "\n", write)
-    return Added(shown, citekey, outcome, len(extracted.pages), empty_pages=extracted.empty_pages)
-
-
-def read_sidecar(path: Path) -> dict:
-    """The sidecar at `path` as a dict; {} when absent or unreadable."""
-    try:
-        value = json.loads(path.read_bytes()) if path.stat().st_size < 4 * 1024 * 1024 else {}
-    except (OSError, ValueError):
-        return {}
-    return value if isinstance(value, dict) else {}
 
 
 class _TooLarge(Exception):
@@ -252,23 +304,11 @@ def _read_pdf(path: Path, *, limit: int) -> bytes:
         return handle.read(limit + 1)
 
 
-def _write_pair(first: Path, first_data: bytes, second: Path, second_data: str, write) -> None:
-    """Write both files; if the second write fails, the first goes back to what it was."""
-    before = first.read_bytes() if first.is_file() else None
-    write(first, first_data)
-    try:
-        write(second, second_data)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            if before is None:
-                first.unlink()
-            else:
-                write(first, before)
-        raise
+def _int(value: object) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
-def _size(path: Path) -> int | None:
-    try:
-        return path.stat().st_size
-    except OSError:
-        return None
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        return f"cannot write: {exc.strerror}"
+    return f"cannot write: {exc}"

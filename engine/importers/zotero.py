@@ -4,7 +4,10 @@ Per item: a canon `source` note `.zettelkasten/<box>/<citekey>.md` (title, autho
 each highlight as a quote), the first PDF attachment's text in `sources/<citekey>.txt`,
 its highlights in `sources/<citekey>.annotations.json`, and a CSL JSON entry in
 `sources/zotero.csl.json` so the app can write "Author Year". A file is rewritten only
-when its content changes, so re-running on an unchanged library writes nothing.
+when its content changes, so re-running on an unchanged library writes nothing. Every
+write goes through the import writer: a note you edited after the import is kept (and
+reported), a link is never written through, and a citekey that cannot name a file is
+reported and replaced by a generated one.
 """
 
 from __future__ import annotations
@@ -21,12 +24,15 @@ from pathlib import Path
 import yaml
 
 from engine.core.errors import ConfigError
-from engine.core.paths import resolve_inside
-from engine.importers.batch import BatchWriter
-from engine.importers.sources import AddOptions, Outcome, add_pdf
+from engine.importers.citekeys import citekey_problem
+from engine.importers.pdf_worker import PdfWorker
+from engine.importers.sources import AddOptions, Outcome, SourceAdder
 from engine.importers.zotero_db import Attachment, ZoteroItem, read_items
+from engine.workspace.import_writer import ImportWriter
 from engine.workspace.notes import FEDERATED_PREFIX, is_address_safe
 from engine.workspace.stores import CANON_DIR, SOURCES_DIR
+
+IMPORTER = "import zotero"
 
 CSL_FILE = f"{SOURCES_DIR}/zotero.csl.json"
 # libyaml's safe dumper when built (the same safe subset, several times faster).
@@ -65,10 +71,18 @@ class ZoteroReport:
 
 
 def import_zotero(
-    data_dir: str | os.PathLike[str], root: str | os.PathLike[str], *, box: str = "zotero"
+    data_dir: str | os.PathLike[str],
+    root: str | os.PathLike[str],
+    *,
+    box: str = "zotero",
+    options: AddOptions | None = None,
 ) -> ZoteroReport:
-    """Import the library in Zotero's data folder `data_dir` into the workspace at `root`."""
+    """Import the library in Zotero's data folder `data_dir` into the workspace at `root`.
+
+    `options` carries `replace` and the PDF budget (its citekey is ignored).
+    """
     started = time.perf_counter()
+    options = options or AddOptions()
     if not is_address_safe(box) or box.startswith(FEDERATED_PREFIX):
         raise ConfigError(f"box {box!r} is not a usable box name")
     root = Path(root)
@@ -77,12 +91,18 @@ def import_zotero(
     box_dir = root / CANON_DIR / box
     earlier = earlier_citekeys(box_dir)
     keys = assign_citekeys(items, earlier)
-    with BatchWriter() as batch:
-        writer = _Writer(root, batch)
+    with (
+        ImportWriter(root, IMPORTER, replace=options.replace) as files,
+        PdfWorker(options.budget) as worker,
+    ):
+        writer = _Writer(files, SourceAdder(files, worker, options))
+        writer.problems.extend((item.key, why) for item, why in citekey_fixes(items, keys))
         for item in items:
             old = earlier.get(item.key)
             if old is not None and old != keys[item.key]:
-                writer.remove(f"{CANON_DIR}/{box}/{old}.md", f"re-keyed as {keys[item.key]}")
+                writer.remove(
+                    f"{CANON_DIR}/{box}/{old}.md", _origin(item), f"re-keyed as {keys[item.key]}"
+                )
         pdfs: dict[str, int] = {}
         highlights = 0
         for item in items:
@@ -91,7 +111,8 @@ def import_zotero(
             pdfs[outcome] = pdfs.get(outcome, 0) + 1
             highlights += len(attachment.highlights) if attachment else 0
         csl = [csl_item(item, keys[item.key]) for item in items]
-        writer.write(CSL_FILE, json.dumps(csl, indent=1, ensure_ascii=False) + "\n")
+        writer.write(CSL_FILE, json.dumps(csl, indent=1, ensure_ascii=False) + "\n", "zotero")
+        writer.problems.extend((".synapse", notice) for notice in files.problems)
     return ZoteroReport(
         items=len(items),
         notes_written=writer.written,
@@ -101,6 +122,23 @@ def import_zotero(
         problems=tuple(writer.problems),
         seconds=time.perf_counter() - started,
     )
+
+
+def citekey_fixes(
+    items: Sequence[ZoteroItem], keys: Mapping[str, str]
+) -> list[tuple[ZoteroItem, str]]:
+    """Items whose own citekey (Better BibTeX's or Zotero's) was not used, and why."""
+    out = []
+    for item in items:
+        own, used = item.citekey, keys[item.key]
+        if not own or own == used:
+            continue
+        problem = citekey_problem(own)
+        why = f"citekey {own[:60]!r}{'…' if len(own) > 60 else ''} " + (
+            problem or "is already another item's"
+        )
+        out.append((item, f"{why}; filed as {used} instead"))
+    return out
 
 
 def assign_citekeys(
@@ -117,12 +155,12 @@ def assign_citekeys(
     keys: dict[str, str] = {}
     taken: set[str] = set()
     for item in items:
-        if item.citekey and is_address_safe(item.citekey) and item.citekey not in taken:
+        if item.citekey and citekey_problem(item.citekey) is None and item.citekey not in taken:
             keys[item.key] = item.citekey
             taken.add(item.citekey)
     for item in items:
         old = earlier.get(item.key)
-        if item.key not in keys and old and is_address_safe(old) and old not in taken:
+        if item.key not in keys and old and citekey_problem(old) is None and old not in taken:
             keys[item.key] = old
             taken.add(old)
     for item in items:
@@ -160,7 +198,8 @@ def generated_citekey(item: ZoteroItem) -> str:
     """`jegadeesh1993returns` from the first author, the year and the first title word."""
     author = _ascii(item.creators[0].last if item.creators else "").split()
     words = [w for w in _ascii(item.field("title")).split() if w not in _STOP]
-    key = (author[0] if author else "anon") + str(item.year or "") + (words[0] if words else "")
+    key = (author[0] if author else "anon")[:40] + str(item.year or "")
+    key += (words[0] if words else "")[:40]
     return key or f"zotero-{item.key.lower()}"
 
 
@@ -215,53 +254,60 @@ def _annotations(marks) -> str:
     return json.dumps(entries, indent=1, ensure_ascii=False) + "\n"
 
 
-class _Writer:
-    """Writes workspace files only when their content changed; counts and collects problems."""
+def _origin(item: ZoteroItem) -> str:
+    return f"zotero:{item.library}:{item.key}"
 
-    def __init__(self, root: Path, batch: BatchWriter):
-        self.root = root
-        self.batch = batch
+
+class _Writer:
+    """One import's files through its `ImportWriter`: counts notes, collects problems."""
+
+    def __init__(self, files: ImportWriter, adder: SourceAdder):
+        self.files = files
+        self.adder = adder
         self.written = 0
         self.unchanged = 0
         self.problems: list[tuple[str, str]] = []
 
-    def write(self, relative: str, text: str, *, optional: bool = False) -> None:
-        safe = resolve_inside(self.root, relative)
-        if not safe.allowed:
-            self.problems.append((relative, safe.reason))
-            return
-        data = text.encode("utf-8")
+    def write(self, relative: str, text: str, origin: str, *, optional: bool = False) -> None:
         try:
-            same = safe.path.read_bytes() == data
-        except OSError:
-            same = False
-            if optional:
-                return  # no highlights and no earlier file: nothing to write
-        if same:
-            self.unchanged += relative.endswith(".md")
+            checked = self.files.write(relative, text, origin, optional=optional)
+        except OSError as exc:
+            self.problems.append((relative, f"cannot write: {exc.strerror or exc}"))
             return
-        self.batch.write(safe.path, data)
-        self.written += relative.endswith(".md")
+        if not checked.allowed:
+            self.problems.append((relative, checked.reason))
+        elif relative.endswith(".md"):
+            self.written += not checked.unchanged
+            self.unchanged += checked.unchanged
 
-    def remove(self, relative: str, why: str) -> None:
-        safe = resolve_inside(self.root, relative)
-        if safe.allowed and safe.path.is_file():
-            safe.path.unlink()
+    def remove(self, relative: str, origin: str, why: str) -> None:
+        checked = self.files.remove(relative, origin)
+        if not checked.allowed:
+            self.problems.append(
+                (relative, f"not removed although the item was {why}: " + checked.reason)
+            )
+        elif not checked.unchanged:
             self.problems.append((relative, f"removed: the item was {why}"))
 
     def item(
         self, item: ZoteroItem, citekey: str, attachment: Attachment | None, *, box: str
     ) -> str:
         """Write one item's PDF text, highlights and note; the PDF's outcome."""
-        outcome = self.pdf(citekey, attachment)
+        origin = _origin(item)
+        outcome = self.pdf(citekey, attachment, origin)
         marks = attachment.highlights if attachment else ()
         self.write(
-            f"{SOURCES_DIR}/{citekey}.annotations.json", _annotations(marks), optional=not marks
+            f"{SOURCES_DIR}/{citekey}.annotations.json",
+            _annotations(marks),
+            origin,
+            optional=not marks,
         )
-        self.write(f"{CANON_DIR}/{box}/{citekey}.md", source_note(item, citekey, attachment))
+        self.write(
+            f"{CANON_DIR}/{box}/{citekey}.md", source_note(item, citekey, attachment), origin
+        )
         return outcome
 
-    def pdf(self, citekey: str, attachment: Attachment | None) -> str:
+    def pdf(self, citekey: str, attachment: Attachment | None, origin: str) -> str:
         if attachment is None:
             return "none"
         if attachment.path is None:
@@ -270,7 +316,7 @@ class _Writer:
         if not attachment.path.is_file():
             self.problems.append((citekey, f"PDF {attachment.path} is missing"))
             return "missing"
-        added = add_pdf(self.root, attachment.path, citekey, AddOptions(), write=self.batch.write)
+        added = self.adder.add(attachment.path, citekey, origin)
         if added.outcome is Outcome.FAILED:
             self.problems.append((citekey, f"{added.kind}: {added.problem}"))
         return added.outcome.value

@@ -10,7 +10,6 @@ disclosed on any answer that cites one of its notes, with a link to review it.
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -23,6 +22,7 @@ from engine.review.overlay import Overlay, load_overlay
 from engine.review.relations import EdgeKey, Relation
 from engine.review.triage import TriageDecision, state
 from engine.workspace.stores import CONFIG_FILE, Workspace
+from engine.workspace.user_files import read_toml
 
 _MAX_SETTINGS_BYTES = 1024 * 1024
 
@@ -60,8 +60,8 @@ def contest_scope(root: str | os.PathLike[str]) -> ContestScope:
     if len(data) > _MAX_SETTINGS_BYTES:
         raise ConfigError(f"{CONFIG_FILE}: larger than {_MAX_SETTINGS_BYTES:,} bytes")
     try:
-        value = tomllib.loads(data.decode("utf-8")).get("contest", ContestScope.CONFIRMED.value)
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        value = read_toml(data).get("contest", ContestScope.CONFIRMED.value)
+    except ValueError as exc:
         raise ConfigError(f"{CONFIG_FILE}: not valid TOML ({exc})") from None
     try:
         return ContestScope(value)

@@ -22,15 +22,17 @@ import fcntl
 import os
 import secrets
 import stat
-import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from engine.core.errors import WorkspaceError
 
 STALE_TEMP_SECONDS = 3600
+TEMP_STEM_BYTES = 96
+# From this many files on, one sync of the whole disk beats an fsync per file.
+SYNC_ALL_FROM = 64
 SYNAPSE_DIR = ".synapse"
 # The app's own files are small; the overlay of the 5k-note demo is under 1 MB.
 MAX_APP_FILE_BYTES = 64 * 1024 * 1024
@@ -95,24 +97,30 @@ def check_no_links(root: str | os.PathLike[str]) -> None:
             _refuse_link(path.lstat(), path.relative_to(top.parent).as_posix())
 
 
-def write_atomic(target: AppFile | str | os.PathLike[str], data: bytes | str) -> None:
+def write_atomic(
+    target: AppFile | str | os.PathLike[str], data: bytes | str, *, durable: bool = True
+) -> None:
     """Replace `target` with `data` in one step; missing folders are created.
 
     On any failure the previous file (if there was one) is left untouched. Raises
-    WorkspaceError when a link stands anywhere on the way, OSError when the disk refuses.
+    WorkspaceError when a link stands anywhere on the way or the target is a symbolic or
+    hard link, OSError when the disk refuses. With `durable=False` the file and folder are
+    not fsynced: a reader still sees the old bytes or the new, and the caller makes a whole
+    batch durable at its end (`sync_files`).
     """
     file = _app_file(target)
     payload = data.encode("utf-8") if isinstance(data, str) else data
     with open_parent(file, create=True) as folder:
         _check_existing(folder, file)
-        temp = f".{file.name}.{secrets.token_hex(8)}.tmp"
+        temp = _temp_name(file.name)
         fd = os.open(
             temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644, dir_fd=folder
         )
         try:
             try:
                 _write_all(fd, payload)
-                os.fsync(fd)
+                if durable:
+                    os.fsync(fd)
             finally:
                 os.close(fd)
             os.replace(temp, file.name, src_dir_fd=folder, dst_dir_fd=folder)
@@ -120,25 +128,9 @@ def write_atomic(target: AppFile | str | os.PathLike[str], data: bytes | str) ->
             with contextlib.suppress(OSError):
                 os.unlink(temp, dir_fd=folder)
             raise
-        os.fsync(folder)
+        if durable:
+            os.fsync(folder)
         _sweep_leftovers(folder, file.name)
-
-
-def replace_file(path: Path, data: bytes) -> None:
-    """Replace `path` with `data` through a temporary file and a rename, without an fsync.
-
-    A reader sees the old bytes or the new, never a mix; durability is the caller's (see
-    `engine.importers.batch`). Meant for notes an importer writes, not for `.synapse/`.
-    """
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        os.replace(temp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temp)
-        raise
 
 
 def append_durable(target: AppFile | str | os.PathLike[str], data: bytes) -> None:
@@ -165,6 +157,17 @@ def append_durable(target: AppFile | str | os.PathLike[str], data: bytes) -> Non
         finally:
             os.close(fd)
         os.fsync(folder)
+
+
+def open_append(target: AppFile) -> int:
+    """A descriptor appending to `target` (created if missing), reached without following a link.
+
+    The caller writes whole records with one `os.write` each and closes the descriptor.
+    """
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK
+    file = _app_file(target)
+    with open_parent(file, create=True) as folder:
+        return _open_file(folder, file, flags)
 
 
 def read_app_file(target: AppFile, *, max_bytes: int = MAX_APP_FILE_BYTES) -> bytes:
@@ -209,13 +212,31 @@ def file_lock(target: AppFile | str | os.PathLike[str]) -> Iterator[None]:
         os.close(fd)
 
 
-def fsync_dir(folder: str | os.PathLike[str]) -> None:
-    """Make the entries of `folder` (a new or renamed file) durable."""
-    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+def sync_files(files: Iterable[AppFile]) -> None:
+    """Make files written with `durable=False` durable, and the folders holding them.
+
+    From SYNC_ALL_FROM files on, one `os.sync()` (a single flush of the disk) replaces an
+    fsync per file, which costs more than the import itself. Files are reopened without
+    following a link; one gone since is skipped.
+    """
+    files = list(dict.fromkeys(files))
+    if len(files) >= SYNC_ALL_FROM and hasattr(os, "sync"):
+        os.sync()
+        return
+    synced: set[tuple[Path, tuple[str, ...]]] = set()
+    for file in files:
+        with (
+            contextlib.suppress(FileNotFoundError, WorkspaceError),
+            open_parent(file, create=False) as folder,
+        ):
+            fd = os.open(file.name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=folder)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            if (file.root, file.parts[:-1]) not in synced:
+                synced.add((file.root, file.parts[:-1]))
+                os.fsync(folder)
 
 
 def _app_file(target: AppFile | str | os.PathLike[str]) -> AppFile:
@@ -316,13 +337,23 @@ def _write_all(fd: int, payload: bytes) -> None:
         view = view[written:]
 
 
+def _temp_name(name: str) -> str:
+    """A fresh temporary name beside `name`, short enough whatever the length of `name`."""
+    return f".{_temp_stem(name)}.{secrets.token_hex(8)}.tmp"
+
+
+def _temp_stem(name: str) -> str:
+    # A file name may take 255 bytes; its temporary sibling adds 22, so the stem is cut.
+    return name.encode("utf-8")[:TEMP_STEM_BYTES].decode("utf-8", errors="ignore")
+
+
 def _sweep_leftovers(folder: int, name: str) -> None:
     """Remove temporary files a crashed writer of `name` left behind.
 
     Only files older than an hour go, so a concurrent writer's temporary file is never taken.
     """
     cutoff = time.time() - STALE_TEMP_SECONDS
-    prefix = f".{name}."
+    prefix = f".{_temp_stem(name)}."
     for leftover in os.listdir(folder):
         if not (leftover.startswith(prefix) and leftover.endswith(".tmp")):
             continue

@@ -16,6 +16,9 @@ from engine.workspace.threads import DaemonPool
 
 # Model calls in flight at once per workspace; each is bounded by its endpoint deadline.
 MODEL_WORKERS = 4
+# Offline answers computed at once per workspace, so one long question never holds the
+# others back (each is bounded by the question-length cap and the navigation budget).
+ANSWER_WORKERS = 4
 TICK_S = 0.25  # how often a page waiting on a model call gets control back
 
 
@@ -53,17 +56,19 @@ def open_workspace(path: str | os.PathLike[str]) -> OpenWorkspace:
 
 
 class Worker:
-    """An opened workspace, with two kinds of thread to call it on.
+    """An opened workspace, with three kinds of thread to call it on.
 
-    Engine calls (opening, offline answers, offline overlay builds) run one at a time on
-    the engine thread. Calls that wait on a model endpoint run on a separate, bounded pool
-    of `MODEL_WORKERS` threads, so a slow endpoint can hold at most that pool, never the
-    engine thread the other sessions and the offline reasoner use. Every thread is a
-    daemon: a stopped server exits whatever a call is waiting on.
+    Engine calls (opening, offline overlay builds, page lookups) run one at a time on the
+    engine thread. Offline answers run on a pool of `ANSWER_WORKERS` threads, so one
+    session's long question is answered beside the others' instead of in front of them.
+    Calls that wait on a model endpoint run on a separate, bounded pool of `MODEL_WORKERS`
+    threads, so a slow endpoint can hold at most that pool. Every thread is a daemon: a
+    stopped server exits whatever a call is waiting on.
     """
 
     def __init__(self, root: str) -> None:
         self._pool = DaemonPool(1, "synapse-workspace")
+        self._answer_pool = DaemonPool(ANSWER_WORKERS, "synapse-answer")
         self._model_pool = DaemonPool(MODEL_WORKERS, "synapse-model")
         # Opening runs on the worker's thread, so a page can draw before the load finishes.
         self._opening: Future = self.submit(open_workspace, root)
@@ -104,20 +109,15 @@ class Worker:
         interrupted because its user asked again or left) sets `cancel`, which the model client
         watches, and propagates.
         """
-        future = self.submit_model(fn, *args, **kwargs)
-        if tick is None:
-            return future.result()
-        try:
-            while True:
-                done, _ = futures.wait([future], timeout=TICK_S)
-                if done:
-                    return future.result()
-                tick()
-        except BaseException:
-            if cancel is not None:
-                cancel.set()
-            future.cancel()  # when still queued behind other model calls
-            raise
+        return _wait(self.submit_model(fn, *args, **kwargs), cancel, tick)
+
+    def call_answer(self, fn: Callable, /, *args, tick: Callable[[], None] | None = None, **kwargs):
+        """Run an offline answer on the answer pool and wait for it.
+
+        While waiting, `tick()` runs every `TICK_S`; if it raises (the page's user asked
+        again or left) an answer still queued is dropped, so a session never piles up work.
+        """
+        return _wait(self._answer_pool.submit(fn, *args, **kwargs), None, tick)
 
     def submit_model(self, fn: Callable, /, *args, **kwargs) -> Future:
         return self._model_pool.submit(fn, *args, **kwargs)
@@ -130,5 +130,25 @@ class Worker:
                 self._opening.result().close()
 
         self._model_pool.shutdown()
+        self._answer_pool.shutdown()
         self.call(finish)
         self._pool.shutdown()
+
+
+def _wait(
+    future: Future, cancel: threading.Event | None, tick: Callable[[], None] | None
+) -> object:
+    """The future's result; `tick()` runs every TICK_S meanwhile, and what it raises cancels."""
+    if tick is None:
+        return future.result()
+    try:
+        while True:
+            done, _ = futures.wait([future], timeout=TICK_S)
+            if done:
+                return future.result()
+            tick()
+    except BaseException:
+        if cancel is not None:
+            cancel.set()
+        future.cancel()  # when still queued behind other calls
+        raise

@@ -4,13 +4,15 @@ Read from `references.bib` (BibTeX, parsed by bibtexparser), `references.json` (
 and `sources/zotero.csl.json` (written by the Zotero importer), in that order: for each
 citekey the first file that gives a field (title, authors, year) wins. Page positions
 become the labels printed on the pages when `sources/<citekey>.pdf.json` records them.
-A file that does not parse is reported in `References.problems`, never raised.
+A file that does not parse, and each field of the wrong shape (an `author` that is a
+number, a title that is a list, nesting past 64 levels), is reported in
+`References.problems` naming the file and the field; nothing here raises for a file's
+content.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import os
 from collections.abc import Iterable, Mapping
@@ -22,12 +24,15 @@ import bibtexparser
 from bibtexparser import middlewares
 from pylatexenc.latex2text import LatexNodes2Text
 
+from engine.core import jsonsafe
 from engine.core.paths import resolve_inside
 from engine.workspace.notes import Note, is_address_safe
 from engine.workspace.stores import SOURCES_DIR, Workspace
 
 REFERENCE_FILES = ("references.bib", "references.json", f"{SOURCES_DIR}/zotero.csl.json")
 MAX_REFERENCE_BYTES = 32 * 1024 * 1024
+# Problems named one by one per file; past this many, a count stands for the rest.
+MAX_NAMED_PROBLEMS = 20
 _LATEX = LatexNodes2Text()
 
 
@@ -80,6 +85,11 @@ def load_references(root: str | os.PathLike[str]) -> References:
     return _load(str(Path(root).resolve()), tuple(stamps))
 
 
+def reference_problems(root: str | os.PathLike[str]) -> tuple[str, ...]:
+    """What could not be read of the workspace's references files, naming file and field."""
+    return load_references(root).problems
+
+
 def cite(workspace: Workspace, note: Note | None, page: int | None = None) -> str | None:
     """`Author Year, p. N` for a note with a citekey; None when the note names no source.
 
@@ -122,17 +132,24 @@ def _load(root: str, stamps: tuple) -> References:
         if stamp[0] > MAX_REFERENCE_BYTES:
             problems.append(f"{relative}: over the {MAX_REFERENCE_BYTES:,}-byte limit")
             continue
+        fields: list[str] = []
         try:
             text = (Path(root) / relative).read_text(encoding="utf-8", errors="replace")
             if relative.endswith(".bib"):
                 found, failed = _bibtex(text)
             else:
-                found, failed = list(_csl(text)), 0
+                found, failed = _csl(text, fields), 0
         except (OSError, ValueError) as exc:
             problems.append(f"{relative}: cannot read: {exc}")
             continue
+        except Exception as exc:  # the BibTeX parser on hostile input; the file is reported
+            problems.append(f"{relative}: cannot parse: {type(exc).__name__}")
+            continue
         if failed:
             problems.append(f"{relative}: {failed} entr{'y' if failed == 1 else 'ies'} not parsed")
+        problems.extend(f"{relative}: {field}" for field in fields[:MAX_NAMED_PROBLEMS])
+        if len(fields) > MAX_NAMED_PROBLEMS:
+            problems.append(f"{relative}: {len(fields) - MAX_NAMED_PROBLEMS:,} more fields ignored")
         for reference in found:
             known = by_key.get(reference.citekey)
             by_key[reference.citekey] = reference if known is None else _merged(known, reference)
@@ -170,39 +187,88 @@ def _entries(library) -> Iterable[Reference]:
         )
 
 
-def _csl(text: str) -> Iterable[Reference]:
-    items = json.loads(text)
+def _csl(text: str, problems: list[str]) -> list[Reference]:
+    """The CSL JSON items in `text`; each field of the wrong shape is named in `problems`."""
+    items = jsonsafe.loads(text)
     if isinstance(items, dict):
         items = items.get("items", [])
     if not isinstance(items, list):
         raise ValueError("CSL JSON must be a list of items")
-    for item in items:
-        if not isinstance(item, dict) or not isinstance(item.get("id"), str | int):
+    out = []
+    for n, item in enumerate(items, start=1):
+        if not isinstance(item, dict):
+            problems.append(f"item {n} is {_kind(item)}, not an object; skipped")
             continue
-        names = []
-        for person in item.get("author") or []:
-            if isinstance(person, dict):
-                name = person.get("family") or person.get("literal")
-                if isinstance(name, str) and name.strip():
-                    prefix = person.get("non-dropping-particle")
-                    names.append(f"{prefix} {name}" if isinstance(prefix, str) else name)
-        issued = item.get("issued")
-        year = None
-        if isinstance(issued, dict):
-            parts = issued.get("date-parts")
-            if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
-                year = _year(parts[0][0])
-            year = year or _year(str(issued.get("raw", ""))[:4])
+        ident = item.get("id")
+        if not isinstance(ident, str | int) or isinstance(ident, bool):
+            problems.append(f"item {n}: id is {_kind(ident)}, not a string; skipped")
+            continue
+        where = f"item {n} ({str(ident)[:40]!r})"
         title = item.get("title")
-        yield Reference(
-            str(item["id"]), title if isinstance(title, str) else "", tuple(names), year
+        if title is not None and not isinstance(title, str):
+            problems.append(f"{where}: title is {_kind(title)}, not text; ignored")
+        out.append(
+            Reference(
+                str(ident),
+                title if isinstance(title, str) else "",
+                _csl_names(item.get("author"), where, problems),
+                _csl_year(item.get("issued"), where, problems),
+            )
         )
+    return out
+
+
+def _csl_names(people: object, where: str, problems: list[str]) -> tuple[str, ...]:
+    if people is None:
+        return ()
+    if not isinstance(people, list):
+        problems.append(f"{where}: author is {_kind(people)}, not a list; ignored")
+        return ()
+    names = []
+    for k, person in enumerate(people, start=1):
+        name = person.get("family") or person.get("literal") if isinstance(person, dict) else None
+        if not isinstance(name, str):
+            problems.append(f"{where}: author {k} has no family or literal name; ignored")
+            continue
+        if name.strip():
+            prefix = person.get("non-dropping-particle")
+            names.append(f"{prefix} {name}" if isinstance(prefix, str) else name)
+    return tuple(names)
+
+
+def _csl_year(issued: object, where: str, problems: list[str]) -> int | None:
+    if issued is None:
+        return None
+    if not isinstance(issued, dict):
+        problems.append(f"{where}: issued is {_kind(issued)}, not an object; ignored")
+        return None
+    parts = issued.get("date-parts")
+    year = None
+    if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
+        first = parts[0][0]
+        year = _year(first) if isinstance(first, str | int) else None
+        if year is None:
+            problems.append(f"{where}: issued.date-parts starts with no year; ignored")
+    elif parts is not None:
+        problems.append(f"{where}: issued.date-parts is not a list of lists; ignored")
+    raw = issued.get("raw")
+    return year or (_year(raw[:4]) if isinstance(raw, str) else None)
+
+
+def _kind(value: object) -> str:
+    """What a JSON value is, in words: `a number`, `a list`, `missing`."""
+    if value is None:
+        return "missing"
+    if isinstance(value, bool):
+        return "true or false"
+    names = {int: "a number", float: "a number", str: "text", list: "a list", dict: "an object"}
+    return names.get(type(value), type(value).__name__)
 
 
 @lru_cache(maxsize=256)
 def _labels_cached(path: str, stamp: tuple[int, int]) -> tuple[str, ...]:
     try:
-        data = json.loads(Path(path).read_bytes())
+        data = jsonsafe.loads(Path(path).read_bytes())
     except (OSError, ValueError):
         return ()
     labels = data.get("labels") if isinstance(data, dict) else None
@@ -230,5 +296,7 @@ def _plain(text: str) -> str:
 
 
 def _year(value: object) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value if 1000 <= value <= 9999 else None
     text = str(value or "").strip()[:4]
     return int(text) if text.isdigit() and len(text) == 4 else None

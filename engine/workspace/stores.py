@@ -6,16 +6,16 @@ loads. Symlinks are followed only while they stay inside the workspace.
 
 from __future__ import annotations
 
-import json
 import os
 import stat
-import tomllib
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from types import MappingProxyType
 
+from engine.core import jsonsafe
 from engine.core.errors import EngineError, WorkspaceError
 from engine.core.paths import resolve_inside
 from engine.workspace.front_matter import ParsedNote, parse_note
@@ -27,6 +27,7 @@ from engine.workspace.notes import (
     Store,
     is_address_safe,
 )
+from engine.workspace.user_files import Refused, read_regular, read_toml
 from engine.workspace.vault import (
     VaultFolder,
     VaultNote,
@@ -106,8 +107,8 @@ class Workspace:
         if not safe.allowed:
             return None
         try:
-            return _read_regular(safe.path, limit=limit)[0]
-        except (OSError, _Refused):
+            return read_regular(safe.path, limit=limit)[0]
+        except (OSError, Refused):
             return None
 
     def source_text(self, citekey: str) -> str | None:
@@ -119,16 +120,28 @@ class Workspace:
 
     def annotations(self, citekey: str) -> tuple[Annotation, ...]:
         """Highlights from `sources/<citekey>.annotations.json`; malformed entries are skipped."""
+        return self.read_annotations(citekey)[0]
+
+    def read_annotations(self, citekey: str) -> tuple[tuple[Annotation, ...], tuple[str, ...]]:
+        """The highlights of `citekey`, and what was skipped, naming the file and the field."""
+        relative = f"{SOURCES_DIR}/{citekey}.annotations.json"
         if not is_address_safe(citekey):
-            return ()
-        data = self.read_file(f"{SOURCES_DIR}/{citekey}.annotations.json")
+            return (), ()
+        data = self.read_file(relative)
         try:
-            items = json.loads(data) if data is not None else []
-        except ValueError:
-            return ()
+            items = jsonsafe.loads(data) if data is not None else []
+        except ValueError as exc:
+            return (), (f"{relative}: cannot read: {exc}",)
         if not isinstance(items, list):
-            return ()
-        return tuple(annotation for item in items if (annotation := _annotation(item)))
+            return (), (f"{relative}: not a list of highlights",)
+        found, problems = [], []
+        for n, item in enumerate(items, start=1):
+            annotation = _annotation(item)
+            if annotation is None:
+                problems.append(f"{relative}: highlight {n} has no text; skipped")
+            else:
+                found.append(annotation)
+        return tuple(found), tuple(problems)
 
 
 def load_workspace(path: str | os.PathLike[str], *, previous: Workspace | None = None) -> Workspace:
@@ -194,18 +207,14 @@ def tether_status(workspace: Workspace, note: Note) -> TetherState:
     return TetherState.OUTDATED if anchor_found else TetherState.STALE
 
 
-class _Refused(Exception):
-    """A file that must not be read; the message is the load-report text."""
-
-
 def _is_vault(root: Path) -> bool:
     """Whether `root` has a regular `workspace.toml` that declares a `[vault]` section."""
     config = root / CONFIG_FILE
     try:
         if config.is_symlink() or not config.is_file() or config.stat().st_size > 1_000_000:
             return False
-        return "vault" in tomllib.loads(config.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return "vault" in read_toml(config.read_bytes())
+    except (OSError, ValueError):
         return False
 
 
@@ -215,6 +224,7 @@ class _Loader:
         self.previous = previous
         self.parsed: dict[tuple[str, str], _Parsed] = {}
         self.notes: dict[str, Note] = {}
+        self._normalised: dict[str, Note] = {}  # NFC address → note, to catch NFC/NFD twins
         self.problems: list[LoadProblem] = []
         self._settings: dict | None = None
 
@@ -267,11 +277,11 @@ class _Loader:
             self.refuse(CONFIG_FILE, f"symlink not followed: {safe.reason}")
             return {}
         try:
-            data = _read_regular(safe.path, limit=MAX_NOTE_BYTES)[0]
-            return tomllib.loads(data.decode("utf-8"))
+            data = read_regular(safe.path, limit=MAX_NOTE_BYTES)[0]
+            return read_toml(data)
         except FileNotFoundError:
             return {}
-        except (OSError, _Refused, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        except (OSError, Refused, ValueError) as exc:
             self.refuse(CONFIG_FILE, f"cannot read workspace settings: {exc}")
             return {}
 
@@ -305,8 +315,8 @@ class _Loader:
         """The printed page labels `sources add` recorded for a PDF source, if any."""
         safe = resolve_inside(self.root, f"{SOURCES_DIR}/{citekey}.pdf.json")
         try:
-            sidecar = json.loads(_read_regular(safe.path, limit=MAX_NOTE_BYTES)[0])
-        except (OSError, ValueError, TypeError, _Refused):
+            sidecar = jsonsafe.loads(read_regular(safe.path, limit=MAX_NOTE_BYTES)[0])
+        except (OSError, ValueError, TypeError, Refused):
             return ()
         labels = sidecar.get("labels") if isinstance(sidecar, dict) else None
         ok = isinstance(labels, list) and all(isinstance(label, str) for label in labels)
@@ -345,11 +355,11 @@ class _Loader:
             if fresh and stat.S_ISREG(info.st_mode):
                 parsed = cached[2]
             else:
-                data, mtime_ns = _read_regular(safe.path, limit=MAX_NOTE_BYTES)
+                data, mtime_ns = read_regular(safe.path, limit=MAX_NOTE_BYTES)
                 stamp = FileStamp.of(data, mtime_ns=mtime_ns)
                 parsed = parse_vault_note(data, folder, inner, rel=rel, root=self.root, stamp=stamp)
                 cached = (stamp.size, stamp.mtime_ns, parsed)
-        except _Refused as exc:
+        except Refused as exc:
             self.refuse(rel, str(exc))
             return None
         except OSError as exc:
@@ -359,13 +369,8 @@ class _Loader:
         for problem in parsed.problems:
             self.refuse(rel, problem)
         note = parsed.note
-        if note is None:
+        if note is None or not self._admit(note, rel):
             return None
-        first = self.notes.get(note.address)
-        if first is not None:
-            self.refuse(rel, f"duplicate id {note.id!r} in {note.source} (kept {first.path})")
-            return None
-        self.notes[note.address] = note
         return parsed
 
     def load_folder(self, rel_dir: str, *, store: Store, source: str, required: bool) -> bool:
@@ -404,7 +409,7 @@ class _Loader:
             path = safe.path
         try:
             parsed = self._parse(path, rel, store=store, source=source)
-        except _Refused as exc:
+        except Refused as exc:
             self.refuse(rel, str(exc))
             return
         except OSError as exc:
@@ -412,14 +417,26 @@ class _Loader:
             return
         for problem in parsed.problems:
             self.refuse(rel, problem)
-        note = parsed.note
-        if note is None:
-            return
+        if parsed.note is not None:
+            self._admit(parsed.note, rel)
+
+    def _admit(self, note: Note, rel: str) -> bool:
+        """Add `note` unless its address is taken, exactly or once Unicode-normalised."""
         first = self.notes.get(note.address)
         if first is not None:
-            self.refuse(rel, f"duplicate id {note.id!r} in {source} (kept {first.path})")
-            return
+            self.refuse(rel, f"duplicate id {note.id!r} in {note.source} (kept {first.path})")
+            return False
+        twin = self._normalised.get(unicodedata.normalize("NFC", note.address))
+        if twin is not None:
+            self.refuse(
+                rel,
+                f"id {note.id!r} differs from that of {twin.path} only in Unicode"
+                " normalisation (NFC/NFD): both would show as one address; not loaded",
+            )
+            return False
+        self._normalised[unicodedata.normalize("NFC", note.address)] = note
         self.notes[note.address] = note
+        return True
 
     def _parse(self, path: str | Path, rel: str, *, store: Store, source: str) -> ParsedNote:
         key = (rel, source)
@@ -429,30 +446,11 @@ class _Loader:
             if stat.S_ISREG(info.st_mode) and (info.st_size, info.st_mtime_ns) == cached[:2]:
                 self.parsed[key] = cached
                 return cached[2]
-        data, mtime_ns = _read_regular(path, limit=MAX_NOTE_BYTES)
+        data, mtime_ns = read_regular(path, limit=MAX_NOTE_BYTES)
         stamp = FileStamp.of(data, mtime_ns=mtime_ns)
         parsed = parse_note(data, store=store, source=source, path=rel, root=self.root, stamp=stamp)
         self.parsed[key] = (stamp.size, stamp.mtime_ns, parsed)
         return parsed
-
-
-def _read_regular(path: str | Path, *, limit: int) -> tuple[bytes, int]:
-    """Bytes and mtime_ns of a regular file, refusing anything larger than `limit`.
-
-    Opened non-blocking and checked with fstat, so a FIFO or device is refused rather than
-    read; the size is checked before any byte is read.
-    """
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            raise _Refused("not a regular file")
-        if info.st_size > limit:
-            raise _Refused(f"file is {info.st_size:,} bytes, over the {limit:,}-byte limit")
-        data = handle.read(limit + 1)
-    if len(data) > limit:
-        raise _Refused(f"file grew past the {limit:,}-byte limit while being read")
-    return data, info.st_mtime_ns
 
 
 def _federable(name: str) -> bool:

@@ -18,6 +18,7 @@ name, path, id or alias, as a vault app resolves them.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -187,10 +188,10 @@ def parse_vault_note(
     )
     if base is not None:
         note = replace(base, citekey=base.citekey or citekey, quotes=base.quotes + tuple(quotes))
-    names = [rel.lower().removesuffix(".md"), inner.lower().removesuffix(".md")]
-    names += [Path(inner).name.lower().removesuffix(".md"), note_id.lower(), title.lower()]
-    names += [alias.lower() for alias in _meta_tags(meta.get("aliases"), strip_hash=False)]
+    names = [_stem(rel), _stem(inner), _stem(Path(inner).name), note_id, title]
+    names += _meta_tags(meta.get("aliases"), strip_hash=False)
     note = replace(note, tags=tags)
+    names = [unicodedata.normalize("NFC", name) for name in names]
     return VaultNote(note, reading.links, tuple(dict.fromkeys(names)), tuple(problems))
 
 
@@ -207,22 +208,29 @@ def resolve_links(
     is the printed page, turned here into its position in the source text.
     """
     parsed = sorted((p for p in parsed if p.note is not None), key=lambda p: p.note.path)
-    by_name: dict[str, str] = {}
+    names = _Names()
     for item in parsed:
         for name in item.names:
-            by_name.setdefault(name, item.note.address)
-    by_id: dict[str, str] = {}
+            names.add(name, item.note.address)
+    ids = _Names()
     for address, note in notes.items():
-        by_id.setdefault(note.id.lower(), address)
+        ids.add(note.id, address)
     out: dict[str, Note] = {}
     problems = []
     for item in parsed:
         note = item.note
         links = list(note.links)
-        missing = []
+        missing, inexact, ambiguous = [], [], []
         for target, relation in item.pending:
-            wanted = target.strip().lower().removesuffix(".md")
-            address = by_name.get(wanted) or by_id.get(wanted)
+            wanted = _stem(unicodedata.normalize("NFC", target.strip()))
+            address = names.exact(wanted) or ids.exact(wanted)
+            if address is None:
+                folded = names.folded(wanted) or ids.folded(wanted)
+                if len(folded) == 1:
+                    address = folded[0]
+                    inexact.append(target)
+                elif folded:
+                    ambiguous.append(target)
             if address is None:
                 # Kept as the address the note would have in this folder: a claim resting
                 # on a note not yet written is a missing hop, not a claim resting on nothing.
@@ -230,6 +238,14 @@ def resolve_links(
                 address = note_address(note.store, note.source, path_id(target))
             if address != note.address:
                 links.append(Link(address, relation))
+        for targets, words in (
+            (ambiguous, "match several notes when letter case is ignored; not linked"),
+            (inexact, "match a note only when letter case is ignored; linked, check them"),
+        ):
+            if targets:
+                shown = ", ".join(f"[[{t}]]" for t in dict.fromkeys(targets))
+                problems.append((note.path, f"links {shown} {words}"))
+        missing = [t for t in missing if t not in ambiguous]
         if missing:
             shown = ", ".join(f"[[{t}]]" for t in dict.fromkeys(missing))
             problems.append((note.path, f"links to notes not in the vault: {shown}"))
@@ -239,6 +255,35 @@ def resolve_links(
             quotes = tuple(_positioned(quote, printed) for quote in quotes)
         out[note.address] = replace(note, links=tuple(dict.fromkeys(links)), quotes=quotes)
     return out, problems
+
+
+class _Names:
+    """Names → addresses, looked up exactly (after NFC) and with letter case ignored.
+
+    The first address to claim a name keeps it, so a lookup is as deterministic as the
+    order notes were added in.
+    """
+
+    def __init__(self) -> None:
+        self._exact: dict[str, str] = {}
+        self._folded: dict[str, list[str]] = {}
+
+    def add(self, name: str, address: str) -> None:
+        name = unicodedata.normalize("NFC", name)
+        self._exact.setdefault(name, address)
+        holders = self._folded.setdefault(name.casefold(), [])
+        if address not in holders:
+            holders.append(address)
+
+    def exact(self, name: str) -> str | None:
+        return self._exact.get(name)
+
+    def folded(self, name: str) -> list[str]:
+        return self._folded.get(name.casefold(), [])
+
+
+def _stem(name: str) -> str:
+    return name[:-3] if name.lower().endswith(".md") else name
 
 
 def _positioned(quote: Quote, printed: Sequence[str]) -> Quote:
