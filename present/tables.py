@@ -58,6 +58,8 @@ def ground_rows(result: NavResult, *, citations: Mapping[str, str] | None = None
         if citations is not None:
             row["reference"] = citations.get(ref, "")
         score = check.to_dict()["score"] if check else None  # a non-finite score is dropped
+        # What was confirmed comes first: on a narrow screen it stays in view.
+        row["confirmed text"] = _confirmed(check, node)
         rows.append(
             row
             | {
@@ -67,7 +69,6 @@ def ground_rows(result: NavResult, *, citations: Mapping[str, str] | None = None
                 "method": (check.method if check else "") or "",
                 "score": score,
                 "page": int(check.page) if check and check.page is not None else None,
-                "confirmed text": _confirmed(check, node),
                 "near miss": (check.near_miss if check else "") or "",
                 "detail": (check.detail if check else "")
                 or ("" if node else "no verdict: a missing hop"),
