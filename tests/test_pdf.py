@@ -79,3 +79,29 @@ def test_limits_make_a_pdf_too_large():
 def test_a_partly_scanned_pdf_names_its_empty_pages():
     text = extract_pdf(pdf_bytes([LINES[0], None, LINES[0]]))
     assert isinstance(text, PdfText) and text.empty_pages == (2,)
+
+
+def test_a_whole_pdf_loses_its_running_lines_and_rejoins_split_words():
+    from engine.core.quote import verify_quote
+
+    pages = [
+        [f"Journal of Testing {n}", *body, f"Page {n} of 4"]
+        for n, body in enumerate(
+            [
+                ["We use clas -", "sification methods in this study."],
+                ["The long-", "term effect was large; a long-term view helps."],
+                ["The classi-", "fication held across samples."],
+                ["Results -", "which were mixed - follow."],
+            ],
+            start=1,
+        )
+    ]
+    text = extract_pdf(pdf_bytes(pages))
+    assert isinstance(text, PdfText) and text.running_lines == 8
+    assert "Journal of Testing" not in text.fulltext and "Page 1 of 4" not in text.fulltext
+    assert "We use classification methods in this study." in text.fulltext
+    assert "The long-term effect was large" in text.fulltext
+    assert "The classification held" in text.fulltext
+    assert "Results -\nwhich were mixed" in text.fulltext  # a dash at a line end stays
+    for quote in ("We use classification methods in this study.", "The long-term effect"):
+        assert verify_quote(quote, text.fulltext).verified, quote

@@ -139,8 +139,14 @@ def test_usage_errors_are_one_line(tmp_path, workspace, argv, message):
 
 @pytest.mark.parametrize(
     ("name", "key"),
-    [("Smith 2020.pdf", "Smith-2020"), ("é..x.pdf", "e.x"), ("..pdf", "source")],
-    ids=["spaces", "accents-dots", "empty"],
+    [
+        ("Smith 2020.pdf", "Smith-2020"),
+        ("é..x.pdf", "e.x"),
+        ("..pdf", "source"),
+        ("Fekom et al. - 2020 - Optimal control of tumour growth.pdf", "fekom2020optimal"),
+        ("De Bock and Smith - 2019 - The effect of momentum.pdf", "debock2019effect"),
+    ],
+    ids=["spaces", "accents-dots", "empty", "zotero-named-et-al", "zotero-named-particle"],
 )
 def test_citekeys_from_file_names_are_address_safe(name, key):
     assert citekey_from_name(name) == key

@@ -163,3 +163,55 @@ def test_the_command_prints_a_summary(library, tmp_path):
     # The scan without a text layer is skipped and named: exit 1, like `sources add`.
     assert code == 1 and summary["items"] == 5 and summary["problems"] == 1
     assert "scan2010scanned: no-text-layer" in err
+
+
+def test_a_zotero_5_library_imports_without_highlights(tmp_path):
+    folder = build_library(tmp_path / "Zotero5", papers(), zotero_version=5)
+    report = import_zotero(folder, tmp_path / "ws")
+    assert report.items == 5 and report.highlights == 0
+    assert any("no highlights in this Zotero version" in n for n in report.notices)
+    text = (tmp_path / "ws/sources/jegadeesh1993.txt").read_text("utf-8")
+    assert WINNERS in text
+
+
+STORES = {
+    "citationkey": "better-bibtex.sqlite (citationkey)",
+    "loki-table": "better-bibtex.sqlite (better-bibtex)",
+    "lokijs": "betterbibtex-lokijs.sqlite (lokijs)",
+    "db-json": "better-bibtex/db.json",
+}
+
+
+@pytest.mark.parametrize(("layout", "store"), STORES.items(), ids=STORES.keys())
+def test_better_bibtex_keys_are_read_from_every_store_layout(tmp_path, layout, store):
+    folder = build_library(tmp_path / "Zotero", papers(), better_bibtex=layout)
+    report = import_zotero(folder, tmp_path / "ws")
+    assert (tmp_path / "ws/.zettelkasten/zotero/jegadeesh1993.md").is_file()
+    assert f"citekeys from Better BibTeX's {store}" in report.notices
+
+
+@pytest.mark.parametrize(
+    ("authors", "title", "key"),
+    [
+        ([("De Bock", "K")], "Optimal control of tumours", "debock2020optimal"),
+        ([("van der Berg", "J")], "The effect of winners", "vanderberg2020effect"),
+        ([("Müller", "A")], "Über die Rendite", "muller2020uber"),
+        ([], "Anonymous report on returns", "anonymous2020"),
+    ],
+    ids=["particle-de", "particle-van-der", "accents", "no-author"],
+)
+def test_generated_citekeys_follow_better_bibtex_s_default(tmp_path, authors, title, key):
+    paper = Paper(key="K0000009", title=title, authors=authors, date="2020")
+    folder = build_library(tmp_path / "Zotero", [paper], better_bibtex=False)
+    import_zotero(folder, tmp_path / "ws")
+    assert (tmp_path / f"ws/.zettelkasten/zotero/{key}.md").is_file()
+
+
+def test_an_untitled_item_is_reported_and_left_out(tmp_path):
+    folder = build_library(
+        tmp_path / "Zotero", [*papers(), Paper(key="K0000010", title="", authors=[("A", "B")])]
+    )
+    report = import_zotero(folder, tmp_path / "ws")
+    assert ("K0000010", "has no title; left out") in report.problems
+    names = {p.stem for p in (tmp_path / "ws/.zettelkasten/zotero").iterdir()}
+    assert not any(name.startswith(("anon", "a20")) for name in names)

@@ -75,11 +75,30 @@ class Paper:
     fields: dict = field(default_factory=dict)
 
 
-def build_library(folder: Path, papers: Sequence[Paper], *, better_bibtex: bool = True) -> Path:
-    """Write `folder/zotero.sqlite` (and storage/, better-bibtex.sqlite) for `papers`."""
+# Better BibTeX's key stores over the years: its `citationkey` table (BBT 6 and later), a
+# LokiJS collection in a `better-bibtex` table (BBT 5), a LokiJS database in
+# `betterbibtex-lokijs.sqlite` (BBT 4) or in `better-bibtex/db.json` (older still).
+BBT_LAYOUTS = ("citationkey", "loki-table", "lokijs", "db-json")
+
+
+def build_library(
+    folder: Path,
+    papers: Sequence[Paper],
+    *,
+    better_bibtex: bool | str = True,
+    zotero_version: int = 6,
+) -> Path:
+    """Write `folder/zotero.sqlite` (and storage/, Better BibTeX's keys) for `papers`.
+
+    `better_bibtex` is True for its current store, a name of `BBT_LAYOUTS`, or False.
+    `zotero_version` 5 writes the schema before built-in annotations: no itemAnnotations
+    table, so highlights (`marks`) cannot be stored.
+    """
     folder.mkdir(parents=True, exist_ok=True)
     db = sqlite3.connect(folder / "zotero.sqlite")
     db.executescript(SCHEMA)
+    if zotero_version < 6:
+        db.execute("DROP TABLE itemAnnotations")
     db.executemany("INSERT INTO itemTypes VALUES (?, ?, NULL, 1)", enumerate(TYPES, start=1))
     db.executemany("INSERT INTO fields VALUES (?, ?, 0)", enumerate(FIELDS, start=1))
     type_id = {name: n for n, name in enumerate(TYPES, start=1)}
@@ -121,23 +140,48 @@ def build_library(folder: Path, papers: Sequence[Paper], *, better_bibtex: bool 
         if paper.bbt_key:
             keys.append((item_id, paper.key, paper.bbt_key))
         if paper.pages is not None or paper.pdf_bytes is not None:
-            _attach(db, folder, paper, item_id, next_id, type_id)
+            _attach(db, folder, paper, item_id, next_id, type_id, marks=zotero_version >= 6)
     db.commit()
     db.close()
     if better_bibtex:
-        bbt = sqlite3.connect(folder / "better-bibtex.sqlite")
+        layout = "citationkey" if better_bibtex is True else str(better_bibtex)
+        _write_keys(folder, layout, keys)
+    return folder
+
+
+def _write_keys(folder: Path, layout: str, keys: list[tuple[int, str, str]]) -> None:
+    rows = [{"itemID": i, "libraryID": 1, "itemKey": k, "citekey": c} for i, k, c in keys]
+    if layout == "db-json":
+        (folder / "better-bibtex").mkdir(exist_ok=True)
+        database = {"collections": [{"name": "citekey", "data": rows}]}
+        (folder / "better-bibtex" / "db.json").write_text(json.dumps(database), "utf-8")
+        return
+    name = "betterbibtex-lokijs.sqlite" if layout == "lokijs" else "better-bibtex.sqlite"
+    bbt = sqlite3.connect(folder / name)
+    if layout == "citationkey":
         bbt.execute(
             "CREATE TABLE citationkey (itemID NOT NULL, itemKey NOT NULL, libraryID NOT NULL,"
             " citationKey NOT NULL CHECK (citationKey <> ''), pinned CHECK (pinned in (0, 1)),"
             " PRIMARY KEY (itemID))"
         )
         bbt.executemany("INSERT INTO citationkey VALUES (?, ?, 1, ?, 0)", keys)
-        bbt.commit()
-        bbt.close()
-    return folder
+    elif layout == "loki-table":
+        bbt.execute("CREATE TABLE `better-bibtex` (name TEXT PRIMARY KEY NOT NULL, data TEXT)")
+        bbt.execute(
+            "INSERT INTO `better-bibtex` VALUES ('better-bibtex.citekey', ?)",
+            (json.dumps({"name": "citekey", "data": rows}),),
+        )
+    elif layout == "lokijs":
+        bbt.execute("CREATE TABLE lokijs (name TEXT PRIMARY KEY NOT NULL, data TEXT NOT NULL)")
+        database = {"collections": [{"name": "citekey", "data": rows}]}
+        bbt.execute("INSERT INTO lokijs VALUES ('db.json', ?)", (json.dumps(database),))
+    else:
+        raise ValueError(f"unknown Better BibTeX layout {layout!r}")
+    bbt.commit()
+    bbt.close()
 
 
-def _attach(db, folder: Path, paper: Paper, item_id: int, next_id, type_id) -> None:
+def _attach(db, folder: Path, paper: Paper, item_id: int, next_id, type_id, *, marks) -> None:
     attachment_id = next(next_id)
     attachment_key = f"A{paper.key[1:]}"
     db.execute(
@@ -155,7 +199,7 @@ def _attach(db, folder: Path, paper: Paper, item_id: int, next_id, type_id) -> N
         target.write_bytes(paper.pdf_bytes)
     else:
         write_pdf(target, paper.pages or [])
-    for n, mark in enumerate(paper.marks):
+    for n, mark in enumerate(paper.marks if marks else ()):
         mark_id = next(next_id)
         db.execute(
             "INSERT INTO items (itemID, itemTypeID, libraryID, key) VALUES (?, ?, 1, ?)",

@@ -26,6 +26,8 @@ def _run(args: argparse.Namespace) -> int:
     """Exit 0 when everything was imported, 1 when something was skipped or kept (on stderr)."""
     options = AddOptions(replace=args.replace, time_limit=args.time_limit)
     report = import_zotero(args.data_dir, args.workspace, box=args.box, options=options)
+    for notice in report.notices:
+        print(f"notice: {notice}", file=sys.stderr)
     for item, problem in report.problems:
         print(f"{item}: {problem}", file=sys.stderr)
     summary = report.to_dict()

@@ -36,13 +36,52 @@ def citekey_problem(key: str) -> str | None:
     return None
 
 
+# Words Better BibTeX skips when it picks a title word for a key.
+_SKIPPED_TITLE_WORDS = frozenset(
+    """
+    a an the some from on in to of do with and or for by at as is are be via into about
+    der die das ein eine einer eines einem einen und le la les l un une des de du el los
+    las al uno una unos unas del
+    """.split()  # noqa: SIM905
+)
+# Zotero's default file name: "{firstCreator} - {year} - {title}.pdf".
+_ZOTERO_NAME = re.compile(r"^(?P<author>.+?) - (?P<year>\d{4}) - (?P<title>.+)$")
+_SECOND_AUTHOR = re.compile(r"\s+(?:et al\.?|and|&)(?:\s.*)?$", re.IGNORECASE)
+
+
+def bbt_citekey(last_name: str, year: int | str | None, title: str) -> str:
+    """A key in Better BibTeX's default shape, `<author><year><titleword>`, lower case.
+
+    The author's particles stay part of the name: "De Bock" gives `debock`, "van der Berg"
+    `vanderberg`. The title word is the first that is not a function word. Without an
+    author, the title word leads.
+    """
+    author = _plain(last_name).replace(" ", "")
+    words = [w for w in _plain(title).split() if w not in _SKIPPED_TITLE_WORDS]
+    word = words[0] if words else ""
+    year = str(year or "")
+    return (author[:40] + year + word[:40]) if author else (word[:40] + year)
+
+
+def _plain(text: str) -> str:
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+    return " ".join(re.sub(r"[^a-z0-9 ]+", " ", folded).split())
+
+
 def citekey_from_name(name: str) -> str:
     """An address-safe citekey from a file name: `Smith 2020 (draft).pdf` → `Smith-2020-draft`.
 
-    A very long name is cut, and a hash of the whole name keeps two long names that share
-    their start apart.
+    A file Zotero named ("Fekom et al. - 2020 - Optimal control of ….pdf") gets Better
+    BibTeX's default key instead (`fekom2020optimal`). A very long name is cut, and a hash
+    of the whole name keeps two long names that share their start apart.
     """
     stem = Path(name).stem if name.lower().endswith(".pdf") else name
+    zotero = _ZOTERO_NAME.match(" ".join(stem.split()))
+    if zotero is not None:
+        author = _SECOND_AUTHOR.sub("", zotero.group("author")).strip(" ,")
+        key = bbt_citekey(author, zotero.group("year"), zotero.group("title"))
+        if key and citekey_problem(key) is None:
+            return key
     ascii_only = unicodedata.normalize("NFKD", stem).encode("ascii", "ignore").decode()
     key = re.sub(r"[^A-Za-z0-9_.+-]+", "-", ascii_only)
     key = re.sub(r"\.{2,}", ".", key).strip("-.")

@@ -19,6 +19,8 @@ from pypdf import PdfReader
 from pypdf.errors import DependencyError, FileNotDecryptedError, PyPdfError
 from pypdf.generic import IndirectObject, StreamObject
 
+from engine.importers.layout import rejoin_hyphenation, undo_layout
+
 MAX_PDF_BYTES = 256 * 1024 * 1024
 MAX_PAGES = 5000
 # Decoded drawing operators, each page counting every stream it draws (a stream shared by
@@ -32,8 +34,6 @@ MIN_PAGE_CHARS = 20
 _LIGATURES = str.maketrans(
     {"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st", "Ꜳ": "AA"}
 )
-# A word split across lines: letter, hyphen (ASCII, soft or Unicode), line break, letter.
-_SPLIT_WORD = re.compile(r"(?<=[^\W\d_])[-\u00ad\u2010][ \t]*\r?\n[ \t]*(?=([^\W\d_]))")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _TRAILING = re.compile(r"[ \t]+\n")
 
@@ -66,6 +66,7 @@ class PdfText:
     empty_pages: tuple[int, ...] = ()
     title: str | None = None
     oversized_pages: tuple[int, ...] = ()  # pages drawing too much to read; left blank
+    running_lines: int = 0  # repeated headers and footers left out of the text
 
     @property
     def fulltext(self) -> str:
@@ -83,12 +84,17 @@ def clean_page_text(text: str) -> str:
 
     A hyphen at a line end joins the two halves only when the next line goes on in lower
     case ("treat-\\nment" → "treatment"); "COVID-\\n19" and "Anglo-\\nSaxon" keep theirs.
-    Form feeds and control characters go, so a page never splits in two.
+    Form feeds and control characters go, so a page never splits in two. A whole PDF is
+    cleaned with `engine.importers.layout`, which also reads the rest of the document.
     """
+    return rejoin_hyphenation([_normalised(text)])[0].replace("\u00ad", "")
+
+
+def _normalised(text: str) -> str:
+    """Ligatures expanded, line breaks and control characters made plain; splits kept."""
     text = unicodedata.normalize("NFC", text.translate(_LIGATURES))
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    text = _SPLIT_WORD.sub(lambda m: "" if m.group(1).islower() else m.group(0), text)
-    text = _CONTROL.sub(" ", text).replace("\u00ad", "")
+    text = _CONTROL.sub(" ", text)
     return _TRAILING.sub("\n", text).strip()
 
 
@@ -135,10 +141,12 @@ def _read(reader: PdfReader, *, max_pages: int) -> PdfText | PdfFailure:
             f"{MAX_CONTENT_BYTES // 1024**2} MB limit for one PDF",
         )
     oversized = tuple(n for n, size in enumerate(load.sizes, 1) if size > MAX_PAGE_CONTENT_BYTES)
-    pages = tuple(
-        "" if n in oversized else clean_page_text(page.extract_text() or "")
+    raw = tuple(
+        "" if n in oversized else _normalised(page.extract_text() or "")
         for n, page in enumerate(reader.pages, start=1)
     )
+    laid_out, running = undo_layout(raw)
+    pages = tuple(page.replace("\u00ad", "") for page in laid_out)
     empty = tuple(
         n
         for n, text in enumerate(pages, start=1)
@@ -150,7 +158,7 @@ def _read(reader: PdfReader, *, max_pages: int) -> PdfText | PdfFailure:
             f"no text layer on any of its {count} page(s): a scan or image-only PDF; "
             "run OCR on it (for example ocrmypdf) and add the result",
         )
-    return PdfText(pages, _labels(reader, count), empty, _title(reader), oversized)
+    return PdfText(pages, _labels(reader, count), empty, _title(reader), oversized, running)
 
 
 @dataclass(frozen=True)

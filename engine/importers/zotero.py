@@ -24,10 +24,10 @@ from pathlib import Path
 import yaml
 
 from engine.core.errors import ConfigError
-from engine.importers.citekeys import citekey_problem
+from engine.importers.citekeys import bbt_citekey, citekey_problem
 from engine.importers.pdf_worker import PdfWorker
 from engine.importers.sources import AddOptions, Outcome, SourceAdder
-from engine.importers.zotero_db import Attachment, ZoteroItem, read_items
+from engine.importers.zotero_db import Attachment, ZoteroItem, ZoteroLibrary, read_items
 from engine.workspace.import_writer import ImportWriter
 from engine.workspace.notes import FEDERATED_PREFIX, is_address_safe
 from engine.workspace.stores import CANON_DIR, SOURCES_DIR
@@ -57,9 +57,12 @@ class ZoteroReport:
     highlights: int
     problems: tuple[tuple[str, str], ...]
     seconds: float = field(default=0.0, compare=False)
+    # What the library is like, not a problem with it: its Zotero version, its key store.
+    notices: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
         return {
+            "notices": list(self.notices),
             "items": self.items,
             "notes_written": self.notes_written,
             "notes_unchanged": self.notes_unchanged,
@@ -87,7 +90,11 @@ def import_zotero(
         raise ConfigError(f"box {box!r} is not a usable box name")
     root = Path(root)
     root.mkdir(parents=True, exist_ok=True)
-    items = read_items(Path(data_dir))
+    library = read_items(Path(data_dir))
+    # An item with no title is a stub (a note's parent, a failed capture): it is named in
+    # the report and left out, never filed under a made-up name.
+    items = tuple(item for item in library.items if item.field("title").strip())
+    untitled = [item for item in library.items if not item.field("title").strip()]
     box_dir = root / CANON_DIR / box
     earlier = earlier_citekeys(box_dir)
     keys = assign_citekeys(items, earlier)
@@ -97,6 +104,8 @@ def import_zotero(
     ):
         writer = _Writer(files, SourceAdder(files, worker, options))
         writer.problems.extend((item.key, why) for item, why in citekey_fixes(items, keys))
+        writer.problems.extend((item.key, "has no title; left out") for item in untitled)
+
         for item in items:
             old = earlier.get(item.key)
             if old is not None and old != keys[item.key]:
@@ -121,7 +130,17 @@ def import_zotero(
         highlights=highlights,
         problems=tuple(writer.problems),
         seconds=time.perf_counter() - started,
+        notices=_notices(library),
     )
+
+
+def _notices(library: ZoteroLibrary) -> tuple[str, ...]:
+    out = []
+    if not library.annotations:
+        out.append("no highlights in this Zotero version (its database predates Zotero 6)")
+    if library.key_store:
+        out.append(f"citekeys from Better BibTeX's {library.key_store}")
+    return tuple(out)
 
 
 def citekey_fixes(
@@ -195,12 +214,12 @@ def earlier_citekeys(box_dir: Path) -> dict[str, str]:
 
 
 def generated_citekey(item: ZoteroItem) -> str:
-    """`jegadeesh1993returns` from the first author, the year and the first title word."""
-    author = _ascii(item.creators[0].last if item.creators else "").split()
-    words = [w for w in _ascii(item.field("title")).split() if w not in _STOP]
-    key = (author[0] if author else "anon")[:40] + str(item.year or "")
-    key += (words[0] if words else "")[:40]
-    return key or f"zotero-{item.key.lower()}"
+    """`jegadeesh1993returns` from the first author, the year and the first title word.
+
+    Better BibTeX's default shape: particles stay with the name ("De Bock" → `debock`).
+    """
+    author = item.creators[0].last if item.creators else ""
+    return bbt_citekey(author, item.year, item.field("title")) or f"zotero-{item.key.lower()}"
 
 
 def source_note(item: ZoteroItem, citekey: str, attachment: Attachment | None) -> str:

@@ -3,8 +3,10 @@
 Zotero holds its database open and locked while it runs, so the file is copied to a
 temporary folder and the copy is opened read-only; the library itself is never written.
 Only the tables and columns read here are assumed: items, itemTypes, fields, itemData,
-itemDataValues, creators, itemCreators, itemAttachments, itemAnnotations (and
-deletedItems, when present, to leave out the trash).
+itemDataValues, creators, itemCreators, itemAttachments, and, when present,
+itemAnnotations (Zotero 6 and later keep highlights there; Zotero 5 has none) and
+deletedItems (to leave out the trash). Better BibTeX's keys are read from whichever of its
+store layouts the folder holds (`engine.importers.bbt_keys`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.core.errors import ConfigError
+from engine.importers.bbt_keys import better_bibtex_keys
 
 # Zotero's annotation types that mark a passage of the text.
 _TEXT_ANNOTATIONS = (1, 5)  # highlight, underline
@@ -107,18 +110,41 @@ def open_library(data_dir: Path) -> Iterator[sqlite3.Connection]:
             connection.close()
 
 
-def read_items(data_dir: Path) -> tuple[ZoteroItem, ...]:
-    """Every regular item in the library (trash left out), ordered by date added then key."""
+@dataclass(frozen=True)
+class ZoteroLibrary:
+    """The library's regular items, whether its Zotero version keeps highlights in its
+    database (Zotero 6 and later), and which Better BibTeX store gave the citekeys."""
+
+    items: tuple[ZoteroItem, ...]
+    annotations: bool
+    key_store: str
+
+
+def read_items(data_dir: Path) -> ZoteroLibrary:
+    """Every regular item in the library (trash left out), ordered by date added then key.
+
+    A Zotero 5 library has no annotation table: its items and PDFs are read all the same,
+    with no highlights, and `annotations` says so.
+    """
     data_dir = Path(data_dir)
-    better = _better_bibtex_keys(data_dir)
+    better = better_bibtex_keys(data_dir)
     with open_library(data_dir) as db:
+        annotations = _has_table(db, "itemAnnotations")
         try:
-            return _read(db, data_dir, better)
+            items = _read(db, data_dir, better.keys, annotations=annotations)
         except sqlite3.DatabaseError as exc:
             raise ConfigError(f"the Zotero database lacks what is read here: {exc}") from None
+    return ZoteroLibrary(items, annotations, better.layout)
 
 
-def _read(db: sqlite3.Connection, data_dir: Path, better: dict) -> tuple[ZoteroItem, ...]:
+def _has_table(db: sqlite3.Connection, name: str) -> bool:
+    row = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,))
+    return row.fetchone() is not None
+
+
+def _read(
+    db: sqlite3.Connection, data_dir: Path, better: dict, *, annotations: bool
+) -> tuple[ZoteroItem, ...]:
     deleted = _deleted(db)
     rows = db.execute(
         "SELECT i.itemID, i.key, i.libraryID, t.typeName, i.dateAdded FROM items i"
@@ -138,7 +164,7 @@ def _read(db: sqlite3.Connection, data_dir: Path, better: dict) -> tuple[ZoteroI
         " JOIN creators c ON c.creatorID = ic.creatorID ORDER BY ic.itemID, ic.orderIndex"
     ):
         creators[item_id].append(Creator((last or "").strip(), (first or "").strip()))
-    attachments = _attachments(db, data_dir)
+    attachments = _attachments(db, data_dir, annotations=annotations)
     items = []
     for item_id, key, library, type_name, added in rows:
         if item_id in deleted:
@@ -168,13 +194,20 @@ def _deleted(db: sqlite3.Connection) -> set[int]:
         return set()
 
 
-def _attachments(db: sqlite3.Connection, data_dir: Path) -> dict[int, list[Attachment]]:
+def _attachments(
+    db: sqlite3.Connection, data_dir: Path, *, annotations: bool
+) -> dict[int, list[Attachment]]:
     highlights = defaultdict(list)
-    for parent, key, kind, text, color, label, _sort, position in db.execute(
-        "SELECT a.parentItemID, i.key, a.type, a.text, a.color, a.pageLabel, a.sortIndex,"
-        " a.position FROM itemAnnotations a JOIN items i ON i.itemID = a.itemID"
-        " ORDER BY a.parentItemID, a.sortIndex, i.key"
-    ):
+    rows = (
+        db.execute(
+            "SELECT a.parentItemID, i.key, a.type, a.text, a.color, a.pageLabel, a.sortIndex,"
+            " a.position FROM itemAnnotations a JOIN items i ON i.itemID = a.itemID"
+            " ORDER BY a.parentItemID, a.sortIndex, i.key"
+        )
+        if annotations
+        else ()
+    )
+    for parent, key, kind, text, color, label, _sort, position in rows:
         if kind in _TEXT_ANNOTATIONS and isinstance(text, str) and text.strip():
             page = _page_index(position, label)
             highlights[parent].append(
@@ -224,30 +257,3 @@ def _native_key(fields: tuple[tuple[str, str], ...]) -> str | None:
         if name.strip().lower() in {"citation key", "citationkey"} and value.strip():
             return value.strip()
     return None
-
-
-def _better_bibtex_keys(data_dir: Path) -> dict:
-    """Better BibTeX's keys by (library, item key) and by item id; {} without its database."""
-    database = data_dir / "better-bibtex.sqlite"
-    if not database.is_file():
-        return {}
-    keys: dict = {}
-    with tempfile.TemporaryDirectory(prefix="synapse-bbt-") as folder:
-        copy = Path(folder) / database.name
-        try:
-            shutil.copyfile(database, copy)
-            db = sqlite3.connect(f"{copy.as_uri()}?mode=ro", uri=True)
-        except (OSError, sqlite3.DatabaseError):
-            return {}
-        try:
-            for item_id, item_key, library, citekey in db.execute(
-                "SELECT itemID, itemKey, libraryID, citationKey FROM citationkey"
-            ):
-                if isinstance(citekey, str) and citekey.strip():
-                    keys[(library, item_key)] = citekey.strip()
-                    keys[item_id] = citekey.strip()
-        except sqlite3.DatabaseError:
-            return {}
-        finally:
-            db.close()
-    return keys
