@@ -27,6 +27,9 @@ page = st.navigation(pages)
 
 def workspace_panel() -> None:
     """Workspace path, one status box (opening, ready or failed) and the load report."""
+    # A page may ask to open a folder (an import just filled it): applied before the widget.
+    if (chosen := st.session_state.pop(KEYS.workspace_next, None)) is not None:
+        st.session_state[KEYS.workspace_path] = chosen
     st.text_input("Workspace folder", value=services.default_workspace(), key=KEYS.workspace_path)
     root = services.resolve(st.session_state[KEYS.workspace_path])
     # The box is drawn on every run, so the widgets below it never shift or go stale.

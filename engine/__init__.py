@@ -18,6 +18,7 @@ if TYPE_CHECKING:
         ask,
         contests_now,
         question_problem,
+        quoted_in_context,
         review_edges,
         route_json,
         route_payload,
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
     from engine.core.traceability import Traceability
     from engine.core.verifiers import VerifierResult, VerifierStatus
     from engine.core.wire import Draft, parse_json, parse_payload
+    from engine.importers.zotero import import_zotero
     from engine.navigation.navigator import NavResult, Policy
     from engine.navigation.reasoners.model import ModelReasoner
     from engine.navigation.reasoners.registry import ReasonerSpec
@@ -68,6 +70,7 @@ if TYPE_CHECKING:
     from engine.review.typers import Typer, model_typer
     from engine.workspace.examples import landing_examples, read_examples
     from engine.workspace.freshness import notes_changed
+    from engine.workspace.in_context import InContext
     from engine.workspace.opened import OpenWorkspace, Worker, open_workspace
     from engine.workspace.references import citations, reference_problems
 
@@ -121,6 +124,9 @@ _EXPORTS = {
     # the app's services
     "Worker": "engine.workspace.opened",
     "answer": "engine.api",
+    "add_pdf_folder": "engine.api",
+    "import_zotero": "engine.importers.zotero",
+    "quoted_in_context": "engine.api",
     "MAX_QUESTION_CHARS": "engine.api",
     "question_problem": "engine.api",
     "contests_now": "engine.api",
@@ -155,6 +161,7 @@ _EXPORTS = {
     "landing_examples": "engine.workspace.examples",
     "read_examples": "engine.workspace.examples",
     "notes_changed": "engine.workspace.freshness",
+    "InContext": "engine.workspace.in_context",
 }
 
 __all__ = [
@@ -176,6 +183,7 @@ __all__ = [
     "EdgeKey",
     "EngineError",
     "Freshness",
+    "InContext",
     "LLMConfig",
     "ModelReasoner",
     "NavResult",
@@ -201,6 +209,7 @@ __all__ = [
     "VerifierStatus",
     "Worker",
     "WorkspaceError",
+    "add_pdf_folder",
     "answer",
     "ask",
     "build_overlay",
@@ -209,6 +218,7 @@ __all__ = [
     "confirmed_edges",
     "contests_now",
     "filter_frame",
+    "import_zotero",
     "landing_examples",
     "load_overlay",
     "model_typer",
@@ -218,6 +228,7 @@ __all__ = [
     "parse_json",
     "parse_payload",
     "question_problem",
+    "quoted_in_context",
     "read_examples",
     "read_log",
     "read_overlay",

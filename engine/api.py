@@ -8,7 +8,7 @@ answer's cited nodes, contesting or only disclosed, comes back with the answer.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
@@ -20,6 +20,7 @@ from engine.core.router import Decision, route
 from engine.core.stance import Stance
 from engine.core.verifiers import Verifier
 from engine.core.wire import parse_json, parse_payload
+from engine.importers.sources import AddReport, add_pdfs, collect_pdfs
 from engine.navigation.coverage import claim_shaped
 from engine.navigation.navigator import NavResult, navigate
 from engine.navigation.reasoners.registry import ReasonerSpec, make_reasoner
@@ -27,6 +28,7 @@ from engine.navigation.substrate import Budget, Neighbourhood
 from engine.review.claim_stance import stance_toward
 from engine.review.contest import Disclosure, ReviewScope, disclose, review_scope, review_stamp
 from engine.workspace.freshness import content_stamp, notes_changed
+from engine.workspace.in_context import InContext, in_context
 from engine.workspace.opened import OpenWorkspace, open_workspace
 
 __all__ = [
@@ -41,6 +43,7 @@ __all__ = [
     "open_workspace",
     "question_problem",
     "question_stance",
+    "quoted_in_context",
     "review_edges",
     "route_json",
     "route_payload",
@@ -143,6 +146,36 @@ def answer(
     cited = run.decision.cited if run.decision is not None else ()
     files = content_stamp(opened.workspace, run.cited, as_loaded=True)
     return Answer(run, disclose(review, cited, opened.workspace), stamp, content_stamp=files)
+
+
+def add_pdf_folder(
+    folder: str | Path, workspace: str | Path, *, progress: Callable[[int, int], None] | None = None
+) -> AddReport:
+    """Add every PDF under `folder` to the workspace at `workspace` (created when absent).
+
+    A folder of sources is a workspace of its own. Raises ConfigError for a folder that
+    does not exist.
+    """
+    return add_pdfs(workspace, collect_pdfs([str(folder)]), progress=progress)
+
+
+def quoted_in_context(opened: OpenWorkspace, run: NavResult) -> tuple[InContext, ...]:
+    """Each verified restatement of the answer in its source: citation, page, neighbours."""
+    decision = run.decision
+    if decision is None:
+        return ()
+    out = []
+    for cid in decision.dag.premise_closure(decision.conclusion):
+        claim = decision.dag.claim(cid)
+        if claim.kind is not ClaimKind.RESTATEMENT or not decision.claim_verdicts[cid].verified:
+            continue
+        for ref in claim.cites:
+            check = decision.verifier_results.get(ref)
+            page = check.page if check is not None else None
+            found = in_context(opened.workspace, ref, claim.text, page)
+            if found is not None:
+                out.append(found)
+    return tuple(out)
 
 
 def contests_now(opened: OpenWorkspace, cited: Iterable[str]) -> Disclosure:

@@ -7,6 +7,7 @@ import streamlit as st
 from engine import landing_examples, read_examples
 from pages import services
 from pages import state as app_state
+from pages.library import library_panel
 from pages.state import KEYS
 from present.markup import md_escape
 
@@ -31,6 +32,7 @@ def open_lab() -> None:
 if worker is None:
     st.warning("No workspace is open: fix the folder in the sidebar or open the bundled example.")
     st.button("Open examples/momentum-lab", key=KEYS.home_lab, on_click=open_lab)
+    library_panel()
     st.stop()
 
 root = Path(st.session_state.get(KEYS.results_root) or services.default_workspace())
@@ -38,8 +40,8 @@ st.subheader("Workspace")
 notes = f"{len(worker.opened.workspace.notes):,} notes" if worker.ready() else "notes loading…"
 st.markdown(
     f"Open: `{md_escape(root.name)}` with {notes} ({md_escape(root)}). Type another folder "
-    "in the sidebar to switch; a workspace is a folder with `.zettelkasten/` (canon notes) "
-    "and/or `.memory/` (practice entries)."
+    "in the sidebar to switch; a workspace is a folder with `.zettelkasten/` (canon notes), "
+    "`.memory/` (practice entries) or `sources/` (your papers' full texts)."
 )
 if root != lab.resolve():
     st.button(
@@ -70,3 +72,4 @@ for i, example in enumerate(examples):
     summary = f" — {example.summary}" if example.summary else ""
     right.caption(md_escape(" · ".join(tags) + summary))
 st.page_link("pages/navigate.py", label="Or ask your own question on Navigate", icon="➡️")
+library_panel()

@@ -2,13 +2,13 @@
 
 import streamlit as st
 
-from engine import MAX_QUESTION_CHARS
+from engine import MAX_QUESTION_CHARS, quoted_in_context
 from pages import services, shared
 from pages import state as app_state
 from pages.state import KEYS
 from present.answer import answer_area
 from present.graphs import step_caption, step_count
-from present.highlight import cites_html
+from present.highlight import cites_html, in_context_html
 from present.markup import md_escape, store_legend_html
 from present.views import decision_json, payload_json
 
@@ -98,6 +98,9 @@ if area.html:
     st.html(area.html)
 else:
     st.caption("The reasoner produced no prose.")
+quoted = in_context_html(quoted_in_context(worker.opened, run))
+if quoted:
+    st.html(quoted)
 cites = cites_html(run)
 if cites:
     st.html(cites)

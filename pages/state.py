@@ -16,6 +16,7 @@ class Keys:
 
     # the open workspace (sidebar)
     workspace_path: str = "workspace_path"
+    workspace_next: str = "workspace_next"  # a folder to open at the next run (an import's)
     workspace_reload: str = "workspace_reload"
     worker: str = "worker"
     results_root: str = "results_root"
@@ -44,6 +45,12 @@ class Keys:
     nav_download: str = "nav_download"
     nav_payload: str = "nav_payload"
     home_lab: str = "home_lab"
+    library_pdfs: str = "library_pdfs"
+    library_pdfs_to: str = "library_pdfs_to"
+    library_pdfs_go: str = "library_pdfs_go"
+    library_zotero: str = "library_zotero"
+    library_zotero_to: str = "library_zotero_to"
+    library_zotero_go: str = "library_zotero_go"
     # the Audit page
     audit: str = "audit"
     audit_text: str = "audit_text"

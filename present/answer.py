@@ -362,5 +362,5 @@ def _prose_html(result: NavResult) -> str:
         out.append(f'<sup style="color:#1f5fa8;font-weight:600" title="{esc(sources)}">[{n}]</sup>')
         at = end
     out.append(esc(prose[at:]))
-    style = "white-space:pre-wrap;line-height:1.7"
+    style = "white-space:normal;line-height:1.7"
     return f'<div class="answer-licensed" style="{style}">{"".join(out)}</div>'

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 
-from engine import NavResult, Traceability
+from engine import InContext, NavResult, Traceability
 from present.markup import esc, trace_colours
 
 # Later kinds win where highlights overlap: a number inside an uncited stretch is a number.
@@ -122,6 +123,46 @@ def cited_prose_html(result: NavResult) -> str:
         at = end
     out.append(esc(prose[at:]))
     return f'<div style="white-space:pre-wrap;line-height:1.7">{"".join(out)}</div>'
+
+
+def in_context_html(found: Sequence[InContext]) -> str:
+    """Each quoted sentence in its source, cited to its page, between its neighbours."""
+    if not found:
+        return ""
+    blocks = []
+    for item in found:
+        blocks.append(
+            "<div class='in-context' style='margin:6px 0'>"
+            f"<b>{esc(item.citation)}</b><br>"
+            f"<span style='opacity:0.75'>{esc(item.before)}</span> "
+            f"<mark class='quoted' style='background:#fde68a;color:#1f2328'>"
+            f"{esc(item.sentence)}</mark> "
+            f"<span style='opacity:0.75'>{esc(item.after)}</span>"
+            f"{_page_view(item)}</div>"
+        )
+    return "<div><small>Quoted from</small>" + "".join(blocks) + "</div>"
+
+
+def _page_view(item: InContext) -> str:
+    """The whole cited page, folded, with the quoted sentence marked."""
+    if not item.page_text:
+        return ""
+    at = item.page_text.find(item.sentence)
+    if at < 0:
+        body = esc(item.page_text)
+    else:
+        end = at + len(item.sentence)
+        body = (
+            esc(item.page_text[:at])
+            + f"<mark style='background:#fde68a;color:#1f2328'>{esc(item.sentence)}</mark>"
+            + esc(item.page_text[end:])
+        )
+    label = esc(f"Read the page: {item.citation}")
+    return (
+        f"<details style='margin-top:4px'><summary>{label}</summary>"
+        f"<div style='white-space:pre-wrap;font-size:0.9em;max-height:24em;overflow:auto'>"
+        f"{body}</div></details>"
+    )
 
 
 def cites_html(result: NavResult) -> str:

@@ -45,7 +45,12 @@ def add_budget_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("pdfs", nargs="+", metavar="PDF", help="PDF files, folders or globs")
-    parser.add_argument("--workspace", type=Path, required=True, help="workspace folder")
+    parser.add_argument(
+        "--workspace",
+        type=Path,
+        required=True,
+        help="workspace folder (created when absent: a folder of sources is a workspace)",
+    )
     parser.add_argument("--citekey", help="the citekey to file one PDF under (default: its name)")
     add_budget_arguments(parser)
 
@@ -53,8 +58,10 @@ def _configure(parser: argparse.ArgumentParser) -> None:
 def _run(args: argparse.Namespace) -> int:
     """Exit 0 when every PDF gave text, 1 when some failed (each is named in the report)."""
     root = args.workspace
-    if not root.is_dir():
+    if root.exists() and not root.is_dir():
         raise WorkspaceError(f"workspace {str(root)!r} is not a directory")
+    # A new folder becomes a workspace of its sources: the PDFs' texts are its evidence.
+    root.mkdir(parents=True, exist_ok=True)
     pdfs = collect_pdfs(args.pdfs)
     options = AddOptions(citekey=args.citekey, replace=args.replace, time_limit=args.time_limit)
     report = add_pdfs(root, pdfs, options)

@@ -12,6 +12,7 @@ from engine.commands.progress import Progress
 from engine.commands.registry import Command, register
 from engine.datasets.scifact import import_scifact
 from engine.workspace.index import Index
+from engine.workspace.opened import save_passages
 from engine.workspace.stores import load_workspace
 
 
@@ -76,6 +77,8 @@ def _run_index(args: argparse.Namespace) -> int:
         checked = index.check(workspace) if args.check else None
         stats = index.update(workspace)
         progress.note(f"indexing: done in {time.perf_counter() - started:.1f}s")
+        if index.path is not None:
+            save_passages(workspace)
         if index.notice:  # set at opening, or by an update that found the file unwritable
             print(f"notice: {index.notice}", file=sys.stderr)
         summary = {

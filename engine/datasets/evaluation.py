@@ -14,6 +14,7 @@ from engine.core.model import Address, ClaimKind
 from engine.core.router import Decision
 from engine.navigation.substrate import Budget
 from engine.workspace.notes import Store
+from engine.workspace.passages import PASSAGE_BOX
 
 SCIFACT_BOX = "scifact"
 _SCIFACT_NOTES = (Store.CANON.value, SCIFACT_BOX)  # the store and source of its abstracts
@@ -118,9 +119,8 @@ def run_claims(
     for n, gold in enumerate(claims, start=1):
         result = ask(opened, gold.claim, reasoner=reasoner, budget=budget)
         cited = result.decision.cited if result.decision is not None else ()
-        docs = tuple(
-            a.id for a in map(Address.parse, cited) if (a.store, a.source) == _SCIFACT_NOTES
-        )
+        found = dict.fromkeys(_abstract(opened, a) for a in cited)
+        docs = tuple(doc for doc in found if doc is not None)
         stance = result.stance.relation.value if result.stance is not None else None
         out.append(
             ClaimOutcome(
@@ -205,6 +205,15 @@ def _rationale(evidence: object) -> frozenset[int]:
         if isinstance(n, int) and not isinstance(n, bool)
     ]
     return frozenset(rows)
+
+
+def _abstract(opened: OpenWorkspace, cite: str) -> str | None:
+    """The SciFact abstract a cited node stands for: its note, or a passage of its text."""
+    address = Address.parse(cite)
+    if (address.store, address.source) == _SCIFACT_NOTES:
+        return address.id
+    note = opened.workspace.note(cite)
+    return note.citekey if note is not None and note.source == PASSAGE_BOX else None
 
 
 def _restated(opened: OpenWorkspace, decision: Decision | None) -> dict[str, frozenset[int]]:

@@ -18,7 +18,7 @@ import os
 import stat
 import time
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -150,12 +150,17 @@ def pdf_origin(pdf: Path) -> str:
 
 
 def add_pdfs(
-    root: str | os.PathLike[str], pdfs: Iterable[Path], options: AddOptions | None = None
+    root: str | os.PathLike[str],
+    pdfs: Iterable[Path],
+    options: AddOptions | None = None,
+    *,
+    progress: Callable[[int, int], None] | None = None,
 ) -> AddReport:
     """Extract each PDF into `sources/` of the workspace at `root`; one failure stops nothing.
 
-    Raises ConfigError for an unusable `--citekey`, WorkspaceError when `.synapse/` (where
-    the record of imported files lives) is a link.
+    `progress(done, total)` is called after each PDF. Raises ConfigError for an unusable
+    `--citekey`, WorkspaceError when `.synapse/` (where the record of imported files
+    lives) is a link.
     """
     options = options or AddOptions()
     pdfs = list(pdfs)
@@ -181,6 +186,8 @@ def add_pdfs(
                 continue
             claimed.add(citekey)
             items.append(adder.add(pdf, citekey, pdf_origin(pdf)))
+            if progress is not None:
+                progress(len(items), len(pdfs))
         notices = writer.problems
     return AddReport(tuple(items), time.perf_counter() - started, notices)
 

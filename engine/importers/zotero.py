@@ -17,7 +17,7 @@ import os
 import re
 import time
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,6 +30,7 @@ from engine.importers.sources import AddOptions, Outcome, SourceAdder
 from engine.importers.zotero_db import Attachment, ZoteroItem, ZoteroLibrary, read_items
 from engine.workspace.import_writer import ImportWriter
 from engine.workspace.notes import FEDERATED_PREFIX, is_address_safe
+from engine.workspace.passages import ABSTRACT_SUFFIX
 from engine.workspace.stores import CANON_DIR, SOURCES_DIR
 
 IMPORTER = "import zotero"
@@ -79,10 +80,12 @@ def import_zotero(
     *,
     box: str = "zotero",
     options: AddOptions | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> ZoteroReport:
     """Import the library in Zotero's data folder `data_dir` into the workspace at `root`.
 
-    `options` carries `replace` and the PDF budget (its citekey is ignored).
+    `options` carries `replace` and the PDF budget (its citekey is ignored);
+    `progress(done, total)` is called after each item.
     """
     started = time.perf_counter()
     options = options or AddOptions()
@@ -118,6 +121,8 @@ def import_zotero(
             attachment = _main_attachment(item.attachments)
             outcome = writer.item(item, keys[item.key], attachment, box=box)
             pdfs[outcome] = pdfs.get(outcome, 0) + 1
+            if progress is not None:
+                progress(sum(pdfs.values()), len(items))
             highlights += len(attachment.highlights) if attachment else 0
         csl = [csl_item(item, keys[item.key]) for item in items]
         writer.write(CSL_FILE, json.dumps(csl, indent=1, ensure_ascii=False) + "\n", "zotero")
@@ -320,6 +325,15 @@ class _Writer:
             _annotations(marks),
             origin,
             optional=not marks,
+        )
+        # The abstract as recorded is a source of its own, so its sentences are quotable
+        # evidence; the same sentences found in the PDF cite the PDF's page instead.
+        abstract = " ".join(item.field("abstractNote").split())
+        self.write(
+            f"{SOURCES_DIR}/{citekey}{ABSTRACT_SUFFIX}.txt",
+            abstract + "\n" if abstract else "",
+            origin,
+            optional=not abstract,
         )
         self.write(
             f"{CANON_DIR}/{box}/{citekey}.md", source_note(item, citekey, attachment), origin

@@ -11,6 +11,7 @@ from engine.core.model import Address, Edge
 from engine.core.text import shorten
 from engine.workspace.index import Index
 from engine.workspace.notes import MEMORY_SOURCE, Note, Store
+from engine.workspace.passages import PASSAGE_BOX
 from engine.workspace.stores import Workspace
 
 EXCERPT_CHARS = 280
@@ -243,11 +244,14 @@ def code_text(workspace: Workspace, path: str) -> str | None:
 
 
 def build_adapters(workspace: Workspace, index: Index) -> list[Adapter]:
-    """Adapters in a fixed priority: local canon boxes, federated boxes, practice, code."""
+    """Adapters in a fixed priority: local canon boxes, federated boxes, the sources'
+    passages, practice, code."""
     backlinks = backlink_map(workspace)
     related = link_less(workspace)
     sources = [(Store.CANON.value, box) for box in workspace.boxes]
     sources += [(Store.CANON.value, fed.source) for fed in workspace.federated]
+    if any(note.source == PASSAGE_BOX for note in workspace.notes.values()):
+        sources.append((Store.CANON.value, PASSAGE_BOX))
     sources.append((Store.PRACTICE.value, MEMORY_SOURCE))
     adapters: list[Adapter] = [
         NoteAdapter(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from collections.abc import Callable
@@ -10,7 +11,9 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.core.errors import WorkspaceError
 from engine.workspace.index import Index, UpdateStats
+from engine.workspace.passages import source_keys
 from engine.workspace.stores import LoadProblem, Workspace, load_workspace
 from engine.workspace.threads import DaemonPool
 
@@ -52,7 +55,16 @@ def open_workspace(path: str | os.PathLike[str]) -> OpenWorkspace:
     workspace = load_workspace(path)
     index = Index.open(workspace.root)
     stats = index.update(workspace)
+    if index.path is not None:  # `.synapse/` may be written: keep the sources' sentence offsets
+        save_passages(workspace)
     return OpenWorkspace(workspace, index, stats)
+
+
+def save_passages(workspace: Workspace) -> None:
+    """Keep the sources' sentence offsets for the next load; a refusal only costs time."""
+    if workspace.passages is not None:
+        with contextlib.suppress(OSError, WorkspaceError):
+            workspace.passages.save(workspace.root, source_keys(workspace.root))
 
 
 class Worker:

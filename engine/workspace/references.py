@@ -27,6 +27,7 @@ from pylatexenc.latex2text import LatexNodes2Text
 from engine.core import jsonsafe
 from engine.core.paths import resolve_inside
 from engine.workspace.notes import Note, is_address_safe
+from engine.workspace.passages import ABSTRACT_SUFFIX
 from engine.workspace.stores import SOURCES_DIR, Workspace
 
 REFERENCE_FILES = ("references.bib", "references.json", f"{SOURCES_DIR}/zotero.csl.json")
@@ -97,8 +98,11 @@ def cite(workspace: Workspace, note: Note | None, page: int | None = None) -> st
     """
     if note is None or not note.citekey:
         return None
-    reference = load_references(workspace.root).get(note.citekey)
-    label = reference.label if reference is not None else note.citekey
+    paper = note.citekey.removesuffix(ABSTRACT_SUFFIX)
+    reference = load_references(workspace.root).get(paper)
+    label = reference.label if reference is not None else paper
+    if paper != note.citekey:
+        return f"{label}, abstract"
     if page is None:
         return label
     return f"{label}, p. {page_label(workspace.root, note.citekey, page)}"

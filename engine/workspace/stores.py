@@ -27,6 +27,7 @@ from engine.workspace.notes import (
     Store,
     is_address_safe,
 )
+from engine.workspace.passages import PassageCache, load_passages
 from engine.workspace.user_files import Refused, read_regular, read_toml
 from engine.workspace.vault import (
     VaultFolder,
@@ -97,6 +98,8 @@ class Workspace:
     report: tuple[LoadProblem, ...]
     # (path, source) -> (size, mtime_ns, parse outcome), so a reload can skip unchanged files.
     parse_cache: Mapping[tuple[str, str], _Parsed] = field(default_factory=dict, repr=False)
+    # Sentence offsets of the sources, for passages; saved by whoever may write `.synapse/`.
+    passages: PassageCache | None = field(default=None, repr=False)
 
     def note(self, address: str) -> Note | None:
         return self.notes.get(address)
@@ -160,11 +163,13 @@ def load_workspace(path: str | os.PathLike[str], *, previous: Workspace | None =
     if not root.is_dir():
         raise WorkspaceError(f"workspace {str(path)!r} is not a directory")
     root = root.resolve()
-    if not any((root / name).is_dir() for name in (CANON_DIR, MEMORY_DIR)) and not _is_vault(root):
+    stores = any((root / name).is_dir() for name in (CANON_DIR, MEMORY_DIR, SOURCES_DIR))
+    if not stores and not _is_vault(root):
         raise WorkspaceError(
             f"{str(path)!r} is not a workspace: a workspace folder holds {CANON_DIR}/ "
-            f"(canon notes, one subfolder per box) or {MEMORY_DIR}/ (practice entries) or both,"
-            f" or a {CONFIG_FILE} with a [vault] section mapping folders to stores"
+            f"(canon notes, one subfolder per box), {MEMORY_DIR}/ (practice entries) or "
+            f"{SOURCES_DIR}/ (full texts, added with `sources add`), or a {CONFIG_FILE} with "
+            "a [vault] section mapping folders to stores"
         )
     # A plain dict: one lookup per file, and mappingproxy lookups are noticeably slower.
     reusable = dict(previous.parse_cache) if previous is not None and previous.root == root else {}
@@ -173,6 +178,9 @@ def load_workspace(path: str | os.PathLike[str], *, previous: Workspace | None =
     loader.load_folder(MEMORY_DIR, store=Store.PRACTICE, source=MEMORY_SOURCE, required=False)
     boxes += loader.load_vault(boxes)
     federated = loader.load_federated()
+    cache = previous.passages if previous is not None and previous.root == root else None
+    cache = cache or PassageCache.read(loader.root)
+    loader.notes.update(load_passages(loader.root, loader.notes, cache, loader._page_labels))
     notes = {address: loader.notes[address] for address in sorted(loader.notes)}
     report = sorted(loader.problems, key=lambda problem: problem.path)
     return Workspace(
@@ -182,6 +190,7 @@ def load_workspace(path: str | os.PathLike[str], *, previous: Workspace | None =
         federated=federated,
         report=tuple(report),
         parse_cache=MappingProxyType(loader.parsed),
+        passages=cache,
     )
 
 

@@ -14,6 +14,7 @@ from engine.navigation.navigator import Action, NavState
 from engine.navigation.substrate import RELATED, link_less
 from engine.workspace.bm25 import tokens as terms
 from engine.workspace.notes import NoteKind, Store
+from engine.workspace.passages import ABSTRACT_SUFFIX
 
 # Relations by which a canon claim note points at the notes it is derived from.
 PREMISE_RELATIONS = frozenset(
@@ -341,11 +342,23 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
     for edge in state.neighbourhood.edges:
         if edge.relation != RELATED and best.address in (edge.src, edge.dst):
             linked |= {edge.src, edge.dst}
+    # Notes and passages of one source (a paper, its abstract, its reading note) are the
+    # same evidence, not rivals.
+    paper = _paper_of(state, best.address)
+    if paper is not None:
+        linked |= {a for a in notes if _paper_of(state, a) == paper}
     rivals = sorted((-cov, a) for a, cov in notes.items() if a not in linked)
     if not rivals:
         return best
     runner_up, rival = -rivals[0][0], rivals[0][1]
     return replace(best, margin=round(best.note_coverage - runner_up, 6), rival=rival)
+
+
+def _paper_of(state: NavState, address: str) -> str | None:
+    note = state.workspace.note(address)
+    if note is None or not note.citekey:
+        return None
+    return note.citekey.removesuffix(ABSTRACT_SUFFIX)
 
 
 def _mention(state: NavState, *, exact: bool) -> Callable[[str], frozenset[str]]:

@@ -1,0 +1,81 @@
+"""A quoted sentence in its context: the sentences around it on its page, and its citation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.core.text import sentences
+from engine.workspace.references import cite
+from engine.workspace.stores import Workspace
+
+CONTEXT_CHARS = 400
+PAGE_CHARS = 8000
+
+
+@dataclass(frozen=True)
+class InContext:
+    """Where a restated sentence stands in its source: citation, page, and its neighbours."""
+
+    address: str
+    citation: str
+    page: int
+    before: str
+    sentence: str
+    after: str
+    page_text: str = ""  # the whole page, whitespace collapsed, cut at PAGE_CHARS
+
+    def to_dict(self) -> dict:
+        return {
+            "address": self.address,
+            "citation": self.citation,
+            "page": self.page,
+            "before": self.before,
+            "sentence": self.sentence,
+            "after": self.after,
+            "page_text": self.page_text,
+        }
+
+
+def in_context(
+    workspace: Workspace, address: str, said: str, page: int | None = None
+) -> InContext | None:
+    """`said` found in the source text of the note at `address`, with the sentences around it.
+
+    `page` (where the quote check found it) narrows the search to that page. None when the
+    note names no source, the source is unreadable, or the text is not found within one
+    sentence of it (whitespace aside).
+    """
+    note = workspace.note(address)
+    if note is None or not note.citekey:
+        return None
+    text = workspace.source_text(note.citekey)
+    if text is None:
+        return None
+    flat_said = " ".join(said.split())
+    for number, chunk in enumerate(text.split("\f"), start=1):
+        if page is not None and number != page:
+            continue
+        spans = sentences(chunk)
+        pieces = [" ".join(chunk[s.start : s.end].split()) for s in spans]
+        for i, piece in enumerate(pieces):
+            if flat_said and flat_said in piece:
+                return InContext(
+                    address,
+                    cite(workspace, note, number) or note.citekey,
+                    number,
+                    _tail(pieces[max(0, i - 1) : i]),
+                    piece,
+                    _head(pieces[i + 1 : i + 2]),
+                    _head([" ".join(chunk.split())], PAGE_CHARS),
+                )
+    return None
+
+
+def _tail(pieces: list[str]) -> str:
+    text = " ".join(pieces)
+    return text if len(text) <= CONTEXT_CHARS else "…" + text[-CONTEXT_CHARS:]
+
+
+def _head(pieces: list[str], limit: int = CONTEXT_CHARS) -> str:
+    text = " ".join(pieces)
+    return text if len(text) <= limit else text[:limit] + "…"

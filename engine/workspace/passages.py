@@ -1,0 +1,285 @@
+"""Passages: the full text of every source, split into quotable, page-cited pieces of evidence.
+
+Each `sources/<key>.txt` (pages split by form feeds; text from PDFs, Zotero attachments,
+abstracts as `<key>.abstract.txt`, SciFact abstracts) is cut into sentences, and the
+sentences of one page are grouped into passages of a few sentences. A passage is a canon
+note of the reserved box `~passages` (`zk:~passages:<key>~p<page>~<n>`): its body is the
+passage, each sentence is a quote of the source with its page, and its citekey is the
+source's, so the quote check confirms every sentence against the source text itself, and
+a restatement of one is licensed exactly as a hand-made highlight is.
+
+A passage repeats nothing a note already quotes: sentences quoted by a canon note of the
+same source are left out (a SciFact abstract quoted sentence by sentence gives none), and
+an abstract's sentences found again in its paper's text are left out of the abstract (the
+paper cites the page). Splitting is the slow part (about 1.4 MB of text a second), so the
+sentence offsets of each source are kept in `.synapse/passages.json` by content hash; only
+offsets are kept, and the text always comes from the source file as it is now.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import stat
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from engine.core.errors import WorkspaceError
+from engine.core.text import sentences, word_sequence
+from engine.workspace.atomic import read_app_file, synapse_path, write_atomic
+from engine.workspace.notes import FileStamp, Note, NoteKind, Quote, Store, is_address_safe
+
+PASSAGE_BOX = "~passages"
+ABSTRACT_SUFFIX = ".abstract"
+CACHE_PATH = ".synapse/passages.json"
+PASSAGE_SENTENCES = 3
+PASSAGE_CHARS = 900
+MAX_CACHE_BYTES = 256 * 1024 * 1024
+# The cap the quote check puts on a source it reads (`engine.core.verifiers`).
+MAX_SOURCE_BYTES = 20 * 1024 * 1024
+_LETTER = re.compile(r"[^\W\d_]")
+_CACHE_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One sentence of a source: `[start, end)` in its text, and its 1-based page."""
+
+    start: int
+    end: int
+    page: int
+
+
+@dataclass
+class PassageCache:
+    """Sentence offsets per source key and content hash, read from and saved to `.synapse/`."""
+
+    entries: dict[str, tuple[str, tuple[Sentence, ...]]] = field(default_factory=dict)
+    changed: bool = False
+
+    @classmethod
+    def read(cls, root: Path) -> PassageCache:
+        """The saved offsets; an absent, unreadable or foreign file is an empty cache."""
+        try:
+            raw = read_app_file(synapse_path(root, CACHE_PATH), max_bytes=MAX_CACHE_BYTES)
+            data = json.loads(raw)
+        except (OSError, ValueError, WorkspaceError, RecursionError):
+            return cls()
+        if not isinstance(data, dict) or data.get("version") != _CACHE_VERSION:
+            return cls()
+        entries = {}
+        for key, entry in (data.get("sources") or {}).items():
+            with contextlib.suppress(TypeError, ValueError):
+                sha, spans = entry["sha"], entry["spans"]
+                found = tuple(Sentence(int(a), int(b), int(p)) for a, b, p in spans)
+                entries[key] = (str(sha), found)
+        return cls(entries)
+
+    def sentences(self, key: str, sha: str, text: str) -> tuple[Sentence, ...]:
+        """The sentences of `text`, from the cache when its hash matches, else split now."""
+        cached = self.entries.get(key)
+        if cached is not None and cached[0] == sha and _fits(cached[1], len(text)):
+            return cached[1]
+        found = split_sentences(text)
+        self.entries[key] = (sha, found)
+        self.changed = True
+        return found
+
+    def save(self, root: Path, keys: Iterable[str]) -> None:
+        """Write the offsets of `keys` (the sources present) when anything changed.
+
+        Raises WorkspaceError or OSError when `.synapse/` cannot be written; the caller
+        goes on without a cache.
+        """
+        keep = set(keys)
+        if not self.changed and keep == set(self.entries):
+            return
+        sources = {
+            key: {"sha": sha, "spans": [[s.start, s.end, s.page] for s in spans]}
+            for key, (sha, spans) in sorted(self.entries.items())
+            if key in keep
+        }
+        payload = json.dumps({"version": _CACHE_VERSION, "sources": sources}, separators=(",", ":"))
+        write_atomic(synapse_path(root, CACHE_PATH), payload, durable=False)
+        self.changed = False
+
+
+def split_sentences(text: str) -> tuple[Sentence, ...]:
+    """The sentences of a source text, page by page (pages split by form feeds)."""
+    out = []
+    start = 0
+    for page, chunk in enumerate(text.split("\f"), start=1):
+        for span in sentences(chunk):
+            if _LETTER.search(chunk, span.start, span.end):
+                out.append(Sentence(start + span.start, start + span.end, page))
+        start += len(chunk) + 1
+    return tuple(out)
+
+
+def source_keys(root: Path) -> list[str]:
+    """The keys of `sources/*.txt` that can name a source, sorted."""
+    try:
+        return sorted(_keys(os.listdir(root / "sources")))
+    except OSError:
+        return []
+
+
+def _keys(names: Iterable[str]) -> list[str]:
+    keys = [name[: -len(".txt")] for name in names if name.endswith(".txt")]
+    return [key for key in keys if is_address_safe(key) and not key.startswith(".")]
+
+
+@dataclass(frozen=True)
+class SourceText:
+    """One source file as read now: its key, text, content hash and page labels."""
+
+    key: str
+    text: str
+    stamp: FileStamp
+    labels: tuple[str, ...] = ()
+
+
+def passage_notes(
+    sources: Iterable[SourceText], quoted: Mapping[str, Iterable[str]], cache: PassageCache
+) -> dict[str, Note]:
+    """The passage notes of `sources`, leaving out what `quoted` (key → texts the notes of
+    that source already hold: their quotes and title) says and an abstract's sentences its
+    paper's text repeats."""
+    sources = list(sources)
+    texts = {s.key: s for s in sources}
+    out: dict[str, Note] = {}
+    for source in sources:
+        said = list(quoted.get(_paper(source.key), ()))
+        if not _beyond(source.text, said):
+            continue
+        skip = {word_sequence(text) for text in said}
+        paper = texts.get(_paper(source.key)) if source.key.endswith(ABSTRACT_SUFFIX) else None
+        if paper is not None:
+            spans = cache.sentences(paper.key, paper.stamp.sha256, paper.text)
+            skip |= {word_sequence(paper.text[s.start : s.end]) for s in spans}
+        spans = cache.sentences(source.key, source.stamp.sha256, source.text)
+        kept = [s for s in spans if word_sequence(source.text[s.start : s.end]) not in skip]
+        for note in _group(source, kept):
+            out[note.address] = note
+    return out
+
+
+def _paper(key: str) -> str:
+    return key[: -len(ABSTRACT_SUFFIX)] if key.endswith(ABSTRACT_SUFFIX) else key
+
+
+def _beyond(text: str, said: list[str]) -> bool:
+    """Whether `text` holds words beyond the texts in `said`, without splitting it.
+
+    The fast look for a source its notes already quote in full (a SciFact abstract): any
+    letter left once each quoted text is taken out means there is more to split.
+    """
+    flat = " ".join(text.split())
+    for piece in said:
+        piece = " ".join(piece.split())
+        if piece:
+            flat = flat.replace(piece, " ")
+    return bool(_LETTER.search(flat))
+
+
+def _group(source: SourceText, kept: list[Sentence]) -> list[Note]:
+    notes: list[Note] = []
+    run: list[Sentence] = []
+    for sentence in [*kept, None]:
+        if run and (
+            sentence is None
+            or sentence.page != run[0].page
+            or len(run) >= PASSAGE_SENTENCES
+            or sentence.end - run[0].start > PASSAGE_CHARS
+        ):
+            notes.append(_passage(source, run, len(notes) + 1))
+            run = []
+        if sentence is not None:
+            run.append(sentence)
+    return notes
+
+
+def _passage(source: SourceText, run: list[Sentence], n: int) -> Note:
+    page = run[0].page
+    label = source.labels[page - 1] if 0 < page <= len(source.labels) else str(page)
+    where = "abstract" if source.key.endswith(ABSTRACT_SUFFIX) else f"p. {label}"
+    note_id = f"{source.key}~p{page}~{n}"
+    texts = [" ".join(source.text[s.start : s.end].split()) for s in run]
+    return Note(
+        address=f"{Store.CANON.value}:{PASSAGE_BOX}:{note_id}",
+        store=Store.CANON,
+        source=PASSAGE_BOX,
+        id=note_id,
+        type=NoteKind.SOURCE,
+        title=f"{_paper(source.key)}, {where}",
+        body=" ".join(texts),
+        path=f"sources/{source.key}.txt",
+        citekey=source.key,
+        quotes=tuple(
+            Quote(f"s{i}", source.text[s.start : s.end], s.page) for i, s in enumerate(run)
+        ),
+        # The source file's own stamp: a passage changes exactly when its source does.
+        stamp=source.stamp,
+    )
+
+
+def _fits(spans: tuple[Sentence, ...], size: int) -> bool:
+    return all(0 <= s.start < s.end <= size for s in spans)
+
+
+def load_passages(
+    root: Path, notes: Mapping[str, Note], cache: PassageCache, labels
+) -> dict[str, Note]:
+    """The passage notes of every `sources/*.txt` of the workspace at `root`.
+
+    `labels(key)` gives a source's printed page labels. The folder is opened once without
+    following a link; a file that is a link, not a regular file or over the size cap gives
+    no passages.
+    """
+    quoted: dict[str, list[str]] = {}
+    for note in notes.values():
+        if note.store is Store.CANON and note.citekey:
+            quoted.setdefault(note.citekey, []).extend([note.title, *(q.body for q in note.quotes)])
+    return passage_notes(_read_sources(root, labels), quoted, cache)
+
+
+def _read_sources(root: Path, labels) -> list[SourceText]:
+    try:
+        folder = os.open(root / "sources", os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    except OSError:
+        return []
+    out = []
+    try:
+        names = os.listdir(folder)
+        sidecars = {name[: -len(".pdf.json")] for name in names if name.endswith(".pdf.json")}
+        for key in sorted(_keys(names)):
+            data = _read_at(folder, f"{key}.txt")
+            if data is not None:
+                found = labels(_paper(key)) if _paper(key) in sidecars else ()
+                text = data[0].decode("utf-8", errors="replace")
+                out.append(SourceText(key, text, FileStamp.of(data[0], mtime_ns=data[1]), found))
+    finally:
+        os.close(folder)
+    return out
+
+
+def _read_at(folder: int, name: str) -> tuple[bytes, int] | None:
+    try:
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=folder)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_SOURCE_BYTES:
+            return None
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks), info.st_mtime_ns
+    except OSError:
+        return None
+    finally:
+        os.close(fd)

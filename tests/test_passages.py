@@ -1,0 +1,161 @@
+"""Passages: a paper's full text answers, quoted and cited to its printed page."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.api import ask, open_workspace
+from engine.workspace.passages import CACHE_PATH, PASSAGE_BOX
+from engine.workspace.stores import load_workspace
+from tests.cli import invoke
+from tools.pdfgen import write_pdf
+
+HEADER = "Journal of Synthetic Studies 2021"
+RECALL = (
+    "Students who slept more than eight hours recalled 23% more word pairs than those who "
+    "slept less than six hours."
+)
+CANOPY = (
+    "Segments with more than 30% canopy cover were 4.1 degrees cooler at noon than segments "
+    "without trees."
+)
+
+
+def _pages(*bodies: list[str]) -> list[list[str]]:
+    return [[HEADER, *body, f"Page {n}"] for n, body in enumerate(bodies, start=1)]
+
+
+@pytest.fixture(scope="module")
+def papers(tmp_path_factory) -> Path:
+    """A folder of two PDFs as Zotero names them: running headers, page labels from 101."""
+    root = tmp_path_factory.mktemp("library")
+    folder = root / "papers"
+    write_pdf(
+        folder / "Okafor et al. - 2021 - Sleep and memory consolidation.pdf",
+        _pages(
+            ["Sleep and memory consolidation in adolescents", "We studied 240 students."],
+            ["Memory consolidation depends on slow-wave sleep in many species."],
+            [RECALL[:90], RECALL[90:], "The effect did not depend on caffeine intake."],
+        ),
+        labels=[(0, "D", 101)],
+    )
+    write_pdf(
+        folder / "De Bock - 2019 - Urban heat islands.pdf",
+        _pages(
+            ["Urban heat islands and tree cover"],
+            ["We measured 1,200 street segments with thermal imaging during heat waves."],
+            [CANOPY, "Night-time differences were smaller and not significant."],
+        ),
+    )
+    done = invoke("sources", "add", folder, "--workspace", root / "ws")
+    assert done.code == 0, done.err
+    return root / "ws"
+
+
+def answer(root: Path, question: str):
+    opened = open_workspace(root)
+    try:
+        return ask(opened, question)
+    finally:
+        opened.close()
+
+
+def test_a_folder_of_pdfs_is_a_workspace_of_passages(papers):
+    workspace = load_workspace(papers)
+    passages = [n for n in workspace.notes.values() if n.source == PASSAGE_BOX]
+    assert {n.citekey for n in passages} == {"okafor2021sleep", "debock2019urban"}
+    assert not any(HEADER in n.body or "Page 2" in n.body for n in passages)
+
+
+@pytest.mark.parametrize(
+    ("question", "paper", "page", "said"),
+    [
+        (
+            "Did students who slept more than eight hours recall more word pairs?",
+            "okafor2021sleep",
+            3,
+            RECALL,
+        ),
+        (
+            "Were segments with more canopy cover cooler at noon?",
+            "debock2019urban",
+            3,
+            CANOPY,
+        ),
+    ],
+    ids=["sleep-results-page", "canopy-results-page"],
+)
+def test_a_question_stated_in_a_paper_s_body_answers_with_its_sentence_and_page(
+    papers, question, paper, page, said
+):
+    result = answer(papers, question)
+    assert result.label == "ANSWER", result.decision.detail
+    (cited,) = result.decision.cited
+    assert cited.startswith(f"zk:{PASSAGE_BOX}:{paper}~p{page}")
+    assert " ".join(result.prose.split()) == said
+    check = result.decision.verifier_results[cited]
+    assert (check.method, check.page) == ("exact", page)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Does caffeine intake improve recall in adolescents?",
+        "Do street trees reduce asthma rates in dense neighbourhoods?",
+        "Did students who slept more than eight hours recall fewer word pairs?",
+    ],
+    ids=["caffeine-not-stated", "asthma-not-studied", "direction-flipped"],
+)
+def test_questions_the_papers_do_not_state_never_answer_green(papers, question):
+    result = answer(papers, question)
+    assert result.label != "ANSWER" or "fewer" not in result.prose
+
+
+def test_the_printed_page_label_is_cited(papers):
+    result = answer(papers, "Did students who slept more than eight hours recall more word pairs?")
+    (cited,) = result.decision.cited
+    assert result.neighbourhood.nodes[cited].title == "okafor2021sleep, p. 103"
+
+
+def test_the_sentence_offsets_are_kept_and_a_forged_cache_injects_nothing(papers):
+    answer(papers, "Were segments with more canopy cover cooler at noon?")
+    cache = papers / CACHE_PATH
+    data = json.loads(cache.read_text("utf-8"))
+    assert set(data["sources"]) == {"okafor2021sleep", "debock2019urban"}
+    entry = data["sources"]["debock2019urban"]
+    entry["spans"] = [[0, 40, 1], [5, 120, 3]]  # offsets cutting across sentences
+    cache.write_text(json.dumps(data), "utf-8")
+    text = (papers / "sources" / "debock2019urban.txt").read_text("utf-8")
+    for note in load_workspace(papers).notes.values():
+        if note.citekey == "debock2019urban":
+            assert all(q.body in text for q in note.quotes)
+    result = answer(papers, "Were segments with more canopy cover cooler at noon?")
+    assert result.label != "ANSWER" or " ".join(result.prose.split()) == CANOPY
+
+
+def test_a_source_its_notes_quote_in_full_gives_no_passage(tmp_path):
+    box = tmp_path / ".zettelkasten" / "lab"
+    box.mkdir(parents=True)
+    (tmp_path / "sources").mkdir()
+    sentences = ["Aspirin lowered the risk.", "The effect held in women."]
+    (tmp_path / "sources" / "a1.txt").write_text("A title\n" + " ".join(sentences), "utf-8")
+    quotes = "".join(f'  - {{id: q{i}, body: "{s}", page: 1}}\n' for i, s in enumerate(sentences))
+    (box / "a1.md").write_text(
+        f"---\nid: a1\ntype: finding\ntitle: A title\nsource: a1\nquotes:\n{quotes}---\nBody.\n",
+        "utf-8",
+    )
+    assert not [n for n in load_workspace(tmp_path).notes.values() if n.source == PASSAGE_BOX]
+
+
+def test_an_abstract_s_sentences_found_in_its_paper_cite_the_paper(tmp_path):
+    (tmp_path / "sources").mkdir()
+    said = "Extended sleep improved recall in every group we studied."
+    (tmp_path / "sources" / "ok21.txt").write_text(f"Intro.\f{said} More follows.", "utf-8")
+    abstract = f"{said} Only the abstract says that naps also helped."
+    (tmp_path / "sources" / "ok21.abstract.txt").write_text(abstract, "utf-8")
+    notes = load_workspace(tmp_path).notes.values()
+    from_abstract = [q.body for n in notes if n.citekey == "ok21.abstract" for q in n.quotes]
+    assert from_abstract == ["Only the abstract says that naps also helped."]
