@@ -117,7 +117,10 @@ def test_questions_the_papers_do_not_state_never_answer_green(papers, question):
 def test_the_printed_page_label_is_cited(papers):
     result = answer(papers, "Did students who slept more than eight hours recall more word pairs?")
     (cited,) = result.decision.cited
-    assert result.neighbourhood.nodes[cited].title == "okafor2021sleep, p. 103"
+    assert (
+        result.neighbourhood.nodes[cited].title
+        == "Sleep and memory consolidation (okafor2021sleep, p. 103)"
+    )
 
 
 def test_the_sentence_offsets_are_kept_and_a_forged_cache_injects_nothing(papers):

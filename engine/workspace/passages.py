@@ -41,6 +41,7 @@ MAX_CACHE_BYTES = 256 * 1024 * 1024
 # The cap the quote check puts on a source it reads (`engine.core.verifiers`).
 MAX_SOURCE_BYTES = 20 * 1024 * 1024
 _LETTER = re.compile(r"[^\W\d_]")
+_ZOTERO_NAME = re.compile(r"^.+? - \d{4} - (?P<title>.+)$")
 _CACHE_VERSION = 1
 
 
@@ -140,6 +141,7 @@ class SourceText:
     text: str
     stamp: FileStamp
     labels: tuple[str, ...] = ()
+    title: str = ""
 
 
 def passage_notes(
@@ -214,7 +216,9 @@ def _passage(source: SourceText, run: list[Sentence], n: int) -> Note:
         source=PASSAGE_BOX,
         id=note_id,
         type=NoteKind.SOURCE,
-        title=f"{_paper(source.key)}, {where}",
+        title=f"{source.title} ({_paper(source.key)}, {where})"
+        if source.title
+        else f"{_paper(source.key)}, {where}",
         body=" ".join(texts),
         path=f"sources/{source.key}.txt",
         citekey=source.key,
@@ -230,50 +234,89 @@ def _fits(spans: tuple[Sentence, ...], size: int) -> bool:
     return all(0 <= s.start < s.end <= size for s in spans)
 
 
-def load_passages(
-    root: Path, notes: Mapping[str, Note], cache: PassageCache, labels
-) -> dict[str, Note]:
+def load_passages(root: Path, notes: Mapping[str, Note], cache: PassageCache) -> dict[str, Note]:
     """The passage notes of every `sources/*.txt` of the workspace at `root`.
 
-    `labels(key)` gives a source's printed page labels. The folder is opened once without
-    following a link; a file that is a link, not a regular file or over the size cap gives
-    no passages.
+    The folder is opened once without following a link; a file that is a link, not a
+    regular file or over the size cap gives no passages.
     """
     quoted: dict[str, list[str]] = {}
+    titles: dict[str, str] = {}
     for note in notes.values():
         if note.store is Store.CANON and note.citekey:
             quoted.setdefault(note.citekey, []).extend([note.title, *(q.body for q in note.quotes)])
-    return passage_notes(_read_sources(root, labels), quoted, cache)
+            titles.setdefault(note.citekey, note.title)
+    return passage_notes(_read_sources(root, titles), quoted, cache)
 
 
-def _read_sources(root: Path, labels) -> list[SourceText]:
+def _read_sources(root: Path, titles: Mapping[str, str]) -> list[SourceText]:
     try:
         folder = os.open(root / "sources", os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
     except OSError:
         return []
     out = []
     try:
-        names = os.listdir(folder)
-        sidecars = {name[: -len(".pdf.json")] for name in names if name.endswith(".pdf.json")}
+        names = set(os.listdir(folder))
         for key in sorted(_keys(names)):
-            data = _read_at(folder, f"{key}.txt")
-            if data is not None:
-                found = labels(_paper(key)) if _paper(key) in sidecars else ()
-                text = data[0].decode("utf-8", errors="replace")
-                out.append(SourceText(key, text, FileStamp.of(data[0], mtime_ns=data[1]), found))
+            data = _read_at(folder, f"{key}.txt", MAX_SOURCE_BYTES)
+            if data is None:
+                continue
+            text = data[0].decode("utf-8", errors="replace")
+            side = (
+                _sidecar(folder, f"{_paper(key)}.pdf.json")
+                if f"{_paper(key)}.pdf.json" in names
+                else {}
+            )
+            labels = side.get("labels")
+            labels = (
+                tuple(labels)
+                if isinstance(labels, list) and all(isinstance(x, str) for x in labels)
+                else ()
+            )
+            title = titles.get(_paper(key)) or _title(side) or _first_line(text)
+            stamp = FileStamp.of(data[0], mtime_ns=data[1])
+            out.append(SourceText(key, text, stamp, labels, title))
     finally:
         os.close(folder)
     return out
 
 
-def _read_at(folder: int, name: str) -> tuple[bytes, int] | None:
+def _sidecar(folder: int, name: str) -> dict:
+    data = _read_at(folder, name, 1024 * 1024)
+    try:
+        loaded = json.loads(data[0]) if data is not None else {}
+    except (ValueError, RecursionError):
+        return {}
+    return loaded if isinstance(loaded, dict) else {}
+
+
+def _title(side: dict) -> str:
+    """The paper's title: the PDF's own, or the one in a name Zotero gave the file."""
+    title = side.get("title")
+    if isinstance(title, str) and title.strip():
+        return " ".join(title.split())
+    name = side.get("pdf")
+    if isinstance(name, str):
+        found = _ZOTERO_NAME.match(" ".join(Path(name).stem.split()))
+        if found is not None:
+            return found.group("title")
+    return ""
+
+
+def _first_line(text: str) -> str:
+    """The first line of the first page when it reads like a title (a few words)."""
+    first = next((line.strip() for line in text.split("\f", 1)[0].splitlines() if line.strip()), "")
+    return first if 2 <= len(first.split()) <= 25 and not first.endswith(".") else ""
+
+
+def _read_at(folder: int, name: str, limit: int) -> tuple[bytes, int] | None:
     try:
         fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=folder)
     except OSError:
         return None
     try:
         info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_SOURCE_BYTES:
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
             return None
         chunks = []
         while chunk := os.read(fd, 1 << 20):

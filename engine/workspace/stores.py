@@ -180,7 +180,7 @@ def load_workspace(path: str | os.PathLike[str], *, previous: Workspace | None =
     federated = loader.load_federated()
     cache = previous.passages if previous is not None and previous.root == root else None
     cache = cache or PassageCache.read(loader.root)
-    loader.notes.update(load_passages(loader.root, loader.notes, cache, loader._page_labels))
+    loader.notes.update(load_passages(loader.root, loader.notes, cache))
     notes = {address: loader.notes[address] for address in sorted(loader.notes)}
     report = sorted(loader.problems, key=lambda problem: problem.path)
     return Workspace(

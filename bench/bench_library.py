@@ -1,0 +1,84 @@
+"""A library at scale: 2,000 papers of 20 dense pages added, split into passages, indexed, asked.
+
+The PDFs are generated from SciFact abstracts (tools/pdfgen: about 50 lines a page, a
+running header and footer). Rows: `sources add` over the whole folder, the first open
+(sentence splitting of every source, passages indexed), a reopen (offsets from the cache),
+and the latency of questions asked of the opened workspace, beside the note-only demo's.
+`SYNAPSE_BENCH_PAPERS` lowers the paper count for a quick run.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import resource
+import shutil
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from bench.bench_importers import _pages, _sentences
+from bench.timing import row
+from engine.api import ask, open_workspace
+from engine.importers.sources import add_pdfs, collect_pdfs
+from engine.workspace.passages import PASSAGE_BOX
+from tools.pdfgen import write_pdf
+
+PAPERS = int(os.environ.get("SYNAPSE_BENCH_PAPERS", "2000"))
+PAGES = 20
+QUESTIONS = 60
+
+
+def run() -> list[dict]:
+    rng = random.Random(23)
+    sentences = _sentences()
+    folder = Path(tempfile.mkdtemp(prefix="bench-library-"))
+    try:
+        return _rows(folder, sentences, rng)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _rows(folder: Path, sentences: list[str], rng: random.Random) -> list[dict]:
+    papers, workspace = folder / "papers", folder / "ws"
+    for n in range(PAPERS):
+        pages = _pages(sentences, PAGES, rng)
+        framed = [
+            [f"Journal of Benchmarks {n}", *page, f"Page {i}"] for i, page in enumerate(pages, 1)
+        ]
+        write_pdf(papers / f"paper{n:05d}.pdf", framed)
+    started = time.perf_counter()
+    report = add_pdfs(workspace, collect_pdfs([str(papers)]))
+    added = time.perf_counter() - started
+    started = time.perf_counter()
+    opened = open_workspace(workspace)
+    first_open = time.perf_counter() - started
+    passages = [n for n in opened.workspace.notes.values() if n.source == PASSAGE_BOX]
+    questions = [rng.choice(n.quotes).body for n in rng.sample(passages, QUESTIONS)]
+    latencies = []
+    for question in questions:
+        began = time.perf_counter()
+        ask(opened, question)
+        latencies.append((time.perf_counter() - began) * 1000)
+    opened.close()
+    started = time.perf_counter()
+    open_workspace(workspace).close()
+    reopen = time.perf_counter() - started
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    label = f"{PAPERS:,} papers × {PAGES} pages"
+    return [
+        row(f"library: sources add, {label}", added, "s", target="minutes"),
+        row("library: pages read per second", report.pages / added, "pages/s"),
+        row(f"library: first open ({len(passages):,} passages split, indexed)", first_open, "s"),
+        row("library: reopen (offsets cached)", reopen, "s"),
+        row(
+            "library: ask p50 (a sentence of a random passage)",
+            statistics.median(latencies),
+            "ms",
+            target="< 300 ms",
+            meets=statistics.median(latencies) < 300,
+        ),
+        row("library: ask p95", sorted(latencies)[int(0.95 * len(latencies)) - 1], "ms"),
+        row("library: peak RSS of the bench process", rss, "MB"),
+    ]
