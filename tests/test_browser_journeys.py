@@ -13,6 +13,7 @@ from engine.api import open_workspace
 from engine.datasets.scifact import import_scifact
 from engine.review.overlay import build_overlay
 from engine.workspace.examples import landing_examples, read_examples
+from engine.workspace.stores import load_workspace
 from tests.browser_support import (
     ARTIFACTS,
     CHROMIUM,
@@ -188,7 +189,8 @@ def test_switching_workspace_clears_the_results(app, tmp_path):
     field.fill(str(lab))
     field.press("Enter")
     wait_idle(page)
-    expect(sidebar.get_by_text("Workspace ready: 15 notes")).to_be_visible(timeout=30_000)
+    notes = len(load_workspace(lab).notes)  # its notes and its sources' passages
+    expect(sidebar.get_by_text(f"Workspace ready: {notes} notes")).to_be_visible(timeout=30_000)
     expect(verdict(page)).to_have_count(0)
     assert "q=" not in page.url
     shot(page, "09-after-switch", folder=SHOTS)
