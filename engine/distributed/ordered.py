@@ -1,0 +1,175 @@
+"""Run one pure task per item on a cluster and hand the results back in input order.
+
+Results arrive in whatever order the workers finish; each is held until every item before
+it is in, so the caller consumes them, and writes them, exactly as a serial loop would.
+The progress line counts completions as they arrive. At most `window` tasks are on the
+cluster at a time (the worker threads when the run started): each worker holds only the
+task it is running, so a worker that dies takes only that task with it, and a poison item
+cannot make the tasks queued beside it look guilty. At most `ahead` results wait for an
+earlier one, which bounds the client's memory when one item is slow.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+
+from distributed import Client, Future, as_completed
+from distributed.scheduler import KilledWorker
+
+from engine.distributed.cluster import ClusterError
+
+Progress = Callable[[int, int], None]
+# How many results may wait for an earlier one, per task on the cluster.
+AHEAD_PER_SLOT = 32
+_LABEL_CHARS = 80
+
+
+@dataclass(frozen=True)
+class Task:
+    """One item's work: a pure, deterministic function of its arguments, named for reports."""
+
+    label: str
+    fn: Callable[..., object]
+    args: tuple = ()
+    weight: int = 1  # what it counts for on the progress line (pairs typed, say)
+
+
+@dataclass(frozen=True)
+class Ready:
+    """An item the client settled itself (a malformed line): passed through in its place."""
+
+    value: object
+    weight: int = 1
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """An item whose task was running on every worker that died under it: a poison item."""
+
+    label: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How a run is paced: tasks on the cluster at once, results held ahead, progress."""
+
+    window: int = 1
+    total: int | None = None  # the items' weights in all, for the progress line
+    progress: Progress | None = None
+    job: str = "synapse"  # names the tasks on the dashboard
+    ahead: int = field(default=0)  # 0: AHEAD_PER_SLOT per window slot
+
+    @property
+    def held(self) -> int:
+        return self.ahead or max(self.window * AHEAD_PER_SLOT, 1)
+
+
+def run_ordered(
+    client: Client | None, items: Iterable[Task | Ready], plan: Plan = Plan()
+) -> Iterator[object]:
+    """Each item's result (a `Skipped` for a poison item) in input order.
+
+    With no client the tasks run here, one after the other: the same results, no cluster.
+    Raises ClusterError naming the item when a task raises: tasks are deterministic, so
+    running it again would fail the same way. Closing the iterator early (an interrupted
+    client) cancels the tasks still on the cluster.
+    """
+    if client is None:
+        yield from _inline(items, plan)
+        return
+    run = _Run(client, plan)
+    try:
+        yield from run.results(iter(items))
+    finally:
+        run.cancel()
+
+
+def _inline(items: Iterable[Task | Ready], plan: Plan) -> Iterator[object]:
+    done = 0
+    for item in items:
+        yield item.value if isinstance(item, Ready) else item.fn(*item.args)
+        done += item.weight
+        if plan.progress is not None:
+            plan.progress(done, max(plan.total or 0, done))
+
+
+class _Run:
+    """The futures of one ordered run: submitted within the window, released once read."""
+
+    def __init__(self, client: Client, plan: Plan) -> None:
+        self.client = client
+        self.plan = plan
+        self.tag = uuid.uuid4().hex[:8]  # keys never collide with an earlier run's results
+        self.pending = as_completed(loop=client.loop)
+        self.futures: dict[str, tuple[int, Task, Future]] = {}
+        self.held: dict[int, object] = {}
+        self.submitted = 0
+        self.done = 0
+
+    def results(self, items: Iterator[Task | Ready]) -> Iterator[object]:
+        following = 0
+        exhausted = False
+        while True:
+            while not exhausted and self._room(following):
+                item = next(items, None)
+                if item is None:
+                    exhausted = True
+                elif isinstance(item, Ready):
+                    self._settle(self.submitted, item.value, item.weight)
+                    self.submitted += 1
+                else:
+                    self._submit(item)
+            while following in self.held:
+                yield self.held.pop(following)
+                following += 1
+            if not self.futures:
+                if exhausted:
+                    return
+                continue
+            for future in self.pending.next_batch(block=True):
+                self._collect(future)
+
+    def cancel(self) -> None:
+        futures = [future for _, _, future in self.futures.values()]
+        self.futures.clear()
+        if futures:
+            self.client.cancel(futures, force=True)
+
+    def _room(self, following: int) -> bool:
+        in_flight = len(self.futures) < self.plan.window
+        return in_flight and self.submitted - following < self.plan.held
+
+    def _submit(self, task: Task) -> None:
+        index = self.submitted
+        label = "".join(c if c.isprintable() else "?" for c in task.label[:_LABEL_CHARS])
+        key = f"{self.plan.job}-{index:07d}-{self.tag}:{label}"
+        future = self.client.submit(task.fn, *task.args, key=key, pure=False)
+        self.futures[future.key] = (index, task, future)
+        self.pending.add(future)
+        self.submitted += 1
+
+    def _collect(self, future: Future) -> None:
+        index, task, _ = self.futures.pop(future.key)
+        if future.status == "error":
+            exc = future.exception()
+            if not isinstance(exc, KilledWorker):
+                future.release()
+                raise ClusterError(f"{task.label}: {exc}") from None
+            value: object = Skipped(
+                task.label, "every cluster worker that ran it died (a poison item); skipped"
+            )
+        elif future.status == "cancelled":
+            raise ClusterError(f"{task.label}: the cluster cancelled its task")
+        else:
+            value = future.result()
+        future.release()
+        self._settle(index, value, task.weight)
+
+    def _settle(self, index: int, value: object, weight: int) -> None:
+        self.held[index] = value
+        self.done += weight
+        if self.plan.progress is not None:
+            self.plan.progress(self.done, max(self.plan.total or 0, self.done))
