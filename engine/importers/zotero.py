@@ -25,8 +25,8 @@ import yaml
 
 from engine.core.errors import ConfigError
 from engine.importers.citekeys import citekey_problem
-from engine.importers.pdf_worker import PdfWorker
-from engine.importers.sources import AddOptions, Outcome, SourceAdder
+from engine.importers.pdf_worker import Extractor
+from engine.importers.sources import AddOptions, Outcome, SourceAdder, reader
 from engine.importers.zotero_db import Attachment, ZoteroItem, read_items
 from engine.workspace.import_writer import ImportWriter
 from engine.workspace.notes import FEDERATED_PREFIX, is_address_safe
@@ -76,10 +76,12 @@ def import_zotero(
     *,
     box: str = "zotero",
     options: AddOptions | None = None,
+    extractor: Extractor | None = None,
 ) -> ZoteroReport:
     """Import the library in Zotero's data folder `data_dir` into the workspace at `root`.
 
-    `options` carries `replace` and the PDF budget (its citekey is ignored).
+    `options` carries `replace` and the PDF budget (its citekey is ignored); `extractor`
+    reads the PDFs (see `sources.add_pdfs`).
     """
     started = time.perf_counter()
     options = options or AddOptions()
@@ -93,7 +95,7 @@ def import_zotero(
     keys = assign_citekeys(items, earlier)
     with (
         ImportWriter(root, IMPORTER, replace=options.replace) as files,
-        PdfWorker(options.budget) as worker,
+        reader(extractor, options.budget) as worker,
     ):
         writer = _Writer(files, SourceAdder(files, worker, options))
         writer.problems.extend((item.key, why) for item, why in citekey_fixes(items, keys))
@@ -122,6 +124,12 @@ def import_zotero(
         problems=tuple(writer.problems),
         seconds=time.perf_counter() - started,
     )
+
+
+def attachment_pdfs(data_dir: str | os.PathLike[str]) -> list[Path]:
+    """The PDF each item's text is read from, in import order (items without one left out)."""
+    found = (_main_attachment(item.attachments) for item in read_items(Path(data_dir)))
+    return [a.path for a in found if a is not None and a.path is not None]
 
 
 def citekey_fixes(
