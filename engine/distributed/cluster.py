@@ -16,7 +16,6 @@ LocalCluster started here allows exactly that one retry; a remote scheduler keep
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import logging
 import os
 import re
@@ -68,7 +67,6 @@ class LocalSize:
 
     workers: int
     threads: int = 1
-    dashboard: bool = True  # serve the dashboard on a free port, when bokeh is installed
 
     @classmethod
     def of_machine(cls) -> LocalSize:
@@ -104,7 +102,9 @@ def start_local(size: LocalSize) -> LocalCluster:
             n_workers=size.workers,
             threads_per_worker=size.threads,
             processes=True,
-            dashboard_address=":0" if size.dashboard and _has_bokeh() else None,
+            # Its HTTP server (health, and the dashboard's pages when bokeh is installed)
+            # always starts: on a free local port, never a fixed one another run holds.
+            dashboard_address="127.0.0.1:0",
             # The scheduler's own warnings (a worker restarted) would interleave with the
             # command's one-line reports; a poison item's error is still logged.
             silence_logs=logging.ERROR,
@@ -150,6 +150,3 @@ def _dashboard(client: Client, info: dict) -> str | None:
         return None
     return client.dashboard_link if served is True else None
 
-
-def _has_bokeh() -> bool:
-    return importlib.util.find_spec("bokeh") is not None
