@@ -3,8 +3,7 @@
 Faults are a worker plugin, not a mock: when a task whose key ends with a marker's name
 starts executing, the plugin ends the worker process with `os._exit`, as a crash or the
 kernel's OOM killer would. A `.once` marker is removed first, so the retry succeeds; a
-plain marker crashes every worker that runs the task (a poison item); a `.hold` marker
-keeps the task from running until the marker is removed (a slow item).
+plain marker crashes every worker that runs the task (a poison item).
 """
 
 from __future__ import annotations
@@ -40,7 +39,7 @@ def two_workers() -> Iterator[str]:
 
 
 class Faults(WorkerPlugin):
-    """Crashes or holds a worker when a task whose key ends with a marker's name starts."""
+    """Crashes a worker when a task whose key ends with a marker's name starts."""
 
     name = "synapse-test-faults"
 
@@ -51,16 +50,10 @@ class Faults(WorkerPlugin):
         if finish != "executing":
             return
         for marker in sorted(Path(self.folder).iterdir()):
-            stem, _, kind = marker.name.rpartition(".")
-            if kind not in ("once", "hold"):
-                stem, kind = marker.name, "crash"
-            if not str(key).endswith(f":{stem}"):
+            once = marker.name.endswith(".once")
+            if not str(key).endswith(":" + marker.name.removesuffix(".once")):
                 continue
-            if kind == "hold":
-                while marker.exists():
-                    time.sleep(0.05)
-                return
-            if kind == "once":
+            if once:
                 marker.unlink(missing_ok=True)
             os._exit(1)
 

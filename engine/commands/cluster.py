@@ -24,7 +24,7 @@ from distributed import Client
 from engine.commands.progress import Progress
 from engine.core.errors import ConfigError, WorkspaceError
 from engine.distributed.cluster import ClusterSpec, LocalSize, connect, parse_cluster
-from engine.distributed.ordered import Plan, Ready, Task, run_ordered
+from engine.distributed.ordered import WINDOW_PER_THREAD, Plan, Ready, Task, run_ordered
 from engine.workspace.opened import OpenWorkspace, notes_fingerprint, open_snapshot
 
 HELP = (
@@ -75,7 +75,8 @@ class Session:
         self, items: Iterable[Task | Ready], *, job: str, total: int, progress: Progress | None
     ) -> contextlib.closing:
         """The items' results in input order (`engine.distributed.ordered.run_ordered`)."""
-        plan = Plan(window=self.threads, total=total, progress=progress, job=job)
+        window = self.threads * WINDOW_PER_THREAD
+        plan = Plan(window=window, total=total, progress=progress, job=job)
         return contextlib.closing(run_ordered(self.client, items, plan))
 
     def share(self, opened: OpenWorkspace) -> tuple[Where, object]:

@@ -35,11 +35,13 @@ ALLOWED_FAILURES = 1
 CONNECT_SECONDS = 30.0
 WORKER_SECONDS = 120.0
 _ADDRESS = re.compile(r"^tcp://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(\d{1,5})$")
-# Settings for a cluster this process starts: retries as above, and each worker is sent only
-# as many tasks as it has threads, so a worker that dies takes down only the task it ran.
-_SCHEDULER = {
+# Settings for a cluster this process starts: retries as above; each worker is sent only
+# as many queued tasks as it has threads, so a worker that dies takes down only the task it
+# ran; and no statistical profiler sampling the stacks of pure-Python tasks every 10 ms.
+_SETTINGS = {
     "distributed.scheduler.allowed-failures": ALLOWED_FAILURES,
     "distributed.scheduler.worker-saturation": 1.0,
+    "distributed.worker.profile.enabled": False,
 }
 
 
@@ -97,7 +99,7 @@ class Connection:
 
 def start_local(size: LocalSize) -> LocalCluster:
     """A LocalCluster of `size`, with this module's retry and saturation settings."""
-    with dask.config.set(_SCHEDULER):
+    with dask.config.set(_SETTINGS):
         return LocalCluster(
             n_workers=size.workers,
             threads_per_worker=size.threads,
@@ -149,4 +151,3 @@ def _dashboard(client: Client, info: dict) -> str | None:
     except Exception:  # a scheduler that refuses to run code, or a lost connection
         return None
     return client.dashboard_link if served is True else None
-

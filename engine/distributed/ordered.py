@@ -3,10 +3,12 @@
 Results arrive in whatever order the workers finish; each is held until every item before
 it is in, so the caller consumes them, and writes them, exactly as a serial loop would.
 The progress line counts completions as they arrive. At most `window` tasks are on the
-cluster at a time (the worker threads when the run started): each worker holds only the
-task it is running, so a worker that dies takes only that task with it, and a poison item
-cannot make the tasks queued beside it look guilty. At most `ahead` results wait for an
-earlier one, which bounds the client's memory when one item is slow.
+cluster at a time (`WINDOW_PER_THREAD` per worker thread): enough that Dask queues them on
+the scheduler, which hands a worker its next task as it finishes one, without waiting for
+this client; and, with the worker saturation a LocalCluster started here sets, each worker
+holds only the task it runs, so a worker that dies takes no innocent task down with it. At
+most `held` results wait for an earlier one, which bounds the client's memory when one
+item is slow.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from distributed.scheduler import KilledWorker
 from engine.distributed.cluster import ClusterError
 
 Progress = Callable[[int, int], None]
+# Tasks on the cluster per worker thread: over two makes Dask queue them on the scheduler.
+WINDOW_PER_THREAD = 4
 # How many results may wait for an earlier one, per task on the cluster.
 AHEAD_PER_SLOT = 32
 _LABEL_CHARS = 80
