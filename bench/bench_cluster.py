@@ -173,13 +173,13 @@ def _jobs(folder: Path) -> list[Job]:
     ws = str(workspace)
     lab = str(ROOT / "examples" / "momentum-lab")
     return [
-        Job("ask --batch", 200, lambda n, _: ["ask", "--batch", questions(n), "--workspace", ws]),
+        Job("ask --batch", 120, lambda n, _: ["ask", "--batch", questions(n), "--workspace", ws]),
         Job(
             "route --batch", 2_000, lambda n, _: ["route", "--batch", lines(n), "--workspace", lab]
         ),
         Job(
             "eval scifact",
-            200,
+            120,
             lambda n, _: [
                 "eval",
                 "scifact",

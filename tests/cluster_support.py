@@ -1,6 +1,6 @@
 """A real two-process LocalCluster for the cluster tests, faults injected from outside.
 
-Faults are a worker plugin, not a mock: when a task whose key ends with a marker's name
+Faults are a worker plugin, not a mock: when a task whose key names the marker's item
 starts executing, the plugin ends the worker process with `os._exit`, as a crash or the
 kernel's OOM killer would. A `.once` marker is removed first, so the retry succeeds; a
 plain marker crashes every worker that runs the task (a poison item).
@@ -39,7 +39,7 @@ def two_workers() -> Iterator[str]:
 
 
 class Faults(WorkerPlugin):
-    """Crashes a worker when a task whose key ends with a marker's name starts."""
+    """Crashes a worker when a task whose key names a marker's item starts."""
 
     name = "synapse-test-faults"
 
@@ -51,7 +51,8 @@ class Faults(WorkerPlugin):
             return
         for marker in sorted(Path(self.folder).iterdir()):
             once = marker.name.endswith(".once")
-            if not str(key).endswith(":" + marker.name.removesuffix(".once")):
+            labels = str(key).partition(":")[2].split("|")  # a chunk's key names every item
+            if marker.name.removesuffix(".once") not in labels:
                 continue
             if once:
                 marker.unlink(missing_ok=True)

@@ -16,12 +16,11 @@ import contextlib
 import sys
 import threading
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from distributed import Client
 
-from engine.commands.progress import Progress
 from engine.core.errors import ConfigError, WorkspaceError
 from engine.distributed.cluster import ClusterSpec, LocalSize, connect, parse_cluster
 from engine.distributed.ordered import WINDOW_PER_THREAD, Plan, Ready, Task, run_ordered
@@ -71,13 +70,13 @@ class Session:
     client: Client | None
     threads: int = 1
 
-    def run(
-        self, items: Iterable[Task | Ready], *, job: str, total: int, progress: Progress | None
-    ) -> contextlib.closing:
-        """The items' results in input order (`engine.distributed.ordered.run_ordered`)."""
-        window = self.threads * WINDOW_PER_THREAD
-        plan = Plan(window=window, total=total, progress=progress, job=job)
-        return contextlib.closing(run_ordered(self.client, items, plan))
+    def run(self, items: Iterable[Task | Ready], plan: Plan) -> contextlib.closing:
+        """The items' results in input order (`engine.distributed.ordered.run_ordered`).
+
+        `plan` names the job, its progress and chunk; the window is this cluster's.
+        """
+        paced = replace(plan, window=self.threads * WINDOW_PER_THREAD)
+        return contextlib.closing(run_ordered(self.client, items, paced))
 
     def share(self, opened: OpenWorkspace) -> tuple[Where, object]:
         """What tasks take to open `opened` on a worker: its `Where` and its index snapshot.

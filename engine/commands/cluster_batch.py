@@ -23,9 +23,14 @@ from engine.commands.progress import Progress, answers_redirected
 from engine.core.errors import ConfigError, PayloadError
 from engine.core.wire import dumps
 from engine.distributed.lines import Identity, LinesOut
-from engine.distributed.ordered import Ready, Skipped, Task
+from engine.distributed.ordered import Plan, Ready, Skipped, Task
 from engine.navigation.substrate import Budget
 from engine.workspace.opened import OpenWorkspace
+
+# Items per cluster task: an answer takes tens of milliseconds, a routed payload one or two,
+# and a task's round trip through the scheduler several.
+ASK_CHUNK = 2
+ROUTE_CHUNK = 32
 
 
 @dataclass(frozen=True)
@@ -68,7 +73,8 @@ def ask_batch(opened: OpenWorkspace, args: argparse.Namespace, rules: AskRules) 
             for number, entry in todo
         ]
         line = Progress("asking", enabled=_progress_shown(args.out))
-        with run.run(items, job="ask", total=len(items), progress=line) as results:
+        plan = Plan(total=len(items), progress=line, job="ask", chunk=ASK_CHUNK)
+        with run.run(items, plan) as results:
             for (number, entry), value in zip(todo, results, strict=True):
                 if isinstance(value, Skipped):
                     skipped += 1
@@ -101,7 +107,8 @@ def route_batch(args: argparse.Namespace) -> int:
         todo = lines[sink.kept :]
         items = [Task(f"line {number}", route_line, (raw, workspace)) for number, raw in todo]
         line = Progress("routing", enabled=_progress_shown(args.out))
-        with run.run(items, job="route", total=len(items), progress=line) as results:
+        plan = Plan(total=len(items), progress=line, job="route", chunk=ROUTE_CHUNK)
+        with run.run(items, plan) as results:
             for (number, _), value in zip(todo, results, strict=True):
                 if isinstance(value, Skipped):
                     skipped += 1

@@ -24,7 +24,7 @@ from engine.commands.cluster import session
 from engine.commands.progress import Progress
 from engine.core.errors import WorkspaceError
 from engine.distributed.cluster import ClusterSpec
-from engine.distributed.ordered import Skipped, Task
+from engine.distributed.ordered import Plan, Skipped, Task
 from engine.importers.pdf import PdfFailure, PdfFailureKind, PdfText
 from engine.importers.pdf_worker import Extractor, PdfBudget, PdfWorker
 from engine.importers.sources import SIDECAR_SUFFIX, read_sidecar
@@ -51,7 +51,7 @@ def pdf_reader(
     tasks = [task for _, task in planned]
     with (
         session(spec) as run,
-        run.run(tasks, job="pdf", total=len(tasks), progress=line) as results,
+        run.run(tasks, Plan(total=len(tasks), progress=line, job="pdf")) as results,
         ClusterReader(results, [digest for digest, _ in planned], budget) as reader,
     ):
         yield reader

@@ -20,11 +20,16 @@ from engine.commands.cluster import Session, Where, session, skipped_line, worke
 from engine.core.wire import dumps
 from engine.datasets.evaluation import ClaimOutcome, GoldClaim, run_claims, score
 from engine.distributed.cluster import ClusterSpec
-from engine.distributed.ordered import Skipped, Task
+from engine.distributed.ordered import Plan, Skipped, Task
 from engine.review.overlay import Candidate, Pairwise, Progress, note_text
 from engine.review.relations import Typing
 from engine.review.typers import make_typer
 from engine.workspace.opened import OpenWorkspace
+
+# Items per cluster task: a practice entry's pairs type in a few milliseconds, a claim is
+# asked in tens; a task's round trip through the scheduler takes several.
+ENTRY_CHUNK = 8
+CLAIM_CHUNK = 2
 
 
 @dataclass
@@ -60,7 +65,8 @@ class ClusterTyping:
         if progress is not None:
             progress(0, len(pairs))
         out: list[Typing | None] = []
-        with self.run.run(items, job="overlay", total=len(pairs), progress=progress) as results:
+        plan = Plan(total=len(pairs), progress=progress, job="overlay", chunk=ENTRY_CHUNK)
+        with self.run.run(items, plan) as results:
             for group, value in zip(groups, results, strict=True):
                 if isinstance(value, Skipped):
                     self.skipped.append(skipped_line(group[0].memory.address, value.reason))
@@ -106,7 +112,8 @@ def eval_on_cluster(
         items = [
             Task(f"claim {c.id}", claim_outcome, (where, image, c, args.reasoner)) for c in claims
         ]
-        with run.run(items, job="eval", total=len(items), progress=line) as results:
+        plan = Plan(total=len(items), progress=line, job="eval", chunk=CLAIM_CHUNK)
+        with run.run(items, plan) as results:
             for claim, value in zip(claims, results, strict=True):
                 if isinstance(value, Skipped):
                     skipped += 1

@@ -2,7 +2,9 @@
 
 Results arrive in whatever order the workers finish; each is held until every item before
 it is in, so the caller consumes them, and writes them, exactly as a serial loop would.
-The progress line counts completions as they arrive. At most `window` tasks are on the
+The progress line counts completions as they arrive. Items cheaper than a round trip to
+the cluster go `chunk` to a task; a chunk whose workers died is split and its items run
+one by one, so a poison item is still the only one skipped. At most `window` tasks are on the
 cluster at a time (`WINDOW_PER_THREAD` per worker thread): enough that Dask queues them on
 the scheduler, which hands a worker its next task as it finishes one, without waiting for
 this client; and, with the worker saturation a LocalCluster started here sets, each worker
@@ -14,6 +16,7 @@ item is slow.
 from __future__ import annotations
 
 import uuid
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -27,7 +30,8 @@ Progress = Callable[[int, int], None]
 WINDOW_PER_THREAD = 4
 # How many results may wait for an earlier one, per task on the cluster.
 AHEAD_PER_SLOT = 32
-_LABEL_CHARS = 80
+_LABEL_CHARS = 400
+_POISON = "every cluster worker that ran it died (a poison item); skipped"
 
 
 @dataclass(frozen=True)
@@ -38,6 +42,9 @@ class Task:
     fn: Callable[..., object]
     args: tuple = ()
     weight: int = 1  # what it counts for on the progress line (pairs typed, say)
+
+
+Chunk = tuple[tuple[int, Task], ...]  # (index, task) of the items one cluster task runs
 
 
 @dataclass(frozen=True)
@@ -64,11 +71,17 @@ class Plan:
     total: int | None = None  # the items' weights in all, for the progress line
     progress: Progress | None = None
     job: str = "synapse"  # names the tasks on the dashboard
+    chunk: int = 1  # items per cluster task: more when one item is cheaper than a round trip
     ahead: int = field(default=0)  # 0: AHEAD_PER_SLOT per window slot
 
     @property
     def held(self) -> int:
-        return self.ahead or max(self.window * AHEAD_PER_SLOT, 1)
+        return self.ahead or max(self.window * self.chunk * AHEAD_PER_SLOT, 1)
+
+
+def run_chunk(calls: list[tuple[Callable[..., object], tuple]]) -> list[object]:
+    """Several items' functions called in order on one worker: one cluster task."""
+    return [fn(*args) for fn, args in calls]
 
 
 def run_ordered(
@@ -108,69 +121,98 @@ class _Run:
         self.plan = plan
         self.tag = uuid.uuid4().hex[:8]  # keys never collide with an earlier run's results
         self.pending = as_completed(loop=client.loop)
-        self.futures: dict[str, tuple[int, Task, Future]] = {}
+        self.futures: dict[str, tuple[Chunk, Future]] = {}
+        self.gathering: list[tuple[int, Task]] = []
+        self.retry: deque[Chunk] = deque()  # the items of a chunk that killed its workers
         self.held: dict[int, object] = {}
+        self.exhausted = False
         self.submitted = 0
         self.done = 0
 
     def results(self, items: Iterator[Task | Ready]) -> Iterator[object]:
         following = 0
-        exhausted = False
         while True:
-            while not exhausted and self._room(following):
-                item = next(items, None)
-                if item is None:
-                    exhausted = True
-                elif isinstance(item, Ready):
-                    self._settle(self.submitted, item.value, item.weight)
-                    self.submitted += 1
-                else:
-                    self._submit(item)
+            self._fill(items, following)
             while following in self.held:
                 yield self.held.pop(following)
                 following += 1
             if not self.futures:
-                if exhausted:
+                if self.exhausted and not self.retry and not self.gathering:
                     return
                 continue
             for future in self.pending.next_batch(block=True):
                 self._collect(future)
 
     def cancel(self) -> None:
-        futures = [future for _, _, future in self.futures.values()]
+        futures = [future for _, future in self.futures.values()]
         self.futures.clear()
         if futures:
             self.client.cancel(futures, force=True)
 
-    def _room(self, following: int) -> bool:
-        in_flight = len(self.futures) < self.plan.window
-        return in_flight and self.submitted - following < self.plan.held
+    def _fill(self, items: Iterator[Task | Ready], following: int) -> None:
+        """Submit chunks while the window and the held results leave room."""
+        while self._room(following):
+            if self.retry:
+                self._submit(self.retry.popleft())
+            elif self.exhausted:
+                if self.gathering:
+                    self._submit(self._take())
+                return
+            elif (item := next(items, None)) is None:
+                self.exhausted = True
+            else:
+                index = self.submitted
+                self.submitted += 1
+                if isinstance(item, Ready):
+                    self._settle(index, item.value, item.weight)
+                    continue
+                self.gathering.append((index, item))
+                if len(self.gathering) >= self.plan.chunk:
+                    self._submit(self._take())
 
-    def _submit(self, task: Task) -> None:
-        index = self.submitted
-        label = "".join(c if c.isprintable() else "?" for c in task.label[:_LABEL_CHARS])
-        key = f"{self.plan.job}-{index:07d}-{self.tag}:{label}"
-        future = self.client.submit(task.fn, *task.args, key=key, pure=False)
-        self.futures[future.key] = (index, task, future)
+    def _room(self, following: int) -> bool:
+        if len(self.futures) >= self.plan.window:
+            return False
+        # With nothing on the cluster, the items gathered must go even past the held limit.
+        return self.submitted - following < self.plan.held or not self.futures
+
+    def _take(self) -> Chunk:
+        chunk, self.gathering = tuple(self.gathering), []
+        return chunk
+
+    def _submit(self, chunk: Chunk) -> None:
+        labels = "|".join(task.label for _, task in chunk)
+        label = "".join(c if c.isprintable() else "?" for c in labels[:_LABEL_CHARS])
+        key = f"{self.plan.job}-{chunk[0][0]:07d}-{self.tag}:{label}"
+        if len(chunk) == 1:
+            task = chunk[0][1]
+            future = self.client.submit(task.fn, *task.args, key=key, pure=False)
+        else:
+            calls = [(task.fn, task.args) for _, task in chunk]
+            future = self.client.submit(run_chunk, calls, key=key, pure=False)
+        self.futures[future.key] = (chunk, future)
         self.pending.add(future)
-        self.submitted += 1
 
     def _collect(self, future: Future) -> None:
-        index, task, _ = self.futures.pop(future.key)
-        if future.status == "error":
-            exc = future.exception()
-            if not isinstance(exc, KilledWorker):
-                future.release()
-                raise ClusterError(f"{task.label}: {exc}") from None
-            value: object = Skipped(
-                task.label, "every cluster worker that ran it died (a poison item); skipped"
-            )
-        elif future.status == "cancelled":
-            raise ClusterError(f"{task.label}: the cluster cancelled its task")
-        else:
-            value = future.result()
+        chunk, _ = self.futures.pop(future.key)
+        status = future.status
+        failure = future.exception() if status == "error" else None
+        values = future.result() if status == "finished" else None
         future.release()
-        self._settle(index, value, task.weight)
+        if status == "cancelled":
+            raise ClusterError(f"{chunk[0][1].label}: the cluster cancelled its task")
+        if failure is not None and not isinstance(failure, KilledWorker):
+            raise ClusterError(f"{chunk[0][1].label}: {failure}")
+        if failure is not None and len(chunk) > 1:
+            self.retry.extend((pair,) for pair in chunk)
+            return
+        if failure is not None:
+            index, task = chunk[0]
+            self._settle(index, Skipped(task.label, _POISON), task.weight)
+            return
+        results = [values] if len(chunk) == 1 else values
+        for (index, task), value in zip(chunk, results, strict=True):
+            self._settle(index, value, task.weight)
 
     def _settle(self, index: int, value: object, weight: int) -> None:
         self.held[index] = value
