@@ -52,8 +52,8 @@ def test_ask_batch_on_the_cluster_prints_the_serial_lines(cluster, lab_path, que
     assert spread.code == serial.code == 2
     assert untimed(spread.out) == untimed(serial.out)
     ids = [row.get("id") for row in lines(spread.out)]
-    assert ids[:4] == [None if i == 2 else row for i, row in enumerate(ids[:4])]
-    assert ids[2:4] == [None, "long"] and spread.err.splitlines() == serial.err.splitlines()
+    assert ids[:5] == ["grounded-quote", "measured-data", None, "long", "outdated-tether"]
+    assert spread.err.splitlines() == serial.err.splitlines()
 
 
 @pytest.mark.parametrize("where", ["tcp", "local"], ids=["scheduler-address", "local-cluster"])

@@ -41,8 +41,8 @@ def test_a_snapshot_of_other_notes_is_refused(lab, tmp_path):
 
 
 def test_a_worker_whose_notes_are_not_the_clients_refuses(lab, tmp_path):
-    copy = make_workspace(tmp_path, name="copy")
-    open_workspace(copy).close()
+    copy = make_workspace(tmp_path, name="copy")  # the lab as another machine sees it:
+    shutil.rmtree(copy / ".memory")  # its practice notes not synced yet
     opened = open_workspace(copy)
     image = opened.index.snapshot()
     where = Where(str(copy), notes_fingerprint(lab.workspace))

@@ -82,9 +82,7 @@ def parse_cluster(text: str) -> ClusterSpec:
         return ClusterSpec()
     found = _ADDRESS.match(text)
     if found is None or not 0 < int(found.group(2)) < 65536:
-        raise ConfigError(
-            f"{text!r} is neither 'local' nor a scheduler address tcp://HOST:PORT"
-        )
+        raise ConfigError(f"{text!r} is neither 'local' nor a scheduler address tcp://HOST:PORT")
     return ClusterSpec(text)
 
 
