@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 
 import pytest
 
@@ -16,7 +18,7 @@ from engine.core.errors import ConfigError, WorkspaceError
 from engine.distributed.cluster import ClusterSpec, parse_cluster
 from engine.distributed.lines import LinesOut
 from engine.workspace.opened import notes_fingerprint, open_snapshot, open_workspace
-from tests.workspaces import make_workspace
+from tests.workspaces import ROOT, make_workspace
 
 QUERIES = ["momentum winners losers", "mean monthly return", "penny stocks universe"]
 
@@ -83,3 +85,11 @@ def test_more_lines_than_items_is_another_batch(tmp_path):
     out.write_text('{"id": 1}\n{"id": 2}\n')
     with pytest.raises(ConfigError, match="more than the batch's 1 items"):
         LinesOut.resume(out, [1], lambda record: record.get("id"))
+
+
+def test_a_command_without_the_flag_never_imports_dask():
+    code = "import sys, engine.cli; print(sorted({'dask', 'distributed'} & set(sys.modules)))"
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == "[]"

@@ -18,13 +18,15 @@ import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
-
-from distributed import Client
+from typing import TYPE_CHECKING
 
 from engine.core.errors import ConfigError, WorkspaceError
 from engine.distributed.cluster import ClusterSpec, LocalSize, connect, parse_cluster
 from engine.distributed.ordered import WINDOW_PER_THREAD, Plan, Ready, Task, run_ordered
 from engine.workspace.opened import OpenWorkspace, notes_fingerprint, open_snapshot
+
+if TYPE_CHECKING:
+    from distributed import Client
 
 HELP = (
     "run on a Dask cluster: 'local' (one worker process per core) or a scheduler's "

@@ -21,11 +21,12 @@ import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-
-import dask
-from distributed import Client, LocalCluster
+from typing import TYPE_CHECKING
 
 from engine.core.errors import ConfigError, EngineError
+
+if TYPE_CHECKING:  # Dask is imported when a cluster is used, not by every command's start
+    from distributed import Client, LocalCluster
 
 LOCAL = "local"
 # A task that was running on this many workers that died is not run again: the first death
@@ -97,6 +98,9 @@ class Connection:
 
 def start_local(size: LocalSize) -> LocalCluster:
     """A LocalCluster of `size`, with this module's retry and saturation settings."""
+    import dask
+    from distributed import LocalCluster
+
     with dask.config.set(_SETTINGS):
         return LocalCluster(
             n_workers=size.workers,
@@ -117,6 +121,8 @@ def connect(spec: ClusterSpec, size: LocalSize | None = None) -> Iterator[Connec
 
     Raises ClusterError when the scheduler does not answer or no worker joins in time.
     """
+    from distributed import Client
+
     with contextlib.ExitStack() as stack:
         try:
             if spec.local:

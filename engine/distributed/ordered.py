@@ -19,11 +19,12 @@ import uuid
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-
-from distributed import Client, Future, as_completed
-from distributed.scheduler import KilledWorker
+from typing import TYPE_CHECKING
 
 from engine.distributed.cluster import ClusterError
+
+if TYPE_CHECKING:  # Dask is imported when a cluster is used, not by every command's start
+    from distributed import Client, Future
 
 Progress = Callable[[int, int], None]
 # Tasks on the cluster per worker thread: over two makes Dask queue them on the scheduler.
@@ -117,6 +118,8 @@ class _Run:
     """The futures of one ordered run: submitted within the window, released once read."""
 
     def __init__(self, client: Client, plan: Plan) -> None:
+        from distributed import as_completed
+
         self.client = client
         self.plan = plan
         self.tag = uuid.uuid4().hex[:8]  # keys never collide with an earlier run's results
@@ -194,6 +197,8 @@ class _Run:
         self.pending.add(future)
 
     def _collect(self, future: Future) -> None:
+        from distributed.scheduler import KilledWorker
+
         chunk, _ = self.futures.pop(future.key)
         status = future.status
         failure = future.exception() if status == "error" else None
