@@ -12,6 +12,7 @@ import contextlib
 import json
 import os
 import re
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -24,6 +25,10 @@ from tests.cli import Result, invoke
 
 # Every wait in these tests is bounded: a cluster that hangs fails the test instead.
 TIMEOUT = 180.0
+# pytest's own main module, taken before any page test runs: Streamlit's script runner
+# installs a page as `__main__` and leaves it there, and a spawned worker process would
+# run that page again on start-up.
+_MAIN = sys.modules["__main__"]
 _TIMINGS = re.compile(
     r'"(latency_ms|median_latency_ms|ms|seconds|built_at|pages_per_second)": ("[^"]*"|[-0-9.e]+)'
 )
@@ -31,11 +36,20 @@ _TIMINGS = re.compile(
 
 @contextlib.contextmanager
 def two_workers() -> Iterator[str]:
-    """A LocalCluster of two single-threaded worker processes; yields the scheduler address."""
-    with start_local(LocalSize(workers=2, threads=1)) as cluster:
-        with Client(cluster, timeout=TIMEOUT) as client:
-            client.wait_for_workers(2, timeout=TIMEOUT)
-        yield cluster.scheduler_address
+    """A LocalCluster of two single-threaded worker processes; yields the scheduler address.
+
+    While it runs, `__main__` is pytest's, so workers (and those restarted after a crash,
+    and a `--cluster local` started inside) spawn cleanly whatever page tests ran before.
+    """
+    saved = sys.modules["__main__"]
+    sys.modules["__main__"] = _MAIN
+    try:
+        with start_local(LocalSize(workers=2, threads=1)) as cluster:
+            with Client(cluster, timeout=TIMEOUT) as client:
+                client.wait_for_workers(2, timeout=TIMEOUT)
+            yield cluster.scheduler_address
+    finally:
+        sys.modules["__main__"] = saved
 
 
 class Faults(WorkerPlugin):
