@@ -4,4 +4,7 @@ import sys
 
 from engine.cli import main
 
-sys.exit(main())
+# Guarded: a cluster's worker processes are spawned by re-importing this module, and they
+# must not run the command line again.
+if __name__ == "__main__":
+    sys.exit(main())

@@ -8,6 +8,8 @@ from pathlib import Path
 
 from engine.api import answer, open_workspace, question_problem
 from engine.commands.batch import Tally, batch_lines, count_lines
+from engine.commands.cluster import add_cluster_argument, add_out_argument
+from engine.commands.cluster_batch import AskRules, ask_batch
 from engine.commands.progress import Progress, answers_redirected
 from engine.commands.registry import Command, register
 from engine.core.errors import ConfigError
@@ -31,6 +33,8 @@ def _configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-nodes", type=int, default=defaults.max_nodes)
     parser.add_argument("--max-steps", type=int, default=defaults.max_steps)
     parser.add_argument("--full", action="store_true", help="also print neighbourhood and payload")
+    add_cluster_argument(parser)
+    add_out_argument(parser)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -38,20 +42,19 @@ def _run(args: argparse.Namespace) -> int:
         raise ConfigError("give either a QUESTION or --batch FILE.jsonl")
     if args.question is not None and (problem := question_problem(args.question)):
         raise ConfigError(problem)  # before the workspace is even opened
+    if args.batch is None and (args.cluster is not None or args.out is not None):
+        raise ConfigError("--cluster and --out run a batch: give --batch FILE.jsonl")
     budget = Budget(hops=args.hops, max_nodes=args.max_nodes, max_steps=args.max_steps)
     opened = open_workspace(args.workspace)
     if opened.notice:
         print(f"notice: {opened.notice}", file=sys.stderr)
     try:
         if args.batch is None:
-            print(
-                dumps(
-                    _shape(
-                        answer(opened, args.question, reasoner=args.reasoner, budget=budget), args
-                    )
-                )
-            )
+            result = answer(opened, args.question, reasoner=args.reasoner, budget=budget)
+            print(dumps(_shape(result.to_dict(), args.full)))
             return 0
+        if args.cluster is not None or args.out is not None:
+            return ask_batch(opened, args, AskRules(_item, _shape))
         tally = Tally(args.batch)
         total = count_lines(args.batch)
         line = Progress("asking", enabled=total is not None and answers_redirected())
@@ -61,16 +64,15 @@ def _run(args: argparse.Namespace) -> int:
                 print(dumps(item), flush=True)
             else:
                 result = answer(opened, item["question"], reasoner=args.reasoner, budget=budget)
-                print(dumps({"id": item["id"], **_shape(result, args)}), flush=True)
+                print(dumps({"id": item["id"], **_shape(result.to_dict(), args.full)}), flush=True)
             line(done, max(total or 0, done))
         return tally.exit_status(0)
     finally:
         opened.close()
 
 
-def _shape(result, args: argparse.Namespace) -> dict:
-    data = result.to_dict()
-    if args.full:
+def _shape(data: dict, full: bool) -> dict:
+    if full:
         return data
     return {**{k: data[k] for k in SUMMARY}, "latency_ms": data["latency_ms"]}
 

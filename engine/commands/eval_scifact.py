@@ -6,6 +6,8 @@ import argparse
 from pathlib import Path
 
 from engine.api import open_workspace
+from engine.commands.cluster import add_cluster_argument
+from engine.commands.cluster_review import eval_on_cluster
 from engine.commands.progress import Progress
 from engine.commands.registry import Command, register
 from engine.core.wire import dumps
@@ -17,6 +19,7 @@ def _configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--claims", required=True, type=Path, help="claims_train.jsonl (gold)")
     parser.add_argument("--reasoner", default="offline")
     parser.add_argument("--limit", type=int, default=None, help="only the first N claims")
+    add_cluster_argument(parser)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -25,6 +28,8 @@ def _run(args: argparse.Namespace) -> int:
     line = Progress("asking claims")
     total = len(claims)
     try:
+        if args.cluster is not None:
+            return eval_on_cluster(opened, claims, args, line)
         outcomes = run_claims(
             opened, claims, reasoner=args.reasoner, progress=lambda done: line(done, total)
         )

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 
 from engine.api import open_workspace
+from engine.commands.cluster import add_cluster_argument
+from engine.commands.cluster_review import cluster_typing
 from engine.commands.progress import Progress
 from engine.commands.registry import Command, register
 from engine.core.errors import WorkspaceError
@@ -38,6 +40,7 @@ def _configure_build(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--if-missing", action="store_true", help="keep a valid saved overlay, build otherwise"
     )
+    add_cluster_argument(parser)
 
 
 def _run_build(args: argparse.Namespace) -> int:
@@ -58,12 +61,17 @@ def _run_build(args: argparse.Namespace) -> int:
     if opened.notice:
         print(f"notice: {opened.notice}", file=sys.stderr)
     try:
-        overlay = build_overlay(opened, typer=args.typer, config=config, progress=progress)
+        with cluster_typing(opened, args.cluster, args.typer) as typing:
+            overlay = build_overlay(
+                opened, typer=args.typer, config=config, progress=progress, typing=typing
+            )
     finally:
         opened.close()
     summary = {"workspace": str(opened.root), "path": OVERLAY_PATH, **overlay.header()}
     print(json.dumps(summary, sort_keys=True))
-    return 0
+    for line in typing.skipped if typing is not None else ():
+        print(line, file=sys.stderr)
+    return 1 if typing is not None and typing.skipped else 0
 
 
 def _configure_show(parser: argparse.ArgumentParser) -> None:

@@ -7,6 +7,8 @@ import json
 import sys
 from pathlib import Path
 
+from engine.commands.cluster import add_cluster_argument
+from engine.commands.cluster_imports import pdf_reader
 from engine.commands.registry import Command, register
 from engine.core.errors import WorkspaceError
 from engine.importers.pdf_worker import DEFAULT_TIME_LIMIT
@@ -53,6 +55,7 @@ def _configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--citekey", help="the citekey to file one PDF under (default: its name)")
     add_budget_arguments(parser)
+    add_cluster_argument(parser)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -64,7 +67,8 @@ def _run(args: argparse.Namespace) -> int:
     root.mkdir(parents=True, exist_ok=True)
     pdfs = collect_pdfs(args.pdfs)
     options = AddOptions(citekey=args.citekey, replace=args.replace, time_limit=args.time_limit)
-    report = add_pdfs(root, pdfs, options)
+    with pdf_reader(args.cluster, root, lambda: pdfs, options.budget) as extractor:
+        report = add_pdfs(root, pdfs, options, extractor=extractor)
     summary = report.to_dict()
     write_atomic(synapse_path(root, REPORT_FILE), json.dumps(summary, indent=1) + "\n")
     print_problems(report)

@@ -7,10 +7,12 @@ import json
 import sys
 from pathlib import Path
 
+from engine.commands.cluster import add_cluster_argument
+from engine.commands.cluster_imports import pdf_reader
 from engine.commands.registry import Command, register
 from engine.commands.sources import add_budget_arguments
 from engine.importers.sources import AddOptions
-from engine.importers.zotero import import_zotero
+from engine.importers.zotero import attachment_pdfs, import_zotero
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
@@ -20,12 +22,17 @@ def _configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workspace", type=Path, required=True, help="workspace folder")
     parser.add_argument("--box", default="zotero", help="canon box for the source notes")
     add_budget_arguments(parser)
+    add_cluster_argument(parser)
 
 
 def _run(args: argparse.Namespace) -> int:
     """Exit 0 when everything was imported, 1 when something was skipped or kept (on stderr)."""
     options = AddOptions(replace=args.replace, time_limit=args.time_limit)
-    report = import_zotero(args.data_dir, args.workspace, box=args.box, options=options)
+    pdfs = lambda: attachment_pdfs(args.data_dir)  # noqa: E731 (read only with a cluster)
+    with pdf_reader(args.cluster, args.workspace, pdfs, options.budget) as extractor:
+        report = import_zotero(
+            args.data_dir, args.workspace, box=args.box, options=options, extractor=extractor
+        )
     for notice in report.notices:
         print(f"notice: {notice}", file=sys.stderr)
     for item, problem in report.problems:

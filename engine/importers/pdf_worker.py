@@ -22,6 +22,7 @@ import time
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import Protocol
 
 from engine.importers.pdf import (
     MAX_PAGES,
@@ -48,6 +49,15 @@ class PdfBudget:
     memory_bytes: int = DEFAULT_MEMORY_BYTES
     max_pages: int = MAX_PAGES
     max_bytes: int = MAX_PDF_BYTES
+
+
+class Extractor(Protocol):
+    """Reads one PDF's bytes into text within its budget: a PdfWorker, or a cluster's reader.
+
+    Never raises for a bad, slow or huge file: each comes back as a `PdfFailure`.
+    """
+
+    def extract(self, data: bytes) -> PdfText | PdfFailure: ...
 
 
 class PdfWorker:

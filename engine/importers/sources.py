@@ -30,6 +30,7 @@ from engine.importers.pdf import MAX_PAGES, MAX_PDF_BYTES, PdfFailure, PdfText
 from engine.importers.pdf_worker import (
     DEFAULT_MEMORY_BYTES,
     DEFAULT_TIME_LIMIT,
+    Extractor,
     PdfBudget,
     PdfWorker,
 )
@@ -154,13 +155,15 @@ def add_pdfs(
     pdfs: Iterable[Path],
     options: AddOptions | None = None,
     *,
+    extractor: Extractor | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> AddReport:
     """Extract each PDF into `sources/` of the workspace at `root`; one failure stops nothing.
 
-    `progress(done, total)` is called after each PDF. Raises ConfigError for an unusable
-    `--citekey`, WorkspaceError when `.synapse/` (where the record of imported files
-    lives) is a link.
+    `extractor` reads the PDFs (default: a `PdfWorker` under `options.budget`, closed at the
+    end; one given is the caller's to close); `progress(done, total)` is called after each
+    PDF. Raises ConfigError for an unusable `--citekey`, WorkspaceError when `.synapse/`
+    (where the record of imported files lives) is a link.
     """
     options = options or AddOptions()
     pdfs = list(pdfs)
@@ -175,7 +178,7 @@ def add_pdfs(
     Path(root).mkdir(parents=True, exist_ok=True)
     with (
         ImportWriter(root, IMPORTER, replace=options.replace) as writer,
-        PdfWorker(options.budget) as worker,
+        reader(extractor, options.budget) as worker,
     ):
         adder = SourceAdder(writer, worker, options)
         for pdf in pdfs:
@@ -192,10 +195,15 @@ def add_pdfs(
     return AddReport(tuple(items), time.perf_counter() - started, notices)
 
 
+def reader(extractor: Extractor | None, budget: PdfBudget) -> contextlib.AbstractContextManager:
+    """What an import reads its PDFs with: `extractor` as given, else a fresh PdfWorker."""
+    return contextlib.nullcontext(extractor) if extractor is not None else PdfWorker(budget)
+
+
 class SourceAdder:
     """Adds PDFs as source texts through one import's writer and PDF worker."""
 
-    def __init__(self, writer: ImportWriter, worker: PdfWorker, options: AddOptions) -> None:
+    def __init__(self, writer: ImportWriter, worker: Extractor, options: AddOptions) -> None:
         self.writer = writer
         self.worker = worker
         self.options = options

@@ -25,8 +25,8 @@ import yaml
 
 from engine.core.errors import ConfigError
 from engine.importers.citekeys import bbt_citekey, citekey_problem
-from engine.importers.pdf_worker import PdfWorker
-from engine.importers.sources import AddOptions, Outcome, SourceAdder
+from engine.importers.pdf_worker import Extractor
+from engine.importers.sources import AddOptions, Outcome, SourceAdder, reader
 from engine.importers.zotero_db import Attachment, ZoteroItem, ZoteroLibrary, read_items
 from engine.workspace.import_writer import ImportWriter
 from engine.workspace.notes import FEDERATED_PREFIX, is_address_safe
@@ -80,12 +80,14 @@ def import_zotero(
     *,
     box: str = "zotero",
     options: AddOptions | None = None,
+    extractor: Extractor | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> ZoteroReport:
     """Import the library in Zotero's data folder `data_dir` into the workspace at `root`.
 
-    `options` carries `replace` and the PDF budget (its citekey is ignored);
-    `progress(done, total)` is called after each item.
+    `options` carries `replace` and the PDF budget (its citekey is ignored); `extractor`
+    reads the PDFs (see `sources.add_pdfs`); `progress(done, total)` is called after each
+    item.
     """
     started = time.perf_counter()
     options = options or AddOptions()
@@ -103,7 +105,7 @@ def import_zotero(
     keys = assign_citekeys(items, earlier)
     with (
         ImportWriter(root, IMPORTER, replace=options.replace) as files,
-        PdfWorker(options.budget) as worker,
+        reader(extractor, options.budget) as worker,
     ):
         writer = _Writer(files, SourceAdder(files, worker, options))
         writer.problems.extend((item.key, why) for item, why in citekey_fixes(items, keys))
@@ -146,6 +148,12 @@ def _notices(library: ZoteroLibrary) -> tuple[str, ...]:
     if library.key_store:
         out.append(f"citekeys from Better BibTeX's {library.key_store}")
     return tuple(out)
+
+
+def attachment_pdfs(data_dir: str | os.PathLike[str]) -> list[Path]:
+    """The PDF each item's text is read from, in import order (items without one left out)."""
+    found = (_main_attachment(item.attachments) for item in read_items(Path(data_dir)).items)
+    return [a.path for a in found if a is not None and a.path is not None]
 
 
 def citekey_fixes(

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 
@@ -42,6 +42,9 @@ PRACTICE_KINDS = frozenset({NoteKind.DECISION, NoteKind.EXPERIMENT, NoteKind.CHE
 CANON_KINDS = frozenset({NoteKind.CLAIM, NoteKind.FINDING})
 
 Progress = Callable[[int, int], None]
+Pairwise = Callable[[str, str], Typing]  # a gated typer: (practice text, canon text) -> Typing
+# Types the candidate pairs in order, a None for a pair left untyped.
+PairTyping = Callable[[Pairwise, Sequence["Candidate"], Progress | None], Sequence[Typing | None]]
 
 
 @dataclass(frozen=True)
@@ -241,29 +244,29 @@ def build_overlay(
     config: OverlayConfig = OverlayConfig(),
     progress: Progress | None = None,
     typers: Registry[TyperFactory] | None = None,
+    typing: PairTyping | None = None,
 ) -> Overlay:
     """Type the candidate pairs, keep the confident edges and replace the overlay file.
 
     `typer` is a name registered in `typers` (`engine.review.typers.TYPERS` by default),
     or a typer object (say a model typer for an endpoint set in the app), put behind its
     gate (`typers.gate_for`: a model typer is gated by its own model, any other by the
-    offline classifier) unless it is gated already. The file is written once, at the end:
-    if typing fails part-way the previous overlay stays. Raises ConfigError for an unknown
-    or unconfigured typer.
+    offline classifier) unless it is gated already. `typing` types the pairs (by default
+    here, one after the other; a cluster's may leave a pair untyped, None, and it is counted
+    out). The file is written once, at the end: if typing fails part-way the previous
+    overlay stays. Raises ConfigError for an unknown or unconfigured typer.
     """
     started = time.perf_counter()
     typed_by = make_typer(typer, registry=typers) if isinstance(typer, str) else gate_for(typer)
     pairs = candidates(opened, config)
     strength = ClaimStrength(opened.workspace)
     edges: list[OverlayEdge] = []
-    if progress is not None:
-        progress(0, len(pairs))
-    for done, pair in enumerate(pairs, start=1):
-        typing = typed_by(note_text(pair.memory), note_text(pair.canon))
-        if typing.relation is not Relation.UNRELATED and typing.confidence >= config.min_confidence:
-            edges.append(_edge(pair, typing, strength(pair.canon.address)))
-        if progress is not None:
-            progress(done, len(pairs))
+    typings = (typing or type_pairs)(typed_by, pairs, progress)
+    for pair, typed in zip(pairs, typings, strict=True):
+        if typed is None:
+            continue
+        if typed.relation is not Relation.UNRELATED and typed.confidence >= config.min_confidence:
+            edges.append(_edge(pair, typed, strength(pair.canon.address)))
     edges.sort(key=lambda e: (-e.priority, e.memory_id, e.zk_source, e.zk_id))
     by_relation = {r.value: 0 for r in Relation if r is not Relation.UNRELATED}
     for edge in edges:
@@ -279,7 +282,7 @@ def build_overlay(
         counts={
             "practice": len(practice_entries(opened.workspace, limit=config.limit)),
             "candidates": len(pairs),
-            "typed": len(pairs),
+            "typed": sum(typed is not None for typed in typings),
             "kept": len(edges),
             "by_relation": by_relation,
         },
@@ -288,6 +291,20 @@ def build_overlay(
     )
     save_overlay(opened.root, overlay)
     return overlay
+
+
+def type_pairs(
+    typed_by: Pairwise, pairs: Sequence[Candidate], progress: Progress | None
+) -> list[Typing | None]:
+    """Type every pair here, in order, counting them on `progress`: the serial `PairTyping`."""
+    out: list[Typing | None] = []
+    if progress is not None:
+        progress(0, len(pairs))
+    for done, pair in enumerate(pairs, start=1):
+        out.append(typed_by(note_text(pair.memory), note_text(pair.canon)))
+        if progress is not None:
+            progress(done, len(pairs))
+    return out
 
 
 def save_overlay(root: str | os.PathLike[str], overlay: Overlay) -> None:

@@ -54,6 +54,8 @@ RARITY_FLOOR = 0.05
 # Bump when the tables, the tokenizer or the bag layout change: older files are rebuilt.
 SCHEMA_VERSION = "4"
 RELATED_TERMS = 8
+# The database header's file-format bytes (write and read version): 2 for WAL, 1 for rollback.
+_FORMAT_BYTES = (18, 19)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -149,6 +151,25 @@ class Index:
         """An empty index held in memory only, with the `notice` saying why."""
         connection = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
         return cls(None, connection, rebuilt=False, notice=notice)._ensure_schema()
+
+    @classmethod
+    def reading(cls, connection: sqlite3.Connection, notes: int) -> Index:
+        """An index on a private in-memory copy, for a workspace of `notes` notes.
+
+        `engine.workspace.index_reader` makes these from a `snapshot`; nothing reaches a file.
+        """
+        index = cls(None, connection, rebuilt=False)
+        index._notes = notes
+        return index
+
+    def snapshot(self) -> bytes:
+        """Every table as one SQLite image that opens in memory (`index_reader` reads it)."""
+        with self._lock:
+            image = bytearray(self._db.serialize())
+        if len(image) > _FORMAT_BYTES[1]:
+            # A WAL file's header says so; an image opened in memory must say rollback.
+            image[_FORMAT_BYTES[0] : _FORMAT_BYTES[1] + 1] = b"\x01\x01"
+        return bytes(image)
 
     def __enter__(self) -> Index:
         return self

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import threading
 from collections.abc import Callable
@@ -13,6 +14,8 @@ from pathlib import Path
 
 from engine.core.errors import WorkspaceError
 from engine.workspace.index import Index, UpdateStats
+from engine.workspace.index_reader import index_from_snapshot
+from engine.workspace.index_rows import note_stamp
 from engine.workspace.passages import source_keys
 from engine.workspace.stores import LoadProblem, Workspace, load_workspace
 from engine.workspace.threads import DaemonPool
@@ -65,6 +68,25 @@ def save_passages(workspace: Workspace) -> None:
     if workspace.passages is not None:
         with contextlib.suppress(OSError, WorkspaceError):
             workspace.passages.save(workspace.root, source_keys(workspace.root))
+
+
+def open_snapshot(path: str | os.PathLike[str], image: bytes) -> OpenWorkspace:
+    """Load the workspace at `path` with the index another process snapshot; writes nothing.
+
+    For a process beside the one that opened it (a cluster worker). Raises WorkspaceError
+    when the snapshot is not current for the notes loaded here.
+    """
+    workspace = load_workspace(path)
+    index = index_from_snapshot(workspace, image)
+    return OpenWorkspace(workspace, index, UpdateStats(0, 0, 0, len(workspace.notes), 0.0))
+
+
+def notes_fingerprint(workspace: Workspace) -> str:
+    """A hash of every note's address and content: equal when two loads read the same notes."""
+    digest = hashlib.sha256()
+    for address in sorted(workspace.notes):
+        digest.update(f"{address}\x00{note_stamp(workspace.notes[address]).sha256}\n".encode())
+    return digest.hexdigest()
 
 
 class Worker:
