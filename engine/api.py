@@ -22,6 +22,7 @@ from engine.core.verifiers import Verifier
 from engine.core.wire import parse_json, parse_payload
 from engine.navigation.coverage import claim_shaped
 from engine.navigation.navigator import NavResult, navigate
+from engine.navigation.outcomes import Failure, FailureKind
 from engine.navigation.reasoners.registry import ReasonerSpec, make_reasoner
 from engine.navigation.substrate import Budget, Neighbourhood
 from engine.review.claim_stance import stance_toward
@@ -181,7 +182,9 @@ def ask(
                 budget=budget or Budget(),
                 neighbourhood=Neighbourhood(),
                 steps=(),
-                failure=f"reasoner {reasoner!r} unavailable: {exc}",
+                failure=Failure(
+                    FailureKind.UNAVAILABLE, f"reasoner {reasoner!r} unavailable: {exc}"
+                ),
             )
     else:
         policy = reasoner

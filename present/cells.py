@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from engine.core.stance import ContradictionCue
 from engine.core.text import shorten
-from engine.review.calibration import ContradictionCue
 from engine.review.matrix import is_high_value
 from engine.review.overlay import Overlay, OverlayEdge
 from engine.review.relations import EdgeKey

@@ -93,7 +93,7 @@ def test_logs_and_export_of_model_backed_asks_never_carry_the_key(lab_path, capl
     finally:
         opened.close()
     assert (failed.label, answered.label) == ("ABSTAIN", "ANSWER")
-    assert "refused the credentials" in failed.failure
+    assert "refused the credentials" in str(failed.failure)
     assert any(r.name == "engine.core.llm" for r in caplog.records)
     exposed = [caplog.text, failed.to_json(), answered.to_json()]
     exposed += [record.getMessage() for record in caplog.records]

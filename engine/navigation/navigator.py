@@ -19,6 +19,7 @@ from engine.core.verifiers import Verifier, VerifierResult
 from engine.core.wire import Draft, RouteInput, parse_payload
 from engine.navigation.coverage import CoverageReport, QuestionTerms
 from engine.navigation.grounding import NodeGround, for_claim, ground_node
+from engine.navigation.outcomes import Failure, FailureKind, GiveUp
 from engine.navigation.substrate import Adapter, Budget, Neighbourhood, Node, build_adapters, owner
 from engine.workspace.index import Index
 from engine.workspace.notes import Store
@@ -37,12 +38,18 @@ class ActionKind(StrEnum):
 
 @dataclass(frozen=True)
 class Action:
-    """What the policy wants next; an answer carries its typed `Draft`."""
+    """What the policy wants next; an answer carries its typed `Draft`.
+
+    An abstention carries its `failure`; a draft the reasoner itself does not stand
+    behind (a bare inference left for the router to refuse) carries its `given_up`.
+    """
 
     kind: ActionKind
     target: str | None = None
     reason: str = ""
     draft: Draft | None = None
+    failure: Failure | None = None
+    given_up: GiveUp | None = None
 
     @classmethod
     def expand(cls, target: str, reason: str = "") -> Action:
@@ -57,8 +64,15 @@ class Action:
         return cls(ActionKind.ANSWER, None, reason, draft)
 
     @classmethod
-    def abstain(cls, reason: str) -> Action:
-        return cls(ActionKind.ABSTAIN, None, reason)
+    def give_up(cls, draft: Draft, given_up: GiveUp) -> Action:
+        """Answer with `draft` while saying why the reasoner does not stand behind it."""
+        return cls(ActionKind.ANSWER, None, given_up.note, draft, given_up=given_up)
+
+    @classmethod
+    def abstain(cls, reason: str | Failure) -> Action:
+        """Abstain; a plain reason is a failure of kind `abstained`."""
+        failure = reason if isinstance(reason, Failure) else Failure(FailureKind.ABSTAINED, reason)
+        return cls(ActionKind.ABSTAIN, None, failure.message, failure=failure)
 
 
 @dataclass(frozen=True)
@@ -144,9 +158,10 @@ class NavResult:
     decision: Decision | None = None
     route_input: RouteInput | None = None
     coverage: CoverageReport | None = None
-    failure: str = ""
+    failure: Failure | None = None
     latency_ms: float = 0.0
     stance: Stance | None = None
+    given_up: GiveUp | None = None
     # The payload as submitted, for an answer routed from the wire rather than walked.
     submitted: Mapping | None = None
 
@@ -212,7 +227,9 @@ class NavResult:
             "dag": dag.to_dict() if dag else None,
             "decision": decision,
             "payload": payload,
-            "failure": self.failure or None,
+            "failure": self.failure.message if self.failure else None,
+            "failure_kind": self.failure.kind.value if self.failure else None,
+            "given_up": self.given_up.to_dict() if self.given_up else None,
             "trace": steps,
             "neighbourhood": {
                 "nodes": [n.to_dict() for n in self.neighbourhood.nodes.values()],
@@ -229,13 +246,13 @@ class NavResult:
         return json.dumps(self.to_dict(timings=timings), sort_keys=True, ensure_ascii=False)
 
 
-def _failed_decision(failure: str) -> dict:
+def _failed_decision(failure: Failure | None) -> dict:
     return {
         "verdict": "abstain",
         "label": "ABSTAIN",
         "status": None,
         "reasons": ["low-coverage"],
-        "detail": failure or "no answer was produced",
+        "detail": failure.message if failure else "no answer was produced",
     }
 
 
@@ -263,7 +280,9 @@ def navigate(
     try:
         run.execute()
     except Exception as exc:  # any failure inside becomes a labelled abstention
-        run.failure = f"navigation failed: {type(exc).__name__}: {exc}"
+        run.failure = Failure(
+            FailureKind.INTERNAL, f"navigation failed: {type(exc).__name__}: {exc}"
+        )
     return NavResult(
         question=question,
         reasoner=getattr(policy, "name", type(policy).__name__),
@@ -275,6 +294,7 @@ def navigate(
         coverage=run.coverage,
         failure=run.failure,
         latency_ms=(time.perf_counter() - started) * 1000.0,
+        given_up=run.given_up,
     )
 
 
@@ -292,13 +312,14 @@ class _Run:
         self.decision: Decision | None = None
         self.route_input: RouteInput | None = None
         self.coverage: CoverageReport | None = None
-        self.failure = ""
+        self.failure: Failure | None = None
+        self.given_up: GiveUp | None = None
         self.step_note = ""
         self.terms: QuestionTerms | None = None
 
     def execute(self) -> None:
         if not self.question.strip():
-            self.failure = "empty question"
+            self.failure = Failure(FailureKind.EMPTY)
             return
         self.adapters = build_adapters(self.workspace, self.index)
         self.terms = QuestionTerms(
@@ -318,14 +339,17 @@ class _Run:
             action = self.policy.decide(state)
             if action.kind is ActionKind.ABSTAIN:
                 self._record(action.kind, None, action.reason, lambda: ((), ()))
-                self.failure = action.reason or "the reasoner abstained"
+                self.failure = action.failure or Failure(FailureKind.ABSTAINED, action.reason)
                 return
             if action.kind is ActionKind.ANSWER:
+                self.given_up = action.given_up
                 self._record(action.kind, None, action.reason, self._answer, action)
                 return
             apply = self._expand if action.kind is ActionKind.EXPAND else self._ground
             self._record(action.kind, action.target, action.reason, apply, action.target)
-        self.failure = f"step budget of {self.budget.max_steps} exhausted before an answer"
+        self.failure = Failure(
+            FailureKind.BUDGET, f"step budget of {self.budget.max_steps} exhausted before an answer"
+        )
 
     def _record(self, kind, target, reason, fn, *args) -> None:
         start = time.perf_counter()

@@ -18,33 +18,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from enum import StrEnum
 
 import numpy as np
 
+from engine.core.stance import ContradictionCue
 
-class ContradictionCue(StrEnum):
-    """What in the aligned texts disagrees."""
-
-    NUMBER = "number"  # a different number for the same quantity
-    DIRECTION = "direction"  # opposite direction words on the same aligned terms
-    NEGATION = "negation"  # one side negates what the other states
-    NULL_RESULT = "null-result"  # no effect on one side, an effect on the other
-    NONE = "none"  # nothing specific stands out
-
-    @property
-    def label(self) -> str:
-        """The cue in words, for a reviewer."""
-        return _LABELS[self]
-
-
-_LABELS = {
-    ContradictionCue.NUMBER: "changed number on the same quantity",
-    ContradictionCue.DIRECTION: "opposite direction on the same aligned terms",
-    ContradictionCue.NEGATION: "negation",
-    ContradictionCue.NULL_RESULT: "null result against an effect",
-    ContradictionCue.NONE: "no specific cue",
-}
 _CUED = tuple(c for c in ContradictionCue if c is not ContradictionCue.NONE)
 
 

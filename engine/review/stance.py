@@ -17,15 +17,16 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.core.stance import ContradictionCue
 from engine.review.alignment import (
     Rarity,
-    agreement_phrase,
+    agreement_cue,
     contradiction_cue,
     overlap,
     pair_features,
     restrictions,
 )
-from engine.review.calibration import Calibration, ContradictionCue, Evidence
+from engine.review.calibration import Calibration, Evidence
 from engine.review.passages import Passage, passage, sentences_of
 from engine.review.relations import Relation, Typing
 
@@ -198,16 +199,16 @@ def contradiction_candidate(claim: Passage, practice: str, scored: tuple[Scored,
     """The best-aligned sentence most against the practice, read in both directions."""
     against = max(scored[:_AGAINST], key=lambda s: s.contradicts)
     backing = max(scored, key=lambda s: s.supports)
-    cue, phrase = contradiction_cue(claim, against.sentence, model().rarity)
+    cue = contradiction_cue(claim, against.sentence, model().rarity)
     evidence = Evidence(
         forward=against.contradicts,
         backward=offline_stance(against.sentence.text, practice),
         supports=backing.supports,
         features=against.features,
-        cue=cue,
+        cue=cue.kind,
         hedged=bool(claim.hedges or against.sentence.hedges),
     )
-    return Candidate(against, evidence, phrase)
+    return Candidate(against, evidence, cue.words())
 
 
 class OfflineTyper:
@@ -289,11 +290,12 @@ def _typing(claim: Passage, relation: Relation, chosen: Scored, refused: str) ->
     rarity = model().rarity
     cue = ContradictionCue.NONE
     if relation is Relation.CONTRADICTS:
-        cue, why = contradiction_cue(claim, chosen.sentence, rarity)
+        found = contradiction_cue(claim, chosen.sentence, rarity)
+        cue, why = found.kind, found.words()
         text = f'The aligned sentence {why or "disagrees with the claim"}: "{quoted}"'
         confidence = chosen.contradicts
     elif relation is Relation.SUPPORTS:
-        why = agreement_phrase(claim, chosen.sentence, rarity) or f"shares {shared}"
+        why = agreement_cue(claim, chosen.sentence, rarity).words() or f"shares {shared}"
         text = f'The aligned sentence agrees with the claim; it {why}: "{quoted}"'
         confidence = chosen.supports
     else:

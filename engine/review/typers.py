@@ -23,7 +23,7 @@ from typing import Protocol
 from engine.core.errors import ConfigError
 from engine.core.llm import ChatModel, LLMConfig, OpenAIChat
 from engine.core.registry import Registry
-from engine.review.calibration import ContradictionCue
+from engine.core.stance import ContradictionCue
 from engine.review.relations import Relation, Typing
 from engine.review.stance import (
     OfflineTyper,

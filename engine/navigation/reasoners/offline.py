@@ -11,6 +11,7 @@ from engine.core.wire import Draft
 from engine.navigation.coverage import claim_shaped, question_words, stem
 from engine.navigation.inquiry import asks
 from engine.navigation.navigator import Action, NavState
+from engine.navigation.outcomes import Failure, FailureKind, GiveUp, GiveUpReason, Match
 from engine.navigation.substrate import RELATED, link_less
 from engine.workspace.bm25 import tokens as terms
 from engine.workspace.notes import NoteKind, Store
@@ -76,23 +77,19 @@ class Candidate:
     asks: bool = False
     confirmed: bool = True
 
-    def why(self, title: str, *, rival_title: str | None = None) -> str:
-        """The match in plain words, for the step caption and the abstain explanation.
-
-        With `rival_title`, also says that the runner-up note covers the question about as well.
-        """
-        where = f"\u201c{title}\u201d" if title else self.address
-        said = f"the closest sentence, from {where}, covers {self.coverage:.0%} of the question"
-        if f"{self.note_coverage:.0%}" != f"{self.coverage:.0%}":
-            said += f" (its note as a whole {self.note_coverage:.0%})"
-        if self.gaps:
-            said += " and never mentions " + ", ".join(f"\u2018{g}\u2019" for g in self.gaps[:4])
-        elif self.asks:
-            said += ", but it says what the study set out to do or how, not what it found"
-        elif rival_title is not None:
-            other = f"\u201c{rival_title}\u201d" if rival_title else self.rival
-            said += f", but {other} covers it almost as well, so neither note stands out"
-        return said
+    def match(self, title: str, *, rival_title: str | None = None) -> Match:
+        """The candidate as a `Match` for plain words; with `rival_title`, the runner-up note
+        is named as covering the question about as well."""
+        return Match(
+            self.address,
+            title,
+            self.coverage,
+            self.note_coverage,
+            self.gaps,
+            self.asks,
+            self.rival if rival_title is not None else "",
+            rival_title or "",
+        )
 
 
 class OfflineReasoner:
@@ -113,34 +110,36 @@ class OfflineReasoner:
         if best is None:
             if state.steps_left <= 1 and len(state.neighbourhood.nodes) > len(state.grounded):
                 return Action.abstain(
-                    f"the step budget of {state.budget.max_steps} ran out before any "
-                    "retrieved note was checked"
+                    Failure(
+                        FailureKind.BUDGET,
+                        f"the step budget of {state.budget.max_steps} ran out before any "
+                        "retrieved note was checked",
+                    )
                 )
-            return Action.abstain("nothing checkable was retrieved for this question")
+            return Action.abstain(Failure(FailureKind.NOTHING_FOUND))
         claim = claim_shaped(state.question)
         close = claim and bool(best.rival) and best.margin < self.config.min_margin
-        why = best.why(
+        match = best.match(
             _title(state, best.address), rival_title=_title(state, best.rival) if close else None
         )
+        why = match.words()
         if not strong(best, self.config, claim=claim):
-            claim = _claim("c1", best.text, "inference", [best.address])
-            budget = ""
-            if state.steps_left <= 1 and _unchecked(state, self.config):
-                budget = " (the step budget ran out before every relevant note was checked)"
             # An aim that covers the question well is not weak: it is not a finding.
             aim = best.asks and strong(replace(best, asks=False), self.config, claim=claim)
-            verdict = (
-                "only what a study found is restated as an answer"
-                if aim
-                else "too weak to restate as an answer"
+            given_up = GiveUp(
+                GiveUpReason.AIM if aim else GiveUpReason.WEAK,
+                match,
+                best.gaps,
+                budget_spent=state.steps_left <= 1 and _unchecked(state, self.config),
             )
-            return Action.answer(_draft([claim], "c1", []), f"gave up: {why}; {verdict}{budget}")
+            claim = _claim("c1", best.text, "inference", [best.address])
+            return Action.give_up(_draft([claim], "c1", []), given_up)
         note = state.workspace.note(best.address)
         premises = (
             _premise_targets(state, best.address) if note and note.type is NoteKind.CLAIM else []
         )
         if not premises and not best.confirmed:
-            return _own_words(state, best, why)
+            return _own_words(state, best, match)
         if not premises:
             claim = _claim("c1", best.text, "restatement", [best.address])
             return Action.answer(_draft([claim], "c1", ["c1"]), f"restated {why}")
@@ -158,7 +157,7 @@ class OfflineReasoner:
         )
 
 
-def _own_words(state: NavState, best: Candidate, why: str) -> Action:
+def _own_words(state: NavState, best: Candidate, match: Match) -> Action:
     """Answer with a note's own sentence only as an inference on what of it was checked.
 
     The sentence is its author's words, so it can be no more than inferred; it rests on the
@@ -168,17 +167,14 @@ def _own_words(state: NavState, best: Candidate, why: str) -> Action:
     checked = _best_sentence_of(state, best.address, confirmed_only=True)
     if checked is None:
         claim = _claim("c1", best.text, "inference", [best.address])
-        return Action.answer(
-            _draft([claim], "c1", []),
-            f"gave up: {why}; it is the note's own text, and nothing of the note was "
-            "confirmed against a source",
-        )
+        given_up = GiveUp(GiveUpReason.OWN_WORDS, match, best.gaps)
+        return Action.give_up(_draft([claim], "c1", []), given_up)
     premise = _claim("p1", checked, "restatement", [best.address])
     conclusion = _claim("c1", best.text, "inference", [best.address], premises=["p1"])
     return Action.answer(
         _draft([premise, conclusion], "c1", ["p1"]),
-        f"restated {why}; it is the note's own text, so it stands as an inference on what of "
-        "the note was checked",
+        f"restated {match.words()}; it is the note's own text, so it stands as an inference on "
+        "what of the note was checked",
     )
 
 
