@@ -50,6 +50,7 @@ test: dev chromium
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(VENV)/bin/lint-imports
+	$(PY) -m mypy
 	$(PY) -m pytest
 
 bench: dev
@@ -62,6 +63,7 @@ lint: dev
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(VENV)/bin/lint-imports
+	$(PY) -m mypy
 
 format: dev
 	$(PY) -m ruff format .

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
+from typing import Any
 
 from engine.core.errors import ConfigError
 from engine.core.model import ClaimKind, Edge
@@ -94,7 +95,7 @@ class Answer:
     files_changed: bool = False  # a file it rests on changed on disk after it was routed
 
     @classmethod
-    def from_route(cls, decision: Decision, payload: dict) -> Answer:
+    def from_route(cls, decision: Decision, payload: dict[str, Any]) -> Answer:
         """A routed wire payload as an answer, with no contests and no review behind it."""
         return cls(NavResult.from_route(decision, payload), None, "")
 
@@ -102,7 +103,7 @@ class Answer:
     def label(self) -> str:
         return self.run.label
 
-    def to_dict(self, *, timings: bool = True) -> dict:
+    def to_dict(self, *, timings: bool = True) -> dict[str, Any]:
         """The run's JSON with `contests` (scope, summary, items) and `review_stamp` added."""
         out = {
             **self.run.to_dict(timings=timings),
@@ -232,7 +233,7 @@ def _verified_sentences(decision: Decision) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def route_payload(payload: dict, *, workspace: str | Path | None = None) -> dict:
+def route_payload(payload: dict[str, Any], *, workspace: str | Path | None = None) -> dict:
     """Route a decoded wire payload; raises `PayloadError` naming the problem when malformed.
 
     The result is JSON-serialisable and identical for identical input.

@@ -16,7 +16,7 @@ def build_parser(commands: Registry[Command] = COMMANDS) -> argparse.ArgumentPar
     """The argparse tree for every command in `commands`."""
     parser = argparse.ArgumentParser(prog="python -m engine", description="Synapse Review engine")
     sub = parser.add_subparsers(dest="command", required=True)
-    groups: dict[str, argparse._SubParsersAction] = {}
+    groups: dict[str, argparse._SubParsersAction[argparse.ArgumentParser]] = {}
     for name in commands.names():
         command = commands[name]
         group, _, leaf = name.partition(" ")

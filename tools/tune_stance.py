@@ -33,7 +33,8 @@ from itertools import pairwise
 from pathlib import Path
 
 from engine.review import stance
-from engine.review.calibration import ContradictionCue, Family
+from engine.core.stance import ContradictionCue
+from engine.review.calibration import Family
 from engine.review.overlay import candidates, note_text
 from engine.review.passages import passage
 from engine.review.typers import make_typer

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from engine.api import answer, open_workspace, question_problem
 from engine.commands.batch import Tally, batch_lines, count_lines
@@ -68,14 +69,14 @@ def _run(args: argparse.Namespace) -> int:
         opened.close()
 
 
-def _shape(result, args: argparse.Namespace) -> dict:
+def _shape(result, args: argparse.Namespace) -> dict[str, Any]:
     data = result.to_dict()
     if args.full:
         return data
     return {**{k: data[k] for k in SUMMARY}, "latency_ms": data["latency_ms"]}
 
 
-def _item(data: object, problem: str, line_no: int, tally: Tally) -> dict:
+def _item(data: object, problem: str, line_no: int, tally: Tally) -> dict[str, Any]:
     if problem:
         return tally.error(None, line_no, problem)
     if not isinstance(data, dict) or not isinstance(data.get("question"), str):

@@ -22,6 +22,7 @@ import argparse
 import json
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from engine.commands.registry import Command, register
 from engine.core import jsonsafe
@@ -72,7 +73,7 @@ def annotated_pairs(lines: list[str]) -> set[Pair]:
     return pairs
 
 
-def _label_line(line: str | bytes, number: int) -> dict:
+def _label_line(line: str | bytes, number: int) -> dict[str, Any]:
     """One SciFact label line as an object with an id; ConfigError naming the problem."""
     try:
         claim = jsonsafe.loads(line)
@@ -85,7 +86,7 @@ def _label_line(line: str | bytes, number: int) -> dict:
 
 def score_overlay(
     overlay: Overlay, gold: dict[Pair, str], scope: set[str], *, within: set[Pair] | None = None
-) -> dict:
+) -> dict[str, Any]:
     """Precision, recall and F1 of each scored relation, with the counts behind them.
 
     `within`, when given, keeps only predictions on those pairs.
@@ -98,7 +99,7 @@ def score_overlay(
         and edge.memory_id in scope
         and (within is None or (edge.memory_id, edge.zk_id) in within)
     }
-    report: dict = {}
+    report: dict[str, Any] = {}
     for relation in SCORED:
         said = {pair for pair, rel in predicted.items() if rel == relation}
         truth = {pair for pair, rel in gold.items() if rel == relation}
@@ -126,7 +127,7 @@ def score_overlay(
     return report
 
 
-def contradiction_bands(overlay: Overlay, gold: dict[Pair, str], scope: set[str]) -> dict:
+def contradiction_bands(overlay: Overlay, gold: dict[Pair, str], scope: set[str]) -> dict[str, Any]:
     """Precision of the contradictions by confidence band and by cue, with the counts."""
     bands: dict[str, list[bool]] = {}
     cues: dict[str, list[bool]] = {}
@@ -141,7 +142,7 @@ def contradiction_bands(overlay: Overlay, gold: dict[Pair, str], scope: set[str]
         bands.setdefault(f"[{low:.1f}, {high:.1f}{']' if high == 1.0 else ')'}", []).append(right)
         cues.setdefault(edge.cue, []).append(right)
 
-    def summary(groups: dict[str, list[bool]]) -> dict:
+    def summary(groups: dict[str, list[bool]]) -> dict[str, Any]:
         return {
             name: {"flagged": len(v), "correct": sum(v), "precision": round(sum(v) / len(v), 4)}
             for name, v in sorted(groups.items())

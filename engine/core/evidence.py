@@ -311,7 +311,7 @@ def _tree_conditions(node: Mapping[str, Any]) -> list[tuple[str, str, Any]]:
     return [_condition(row) for row in when]
 
 
-def _combine(so_far: Clause, condition: tuple[str, str, Any], params: Mapping) -> Clause:
+def _combine(so_far: Clause, condition: tuple[str, str, Any], params: Mapping[str, Any]) -> Clause:
     # An exclusion already found wins; a false condition beats an unresolved one.
     if so_far.state is NodeState.EXCLUDED:
         return so_far

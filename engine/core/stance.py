@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 
 class StanceRelation(StrEnum):
@@ -135,7 +136,7 @@ class Stance:
             return "the cited sentence neither confirms nor denies the claim in so many words"
         return "the source " + self.cue.words("the question")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "relation": self.relation.value,
             "cue": self.phrase,

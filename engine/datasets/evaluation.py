@@ -6,6 +6,7 @@ import statistics
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from engine.api import OpenWorkspace, ask
 from engine.core import jsonsafe
@@ -140,7 +141,7 @@ def run_claims(
     return out
 
 
-def score(outcomes: list[ClaimOutcome]) -> dict:
+def score(outcomes: list[ClaimOutcome]) -> dict[str, Any]:
     """The evaluation figures over a list of outcomes."""
     answered = [o for o in outcomes if o.answered]
     with_evidence = [o for o in outcomes if o.gold]
@@ -169,10 +170,10 @@ def score(outcomes: list[ClaimOutcome]) -> dict:
     }
 
 
-def stance_figures(answered: list[ClaimOutcome]) -> dict:
+def stance_figures(answered: list[ClaimOutcome]) -> dict[str, Any]:
     """How often each stance is right on answers that cite a SUPPORT or CONTRADICT abstract."""
     judged = [o for o in answered if o.expected_stance is not None]
-    out: dict = {"stance_judged": len(judged)}
+    out: dict[str, Any] = {"stance_judged": len(judged)}
     for relation in ("supports", "contradicts"):
         said = [o for o in judged if o.stance == relation]
         truly = [o for o in judged if o.expected_stance == relation]
@@ -184,7 +185,7 @@ def stance_figures(answered: list[ClaimOutcome]) -> dict:
     return out
 
 
-def _items(evidence: object) -> list:
+def _items(evidence: object) -> list[Any]:
     """A gold abstract's evidence as a list of SciFact's `{label, sentences}` items."""
     return evidence if isinstance(evidence, list) else [evidence]
 

@@ -10,6 +10,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from engine.datasets.scifact import read_jsonl
 
@@ -120,7 +121,9 @@ def rationales(
     return [seen[key] for key in sorted(seen, key=lambda k: (int(k[0]), k[1]))]
 
 
-def restatement_payload(items: Sequence[TrainSentence], *, texts: Sequence[str] = ()) -> dict:
+def restatement_payload(
+    items: Sequence[TrainSentence], *, texts: Sequence[str] = ()
+) -> dict[str, Any]:
     """A payload restating each sentence as a claim grounded by a quote against its abstract.
 
     Claim `c{i}` cites the sentence's node (body: the abstract; grounding: the sentence quoted

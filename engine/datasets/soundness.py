@@ -19,6 +19,7 @@ import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from engine.api import route_payload
 from engine.core.quote import verify_quote
@@ -75,7 +76,7 @@ class SoundnessReport:
         )
         return "\n".join(lines)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "families": [
                 {
@@ -111,7 +112,7 @@ def by_abstract(items: Iterable[TrainSentence]) -> list[list[TrainSentence]]:
     return list(docs.values())
 
 
-def grounded_answer(payload: dict, workspace: Path | None = None) -> bool:
+def grounded_answer(payload: dict[str, Any], workspace: Path | None = None) -> bool:
     """Whether routing the payload gives a grounded (or measured) answer, not a hedge."""
     out = route_payload(payload, workspace=workspace)
     return out["verdict"] == "answer" and not out["hedged"]
@@ -181,7 +182,7 @@ def evaluate(
     )
 
 
-def _none(item: TrainSentence, rng: random.Random) -> list:
+def _none(item: TrainSentence, rng: random.Random) -> list[Any]:
     return []
 
 
@@ -220,7 +221,7 @@ class QuoteFigures:
             for name, done, total in rows
         )
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "true_quotes": self.true_quotes,
             "true_verified": self.true_verified,

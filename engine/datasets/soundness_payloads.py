@@ -7,6 +7,7 @@ import zlib
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from engine.core.statements import recompute_statement, tree_statement
 from engine.datasets.mutations import Mutant, Shape
@@ -34,7 +35,7 @@ def write_ground_files(root: Path) -> Path:
     return root
 
 
-def mutant_payloads(mutant: Mutant) -> Iterator[dict]:
+def mutant_payloads(mutant: Mutant) -> Iterator[dict[str, Any]]:
     """The payloads a mutant is routed as; a leak is any of them answering grounded."""
     item = TrainSentence("0", 0, mutant.source, mutant.abstract)
     if mutant.shape is Shape.RESTATEMENT:
@@ -55,7 +56,7 @@ def mutant_payloads(mutant: Mutant) -> Iterator[dict]:
         yield _restating(claim, spec, body=f"{mutant.source} {claim}")
 
 
-def non_text_ground(kind: str) -> tuple[dict, str]:
+def non_text_ground(kind: str) -> tuple[dict[str, Any], str]:
     """The grounding of one non-text kind over `write_ground_files`, and what it confirms."""
     if kind == "figure":
         return {"type": "figure", "payload": {"path": "figures/plot.png"}}, ""
@@ -72,7 +73,7 @@ def non_text_ground(kind: str) -> tuple[dict, str]:
     raise ValueError(f"unknown non-text ground {kind!r}")
 
 
-def _restating(claim: str, spec: dict, *, body: str) -> dict:
+def _restating(claim: str, spec: dict[str, Any], *, body: str) -> dict:
     span = {"start": 0, "end": len(claim), "claim": "c1"}
     return {
         "dag": {
@@ -86,7 +87,7 @@ def _restating(claim: str, spec: dict, *, body: str) -> dict:
     }
 
 
-def _deduction(mutant: Mutant, item: TrainSentence) -> Iterator[dict]:
+def _deduction(mutant: Mutant, item: TrainSentence) -> Iterator[dict[str, Any]]:
     premise = mutant.premise or mutant.source
     base = restatement_payload([replace(item, text=premise)])
     claims = base["dag"]["claims"]

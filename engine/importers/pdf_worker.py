@@ -59,7 +59,7 @@ class PdfWorker:
 
     def __init__(self, budget: PdfBudget | None = None) -> None:
         self.budget = budget or PdfBudget()
-        self._process: subprocess.Popen | None = None
+        self._process: subprocess.Popen[bytes] | None = None
         self._conn: Connection | None = None
 
     def __enter__(self) -> PdfWorker:

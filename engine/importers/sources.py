@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
+from typing import Any
 
 from engine.core import jsonsafe
 from engine.core.errors import ConfigError, WorkspaceError
@@ -67,8 +68,12 @@ class Added:
     def failed(cls, path: str, citekey: str, kind: str, problem: str) -> Added:
         return cls(path, citekey, Outcome.FAILED, kind=kind, problem=problem)
 
-    def to_dict(self) -> dict:
-        out: dict = {"path": self.path, "citekey": self.citekey, "outcome": self.outcome.value}
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "path": self.path,
+            "citekey": self.citekey,
+            "outcome": self.outcome.value,
+        }
         if self.outcome is Outcome.FAILED:
             out |= {"kind": self.kind, "problem": self.problem}
         else:
@@ -96,7 +101,7 @@ class AddReport:
     def pages(self) -> int:
         return sum(item.pages for item in self.items if item.outcome is not Outcome.UNCHANGED)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         counts = {outcome.value: 0 for outcome in Outcome}
         for item in self.items:
             counts[item.outcome.value] += 1
@@ -266,7 +271,7 @@ class SourceAdder:
             raise
 
 
-def read_sidecar(root: str | os.PathLike[str], relative: str) -> dict:
+def read_sidecar(root: str | os.PathLike[str], relative: str) -> dict[str, Any]:
     """The sidecar at `relative` as a dict, read without following a link; {} when unusable."""
     try:
         found = look(workspace_file(root, relative), max_bytes=4 * 1024 * 1024)
@@ -276,7 +281,7 @@ def read_sidecar(root: str | os.PathLike[str], relative: str) -> dict:
     return value if isinstance(value, dict) else {}
 
 
-def _sidecar(pdf: Path, digest: str, extracted: PdfText, text_bytes: int) -> dict:
+def _sidecar(pdf: Path, digest: str, extracted: PdfText, text_bytes: int) -> dict[str, Any]:
     return {
         "pdf": pdf.name,
         "sha256": digest,

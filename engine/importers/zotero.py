@@ -20,6 +20,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -58,7 +59,7 @@ class ZoteroReport:
     problems: tuple[tuple[str, str], ...]
     seconds: float = field(default=0.0, compare=False)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "items": self.items,
             "notes_written": self.notes_written,
@@ -205,7 +206,7 @@ def generated_citekey(item: ZoteroItem) -> str:
 
 def source_note(item: ZoteroItem, citekey: str, attachment: Attachment | None) -> str:
     """The Markdown text of an item's canon source note."""
-    meta: dict = {
+    meta: dict[str, Any] = {
         "id": citekey,
         "type": "source",
         "title": item.field("title") or citekey,
@@ -228,9 +229,9 @@ def author_name(last: str, first: str) -> str:
     return f"{last}, {first}" if first else last
 
 
-def csl_item(item: ZoteroItem, citekey: str) -> dict:
+def csl_item(item: ZoteroItem, citekey: str) -> dict[str, Any]:
     """The item as CSL JSON (the fields the app shows)."""
-    out: dict = {"id": citekey, "type": _CSL_TYPES.get(item.type, "document")}
+    out: dict[str, Any] = {"id": citekey, "type": _CSL_TYPES.get(item.type, "document")}
     out["title"] = item.field("title")
     out["author"] = [
         {"family": c.last, "given": c.first} if c.first else {"literal": c.last}

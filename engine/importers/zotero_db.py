@@ -18,6 +18,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from engine.core.errors import ConfigError
 
@@ -118,7 +119,7 @@ def read_items(data_dir: Path) -> tuple[ZoteroItem, ...]:
             raise ConfigError(f"the Zotero database lacks what is read here: {exc}") from None
 
 
-def _read(db: sqlite3.Connection, data_dir: Path, better: dict) -> tuple[ZoteroItem, ...]:
+def _read(db: sqlite3.Connection, data_dir: Path, better: dict[str, Any]) -> tuple[ZoteroItem, ...]:
     deleted = _deleted(db)
     rows = db.execute(
         "SELECT i.itemID, i.key, i.libraryID, t.typeName, i.dateAdded FROM items i"
@@ -226,12 +227,12 @@ def _native_key(fields: tuple[tuple[str, str], ...]) -> str | None:
     return None
 
 
-def _better_bibtex_keys(data_dir: Path) -> dict:
+def _better_bibtex_keys(data_dir: Path) -> dict[str, Any]:
     """Better BibTeX's keys by (library, item key) and by item id; {} without its database."""
     database = data_dir / "better-bibtex.sqlite"
     if not database.is_file():
         return {}
-    keys: dict = {}
+    keys: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="synapse-bbt-") as folder:
         copy = Path(folder) / database.name
         try:

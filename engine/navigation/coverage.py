@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from engine.navigation.spelling import (
     Acronym,
@@ -117,7 +118,7 @@ class Term:
     salient: bool
     covered: bool
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "word": self.word,
             "weight": round(self.weight, 4),
@@ -148,7 +149,7 @@ class CoverageReport:
     def blocking_count(self) -> int:
         return len(self.uncovered)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "blocking_count": self.blocking_count,
             "uncovered": list(self.uncovered),

@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Protocol
+from typing import Any, Protocol
 
 from engine.core.epistemics import Verdict
 from engine.core.grounds import GroundingSpec, VerifiedGround
@@ -87,7 +87,7 @@ class Step:
     edges_added: tuple[Edge, ...] = ()
     ms: float = 0.0
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "index": self.index,
             "action": self.action.value,
@@ -146,6 +146,10 @@ class Policy(Protocol):
     def decide(self, state: NavState) -> Action: ...
 
 
+# Sees each state a policy decided from and the action it chose; never changes the walk.
+Observer = Callable[["NavState", Action], None]
+
+
 @dataclass(frozen=True)
 class NavResult:
     """Everything one navigation produced: decision, draft, neighbourhood and trace."""
@@ -163,10 +167,10 @@ class NavResult:
     stance: Stance | None = None
     given_up: GiveUp | None = None
     # The payload as submitted, for an answer routed from the wire rather than walked.
-    submitted: Mapping | None = None
+    submitted: Mapping[str, Any] | None = None
 
     @classmethod
-    def from_route(cls, decision: Decision, payload: Mapping) -> NavResult:
+    def from_route(cls, decision: Decision, payload: Mapping[str, Any]) -> NavResult:
         """A routed wire payload as an answer with no walk behind it (the Audit page)."""
         return cls(
             question="",
@@ -184,7 +188,7 @@ class NavResult:
         return self.decision.label if self.decision else "ABSTAIN"
 
     @property
-    def payload(self) -> dict | None:
+    def payload(self) -> dict[str, Any] | None:
         """The wire payload the answer was routed from (for output), or None."""
         if self.submitted is not None:
             return dict(self.submitted)
@@ -208,7 +212,7 @@ class NavResult:
         """Every node the conclusion rests on; empty without a decision."""
         return self.decision.cited if self.decision else ()
 
-    def to_dict(self, *, timings: bool = True) -> dict:
+    def to_dict(self, *, timings: bool = True) -> dict[str, Any]:
         """JSON-ready result; without `timings` it is identical across identical runs."""
         decision = self.decision.to_dict() if self.decision else _failed_decision(self.failure)
         dag = self.decision.dag if self.decision else None
@@ -217,7 +221,7 @@ class NavResult:
         if not timings:
             for step in steps:
                 step.pop("ms")
-        out = {
+        out: dict[str, Any] = {
             "question": self.question,
             "reasoner": self.reasoner,
             "budget": self.budget.to_dict(),
@@ -246,7 +250,7 @@ class NavResult:
         return json.dumps(self.to_dict(timings=timings), sort_keys=True, ensure_ascii=False)
 
 
-def _failed_decision(failure: Failure | None) -> dict:
+def _failed_decision(failure: Failure | None) -> dict[str, Any]:
     return {
         "verdict": "abstain",
         "label": "ABSTAIN",
@@ -265,17 +269,27 @@ def navigate(
     budget: Budget | None = None,
     edges: Iterable[Edge] = (),
     verifiers: Registry[Verifier] | None = None,
+    observer: Observer | None = None,
 ) -> NavResult:
     """Run the navigation loop; any failure inside becomes a labelled abstention, never a raise.
 
     `edges` are extra edges the router honours (overlay contradictions, confirmed triage).
     `verifiers` (the built-in registry by default) checks each ground once, at grounding
-    time; the router reuses those results.
+    time; the router reuses those results. `observer`, when given, sees every state the
+    policy decided from with the action it chose (tuning and tracing watch the walk with
+    it instead of wrapping the reasoner).
     """
     budget = budget or Budget()
     started = time.perf_counter()
     run = _Run(
-        workspace, index, question, policy, budget=budget, edges=tuple(edges), verifiers=verifiers
+        workspace,
+        index,
+        question,
+        policy,
+        budget=budget,
+        edges=tuple(edges),
+        verifiers=verifiers,
+        observer=observer,
     )
     try:
         run.execute()
@@ -301,10 +315,22 @@ def navigate(
 class _Run:
     """The executor's mutable bookkeeping for one navigation."""
 
-    def __init__(self, workspace, index, question, policy, *, budget, edges, verifiers):
+    def __init__(
+        self,
+        workspace: Workspace,
+        index: Index,
+        question: str,
+        policy: Policy,
+        *,
+        budget: Budget,
+        edges: tuple[Edge, ...],
+        verifiers: Registry[Verifier] | None,
+        observer: Observer | None = None,
+    ) -> None:
         self.workspace, self.index, self.question = workspace, index, question
         self.policy, self.budget, self.edges = policy, budget, edges
         self.verifiers: Registry[Verifier] | None = verifiers
+        self.observer = observer
         self.adapters: list[Adapter] = []
         self.hood = Neighbourhood()
         self.grounded: dict[str, Checked] = {}
@@ -337,6 +363,8 @@ class _Run:
                 self.terms,
             )
             action = self.policy.decide(state)
+            if self.observer is not None:
+                self.observer(state, action)
             if action.kind is ActionKind.ABSTAIN:
                 self._record(action.kind, None, action.reason, lambda: ((), ()))
                 self.failure = action.failure or Failure(FailureKind.ABSTAINED, action.reason)
@@ -351,7 +379,14 @@ class _Run:
             FailureKind.BUDGET, f"step budget of {self.budget.max_steps} exhausted before an answer"
         )
 
-    def _record(self, kind, target, reason, fn, *args) -> None:
+    def _record(
+        self,
+        kind: ActionKind,
+        target: str | None,
+        reason: str,
+        fn: Callable[..., tuple[Iterable[str], Iterable[Edge]]],
+        *args: Any,
+    ) -> None:
         start = time.perf_counter()
         self.step_note = ""
         nodes, edges = fn(*args)
@@ -362,14 +397,14 @@ class _Run:
             Step(len(self.steps), kind, target, reason, tuple(nodes), tuple(edges), ms)
         )
 
-    def _retrieve(self):
+    def _retrieve(self) -> tuple[tuple[str, ...], tuple[Edge, ...]]:
         seeds: list[Node] = []
         for adapter in self.adapters:
             seeds += adapter.retrieve(self.question, SEEDS_PER_SOURCE)
         self.hood, added, edges = self.hood.grow(seeds, (), hop=0, max_nodes=self.budget.max_nodes)
         return added, edges
 
-    def _expand(self, target: str | None):
+    def _expand(self, target: str | None) -> tuple[Iterable[str], Iterable[Edge]]:
         node = self.hood.nodes.get(target or "")
         hop = self.hood.hops.get(target or "", 0)
         if node is None or target in self.hood.expanded or hop >= self.budget.hops:
@@ -386,7 +421,7 @@ class _Run:
         )
         return added, new_edges
 
-    def _ground(self, target: str | None):
+    def _ground(self, target: str | None) -> tuple[tuple[str, ...], tuple[Edge, ...]]:
         if not target or target not in self.hood.nodes or target in self.grounded:
             return (), ()
         ground = ground_node(self.workspace, target)
@@ -398,7 +433,7 @@ class _Run:
             )
         return (), ()
 
-    def _answer(self, action: Action):
+    def _answer(self, action: Action) -> tuple[tuple[str, ...], tuple[Edge, ...]]:
         draft = action.draft
         if draft is None:
             raise TypeError("an answer action carries no draft")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 
 class FailureKind(StrEnum):
@@ -46,7 +47,7 @@ class Failure:
     def __str__(self) -> str:
         return self.message
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind.value, "detail": self.message}
 
 
@@ -136,7 +137,7 @@ class GiveUp:
             budget = " (the step budget ran out before every relevant note was checked)"
         return f"{self.candidate.words()}; {_VERDICTS[self.reason]}{budget}"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         match = self.candidate
         return {
             "reason": self.reason.value,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Protocol
+from typing import Any, Protocol
 
 from engine.core.errors import ConfigError, PayloadError
 from engine.core.model import Address, Edge
@@ -39,7 +39,7 @@ class Node:
             note.address, note.store.value, note.source, note.title, _excerpt(note.body), kind
         )
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "address": self.address,
             "store": self.store,
@@ -68,7 +68,7 @@ class Budget:
         if self.max_nodes > 5_000 or self.max_steps > 500 or self.hops > 20:
             raise ConfigError("budget too large: at most 20 hops, 5,000 nodes and 500 steps")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"hops": self.hops, "max_nodes": self.max_nodes, "max_steps": self.max_steps}
 
 
@@ -273,7 +273,7 @@ def link_less(workspace: Workspace) -> bool:
     return answer
 
 
-_link_less_seen: list = []
+_link_less_seen: list[Any] = []
 
 
 def owner(adapters: Iterable[Adapter], address: str) -> Adapter | None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -75,7 +76,7 @@ class Family:
     rate: float
 
     @classmethod
-    def from_json(cls, raw: dict) -> Family:
+    def from_json(cls, raw: dict[str, Any]) -> Family:
         return cls(
             name=str(raw["name"]),
             feature=str(raw["feature"]),
@@ -83,7 +84,7 @@ class Family:
             rate=float(raw["rate"]),
         )
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "name": self.name,
             "feature": self.feature,
@@ -114,7 +115,7 @@ class Calibration:
     families: tuple[Family, ...] = ()
 
     @classmethod
-    def from_json(cls, raw: dict) -> Calibration:
+    def from_json(cls, raw: dict[str, Any]) -> Calibration:
         return cls(
             features=tuple(raw["features"]),
             mean=np.asarray(raw["mean"], dtype=float),
@@ -126,7 +127,7 @@ class Calibration:
             families=tuple(Family.from_json(f) for f in raw.get("families", ())),
         )
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "features": list(self.features),
             "mean": [round(float(v), 6) for v in self.mean],

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
+from typing import Any
 
 from engine.core.errors import ConfigError
 from engine.core.model import Edge
@@ -80,7 +81,7 @@ class Contradiction:
     confidence: float | None = None  # None: confirmed in triage, no longer in the overlay
     cue: str = ""
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "edge": self.key.to_dict(),
             "practice": self.key.memory_address,
@@ -169,7 +170,7 @@ class Disclosed:
     practice_title: str
     canon_title: str
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             **self.contradiction.to_dict(),
             "edge_id": self.contradiction.key.token,
@@ -211,7 +212,7 @@ class Disclosure:
             )
         return "; ".join(parts)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "scope": self.scope.value,
             "summary": self.summary(),

@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 
 from engine.core import jsonsafe
 from engine.core.errors import ConfigError, EngineError, WorkspaceError
@@ -62,7 +63,7 @@ class OverlayConfig:
         if self.limit is not None and self.limit < 0:
             raise ConfigError("limit must not be negative")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
@@ -94,7 +95,7 @@ class OverlayEdge:
     def key(self) -> EdgeKey:
         return EdgeKey(self.memory_id, self.zk_source, self.zk_id)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {**asdict(self), "relation": self.relation.value}
 
     @classmethod
@@ -124,12 +125,12 @@ class Overlay:
 
     built_at: str
     typer: str
-    parameters: dict
-    counts: dict
+    parameters: dict[str, Any]
+    counts: dict[str, Any]
     seconds: float
     edges: tuple[OverlayEdge, ...] = field(default=())
 
-    def header(self) -> dict:
+    def header(self) -> dict[str, Any]:
         """What built the overlay, without its edges."""
         return {
             "built_at": self.built_at,
@@ -139,7 +140,7 @@ class Overlay:
             "seconds": self.seconds,
         }
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"kind": KIND, **self.header(), "edges": [e.to_dict() for e in self.edges]}
 
     @classmethod
@@ -343,14 +344,14 @@ def _is_number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def _text(data: dict, name: str) -> str:
+def _text(data: dict[str, Any], name: str) -> str:
     value = data.get(name, "")
     if not isinstance(value, str):
         raise ValueError(f"{name} is not a string")
     return value
 
 
-def _counts(value: object) -> dict:
+def _counts(value: object) -> dict[str, Any]:
     """`counts` as saved: names to whole numbers, `by_relation` one level deeper."""
     if not isinstance(value, dict):
         raise ValueError("counts is not an object")

@@ -14,6 +14,7 @@ import json
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -53,7 +54,7 @@ class StanceModel:
     calibration: Calibration | None = None
 
     @classmethod
-    def from_json(cls, raw: dict) -> StanceModel:
+    def from_json(cls, raw: dict[str, Any]) -> StanceModel:
         """Build from the JSON form; the trainer builds one with rarities only, then fits it."""
         return cls(
             features=tuple(raw.get("features", ())),

@@ -19,6 +19,7 @@ import os
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
+from typing import Any
 
 from engine.core import jsonsafe
 from engine.core.errors import ConfigError, EngineError, WorkspaceError
@@ -48,7 +49,7 @@ class TriageEntry:
     decision: TriageDecision
     note: str = ""
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "at": self.at,
             "edge": self.edge.to_dict(),

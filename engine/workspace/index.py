@@ -293,8 +293,8 @@ class Index:
             self.update(workspace)
         return found
 
-    def _apply(self, workspace: Workspace) -> Counter:
-        counts: Counter = Counter()
+    def _apply(self, workspace: Workspace) -> Counter[str]:
+        counts: Counter[str] = Counter()
         with self._transaction():
             catalog = self._catalog()
             # Mutated below; trusted again only once the transaction has committed.

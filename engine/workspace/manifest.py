@@ -19,6 +19,7 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.core import jsonsafe
 from engine.core.errors import WorkspaceError
@@ -46,7 +47,7 @@ class Entry:
     origin: str
     by: str
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"sha256": self.sha256, "origin": self.origin, "by": self.by}
 
 

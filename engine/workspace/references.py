@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import bibtexparser
 from bibtexparser import middlewares
@@ -123,7 +124,7 @@ def citations(workspace: Workspace, pages: Mapping[str, int | None]) -> dict[str
 
 
 @lru_cache(maxsize=16)
-def _load(root: str, stamps: tuple) -> References:
+def _load(root: str, stamps: tuple[Any, ...]) -> References:
     by_key: dict[str, Reference] = {}
     problems: list[str] = []
     for relative, stamp in stamps:

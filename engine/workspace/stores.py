@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 from engine.core import jsonsafe
 from engine.core.errors import EngineError, WorkspaceError
@@ -226,7 +227,7 @@ class _Loader:
         self.notes: dict[str, Note] = {}
         self._normalised: dict[str, Note] = {}  # NFC address → note, to catch NFC/NFD twins
         self.problems: list[LoadProblem] = []
-        self._settings: dict | None = None
+        self._settings: dict[str, Any] | None = None
 
     def refuse(self, path: str, problem: str) -> None:
         self.problems.append(LoadProblem(path, problem))
@@ -265,13 +266,13 @@ class _Loader:
                     declared.append(fed)
         return tuple(declared)
 
-    def settings(self) -> dict:
+    def settings(self) -> dict[str, Any]:
         """workspace.toml as a dict, read once; {} (and a problem) when unreadable."""
         if self._settings is None:
             self._settings = self._read_settings()
         return self._settings
 
-    def _read_settings(self) -> dict:
+    def _read_settings(self) -> dict[str, Any]:
         safe = resolve_inside(self.root, CONFIG_FILE)
         if not safe.allowed:
             self.refuse(CONFIG_FILE, f"symlink not followed: {safe.reason}")
@@ -285,7 +286,7 @@ class _Loader:
             self.refuse(CONFIG_FILE, f"cannot read workspace settings: {exc}")
             return {}
 
-    def _federated_entries(self) -> list[dict]:
+    def _federated_entries(self) -> list[dict[str, Any]]:
         entries = self.settings().get("federated", [])
         if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
             self.refuse(CONFIG_FILE, "federated must be an array of tables ([[federated]])")
@@ -383,7 +384,7 @@ class _Loader:
                 self._load_note(entry, f"{rel_dir}/{entry.name}", store=store, source=source)
         return True
 
-    def _entries(self, rel_dir: str, *, required: bool) -> list[os.DirEntry] | None:
+    def _entries(self, rel_dir: str, *, required: bool) -> list[os.DirEntry[str]] | None:
         safe = resolve_inside(self.root, rel_dir)
         if not safe.allowed:
             self.refuse(rel_dir, safe.reason)
@@ -399,7 +400,7 @@ class _Loader:
             self.refuse(rel_dir, f"cannot list folder: {exc.strerror or exc}")
             return None
 
-    def _load_note(self, entry: os.DirEntry, rel: str, *, store: Store, source: str) -> None:
+    def _load_note(self, entry: os.DirEntry[str], rel: str, *, store: Store, source: str) -> None:
         path: str | Path = entry.path
         if entry.is_symlink():
             safe = resolve_inside(self.root, rel)

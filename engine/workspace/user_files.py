@@ -19,6 +19,7 @@ import tomllib
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
+from typing import Any
 
 from engine.core import jsonsafe
 from engine.core.errors import WorkspaceError
@@ -79,7 +80,7 @@ def read_regular(path: str | Path, *, limit: int) -> tuple[bytes, int]:
     return data, info.st_mtime_ns
 
 
-def read_toml(data: bytes) -> dict:
+def read_toml(data: bytes) -> dict[str, Any]:
     """The TOML document in `data`; raises ValueError naming the problem, never anything else.
 
     Nesting past jsonsafe.MAX_DEPTH levels is refused: the parser recurses, and so could

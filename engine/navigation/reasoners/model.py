@@ -8,6 +8,7 @@ import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from engine.core.errors import PayloadError
 from engine.core.llm import ChatModel
@@ -170,7 +171,7 @@ def draft_answer(
         return DraftReply.rejected(failure, 0)
 
 
-def build_messages(question: str, nodes: Sequence[NodeView]) -> list[dict]:
+def build_messages(question: str, nodes: Sequence[NodeView]) -> list[dict[str, Any]]:
     """The system and user messages for `question` over `nodes` (already fitted)."""
     question = _clip(question.strip(), QUESTION_CHARS)
     tag = _tag(question, nodes)
@@ -186,7 +187,7 @@ def build_messages(question: str, nodes: Sequence[NodeView]) -> list[dict]:
 
 
 def _converse(
-    model: ChatModel, messages: list[dict], allowed: set[str], retries: int
+    model: ChatModel, messages: list[dict[str, Any]], allowed: set[str], retries: int
 ) -> DraftReply:
     limit = 1 + max(0, retries)
     problem = ""

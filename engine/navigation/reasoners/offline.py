@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 
 from engine.core.model import Address, Claim, ClaimKind, ProseCitation
@@ -132,8 +133,8 @@ class OfflineReasoner:
                 best.gaps,
                 budget_spent=state.steps_left <= 1 and _unchecked(state, self.config),
             )
-            claim = _claim("c1", best.text, "inference", [best.address])
-            return Action.give_up(_draft([claim], "c1", []), given_up)
+            guess = _claim("c1", best.text, "inference", [best.address])
+            return Action.give_up(_draft([guess], "c1", []), given_up)
         note = state.workspace.note(best.address)
         premises = (
             _premise_targets(state, best.address) if note and note.type is NoteKind.CLAIM else []
@@ -141,8 +142,8 @@ class OfflineReasoner:
         if not premises and not best.confirmed:
             return _own_words(state, best, match)
         if not premises:
-            claim = _claim("c1", best.text, "restatement", [best.address])
-            return Action.answer(_draft([claim], "c1", ["c1"]), f"restated {why}")
+            restated = _claim("c1", best.text, "restatement", [best.address])
+            return Action.answer(_draft([restated], "c1", ["c1"]), f"restated {why}")
         claims = []
         for i, target in enumerate(premises[: self.config.max_premises], start=1):
             text = _best_sentence_of(state, target, confirmed_only=True) or best.text
@@ -271,7 +272,7 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
     weights = _weights(state)
     total = sum(weights.values())
 
-    def share(words: set[str]) -> float:
+    def share(words: AbstractSet[str]) -> float:
         return sum(weights[q] for q in words) / total if total else 0.0
 
     salient = set(state.terms.salient) if state.terms is not None else set()
@@ -418,6 +419,8 @@ def _best_sentence_of(state: NavState, address: str, *, confirmed_only: bool = F
 
 def _premise_targets(state: NavState, address: str) -> list[str]:
     note = state.workspace.note(address)
+    if note is None:
+        return []
     return [link.target_address for link in note.links if link.relation in PREMISE_RELATIONS]
 
 
