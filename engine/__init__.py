@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from engine.navigation.reasoners.model import ModelReasoner
     from engine.navigation.reasoners.registry import ReasonerSpec
     from engine.navigation.substrate import Budget
-    from engine.review.contest import Disclosure, review_stamp
+    from engine.review.contest import Disclosure
     from engine.review.matrix import (
         Page,
         QueueOrder,
@@ -61,17 +61,18 @@ if TYPE_CHECKING:
         to_csv,
     )
     from engine.review.overlay import (
-        OVERLAY_PATH,
         Overlay,
         build_overlay,
         load_overlay,
         read_overlay,
     )
     from engine.review.relations import EdgeKey
+    from engine.review.snapshot import ReviewSnapshot, review_stamp
     from engine.review.triage import TriageDecision, confirmed_edges, read_log, record
     from engine.review.typers import Typer, model_typer
     from engine.workspace.examples import landing_examples, read_examples
     from engine.workspace.freshness import notes_changed
+    from engine.workspace.layout import OVERLAY_PATH
     from engine.workspace.opened import OpenWorkspace, Worker, open_workspace
     from engine.workspace.references import citations, reference_problems
 

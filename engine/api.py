@@ -27,7 +27,8 @@ from engine.navigation.outcomes import Failure, FailureKind
 from engine.navigation.reasoners.registry import ReasonerSpec, make_reasoner
 from engine.navigation.substrate import Budget, Neighbourhood
 from engine.review.claim_stance import stance_toward
-from engine.review.contest import Disclosure, ReviewScope, disclose, review_scope, review_stamp
+from engine.review.contest import Disclosure
+from engine.review.snapshot import ReviewSnapshot, review_stamp
 from engine.workspace.freshness import content_stamp, notes_changed
 from engine.workspace.opened import OpenWorkspace, open_workspace
 
@@ -44,6 +45,7 @@ __all__ = [
     "question_problem",
     "question_stance",
     "review_edges",
+    "review_stamp",
     "route_json",
     "route_payload",
     "stance_toward",
@@ -71,7 +73,7 @@ def review_edges(root: str | Path) -> list[Edge]:
     Confirmed triage contradictions; overlay ones not dismissed as well only when the
     workspace sets `contest = "unreviewed"`. Raises ConfigError for a bad setting.
     """
-    return review_scope(root).edges()
+    return ReviewSnapshot.load(root).edges()
 
 
 class Freshness(StrEnum):
@@ -132,24 +134,31 @@ def answer(
     *,
     reasoner: ReasonerSpec = "offline",
     budget: Budget | None = None,
+    review: ReviewSnapshot | None = None,
 ) -> Answer:
-    """Answer `question` under the workspace's review scope, disclosing contradictions.
+    """Answer `question` under the workspace's review, disclosing contradictions.
 
-    Raises ConfigError for an unusable `contest` setting or a question `question_problem`
-    refuses; nothing else raises.
+    `review` is the snapshot of the workspace's review the answer is made under, read now
+    when not given. Raises ConfigError for an unusable `contest` setting or a question
+    `question_problem` refuses; nothing else raises.
     """
     _check(question)
-    stamp = review_stamp(opened.root)
-    review: ReviewScope = review_scope(opened.root)
+    if review is None:
+        review = ReviewSnapshot.load(opened.root)
     run = ask(opened, question, reasoner=reasoner, budget=budget, edges=review.edges())
     cited = run.decision.cited if run.decision is not None else ()
     files = content_stamp(opened.workspace, run.cited, as_loaded=True)
-    return Answer(run, disclose(review, cited, opened.workspace), stamp, content_stamp=files)
+    contests = review.disclose(cited, opened.workspace)
+    return Answer(run, contests, review.stamp, content_stamp=files)
 
 
-def contests_now(opened: OpenWorkspace, cited: Iterable[str]) -> Disclosure:
+def contests_now(
+    opened: OpenWorkspace, cited: Iterable[str], review: ReviewSnapshot | None = None
+) -> Disclosure:
     """The contradictions on `cited` nodes as the workspace's review stands now."""
-    return disclose(review_scope(opened.root), cited, opened.workspace)
+    if review is None:
+        review = ReviewSnapshot.load(opened.root)
+    return review.disclose(cited, opened.workspace)
 
 
 def ask(

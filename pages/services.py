@@ -12,7 +12,6 @@ import streamlit as st
 
 from engine import (
     ENV_API_KEY,
-    OVERLAY_PATH,
     PLACEHOLDER_KEY,
     Answer,
     Budget,
@@ -22,17 +21,15 @@ from engine import (
     LLMConfig,
     ModelReasoner,
     OpenAIChat,
+    ReviewSnapshot,
     Typer,
     Worker,
     answer,
     build_overlay,
-    confirmed_edges,
     contests_now,
-    load_overlay,
     model_typer,
     notes_changed,
     question_problem,
-    review_edges,
     review_stamp,
 )
 from pages.state import DEFAULTS, KEYS
@@ -140,17 +137,24 @@ def _answer(
     *,
     name: str,
     bounds: tuple,
-    edges: tuple,
+    review_key: tuple,
+    _review: ReviewSnapshot,
     _policy=None,
     _cancel: threading.Event | None = None,
 ) -> Answer:
     w = worker(root)
     limits = Budget(*bounds)
-    del edges  # part of the cache key only: the answer reads the review scope itself
+    del review_key  # the cache key of `_review`: a triage decision gives a fresh answer
     if _policy is None:
         # On the answer pool, beside other sessions' questions; a rerun drops it if queued.
         result = w.call_answer(
-            answer, w.opened, question, reasoner=name, budget=limits, tick=_yield_to_streamlit
+            answer,
+            w.opened,
+            question,
+            reasoner=name,
+            budget=limits,
+            review=_review,
+            tick=_yield_to_streamlit,
         )
     else:
         # On the model pool, so a slow endpoint never holds the engine thread; the wait
@@ -161,6 +165,7 @@ def _answer(
             question,
             reasoner=_policy,
             budget=limits,
+            review=_review,
             cancel=_cancel,
             tick=_yield_to_streamlit,
         )
@@ -187,13 +192,20 @@ def ask(question: str) -> Answer:
     name, policy = reasoner(cancel)
     b = budget()
     root = str(w.opened.root)
-    # The contesting contradictions and the review stamp key the cache: a triage decision
-    # or a rebuilt overlay gives a fresh answer.
-    edges = (review_stamp(root), *((e.src, e.dst, e.relation) for e in review_edges(root)))
+    # The review snapshot's key (its stamp and contesting contradictions) keys the cache: a
+    # triage decision or a rebuilt overlay gives a fresh answer.
+    snapshot = review(root)
     try:
         bounds = (b.hops, b.max_nodes, b.max_steps)
         return _answer(
-            root, question, name=name, bounds=bounds, edges=edges, _policy=policy, _cancel=cancel
+            root,
+            question,
+            name=name,
+            bounds=bounds,
+            review_key=snapshot.key,
+            _review=snapshot,
+            _policy=policy,
+            _cancel=cancel,
         )
     except _Uncached as exc:
         return exc.result
@@ -260,7 +272,7 @@ def reviewed(result: Answer) -> Answer:
     stamp = review_stamp(root)
     if result.review_stamp == stamp:
         return result
-    now = w.call(contests_now, w.opened, result.run.cited)
+    now = w.call(contests_now, w.opened, result.run.cited, review(root))
     if result.contests is not None and now.items == result.contests.items:
         return replace(result, review_stamp=stamp)
     if not offline() or result.run.reasoner != DEFAULTS.reasoner:
@@ -284,25 +296,28 @@ def dag_page(_result: Answer, result_id: str, height: int) -> str:
     return dag_html(_result.run, height=height)
 
 
-@st.cache_data(show_spinner=False, max_entries=8)
-def _overlay_edges(root: str, stamp: tuple) -> tuple[Edge, ...]:
-    saved = load_overlay(root)
-    if saved is None:
-        return ()
-    return tuple(
-        Edge(e.key.memory_address, e.key.zk_address, e.relation.value) for e in saved.edges
-    )
+@st.cache_resource(show_spinner=False, max_entries=4)
+def _review(root: str, stamp: str) -> ReviewSnapshot:
+    return ReviewSnapshot.load(root)
+
+
+def review(root: str) -> ReviewSnapshot:
+    """The workspace's review (overlay, triage, contest scope), read once per change on disk.
+
+    Shared by every session, never copied: the answer, the banner and the graphs all read
+    the same snapshot. Raises ConfigError for an unusable `contest` setting.
+    """
+    return _review(root, review_stamp(root))
 
 
 def overlay_edges(root: str) -> tuple[Edge, ...]:
-    """The saved overlay's typed edges, practice → canon, reread when the file changes."""
+    """The saved overlay's typed edges, practice → canon, from the review snapshot."""
     if not root:
         return ()
     try:
-        info = (Path(root) / OVERLAY_PATH).stat()
-    except OSError:
+        return review(root).overlay_edges()
+    except ConfigError:
         return ()
-    return _overlay_edges(root, (info.st_size, info.st_mtime_ns))
 
 
 def confirmed_pairs() -> set[tuple[str, str]]:
@@ -310,7 +325,10 @@ def confirmed_pairs() -> set[tuple[str, str]]:
     w = current_worker()
     if w is None:
         return set()
-    return {(e.src, e.dst) for e in confirmed_edges(w.opened.root)}
+    try:
+        return set(review(str(w.opened.root)).confirmed_pairs())
+    except ConfigError:
+        return set()
 
 
 def type_overlay(worker: Worker) -> None:

@@ -11,7 +11,8 @@ from engine.api import open_workspace
 from engine.commands.progress import Progress
 from engine.commands.registry import Command, register
 from engine.core.errors import WorkspaceError
-from engine.review.overlay import OVERLAY_PATH, OverlayConfig, build_overlay, read_overlay
+from engine.review.overlay import OverlayConfig, build_overlay, read_overlay
+from engine.workspace.layout import OVERLAY_PATH
 
 SHOWN = (
     "memory_id",

@@ -12,8 +12,9 @@ from engine.core.errors import WorkspaceError
 from engine.importers.pdf_worker import DEFAULT_TIME_LIMIT
 from engine.importers.sources import AddOptions, AddReport, add_pdfs, collect_pdfs
 from engine.workspace.atomic import synapse_path, write_atomic
+from engine.workspace.layout import SOURCES_REPORT
 
-REPORT_FILE = ".synapse/reports/sources-add.json"
+REPORT_FILE = SOURCES_REPORT
 
 
 def time_limit(text: str) -> float:

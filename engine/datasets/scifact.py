@@ -24,8 +24,8 @@ from engine.datasets.sections import Sectioned, sectioned
 from engine.workspace.atomic import write_atomic
 from engine.workspace.examples import EXAMPLES_FILE
 from engine.workspace.import_writer import ImportWriter
+from engine.workspace.layout import CANON_DIR, CONFIG_FILE, MEMORY_DIR
 from engine.workspace.notes import is_address_safe
-from engine.workspace.stores import CANON_DIR, CONFIG_FILE, MEMORY_DIR
 
 BOX = "scifact"
 IMPORTER = "import scifact"

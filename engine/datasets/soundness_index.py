@@ -26,7 +26,7 @@ from engine.api import ask, open_workspace
 from engine.datasets.mutations import FamilyScore
 from engine.datasets.scifact_text import TrainSentence
 from engine.workspace.bm25 import BAG_DTYPE
-from engine.workspace.index_file import INDEX_PATH
+from engine.workspace.layout import INDEX_PATH
 
 FORGED = "zorblax"
 

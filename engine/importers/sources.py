@@ -35,7 +35,8 @@ from engine.importers.pdf_worker import (
     PdfWorker,
 )
 from engine.workspace.import_writer import ImportWriter
-from engine.workspace.stores import MAX_FILE_BYTES, SOURCES_DIR
+from engine.workspace.layout import SOURCES_DIR
+from engine.workspace.stores import MAX_FILE_BYTES
 from engine.workspace.user_files import FileKind, look, workspace_file
 
 IMPORTER = "sources add"

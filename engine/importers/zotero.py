@@ -30,8 +30,8 @@ from engine.importers.pdf_worker import PdfWorker
 from engine.importers.sources import AddOptions, Outcome, SourceAdder
 from engine.importers.zotero_db import Attachment, ZoteroItem, read_items
 from engine.workspace.import_writer import ImportWriter
+from engine.workspace.layout import CANON_DIR, SOURCES_DIR
 from engine.workspace.notes import FEDERATED_PREFIX, is_address_safe
-from engine.workspace.stores import CANON_DIR, SOURCES_DIR
 
 IMPORTER = "import zotero"
 

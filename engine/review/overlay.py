@@ -33,11 +33,11 @@ from engine.review.relations import EdgeKey, Relation, Typing
 from engine.review.strength import ClaimStrength, priority_weight
 from engine.review.typers import TyperFactory, TyperSpec, gate_for, make_typer
 from engine.workspace.atomic import read_app_file, synapse_path, write_atomic
+from engine.workspace.layout import OVERLAY_PATH
 from engine.workspace.notes import Note, NoteKind, Store
 from engine.workspace.opened import OpenWorkspace
 from engine.workspace.stores import Workspace
 
-OVERLAY_PATH = ".synapse/links/claim_links.json"
 KIND = "claim"
 PRACTICE_KINDS = frozenset({NoteKind.DECISION, NoteKind.EXPERIMENT, NoteKind.CHECKPOINT})
 CANON_KINDS = frozenset({NoteKind.CLAIM, NoteKind.FINDING})

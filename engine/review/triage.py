@@ -26,9 +26,10 @@ from engine.core.errors import ConfigError, EngineError, WorkspaceError
 from engine.core.model import Edge
 from engine.review.relations import EdgeKey, Relation
 from engine.workspace.atomic import append_durable, file_lock, read_app_file, synapse_path
+from engine.workspace.layout import TRIAGE_LOCK, TRIAGE_LOG
 
-LOG_PATH = ".synapse/triage.jsonl"
-LOCK_PATH = ".synapse/triage.lock"
+LOG_PATH = TRIAGE_LOG
+LOCK_PATH = TRIAGE_LOCK
 MAX_NOTE_CHARS = 10_000
 
 

@@ -31,10 +31,9 @@ from engine.workspace.atomic import (
     synapse_path,
     write_atomic,
 )
+from engine.workspace.layout import IMPORT_LOCK, JOURNAL_FILE, MANIFEST_FILE
 
-MANIFEST_FILE = ".synapse/imports/manifest.json"
-JOURNAL_FILE = ".synapse/imports/journal.jsonl"
-LOCK_FILE = ".synapse/imports/lock"
+LOCK_FILE = IMPORT_LOCK
 VERSION = 1
 _SHA256 = re.compile(r"\A[0-9a-f]{64}\Z")
 

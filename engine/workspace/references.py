@@ -27,8 +27,9 @@ from pylatexenc.latex2text import LatexNodes2Text
 
 from engine.core import jsonsafe
 from engine.core.paths import resolve_inside
+from engine.workspace.layout import SOURCES_DIR
 from engine.workspace.notes import Note, is_address_safe
-from engine.workspace.stores import SOURCES_DIR, Workspace
+from engine.workspace.stores import Workspace
 
 REFERENCE_FILES = ("references.bib", "references.json", f"{SOURCES_DIR}/zotero.csl.json")
 MAX_REFERENCE_BYTES = 32 * 1024 * 1024

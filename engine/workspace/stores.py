@@ -20,6 +20,7 @@ from engine.core import jsonsafe
 from engine.core.errors import EngineError, WorkspaceError
 from engine.core.paths import resolve_inside
 from engine.workspace.front_matter import ParsedNote, parse_note
+from engine.workspace.layout import CANON_DIR, CONFIG_FILE, MEMORY_DIR, SOURCES_DIR
 from engine.workspace.notes import (
     FEDERATED_PREFIX,
     MEMORY_SOURCE,
@@ -28,7 +29,8 @@ from engine.workspace.notes import (
     Store,
     is_address_safe,
 )
-from engine.workspace.user_files import Refused, read_regular, read_toml
+from engine.workspace.settings import WorkspaceSettings, read_settings
+from engine.workspace.user_files import Refused, read_regular
 from engine.workspace.vault import (
     VaultFolder,
     VaultNote,
@@ -39,10 +41,6 @@ from engine.workspace.vault import (
 
 MAX_NOTE_BYTES = 2 * 1024 * 1024
 MAX_FILE_BYTES = 20 * 1024 * 1024
-CANON_DIR = ".zettelkasten"
-MEMORY_DIR = ".memory"
-SOURCES_DIR = "sources"
-CONFIG_FILE = "workspace.toml"
 
 _Parsed = tuple[int, int, ParsedNote | VaultNote]
 
@@ -161,7 +159,10 @@ def load_workspace(path: str | os.PathLike[str], *, previous: Workspace | None =
     if not root.is_dir():
         raise WorkspaceError(f"workspace {str(path)!r} is not a directory")
     root = root.resolve()
-    if not any((root / name).is_dir() for name in (CANON_DIR, MEMORY_DIR)) and not _is_vault(root):
+    if (
+        not any((root / name).is_dir() for name in (CANON_DIR, MEMORY_DIR))
+        and not read_settings(root).is_vault
+    ):
         raise WorkspaceError(
             f"{str(path)!r} is not a workspace: a workspace folder holds {CANON_DIR}/ "
             f"(canon notes, one subfolder per box) or {MEMORY_DIR}/ (practice entries) or both,"
@@ -208,17 +209,6 @@ def tether_status(workspace: Workspace, note: Note) -> TetherState:
     return TetherState.OUTDATED if anchor_found else TetherState.STALE
 
 
-def _is_vault(root: Path) -> bool:
-    """Whether `root` has a regular `workspace.toml` that declares a `[vault]` section."""
-    config = root / CONFIG_FILE
-    try:
-        if config.is_symlink() or not config.is_file() or config.stat().st_size > 1_000_000:
-            return False
-        return "vault" in read_toml(config.read_bytes())
-    except (OSError, ValueError):
-        return False
-
-
 class _Loader:
     def __init__(self, root: Path, previous: Mapping[tuple[str, str], _Parsed]):
         self.root = root
@@ -227,7 +217,7 @@ class _Loader:
         self.notes: dict[str, Note] = {}
         self._normalised: dict[str, Note] = {}  # NFC address → note, to catch NFC/NFD twins
         self.problems: list[LoadProblem] = []
-        self._settings: dict[str, Any] | None = None
+        self._settings: WorkspaceSettings | None = None
 
     def refuse(self, path: str, problem: str) -> None:
         self.problems.append(LoadProblem(path, problem))
@@ -266,25 +256,13 @@ class _Loader:
                     declared.append(fed)
         return tuple(declared)
 
-    def settings(self) -> dict[str, Any]:
-        """workspace.toml as a dict, read once; {} (and a problem) when unreadable."""
+    def settings(self) -> Mapping[str, Any]:
+        """workspace.toml's document, read once; {} (and a problem) when unreadable."""
         if self._settings is None:
-            self._settings = self._read_settings()
-        return self._settings
-
-    def _read_settings(self) -> dict[str, Any]:
-        safe = resolve_inside(self.root, CONFIG_FILE)
-        if not safe.allowed:
-            self.refuse(CONFIG_FILE, f"symlink not followed: {safe.reason}")
-            return {}
-        try:
-            data = read_regular(safe.path, limit=MAX_NOTE_BYTES)[0]
-            return read_toml(data)
-        except FileNotFoundError:
-            return {}
-        except (OSError, Refused, ValueError) as exc:
-            self.refuse(CONFIG_FILE, f"cannot read workspace settings: {exc}")
-            return {}
+            self._settings = read_settings(self.root)
+            if self._settings.problem:
+                self.refuse(CONFIG_FILE, self._settings.problem)
+        return self._settings.document
 
     def _federated_entries(self) -> list[dict[str, Any]]:
         entries = self.settings().get("federated", [])

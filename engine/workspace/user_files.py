@@ -23,7 +23,8 @@ from typing import Any
 
 from engine.core import jsonsafe
 from engine.core.errors import WorkspaceError
-from engine.workspace.atomic import SYNAPSE_DIR, AppFile, open_parent
+from engine.workspace.atomic import AppFile, open_parent
+from engine.workspace.layout import SYNAPSE_DIR
 
 # The longest file name most file systems accept, in bytes.
 MAX_NAME_BYTES = 255
