@@ -36,24 +36,28 @@ if TYPE_CHECKING:
         OpenAIChat,
         check_connection,
     )
-    from engine.core.model import Claim, Edge, ReasoningDAG
+    from engine.core.epistemics import HonestyViolation
+    from engine.core.model import CONTRADICTS, Address, Claim, Edge, ReasoningDAG
     from engine.core.quote import QuoteMatch, verify_quote
     from engine.core.router import REASON_EXPLANATIONS, Decision, Reason, route
-    from engine.core.stance import Stance, StanceRelation
-    from engine.core.text import reveal
+    from engine.core.stance import ContradictionCue, Cue, CueShape, Stance, StanceRelation
+    from engine.core.text import reveal, shorten
     from engine.core.traceability import Traceability
     from engine.core.verifiers import VerifierResult, VerifierStatus
     from engine.core.wire import Draft, parse_json, parse_payload
-    from engine.navigation.navigator import NavResult, Policy
+    from engine.navigation.navigator import ActionKind, NavResult, Policy, Step
     from engine.navigation.outcomes import Failure, FailureKind, GiveUp, GiveUpReason, Match
     from engine.navigation.reasoners.model import ModelReasoner
     from engine.navigation.reasoners.registry import ReasonerSpec
-    from engine.navigation.substrate import Budget
+    from engine.navigation.substrate import Budget, Neighbourhood, Node
+    from engine.review.cell import CellDetail, cell_detail, edge_key, find_edge, triage_history
     from engine.review.contest import Disclosure
     from engine.review.matrix import (
         Page,
         QueueOrder,
+        distinct_labels,
         filter_frame,
+        is_high_value,
         page_rows,
         relations_in,
         review_matrix,
@@ -62,6 +66,7 @@ if TYPE_CHECKING:
     )
     from engine.review.overlay import (
         Overlay,
+        OverlayEdge,
         build_overlay,
         load_overlay,
         read_overlay,
@@ -70,10 +75,17 @@ if TYPE_CHECKING:
     from engine.review.snapshot import ReviewSnapshot, review_stamp
     from engine.review.triage import TriageDecision, confirmed_edges, read_log, record
     from engine.review.typers import Typer, model_typer
-    from engine.workspace.examples import landing_examples, read_examples
+    from engine.workspace.examples import (
+        PayloadExample,
+        landing_examples,
+        payload_examples,
+        read_examples,
+    )
     from engine.workspace.freshness import notes_changed
     from engine.workspace.layout import OVERLAY_PATH
+    from engine.workspace.notes import Quote
     from engine.workspace.opened import OpenWorkspace, Worker, open_workspace
+    from engine.workspace.stores import Workspace
     from engine.workspace.references import citations, reference_problems
 
 

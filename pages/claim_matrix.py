@@ -11,6 +11,7 @@ from engine import (
     review_matrix,
     sort_queue,
     to_csv,
+    triage_history,
 )
 from pages import matrix_widgets as panes
 from pages import services
@@ -109,5 +110,5 @@ if message := session.pop(KEYS.triage_message, None):
     st.toast(md_escape(message))
     st.caption(md_escape(f"Recorded — {message}"))
 with st.expander("Triage log (newest first)", expanded=True):
-    log = cells.triage_rows(root, worker.opened.workspace)
+    log = triage_history(root, worker.opened.workspace)
     st.html(table_html(log) if log else "<small>No decision recorded yet.</small>")

@@ -5,7 +5,18 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from engine import EngineError, Overlay, Page, TriageDecision, Worker, page_rows, record
+from engine import (
+    EngineError,
+    Overlay,
+    Page,
+    TriageDecision,
+    Worker,
+    cell_detail,
+    edge_key,
+    find_edge,
+    page_rows,
+    record,
+)
 from pages import services
 from pages.state import KEYS
 from present import cells
@@ -86,8 +97,8 @@ def heatmap_pane(visible: pd.DataFrame) -> str | None:
 def detail_pane(worker: Worker, overlay: Overlay, row: pd.Series) -> None:
     """What a reviewer reads about the selected edge: both notes, cue, brief, quotes."""
     st.markdown(md_escape(cells.edge_heading(row)))
-    edge = cells.find_edge(overlay, row)
-    detail = worker.call(cells.cell_detail, worker.opened, edge) if edge else None
+    edge = find_edge(overlay, row)
+    detail = worker.call(cell_detail, worker.opened, edge) if edge else None
     if detail is None or detail.missing:
         st.warning("One of this edge's notes is no longer in the workspace.")
         return
@@ -121,7 +132,7 @@ def _decide(root: str, frame: pd.DataFrame, decision: TriageDecision) -> None:
     note_key = KEYS.triage_note(token)
     note = session.get(note_key, "")
     try:
-        record(root, cells.edge_key(row), decision, note=note)
+        record(root, edge_key(row), decision, note=note)
     except (EngineError, OSError) as exc:
         session[KEYS.triage_message] = f"Not recorded: {exc}"
         return

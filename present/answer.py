@@ -10,8 +10,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from engine import Claim, Edge, FailureKind, NavResult, StanceRelation, Tier, VerifierStatus
-from engine.core.model import CONTRADICTS
+from engine import (
+    CONTRADICTS,
+    Claim,
+    Edge,
+    FailureKind,
+    NavResult,
+    StanceRelation,
+    Tier,
+    VerifierStatus,
+)
 from present.markup import esc
 
 MATRIX_PAGE = "pages/claim_matrix.py"

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import itertools
 
-from engine import NavResult, Traceability
+from engine import (
+    NavResult,
+    Traceability,
+)
 from present.markup import esc, trace_colours
 
 # Later kinds win where highlights overlap: a number inside an uncited stretch is a number.
