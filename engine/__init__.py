@@ -25,7 +25,7 @@ if TYPE_CHECKING:
         route_json,
         route_payload,
     )
-    from engine.core.epistemics import Tier, Verdict
+    from engine.core.epistemics import HonestyViolation, Tier, Verdict
     from engine.core.errors import ConfigError, EngineError, PayloadError, WorkspaceError
     from engine.core.llm import (
         ENV_API_KEY,
@@ -36,7 +36,6 @@ if TYPE_CHECKING:
         OpenAIChat,
         check_connection,
     )
-    from engine.core.epistemics import HonestyViolation
     from engine.core.model import CONTRADICTS, Address, Claim, Edge, ReasoningDAG
     from engine.core.quote import QuoteMatch, verify_quote
     from engine.core.router import REASON_EXPLANATIONS, Decision, Reason, route
@@ -45,11 +44,12 @@ if TYPE_CHECKING:
     from engine.core.traceability import Traceability
     from engine.core.verifiers import VerifierResult, VerifierStatus
     from engine.core.wire import Draft, parse_json, parse_payload
+    from engine.navigation.budget import Budget
     from engine.navigation.navigator import ActionKind, NavResult, Policy, Step
     from engine.navigation.outcomes import Failure, FailureKind, GiveUp, GiveUpReason, Match
     from engine.navigation.reasoners.model import ModelReasoner
     from engine.navigation.reasoners.registry import ReasonerSpec
-    from engine.navigation.substrate import Budget, Neighbourhood, Node
+    from engine.navigation.substrate import Neighbourhood, Node
     from engine.review.cell import CellDetail, cell_detail, edge_key, find_edge, triage_history
     from engine.review.contest import Disclosure
     from engine.review.matrix import (
@@ -85,8 +85,8 @@ if TYPE_CHECKING:
     from engine.workspace.layout import OVERLAY_PATH
     from engine.workspace.notes import Quote
     from engine.workspace.opened import OpenWorkspace, Worker, open_workspace
-    from engine.workspace.stores import Workspace
     from engine.workspace.references import citations, reference_problems
+    from engine.workspace.stores import Workspace
 
 
 def _exports() -> dict[str, str]:

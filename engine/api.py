@@ -21,11 +21,12 @@ from engine.core.router import Decision, route
 from engine.core.stance import Stance
 from engine.core.verifiers import Verifier
 from engine.core.wire import parse_json, parse_payload
+from engine.navigation.budget import Budget
 from engine.navigation.coverage import claim_shaped
 from engine.navigation.navigator import NavResult, navigate
 from engine.navigation.outcomes import Failure, FailureKind
 from engine.navigation.reasoners.registry import ReasonerSpec, make_reasoner
-from engine.navigation.substrate import Budget, Neighbourhood
+from engine.navigation.substrate import Neighbourhood
 from engine.review.claim_stance import stance_toward
 from engine.review.contest import Disclosure
 from engine.review.snapshot import ReviewSnapshot, review_stamp

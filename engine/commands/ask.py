@@ -7,13 +7,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine.api import answer, open_workspace, question_problem
 from engine.commands.batch import Tally, batch_lines, count_lines
 from engine.commands.progress import Progress, answers_redirected
 from engine.commands.registry import Command, register
 from engine.core.errors import ConfigError
-from engine.core.wire import dumps
-from engine.navigation.substrate import Budget
 
 # Fields of a result that the command prints unless --full is given; the router's verdict,
 # label, status, reasons and detail are in `decision`, as `route` prints them.
@@ -23,6 +20,8 @@ SUMMARY = (
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
+    from engine.navigation.budget import Budget
+
     parser.add_argument("question", nargs="?", help="the question to answer")
     parser.add_argument("--workspace", required=True, type=Path, help="workspace folder")
     parser.add_argument("--batch", type=Path, help="JSONL file of {id, question} lines")
@@ -35,6 +34,10 @@ def _configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from engine.api import answer, open_workspace, question_problem
+    from engine.core.wire import dumps
+    from engine.navigation.budget import Budget
+
     if (args.question is None) == (args.batch is None):
         raise ConfigError("give either a QUESTION or --batch FILE.jsonl")
     if args.question is not None and (problem := question_problem(args.question)):
@@ -77,6 +80,8 @@ def _shape(result, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _item(data: object, problem: str, line_no: int, tally: Tally) -> dict[str, Any]:
+    from engine.api import question_problem
+
     if problem:
         return tally.error(None, line_no, problem)
     if not isinstance(data, dict) or not isinstance(data.get("question"), str):

@@ -22,15 +22,15 @@ import argparse
 import json
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.commands.registry import Command, register
-from engine.core import jsonsafe
 from engine.core.errors import ConfigError, WorkspaceError
-from engine.datasets.scifact import BOX, labels_path
-from engine.review.overlay import Overlay, practice_entries, read_overlay
 from engine.review.relations import Relation
-from engine.workspace.stores import load_workspace
+
+if TYPE_CHECKING:
+    from engine.review.overlay import Overlay
+
 
 GOLD_RELATIONS = {"SUPPORT": Relation.SUPPORTS.value, "CONTRADICT": Relation.CONTRADICTS.value}
 SCORED = (Relation.CONTRADICTS.value, Relation.SUPPORTS.value)
@@ -75,6 +75,8 @@ def annotated_pairs(lines: list[str]) -> set[Pair]:
 
 def _label_line(line: str | bytes, number: int) -> dict[str, Any]:
     """One SciFact label line as an object with an id; ConfigError naming the problem."""
+    from engine.core import jsonsafe
+
     try:
         claim = jsonsafe.loads(line)
     except ValueError as exc:
@@ -91,6 +93,8 @@ def score_overlay(
 
     `within`, when given, keeps only predictions on those pairs.
     """
+    from engine.datasets.scifact import BOX
+
     gold = {pair: rel for pair, rel in gold.items() if pair[0] in scope}
     predicted = {
         (edge.memory_id, edge.zk_id): edge.relation.value
@@ -129,6 +133,8 @@ def score_overlay(
 
 def contradiction_bands(overlay: Overlay, gold: dict[Pair, str], scope: set[str]) -> dict[str, Any]:
     """Precision of the contradictions by confidence band and by cue, with the counts."""
+    from engine.datasets.scifact import BOX
+
     bands: dict[str, list[bool]] = {}
     cues: dict[str, list[bool]] = {}
     for edge in overlay.edges:
@@ -157,6 +163,10 @@ def _configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from engine.datasets.scifact import labels_path
+    from engine.review.overlay import practice_entries, read_overlay
+    from engine.workspace.stores import load_workspace
+
     read = read_overlay(args.workspace)
     if read.overlay is None:
         raise WorkspaceError(f"{read.reason} (run `python -m engine overlay build` first)")

@@ -5,11 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from engine.api import open_workspace
 from engine.commands.progress import Progress
 from engine.commands.registry import Command, register
-from engine.core.wire import dumps
-from engine.datasets.evaluation import load_gold, run_claims, score
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
@@ -20,6 +17,10 @@ def _configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from engine.api import open_workspace
+    from engine.core.wire import dumps
+    from engine.datasets.evaluation import load_gold, run_claims, score
+
     claims = load_gold(args.claims)[: args.limit]
     opened = open_workspace(args.workspace)
     line = Progress("asking claims")

@@ -6,10 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from engine.api import route_json
 from engine.commands.registry import Command, register
 from engine.core.errors import PayloadError
-from engine.core.wire import dumps
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
@@ -18,6 +16,9 @@ def _configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from engine.core.router import route
+    from engine.core.wire import dumps, parse_json
+
     if args.file == "-":
         text = sys.stdin.buffer.read()
     else:
@@ -25,7 +26,7 @@ def _run(args: argparse.Namespace) -> int:
             text = Path(args.file).read_bytes()
         except OSError as exc:
             raise PayloadError(f"cannot read {args.file}: {exc.strerror}") from None
-    decision = route_json(text, workspace=args.workspace)
+    decision = route(parse_json(text), workspace=args.workspace)
     print(dumps(decision.to_dict()))
     return 0
 

@@ -6,13 +6,15 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine.commands.registry import Command, register
 from engine.core.errors import WorkspaceError
-from engine.importers.pdf_worker import DEFAULT_TIME_LIMIT
-from engine.importers.sources import AddOptions, AddReport, add_pdfs, collect_pdfs
-from engine.workspace.atomic import synapse_path, write_atomic
 from engine.workspace.layout import SOURCES_REPORT
+
+if TYPE_CHECKING:
+    from engine.importers.sources import AddReport
+
 
 REPORT_FILE = SOURCES_REPORT
 
@@ -30,6 +32,8 @@ def time_limit(text: str) -> float:
 
 def add_budget_arguments(parser: argparse.ArgumentParser) -> None:
     """`--replace` and `--time-limit`, as every importer of PDFs takes them."""
+    from engine.importers.limits import PDF_TIME_LIMIT as DEFAULT_TIME_LIMIT
+
     parser.add_argument(
         "--replace",
         action="store_true",
@@ -53,6 +57,9 @@ def _configure(parser: argparse.ArgumentParser) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     """Exit 0 when every PDF gave text, 1 when some failed (each is named in the report)."""
+    from engine.importers.sources import AddOptions, add_pdfs, collect_pdfs
+    from engine.workspace.atomic import synapse_path, write_atomic
+
     root = args.workspace
     if not root.is_dir():
         raise WorkspaceError(f"workspace {str(root)!r} is not a directory")

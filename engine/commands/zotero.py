@@ -9,8 +9,6 @@ from pathlib import Path
 
 from engine.commands.registry import Command, register
 from engine.commands.sources import add_budget_arguments
-from engine.importers.sources import AddOptions
-from engine.importers.zotero import import_zotero
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
@@ -24,6 +22,9 @@ def _configure(parser: argparse.ArgumentParser) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     """Exit 0 when everything was imported, 1 when something was skipped or kept (on stderr)."""
+    from engine.importers.sources import AddOptions
+    from engine.importers.zotero import import_zotero
+
     options = AddOptions(replace=args.replace, time_limit=args.time_limit)
     report = import_zotero(args.data_dir, args.workspace, box=args.box, options=options)
     for item, problem in report.problems:

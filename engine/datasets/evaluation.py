@@ -13,7 +13,7 @@ from engine.core import jsonsafe
 from engine.core.errors import ConfigError
 from engine.core.model import Address, ClaimKind
 from engine.core.router import Decision
-from engine.navigation.substrate import Budget
+from engine.navigation.budget import Budget
 from engine.workspace.notes import Store
 
 SCIFACT_BOX = "scifact"

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
 
+from engine.importers.limits import PDF_TIME_LIMIT
 from engine.importers.pdf import (
     MAX_PAGES,
     MAX_PDF_BYTES,
@@ -32,7 +33,7 @@ from engine.importers.pdf import (
     extract_pdf,
 )
 
-DEFAULT_TIME_LIMIT = 120.0
+DEFAULT_TIME_LIMIT = PDF_TIME_LIMIT
 DEFAULT_MEMORY_BYTES = 2 * 1024**3
 # How long a fresh process may take to start and import pypdf before the first file.
 START_SECONDS = 60.0

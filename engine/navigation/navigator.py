@@ -17,10 +17,11 @@ from engine.core.router import Decision, route
 from engine.core.stance import Stance
 from engine.core.verifiers import Verifier, VerifierResult
 from engine.core.wire import Draft, RouteInput, parse_payload
+from engine.navigation.budget import Budget
 from engine.navigation.coverage import CoverageReport, QuestionTerms
 from engine.navigation.grounding import NodeGround, for_claim, ground_node
 from engine.navigation.outcomes import Failure, FailureKind, GiveUp
-from engine.navigation.substrate import Adapter, Budget, Neighbourhood, Node, build_adapters, owner
+from engine.navigation.substrate import Adapter, Neighbourhood, Node, build_adapters, owner
 from engine.workspace.index import Index
 from engine.workspace.notes import Store
 from engine.workspace.stores import Workspace

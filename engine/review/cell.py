@@ -102,5 +102,3 @@ def triage_history(
         }
         for e in reversed(entries)
     ]
-
-

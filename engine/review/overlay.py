@@ -27,8 +27,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from engine.core import jsonsafe
-from engine.core.errors import ConfigError, EngineError, WorkspaceError
+from engine.core.errors import EngineError, WorkspaceError
 from engine.core.registry import Registry
+from engine.review.overlay_config import OverlayConfig as OverlayConfig
 from engine.review.relations import EdgeKey, Relation, Typing
 from engine.review.strength import ClaimStrength, priority_weight
 from engine.review.typers import TyperFactory, TyperSpec, gate_for, make_typer
@@ -45,26 +46,7 @@ CANON_KINDS = frozenset({NoteKind.CLAIM, NoteKind.FINDING})
 Progress = Callable[[int, int], None]
 
 
-@dataclass(frozen=True)
-class OverlayConfig:
-    """How candidates are drawn and which typed edges are kept."""
-
-    k: int = 5
-    overfetch: int = 3
-    sim_floor: float = 0.3
-    min_confidence: float = 0.55
-    limit: int | None = None  # only the first N practice entries, in address order
-
-    def __post_init__(self) -> None:
-        if self.k < 1 or self.overfetch < 1:
-            raise ConfigError("k and overfetch must be at least 1")
-        if not (0.0 <= self.sim_floor <= 1.0 and 0.0 <= self.min_confidence <= 1.0):
-            raise ConfigError("sim_floor and min_confidence must lie in [0, 1]")
-        if self.limit is not None and self.limit < 0:
-            raise ConfigError("limit must not be negative")
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+DEFAULTS = OverlayConfig()
 
 
 @dataclass(frozen=True)
@@ -211,7 +193,7 @@ def note_text(note: Note) -> str:
     return body if body.startswith(title) else f"{title}\n{body}"
 
 
-def candidates(opened: OpenWorkspace, config: OverlayConfig = OverlayConfig()) -> list[Candidate]:
+def candidates(opened: OpenWorkspace, config: OverlayConfig = DEFAULTS) -> list[Candidate]:
     """The pairs to type: at most `config.k` canon claims/findings per practice entry."""
     notes = opened.workspace.notes
     out: list[Candidate] = []
@@ -239,7 +221,7 @@ def build_overlay(
     opened: OpenWorkspace,
     *,
     typer: TyperSpec = "offline",
-    config: OverlayConfig = OverlayConfig(),
+    config: OverlayConfig = DEFAULTS,
     progress: Progress | None = None,
     typers: Registry[TyperFactory] | None = None,
 ) -> Overlay:
