@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 from engine import MAX_QUESTION_CHARS, ConfigError, answer, question_problem
 from engine.workspace.opened import ANSWER_WORKERS, Worker
 from tests.apptest import clear_caches  # noqa: F401 (empties Streamlit's caches per test)
-from tests.cli import run
+from tests.cli import invoke
 from tests.conftest import ROOT
 
 SIGNAL = "Does the momentum signal skip the most recent month?"
@@ -39,7 +39,7 @@ def test_the_engine_refuses_a_question_over_the_cap(lab):
 
 
 def test_ask_refuses_a_question_over_the_cap_on_one_line(lab_path):
-    code, out, err = run("ask", TOO_LONG, "--workspace", lab_path)
+    code, out, err = invoke("ask", TOO_LONG, "--workspace", lab_path)
     assert code == 2 and out == "" and err.startswith("error: the question is 2,001 characters")
     assert err.count("\n") == 1
 
@@ -48,7 +48,7 @@ def test_a_batch_line_over_the_cap_is_an_error_record_and_the_rest_answer(tmp_pa
     batch = tmp_path / "questions.jsonl"
     lines = [{"id": "a", "question": SIGNAL}, {"id": "b", "question": HUGE}]
     batch.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    code, out, _ = run("ask", "--batch", batch, "--workspace", lab_path)
+    code, out, _ = invoke("ask", "--batch", batch, "--workspace", lab_path)
     records = [json.loads(line) for line in out.splitlines()]
     assert code == 2 and [r["id"] for r in records] == ["a", "b"]
     assert "decision" in records[0] and "48,000 characters" in records[1]["error"]

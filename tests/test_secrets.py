@@ -18,7 +18,7 @@ from tests.chat_server import (
     status,
     wrong_shape,
 )
-from tests.cli import Result, run
+from tests.cli import Result, invoke
 from tests.conftest import ROOT
 from tests.test_endpoint_faults import closed_port_url, grounded_draft
 
@@ -150,4 +150,4 @@ def ask_openai_cli(lab_path, server: ChatServer) -> Result:
     """`ask --reasoner openai --full` in a subprocess, against `server`, with the test key."""
     env = {ENV_BASE_URL: server.base_url, ENV_MODEL: "m", ENV_API_KEY: KEY}
     args = ["ask", QUESTION, "--workspace", lab_path, "--reasoner", "openai", "--full"]
-    return run(*args, env=env, timeout=60)
+    return invoke(*args, env=env, timeout=60)
