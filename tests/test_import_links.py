@@ -4,10 +4,10 @@ import os
 
 import pytest
 
+from tests.builders.pdfgen import write_pdf
+from tests.builders.zotero_library import Mark, Paper, build_library
 from tests.cli import invoke
 from tests.workspaces import make_workspace, user_bytes
-from tools.pdfgen import write_pdf
-from tools.zotero_library import Mark, Paper, build_library
 
 PAGES = [["Patients given the drug had fewer relapses than those given placebo."]]
 NOTE = "---\nid: d1\ntype: decision\ntitle: Keep\n---\nOur own decision, typed by hand.\n"

@@ -6,11 +6,11 @@ import sqlite3
 import pytest
 
 from engine.workspace.stores import load_workspace
+from tests.builders.pdfgen import write_pdf
+from tests.builders.zotero_library import Paper, build_library
 from tests.cli import invoke
 from tests.test_scifact import CLAIMS, CORPUS
 from tests.workspaces import make_workspace, user_bytes
-from tools.pdfgen import write_pdf
-from tools.zotero_library import Paper, build_library
 
 FIRST = [["Müller found that sleep loss impaired recall in all 40 adults tested."]]
 SECOND = [["Muller reports that caffeine had no effect on reaction times in mice."]]

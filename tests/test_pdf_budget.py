@@ -13,9 +13,9 @@ import pytest
 from engine.importers.pdf_worker import PdfWorker
 from engine.importers.sources import AddOptions, SourceAdder, add_pdfs, pdf_origin
 from engine.workspace.import_writer import ImportWriter
+from tests.builders.pdfgen import pdf_bytes, shared_stream_pdf_bytes, write_pdf
 from tests.cli import ROOT, invoke
 from tests.workspaces import make_workspace, user_bytes
-from tools.pdfgen import pdf_bytes, shared_stream_pdf_bytes, write_pdf
 
 PAGES = [["Patients given the drug had fewer relapses than those given placebo."]]
 LATER = [["A later version: the effect did not hold in children under twelve."]]

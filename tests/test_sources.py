@@ -8,9 +8,9 @@ from engine.importers.citekeys import citekey_from_name
 from engine.importers.pdf_worker import PdfWorker
 from engine.importers.sources import AddOptions, Outcome, SourceAdder, add_pdfs, pdf_origin
 from engine.workspace.import_writer import ImportWriter
+from tests.builders.pdfgen import pdf_bytes, write_pdf
 from tests.cli import invoke
 from tests.workspaces import make_workspace
-from tools.pdfgen import pdf_bytes, write_pdf
 
 PAGES = [
     ["A first page about methods and the design of the study."],

@@ -6,8 +6,8 @@ import pytest
 from engine.core.verifiers import verify
 from engine.importers.zotero import import_zotero
 from engine.workspace.stores import load_workspace
+from tests.builders.zotero_library import Mark, Paper, build_library
 from tests.cli import invoke
-from tools.zotero_library import Mark, Paper, build_library
 
 WINNERS = "Buying past winners and selling past losers generated significant abnormal returns."
 PAGES = [["Introduction to the study of returns."], [WINNERS, "The profits are not due to risk."]]

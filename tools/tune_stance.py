@@ -32,8 +32,8 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 from pathlib import Path
 
-from engine.review import stance
 from engine.core.stance import ContradictionCue
+from engine.review import stance
 from engine.review.calibration import Family
 from engine.review.overlay import candidates, note_text
 from engine.review.passages import passage

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tools.pdfgen import write_pdf
+from tests.builders.pdfgen import write_pdf
 
 SCHEMA = """
 CREATE TABLE itemTypes (itemTypeID INTEGER PRIMARY KEY, typeName TEXT,
