@@ -22,7 +22,7 @@ from engine import (
 )
 from present.markup import esc
 
-MATRIX_PAGE = "pages/claim_matrix.py"
+MATRIX_PAGE = "ui/claim_matrix.py"
 
 
 @dataclass(frozen=True)

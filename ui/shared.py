@@ -5,14 +5,14 @@ from __future__ import annotations
 import streamlit as st
 
 from engine import Answer, EngineError, Freshness
-from pages import services
-from pages import state as app_state
-from pages.state import DEFAULTS, KEYS
 from present.answer import stance_line
 from present.contests import contest_lines, contests_html, review_note
 from present.graphs import step_count
 from present.markup import md_escape
 from present.views import banner
+from ui import services
+from ui import state as app_state
+from ui.state import DEFAULTS, KEYS
 
 
 def ask(question: str) -> bool:
@@ -102,7 +102,7 @@ def show_banner(result: Answer) -> None:
         st.html(disclosure)
         for line in contest_lines(result)[:3]:
             st.page_link(
-                "pages/claim_matrix.py",
+                "ui/claim_matrix.py",
                 label=md_escape(line.link_label),
                 query_params={"edge": line.edge_id},
             )
@@ -134,6 +134,6 @@ def show_current() -> Answer:
 def nothing_yet() -> None:
     """Say how to get a result, then stop the page."""
     st.info("Nothing to show yet: ask a question on Navigate or route a payload on Audit.")
-    st.page_link("pages/navigate.py", label="Go to Navigate")
-    st.page_link("pages/audit.py", label="Go to Audit")
+    st.page_link("ui/navigate.py", label="Go to Navigate")
+    st.page_link("ui/audit.py", label="Go to Audit")
     st.stop()

@@ -1,9 +1,9 @@
-"""`python -m tools.serve [streamlit options]`: `streamlit run app.py`, deep links working at once.
+"""The app's server: `python -m ui.serve [streamlit options]` (or `synapse serve`).
 
-The page modules live in `pages/`, which Streamlit takes, on a fresh server's first run, for
-its old pages-folder layout: the first visitor of a link such as `/dag?q=…` then gets a
-"Page not found" dialog. The app declares its pages with `st.navigation`, so that layout is
-switched off before the server starts.
+It runs `streamlit run app.py` once the default workspace has started opening and the
+heavy modules are imported, so the first visitor waits for neither. The pages live in
+`ui/`, declared with `st.navigation`; no folder is named `pages/`, so Streamlit never
+guesses an older pages-folder layout and a deep link such as `/dag?q=…` works at once.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ import importlib
 import inspect
 import logging
 import sys
+from pathlib import Path
 
-from streamlit.runtime.pages_manager import PagesManager
 from streamlit.web import cli
 
-from engine.workspace.opened import Worker
+from engine import Worker
 
 # Imported before the server starts, so the first visitor does not wait for them.
 WARM = (
@@ -31,11 +31,13 @@ WARM = (
     # The emoji catalogue, whose one large pattern compiles on import (a page link's icon).
     "streamlit.emojis",
 )
-OPEN_BEFORE_SERVING_S = 20.0  # at most this long between start and serving
+OPEN_BEFORE_SERVING_S = 20.0
+APP = (
+    Path(__file__).resolve().parent.parent / "app.py"
+)  # at most this long between start and serving
 
 
 def main(argv: list[str]) -> None:
-    PagesManager.uses_pages_directory = False
     worker = open_default_workspace()
     for name in WARM:
         importlib.import_module(name)
@@ -45,7 +47,7 @@ def main(argv: list[str]) -> None:
     # Serving once the default workspace is open means the first visitor never waits on it;
     # a workspace too large to open in time is served anyway and the pages follow its load.
     worker.ready(wait=OPEN_BEFORE_SERVING_S)
-    sys.argv = ["streamlit", "run", "app.py", *argv]
+    sys.argv = ["streamlit", "run", str(APP), *argv]
     cli.main()
 
 
@@ -60,7 +62,7 @@ def open_default_workspace() -> Worker:
     level = check.level
     check.setLevel(logging.ERROR)
     try:
-        from pages import services
+        from ui import services
     finally:
         check.setLevel(level)
     return services.worker(services.resolve(services.default_workspace()))

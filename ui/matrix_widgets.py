@@ -17,11 +17,11 @@ from engine import (
     page_rows,
     record,
 )
-from pages import services
-from pages.state import KEYS
 from present import cells
 from present.heatmap import column_key_html, heatmap_view, picked_edge
 from present.markup import md_escape, relation_legend_html
+from ui import services
+from ui.state import KEYS
 
 QUEUE_PAGE = 25
 HEAT_ROWS = 12  # the data is sparse (about one edge a row): 12 rows meet about 14 notes

@@ -13,12 +13,12 @@ from engine import (
     to_csv,
     triage_history,
 )
-from pages import matrix_widgets as panes
-from pages import services
-from pages.state import KEYS
 from present import cells
 from present.markup import md_escape
 from present.tables import table_html
+from ui import matrix_widgets as panes
+from ui import services
+from ui.state import KEYS
 
 st.title("Claim matrix")
 worker = services.current_worker()

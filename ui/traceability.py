@@ -2,10 +2,10 @@
 
 import streamlit as st
 
-from pages import shared
 from present.highlight import highlight_html, sentence_rows, trace_counts, traceability
 from present.markup import trace_legend_html
 from present.tables import table_html
+from ui import shared
 
 st.title("Traceability")
 run = shared.show_current().run

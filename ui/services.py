@@ -32,8 +32,8 @@ from engine import (
     question_problem,
     review_stamp,
 )
-from pages.state import DEFAULTS, KEYS
 from present.graphs import dag_html, neighbourhood_html
+from ui.state import DEFAULTS, KEYS
 
 app_dir = Path(__file__).resolve().parent.parent
 

@@ -3,14 +3,14 @@
 import streamlit as st
 
 from engine import MAX_QUESTION_CHARS
-from pages import services, shared
-from pages import state as app_state
-from pages.state import KEYS
 from present.answer import answer_area
 from present.graphs import step_caption, step_count
 from present.highlight import cites_html
 from present.markup import md_escape, store_legend_html
 from present.views import decision_json, payload_json
+from ui import services, shared
+from ui import state as app_state
+from ui.state import KEYS
 
 st.title("Navigate")
 worker = services.current_worker()

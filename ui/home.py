@@ -5,10 +5,10 @@ from pathlib import Path
 import streamlit as st
 
 from engine import landing_examples, read_examples
-from pages import services
-from pages import state as app_state
-from pages.state import KEYS
 from present.markup import md_escape
+from ui import services
+from ui import state as app_state
+from ui.state import KEYS
 
 st.title("Synapse Review")
 st.markdown(
@@ -66,7 +66,7 @@ for i, example in enumerate(examples):
     )
     if chosen:
         app_state.ask_later(example.question)
-        st.switch_page("pages/navigate.py")
+        st.switch_page("ui/navigate.py")
     summary = f" — {example.summary}" if example.summary else ""
     right.caption(md_escape(" · ".join(tags) + summary))
-st.page_link("pages/navigate.py", label="Or ask your own question on Navigate", icon="➡️")
+st.page_link("ui/navigate.py", label="Or ask your own question on Navigate", icon="➡️")

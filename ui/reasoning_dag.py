@@ -3,12 +3,12 @@
 import streamlit as st
 
 from engine import citations, reference_problems
-from pages import services, shared
-from pages import state as app_state
 from present.answer import MATRIX_PAGE, contested_pairs
 from present.markup import legend_html, md_escape
 from present.tables import claim_rows, claims_table_html, ground_rows, table_html
 from present.views import explanations
+from ui import services, shared
+from ui import state as app_state
 
 st.title("Reasoning DAG")
 result = shared.show_current()

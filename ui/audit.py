@@ -3,15 +3,15 @@
 import streamlit as st
 
 from engine import PayloadError
-from pages import services, shared
-from pages import state as app_state
-from pages.state import KEYS
 from present.gallery import example, examples
 from present.graphs import dag_html
 from present.highlight import highlight_html, traceability
 from present.markup import legend_html, md_escape, trace_legend_html
 from present.tables import claim_rows, claims_table_html
 from present.views import audit_result
+from ui import services, shared
+from ui import state as app_state
+from ui.state import KEYS
 
 st.title("Audit")
 st.caption(
@@ -75,11 +75,11 @@ if result is not None:
         st.html(legend_html())
         st.iframe(dag_html(run, height=380), height=400)
         st.html(claims_table_html(claim_rows(run)))
-        st.page_link("pages/reasoning_dag.py", label="Open on the Reasoning DAG page")
+        st.page_link("ui/reasoning_dag.py", label="Open on the Reasoning DAG page")
     with trace_tab:
         if run.prose:
             st.html(trace_legend_html())
             st.html(highlight_html(run.prose, traceability(run)))
         else:
             st.caption("No prose to trace.")
-        st.page_link("pages/traceability.py", label="Open on the Traceability page")
+        st.page_link("ui/traceability.py", label="Open on the Traceability page")
