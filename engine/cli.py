@@ -12,9 +12,11 @@ from engine.core.errors import EngineError
 from engine.core.registry import Registry
 
 
-def build_parser(commands: Registry[Command] = COMMANDS) -> argparse.ArgumentParser:
+def build_parser(
+    commands: Registry[Command] = COMMANDS, *, prog: str = "python -m engine"
+) -> argparse.ArgumentParser:
     """The argparse tree for every command in `commands`."""
-    parser = argparse.ArgumentParser(prog="python -m engine", description="Synapse Review engine")
+    parser = argparse.ArgumentParser(prog=prog, description="Synapse Review engine")
     sub = parser.add_subparsers(dest="command", required=True)
     groups: dict[str, argparse._SubParsersAction[argparse.ArgumentParser]] = {}
     for name in commands.names():
@@ -32,9 +34,14 @@ def build_parser(commands: Registry[Command] = COMMANDS) -> argparse.ArgumentPar
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+def run() -> None:
+    """The `synapse` console script: `synapse ask …` is `python -m engine ask …`."""
+    sys.exit(main(prog="synapse"))
+
+
+def main(argv: list[str] | None = None, *, prog: str = "python -m engine") -> int:
     """Run one command; engine errors become a one-line message and exit status 2."""
-    parser = build_parser()
+    parser = build_parser(prog=prog)
     args = parser.parse_args(argv)
     try:
         return int(args._handler(args) or 0)

@@ -1,13 +1,29 @@
-"""A small named registry: the built-ins register into it the same way a user's addition does."""
+"""A small named registry: the built-ins register into it the same way a user's addition does.
+
+A registry may also take entries from separately installed packages, the way datasette
+loads plugins: a package declares an entry point in the registry's group (for verifiers
+`synapse_review.verifiers`), and the registry loads them on first use.
+"""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
+from importlib import metadata
 from typing import Generic, TypeVar
 
 from engine.core.errors import EngineError
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
+
+# Entry-point groups an installed package can register into, by registry kind.
+PLUGIN_GROUPS = {
+    "verifier": "synapse_review.verifiers",
+    "reasoner": "synapse_review.reasoners",
+    "typer": "synapse_review.typers",
+    "command": "synapse_review.commands",
+}
 
 
 class Registry(Generic[T]):
@@ -18,12 +34,36 @@ class Registry(Generic[T]):
     """
 
     def __init__(
-        self, kind: str, entries: dict[str, T] | None = None, *, callables: bool = True
+        self,
+        kind: str,
+        entries: dict[str, T] | None = None,
+        *,
+        callables: bool = True,
+        plugins: str | None = None,
     ) -> None:
         self.kind = kind
         self.callables = callables
+        self.plugins = plugins  # the entry-point group installed packages register into
         self._entries: dict[str, T] = dict(entries or {})
         self._aliases: dict[str, str] = {}
+        self._loaded = plugins is None
+        self.problems: list[str] = []  # plugins that could not be loaded, with why
+
+    def _load_plugins(self) -> None:
+        """Register every installed package's entry in `plugins`, once; never replaces a
+        built-in, and a plugin that fails to load is named in `problems`, not raised."""
+        if self._loaded:
+            return
+        self._loaded = True
+        for point in metadata.entry_points(group=self.plugins or ""):
+            if point.name in self._entries:
+                self.problems.append(f"{point.name}: already registered; plugin ignored")
+                continue
+            try:
+                self.register(point.name, point.load())
+            except Exception as exc:  # a broken plugin must not break the app
+                log.warning("%s plugin %r not loaded: %s", self.kind, point.name, exc)
+                self.problems.append(f"{point.name}: {type(exc).__name__}: {exc}")
 
     def register(self, name: str, entry: T) -> None:
         """Add `entry` under `name`, replacing any earlier one; a bad name is misuse."""
@@ -41,21 +81,25 @@ class Registry(Generic[T]):
 
     def get(self, name: str) -> T | None:
         """The entry registered as `name` (or under a name `name` aliases), or None."""
+        self._load_plugins()
         if not isinstance(name, str):
             return None
         return self._entries.get(self._aliases.get(name, name))
 
     def names(self) -> list[str]:
         """Registered names, sorted; aliases are not listed."""
+        self._load_plugins()
         return sorted(self._entries)
 
     def copy(self) -> Registry[T]:
         """An independent registry with the same entries and aliases."""
+        self._load_plugins()
         copied = Registry(self.kind, self._entries, callables=self.callables)
         copied._aliases = dict(self._aliases)
         return copied
 
     def __getitem__(self, name: str) -> T:
+        self._load_plugins()
         return self._entries[self._aliases.get(name, name)]
 
     def __contains__(self, name: object) -> bool:
@@ -65,6 +109,7 @@ class Registry(Generic[T]):
         return iter(self.names())
 
     def __len__(self) -> int:
+        self._load_plugins()
         return len(self._entries)
 
     def __repr__(self) -> str:
