@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -210,14 +211,11 @@ class QuestionTerms:
     def salient(self) -> tuple[str, ...]:
         return tuple(w for w in self.words if self.weights[w] >= self.salient_rarity)
 
-    def mentioned(self, text: str, *, exact: bool = False) -> frozenset[str]:
-        """The question words `text` mentions (same stem, or by the spelling rules).
-
-        `exact` asks for the very stem; by default a stem cut shorter or longer counts too.
-        """
+    def mentioned(self, text: str) -> frozenset[str]:
+        """The question words `text` mentions (by `mentions`, or by the spelling rules)."""
         toks = tokens(text)
         said = {stem(w) for w in toks}
-        same = _same if exact else _mentions
+        same = mentions
         out = set()
         for word in self.words:
             fixed = self._fixed.get(word)
@@ -266,11 +264,9 @@ def stem(word: str) -> str:
     return word[:6]
 
 
-def _same(target: str, mentioned: set[str]) -> bool:
-    return target in mentioned
-
-
-def _mentions(target: str, mentioned: set[str]) -> bool:
+def mentions(target: str, mentioned: AbstractSet[str]) -> bool:
+    """The one mention rule: `mentioned` (stems of a text) holds the stem `target`, or the
+    same word cut at another place. The reasoner and the coverage report both use it."""
     if target in mentioned:
         return True
     if len(target) < 5 or not target.isalpha():

@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from engine.core.model import Address, Claim, ClaimKind, ProseCitation
 from engine.core.text import sentences
 from engine.core.wire import Draft
-from engine.navigation.coverage import claim_shaped, question_words, stem
+from engine.navigation.coverage import claim_shaped, mentions, question_words, stem
 from engine.navigation.inquiry import asks
 from engine.navigation.navigator import Action, NavState
 from engine.navigation.outcomes import Failure, FailureKind, GiveUp, GiveUpReason, Match
@@ -36,8 +36,6 @@ class OfflineConfig:
     be in the note too. With `findings_only`, a sentence that states an aim, a question or
     a method ("To determine whether …") is never restated: the note's best sentence is one
     that states something, and a note whose only covering sentences ask gives up.
-    `exact_stems` matches question words by their very stem (the router's coverage also
-    accepts a stem cut shorter or longer).
     """
 
     ground_top: int = 3
@@ -49,7 +47,6 @@ class OfflineConfig:
     title_weight: float = 0.5
     max_premises: int = 2
     ground_practice: bool = True
-    exact_stems: bool = True
     numbers_block: bool = True
     findings_only: bool = True
 
@@ -276,7 +273,7 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
         return sum(weights[q] for q in words) / total if total else 0.0
 
     salient = set(state.terms.salient) if state.terms is not None else set()
-    mentioned = _mention(state, exact=config.exact_stems)
+    mentioned = _mention(state)
     # A number the claim states is what it is about: a note that never mentions it can
     # neither confirm nor refute it.
     needed = salient | ({q for q in weights if q.isdigit()} if config.numbers_block else set())
@@ -345,16 +342,16 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
     return replace(best, margin=round(best.note_coverage - runner_up, 6), rival=rival)
 
 
-def _mention(state: NavState, *, exact: bool) -> Callable[[str], frozenset[str]]:
-    """Which question words a text mentions, by the rules of the router's coverage."""
+def _mention(state: NavState) -> Callable[[str], frozenset[str]]:
+    """Which question words a text mentions, by the coverage report's own rules."""
     terms = state.terms
     if terms is not None and terms.words:
-        return lambda text: terms.mentioned(text, exact=exact)
+        return terms.mentioned
     words = question_words(state.question)
 
     def by_stem(text: str) -> frozenset[str]:
         said = _stems(text)
-        return frozenset(q for q in words if stem(q) in said)
+        return frozenset(q for q in words if mentions(stem(q), said))
 
     return by_stem
 
