@@ -29,6 +29,7 @@ from collections import Counter
 import numpy as np
 
 from engine.core.text import tokens
+from engine.reading.words import short_stem
 from engine.review import alignment, calibration, passages, stance
 from tools.tune_stance import ROOT, Pair, corpus, overlay_pairs, scifact_pairs
 
@@ -62,7 +63,7 @@ def rarities() -> tuple[dict[str, float], float]:
     df: Counter = Counter()
     for doc in docs.values():
         text = " ".join([doc["title"], *doc["sentences"]])
-        df.update({passages.stem(t.norm) for t in tokens(text) if not t.is_number})
+        df.update({short_stem(t.norm) for t in tokens(text) if not t.is_number})
     n = len(docs)
     table = {s: round(math.log((n + 1) / (c + 1)), 3) for s, c in sorted(df.items()) if c >= MIN_DF}
     return table, round(math.log((n + 1) / (MIN_DF + 1)), 3)

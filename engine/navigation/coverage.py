@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable, Mapping
-from collections.abc import Set as AbstractSet
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -24,7 +23,8 @@ from engine.navigation.spelling import (
     spells_out,
     split_compound,
 )
-from engine.workspace.bm25 import tokens
+from engine.reading.rarity import Rarity
+from engine.reading.words import mentions, stem, tokens
 
 # A question word is salient when its rarity, ln((N + 1) / (df + 1)), reaches this share of
 # the rarest possible, ln(N + 1): on the 6,000-note SciFact demo, at most four notes
@@ -65,14 +65,6 @@ _FRAME_PREFIX = re.compile(
     r"is\s+it\s+true\s+that\s+|tell\s+me\s+about\s+)",
     re.IGNORECASE,
 )
-# Irregular past forms of the verbs findings report trends with.
-_IRREGULAR = {
-    "rose": "rise", "risen": "rise", "fell": "fall", "fallen": "fall", "grew": "grow",
-    "grown": "grow", "shrank": "shrink", "shrunk": "shrink", "led": "lead", "began": "begin",
-    "begun": "begin", "found": "find", "shown": "show", "held": "hold", "kept": "keep",
-}  # fmt: skip
-_SUFFIXES = ("ation", "ition", "ment", "ness", "ing", "ion", "ed", "ly", "ity", "al", "ic")
-
 # A question asks; a claim states. These openings make a sentence a question.
 _ASKING = re.compile(
     r"^\s*(?:what|which|who|whom|whose|when|where|why|how|does|do|did|is|are|was|were|can|"
@@ -80,7 +72,6 @@ _ASKING = re.compile(
     re.IGNORECASE,
 )
 
-Rarity = Callable[[Iterable[str]], Mapping[str, float]]
 Known = Callable[[str], bool]
 
 
@@ -250,30 +241,3 @@ def question_words(question: str) -> list[str]:
     """The question's distinct content words, framing ("what does … say about") left out."""
     body = _FRAME_PREFIX.sub("", question)
     return [w for w in dict.fromkeys(tokens(body)) if w not in _FRAME_WORDS]
-
-
-def stem(word: str) -> str:
-    """A crude stem for mentions only: one common suffix off, then at most six letters."""
-    word = _IRREGULAR.get(word, word)
-    if len(word) <= 4 or not word.isalpha():
-        return word
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            word = word[: -len(suffix)]
-            break
-    return word[:6]
-
-
-def mentions(target: str, mentioned: AbstractSet[str]) -> bool:
-    """The one mention rule: `mentioned` (stems of a text) holds the stem `target`, or the
-    same word cut at another place. The reasoner and the coverage report both use it."""
-    if target in mentioned:
-        return True
-    if len(target) < 5 or not target.isalpha():
-        return False
-    # "mutat" (mutated) and "mutati" (mutation) are the same word cut at different places.
-    return any(
-        len(m) >= 5 and (m.startswith(target) or target.startswith(m))
-        for m in mentioned
-        if m[:1] == target[:1]
-    )

@@ -8,12 +8,12 @@ direction words over those shared words, and compares negation, null results and
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
 from engine.core.stance import NO_CUE, CueShape
 from engine.core.stance import Cue as StanceCue
+from engine.reading.rarity import IdfTable as Rarity
 from engine.review.passages import Cue, Passage
 
 _DENIED = 0.2  # share of a text's weighted content its negation must govern to deny it
@@ -44,17 +44,6 @@ _ANTONYMS = (
     ("upregul", "downregul"), ("activat", "inhibit"), ("promot", "suppress"),
     ("overestim", "underestim"), ("hyper", "hypo"), ("capable", "incapable"),
 )  # fmt: skip
-
-
-@dataclass(frozen=True)
-class Rarity:
-    """Inverse document frequency of stems; a stem missing from the table is rare."""
-
-    idf: dict[str, float]
-    default: float
-
-    def weight(self, stems: frozenset[str] | set[str]) -> float:
-        return sum(self.idf.get(s, self.default) for s in stems)
 
 
 def overlap(claim: Passage, sentence: Passage, rarity: Rarity) -> float:

@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 
 from engine.core.stance import ContradictionCue
+from engine.reading.rarity import IdfTable
 from engine.review.alignment import (
-    Rarity,
     agreement_cue,
     contradiction_cue,
     overlap,
@@ -49,7 +49,7 @@ class StanceModel:
     scale: np.ndarray
     weights: np.ndarray  # one row per class in CLASSES
     bias: np.ndarray
-    rarity: Rarity
+    rarity: IdfTable
     thresholds: dict[str, float]
     calibration: Calibration | None = None
 
@@ -62,7 +62,7 @@ class StanceModel:
             scale=np.asarray(raw.get("scale", ()), dtype=float),
             weights=np.asarray(raw.get("weights", ()), dtype=float),
             bias=np.asarray(raw.get("bias", ()), dtype=float),
-            rarity=Rarity(raw["idf"], float(raw["default_idf"])),
+            rarity=IdfTable(raw["idf"], float(raw["default_idf"])),
             thresholds=dict(raw.get("thresholds", {})),
             calibration=Calibration.from_json(raw["calibration"]) if "calibration" in raw else None,
         )

@@ -7,14 +7,15 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 
 from engine.core.model import Address, Claim, ClaimKind, ProseCitation
-from engine.core.text import sentences
 from engine.core.wire import Draft
-from engine.navigation.coverage import claim_shaped, mentions, question_words, stem
-from engine.navigation.inquiry import asks
+from engine.navigation.coverage import claim_shaped, question_words
 from engine.navigation.navigator import Action, NavState
 from engine.navigation.outcomes import Failure, FailureKind, GiveUp, GiveUpReason, Match
 from engine.navigation.substrate import RELATED, link_less
-from engine.workspace.bm25 import tokens as terms
+from engine.reading.aims import asks
+from engine.reading.sentences import sentences_of
+from engine.reading.words import mentions, stem
+from engine.reading.words import tokens as terms
 from engine.workspace.notes import NoteKind, Store
 
 # Relations by which a canon claim note points at the notes it is derived from.
@@ -377,22 +378,18 @@ def _sentences_of(state: NavState, address: str) -> list[tuple[str, bool]]:
     ground = checked.ground if checked is not None else None
     if note is None:
         body = ground.body if ground is not None else ""
-        return [(t, True) for t in _split(body)]
+        return [(t, True) for t in sentences_of(body)]
     confirmed: list[str] = []
     if ground is not None and ground.spec is not None and ground.spec.type == "quote":
         confirmed += [q.body.strip() for q in note.quotes]
     result = checked.result if checked is not None else None
     quoted = ground is not None and ground.spec is not None and ground.spec.type == "quote"
     if result is not None and result.ok and result.confirmed_source_text and not quoted:
-        confirmed += _split(result.confirmed_source_text)
+        confirmed += sentences_of(result.confirmed_source_text)
     out = dict.fromkeys((t for t in confirmed if t), True)
-    for text in _split(note.body):
+    for text in sentences_of(note.body):
         out.setdefault(text, False)
     return list(out.items())
-
-
-def _split(text: str) -> list[str]:
-    return [t for t in (text[s.start : s.end].strip() for s in sentences(text)) if t]
 
 
 def _sections(state: NavState, address: str) -> dict[str, str]:

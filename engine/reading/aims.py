@@ -2,13 +2,15 @@
 
 "To determine whether statins reduce hip fracture risk." is verbatim in its abstract, but
 restating it answers nothing: the source asks the question, it does not settle it. The
-offline reasoner restates only sentences that state something, so a green answer means
-the cited source says it.
+offline reasoner restates only sentences that state something (`asks`), so a green answer
+means the cited source says it; alignment reads a sentence's words for the same thing
+(`open_question`, `reports_finding`), so an aim neither agrees nor disagrees with a claim.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 
 # A lead-in that frames the sentence without changing what its main clause does.
 _LEAD = (
@@ -74,3 +76,35 @@ def asks(text: str, *, section: str = "") -> bool:
         return True
     words = re.findall(r"[A-Za-z]+", section.upper())
     return bool(words) and set(words) <= _METHOD_HEADINGS and not finding
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_CLOSING = " \t\n.\"'”’)]"  # what may close a sentence after its question mark
+# A sentence with these words (and no finding word) states an aim or a gap, not a result.
+_AIM_WORDS = _words(
+    "whether objective objectives aim aims aimed purpose unknown unclear unexplored investigate "
+    "investigated examine examined assess assessed evaluate evaluated determine explore "
+    "explored hypothesized hypothesised"
+)
+_FINDING_WORDS = _words(
+    "found find show shows showed shown demonstrate demonstrates demonstrated reveal revealed "
+    "conclusion conclusions results observed indicate indicates confirm confirmed"
+)
+
+
+def open_question(text: str, words: AbstractSet[str]) -> bool:
+    """Whether a sentence (its text and its lower-cased words) states an aim, a question or
+    a gap rather than a result, by its words alone."""
+    return (
+        "whether" in words
+        or text.rstrip(_CLOSING).endswith("?")  # also a quoted question: "Is it?".
+        or bool(words & _AIM_WORDS and not words & _FINDING_WORDS)
+    )
+
+
+def reports_finding(words: AbstractSet[str]) -> bool:
+    """Whether a sentence's lower-cased words include one that reports a result."""
+    return bool(words & _FINDING_WORDS)
