@@ -23,7 +23,7 @@ from engine.core.verifiers import Verifier
 from engine.core.wire import parse_json, parse_payload
 from engine.navigation.budget import Budget
 from engine.navigation.coverage import claim_shaped
-from engine.navigation.navigator import NavResult, navigate
+from engine.navigation.navigator import NavResult, Observer, navigate
 from engine.navigation.outcomes import Failure, FailureKind
 from engine.navigation.reasoners.registry import ReasonerSpec, make_reasoner
 from engine.navigation.substrate import Neighbourhood
@@ -170,8 +170,11 @@ def ask(
     budget: Budget | None = None,
     edges: Iterable[Edge] | None = None,
     verifiers: Registry[Verifier] | None = None,
+    observer: Observer | None = None,
 ) -> NavResult:
     """Answer `question` over the workspace; never raises for a failure inside the run.
+
+    `observer` sees every state the reasoner decided from and the action it chose.
 
     `reasoner` is a registered name (`offline`, `openai`) or a policy object. A reasoner
     that cannot be built (say, no endpoint configured) becomes a labelled abstention.
@@ -207,6 +210,7 @@ def ask(
         budget=budget,
         edges=edges,
         verifiers=verifiers,
+        observer=observer,
     )
     started = time.perf_counter()
     stance = question_stance(question, result.decision)

@@ -19,7 +19,7 @@ def _configure(parser: argparse.ArgumentParser) -> None:
 def _run(args: argparse.Namespace) -> int:
     from engine.api import open_workspace
     from engine.core.wire import dumps
-    from engine.datasets.evaluation import load_gold, run_claims, score
+    from engine.evaluation.scifact import load_gold, run_claims, score
 
     claims = load_gold(args.claims)[: args.limit]
     opened = open_workspace(args.workspace)

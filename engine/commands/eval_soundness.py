@@ -29,7 +29,7 @@ def _configure(parser: argparse.ArgumentParser) -> None:
 def _run(args: argparse.Namespace) -> int:
     from engine.core.wire import dumps
     from engine.datasets.scifact_text import rationales, train_abstracts, train_sentences
-    from engine.datasets.soundness import by_abstract, evaluate, quote_figures
+    from engine.evaluation.soundness import by_abstract, evaluate, quote_figures
 
     if args.sample is not None and args.sample < 1:
         raise ConfigError(f"--sample must be at least 1, got {args.sample}")

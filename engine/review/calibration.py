@@ -3,14 +3,14 @@
 The stance model's contradiction probability ranks sentences within one note well but
 does not say how often a flagged pair is truly a contradiction: across a whole overlay
 most of its confident flags were pairs that merely share words. `Calibration` is a small
-logistic model fitted by `tools.train_stance` on overlay-shaped candidates of SciFact
+logistic model fitted by `engine.evaluation.train_stance` on overlay-shaped candidates of SciFact
 train (each claim against the abstracts retrieval offers it, cited or not) to the gold
 label "contradicts". Its output is a probability of being right, and the overlay's gate
 keeps a contradiction only when that probability reaches `threshold`.
 
 A `Family` is a kind of contradiction the logistic model under-rates out of domain: a
 named alignment feature at or above a bar. Its bar is chosen on train folds of both tuning
-sets (`tools.tune_stance --fit-families`) and its confidence is the family's pooled rate
+sets (`engine.evaluation.tune_stance --fit-families`) and its confidence is the family's pooled rate
 of being right there, so a family edge is admitted on its own evidence, not the model's.
 """
 
@@ -49,7 +49,7 @@ def calibration_features(evidence: Evidence) -> dict[str, float]:
 
     Few and general on purpose: with the word-level and length features of the stance
     model as well, the calibration fitted SciFact better and transferred to Climate-FEVER
-    worse (see `tools.train_stance`).
+    worse (see `engine.evaluation.train_stance`).
     """
     f = evidence.features
     out = {

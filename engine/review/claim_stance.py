@@ -13,14 +13,17 @@ from engine.core.stance import NO_CUE, Cue, Stance, StanceRelation
 from engine.review.alignment import agreement_cue, contradiction_cue, overlap
 from engine.review.passages import passage
 from engine.review.relations import Relation, Typing
-from engine.review.stance import OfflineTyper, model
+from engine.review.stance import OfflineTyper, StanceModel
+from engine.review.stance import model as shipped_model
 
 # Rarity-weighted share of the claim a sentence must restate for a direction flip alone to
 # contradict (SciFact train; on Climate-FEVER it keeps the flip from firing on loose matches).
 _ALIGNED_FOR_CUE = 0.6
 
 
-def stance_toward(claim_text: str, evidence: Iterable[str]) -> Stance | None:
+def stance_toward(
+    claim_text: str, evidence: Iterable[str], model: StanceModel | None = None
+) -> Stance | None:
     """The stance of verbatim evidence sentences toward a claim; None without evidence.
 
     Contradiction wins over support, support over neither; within a relation, the most
@@ -29,7 +32,8 @@ def stance_toward(claim_text: str, evidence: Iterable[str]) -> Stance | None:
     evidence = [s for s in evidence if s.strip()]
     if not evidence:
         return None
-    typer, rarity = OfflineTyper(), model().rarity
+    typer = OfflineTyper(model)
+    rarity = (model or shipped_model()).rarity
     claim = passage(claim_text)
     found: list[Stance] = []
     for sentence in evidence:

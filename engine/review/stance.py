@@ -4,8 +4,8 @@ The typer reads the claim and each sentence of the note (`engine.review.passages
 (`engine.review.alignment`), and a small logistic model trained on the SciFact train split turns
 the comparison into probabilities of support, contradiction or neither. The weights, the
 word rarities and the decision thresholds live in `engine/data/stance_model.json`;
-`python -m tools.train_stance` rebuilds that file and `python -m tools.tune_stance`
-reports how well it does.
+`python -m engine.evaluation.train_stance` rebuilds that file and
+`python -m engine.evaluation.tune_stance` reports how well it does.
 """
 
 from __future__ import annotations
@@ -97,19 +97,9 @@ def _shipped() -> StanceModel:
     return StanceModel.from_json(json.loads(MODEL_PATH.read_text(encoding="utf-8")))
 
 
-_override: list[StanceModel] = []
-
-
 def model() -> StanceModel:
-    """The model in use: the one shipped in the repo unless the trainer installed another."""
-    return _override[-1] if _override else _shipped()
-
-
-def install(candidate: StanceModel | None) -> None:
-    """Use `candidate` instead of the shipped model (None restores it); for the trainer only."""
-    _override.clear()
-    if candidate is not None:
-        _override.append(candidate)
+    """The model shipped in the repo; a trainer or a test passes its own model instead."""
+    return _shipped()
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,9 +113,9 @@ class Scored:
     contradicts: float
 
 
-def score(practice: str, canon: str) -> tuple[Scored, ...]:
+def score(practice: str, canon: str, m: StanceModel | None = None) -> tuple[Scored, ...]:
     """The note's best-aligned sentences scored against the practice, best aligned first."""
-    m = model()
+    m = m or model()
     claim = passage(practice)
     pool = [passage(s) for s in sentences_of(canon)] or [passage(canon)]
     ranked = sorted(pool, key=lambda s: -overlap(claim, s, m.rarity))[:_SHORTLIST]
@@ -139,30 +129,29 @@ def score(practice: str, canon: str) -> tuple[Scored, ...]:
 
 def best_sentence(practice: str, canon: str) -> str:
     """The canon sentence that shares the most of the practice's content, verbatim."""
-    return _best(passage(practice), canon).text
+    return _best(passage(practice), canon, model().rarity).text
 
 
-def _best(claim: Passage, text: str) -> Passage:
-    rarity = model().rarity
+def _best(claim: Passage, text: str, rarity: IdfTable) -> Passage:
     pool = [passage(s) for s in sentences_of(text)] or [passage(text)]
     return max(pool, key=lambda s: overlap(claim, s, rarity))
 
 
-def offline_stance(a: str, b: str) -> float:
+def offline_stance(a: str, b: str, m: StanceModel | None = None) -> float:
     """Probability that text `a` contradicts the sentence of `b` it aligns with best."""
-    m = model()
+    m = m or model()
     claim = passage(a)
-    sentence = _best(claim, b)
+    sentence = _best(claim, b, m.rarity)
     if not claim.content or not sentence.content:
         return 0.0
     return float(m.probabilities(pair_features(claim, sentence, m.rarity))[1])
 
 
-def related(practice: str, evidence: str) -> bool:
+def related(practice: str, evidence: str, m: StanceModel | None = None) -> bool:
     """Whether `evidence` shares enough of the practice's content to count as related."""
-    m = model()
+    m = m or model()
     claim = passage(practice)
-    return overlap(claim, _best(claim, evidence), m.rarity) >= m.thresholds["related"]
+    return overlap(claim, _best(claim, evidence, m.rarity), m.rarity) >= m.thresholds["related"]
 
 
 def decide(
@@ -196,14 +185,17 @@ class Candidate:
     phrase: str
 
 
-def contradiction_candidate(claim: Passage, practice: str, scored: tuple[Scored, ...]) -> Candidate:
+def contradiction_candidate(
+    claim: Passage, practice: str, scored: tuple[Scored, ...], m: StanceModel | None = None
+) -> Candidate:
     """The best-aligned sentence most against the practice, read in both directions."""
+    m = m or model()
     against = max(scored[:_AGAINST], key=lambda s: s.contradicts)
     backing = max(scored, key=lambda s: s.supports)
-    cue = contradiction_cue(claim, against.sentence, model().rarity)
+    cue = contradiction_cue(claim, against.sentence, m.rarity)
     evidence = Evidence(
         forward=against.contradicts,
-        backward=offline_stance(against.sentence.text, practice),
+        backward=offline_stance(against.sentence.text, practice, m),
         supports=backing.supports,
         features=against.features,
         cue=cue.kind,
@@ -225,17 +217,20 @@ class OfflineTyper:
 
     name = "offline"
 
+    def __init__(self, model: StanceModel | None = None) -> None:
+        self.model = model  # None: the shipped model, read when first needed
+
     def __call__(self, practice: str, canon: str) -> Typing:
         claim = passage(practice)
         if not claim.content:
             return Typing.unrelated("The practice text has no content words to align.")
-        scored = score(practice, canon)
+        m = self.model or model()
+        scored = score(practice, canon, m)
         if not scored[0].sentence.content:
             return Typing.unrelated("The note has no sentence to align the practice with.")
-        m = model()
         refused = ""
         if m.calibration is not None:
-            candidate = contradiction_candidate(claim, practice, scored)
+            candidate = contradiction_candidate(claim, practice, scored, m)
             calibrated = (
                 m.calibration.probability(candidate.evidence)
                 if m.calibration.is_candidate(candidate.evidence)
@@ -262,10 +257,10 @@ class OfflineTyper:
             # The calibration refused it: a reviewer may still see the pair as related,
             # with confidence in the relatedness (the share of the claim it covers).
             if chosen.overlap < m.thresholds["related"]:
-                return _typing(claim, Relation.UNRELATED, chosen, refused)
-            typing = _typing(claim, Relation.EXTENDS, chosen, refused)
+                return _typing(claim, Relation.UNRELATED, chosen, refused, m.rarity)
+            typing = _typing(claim, Relation.EXTENDS, chosen, refused, m.rarity)
             return replace(typing, confidence=round(chosen.overlap, 4))
-        return _typing(claim, relation, chosen, refused)
+        return _typing(claim, relation, chosen, refused, m.rarity)
 
 
 def _contradiction(candidate: Candidate, calibrated: float, *, family: str = "") -> Typing:
@@ -282,13 +277,14 @@ def _contradiction(candidate: Candidate, calibrated: float, *, family: str = "")
     return Typing(Relation.CONTRADICTS, round(calibrated, 4), text, sentence.text, cue)
 
 
-def _typing(claim: Passage, relation: Relation, chosen: Scored, refused: str) -> Typing:
+def _typing(
+    claim: Passage, relation: Relation, chosen: Scored, refused: str, rarity: IdfTable
+) -> Typing:
     quoted = _clip(chosen.sentence.text)
     shared = f"{chosen.overlap:.0%} of the claim's weighted content words"
     if relation is Relation.UNRELATED:
         text = f'The closest sentence shares only {shared}: "{quoted}"'
         return Typing.unrelated(text + refused, chosen.sentence.text)
-    rarity = model().rarity
     cue = ContradictionCue.NONE
     if relation is Relation.CONTRADICTS:
         found = contradiction_cue(claim, chosen.sentence, rarity)

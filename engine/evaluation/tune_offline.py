@@ -1,27 +1,28 @@
 """Tune when the offline reasoner restates a sentence, on SciFact train with five folds.
 
-`python -m tools.tune_offline [WORKSPACE [CLAIMS]]` (defaults: demo/scifact and
+`python -m engine.evaluation.tune_offline [WORKSPACE [CLAIMS]]` (defaults: demo/scifact and
 data/scifact/claims_train.jsonl) navigates every claim once with the shipped reasoner,
-keeps what it saw when it answered, and replays the answer choice over a grid of salience
-shares, mention rules (typo corrections, compounds, acronyms) and give-up thresholds. The
-router is assumed to see the same salient terms and mentions as the reasoner (true of the
-shipped settings, the grid's first row). It prints each reading at the shipped thresholds,
-then cross-validates. For each held-out
-fold it picks, on the other four, the setting with the best evidence recall among those
-with citation precision and no-evidence abstention both at least 0.80, and prints the
-held-out figures per fold and pooled. Deterministic: folds are a hash of the claim id.
+keeps what it saw when it answered (watching the walk through `navigate`'s observer), and
+replays the answer choice over a grid of salience shares, mention rules (typo corrections,
+compounds, acronyms) and give-up thresholds, with the shipped gate (`strong`) itself. The
+reasoner and the router share one mention rule, so the router sees the same salient terms
+and mentions. It prints each reading at the shipped thresholds, then cross-validates. For
+each held-out fold it picks, on the other four, the setting with the best evidence recall
+among those with citation precision and no-evidence abstention both at least 0.80, and
+prints the held-out figures per fold and pooled. Folds group claims by the abstracts they
+cite (`engine.evaluation.folds`).
 """
 
 from __future__ import annotations
 
 import itertools
 import sys
-import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from engine.api import ask, open_workspace
-from engine.datasets.evaluation import SCIFACT_BOX, GoldClaim, load_gold
+from engine.evaluation.folds import FOLDS, claim_folds
+from engine.evaluation.scifact import SCIFACT_BOX, GoldClaim, load_gold
 from engine.navigation.coverage import (
     SALIENT_SHARE,
     TOPIC_SHARE,
@@ -30,15 +31,14 @@ from engine.navigation.coverage import (
     QuestionTerms,
     claim_shaped,
 )
-from engine.navigation.navigator import NavState, in_canon
+from engine.navigation.navigator import Action, ActionKind, NavState, in_canon
 from engine.navigation.reasoners.offline import (
     Candidate,
     OfflineConfig,
-    OfflineReasoner,
     best_candidate,
+    strong,
 )
 
-FOLDS = 5
 SHIPPED_SALIENCE = (SALIENT_SHARE, TOPIC_SHARE)
 SALIENCE = [SHIPPED_SALIENCE, *itertools.product((0.69, 0.8), (0.8, 0.9, 1.0))]
 # What counts as a mention, tried at the shipped salience only (each row is a full replay).
@@ -65,18 +65,6 @@ GATES = list(itertools.product((0.5, 0.6, 0.7), (0.0, 0.04, 0.06, 0.08, 0.1), (0
 FLOOR = 0.8
 
 
-class _Recorder(OfflineReasoner):
-    """The shipped reasoner, keeping the state it answered from."""
-
-    def __init__(self):
-        super().__init__()
-        self.state: NavState | None = None
-
-    def answer(self, state: NavState):
-        self.state = state
-        return super().answer(state)
-
-
 @dataclass(frozen=True)
 class Seen:
     """One claim and the best candidate under each reading: (salience, mention rules)."""
@@ -88,9 +76,14 @@ class Seen:
 def recorded(opened, claims_path: str) -> Iterator[tuple[GoldClaim, NavState | None]]:
     """Each claim with the state the shipped reasoner answered it from (None if it never did)."""
     for gold in load_gold(claims_path):
-        recorder = _Recorder()
-        ask(opened, gold.claim, reasoner=recorder)
-        yield gold, recorder.state
+        answered_from: list[NavState] = []
+
+        def watch(state: NavState, action: Action, seen: list[NavState] = answered_from) -> None:
+            if action.kind is ActionKind.ANSWER:
+                seen.append(state)
+
+        ask(opened, gold.claim, observer=watch)
+        yield gold, (answered_from[-1] if answered_from else None)
 
 
 def observe(workspace: str, claims_path: str) -> list[Seen]:
@@ -122,16 +115,16 @@ def observe(workspace: str, claims_path: str) -> list[Seen]:
 
 def figures(seen: list[Seen], reading, gate) -> dict:
     min_coverage, min_margin, min_sentence = gate
+    config = replace(
+        CONFIGS[reading[2]],
+        min_coverage=min_coverage,
+        min_margin=min_margin,
+        min_sentence=min_sentence,
+    )
     hits = answered = false = 0
     for item in seen:
         c = item.best[reading]
-        if (
-            c is None
-            or c.gaps
-            or c.note_coverage < min_coverage
-            or (c.margin < min_margin and claim_shaped(item.gold.claim))
-            or c.sentence_coverage < min_sentence
-        ):
+        if c is None or not strong(c, config, claim=claim_shaped(item.gold.claim)):
             continue
         answered += 1
         hits += c.address.removeprefix(f"zk:{SCIFACT_BOX}:") in item.gold.evidence
@@ -150,10 +143,6 @@ def figures(seen: list[Seen], reading, gate) -> dict:
     }
 
 
-def _fold(item: Seen) -> int:
-    return zlib.crc32(item.gold.id.encode()) % FOLDS
-
-
 def _show(name: str, f: dict) -> str:
     return (
         f"{name}: recall {f['recall']:.3f}  precision {f['precision']:.3f}  "
@@ -164,9 +153,10 @@ def _show(name: str, f: dict) -> str:
 def cross_validate(seen: list[Seen], settings: list, *, verbose: bool = False) -> dict:
     """Held-out figures pooled over the folds, each fold's setting picked on the other four."""
     pooled = dict.fromkeys(("hits", "answered", "false", "with_evidence", "without"), 0)
+    fold = claim_folds({s.gold.id: s.gold.evidence for s in seen})
     for k in range(FOLDS):
-        train = [s for s in seen if _fold(s) != k]
-        held = [s for s in seen if _fold(s) == k]
+        train = [s for s in seen if fold[s.gold.id] != k]
+        held = [s for s in seen if fold[s.gold.id] == k]
         scored = [(setting, figures(train, *setting)) for setting in settings]
         sound = [x for x in scored if min(x[1]["precision"], x[1]["abstain"]) >= FLOOR]
         setting = max(sound or scored, key=lambda x: (x[1]["recall"], x[1]["precision"]))[0]

@@ -1,7 +1,7 @@
 """Out-of-domain check of the answer stance on Climate-FEVER claim/evidence pairs.
 
-`python -m tools.stance_ood PATH/climate-fever.jsonl` prints, for every evidence sentence
-labelled SUPPORTS, REFUTES or NOT_ENOUGH_INFO, how often the stance the app would show
+`python -m engine.evaluation.stance_ood PATH/climate-fever.jsonl` prints, for every evidence
+sentence labelled SUPPORTS, REFUTES or NOT_ENOUGH_INFO, how often the stance the app would show
 (`supports`, `contradicts`, `neither`) is right. Nothing is tuned on it.
 """
 
@@ -19,7 +19,10 @@ EXPECTED = {"SUPPORTS": "supports", "REFUTES": "contradicts"}
 
 def main(argv: list[str]) -> int:
     if len(argv) != 1:
-        print("usage: python -m tools.stance_ood PATH/climate-fever.jsonl", file=sys.stderr)
+        print(
+            "usage: python -m engine.evaluation.stance_ood PATH/climate-fever.jsonl",
+            file=sys.stderr,
+        )
         return 2
     pairs: Counter = Counter()
     for line in Path(argv[0]).read_text(encoding="utf-8").splitlines():

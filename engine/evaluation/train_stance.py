@@ -1,11 +1,11 @@
 """Train the offline stance model and write `engine/data/stance_model.json`.
 
-Run with `python -m tools.train_stance` (or `--calibration-only` to refit only the
+Run with `python -m engine.evaluation.train_stance` (or `--calibration-only` to refit only the
 contradiction calibration over the weights already in the file). Deterministic: the same
 data gives the same file. Only the `fit` half of SciFact train is used, to learn the
 weights, to pick the thresholds and to fit the calibration (its strength and bar chosen by
 cross-validation over folds of the fit half); the `held` half and Climate-FEVER are left
-for `tools.tune_stance` to report.
+for `engine.evaluation.tune_stance` to report.
 
 The calibration learns from overlay-shaped pairs: each fit-half claim against the
 abstracts that retrieval over the demo workspace (`make demo`) offers it, cited or not, as
@@ -23,15 +23,17 @@ from __future__ import annotations
 import json
 import math
 import sys
-import zlib
 from collections import Counter
+from functools import lru_cache
 
 import numpy as np
 
 from engine.core.text import tokens
+from engine.evaluation.folds import FOLDS, claim_folds, fold_of
+from engine.evaluation.scifact import load_gold
+from engine.evaluation.tune_stance import ROOT, Pair, corpus, overlay_pairs, scifact_pairs
 from engine.reading.words import short_stem
 from engine.review import alignment, calibration, passages, stance
-from tools.tune_stance import ROOT, Pair, corpus, overlay_pairs, scifact_pairs
 
 MIN_DF = 8  # rarer stems fall back to the default rarity, which keeps the table small
 L2 = 1e-2
@@ -44,7 +46,6 @@ RELATED = 0.3  # share of the claim's content a sentence needs to count as relat
 GRID = [round(0.3 + 0.02 * i, 2) for i in range(34)]
 FLOORS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6)
 DEMO = ROOT / "demo" / "scifact"
-FOLDS = 5
 STRENGTHS = (1.0, 3.0, 10.0, 30.0)  # L2 penalties tried for the calibration
 BARS = [round(0.3 + 0.05 * i, 2) for i in range(13)]
 # The calibration's bar: cross-validated precision at least this, with at least this many
@@ -69,9 +70,11 @@ def rarities() -> tuple[dict[str, float], float]:
     return table, round(math.log((n + 1) / (MIN_DF + 1)), 3)
 
 
-def examples(pairs: list[Pair]) -> tuple[list[dict[str, float]], list[int]]:
+def examples(
+    pairs: list[Pair], model: stance.StanceModel
+) -> tuple[list[dict[str, float]], list[int]]:
     """Sentence-level feature dicts and labels (indices into `stance.CLASSES`)."""
-    rarity = stance.model().rarity
+    rarity = model.rarity
     rows, labels = [], []
     for pair in pairs:
         claim = passages.passage(pair.claim)
@@ -105,14 +108,14 @@ def fit(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return w, b
 
 
-def replay(pairs: list[Pair]) -> list[tuple[str, tuple, float, object]]:
+def replay(pairs: list[Pair], model: stance.StanceModel) -> list[tuple[str, tuple, float, object]]:
     """Per pair: gold label, scored sentences, reverse stance of the likeliest contradiction."""
     out = []
     for pair in pairs:
         claim = passages.passage(pair.claim)
-        scored = stance.score(pair.claim, pair.canon)
+        scored = stance.score(pair.claim, pair.canon, model)
         against = max(scored[: stance._AGAINST], key=lambda s: s.contradicts)
-        reverse = stance.offline_stance(against.sentence.text, pair.claim)
+        reverse = stance.offline_stance(against.sentence.text, pair.claim, model)
         out.append((pair.gold, scored, reverse, claim))
     return out
 
@@ -172,7 +175,9 @@ def pick_thresholds(cached) -> dict[str, float]:
     return th
 
 
-def calibration_rows(pairs: list[Pair]) -> tuple[list[dict[str, float]], list[int], list[str]]:
+def calibration_rows(
+    pairs: list[Pair], model: stance.StanceModel
+) -> tuple[list[dict[str, float]], list[int], list[str]]:
     """Calibration features, gold (1: contradicts) and claim ids of the candidate pairs."""
     floor = CANDIDATE_FLOOR
     rows, gold, ids = [], [], []
@@ -180,10 +185,10 @@ def calibration_rows(pairs: list[Pair]) -> tuple[list[dict[str, float]], list[in
         claim = passages.passage(pair.claim)
         if not claim.content:
             continue
-        scored = stance.score(pair.claim, pair.canon)
+        scored = stance.score(pair.claim, pair.canon, model)
         if not scored[0].sentence.content:
             continue
-        evidence = stance.contradiction_candidate(claim, pair.claim, scored).evidence
+        evidence = stance.contradiction_candidate(claim, pair.claim, scored, model).evidence
         if min(evidence.forward, evidence.backward) < floor:
             continue
         rows.append(calibration.calibration_features(evidence))
@@ -209,9 +214,17 @@ def _standardise(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return x.mean(axis=0), np.where(spread > 1e-6, spread, 1.0)
 
 
+@lru_cache(maxsize=1)
+def train_folds() -> dict[str, int]:
+    """The fold of every SciFact train claim, grouped by the abstracts it cites."""
+    gold = load_gold(str(ROOT / "data" / "scifact" / "claims_train.jsonl"))
+    return claim_folds({claim.id: claim.evidence for claim in gold})
+
+
 def cross_validated(x: np.ndarray, y: np.ndarray, ids: list[str], l2: float) -> np.ndarray:
-    """Out-of-fold probabilities, folds fixed by a hash of the claim id."""
-    folds = np.array([zlib.crc32(i.encode()) % FOLDS for i in ids])
+    """Out-of-fold probabilities, claims citing one abstract in one fold (see `folds`)."""
+    grouped = train_folds()
+    folds = np.array([grouped.get(i, fold_of(i)) for i in ids])
     out = np.zeros(len(y))
     for k in range(FOLDS):
         train, test = folds != k, folds == k
@@ -221,9 +234,9 @@ def cross_validated(x: np.ndarray, y: np.ndarray, ids: list[str], l2: float) -> 
     return out
 
 
-def fit_calibration(pairs: list[Pair]) -> calibration.Calibration:
+def fit_calibration(pairs: list[Pair], model: stance.StanceModel) -> calibration.Calibration:
     """Pick the calibration's strength and bar by cross-validation, then fit it on all pairs."""
-    rows, gold, ids = calibration_rows(pairs)
+    rows, gold, ids = calibration_rows(pairs, model)
     names = tuple(rows[0])
     x = np.array([[r[n] for n in names] for r in rows])
     y = np.array(gold, dtype=float)
@@ -255,10 +268,9 @@ def fit_calibration(pairs: list[Pair]) -> calibration.Calibration:
 def calibrate(raw: dict) -> dict:
     """`raw` with a calibration fitted on the overlay-shaped pairs of the fit half."""
     base = {k: v for k, v in raw.items() if k != "calibration"}
-    stance.install(stance.StanceModel.from_json(base))
     pairs = overlay_pairs(DEMO)
-    fitted = fit_calibration(pairs).to_json()
-    # The families are cross-validated on both tuning sets by tools.tune_stance; keep them.
+    fitted = fit_calibration(pairs, stance.StanceModel.from_json(base)).to_json()
+    # The families are cross-validated on both tuning sets by tune_stance; keep them.
     families = raw.get("calibration", {}).get("families")
     if families:
         fitted["families"] = families
@@ -275,9 +287,8 @@ def main() -> None:
         return
     idf, default_idf = rarities()
     raw: dict = {"idf": idf, "default_idf": default_idf}
-    stance.install(stance.StanceModel.from_json(raw))
     pairs = scifact_pairs("fit")
-    rows, labels = examples(pairs)
+    rows, labels = examples(pairs, stance.StanceModel.from_json(raw))
     names = tuple(rows[0])
     x = np.array([[r[n] for n in names] for r in rows])
     y = np.array(labels)
@@ -291,11 +302,11 @@ def main() -> None:
         "weights": [_rounded(row) for row in w],
         "bias": _rounded(b),
     }
-    stance.install(stance.StanceModel.from_json(raw))
+    trained = stance.StanceModel.from_json(raw)
     print(f"{len(rows)} examples; weights (supports, contradicts, none):")
     for name, row in zip(names, w.T, strict=True):
         print(f"  {name:<16} " + " ".join(f"{v:+.2f}" for v in row))
-    raw["thresholds"] = pick_thresholds(replay(pairs))
+    raw["thresholds"] = pick_thresholds(replay(pairs, trained))
     print("thresholds:", raw["thresholds"])
     _write(calibrate(raw))
 
@@ -303,7 +314,6 @@ def main() -> None:
 def _write(raw: dict) -> None:
     stance.MODEL_PATH.parent.mkdir(parents=True, exist_ok=True)
     stance.MODEL_PATH.write_text(json.dumps(raw, sort_keys=True, separators=(",", ":")) + "\n")
-    stance.install(None)
     print("wrote", stance.MODEL_PATH.relative_to(stance.MODEL_PATH.parents[3]))
 
 

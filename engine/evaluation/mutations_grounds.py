@@ -1,6 +1,6 @@
 """Mutation families on what licenses a claim: deductions, a note's own words, invisible text.
 
-Where `engine.datasets.mutations` changes what a sentence says, these change what stands
+Where `engine.evaluation.mutations` changes what a sentence says, these change what stands
 behind it: a deduction that reorders, negates or swaps its premise's words or numbers; a
 sentence sitting in a note's body beside the quote that was checked; a note whose ground is
 a figure, an equation, a recomputation, a decision tree or a tethered file; a claim with
@@ -15,8 +15,8 @@ import re
 from collections.abc import Callable
 
 from engine.core.text import MINUS_LIKE, word_sequence
-from engine.datasets.mutations import Mutant, Shape, negation_deletion, number_change, register
 from engine.datasets.scifact_text import TrainSentence
+from engine.evaluation.mutations import Mutant, Shape, negation_deletion, number_change, register
 
 Control = Callable[[TrainSentence, random.Random], list[Mutant]]
 # Controls per family: unmutated claims of the family's shape that must answer grounded.

@@ -1,6 +1,6 @@
 """How far a lexical gate can take the offline reasoner's evidence recall on SciFact train.
 
-`python -m tools.ceiling_offline [WORKSPACE [CLAIMS]]` (defaults: demo/scifact and
+`python -m engine.evaluation.ceiling_offline [WORKSPACE [CLAIMS]]` (defaults: demo/scifact and
 data/scifact/claims_train.jsonl) navigates every claim once with the shipped reasoner and
 prints three things:
 
@@ -28,10 +28,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.api import open_workspace
-from engine.datasets.evaluation import SCIFACT_BOX, GoldClaim
+from engine.evaluation.scifact import SCIFACT_BOX, GoldClaim
+from engine.evaluation.train_stance import cross_validated
+from engine.evaluation.tune_offline import recorded
 from engine.navigation.reasoners.offline import Candidate, OfflineConfig, best_candidate, strong
-from tools.train_stance import cross_validated
-from tools.tune_offline import recorded
 
 PREFIX = f"zk:{SCIFACT_BOX}:"
 # The issue's evidence-recall target; the listing stops at the first gate reaching it.

@@ -23,8 +23,8 @@ from pathlib import Path
 import numpy as np
 
 from engine.api import ask, open_workspace
-from engine.datasets.mutations import FamilyScore
 from engine.datasets.scifact_text import TrainSentence
+from engine.evaluation.mutations import FamilyScore
 from engine.workspace.bm25 import BAG_DTYPE
 from engine.workspace.layout import INDEX_PATH
 
