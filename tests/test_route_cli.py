@@ -144,10 +144,10 @@ def test_output_is_byte_identical_across_runs(tmp_path):
     assert first.out == second.out
 
 
-def test_the_readme_wire_example_is_a_complete_routable_file():
+def test_the_specification_wire_example_is_a_complete_routable_file():
     example = ROOT / "examples" / "wire" / "answer.json"
     text = example.read_text(encoding="utf-8")
-    assert f"```json\n{text}```" in (ROOT / "README.md").read_text(encoding="utf-8")
+    assert f"```json\n{text}```" in (ROOT / "docs" / "SPEC.md").read_text(encoding="utf-8")
     done = invoke("route", example)
     assert done.code == 0, done.err
     decision = json.loads(done.out)
