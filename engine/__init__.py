@@ -45,10 +45,12 @@ if TYPE_CHECKING:
     from engine.core.verifiers import VerifierResult, VerifierStatus
     from engine.core.wire import Draft, parse_json, parse_payload
     from engine.navigation.budget import Budget
-    from engine.navigation.navigator import ActionKind, NavResult, Policy, Step
+    from engine.navigation.navigator import Policy
     from engine.navigation.outcomes import Failure, FailureKind, GiveUp, GiveUpReason, Match
     from engine.navigation.reasoners.model import ModelReasoner
     from engine.navigation.reasoners.registry import ReasonerSpec
+    from engine.navigation.result import NavResult
+    from engine.navigation.steps import ActionKind, Step
     from engine.navigation.substrate import Neighbourhood, Node
     from engine.review.cell import CellDetail, cell_detail, edge_key, find_edge, triage_history
     from engine.review.contest import Disclosure

@@ -23,9 +23,10 @@ from engine.core.verifiers import Verifier
 from engine.core.wire import parse_json, parse_payload
 from engine.navigation.budget import Budget
 from engine.navigation.coverage import claim_shaped
-from engine.navigation.navigator import NavResult, Observer, navigate
+from engine.navigation.navigator import Observer, navigate
 from engine.navigation.outcomes import Failure, FailureKind
 from engine.navigation.reasoners.registry import ReasonerSpec, make_reasoner
+from engine.navigation.result import NavResult
 from engine.navigation.substrate import Neighbourhood
 from engine.review.claim_stance import stance_toward
 from engine.review.contest import Disclosure
