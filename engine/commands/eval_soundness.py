@@ -17,7 +17,7 @@ from engine.core.errors import ConfigError, EngineError
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
-    from engine.datasets.scifact_text import DATA
+    from engine.datasets import DATA
 
     parser.add_argument("--corpus", type=Path, default=DATA / "corpus.jsonl.gz")
     parser.add_argument("--claims", type=Path, default=DATA / "claims_train.jsonl")

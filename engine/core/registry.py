@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
-from importlib import metadata
 from typing import Generic, TypeVar
 
 from engine.core.errors import EngineError
@@ -55,6 +54,8 @@ class Registry(Generic[T]):
         if self._loaded:
             return
         self._loaded = True
+        from importlib import metadata  # scanning installed packages is paid only here
+
         for point in metadata.entry_points(group=self.plugins or ""):
             if point.name in self._entries:
                 self.problems.append(f"{point.name}: already registered; plugin ignored")
@@ -80,15 +81,28 @@ class Registry(Generic[T]):
         self._aliases[old] = name
 
     def get(self, name: str) -> T | None:
-        """The entry registered as `name` (or under a name `name` aliases), or None."""
-        self._load_plugins()
+        """The entry registered as `name` (or under a name `name` aliases), or None.
+
+        Installed plugins are looked for only when `name` is not a built-in, so a lookup of
+        a built-in never pays for scanning the installed packages.
+        """
         if not isinstance(name, str):
             return None
-        return self._entries.get(self._aliases.get(name, name))
+        found = self._entries.get(self._aliases.get(name, name))
+        if found is None and not self._loaded:
+            self._load_plugins()
+            found = self._entries.get(self._aliases.get(name, name))
+        return found
 
-    def names(self) -> list[str]:
-        """Registered names, sorted; aliases are not listed."""
-        self._load_plugins()
+    def registered(self, name: str) -> bool:
+        """Whether `name` is registered already, without looking for installed plugins."""
+        return isinstance(name, str) and self._aliases.get(name, name) in self._entries
+
+    def names(self, *, plugins: bool = True) -> list[str]:
+        """Registered names, sorted; aliases are not listed. Without `plugins`, only what is
+        registered already (the built-ins), with no look at the installed packages."""
+        if plugins:
+            self._load_plugins()
         return sorted(self._entries)
 
     def copy(self) -> Registry[T]:
@@ -99,8 +113,10 @@ class Registry(Generic[T]):
         return copied
 
     def __getitem__(self, name: str) -> T:
-        self._load_plugins()
-        return self._entries[self._aliases.get(name, name)]
+        found = self.get(name)
+        if found is None:
+            raise KeyError(name)
+        return found
 
     def __contains__(self, name: object) -> bool:
         return self.get(name) is not None  # type: ignore[arg-type]

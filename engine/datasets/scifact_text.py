@@ -12,9 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.datasets import DATA as DATA
 from engine.datasets.scifact import read_jsonl
-
-DATA = Path(__file__).resolve().parents[2] / "data" / "scifact"
 
 
 @dataclass(frozen=True)
