@@ -40,7 +40,7 @@ demo: $(DEMO)/.ready $(OVERLAY)
 
 run: demo
 	@echo "Synapse Review on http://127.0.0.1:$(PORT) (Ctrl-C stops it)"
-	$(PY) -m tools.serve --server.address 127.0.0.1 --server.port $(PORT) \
+	$(PY) -m ui.serve --server.address 127.0.0.1 --server.port $(PORT) \
 		--server.headless true --browser.gatherUsageStats false
 
 chromium:
@@ -50,7 +50,8 @@ test: dev chromium
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(VENV)/bin/lint-imports
-	$(PY) -m pytest
+	$(PY) -m mypy
+	$(PY) -m pytest -n 2 --dist loadfile
 
 bench: dev
 	$(PY) -m bench
@@ -62,6 +63,7 @@ lint: dev
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(VENV)/bin/lint-imports
+	$(PY) -m mypy
 
 format: dev
 	$(PY) -m ruff format .

@@ -5,22 +5,21 @@ import os
 import streamlit as st
 
 from engine import ENV_BASE_URL, ENV_MODEL, EngineError, check_connection
-from pages import services, shared
-from pages import state as app_state
-from pages.state import DEFAULTS, KEYS
 from present.markup import md_escape
+from ui import services, shared
+from ui import state as app_state
+from ui.state import DEFAULTS, KEYS
 
 st.set_page_config(page_title="Synapse Review", layout="wide")
 
-# URL paths differ from the file names: Streamlit may start a run in its pages-folder
-# mode, and a page it can match by file name would then run without this script.
+# Short URL paths, kept from before the pages moved to ui/, so saved links still work.
 pages = [
-    st.Page("pages/home.py", title="Start", url_path="start", default=True),
-    st.Page("pages/navigate.py", title="Navigate", url_path="ask"),
-    st.Page("pages/reasoning_dag.py", title="Reasoning DAG", url_path="dag"),
-    st.Page("pages/traceability.py", title="Traceability", url_path="trace"),
-    st.Page("pages/claim_matrix.py", title="Claim matrix", url_path="matrix"),
-    st.Page("pages/audit.py", title="Audit", url_path="audit-dag"),
+    st.Page("ui/home.py", title="Start", url_path="start", default=True),
+    st.Page("ui/navigate.py", title="Navigate", url_path="ask"),
+    st.Page("ui/reasoning_dag.py", title="Reasoning DAG", url_path="dag"),
+    st.Page("ui/traceability.py", title="Traceability", url_path="trace"),
+    st.Page("ui/claim_matrix.py", title="Claim matrix", url_path="matrix"),
+    st.Page("ui/audit.py", title="Audit", url_path="audit-dag"),
 ]
 page = st.navigation(pages)
 

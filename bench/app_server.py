@@ -38,7 +38,7 @@ def app_process(
     """Like `running_app`, yielding the server process too (to signal it)."""
     port = free_port()
     command = [
-        sys.executable, "-m", "tools.serve",
+        sys.executable, "-m", "ui.serve",
         "--server.port", str(port),
         "--server.address", "127.0.0.1",
         "--server.headless", "true",

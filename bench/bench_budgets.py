@@ -24,7 +24,7 @@ from pathlib import Path
 from bench.timing import row
 from engine.api import MAX_QUESTION_CHARS, answer, open_workspace
 from engine.importers.sources import AddOptions, add_pdfs
-from tools.pdfgen import shared_stream_pdf_bytes, write_pdf
+from tests.builders.pdfgen import shared_stream_pdf_bytes, write_pdf
 
 ROOT = Path(__file__).resolve().parent.parent
 LAB = ROOT / "examples" / "momentum-lab"

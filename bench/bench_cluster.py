@@ -48,8 +48,8 @@ from engine.core.errors import PayloadError
 from engine.datasets.scifact import import_scifact, labels_path
 from engine.distributed.cluster import LocalSize, start_local
 from engine.distributed.ordered import Plan, Task, run_ordered
-from tools.pdfgen import write_pdf
-from tools.zotero_library import Paper, build_library
+from tests.builders.pdfgen import write_pdf
+from tests.builders.zotero_library import Paper, build_library
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data" / "scifact"

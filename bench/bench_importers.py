@@ -1,6 +1,6 @@
 """Importers: PDFs into source texts (pages/s, a 300-page book) and a 2,000-item Zotero library.
 
-The PDFs are generated here from SciFact abstracts (tools/pdfgen: dense pages of about
+The PDFs are generated here from SciFact abstracts (tests/builders/pdfgen: dense pages of about
 50 lines), so every figure is reproducible without any file from outside the repo.
 """
 
@@ -18,8 +18,8 @@ from pathlib import Path
 from bench.timing import row
 from engine.importers.sources import add_pdfs
 from engine.importers.zotero import import_zotero
-from tools.pdfgen import LINES_PER_PAGE, write_pdf
-from tools.zotero_library import Mark, Paper, build_library
+from tests.builders.pdfgen import LINES_PER_PAGE, write_pdf
+from tests.builders.zotero_library import Mark, Paper, build_library
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "data" / "scifact" / "corpus.jsonl.gz"

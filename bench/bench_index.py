@@ -19,7 +19,7 @@ import numpy as np
 from bench.timing import median, percentile, row
 from engine.datasets.scifact import finding_note, import_scifact
 from engine.datasets.sections import sectioned
-from engine.workspace.bm25 import tokens
+from engine.reading.words import tokens
 from engine.workspace.index import Index
 from engine.workspace.stores import Workspace, load_workspace
 

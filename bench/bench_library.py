@@ -23,7 +23,7 @@ from bench.timing import row
 from engine.api import ask, open_workspace
 from engine.importers.sources import add_pdfs, collect_pdfs
 from engine.workspace.passages import PASSAGE_BOX
-from tools.pdfgen import write_pdf
+from tests.builders.pdfgen import write_pdf
 
 PAPERS = int(os.environ.get("SYNAPSE_BENCH_PAPERS", "2000"))
 PAGES = 20

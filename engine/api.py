@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
+from typing import Any
 
 from engine.core.errors import ConfigError
 from engine.core.model import ClaimKind, Edge
@@ -21,12 +22,16 @@ from engine.core.stance import Stance
 from engine.core.verifiers import Verifier
 from engine.core.wire import parse_json, parse_payload
 from engine.importers.sources import AddReport, add_pdfs, collect_pdfs
+from engine.navigation.budget import Budget
 from engine.navigation.coverage import claim_shaped
-from engine.navigation.navigator import NavResult, navigate
+from engine.navigation.navigator import Observer, navigate
+from engine.navigation.outcomes import Failure, FailureKind
 from engine.navigation.reasoners.registry import ReasonerSpec, make_reasoner
-from engine.navigation.substrate import Budget, Neighbourhood
+from engine.navigation.result import NavResult
+from engine.navigation.substrate import Neighbourhood
 from engine.review.claim_stance import stance_toward
-from engine.review.contest import Disclosure, ReviewScope, disclose, review_scope, review_stamp
+from engine.review.contest import Disclosure
+from engine.review.snapshot import ReviewSnapshot, review_stamp
 from engine.workspace.freshness import content_stamp, notes_changed
 from engine.workspace.in_context import InContext, in_context
 from engine.workspace.opened import OpenWorkspace, open_workspace
@@ -45,6 +50,7 @@ __all__ = [
     "question_stance",
     "quoted_in_context",
     "review_edges",
+    "review_stamp",
     "route_json",
     "route_payload",
     "stance_toward",
@@ -72,7 +78,7 @@ def review_edges(root: str | Path) -> list[Edge]:
     Confirmed triage contradictions; overlay ones not dismissed as well only when the
     workspace sets `contest = "unreviewed"`. Raises ConfigError for a bad setting.
     """
-    return review_scope(root).edges()
+    return ReviewSnapshot.load(root).edges()
 
 
 class Freshness(StrEnum):
@@ -96,7 +102,7 @@ class Answer:
     files_changed: bool = False  # a file it rests on changed on disk after it was routed
 
     @classmethod
-    def from_route(cls, decision: Decision, payload: dict) -> Answer:
+    def from_route(cls, decision: Decision, payload: dict[str, Any]) -> Answer:
         """A routed wire payload as an answer, with no contests and no review behind it."""
         return cls(NavResult.from_route(decision, payload), None, "")
 
@@ -104,7 +110,7 @@ class Answer:
     def label(self) -> str:
         return self.run.label
 
-    def to_dict(self, *, timings: bool = True) -> dict:
+    def to_dict(self, *, timings: bool = True) -> dict[str, Any]:
         """The run's JSON with `contests` (scope, summary, items) and `review_stamp` added."""
         out = {
             **self.run.to_dict(timings=timings),
@@ -133,19 +139,22 @@ def answer(
     *,
     reasoner: ReasonerSpec = "offline",
     budget: Budget | None = None,
+    review: ReviewSnapshot | None = None,
 ) -> Answer:
-    """Answer `question` under the workspace's review scope, disclosing contradictions.
+    """Answer `question` under the workspace's review, disclosing contradictions.
 
-    Raises ConfigError for an unusable `contest` setting or a question `question_problem`
-    refuses; nothing else raises.
+    `review` is the snapshot of the workspace's review the answer is made under, read now
+    when not given. Raises ConfigError for an unusable `contest` setting or a question
+    `question_problem` refuses; nothing else raises.
     """
     _check(question)
-    stamp = review_stamp(opened.root)
-    review: ReviewScope = review_scope(opened.root)
+    if review is None:
+        review = ReviewSnapshot.load(opened.root)
     run = ask(opened, question, reasoner=reasoner, budget=budget, edges=review.edges())
     cited = run.decision.cited if run.decision is not None else ()
     files = content_stamp(opened.workspace, run.cited, as_loaded=True)
-    return Answer(run, disclose(review, cited, opened.workspace), stamp, content_stamp=files)
+    contests = review.disclose(cited, opened.workspace)
+    return Answer(run, contests, review.stamp, content_stamp=files)
 
 
 def add_pdf_folder(
@@ -178,9 +187,13 @@ def quoted_in_context(opened: OpenWorkspace, run: NavResult) -> tuple[InContext,
     return tuple(out)
 
 
-def contests_now(opened: OpenWorkspace, cited: Iterable[str]) -> Disclosure:
+def contests_now(
+    opened: OpenWorkspace, cited: Iterable[str], review: ReviewSnapshot | None = None
+) -> Disclosure:
     """The contradictions on `cited` nodes as the workspace's review stands now."""
-    return disclose(review_scope(opened.root), cited, opened.workspace)
+    if review is None:
+        review = ReviewSnapshot.load(opened.root)
+    return review.disclose(cited, opened.workspace)
 
 
 def ask(
@@ -191,8 +204,11 @@ def ask(
     budget: Budget | None = None,
     edges: Iterable[Edge] | None = None,
     verifiers: Registry[Verifier] | None = None,
+    observer: Observer | None = None,
 ) -> NavResult:
     """Answer `question` over the workspace; never raises for a failure inside the run.
+
+    `observer` sees every state the reasoner decided from and the action it chose.
 
     `reasoner` is a registered name (`offline`, `openai`) or a policy object. A reasoner
     that cannot be built (say, no endpoint configured) becomes a labelled abstention.
@@ -214,7 +230,9 @@ def ask(
                 budget=budget or Budget(),
                 neighbourhood=Neighbourhood(),
                 steps=(),
-                failure=f"reasoner {reasoner!r} unavailable: {exc}",
+                failure=Failure(
+                    FailureKind.UNAVAILABLE, f"reasoner {reasoner!r} unavailable: {exc}"
+                ),
             )
     else:
         policy = reasoner
@@ -226,6 +244,7 @@ def ask(
         budget=budget,
         edges=edges,
         verifiers=verifiers,
+        observer=observer,
     )
     started = time.perf_counter()
     stance = question_stance(question, result.decision)
@@ -262,7 +281,7 @@ def _verified_sentences(decision: Decision) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def route_payload(payload: dict, *, workspace: str | Path | None = None) -> dict:
+def route_payload(payload: dict[str, Any], *, workspace: str | Path | None = None) -> dict:
     """Route a decoded wire payload; raises `PayloadError` naming the problem when malformed.
 
     The result is JSON-serialisable and identical for identical input.

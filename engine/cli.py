@@ -12,12 +12,17 @@ from engine.core.errors import EngineError
 from engine.core.registry import Registry
 
 
-def build_parser(commands: Registry[Command] = COMMANDS) -> argparse.ArgumentParser:
-    """The argparse tree for every command in `commands`."""
-    parser = argparse.ArgumentParser(prog="python -m engine", description="Synapse Review engine")
+def build_parser(
+    commands: Registry[Command] = COMMANDS,
+    *,
+    prog: str = "python -m engine",
+    plugins: bool = True,
+) -> argparse.ArgumentParser:
+    """The argparse tree for every command in `commands` (without `plugins`, the built-ins)."""
+    parser = argparse.ArgumentParser(prog=prog, description="Synapse Review engine")
     sub = parser.add_subparsers(dest="command", required=True)
-    groups: dict[str, argparse._SubParsersAction] = {}
-    for name in commands.names():
+    groups: dict[str, argparse._SubParsersAction[argparse.ArgumentParser]] = {}
+    for name in commands.names(plugins=plugins):
         command = commands[name]
         group, _, leaf = name.partition(" ")
         if leaf:
@@ -32,9 +37,22 @@ def build_parser(commands: Registry[Command] = COMMANDS) -> argparse.ArgumentPar
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+def _built_in(words: list[str]) -> bool:
+    """Whether `words` start with a built-in command, so no installed plugin need be looked
+    for (scanning the installed packages costs more than the rest of starting up)."""
+    named = [" ".join(words[:2]), words[0]] if words else []
+    return any(COMMANDS.registered(name) for name in named)
+
+
+def run() -> None:
+    """The `synapse` console script: `synapse ask …` is `python -m engine ask …`."""
+    sys.exit(main(prog="synapse"))
+
+
+def main(argv: list[str] | None = None, *, prog: str = "python -m engine") -> int:
     """Run one command; engine errors become a one-line message and exit status 2."""
-    parser = build_parser()
+    words = sys.argv[1:] if argv is None else argv
+    parser = build_parser(prog=prog, plugins=not _built_in(words))
     args = parser.parse_args(argv)
     try:
         return int(args._handler(args) or 0)

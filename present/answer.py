@@ -10,16 +10,24 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from engine import Claim, Edge, NavResult, StanceRelation, Tier, VerifierStatus
-from engine.core.model import CONTRADICTS
+from engine import (
+    CONTRADICTS,
+    Claim,
+    Edge,
+    FailureKind,
+    NavResult,
+    StanceRelation,
+    Tier,
+    VerifierStatus,
+)
 from present.markup import esc
 
-MATRIX_PAGE = "pages/claim_matrix.py"
+MATRIX_PAGE = "ui/claim_matrix.py"
 
 
 @dataclass(frozen=True)
-class Failure:
-    """Why a run produced no routed answer, by kind: what happened and what the user can do."""
+class FailureNotice:
+    """A failed run in words for the user: a short head and what they can do about it."""
 
     kind: str  # reasoner-error | invalid-output | budget | nothing-found | empty | internal
     head: str
@@ -62,51 +70,54 @@ def reasons(result: NavResult) -> tuple[str, ...]:
     return tuple(r.value for r in result.decision.reasons)
 
 
-def reasoner_note(result: NavResult) -> str:
-    """What the reasoner said at its last step ("gave up: …" when it did)."""
-    return result.steps[-1].reason if result.steps else ""
-
-
 def route_edges(result: NavResult) -> tuple[Edge, ...]:
     """The typed edges the router was handed (overlay and triage contradictions among them)."""
     return result.route_input.edges if result.route_input is not None else ()
 
 
-def failure(result: NavResult) -> Failure | None:
-    """The run's failure, classified; None when the router decided."""
-    text = result.failure
-    if not text or (result.decision is not None and result.decision.dag.claims):
+# The failures of the reasoner itself, which the user mends in the sidebar.
+_REASONER_FAILURES = frozenset(
+    {FailureKind.UNAVAILABLE, FailureKind.ENDPOINT, FailureKind.REASONER_ERROR}
+)
+
+
+def failure(result: NavResult) -> FailureNotice | None:
+    """The run's failure in words for the user, by its kind; None when the router decided."""
+    failed = result.failure
+    if failed is None or (result.decision is not None and result.decision.dag.claims):
         return None
-    if text.startswith(("model endpoint failed", "reasoner error")) or "unavailable" in text:
-        return Failure(
+    text = failed.message
+    kind = failed.kind
+    if kind in _REASONER_FAILURES:
+        return FailureNotice(
             "reasoner-error",
             "the reasoner failed",
             f"The reasoner could not be reached or failed ({text}). Check the endpoint URL, "
             "model name and API key in the sidebar, or switch to the offline reasoner.",
         )
-    if text.startswith("model output invalid"):
-        return Failure(
+    if kind is FailureKind.INVALID_OUTPUT:
+        return FailureNotice(
             "invalid-output",
             "the model's reply was unusable",
             f"The model replied, but not with a valid reasoning DAG ({text}). Try again, "
             "or use a model that follows JSON instructions.",
         )
-    if "step budget" in text:
-        return Failure(
+    if kind is FailureKind.BUDGET:
+        return FailureNotice(
             "budget",
             "step budget exhausted",
             f"The navigator ran out of steps before the reasoner answered ({text}). "
             "Raise the step budget in the sidebar to let it look further.",
         )
-    if text.startswith("nothing checkable"):
-        return Failure(
+    if kind is FailureKind.NOTHING_FOUND:
+        return FailureNotice(
             "nothing-found",
             "nothing relevant found",
             "Nothing the knowledge base holds that could be checked matched the question.",
         )
-    if text == "empty question":
-        return Failure("empty", "no question", "Type a question first.")
-    return Failure("internal", "the run failed", f"The run failed inside: {text}.")
+    if kind is FailureKind.EMPTY:
+        return FailureNotice("empty", "no question", "Type a question first.")
+    return FailureNotice("internal", "the run failed", f"The run failed inside: {text}.")
 
 
 def coverage_gaps(result: NavResult) -> tuple[str, ...]:
@@ -156,12 +167,9 @@ def _coverage_lines(result: NavResult, *, confirmed: set) -> Iterable[str]:
     if gaps:
         named = ", ".join(f"‘{g}’" for g in gaps)
         yield f"The answer never mentions {named}, which the question asks about."
-    note = reasoner_note(result)
-    if note.startswith("gave up:"):
-        said = note.removeprefix("gave up:").strip()
-        if gaps:  # the missing terms were just named; say only how close it came
-            said = said.split(" and never mentions ")[0] + "; too weak to restate as an answer"
-        yield "The reasoner gave up: " + said + "."
+    given_up = result.given_up
+    if given_up is not None:
+        yield "The reasoner gave up: " + given_up.explanation(gaps_named=bool(gaps)) + "."
     decision = result.decision
     if decision is None:
         return
@@ -171,7 +179,7 @@ def _coverage_lines(result: NavResult, *, confirmed: set) -> Iterable[str]:
         yield from contested_lines(result, confirmed=confirmed)
     if "unresolved" in flags and not decision.missing_refs:
         yield "The answer rests on a ground that could not be resolved (its file is missing)."
-    if final and not final.verified and not note.startswith("gave up:") and not flags:
+    if final and not final.verified and given_up is None and not flags:
         yield (
             "The conclusion goes beyond what its sources say (it is an inference) and no "
             "verified premise backs it."
@@ -252,7 +260,7 @@ def summary(result: NavResult, *, confirmed: Iterable[tuple[str, str]] = ()) -> 
     if result.decision is not None:
         detail = result.decision.detail
     else:
-        detail = result.failure or "no answer was produced"
+        detail = result.failure.message if result.failure else "no answer was produced"
     return " ".join(dict.fromkeys(lines)) or detail
 
 
@@ -301,9 +309,9 @@ def stance_line(result: NavResult) -> StanceLine | None:
     if stance is None:
         return None
     if stance.relation is StanceRelation.CONTRADICTS:
-        return StanceLine("warning", f"The cited source contradicts the question: {stance.cue}.")
+        return StanceLine("warning", f"The cited source contradicts the question: {stance.phrase}.")
     if stance.relation is StanceRelation.SUPPORTS:
-        return StanceLine("info", f"The cited source supports the question: {stance.cue}.")
+        return StanceLine("info", f"The cited source supports the question: {stance.phrase}.")
     return StanceLine(
         "info", "The cited source neither clearly supports nor contradicts the question's claim."
     )

@@ -3,21 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from pathlib import Path
 
 import pandas as pd
 
-from engine.core.text import shorten
-from engine.review.calibration import ContradictionCue
-from engine.review.matrix import is_high_value
-from engine.review.overlay import Overlay, OverlayEdge
-from engine.review.relations import EdgeKey
-from engine.review.synthesis import cell_material, synthesize
-from engine.review.triage import TriageDecision, read_log
-from engine.workspace.notes import Quote
-from engine.workspace.opened import OpenWorkspace
-from engine.workspace.stores import Workspace
+from engine import (
+    Quote,
+    TriageDecision,
+    shorten,
+)
 from present.markup import esc, md_escape, triage_marks
 
 # The triage buttons under a selected contradiction: label and the decision it records.
@@ -86,66 +79,6 @@ def decision_message(row: Mapping, decision: str, note: str) -> str:
     return text + (f" — note: {shorten(note, 120)}" if note.strip() else " — no note")
 
 
-def edge_key(row: Mapping) -> EdgeKey:
-    """The triage key of a matrix row."""
-    return EdgeKey(row["memory_id"], row["zk_source"], row["zk_id"])
-
-
-def find_edge(overlay: Overlay | None, row: Mapping) -> OverlayEdge | None:
-    """The overlay edge behind a matrix row."""
-    key = edge_key(row)
-    return next((e for e in (overlay.edges if overlay else ()) if e.key == key), None)
-
-
-@dataclass(frozen=True)
-class CellDetail:
-    """What a reviewer reads about one cell: the brief if high value, quotes and rationale.
-
-    `missing` when a note of the edge is gone from the workspace; `brief` is None for a cell
-    that is not high value, and `verified` then None too.
-    """
-
-    high_value: bool
-    rationale: str
-    evidence: str
-    cue: str
-    missing: bool
-    quotes: tuple[Quote, ...] = ()
-    brief: str | None = None
-    verified: bool | None = None
-    problem: str = ""
-
-
-def cell_detail(opened: OpenWorkspace, edge: OverlayEdge) -> CellDetail:
-    """What a reviewer reads about one cell: the brief if high value, quotes and rationale."""
-    material = cell_material(opened, edge)
-    detail = CellDetail(
-        high_value=is_high_value(edge.relation, edge.claim_strength, edge.confidence),
-        rationale=edge.rationale,
-        evidence=edge.evidence,
-        cue=_cue_label(edge.cue) if edge.relation.value == "contradicts" else "",
-        missing=material is None,
-    )
-    if material is None:
-        return detail
-    detail = replace(detail, quotes=tuple(material.quotes))
-    if not detail.high_value:
-        return detail
-    brief = synthesize(material)
-    problem = ""
-    if not brief.verified:
-        failure = brief.check.failure.value if brief.check.failure else "failed"
-        problem = f"{failure}: {brief.check.detail}".rstrip(": ")
-    return replace(detail, brief=brief.text, verified=brief.verified, problem=problem)
-
-
-def _cue_label(value: str) -> str:
-    try:
-        return ContradictionCue(value).label
-    except ValueError:
-        return value
-
-
 def quotes_html(quotes: Sequence[Quote]) -> str:
     """Verbatim quotes as escaped block quotes with their id and page."""
     items = []
@@ -157,29 +90,6 @@ def quotes_html(quotes: Sequence[Quote]) -> str:
             "</blockquote>"
         )
     return "".join(items) or "<small>No stored quotes.</small>"
-
-
-def triage_rows(
-    root: str | Path, workspace: Workspace | None = None, *, last: int = 10
-) -> list[dict]:
-    """The newest triage log lines, newest first, naming both notes by title when known."""
-    entries = read_log(root).entries[-last:]
-
-    def title(address: str) -> str:
-        note = workspace.note(address) if workspace is not None else None
-        return f"{note.title} ({address})" if note is not None and note.title else address
-
-    return [
-        {
-            "at": e.at[:16].replace("T", " "),
-            "decision": e.decision.value,
-            "practice": title(e.edge.memory_address),
-            "relation": "contradicts",
-            "canon": title(e.edge.zk_address),
-            "note": e.note,
-        }
-        for e in reversed(entries)
-    ]
 
 
 def overlay_summary(counts: Mapping) -> str:

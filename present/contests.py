@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine import Answer
-from engine.core.text import shorten
+from engine import (
+    Answer,
+    shorten,
+)
 from present.markup import esc
 
 _STATE_WORDS = {

@@ -5,8 +5,12 @@ The payloads are JSON files in `examples/payloads/`, shared with the router test
 
 from __future__ import annotations
 
-from engine.workspace.examples import PayloadExample as Example
-from engine.workspace.examples import payload_examples
+from engine import (
+    PayloadExample as Example,
+)
+from engine import (
+    payload_examples,
+)
 
 __all__ = ["Example", "example", "examples"]
 

@@ -11,19 +11,21 @@ from dataclasses import dataclass
 from pyvis.network import Network
 
 from engine import (
+    ActionKind,
     Claim,
     Decision,
     Edge,
     EngineError,
+    HonestyViolation,
     NavResult,
+    Neighbourhood,
+    Node,
+    Step,
     Verdict,
     VerifierResult,
     VerifierStatus,
+    shorten,
 )
-from engine.core.epistemics import HonestyViolation
-from engine.core.text import shorten
-from engine.navigation.navigator import ActionKind, Step
-from engine.navigation.substrate import Neighbourhood, Node
 
 # The heatmap moved to its own module; it stays importable from here for older callers.
 from present.markup import (

@@ -8,10 +8,13 @@ from dataclasses import dataclass
 import pandas as pd
 import plotly.graph_objects as go
 
-from engine.core.model import Address
-from engine.core.text import shorten
-from engine.review.matrix import Page, distinct_labels
-from engine.review.relations import EdgeKey
+from engine import (
+    Address,
+    EdgeKey,
+    Page,
+    distinct_labels,
+    shorten,
+)
 from present.markup import esc, relation_colours, triage_marks
 
 _relation_band = {"supports": 0, "contradicts": 1, "extends": 2}

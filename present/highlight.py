@@ -5,7 +5,11 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 
-from engine import InContext, NavResult, Traceability
+from engine import (
+    InContext,
+    NavResult,
+    Traceability,
+)
 from present.markup import esc, trace_colours
 
 # Later kinds win where highlights overlap: a number inside an uncited stretch is a number.

@@ -7,7 +7,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine import reveal
+from engine import (
+    reveal,
+)
 
 
 @dataclass(frozen=True)

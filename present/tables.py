@@ -5,7 +5,9 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Mapping, Sequence
 
-from engine import NavResult
+from engine import (
+    NavResult,
+)
 from present.markup import esc, status_chip
 
 

@@ -7,7 +7,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine import REASON_EXPLANATIONS, Answer, NavResult, Reason, route_json
+from engine import (
+    REASON_EXPLANATIONS,
+    Answer,
+    NavResult,
+    Reason,
+    route_json,
+)
 from present import answer
 
 

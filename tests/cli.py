@@ -91,19 +91,30 @@ def run(
     return start(*argv, stdin=stdin, env=env, cwd=cwd, timeout=timeout, preexec=preexec).wait()
 
 
-def invoke(*argv: object, stdin: str | None = None) -> Result:
-    """Run the CLI's `main` in this process with captured output: the same `Result`.
+def invoke(
+    *argv: object,
+    stdin: str | None = None,
+    env: Mapping[str, str] | None = None,
+    cwd: str | os.PathLike[str] | None = None,
+    timeout: float | None = None,
+) -> Result:
+    """Run the CLI's `main` in this process with captured output: the same `Result` as `run`.
 
-    For everything but the process boundary (signals, pipes, start-up, the environment).
+    For everything but the process boundary (signals, pipes, start-up, resource limits).
+    `env` is added to the environment and `cwd` entered for the call only; `timeout` is
+    accepted for the same signature as `run` and not enforced in process.
     """
+    del timeout
     from engine.cli import main
 
     out, err = io.StringIO(), io.StringIO()
-    feed = io.StringIO(stdin or "")
+    feed = io.TextIOWrapper(io.BytesIO((stdin or "").encode("utf-8")), encoding="utf-8")
     with (
         contextlib.redirect_stdout(out),
         contextlib.redirect_stderr(err),
         _stdin(feed),
+        _environment(env or {}),
+        contextlib.chdir(cwd or os.getcwd()),
     ):
         try:
             code = main([str(a) for a in argv])
@@ -113,7 +124,21 @@ def invoke(*argv: object, stdin: str | None = None) -> Result:
 
 
 @contextlib.contextmanager
-def _stdin(feed: io.StringIO):
+def _environment(extra: Mapping[str, str]):
+    saved = {name: os.environ.get(name) for name in extra}
+    os.environ.update(extra)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+@contextlib.contextmanager
+def _stdin(feed: io.TextIOBase):
     saved = sys.stdin
     sys.stdin = feed
     try:

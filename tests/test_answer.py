@@ -13,6 +13,7 @@ from engine import (
 )
 from engine.core.model import CONTRADICTS, ClaimKind, Edge, ProseCitation
 from engine.core.router import Outcome, Reason
+from engine.core.stance import NO_CUE, Cue, CueShape
 from engine.core.wire import RouteInput
 from engine.navigation.coverage import CoverageReport, Term
 from engine.navigation.substrate import Neighbourhood, Node
@@ -81,12 +82,13 @@ def test_the_banner_names_sources_by_title_and_gaps_in_words():
 
 
 def test_stance_lines():
-    said = 'the source says "reduction"'
+    said = Cue(CueShape.DIRECTION, "reduction", "increases")
     contra = replace(result("ANSWER"), stance=Stance(StanceRelation.CONTRADICTS, said, 0.9))
     line = answer.stance_line(contra)
     assert line.tone == "warning" and line.text.startswith("The cited source contradicts")
+    assert 'says "reduction" where the question says "increases"' in line.text
     assert answer.stance_line(result("ANSWER")) is None
-    neither = replace(result("ANSWER"), stance=Stance(StanceRelation.NEITHER, "", 0.0))
+    neither = replace(result("ANSWER"), stance=Stance(StanceRelation.NEITHER, NO_CUE, 0.0))
     assert "neither" in answer.stance_line(neither).text
 
 

@@ -47,7 +47,7 @@ def test_opposite_direction_words_contradict_with_the_cue_named():
         decision_citing(ART),
     )
     assert stance.relation.value == "contradicts"
-    assert "reduction" in stance.cue and "increases" in stance.cue
+    assert "reduction" in stance.phrase and "increases" in stance.phrase
     assert stance.evidence == ART
     assert stance.to_dict()["relation"] == "contradicts"
 
@@ -57,7 +57,7 @@ def test_the_same_direction_supports():
         "Antiretroviral therapy reduces the incidence of tuberculosis across CD4 strata.",
         decision_citing(ART),
     )
-    assert stance.relation.value == "supports" and "reduc" in stance.cue
+    assert stance.relation.value == "supports" and "reduc" in stance.phrase
 
 
 def test_no_explicit_cue_is_neither():

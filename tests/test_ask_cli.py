@@ -1,11 +1,11 @@
 import json
 
-from tests.cli import run
+from tests.cli import invoke
 
 
 def test_ask_prints_the_decision(lab_path):
     question = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
-    proc = run("ask", question, "--workspace", str(lab_path))
+    proc = invoke("ask", question, "--workspace", str(lab_path))
     assert proc.code == 0, proc.err
     out = json.loads(proc.out)
     for field in ("decision", "cited", "prose", "dag", "trace", "latency_ms"):
@@ -17,7 +17,9 @@ def test_ask_prints_the_decision(lab_path):
 
 
 def test_ask_budget_flags_bound_the_trace(lab_path):
-    proc = run("ask", "Which sample did we use?", "--workspace", str(lab_path), "--max-steps", "2")
+    proc = invoke(
+        "ask", "Which sample did we use?", "--workspace", str(lab_path), "--max-steps", "2"
+    )
     out = json.loads(proc.out)
     assert len(out["trace"]) <= 3
 
@@ -29,7 +31,7 @@ def test_batch_prints_one_line_per_question(lab_path, tmp_path):
         "not json\n"
         '{"id": "b", "question": "What is the boiling point of water on Mars?"}\n'
     )
-    proc = run("ask", "--batch", str(batch), "--workspace", str(lab_path))
+    proc = invoke("ask", "--batch", str(batch), "--workspace", str(lab_path))
     lines = [json.loads(line) for line in proc.out.splitlines()]
     assert [line["id"] for line in lines] == ["a", None, "b"]
     assert lines[0]["decision"]["label"] == "ANSWER" and "error" in lines[1]
@@ -37,14 +39,14 @@ def test_batch_prints_one_line_per_question(lab_path, tmp_path):
 
 
 def test_missing_workspace_exits_2(tmp_path):
-    proc = run("ask", "q", "--workspace", str(tmp_path / "nope"))
+    proc = invoke("ask", "q", "--workspace", str(tmp_path / "nope"))
     assert proc.code == 2
     assert proc.err.strip().startswith("error:") and len(proc.err.strip().splitlines()) == 1
 
 
 def test_single_and_batch_answers_carry_the_stance(lab_path, tmp_path):
     claim = "Past winners keep beating past losers over 3 to 12 month holding periods."
-    single = json.loads(run("ask", claim, "--workspace", str(lab_path)).out)
+    single = json.loads(invoke("ask", claim, "--workspace", str(lab_path)).out)
     batch = tmp_path / "q.jsonl"
     batch.write_text(
         json.dumps({"id": "claim", "question": claim})
@@ -52,9 +54,9 @@ def test_single_and_batch_answers_carry_the_stance(lab_path, tmp_path):
         + json.dumps({"id": "asks", "question": "Does the momentum signal skip a month?"})
         + "\n"
     )
-    proc = run("ask", "--batch", str(batch), "--workspace", str(lab_path))
+    proc = invoke("ask", "--batch", str(batch), "--workspace", str(lab_path))
     stated, asked = (json.loads(line) for line in proc.out.splitlines())
     assert single["decision"]["label"] == "ANSWER" and single["stance"] == stated["stance"]
-    assert set(stated["stance"]) == {"relation", "cue", "confidence", "evidence"}
+    assert set(stated["stance"]) == {"relation", "cue", "cue_kind", "confidence", "evidence"}
     assert stated["stance"]["relation"] in ("supports", "contradicts", "neither")
     assert asked["stance"] is None  # a question states no claim

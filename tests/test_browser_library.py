@@ -8,8 +8,8 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser_support import app_in_chromium, is_local, shot, wait_idle
+from tests.builders.pdfgen import write_pdf
 from tests.workspaces import make_workspace
-from tools.pdfgen import write_pdf
 
 pytestmark = pytest.mark.browser
 

@@ -33,7 +33,7 @@ ART = "Antiretroviral therapy is associated with a reduction in tuberculosis inc
 def test_a_stance_needs_an_explicit_cue(claim, evidence, relation, cue_words):
     stance = stance_toward(claim, evidence)
     assert stance.relation is relation
-    assert all(word in stance.cue for word in cue_words)
+    assert all(word in stance.phrase for word in cue_words)
     assert stance.evidence == evidence[0]
 
 

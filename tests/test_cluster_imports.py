@@ -12,10 +12,10 @@ import signal
 
 import pytest
 
+from tests.builders.pdfgen import shared_stream_pdf_bytes, write_pdf
+from tests.builders.zotero_library import Mark, Paper, build_library
 from tests.cli import start
 from tests.cluster_support import TIMEOUT, bounded, faults, tree, two_workers, wait_for
-from tools.pdfgen import shared_stream_pdf_bytes, write_pdf
-from tools.zotero_library import Mark, Paper, build_library
 
 SENTENCES = [
     "Patients given the drug had fewer relapses than those given placebo.",

@@ -7,11 +7,11 @@ from engine.review.contest import (
     ReviewState,
     contest_scope,
     review_scope,
-    review_stamp,
     scope_of,
 )
 from engine.review.overlay import Overlay, OverlayEdge, save_overlay
 from engine.review.relations import EdgeKey, Relation
+from engine.review.snapshot import review_stamp
 from engine.review.triage import TriageDecision, record
 
 MOM = EdgeKey("exp-2009-backtest", "finance", "z-mom-01")

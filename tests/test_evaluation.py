@@ -4,8 +4,8 @@ import shutil
 import pytest
 
 from engine.api import ask, open_workspace
-from engine.datasets.evaluation import ClaimOutcome, load_gold, run_claims, score
 from engine.datasets.scifact import labels_path
+from engine.evaluation.scifact import ClaimOutcome, load_gold, run_claims, score
 from engine.review.relations import EdgeKey
 from engine.review.triage import record
 

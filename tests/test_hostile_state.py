@@ -20,7 +20,7 @@ import pytest
 
 from engine.review.overlay import read_overlay
 from engine.review.triage import read_log
-from tests.cli import Result, run
+from tests.cli import Result, invoke, run
 from tests.conftest import ROOT
 
 QUESTION = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
@@ -104,10 +104,10 @@ def test_no_command_writes_through_a_planted_link(lab_path, plant):
     plant(lab_path)
     before = snapshot(lab_path)
     ws = ["--workspace", str(lab_path)]
-    index = run("index", *ws)
-    overlay = run("overlay", "build", *ws, "--quiet")
-    triage = run(*TRIAGE_SET, *ws)
-    asked = run("ask", QUESTION, *ws)
+    index = invoke("index", *ws)
+    overlay = invoke("overlay", "build", *ws, "--quiet")
+    triage = invoke(*TRIAGE_SET, *ws)
+    asked = invoke("ask", QUESTION, *ws)
     assert snapshot(lab_path) == before
     for proc in (index, overlay, triage, asked):
         assert "Traceback" not in proc.err, proc.err
@@ -125,7 +125,7 @@ def test_a_clean_workspace_still_writes_everything(lab_path):
     ws = ["--workspace", str(lab_path)]
     before = snapshot(lab_path)
     for args in (["index", *ws], ["overlay", "build", *ws, "--quiet"], [*TRIAGE_SET, *ws]):
-        proc = run(*args)
+        proc = invoke(*args)
         assert proc.code == 0, proc.err
         assert "notice:" not in proc.err
     assert snapshot(lab_path) == before
@@ -142,7 +142,7 @@ def test_a_fifo_in_place_of_an_app_file_does_not_block_ask(lab_path, relative):
     fifo = lab_path / relative
     fifo.parent.mkdir(parents=True, exist_ok=True)
     os.mkfifo(fifo)
-    proc = run("ask", QUESTION, "--workspace", str(lab_path), timeout=60)
+    proc = invoke("ask", QUESTION, "--workspace", str(lab_path), timeout=60)
     assert proc.code == 0, proc.err
     assert json.loads(proc.out)["decision"]["label"] == "ANSWER"
 
@@ -169,7 +169,7 @@ def test_deeply_nested_app_files_are_reported_not_raised(lab_path):
     (lab_path / ".synapse/links/claim_links.json").write_text(NESTED)
     assert "nested deeper" in read_log(lab_path).problems[0]
     assert "nested deeper" in read_overlay(lab_path).reason
-    proc = run("ask", QUESTION, "--workspace", str(lab_path))
+    proc = invoke("ask", QUESTION, "--workspace", str(lab_path))
     assert proc.code == 0, proc.err
 
 
@@ -177,7 +177,7 @@ def test_a_deeply_nested_annotations_file_is_treated_as_absent(lab_path):
     sources = lab_path / "sources"
     for path in sources.glob("*.txt"):
         (sources / f"{path.stem}.annotations.json").write_text(NESTED)
-    proc = run("ask", QUESTION, "--workspace", str(lab_path))
+    proc = invoke("ask", QUESTION, "--workspace", str(lab_path))
     assert proc.code == 0, proc.err
     assert json.loads(proc.out)["decision"]["label"] == "ANSWER"
 
@@ -209,7 +209,7 @@ BAD_LINES = {
 def test_ask_batch_reports_a_malformed_line_and_exits_2(lab_path, tmp_path, line):
     batch = tmp_path / "q.jsonl"
     batch.write_bytes(b'{"id": "ok", "question": "Which sample did we use?"}\n' + line)
-    proc = run("ask", "--batch", str(batch), "--workspace", str(lab_path))
+    proc = invoke("ask", "--batch", str(batch), "--workspace", str(lab_path))
     assert "line 2" in one_line_error(proc)
     rows = [json.loads(row) for row in proc.out.splitlines()]
     assert rows[0]["id"] == "ok" and "error" in rows[1]
@@ -219,7 +219,7 @@ def test_ask_batch_reports_a_malformed_line_and_exits_2(lab_path, tmp_path, line
 def test_verify_quote_batch_reports_a_malformed_line_and_exits_2(tmp_path, line):
     batch = tmp_path / "q.jsonl"
     batch.write_bytes(line)
-    proc = run("verify-quote", "--batch", str(batch))
+    proc = invoke("verify-quote", "--batch", str(batch))
     assert "line 1" in one_line_error(proc)
 
 
@@ -229,7 +229,7 @@ def test_import_scifact_refuses_a_malformed_line(tmp_path, line):
     corpus.write_bytes(line)
     claims = tmp_path / "claims.jsonl"
     claims.write_bytes(b"")
-    proc = run(
+    proc = invoke(
         "import", "scifact", "--corpus", str(corpus), "--claims", str(claims),
         "--out", str(tmp_path / "ws"),
     )  # fmt: skip
@@ -240,7 +240,7 @@ def test_import_scifact_refuses_a_malformed_line(tmp_path, line):
 def test_eval_scifact_refuses_a_malformed_claims_line(lab_path, tmp_path, line):
     claims = tmp_path / "claims.jsonl"
     claims.write_bytes(line)
-    proc = run("eval", "scifact", "--workspace", str(lab_path), "--claims", str(claims))
+    proc = invoke("eval", "scifact", "--workspace", str(lab_path), "--claims", str(claims))
     one_line_error(proc)
 
 
@@ -250,10 +250,10 @@ def test_eval_scifact_refuses_a_malformed_claims_line(lab_path, tmp_path, line):
     ids=[*BAD_LINES.keys(), "evidence-list", "cited-not-list"],
 )
 def test_eval_overlay_refuses_a_malformed_gold_line(lab_path, tmp_path, line):
-    assert run("overlay", "build", "--workspace", str(lab_path), "--quiet").code == 0
+    assert invoke("overlay", "build", "--workspace", str(lab_path), "--quiet").code == 0
     gold = tmp_path / "gold.jsonl"
     gold.write_bytes(line)
-    proc = run("eval", "overlay", "--workspace", str(lab_path), "--gold", str(gold))
+    proc = invoke("eval", "overlay", "--workspace", str(lab_path), "--gold", str(gold))
     one_line_error(proc)
 
 
@@ -263,7 +263,7 @@ def test_eval_overlay_refuses_a_malformed_gold_line(lab_path, tmp_path, line):
 def test_triage_set_refuses_an_empty_field(lab_path, field):
     args = list(TRIAGE_SET)
     args[args.index(field) + 1] = ""
-    proc = run(*args, "--workspace", str(lab_path))
+    proc = invoke(*args, "--workspace", str(lab_path))
     assert "empty" in one_line_error(proc)
     assert not (lab_path / ".synapse/triage.jsonl").exists()
 
@@ -281,13 +281,13 @@ def test_batch_sources_stay_inside_the_batch_folder(tmp_path):
     ]
     batch = folder / "quotes.jsonl"
     batch.write_text("\n".join(json.dumps(x) for x in lines))
-    proc = run("verify-quote", "--batch", str(batch))
+    proc = invoke("verify-quote", "--batch", str(batch))
     assert "hunter2" not in proc.out + proc.err
     rows = [json.loads(row) for row in proc.out.splitlines()]
     assert [("error" in row) for row in rows] == [True, True, False]
     assert rows[2]["verified"] is True
     one_line_error(proc)
-    allowed = run("verify-quote", "--batch", str(batch), "--allow-outside-sources")
+    allowed = invoke("verify-quote", "--batch", str(batch), "--allow-outside-sources")
     assert "hunter2" in allowed.out  # the user opted in: the near miss is shown
 
 
@@ -337,7 +337,7 @@ def _file_size_limit(limit: int):
 
 def test_a_full_disk_keeps_the_previous_overlay(lab_path):
     ws = ["--workspace", str(lab_path)]
-    assert run("overlay", "build", *ws, "--quiet").code == 0
+    assert invoke("overlay", "build", *ws, "--quiet").code == 0
     overlay = lab_path / ".synapse/links/claim_links.json"
     before = overlay.read_bytes()
     # Files may not grow past 1 KB: the index is built, the new overlay cannot be written.
@@ -350,7 +350,7 @@ def test_a_full_disk_keeps_the_previous_overlay(lab_path):
 def test_a_full_disk_leaves_no_torn_triage_line(lab_path):
     ws = ["--workspace", str(lab_path)]
     log = lab_path / ".synapse/triage.jsonl"
-    assert run(*TRIAGE_SET, *ws).code == 0
+    assert invoke(*TRIAGE_SET, *ws).code == 0
     before = log.read_bytes()
     long_note = ["--note", "x" * 4000]
     proc = run(*TRIAGE_SET, *ws, *long_note, preexec=_file_size_limit(len(before) + 100))

@@ -9,7 +9,8 @@ from html.parser import HTMLParser
 
 import pytest
 
-from engine import Budget, NavResult
+from engine import Budget, NavResult, cell_detail
+from engine import triage_history as triage_rows
 from engine.api import ask, open_workspace, route_payload
 from engine.navigation.grounding import ground_node
 from engine.navigation.substrate import Neighbourhood
@@ -19,7 +20,7 @@ from engine.review.relations import Relation
 from engine.review.triage import record, state
 from engine.workspace.passages import PASSAGE_BOX
 from engine.workspace.stores import TetherState, tether_status
-from present.cells import cell_detail, quotes_html, triage_rows
+from present.cells import quotes_html
 from present.graphs import dag_html, neighbourhood_html
 from present.heatmap import matrix_figure
 from present.highlight import cited_prose_html, highlight_html, sentence_rows, traceability

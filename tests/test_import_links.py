@@ -4,10 +4,10 @@ import os
 
 import pytest
 
-from tests.cli import run
+from tests.builders.pdfgen import write_pdf
+from tests.builders.zotero_library import Mark, Paper, build_library
+from tests.cli import invoke
 from tests.workspaces import make_workspace, user_bytes
-from tools.pdfgen import write_pdf
-from tools.zotero_library import Mark, Paper, build_library
 
 PAGES = [["Patients given the drug had fewer relapses than those given placebo."]]
 NOTE = "---\nid: d1\ntype: decision\ntitle: Keep\n---\nOur own decision, typed by hand.\n"
@@ -51,7 +51,7 @@ def test_sources_add_never_writes_through_a_link(tmp_path, plant, named):
     plant(root)
     before = user_bytes(root)
     pdf = write_pdf(tmp_path / "p.pdf", PAGES)
-    code, _, err = run("sources", "add", pdf, "--workspace", root)
+    code, _, err = invoke("sources", "add", pdf, "--workspace", root)
     assert code == 1 and named in err and "p.pdf" in err, err
     assert user_bytes(root) == before
     assert (root / ".memory/d1.md").read_text() == NOTE
@@ -63,7 +63,7 @@ def test_replace_never_writes_through_a_link_either(tmp_path, plant, named):
     plant(root)
     before = user_bytes(root)
     pdf = write_pdf(tmp_path / "p.pdf", PAGES)
-    code, _, err = run("sources", "add", pdf, "--workspace", root, "--replace")
+    code, _, err = invoke("sources", "add", pdf, "--workspace", root, "--replace")
     assert code == 1 and named in err
     assert user_bytes(root) == before
 
@@ -104,7 +104,7 @@ def test_import_zotero_never_writes_through_a_link(tmp_path, plant):
     root = _workspace(tmp_path)
     plant(root)
     before = user_bytes(root)
-    code, _, err = run("import", "zotero", "--data-dir", library, "--workspace", root)
+    code, _, err = invoke("import", "zotero", "--data-dir", library, "--workspace", root)
     assert code == 1 and "link" in err, err
     after = user_bytes(root)
     assert {k: v for k, v in after.items() if k in before} == before
@@ -118,7 +118,7 @@ def test_import_scifact_never_writes_through_a_link(tmp_path):
     root = _workspace(tmp_path)
     (root / "README.md").symlink_to(".memory/d1.md")
     before = user_bytes(root)
-    code, _, err = run(
+    code, _, err = invoke(
         "import", "scifact", "--corpus", CORPUS, "--claims", CLAIMS, "--out", root, "--limit", 5
     )
     assert code == 1 and "README.md is a symbolic link" in err, err

@@ -6,11 +6,11 @@ import sqlite3
 import pytest
 
 from engine.workspace.stores import load_workspace
-from tests.cli import run
+from tests.builders.pdfgen import write_pdf
+from tests.builders.zotero_library import Paper, build_library
+from tests.cli import invoke
 from tests.test_scifact import CLAIMS, CORPUS
 from tests.workspaces import make_workspace, user_bytes
-from tools.pdfgen import write_pdf
-from tools.zotero_library import Paper, build_library
 
 FIRST = [["Müller found that sleep loss impaired recall in all 40 adults tested."]]
 SECOND = [["Muller reports that caffeine had no effect on reaction times in mice."]]
@@ -24,38 +24,40 @@ def workspace(tmp_path):
 def test_a_citekey_clash_across_runs_keeps_the_first_papers_text(tmp_path, workspace):
     first = write_pdf(tmp_path / "run1" / "Müller 2020.pdf", FIRST)
     second = write_pdf(tmp_path / "run2" / "Muller 2020.pdf", SECOND)
-    assert run("sources", "add", first, "--workspace", workspace).code == 0
+    assert invoke("sources", "add", first, "--workspace", workspace).code == 0
     before = user_bytes(workspace)
-    code, out, err = run("sources", "add", second, "--workspace", workspace)
+    code, out, err = invoke("sources", "add", second, "--workspace", workspace)
     assert code == 1 and "Muller 2020.pdf: other-origin:" in err and "Müller 2020.pdf" in err
     assert json.loads(out)["counts"]["updated"] == 0
     assert user_bytes(workspace) == before
     assert "sleep loss" in (workspace / "sources/Muller-2020.txt").read_text()
     # The way out is explicit: another key, or --replace.
-    code, _, _ = run("sources", "add", second, "--citekey", "muller2020b", "--workspace", workspace)
+    code, _, _ = invoke(
+        "sources", "add", second, "--citekey", "muller2020b", "--workspace", workspace
+    )
     assert code == 0 and "caffeine" in (workspace / "sources/muller2020b.txt").read_text()
 
 
 def test_a_changed_pdf_of_the_same_name_is_still_updated(tmp_path, workspace):
     pdf = write_pdf(tmp_path / "Müller 2020.pdf", FIRST)
-    assert run("sources", "add", pdf, "--workspace", workspace).code == 0
+    assert invoke("sources", "add", pdf, "--workspace", workspace).code == 0
     write_pdf(pdf, SECOND)
-    code, out, _ = run("sources", "add", pdf, "--workspace", workspace)
+    code, out, _ = invoke("sources", "add", pdf, "--workspace", workspace)
     assert code == 0 and json.loads(out)["counts"]["updated"] == 1
     assert "caffeine" in (workspace / "sources/Muller-2020.txt").read_text()
 
 
 def test_a_source_text_edited_after_import_is_kept(tmp_path, workspace):
     pdf = write_pdf(tmp_path / "p.pdf", FIRST)
-    run("sources", "add", pdf, "--workspace", workspace)
+    invoke("sources", "add", pdf, "--workspace", workspace)
     text = workspace / "sources/p.txt"
     text.write_text(text.read_text() + "\nMy correction of the OCR.\n")
     write_pdf(pdf, SECOND)
     before = user_bytes(workspace)
-    code, _, err = run("sources", "add", pdf, "--workspace", workspace)
+    code, _, err = invoke("sources", "add", pdf, "--workspace", workspace)
     assert code == 1 and "p.pdf: edited:" in err and "--replace" in err
     assert user_bytes(workspace) == before
-    code, _, _ = run("sources", "add", pdf, "--workspace", workspace, "--replace")
+    code, _, _ = invoke("sources", "add", pdf, "--workspace", workspace, "--replace")
     assert code == 0 and "caffeine" in text.read_text()
 
 
@@ -68,7 +70,7 @@ PAPER = Paper(key="K0000001", title="The Winner Effect", authors=[("Smith", "A")
 
 def test_reading_notes_added_to_an_imported_note_are_kept(tmp_path, workspace):
     library = _library(tmp_path, [PAPER])
-    assert run("import", "zotero", "--data-dir", library, "--workspace", workspace).code == 0
+    assert invoke("import", "zotero", "--data-dir", library, "--workspace", workspace).code == 0
     note = workspace / ".zettelkasten/zotero/smith2001winner.md"
     note.write_text(note.read_text() + "\n## My reading notes\nThe effect is small.\n")
     db = sqlite3.connect(library / "zotero.sqlite")
@@ -76,7 +78,7 @@ def test_reading_notes_added_to_an_imported_note_are_kept(tmp_path, workspace):
     db.commit()
     db.close()
     before = user_bytes(workspace)
-    code, out, err = run("import", "zotero", "--data-dir", library, "--workspace", workspace)
+    code, out, err = invoke("import", "zotero", "--data-dir", library, "--workspace", workspace)
     assert code == 1 and "smith2001winner.md was changed after it was imported" in err
     assert json.loads(out)["problems"] == 1
     assert (
@@ -102,7 +104,7 @@ def test_an_unusable_better_bibtex_key_is_reported_and_replaced(tmp_path, bbt_ke
     ]
     library = _library(tmp_path, papers)
     root = tmp_path / "ws"
-    code, out, err = run("import", "zotero", "--data-dir", library, "--workspace", root)
+    code, out, err = invoke("import", "zotero", "--data-dir", library, "--workspace", root)
     assert code == 1 and named in err and "filed as odd2001odd instead" in err, err
     assert json.loads(out)["items"] == 2
     names = sorted(p.name for p in (root / ".zettelkasten/zotero").iterdir())
@@ -117,10 +119,10 @@ def test_import_scifact_into_a_folder_of_other_files_asks_for_force(tmp_path):
     (out / "notes.txt").write_text("mine\n")
     before = user_bytes(out)
     argv = ("import", "scifact", "--corpus", CORPUS, "--claims", CLAIMS, "--limit", 5)
-    code, _, err = run(*argv, "--out", out)
+    code, _, err = invoke(*argv, "--out", out)
     assert code == 2 and err.startswith("error:") and "--force" in err and err.count("\n") == 1
     assert user_bytes(out) == before
-    code, stdout, err = run(*argv, "--out", out, "--force")
+    code, stdout, err = invoke(*argv, "--out", out, "--force")
     assert code == 1 and "README.md exists and no import wrote it" in err
     assert "1 kept" in stdout
     after = user_bytes(out)
@@ -131,6 +133,6 @@ def test_import_scifact_into_a_folder_of_other_files_asks_for_force(tmp_path):
 def test_import_scifact_again_into_its_own_workspace_needs_no_force(tmp_path):
     out = tmp_path / "demo"
     argv = ("import", "scifact", "--corpus", CORPUS, "--claims", CLAIMS, "--limit", 5, "--out", out)
-    assert run(*argv).code == 0
-    code, stdout, _ = run(*argv)
+    assert invoke(*argv).code == 0
+    code, stdout, _ = invoke(*argv)
     assert code == 0 and "0 files written" in stdout

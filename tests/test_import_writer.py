@@ -9,7 +9,7 @@ import pytest
 from engine.core.errors import WorkspaceError
 from engine.workspace.import_writer import ImportWriter, Refusal
 from engine.workspace.manifest import JOURNAL_FILE, MANIFEST_FILE, read_record
-from tests.cli import run
+from tests.cli import invoke
 from tests.workspaces import user_bytes
 
 ORIGIN = "pdf:a.pdf"
@@ -124,6 +124,6 @@ def test_a_linked_app_folder_stops_the_import_before_anything_is_written(root):
     (root / ".synapse").symlink_to(".memory")
     with pytest.raises(WorkspaceError, match="link"):
         ImportWriter(root, "test")
-    code, _, err = run("sources", "add", root / ".memory/d.md", "--workspace", root)
+    code, _, err = invoke("sources", "add", root / ".memory/d.md", "--workspace", root)
     assert code == 2 and err.startswith("error:") and "link" in err
     assert (root / ".memory/d.md").read_text() == "mine\n"

@@ -1,6 +1,6 @@
 import pytest
 
-from engine.navigation.inquiry import asks
+from engine.reading.aims import asks
 
 CASES = [
     ("To determine whether statin use is associated with reduced hip fracture risk.", "", True),

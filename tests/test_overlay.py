@@ -6,8 +6,8 @@ import pytest
 from engine.api import open_workspace
 from engine.core.errors import ConfigError
 from engine.core.llm import LLMConfig, OpenAIChat
+from engine.core.stance import ContradictionCue
 from engine.datasets.scifact import import_scifact
-from engine.review.calibration import ContradictionCue
 from engine.review.overlay import (
     OVERLAY_PATH,
     OverlayConfig,

@@ -6,18 +6,18 @@ from engine.commands.eval_overlay import annotated_pairs, contradiction_bands, g
 from engine.datasets.scifact import import_scifact, labels_path
 from engine.review.overlay import OVERLAY_PATH, Overlay, OverlayEdge
 from engine.review.relations import Relation
-from tests.cli import run
+from tests.cli import invoke
 from tests.conftest import ROOT
 
 SCIFACT = ROOT / "data" / "scifact"
 
 
 def test_overlay_build_prints_a_summary_then_show_lists_edges(lab_path):
-    code, out, err = run("overlay", "build", "--workspace", lab_path, "--min-confidence", 0)
+    code, out, err = invoke("overlay", "build", "--workspace", lab_path, "--min-confidence", 0)
     summary = json.loads(out)
     assert code == 0 and summary["typer"] == "offline" and summary["counts"]["practice"] == 3
     assert err == ""  # stderr is not a terminal here: no progress line
-    code, out, _ = run("overlay", "show", "--workspace", lab_path)
+    code, out, _ = invoke("overlay", "show", "--workspace", lab_path)
     edges = json.loads(out)
     assert code == 0 and len(edges) == summary["counts"]["kept"] > 0
     assert list(edges[0]) == [
@@ -27,24 +27,26 @@ def test_overlay_build_prints_a_summary_then_show_lists_edges(lab_path):
 
 
 def test_overlay_build_if_missing_keeps_a_saved_overlay(lab_path):
-    run("overlay", "build", "--workspace", lab_path)
+    invoke("overlay", "build", "--workspace", lab_path)
     saved = (lab_path / OVERLAY_PATH).stat().st_mtime_ns
-    code, out, _ = run("overlay", "build", "--workspace", lab_path, "--if-missing")
+    code, out, _ = invoke("overlay", "build", "--workspace", lab_path, "--if-missing")
     assert code == 0 and json.loads(out)["kept"] is True
     assert (lab_path / OVERLAY_PATH).stat().st_mtime_ns == saved
 
 
 def test_overlay_show_without_an_overlay_is_a_one_line_error(lab_path):
-    code, out, err = run("overlay", "show", "--workspace", lab_path)
+    code, out, err = invoke("overlay", "show", "--workspace", lab_path)
     assert (code, out) == (2, "") and "overlay build" in err
 
 
 def test_triage_set_then_show(lab_path):
     edge = ["--memory-id", "exp-2009-backtest", "--zk-source", "finance", "--zk-id", "z-mom-01"]
     for decision in ("follow-up", "confirmed"):
-        code, out, _ = run("triage", "set", "--workspace", lab_path, *edge, "--decision", decision)
+        code, out, _ = invoke(
+            "triage", "set", "--workspace", lab_path, *edge, "--decision", decision
+        )
         assert code == 0 and json.loads(out)["decision"] == decision
-    code, out, _ = run("triage", "show", "--workspace", lab_path)
+    code, out, _ = invoke("triage", "show", "--workspace", lab_path)
     shown = json.loads(out)
     assert code == 0 and [(s["edge"]["zk_id"], s["decision"]) for s in shown] == [
         ("z-mom-01", "confirmed")
@@ -52,7 +54,7 @@ def test_triage_set_then_show(lab_path):
 
 
 def test_triage_set_refuses_an_unknown_decision(lab_path):
-    code, out, err = run("triage", "set", "--workspace", lab_path, "--memory-id", "m",
+    code, out, err = invoke("triage", "set", "--workspace", lab_path, "--memory-id", "m",
                          "--zk-source", "s", "--zk-id", "z", "--decision", "maybe")  # fmt: skip
     assert (code, out) == (2, "") and "invalid choice: 'maybe'" in err
 
@@ -61,8 +63,8 @@ def test_triage_set_refuses_an_unknown_decision(lab_path):
 def test_eval_overlay_scores_both_relations(tmp_path):
     out_dir = tmp_path / "sf"
     import_scifact(SCIFACT / "corpus.jsonl.gz", SCIFACT / "claims_train.jsonl", out_dir, limit=300)
-    assert run("overlay", "build", "--workspace", out_dir, "--quiet").code == 0
-    code, out, _ = run("eval", "overlay", "--workspace", out_dir, "--gold", labels_path(out_dir))
+    assert invoke("overlay", "build", "--workspace", out_dir, "--quiet").code == 0
+    code, out, _ = invoke("eval", "overlay", "--workspace", out_dir, "--gold", labels_path(out_dir))
     report = json.loads(out)
     assert code == 0
     scores = {"precision", "recall", "f1", "predicted", "gold", "correct"}

@@ -10,8 +10,8 @@ import pytest
 from engine.api import ask, open_workspace
 from engine.workspace.passages import CACHE_PATH, PASSAGE_BOX
 from engine.workspace.stores import load_workspace
+from tests.builders.pdfgen import write_pdf
 from tests.cli import invoke
-from tools.pdfgen import write_pdf
 
 HEADER = "Journal of Synthetic Studies 2021"
 RECALL = (

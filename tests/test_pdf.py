@@ -4,7 +4,7 @@ import pytest
 from pypdf import PdfReader, PdfWriter
 
 from engine.importers.pdf import PdfFailure, PdfFailureKind, PdfText, clean_page_text, extract_pdf
-from tools.pdfgen import pdf_bytes
+from tests.builders.pdfgen import pdf_bytes
 
 
 @pytest.mark.parametrize(

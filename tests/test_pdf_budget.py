@@ -13,9 +13,9 @@ import pytest
 from engine.importers.pdf_worker import PdfWorker
 from engine.importers.sources import AddOptions, SourceAdder, add_pdfs, pdf_origin
 from engine.workspace.import_writer import ImportWriter
-from tests.cli import ROOT, run
+from tests.builders.pdfgen import pdf_bytes, shared_stream_pdf_bytes, write_pdf
+from tests.cli import ROOT, invoke
 from tests.workspaces import make_workspace, user_bytes
-from tools.pdfgen import pdf_bytes, shared_stream_pdf_bytes, write_pdf
 
 PAGES = [["Patients given the drug had fewer relapses than those given placebo."]]
 LATER = [["A later version: the effect did not hold in children under twelve."]]
@@ -40,7 +40,7 @@ def test_a_pdf_bomb_is_refused_and_the_rest_of_the_folder_imports(tmp_path, work
     bomb = shared_stream_pdf_bytes(4999, stream_bytes=1_000_000)
     assert len(bomb) < 1_000_000
     folder = _folder(tmp_path, "a-bomb.pdf", bomb)
-    code, out, err = run("sources", "add", folder, "--workspace", workspace)
+    code, out, err = invoke("sources", "add", folder, "--workspace", workspace)
     assert code == 1, err
     assert "a-bomb.pdf: too-large:" in err and "drawn by 4,999 pages" in err
     assert json.loads(out)["counts"] == {"added": 2, "updated": 0, "unchanged": 0, "failed": 1}
@@ -56,7 +56,7 @@ def test_the_time_budget_kills_a_slow_pdf_and_the_next_one_is_read(tmp_path, wor
     # Under the content cap (3,000 pages × 30 KB), but minutes of parsing for pypdf.
     slow = shared_stream_pdf_bytes(3000, stream_bytes=30_000)
     folder = _folder(tmp_path, "a-slow.pdf", slow)
-    code, out, err = run("sources", "add", folder, "--workspace", workspace, "--time-limit", "1")
+    code, out, err = invoke("sources", "add", folder, "--workspace", workspace, "--time-limit", "1")
     assert code == 1
     assert "a-slow.pdf: too-slow: took longer than 1 s to read" in err
     assert json.loads(out)["counts"]["added"] == 2
@@ -76,7 +76,7 @@ def test_a_240_character_name_is_filed_under_a_shorter_key(tmp_path, workspace):
     long_name = "A" * 120 + " study of " + "b" * 106 + ".pdf"
     assert len(long_name) == 240
     folder = _folder(tmp_path, long_name, pdf_bytes(PAGES))
-    code, out, err = run("sources", "add", folder, "--workspace", workspace)
+    code, out, err = invoke("sources", "add", folder, "--workspace", workspace)
     assert code == 0, err
     assert json.loads(out)["counts"]["added"] == 3
     texts = sorted(p.name for p in (workspace / "sources").glob("*.txt"))
@@ -115,18 +115,18 @@ def test_a_run_killed_mid_write_is_finished_by_the_next_without_replace(
     pdf = tmp_path / "p.pdf"
     if earlier:
         write_pdf(pdf, PAGES)
-        assert run("sources", "add", pdf, "--workspace", workspace).code == 0
+        assert invoke("sources", "add", pdf, "--workspace", workspace).code == 0
     write_pdf(pdf, LATER)
     code = f"from tests.test_pdf_budget import killed_import; killed_import({str(workspace)!r}, "
     code += f"{str(pdf)!r}, {after!r})"
     killed = subprocess.run([sys.executable, "-c", code], cwd=ROOT, timeout=120, check=False)
     assert killed.returncode == -signal.SIGKILL
-    code, out, err = run("sources", "add", pdf, "--workspace", workspace)
+    code, out, err = invoke("sources", "add", pdf, "--workspace", workspace)
     assert code == 0, err
     assert "children under twelve" in (workspace / "sources/p.txt").read_text()
     sidecar = json.loads((workspace / "sources/p.pdf.json").read_text())
     assert sidecar["sha256"] == hashlib.sha256(pdf.read_bytes()).hexdigest()
     before = user_bytes(workspace)
-    code, out, _ = run("sources", "add", pdf, "--workspace", workspace)
+    code, out, _ = invoke("sources", "add", pdf, "--workspace", workspace)
     assert code == 0 and json.loads(out)["counts"]["unchanged"] == 1
     assert user_bytes(workspace) == before

@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 from engine import MAX_QUESTION_CHARS, ConfigError, answer, question_problem
 from engine.workspace.opened import ANSWER_WORKERS, Worker
 from tests.apptest import clear_caches  # noqa: F401 (empties Streamlit's caches per test)
-from tests.cli import run
+from tests.cli import invoke
 from tests.conftest import ROOT
 
 SIGNAL = "Does the momentum signal skip the most recent month?"
@@ -39,7 +39,7 @@ def test_the_engine_refuses_a_question_over_the_cap(lab):
 
 
 def test_ask_refuses_a_question_over_the_cap_on_one_line(lab_path):
-    code, out, err = run("ask", TOO_LONG, "--workspace", lab_path)
+    code, out, err = invoke("ask", TOO_LONG, "--workspace", lab_path)
     assert code == 2 and out == "" and err.startswith("error: the question is 2,001 characters")
     assert err.count("\n") == 1
 
@@ -48,7 +48,7 @@ def test_a_batch_line_over_the_cap_is_an_error_record_and_the_rest_answer(tmp_pa
     batch = tmp_path / "questions.jsonl"
     lines = [{"id": "a", "question": SIGNAL}, {"id": "b", "question": HUGE}]
     batch.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    code, out, _ = run("ask", "--batch", batch, "--workspace", lab_path)
+    code, out, _ = invoke("ask", "--batch", batch, "--workspace", lab_path)
     records = [json.loads(line) for line in out.splitlines()]
     assert code == 2 and [r["id"] for r in records] == ["a", "b"]
     assert "decision" in records[0] and "48,000 characters" in records[1]["error"]
@@ -62,7 +62,7 @@ def test_a_48_kb_link_is_refused_with_a_message_not_answered(lab_path, monkeypat
     assert not at.exception
     errors = [e.value for e in at.error]
     assert any(e.startswith("Cannot ask: the question is 48,000 characters long") for e in errors)
-    at.switch_page("pages/navigate.py").run()
+    at.switch_page("ui/navigate.py").run()
     assert not at.exception
     assert any(c.value.startswith("Ask a question") for c in at.caption)
 

@@ -8,7 +8,7 @@ from engine.cli import build_parser
 from engine.commands.registry import COMMANDS, Command
 from engine.core.errors import EngineError
 from engine.core.registry import Registry
-from tests.cli import run
+from tests.cli import invoke
 
 
 def test_register_and_look_up() -> None:
@@ -49,7 +49,7 @@ def test_the_parser_is_built_from_the_registry_it_is_given(capsys) -> None:
 
 
 def test_plugins_lists_every_registry() -> None:
-    done = run("plugins", "--json")
+    done = invoke("plugins", "--json")
     assert done.code == 0
     listing = done.json()
     assert listing["commands"] == COMMANDS.names()

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from tests.cli import ROOT, run
+from tests.cli import ROOT, invoke
 
 FIELDS = {
     "verdict", "status", "reasons", "outdated", "conclusion", "claims", "traceability",
@@ -34,7 +34,7 @@ def payload(claims=None, conclusion="c1", prose=BODY, **extra):
 
 def route(*args, stdin=None, seed="0"):
     # A fixed but different hash seed per run shows the output does not depend on it.
-    return run("route", *args, stdin=stdin, env={"PYTHONHASHSEED": seed})
+    return invoke("route", *args, stdin=stdin, env={"PYTHONHASHSEED": seed})
 
 
 def write(tmp_path, data, name="payload.json"):
@@ -144,11 +144,11 @@ def test_output_is_byte_identical_across_runs(tmp_path):
     assert first.out == second.out
 
 
-def test_the_readme_wire_example_is_a_complete_routable_file():
+def test_the_specification_wire_example_is_a_complete_routable_file():
     example = ROOT / "examples" / "wire" / "answer.json"
     text = example.read_text(encoding="utf-8")
-    assert f"```json\n{text}```" in (ROOT / "README.md").read_text(encoding="utf-8")
-    done = run("route", example)
+    assert f"```json\n{text}```" in (ROOT / "docs" / "SPEC.md").read_text(encoding="utf-8")
+    done = invoke("route", example)
     assert done.code == 0, done.err
     decision = json.loads(done.out)
     assert (decision["label"], decision["status"], decision["reasons"]) == (

@@ -10,7 +10,7 @@ from engine.datasets.scifact import import_scifact, labels_path
 from engine.datasets.sections import split_heading
 from engine.workspace.notes import NoteKind, Store
 from engine.workspace.stores import load_workspace
-from tests.cli import run
+from tests.cli import invoke
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "scifact"
 CORPUS = DATA / "corpus.jsonl.gz"
@@ -113,9 +113,9 @@ def test_malformed_input_is_an_engine_error(tmp_path):
 def test_cli_imports_then_indexes(tmp_path):
     out = tmp_path / "demo"
     args = ["--corpus", str(CORPUS), "--claims", str(CLAIMS), "--out", str(out)]
-    imported = run("import", "scifact", *args, "--limit", "10")
+    imported = invoke("import", "scifact", *args, "--limit", "10")
     assert imported.code == 0 and imported.out.startswith("imported 10 abstracts")
-    indexed = run("index", "--workspace", out)
+    indexed = invoke("index", "--workspace", out)
     assert indexed.code == 0
     summary = indexed.json()
     assert summary["indexed"] == summary["added"] == summary["notes"] > 10

@@ -18,7 +18,7 @@ from tests.chat_server import (
     status,
     wrong_shape,
 )
-from tests.cli import Result, run
+from tests.cli import Result, invoke
 from tests.conftest import ROOT
 from tests.test_endpoint_faults import closed_port_url, grounded_draft
 
@@ -93,7 +93,7 @@ def test_logs_and_export_of_model_backed_asks_never_carry_the_key(lab_path, capl
     finally:
         opened.close()
     assert (failed.label, answered.label) == ("ABSTAIN", "ANSWER")
-    assert "refused the credentials" in failed.failure
+    assert "refused the credentials" in str(failed.failure)
     assert any(r.name == "engine.core.llm" for r in caplog.records)
     exposed = [caplog.text, failed.to_json(), answered.to_json()]
     exposed += [record.getMessage() for record in caplog.records]
@@ -150,4 +150,4 @@ def ask_openai_cli(lab_path, server: ChatServer) -> Result:
     """`ask --reasoner openai --full` in a subprocess, against `server`, with the test key."""
     env = {ENV_BASE_URL: server.base_url, ENV_MODEL: "m", ENV_API_KEY: KEY}
     args = ["ask", QUESTION, "--workspace", lab_path, "--reasoner", "openai", "--full"]
-    return run(*args, env=env, timeout=60)
+    return invoke(*args, env=env, timeout=60)

@@ -8,9 +8,9 @@ from engine.importers.citekeys import citekey_from_name
 from engine.importers.pdf_worker import PdfWorker
 from engine.importers.sources import AddOptions, Outcome, SourceAdder, add_pdfs, pdf_origin
 from engine.workspace.import_writer import ImportWriter
-from tests.cli import run
+from tests.builders.pdfgen import pdf_bytes, write_pdf
+from tests.cli import invoke
 from tests.workspaces import make_workspace
-from tools.pdfgen import pdf_bytes, write_pdf
 
 PAGES = [
     ["A first page about methods and the design of the study."],
@@ -26,7 +26,7 @@ def workspace(tmp_path):
 
 def test_sources_add_writes_pages_and_the_quote_finds_its_page(tmp_path, workspace):
     pdf = write_pdf(tmp_path / "Smith 2020 (trial).pdf", PAGES)
-    code, out, _ = run("sources", "add", str(pdf), "--workspace", str(workspace))
+    code, out, _ = invoke("sources", "add", str(pdf), "--workspace", str(workspace))
     assert code == 0 and json.loads(out)["counts"]["added"] == 1
     text = (workspace / "sources/Smith-2020-trial.txt").read_text()
     assert text.count("\f") == 2
@@ -45,9 +45,9 @@ def test_a_folder_adds_every_pdf_and_a_rerun_changes_nothing(tmp_path, workspace
     for name in ("a.pdf", "sub/b.PDF"):
         write_pdf(tmp_path / "papers" / name, PAGES)
     (tmp_path / "papers" / "notes.txt").write_text("not a pdf")
-    assert run("sources", "add", tmp_path / "papers", "--workspace", workspace).code == 0
+    assert invoke("sources", "add", tmp_path / "papers", "--workspace", workspace).code == 0
     stamp = (workspace / "sources/a.txt").stat().st_mtime_ns
-    code, out, _ = run("sources", "add", str(tmp_path / "papers"), "--workspace", str(workspace))
+    code, out, _ = invoke("sources", "add", str(tmp_path / "papers"), "--workspace", str(workspace))
     assert code == 0 and json.loads(out)["counts"] == {
         "added": 0,
         "updated": 0,
@@ -71,7 +71,7 @@ def test_failures_are_reported_and_write_nothing(tmp_path, workspace):
     broken = tmp_path / "broken.pdf"
     broken.write_bytes(pdf_bytes(PAGES)[:300])
     good = write_pdf(tmp_path / "good.pdf", PAGES)
-    code, _, err = run(
+    code, _, err = invoke(
         "sources", "add", str(scan), str(broken), str(good), "--workspace", str(workspace)
     )
     assert code == 1
@@ -133,7 +133,7 @@ def test_a_symlinked_sources_folder_leading_out_is_refused(tmp_path, workspace):
 def test_usage_errors_are_one_line(tmp_path, workspace, argv, message):
     write_pdf(tmp_path / "a.pdf", PAGES)
     write_pdf(tmp_path / "b.pdf", PAGES)
-    code, _, err = run("sources", "add", *argv, "--workspace", workspace, cwd=tmp_path)
+    code, _, err = invoke("sources", "add", *argv, "--workspace", workspace, cwd=tmp_path)
     assert code == 2 and err.startswith("error:") and message in err and err.count("\n") == 1
 
 

@@ -5,7 +5,6 @@ from pathlib import Path
 
 import pytest
 
-from engine.review import stance
 from engine.review.alignment import denial
 from engine.review.calibration import Calibration, ContradictionCue
 from engine.review.passages import passage, sentences_of
@@ -171,11 +170,8 @@ def test_the_denial_family_admits_what_the_calibration_refuses(typer, claim, sen
     assert (denial(passage(claim), passage(sentence), rarity) >= family.bar) is admitted
     typing = typer(claim, sentence)
     assert (typing.relation is Relation.CONTRADICTS) is admitted
-    stance.install(replace(shipped, calibration=replace(shipped.calibration, families=())))
-    try:
-        without = typer(claim, sentence)
-    finally:
-        stance.install(None)
+    without_family = replace(shipped, calibration=replace(shipped.calibration, families=()))
+    without = OfflineTyper(without_family)(claim, sentence)
     # The calibration alone refuses both: the family is what admits the first.
     assert without.relation is not Relation.CONTRADICTS
     if admitted:
@@ -196,16 +192,15 @@ def test_a_calibration_family_survives_its_json_form():
 def test_a_contradiction_without_a_named_cue_is_refused(typer):
     # With the bar at zero every candidate passes the calibration; the cue still decides.
     shipped = model()
-    stance.install(replace(shipped, calibration=replace(shipped.calibration, threshold=0.0)))
-    try:
-        cued = typer("Arctic sea ice is not shrinking.", SHRINKING)
-        plain = typer(
-            "Sympathetic nerve activity is elevated throughout normal pregnancy.",
-            "Muscle sympathetic nerve activity is increased during normotensive pregnancy while "
-            "mean arterial pressure is maintained or reduced, suggesting baroreflex resetting.",
-        )
-    finally:
-        stance.install(None)
+    permissive = OfflineTyper(
+        replace(shipped, calibration=replace(shipped.calibration, threshold=0.0))
+    )
+    cued = permissive("Arctic sea ice is not shrinking.", SHRINKING)
+    plain = permissive(
+        "Sympathetic nerve activity is elevated throughout normal pregnancy.",
+        "Muscle sympathetic nerve activity is increased during normotensive pregnancy while "
+        "mean arterial pressure is maintained or reduced, suggesting baroreflex resetting.",
+    )
     assert cued.relation is Relation.CONTRADICTS
     assert plain.relation is not Relation.CONTRADICTS
     assert "no specific cue" in plain.rationale
@@ -248,7 +243,7 @@ def test_real_scifact_pairs_are_typed_mostly_right(typer):
              for p in scifact_pairs()]  # fmt: skip
     assert sum(gold == got for gold, got in typed) >= 10
     # Precision first: the calibrated gate flags few contradictions, and none of them wrong
-    # here (its recall is measured over whole splits by tools.tune_stance).
+    # here (its recall is measured over whole splits by engine.evaluation.tune_stance).
     assert sum(got == "contradicts" for gold, got in typed if gold != "contradicts") == 0
 
 

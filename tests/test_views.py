@@ -6,7 +6,16 @@ from dataclasses import replace
 import pandas as pd
 import pytest
 
-from engine import Answer, Budget, Disclosure, NavResult, PayloadError, Traceability
+from engine import (
+    Answer,
+    Budget,
+    Disclosure,
+    Failure,
+    FailureKind,
+    NavResult,
+    PayloadError,
+    Traceability,
+)
 from engine.core.traceability import OrphanKind, OrphanSpan, SentenceTrace, TraceMode
 from engine.navigation.substrate import Neighbourhood
 from engine.review.contest import ContestScope, Contradiction, Disclosed, ReviewState
@@ -34,8 +43,9 @@ def routed(key: str) -> NavResult:
     return views.audit_result(example(key).text).run
 
 
-def failed(failure: str) -> NavResult:
+def failed(kind: FailureKind, detail: str = "") -> NavResult:
     """A run that never reached the router."""
+    failure = Failure(kind, detail)
     return NavResult("q", "offline", Budget(), Neighbourhood(), (), failure=failure)
 
 
@@ -187,7 +197,7 @@ def test_banner_starts_with_the_label_and_names_status_or_reasons(key, tone, sta
 
 def test_banner_discloses_outdated_and_failures():
     assert "outdated" in views.banner(routed("outdated")).text
-    assert views.banner(failed("endpoint down")).text == (
+    assert views.banner(failed(FailureKind.INTERNAL, "endpoint down")).text == (
         "ABSTAIN — the run failed. The run failed inside: endpoint down."
     )
 
@@ -195,15 +205,27 @@ def test_banner_discloses_outdated_and_failures():
 @pytest.mark.parametrize(
     ("failure", "head", "advice"),
     [
-        ("model endpoint failed: connection refused", "the reasoner failed", "endpoint URL"),
-        ("model output invalid after 2 attempts: x", "the model's reply was unusable", "JSON"),
-        ("step budget of 3 exhausted before an answer", "step budget exhausted", "Raise"),
-        ("nothing checkable was retrieved for this question", "nothing relevant found", "matched"),
+        (
+            Failure(FailureKind.ENDPOINT, "model endpoint failed: connection refused"),
+            "the reasoner failed",
+            "endpoint URL",
+        ),
+        (
+            Failure(FailureKind.INVALID_OUTPUT, "model output invalid after 2 attempts: x"),
+            "the model's reply was unusable",
+            "JSON",
+        ),
+        (
+            Failure(FailureKind.BUDGET, "step budget of 3 exhausted before an answer"),
+            "step budget exhausted",
+            "Raise",
+        ),
+        (Failure(FailureKind.NOTHING_FOUND), "nothing relevant found", "matched"),
     ],
     ids=["endpoint", "invalid", "budget", "nothing"],
 )
 def test_a_failed_run_is_an_actionable_error_not_a_coverage_verdict(failure, head, advice):
-    result = failed(failure)
+    result = failed(failure.kind, failure.detail)
     verdict = views.banner(result)
     assert verdict.text.startswith(f"ABSTAIN — {head}.") and "low-coverage" not in verdict.text
     assert advice in verdict.text

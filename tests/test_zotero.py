@@ -6,8 +6,8 @@ import pytest
 from engine.core.verifiers import verify
 from engine.importers.zotero import import_zotero
 from engine.workspace.stores import load_workspace
-from tests.cli import run
-from tools.zotero_library import Mark, Paper, build_library
+from tests.builders.zotero_library import Mark, Paper, build_library
+from tests.cli import invoke
 
 WINNERS = "Buying past winners and selling past losers generated significant abnormal returns."
 PAGES = [["Introduction to the study of returns."], [WINNERS, "The profits are not due to risk."]]
@@ -140,7 +140,7 @@ def test_a_bad_data_dir_is_a_one_line_error(tmp_path, setup, message):
     folder = tmp_path / "Zotero"
     folder.mkdir()
     setup(folder)
-    code, _, err = run("import", "zotero", "--data-dir", folder, "--workspace", tmp_path / "w")
+    code, _, err = invoke("import", "zotero", "--data-dir", folder, "--workspace", tmp_path / "w")
     assert code == 2 and err.startswith("error:") and message in err
 
 
@@ -158,7 +158,9 @@ def test_a_new_better_bibtex_key_moves_the_note(library, tmp_path):
 
 
 def test_the_command_prints_a_summary(library, tmp_path):
-    code, out, err = run("import", "zotero", "--data-dir", library, "--workspace", tmp_path / "w")
+    code, out, err = invoke(
+        "import", "zotero", "--data-dir", library, "--workspace", tmp_path / "w"
+    )
     summary = json.loads(out)
     # The scan without a text layer is skipped and named: exit 1, like `sources add`.
     assert code == 1 and summary["items"] == 5 and summary["problems"] == 1

@@ -13,7 +13,7 @@ import json
 import textwrap
 from pathlib import Path
 
-from tools.pdfgen import write_pdf
+from tests.builders.pdfgen import write_pdf
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "data" / "scifact" / "corpus.jsonl.gz"

@@ -22,10 +22,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from engine.api import open_workspace
-from engine.datasets.evaluation import load_gold, run_claims, score
 from engine.datasets.scifact import read_jsonl
+from engine.evaluation.scifact import load_gold, run_claims, score
 from engine.importers.sources import add_pdfs, collect_pdfs
-from tools.pdfgen import write_pdf
+from tests.builders.pdfgen import write_pdf
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "scifact"
 HEADER = "Journal of Evidence Studies"

@@ -5,16 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
-from engine.api import answer, open_workspace, question_problem
 from engine.commands.batch import Tally, batch_lines, count_lines
-from engine.commands.cluster import add_cluster_argument, add_out_argument
-from engine.commands.cluster_batch import AskRules, ask_batch
+from engine.commands.cluster_args import add_cluster_argument, add_out_argument
 from engine.commands.progress import Progress, answers_redirected
 from engine.commands.registry import Command, register
 from engine.core.errors import ConfigError
-from engine.core.wire import dumps
-from engine.navigation.substrate import Budget
 
 # Fields of a result that the command prints unless --full is given; the router's verdict,
 # label, status, reasons and detail are in `decision`, as `route` prints them.
@@ -24,6 +21,8 @@ SUMMARY = (
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
+    from engine.navigation.budget import Budget
+
     parser.add_argument("question", nargs="?", help="the question to answer")
     parser.add_argument("--workspace", required=True, type=Path, help="workspace folder")
     parser.add_argument("--batch", type=Path, help="JSONL file of {id, question} lines")
@@ -38,6 +37,10 @@ def _configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from engine.api import answer, open_workspace, question_problem
+    from engine.core.wire import dumps
+    from engine.navigation.budget import Budget
+
     if (args.question is None) == (args.batch is None):
         raise ConfigError("give either a QUESTION or --batch FILE.jsonl")
     if args.question is not None and (problem := question_problem(args.question)):
@@ -54,6 +57,8 @@ def _run(args: argparse.Namespace) -> int:
             print(dumps(_shape(result.to_dict(), args.full)))
             return 0
         if args.cluster is not None or args.out is not None:
+            from engine.commands.cluster_batch import AskRules, ask_batch
+
             return ask_batch(opened, args, AskRules(_item, _shape))
         tally = Tally(args.batch)
         total = count_lines(args.batch)
@@ -71,13 +76,15 @@ def _run(args: argparse.Namespace) -> int:
         opened.close()
 
 
-def _shape(data: dict, full: bool) -> dict:
+def _shape(data: dict[str, Any], full: bool) -> dict[str, Any]:
     if full:
         return data
     return {**{k: data[k] for k in SUMMARY}, "latency_ms": data["latency_ms"]}
 
 
-def _item(data: object, problem: str, line_no: int, tally: Tally) -> dict:
+def _item(data: object, problem: str, line_no: int, tally: Tally) -> dict[str, Any]:
+    from engine.api import question_problem
+
     if problem:
         return tally.error(None, line_no, problem)
     if not isinstance(data, dict) or not isinstance(data.get("question"), str):

@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine.core import jsonsafe
 from engine.core.errors import ConfigError
 
 MALFORMED_EXIT = 2
@@ -60,6 +59,8 @@ def batch_lines(path: Path) -> Iterator[tuple[int, object, str]]:
 
     Raises ConfigError when the file cannot be read at all.
     """
+    from engine.core import jsonsafe
+
     try:
         with path.open("rb") as stream:
             for number, raw in enumerate(stream, start=1):

@@ -11,50 +11,20 @@ a worker whose notes differ from the client's, or that cannot verify the index's
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import sys
 import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from engine.core.errors import ConfigError, WorkspaceError
-from engine.distributed.cluster import ClusterSpec, LocalSize, connect, parse_cluster
+from engine.core.errors import WorkspaceError
+from engine.distributed.cluster import ClusterSpec, LocalSize, connect
 from engine.distributed.ordered import WINDOW_PER_THREAD, Plan, Ready, Task, run_ordered
 from engine.workspace.opened import OpenWorkspace, notes_fingerprint, open_snapshot
 
 if TYPE_CHECKING:
     from distributed import Client
-
-HELP = (
-    "run on a Dask cluster: 'local' (one worker process per core) or a scheduler's "
-    "tcp://HOST:PORT; workers read the workspace from the same path"
-)
-
-
-def cluster_spec(text: str) -> ClusterSpec:
-    """A `--cluster` value, for argparse."""
-    try:
-        return parse_cluster(text)
-    except ConfigError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def add_cluster_argument(parser: argparse.ArgumentParser) -> None:
-    """`--cluster`, as every batch command takes it."""
-    parser.add_argument("--cluster", type=cluster_spec, metavar="local|tcp://HOST:PORT", help=HELP)
-
-
-def add_out_argument(parser: argparse.ArgumentParser) -> None:
-    """`--out FILE`: a batch's lines appended to a file, resumed by the next run."""
-    parser.add_argument(
-        "--out",
-        type=Path,
-        metavar="FILE.jsonl",
-        help="append the results to FILE, whole lines in input order; a re-run finishes it",
-    )
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from engine.distributed.ordered import Plan, Skipped, Task
 from engine.importers.pdf import PdfFailure, PdfFailureKind, PdfText
 from engine.importers.pdf_worker import Extractor, PdfBudget, PdfWorker
 from engine.importers.sources import SIDECAR_SUFFIX, read_sidecar
-from engine.workspace.stores import SOURCES_DIR
+from engine.workspace.layout import SOURCES_DIR
 
 
 @contextlib.contextmanager

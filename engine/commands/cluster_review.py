@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 
 from engine.commands.cluster import Session, Where, session, skipped_line, worker_workspace
 from engine.core.wire import dumps
-from engine.datasets.evaluation import ClaimOutcome, GoldClaim, run_claims, score
 from engine.distributed.cluster import ClusterSpec
 from engine.distributed.ordered import Plan, Skipped, Task
+from engine.evaluation.scifact import ClaimOutcome, GoldClaim, run_claims, score
 from engine.review.overlay import Candidate, Pairwise, Progress, note_text
 from engine.review.relations import Typing
 from engine.review.typers import make_typer

@@ -22,14 +22,15 @@ import argparse
 import json
 from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from engine.commands.registry import Command, register
-from engine.core import jsonsafe
 from engine.core.errors import ConfigError, WorkspaceError
-from engine.datasets.scifact import BOX, labels_path
-from engine.review.overlay import Overlay, practice_entries, read_overlay
 from engine.review.relations import Relation
-from engine.workspace.stores import load_workspace
+
+if TYPE_CHECKING:
+    from engine.review.overlay import Overlay
+
 
 GOLD_RELATIONS = {"SUPPORT": Relation.SUPPORTS.value, "CONTRADICT": Relation.CONTRADICTS.value}
 SCORED = (Relation.CONTRADICTS.value, Relation.SUPPORTS.value)
@@ -72,8 +73,10 @@ def annotated_pairs(lines: list[str]) -> set[Pair]:
     return pairs
 
 
-def _label_line(line: str | bytes, number: int) -> dict:
+def _label_line(line: str | bytes, number: int) -> dict[str, Any]:
     """One SciFact label line as an object with an id; ConfigError naming the problem."""
+    from engine.core import jsonsafe
+
     try:
         claim = jsonsafe.loads(line)
     except ValueError as exc:
@@ -85,11 +88,13 @@ def _label_line(line: str | bytes, number: int) -> dict:
 
 def score_overlay(
     overlay: Overlay, gold: dict[Pair, str], scope: set[str], *, within: set[Pair] | None = None
-) -> dict:
+) -> dict[str, Any]:
     """Precision, recall and F1 of each scored relation, with the counts behind them.
 
     `within`, when given, keeps only predictions on those pairs.
     """
+    from engine.datasets.scifact import BOX
+
     gold = {pair: rel for pair, rel in gold.items() if pair[0] in scope}
     predicted = {
         (edge.memory_id, edge.zk_id): edge.relation.value
@@ -98,7 +103,7 @@ def score_overlay(
         and edge.memory_id in scope
         and (within is None or (edge.memory_id, edge.zk_id) in within)
     }
-    report: dict = {}
+    report: dict[str, Any] = {}
     for relation in SCORED:
         said = {pair for pair, rel in predicted.items() if rel == relation}
         truth = {pair for pair, rel in gold.items() if rel == relation}
@@ -126,8 +131,10 @@ def score_overlay(
     return report
 
 
-def contradiction_bands(overlay: Overlay, gold: dict[Pair, str], scope: set[str]) -> dict:
+def contradiction_bands(overlay: Overlay, gold: dict[Pair, str], scope: set[str]) -> dict[str, Any]:
     """Precision of the contradictions by confidence band and by cue, with the counts."""
+    from engine.datasets.scifact import BOX
+
     bands: dict[str, list[bool]] = {}
     cues: dict[str, list[bool]] = {}
     for edge in overlay.edges:
@@ -141,7 +148,7 @@ def contradiction_bands(overlay: Overlay, gold: dict[Pair, str], scope: set[str]
         bands.setdefault(f"[{low:.1f}, {high:.1f}{']' if high == 1.0 else ')'}", []).append(right)
         cues.setdefault(edge.cue, []).append(right)
 
-    def summary(groups: dict[str, list[bool]]) -> dict:
+    def summary(groups: dict[str, list[bool]]) -> dict[str, Any]:
         return {
             name: {"flagged": len(v), "correct": sum(v), "precision": round(sum(v) / len(v), 4)}
             for name, v in sorted(groups.items())
@@ -156,6 +163,10 @@ def _configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from engine.datasets.scifact import labels_path
+    from engine.review.overlay import practice_entries, read_overlay
+    from engine.workspace.stores import load_workspace
+
     read = read_overlay(args.workspace)
     if read.overlay is None:
         raise WorkspaceError(f"{read.reason} (run `python -m engine overlay build` first)")

@@ -5,13 +5,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from engine.api import open_workspace
-from engine.commands.cluster import add_cluster_argument
-from engine.commands.cluster_review import eval_on_cluster
+from engine.commands.cluster_args import add_cluster_argument
 from engine.commands.progress import Progress
 from engine.commands.registry import Command, register
-from engine.core.wire import dumps
-from engine.datasets.evaluation import load_gold, run_claims, score
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
@@ -23,12 +19,18 @@ def _configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from engine.api import open_workspace
+    from engine.core.wire import dumps
+    from engine.evaluation.scifact import load_gold, run_claims, score
+
     claims = load_gold(args.claims)[: args.limit]
     opened = open_workspace(args.workspace)
     line = Progress("asking claims")
     total = len(claims)
     try:
         if args.cluster is not None:
+            from engine.commands.cluster_review import eval_on_cluster
+
             return eval_on_cluster(opened, claims, args, line)
         outcomes = run_claims(
             opened, claims, reasoner=args.reasoner, progress=lambda done: line(done, total)

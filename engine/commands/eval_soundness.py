@@ -14,12 +14,11 @@ from pathlib import Path
 
 from engine.commands.registry import Command, register
 from engine.core.errors import ConfigError, EngineError
-from engine.core.wire import dumps
-from engine.datasets.scifact_text import DATA, rationales, train_abstracts, train_sentences
-from engine.datasets.soundness import by_abstract, evaluate, quote_figures
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
+    from engine.datasets import DATA
+
     parser.add_argument("--corpus", type=Path, default=DATA / "corpus.jsonl.gz")
     parser.add_argument("--claims", type=Path, default=DATA / "claims_train.jsonl")
     parser.add_argument("--sample", type=int, default=None, help="a seeded sample of N sentences")
@@ -28,6 +27,10 @@ def _configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from engine.core.wire import dumps
+    from engine.datasets.scifact_text import rationales, train_abstracts, train_sentences
+    from engine.evaluation.soundness import by_abstract, evaluate, quote_figures
+
     if args.sample is not None and args.sample < 1:
         raise ConfigError(f"--sample must be at least 1, got {args.sample}")
     try:

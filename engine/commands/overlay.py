@@ -7,13 +7,11 @@ import json
 import sys
 from pathlib import Path
 
-from engine.api import open_workspace
-from engine.commands.cluster import add_cluster_argument
-from engine.commands.cluster_review import cluster_typing
+from engine.commands.cluster_args import add_cluster_argument
 from engine.commands.progress import Progress
 from engine.commands.registry import Command, register
 from engine.core.errors import WorkspaceError
-from engine.review.overlay import OVERLAY_PATH, OverlayConfig, build_overlay, read_overlay
+from engine.workspace.layout import OVERLAY_PATH
 
 SHOWN = (
     "memory_id",
@@ -28,6 +26,8 @@ SHOWN = (
 
 
 def _configure_build(parser: argparse.ArgumentParser) -> None:
+    from engine.review.overlay_config import OverlayConfig
+
     defaults = OverlayConfig()
     parser.add_argument("--workspace", type=Path, required=True, help="workspace folder")
     parser.add_argument("--typer", default="offline", help="offline (default) or openai")
@@ -44,6 +44,9 @@ def _configure_build(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_build(args: argparse.Namespace) -> int:
+    from engine.api import open_workspace
+    from engine.review.overlay import OverlayConfig, build_overlay, read_overlay
+
     config = OverlayConfig(
         k=args.k,
         overfetch=args.overfetch,
@@ -61,6 +64,8 @@ def _run_build(args: argparse.Namespace) -> int:
     if opened.notice:
         print(f"notice: {opened.notice}", file=sys.stderr)
     try:
+        from engine.commands.cluster_review import cluster_typing
+
         with cluster_typing(opened, args.cluster, args.typer) as typing:
             overlay = build_overlay(
                 opened, typer=args.typer, config=config, progress=progress, typing=typing
@@ -80,6 +85,8 @@ def _configure_show(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_show(args: argparse.Namespace) -> int:
+    from engine.review.overlay import read_overlay
+
     if not args.workspace.is_dir():
         raise WorkspaceError(f"workspace {str(args.workspace)!r} is not a directory")
     read = read_overlay(args.workspace)

@@ -6,13 +6,14 @@ import argparse
 import json
 
 from engine.commands.registry import COMMANDS, Command, register
-from engine.core.verifiers import VERIFIERS
-from engine.navigation.reasoners.registry import REASONERS
-from engine.review.typers import TYPERS
 
 
 def registered() -> dict[str, list[str]]:
     """Each registry's kind mapped to its sorted names."""
+    from engine.core.verifiers import VERIFIERS
+    from engine.navigation.reasoners.registry import REASONERS
+    from engine.review.typers import TYPERS
+
     return {
         "verifiers": sorted(VERIFIERS),
         "reasoners": sorted(REASONERS),

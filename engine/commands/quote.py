@@ -5,12 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine.commands.batch import Tally, batch_lines
 from engine.commands.registry import Command, register
 from engine.core.errors import ConfigError, PayloadError
-from engine.core.paths import resolve_inside
-from engine.core.quote import QuoteMatch, verify_quote
+
+if TYPE_CHECKING:
+    from engine.core.quote import QuoteMatch
+
 
 _FIELDS = ("verified", "method", "score", "page", "near_miss")
 # The same cap the workspace puts on a file a verifier reads (sources, tethered files).
@@ -40,6 +43,8 @@ def _configure(parser: argparse.ArgumentParser) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     """Exit 0 when every quote verified, 1 otherwise."""
+    from engine.core.quote import verify_quote
+
     floor = _parse_floor(args.fuzzy_floor)
     if args.batch is not None:
         if args.source is not None or args.quote is not None:
@@ -107,6 +112,9 @@ def _batch_record(
 
     A source path resolves inside `base` (the batch file's folder); None allows any path.
     """
+    from engine.core.paths import resolve_inside
+    from engine.core.quote import verify_quote
+
     if not isinstance(item, dict):
         return _error(None, "not a JSON object")
     ident = item.get("id")

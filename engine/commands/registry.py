@@ -6,7 +6,7 @@ import argparse
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.core.registry import Registry
+from engine.core.registry import PLUGIN_GROUPS, Registry
 
 Configure = Callable[[argparse.ArgumentParser], None]
 Handler = Callable[[argparse.Namespace], int]
@@ -21,7 +21,7 @@ class Command:
     handler: Handler
 
 
-COMMANDS: Registry[Command] = Registry("command", callables=False)
+COMMANDS: Registry[Command] = Registry("command", callables=False, plugins=PLUGIN_GROUPS["command"])
 
 
 def register(name: str, command: Command) -> None:

@@ -10,12 +10,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from engine.api import route_json
-from engine.commands.cluster import add_cluster_argument, add_out_argument
-from engine.commands.cluster_batch import route_batch
+from engine.commands.cluster_args import add_cluster_argument, add_out_argument
 from engine.commands.registry import Command, register
 from engine.core.errors import ConfigError, PayloadError
-from engine.core.wire import dumps
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
@@ -30,9 +27,14 @@ def _run(args: argparse.Namespace) -> int:
     if (args.file is None) == (args.batch is None):
         raise ConfigError("give either a payload FILE (or -) or --batch FILE.jsonl")
     if args.batch is not None:
+        from engine.commands.cluster_batch import route_batch
+
         return route_batch(args)
     if args.cluster is not None or args.out is not None:
         raise ConfigError("--cluster and --out run a batch: give --batch FILE.jsonl")
+    from engine.core.router import route
+    from engine.core.wire import dumps, parse_json
+
     if args.file == "-":
         text = sys.stdin.buffer.read()
     else:
@@ -40,7 +42,7 @@ def _run(args: argparse.Namespace) -> int:
             text = Path(args.file).read_bytes()
         except OSError as exc:
             raise PayloadError(f"cannot read {args.file}: {exc.strerror}") from None
-    decision = route_json(text, workspace=args.workspace)
+    decision = route(parse_json(text), workspace=args.workspace)
     print(dumps(decision.to_dict()))
     return 0
 

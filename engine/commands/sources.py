@@ -6,16 +6,18 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from engine.commands.cluster import add_cluster_argument
-from engine.commands.cluster_imports import pdf_reader
+from engine.commands.cluster_args import add_cluster_argument
 from engine.commands.registry import Command, register
 from engine.core.errors import WorkspaceError
-from engine.importers.pdf_worker import DEFAULT_TIME_LIMIT
-from engine.importers.sources import AddOptions, AddReport, add_pdfs, collect_pdfs
-from engine.workspace.atomic import synapse_path, write_atomic
+from engine.workspace.layout import SOURCES_REPORT
 
-REPORT_FILE = ".synapse/reports/sources-add.json"
+if TYPE_CHECKING:
+    from engine.importers.sources import AddReport
+
+
+REPORT_FILE = SOURCES_REPORT
 
 
 def time_limit(text: str) -> float:
@@ -31,6 +33,8 @@ def time_limit(text: str) -> float:
 
 def add_budget_arguments(parser: argparse.ArgumentParser) -> None:
     """`--replace` and `--time-limit`, as every importer of PDFs takes them."""
+    from engine.importers.limits import PDF_TIME_LIMIT as DEFAULT_TIME_LIMIT
+
     parser.add_argument(
         "--replace",
         action="store_true",
@@ -60,6 +64,9 @@ def _configure(parser: argparse.ArgumentParser) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     """Exit 0 when every PDF gave text, 1 when some failed (each is named in the report)."""
+    from engine.importers.sources import AddOptions, add_pdfs, collect_pdfs
+    from engine.workspace.atomic import synapse_path, write_atomic
+
     root = args.workspace
     if root.exists() and not root.is_dir():
         raise WorkspaceError(f"workspace {str(root)!r} is not a directory")
@@ -67,6 +74,8 @@ def _run(args: argparse.Namespace) -> int:
     root.mkdir(parents=True, exist_ok=True)
     pdfs = collect_pdfs(args.pdfs)
     options = AddOptions(citekey=args.citekey, replace=args.replace, time_limit=args.time_limit)
+    from engine.commands.cluster_imports import pdf_reader
+
     with pdf_reader(args.cluster, root, lambda: pdfs, options.budget) as extractor:
         report = add_pdfs(root, pdfs, options, extractor=extractor)
     summary = report.to_dict()

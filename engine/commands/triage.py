@@ -9,8 +9,6 @@ from pathlib import Path
 
 from engine.commands.registry import Command, register
 from engine.core.errors import WorkspaceError
-from engine.review.relations import EdgeKey
-from engine.review.triage import TriageDecision, read_log, record
 
 
 def _workspace(parser: argparse.ArgumentParser) -> None:
@@ -18,6 +16,8 @@ def _workspace(parser: argparse.ArgumentParser) -> None:
 
 
 def _configure_set(parser: argparse.ArgumentParser) -> None:
+    from engine.review.triage import TriageDecision
+
     _workspace(parser)
     parser.add_argument("--memory-id", required=True, help="practice entry id, e.g. deci-a7688a22")
     parser.add_argument("--zk-source", required=True, help="canon box, e.g. finance")
@@ -27,6 +27,9 @@ def _configure_set(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_set(args: argparse.Namespace) -> int:
+    from engine.review.relations import EdgeKey
+    from engine.review.triage import record
+
     _require_folder(args.workspace)
     key = EdgeKey(args.memory_id, args.zk_source, args.zk_id)
     entry = record(args.workspace, key, args.decision, note=args.note)
@@ -35,6 +38,8 @@ def _run_set(args: argparse.Namespace) -> int:
 
 
 def _run_show(args: argparse.Namespace) -> int:
+    from engine.review.triage import read_log
+
     _require_folder(args.workspace)
     log = read_log(args.workspace)
     for problem in log.problems:

@@ -10,10 +10,6 @@ from pathlib import Path
 
 from engine.commands.progress import Progress
 from engine.commands.registry import Command, register
-from engine.datasets.scifact import import_scifact
-from engine.workspace.index import Index
-from engine.workspace.opened import save_passages
-from engine.workspace.stores import load_workspace
 
 
 def _configure_import(parser: argparse.ArgumentParser) -> None:
@@ -37,6 +33,8 @@ def _configure_import(parser: argparse.ArgumentParser) -> None:
 
 def _run_import(args: argparse.Namespace) -> int:
     """Exit 0 when every file was written or unchanged, 1 when some were kept (on stderr)."""
+    from engine.datasets.scifact import import_scifact
+
     progress = Progress("importing SciFact")
     summary = import_scifact(
         args.corpus,
@@ -64,6 +62,10 @@ def _configure_index(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_index(args: argparse.Namespace) -> int:
+    from engine.workspace.index import Index
+    from engine.workspace.opened import save_passages
+    from engine.workspace.stores import load_workspace
+
     progress = Progress("indexing")
     started = time.perf_counter()
     progress.note(f"indexing: loading the notes of {args.workspace}…")

@@ -7,12 +7,9 @@ import json
 import sys
 from pathlib import Path
 
-from engine.commands.cluster import add_cluster_argument
-from engine.commands.cluster_imports import pdf_reader
+from engine.commands.cluster_args import add_cluster_argument
 from engine.commands.registry import Command, register
 from engine.commands.sources import add_budget_arguments
-from engine.importers.sources import AddOptions
-from engine.importers.zotero import attachment_pdfs, import_zotero
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
@@ -27,8 +24,13 @@ def _configure(parser: argparse.ArgumentParser) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     """Exit 0 when everything was imported, 1 when something was skipped or kept (on stderr)."""
+    from engine.importers.sources import AddOptions
+    from engine.importers.zotero import attachment_pdfs, import_zotero
+
     options = AddOptions(replace=args.replace, time_limit=args.time_limit)
     pdfs = lambda: attachment_pdfs(args.data_dir)  # noqa: E731 (read only with a cluster)
+    from engine.commands.cluster_imports import pdf_reader
+
     with pdf_reader(args.cluster, args.workspace, pdfs, options.budget) as extractor:
         report = import_zotero(
             args.data_dir, args.workspace, box=args.box, options=options, extractor=extractor

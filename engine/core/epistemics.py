@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import Any
 
 from engine.core.model import CONTRADICTS, ClaimKind, Edge, ReasoningDAG
 
@@ -70,7 +71,7 @@ class Verdict:
         """The same flags with the tier lowered to at most `tier`."""
         return self if self.tier.rank <= tier.rank else replace(self, tier=tier)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"status": self.wire().value, "tier": self.tier.value, "flags": list(self.flags())}
 
 
@@ -139,7 +140,7 @@ class HonestyViolation:
     asserted: Tier
     derived: Tier
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"claim": self.claim, "asserted": self.asserted.value, "derived": self.derived.value}
 
 

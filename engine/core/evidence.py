@@ -15,11 +15,12 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from engine.core import jsonsafe
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 class CannotCheck(Exception):
@@ -28,15 +29,9 @@ class CannotCheck(Exception):
 
 # --- recomputation over a CSV ---------------------------------------------------------
 
-AGGREGATES: dict[str, Callable[[pd.Series], Any]] = {
-    "mean": pd.Series.mean,
-    "sum": pd.Series.sum,
-    "min": pd.Series.min,
-    "max": pd.Series.max,
-    "count": pd.Series.count,
-    "median": pd.Series.median,
-    "std": pd.Series.std,
-    "nunique": pd.Series.nunique,
+# Aggregate name -> the pandas Series method that computes it (pandas loads on first use).
+AGGREGATES: dict[str, str] = {
+    name: name for name in ("mean", "sum", "min", "max", "count", "median", "std", "nunique")
 }
 # These two make sense on text columns too; every other aggregate needs numbers.
 _ANY_DTYPE = frozenset({"count", "nunique"})
@@ -63,6 +58,8 @@ def recompute(csv: Path, column: str, agg: str, *, where: object = None) -> floa
     """
     if agg not in AGGREGATES:
         raise CannotCheck(f"unknown aggregate {agg!r}; expected one of {', '.join(AGGREGATES)}")
+    import pandas as pd  # about a second to import; only this verifier needs it
+
     try:
         frame = pd.read_csv(csv)
     except (OSError, UnicodeDecodeError, ValueError, pd.errors.ParserError) as exc:
@@ -75,7 +72,7 @@ def recompute(csv: Path, column: str, agg: str, *, where: object = None) -> floa
     if agg not in _ANY_DTYPE and not pd.api.types.is_numeric_dtype(series):
         raise CannotCheck(f"column {column!r} is not numeric, so {agg} cannot be recomputed")
     try:
-        value = float(AGGREGATES[agg](series))
+        value = float(getattr(series, AGGREGATES[agg])())
     except (TypeError, ValueError) as exc:
         raise CannotCheck(f"{agg} of {column!r} is not a number: {exc}") from exc
     if not math.isfinite(value):
@@ -89,6 +86,8 @@ def _require_column(frame: pd.DataFrame, column: object) -> None:
 
 
 def _mask(frame: pd.DataFrame, where: object) -> pd.Series:
+    import pandas as pd  # loaded by `recompute` already
+
     keep = pd.Series(True, index=frame.index)
     for column, op, value in _conditions(where):
         _require_column(frame, column)
@@ -311,7 +310,7 @@ def _tree_conditions(node: Mapping[str, Any]) -> list[tuple[str, str, Any]]:
     return [_condition(row) for row in when]
 
 
-def _combine(so_far: Clause, condition: tuple[str, str, Any], params: Mapping) -> Clause:
+def _combine(so_far: Clause, condition: tuple[str, str, Any], params: Mapping[str, Any]) -> Clause:
     # An exclusion already found wins; a false condition beats an unresolved one.
     if so_far.state is NodeState.EXCLUDED:
         return so_far

@@ -19,7 +19,7 @@ class GroundingSpec:
     type: str
     payload: Mapping[str, Any] = field(default_factory=dict)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"type": self.type, "payload": dict(self.payload)}
 
 

@@ -163,15 +163,6 @@ def _unit_of(part: Words, source: str) -> bool:
     return False
 
 
-def licensing_units(source: str) -> frozenset[Words]:
-    """The word sequences a claim sentence may have to be licensed by `source`."""
-    found = _source(source)
-    units = set(found.wholes)
-    for text in found.texts:
-        units.update(word_sequence(clause) for clause in independent_clauses(text))
-    return frozenset(units)
-
-
 def _joined(words: Words) -> str:
     # Token norms never contain the separator, so a substring hit is a token-aligned run.
     return "\x1f" + "\x1f".join(words) + "\x1f"

@@ -11,7 +11,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Protocol
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from engine.core import jsonsafe
@@ -88,7 +88,7 @@ class LLMConfig:
         api_key = env.get(ENV_API_KEY, "").strip() or PLACEHOLDER_KEY
         return cls(base_url=base_url, model=model, api_key=api_key)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The settings safe to show or export: everything but the key."""
         return {
             "base_url": self.base_url,
@@ -147,7 +147,7 @@ class ChatModel(Protocol):
     tests talk to a local Chat Completions server through it.
     """
 
-    def complete(self, messages: list[dict], *, json_mode: bool = True) -> ChatReply: ...
+    def complete(self, messages: list[dict[str, Any]], *, json_mode: bool = True) -> ChatReply: ...
 
 
 class _Failure(Exception):
@@ -185,7 +185,7 @@ class OpenAIChat:
         # Set once the endpoint refused JSON mode and answered without it.
         self._json_mode_refused = False
 
-    def complete(self, messages: list[dict], *, json_mode: bool = True) -> ChatReply:
+    def complete(self, messages: list[dict[str, Any]], *, json_mode: bool = True) -> ChatReply:
         """Ask the model; every failure comes back as `ChatReply.failed`, never raised."""
         started = time.monotonic()
         try:
@@ -196,7 +196,7 @@ class OpenAIChat:
             return self._fail(f"unexpected error: {type(exc).__name__}: {exc}", started)
         return ChatReply.answered(redact(text, self.config), _elapsed_ms(started))
 
-    def _exchange(self, messages: list[dict], json_mode: bool, deadline: float) -> str:
+    def _exchange(self, messages: list[dict[str, Any]], json_mode: bool, deadline: float) -> str:
         json_mode = json_mode and not self._json_mode_refused
         rate_limited_once = fell_back = False
         while True:
@@ -227,7 +227,7 @@ class OpenAIChat:
                 else:
                     time.sleep(wait)
 
-    def _request(self, messages: list[dict], json_mode: bool, deadline: float) -> str:
+    def _request(self, messages: list[dict[str, Any]], json_mode: bool, deadline: float) -> str:
         body = {
             "model": self.config.model,
             "messages": messages,

@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from engine.core.errors import PayloadError
 
@@ -61,7 +62,7 @@ class Claim:
     cites: tuple[str, ...] = ()
     premises: tuple[str, ...] = ()
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,
             "text": self.text,
@@ -79,7 +80,7 @@ class ProseCitation:
     end: int
     claim: str
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"start": self.start, "end": self.end, "claim": self.claim}
 
 
@@ -96,7 +97,7 @@ class Edge:
     dst: str
     relation: str
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"src": self.src, "dst": self.dst, "relation": self.relation}
 
 
@@ -182,7 +183,7 @@ class ReasoningDAG:
             object.__setattr__(self, "_by_id", cached)
         return cached
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "claims": [c.to_dict() for c in self.claims],
             "conclusion": self.conclusion,

@@ -205,7 +205,7 @@ def quote_needle(body: str) -> str:
         start, end = inner
 
 
-def _note_tail_start(text: str, start: int, end: int, dash: re.Match | None) -> int | None:
+def _note_tail_start(text: str, start: int, end: int, dash: re.Match[str] | None) -> int | None:
     """Where a trailing reader note of text[start:end] starts (spaces before it included).
 
     A bracketed note is looked for only among the openers after the last inner closing

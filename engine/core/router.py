@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from enum import StrEnum
+from dataclasses import dataclass
 from pathlib import Path
 
+from engine.core.decision import (
+    REASON_EXPLANATIONS,
+    Confabulation,
+    Decision,
+    Outcome,
+    Reason,
+)
 from engine.core.deduction import COMPARISON_WORDS, prove
 from engine.core.epistemics import (
     HonestyViolation,
@@ -18,133 +24,13 @@ from engine.core.epistemics import (
 )
 from engine.core.grounds import check, merge_status
 from engine.core.licensing import extractively_licensed, novel_tokens, why_unlicensed
-from engine.core.model import Claim, ClaimKind, ReasoningDAG
+from engine.core.model import Claim, ClaimKind
 from engine.core.registry import Registry
 from engine.core.traceability import Traceability, check_traceability
 from engine.core.verifiers import Verifier, VerifierResult
 from engine.core.wire import RouteInput
 
-
-class Outcome(StrEnum):
-    ANSWER = "answer"
-    ABSTAIN = "abstain"
-
-
-class Reason(StrEnum):
-    """Abstain reasons, in the order they are reported."""
-
-    MISSING_HOP = "missing-hop"
-    STALE = "stale"
-    FALSE_PREMISE = "false-premise"
-    LOW_COVERAGE = "low-coverage"
-
-
-REASON_EXPLANATIONS = {
-    Reason.MISSING_HOP: (
-        "A node the conclusion depends on was cited but never checked: nothing says "
-        "whether it is grounded, so the chain has a missing hop."
-    ),
-    Reason.STALE: (
-        "The conclusion rests on a note whose tethered file changed so much that the "
-        "anchored text is gone; the grounding no longer holds."
-    ),
-    Reason.FALSE_PREMISE: (
-        "A verifier refuted a ground the conclusion rests on: a quote is not in its "
-        "source, a figure did not recompute, an equation is malformed or a clause is excluded."
-    ),
-    Reason.LOW_COVERAGE: (
-        "The conclusion is not verified, or the prose says something no single verified "
-        "claim licenses, or the coverage report shows a blocking gap."
-    ),
-}
-
-
-@dataclass(frozen=True)
-class Confabulation:
-    """Whether the answer could have been produced without the retrieved material."""
-
-    closed_book: bool
-    detail: str
-
-    def to_dict(self) -> dict:
-        return {"closed_book": self.closed_book, "detail": self.detail}
-
-
-@dataclass(frozen=True)
-class Decision:
-    """The router's verdict with every part of its derivation."""
-
-    outcome: Outcome
-    status: Tier | None
-    reasons: tuple[Reason, ...]
-    conclusion: str
-    outdated: bool
-    dag: ReasoningDAG
-    node_verdicts: Mapping[str, Verdict]
-    claim_verdicts: Mapping[str, Verdict]
-    verifier_results: Mapping[str, VerifierResult]
-    traceability: Traceability
-    confabulation: Confabulation
-    honesty_violations: tuple[HonestyViolation, ...]
-    floored: tuple[str, ...] = ()
-    floor_reasons: Mapping[str, str] = field(default_factory=dict)
-    missing_refs: tuple[str, ...] = ()
-    asserted: Mapping[str, Tier] = field(default_factory=dict)
-    detail: str = ""
-
-    @property
-    def answered(self) -> bool:
-        return self.outcome is Outcome.ANSWER
-
-    @property
-    def cited(self) -> tuple[str, ...]:
-        """Every node the conclusion's premise closure cites, sorted."""
-        return self.dag.closure_cites(self.conclusion)
-
-    @property
-    def hedged(self) -> bool:
-        return self.answered and self.status is Tier.INFERRED
-
-    @property
-    def label(self) -> str:
-        """`ANSWER`, `HEDGED ANSWER` or `ABSTAIN`."""
-        if not self.answered:
-            return "ABSTAIN"
-        return "HEDGED ANSWER" if self.hedged else "ANSWER"
-
-    def to_dict(self) -> dict:
-        """The decision as JSON-ready data, in the wire format's field names."""
-        claims = {}
-        for claim in self.dag.claims:
-            verdict = self.claim_verdicts[claim.id]
-            asserted = self.asserted.get(claim.id)
-            claims[claim.id] = {
-                **verdict.to_dict(),
-                "kind": claim.kind.value,
-                "asserted": asserted.value if asserted else None,
-                "floored": claim.id in self.floored,
-                "floor_reason": self.floor_reasons.get(claim.id),
-            }
-        trace = self.traceability
-        return {
-            "verdict": self.outcome.value,
-            "label": self.label,
-            "hedged": self.hedged,
-            "status": self.status.value if self.status else None,
-            "reasons": [r.value for r in self.reasons],
-            "outdated": self.outdated,
-            "conclusion": self.conclusion,
-            "claims": claims,
-            "nodes": {ref: v.to_dict() for ref, v in sorted(self.node_verdicts.items())},
-            "traceability": trace.to_dict(),
-            "verifiers": {ref: r.to_dict() for ref, r in sorted(self.verifier_results.items())},
-            "confabulation": self.confabulation.to_dict(),
-            "honesty_violations": [v.to_dict() for v in self.honesty_violations],
-            "missing_refs": list(self.missing_refs),
-            "floored": list(self.floored),
-            "floor_reasons": dict(self.floor_reasons),
-            "detail": self.detail,
-        }
+__all__ = ["REASON_EXPLANATIONS", "Confabulation", "Decision", "Outcome", "Reason", "route"]
 
 
 def route(
@@ -156,33 +42,105 @@ def route(
     """Route a parsed payload to a decision. Deterministic; never raises on valid input.
 
     Each ground is checked with `verifiers` (the built-in registry by default) unless
-    `inp.verified` already holds its result.
+    `inp.verified` already holds its result. The stages, in order: ground the nodes, derive
+    and floor the claims, trace the prose, find what anchors the answer, then decide.
     """
+    results, nodes = _ground(inp, workspace, verifiers)
+    derived, floor_reasons = _derive(inp, nodes, results)
     dag, conclusion = inp.dag, inp.dag.conclusion
+    closure_cites = dag.closure_cites(conclusion)
+    floored = tuple(c.id for c in dag.claims if c.id in floor_reasons)
+    found = _Derivation(
+        inp=inp,
+        results=results,
+        nodes=nodes,
+        derived=derived,
+        floored=floored,
+        floor_reasons=floor_reasons,
+        violations=check_honesty(inp.asserted, derived),
+        trace=_trace(inp, derived),
+        confabulation=_anchoring(closure_cites, nodes, results),
+        missing=tuple(ref for ref in closure_cites if ref not in nodes),
+        refuted=tuple(r for r in closure_cites if r in results and results[r].failed),
+    )
+    return _decide(found)
 
-    # 1. Ground each node (once), then merge it with its explicit status.
+
+@dataclass(frozen=True)
+class _Derivation:
+    """What the stages derived from one payload, before the decision is taken."""
+
+    inp: RouteInput
+    results: dict[str, VerifierResult]
+    nodes: dict[str, Verdict]
+    derived: dict[str, Verdict]
+    floored: tuple[str, ...]
+    floor_reasons: dict[str, str]  # in the order the floors were found
+    violations: tuple[HonestyViolation, ...]
+    trace: Traceability
+    confabulation: Confabulation
+    missing: tuple[str, ...]
+    refuted: tuple[str, ...]
+
+    @property
+    def final(self) -> Verdict:
+        return self.derived[self.inp.dag.conclusion]
+
+    def decision(
+        self, outcome: Outcome, status: Tier | None, reasons: tuple[Reason, ...], detail: str
+    ) -> Decision:
+        return Decision(
+            outcome,
+            status,
+            reasons,
+            conclusion=self.inp.dag.conclusion,
+            outdated=self.final.outdated,
+            dag=self.inp.dag,
+            node_verdicts=self.nodes,
+            claim_verdicts=self.derived,
+            verifier_results=self.results,
+            traceability=self.trace,
+            confabulation=self.confabulation,
+            honesty_violations=self.violations,
+            floored=self.floored,
+            floor_reasons={cid: self.floor_reasons[cid] for cid in self.floored},
+            missing_refs=self.missing,
+            asserted=self.inp.asserted,
+            detail=detail,
+        )
+
+
+def _ground(
+    inp: RouteInput, workspace: str | Path | None, verifiers: Registry[Verifier] | None
+) -> tuple[dict[str, VerifierResult], dict[str, Verdict]]:
+    """Check each ground once, then merge every node with its explicit status and contests."""
     results = {
         ref: check(spec, workspace=workspace, verifiers=verifiers, known=inp.verified.get(ref))
         for ref, spec in inp.groundings.items()
     }
-    nodes = {}
+    nodes: dict[str, Verdict] = {}
     for ref in [*results, *(r for r in inp.node_status if r not in results)]:
         verdict = merge_status(results.get(ref), inp.node_status.get(ref))
         if verdict is not None:
             nodes[ref] = verdict
-    nodes = mark_contested(nodes, inp.edges)
+    return results, dict(mark_contested(nodes, inp.edges))
 
-    # 2. Derive claim verdicts, floor restatements their sources do not license, then
-    # deductions whose text says more than what they rest on.
+
+def _derive(
+    inp: RouteInput, nodes: Mapping[str, Verdict], results: Mapping[str, VerifierResult]
+) -> tuple[dict[str, Verdict], dict[str, str]]:
+    """Claim verdicts, with restatements their sources do not license floored, then
+    deductions whose text says more than what they rest on; and why each was floored."""
+    dag = inp.dag
     derived = derive_claims(dag, nodes)
-    reasons_floored: dict[str, str] = {}
+    floored: dict[str, str] = {}
     for c in dag.claims:
         if c.kind is ClaimKind.RESTATEMENT and derived[c.id].tier.verified:
             sources = _licensing_texts(c.cites, inp, results)
             if not any(extractively_licensed(c.text, text) for text in sources):
-                reasons_floored[c.id] = _unlicensed_reason(c, inp, results, sources)
-    if reasons_floored:
-        derived = derive_claims(dag, nodes, capped=reasons_floored)
+                floored[c.id] = _unlicensed_reason(c, inp, results, sources)
+    if floored:
+        derived = derive_claims(dag, nodes, capped=floored)
     deductions = {}
     for c in dag.claims:
         if c.kind is ClaimKind.DEDUCTION and derived[c.id].tier.verified:
@@ -191,110 +149,77 @@ def route(
             if prove(c.text, support) is None:
                 deductions[c.id] = _unproven_reason(c, support)
     if deductions:
-        reasons_floored.update(deductions)
-        derived = derive_claims(dag, nodes, capped=reasons_floored)
-    floored = tuple(c.id for c in dag.claims if c.id in reasons_floored)
-    violations = check_honesty(inp.asserted, derived)
+        floored.update(deductions)
+        derived = derive_claims(dag, nodes, capped=floored)
+    return dict(derived), floored
 
-    # 3. Prose must trace to verified claims in the conclusion's closure.
-    closure = dag.premise_closure(conclusion)
+
+def _trace(inp: RouteInput, derived: Mapping[str, Verdict]) -> Traceability:
+    """The prose against the verified claims of the conclusion's closure."""
+    dag = inp.dag
+    closure = dag.premise_closure(dag.conclusion)
     licensing = {cid: dag.claim(cid).text for cid in closure if derived[cid].verified}
-    trace = check_traceability(
+    return check_traceability(
         inp.prose,
         licensing,
         citations=dag.prose_citations,
         known={c.id: c.text for c in dag.claims},
     )
 
-    # 4. Closed-book signal: nothing retrieved and verified anchors the answer.
-    closure_cites = dag.closure_cites(conclusion)
+
+def _anchoring(
+    closure_cites: tuple[str, ...],
+    nodes: Mapping[str, Verdict],
+    results: Mapping[str, VerifierResult],
+) -> Confabulation:
+    """The closed-book signal: whether anything retrieved and verified anchors the answer."""
     anchored = any(ref in nodes and nodes[ref].verified for ref in closure_cites) or any(
         r.ok for r in results.values()
     )
-    confab = Confabulation(
-        closed_book=not anchored,
-        detail=(
-            "answer anchored in verified retrieved material"
-            if anchored
-            else "no verified retrieved ground anchors the answer"
-        ),
-    )
+    if anchored:
+        return Confabulation(False, "answer anchored in verified retrieved material")
+    return Confabulation(True, "no verified retrieved ground anchors the answer")
 
-    # 5. Reasons, then the decision.
-    final = derived[conclusion]
-    missing = tuple(ref for ref in closure_cites if ref not in nodes)
-    refuted = tuple(ref for ref in closure_cites if ref in results and results[ref].failed)
+
+def _decide(found: _Derivation) -> Decision:
+    """Answer, hedged answer or abstain, with the reasons in their fixed order."""
+    inp, final = found.inp, found.final
+    conclusion = inp.dag.conclusion
     reasons: set[Reason] = set()
-    if missing:
+    if found.missing:
         reasons.add(Reason.MISSING_HOP)
     if final.stale:
         reasons.add(Reason.STALE)
-    if refuted:
+    if found.refuted:
         reasons.add(Reason.FALSE_PREMISE)
     structural = bool(reasons)
+    trace = found.trace
     if not trace.ok or inp.blocking_count > 0 or (not final.verified and not structural):
         reasons.add(Reason.LOW_COVERAGE)
     ordered = tuple(r for r in Reason if r in reasons)
-
-    common = dict(
-        conclusion=conclusion,
-        outdated=final.outdated,
-        dag=dag,
-        node_verdicts=nodes,
-        claim_verdicts=derived,
-        verifier_results=results,
-        traceability=trace,
-        confabulation=confab,
-        honesty_violations=violations,
-        floored=floored,
-        floor_reasons={cid: reasons_floored[cid] for cid in floored},
-        missing_refs=missing,
-        asserted=inp.asserted,
-    )
     disclosure = "; grounded as of a superseded pin (outdated)" if final.outdated else ""
-    if not ordered and final.verified and not violations and trace.ok:
-        return Decision(
-            Outcome.ANSWER,
-            final.wire(),
-            (),
-            detail=f"conclusion {conclusion!r} is {final.wire().value}{disclosure}",
-            **common,
-        )
+    if not ordered and final.verified and not found.violations and trace.ok:
+        detail = f"conclusion {conclusion!r} is {final.wire().value}{disclosure}"
+        return found.decision(Outcome.ANSWER, final.wire(), (), detail)
+    closure = inp.dag.premise_closure(conclusion)
     hedgeable = (
         final.wire() is Tier.INFERRED
         and not structural
         and not (final.contested or final.unresolved)
-        and not violations
+        and not found.violations
         and trace.ok
         and inp.blocking_count == 0
-        and not confab.closed_book
-        and any(derived[cid].verified for cid in closure if cid != conclusion)
+        and not found.confabulation.closed_book
+        and any(found.derived[cid].verified for cid in closure if cid != conclusion)
     )
     if hedgeable:
-        return Decision(
-            Outcome.ANSWER,
-            Tier.INFERRED,
-            (),
-            detail=(
-                f"hedged: conclusion {conclusion!r} extrapolates beyond its verified "
-                f"premises (inferred){disclosure}"
-            ),
-            **common,
+        detail = (
+            f"hedged: conclusion {conclusion!r} extrapolates beyond its verified "
+            f"premises (inferred){disclosure}"
         )
-    return Decision(
-        Outcome.ABSTAIN,
-        None,
-        ordered or (Reason.LOW_COVERAGE,),
-        detail=_abstain_detail(
-            missing,
-            refuted,
-            trace,
-            violations,
-            final=final,
-            floored=reasons_floored,
-            gaps=_gaps(inp),
-        ),
-        **common,
+        return found.decision(Outcome.ANSWER, Tier.INFERRED, (), detail)
+    return found.decision(
+        Outcome.ABSTAIN, None, ordered or (Reason.LOW_COVERAGE,), _abstain_detail(found)
     )
 
 
@@ -387,24 +312,29 @@ def _gaps(inp: RouteInput) -> str:
     return f"the answer never mentions {named}{more}, which the question asks about"
 
 
-def _abstain_detail(missing, refuted, trace, violations, *, final, floored, gaps="") -> str:
+def _abstain_detail(found: _Derivation) -> str:
+    """Everything that kept the answer back, in a fixed order, in a few words each."""
+    final, trace = found.final, found.trace
+    gaps = _gaps(found.inp)
     bits = [gaps] if gaps else []
-    if missing:
-        bits.append(f"no verdict for cited {', '.join(missing)}")
+    if found.missing:
+        bits.append(f"no verdict for cited {', '.join(found.missing)}")
     if final.stale:
         bits.append("the conclusion rests on a stale tether")
-    if refuted:
-        bits.append(f"a verifier refuted {', '.join(refuted)}")
-    if floored:
-        bits.append("floored to inferred: " + "; ".join(floored.values()))
+    if found.refuted:
+        bits.append(f"a verifier refuted {', '.join(found.refuted)}")
+    if found.floor_reasons:
+        bits.append("floored to inferred: " + "; ".join(found.floor_reasons.values()))
     if final.contested:
         bits.append("the conclusion rests on a contested node")
-    if final.unresolved and not missing:
+    if final.unresolved and not found.missing:
         bits.append("the conclusion rests on an unresolved ground")
     if not final.verified and not bits:
         bits.append(f"the conclusion is only {final.wire().value}")
     if not trace.ok:
         bits.append(trace.detail or "prose not licensed by a single verified claim")
-    if violations:
-        bits.append("asserted status above derived for " + ", ".join(v.claim for v in violations))
+    if found.violations:
+        bits.append(
+            "asserted status above derived for " + ", ".join(v.claim for v in found.violations)
+        )
     return "; ".join(bits)

@@ -1,13 +1,14 @@
-"""The stance of an answer's evidence toward the claim a question states: a value of the answer.
+"""The stance of an answer's evidence toward the claim a question states, and the cue behind it.
 
-Review computes it and navigation carries it on the answer, so the value lives in the core
-both may import.
+Review computes both and navigation carries them on the answer, so the values live in the
+core both may import. A cue's words are made here, from its fields, for every reader.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 
 class StanceRelation(StrEnum):
@@ -18,23 +19,128 @@ class StanceRelation(StrEnum):
     NEITHER = "neither"
 
 
+class ContradictionCue(StrEnum):
+    """What in the aligned texts disagrees."""
+
+    NUMBER = "number"  # a different number for the same quantity
+    DIRECTION = "direction"  # opposite direction words on the same aligned terms
+    NEGATION = "negation"  # one side negates what the other states
+    NULL_RESULT = "null-result"  # no effect on one side, an effect on the other
+    NONE = "none"  # nothing specific stands out
+
+    @property
+    def label(self) -> str:
+        """The cue in words, for a reviewer."""
+        return _LABELS[self]
+
+
+_LABELS = {
+    ContradictionCue.NUMBER: "changed number on the same quantity",
+    ContradictionCue.DIRECTION: "opposite direction on the same aligned terms",
+    ContradictionCue.NEGATION: "negation",
+    ContradictionCue.NULL_RESULT: "null result against an effect",
+    ContradictionCue.NONE: "no specific cue",
+}
+
+
+class CueShape(StrEnum):
+    """How a sentence stands against a claim, word by word."""
+
+    NUMBER = "number"  # a different number for the same quantity
+    DIRECTION = "direction"  # the opposite direction word over the same terms
+    AGREEMENT = "agreement"  # the same direction word over the same terms
+    NEGATED_ONE_SIDE = "negated-one-side"  # a direction word negated on one side only
+    NO_EFFECT = "no-effect"  # the sentence reports no effect where the claim asserts one
+    AN_EFFECT = "an-effect"  # the sentence reports an effect where the claim asserts none
+    NEGATION = "negation"  # the sentence puts a negation on what the claim states
+    NONE = "none"  # nothing explicit
+
+
+_KINDS = {
+    CueShape.NUMBER: ContradictionCue.NUMBER,
+    CueShape.DIRECTION: ContradictionCue.DIRECTION,
+    CueShape.NEGATED_ONE_SIDE: ContradictionCue.NEGATION,
+    CueShape.NO_EFFECT: ContradictionCue.NULL_RESULT,
+    CueShape.AN_EFFECT: ContradictionCue.NULL_RESULT,
+    CueShape.NEGATION: ContradictionCue.NEGATION,
+}
+
+
+@dataclass(frozen=True)
+class Cue:
+    """The explicit cue a stance or contradiction rests on: its shape and the words compared.
+
+    `theirs` is the sentence's word or number, `mine` the claim's; `in_claim` says which
+    side a one-sided negation is on.
+    """
+
+    shape: CueShape
+    theirs: str = ""
+    mine: str = ""
+    in_claim: bool = False
+
+    @property
+    def kind(self) -> ContradictionCue:
+        """The contradiction family the cue belongs to (`none` for agreement or no cue)."""
+        return _KINDS.get(self.shape, ContradictionCue.NONE)
+
+    @property
+    def explicit(self) -> bool:
+        """Whether the sentence states the opposite word or another number outright."""
+        return self.shape in (CueShape.NUMBER, CueShape.DIRECTION)
+
+    def __bool__(self) -> bool:
+        return self.shape is not CueShape.NONE
+
+    def words(self, subject: str = "the claim") -> str:
+        """The cue as a phrase about the sentence, naming the other text as `subject`."""
+        shape = self.shape
+        if shape is CueShape.NUMBER:
+            return f"gives {self.theirs} where {subject} gives {self.mine} for the same quantity"
+        if shape is CueShape.DIRECTION:
+            return f'says "{self.theirs}" where {subject} says "{self.mine}"'
+        if shape is CueShape.AGREEMENT:
+            return f'says "{self.theirs}" as {subject} says "{self.mine}"'
+        if shape is CueShape.NEGATED_ONE_SIDE:
+            where = subject if self.in_claim else "the sentence"
+            return f'negates "{self.theirs}" in {where} only'
+        if shape is CueShape.NO_EFFECT:
+            return f"reports no effect where {subject} asserts one"
+        if shape is CueShape.AN_EFFECT:
+            return f"reports an effect where {subject} asserts none"
+        if shape is CueShape.NEGATION:
+            return f'puts "{self.theirs}" on what {subject} states'
+        return ""
+
+
+NO_CUE = Cue(CueShape.NONE)
+
+
 @dataclass(frozen=True)
 class Stance:
     """Whether the answer's evidence supports or contradicts the claim a question states.
 
-    `cue` names what decided it in plain words; `evidence` is the cited sentence compared.
-    Shown beside the router's verdict, never changing it.
+    `cue` is what decided it; `evidence` is the cited sentence compared. Shown beside the
+    router's verdict, never changing it.
     """
 
     relation: StanceRelation
-    cue: str
+    cue: Cue
     confidence: float
     evidence: str = ""
 
-    def to_dict(self) -> dict:
+    @property
+    def phrase(self) -> str:
+        """What decided the stance, in plain words about the source and the question."""
+        if not self.cue:
+            return "the cited sentence neither confirms nor denies the claim in so many words"
+        return "the source " + self.cue.words("the question")
+
+    def to_dict(self) -> dict[str, Any]:
         return {
             "relation": self.relation.value,
-            "cue": self.cue,
+            "cue": self.phrase,
+            "cue_kind": self.cue.shape.value,
             "confidence": round(self.confidence, 4),
             "evidence": self.evidence,
         }

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import KW_ONLY, dataclass
 from enum import StrEnum
 from functools import lru_cache
+from typing import Any
 
 from engine.core.licensing import restatement_forms
 from engine.core.model import ProseCitation
@@ -51,7 +52,7 @@ class OrphanSpan:
     kind: OrphanKind
     reason: str
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "start": self.start,
             "end": self.end,
@@ -71,7 +72,7 @@ class SentenceTrace:
     claim: str | None
     reason: str
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "start": self.start,
             "end": self.end,
@@ -119,7 +120,7 @@ class Traceability:
             detail=_detail(traces, [span for span, _ in ordered]),
         )
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "ok": self.ok,
             "mode": self.mode.value,

@@ -33,7 +33,7 @@ from engine.core.evidence import (
 from engine.core.licensing import licensable_part
 from engine.core.paths import resolve_inside
 from engine.core.quote import verify_quote
-from engine.core.registry import Registry
+from engine.core.registry import PLUGIN_GROUPS, Registry
 from engine.core.statements import recompute_statement, tree_statement
 
 __all__ = [
@@ -167,7 +167,7 @@ class Verifier(Protocol):
 
 
 # The built-in verifiers; a user's verifier registers here the same way.
-VERIFIERS: Registry[Verifier] = Registry("verifier")
+VERIFIERS: Registry[Verifier] = Registry("verifier", plugins=PLUGIN_GROUPS["verifier"])
 
 
 def register(name: str, fn: Verifier) -> None:

@@ -73,7 +73,7 @@ class Draft:
                 raise PayloadError(f"asserted names unknown claim {claim_id!r}")
         return cls(dag, prose, dict(sorted((asserted or {}).items())))
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The draft in the wire format's field names."""
         return {
             "dag": self.dag.to_dict(),
@@ -107,7 +107,7 @@ class RouteInput:
         """The input for routing `draft` with the navigator's `fields` (groundings, ...)."""
         return cls(dag=draft.dag, prose=draft.prose, asserted=draft.asserted, **fields)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The wire payload, without the coverage report (whose full form the caller has)."""
         return {
             "dag": self.dag.to_dict(),
@@ -120,7 +120,7 @@ class RouteInput:
         }
 
 
-def _status_dict(verdict: Verdict) -> dict:
+def _status_dict(verdict: Verdict) -> dict[str, Any]:
     return {"tier": verdict.tier.value, **{flag: True for flag in verdict.flags()}}
 
 
@@ -357,7 +357,7 @@ def _address_key(ref: str, where: str) -> None:
         raise PayloadError(f"{where}: {exc}") from None
 
 
-def _freeze(mapping: dict) -> dict:
+def _freeze(mapping: dict[str, Any]) -> dict:
     # Sorted so every later iteration, and so the output, is deterministic.
     return dict(sorted(mapping.items()))
 

@@ -16,6 +16,7 @@ import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from engine.core import jsonsafe
 from engine.core.errors import ConfigError, EngineError
@@ -23,8 +24,8 @@ from engine.datasets.sections import Sectioned, sectioned
 from engine.workspace.atomic import write_atomic
 from engine.workspace.examples import EXAMPLES_FILE
 from engine.workspace.import_writer import ImportWriter
+from engine.workspace.layout import CANON_DIR, CONFIG_FILE, MEMORY_DIR
 from engine.workspace.notes import is_address_safe
-from engine.workspace.stores import CANON_DIR, CONFIG_FILE, MEMORY_DIR
 
 BOX = "scifact"
 IMPORTER = "import scifact"
@@ -136,8 +137,8 @@ def _refuse_foreign_folder(root: Path, *, force: bool) -> None:
 def _write_all(
     writer: _Writer,
     root: Path,
-    documents: list[dict],
-    selected: list[dict],
+    documents: list[dict[str, Any]],
+    selected: list[dict[str, Any]],
     *,
     corpus: Path,
     progress: Callable[[int, int], None] | None,
@@ -205,7 +206,7 @@ class _Writer:
             self.written += 1
 
 
-def read_jsonl(path: Path) -> Iterator[dict]:
+def read_jsonl(path: Path) -> Iterator[dict[str, Any]]:
     """The JSON objects of a JSON-lines file, gzipped or not; EngineError names a bad line."""
     try:
         raw = path.read_bytes()
@@ -241,14 +242,14 @@ def _text(value: object, what: str) -> str:
     return value
 
 
-def _sentences(doc: dict) -> list[str]:
+def _sentences(doc: dict[str, Any]) -> list[str]:
     sentences = doc.get("sentences")
     if not isinstance(sentences, list) or not all(isinstance(s, str) for s in sentences):
         raise EngineError(f"abstract {doc.get('doc_id')!r}: sentences must be a list of text")
     return sentences
 
 
-def _front_matter(meta: dict, body: str) -> str:
+def _front_matter(meta: dict[str, Any], body: str) -> str:
     # JSON is YAML too, and it loads about forty times faster than YAML's mappings: opening
     # the demo's 6,000 notes takes a fraction of a second instead of seconds.
     dumped = json.dumps(meta, ensure_ascii=False)
@@ -293,7 +294,7 @@ def _hypothesis(claim_id: str, text: str) -> str:
     return _front_matter(meta, text)
 
 
-def _label_line(claim: dict) -> str:
+def _label_line(claim: dict[str, Any]) -> str:
     keep = {key: claim.get(key) for key in ("id", "claim", "cited_doc_ids", "evidence")}
     return json.dumps(keep, ensure_ascii=False, sort_keys=True) + "\n"
 

@@ -10,10 +10,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from engine.datasets import DATA as DATA
 from engine.datasets.scifact import read_jsonl
-
-DATA = Path(__file__).resolve().parents[2] / "data" / "scifact"
 
 
 @dataclass(frozen=True)
@@ -120,7 +120,9 @@ def rationales(
     return [seen[key] for key in sorted(seen, key=lambda k: (int(k[0]), k[1]))]
 
 
-def restatement_payload(items: Sequence[TrainSentence], *, texts: Sequence[str] = ()) -> dict:
+def restatement_payload(
+    items: Sequence[TrainSentence], *, texts: Sequence[str] = ()
+) -> dict[str, Any]:
     """A payload restating each sentence as a claim grounded by a quote against its abstract.
 
     Claim `c{i}` cites the sentence's node (body: the abstract; grounding: the sentence quoted

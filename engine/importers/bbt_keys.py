@@ -21,20 +21,22 @@ import json
 import shutil
 import sqlite3
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from engine.core import jsonsafe
 
 MAX_STORE_BYTES = 512 * 1024 * 1024
+# One stored key: item id, item key, library id and the citekey, as the store gives them.
+Row = tuple[object, object, object, object]
 
 
 @dataclass(frozen=True)
 class KeyStore:
     """The citekeys found, by (library, item key) and by item id, and which store gave them."""
 
-    keys: dict
+    keys: dict[object, str]
     layout: str = ""
 
 
@@ -53,7 +55,9 @@ def better_bibtex_keys(data_dir: Path) -> KeyStore:
     return KeyStore(keys, "better-bibtex/db.json" if keys else "")
 
 
-def _from_sqlite(path: Path, reader) -> dict:
+def _from_sqlite(
+    path: Path, reader: Callable[[sqlite3.Connection], Iterator[Row]]
+) -> dict[object, str]:
     if not path.is_file() or path.is_symlink() or path.stat().st_size > MAX_STORE_BYTES:
         return {}
     with tempfile.TemporaryDirectory(prefix="synapse-bbt-") as folder:
@@ -71,11 +75,11 @@ def _from_sqlite(path: Path, reader) -> dict:
             db.close()
 
 
-def _citationkey_table(db: sqlite3.Connection) -> Iterator[tuple]:
+def _citationkey_table(db: sqlite3.Connection) -> Iterator[Row]:
     yield from db.execute("SELECT itemID, itemKey, libraryID, citationKey FROM citationkey")
 
 
-def _loki_table(db: sqlite3.Connection) -> Iterator[tuple]:
+def _loki_table(db: sqlite3.Connection) -> Iterator[Row]:
     row = db.execute(
         "SELECT data FROM `better-bibtex` WHERE name = 'better-bibtex.citekey'"
     ).fetchone()
@@ -83,13 +87,13 @@ def _loki_table(db: sqlite3.Connection) -> Iterator[tuple]:
         yield from _loki_rows(jsonsafe.loads(_bytes(row[0])))
 
 
-def _lokijs_table(db: sqlite3.Connection) -> Iterator[tuple]:
+def _lokijs_table(db: sqlite3.Connection) -> Iterator[Row]:
     row = db.execute("SELECT data FROM lokijs WHERE name = 'db.json'").fetchone()
     if row is not None:
         yield from _collection(jsonsafe.loads(_bytes(row[0])), "citekey")
 
 
-def _loki_file(path: Path) -> Iterator[tuple]:
+def _loki_file(path: Path) -> Iterator[Row]:
     if not path.is_file() or path.is_symlink() or path.stat().st_size > MAX_STORE_BYTES:
         return
     try:
@@ -99,14 +103,14 @@ def _loki_file(path: Path) -> Iterator[tuple]:
     yield from _collection(database, "citekey")
 
 
-def _collection(database: object, name: str) -> Iterator[tuple]:
+def _collection(database: object, name: str) -> Iterator[Row]:
     collections = database.get("collections") if isinstance(database, dict) else None
     for collection in collections if isinstance(collections, list) else []:
         if isinstance(collection, dict) and collection.get("name") == name:
             yield from _loki_rows(collection)
 
 
-def _loki_rows(collection: object) -> Iterator[tuple]:
+def _loki_rows(collection: object) -> Iterator[Row]:
     data = collection.get("data") if isinstance(collection, dict) else None
     for row in data if isinstance(data, list) else []:
         if isinstance(row, dict):
@@ -114,8 +118,8 @@ def _loki_rows(collection: object) -> Iterator[tuple]:
             yield row.get("itemID"), row.get("itemKey"), row.get("libraryID"), key
 
 
-def _index(rows: Iterable[tuple]) -> dict:
-    keys: dict = {}
+def _index(rows: Iterable[Row]) -> dict[object, str]:
+    keys: dict[object, str] = {}
     for item_id, item_key, library, citekey in rows:
         if not isinstance(citekey, str) or not citekey.strip():
             continue

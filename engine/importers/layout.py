@@ -55,7 +55,7 @@ def rejoin_hyphenation(pages: Sequence[str]) -> tuple[str, ...]:
     return tuple(_SPLIT.sub(lambda m: _join(m, seen, spaced=True), page) for page in tight)
 
 
-def _vocabulary(pages: Sequence[str]) -> Counter:
+def _vocabulary(pages: Sequence[str]) -> Counter[str]:
     return Counter(w.lower() for page in pages for w in _WORDS.findall(_unsplit(page)))
 
 
@@ -64,16 +64,17 @@ def _unsplit(page: str) -> str:
     return _SPLIT.sub(" ", page)
 
 
-def _join(match: re.Match, seen: Counter, *, spaced: bool) -> str:
-    left, right = match.group("left"), match.group("right")
+def _join(match: re.Match[str], seen: Counter[str], *, spaced: bool) -> str:
+    left, right = str(match.group("left")), str(match.group("right"))
+    whole = str(match.group(0))
     if not right[0].islower() or bool(match.group("space")) != spaced:
-        return match.group(0)  # "COVID-" / "19", "Anglo-" / "Saxon", or the other pass
+        return whole  # "COVID-" / "19", "Anglo-" / "Saxon", or the other pass
     compound = f"{left}-{right}".lower()
     joined = f"{left}{right}".lower()
     if seen[compound] and not seen[joined]:
         return f"{left}-{right}"
     if match.group("space") and not seen[joined]:
-        return match.group(0)  # a dash at a line end, not a split word
+        return whole  # a dash at a line end, not a split word
     return f"{left}{right}"
 
 
@@ -81,7 +82,8 @@ def strip_running_lines(pages: Sequence[str]) -> tuple[tuple[str, ...], int]:
     """The pages without a first or last line that repeats on most pages; and how many went."""
     if len(pages) < RUNNING_MIN_PAGES:
         return tuple(pages), 0
-    heads, feet = Counter(), Counter()
+    heads: Counter[str] = Counter()
+    feet: Counter[str] = Counter()
     for page in pages:
         lines = _lines(page)
         if lines:

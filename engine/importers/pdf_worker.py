@@ -24,6 +24,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Protocol
 
+from engine.importers.limits import PDF_TIME_LIMIT
 from engine.importers.pdf import (
     MAX_PAGES,
     MAX_PDF_BYTES,
@@ -33,7 +34,7 @@ from engine.importers.pdf import (
     extract_pdf,
 )
 
-DEFAULT_TIME_LIMIT = 120.0
+DEFAULT_TIME_LIMIT = PDF_TIME_LIMIT
 DEFAULT_MEMORY_BYTES = 2 * 1024**3
 # How long a fresh process may take to start and import pypdf before the first file.
 START_SECONDS = 60.0
@@ -69,7 +70,7 @@ class PdfWorker:
 
     def __init__(self, budget: PdfBudget | None = None) -> None:
         self.budget = budget or PdfBudget()
-        self._process: subprocess.Popen | None = None
+        self._process: subprocess.Popen[bytes] | None = None
         self._conn: Connection | None = None
 
     def __enter__(self) -> PdfWorker:

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
+from typing import Any
 
 from engine.core import jsonsafe
 from engine.core.errors import ConfigError, WorkspaceError
@@ -35,7 +36,8 @@ from engine.importers.pdf_worker import (
     PdfWorker,
 )
 from engine.workspace.import_writer import ImportWriter
-from engine.workspace.stores import MAX_FILE_BYTES, SOURCES_DIR
+from engine.workspace.layout import SOURCES_DIR
+from engine.workspace.stores import MAX_FILE_BYTES
 from engine.workspace.user_files import FileKind, look, workspace_file
 
 IMPORTER = "sources add"
@@ -68,8 +70,12 @@ class Added:
     def failed(cls, path: str, citekey: str, kind: str, problem: str) -> Added:
         return cls(path, citekey, Outcome.FAILED, kind=kind, problem=problem)
 
-    def to_dict(self) -> dict:
-        out: dict = {"path": self.path, "citekey": self.citekey, "outcome": self.outcome.value}
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "path": self.path,
+            "citekey": self.citekey,
+            "outcome": self.outcome.value,
+        }
         if self.outcome is Outcome.FAILED:
             out |= {"kind": self.kind, "problem": self.problem}
         else:
@@ -97,7 +103,7 @@ class AddReport:
     def pages(self) -> int:
         return sum(item.pages for item in self.items if item.outcome is not Outcome.UNCHANGED)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         counts = {outcome.value: 0 for outcome in Outcome}
         for item in self.items:
             counts[item.outcome.value] += 1
@@ -195,7 +201,9 @@ def add_pdfs(
     return AddReport(tuple(items), time.perf_counter() - started, notices)
 
 
-def reader(extractor: Extractor | None, budget: PdfBudget) -> contextlib.AbstractContextManager:
+def reader(
+    extractor: Extractor | None, budget: PdfBudget
+) -> contextlib.AbstractContextManager[Extractor]:
     """What an import reads its PDFs with: `extractor` as given, else a fresh PdfWorker."""
     return contextlib.nullcontext(extractor) if extractor is not None else PdfWorker(budget)
 
@@ -281,7 +289,7 @@ class SourceAdder:
             raise
 
 
-def read_sidecar(root: str | os.PathLike[str], relative: str) -> dict:
+def read_sidecar(root: str | os.PathLike[str], relative: str) -> dict[str, Any]:
     """The sidecar at `relative` as a dict, read without following a link; {} when unusable."""
     try:
         found = look(workspace_file(root, relative), max_bytes=4 * 1024 * 1024)
@@ -291,7 +299,7 @@ def read_sidecar(root: str | os.PathLike[str], relative: str) -> dict:
     return value if isinstance(value, dict) else {}
 
 
-def _sidecar(pdf: Path, digest: str, extracted: PdfText, text_bytes: int) -> dict:
+def _sidecar(pdf: Path, digest: str, extracted: PdfText, text_bytes: int) -> dict[str, Any]:
     return {
         "pdf": pdf.name,
         "sha256": digest,

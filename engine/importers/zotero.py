@@ -20,6 +20,7 @@ import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -29,9 +30,9 @@ from engine.importers.pdf_worker import Extractor
 from engine.importers.sources import AddOptions, Outcome, SourceAdder, reader
 from engine.importers.zotero_db import Attachment, ZoteroItem, ZoteroLibrary, read_items
 from engine.workspace.import_writer import ImportWriter
+from engine.workspace.layout import CANON_DIR, SOURCES_DIR
 from engine.workspace.notes import FEDERATED_PREFIX, is_address_safe
 from engine.workspace.passages import ABSTRACT_SUFFIX
-from engine.workspace.stores import CANON_DIR, SOURCES_DIR
 
 IMPORTER = "import zotero"
 
@@ -61,7 +62,7 @@ class ZoteroReport:
     # What the library is like, not a problem with it: its Zotero version, its key store.
     notices: tuple[str, ...] = ()
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "notices": list(self.notices),
             "items": self.items,
@@ -237,7 +238,7 @@ def generated_citekey(item: ZoteroItem) -> str:
 
 def source_note(item: ZoteroItem, citekey: str, attachment: Attachment | None) -> str:
     """The Markdown text of an item's canon source note."""
-    meta: dict = {
+    meta: dict[str, Any] = {
         "id": citekey,
         "type": "source",
         "title": item.field("title") or citekey,
@@ -260,9 +261,9 @@ def author_name(last: str, first: str) -> str:
     return f"{last}, {first}" if first else last
 
 
-def csl_item(item: ZoteroItem, citekey: str) -> dict:
+def csl_item(item: ZoteroItem, citekey: str) -> dict[str, Any]:
     """The item as CSL JSON (the fields the app shows)."""
-    out: dict = {"id": citekey, "type": _CSL_TYPES.get(item.type, "document")}
+    out: dict[str, Any] = {"id": citekey, "type": _CSL_TYPES.get(item.type, "document")}
     out["title"] = item.field("title")
     out["author"] = [
         {"family": c.last, "given": c.first} if c.first else {"literal": c.last}

@@ -20,6 +20,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from engine.core.errors import ConfigError
 from engine.importers.bbt_keys import better_bibtex_keys
@@ -143,7 +144,7 @@ def _has_table(db: sqlite3.Connection, name: str) -> bool:
 
 
 def _read(
-    db: sqlite3.Connection, data_dir: Path, better: dict, *, annotations: bool
+    db: sqlite3.Connection, data_dir: Path, better: dict[Any, str], *, annotations: bool
 ) -> tuple[ZoteroItem, ...]:
     deleted = _deleted(db)
     rows = db.execute(

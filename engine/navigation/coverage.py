@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from engine.navigation.spelling import (
     Acronym,
@@ -22,7 +23,8 @@ from engine.navigation.spelling import (
     spells_out,
     split_compound,
 )
-from engine.workspace.bm25 import tokens
+from engine.reading.rarity import Rarity
+from engine.reading.words import mentions, stem, tokens
 
 # A question word is salient when its rarity, ln((N + 1) / (df + 1)), reaches this share of
 # the rarest possible, ln(N + 1): on the 6,000-note SciFact demo, at most four notes
@@ -63,14 +65,6 @@ _FRAME_PREFIX = re.compile(
     r"is\s+it\s+true\s+that\s+|tell\s+me\s+about\s+)",
     re.IGNORECASE,
 )
-# Irregular past forms of the verbs findings report trends with.
-_IRREGULAR = {
-    "rose": "rise", "risen": "rise", "fell": "fall", "fallen": "fall", "grew": "grow",
-    "grown": "grow", "shrank": "shrink", "shrunk": "shrink", "led": "lead", "began": "begin",
-    "begun": "begin", "found": "find", "shown": "show", "held": "hold", "kept": "keep",
-}  # fmt: skip
-_SUFFIXES = ("ation", "ition", "ment", "ness", "ing", "ion", "ed", "ly", "ity", "al", "ic")
-
 # A question asks; a claim states. These openings make a sentence a question.
 _ASKING = re.compile(
     r"^\s*(?:what|which|who|whom|whose|when|where|why|how|does|do|did|is|are|was|were|can|"
@@ -78,7 +72,6 @@ _ASKING = re.compile(
     re.IGNORECASE,
 )
 
-Rarity = Callable[[Iterable[str]], Mapping[str, float]]
 Known = Callable[[str], bool]
 
 
@@ -117,7 +110,7 @@ class Term:
     salient: bool
     covered: bool
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "word": self.word,
             "weight": round(self.weight, 4),
@@ -148,7 +141,7 @@ class CoverageReport:
     def blocking_count(self) -> int:
         return len(self.uncovered)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "blocking_count": self.blocking_count,
             "uncovered": list(self.uncovered),
@@ -209,14 +202,11 @@ class QuestionTerms:
     def salient(self) -> tuple[str, ...]:
         return tuple(w for w in self.words if self.weights[w] >= self.salient_rarity)
 
-    def mentioned(self, text: str, *, exact: bool = False) -> frozenset[str]:
-        """The question words `text` mentions (same stem, or by the spelling rules).
-
-        `exact` asks for the very stem; by default a stem cut shorter or longer counts too.
-        """
+    def mentioned(self, text: str) -> frozenset[str]:
+        """The question words `text` mentions (by `mentions`, or by the spelling rules)."""
         toks = tokens(text)
         said = {stem(w) for w in toks}
-        same = _same if exact else _mentions
+        same = mentions
         out = set()
         for word in self.words:
             fixed = self._fixed.get(word)
@@ -251,32 +241,3 @@ def question_words(question: str) -> list[str]:
     """The question's distinct content words, framing ("what does … say about") left out."""
     body = _FRAME_PREFIX.sub("", question)
     return [w for w in dict.fromkeys(tokens(body)) if w not in _FRAME_WORDS]
-
-
-def stem(word: str) -> str:
-    """A crude stem for mentions only: one common suffix off, then at most six letters."""
-    word = _IRREGULAR.get(word, word)
-    if len(word) <= 4 or not word.isalpha():
-        return word
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            word = word[: -len(suffix)]
-            break
-    return word[:6]
-
-
-def _same(target: str, mentioned: set[str]) -> bool:
-    return target in mentioned
-
-
-def _mentions(target: str, mentioned: set[str]) -> bool:
-    if target in mentioned:
-        return True
-    if len(target) < 5 or not target.isalpha():
-        return False
-    # "mutat" (mutated) and "mutati" (mutation) are the same word cut at different places.
-    return any(
-        len(m) >= 5 and (m.startswith(target) or target.startswith(m))
-        for m in mentioned
-        if m[:1] == target[:1]
-    )

@@ -2,87 +2,32 @@
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from enum import StrEnum
-from typing import Protocol
+from typing import Any, Protocol
 
 from engine.core.epistemics import Verdict
 from engine.core.grounds import GroundingSpec, VerifiedGround
 from engine.core.model import CONTRADICTS, Edge, ReasoningDAG
 from engine.core.registry import Registry
 from engine.core.router import Decision, route
-from engine.core.stance import Stance
 from engine.core.verifiers import Verifier, VerifierResult
-from engine.core.wire import Draft, RouteInput, parse_payload
+from engine.core.wire import RouteInput
+from engine.navigation.budget import Budget
 from engine.navigation.coverage import CoverageReport, QuestionTerms
 from engine.navigation.grounding import NodeGround, for_claim, ground_node
-from engine.navigation.substrate import Adapter, Budget, Neighbourhood, Node, build_adapters, owner
+from engine.navigation.outcomes import Failure, FailureKind, GiveUp
+from engine.navigation.result import NavResult as NavResult
+from engine.navigation.steps import Action as Action
+from engine.navigation.steps import ActionKind as ActionKind
+from engine.navigation.steps import Step as Step
+from engine.navigation.substrate import Adapter, Neighbourhood, Node, build_adapters, owner
 from engine.workspace.index import Index
 from engine.workspace.notes import Store
 from engine.workspace.stores import Workspace
 
 SEEDS_PER_SOURCE = 6
-
-
-class ActionKind(StrEnum):
-    RETRIEVE = "retrieve"
-    EXPAND = "expand"
-    GROUND = "ground"
-    ANSWER = "answer"
-    ABSTAIN = "abstain"
-
-
-@dataclass(frozen=True)
-class Action:
-    """What the policy wants next; an answer carries its typed `Draft`."""
-
-    kind: ActionKind
-    target: str | None = None
-    reason: str = ""
-    draft: Draft | None = None
-
-    @classmethod
-    def expand(cls, target: str, reason: str = "") -> Action:
-        return cls(ActionKind.EXPAND, target, reason)
-
-    @classmethod
-    def ground(cls, target: str, reason: str = "") -> Action:
-        return cls(ActionKind.GROUND, target, reason)
-
-    @classmethod
-    def answer(cls, draft: Draft, reason: str = "") -> Action:
-        return cls(ActionKind.ANSWER, None, reason, draft)
-
-    @classmethod
-    def abstain(cls, reason: str) -> Action:
-        return cls(ActionKind.ABSTAIN, None, reason)
-
-
-@dataclass(frozen=True)
-class Step:
-    """One recorded step of a navigation."""
-
-    index: int
-    action: ActionKind
-    target: str | None
-    reason: str
-    nodes_added: tuple[str, ...] = ()
-    edges_added: tuple[Edge, ...] = ()
-    ms: float = 0.0
-
-    def to_dict(self) -> dict:
-        return {
-            "index": self.index,
-            "action": self.action.value,
-            "target": self.target,
-            "reason": self.reason,
-            "nodes_added": list(self.nodes_added),
-            "edges_added": [e.to_dict() for e in self.edges_added],
-            "ms": round(self.ms, 3),
-        }
 
 
 @dataclass(frozen=True)
@@ -132,111 +77,8 @@ class Policy(Protocol):
     def decide(self, state: NavState) -> Action: ...
 
 
-@dataclass(frozen=True)
-class NavResult:
-    """Everything one navigation produced: decision, draft, neighbourhood and trace."""
-
-    question: str
-    reasoner: str
-    budget: Budget
-    neighbourhood: Neighbourhood
-    steps: tuple[Step, ...]
-    decision: Decision | None = None
-    route_input: RouteInput | None = None
-    coverage: CoverageReport | None = None
-    failure: str = ""
-    latency_ms: float = 0.0
-    stance: Stance | None = None
-    # The payload as submitted, for an answer routed from the wire rather than walked.
-    submitted: Mapping | None = None
-
-    @classmethod
-    def from_route(cls, decision: Decision, payload: Mapping) -> NavResult:
-        """A routed wire payload as an answer with no walk behind it (the Audit page)."""
-        return cls(
-            question="",
-            reasoner="audit",
-            budget=Budget(),
-            neighbourhood=Neighbourhood(),
-            steps=(),
-            decision=decision,
-            route_input=parse_payload(payload),
-            submitted=payload,
-        )
-
-    @property
-    def label(self) -> str:
-        return self.decision.label if self.decision else "ABSTAIN"
-
-    @property
-    def payload(self) -> dict | None:
-        """The wire payload the answer was routed from (for output), or None."""
-        if self.submitted is not None:
-            return dict(self.submitted)
-        if self.route_input is None:
-            return None
-        out = self.route_input.to_dict()
-        if self.coverage is not None:
-            out["coverage_report"] = self.coverage.to_dict()
-        return out
-
-    @property
-    def prose(self) -> str:
-        """The answer's prose as the reasoner wrote it; "" when there is none."""
-        if self.route_input is not None:
-            return self.route_input.prose
-        prose = (self.submitted or {}).get("prose", "")
-        return prose if isinstance(prose, str) else ""
-
-    @property
-    def cited(self) -> tuple[str, ...]:
-        """Every node the conclusion rests on; empty without a decision."""
-        return self.decision.cited if self.decision else ()
-
-    def to_dict(self, *, timings: bool = True) -> dict:
-        """JSON-ready result; without `timings` it is identical across identical runs."""
-        decision = self.decision.to_dict() if self.decision else _failed_decision(self.failure)
-        dag = self.decision.dag if self.decision else None
-        payload = self.payload
-        steps = [s.to_dict() for s in self.steps]
-        if not timings:
-            for step in steps:
-                step.pop("ms")
-        out = {
-            "question": self.question,
-            "reasoner": self.reasoner,
-            "budget": self.budget.to_dict(),
-            "cited": list(self.cited),
-            "stance": self.stance.to_dict() if self.stance else None,
-            "prose": self.prose,
-            "dag": dag.to_dict() if dag else None,
-            "decision": decision,
-            "payload": payload,
-            "failure": self.failure or None,
-            "trace": steps,
-            "neighbourhood": {
-                "nodes": [n.to_dict() for n in self.neighbourhood.nodes.values()],
-                "edges": [e.to_dict() for e in self.neighbourhood.edges],
-                "hops": dict(self.neighbourhood.hops),
-                "expanded": sorted(self.neighbourhood.expanded),
-            },
-        }
-        if timings:
-            out["latency_ms"] = round(self.latency_ms, 3)
-        return out
-
-    def to_json(self, *, timings: bool = True) -> str:
-        return json.dumps(self.to_dict(timings=timings), sort_keys=True, ensure_ascii=False)
-
-
-def _failed_decision(failure: str) -> dict:
-    return {
-        "verdict": "abstain",
-        "label": "ABSTAIN",
-        "status": None,
-        "reasons": ["low-coverage"],
-        "detail": failure or "no answer was produced",
-    }
+# Sees each state a policy decided from and the action it chose; never changes the walk.
+Observer = Callable[["NavState", Action], None]
 
 
 def navigate(
@@ -248,22 +90,34 @@ def navigate(
     budget: Budget | None = None,
     edges: Iterable[Edge] = (),
     verifiers: Registry[Verifier] | None = None,
+    observer: Observer | None = None,
 ) -> NavResult:
     """Run the navigation loop; any failure inside becomes a labelled abstention, never a raise.
 
     `edges` are extra edges the router honours (overlay contradictions, confirmed triage).
     `verifiers` (the built-in registry by default) checks each ground once, at grounding
-    time; the router reuses those results.
+    time; the router reuses those results. `observer`, when given, sees every state the
+    policy decided from with the action it chose (tuning and tracing watch the walk with
+    it instead of wrapping the reasoner).
     """
     budget = budget or Budget()
     started = time.perf_counter()
     run = _Run(
-        workspace, index, question, policy, budget=budget, edges=tuple(edges), verifiers=verifiers
+        workspace,
+        index,
+        question,
+        policy,
+        budget=budget,
+        edges=tuple(edges),
+        verifiers=verifiers,
+        observer=observer,
     )
     try:
         run.execute()
     except Exception as exc:  # any failure inside becomes a labelled abstention
-        run.failure = f"navigation failed: {type(exc).__name__}: {exc}"
+        run.failure = Failure(
+            FailureKind.INTERNAL, f"navigation failed: {type(exc).__name__}: {exc}"
+        )
     return NavResult(
         question=question,
         reasoner=getattr(policy, "name", type(policy).__name__),
@@ -275,16 +129,29 @@ def navigate(
         coverage=run.coverage,
         failure=run.failure,
         latency_ms=(time.perf_counter() - started) * 1000.0,
+        given_up=run.given_up,
     )
 
 
 class _Run:
     """The executor's mutable bookkeeping for one navigation."""
 
-    def __init__(self, workspace, index, question, policy, *, budget, edges, verifiers):
+    def __init__(
+        self,
+        workspace: Workspace,
+        index: Index,
+        question: str,
+        policy: Policy,
+        *,
+        budget: Budget,
+        edges: tuple[Edge, ...],
+        verifiers: Registry[Verifier] | None,
+        observer: Observer | None = None,
+    ) -> None:
         self.workspace, self.index, self.question = workspace, index, question
         self.policy, self.budget, self.edges = policy, budget, edges
         self.verifiers: Registry[Verifier] | None = verifiers
+        self.observer = observer
         self.adapters: list[Adapter] = []
         self.hood = Neighbourhood()
         self.grounded: dict[str, Checked] = {}
@@ -292,13 +159,14 @@ class _Run:
         self.decision: Decision | None = None
         self.route_input: RouteInput | None = None
         self.coverage: CoverageReport | None = None
-        self.failure = ""
+        self.failure: Failure | None = None
+        self.given_up: GiveUp | None = None
         self.step_note = ""
         self.terms: QuestionTerms | None = None
 
     def execute(self) -> None:
         if not self.question.strip():
-            self.failure = "empty question"
+            self.failure = Failure(FailureKind.EMPTY)
             return
         self.adapters = build_adapters(self.workspace, self.index)
         self.terms = QuestionTerms(
@@ -316,18 +184,30 @@ class _Run:
                 self.terms,
             )
             action = self.policy.decide(state)
+            if self.observer is not None:
+                self.observer(state, action)
             if action.kind is ActionKind.ABSTAIN:
                 self._record(action.kind, None, action.reason, lambda: ((), ()))
-                self.failure = action.reason or "the reasoner abstained"
+                self.failure = action.failure or Failure(FailureKind.ABSTAINED, action.reason)
                 return
             if action.kind is ActionKind.ANSWER:
+                self.given_up = action.given_up
                 self._record(action.kind, None, action.reason, self._answer, action)
                 return
             apply = self._expand if action.kind is ActionKind.EXPAND else self._ground
             self._record(action.kind, action.target, action.reason, apply, action.target)
-        self.failure = f"step budget of {self.budget.max_steps} exhausted before an answer"
+        self.failure = Failure(
+            FailureKind.BUDGET, f"step budget of {self.budget.max_steps} exhausted before an answer"
+        )
 
-    def _record(self, kind, target, reason, fn, *args) -> None:
+    def _record(
+        self,
+        kind: ActionKind,
+        target: str | None,
+        reason: str,
+        fn: Callable[..., tuple[Iterable[str], Iterable[Edge]]],
+        *args: Any,
+    ) -> None:
         start = time.perf_counter()
         self.step_note = ""
         nodes, edges = fn(*args)
@@ -338,14 +218,14 @@ class _Run:
             Step(len(self.steps), kind, target, reason, tuple(nodes), tuple(edges), ms)
         )
 
-    def _retrieve(self):
+    def _retrieve(self) -> tuple[tuple[str, ...], tuple[Edge, ...]]:
         seeds: list[Node] = []
         for adapter in self.adapters:
             seeds += adapter.retrieve(self.question, SEEDS_PER_SOURCE)
         self.hood, added, edges = self.hood.grow(seeds, (), hop=0, max_nodes=self.budget.max_nodes)
         return added, edges
 
-    def _expand(self, target: str | None):
+    def _expand(self, target: str | None) -> tuple[Iterable[str], Iterable[Edge]]:
         node = self.hood.nodes.get(target or "")
         hop = self.hood.hops.get(target or "", 0)
         if node is None or target in self.hood.expanded or hop >= self.budget.hops:
@@ -362,7 +242,7 @@ class _Run:
         )
         return added, new_edges
 
-    def _ground(self, target: str | None):
+    def _ground(self, target: str | None) -> tuple[tuple[str, ...], tuple[Edge, ...]]:
         if not target or target not in self.hood.nodes or target in self.grounded:
             return (), ()
         ground = ground_node(self.workspace, target)
@@ -374,7 +254,7 @@ class _Run:
             )
         return (), ()
 
-    def _answer(self, action: Action):
+    def _answer(self, action: Action) -> tuple[tuple[str, ...], tuple[Edge, ...]]:
         draft = action.draft
         if draft is None:
             raise TypeError("an answer action carries no draft")

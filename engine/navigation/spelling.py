@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from engine.core.typos import typo_of
-from engine.workspace.bm25 import tokens
+from engine.reading.words import tokens
 
 _WORD = re.compile(r"[^\W_]+")
 # An acronym as a question writes it: capitals only, three to six, an optional plural "s".

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Protocol
+from typing import Any, Protocol
 
-from engine.core.errors import ConfigError, PayloadError
+from engine.core.errors import PayloadError
 from engine.core.model import Address, Edge
 from engine.core.text import shorten
+from engine.navigation.budget import Budget as Budget
 from engine.workspace.index import Index
 from engine.workspace.notes import MEMORY_SOURCE, Note, Store
 from engine.workspace.passages import PASSAGE_BOX
@@ -40,7 +41,7 @@ class Node:
             note.address, note.store.value, note.source, note.title, _excerpt(note.body), kind
         )
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "address": self.address,
             "store": self.store,
@@ -49,28 +50,6 @@ class Node:
             "excerpt": self.excerpt,
             "kind": self.kind,
         }
-
-
-@dataclass(frozen=True)
-class Budget:
-    """Bounds on a navigation: hops from the seeds, nodes in the neighbourhood, policy steps."""
-
-    hops: int = 2
-    max_nodes: int = 40
-    max_steps: int = 12
-
-    def __post_init__(self) -> None:
-        for name, low in (("hops", 0), ("max_nodes", 1), ("max_steps", 1)):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < low:
-                raise ConfigError(
-                    f"budget {name} must be an integer of at least {low}, got {value!r}"
-                )
-        if self.max_nodes > 5_000 or self.max_steps > 500 or self.hops > 20:
-            raise ConfigError("budget too large: at most 20 hops, 5,000 nodes and 500 steps")
-
-    def to_dict(self) -> dict:
-        return {"hops": self.hops, "max_nodes": self.max_nodes, "max_steps": self.max_steps}
 
 
 @dataclass(frozen=True)
@@ -277,7 +256,7 @@ def link_less(workspace: Workspace) -> bool:
     return answer
 
 
-_link_less_seen: list = []
+_link_less_seen: list[Any] = []
 
 
 def owner(adapters: Iterable[Adapter], address: str) -> Adapter | None:

@@ -2,17 +2,18 @@
 
 `pair_features` weighs the content words two passages share by rarity, pairs their
 direction words over those shared words, and compares negation, null results and numbers;
-`contradiction_cue`, `evidence_phrase` and `agreement_phrase` name the words a verdict rests on.
+`contradiction_cue` and `agreement_cue` name the words a verdict rests on.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
-from engine.review.calibration import ContradictionCue
+from engine.core.stance import NO_CUE, CueShape
+from engine.core.stance import Cue as StanceCue
+from engine.reading.rarity import IdfTable as Rarity
 from engine.review.passages import Cue, Passage
 
 _DENIED = 0.2  # share of a text's weighted content its negation must govern to deny it
@@ -43,17 +44,6 @@ _ANTONYMS = (
     ("upregul", "downregul"), ("activat", "inhibit"), ("promot", "suppress"),
     ("overestim", "underestim"), ("hyper", "hypo"), ("capable", "incapable"),
 )  # fmt: skip
-
-
-@dataclass(frozen=True)
-class Rarity:
-    """Inverse document frequency of stems; a stem missing from the table is rare."""
-
-    idf: dict[str, float]
-    default: float
-
-    def weight(self, stems: frozenset[str] | set[str]) -> float:
-        return sum(self.idf.get(s, self.default) for s in stems)
 
 
 def overlap(claim: Passage, sentence: Passage, rarity: Rarity) -> float:
@@ -250,48 +240,35 @@ def restrictions(claim: Passage, sentence: Passage) -> list[str]:
     return [w for w in dict.fromkeys(sentence.norms) if w in _RESTRICTORS and w not in said]
 
 
-def evidence_phrase(claim: Passage, sentence: Passage, rarity: Rarity) -> str:
-    """A short phrase naming the words on which the two texts disagree, or "" if none stand out."""
-    return contradiction_cue(claim, sentence, rarity)[1]
-
-
-def contradiction_cue(
-    claim: Passage, sentence: Passage, rarity: Rarity
-) -> tuple[ContradictionCue, str]:
-    """The kind of disagreement between the texts and a phrase naming its words.
-
-    The phrase is "" when nothing specific stands out (`ContradictionCue.NONE`).
-    """
+def contradiction_cue(claim: Passage, sentence: Passage, rarity: Rarity) -> StanceCue:
+    """The words on which the sentence disagrees with the claim; `NO_CUE` if none stand out."""
     shared = claim.content & sentence.content
     _, pairs = _facing(claim, sentence, shared, rarity)
     _, differ = _number_pairs(claim, sentence)
     if differ:
         mine, theirs = differ[0]
-        phrase = f"gives {theirs} where the claim gives {mine} for the same quantity"
-        return ContradictionCue.NUMBER, phrase
+        return StanceCue(CueShape.NUMBER, theirs, mine)
     for kind, cue, other in pairs:
         if kind == "flip":
-            phrase = f'says "{other.word}" where the claim says "{cue.word}"'
-            return ContradictionCue.DIRECTION, phrase
+            return StanceCue(CueShape.DIRECTION, other.word, cue.word)
         if kind == "negflip":
             negated = other.word if other.negated else cue.word
-            where = "the sentence" if other.negated else "the claim"
-            return ContradictionCue.NEGATION, f'negates "{negated}" in {where} only'
+            return StanceCue(CueShape.NEGATED_ONE_SIDE, negated, in_claim=not other.negated)
     if sentence.nulls & shared and not claim.nulls & shared:
-        return ContradictionCue.NULL_RESULT, "reports no effect where the claim asserts one"
+        return StanceCue(CueShape.NO_EFFECT)
     if claim.nulls & shared and not sentence.nulls & shared:
-        return ContradictionCue.NULL_RESULT, "reports an effect where the claim asserts none"
+        return StanceCue(CueShape.AN_EFFECT)
     if (claim.negated ^ sentence.negated) & shared:
         word = (sentence.negations or claim.negations or ("not",))[0]
-        return ContradictionCue.NEGATION, f'puts "{word}" on what the claim states'
-    return ContradictionCue.NONE, ""
+        return StanceCue(CueShape.NEGATION, word)
+    return NO_CUE
 
 
-def agreement_phrase(claim: Passage, sentence: Passage, rarity: Rarity) -> str:
-    """A short phrase naming the direction word both texts share, or "" if none."""
+def agreement_cue(claim: Passage, sentence: Passage, rarity: Rarity) -> StanceCue:
+    """The direction word both texts share; `NO_CUE` if none."""
     shared = claim.content & sentence.content
     _, pairs = _facing(claim, sentence, shared, rarity)
     for kind, cue, other in pairs:
         if kind == "agree":
-            return f'says "{other.word}" as the claim says "{cue.word}"'
-    return ""
+            return StanceCue(CueShape.AGREEMENT, other.word, cue.word)
+    return NO_CUE

@@ -3,14 +3,14 @@
 The stance model's contradiction probability ranks sentences within one note well but
 does not say how often a flagged pair is truly a contradiction: across a whole overlay
 most of its confident flags were pairs that merely share words. `Calibration` is a small
-logistic model fitted by `tools.train_stance` on overlay-shaped candidates of SciFact
+logistic model fitted by `engine.evaluation.train_stance` on overlay-shaped candidates of SciFact
 train (each claim against the abstracts retrieval offers it, cited or not) to the gold
 label "contradicts". Its output is a probability of being right, and the overlay's gate
 keeps a contradiction only when that probability reaches `threshold`.
 
 A `Family` is a kind of contradiction the logistic model under-rates out of domain: a
 named alignment feature at or above a bar. Its bar is chosen on train folds of both tuning
-sets (`tools.tune_stance --fit-families`) and its confidence is the family's pooled rate
+sets (`engine.evaluation.tune_stance --fit-families`) and its confidence is the family's pooled rate
 of being right there, so a family edge is admitted on its own evidence, not the model's.
 """
 
@@ -18,33 +18,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from enum import StrEnum
+from typing import Any
 
 import numpy as np
 
+from engine.core.stance import ContradictionCue
 
-class ContradictionCue(StrEnum):
-    """What in the aligned texts disagrees."""
-
-    NUMBER = "number"  # a different number for the same quantity
-    DIRECTION = "direction"  # opposite direction words on the same aligned terms
-    NEGATION = "negation"  # one side negates what the other states
-    NULL_RESULT = "null-result"  # no effect on one side, an effect on the other
-    NONE = "none"  # nothing specific stands out
-
-    @property
-    def label(self) -> str:
-        """The cue in words, for a reviewer."""
-        return _LABELS[self]
-
-
-_LABELS = {
-    ContradictionCue.NUMBER: "changed number on the same quantity",
-    ContradictionCue.DIRECTION: "opposite direction on the same aligned terms",
-    ContradictionCue.NEGATION: "negation",
-    ContradictionCue.NULL_RESULT: "null result against an effect",
-    ContradictionCue.NONE: "no specific cue",
-}
 _CUED = tuple(c for c in ContradictionCue if c is not ContradictionCue.NONE)
 
 
@@ -70,7 +49,7 @@ def calibration_features(evidence: Evidence) -> dict[str, float]:
 
     Few and general on purpose: with the word-level and length features of the stance
     model as well, the calibration fitted SciFact better and transferred to Climate-FEVER
-    worse (see `tools.train_stance`).
+    worse (see `engine.evaluation.train_stance`).
     """
     f = evidence.features
     out = {
@@ -97,7 +76,7 @@ class Family:
     rate: float
 
     @classmethod
-    def from_json(cls, raw: dict) -> Family:
+    def from_json(cls, raw: dict[str, Any]) -> Family:
         return cls(
             name=str(raw["name"]),
             feature=str(raw["feature"]),
@@ -105,7 +84,7 @@ class Family:
             rate=float(raw["rate"]),
         )
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "name": self.name,
             "feature": self.feature,
@@ -136,7 +115,7 @@ class Calibration:
     families: tuple[Family, ...] = ()
 
     @classmethod
-    def from_json(cls, raw: dict) -> Calibration:
+    def from_json(cls, raw: dict[str, Any]) -> Calibration:
         return cls(
             features=tuple(raw["features"]),
             mean=np.asarray(raw["mean"], dtype=float),
@@ -148,7 +127,7 @@ class Calibration:
             families=tuple(Family.from_json(f) for f in raw.get("families", ())),
         )
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "features": list(self.features),
             "mean": [round(float(v), 6) for v in self.mean],

@@ -13,25 +13,16 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
-from pathlib import Path
+from typing import Any
 
-from engine.core.errors import ConfigError
 from engine.core.model import Edge
-from engine.core.paths import resolve_inside
 from engine.review.overlay import Overlay, load_overlay
 from engine.review.relations import EdgeKey, Relation
 from engine.review.triage import TriageDecision, state
-from engine.workspace.stores import CONFIG_FILE, Workspace
-from engine.workspace.user_files import read_toml
+from engine.workspace.settings import ContestScope, read_settings
+from engine.workspace.stores import Workspace
 
-_MAX_SETTINGS_BYTES = 1024 * 1024
-
-
-class ContestScope(StrEnum):
-    """Which contradictions make their endpoints contested for the router."""
-
-    CONFIRMED = "confirmed"
-    UNREVIEWED = "unreviewed"
+__all__ = ["ContestScope", "ReviewScope", "contest_scope", "disclose", "review_scope", "scope_of"]
 
 
 class ReviewState(StrEnum):
@@ -47,27 +38,7 @@ def contest_scope(root: str | os.PathLike[str]) -> ContestScope:
 
     Raises ConfigError naming the problem when the setting is there but unusable.
     """
-    safe = resolve_inside(root, CONFIG_FILE)
-    if not safe.allowed:
-        raise ConfigError(f"{CONFIG_FILE}: not read ({safe.reason})")
-    try:
-        with open(safe.path, "rb") as stream:
-            data = stream.read(_MAX_SETTINGS_BYTES + 1)
-    except FileNotFoundError:
-        return ContestScope.CONFIRMED
-    except OSError as exc:
-        raise ConfigError(f"{CONFIG_FILE}: cannot read ({exc.strerror or exc})") from None
-    if len(data) > _MAX_SETTINGS_BYTES:
-        raise ConfigError(f"{CONFIG_FILE}: larger than {_MAX_SETTINGS_BYTES:,} bytes")
-    try:
-        value = read_toml(data).get("contest", ContestScope.CONFIRMED.value)
-    except ValueError as exc:
-        raise ConfigError(f"{CONFIG_FILE}: not valid TOML ({exc})") from None
-    try:
-        return ContestScope(value)
-    except ValueError:
-        names = " or ".join(f'"{s.value}"' for s in ContestScope)
-        raise ConfigError(f"{CONFIG_FILE}: contest must be {names}, got {value!r}") from None
+    return read_settings(root).contest()
 
 
 @dataclass(frozen=True)
@@ -80,7 +51,7 @@ class Contradiction:
     confidence: float | None = None  # None: confirmed in triage, no longer in the overlay
     cue: str = ""
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "edge": self.key.to_dict(),
             "practice": self.key.memory_address,
@@ -148,18 +119,6 @@ def review_scope(root: str | os.PathLike[str]) -> ReviewScope:
     return scope_of(load_overlay(root), state(root), contest_scope(root))
 
 
-def review_stamp(root: str | os.PathLike[str]) -> str:
-    """Changes whenever the triage log or the overlay changes, so stale answers can be told."""
-    parts = []
-    for relative in (".synapse/triage.jsonl", ".synapse/links/claim_links.json", CONFIG_FILE):
-        try:
-            info = (Path(root) / relative).stat()
-            parts.append(f"{info.st_size}:{info.st_mtime_ns}")
-        except OSError:
-            parts.append("-")
-    return "|".join(parts)
-
-
 @dataclass(frozen=True)
 class Disclosed:
     """A contradiction on a node an answer cites, with both notes' titles for the reader."""
@@ -169,7 +128,7 @@ class Disclosed:
     practice_title: str
     canon_title: str
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             **self.contradiction.to_dict(),
             "edge_id": self.contradiction.key.token,
@@ -211,7 +170,7 @@ class Disclosure:
             )
         return "; ".join(parts)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "scope": self.scope.value,
             "summary": self.summary(),

@@ -114,7 +114,7 @@ def _spelled_figures(text: str) -> Iterable[tuple[str, str, str]]:
         yield _canonical(Decimal(total + current)), unit, match.group(0).strip()
 
 
-def _unit(match: re.Match) -> str:
+def _unit(match: re.Match[str]) -> str:
     for n, (_, unit) in enumerate(_UNITS):
         if match.group(f"u{n}"):
             return unit

@@ -18,6 +18,7 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 import pandas as pd
 
@@ -280,7 +281,7 @@ class DebateEntry:
     dismissed: tuple[str, ...]
     contested: bool
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "zk_address": self.zk_address,
             "supporting": list(self.supporting),

@@ -24,19 +24,21 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 
 from engine.core import jsonsafe
-from engine.core.errors import ConfigError, EngineError, WorkspaceError
+from engine.core.errors import EngineError, WorkspaceError
 from engine.core.registry import Registry
+from engine.review.overlay_config import OverlayConfig as OverlayConfig
 from engine.review.relations import EdgeKey, Relation, Typing
 from engine.review.strength import ClaimStrength, priority_weight
 from engine.review.typers import TyperFactory, TyperSpec, gate_for, make_typer
 from engine.workspace.atomic import read_app_file, synapse_path, write_atomic
+from engine.workspace.layout import OVERLAY_PATH
 from engine.workspace.notes import Note, NoteKind, Store
 from engine.workspace.opened import OpenWorkspace
 from engine.workspace.stores import Workspace
 
-OVERLAY_PATH = ".synapse/links/claim_links.json"
 KIND = "claim"
 PRACTICE_KINDS = frozenset({NoteKind.DECISION, NoteKind.EXPERIMENT, NoteKind.CHECKPOINT})
 CANON_KINDS = frozenset({NoteKind.CLAIM, NoteKind.FINDING})
@@ -47,26 +49,7 @@ Pairwise = Callable[[str, str], Typing]  # a gated typer: (practice text, canon 
 PairTyping = Callable[[Pairwise, Sequence["Candidate"], Progress | None], Sequence[Typing | None]]
 
 
-@dataclass(frozen=True)
-class OverlayConfig:
-    """How candidates are drawn and which typed edges are kept."""
-
-    k: int = 5
-    overfetch: int = 3
-    sim_floor: float = 0.3
-    min_confidence: float = 0.55
-    limit: int | None = None  # only the first N practice entries, in address order
-
-    def __post_init__(self) -> None:
-        if self.k < 1 or self.overfetch < 1:
-            raise ConfigError("k and overfetch must be at least 1")
-        if not (0.0 <= self.sim_floor <= 1.0 and 0.0 <= self.min_confidence <= 1.0):
-            raise ConfigError("sim_floor and min_confidence must lie in [0, 1]")
-        if self.limit is not None and self.limit < 0:
-            raise ConfigError("limit must not be negative")
-
-    def to_dict(self) -> dict:
-        return asdict(self)
+DEFAULTS = OverlayConfig()
 
 
 @dataclass(frozen=True)
@@ -97,7 +80,7 @@ class OverlayEdge:
     def key(self) -> EdgeKey:
         return EdgeKey(self.memory_id, self.zk_source, self.zk_id)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {**asdict(self), "relation": self.relation.value}
 
     @classmethod
@@ -127,12 +110,12 @@ class Overlay:
 
     built_at: str
     typer: str
-    parameters: dict
-    counts: dict
+    parameters: dict[str, Any]
+    counts: dict[str, Any]
     seconds: float
     edges: tuple[OverlayEdge, ...] = field(default=())
 
-    def header(self) -> dict:
+    def header(self) -> dict[str, Any]:
         """What built the overlay, without its edges."""
         return {
             "built_at": self.built_at,
@@ -142,7 +125,7 @@ class Overlay:
             "seconds": self.seconds,
         }
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"kind": KIND, **self.header(), "edges": [e.to_dict() for e in self.edges]}
 
     @classmethod
@@ -213,7 +196,7 @@ def note_text(note: Note) -> str:
     return body if body.startswith(title) else f"{title}\n{body}"
 
 
-def candidates(opened: OpenWorkspace, config: OverlayConfig = OverlayConfig()) -> list[Candidate]:
+def candidates(opened: OpenWorkspace, config: OverlayConfig = DEFAULTS) -> list[Candidate]:
     """The pairs to type: at most `config.k` canon claims/findings per practice entry."""
     notes = opened.workspace.notes
     out: list[Candidate] = []
@@ -241,7 +224,7 @@ def build_overlay(
     opened: OpenWorkspace,
     *,
     typer: TyperSpec = "offline",
-    config: OverlayConfig = OverlayConfig(),
+    config: OverlayConfig = DEFAULTS,
     progress: Progress | None = None,
     typers: Registry[TyperFactory] | None = None,
     typing: PairTyping | None = None,
@@ -360,14 +343,14 @@ def _is_number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def _text(data: dict, name: str) -> str:
+def _text(data: dict[str, Any], name: str) -> str:
     value = data.get(name, "")
     if not isinstance(value, str):
         raise ValueError(f"{name} is not a string")
     return value
 
 
-def _counts(value: object) -> dict:
+def _counts(value: object) -> dict[str, Any]:
     """`counts` as saved: names to whole numbers, `by_relation` one level deeper."""
     if not isinstance(value, dict):
         raise ValueError("counts is not an object")

@@ -8,27 +8,24 @@ whether it hedges or only states an aim, and its numbers with what they measure.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 
 from engine.core import text as _text
-from engine.workspace.bm25 import STOP_WORDS
+from engine.reading.aims import open_question, reports_finding
+from engine.reading.quantities import NUMBER_WORDS, Quantity, quantities
+from engine.reading.sentences import sentences_of as sentences_of
+from engine.reading.words import STOP_WORDS
+from engine.reading.words import short_stem as stem
 
-_CLOSING = " \t\n.\"'”’)]"  # what may close a sentence after its question mark
 _SCOPE = 5  # tokens after a negation that it governs
 _WINDOW = 5  # tokens either side of a direction word that anchor it
-_YEAR = re.compile(r"1[89]\d\d|20\d\d")
-_RANGE = re.compile(r"\s*(?:-|–|—|to)\s*")
-_EXACT = 0.1  # relative difference still read as the same number (rounding)
-_ROUGH = 0.3  # the same, when either side says "about" or "around"
 
 
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-_APPROXIMATE = _words("about around approximately approx nearly roughly almost some circa")
 _STOP = STOP_WORDS - {"no", "not", "nor", "more", "few", "up", "down", "against", "than"}
 # Predicate negations only: "lack of X" or "without X" remove X, which reverses a causal
 # chain rather than denying it, so those words are read as presence words (see _CUES).
@@ -53,22 +50,6 @@ _HEDGES = _words(
     "unlikely appear appears seem seems tend tends trend hypothesis hypothesize putative "
     "presumably"
 )
-# A sentence with these words (and no finding word) states an aim or a gap, not a result.
-_OPEN_QUESTION = _words(
-    "whether objective objectives aim aims aimed purpose unknown unclear unexplored investigate "
-    "investigated examine examined assess assessed evaluate evaluated determine explore "
-    "explored hypothesized hypothesised"
-)
-_FINDING = _words(
-    "found find show shows showed shown demonstrate demonstrates demonstrated reveal revealed "
-    "conclusion conclusions results observed indicate indicates confirm confirmed"
-)
-_NUMBER_WORDS = {
-    w: str(i)
-    for i, w in enumerate(
-        ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
-    )
-}
 # Direction words by prefix: axis -> sign -> prefixes. "up"/"down" count before "regul...".
 _CUES = {
     "quantity": {
@@ -121,37 +102,6 @@ class Cue:
 
 
 @dataclass(frozen=True, slots=True)
-class Quantity:
-    """A number, the range it belongs to, and what identifies the quantity it measures."""
-
-    value: str
-    low: float
-    high: float
-    approximate: bool  # "about", "around", "nearly" before it
-    before: str  # the nearest content word before it
-    unit: str  # a short content word right after it ("mg", "weeks"), if any
-
-    def same_quantity(self, other: Quantity) -> bool:
-        """Same word before, same unit after (or none), and both percentages or neither."""
-        return (
-            bool(self.before)
-            and self.before == other.before
-            and self.unit == other.unit
-            and self.value.endswith("%") == other.value.endswith("%")
-        )
-
-    def agrees(self, other: Quantity) -> bool:
-        """Whether the values are the same within rounding, or one falls in the other's range."""
-        slack = _ROUGH if self.approximate or other.approximate else _EXACT
-        low, high = min(self.low, other.low), max(self.high, other.high)
-        if self.low >= other.low and self.high <= other.high:
-            return True
-        if other.low >= self.low and other.high <= self.high:
-            return True
-        return high - low <= slack * max(abs(high), abs(low), 1e-9)
-
-
-@dataclass(frozen=True, slots=True)
 class Passage:
     """One sentence (or claim) read for alignment."""
 
@@ -167,21 +117,6 @@ class Passage:
     open_question: bool
     finding: bool
     quantities: tuple[Quantity, ...]
-
-
-def stem(word: str) -> str:
-    """A crude stem for overlap only: plural and one common suffix off, then five letters."""
-    if len(word) <= 4 or not word[0].isalpha():
-        return word
-    if word.endswith("ies") and len(word) > 5:
-        word = word[:-3] + "y"
-    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        word = word[:-1]
-    for suffix in ("ation", "ition", "ment", "ness", "ing", "ion", "ed", "ly", "ity"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            word = word[: -len(suffix)]
-            break
-    return word[:5]
 
 
 def _cue_of(norms: tuple[str, ...], i: int) -> tuple[str, int] | None:
@@ -224,9 +159,9 @@ def _segments(toks: tuple[_text.Token, ...], text: str, marks: str) -> list[int]
 def passage(text: str) -> Passage:
     """Read one sentence for alignment (cached by text)."""
     toks = _text.tokens(text)
-    norms = tuple(_NUMBER_WORDS.get(t.norm, t.norm) for t in toks)
+    norms = tuple(NUMBER_WORDS.get(t.norm, t.norm) for t in toks)
     n = len(norms)
-    numeric = [t.is_number or t.norm in _NUMBER_WORDS for t in toks]
+    numeric = [t.is_number or t.norm in NUMBER_WORDS for t in toks]
     stems = tuple(norms[i] if numeric[i] else stem(norms[i]) for i in range(n))
     clause = _segments(toks, text, ";:")
     phrase = _segments(toks, text, ";:,")  # a null result covers its comma-delimited phrase
@@ -275,68 +210,7 @@ def passage(text: str) -> Passage:
             and phrase[i] not in null_phrases
             for i in range(n)
         ),
-        open_question=(
-            "whether" in words
-            or text.rstrip(_CLOSING).endswith("?")  # also a quoted question: "Is it?".
-            or bool(words & _OPEN_QUESTION and not words & _FINDING)
-        ),
-        finding=bool(words & _FINDING),
-        quantities=_quantities(toks, text, stems=stems, content_at=content_at),
+        open_question=open_question(text, words),
+        finding=reports_finding(words),
+        quantities=quantities(toks, text, stems=stems, content_at=content_at),
     )
-
-
-def _quantities(
-    toks: tuple[_text.Token, ...],
-    text: str,
-    *,
-    stems: tuple[str, ...],
-    content_at: list[bool],
-) -> tuple[Quantity, ...]:
-    words = [t.norm for t in toks]
-    values = {
-        i: _value(_NUMBER_WORDS.get(w, w))
-        for i, (t, w) in enumerate(zip(toks, words, strict=True))
-        if t.is_number or w in _NUMBER_WORDS
-    }
-    out = []
-    for i, value in values.items():
-        gap_before = text[toks[i - 1].end : toks[i].start] if i else ""
-        if gap_before == "-" and i - 1 not in values:
-            continue  # part of a name such as IL-1 or COVID-19
-        if value is None or _YEAR.fullmatch(words[i]):
-            continue  # a date places a finding; it is not a quantity the finding measures
-        low = high = value
-        for j in (i - 1, i + 1):
-            # "5-10", "5 to 10": both ends stand for the range.
-            first, last = sorted((i, j))
-            gap = text[toks[first].end : toks[last].start] if j in values else ""
-            if values.get(j) is not None and _RANGE.fullmatch(gap):
-                low, high = min(low, values[j]), max(high, values[j])
-        before = next((stems[j] for j in range(i - 1, max(-1, i - 4), -1) if content_at[j]), "")
-        unit = words[i + 1] if i + 1 < len(words) and content_at[i + 1] else ""
-        rough = any(w in _APPROXIMATE for w in words[max(0, i - 2) : i])
-        value_text = stems[i]  # a number's stem is its norm, number words as digits
-        out.append(Quantity(value_text, low, high, rough, before, unit if len(unit) <= 5 else ""))
-    return tuple(out)
-
-
-def _value(norm: str) -> float | None:
-    try:
-        return float(norm.rstrip("%"))
-    except ValueError:
-        return None
-
-
-@lru_cache(maxsize=8192)
-def sentences_of(text: str) -> tuple[str, ...]:
-    """The sentences of a note, verbatim; a heading or a first title line stands alone."""
-    out = []
-    for span in _text.sentences(text):
-        piece = text[span.start : span.end]
-        head, newline, rest = piece.partition("\n")
-        titled = newline and (span.start == 0 or head.lstrip().startswith("#"))
-        for part in (head, rest) if titled else (piece,):
-            part = part.strip().lstrip("#").strip()
-            if len(_text.tokens(part)) >= 3:
-                out.append(part)
-    return tuple(out)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from enum import StrEnum
+from typing import Any
 
-from engine.review.calibration import ContradictionCue
+from engine.core.stance import ContradictionCue
 from engine.workspace.notes import MEMORY_SOURCE, Store, note_address
 
 __all__ = ["EdgeKey", "Relation", "Typing"]
@@ -69,7 +70,7 @@ class EdgeKey:
         parts = text.split("|") if isinstance(text, str) else []
         return cls(*parts) if len(parts) == 3 and all(parts) else None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod

@@ -4,8 +4,8 @@ The typer reads the claim and each sentence of the note (`engine.review.passages
 (`engine.review.alignment`), and a small logistic model trained on the SciFact train split turns
 the comparison into probabilities of support, contradiction or neither. The weights, the
 word rarities and the decision thresholds live in `engine/data/stance_model.json`;
-`python -m tools.train_stance` rebuilds that file and `python -m tools.tune_stance`
-reports how well it does.
+`python -m engine.evaluation.train_stance` rebuilds that file and
+`python -m engine.evaluation.tune_stance` reports how well it does.
 """
 
 from __future__ import annotations
@@ -14,18 +14,20 @@ import json
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from engine.core.stance import ContradictionCue
+from engine.reading.rarity import IdfTable
 from engine.review.alignment import (
-    Rarity,
-    agreement_phrase,
+    agreement_cue,
     contradiction_cue,
     overlap,
     pair_features,
     restrictions,
 )
-from engine.review.calibration import Calibration, ContradictionCue, Evidence
+from engine.review.calibration import Calibration, Evidence
 from engine.review.passages import Passage, passage, sentences_of
 from engine.review.relations import Relation, Typing
 
@@ -47,12 +49,12 @@ class StanceModel:
     scale: np.ndarray
     weights: np.ndarray  # one row per class in CLASSES
     bias: np.ndarray
-    rarity: Rarity
+    rarity: IdfTable
     thresholds: dict[str, float]
     calibration: Calibration | None = None
 
     @classmethod
-    def from_json(cls, raw: dict) -> StanceModel:
+    def from_json(cls, raw: dict[str, Any]) -> StanceModel:
         """Build from the JSON form; the trainer builds one with rarities only, then fits it."""
         return cls(
             features=tuple(raw.get("features", ())),
@@ -60,7 +62,7 @@ class StanceModel:
             scale=np.asarray(raw.get("scale", ()), dtype=float),
             weights=np.asarray(raw.get("weights", ()), dtype=float),
             bias=np.asarray(raw.get("bias", ()), dtype=float),
-            rarity=Rarity(raw["idf"], float(raw["default_idf"])),
+            rarity=IdfTable(raw["idf"], float(raw["default_idf"])),
             thresholds=dict(raw.get("thresholds", {})),
             calibration=Calibration.from_json(raw["calibration"]) if "calibration" in raw else None,
         )
@@ -95,19 +97,9 @@ def _shipped() -> StanceModel:
     return StanceModel.from_json(json.loads(MODEL_PATH.read_text(encoding="utf-8")))
 
 
-_override: list[StanceModel] = []
-
-
 def model() -> StanceModel:
-    """The model in use: the one shipped in the repo unless the trainer installed another."""
-    return _override[-1] if _override else _shipped()
-
-
-def install(candidate: StanceModel | None) -> None:
-    """Use `candidate` instead of the shipped model (None restores it); for the trainer only."""
-    _override.clear()
-    if candidate is not None:
-        _override.append(candidate)
+    """The model shipped in the repo; a trainer or a test passes its own model instead."""
+    return _shipped()
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,9 +113,9 @@ class Scored:
     contradicts: float
 
 
-def score(practice: str, canon: str) -> tuple[Scored, ...]:
+def score(practice: str, canon: str, m: StanceModel | None = None) -> tuple[Scored, ...]:
     """The note's best-aligned sentences scored against the practice, best aligned first."""
-    m = model()
+    m = m or model()
     claim = passage(practice)
     pool = [passage(s) for s in sentences_of(canon)] or [passage(canon)]
     ranked = sorted(pool, key=lambda s: -overlap(claim, s, m.rarity))[:_SHORTLIST]
@@ -137,30 +129,29 @@ def score(practice: str, canon: str) -> tuple[Scored, ...]:
 
 def best_sentence(practice: str, canon: str) -> str:
     """The canon sentence that shares the most of the practice's content, verbatim."""
-    return _best(passage(practice), canon).text
+    return _best(passage(practice), canon, model().rarity).text
 
 
-def _best(claim: Passage, text: str) -> Passage:
-    rarity = model().rarity
+def _best(claim: Passage, text: str, rarity: IdfTable) -> Passage:
     pool = [passage(s) for s in sentences_of(text)] or [passage(text)]
     return max(pool, key=lambda s: overlap(claim, s, rarity))
 
 
-def offline_stance(a: str, b: str) -> float:
+def offline_stance(a: str, b: str, m: StanceModel | None = None) -> float:
     """Probability that text `a` contradicts the sentence of `b` it aligns with best."""
-    m = model()
+    m = m or model()
     claim = passage(a)
-    sentence = _best(claim, b)
+    sentence = _best(claim, b, m.rarity)
     if not claim.content or not sentence.content:
         return 0.0
     return float(m.probabilities(pair_features(claim, sentence, m.rarity))[1])
 
 
-def related(practice: str, evidence: str) -> bool:
+def related(practice: str, evidence: str, m: StanceModel | None = None) -> bool:
     """Whether `evidence` shares enough of the practice's content to count as related."""
-    m = model()
+    m = m or model()
     claim = passage(practice)
-    return overlap(claim, _best(claim, evidence), m.rarity) >= m.thresholds["related"]
+    return overlap(claim, _best(claim, evidence, m.rarity), m.rarity) >= m.thresholds["related"]
 
 
 def decide(
@@ -194,20 +185,23 @@ class Candidate:
     phrase: str
 
 
-def contradiction_candidate(claim: Passage, practice: str, scored: tuple[Scored, ...]) -> Candidate:
+def contradiction_candidate(
+    claim: Passage, practice: str, scored: tuple[Scored, ...], m: StanceModel | None = None
+) -> Candidate:
     """The best-aligned sentence most against the practice, read in both directions."""
+    m = m or model()
     against = max(scored[:_AGAINST], key=lambda s: s.contradicts)
     backing = max(scored, key=lambda s: s.supports)
-    cue, phrase = contradiction_cue(claim, against.sentence, model().rarity)
+    cue = contradiction_cue(claim, against.sentence, m.rarity)
     evidence = Evidence(
         forward=against.contradicts,
-        backward=offline_stance(against.sentence.text, practice),
+        backward=offline_stance(against.sentence.text, practice, m),
         supports=backing.supports,
         features=against.features,
-        cue=cue,
+        cue=cue.kind,
         hedged=bool(claim.hedges or against.sentence.hedges),
     )
-    return Candidate(against, evidence, phrase)
+    return Candidate(against, evidence, cue.words())
 
 
 class OfflineTyper:
@@ -223,17 +217,20 @@ class OfflineTyper:
 
     name = "offline"
 
+    def __init__(self, model: StanceModel | None = None) -> None:
+        self.model = model  # None: the shipped model, read when first needed
+
     def __call__(self, practice: str, canon: str) -> Typing:
         claim = passage(practice)
         if not claim.content:
             return Typing.unrelated("The practice text has no content words to align.")
-        scored = score(practice, canon)
+        m = self.model or model()
+        scored = score(practice, canon, m)
         if not scored[0].sentence.content:
             return Typing.unrelated("The note has no sentence to align the practice with.")
-        m = model()
         refused = ""
         if m.calibration is not None:
-            candidate = contradiction_candidate(claim, practice, scored)
+            candidate = contradiction_candidate(claim, practice, scored, m)
             calibrated = (
                 m.calibration.probability(candidate.evidence)
                 if m.calibration.is_candidate(candidate.evidence)
@@ -260,10 +257,10 @@ class OfflineTyper:
             # The calibration refused it: a reviewer may still see the pair as related,
             # with confidence in the relatedness (the share of the claim it covers).
             if chosen.overlap < m.thresholds["related"]:
-                return _typing(claim, Relation.UNRELATED, chosen, refused)
-            typing = _typing(claim, Relation.EXTENDS, chosen, refused)
+                return _typing(claim, Relation.UNRELATED, chosen, refused, m.rarity)
+            typing = _typing(claim, Relation.EXTENDS, chosen, refused, m.rarity)
             return replace(typing, confidence=round(chosen.overlap, 4))
-        return _typing(claim, relation, chosen, refused)
+        return _typing(claim, relation, chosen, refused, m.rarity)
 
 
 def _contradiction(candidate: Candidate, calibrated: float, *, family: str = "") -> Typing:
@@ -280,20 +277,22 @@ def _contradiction(candidate: Candidate, calibrated: float, *, family: str = "")
     return Typing(Relation.CONTRADICTS, round(calibrated, 4), text, sentence.text, cue)
 
 
-def _typing(claim: Passage, relation: Relation, chosen: Scored, refused: str) -> Typing:
+def _typing(
+    claim: Passage, relation: Relation, chosen: Scored, refused: str, rarity: IdfTable
+) -> Typing:
     quoted = _clip(chosen.sentence.text)
     shared = f"{chosen.overlap:.0%} of the claim's weighted content words"
     if relation is Relation.UNRELATED:
         text = f'The closest sentence shares only {shared}: "{quoted}"'
         return Typing.unrelated(text + refused, chosen.sentence.text)
-    rarity = model().rarity
     cue = ContradictionCue.NONE
     if relation is Relation.CONTRADICTS:
-        cue, why = contradiction_cue(claim, chosen.sentence, rarity)
+        found = contradiction_cue(claim, chosen.sentence, rarity)
+        cue, why = found.kind, found.words()
         text = f'The aligned sentence {why or "disagrees with the claim"}: "{quoted}"'
         confidence = chosen.contradicts
     elif relation is Relation.SUPPORTS:
-        why = agreement_phrase(claim, chosen.sentence, rarity) or f"shares {shared}"
+        why = agreement_cue(claim, chosen.sentence, rarity).words() or f"shares {shared}"
         text = f'The aligned sentence agrees with the claim; it {why}: "{quoted}"'
         confidence = chosen.supports
     else:

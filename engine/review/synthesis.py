@@ -35,11 +35,11 @@ from enum import StrEnum
 
 from engine.core.llm import ChatModel, LLMConfig, OpenAIChat
 from engine.core.text import bidi_controls, control_names, one_line
+from engine.reading.words import tokens as ranking_tokens
 from engine.review.figures import untraced_figures, without_spelled_figures
 from engine.review.matrix import is_high_value
 from engine.review.overlay import Overlay, OverlayEdge, note_text
 from engine.review.relations import EdgeKey
-from engine.workspace.bm25 import tokens as ranking_tokens
 from engine.workspace.notes import Quote
 from engine.workspace.opened import OpenWorkspace
 from engine.workspace.references import cite

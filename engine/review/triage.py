@@ -19,15 +19,17 @@ import os
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
+from typing import Any
 
 from engine.core import jsonsafe
 from engine.core.errors import ConfigError, EngineError, WorkspaceError
 from engine.core.model import Edge
 from engine.review.relations import EdgeKey, Relation
 from engine.workspace.atomic import append_durable, file_lock, read_app_file, synapse_path
+from engine.workspace.layout import TRIAGE_LOCK, TRIAGE_LOG
 
-LOG_PATH = ".synapse/triage.jsonl"
-LOCK_PATH = ".synapse/triage.lock"
+LOG_PATH = TRIAGE_LOG
+LOCK_PATH = TRIAGE_LOCK
 MAX_NOTE_CHARS = 10_000
 
 
@@ -48,7 +50,7 @@ class TriageEntry:
     decision: TriageDecision
     note: str = ""
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "at": self.at,
             "edge": self.edge.to_dict(),

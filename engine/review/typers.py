@@ -22,8 +22,8 @@ from typing import Protocol
 
 from engine.core.errors import ConfigError
 from engine.core.llm import ChatModel, LLMConfig, OpenAIChat
-from engine.core.registry import Registry
-from engine.review.calibration import ContradictionCue
+from engine.core.registry import PLUGIN_GROUPS, Registry
+from engine.core.stance import ContradictionCue
 from engine.review.relations import Relation, Typing
 from engine.review.stance import (
     OfflineTyper,
@@ -251,7 +251,7 @@ def _parse(text: str) -> tuple[Relation, float, str]:
 # A typer by registered name (`offline`, `openai`) or a typer object itself.
 TyperSpec = str | Typer
 TyperFactory = Callable[[], Typer]
-TYPERS: Registry[TyperFactory] = Registry("typer")
+TYPERS: Registry[TyperFactory] = Registry("typer", plugins=PLUGIN_GROUPS["typer"])
 
 
 def register(name: str, factory: TyperFactory) -> None:

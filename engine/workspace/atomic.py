@@ -28,12 +28,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.core.errors import WorkspaceError
+from engine.workspace.layout import SYNAPSE_DIR
 
 STALE_TEMP_SECONDS = 3600
 TEMP_STEM_BYTES = 96
 # From this many files on, one sync of the whole disk beats an fsync per file.
 SYNC_ALL_FROM = 64
-SYNAPSE_DIR = ".synapse"
 # The app's own files are small; the overlay of the 5k-note demo is under 1 MB.
 MAX_APP_FILE_BYTES = 64 * 1024 * 1024
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC

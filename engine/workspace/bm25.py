@@ -1,4 +1,4 @@
-"""Tokenizer and in-memory BM25 postings, scored with numpy.
+"""In-memory BM25 postings over the reading layer's tokens, scored with numpy.
 
 Each document is a bag of (term id, title count, body count). `Postings.build` turns all
 bags into a CSR layout, term -> (doc numbers, BM25 weights), so a query is a handful of
@@ -7,63 +7,19 @@ vectorised adds, one per query term, plus a partial sort for the top k.
 
 from __future__ import annotations
 
-import re
-from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
+from engine.reading.words import STOP_WORDS as STOP_WORDS
+from engine.reading.words import term_counts as term_counts
+from engine.reading.words import tokens as tokens
+
 # One bag entry: a term id with its count in the title and in the body.
 BAG_DTYPE = np.dtype([("term", "<u4"), ("title", "<u2"), ("body", "<u2")])
 
-_TOKEN = re.compile(r"[^\W_]+")
 _MAX_COUNT = np.iinfo(np.uint16).max
-# word -> ranking term ("" for a stop word); bounded so a long-lived process stays small.
-_FOLDED: dict[str, str] = {}
-_FOLD_CACHE_SIZE = 200_000
-
-# Dropped for ranking only; small on purpose, so short claims keep their content words.
-_STOP_WORD_TEXT = """
-    a about above after again against all am an and any are as at be because been before
-    being below between both but by can could did do does doing down during each few for from
-    further had has have having he her here hers herself him himself his how i if in into is
-    it its itself just me more most my myself no nor not of off on once only or other our ours
-    ourselves out over own same she should so some such than that the their theirs them
-    themselves then there these they this those through to too under until up very was we
-    were what when where which while who whom why will with would you your yours yourself
-    yourselves"""
-STOP_WORDS = frozenset(_STOP_WORD_TEXT.split())
-
-
-def tokens(text: str) -> list[str]:
-    """Ranking tokens: lower-cased alphanumeric runs, stop words dropped, plurals folded."""
-    return [_fold(word) for word in _TOKEN.findall(text.lower()) if word not in STOP_WORDS]
-
-
-def term_counts(text: str) -> dict[str, int]:
-    """How often each ranking token occurs in `text` (the same tokens as `tokens`)."""
-    counts: dict[str, int] = {}
-    # Count raw words first, so stop words and folding are looked at once per distinct word.
-    for word, count in Counter(_TOKEN.findall(text.lower())).items():
-        term = _FOLDED.get(word)
-        if term is None:
-            term = "" if word in STOP_WORDS else _fold(word)
-            if len(_FOLDED) < _FOLD_CACHE_SIZE:
-                _FOLDED[word] = term
-        if term:
-            counts[term] = counts.get(term, 0) + count
-    return counts
-
-
-def _fold(word: str) -> str:
-    # A light s-stemmer: folds regular plurals ("cells" -> "cell", "studies" -> "study")
-    # and leaves words like "virus" or "class" alone.
-    if len(word) <= 3 or not word.endswith("s") or word.endswith(("ss", "us", "is")):
-        return word
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    return word[:-1]
 
 
 @dataclass(frozen=True)

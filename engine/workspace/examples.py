@@ -7,6 +7,7 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 EXAMPLES_FILE = "questions.jsonl"
 # The bundled payload gallery, shared by the Audit page and the router tests.
@@ -80,7 +81,7 @@ class PayloadExample:
     text: str
     reasons: tuple[str, ...] = ()
 
-    def payload(self) -> dict:
+    def payload(self) -> dict[str, Any]:
         return json.loads(self.text)
 
 

@@ -11,6 +11,7 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -128,7 +129,7 @@ def _too_many_aliases(text: str) -> bool:
 class _NoteBuilder:
     """Reads the fields of one front matter mapping, collecting problems as it goes."""
 
-    def __init__(self, meta: dict, *, store: Store, source: str, path: str, root: Path):
+    def __init__(self, meta: dict[str, Any], *, store: Store, source: str, path: str, root: Path):
         self.meta = meta
         self.store = store
         self.source = source
@@ -212,7 +213,7 @@ class _NoteBuilder:
             return None
         return citekey
 
-    def _items(self, key: str) -> list:
+    def _items(self, key: str) -> list[Any]:
         value = self.meta.get(key)
         if value is None:
             return []
@@ -347,7 +348,7 @@ def _is_scalar(value: object) -> bool:
     return value is None or isinstance(value, str | int | float | bool)
 
 
-def _scalar_pairs(value: object, *, allow_lists: bool) -> tuple | None:
+def _scalar_pairs(value: object, *, allow_lists: bool) -> tuple[Any, ...] | None:
     if value is None:
         return ()
     if not isinstance(value, dict) or not all(isinstance(key, str) for key in value):

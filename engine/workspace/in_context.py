@@ -24,7 +24,7 @@ class InContext:
     after: str
     page_text: str = ""  # the whole page, whitespace collapsed, cut at PAGE_CHARS
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         return {
             "address": self.address,
             "citation": self.citation,

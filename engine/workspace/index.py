@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.core.errors import EngineError, WorkspaceError
-from engine.workspace.bm25 import Bm25Params, bag, tokens, top_k
+from engine.reading.words import tokens
+from engine.workspace.bm25 import Bm25Params, bag, top_k
 from engine.workspace.index_check import IndexCheck, compare_rows
 from engine.workspace.index_file import (
     cannot_write,
@@ -314,8 +315,8 @@ class Index:
             self.update(workspace)
         return found
 
-    def _apply(self, workspace: Workspace) -> Counter:
-        counts: Counter = Counter()
+    def _apply(self, workspace: Workspace) -> Counter[str]:
+        counts: Counter[str] = Counter()
         with self._transaction():
             catalog = self._catalog()
             # Mutated below; trusted again only once the transaction has committed.

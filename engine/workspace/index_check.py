@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -39,7 +40,7 @@ class IndexCheck:
     def ok(self) -> bool:
         return not (self.repairs or self.missing or self.bad_terms)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "checked": self.checked,
             "ok": self.ok,
@@ -52,7 +53,7 @@ class IndexCheck:
 
 
 def compare_rows(
-    rows: Iterable[tuple], terms: Iterable[tuple], workspace: Workspace, key: bytes
+    rows: Iterable[tuple[Any, ...]], terms: Iterable[tuple], workspace: Workspace, key: bytes
 ) -> IndexCheck:
     """Compare stored `rows` (id, address, store, source, title, sha256, bag, seal) with notes."""
     spelled: dict[int, str] = {}

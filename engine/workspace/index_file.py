@@ -9,8 +9,7 @@ from pathlib import Path
 
 from engine.core.errors import WorkspaceError
 from engine.workspace.atomic import check_no_links, open_parent, synapse_path
-
-INDEX_PATH = ".synapse/index.sqlite"
+from engine.workspace.layout import INDEX_PATH
 
 
 def connect(path: Path) -> sqlite3.Connection:

@@ -19,6 +19,7 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.core import jsonsafe
 from engine.core.errors import WorkspaceError
@@ -30,10 +31,9 @@ from engine.workspace.atomic import (
     synapse_path,
     write_atomic,
 )
+from engine.workspace.layout import IMPORT_LOCK, JOURNAL_FILE, MANIFEST_FILE
 
-MANIFEST_FILE = ".synapse/imports/manifest.json"
-JOURNAL_FILE = ".synapse/imports/journal.jsonl"
-LOCK_FILE = ".synapse/imports/lock"
+LOCK_FILE = IMPORT_LOCK
 VERSION = 1
 _SHA256 = re.compile(r"\A[0-9a-f]{64}\Z")
 
@@ -46,7 +46,7 @@ class Entry:
     origin: str
     by: str
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"sha256": self.sha256, "origin": self.origin, "by": self.by}
 
 

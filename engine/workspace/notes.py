@@ -10,6 +10,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 MEMORY_SOURCE = "_memory"
 FEDERATED_PREFIX = "~fed~"
@@ -88,7 +89,7 @@ class DataCheck:
     tolerance: float | None = None
     where: tuple[tuple[str, Scalar | tuple[Scalar, ...]], ...] = ()
 
-    def payload(self) -> dict:
+    def payload(self) -> dict[str, Any]:
         """The wire-format dict of this check."""
         where = {key: list(val) if isinstance(val, tuple) else val for key, val in self.where}
         return {
@@ -109,7 +110,7 @@ class TreeCheck:
     params: tuple[tuple[str, Scalar], ...] = ()
     target: str | None = None
 
-    def payload(self) -> dict:
+    def payload(self) -> dict[str, Any]:
         """The wire-format dict of this check."""
         return {"file": self.file, "params": dict(self.params), "target": self.target}
 

@@ -11,6 +11,7 @@ from concurrent import futures
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from engine.core.errors import WorkspaceError
 from engine.workspace.index import Index, UpdateStats
@@ -105,7 +106,7 @@ class Worker:
         self._answer_pool = DaemonPool(ANSWER_WORKERS, "synapse-answer")
         self._model_pool = DaemonPool(MODEL_WORKERS, "synapse-model")
         # Opening runs on the worker's thread, so a page can draw before the load finishes.
-        self._opening: Future = self.submit(open_workspace, root)
+        self._opening: Future[Any] = self.submit(open_workspace, root)
 
     @property
     def opened(self) -> OpenWorkspace:
@@ -122,15 +123,15 @@ class Worker:
         """The load's exception once it finished with one, else None."""
         return self._opening.exception() if self._opening.done() else None
 
-    def call(self, fn: Callable, /, *args, **kwargs):
+    def call(self, fn: Callable[..., Any], /, *args, **kwargs):
         return self.submit(fn, *args, **kwargs).result()
 
-    def submit(self, fn: Callable, /, *args, **kwargs) -> Future:
+    def submit(self, fn: Callable[..., Any], /, *args, **kwargs) -> Future[Any]:
         return self._pool.submit(fn, *args, **kwargs)
 
     def call_model(
         self,
-        fn: Callable,
+        fn: Callable[..., Any],
         /,
         *args,
         cancel: threading.Event | None = None,
@@ -145,7 +146,9 @@ class Worker:
         """
         return _wait(self.submit_model(fn, *args, **kwargs), cancel, tick)
 
-    def call_answer(self, fn: Callable, /, *args, tick: Callable[[], None] | None = None, **kwargs):
+    def call_answer(
+        self, fn: Callable[..., Any], /, *args, tick: Callable[[], None] | None = None, **kwargs
+    ):
         """Run an offline answer on the answer pool and wait for it.
 
         While waiting, `tick()` runs every `TICK_S`; if it raises (the page's user asked
@@ -153,7 +156,7 @@ class Worker:
         """
         return _wait(self._answer_pool.submit(fn, *args, **kwargs), None, tick)
 
-    def submit_model(self, fn: Callable, /, *args, **kwargs) -> Future:
+    def submit_model(self, fn: Callable[..., Any], /, *args, **kwargs) -> Future[Any]:
         return self._model_pool.submit(fn, *args, **kwargs)
 
     def close(self) -> None:
@@ -170,7 +173,7 @@ class Worker:
 
 
 def _wait(
-    future: Future, cancel: threading.Event | None, tick: Callable[[], None] | None
+    future: Future[Any], cancel: threading.Event | None, tick: Callable[[], None] | None
 ) -> object:
     """The future's result; `tick()` runs every TICK_S meanwhile, and what it raises cancels."""
     if tick is None:

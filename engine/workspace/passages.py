@@ -281,7 +281,7 @@ def _read_sources(root: Path, titles: Mapping[str, str]) -> list[SourceText]:
     return out
 
 
-def _sidecar(folder: int, name: str) -> dict:
+def _sidecar(folder: int, name: str) -> dict[str, object]:
     data = _read_at(folder, name, 1024 * 1024)
     try:
         loaded = json.loads(data[0]) if data is not None else {}
@@ -290,7 +290,7 @@ def _sidecar(folder: int, name: str) -> dict:
     return loaded if isinstance(loaded, dict) else {}
 
 
-def _title(side: dict) -> str:
+def _title(side: dict[str, object]) -> str:
     """The paper's title: the PDF's own, or the one in a name Zotero gave the file."""
     title = side.get("title")
     if isinstance(title, str) and title.strip():

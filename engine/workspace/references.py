@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import bibtexparser
 from bibtexparser import middlewares
@@ -26,9 +27,10 @@ from pylatexenc.latex2text import LatexNodes2Text
 
 from engine.core import jsonsafe
 from engine.core.paths import resolve_inside
+from engine.workspace.layout import SOURCES_DIR
 from engine.workspace.notes import Note, is_address_safe
 from engine.workspace.passages import ABSTRACT_SUFFIX
-from engine.workspace.stores import SOURCES_DIR, Workspace
+from engine.workspace.stores import Workspace
 
 REFERENCE_FILES = ("references.bib", "references.json", f"{SOURCES_DIR}/zotero.csl.json")
 MAX_REFERENCE_BYTES = 32 * 1024 * 1024
@@ -127,7 +129,7 @@ def citations(workspace: Workspace, pages: Mapping[str, int | None]) -> dict[str
 
 
 @lru_cache(maxsize=16)
-def _load(root: str, stamps: tuple) -> References:
+def _load(root: str, stamps: tuple[Any, ...]) -> References:
     by_key: dict[str, Reference] = {}
     problems: list[str] = []
     for relative, stamp in stamps:

@@ -14,11 +14,13 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 from engine.core import jsonsafe
 from engine.core.errors import EngineError, WorkspaceError
 from engine.core.paths import resolve_inside
 from engine.workspace.front_matter import ParsedNote, parse_note
+from engine.workspace.layout import CANON_DIR, CONFIG_FILE, MEMORY_DIR, SOURCES_DIR
 from engine.workspace.notes import (
     FEDERATED_PREFIX,
     MEMORY_SOURCE,
@@ -28,7 +30,8 @@ from engine.workspace.notes import (
     is_address_safe,
 )
 from engine.workspace.passages import PassageCache, load_passages
-from engine.workspace.user_files import Refused, read_regular, read_toml
+from engine.workspace.settings import WorkspaceSettings, read_settings
+from engine.workspace.user_files import Refused, read_regular
 from engine.workspace.vault import (
     VaultFolder,
     VaultNote,
@@ -39,10 +42,6 @@ from engine.workspace.vault import (
 
 MAX_NOTE_BYTES = 2 * 1024 * 1024
 MAX_FILE_BYTES = 20 * 1024 * 1024
-CANON_DIR = ".zettelkasten"
-MEMORY_DIR = ".memory"
-SOURCES_DIR = "sources"
-CONFIG_FILE = "workspace.toml"
 
 _Parsed = tuple[int, int, ParsedNote | VaultNote]
 
@@ -164,7 +163,7 @@ def load_workspace(path: str | os.PathLike[str], *, previous: Workspace | None =
         raise WorkspaceError(f"workspace {str(path)!r} is not a directory")
     root = root.resolve()
     stores = any((root / name).is_dir() for name in (CANON_DIR, MEMORY_DIR, SOURCES_DIR))
-    if not stores and not _is_vault(root):
+    if not stores and not read_settings(root).is_vault:
         raise WorkspaceError(
             f"{str(path)!r} is not a workspace: a workspace folder holds {CANON_DIR}/ "
             f"(canon notes, one subfolder per box), {MEMORY_DIR}/ (practice entries) or "
@@ -216,17 +215,6 @@ def tether_status(workspace: Workspace, note: Note) -> TetherState:
     return TetherState.OUTDATED if anchor_found else TetherState.STALE
 
 
-def _is_vault(root: Path) -> bool:
-    """Whether `root` has a regular `workspace.toml` that declares a `[vault]` section."""
-    config = root / CONFIG_FILE
-    try:
-        if config.is_symlink() or not config.is_file() or config.stat().st_size > 1_000_000:
-            return False
-        return "vault" in read_toml(config.read_bytes())
-    except (OSError, ValueError):
-        return False
-
-
 class _Loader:
     def __init__(self, root: Path, previous: Mapping[tuple[str, str], _Parsed]):
         self.root = root
@@ -235,7 +223,7 @@ class _Loader:
         self.notes: dict[str, Note] = {}
         self._normalised: dict[str, Note] = {}  # NFC address → note, to catch NFC/NFD twins
         self.problems: list[LoadProblem] = []
-        self._settings: dict | None = None
+        self._settings: WorkspaceSettings | None = None
 
     def refuse(self, path: str, problem: str) -> None:
         self.problems.append(LoadProblem(path, problem))
@@ -274,27 +262,15 @@ class _Loader:
                     declared.append(fed)
         return tuple(declared)
 
-    def settings(self) -> dict:
-        """workspace.toml as a dict, read once; {} (and a problem) when unreadable."""
+    def settings(self) -> Mapping[str, Any]:
+        """workspace.toml's document, read once; {} (and a problem) when unreadable."""
         if self._settings is None:
-            self._settings = self._read_settings()
-        return self._settings
+            self._settings = read_settings(self.root)
+            if self._settings.problem:
+                self.refuse(CONFIG_FILE, self._settings.problem)
+        return self._settings.document
 
-    def _read_settings(self) -> dict:
-        safe = resolve_inside(self.root, CONFIG_FILE)
-        if not safe.allowed:
-            self.refuse(CONFIG_FILE, f"symlink not followed: {safe.reason}")
-            return {}
-        try:
-            data = read_regular(safe.path, limit=MAX_NOTE_BYTES)[0]
-            return read_toml(data)
-        except FileNotFoundError:
-            return {}
-        except (OSError, Refused, ValueError) as exc:
-            self.refuse(CONFIG_FILE, f"cannot read workspace settings: {exc}")
-            return {}
-
-    def _federated_entries(self) -> list[dict]:
+    def _federated_entries(self) -> list[dict[str, Any]]:
         entries = self.settings().get("federated", [])
         if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
             self.refuse(CONFIG_FILE, "federated must be an array of tables ([[federated]])")
@@ -392,7 +368,7 @@ class _Loader:
                 self._load_note(entry, f"{rel_dir}/{entry.name}", store=store, source=source)
         return True
 
-    def _entries(self, rel_dir: str, *, required: bool) -> list[os.DirEntry] | None:
+    def _entries(self, rel_dir: str, *, required: bool) -> list[os.DirEntry[str]] | None:
         safe = resolve_inside(self.root, rel_dir)
         if not safe.allowed:
             self.refuse(rel_dir, safe.reason)
@@ -408,7 +384,7 @@ class _Loader:
             self.refuse(rel_dir, f"cannot list folder: {exc.strerror or exc}")
             return None
 
-    def _load_note(self, entry: os.DirEntry, rel: str, *, store: Store, source: str) -> None:
+    def _load_note(self, entry: os.DirEntry[str], rel: str, *, store: Store, source: str) -> None:
         path: str | Path = entry.path
         if entry.is_symlink():
             safe = resolve_inside(self.root, rel)

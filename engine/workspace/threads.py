@@ -13,6 +13,7 @@ import queue
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
+from typing import Any
 
 
 class DaemonPool:
@@ -21,7 +22,7 @@ class DaemonPool:
     def __init__(self, workers: int, name: str) -> None:
         if workers < 1:
             raise ValueError("a pool needs at least one worker")
-        self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._closed = False
         self._threads = [
             threading.Thread(target=self._serve, name=f"{name}-{n}", daemon=True)
@@ -30,11 +31,11 @@ class DaemonPool:
         for thread in self._threads:
             thread.start()
 
-    def submit(self, fn: Callable, /, *args, **kwargs) -> Future:
+    def submit(self, fn: Callable[..., Any], /, *args, **kwargs) -> Future[Any]:
         """Queue `fn(*args, **kwargs)`; a call not yet started can be cancelled on the future."""
         if self._closed:
             raise RuntimeError("the pool is shut down")
-        future: Future = Future()
+        future: Future[Any] = Future()
         self._queue.put((future, fn, args, kwargs))
         return future
 

@@ -19,10 +19,12 @@ import tomllib
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
+from typing import Any
 
 from engine.core import jsonsafe
 from engine.core.errors import WorkspaceError
-from engine.workspace.atomic import SYNAPSE_DIR, AppFile, open_parent
+from engine.workspace.atomic import AppFile, open_parent
+from engine.workspace.layout import SYNAPSE_DIR
 
 # The longest file name most file systems accept, in bytes.
 MAX_NAME_BYTES = 255
@@ -79,7 +81,7 @@ def read_regular(path: str | Path, *, limit: int) -> tuple[bytes, int]:
     return data, info.st_mtime_ns
 
 
-def read_toml(data: bytes) -> dict:
+def read_toml(data: bytes) -> dict[str, Any]:
     """The TOML document in `data`; raises ValueError naming the problem, never anything else.
 
     Nesting past jsonsafe.MAX_DEPTH levels is refused: the parser recurses, and so could

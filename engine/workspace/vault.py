@@ -22,6 +22,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -81,7 +82,7 @@ class VaultNote:
         return cls(None, problems=(problem,))
 
 
-def vault_folders(config: Mapping) -> tuple[tuple[VaultFolder, ...], tuple[str, ...]]:
+def vault_folders(config: Mapping[str, Any]) -> tuple[tuple[VaultFolder, ...], tuple[str, ...]]:
     """The folders `[vault]` maps, and the problems with the section (reported, not raised)."""
     section = config.get("vault")
     if section is None:
@@ -370,7 +371,7 @@ class _Body:
 def _display(text: str) -> str:
     """Wikilinks shown as their text (`[[t|alias]]` → alias), embeds dropped."""
 
-    def shown(match: re.Match) -> str:
+    def shown(match: re.Match[str]) -> str:
         if match.group(1):
             return ""
         return (match.group(3) or match.group(2)).strip()

@@ -8,12 +8,14 @@ import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from engine.core.errors import PayloadError
 from engine.core.llm import ChatModel
 from engine.core.text import one_line
 from engine.core.wire import Draft, parse_draft
 from engine.navigation.navigator import Action, NavState
+from engine.navigation.outcomes import Failure, FailureKind
 from engine.navigation.reasoners.offline import OfflineConfig, explore
 
 log = logging.getLogger(__name__)
@@ -92,9 +94,14 @@ class DraftReply:
     """
 
     draft: Draft | None = None
-    reason: str = ""
+    failure: Failure | None = None
     attempts: int = 0
     raw: str = ""
+
+    @property
+    def reason(self) -> str:
+        """Why there is no draft, in one line ("" when there is one)."""
+        return self.failure.message if self.failure else ""
 
     @property
     def ok(self) -> bool:
@@ -105,8 +112,8 @@ class DraftReply:
         return cls(draft=draft, attempts=attempts, raw=raw)
 
     @classmethod
-    def rejected(cls, reason: str, attempts: int, *, raw: str = "") -> DraftReply:
-        return cls(reason=reason, attempts=attempts, raw=raw)
+    def rejected(cls, failure: Failure, attempts: int, *, raw: str = "") -> DraftReply:
+        return cls(failure=failure, attempts=attempts, raw=raw)
 
 
 class ModelReasoner:
@@ -132,10 +139,10 @@ class ModelReasoner:
             if checked.ground is not None and address in state.neighbourhood.nodes
         ]
         if not views:
-            return Action.abstain("nothing checkable was retrieved for this question")
+            return Action.abstain(Failure(FailureKind.NOTHING_FOUND))
         reply = draft_answer(self.model, state.question, views)
         if reply.draft is None:
-            return Action.abstain(reply.reason)
+            return Action.abstain(reply.failure or Failure(FailureKind.ABSTAINED))
         return Action.answer(reply.draft, f"model draft after {reply.attempts} attempt(s)")
 
 
@@ -158,10 +165,13 @@ def draft_answer(
         return _converse(model, messages, allowed, retries)
     except Exception as exc:  # a reasoner failure must abstain, not crash a page
         log.exception("drafting an answer failed")
-        return DraftReply.rejected(f"reasoner error: {type(exc).__name__}: {exc}", 0)
+        failure = Failure(
+            FailureKind.REASONER_ERROR, f"reasoner error: {type(exc).__name__}: {exc}"
+        )
+        return DraftReply.rejected(failure, 0)
 
 
-def build_messages(question: str, nodes: Sequence[NodeView]) -> list[dict]:
+def build_messages(question: str, nodes: Sequence[NodeView]) -> list[dict[str, Any]]:
     """The system and user messages for `question` over `nodes` (already fitted)."""
     question = _clip(question.strip(), QUESTION_CHARS)
     tag = _tag(question, nodes)
@@ -177,7 +187,7 @@ def build_messages(question: str, nodes: Sequence[NodeView]) -> list[dict]:
 
 
 def _converse(
-    model: ChatModel, messages: list[dict], allowed: set[str], retries: int
+    model: ChatModel, messages: list[dict[str, Any]], allowed: set[str], retries: int
 ) -> DraftReply:
     limit = 1 + max(0, retries)
     problem = ""
@@ -186,11 +196,10 @@ def _converse(
         try:
             reply = model.complete(messages, json_mode=True)
         except Exception as exc:  # a ChatModel should not raise; treat it as a failed call
-            return DraftReply.rejected(
-                f"model endpoint failed: {type(exc).__name__}: {exc}", attempt
-            )
+            failure = _endpoint(f"{type(exc).__name__}: {exc}")
+            return DraftReply.rejected(failure, attempt)
         if not reply.ok:
-            return DraftReply.rejected(f"model endpoint failed: {reply.error}", attempt, raw=raw)
+            return DraftReply.rejected(_endpoint(reply.error), attempt, raw=raw)
         raw = reply.text
         try:
             return DraftReply.accepted(_parse(raw, allowed), attempt, raw=raw)
@@ -207,9 +216,12 @@ def _converse(
             },
         ]
     noun = "attempt" if limit == 1 else "attempts"
-    return DraftReply.rejected(
-        f"model output invalid after {limit} {noun}: {problem}", limit, raw=raw
-    )
+    invalid = f"model output invalid after {limit} {noun}: {problem}"
+    return DraftReply.rejected(Failure(FailureKind.INVALID_OUTPUT, invalid), limit, raw=raw)
+
+
+def _endpoint(error: str) -> Failure:
+    return Failure(FailureKind.ENDPOINT, f"model endpoint failed: {error}")
 
 
 def _parse(text: str, allowed: set[str]) -> Draft:

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 
 from engine.core.model import Address, Claim, ClaimKind, ProseCitation
-from engine.core.text import sentences
 from engine.core.wire import Draft
-from engine.navigation.coverage import claim_shaped, question_words, stem
-from engine.navigation.inquiry import asks
+from engine.navigation.coverage import claim_shaped, question_words
 from engine.navigation.navigator import Action, NavState
+from engine.navigation.outcomes import Failure, FailureKind, GiveUp, GiveUpReason, Match
 from engine.navigation.substrate import RELATED, link_less
-from engine.workspace.bm25 import tokens as terms
+from engine.reading.aims import asks
+from engine.reading.sentences import sentences_of
+from engine.reading.words import mentions, stem
+from engine.reading.words import tokens as terms
 from engine.workspace.notes import NoteKind, Store
 from engine.workspace.passages import ABSTRACT_SUFFIX
 
@@ -35,8 +38,6 @@ class OfflineConfig:
     be in the note too. With `findings_only`, a sentence that states an aim, a question or
     a method ("To determine whether …") is never restated: the note's best sentence is one
     that states something, and a note whose only covering sentences ask gives up.
-    `exact_stems` matches question words by their very stem (the router's coverage also
-    accepts a stem cut shorter or longer).
     """
 
     ground_top: int = 3
@@ -48,7 +49,6 @@ class OfflineConfig:
     title_weight: float = 0.5
     max_premises: int = 2
     ground_practice: bool = True
-    exact_stems: bool = True
     numbers_block: bool = True
     findings_only: bool = True
 
@@ -77,23 +77,19 @@ class Candidate:
     asks: bool = False
     confirmed: bool = True
 
-    def why(self, title: str, *, rival_title: str | None = None) -> str:
-        """The match in plain words, for the step caption and the abstain explanation.
-
-        With `rival_title`, also says that the runner-up note covers the question about as well.
-        """
-        where = f"\u201c{title}\u201d" if title else self.address
-        said = f"the closest sentence, from {where}, covers {self.coverage:.0%} of the question"
-        if f"{self.note_coverage:.0%}" != f"{self.coverage:.0%}":
-            said += f" (its note as a whole {self.note_coverage:.0%})"
-        if self.gaps:
-            said += " and never mentions " + ", ".join(f"\u2018{g}\u2019" for g in self.gaps[:4])
-        elif self.asks:
-            said += ", but it says what the study set out to do or how, not what it found"
-        elif rival_title is not None:
-            other = f"\u201c{rival_title}\u201d" if rival_title else self.rival
-            said += f", but {other} covers it almost as well, so neither note stands out"
-        return said
+    def match(self, title: str, *, rival_title: str | None = None) -> Match:
+        """The candidate as a `Match` for plain words; with `rival_title`, the runner-up note
+        is named as covering the question about as well."""
+        return Match(
+            self.address,
+            title,
+            self.coverage,
+            self.note_coverage,
+            self.gaps,
+            self.asks,
+            self.rival if rival_title is not None else "",
+            rival_title or "",
+        )
 
 
 class OfflineReasoner:
@@ -114,37 +110,39 @@ class OfflineReasoner:
         if best is None:
             if state.steps_left <= 1 and len(state.neighbourhood.nodes) > len(state.grounded):
                 return Action.abstain(
-                    f"the step budget of {state.budget.max_steps} ran out before any "
-                    "retrieved note was checked"
+                    Failure(
+                        FailureKind.BUDGET,
+                        f"the step budget of {state.budget.max_steps} ran out before any "
+                        "retrieved note was checked",
+                    )
                 )
-            return Action.abstain("nothing checkable was retrieved for this question")
+            return Action.abstain(Failure(FailureKind.NOTHING_FOUND))
         claim = claim_shaped(state.question)
         close = claim and bool(best.rival) and best.margin < self.config.min_margin
-        why = best.why(
+        match = best.match(
             _title(state, best.address), rival_title=_title(state, best.rival) if close else None
         )
+        why = match.words()
         if not strong(best, self.config, claim=claim):
-            claim = _claim("c1", best.text, "inference", [best.address])
-            budget = ""
-            if state.steps_left <= 1 and _unchecked(state, self.config):
-                budget = " (the step budget ran out before every relevant note was checked)"
             # An aim that covers the question well is not weak: it is not a finding.
             aim = best.asks and strong(replace(best, asks=False), self.config, claim=claim)
-            verdict = (
-                "only what a study found is restated as an answer"
-                if aim
-                else "too weak to restate as an answer"
+            given_up = GiveUp(
+                GiveUpReason.AIM if aim else GiveUpReason.WEAK,
+                match,
+                best.gaps,
+                budget_spent=state.steps_left <= 1 and _unchecked(state, self.config),
             )
-            return Action.answer(_draft([claim], "c1", []), f"gave up: {why}; {verdict}{budget}")
+            guess = _claim("c1", best.text, "inference", [best.address])
+            return Action.give_up(_draft([guess], "c1", []), given_up)
         note = state.workspace.note(best.address)
         premises = (
             _premise_targets(state, best.address) if note and note.type is NoteKind.CLAIM else []
         )
         if not premises and not best.confirmed:
-            return _own_words(state, best, why)
+            return _own_words(state, best, match)
         if not premises:
-            claim = _claim("c1", best.text, "restatement", [best.address])
-            return Action.answer(_draft([claim], "c1", ["c1"]), f"restated {why}")
+            restated = _claim("c1", best.text, "restatement", [best.address])
+            return Action.answer(_draft([restated], "c1", ["c1"]), f"restated {why}")
         claims = []
         for i, target in enumerate(premises[: self.config.max_premises], start=1):
             text = _best_sentence_of(state, target, confirmed_only=True) or best.text
@@ -159,7 +157,7 @@ class OfflineReasoner:
         )
 
 
-def _own_words(state: NavState, best: Candidate, why: str) -> Action:
+def _own_words(state: NavState, best: Candidate, match: Match) -> Action:
     """Answer with a note's own sentence only as an inference on what of it was checked.
 
     The sentence is its author's words, so it can be no more than inferred; it rests on the
@@ -169,17 +167,14 @@ def _own_words(state: NavState, best: Candidate, why: str) -> Action:
     checked = _best_sentence_of(state, best.address, confirmed_only=True)
     if checked is None:
         claim = _claim("c1", best.text, "inference", [best.address])
-        return Action.answer(
-            _draft([claim], "c1", []),
-            f"gave up: {why}; it is the note's own text, and nothing of the note was "
-            "confirmed against a source",
-        )
+        given_up = GiveUp(GiveUpReason.OWN_WORDS, match, best.gaps)
+        return Action.give_up(_draft([claim], "c1", []), given_up)
     premise = _claim("p1", checked, "restatement", [best.address])
     conclusion = _claim("c1", best.text, "inference", [best.address], premises=["p1"])
     return Action.answer(
         _draft([premise, conclusion], "c1", ["p1"]),
-        f"restated {why}; it is the note's own text, so it stands as an inference on what of "
-        "the note was checked",
+        f"restated {match.words()}; it is the note's own text, so it stands as an inference on "
+        "what of the note was checked",
     )
 
 
@@ -276,11 +271,11 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
     weights = _weights(state)
     total = sum(weights.values())
 
-    def share(words: set[str]) -> float:
+    def share(words: AbstractSet[str]) -> float:
         return sum(weights[q] for q in words) / total if total else 0.0
 
     salient = set(state.terms.salient) if state.terms is not None else set()
-    mentioned = _mention(state, exact=config.exact_stems)
+    mentioned = _mention(state)
     # A number the claim states is what it is about: a note that never mentions it can
     # neither confirm nor refute it.
     needed = salient | ({q for q in weights if q.isdigit()} if config.numbers_block else set())
@@ -361,16 +356,16 @@ def _paper_of(state: NavState, address: str) -> str | None:
     return note.citekey.removesuffix(ABSTRACT_SUFFIX)
 
 
-def _mention(state: NavState, *, exact: bool) -> Callable[[str], frozenset[str]]:
-    """Which question words a text mentions, by the rules of the router's coverage."""
+def _mention(state: NavState) -> Callable[[str], frozenset[str]]:
+    """Which question words a text mentions, by the coverage report's own rules."""
     terms = state.terms
     if terms is not None and terms.words:
-        return lambda text: terms.mentioned(text, exact=exact)
+        return terms.mentioned
     words = question_words(state.question)
 
     def by_stem(text: str) -> frozenset[str]:
         said = _stems(text)
-        return frozenset(q for q in words if stem(q) in said)
+        return frozenset(q for q in words if mentions(stem(q), said))
 
     return by_stem
 
@@ -396,22 +391,18 @@ def _sentences_of(state: NavState, address: str) -> list[tuple[str, bool]]:
     ground = checked.ground if checked is not None else None
     if note is None:
         body = ground.body if ground is not None else ""
-        return [(t, True) for t in _split(body)]
+        return [(t, True) for t in sentences_of(body)]
     confirmed: list[str] = []
     if ground is not None and ground.spec is not None and ground.spec.type == "quote":
         confirmed += [q.body.strip() for q in note.quotes]
     result = checked.result if checked is not None else None
     quoted = ground is not None and ground.spec is not None and ground.spec.type == "quote"
     if result is not None and result.ok and result.confirmed_source_text and not quoted:
-        confirmed += _split(result.confirmed_source_text)
+        confirmed += sentences_of(result.confirmed_source_text)
     out = dict.fromkeys((t for t in confirmed if t), True)
-    for text in _split(note.body):
+    for text in sentences_of(note.body):
         out.setdefault(text, False)
     return list(out.items())
-
-
-def _split(text: str) -> list[str]:
-    return [t for t in (text[s.start : s.end].strip() for s in sentences(text)) if t]
 
 
 def _sections(state: NavState, address: str) -> dict[str, str]:
@@ -435,6 +426,8 @@ def _best_sentence_of(state: NavState, address: str, *, confirmed_only: bool = F
 
 def _premise_targets(state: NavState, address: str) -> list[str]:
     note = state.workspace.note(address)
+    if note is None:
+        return []
     return [link.target_address for link in note.links if link.relation in PREMISE_RELATIONS]
 
 

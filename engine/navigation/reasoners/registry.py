@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from engine.core.errors import ConfigError
 from engine.core.llm import LLMConfig, OpenAIChat
-from engine.core.registry import Registry
+from engine.core.registry import PLUGIN_GROUPS, Registry
 from engine.navigation.navigator import Policy
 from engine.navigation.reasoners.model import ModelReasoner
 from engine.navigation.reasoners.offline import OfflineReasoner
@@ -15,7 +15,7 @@ from engine.navigation.reasoners.offline import OfflineReasoner
 ReasonerSpec = str | Policy
 Factory = Callable[[], Policy]
 
-REASONERS: Registry[Factory] = Registry("reasoner")
+REASONERS: Registry[Factory] = Registry("reasoner", plugins=PLUGIN_GROUPS["reasoner"])
 
 
 def register(name: str, factory: Factory) -> None:

@@ -1,0 +1,127 @@
+"""Everything one navigation produced, as one value: decision, draft, neighbourhood and trace."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core.router import Decision
+from engine.core.stance import Stance
+from engine.core.wire import RouteInput, parse_payload
+from engine.navigation.budget import Budget
+from engine.navigation.coverage import CoverageReport
+from engine.navigation.outcomes import Failure, GiveUp
+from engine.navigation.steps import Step
+from engine.navigation.substrate import Neighbourhood
+
+
+@dataclass(frozen=True)
+class NavResult:
+    """Everything one navigation produced: decision, draft, neighbourhood and trace."""
+
+    question: str
+    reasoner: str
+    budget: Budget
+    neighbourhood: Neighbourhood
+    steps: tuple[Step, ...]
+    decision: Decision | None = None
+    route_input: RouteInput | None = None
+    coverage: CoverageReport | None = None
+    failure: Failure | None = None
+    latency_ms: float = 0.0
+    stance: Stance | None = None
+    given_up: GiveUp | None = None
+    # The payload as submitted, for an answer routed from the wire rather than walked.
+    submitted: Mapping[str, Any] | None = None
+
+    @classmethod
+    def from_route(cls, decision: Decision, payload: Mapping[str, Any]) -> NavResult:
+        """A routed wire payload as an answer with no walk behind it (the Audit page)."""
+        return cls(
+            question="",
+            reasoner="audit",
+            budget=Budget(),
+            neighbourhood=Neighbourhood(),
+            steps=(),
+            decision=decision,
+            route_input=parse_payload(payload),
+            submitted=payload,
+        )
+
+    @property
+    def label(self) -> str:
+        return self.decision.label if self.decision else "ABSTAIN"
+
+    @property
+    def payload(self) -> dict[str, Any] | None:
+        """The wire payload the answer was routed from (for output), or None."""
+        if self.submitted is not None:
+            return dict(self.submitted)
+        if self.route_input is None:
+            return None
+        out = self.route_input.to_dict()
+        if self.coverage is not None:
+            out["coverage_report"] = self.coverage.to_dict()
+        return out
+
+    @property
+    def prose(self) -> str:
+        """The answer's prose as the reasoner wrote it; "" when there is none."""
+        if self.route_input is not None:
+            return self.route_input.prose
+        prose = (self.submitted or {}).get("prose", "")
+        return prose if isinstance(prose, str) else ""
+
+    @property
+    def cited(self) -> tuple[str, ...]:
+        """Every node the conclusion rests on; empty without a decision."""
+        return self.decision.cited if self.decision else ()
+
+    def to_dict(self, *, timings: bool = True) -> dict[str, Any]:
+        """JSON-ready result; without `timings` it is identical across identical runs."""
+        decision = self.decision.to_dict() if self.decision else _failed_decision(self.failure)
+        dag = self.decision.dag if self.decision else None
+        payload = self.payload
+        steps = [s.to_dict() for s in self.steps]
+        if not timings:
+            for step in steps:
+                step.pop("ms")
+        out: dict[str, Any] = {
+            "question": self.question,
+            "reasoner": self.reasoner,
+            "budget": self.budget.to_dict(),
+            "cited": list(self.cited),
+            "stance": self.stance.to_dict() if self.stance else None,
+            "prose": self.prose,
+            "dag": dag.to_dict() if dag else None,
+            "decision": decision,
+            "payload": payload,
+            "failure": self.failure.message if self.failure else None,
+            "failure_kind": self.failure.kind.value if self.failure else None,
+            "given_up": self.given_up.to_dict() if self.given_up else None,
+            "trace": steps,
+            "neighbourhood": {
+                "nodes": [n.to_dict() for n in self.neighbourhood.nodes.values()],
+                "edges": [e.to_dict() for e in self.neighbourhood.edges],
+                "hops": dict(self.neighbourhood.hops),
+                "expanded": sorted(self.neighbourhood.expanded),
+            },
+        }
+        if timings:
+            out["latency_ms"] = round(self.latency_ms, 3)
+        return out
+
+    def to_json(self, *, timings: bool = True) -> str:
+        return json.dumps(self.to_dict(timings=timings), sort_keys=True, ensure_ascii=False)
+
+
+def _failed_decision(failure: Failure | None) -> dict[str, Any]:
+    return {
+        "verdict": "abstain",
+        "label": "ABSTAIN",
+        "status": None,
+        "reasons": ["low-coverage"],
+        "detail": failure.message if failure else "no answer was produced",
+    }

@@ -1,0 +1,104 @@
+"""One claim-matrix cell as a reviewer reads it: its brief, quotes and rationale, and the log.
+
+The brief is synthesised and verified here, in the engine; the page only lays it out.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine.core.stance import ContradictionCue
+from engine.review.matrix import is_high_value
+from engine.review.overlay import Overlay, OverlayEdge
+from engine.review.relations import EdgeKey
+from engine.review.synthesis import cell_material, synthesize
+from engine.review.triage import read_log
+from engine.workspace.notes import Quote
+from engine.workspace.opened import OpenWorkspace
+from engine.workspace.stores import Workspace
+
+
+def edge_key(row: Mapping[str, Any]) -> EdgeKey:
+    """The triage key of a matrix row."""
+    return EdgeKey(row["memory_id"], row["zk_source"], row["zk_id"])
+
+
+def find_edge(overlay: Overlay | None, row: Mapping[str, Any]) -> OverlayEdge | None:
+    """The overlay edge behind a matrix row."""
+    key = edge_key(row)
+    return next((e for e in (overlay.edges if overlay else ()) if e.key == key), None)
+
+
+@dataclass(frozen=True)
+class CellDetail:
+    """What a reviewer reads about one cell: the brief if high value, quotes and rationale.
+
+    `missing` when a note of the edge is gone from the workspace; `brief` is None for a cell
+    that is not high value, and `verified` then None too.
+    """
+
+    high_value: bool
+    rationale: str
+    evidence: str
+    cue: str
+    missing: bool
+    quotes: tuple[Quote, ...] = ()
+    brief: str | None = None
+    verified: bool | None = None
+    problem: str = ""
+
+
+def cell_detail(opened: OpenWorkspace, edge: OverlayEdge) -> CellDetail:
+    """What a reviewer reads about one cell: the brief if high value, quotes and rationale."""
+    material = cell_material(opened, edge)
+    detail = CellDetail(
+        high_value=is_high_value(edge.relation, edge.claim_strength, edge.confidence),
+        rationale=edge.rationale,
+        evidence=edge.evidence,
+        cue=_cue_label(edge.cue) if edge.relation.value == "contradicts" else "",
+        missing=material is None,
+    )
+    if material is None:
+        return detail
+    detail = replace(detail, quotes=tuple(material.quotes))
+    if not detail.high_value:
+        return detail
+    brief = synthesize(material)
+    problem = ""
+    if not brief.verified:
+        failure = brief.check.failure.value if brief.check.failure else "failed"
+        problem = f"{failure}: {brief.check.detail}".rstrip(": ")
+    return replace(detail, brief=brief.text, verified=brief.verified, problem=problem)
+
+
+def _cue_label(value: str) -> str:
+    try:
+        return ContradictionCue(value).label
+    except ValueError:
+        return value
+
+
+def triage_history(
+    root: str | os.PathLike[str], workspace: Workspace | None = None, *, last: int = 10
+) -> list[dict[str, Any]]:
+    """The newest triage log lines as table rows, newest first, naming both notes by title."""
+    entries = read_log(root).entries[-last:]
+
+    def title(address: str) -> str:
+        note = workspace.note(address) if workspace is not None else None
+        return f"{note.title} ({address})" if note is not None and note.title else address
+
+    return [
+        {
+            "at": e.at[:16].replace("T", " "),
+            "decision": e.decision.value,
+            "practice": title(e.edge.memory_address),
+            "relation": "contradicts",
+            "canon": title(e.edge.zk_address),
+            "note": e.note,
+        }
+        for e in reversed(entries)
+    ]

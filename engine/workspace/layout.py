@@ -1,0 +1,26 @@
+"""Where everything lives in a workspace folder: the one table of its file and folder names.
+
+Readers and writers name their files by these constants, so the review stamp, the
+importers and the index never spell a path of their own.
+"""
+
+from __future__ import annotations
+
+CANON_DIR = ".zettelkasten"  # canon boxes, one subfolder each
+MEMORY_DIR = ".memory"  # practice entries
+SOURCES_DIR = "sources"  # full texts, highlights and PDF sidecars
+CONFIG_FILE = "workspace.toml"  # the workspace's settings
+
+SYNAPSE_DIR = ".synapse"  # the app's own writes; nothing else is written
+INDEX_PATH = f"{SYNAPSE_DIR}/index.sqlite"
+OVERLAY_PATH = f"{SYNAPSE_DIR}/links/claim_links.json"
+TRIAGE_LOG = f"{SYNAPSE_DIR}/triage.jsonl"
+TRIAGE_LOCK = f"{SYNAPSE_DIR}/triage.lock"
+MANIFEST_FILE = f"{SYNAPSE_DIR}/imports/manifest.json"
+JOURNAL_FILE = f"{SYNAPSE_DIR}/imports/journal.jsonl"
+IMPORT_LOCK = f"{SYNAPSE_DIR}/imports/lock"
+SOURCES_REPORT = f"{SYNAPSE_DIR}/reports/sources-add.json"
+
+# The files whose change changes what review says: a triage decision, a rebuilt overlay,
+# another contest setting.
+REVIEW_FILES = (TRIAGE_LOG, OVERLAY_PATH, CONFIG_FILE)

@@ -1,0 +1,114 @@
+"""Claim matrix: the edge queue, the heatmap overview, one selected edge and its triage."""
+
+import streamlit as st
+
+from engine import (
+    EngineError,
+    QueueOrder,
+    filter_frame,
+    read_overlay,
+    relations_in,
+    review_matrix,
+    sort_queue,
+    to_csv,
+    triage_history,
+)
+from present import cells
+from present.markup import md_escape
+from present.tables import table_html
+from ui import matrix_widgets as panes
+from ui import services
+from ui.state import KEYS
+
+st.title("Claim matrix")
+worker = services.current_worker()
+if worker is None:
+    st.warning("Open a workspace in the sidebar to see its claim matrix.")
+    st.stop()
+root = worker.opened.root
+session = st.session_state
+read = read_overlay(root)
+if read.overlay is None:
+    st.info(f"No claim overlay yet: {md_escape(read.reason)}.")
+    if st.button("Build the overlay", key=KEYS.matrix_build, type="primary"):
+        services.type_overlay(worker)
+        st.rerun()
+    st.stop()
+overlay = read.overlay
+try:
+    frame, scope = review_matrix(overlay, worker.opened.workspace, root)
+except EngineError as exc:
+    st.error(md_escape(exc))
+    st.stop()
+
+built = md_escape(f"Overlay built {overlay.built_at} by {overlay.typer}: {len(frame)} edges")
+with st.expander(built):
+    st.caption(cells.overlay_summary(overlay.counts) + f" Contradictions that contest: {scope}.")
+    if st.button("Rebuild the overlay", key=KEYS.matrix_rebuild):
+        services.type_overlay(worker)
+        st.rerun()
+
+relations = relations_in(frame)
+left, middle, right = st.columns([3, 2, 2])
+chosen = left.multiselect("Relations", relations, default=relations, key=KEYS.matrix_relations)
+search = left.text_input("Find by title or id", key=KEYS.matrix_search)
+floor = middle.slider("Minimum confidence", 0.0, 1.0, 0.0, 0.05, key=KEYS.matrix_min_conf)
+order = middle.selectbox("Sort", list(QueueOrder), format_func=str, key=KEYS.matrix_order)
+high = right.checkbox("High-value only", key=KEYS.matrix_high_value)
+contested = right.checkbox("Contested only", key=KEYS.matrix_contested)
+pending = right.checkbox("Not yet reviewed only", key=KEYS.matrix_pending)
+visible = filter_frame(
+    frame,
+    relations=chosen,
+    min_confidence=floor,
+    high_value_only=high,
+    contested_only=contested,
+    text=search,
+    pending_only=pending,
+)
+visible = sort_queue(visible, order)
+st.caption(f"{len(visible):,} of {len(frame):,} edges pass the filters.")
+st.download_button("Download these edges (CSV)", to_csv(visible), "claim_matrix.csv", "text/csv")
+if visible.empty:
+    st.info("No edge passes these filters.")
+    st.stop()
+
+# One selection, by edge token, drives the detail and the triage buttons; a link from an
+# answer, a heatmap click, a queue row and the picker below all set the same one. It lives
+# under its own key: a widget's state is dropped on a run that renders it differently.
+tokens = list(visible["edge_id"])
+if (linked := st.query_params.get("edge")) and session.get(KEYS.matrix_linked) != linked:
+    session[KEYS.matrix_linked] = linked
+    session[KEYS.matrix_selected] = linked
+if session.get(KEYS.matrix_selected) not in tokens:
+    session[KEYS.matrix_selected] = tokens[0]
+
+view = st.radio("View", ["Queue", "Heatmap"], horizontal=True, key=KEYS.matrix_view)
+if view == "Queue":
+    picked, seen = panes.queue_pane(visible), KEYS.queue_seen
+else:
+    picked, seen = panes.heatmap_pane(visible), KEYS.chart_seen
+if picked is not None and picked != session.get(seen) and picked in tokens:
+    session[seen] = picked
+    session[KEYS.matrix_selected] = picked
+
+labels = dict(zip(tokens, (cells.cell_label(r) for _, r in visible.iterrows()), strict=True))
+st.subheader("Selected edge")
+session[KEYS.matrix_pick] = session[KEYS.matrix_selected]
+token = st.selectbox(
+    "Edge",
+    tokens,
+    format_func=labels.get,
+    key=KEYS.matrix_pick,
+    on_change=lambda: session.update({KEYS.matrix_selected: session[KEYS.matrix_pick]}),
+)
+row = visible.iloc[tokens.index(token)]
+panes.detail_pane(worker, overlay, row)
+st.subheader("Triage")
+panes.triage_pane(str(root), frame, row)
+if message := session.pop(KEYS.triage_message, None):
+    st.toast(md_escape(message))
+    st.caption(md_escape(f"Recorded — {message}"))
+with st.expander("Triage log (newest first)", expanded=True):
+    log = triage_history(root, worker.opened.workspace)
+    st.html(table_html(log) if log else "<small>No decision recorded yet.</small>")

@@ -1,0 +1,157 @@
+"""The claim matrix page's panes: the edge queue, the heatmap, the selected edge, triage."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from engine import (
+    EngineError,
+    Overlay,
+    Page,
+    TriageDecision,
+    Worker,
+    cell_detail,
+    edge_key,
+    find_edge,
+    page_rows,
+    record,
+)
+from present import cells
+from present.heatmap import column_key_html, heatmap_view, picked_edge
+from present.markup import md_escape, relation_legend_html
+from ui import services
+from ui.state import KEYS
+
+QUEUE_PAGE = 25
+HEAT_ROWS = 12  # the data is sparse (about one edge a row): 12 rows meet about 14 notes
+HEAT_COLUMNS = 14  # numbered columns stay legible at 800 px
+session = st.session_state
+
+
+def _pager(label: str, key: str, pages: int) -> int:
+    """A 1-based page number input kept inside 1..pages; returns the 0-based page."""
+    if int(session.get(key, 1)) > pages:
+        session[key] = pages
+    return int(st.number_input(label, 1, pages, key=key)) - 1
+
+
+def queue_pane(visible: pd.DataFrame) -> str | None:
+    """The paged edge queue; the edge token of a row the reviewer clicked, else None."""
+    left, right = st.columns([1, 3], vertical_alignment="bottom")
+    with left:
+        pages = Page.of(len(visible), 0, QUEUE_PAGE).pages
+        number = _pager("Queue page", KEYS.queue_page, pages)
+    at = Page.of(len(visible), number, QUEUE_PAGE)
+    right.caption(f"Edge queue: {at.caption('edges')} (page {at.number + 1} of {at.pages}).")
+    rows = page_rows(visible, at)
+    event = st.dataframe(
+        cells.queue_table(rows),
+        key=KEYS.queue_table(at.number),
+        on_select="rerun",
+        selection_mode="single-row",
+        hide_index=True,
+        column_config={
+            "practice": st.column_config.TextColumn(width="medium"),
+            "canon": st.column_config.TextColumn(width="medium"),
+            "relation": st.column_config.TextColumn(width="small"),
+            "confidence": st.column_config.NumberColumn(width="small", format="%.2f"),
+            "state": st.column_config.TextColumn(width="small"),
+            "cue": st.column_config.TextColumn(width="small"),
+        },
+    )
+    chosen = list(event.selection.rows) if event else []
+    return str(rows.iloc[chosen[0]]["edge_id"]) if chosen else None
+
+
+def heatmap_pane(visible: pd.DataFrame) -> str | None:
+    """One page of the heatmap with its true counts; the edge token of a clicked cell."""
+    st.html(relation_legend_html())
+    left, right = st.columns(2)
+    with left:
+        rows = Page.of(visible["memory_id"].nunique(), 0, HEAT_ROWS).pages
+        row_page = _pager("Row page", KEYS.heat_row_page, rows)
+    columns = heatmap_view(visible, row_page=row_page, rows_per_page=HEAT_ROWS).columns.pages
+    with right:
+        column_page = _pager("Column page", KEYS.heat_column_page, columns)
+    heat = heatmap_view(
+        visible,
+        row_page=row_page,
+        column_page=column_page,
+        rows_per_page=HEAT_ROWS,
+        columns_per_page=HEAT_COLUMNS,
+    )
+    st.caption(heat.caption())
+    event = st.plotly_chart(
+        heat.figure,
+        key=KEYS.matrix_chart(row_page, column_page),
+        on_select="rerun",
+        selection_mode="points",
+        theme=None,
+        config={"displaylogo": False},
+    )
+    st.html(column_key_html(heat))
+    return picked_edge(event)
+
+
+def detail_pane(worker: Worker, overlay: Overlay, row: pd.Series) -> None:
+    """What a reviewer reads about the selected edge: both notes, cue, brief, quotes."""
+    st.markdown(md_escape(cells.edge_heading(row)))
+    edge = find_edge(overlay, row)
+    detail = worker.call(cell_detail, worker.opened, edge) if edge else None
+    if detail is None or detail.missing:
+        st.warning("One of this edge's notes is no longer in the workspace.")
+        return
+    if detail.cue:
+        st.markdown(f"**Cue** — {md_escape(detail.cue)}")
+    if detail.brief is None:
+        st.caption("Not a high-value cell: no brief is written for it.")
+    elif detail.verified:
+        st.success("Brief verified against its material.")
+    else:
+        st.warning(f"Brief flagged, not verified: {md_escape(detail.problem)}")
+    if detail.brief:
+        st.container(border=True).text(detail.brief)
+    st.markdown("**Verbatim quotes**")
+    st.html(cells.quotes_html(detail.quotes))
+    st.markdown(f"**Rationale** — {md_escape(detail.rationale or 'none given')}")
+
+
+def _decide(root: str, frame: pd.DataFrame, decision: TriageDecision) -> None:
+    """Record the decision on the edge selected now; answers made before it are forgotten.
+
+    The edge comes from the page's one selection at click time, not from the button: a
+    click landing while a rerun draws a new selection records the edge the page now shows.
+    """
+    token = session.get(KEYS.matrix_selected)
+    hits = frame[frame["edge_id"] == token]
+    if hits.empty or hits.iloc[0]["relation"] != "contradicts":
+        session[KEYS.triage_message] = "Not recorded: the selected edge is not a contradiction."
+        return
+    row = hits.iloc[0].to_dict()
+    note_key = KEYS.triage_note(token)
+    note = session.get(note_key, "")
+    try:
+        record(root, edge_key(row), decision, note=note)
+    except (EngineError, OSError) as exc:
+        session[KEYS.triage_message] = f"Not recorded: {exc}"
+        return
+    session[note_key] = ""
+    session[KEYS.triage_message] = cells.decision_message(row, str(decision), note)
+    services.answer_cache_clear()
+
+
+def triage_pane(root: str, frame: pd.DataFrame, row: pd.Series) -> None:
+    """Confirm, dismiss or follow up the selected contradiction, with a note."""
+    if row["relation"] != "contradicts":
+        st.caption("Triage is for contradictions; pick one in the queue or the heatmap.")
+        return
+    queue = cells.triage_queue(frame)
+    st.caption(f"{cells.pending_count(queue)} of {len(queue)} contradictions not yet reviewed.")
+    now = row["triage"] or "unreviewed"
+    st.caption(md_escape(f"This edge: {now}. A new decision supersedes the last one."))
+    st.text_input("Note", key=KEYS.triage_note(row["edge_id"]), placeholder="Why, in a sentence")
+    for column, (label, decision) in zip(st.columns(3), cells.TRIAGE_CHOICES, strict=True):
+        column.button(
+            label, key=KEYS.triage(decision), on_click=_decide, args=(root, frame, decision)
+        )

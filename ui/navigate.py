@@ -1,0 +1,123 @@
+"""Navigate: ask a question, replay the navigation step by step, read the verdict."""
+
+import streamlit as st
+
+from engine import MAX_QUESTION_CHARS, quoted_in_context
+from present.answer import answer_area
+from present.graphs import step_caption, step_count
+from present.highlight import cites_html, in_context_html
+from present.markup import md_escape, store_legend_html
+from present.views import decision_json, payload_json
+from ui import services, shared
+from ui import state as app_state
+from ui.state import KEYS
+
+st.title("Navigate")
+worker = services.current_worker()
+if worker is None:
+    st.warning("Open a workspace in the sidebar to ask questions.")
+    st.stop()
+
+state = st.session_state
+
+
+def submit() -> None:
+    """Remember what was typed, so the box keeps it across pages."""
+    state[KEYS.question_draft] = state.get(KEYS.question, "")
+
+
+if KEYS.question not in state:
+    state[KEYS.question] = app_state.question_text()
+# A form, so Enter in the box submits like the button.
+with st.form("ask_form", border=False, enter_to_submit=True):
+    st.text_input(
+        "Question",
+        key=KEYS.question,
+        placeholder="What does the knowledge base say about…",
+        max_chars=MAX_QUESTION_CHARS,
+    )
+    asked = st.form_submit_button("Ask", key=KEYS.ask, type="primary", on_click=submit)
+pending = state.pop(KEYS.ask_now, None)
+if asked:
+    typed = state.get(KEYS.question, "").strip()
+    if typed:
+        shared.ask(typed)
+    else:
+        st.warning("Type a question first, then press Enter or Ask.")
+elif pending:
+    shared.ask(pending)
+
+result = app_state.asked()
+if result is None:
+    st.caption("Ask a question to watch the navigator walk the knowledge base.")
+    st.stop()
+if (fresh := services.reviewed(result)) is not result:  # a triage decision touched it
+    state[KEYS.answer] = result = fresh
+    if fresh.rerouted:
+        app_state.set_current(fresh, "answer")
+        state[KEYS.answer_id] = app_state.current_id()
+
+shared.show_banner(result)
+run = result.run
+steps = step_count(run)
+
+
+@st.fragment(run_every=0.9 if state.get(KEYS.playing) else None)
+def replay() -> None:
+    """The step slider, the play control and the neighbourhood as of the chosen step."""
+    if state.get(KEYS.playing):
+        nxt = state.get(KEYS.nav_step, 0) + 1
+        if nxt >= steps:
+            state[KEYS.playing] = False
+            st.rerun(scope="app")
+        state[KEYS.nav_step] = nxt
+    if KEYS.nav_step not in state:
+        state[KEYS.nav_step] = steps - 1
+    if steps > 1:
+        left, right = st.columns([1, 8], vertical_alignment="bottom")
+        playing = state.get(KEYS.playing)
+        if left.button("⏸ Pause" if playing else "▶ Play", key=KEYS.nav_play):
+            if not playing and state.get(KEYS.nav_step, 0) >= steps - 1:
+                state[KEYS.nav_step] = 0
+            state[KEYS.playing] = not playing
+            st.rerun(scope="app")
+        right.slider("Step", 0, steps - 1, key=KEYS.nav_step)
+    step = min(state.get(KEYS.nav_step, steps - 1), max(0, steps - 1))
+    st.caption(md_escape(step_caption(run, step)))
+    root = str(worker.opened.root)
+    page = services.neighbourhood_page(result, state.get(KEYS.answer_id, ""), step, root)
+    st.iframe(page, height=620)
+    st.html(store_legend_html())
+
+
+replay()
+
+area = answer_area(run)
+st.subheader(area.heading)
+if area.html:
+    st.html(area.html)
+else:
+    st.caption("The reasoner produced no prose.")
+quoted = in_context_html(quoted_in_context(worker.opened, run))
+if quoted:
+    st.html(quoted)
+cites = cites_html(run)
+if cites:
+    st.html(cites)
+left, right = st.columns(2)
+left.download_button(
+    "Download decision JSON",
+    decision_json(result),
+    file_name="decision.json",
+    mime="application/json",
+    key=KEYS.nav_download,
+)
+payload = payload_json(run)
+if payload:
+    right.download_button(
+        "Download payload (for Audit)",
+        payload,
+        file_name="payload.json",
+        mime="application/json",
+        key=KEYS.nav_payload,
+    )

@@ -1,0 +1,72 @@
+"""The app's server: `python -m ui.serve [streamlit options]` (or `synapse serve`).
+
+It runs `streamlit run app.py` once the default workspace has started opening and the
+heavy modules are imported, so the first visitor waits for neither. The pages live in
+`ui/`, declared with `st.navigation`; no folder is named `pages/`, so Streamlit never
+guesses an older pages-folder layout and a deep link such as `/dag?q=…` works at once.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import logging
+import sys
+from pathlib import Path
+
+from streamlit.web import cli
+
+from engine import Worker
+
+# Imported before the server starts, so the first visitor does not wait for them.
+WARM = (
+    "engine.api",
+    "engine.core.llm",
+    "engine.review.matrix",
+    "present.graphs",
+    "present.heatmap",
+    "present.views",
+    "present.highlight",
+    "present.tables",
+    # The emoji catalogue, whose one large pattern compiles on import (a page link's icon).
+    "streamlit.emojis",
+)
+OPEN_BEFORE_SERVING_S = 20.0
+APP = (
+    Path(__file__).resolve().parent.parent / "app.py"
+)  # at most this long between start and serving
+
+
+def main(argv: list[str]) -> None:
+    worker = open_default_workspace()
+    for name in WARM:
+        importlib.import_module(name)
+    # Streamlit's first element looks up the call stack once, and resolving the source file
+    # of every loaded module is slow; this fills inspect's cache of them beforehand.
+    inspect.stack()
+    # Serving once the default workspace is open means the first visitor never waits on it;
+    # a workspace too large to open in time is served anyway and the pages follow its load.
+    worker.ready(wait=OPEN_BEFORE_SERVING_S)
+    sys.argv = ["streamlit", "run", str(APP), *argv]
+    cli.main()
+
+
+def open_default_workspace() -> Worker:
+    """Start opening the default workspace as the server starts, so the first visitor finds it open.
+
+    The open runs on the workspace's own thread; the pages get that same worker from their
+    resource cache. Their data caches are only checked here, before the runtime exists, and
+    Streamlit's warning about that check is silenced.
+    """
+    check = logging.getLogger("streamlit.runtime.caching.cache_data_api")
+    level = check.level
+    check.setLevel(logging.ERROR)
+    try:
+        from ui import services
+    finally:
+        check.setLevel(level)
+    return services.worker(services.resolve(services.default_workspace()))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
