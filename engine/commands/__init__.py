@@ -7,5 +7,7 @@ from engine.commands.registry import COMMANDS
 
 __all__ = ["COMMANDS"]
 
+# The cluster modules register no command: they load only when a run asks for `--cluster`.
 for _module in pkgutil.iter_modules(__path__):
-    importlib.import_module(f"{__name__}.{_module.name}")
+    if not _module.name.startswith("cluster"):
+        importlib.import_module(f"{__name__}.{_module.name}")
