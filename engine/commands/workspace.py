@@ -10,9 +10,11 @@ from pathlib import Path
 
 from engine.commands.progress import Progress
 from engine.commands.registry import Command, register
+from engine.core.encoder import load_encoder
 from engine.datasets.scifact import import_scifact
 from engine.workspace.index import Index
 from engine.workspace.opened import save_passages
+from engine.workspace.semantic import open_meaning
 from engine.workspace.stores import load_workspace
 
 
@@ -81,6 +83,15 @@ def _run_index(args: argparse.Namespace) -> int:
             save_passages(workspace)
         if index.notice:  # set at opening, or by an update that found the file unwritable
             print(f"notice: {index.notice}", file=sys.stderr)
+        meaning = open_meaning(
+            workspace.root,
+            workspace.notes.values(),
+            load_encoder(),
+            writable=index.path is not None,
+            progress=Progress("encoding sentences"),
+        )
+        if meaning.notice:
+            print(f"notice: {meaning.notice}", file=sys.stderr)
         summary = {
             "workspace": str(workspace.root),
             "notes": len(workspace.notes),
@@ -93,6 +104,7 @@ def _run_index(args: argparse.Namespace) -> int:
             "problems": len(workspace.report),
             "load_seconds": round(loaded - started, 3),
             "update_seconds": round(stats.seconds, 3),
+            "vectors": meaning.stats.to_dict() if meaning.stats else None,
         }
         if checked is not None:
             summary["check"] = checked.to_dict()

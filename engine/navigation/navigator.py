@@ -22,6 +22,7 @@ from engine.navigation.grounding import NodeGround, for_claim, ground_node
 from engine.navigation.substrate import Adapter, Budget, Neighbourhood, Node, build_adapters, owner
 from engine.workspace.index import Index
 from engine.workspace.notes import Store
+from engine.workspace.semantic import Semantic
 from engine.workspace.stores import Workspace
 
 SEEDS_PER_SOURCE = 6
@@ -109,6 +110,8 @@ class NavState:
     steps_taken: int
     workspace: Workspace
     terms: QuestionTerms | None = None
+    # The workspace's sentence vectors, when an encoder is present: meaning for the gate.
+    semantic: Semantic | None = None
 
     @property
     def steps_left(self) -> int:
@@ -248,18 +251,21 @@ def navigate(
     budget: Budget | None = None,
     edges: Iterable[Edge] = (),
     verifiers: Registry[Verifier] | None = None,
+    semantic: Semantic | None = None,
 ) -> NavResult:
     """Run the navigation loop; any failure inside becomes a labelled abstention, never a raise.
 
     `edges` are extra edges the router honours (overlay contradictions, confirmed triage).
     `verifiers` (the built-in registry by default) checks each ground once, at grounding
-    time; the router reuses those results.
+    time; the router reuses those results. `semantic` (the workspace's sentence vectors)
+    fuses meaning into retrieval and lets the reasoner weigh it; it never licenses anything.
     """
     budget = budget or Budget()
     started = time.perf_counter()
     run = _Run(
         workspace, index, question, policy, budget=budget, edges=tuple(edges), verifiers=verifiers
     )
+    run.semantic = semantic
     try:
         run.execute()
     except Exception as exc:  # any failure inside becomes a labelled abstention
@@ -295,12 +301,13 @@ class _Run:
         self.failure = ""
         self.step_note = ""
         self.terms: QuestionTerms | None = None
+        self.semantic: Semantic | None = None
 
     def execute(self) -> None:
         if not self.question.strip():
             self.failure = "empty question"
             return
-        self.adapters = build_adapters(self.workspace, self.index)
+        self.adapters = build_adapters(self.workspace, self.index, self.semantic)
         self.terms = QuestionTerms(
             self.question, self.index.rarity, notes=self.index.count(), known=in_canon(self.index)
         )
@@ -314,6 +321,7 @@ class _Run:
                 len(self.steps) - 1,
                 self.workspace,
                 self.terms,
+                self.semantic,
             )
             action = self.policy.decide(state)
             if action.kind is ActionKind.ABSTAIN:

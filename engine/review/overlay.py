@@ -9,8 +9,9 @@ always survives: whether it is related at all is the typer's call. Cost is one s
 at most `k` typer calls per practice entry, linear in the number of entries.
 
 Gate. Every candidate pair goes through the gated typer of `engine.review.typers`; an edge is kept
-when its relation is not `unrelated` and its confidence reaches `min_confidence`. Nothing
-else drops an edge.
+when its relation is not `unrelated` and its confidence reaches `min_confidence`; a possible
+tension (a contradiction candidate of a band measured too rarely right to be called one) is
+kept whatever its confidence, for a reviewer. Nothing else drops an edge.
 
 Priority = confidence × priority_weight(strength), where strength is the canon note's claim
 strength (see `engine.review.strength`). It orders edges, never drops one.
@@ -260,7 +261,8 @@ def build_overlay(
         progress(0, len(pairs))
     for done, pair in enumerate(pairs, start=1):
         typing = typed_by(note_text(pair.memory), note_text(pair.canon))
-        if typing.relation is not Relation.UNRELATED and typing.confidence >= config.min_confidence:
+        kept = typing.confidence >= config.min_confidence or typing.relation is Relation.TENSION
+        if typing.relation is not Relation.UNRELATED and kept:
             edges.append(_edge(pair, typing, strength(pair.canon.address)))
         if progress is not None:
             progress(done, len(pairs))

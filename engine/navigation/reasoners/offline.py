@@ -11,6 +11,7 @@ from engine.core.wire import Draft
 from engine.navigation.coverage import claim_shaped, question_words, stem
 from engine.navigation.inquiry import asks
 from engine.navigation.navigator import Action, NavState
+from engine.navigation.relevance import Relevance, RelevanceGate, shipped_gate
 from engine.navigation.substrate import RELATED, link_less
 from engine.workspace.bm25 import tokens as terms
 from engine.workspace.notes import NoteKind, Store
@@ -37,6 +38,12 @@ class OfflineConfig:
     that states something, and a note whose only covering sentences ask gives up.
     `exact_stems` matches question words by their very stem (the router's coverage also
     accepts a stem cut shorter or longer).
+
+    With an encoder, a claim-shaped question is gated by meaning and words together
+    (`engine.navigation.relevance`: `gate`, else the shipped one) instead of the three
+    coverage thresholds; gaps and aims still give up. `cosine_weight` adds the sentence's
+    closeness in meaning to its score, so the reasoner restates the sentence nearest the
+    question among those that cover it. `relevance=False` keeps words alone.
     """
 
     ground_top: int = 3
@@ -51,6 +58,13 @@ class OfflineConfig:
     exact_stems: bool = True
     numbers_block: bool = True
     findings_only: bool = True
+    relevance: bool = True
+    gate: RelevanceGate | None = None
+    cosine_weight: float = 0.0
+
+    def relevance_gate(self) -> RelevanceGate | None:
+        """The gate in use: the configured one, else the shipped one; None when turned off."""
+        return (self.gate or shipped_gate()) if self.relevance else None
 
 
 @dataclass(frozen=True)
@@ -76,6 +90,8 @@ class Candidate:
     rival: str = ""
     asks: bool = False
     confirmed: bool = True
+    # Meaning, when an encoder is present and a gate applies to its vectors.
+    relevance: Relevance | None = None
 
     def why(self, title: str, *, rival_title: str | None = None) -> str:
         """The match in plain words, for the step caption and the abstain explanation.
@@ -187,8 +203,12 @@ def strong(best: Candidate, config: OfflineConfig, *, claim: bool = True) -> boo
     """Whether the candidate is good enough to restate as the answer.
 
     The note must stand out from the runner-up only for a `claim`: evidence for a stated
-    claim is specific, while any note that covers a topic question answers it.
+    claim is specific, while any note that covers a topic question answers it. With meaning
+    measured for a `claim`, the relevance gate decides in place of the coverage thresholds.
     """
+    gate = config.relevance_gate()
+    if claim and best.relevance is not None and gate is not None:
+        return not best.gaps and not best.asks and gate.admits(best.relevance)
     return (
         not best.gaps
         and best.note_coverage >= config.min_coverage
@@ -285,6 +305,9 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
     # neither confirm nor refute it.
     needed = salient | ({q for q in weights if q.isdigit()} if config.numbers_block else set())
     rank = {address: i for i, address in enumerate(rank_nodes(state))}
+    closeness = _closeness(state, config)
+    near: dict[str, float] = {}  # note -> its nearest sentence's (or title's) cosine
+    said: dict[tuple[str, str], float] = {}  # (note, sentence) -> the sentence's cosine
     best: Candidate | None = None
     notes: dict[str, float] = {}
     for address, checked in state.grounded.items():
@@ -295,8 +318,13 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
         notes[address] = share(whole)
         gaps = tuple(sorted(needed - whole, key=lambda q: (-weights.get(q, 0.0), q)))
         sections = _sections(state, address)
+        pairs = _sentences_of(state, address)
+        if closeness is not None:
+            cosines = closeness([_title(state, address), *(t for t, _ in pairs)])
+            near[address] = max(cosines)
+            said |= {(address, t): c for (t, _), c in zip(pairs, cosines[1:], strict=True)}
         mine: Candidate | None = None
-        for text, confirmed in _sentences_of(state, address):
+        for text, confirmed in pairs:
             asking = config.findings_only and asks(text, section=sections.get(text, ""))
             in_sentence = mentioned(text)
             own, coverage = share(in_sentence), share(in_sentence | titled)
@@ -304,6 +332,7 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
                 own
                 + config.title_weight * (coverage - own)
                 + config.rank_bonus / (rank.get(address, 99) + 1)
+                + config.cosine_weight * said.get((address, text), 0.0)
                 - len(gaps)
             )
             cand = Candidate(
@@ -348,10 +377,33 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
     if paper is not None:
         linked |= {a for a in notes if _paper_of(state, a) == paper}
     rivals = sorted((-cov, a) for a, cov in notes.items() if a not in linked)
-    if not rivals:
+    if rivals:
+        runner_up, rival = -rivals[0][0], rivals[0][1]
+        best = replace(best, margin=round(best.note_coverage - runner_up, 6), rival=rival)
+    if closeness is None:
         return best
-    runner_up, rival = -rivals[0][0], rivals[0][1]
-    return replace(best, margin=round(best.note_coverage - runner_up, 6), rival=rival)
+    nearest_rival = max((near[a] for a in notes if a not in linked), default=None)
+    relevance = Relevance(
+        coverage=best.note_coverage,
+        sentence=best.sentence_coverage,
+        margin=best.margin,
+        cosine=near[best.address],
+        sentence_cosine=said[best.address, best.text],
+        cosine_margin=1.0
+        if nearest_rival is None
+        else round(near[best.address] - nearest_rival, 6),
+    )
+    return replace(best, relevance=relevance)
+
+
+def _closeness(state: NavState, config: OfflineConfig) -> Callable[[list[str]], list[float]] | None:
+    """Cosines of texts with the question, when an encoder is present and a gate fits it."""
+    semantic = state.semantic
+    gate = config.relevance_gate()
+    if semantic is None or gate is None or not gate.applies_to(semantic.encoder.fingerprint):
+        return None
+    question = semantic.question(state.question)
+    return lambda texts: [float(c) for c in semantic.similarities(question, texts)]
 
 
 def _paper_of(state: NavState, address: str) -> str | None:
