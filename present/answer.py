@@ -301,7 +301,10 @@ def stance_line(result: NavResult) -> StanceLine | None:
     if stance is None:
         return None
     if stance.relation is StanceRelation.CONTRADICTS:
-        return StanceLine("warning", f"The cited source contradicts the question: {stance.cue}.")
+        said = f" Measured: {stance.measured}." if stance.measured else ""
+        return StanceLine(
+            "warning", f"The cited source contradicts the question: {stance.cue}.{said}"
+        )
     if stance.relation is StanceRelation.SUPPORTS:
         return StanceLine("info", f"The cited source supports the question: {stance.cue}.")
     return StanceLine(

@@ -11,6 +11,7 @@ import pandas as pd
 from engine.core.text import shorten
 from engine.review.calibration import ContradictionCue
 from engine.review.matrix import is_high_value
+from engine.review.measured import measured
 from engine.review.overlay import Overlay, OverlayEdge
 from engine.review.relations import EdgeKey
 from engine.review.synthesis import cell_material, synthesize
@@ -43,7 +44,7 @@ def cell_label(row: Mapping) -> str:
 
 def triage_queue(frame: pd.DataFrame) -> pd.DataFrame:
     """The contradictions of a matrix frame, untriaged first, then by priority."""
-    queue = frame[frame["relation"] == "contradicts"].copy()
+    queue = frame[frame["relation"].isin(CANDIDATES)].copy()
     queue["pending"] = queue["triage"].fillna("") == ""
     queue = queue.sort_values(["pending", "priority"], ascending=[False, False], kind="stable")
     return queue.drop(columns="pending").reset_index(drop=True)
@@ -54,7 +55,9 @@ def pending_count(queue: pd.DataFrame) -> int:
     return int((queue["triage"] == "").sum())
 
 
-QUEUE_COLUMNS = ("practice", "canon", "relation", "confidence", "state", "cue")
+QUEUE_COLUMNS = ("practice", "canon", "relation", "confidence", "right", "state", "cue")
+# Relations a reviewer triages: machine contradictions and possible tensions.
+CANDIDATES = ("contradicts", "tension")
 
 
 def queue_table(frame: pd.DataFrame) -> pd.DataFrame:
@@ -63,13 +66,16 @@ def queue_table(frame: pd.DataFrame) -> pd.DataFrame:
     Plain text columns (a data grid shows them as text, never as markup).
     """
     state = frame["triage"].where(frame["triage"] != "", "unreviewed")
-    state = state.where(frame["relation"] == "contradicts", "—")
+    state = state.where(frame["relation"].isin(CANDIDATES), "—")
+    said = frame["measured"] if "measured" in frame else pd.Series("", index=frame.index)
+    right = said.fillna("").astype(str).str.split(" at this confidence").str[0]
     return pd.DataFrame(
         {
             "practice": frame["memory_label"],
             "canon": frame["zk_label"],
             "relation": frame["relation"],
             "confidence": frame["confidence"].round(2),
+            "right": right,
             "cue": frame["cue"].fillna(""),
             "state": state,
         },
@@ -114,17 +120,19 @@ class CellDetail:
     brief: str | None = None
     verified: bool | None = None
     problem: str = ""
+    measured: str = ""  # a candidate's band precision in words, for the caption
 
 
-def cell_detail(opened: OpenWorkspace, edge: OverlayEdge) -> CellDetail:
+def cell_detail(opened: OpenWorkspace, edge: OverlayEdge, typer: str = "offline") -> CellDetail:
     """What a reviewer reads about one cell: the brief if high value, quotes and rationale."""
     material = cell_material(opened, edge)
     detail = CellDetail(
         high_value=is_high_value(edge.relation, edge.claim_strength, edge.confidence),
         rationale=edge.rationale,
         evidence=edge.evidence,
-        cue=_cue_label(edge.cue) if edge.relation.value == "contradicts" else "",
+        cue=_cue_label(edge.cue) if edge.relation.value in CANDIDATES else "",
         missing=material is None,
+        measured=measured(edge.relation, edge.confidence, typer),
     )
     if material is None:
         return detail
@@ -180,6 +188,20 @@ def triage_rows(
         }
         for e in reversed(entries)
     ]
+
+
+def candidate_caption(relation: str, measured_text: str) -> str:
+    """The caption over a machine contradiction or possible tension: what it is, and how often
+    ones at its confidence were right out of fold."""
+    if relation == "contradicts":
+        lead = "Machine contradiction, a candidate for review"
+    elif relation == "tension":
+        lead = (
+            "Possible tension: its confidence band was right too rarely to call it a contradiction"
+        )
+    else:
+        return ""
+    return f"{lead} — {measured_text}." if measured_text else f"{lead}."
 
 
 def overlay_summary(counts: Mapping) -> str:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import pickle
 import tempfile
 import zlib
 from collections.abc import Iterable, Iterator
@@ -216,11 +217,14 @@ def figures(picked: Iterable[tuple[Case, bool]]) -> dict:
 
 
 def _x(pool: list[Case], names: tuple[str, ...]) -> np.ndarray:
-    return np.array([[c.best.relevance.features()[n] for n in names] for c in pool], dtype=float)
+    return np.array([[_relevance(c.best).features()[n] for n in names] for c in pool], dtype=float)
 
 
 def _relevance(best: Candidate) -> Relevance:
-    return best.relevance
+    """The candidate's measurements; on words alone the cosines are absent (and unused)."""
+    if best.relevance is not None:
+        return best.relevance
+    return Relevance(best.note_coverage, best.sentence_coverage, best.margin, 0.0, 0.0, 0.0)
 
 
 def fitted(
@@ -308,9 +312,8 @@ def curve(all_cases: list[Case], names: tuple[str, ...]) -> dict[float, tuple[fl
     return out
 
 
-def lexical_cv(seen: list[Seen]) -> dict:
+def lexical_cv(base: list[Case]) -> dict:
     """Words alone, the coverage thresholds picked per fold on the other folds."""
-    base = cases(seen, 0.0, None)
     picked = []
     for k in range(FOLDS):
         train = [c for c in base if c.fold != k]
@@ -374,15 +377,23 @@ def main() -> None:
     parser.add_argument("--claims", type=Path, default=ROOT / "data/scifact/claims_train.jsonl")
     parser.add_argument("--write", action="store_true", help="save the gate fitted on all claims")
     parser.add_argument("--climate-fever", type=Path, default=None, help="check out of domain")
+    parser.add_argument("--cache", type=Path, default=None, help="keep the replayed cases here")
     args = parser.parse_args()
-    lexical = record(args.workspace, args.claims, meaning=False)
-    hybrid = record(args.workspace, args.claims, meaning=True)
-    shipped = figures((c, _lexical(c, (0.6, 0.06, 0.3))) for c in cases(lexical, 0.0, None))
+    if args.cache is not None and args.cache.exists():
+        with args.cache.open("rb") as handle:
+            words, by_weight, fingerprint = pickle.load(handle)
+    else:
+        lexical = record(args.workspace, args.claims, meaning=False)
+        hybrid = record(args.workspace, args.claims, meaning=True)
+        fingerprint = next(s.state.semantic.encoder.fingerprint for s in hybrid if s.state)
+        words = cases(lexical, 0.0, None)
+        by_weight = {w: cases(hybrid, w, probe(fingerprint)) for w in COSINE_WEIGHTS}
+        if args.cache is not None:
+            with args.cache.open("wb") as handle:
+                pickle.dump((words, by_weight, fingerprint), handle)
+    shipped = figures((c, _lexical(c, (0.6, 0.06, 0.3))) for c in words)
     print(_show("before, words alone, shipped thresholds (train fit)", shipped))
-    print(_show("before, words alone, thresholds picked per fold (held out)", lexical_cv(lexical)))
-    fingerprint = next(s.state.semantic.encoder.fingerprint for s in hybrid if s.state)
-    gate = probe(fingerprint)
-    by_weight = {w: cases(hybrid, w, gate) for w in COSINE_WEIGHTS}
+    print(_show("before, words alone, thresholds picked per fold (held out)", lexical_cv(words)))
     after, chosen = gate_cv(by_weight, BLEND)
     print(_show("after, hybrid retrieval and the relevance gate (held out)", after))
     print(f"  per fold (fold, cosine weight, bar): {chosen}")
@@ -390,7 +401,7 @@ def main() -> None:
     print(_show("  hybrid retrieval, gate over words alone (held out)", hybrid_lexical))
     print("curve, out-of-fold gate scores: evidence recall (abstention) at citation precision")
     rows = {
-        "words alone, lexical retrieval": curve(cases(lexical, 0.0, None), LEXICAL),
+        "words alone, lexical retrieval": curve(words, LEXICAL),
         "words alone, hybrid retrieval": curve(by_weight[0.0], LEXICAL),
     }
     rows |= {f"blend, cosine weight {w}": curve(c, BLEND) for w, c in by_weight.items()}

@@ -30,6 +30,9 @@ class Stance:
     cue: str
     confidence: float
     evidence: str = ""
+    # How often a stance like this one was right, out of fold ("about 7 in 10 at this
+    # confidence were right …"), or "" when nothing was measured for it.
+    measured: str = ""
 
     def to_dict(self) -> dict:
         return {
@@ -37,4 +40,5 @@ class Stance:
             "cue": self.cue,
             "confidence": round(self.confidence, 4),
             "evidence": self.evidence,
+            "measured": self.measured,
         }

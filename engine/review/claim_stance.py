@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 from engine.core.stance import Stance, StanceRelation
 from engine.review.alignment import agreement_phrase, evidence_phrase, overlap
+from engine.review.measured import measured
 from engine.review.passages import passage
 from engine.review.relations import Relation, Typing
 from engine.review.stance import OfflineTyper, model
@@ -68,4 +69,9 @@ def stance_toward(claim_text: str, evidence: Iterable[str]) -> Stance | None:
 def _stance(relation: StanceRelation, cue: str, typing: Typing, sentence: str) -> Stance:
     # "says X where the claim says Y" reads as the source speaking, so name it.
     cue = cue.replace("the claim", "the question")
-    return Stance(relation, f"the source {cue}", float(typing.confidence), sentence)
+    said = ""
+    if relation is StanceRelation.CONTRADICTS:
+        said = measured(typing.relation, typing.confidence) or (
+            "a cue in the words, not a calibrated contradiction: its precision is not measured"
+        )
+    return Stance(relation, f"the source {cue}", float(typing.confidence), sentence, said)
