@@ -414,7 +414,7 @@ def main() -> None:
         f"{n} {w:+.2f}" for n, w in zip(fitted_gate.features, fitted_gate.weights, strict=True)
     ))  # fmt: skip
     if args.write:
-        payload = fitted_gate.to_json() | {"cosine_weight": weight}
+        payload = replace(fitted_gate, cosine_weight=weight).to_json()
         GATE_PATH.parent.mkdir(parents=True, exist_ok=True)
         GATE_PATH.write_text(json.dumps(payload, indent=1, sort_keys=True) + "\n")
         print(f"  wrote {GATE_PATH.relative_to(ROOT)}")

@@ -31,14 +31,13 @@ from pathlib import Path
 import numpy as np
 
 from engine.review import calibration, stance
-from engine.review.calibration import Band, ContradictionCue, Family
+from engine.review.calibration import CONTRADICTS_PRECISION, Band, ContradictionCue, Family
 from engine.review.passages import passage
 from tools.fit_relevance import cited_docs, claim_folds
 from tools.train_stance import _standardise, fit_binary
 from tools.tune_stance import (
     CLIMATE_FEVER,
     FAMILY_BARS,
-    FAMILY_PRECISION,
     ROOT,
     SCIFACT,
     Pair,
@@ -51,6 +50,7 @@ FOLDS = 5
 L2 = 3.0
 EDGES = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.01)
 FAMILY = "denial"
+FAMILY_MINIMUM = 5
 
 
 @dataclass(frozen=True)
@@ -128,15 +128,15 @@ def confidence(r: Read, model: Fitted, family: Family | None) -> float | None:
 
 
 def choose_family(reads: list[Read], model: Fitted) -> Family | None:
-    """The lowest denial bar at which every flag on these pairs is right `FAMILY_PRECISION`
-    of the time; its rate is the family's own, less one standard error (Wilson)."""
-    base = [r.right for r in reads if confidence(r, model, None) is not None]
+    """The lowest denial bar at which the pairs only the family admits were right at least
+    `CONTRADICTS_PRECISION` of the time (at least `FAMILY_MINIMUM` of them); its rate is
+    theirs less one standard error (Wilson), and its band then decides what it is called."""
     extra = [(r.family, r.right) for r in reads if confidence(r, model, None) is None and r.cued]
     for bar in FAMILY_BARS:
         admitted = [right for value, right in extra if value >= bar]
-        flagged = base + admitted
-        if admitted and sum(flagged) / len(flagged) >= FAMILY_PRECISION:
-            n, p = len(admitted), sum(admitted) / len(admitted)
+        n = len(admitted)
+        if n >= FAMILY_MINIMUM and sum(admitted) / n >= CONTRADICTS_PRECISION:
+            p = sum(admitted) / n
             centre, spread = p + 1 / (2 * n), math.sqrt(p * (1 - p) / n + 1 / (4 * n * n))
             return Family(FAMILY, FAMILY, bar, round((centre - spread) / (1 + 1 / n), 4))
     return None

@@ -78,6 +78,8 @@ class RelevanceGate:
     weights: tuple[float, ...]
     bias: float
     threshold: float
+    # How much a sentence's cosine adds to its score when the reasoner picks what to restate.
+    cosine_weight: float = 0.0
 
     @classmethod
     def from_json(cls, raw: dict) -> RelevanceGate:
@@ -89,6 +91,7 @@ class RelevanceGate:
             weights=tuple(float(v) for v in raw["weights"]),
             bias=float(raw["bias"]),
             threshold=float(raw["threshold"]),
+            cosine_weight=float(raw.get("cosine_weight", 0.0)),
         )
 
     def to_json(self) -> dict:
@@ -100,6 +103,7 @@ class RelevanceGate:
             "weights": [round(v, 6) for v in self.weights],
             "bias": round(self.bias, 6),
             "threshold": round(self.threshold, 6),
+            "cosine_weight": self.cosine_weight,
         }
 
     def probability(self, relevance: Relevance) -> float:

@@ -31,6 +31,7 @@ from engine.workspace.embeddings import (
 from engine.workspace.notes import Note
 
 QUESTIONS_KEPT = 64
+SCANS_KEPT = 8
 ON_DEMAND_KEPT = 4096
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 
@@ -71,6 +72,8 @@ class Semantic:
         self._lock = threading.Lock()
         self._questions: OrderedDict[str, np.ndarray] = OrderedDict()
         self._on_demand: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._scans: OrderedDict[bytes, np.ndarray] = OrderedDict()
+        self._boxes: dict[tuple[str | None, str | None], np.ndarray] = {}
 
     def question(self, text: str) -> np.ndarray:
         """The unit vector of a question, computed once for the last few questions."""
@@ -93,19 +96,42 @@ class Semantic:
         closest to `query`, best first, ties by address."""
         if not len(self.addresses) or k < 1:
             return []
-        best = np.maximum.reduceat(self._matrix @ query, self._starts)
-        allowed = np.ones(len(self.addresses), dtype=bool)
-        if store is not None:
-            allowed &= self._stores == store
-        if source is not None:
-            allowed &= self._sources == source
-        picked = np.flatnonzero(allowed)
+        best = self._best(query)
+        picked = self._picked(store, source)
         if not len(picked):
             return []
-        scores = np.round(best[picked].astype(np.float64), 6)
+        scores = best[picked]
         # Addresses are in sorted order, so a stable sort breaks ties by address.
         order = np.argsort(-scores, kind="stable")[:k]
         return [Near(self.addresses[picked[i]], float(scores[i])) for i in order]
+
+    def _best(self, query: np.ndarray) -> np.ndarray:
+        """Each note's nearest-sentence cosine to `query`; one scan serves every adapter."""
+        key = query.tobytes()
+        with self._lock:
+            found = self._scans.get(key)
+        if found is None:
+            found = np.round(np.maximum.reduceat(self._matrix @ query, self._starts), 6)
+            with self._lock:
+                self._scans[key] = found
+                while len(self._scans) > SCANS_KEPT:
+                    self._scans.popitem(last=False)
+        return found
+
+    def _picked(self, store: str | None, source: str | None) -> np.ndarray:
+        """The positions of the notes of `store` and `source` (either may be None: any)."""
+        with self._lock:
+            found = self._boxes.get((store, source))
+        if found is None:
+            allowed = np.ones(len(self.addresses), dtype=bool)
+            if store is not None:
+                allowed &= self._stores == store
+            if source is not None:
+                allowed &= self._sources == source
+            found = np.flatnonzero(allowed)
+            with self._lock:
+                self._boxes[store, source] = found
+        return found
 
     def similarities(self, query: np.ndarray, texts: Sequence[str]) -> np.ndarray:
         """The cosine of `query` with each of `texts` (stored vectors, else encoded now)."""

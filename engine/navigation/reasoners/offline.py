@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from engine.core.model import Address, Claim, ClaimKind, ProseCitation
 from engine.core.text import sentences
@@ -41,9 +42,10 @@ class OfflineConfig:
 
     With an encoder, a claim-shaped question is gated by meaning and words together
     (`engine.navigation.relevance`: `gate`, else the shipped one) instead of the three
-    coverage thresholds; gaps and aims still give up. `cosine_weight` adds the sentence's
-    closeness in meaning to its score, so the reasoner restates the sentence nearest the
-    question among those that cover it. `relevance=False` keeps words alone.
+    coverage thresholds; gaps and aims still give up. `cosine_weight` (default: the gate's)
+    adds the sentence's closeness in meaning to its score, so the reasoner restates the
+    sentence nearest the question among those that cover it. `relevance=False` keeps words
+    alone.
     """
 
     ground_top: int = 3
@@ -60,7 +62,7 @@ class OfflineConfig:
     findings_only: bool = True
     relevance: bool = True
     gate: RelevanceGate | None = None
-    cosine_weight: float = 0.0
+    cosine_weight: float | None = None  # None: the gate's own
 
     def relevance_gate(self) -> RelevanceGate | None:
         """The gate in use: the configured one, else the shipped one; None when turned off."""
@@ -306,6 +308,10 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
     needed = salient | ({q for q in weights if q.isdigit()} if config.numbers_block else set())
     rank = {address: i for i, address in enumerate(rank_nodes(state))}
     closeness = _closeness(state, config)
+    gate = config.relevance_gate()
+    weight = config.cosine_weight if config.cosine_weight is not None else 0.0
+    if config.cosine_weight is None and gate is not None:
+        weight = gate.cosine_weight
     near: dict[str, float] = {}  # note -> its nearest sentence's (or title's) cosine
     said: dict[tuple[str, str], float] = {}  # (note, sentence) -> the sentence's cosine
     best: Candidate | None = None
@@ -332,7 +338,7 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
                 own
                 + config.title_weight * (coverage - own)
                 + config.rank_bonus / (rank.get(address, 99) + 1)
-                + config.cosine_weight * said.get((address, text), 0.0)
+                + weight * said.get((address, text), 0.0)
                 - len(gaps)
             )
             cand = Candidate(
@@ -427,8 +433,10 @@ def _mention(state: NavState, *, exact: bool) -> Callable[[str], frozenset[str]]
     return by_stem
 
 
-def _stems(text: str) -> set[str]:
-    return {stem(w) for w in terms(text)}
+@lru_cache(maxsize=4096)
+def _stems(text: str) -> frozenset[str]:
+    # Pure in its text, and asked of every node's body at every step: kept, not redone.
+    return frozenset(stem(w) for w in terms(text))
 
 
 def _title(state: NavState, address: str) -> str:
