@@ -59,7 +59,7 @@ def run():
     if encoder is None:
         return
     texts = _sentences()
-    single = MiniLM(encoder._session, encoder._tokenizer, workers=1)  # noqa: SLF001
+    single = MiniLM(encoder._session, encoder._tokenizer, workers=1)
     started = time.perf_counter()
     single.encode(texts)
     one = (time.perf_counter() - started) * 1000 / len(texts)
