@@ -91,8 +91,10 @@ def detail_pane(worker: Worker, overlay: Overlay, row: pd.Series) -> None:
     if detail is None or detail.missing:
         st.warning("One of this edge's notes is no longer in the workspace.")
         return
+    # A callout, not a caption: the measured precision is what a reviewer weighs first.
     if caption := cells.candidate_caption(row["relation"], detail.measured):
-        st.caption(md_escape(caption))
+        callout = st.warning if row["relation"] == "contradicts" else st.info
+        callout(md_escape(caption))
     if detail.cue:
         st.markdown(f"**Cue** — {md_escape(detail.cue)}")
     if detail.brief is None:

@@ -302,9 +302,12 @@ def stance_line(result: NavResult) -> StanceLine | None:
         return None
     if stance.relation is StanceRelation.CONTRADICTS:
         said = f" Measured: {stance.measured}." if stance.measured else ""
-        return StanceLine(
-            "warning", f"The cited source contradicts the question: {stance.cue}.{said}"
+        lead = (
+            "The cited source may contradict the question, a possible tension"
+            if stance.tension
+            else "The cited source contradicts the question"
         )
+        return StanceLine("warning", f"{lead}: {stance.cue}.{said}")
     if stance.relation is StanceRelation.SUPPORTS:
         return StanceLine("info", f"The cited source supports the question: {stance.cue}.")
     return StanceLine(

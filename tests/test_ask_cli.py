@@ -55,6 +55,13 @@ def test_single_and_batch_answers_carry_the_stance(lab_path, tmp_path):
     proc = run("ask", "--batch", str(batch), "--workspace", str(lab_path))
     stated, asked = (json.loads(line) for line in proc.out.splitlines())
     assert single["decision"]["label"] == "ANSWER" and single["stance"] == stated["stance"]
-    assert set(stated["stance"]) == {"relation", "cue", "confidence", "evidence"}
+    assert set(stated["stance"]) == {
+        "relation",
+        "cue",
+        "confidence",
+        "evidence",
+        "measured",
+        "tension",
+    }
     assert stated["stance"]["relation"] in ("supports", "contradicts", "neither")
     assert asked["stance"] is None  # a question states no claim

@@ -47,6 +47,7 @@ from engine.navigation.reasoners.offline import (
     OfflineConfig,
     OfflineReasoner,
     best_candidate,
+    stands_out,
     strong,
 )
 from engine.navigation.relevance import GATE_PATH, Relevance, RelevanceGate
@@ -171,9 +172,15 @@ class Case:
     fold: int
     has_evidence: bool
     hit: bool
-    eligible: bool  # names every salient term and is no aim: the gate may admit it
     claim: bool
     best: Candidate | None
+
+    @property
+    def eligible(self) -> bool:
+        """Names every salient term, is no aim and stands out: the gate may admit it."""
+        best = self.best
+        config = OfflineConfig(ground_practice=False)
+        return best is not None and not best.gaps and not best.asks and stands_out(best, config)
 
 
 def cases(seen: list[Seen], weight: float, gate: RelevanceGate | None) -> list[Case]:
@@ -183,9 +190,8 @@ def cases(seen: list[Seen], weight: float, gate: RelevanceGate | None) -> list[C
     for item in seen:
         best = best_candidate(item.state, config) if item.state is not None else None
         hit = best is not None and _abstract(item.state, best.address) in item.gold.evidence
-        eligible = best is not None and not best.gaps and not best.asks
         claim = claim_shaped(item.gold.claim)
-        out.append(Case(item.fold, bool(item.gold.evidence), hit, eligible, claim, best))
+        out.append(Case(item.fold, bool(item.gold.evidence), hit, claim, best))
     return out
 
 

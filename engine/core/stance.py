@@ -33,6 +33,8 @@ class Stance:
     # How often a stance like this one was right, out of fold ("about 7 in 10 at this
     # confidence were right …"), or "" when nothing was measured for it.
     measured: str = ""
+    # A contradiction from a confidence band right too rarely out of fold to call it one.
+    tension: bool = False
 
     def to_dict(self) -> dict:
         return {
@@ -41,4 +43,5 @@ class Stance:
             "confidence": round(self.confidence, 4),
             "evidence": self.evidence,
             "measured": self.measured,
+            "tension": self.tension,
         }

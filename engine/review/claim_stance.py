@@ -74,4 +74,5 @@ def _stance(relation: StanceRelation, cue: str, typing: Typing, sentence: str) -
         said = measured(typing.relation, typing.confidence) or (
             "a cue in the words, not a calibrated contradiction: its precision is not measured"
         )
-    return Stance(relation, f"the source {cue}", float(typing.confidence), sentence, said)
+    tension = relation is StanceRelation.CONTRADICTS and typing.relation is Relation.TENSION
+    return Stance(relation, f"the source {cue}", float(typing.confidence), sentence, said, tension)

@@ -210,7 +210,12 @@ def strong(best: Candidate, config: OfflineConfig, *, claim: bool = True) -> boo
     """
     gate = config.relevance_gate()
     if claim and best.relevance is not None and gate is not None:
-        return not best.gaps and not best.asks and gate.admits(best.relevance)
+        return (
+            not best.gaps
+            and not best.asks
+            and stands_out(best, config)
+            and gate.admits(best.relevance)
+        )
     return (
         not best.gaps
         and best.note_coverage >= config.min_coverage
@@ -218,6 +223,18 @@ def strong(best: Candidate, config: OfflineConfig, *, claim: bool = True) -> boo
         and (best.margin >= config.min_margin or not claim)
         and not best.asks
     )
+
+
+def stands_out(best: Candidate, config: OfflineConfig) -> bool:
+    """Whether the note stands out from the runner-up in words, or else in meaning.
+
+    A note no better covered than its rival, and no nearer the question than it, is about
+    the topic rather than the claim, whatever the blend says.
+    """
+    relevance = best.relevance
+    if best.margin >= config.min_margin or relevance is None:
+        return True
+    return relevance.cosine_margin > 0.0
 
 
 def _practice(address: str) -> bool:
@@ -338,7 +355,9 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
                 own
                 + config.title_weight * (coverage - own)
                 + config.rank_bonus / (rank.get(address, 99) + 1)
-                + weight * said.get((address, text), 0.0)
+                # Meaning weighs only checked text: at an equal match, a note's own words
+                # never overtake its confirmed sentences.
+                + (weight * said.get((address, text), 0.0) if confirmed else 0.0)
                 - len(gaps)
             )
             cand = Candidate(
@@ -403,10 +422,16 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
 
 
 def _closeness(state: NavState, config: OfflineConfig) -> Callable[[list[str]], list[float]] | None:
-    """Cosines of texts with the question, when an encoder is present and a gate fits it."""
+    """Cosines of texts with the question, when an encoder is present and a gate fits it.
+
+    Only for a question that states a claim: the gate and the sentence choice's weight on
+    meaning were fitted on claims; a topic question is answered on words, as before.
+    """
     semantic = state.semantic
     gate = config.relevance_gate()
     if semantic is None or gate is None or not gate.applies_to(semantic.encoder.fingerprint):
+        return None
+    if not claim_shaped(state.question):
         return None
     question = semantic.question(state.question)
     return lambda texts: [float(c) for c in semantic.similarities(question, texts)]
