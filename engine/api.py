@@ -245,6 +245,7 @@ def ask(
         edges=edges,
         verifiers=verifiers,
         observer=observer,
+        semantic=opened.meaning.semantic,
     )
     started = time.perf_counter()
     stance = question_stance(question, result.decision)

@@ -309,7 +309,13 @@ def stance_line(result: NavResult) -> StanceLine | None:
     if stance is None:
         return None
     if stance.relation is StanceRelation.CONTRADICTS:
-        return StanceLine("warning", f"The cited source contradicts the question: {stance.phrase}.")
+        said = f" Measured: {stance.measured}." if stance.measured else ""
+        lead = (
+            "The cited source may contradict the question, a possible tension"
+            if stance.tension
+            else "The cited source contradicts the question"
+        )
+        return StanceLine("warning", f"{lead}: {stance.phrase}.{said}")
     if stance.relation is StanceRelation.SUPPORTS:
         return StanceLine("info", f"The cited source supports the question: {stance.phrase}.")
     return StanceLine(

@@ -36,7 +36,7 @@ def cell_label(row: Mapping) -> str:
 
 def triage_queue(frame: pd.DataFrame) -> pd.DataFrame:
     """The contradictions of a matrix frame, untriaged first, then by priority."""
-    queue = frame[frame["relation"] == "contradicts"].copy()
+    queue = frame[frame["relation"].isin(CANDIDATES)].copy()
     queue["pending"] = queue["triage"].fillna("") == ""
     queue = queue.sort_values(["pending", "priority"], ascending=[False, False], kind="stable")
     return queue.drop(columns="pending").reset_index(drop=True)
@@ -47,7 +47,9 @@ def pending_count(queue: pd.DataFrame) -> int:
     return int((queue["triage"] == "").sum())
 
 
-QUEUE_COLUMNS = ("practice", "canon", "relation", "confidence", "state", "cue")
+QUEUE_COLUMNS = ("practice", "canon", "relation", "confidence", "right", "state", "cue")
+# Relations a reviewer triages: machine contradictions and possible tensions.
+CANDIDATES = ("contradicts", "tension")
 
 
 def queue_table(frame: pd.DataFrame) -> pd.DataFrame:
@@ -56,13 +58,16 @@ def queue_table(frame: pd.DataFrame) -> pd.DataFrame:
     Plain text columns (a data grid shows them as text, never as markup).
     """
     state = frame["triage"].where(frame["triage"] != "", "unreviewed")
-    state = state.where(frame["relation"] == "contradicts", "—")
+    state = state.where(frame["relation"].isin(CANDIDATES), "—")
+    said = frame["measured"] if "measured" in frame else pd.Series("", index=frame.index)
+    right = said.fillna("").astype(str).str.split(" at this confidence").str[0]
     return pd.DataFrame(
         {
             "practice": frame["memory_label"],
             "canon": frame["zk_label"],
             "relation": frame["relation"],
             "confidence": frame["confidence"].round(2),
+            "right": right,
             "cue": frame["cue"].fillna(""),
             "state": state,
         },
@@ -90,6 +95,20 @@ def quotes_html(quotes: Sequence[Quote]) -> str:
             "</blockquote>"
         )
     return "".join(items) or "<small>No stored quotes.</small>"
+
+
+def candidate_caption(relation: str, measured_text: str) -> str:
+    """The caption over a machine contradiction or possible tension: what it is, and how often
+    ones at its confidence were right out of fold."""
+    if relation == "contradicts":
+        lead = "Machine contradiction, a candidate for review"
+    elif relation == "tension":
+        lead = (
+            "Possible tension: its confidence band was right too rarely to call it a contradiction"
+        )
+    else:
+        return ""
+    return f"{lead} — {measured_text}." if measured_text else f"{lead}."
 
 
 def overlay_summary(counts: Mapping) -> str:

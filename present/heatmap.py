@@ -17,15 +17,16 @@ from engine import (
 )
 from present.markup import esc, relation_colours, triage_marks
 
-_relation_band = {"supports": 0, "contradicts": 1, "extends": 2}
+_relation_band = {"supports": 0, "contradicts": 1, "extends": 2, "tension": 3}
+_BANDS = len(_relation_band)
 
 
 def _band_scale() -> list[list]:
-    """A colour scale in three bands, one per relation, each from pale to its full colour."""
+    """A colour scale in one band per relation, each from pale to its full colour."""
     scale: list[list] = []
     for name, band in _relation_band.items():
         # Bands meet without blending; the scale must still end exactly at 1.
-        low, high = band / 3, min(1.0, (band + 1) / 3 - 1e-6 * (band < 2))
+        low, high = band / _BANDS, min(1.0, (band + 1) / _BANDS - 1e-6 * (band < _BANDS - 1))
         scale += [[low, _tint(relation_colours[name], 0.15)], [high, relation_colours[name]]]
     return scale
 
@@ -129,7 +130,7 @@ def _figure(shown: pd.DataFrame, rows: list[str], cols: list[str]) -> go.Figure:
             hoverinfo="skip",
             colorscale=_band_scale(),
             zmin=0,
-            zmax=3,
+            zmax=_BANDS,
             showscale=False,
             xgap=2,
             ygap=2,

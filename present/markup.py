@@ -62,6 +62,7 @@ store_colours = {s.name: s.colour for s in store_swatches}
 relation_swatches = (
     Swatch("supports", "#2e8b57", "the practice entry agrees with the canon claim"),
     Swatch("contradicts", "#c0392b", "the practice entry contradicts the canon claim"),
+    Swatch("tension", "#d68910", "a possible tension, below the measured contradiction bar"),
     Swatch("extends", "#1f5fa8", "the practice entry goes beyond the canon claim"),
 )
 relation_colours = {s.name: s.colour for s in relation_swatches}

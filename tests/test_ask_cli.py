@@ -57,6 +57,14 @@ def test_single_and_batch_answers_carry_the_stance(lab_path, tmp_path):
     proc = invoke("ask", "--batch", str(batch), "--workspace", str(lab_path))
     stated, asked = (json.loads(line) for line in proc.out.splitlines())
     assert single["decision"]["label"] == "ANSWER" and single["stance"] == stated["stance"]
-    assert set(stated["stance"]) == {"relation", "cue", "cue_kind", "confidence", "evidence"}
+    assert set(stated["stance"]) == {
+        "relation",
+        "cue",
+        "cue_kind",
+        "confidence",
+        "evidence",
+        "measured",
+        "tension",
+    }
     assert stated["stance"]["relation"] in ("supports", "contradicts", "neither")
     assert asked["stance"] is None  # a question states no claim

@@ -50,7 +50,7 @@ def typer():
         ("Vitamin D supplementation does not affect bone density in postmenopausal women.",
          VITAMIN_D_EFFECT, Relation.CONTRADICTS, "an effect"),
         ("Statin therapy reduced the incidence of major cardiovascular events by 50%.", STATINS,
-         Relation.CONTRADICTS, "25%"),
+         Relation.TENSION, "25%"),
         (REDUCES, STATINS, Relation.SUPPORTS, '"reduced"'),
         ("Statin therapy reduced major cardiovascular events by about 25%.", STATINS,
          Relation.SUPPORTS, "agrees"),
@@ -154,30 +154,39 @@ def test_a_denial_of_an_aligned_statement_contradicts_in_both_directions(
 
 
 @pytest.mark.parametrize(
-    ("claim", "sentence", "admitted"),
+    ("claim", "sentence"),
     [
         ("There has been no rise in ocean acidity over the last century.",
-         "Seawater absorbed carbon dioxide, raising ocean acidity over the last century.", True),
+         "Seawater absorbed carbon dioxide, raising ocean acidity over the last century."),
         ("Ocean acidity has not risen over the last century.",
-         "Ocean acidity rose over the last century as seawater absorbed carbon dioxide.", False),
+         "Ocean acidity rose over the last century as seawater absorbed carbon dioxide."),
     ],
-    ids=["denial-at-the-bar", "denial-below-the-bar"],
+    ids=["denial-well-aligned", "denial-less-aligned"],
 )  # fmt: skip
-def test_the_denial_family_admits_what_the_calibration_refuses(typer, claim, sentence, admitted):
-    shipped = model()
-    (family,) = shipped.calibration.families
-    rarity = shipped.rarity
-    assert (denial(passage(claim), passage(sentence), rarity) >= family.bar) is admitted
+def test_a_denial_in_a_band_right_too_rarely_stays_a_possible_tension(typer, claim, sentence):
+    calibration = model().calibration
     typing = typer(claim, sentence)
-    assert (typing.relation is Relation.CONTRADICTS) is admitted
-    without_family = replace(shipped, calibration=replace(shipped.calibration, families=()))
-    without = OfflineTyper(without_family)(claim, sentence)
-    # The calibration alone refuses both: the family is what admits the first.
-    assert without.relation is not Relation.CONTRADICTS
-    if admitted:
-        assert typing.confidence == family.rate
-        assert typing.cue is ContradictionCue.NEGATION
-        assert "denial family" in typing.rationale
+    band = calibration.band(typing.confidence)
+    assert band is not None and not band.contradicts
+    assert typing.relation is Relation.TENSION
+    assert typing.cue is ContradictionCue.NEGATION
+    assert f"about {band.in_ten} in 10 at this confidence were right" in typing.rationale
+
+
+@pytest.mark.parametrize(
+    ("precision", "relation"),
+    [(0.85, Relation.CONTRADICTS), (0.70, Relation.CONTRADICTS), (0.69, Relation.TENSION)],
+    ids=["well-above", "at-the-bar", "just-below"],
+)
+def test_only_a_band_measured_right_seven_times_in_ten_is_called_contradicts(precision, relation):
+    shipped = model()
+    bands = tuple(replace(b, precision=precision) for b in shipped.calibration.bands)
+    banded = OfflineTyper(replace(shipped, calibration=replace(shipped.calibration, bands=bands)))
+    typing = banded(
+        "Statins increased the incidence of major cardiovascular events.",
+        "Statin therapy reduced the incidence of major cardiovascular events by 25%.",
+    )
+    assert typing.relation is relation
 
 
 def test_a_calibration_family_survives_its_json_form():

@@ -98,10 +98,14 @@ def detail_pane(worker: Worker, overlay: Overlay, row: pd.Series) -> None:
     """What a reviewer reads about the selected edge: both notes, cue, brief, quotes."""
     st.markdown(md_escape(cells.edge_heading(row)))
     edge = find_edge(overlay, row)
-    detail = worker.call(cell_detail, worker.opened, edge) if edge else None
+    detail = worker.call(cell_detail, worker.opened, edge, overlay.typer) if edge else None
     if detail is None or detail.missing:
         st.warning("One of this edge's notes is no longer in the workspace.")
         return
+    # A callout, not a caption: the measured precision is what a reviewer weighs first.
+    if caption := cells.candidate_caption(row["relation"], detail.measured):
+        callout = st.warning if row["relation"] == "contradicts" else st.info
+        callout(md_escape(caption))
     if detail.cue:
         st.markdown(f"**Cue** — {md_escape(detail.cue)}")
     if detail.brief is None:
@@ -125,7 +129,7 @@ def _decide(root: str, frame: pd.DataFrame, decision: TriageDecision) -> None:
     """
     token = session.get(KEYS.matrix_selected)
     hits = frame[frame["edge_id"] == token]
-    if hits.empty or hits.iloc[0]["relation"] != "contradicts":
+    if hits.empty or hits.iloc[0]["relation"] not in cells.CANDIDATES:
         session[KEYS.triage_message] = "Not recorded: the selected edge is not a contradiction."
         return
     row = hits.iloc[0].to_dict()
@@ -143,11 +147,17 @@ def _decide(root: str, frame: pd.DataFrame, decision: TriageDecision) -> None:
 
 def triage_pane(root: str, frame: pd.DataFrame, row: pd.Series) -> None:
     """Confirm, dismiss or follow up the selected contradiction, with a note."""
-    if row["relation"] != "contradicts":
-        st.caption("Triage is for contradictions; pick one in the queue or the heatmap.")
+    if row["relation"] not in cells.CANDIDATES:
+        st.caption(
+            "Triage is for contradictions and possible tensions; pick one in the queue or "
+            "the heatmap."
+        )
         return
     queue = cells.triage_queue(frame)
-    st.caption(f"{cells.pending_count(queue)} of {len(queue)} contradictions not yet reviewed.")
+    st.caption(
+        f"{cells.pending_count(queue)} of {len(queue)} contradictions and possible tensions "
+        "not yet reviewed."
+    )
     now = row["triage"] or "unreviewed"
     st.caption(md_escape(f"This edge: {now}. A new decision supersedes the last one."))
     st.text_input("Note", key=KEYS.triage_note(row["edge_id"]), placeholder="Why, in a sentence")

@@ -51,6 +51,8 @@ def _run(args: argparse.Namespace) -> int:
     opened = open_workspace(args.workspace)
     if opened.notice:
         print(f"notice: {opened.notice}", file=sys.stderr)
+    if opened.meaning_notice:  # no encoder: retrieval and relevance rest on words alone
+        print(f"notice: {opened.meaning_notice}", file=sys.stderr)
     try:
         if args.batch is None:
             result = answer(opened, args.question, reasoner=args.reasoner, budget=budget)

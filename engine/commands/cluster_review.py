@@ -17,14 +17,13 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from engine.commands.cluster import Session, Where, session, skipped_line, worker_workspace
-from engine.core.wire import dumps
 from engine.distributed.cluster import ClusterSpec
 from engine.distributed.ordered import Plan, Skipped, Task
 from engine.evaluation.scifact import ClaimOutcome, GoldClaim, run_claims, score
 from engine.review.overlay import Candidate, Pairwise, Progress, note_text
 from engine.review.relations import Typing
 from engine.review.typers import make_typer
-from engine.workspace.opened import OpenWorkspace
+from engine.workspace.opened import OpenWorkspace, words_alone
 
 # Items per cluster task: a practice entry's pairs type in a few milliseconds, a claim is
 # asked in tens; a task's round trip through the scheduler takes several.
@@ -98,19 +97,25 @@ def type_entry(
     return [typed_by(note_text(notes[memory]), note_text(notes[canon])) for memory, canon in pairs]
 
 
-def eval_on_cluster(
-    opened: OpenWorkspace, claims: Sequence[GoldClaim], args: argparse.Namespace, line: Progress
-) -> int:
-    """Ask every claim as one task, score the outcomes here and print the figures.
+def score_on_cluster(
+    opened: OpenWorkspace,
+    claims: Sequence[GoldClaim],
+    args: argparse.Namespace,
+    line: Progress,
+    lexical: bool = False,
+) -> tuple[dict[str, object], int]:
+    """Ask every claim as one task and score the outcomes here: (figures, claims skipped).
 
-    Exit 1 when a claim was skipped as poison (named on stderr, left out of the figures).
+    With `lexical`, workers answer on words alone. A claim skipped as poison is named on
+    stderr and left out of the figures.
     """
     outcomes: list[ClaimOutcome] = []
     skipped = 0
     with session(args.cluster) as run:
         where, image = run.share(opened)
         items = [
-            Task(f"claim {c.id}", claim_outcome, (where, image, c, args.reasoner)) for c in claims
+            Task(f"claim {c.id}", claim_outcome, (where, image, c, args.reasoner, lexical))
+            for c in claims
         ]
         plan = Plan(total=len(items), progress=line, job="eval", chunk=CLAIM_CHUNK)
         with run.run(items, plan) as results:
@@ -120,16 +125,19 @@ def eval_on_cluster(
                     print(skipped_line(f"claim {claim.id}", value.reason), file=sys.stderr)
                 else:
                     outcomes.append(value)
-    figures = score(outcomes)
+    figures: dict[str, object] = dict(score(outcomes))
     if skipped:
         figures["skipped"] = skipped
-    print(dumps(figures))
-    return 1 if skipped else 0
+    return figures, skipped
 
 
-def claim_outcome(where: Where, image: object, claim: GoldClaim, reasoner: str) -> ClaimOutcome:
+def claim_outcome(
+    where: Where, image: object, claim: GoldClaim, reasoner: str, lexical: bool = False
+) -> ClaimOutcome:
     """One claim asked on a worker, as `run_claims` records it (the task)."""
-    return run_claims(worker_workspace(where, image), [claim], reasoner=reasoner)[0]
+    opened = worker_workspace(where, image)
+    view = words_alone(opened) if lexical else opened
+    return run_claims(view, [claim], reasoner=reasoner)[0]
 
 
 _typers: dict[str, Pairwise] = {}

@@ -62,8 +62,10 @@ def _configure_index(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_index(args: argparse.Namespace) -> int:
+    from engine.core.encoder import load_encoder
     from engine.workspace.index import Index
     from engine.workspace.opened import save_passages
+    from engine.workspace.semantic import open_meaning
     from engine.workspace.stores import load_workspace
 
     progress = Progress("indexing")
@@ -83,6 +85,15 @@ def _run_index(args: argparse.Namespace) -> int:
             save_passages(workspace)
         if index.notice:  # set at opening, or by an update that found the file unwritable
             print(f"notice: {index.notice}", file=sys.stderr)
+        meaning = open_meaning(
+            workspace.root,
+            workspace.notes.values(),
+            load_encoder(),
+            writable=index.path is not None,
+            progress=Progress("encoding sentences"),
+        )
+        if meaning.notice:
+            print(f"notice: {meaning.notice}", file=sys.stderr)
         summary = {
             "workspace": str(workspace.root),
             "notes": len(workspace.notes),
@@ -95,6 +106,7 @@ def _run_index(args: argparse.Namespace) -> int:
             "problems": len(workspace.report),
             "load_seconds": round(loaded - started, 3),
             "update_seconds": round(stats.seconds, 3),
+            "vectors": meaning.stats.to_dict() if meaning.stats else None,
         }
         if checked is not None:
             summary["check"] = checked.to_dict()

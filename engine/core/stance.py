@@ -128,6 +128,11 @@ class Stance:
     cue: Cue
     confidence: float
     evidence: str = ""
+    # How often a stance like this one was right, out of fold ("about 7 in 10 at this
+    # confidence were right …"), or "" when nothing was measured for it.
+    measured: str = ""
+    # A contradiction from a confidence band right too rarely out of fold to call it one.
+    tension: bool = False
 
     @property
     def phrase(self) -> str:
@@ -143,4 +148,6 @@ class Stance:
             "cue_kind": self.cue.shape.value,
             "confidence": round(self.confidence, 4),
             "evidence": self.evidence,
+            "measured": self.measured,
+            "tension": self.tension,
         }

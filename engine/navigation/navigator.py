@@ -25,6 +25,7 @@ from engine.navigation.steps import Step as Step
 from engine.navigation.substrate import Adapter, Neighbourhood, Node, build_adapters, owner
 from engine.workspace.index import Index
 from engine.workspace.notes import Store
+from engine.workspace.semantic import Semantic
 from engine.workspace.stores import Workspace
 
 SEEDS_PER_SOURCE = 6
@@ -54,6 +55,8 @@ class NavState:
     steps_taken: int
     workspace: Workspace
     terms: QuestionTerms | None = None
+    # The workspace's sentence vectors, when an encoder is present: meaning for the gate.
+    semantic: Semantic | None = None
 
     @property
     def steps_left(self) -> int:
@@ -91,6 +94,7 @@ def navigate(
     edges: Iterable[Edge] = (),
     verifiers: Registry[Verifier] | None = None,
     observer: Observer | None = None,
+    semantic: Semantic | None = None,
 ) -> NavResult:
     """Run the navigation loop; any failure inside becomes a labelled abstention, never a raise.
 
@@ -98,7 +102,8 @@ def navigate(
     `verifiers` (the built-in registry by default) checks each ground once, at grounding
     time; the router reuses those results. `observer`, when given, sees every state the
     policy decided from with the action it chose (tuning and tracing watch the walk with
-    it instead of wrapping the reasoner).
+    it instead of wrapping the reasoner). `semantic` (the workspace's sentence vectors)
+    fuses meaning into retrieval and lets the reasoner weigh it; it never licenses anything.
     """
     budget = budget or Budget()
     started = time.perf_counter()
@@ -112,6 +117,7 @@ def navigate(
         verifiers=verifiers,
         observer=observer,
     )
+    run.semantic = semantic
     try:
         run.execute()
     except Exception as exc:  # any failure inside becomes a labelled abstention
@@ -163,12 +169,13 @@ class _Run:
         self.given_up: GiveUp | None = None
         self.step_note = ""
         self.terms: QuestionTerms | None = None
+        self.semantic: Semantic | None = None
 
     def execute(self) -> None:
         if not self.question.strip():
             self.failure = Failure(FailureKind.EMPTY)
             return
-        self.adapters = build_adapters(self.workspace, self.index)
+        self.adapters = build_adapters(self.workspace, self.index, self.semantic)
         self.terms = QuestionTerms(
             self.question, self.index.rarity, notes=self.index.count(), known=in_canon(self.index)
         )
@@ -182,6 +189,7 @@ class _Run:
                 len(self.steps) - 1,
                 self.workspace,
                 self.terms,
+                self.semantic,
             )
             action = self.policy.decide(state)
             if self.observer is not None:

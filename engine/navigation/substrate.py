@@ -10,9 +10,11 @@ from engine.core.errors import PayloadError
 from engine.core.model import Address, Edge
 from engine.core.text import shorten
 from engine.navigation.budget import Budget as Budget
+from engine.navigation.retrieval import retrieve
 from engine.workspace.index import Index
 from engine.workspace.notes import MEMORY_SOURCE, Note, Store
 from engine.workspace.passages import PASSAGE_BOX
+from engine.workspace.semantic import Semantic
 from engine.workspace.stores import Workspace
 
 EXCERPT_CHARS = 280
@@ -132,13 +134,15 @@ class NoteAdapter:
         source: str,
         backlinks: Mapping[str, tuple[tuple[str, str], ...]],
         related: bool = False,
+        semantic: Semantic | None = None,
     ):
         self.workspace, self.index, self.backlinks = workspace, index, backlinks
         self.store, self.source, self.related = store, source, related
+        self.semantic = semantic
 
     def retrieve(self, query: str, k: int) -> list[Node]:
-        hits = self.index.search(query, k=k, store=self.store, box=self.source)
-        notes = (self.workspace.note(hit.address) for hit in hits)
+        found = retrieve(self.index, self.semantic, query, k, store=self.store, box=self.source)
+        notes = (self.workspace.note(address) for address in found)
         return [Node.from_note(n) for n in notes if n is not None]
 
     def expand(self, node: Node) -> tuple[list[Node], list[Edge]]:
@@ -222,9 +226,11 @@ def code_text(workspace: Workspace, path: str) -> str | None:
     return None if data is None else data.decode("utf-8", errors="replace")
 
 
-def build_adapters(workspace: Workspace, index: Index) -> list[Adapter]:
+def build_adapters(
+    workspace: Workspace, index: Index, semantic: Semantic | None = None
+) -> list[Adapter]:
     """Adapters in a fixed priority: local canon boxes, federated boxes, the sources'
-    passages, practice, code."""
+    passages, practice, code; with `semantic`, retrieval fuses BM25 with meaning."""
     backlinks = backlink_map(workspace)
     related = link_less(workspace)
     sources = [(Store.CANON.value, box) for box in workspace.boxes]
@@ -234,7 +240,13 @@ def build_adapters(workspace: Workspace, index: Index) -> list[Adapter]:
     sources.append((Store.PRACTICE.value, MEMORY_SOURCE))
     adapters: list[Adapter] = [
         NoteAdapter(
-            workspace, index, store=store, source=source, backlinks=backlinks, related=related
+            workspace,
+            index,
+            store=store,
+            source=source,
+            backlinks=backlinks,
+            related=related,
+            semantic=semantic,
         )
         for store, source in sources
     ]

@@ -12,6 +12,12 @@ A `Family` is a kind of contradiction the logistic model under-rates out of doma
 named alignment feature at or above a bar. Its bar is chosen on train folds of both tuning
 sets (`engine.evaluation.tune_stance --fit-families`) and its confidence is the family's pooled rate
 of being right there, so a family edge is admitted on its own evidence, not the model's.
+
+A `Band` is a range of that confidence with how often, out of fold, a flagged pair in it
+was right, in domain (SciFact, folds grouped by abstract) and out (Climate-FEVER, folds by
+claim text), measured by `engine.evaluation.stance_bands`. The typer calls a pair `contradicts` only
+in a band whose measured precision reaches `CONTRADICTS_PRECISION`; a lower band's pair
+is a *possible tension*, kept for a reviewer with the band's precision beside it.
 """
 
 from __future__ import annotations
@@ -25,6 +31,71 @@ import numpy as np
 from engine.core.stance import ContradictionCue
 
 _CUED = tuple(c for c in ContradictionCue if c is not ContradictionCue.NONE)
+# The out-of-fold precision a band must reach for its pairs to be called contradictions.
+CONTRADICTS_PRECISION = 0.70
+
+
+@dataclass(frozen=True)
+class Band:
+    """A confidence range [low, high) and how often a flagged pair in it was right.
+
+    `precision` and `count` pool both tuning sets out of fold; `in_domain` and
+    `out_of_domain` are (right, flagged) on SciFact and on Climate-FEVER.
+    """
+
+    low: float
+    high: float
+    precision: float
+    count: int
+    in_domain: tuple[int, int] = (0, 0)
+    out_of_domain: tuple[int, int] = (0, 0)
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> Band:
+        return cls(
+            low=float(raw["low"]),
+            high=float(raw["high"]),
+            precision=float(raw["precision"]),
+            count=int(raw["count"]),
+            in_domain=_pair(raw.get("in_domain")),
+            out_of_domain=_pair(raw.get("out_of_domain")),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "low": self.low,
+            "high": self.high,
+            "precision": round(self.precision, 4),
+            "count": self.count,
+            "in_domain": list(self.in_domain),
+            "out_of_domain": list(self.out_of_domain),
+        }
+
+    def holds(self, confidence: float) -> bool:
+        return self.low <= confidence < self.high
+
+    @property
+    def contradicts(self) -> bool:
+        """Whether pairs in this band are called contradictions (else possible tensions)."""
+        return self.precision >= CONTRADICTS_PRECISION
+
+    @property
+    def in_ten(self) -> int:
+        """The precision as "about N in 10", rounded down so it never flatters."""
+        return math.floor(self.precision * 10 + 1e-9)
+
+    def phrase(self) -> str:
+        """The band for a reviewer: "about 7 in 10 at this confidence were right (n = 41)"."""
+        return (
+            f"about {self.in_ten} in 10 at this confidence were right "
+            f"(out of fold, {self.count} flagged)"
+        )
+
+
+def _pair(raw: object) -> tuple[int, int]:
+    if isinstance(raw, list | tuple) and len(raw) == 2:
+        return int(raw[0]), int(raw[1])
+    return 0, 0
 
 
 @dataclass(frozen=True)
@@ -113,6 +184,7 @@ class Calibration:
     threshold: float
     candidate_floor: float
     families: tuple[Family, ...] = ()
+    bands: tuple[Band, ...] = ()
 
     @classmethod
     def from_json(cls, raw: dict[str, Any]) -> Calibration:
@@ -125,18 +197,27 @@ class Calibration:
             threshold=float(raw["threshold"]),
             candidate_floor=float(raw["candidate_floor"]),
             families=tuple(Family.from_json(f) for f in raw.get("families", ())),
+            bands=tuple(Band.from_json(b) for b in raw.get("bands", ())),
         )
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "features": list(self.features),
-            "mean": [round(float(v), 6) for v in self.mean],
-            "scale": [round(float(v), 6) for v in self.scale],
-            "weights": [round(float(v), 6) for v in self.weights],
-            "bias": round(self.bias, 6),
-            "threshold": self.threshold,
-            "candidate_floor": self.candidate_floor,
-        } | ({"families": [f.to_json() for f in self.families]} if self.families else {})
+        return (
+            {
+                "features": list(self.features),
+                "mean": [round(float(v), 6) for v in self.mean],
+                "scale": [round(float(v), 6) for v in self.scale],
+                "weights": [round(float(v), 6) for v in self.weights],
+                "bias": round(self.bias, 6),
+                "threshold": self.threshold,
+                "candidate_floor": self.candidate_floor,
+            }
+            | ({"families": [f.to_json() for f in self.families]} if self.families else {})
+            | ({"bands": [b.to_json() for b in self.bands]} if self.bands else {})
+        )
+
+    def band(self, confidence: float) -> Band | None:
+        """The measured band a confidence falls in, or None (below every band, or unmeasured)."""
+        return next((b for b in self.bands if b.holds(confidence)), None)
 
     def is_candidate(self, evidence: Evidence) -> bool:
         """Whether both directions of the stance model say enough to consider a contradiction."""

@@ -12,6 +12,7 @@ from typing import Any
 
 from engine.core.stance import ContradictionCue
 from engine.review.matrix import is_high_value
+from engine.review.measured import measured
 from engine.review.overlay import Overlay, OverlayEdge
 from engine.review.relations import EdgeKey
 from engine.review.synthesis import cell_material, synthesize
@@ -49,17 +50,19 @@ class CellDetail:
     brief: str | None = None
     verified: bool | None = None
     problem: str = ""
+    measured: str = ""  # a candidate's band precision in words, for the caption
 
 
-def cell_detail(opened: OpenWorkspace, edge: OverlayEdge) -> CellDetail:
+def cell_detail(opened: OpenWorkspace, edge: OverlayEdge, typer: str = "offline") -> CellDetail:
     """What a reviewer reads about one cell: the brief if high value, quotes and rationale."""
     material = cell_material(opened, edge)
     detail = CellDetail(
         high_value=is_high_value(edge.relation, edge.claim_strength, edge.confidence),
         rationale=edge.rationale,
         evidence=edge.evidence,
-        cue=_cue_label(edge.cue) if edge.relation.value == "contradicts" else "",
+        cue=_cue_label(edge.cue) if edge.relation.candidate else "",
         missing=material is None,
+        measured=measured(edge.relation, edge.confidence, typer),
     )
     if material is None:
         return detail

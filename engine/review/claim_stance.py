@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 from engine.core.stance import NO_CUE, Cue, Stance, StanceRelation
 from engine.review.alignment import agreement_cue, contradiction_cue, overlap
+from engine.review.measured import measured
 from engine.review.passages import passage
 from engine.review.relations import Relation, Typing
 from engine.review.stance import OfflineTyper, StanceModel
@@ -61,4 +62,10 @@ def stance_toward(
 
 
 def _stance(relation: StanceRelation, cue: Cue, typing: Typing, sentence: str) -> Stance:
-    return Stance(relation, cue, float(typing.confidence), sentence)
+    said = ""
+    if relation is StanceRelation.CONTRADICTS:
+        said = measured(typing.relation, typing.confidence) or (
+            "a cue in the words, not a calibrated contradiction: its precision is not measured"
+        )
+    tension = relation is StanceRelation.CONTRADICTS and typing.relation is Relation.TENSION
+    return Stance(relation, cue, float(typing.confidence), sentence, said, tension)

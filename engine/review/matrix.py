@@ -24,6 +24,7 @@ import pandas as pd
 
 from engine.core.text import shorten
 from engine.review.contest import ContestScope, contest_scope, scope_of
+from engine.review.measured import measured
 from engine.review.overlay import Overlay
 from engine.review.relations import EdgeKey, Relation
 from engine.review.triage import TriageDecision, state
@@ -47,6 +48,7 @@ COLUMNS = (
     "relation",
     "confidence",
     "cue",
+    "measured",
     "claim_strength",
     "priority",
     "high_value",
@@ -56,8 +58,9 @@ COLUMNS = (
 
 
 def is_high_value(relation: Relation | str, strength: float | None, confidence: float) -> bool:
-    """Whether a cell deserves a brief: any contradiction, or a strong claim, confidently."""
-    if relation == Relation.CONTRADICTS:
+    """Whether a cell deserves a brief: any contradiction or possible tension, or a strong
+    claim, confidently."""
+    if relation in (Relation.CONTRADICTS, Relation.TENSION):
         return True
     return (strength or 0.0) >= STRONG_CLAIM and confidence >= HIGH_CONFIDENCE
 
@@ -106,6 +109,7 @@ def matrix_frame(
     review = scope_of(overlay, decisions, scope)
     contested = {c.key.zk_address for c in review.contradictions if c.contests}
     edges = overlay.edges if overlay is not None else ()
+    typer = overlay.typer if overlay is not None else ""
     memory_titles, canon_titles = {}, {}
     for edge in edges:
         memory = workspace.note(edge.key.memory_address)
@@ -131,7 +135,8 @@ def matrix_frame(
                 "zk_label": canon_labels[key.zk_address],
                 "relation": edge.relation.value,
                 "confidence": edge.confidence,
-                "cue": edge.cue if edge.relation is Relation.CONTRADICTS else "",
+                "cue": edge.cue if edge.relation.candidate else "",
+                "measured": measured(edge.relation, edge.confidence, typer),
                 "claim_strength": edge.claim_strength,
                 "priority": edge.priority,
                 "high_value": is_high_value(edge.relation, edge.claim_strength, edge.confidence),
@@ -199,9 +204,12 @@ def sort_queue(frame: pd.DataFrame, order: QueueOrder | str = QueueOrder.PENDING
     elif order is QueueOrder.CANON:
         out = frame.sort_values("zk_label", key=lambda c: c.str.casefold(), kind="stable")
     else:
-        # Undecided contradictions first (what needs a reviewer), then the rest by priority.
-        rank = ~((frame["relation"] == Relation.CONTRADICTS.value) & (frame["triage"] == ""))
-        out = frame.assign(_rank=rank.astype(int))
+        # Undecided contradictions first (what needs a reviewer), then undecided possible
+        # tensions, then the rest by priority.
+        undecided = frame["triage"] == ""
+        rank = 2 - 2 * (undecided & (frame["relation"] == Relation.CONTRADICTS.value)).astype(int)
+        rank -= (undecided & (frame["relation"] == Relation.TENSION.value)).astype(int)
+        out = frame.assign(_rank=rank)
         out = out.sort_values(["_rank", "priority"], ascending=[True, False], kind="stable")
         out = out.drop(columns="_rank")
     return out.reset_index(drop=True)

@@ -9,8 +9,9 @@ always survives: whether it is related at all is the typer's call. Cost is one s
 at most `k` typer calls per practice entry, linear in the number of entries.
 
 Gate. Every candidate pair goes through the gated typer of `engine.review.typers`; an edge is kept
-when its relation is not `unrelated` and its confidence reaches `min_confidence`. Nothing
-else drops an edge.
+when its relation is not `unrelated` and its confidence reaches `min_confidence`; a possible
+tension (a contradiction candidate of a band measured too rarely right to be called one) is
+kept whatever its confidence, for a reviewer. Nothing else drops an edge.
 
 Priority = confidence × priority_weight(strength), where strength is the canon note's claim
 strength (see `engine.review.strength`). It orders edges, never drops one.
@@ -248,7 +249,9 @@ def build_overlay(
     for pair, typed in zip(pairs, typings, strict=True):
         if typed is None:
             continue
-        if typed.relation is not Relation.UNRELATED and typed.confidence >= config.min_confidence:
+        # A possible tension is kept below the confidence floor, for a reviewer to weigh.
+        kept = typed.confidence >= config.min_confidence or typed.relation is Relation.TENSION
+        if typed.relation is not Relation.UNRELATED and kept:
             edges.append(_edge(pair, typed, strength(pair.canon.address)))
     edges.sort(key=lambda e: (-e.priority, e.memory_id, e.zk_source, e.zk_id))
     by_relation = {r.value: 0 for r in Relation if r is not Relation.UNRELATED}

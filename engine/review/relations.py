@@ -17,8 +17,16 @@ class Relation(StrEnum):
 
     SUPPORTS = "supports"
     CONTRADICTS = "contradicts"
+    # A contradiction candidate whose confidence band was right too rarely out of fold to be
+    # called one: kept for a reviewer, who may confirm it; it contests nothing by itself.
+    TENSION = "tension"
     EXTENDS = "extends"
     UNRELATED = "unrelated"
+
+    @property
+    def candidate(self) -> bool:
+        """Whether a reviewer triages it: a machine contradiction or a possible tension."""
+        return self in (Relation.CONTRADICTS, Relation.TENSION)
 
 
 @dataclass(frozen=True)

@@ -238,10 +238,10 @@ class OfflineTyper:
             )
             cued = candidate.evidence.cue is not ContradictionCue.NONE
             if calibrated >= m.calibration.threshold and cued:
-                return _contradiction(candidate, calibrated)
+                return _contradiction(candidate, calibrated, m.calibration)
             family = m.calibration.family(candidate.evidence)
             if family is not None:
-                return _contradiction(candidate, family.rate, family=family.name)
+                return _contradiction(candidate, family.rate, m.calibration, family=family.name)
             if calibrated > 0.0 and not cued:
                 refused = (
                     " A contradiction was considered and refused: no specific cue "
@@ -263,7 +263,10 @@ class OfflineTyper:
         return _typing(claim, relation, chosen, refused, m.rarity)
 
 
-def _contradiction(candidate: Candidate, calibrated: float, *, family: str = "") -> Typing:
+def _contradiction(
+    candidate: Candidate, calibrated: float, calibration: Calibration, *, family: str = ""
+) -> Typing:
+    """A contradiction, or a possible tension when its band was right too rarely out of fold."""
     sentence = candidate.against.sentence
     cue = candidate.evidence.cue
     why = candidate.phrase or "disagrees with the claim"
@@ -272,9 +275,17 @@ def _contradiction(candidate: Candidate, calibrated: float, *, family: str = "")
         if family
         else f"calibrated {calibrated:.2f}"
     )
-    text = f'The aligned sentence {why} ({cue.label}; {basis}): "{_clip(sentence.text)}"'
-
-    return Typing(Relation.CONTRADICTS, round(calibrated, 4), text, sentence.text, cue)
+    band = calibration.band(calibrated)
+    relation = Relation.CONTRADICTS
+    if band is not None:
+        basis += f"; {band.phrase()}"
+        if not band.contradicts:
+            relation = Relation.TENSION
+    elif calibration.bands:
+        relation = Relation.TENSION  # below every measured band: never called a contradiction
+    lead = "The aligned sentence" if relation is Relation.CONTRADICTS else "Possible tension: it"
+    text = f'{lead} {why} ({cue.label}; {basis}): "{_clip(sentence.text)}"'
+    return Typing(relation, round(calibrated, 4), text, sentence.text, cue)
 
 
 def _typing(

@@ -102,7 +102,7 @@ class GatedTyper:
 
     def __call__(self, practice: str, canon: str) -> Typing:
         typing = self.typer(practice, canon)
-        if typing.relation is not Relation.CONTRADICTS:
+        if not typing.relation.candidate:  # a possible tension passes the same gate
             return typing
         evidence = typing.evidence or best_sentence(practice, canon)
         forward = self.stance(practice, evidence)

@@ -9,18 +9,21 @@ import threading
 from collections.abc import Callable
 from concurrent import futures
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from engine.core.encoder import load_encoder
 from engine.core.errors import WorkspaceError
 from engine.workspace.index import Index, UpdateStats
 from engine.workspace.index_reader import index_from_snapshot
 from engine.workspace.index_rows import note_stamp
 from engine.workspace.passages import source_keys
+from engine.workspace.semantic import Meaning, open_meaning
 from engine.workspace.stores import LoadProblem, Workspace, load_workspace
 from engine.workspace.threads import DaemonPool
 
+WORDS_ALONE = Meaning(None)
 # Model calls in flight at once per workspace; each is bounded by its endpoint deadline.
 MODEL_WORKERS = 4
 # Offline answers computed at once per workspace, so one long question never holds the
@@ -36,6 +39,8 @@ class OpenWorkspace:
     workspace: Workspace
     index: Index
     stats: UpdateStats
+    # Sentence vectors for retrieval and relevance; without an encoder, words alone.
+    meaning: Meaning = WORDS_ALONE
 
     @property
     def root(self) -> Path:
@@ -50,18 +55,34 @@ class OpenWorkspace:
         """Why the index lives in memory for this run, or an empty string."""
         return self.index.notice
 
+    @property
+    def meaning_notice(self) -> str:
+        """Why answers rest on words alone (or vectors are not saved), or an empty string."""
+        return self.meaning.notice
+
     def close(self) -> None:
         self.index.close()
 
 
-def open_workspace(path: str | os.PathLike[str]) -> OpenWorkspace:
-    """Load the workspace at `path` and update its index (only changed notes are reindexed)."""
+def open_workspace(
+    path: str | os.PathLike[str], *, progress: Callable[[int, int], None] | None = None
+) -> OpenWorkspace:
+    """Load the workspace at `path` and update its index and sentence vectors (only what
+    changed is redone; `progress(done, total)` follows the sentences being encoded)."""
     workspace = load_workspace(path)
     index = Index.open(workspace.root)
     stats = index.update(workspace)
-    if index.path is not None:  # `.synapse/` may be written: keep the sources' sentence offsets
+    writable = index.path is not None
+    if writable:  # `.synapse/` may be written: keep the sources' sentence offsets
         save_passages(workspace)
-    return OpenWorkspace(workspace, index, stats)
+    meaning = open_meaning(
+        workspace.root,
+        workspace.notes.values(),
+        load_encoder(),
+        writable=writable,
+        progress=progress,
+    )
+    return OpenWorkspace(workspace, index, stats, meaning)
 
 
 def save_passages(workspace: Workspace) -> None:
@@ -79,7 +100,14 @@ def open_snapshot(path: str | os.PathLike[str], image: bytes) -> OpenWorkspace:
     """
     workspace = load_workspace(path)
     index = index_from_snapshot(workspace, image)
-    return OpenWorkspace(workspace, index, UpdateStats(0, 0, 0, len(workspace.notes), 0.0))
+    # The client brought the sentence vectors up to date; this process only reads them.
+    meaning = open_meaning(workspace.root, workspace.notes.values(), load_encoder(), writable=False)
+    return OpenWorkspace(workspace, index, UpdateStats(0, 0, 0, len(workspace.notes), 0.0), meaning)
+
+
+def words_alone(opened: OpenWorkspace) -> OpenWorkspace:
+    """The same workspace with retrieval and relevance on words alone (for comparisons)."""
+    return replace(opened, meaning=WORDS_ALONE)
 
 
 def notes_fingerprint(workspace: Workspace) -> str:

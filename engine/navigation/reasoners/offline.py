@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from engine.core.model import Address, Claim, ClaimKind, ProseCitation
 from engine.core.wire import Draft
 from engine.navigation.coverage import claim_shaped, question_words
 from engine.navigation.navigator import Action, NavState
 from engine.navigation.outcomes import Failure, FailureKind, GiveUp, GiveUpReason, Match
+from engine.navigation.relevance import Relevance, RelevanceGate, shipped_gate
 from engine.navigation.substrate import RELATED, link_less
 from engine.reading.aims import asks
 from engine.reading.sentences import sentences_of
@@ -38,6 +40,12 @@ class OfflineConfig:
     be in the note too. With `findings_only`, a sentence that states an aim, a question or
     a method ("To determine whether …") is never restated: the note's best sentence is one
     that states something, and a note whose only covering sentences ask gives up.
+    With an encoder, a claim-shaped question is gated by meaning and words together
+    (`engine.navigation.relevance`: `gate`, else the shipped one) instead of the three
+    coverage thresholds; gaps and aims still give up. `cosine_weight` (default: the gate's)
+    adds the sentence's closeness in meaning to its score, so the reasoner restates the
+    sentence nearest the question among those that cover it. `relevance=False` keeps words
+    alone.
     """
 
     ground_top: int = 3
@@ -51,6 +59,13 @@ class OfflineConfig:
     ground_practice: bool = True
     numbers_block: bool = True
     findings_only: bool = True
+    relevance: bool = True
+    gate: RelevanceGate | None = None
+    cosine_weight: float | None = None  # None: the gate's own
+
+    def relevance_gate(self) -> RelevanceGate | None:
+        """The gate in use: the configured one, else the shipped one; None when turned off."""
+        return (self.gate or shipped_gate()) if self.relevance else None
 
 
 @dataclass(frozen=True)
@@ -76,6 +91,8 @@ class Candidate:
     rival: str = ""
     asks: bool = False
     confirmed: bool = True
+    # Meaning, when an encoder is present and a gate applies to its vectors.
+    relevance: Relevance | None = None
 
     def match(self, title: str, *, rival_title: str | None = None) -> Match:
         """The candidate as a `Match` for plain words; with `rival_title`, the runner-up note
@@ -182,8 +199,17 @@ def strong(best: Candidate, config: OfflineConfig, *, claim: bool = True) -> boo
     """Whether the candidate is good enough to restate as the answer.
 
     The note must stand out from the runner-up only for a `claim`: evidence for a stated
-    claim is specific, while any note that covers a topic question answers it.
+    claim is specific, while any note that covers a topic question answers it. With meaning
+    measured for a `claim`, the relevance gate decides in place of the coverage thresholds.
     """
+    gate = config.relevance_gate()
+    if claim and best.relevance is not None and gate is not None:
+        return (
+            not best.gaps
+            and not best.asks
+            and stands_out(best, config)
+            and gate.admits(best.relevance)
+        )
     return (
         not best.gaps
         and best.note_coverage >= config.min_coverage
@@ -191,6 +217,18 @@ def strong(best: Candidate, config: OfflineConfig, *, claim: bool = True) -> boo
         and (best.margin >= config.min_margin or not claim)
         and not best.asks
     )
+
+
+def stands_out(best: Candidate, config: OfflineConfig) -> bool:
+    """Whether the note stands out from the runner-up in words, or else in meaning.
+
+    A note no better covered than its rival, and no nearer the question than it, is about
+    the topic rather than the claim, whatever the blend says.
+    """
+    relevance = best.relevance
+    if best.margin >= config.min_margin or relevance is None:
+        return True
+    return relevance.cosine_margin > 0.0
 
 
 def _practice(address: str) -> bool:
@@ -280,6 +318,13 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
     # neither confirm nor refute it.
     needed = salient | ({q for q in weights if q.isdigit()} if config.numbers_block else set())
     rank = {address: i for i, address in enumerate(rank_nodes(state))}
+    closeness = _closeness(state, config)
+    gate = config.relevance_gate()
+    weight = config.cosine_weight if config.cosine_weight is not None else 0.0
+    if config.cosine_weight is None and gate is not None:
+        weight = gate.cosine_weight
+    near: dict[str, float] = {}  # note -> its nearest sentence's (or title's) cosine
+    said: dict[tuple[str, str], float] = {}  # (note, sentence) -> the sentence's cosine
     best: Candidate | None = None
     notes: dict[str, float] = {}
     for address, checked in state.grounded.items():
@@ -290,8 +335,13 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
         notes[address] = share(whole)
         gaps = tuple(sorted(needed - whole, key=lambda q: (-weights.get(q, 0.0), q)))
         sections = _sections(state, address)
+        pairs = _sentences_of(state, address)
+        if closeness is not None:
+            cosines = closeness([_title(state, address), *(t for t, _ in pairs)])
+            near[address] = max(cosines)
+            said |= {(address, t): c for (t, _), c in zip(pairs, cosines[1:], strict=True)}
         mine: Candidate | None = None
-        for text, confirmed in _sentences_of(state, address):
+        for text, confirmed in pairs:
             asking = config.findings_only and asks(text, section=sections.get(text, ""))
             in_sentence = mentioned(text)
             own, coverage = share(in_sentence), share(in_sentence | titled)
@@ -299,6 +349,9 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
                 own
                 + config.title_weight * (coverage - own)
                 + config.rank_bonus / (rank.get(address, 99) + 1)
+                # Meaning weighs only checked text: at an equal match, a note's own words
+                # never overtake its confirmed sentences.
+                + (weight * said.get((address, text), 0.0) if confirmed else 0.0)
                 - len(gaps)
             )
             cand = Candidate(
@@ -343,10 +396,39 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
     if paper is not None:
         linked |= {a for a in notes if _paper_of(state, a) == paper}
     rivals = sorted((-cov, a) for a, cov in notes.items() if a not in linked)
-    if not rivals:
+    if rivals:
+        runner_up, rival = -rivals[0][0], rivals[0][1]
+        best = replace(best, margin=round(best.note_coverage - runner_up, 6), rival=rival)
+    if closeness is None:
         return best
-    runner_up, rival = -rivals[0][0], rivals[0][1]
-    return replace(best, margin=round(best.note_coverage - runner_up, 6), rival=rival)
+    nearest_rival = max((near[a] for a in notes if a not in linked), default=None)
+    relevance = Relevance(
+        coverage=best.note_coverage,
+        sentence=best.sentence_coverage,
+        margin=best.margin,
+        cosine=near[best.address],
+        sentence_cosine=said[best.address, best.text],
+        cosine_margin=1.0
+        if nearest_rival is None
+        else round(near[best.address] - nearest_rival, 6),
+    )
+    return replace(best, relevance=relevance)
+
+
+def _closeness(state: NavState, config: OfflineConfig) -> Callable[[list[str]], list[float]] | None:
+    """Cosines of texts with the question, when an encoder is present and a gate fits it.
+
+    Only for a question that states a claim: the gate and the sentence choice's weight on
+    meaning were fitted on claims; a topic question is answered on words, as before.
+    """
+    semantic = state.semantic
+    gate = config.relevance_gate()
+    if semantic is None or gate is None or not gate.applies_to(semantic.encoder.fingerprint):
+        return None
+    if not claim_shaped(state.question):
+        return None
+    question = semantic.question(state.question)
+    return lambda texts: [float(c) for c in semantic.similarities(question, texts)]
 
 
 def _paper_of(state: NavState, address: str) -> str | None:
@@ -370,8 +452,10 @@ def _mention(state: NavState) -> Callable[[str], frozenset[str]]:
     return by_stem
 
 
-def _stems(text: str) -> set[str]:
-    return {stem(w) for w in terms(text)}
+@lru_cache(maxsize=4096)
+def _stems(text: str) -> frozenset[str]:
+    # Pure in its text, and asked of every node's body at every step: kept, not redone.
+    return frozenset(stem(w) for w in terms(text))
 
 
 def _title(state: NavState, address: str) -> str:

