@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine.api import OpenWorkspace, open_workspace
+from engine.core.encoder import ENV_ENCODER
 from engine.datasets.scifact import import_scifact
 from tests.workspaces import VARIANTS, make_workspace
 
@@ -22,6 +23,16 @@ os.environ.setdefault(
     str(Path(os.environ.get("TMPDIR", "/tmp")) / f"synapse-state-{os.getpid()}"),
 )
 MOMENTUM_LAB = VARIANTS["momentum-lab"]
+# Tests on the SciFact workspaces ask on words alone: encoding their sentences (about 3,000
+# for the slice, 51,817 for the demo) would cost minutes a run. Meaning is tested on the
+# small example workspaces, where it is the product's default.
+SCIFACT_FIXTURES = frozenset({"scifact_demo", "scifact_slice"})
+
+
+@pytest.fixture(autouse=True)
+def _scifact_on_words_alone(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch):
+    if SCIFACT_FIXTURES & set(request.fixturenames):
+        monkeypatch.setenv(ENV_ENCODER, "none")
 
 
 @pytest.fixture
@@ -64,5 +75,7 @@ def scifact_demo(tmp_path_factory) -> Path:
     import_scifact(
         ROOT / "data/scifact/corpus.jsonl.gz", ROOT / "data/scifact/claims_train.jsonl", out
     )
-    open_workspace(out).close()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(ENV_ENCODER, "none")
+        open_workspace(out).close()
     return out

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 
-from engine.datasets.mutations import FAMILIES, Shape
 from engine.datasets.scifact_text import (
     fragments,
     rationales,
@@ -14,7 +13,8 @@ from engine.datasets.scifact_text import (
     train_abstracts,
     train_sentences,
 )
-from engine.datasets.soundness import (
+from engine.evaluation.mutations import FAMILIES, Shape
+from engine.evaluation.soundness import (
     altered_copies,
     by_abstract,
     evaluate,
@@ -22,7 +22,7 @@ from engine.datasets.soundness import (
     one_typo,
     quote_figures,
 )
-from engine.datasets.soundness_payloads import mutant_payloads
+from engine.evaluation.soundness_payloads import mutant_payloads
 from tests.cli import run
 
 ROOT = Path(__file__).resolve().parent.parent

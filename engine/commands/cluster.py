@@ -33,6 +33,8 @@ class Where:
 
     root: str
     fingerprint: str
+    # The client's sentence encoder ("" for words alone): workers read meaning as it does.
+    encoder: str = ""
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,9 @@ class Session:
         The snapshot is sent to every worker once; here (no cluster) the opened workspace
         itself stands in for it.
         """
-        where = Where(str(opened.root), notes_fingerprint(opened.workspace))
+        semantic = opened.meaning.semantic
+        encoder = semantic.encoder.name if semantic is not None else ""
+        where = Where(str(opened.root), notes_fingerprint(opened.workspace), encoder)
         if self.client is None:
             return where, opened
         image = opened.index.snapshot()
@@ -92,7 +96,7 @@ def worker_workspace(where: Where, image: object) -> OpenWorkspace:
         if opened is None:
             if not isinstance(image, bytes):
                 raise WorkspaceError("the index snapshot did not reach this worker")
-            opened = open_snapshot(where.root, image)
+            opened = open_snapshot(where.root, image, where.encoder or "none")
             if notes_fingerprint(opened.workspace) != where.fingerprint:
                 opened.close()
                 raise WorkspaceError(

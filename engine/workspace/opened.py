@@ -92,16 +92,22 @@ def save_passages(workspace: Workspace) -> None:
             workspace.passages.save(workspace.root, source_keys(workspace.root))
 
 
-def open_snapshot(path: str | os.PathLike[str], image: bytes) -> OpenWorkspace:
+def open_snapshot(
+    path: str | os.PathLike[str], image: bytes, encoder: str | None = None
+) -> OpenWorkspace:
     """Load the workspace at `path` with the index another process snapshot; writes nothing.
 
-    For a process beside the one that opened it (a cluster worker). Raises WorkspaceError
-    when the snapshot is not current for the notes loaded here.
+    For a process beside the one that opened it (a cluster worker): `encoder` names the
+    opener's sentence encoder ("none" for words alone; default: this process's choice),
+    whose vectors are read, never written. Raises WorkspaceError when the snapshot is not
+    current for the notes loaded here.
     """
     workspace = load_workspace(path)
     index = index_from_snapshot(workspace, image)
     # The client brought the sentence vectors up to date; this process only reads them.
-    meaning = open_meaning(workspace.root, workspace.notes.values(), load_encoder(), writable=False)
+    meaning = open_meaning(
+        workspace.root, workspace.notes.values(), load_encoder(encoder), writable=False
+    )
     return OpenWorkspace(workspace, index, UpdateStats(0, 0, 0, len(workspace.notes), 0.0), meaning)
 
 

@@ -29,6 +29,7 @@ from engine.workspace.embeddings import (
     refresh,
 )
 from engine.workspace.notes import Note
+from engine.workspace.passages import PASSAGE_BOX
 
 QUESTIONS_KEPT = 64
 SCANS_KEPT = 8
@@ -194,7 +195,10 @@ def open_meaning(
         return Meaning(None, lexical_notice(choice))
     if not _SAFE_NAME.match(encoder.name):
         return Meaning(None, f"sentence encoder name {encoder.name!r} cannot name a file")
-    notes = list(notes)
+    # A paper's full-text passages are read by words at index time: a library of thousands of
+    # papers holds hundreds of thousands of sentences, hours of encoding on a laptop. The gate
+    # encodes the few passage sentences it weighs when it weighs them.
+    notes = [n for n in notes if n.source != PASSAGE_BOX]
     try:
         vectors, stats = refresh(root, notes, encoder, writable=writable, progress=progress)
     except Exception as exc:  # the encoder's runtime failed: fall back to words
