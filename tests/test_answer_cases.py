@@ -63,7 +63,8 @@ def test_a_contradicting_source_is_said_beside_the_verdict(demo_app):
     ask(demo_app, TB_ART)
     banner = verdict(demo_app)
     assert banner.startswith("ANSWER — grounded")
-    stance = [t for t in alerts(demo_app) if t.startswith("The cited source contradicts")]
+    # Said as a contradiction or, in a band measured right too rarely, a possible tension.
+    stance = [t for t in alerts(demo_app) if t.startswith("The cited source") and "contradict" in t]
     assert stance and "reduction" in stance[0] and "increases" in stance[0]
     answer = html(demo_app)
     assert "answer-licensed" in answer and "Antiretroviral therapy is strongly associated" in answer

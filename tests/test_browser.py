@@ -61,7 +61,9 @@ def test_a_review_session_in_chromium_stays_on_this_machine(lab_path: Path, tmp_
 
         # Triage: confirm the contradiction; the log gains a line.
         open_page(page, "Claim matrix")
-        expect(page.get_by_text("1 of 1 contradictions not yet reviewed.")).to_be_visible()
+        expect(
+            page.get_by_text("1 of 1 contradictions and possible tensions not yet reviewed.")
+        ).to_be_visible()
         note = page.get_by_label("Note")
         # During a rerun the previous selection's field can linger until it is replaced.
         expect(note).to_have_count(1, timeout=30_000)

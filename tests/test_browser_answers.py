@@ -35,9 +35,10 @@ def test_the_four_first_hour_cases_in_chromium(scifact_demo: Path, tmp_path: Pat
         shot(page, "answer-abstain-uncovered-term")
 
         ask(page, TB_ART, "ANSWER")
-        expect(alerts.filter(has_text="The cited source contradicts the question")).to_contain_text(
-            "reduction"
-        )
+        # A direction cue in a band measured right about 4 times in 10: a possible tension.
+        expect(
+            alerts.filter(has_text="The cited source may contradict the question")
+        ).to_contain_text("reduction")
         licensed = page.locator(".answer-licensed")
         expect(licensed).to_contain_text("Antiretroviral therapy is strongly associated")
         assert not licensed.inner_text().startswith(("CONCLUSIONS", "RESULTS", "METHODS"))

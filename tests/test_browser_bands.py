@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from engine.core.stance import Stance, StanceRelation
+from engine.core.stance import Cue, CueShape, Stance, StanceRelation
 from engine.review.measured import band_of
 from engine.review.overlay import Overlay, OverlayEdge, save_overlay
 from engine.review.relations import Relation
@@ -50,7 +50,8 @@ def test_the_selected_candidate_shows_its_band_precision(lab_path: Path, tmp_pat
 @pytest.mark.parametrize("tension", [False, True], ids=["contradicts", "possible-tension"])
 def test_the_stance_line_carries_the_measured_band(tension):
     measured = "about 4 in 10 at this confidence were right (out of fold, 30 flagged)"
-    stance = Stance(StanceRelation.CONTRADICTS, "the source says x", 0.47, "", measured, tension)
+    cue = Cue(CueShape.DIRECTION, "reduced", "raised")
+    stance = Stance(StanceRelation.CONTRADICTS, cue, 0.47, "", measured, tension)
 
     class Result:
         pass

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -13,6 +18,8 @@ from engine.core.encoder import (
 )
 from engine.core.minilm import ENV_MODEL, MiniLM
 from engine.core.registry import Registry
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
@@ -112,3 +119,17 @@ def test_a_registered_encoder_is_used_by_name():
     registry.register("fixed", _Fixed)
     choice = load_encoder("fixed", registry=registry)
     assert choice.name == "fixed" and lexical_notice(choice) == ""
+
+
+def test_loading_the_encoder_writes_nothing_under_home(tmp_path):
+    # onnxruntime's telemetry keeps an event store under ~/.cache unless it is turned off.
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {**os.environ, "HOME": str(home), "XDG_CACHE_HOME": str(home / ".cache")}
+    env.pop("ORT_DISABLE_TELEMETRY", None)
+    code = "from engine.core.minilm import MiniLM; MiniLM.load().encode(['A sentence.'])"
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    assert list(home.rglob("*")) == []

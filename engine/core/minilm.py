@@ -36,6 +36,7 @@ TOKENIZER = Path(__file__).parent / "data" / "minilm" / "tokenizer.json"
 TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 ENV_MODEL = "SYNAPSE_MINILM_MODEL"
 ENV_THREADS = "SYNAPSE_ENCODER_THREADS"
+ENV_NO_TELEMETRY = "ORT_DISABLE_TELEMETRY"
 
 
 class MiniLM:
@@ -56,6 +57,9 @@ class MiniLM:
     @classmethod
     def load(cls) -> MiniLM:
         """The encoder from the installed weights; EncoderUnavailable names what is missing."""
+        # onnxruntime's telemetry would write an event store under ~/.cache at import and
+        # queue events for Microsoft's collector; the product talks to no one it was not told.
+        os.environ[ENV_NO_TELEMETRY] = "1"
         try:
             import onnxruntime as ort
             from tokenizers import Tokenizer
@@ -68,6 +72,7 @@ class MiniLM:
         tokenizer = Tokenizer.from_str(tokens.decode("utf-8"))
         tokenizer.no_padding()
         tokenizer.enable_truncation(MAX_TOKENS)
+        ort.disable_telemetry_events()
         options = ort.SessionOptions()
         # One thread per call and no parallel branches: the same text gives the same bits,
         # and a query never competes with the app's other threads for both cores.

@@ -48,7 +48,9 @@ def retrieve(
 ) -> list[str]:
     """The `k` best notes for `query`: BM25 fused with meaning when an encoder is present."""
     lexical = [hit.address for hit in index.search(query, k=max(k, POOL), store=store, box=box)]
-    if semantic is None:
+    # A question no note shares a word with finds nothing: the reasoner restates only a note
+    # that mentions the question's terms, so meaning alone would only name a near miss.
+    if semantic is None or not lexical:
         return lexical[:k]
     vector = semantic.question(query)
     near = [n.address for n in semantic.nearest(vector, POOL, store=store, source=box)]
