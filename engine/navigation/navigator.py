@@ -22,7 +22,14 @@ from engine.navigation.result import NavResult as NavResult
 from engine.navigation.steps import Action as Action
 from engine.navigation.steps import ActionKind as ActionKind
 from engine.navigation.steps import Step as Step
-from engine.navigation.substrate import Adapter, Neighbourhood, Node, build_adapters, owner
+from engine.navigation.substrate import (
+    Adapter,
+    Neighbourhood,
+    Node,
+    build_adapters,
+    owner,
+    unwritten_nodes,
+)
 from engine.workspace.index import Index
 from engine.workspace.notes import Store
 from engine.workspace.stores import Workspace
@@ -295,7 +302,12 @@ class _Run:
         self.decision = route(
             self.route_input, workspace=self.workspace.root, verifiers=self.verifiers
         )
-        return (), ()
+        # A cited note not written yet joins the neighbourhood under the name its link gave
+        # it, so the missing hop is shown and named rather than silently absent.
+        unwritten, links = unwritten_nodes(self.workspace, self.decision.missing_refs)
+        size = len(self.hood.nodes) + len(unwritten)
+        self.hood, added, new_edges = self.hood.grow(unwritten, links, hop=1, max_nodes=size)
+        return added, new_edges
 
     def _coverage(self, dag: ReasoningDAG) -> CoverageReport:
         """How the conclusion's closure covers the question: its claims and the notes they

@@ -122,6 +122,8 @@ class OfflineReasoner:
         match = best.match(
             _title(state, best.address), rival_title=_title(state, best.rival) if close else None
         )
+        # Gaps are measured by token, but named as the user typed them.
+        match = replace(match, gaps=_typed(state, best.gaps))
         why = match.words()
         if not strong(best, self.config, claim=claim):
             # An aim that covers the question well is not weak: it is not a finding.
@@ -129,7 +131,7 @@ class OfflineReasoner:
             given_up = GiveUp(
                 GiveUpReason.AIM if aim else GiveUpReason.WEAK,
                 match,
-                best.gaps,
+                match.gaps,
                 budget_spent=state.steps_left <= 1 and _unchecked(state, self.config),
             )
             guess = _claim("c1", best.text, "inference", [best.address])
@@ -143,17 +145,27 @@ class OfflineReasoner:
         if not premises:
             restated = _claim("c1", best.text, "restatement", [best.address])
             return Action.answer(_draft([restated], "c1", ["c1"]), f"restated {why}")
-        claims = []
-        for i, target in enumerate(premises[: self.config.max_premises], start=1):
+        claims, said = [], []
+        for i, target in enumerate(_kept(state, premises, self.config.max_premises), start=1):
+            if state.workspace.note(target) is None:
+                # A premise not written yet stays in the DAG as a missing hop, named as its
+                # link names it, and stays out of the prose: nothing says what it holds.
+                name = _link_name(state, best.address, target)
+                claims.append(_claim(f"p{i}", name, "restatement", [target]))
+                continue
             text = _best_sentence_of(state, target, confirmed_only=True) or best.text
             claims.append(_claim(f"p{i}", text, "restatement", [target]))
+            said.append(f"p{i}")
         conclusion = _claim(
             "c1", best.text, "inference", [best.address], premises=[c.id for c in claims]
         )
         return Action.answer(
-            _draft([*claims, conclusion], "c1", [c.id for c in claims]),
+            _draft([*claims, conclusion], "c1", said),
             f"restated {why}; it is a claim derived from "
-            + ", ".join(f"\u201c{_title(state, p) or p}\u201d" for p in premises),
+            + ", ".join(
+                f"\u201c{_title(state, p) or _link_name(state, best.address, p)}\u201d"
+                for p in premises
+            ),
         )
 
 
@@ -167,7 +179,7 @@ def _own_words(state: NavState, best: Candidate, match: Match) -> Action:
     checked = _best_sentence_of(state, best.address, confirmed_only=True)
     if checked is None:
         claim = _claim("c1", best.text, "inference", [best.address])
-        given_up = GiveUp(GiveUpReason.OWN_WORDS, match, best.gaps)
+        given_up = GiveUp(GiveUpReason.OWN_WORDS, match, match.gaps)
         return Action.give_up(_draft([claim], "c1", []), given_up)
     premise = _claim("p1", checked, "restatement", [best.address])
     conclusion = _claim("c1", best.text, "inference", [best.address], premises=["p1"])
@@ -370,6 +382,11 @@ def _mention(state: NavState) -> Callable[[str], frozenset[str]]:
     return by_stem
 
 
+def _typed(state: NavState, words: tuple[str, ...]) -> tuple[str, ...]:
+    """Question words as the user typed them, for the words of a give-up."""
+    return state.terms.typed(words) if state.terms is not None else words
+
+
 def _stems(text: str) -> set[str]:
     return {stem(w) for w in terms(text)}
 
@@ -422,6 +439,22 @@ def _best_sentence_of(state: NavState, address: str, *, confirmed_only: bool = F
         return sum(w for q, w in weights.items() if stem(q) in said)
 
     return max(texts, key=lambda t: (covered(t), -len(t)))
+
+
+def _kept(state: NavState, premises: list[str], most: int) -> list[str]:
+    """The premises a draft rests on: the first `most` written ones, and every one not
+    written yet, in the note's order. A missing hop is never dropped to fit a budget."""
+    written = [p for p in premises if state.workspace.note(p) is not None][:most]
+    return [p for p in dict.fromkeys(premises) if p in written or state.workspace.note(p) is None]
+
+
+def _link_name(state: NavState, address: str, target: str) -> str:
+    """How the note at `address` names its link to `target` (its id when it names none)."""
+    note = state.workspace.note(address)
+    for link in note.links if note is not None else ():
+        if link.target_address == target and link.label:
+            return link.label
+    return Address.parse(target).id
 
 
 def _premise_targets(state: NavState, address: str) -> list[str]:
