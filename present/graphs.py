@@ -26,18 +26,18 @@ from engine import (
     VerifierStatus,
     shorten,
 )
-
-# The heatmap moved to its own module; it stays importable from here for older callers.
 from present.markup import (
     esc,
     flag_mark,
-    missing_mark,
     relation_colours,
     status_colours,
     store_colours,
     unknown_colour,
     violation_mark,
 )
+
+# The heatmap moved to its own module; it stays importable from here for older callers.
+from present.missing import missing_node, unwritten_node
 
 new_colour = "#e15759"
 _remote_link = re.compile(r"<link\b[^>]*\bhref\s*=\s*[\"']?\s*(?:https?:)?//[^>]*>", re.I | re.S)
@@ -242,7 +242,7 @@ def neighbourhood_html(
         prefix = ("★ " if cited else "") + ("✓ " if grounded else "")
         store = node.store
         if hood.unwritten(address):
-            _unwritten_node(net, node, x, y)
+            unwritten_node(net, node, x, y)
             continue
         net.add_node(
             address,
@@ -289,24 +289,6 @@ def neighbourhood_html(
         colour = relation_colours.get(edge.relation, "#7f7f7f")
         draw(edge, prefix="overlay: ", color=colour, dashes=True, width=1.5)
     return render(net)
-
-
-def _unwritten_node(net: Network, node: Node, x: float, y: float) -> None:
-    """A note the walk's claim links to that is not written yet: a missing hop, in red."""
-    net.add_node(
-        node.address,
-        label="✗ " + wrap_label(node.title or node.address) + "\n<i>missing: not written yet</i>",
-        tip=(
-            f"<b>{esc(node.title or node.address)}</b><br><code>{esc(node.address)}</code><br>"
-            "a linked note not written yet: a missing hop"
-        ),
-        shape="box",
-        x=x,
-        y=y,
-        borderWidth=3,
-        color={"background": missing_mark.colour, "border": "#7a1f16"},
-        font={"color": "#ffffff", "size": 18},
-    )
 
 
 def _node_tip(node: Node, grounded: bool, cited: bool, expanded: bool) -> str:
@@ -408,7 +390,7 @@ def dag_html(result: NavResult, *, height: int = 520) -> str:
     missing = set(decision.missing_refs)
     for ref in refs:
         if ref in missing:
-            _missing_node(net, result, ref)
+            missing_node(net, result, ref)
             continue
         node = decision.node_verdicts.get(ref)
         check = decision.verifier_results.get(ref)
@@ -434,29 +416,6 @@ def dag_html(result: NavResult, *, height: int = 520) -> str:
         for ref in claim.cites:
             net.add_edge(cid, f"cite:{ref}", label="cites", color="#9a9a9a", dashes=True)
     return render(net)
-
-
-def _missing_node(net: Network, result: NavResult, ref: str) -> None:
-    """A missing hop: named as the link named it, solid red, never left out of the DAG."""
-    known = result.neighbourhood.nodes.get(ref)
-    name = known.title if known is not None and known.title else ref
-    unwritten = result.neighbourhood.unwritten(ref)
-    state = "missing: not written yet" if unwritten else "missing: never checked"
-    tip = (
-        f"<b>{esc(name)}</b><br><code>{esc(ref)}</code><br>{esc(state)}: a missing hop, "
-        "so nothing says whether it holds and no answer can rest on it"
-    )
-    net.add_node(
-        f"cite:{ref}",
-        label=f"<b>{label_text(name)}</b>\n<i>{label_text(state)}</i>",
-        tip=tip,
-        shape="box",
-        margin=8,
-        widthConstraint={"maximum": 220},
-        borderWidth=3,
-        color={"background": missing_mark.colour, "border": "#7a1f16"},
-        font={"color": "#ffffff", "size": 13, "multi": "html"},
-    )
 
 
 def _claim_tip(claim: Claim, decision: Decision, violation: HonestyViolation | None) -> str:

@@ -7,6 +7,9 @@ from pathlib import Path
 import pytest
 
 from engine import answer, open_workspace
+from engine.core.model import Claim, ClaimKind
+from engine.core.wire import Draft
+from engine.navigation.premises import with_missing_premises
 from engine.workspace.stores import load_workspace
 from present import graphs, views
 from present.markup import missing_mark
@@ -68,3 +71,24 @@ def test_writing_the_missing_note_lets_the_claim_stand_as_an_inference(vault):
     assert run.label == "HEDGED ANSWER"
     assert not run.decision.missing_refs
     assert not any(run.neighbourhood.unwritten(a) for a in run.neighbourhood.nodes)
+
+
+def test_any_reasoner_that_leaves_the_missing_premise_out_gets_it_back(vault):
+    workspace = load_workspace(vault)
+    claim = "zk:Concepts:Neurogenesis-therapy"
+    premise = "zk:Literature:Stroke-and-new-neurons"
+    draft = Draft.build(
+        [
+            Claim("p1", "A sentence of the paper.", ClaimKind.RESTATEMENT, (premise,)),
+            Claim("c1", "A conclusion.", ClaimKind.INFERENCE, (claim,), ("p1",)),
+        ],
+        "c1",
+    )
+    completed = with_missing_premises(draft, workspace)
+    added = completed.dag.claim("missing-1")
+    assert added.cites == (MISSING,) and added.text == "Human trial of neurogenesis"
+    assert completed.dag.claim("c1").premises == ("p1", "missing-1")
+    assert with_missing_premises(completed, workspace) == completed
+    assert with_missing_premises(Draft.build([draft.dag.claim("p1")], "p1"), workspace).dag == (
+        Draft.build([draft.dag.claim("p1")], "p1").dag
+    )

@@ -18,6 +18,7 @@ from engine.navigation.budget import Budget
 from engine.navigation.coverage import CoverageReport, QuestionTerms
 from engine.navigation.grounding import NodeGround, for_claim, ground_node
 from engine.navigation.outcomes import Failure, FailureKind, GiveUp
+from engine.navigation.premises import with_missing_premises
 from engine.navigation.result import NavResult as NavResult
 from engine.navigation.steps import Action as Action
 from engine.navigation.steps import ActionKind as ActionKind
@@ -265,6 +266,7 @@ class _Run:
         draft = action.draft
         if draft is None:
             raise TypeError("an answer action carries no draft")
+        draft = with_missing_premises(draft, self.workspace)
         dag = draft.dag
         texts: dict[str, str] = {}
         for claim in dag.claims:

@@ -11,6 +11,7 @@ from engine.core.wire import Draft
 from engine.navigation.coverage import claim_shaped, question_words
 from engine.navigation.navigator import Action, NavState
 from engine.navigation.outcomes import Failure, FailureKind, GiveUp, GiveUpReason, Match
+from engine.navigation.premises import PREMISE_RELATIONS, kept_premises, link_name
 from engine.navigation.substrate import RELATED, link_less
 from engine.reading.aims import asks
 from engine.reading.sentences import sentences_of
@@ -18,11 +19,6 @@ from engine.reading.words import mentions, stem
 from engine.reading.words import tokens as terms
 from engine.workspace.notes import NoteKind, Store
 from engine.workspace.passages import ABSTRACT_SUFFIX
-
-# Relations by which a canon claim note points at the notes it is derived from.
-PREMISE_RELATIONS = frozenset(
-    {"derives-from", "derived-from", "rests-on", "supported-by", "premise"}
-)
 
 
 @dataclass(frozen=True)
@@ -146,11 +142,13 @@ class OfflineReasoner:
             restated = _claim("c1", best.text, "restatement", [best.address])
             return Action.answer(_draft([restated], "c1", ["c1"]), f"restated {why}")
         claims, said = [], []
-        for i, target in enumerate(_kept(state, premises, self.config.max_premises), start=1):
+        for i, target in enumerate(
+            kept_premises(state.workspace, premises, self.config.max_premises), start=1
+        ):
             if state.workspace.note(target) is None:
                 # A premise not written yet stays in the DAG as a missing hop, named as its
                 # link names it, and stays out of the prose: nothing says what it holds.
-                name = _link_name(state, best.address, target)
+                name = link_name(state.workspace, best.address, target)
                 claims.append(_claim(f"p{i}", name, "restatement", [target]))
                 continue
             text = _best_sentence_of(state, target, confirmed_only=True) or best.text
@@ -163,7 +161,7 @@ class OfflineReasoner:
             _draft([*claims, conclusion], "c1", said),
             f"restated {why}; it is a claim derived from "
             + ", ".join(
-                f"\u201c{_title(state, p) or _link_name(state, best.address, p)}\u201d"
+                f"\u201c{_title(state, p) or link_name(state.workspace, best.address, p)}\u201d"
                 for p in premises
             ),
         )
@@ -439,22 +437,6 @@ def _best_sentence_of(state: NavState, address: str, *, confirmed_only: bool = F
         return sum(w for q, w in weights.items() if stem(q) in said)
 
     return max(texts, key=lambda t: (covered(t), -len(t)))
-
-
-def _kept(state: NavState, premises: list[str], most: int) -> list[str]:
-    """The premises a draft rests on: the first `most` written ones, and every one not
-    written yet, in the note's order. A missing hop is never dropped to fit a budget."""
-    written = [p for p in premises if state.workspace.note(p) is not None][:most]
-    return [p for p in dict.fromkeys(premises) if p in written or state.workspace.note(p) is None]
-
-
-def _link_name(state: NavState, address: str, target: str) -> str:
-    """How the note at `address` names its link to `target` (its id when it names none)."""
-    note = state.workspace.note(address)
-    for link in note.links if note is not None else ():
-        if link.target_address == target and link.label:
-            return link.label
-    return Address.parse(target).id
 
 
 def _premise_targets(state: NavState, address: str) -> list[str]:
