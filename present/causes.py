@@ -76,7 +76,7 @@ REASON_OF = {
 _GIVE_UP_WORDS = {
     GiveUpReason.WEAK: "no note answers it closely enough",
     GiveUpReason.AIM: "only a study's aim matches",
-    GiveUpReason.OWN_WORDS: "only a note's unchecked words match",
+    GiveUpReason.OWN_WORDS: "only unchecked note text matches",
 }
 
 
