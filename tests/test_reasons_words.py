@@ -146,6 +146,8 @@ def test_every_cause_is_explained_under_its_own_name():
         ("Weight 4 ± 1 kg.", ["4 ± 1"]),
         ("Doses of 10, 20 and 30 mg.", ["10", "20", "30"]),
         ("From 3 to 12 months.", ["3", "12"]),
+        ("Group 1: 45 patients.", ["1", "45"]),
+        ("A 3:1 ratio over 18 – 20 weeks.", ["3:1", "18 – 20"]),
     ],
     ids=[
         "ratio",
@@ -157,6 +159,8 @@ def test_every_cause_is_explained_under_its_own_name():
         "plus-minus",
         "list-stays-three",
         "words-between-stay-two",
+        "label-colon-stays-two",
+        "ratio-and-spaced-dash-range",
     ],
 )
 def test_numbers_are_counted_as_a_reader_sees_them(text, numbers):

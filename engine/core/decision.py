@@ -32,7 +32,7 @@ class Cause(StrEnum):
 
     The wire keeps its four reasons; a cause names which of the things a reason covers
     happened here, so the headline can say "honesty violation" rather than "low-coverage".
-    Words for a cause are made in one place, from the value (`present/answer.py`).
+    Words for a cause are made in one place, from the value (`present/causes.py`).
     """
 
     MISSING_HOP = "missing-hop"  # a premise the conclusion rests on has no verdict

@@ -324,9 +324,10 @@ def _common_prefix(a: Words, b: Words) -> int:
 
 
 # What joins number tokens into the one number a reader sees: a ratio or score ("10/66",
-# "3:1"), a decimal point written as a middle dot ("18·2"), a range ("1.2–3.4", "2-5"), a
-# plus-minus ("4 ± 1"), and a confidence interval after its level ("95% CI 1.2–3.4").
-_JOINED = re.compile(r"\s*(?:[/:·•±–—−-]|\+/?-)\s*")
+# "3:1") and a hyphen range ("2-5") written tight, a decimal point written as a middle dot
+# ("18·2"), a dash range ("1.2–3.4", "18 – 20"), a plus-minus ("4 ± 1"), and a confidence
+# interval after its level ("95% CI 1.2–3.4"). "Group 1: 45" stays two numbers.
+_JOINED = re.compile(r"[/:−-]|\s*(?:[·•±–—]|\+/?-)\s*")
 _INTERVAL = re.compile(
     r"\s*\(?\s*(?:CI|CrI|confidence\s+interval|credible\s+interval)\s*[,:=]?\s*\(?\s*",
     re.IGNORECASE,

@@ -256,7 +256,11 @@ def resolve_links(
         printed = labels(note.citekey) if labels is not None and note.citekey else ()
         if printed:
             quotes = tuple(_positioned(quote, printed) for quote in quotes)
-        out[note.address] = replace(note, links=tuple(dict.fromkeys(links)), quotes=quotes)
+        # One link per target and relation, however many ways the note spelled it.
+        unique: dict[tuple[str, str], Link] = {}
+        for link in links:
+            unique.setdefault((link.target_address, link.relation), link)
+        out[note.address] = replace(note, links=tuple(unique.values()), quotes=quotes)
     return out, problems
 
 
