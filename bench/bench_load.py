@@ -263,7 +263,7 @@ def lab_questions() -> list[dict]:
 
 def expected_banner(case: dict) -> str:
     """How the banner of a questions.jsonl case starts, from its declared outcome."""
-    if case.get("banner"):  # a run the reasoner ended before the router: named by its kind
+    if case.get("banner"):  # the headline the app shows: a cause, or a failure by its kind
         return case["banner"]
     if case["label"] == "ANSWER":
         return f"ANSWER — {case['status']}"

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     )
     from engine.core.model import CONTRADICTS, Address, Claim, Edge, ReasoningDAG
     from engine.core.quote import QuoteMatch, verify_quote
-    from engine.core.router import REASON_EXPLANATIONS, Decision, Reason, route
+    from engine.core.router import REASON_EXPLANATIONS, Cause, Decision, Reason, route
     from engine.core.stance import ContradictionCue, Cue, CueShape, Stance, StanceRelation
     from engine.core.text import reveal, shorten
     from engine.core.traceability import Traceability

@@ -57,6 +57,19 @@ def titles(result: NavResult) -> dict[str, str]:
     return {n.address: n.title or n.address for n in nodes if n.address}
 
 
+def unwritten(result: NavResult, ref: str) -> bool:
+    """Whether `ref` is a note some note links to that is not written yet (a missing hop)."""
+    return result.neighbourhood.unwritten(ref)
+
+
+def resting_on(result: NavResult, ref: str) -> str:
+    """The note whose link names `ref`, as a reader knows it; "" when none is known."""
+    for edge in result.neighbourhood.edges:
+        if edge.dst == ref and edge.src != ref:
+            return name_of(result, edge.src)
+    return ""
+
+
 def name_of(result: NavResult, ref: str) -> str:
     """A node as a reader knows it: its title in quotes, else its address."""
     title = titles(result).get(ref)
@@ -127,79 +140,6 @@ def coverage_gaps(result: NavResult) -> tuple[str, ...]:
     return result.route_input.uncovered if result.route_input is not None else ()
 
 
-def reason_lines(
-    result: NavResult, name: str, *, confirmed: Iterable[tuple[str, str]] = ()
-) -> list[str]:
-    """One concrete sentence per thing in the derivation that triggered abstain reason `name`."""
-    decision = result.decision
-    lines: list[str] = []
-    if decision is None:
-        if name == "low-coverage":
-            lines.extend(_coverage_lines(result, confirmed=set(confirmed)))
-        return lines
-    if name == "missing-hop":
-        for ref in decision.missing_refs:
-            lines.append(
-                f"The answer cites {name_of(result, ref)}, but it was never checked: nothing "
-                "says whether it holds."
-            )
-    elif name == "stale":
-        for ref, node in sorted(decision.node_verdicts.items()):
-            if node.stale:
-                lines.append(
-                    f"{name_of(result, ref)} is tethered to a file whose anchored text is gone."
-                )
-    elif name == "false-premise":
-        for ref, check in sorted(decision.verifier_results.items()):
-            if check.status is VerifierStatus.FAILED:
-                why = check.detail or "refuted"
-                line = f"The check of {name_of(result, ref)} failed: {why}"
-                if check.near_miss:
-                    line += f"; the nearest text in the source is “{check.near_miss}”"
-                lines.append(line + ".")
-    elif name == "low-coverage":
-        lines.extend(_coverage_lines(result, confirmed=set(confirmed)))
-    return lines
-
-
-def _coverage_lines(result: NavResult, *, confirmed: set) -> Iterable[str]:
-    gaps = coverage_gaps(result)
-    if gaps:
-        named = ", ".join(f"‘{g}’" for g in gaps)
-        yield f"The answer never mentions {named}, which the question asks about."
-    given_up = result.given_up
-    if given_up is not None:
-        yield "The reasoner gave up: " + given_up.explanation(gaps_named=bool(gaps)) + "."
-    decision = result.decision
-    if decision is None:
-        return
-    final = decision.claim_verdicts.get(decision.conclusion)
-    flags = set(final.flags()) if final else set()
-    if "contested" in flags:
-        yield from contested_lines(result, confirmed=confirmed)
-    if "unresolved" in flags and not decision.missing_refs:
-        yield "The answer rests on a ground that could not be resolved (its file is missing)."
-    if final and not final.verified and given_up is None and not flags:
-        yield (
-            "The conclusion goes beyond what its sources say (it is an inference) and no "
-            "verified premise backs it."
-        )
-    texts = {c.id: c.text for c in decision.dag.claims}
-    for cid in decision.floored:
-        yield f"The sentence “{texts.get(cid, '')}” is not found word for word in what it cites."
-    trace = decision.traceability
-    if not trace.ok:
-        why = trace.detail or "not licensed"
-        yield f"The prose says something no single verified claim licenses: {why}."
-    for v in decision.honesty_violations:
-        yield (
-            f"The reasoner asserted “{texts.get(v.claim, v.claim)}” as {v.asserted}, "
-            f"but only {v.derived} could be derived."
-        )
-    if decision.confabulation.closed_book:
-        yield "Nothing verified that was retrieved anchors the answer (closed book)."
-
-
 def _flagged_contested(result: NavResult) -> list[str]:
     verdicts = result.decision.node_verdicts if result.decision else {}
     return [ref for ref, node in sorted(verdicts.items()) if node.contested]
@@ -254,21 +194,17 @@ def summary(result: NavResult, *, confirmed: Iterable[tuple[str, str]] = ()) -> 
             "The conclusion is an inference: it goes beyond what the sources say, and rests "
             f"on verified premises from {named}."
         )
-    lines = []
-    for name in reasons(result):
-        lines.extend(reason_lines(result, name, confirmed=confirmed))
+    # Why an abstention abstained is said cause by cause in `present.causes`.
     if result.decision is not None:
-        detail = result.decision.detail
-    else:
-        detail = result.failure.message if result.failure else "no answer was produced"
-    return " ".join(dict.fromkeys(lines)) or detail
+        return result.decision.detail
+    return result.failure.message if result.failure else "no answer was produced"
 
 
 def answered_lines(result: NavResult) -> list[str]:
     """Why an answer was allowed: the question terms it covers and each cited check."""
     lines = []
     terms = result.coverage.terms if result.coverage is not None else ()
-    salient = [t.word for t in terms if t.salient]
+    salient = [t.typed for t in terms if t.salient]
     if salient:
         named = ", ".join(f"‘{w}’" for w in salient)
         lines.append(

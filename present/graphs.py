@@ -26,8 +26,6 @@ from engine import (
     VerifierStatus,
     shorten,
 )
-
-# The heatmap moved to its own module; it stays importable from here for older callers.
 from present.markup import (
     esc,
     flag_mark,
@@ -37,6 +35,9 @@ from present.markup import (
     unknown_colour,
     violation_mark,
 )
+
+# The heatmap moved to its own module; it stays importable from here for older callers.
+from present.missing import missing_node, unwritten_node
 
 new_colour = "#e15759"
 _remote_link = re.compile(r"<link\b[^>]*\bhref\s*=\s*[\"']?\s*(?:https?:)?//[^>]*>", re.I | re.S)
@@ -240,6 +241,9 @@ def neighbourhood_html(
         border = new_colour if is_new else grounded_colour if grounded else "#444444"
         prefix = ("★ " if cited else "") + ("✓ " if grounded else "")
         store = node.store
+        if hood.unwritten(address):
+            unwritten_node(net, node, x, y)
+            continue
         net.add_node(
             address,
             label=prefix + wrap_label(node.title or address),
@@ -383,7 +387,11 @@ def dag_html(result: NavResult, *, height: int = 520) -> str:
             shapeProperties={"borderDashes": [6, 4] if flags and not violation else False},
         )
     refs = dict.fromkeys(r for c in dag.claims for r in c.cites)
+    missing = set(decision.missing_refs)
     for ref in refs:
+        if ref in missing:
+            missing_node(net, result, ref)
+            continue
         node = decision.node_verdicts.get(ref)
         check = decision.verifier_results.get(ref)
         marks = list(node.flags()) if node else ["no verdict"]

@@ -35,6 +35,11 @@ flag_mark = Swatch(
     "#c0392b",
     "dashed red border; the flags are named on the node",
 )
+missing_mark = Swatch(
+    "missing hop",
+    "#b03a2e",
+    "solid red with white text: a premise not written yet, or cited but never checked",
+)
 violation_mark = Swatch(
     "honesty violation",
     "#111111",
@@ -101,6 +106,7 @@ def legend_html() -> str:
     chips.append(
         _chip(flag_mark.name, "#ffffff", flag_mark.meaning, border=f"2px dashed {flag_mark.colour}")
     )
+    chips.append(_missing_chip())
     chips.append(
         _chip(
             "⚠ " + violation_mark.name,
@@ -110,6 +116,10 @@ def legend_html() -> str:
         )
     )
     return _strip(chips)
+
+
+def _missing_chip() -> str:
+    return _chip(missing_mark.name, missing_mark.colour, missing_mark.meaning)
 
 
 def trace_legend_html() -> str:
@@ -129,6 +139,7 @@ def store_legend_html() -> str:
     grounded = _chip("✓ grounded", "#ffffff", "checked by a verifier", border="3px solid #2e7d32")
     chips.append(grounded)
     chips.append(_chip("★ cited", "#ffffff", "cited by the answer", border="2px solid #b8860b"))
+    chips.append(_missing_chip())
     return _strip(chips)
 
 

@@ -14,7 +14,7 @@ from engine import (
     Reason,
     route_json,
 )
-from present import answer
+from present import answer, causes
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,6 @@ def banner(result: NavResult, *, confirmed: Iterable[tuple[str, str]] = ()) -> B
     """The verdict banner: the label, then why in plain words (no internal claim ids)."""
     label = result.label
     status = result.decision.status if result.decision else None
-    reasons = answer.reasons(result)
     broken = answer.failure(result)
     if label == "ANSWER":
         head, tone = f"ANSWER — {status}", "success"
@@ -39,10 +38,10 @@ def banner(result: NavResult, *, confirmed: Iterable[tuple[str, str]] = ()) -> B
     elif broken is not None:
         head, tone = f"ABSTAIN — {broken.head}", "error"
     else:
-        head, tone = f"ABSTAIN — {', '.join(reasons) or 'low-coverage'}", "error"
+        head, tone = f"ABSTAIN — {causes.headline(result)}", "error"
     if result.decision is not None and result.decision.outdated and label != "ABSTAIN":
         head += " (outdated: built on a superseded pin)"
-    detail = answer.summary(result, confirmed=confirmed)
+    detail = causes.summary(result, confirmed=confirmed)
     return Banner(tone, label, f"{head}. {detail}" if detail else head)
 
 
@@ -82,13 +81,18 @@ def explanations(
     if broken is not None:
         return (Explanation(broken.head, broken.text, ()),)
     out = []
-    for name in answer.reasons(result):
-        try:
-            text = REASON_EXPLANATIONS[Reason(name)]
-        except ValueError:
-            text = "A reason this app does not know how to explain."
-        specifics = answer.reason_lines(result, name, confirmed=confirmed)
-        out.append(Explanation(name, text, tuple(specifics)))
+    for cause in causes.causes(result):
+        words = causes.CAUSE_WORDS[cause]
+        specifics = causes.lines(result, cause, confirmed=confirmed)
+        out.append(Explanation(words, causes.CAUSE_EXPLANATIONS[cause], tuple(specifics)))
+    if not out:
+        # A run with no router decision to read causes from: its reasons, as the wire says.
+        for name in answer.reasons(result):
+            try:
+                text = REASON_EXPLANATIONS[Reason(name)]
+            except ValueError:
+                text = "A reason this app does not know how to explain."
+            out.append(Explanation(name.replace("-", " "), text, ()))
     return tuple(out)
 
 

@@ -17,7 +17,7 @@ from engine.core.stance import NO_CUE, Cue, CueShape
 from engine.core.wire import RouteInput
 from engine.navigation.coverage import CoverageReport, Term
 from engine.navigation.substrate import Neighbourhood, Node
-from present import answer
+from present import answer, causes
 from tests.values import decision
 
 ART = "Antiretroviral therapy is associated with a reduction in tuberculosis."
@@ -77,7 +77,7 @@ def test_the_banner_names_sources_by_title_and_gaps_in_words():
         "ABSTAIN",
         uncovered=("tuberculosis",),
     )
-    assert "never mentions ‘tuberculosis’" in answer.summary(gaps)
+    assert "never mentions ‘tuberculosis’" in causes.summary(gaps)
     assert "“ART for prevention of TB”" in answer.summary(result("ANSWER"))
 
 

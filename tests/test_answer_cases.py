@@ -51,7 +51,7 @@ def test_an_answer_about_something_else_abstains_and_names_the_missing_term(demo
     ask(demo_app, TB_VITAMIN)
     assert not demo_app.exception
     banner = verdict(demo_app)
-    assert banner.startswith("ABSTAIN — low-coverage")
+    assert banner.startswith("ABSTAIN — uncovered term.")
     assert "never mentions ‘tuberculosis’" in banner
     assert "'c1'" not in banner and "conclusion c1" not in banner
     # The closest sentence is shown only as what was found, never as the answer.

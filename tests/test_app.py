@@ -108,7 +108,7 @@ def test_sidebar_shows_the_workspace_and_its_load_report(lab_app, lab_path):
 def test_asking_sets_the_banner_and_the_shared_link(lab_app):
     ask(lab_app, CRASH)
     assert not lab_app.exception
-    assert banner(lab_app).startswith("ABSTAIN — false-premise, low-coverage")
+    assert banner(lab_app).startswith("ABSTAIN — refuted source.")
     assert lab_app.query_params["q"] == CRASH
     ask(lab_app, SIGNAL)
     assert banner(lab_app).startswith("ANSWER — grounded")
@@ -148,7 +148,7 @@ def test_switching_pages_keeps_the_answer(lab_app):
     assert banner(lab_app).startswith("ABSTAIN")
     assert "Showing the answer to" in lab_app.caption[0].value
     assert "dag-table" in html(lab_app)
-    assert any("false-premise" in m.value for m in lab_app.markdown)
+    assert any("refuted source" in m.value for m in lab_app.markdown)
     lab_app.switch_page("ui/traceability.py").run()
     assert banner(lab_app).startswith("ABSTAIN")
     lab_app.switch_page("ui/navigate.py").run()

@@ -50,7 +50,7 @@ def test_a_shared_dag_link_reproduces_the_dag(lab_path, monkeypatch):
     at.run()  # the link opens on the Start page, which shows no banner
     assert not at.exception and not labels(at)
     at.switch_page("ui/reasoning_dag.py").run()
-    assert banner(at).startswith("ABSTAIN — false-premise")
+    assert banner(at).startswith("ABSTAIN — refuted source")
     assert "vis.Network" in at.get("iframe")[0].proto.srcdoc
 
 

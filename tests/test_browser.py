@@ -37,7 +37,7 @@ def test_a_review_session_in_chromium_stays_on_this_machine(lab_path: Path, tmp_
         page.get_by_label("Question").fill(QUESTION)
         page.get_by_role("button", name="Ask").click()
         banner = page.get_by_test_id("stAlert").filter(has_text="ABSTAIN")
-        expect(banner).to_contain_text("false-premise", timeout=30_000)
+        expect(banner).to_contain_text("refuted source", timeout=30_000)
         wait_idle(page)
         assert "q=" in page.url
         slider = page.get_by_test_id("stSlider").get_by_role("slider")

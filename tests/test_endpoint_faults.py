@@ -243,5 +243,5 @@ def test_a_model_answer_that_misses_the_question_is_held_to_the_coverage_report(
         opened.close()
     decision = result["decision"]
     assert decision["label"] == "ABSTAIN" and decision["reasons"] == ["low-coverage"]
-    assert "the answer never mentions" in decision["detail"] and "'japanese'" in decision["detail"]
-    assert "japanese" in result["payload"]["coverage_report"]["uncovered"]
+    assert "the answer never mentions" in decision["detail"] and "'Japanese'" in decision["detail"]
+    assert "Japanese" in result["payload"]["coverage_report"]["uncovered"]

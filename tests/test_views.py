@@ -185,8 +185,28 @@ def test_trace_and_store_legends_cover_their_kinds():
     [
         ("grounded", "success", "ANSWER — grounded"),
         ("hedged", "warning", "HEDGED ANSWER"),
-        ("stale", "error", "ABSTAIN — stale"),
-        ("all-reasons", "error", "ABSTAIN — missing-hop, stale, false-premise, low-coverage"),
+        ("stale", "error", "ABSTAIN — stale source."),
+        ("missing-hop", "error", "ABSTAIN — missing hop."),
+        ("false-premise", "error", "ABSTAIN — refuted source."),
+        ("orphan-prose", "error", "ABSTAIN — unlicensed sentence."),
+        ("honesty", "error", "ABSTAIN — honesty violation."),
+        ("contested", "error", "ABSTAIN — contested source."),
+        (
+            "all-reasons",
+            "error",
+            "ABSTAIN — missing hop, stale source, refuted source, unlicensed sentence.",
+        ),
+    ],
+    ids=[
+        "grounded",
+        "hedged",
+        "stale",
+        "missing-hop",
+        "false-premise",
+        "orphan-prose",
+        "honesty",
+        "contested",
+        "all-reasons",
     ],
 )
 def test_banner_starts_with_the_label_and_names_status_or_reasons(key, tone, start):
@@ -236,12 +256,17 @@ def test_a_failed_run_is_an_actionable_error_not_a_coverage_verdict(failure, hea
 def test_every_abstain_reason_is_explained_with_specifics():
     result = routed("all-reasons")
     items = views.explanations(result)
-    assert [i.reason for i in items] == ["missing-hop", "stale", "false-premise", "low-coverage"]
+    assert [i.reason for i in items] == [
+        "missing hop",
+        "stale source",
+        "refuted source",
+        "unlicensed sentence",
+    ]
     assert all(i.explanation for i in items)
     by_reason = {i.reason: i for i in items}
-    assert any("zk:lab:n1" in s for s in by_reason["missing-hop"].specifics)
-    assert any("zk:lab:n2" in s for s in by_reason["stale"].specifics)
-    assert any("nearest text in the source" in s for s in by_reason["false-premise"].specifics)
+    assert any("zk:lab:n1" in s for s in by_reason["missing hop"].specifics)
+    assert any("zk:lab:n2" in s for s in by_reason["stale source"].specifics)
+    assert any("nearest text in the source" in s for s in by_reason["refuted source"].specifics)
     (grounded,) = views.explanations(routed("grounded"))
     assert grounded.reason == "grounded" and grounded.specifics
 

@@ -27,6 +27,27 @@ class Reason(StrEnum):
     LOW_COVERAGE = "low-coverage"
 
 
+class Cause(StrEnum):
+    """What, concretely, kept an answer back: finer than the wire's reasons, in report order.
+
+    The wire keeps its four reasons; a cause names which of the things a reason covers
+    happened here, so the headline can say "honesty violation" rather than "low-coverage".
+    Words for a cause are made in one place, from the value (`present/causes.py`).
+    """
+
+    MISSING_HOP = "missing-hop"  # a premise the conclusion rests on has no verdict
+    STALE = "stale"  # a tether's anchored text is gone
+    FALSE_PREMISE = "false-premise"  # a verifier refuted a ground
+    HONESTY_VIOLATION = "honesty-violation"  # a status asserted above the derived one
+    CONTESTED_SOURCE = "contested-source"  # a cited node is an endpoint of a contradiction
+    UNRESOLVED_GROUND = "unresolved-ground"  # a ground whose file or note cannot be found
+    UNCOVERED_TERM = "uncovered-term"  # a salient question word nothing cited mentions
+    UNLICENSED_SENTENCE = "unlicensed-sentence"  # a prose sentence no verified claim licenses
+    NOT_FOUND_VERBATIM = "not-found-verbatim"  # a restatement its source does not contain
+    UNVERIFIED_CONCLUSION = "unverified-conclusion"  # an inference with no verified premise
+    CLOSED_BOOK = "closed-book"  # nothing verified that was retrieved anchors the answer
+
+
 REASON_EXPLANATIONS = {
     Reason.MISSING_HOP: (
         "A node the conclusion depends on was cited but never checked: nothing says "
@@ -79,6 +100,9 @@ class Decision:
     missing_refs: tuple[str, ...] = ()
     asserted: Mapping[str, Tier] = field(default_factory=dict)
     detail: str = ""
+    blocking_count: int = 0  # salient question terms nothing in the closure mentions
+    # The prose restates the DAG's claims word for word, verified or not (for the causes).
+    prose_restates_claims: bool = False
 
     @property
     def answered(self) -> bool:
@@ -88,6 +112,36 @@ class Decision:
     def cited(self) -> tuple[str, ...]:
         """Every node the conclusion's premise closure cites, sorted."""
         return self.dag.closure_cites(self.conclusion)
+
+    @property
+    def causes(self) -> tuple[Cause, ...]:
+        """Every concrete thing that kept the answer back, in `Cause` order; () for an answer."""
+        if self.answered:
+            return ()
+        final = self.claim_verdicts.get(self.conclusion)
+        missing = bool(self.missing_refs) or Reason.MISSING_HOP in self.reasons
+        found = {
+            Cause.MISSING_HOP: missing,
+            Cause.STALE: Reason.STALE in self.reasons,
+            Cause.FALSE_PREMISE: Reason.FALSE_PREMISE in self.reasons,
+            Cause.HONESTY_VIOLATION: bool(self.honesty_violations),
+            Cause.CONTESTED_SOURCE: final is not None and final.contested,
+            Cause.UNRESOLVED_GROUND: final is not None and final.unresolved and not missing,
+            Cause.UNCOVERED_TERM: self.blocking_count > 0,
+            Cause.NOT_FOUND_VERBATIM: bool(self.floored),
+        }
+        causes = {cause for cause, happened in found.items() if happened}
+        # Prose that restates the DAG's claims is unlicensed only because a cause above kept
+        # them from being verified; then that cause is the one to name.
+        if not self.traceability.ok and not (causes and self.prose_restates_claims):
+            causes.add(Cause.UNLICENSED_SENTENCE)
+        # A closed book and an unverified conclusion follow from any cause above; each is
+        # the cause only when nothing above is.
+        if not causes and self.confabulation.closed_book:
+            causes.add(Cause.CLOSED_BOOK)
+        elif not causes and (final is None or not final.verified):
+            causes.add(Cause.UNVERIFIED_CONCLUSION)
+        return tuple(c for c in Cause if c in causes)
 
     @property
     def hedged(self) -> bool:
@@ -120,6 +174,7 @@ class Decision:
             "hedged": self.hedged,
             "status": self.status.value if self.status else None,
             "reasons": [r.value for r in self.reasons],
+            "causes": [c.value for c in self.causes],
             "outdated": self.outdated,
             "conclusion": self.conclusion,
             "claims": claims,

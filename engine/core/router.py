@@ -8,6 +8,7 @@ from pathlib import Path
 
 from engine.core.decision import (
     REASON_EXPLANATIONS,
+    Cause,
     Confabulation,
     Decision,
     Outcome,
@@ -30,7 +31,15 @@ from engine.core.traceability import Traceability, check_traceability
 from engine.core.verifiers import Verifier, VerifierResult
 from engine.core.wire import RouteInput
 
-__all__ = ["REASON_EXPLANATIONS", "Confabulation", "Decision", "Outcome", "Reason", "route"]
+__all__ = [
+    "REASON_EXPLANATIONS",
+    "Cause",
+    "Confabulation",
+    "Decision",
+    "Outcome",
+    "Reason",
+    "route",
+]
 
 
 def route(
@@ -107,6 +116,8 @@ class _Derivation:
             missing_refs=self.missing,
             asserted=self.inp.asserted,
             detail=detail,
+            blocking_count=self.inp.blocking_count,
+            prose_restates_claims=self.trace.ok or _restates_claims(self.inp),
         )
 
 
@@ -165,6 +176,14 @@ def _trace(inp: RouteInput, derived: Mapping[str, Verdict]) -> Traceability:
         citations=dag.prose_citations,
         known={c.id: c.text for c in dag.claims},
     )
+
+
+def _restates_claims(inp: RouteInput) -> bool:
+    """Whether the prose restates the DAG's own claims word for word, verified or not: then
+    an orphan sentence only follows from what kept its claim from being verified."""
+    dag = inp.dag
+    texts = {c.id: c.text for c in dag.claims}
+    return check_traceability(inp.prose, texts, citations=dag.prose_citations, known=texts).ok
 
 
 def _anchoring(

@@ -10,6 +10,7 @@ an orphan by design.
 from __future__ import annotations
 
 import bisect
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import KW_ONLY, dataclass
@@ -322,17 +323,68 @@ def _common_prefix(a: Words, b: Words) -> int:
     return k
 
 
+# What joins number tokens into the one number a reader sees: a ratio or score ("10/66",
+# "3:1") and a hyphen range ("2-5") written tight, a decimal point written as a middle dot
+# ("18·2"), a dash range ("1.2–3.4", "18 – 20"), a plus-minus ("4 ± 1"), and a confidence
+# interval after its level ("95% CI 1.2–3.4"). "Group 1: 45" stays two numbers.
+_JOINED = re.compile(r"[/:−-]|\s*(?:[·•±–—]|\+/?-)\s*")
+_INTERVAL = re.compile(
+    r"\s*\(?\s*(?:CI|CrI|confidence\s+interval|credible\s+interval)\s*[,:=]?\s*\(?\s*",
+    re.IGNORECASE,
+)
+
+
+def read_numbers(text: str, words: Sequence[TokenSpan]) -> list[tuple[int, int, str]]:
+    """The numbers of `text` as a reader sees them: (start, end, label) per number, where
+    "10/66", "18·2", "95% CI 1.2–3.4", "1,234" and "−0.5" are each one number. A lone
+    number's label is its token; a joined one's is its text as written."""
+    out: list[tuple[int, int, str]] = []
+    previous: TokenSpan | None = None
+    for token in words:
+        if not token.is_number:
+            if token.norm not in _JOINERS:
+                previous = None
+            continue
+        if previous is not None and out and _joins(text[previous.end : token.start]):
+            start = out[-1][0]
+            out[-1] = (start, token.end, " ".join(text[start : token.end].split()))
+        else:
+            out.append((token.start, token.end, token.norm))
+        previous = token
+    return out
+
+
+# Tokens that may stand between the parts of one number ("·" is a token of its own).
+_JOINERS = frozenset({"·", "•", "±", "ci", "cri", "confidence", "credible", "interval"})
+
+
+def _joins(gap: str) -> bool:
+    return bool(_JOINED.fullmatch(gap) or _INTERVAL.fullmatch(gap))
+
+
 def _sentence_findings(
     part: _Sentence, reason: str, *, skip: set[int]
 ) -> list[tuple[OrphanSpan, str]]:
-    """The orphan sentence and each of its numbers not already flagged as uncited."""
+    """The orphan sentence and each of its numbers (as a reader sees them) not already
+    flagged as uncited."""
     span = OrphanSpan(part.span.start, part.span.end, OrphanKind.SENTENCE, reason)
     out = [(span, part.text)]
-    for token in part.words:
-        if token.is_number and token.start not in skip:
-            number = OrphanSpan(token.start, token.end, OrphanKind.NUMBER, "in an orphan sentence")
-            out.append((number, f"number:{token.norm}"))
+    offset = part.span.start
+    starts = {token.start: token for token in part.words if token.is_number}
+    for start, end, norm in read_numbers(part.text, _shifted(part.words, offset)):
+        inside = [t for at, t in starts.items() if start + offset <= at < end + offset]
+        if all(t.start in skip for t in inside):
+            continue
+        number = OrphanSpan(
+            start + offset, end + offset, OrphanKind.NUMBER, "in an orphan sentence"
+        )
+        out.append((number, f"number:{norm}"))
     return out
+
+
+def _shifted(words: Sequence[TokenSpan], offset: int) -> list[TokenSpan]:
+    """Tokens with their spans relative to the sentence's own text."""
+    return [t._replace(start=t.start - offset, end=t.end - offset) for t in words]
 
 
 def _fallback_mode(parts: Sequence[_Sentence], licensing: Mapping[str, str]) -> Traceability:

@@ -24,7 +24,7 @@ from engine.navigation.spelling import (
     split_compound,
 )
 from engine.reading.rarity import Rarity
-from engine.reading.words import mentions, stem, tokens
+from engine.reading.words import mentions, stem, surface_words, tokens
 
 # A question word is salient when its rarity, ln((N + 1) / (df + 1)), reaches this share of
 # the rarest possible, ln(N + 1): on the 6,000-note SciFact demo, at most four notes
@@ -57,12 +57,19 @@ _FRAME_WORDS = frozenset(
         "describe",
         "summarise",
         "summarize",
+        "reviewing",
     ]
 )
-_FRAME_PREFIX = re.compile(
-    r"^\s*(?:what\s+(?:does|do|did)\s+(?:the\s+)?(?:knowledge\s+base|literature|corpus|"
-    r"evidence|workspace)\s+(?:say|says|tell(?:\s+us)?)\s+(?:about|on)\s+|"
-    r"is\s+it\s+true\s+that\s+|tell\s+me\s+about\s+)",
+# Phrases that frame a question wherever they stand: who asks, why, and where they look.
+_FRAME_PHRASES = re.compile(
+    r"\b(?:what\s+(?:does|do|did)\s+(?:the\s+)?(?:knowledge\s+base|literature|corpus|"
+    r"evidence|workspace)\s+(?:say|says|tell(?:\s+us)?)(?:\s+(?:about|on))?|"
+    r"(?:i\s*(?:'|’)?\s*m\s+|i\s+am\s+|we\s*(?:'|’)?\s*re\s+|we\s+are\s+)?reviewing"
+    r"(?:\s+(?:what\s+is\s+known|the\s+(?:literature|evidence))(?:\s+(?:about|on))?)?|"
+    r"what\s+is\s+(?:currently\s+)?known(?:\s+(?:about|on))?|is\s+it\s+true\s+that|"
+    r"(?:can|could)\s+you\s+tell\s+me(?:\s+about)?|tell\s+me(?:\s+about)?|"
+    r"according\s+to\s+(?:the\s+)?(?:literature|evidence|knowledge\s+base|sources|"
+    r"studies|research)|in\s+the\s+(?:literature|knowledge\s+base))\b",
     re.IGNORECASE,
 )
 # A question asks; a claim states. These openings make a sentence a question.
@@ -103,16 +110,26 @@ class MentionRules:
 
 @dataclass(frozen=True)
 class Term:
-    """One content word of the question, its rarity weight and whether the answer mentions it."""
+    """One content word of the question, its rarity weight and whether the answer mentions it.
+
+    `word` is the token mentions are measured by; `shown` is the word as the user typed it,
+    the only form words for people use.
+    """
 
     word: str
     weight: float
     salient: bool
     covered: bool
+    shown: str = ""
+
+    @property
+    def typed(self) -> str:
+        return self.shown or self.word
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "word": self.word,
+            "shown": self.typed,
             "weight": round(self.weight, 4),
             "salient": self.salient,
             "covered": self.covered,
@@ -127,9 +144,17 @@ class CoverageReport:
 
     @property
     def uncovered(self) -> tuple[str, ...]:
-        """Salient question terms the text never mentions, rarest first."""
+        """Salient question terms the text never mentions, rarest first, as the user typed them."""
+        return tuple(t.typed for t in self._gaps())
+
+    @property
+    def uncovered_terms(self) -> tuple[str, ...]:
+        """The same gaps as the tokens mentions are measured by."""
+        return tuple(t.word for t in self._gaps())
+
+    def _gaps(self) -> list[Term]:
         gaps = [t for t in self.terms if t.salient and not t.covered]
-        return tuple(t.word for t in sorted(gaps, key=lambda t: (-t.weight, t.word)))
+        return sorted(gaps, key=lambda t: (-t.weight, t.word))
 
     @property
     def covered_share(self) -> float:
@@ -167,6 +192,9 @@ class QuestionTerms:
         words = question_words(question)
         weights = rarity(words) if words else {}
         self.words = tuple(words)
+        typed = typed_words(question)
+        # Question word -> the word as the user typed it, for every word people read.
+        self.shown = {w: typed.get(w, w) for w in words}
         self.weights = {w: float(weights.get(w, 0.0)) for w in words}
         share = SALIENT_SHARE if salient_share is None else salient_share
         topic = TOPIC_SHARE if topic_share is None else topic_share
@@ -202,6 +230,10 @@ class QuestionTerms:
     def salient(self) -> tuple[str, ...]:
         return tuple(w for w in self.words if self.weights[w] >= self.salient_rarity)
 
+    def typed(self, words: Iterable[str]) -> tuple[str, ...]:
+        """Question words as the user typed them (a word not in the question stays as is)."""
+        return tuple(self.shown.get(w, w) for w in words)
+
     def mentioned(self, text: str) -> frozenset[str]:
         """The question words `text` mentions (by `mentions`, or by the spelling rules)."""
         toks = tokens(text)
@@ -227,7 +259,8 @@ class QuestionTerms:
         terms = []
         for word in self.words:
             weight = self.weights[word]
-            terms.append(Term(word, weight, weight >= self.salient_rarity, word in mentioned))
+            salient = weight >= self.salient_rarity
+            terms.append(Term(word, weight, salient, word in mentioned, self.shown[word]))
         return CoverageReport(tuple(terms))
 
 
@@ -237,7 +270,16 @@ def claim_shaped(question: str) -> bool:
     return bool(text) and not text.endswith("?") and _ASKING.match(text) is None
 
 
+def unframed(question: str) -> str:
+    """The question with its framing ("is it true that", "what is known about") blanked."""
+    return _FRAME_PHRASES.sub(" ", question)
+
+
 def question_words(question: str) -> list[str]:
     """The question's distinct content words, framing ("what does … say about") left out."""
-    body = _FRAME_PREFIX.sub("", question)
-    return [w for w in dict.fromkeys(tokens(body)) if w not in _FRAME_WORDS]
+    return [w for w in dict.fromkeys(tokens(unframed(question))) if w not in _FRAME_WORDS]
+
+
+def typed_words(question: str) -> dict[str, str]:
+    """Each content word of the question -> the word as the user typed it."""
+    return surface_words(unframed(question))

@@ -18,11 +18,19 @@ from engine.navigation.budget import Budget
 from engine.navigation.coverage import CoverageReport, QuestionTerms
 from engine.navigation.grounding import NodeGround, for_claim, ground_node
 from engine.navigation.outcomes import Failure, FailureKind, GiveUp
+from engine.navigation.premises import with_missing_premises
 from engine.navigation.result import NavResult as NavResult
 from engine.navigation.steps import Action as Action
 from engine.navigation.steps import ActionKind as ActionKind
 from engine.navigation.steps import Step as Step
-from engine.navigation.substrate import Adapter, Neighbourhood, Node, build_adapters, owner
+from engine.navigation.substrate import (
+    Adapter,
+    Neighbourhood,
+    Node,
+    build_adapters,
+    owner,
+    unwritten_nodes,
+)
 from engine.workspace.index import Index
 from engine.workspace.notes import Store
 from engine.workspace.semantic import Semantic
@@ -266,6 +274,7 @@ class _Run:
         draft = action.draft
         if draft is None:
             raise TypeError("an answer action carries no draft")
+        draft = with_missing_premises(draft, self.workspace)
         dag = draft.dag
         texts: dict[str, str] = {}
         for claim in dag.claims:
@@ -303,7 +312,12 @@ class _Run:
         self.decision = route(
             self.route_input, workspace=self.workspace.root, verifiers=self.verifiers
         )
-        return (), ()
+        # A cited note not written yet joins the neighbourhood under the name its link gave
+        # it, so the missing hop is shown and named rather than silently absent.
+        unwritten, links = unwritten_nodes(self.workspace, self.decision.missing_refs)
+        size = len(self.hood.nodes) + len(unwritten)
+        self.hood, added, new_edges = self.hood.grow(unwritten, links, hop=1, max_nodes=size)
+        return added, new_edges
 
     def _coverage(self, dag: ReasoningDAG) -> CoverageReport:
         """How the conclusion's closure covers the question: its claims and the notes they

@@ -23,6 +23,8 @@ CODE_SOURCE = "repo"
 MAX_CODE_BYTES = 2 * 1024 * 1024
 RELATED = "related"
 RELATED_PER_EXPAND = 5
+# The kind of a node a note links to that is not written yet: a missing hop, named by the link.
+UNWRITTEN = "unwritten"
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,11 @@ class Neighbourhood:
             new_edges.append(edge)
         grown = replace(self, nodes=merged, edges=self.edges + tuple(new_edges), hops=hops)
         return grown, tuple(added), tuple(new_edges)
+
+    def unwritten(self, address: str) -> bool:
+        """Whether `address` is a note some note links to that is not written yet."""
+        node = self.nodes.get(address)
+        return node is not None and node.kind == UNWRITTEN
 
     def mark_expanded(self, address: str) -> Neighbourhood:
         return replace(self, expanded=self.expanded | {address})
@@ -287,6 +294,27 @@ def backlink_map(workspace: Workspace) -> Mapping[str, tuple[tuple[str, str], ..
         for link in note.links:
             out.setdefault(link.target_address, []).append((note.address, link.relation))
     return {k: tuple(v) for k, v in out.items()}
+
+
+def unwritten_nodes(workspace: Workspace, refs: Iterable[str]) -> tuple[list[Node], list[Edge]]:
+    """Nodes for `refs` that no note holds but some note links to, named as the link wrote
+    them, with the links that point at them: a claim's missing hop, shown, never dropped."""
+    wanted = {ref for ref in refs if workspace.note(ref) is None}
+    nodes: dict[str, Node] = {}
+    edges: list[Edge] = []
+    if not wanted:
+        return [], []
+    for note in workspace.notes.values():
+        for link in note.links:
+            ref = link.target_address
+            if ref not in wanted:
+                continue
+            edges.append(Edge(note.address, ref, link.relation))
+            if ref not in nodes:
+                where = Address.parse(ref)
+                name = link.label or where.id
+                nodes[ref] = Node(ref, where.store, where.source, name, "", UNWRITTEN)
+    return [nodes[ref] for ref in sorted(nodes)], edges
 
 
 def _excerpt(text: str) -> str:

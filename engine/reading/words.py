@@ -36,6 +36,21 @@ def tokens(text: str) -> list[str]:
     return [_fold(word) for word in _TOKEN.findall(text.lower()) if word not in STOP_WORDS]
 
 
+def surface_words(text: str) -> dict[str, str]:
+    """Each ranking token of `text` (as `tokens` gives it) -> the word as written there first.
+
+    Matching goes by the token ("enzymes'" is `enzyme`); words for people show the surface
+    form the writer typed ("enzymes"), never the folded or stemmed one.
+    """
+    out: dict[str, str] = {}
+    for raw in _TOKEN.findall(text):
+        lowered = raw.lower()
+        if lowered in STOP_WORDS:
+            continue
+        out.setdefault(_fold(lowered), raw)
+    return out
+
+
 def term_counts(text: str) -> dict[str, int]:
     """How often each ranking token occurs in `text` (the same tokens as `tokens`)."""
     counts: dict[str, int] = {}

@@ -57,10 +57,15 @@ class Quote:
 
 @dataclass(frozen=True)
 class Link:
-    """A typed edge from a note to another node, by full address."""
+    """A typed edge from a note to another node, by full address.
+
+    `label` is the target as the note wrote it (a vault's `[[Human trial]]`), so a link to a
+    note not written yet can still be named; "" when the address is all there is.
+    """
 
     target_address: str
     relation: str
+    label: str = ""
 
 
 @dataclass(frozen=True)

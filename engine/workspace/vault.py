@@ -56,6 +56,8 @@ _ATTRIBUTION = re.compile(
 )
 _CALLOUT = re.compile(r"^\[![\w-]+\][+-]?\s*")
 _CODE_SPAN = re.compile(r"`[^`\n]*`")
+# An inline tag with the spaces before it, for taking it out of a note's prose.
+_TAG_IN_TEXT = re.compile(r"[ \t]*(?<![\w#&/\\])#[^\W\d][\w/-]*")
 _MEDIA = re.compile(r"\.(?:png|jpe?g|gif|svg|webp|pdf|mp[34]|wav|canvas|excalidraw)$", re.I)
 
 
@@ -238,7 +240,7 @@ def resolve_links(
                 missing.append(target)
                 address = note_address(note.store, note.source, path_id(target))
             if address != note.address:
-                links.append(Link(address, relation))
+                links.append(Link(address, relation, target.strip()))
         for targets, words in (
             (ambiguous, "match several notes when letter case is ignored; not linked"),
             (inexact, "match a note only when letter case is ignored; linked, check them"),
@@ -254,7 +256,11 @@ def resolve_links(
         printed = labels(note.citekey) if labels is not None and note.citekey else ()
         if printed:
             quotes = tuple(_positioned(quote, printed) for quote in quotes)
-        out[note.address] = replace(note, links=tuple(dict.fromkeys(links)), quotes=quotes)
+        # One link per target and relation, however many ways the note spelled it.
+        unique: dict[tuple[str, str], Link] = {}
+        for link in links:
+            unique.setdefault((link.target_address, link.relation), link)
+        out[note.address] = replace(note, links=tuple(unique.values()), quotes=quotes)
     return out, problems
 
 
@@ -344,7 +350,7 @@ class _Body:
             self.heading = self.heading or shown
             plain.append(shown)
         else:
-            plain.append(_display(line))
+            plain.append(_untagged(_display(line)))
 
     def _scan(self, line: str) -> None:
         visible = _CODE_SPAN.sub("", line)
@@ -366,6 +372,20 @@ class _Body:
             self.quotes.append((citekey, _display(text), int(page) if page else None))
         plain.append(_display(text))
         plain.append("")
+
+
+def _untagged(line: str) -> str:
+    """The line without its inline tags (`#claim`, `#tag/sub`): they say what a note is, not
+    what it claims. Code spans keep theirs, and a URL's `#anchor` is no tag."""
+    out, at = [], 0
+    for code in _CODE_SPAN.finditer(line):
+        out.append(_TAG_IN_TEXT.sub("", line[at : code.start()]))
+        out.append(code.group(0))
+        at = code.end()
+    out.append(_TAG_IN_TEXT.sub("", line[at:]))
+    text = "".join(out).lstrip()
+    indent = line[: len(line) - len(line.lstrip())]
+    return indent + text if text else ""
 
 
 def _display(text: str) -> str:

@@ -12,6 +12,7 @@ from engine.core.wire import Draft
 from engine.navigation.coverage import claim_shaped, question_words
 from engine.navigation.navigator import Action, NavState
 from engine.navigation.outcomes import Failure, FailureKind, GiveUp, GiveUpReason, Match
+from engine.navigation.premises import PREMISE_RELATIONS, kept_premises, link_name
 from engine.navigation.relevance import Relevance, RelevanceGate, shipped_gate
 from engine.navigation.substrate import RELATED, link_less
 from engine.reading.aims import asks
@@ -20,11 +21,6 @@ from engine.reading.words import mentions, stem
 from engine.reading.words import tokens as terms
 from engine.workspace.notes import NoteKind, Store
 from engine.workspace.passages import ABSTRACT_SUFFIX
-
-# Relations by which a canon claim note points at the notes it is derived from.
-PREMISE_RELATIONS = frozenset(
-    {"derives-from", "derived-from", "rests-on", "supported-by", "premise"}
-)
 
 
 @dataclass(frozen=True)
@@ -139,6 +135,8 @@ class OfflineReasoner:
         match = best.match(
             _title(state, best.address), rival_title=_title(state, best.rival) if close else None
         )
+        # Gaps are measured by token, but named as the user typed them.
+        match = replace(match, gaps=_typed(state, best.gaps))
         why = match.words()
         if not strong(best, self.config, claim=claim):
             # An aim that covers the question well is not weak: it is not a finding.
@@ -146,7 +144,7 @@ class OfflineReasoner:
             given_up = GiveUp(
                 GiveUpReason.AIM if aim else GiveUpReason.WEAK,
                 match,
-                best.gaps,
+                match.gaps,
                 budget_spent=state.steps_left <= 1 and _unchecked(state, self.config),
             )
             guess = _claim("c1", best.text, "inference", [best.address])
@@ -160,17 +158,29 @@ class OfflineReasoner:
         if not premises:
             restated = _claim("c1", best.text, "restatement", [best.address])
             return Action.answer(_draft([restated], "c1", ["c1"]), f"restated {why}")
-        claims = []
-        for i, target in enumerate(premises[: self.config.max_premises], start=1):
+        claims, said = [], []
+        for i, target in enumerate(
+            kept_premises(state.workspace, premises, self.config.max_premises), start=1
+        ):
+            if state.workspace.note(target) is None:
+                # A premise not written yet stays in the DAG as a missing hop, named as its
+                # link names it, and stays out of the prose: nothing says what it holds.
+                name = link_name(state.workspace, best.address, target)
+                claims.append(_claim(f"p{i}", name, "restatement", [target]))
+                continue
             text = _best_sentence_of(state, target, confirmed_only=True) or best.text
             claims.append(_claim(f"p{i}", text, "restatement", [target]))
+            said.append(f"p{i}")
         conclusion = _claim(
             "c1", best.text, "inference", [best.address], premises=[c.id for c in claims]
         )
         return Action.answer(
-            _draft([*claims, conclusion], "c1", [c.id for c in claims]),
+            _draft([*claims, conclusion], "c1", said),
             f"restated {why}; it is a claim derived from "
-            + ", ".join(f"\u201c{_title(state, p) or p}\u201d" for p in premises),
+            + ", ".join(
+                f"\u201c{_title(state, p) or link_name(state.workspace, best.address, p)}\u201d"
+                for p in premises
+            ),
         )
 
 
@@ -184,7 +194,7 @@ def _own_words(state: NavState, best: Candidate, match: Match) -> Action:
     checked = _best_sentence_of(state, best.address, confirmed_only=True)
     if checked is None:
         claim = _claim("c1", best.text, "inference", [best.address])
-        given_up = GiveUp(GiveUpReason.OWN_WORDS, match, best.gaps)
+        given_up = GiveUp(GiveUpReason.OWN_WORDS, match, match.gaps)
         return Action.give_up(_draft([claim], "c1", []), given_up)
     premise = _claim("p1", checked, "restatement", [best.address])
     conclusion = _claim("c1", best.text, "inference", [best.address], premises=["p1"])
@@ -450,6 +460,11 @@ def _mention(state: NavState) -> Callable[[str], frozenset[str]]:
         return frozenset(q for q in words if mentions(stem(q), said))
 
     return by_stem
+
+
+def _typed(state: NavState, words: tuple[str, ...]) -> tuple[str, ...]:
+    """Question words as the user typed them, for the words of a give-up."""
+    return state.terms.typed(words) if state.terms is not None else words
 
 
 @lru_cache(maxsize=4096)

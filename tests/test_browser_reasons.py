@@ -1,0 +1,113 @@
+"""Navigate on a hand-made vault in a real browser: the missing hop in red, reasons as typed.
+
+Each journey runs light and dark, at 1280×800 and at 800×900, and leaves a full-page
+screenshot of each under `test-artifacts/reasons/`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from playwright.sync_api import Page, expect, sync_playwright
+
+from bench.app_server import running_app
+from tests.browser_support import (
+    ARTIFACTS,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    is_local,
+    open_page,
+    shot,
+    wait_idle,
+)
+from tests.builders.vaults import CLAIM_QUESTION, MISSING_NAME, claim_vault
+
+pytestmark = pytest.mark.browser
+
+SHOTS = ARTIFACTS / "reasons"
+# Framing a long question must not block it, and the word it misses is named as typed.
+FRAMED = (
+    "I am reviewing what is known about this: does stroke increase cell proliferation in "
+    "the subventricular zone of Hamsters?"
+)
+LOOKS = [
+    ("light", 1280, 800),
+    ("dark", 1280, 800),
+    ("light", 800, 900),
+    ("dark", 800, 900),
+]
+LOOK_IDS = ["light-1280", "dark-1280", "light-800", "dark-800"]
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    """One server on the vault for the module; each test opens its own browser context."""
+    assert Path(CHROMIUM).is_file(), "Debian chromium is required: apt-get install chromium"
+    root = claim_vault(tmp_path_factory.mktemp("reasons"))
+    log = tmp_path_factory.mktemp("reasons-log") / "streamlit.log"
+    requests: list[str] = []
+    with running_app(root, log) as url, sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield url, browser, requests
+        finally:
+            browser.close()
+    offsite = sorted({u for u in requests if not is_local(u)})
+    assert not offsite, f"requests left the machine: {offsite}"
+
+
+def asked(app, question: str, scheme: str, width: int, height: int) -> Page:
+    """A page in `scheme` at `width`×`height` that asked `question` through a `?q=` link."""
+    url, browser, requests = app
+    context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)
+    page = context.new_page()
+    page.on("request", lambda request: requests.append(request.url))
+    page.goto(f"{url}/ask?q={quote(question)}")
+    wait_idle(page)
+    return page
+
+
+def background_is_dark(page: Page) -> bool:
+    colour = page.evaluate(
+        "() => getComputedStyle(document.querySelector('[data-testid=stApp]')).backgroundColor"
+    )
+    red, green, blue = (int(part) for part in colour[colour.index("(") + 1 : -1].split(",")[:3])
+    return red + green + blue < 3 * 96
+
+
+@pytest.mark.parametrize(("scheme", "width", "height"), LOOKS, ids=LOOK_IDS)
+def test_the_missing_hop_is_named_and_drawn_red(app, scheme, width, height):
+    page = asked(app, CLAIM_QUESTION, scheme, width, height)
+    banner = page.get_by_test_id("stAlert").filter(has_text="ABSTAIN")
+    expect(banner).to_contain_text("ABSTAIN — missing hop.", timeout=30_000)
+    expect(banner).to_contain_text(f"rests on “{MISSING_NAME}”, a note not written yet")
+    assert background_is_dark(page) == (scheme == "dark")
+    graph = page.frame_locator("iframe").first
+    expect(graph.locator("#mynetwork canvas")).to_be_visible(timeout=30_000)
+    # vis draws on a canvas: the node's name and colour are in the frame's data.
+    frame = next(f for f in page.frames if "mynetwork" in f.content())
+    html = frame.content()
+    assert MISSING_NAME in html and "#b03a2e" in html
+    page.wait_for_timeout(600)  # the graph's first draw and its zoom-out
+    shot(page, f"navigate-missing-hop-{scheme}-{width}", folder=SHOTS, tall=True)
+    open_page(page, "Reasoning DAG")
+    expect(page.get_by_text("Why it abstained")).to_be_visible()
+    expect(page.get_by_text("missing hop", exact=True).first).to_be_visible()
+    page.wait_for_timeout(600)
+    shot(page, f"dag-missing-hop-{scheme}-{width}", folder=SHOTS, tall=True)
+    page.context.close()
+
+
+@pytest.mark.parametrize(("scheme", "width", "height"), LOOKS, ids=LOOK_IDS)
+def test_reasons_use_the_words_the_user_typed(app, scheme, width, height):
+    page = asked(app, FRAMED, scheme, width, height)
+    banner = page.get_by_test_id("stAlert").filter(has_text="ABSTAIN")
+    expect(banner).to_contain_text("ABSTAIN — uncovered term.", timeout=30_000)
+    expect(banner).to_contain_text("never mentions ‘Hamsters’")
+    assert "reviewing" not in banner.inner_text().lower()
+    assert "‘hamster’" not in banner.inner_text()
+    page.wait_for_timeout(600)
+    shot(page, f"navigate-typed-words-{scheme}-{width}", folder=SHOTS, tall=True)
+    page.context.close()
