@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import re
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from pyvis.network import Network
@@ -20,10 +20,12 @@ from engine import (
     NavResult,
     Neighbourhood,
     Node,
+    PassagePlace,
     Step,
     Verdict,
     VerifierResult,
     VerifierStatus,
+    passage_place,
     shorten,
 )
 from present.markup import (
@@ -150,6 +152,8 @@ def step_caption(result: NavResult, step: int) -> str:
 
 
 QUESTION_NODE = "question"
+# A paper drawn above its passages (never a note address: addresses hold a colon).
+PAPER_NODE = "paper~"
 grounded_colour = "#2e7d32"
 cited_colour = "#b8860b"
 store_shapes = {"zk": "dot", "mem": "square", "code": "triangle"}
@@ -261,6 +265,7 @@ def neighbourhood_html(
             shapeProperties={"borderDashes": False if address in marks.expanded else [4, 3]},
         )
     seen = set(marks.visible)
+    _papers(net, hood, marks.visible, positions)
     first = trace[0]
     for seed in marks.seeds:
         if seed in seen:
@@ -289,6 +294,40 @@ def neighbourhood_html(
         colour = relation_colours.get(edge.relation, "#7f7f7f")
         draw(edge, prefix="overlay: ", color=colour, dashes=True, width=1.5)
     return render(net)
+
+
+def _papers(
+    net: Network,
+    hood: Neighbourhood,
+    visible: Iterable[str],
+    positions: Mapping[str, tuple[float, float]],
+) -> None:
+    """Each paper whose passages are drawn, as one box linked to them by page."""
+    pages: dict[str, list[tuple[str, PassagePlace]]] = {}
+    for address in visible:
+        node = hood.nodes.get(address)
+        place = passage_place(address, node.title) if node is not None else None
+        if place is not None:
+            pages.setdefault(place.paper, []).append((address, place))
+    for paper, found in sorted(pages.items()):
+        xs = [positions.get(a, (0.0, 0.0)) for a, _ in found]
+        x = sum(p[0] for p in xs) / len(xs)
+        y = sum(p[1] for p in xs) / len(xs)
+        paper_id = f"{PAPER_NODE}{paper}"
+        title = found[0][1].paper_title
+        net.add_node(
+            paper_id,
+            label=wrap_label(title),
+            tip=f"<b>{esc(title)}</b><br>paper {esc(paper)}: its passages, by page",
+            shape="box",
+            x=x * 1.35,
+            y=y * 1.35,
+            borderWidth=1,
+            color={"background": "#f4f1ea", "border": "#6b5b3e"},
+            font={"color": "#222222", "size": 16},
+        )
+        for address, place in found:
+            net.add_edge(paper_id, address, label=label_text(place.where), color="#9c8a66")
 
 
 def _node_tip(node: Node, grounded: bool, cited: bool, expanded: bool) -> str:

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from engine.api import ask, open_workspace
-from engine.workspace.passages import CACHE_PATH, PASSAGE_BOX
+from engine.workspace.passages import CACHE_PATH, PASSAGE_BOX, PassagePlace, passage_place
 from engine.workspace.stores import load_workspace
+from present.graphs import PAPER_NODE, neighbourhood_html
 from tests.builders.pdfgen import write_pdf
 from tests.cli import invoke
 
@@ -162,3 +163,22 @@ def test_an_abstract_s_sentences_found_in_its_paper_cite_the_paper(tmp_path):
     notes = load_workspace(tmp_path).notes.values()
     from_abstract = [q.body for n in notes if n.citekey == "ok21.abstract" for q in n.quotes]
     assert from_abstract == ["Only the abstract says that naps also helped."]
+
+
+def test_a_passage_knows_its_paper_and_printed_page(papers):
+    workspace = load_workspace(papers)
+    (passage,) = [
+        n
+        for n in workspace.notes.values()
+        if n.source == PASSAGE_BOX and n.citekey == "okafor2021sleep" and RECALL[:40] in n.body
+    ]
+    place = passage_place(passage.address, passage.title)
+    assert place == PassagePlace("okafor2021sleep", "Sleep and memory consolidation", "p. 103")
+    assert passage_place("zk:finance:z-1", "A note") is None
+
+
+def test_the_walk_draws_each_paper_above_its_passages_by_page(papers):
+    result = answer(papers, "Did students who slept more than eight hours recall more word pairs?")
+    page = neighbourhood_html(result, len(result.steps) - 1)
+    assert f'"id": "{PAPER_NODE}okafor2021sleep"' in page
+    assert '"label": "p. 103"' in page

@@ -230,6 +230,30 @@ def _passage(source: SourceText, run: list[Sentence], n: int) -> Note:
     )
 
 
+@dataclass(frozen=True)
+class PassagePlace:
+    """Where a passage sits: its paper (key and title) and its page, as a reader cites it."""
+
+    paper: str
+    paper_title: str
+    where: str  # "p. 12", or "abstract"
+
+
+def passage_place(address: str, title: str) -> PassagePlace | None:
+    """The paper and page of the passage at `address` (titled `title`), else None."""
+    prefix = f"{Store.CANON.value}:{PASSAGE_BOX}:"
+    if not address.startswith(prefix) or "~p" not in address:
+        return None
+    key = address[len(prefix) :].rsplit("~p", 1)[0]
+    paper = _paper(key)
+    # The title is written by `_passage`: "<paper title> (<paper>, <where>)" or "<paper>, <where>".
+    head, _, tail = title.rpartition(f" ({paper}, ")
+    if head and tail.endswith(")"):
+        return PassagePlace(paper, head, tail[:-1])
+    _, _, where = title.partition(f"{paper}, ")
+    return PassagePlace(paper, paper, where or "")
+
+
 def _fits(spans: tuple[Sentence, ...], size: int) -> bool:
     return all(0 <= s.start < s.end <= size for s in spans)
 
