@@ -26,11 +26,21 @@ page = st.navigation(pages)
 
 def workspace_panel() -> None:
     """Workspace path, one status box (opening, ready or failed) and the load report."""
+    state = st.session_state
     # A page may ask to open a folder (an import just filled it): applied before the widget.
-    if (chosen := st.session_state.pop(KEYS.workspace_next, None)) is not None:
-        st.session_state[KEYS.workspace_path] = chosen
-    st.text_input("Workspace folder", value=services.default_workspace(), key=KEYS.workspace_path)
-    root = services.resolve(st.session_state[KEYS.workspace_path])
+    if (chosen := state.pop(KEYS.workspace_next, None)) is not None:
+        app_state.choose_workspace(chosen)
+    # A link or reload names its workspace (`?ws=`); the field's text outlives page switches.
+    linked = st.query_params.get("ws", "").strip()
+    if linked and linked != state.get(KEYS.url_ws):
+        state[KEYS.url_ws] = linked
+        app_state.choose_workspace(linked)
+    app_state.persist(KEYS.workspace_path, KEYS.workspace_kept)
+    if KEYS.workspace_path not in state:
+        state[KEYS.workspace_path] = services.default_workspace()
+    st.text_input("Workspace folder", key=KEYS.workspace_path)
+    state[KEYS.workspace_kept] = state[KEYS.workspace_path]
+    root = services.resolve(state[KEYS.workspace_path])
     # The box is drawn on every run, so the widgets below it never shift or go stale.
     box = st.status("Opening and indexing the workspace…", expanded=False)
     worker = services.worker(root)
@@ -128,5 +138,5 @@ with st.sidebar:
     with st.expander("Budget", key=KEYS.budget_open):
         budget_panel()
 
-shared.sync_url()
+shared.sync_url(page.url_path)
 page.run()

@@ -91,6 +91,7 @@ if TYPE_CHECKING:
     from engine.workspace.layout import OVERLAY_PATH
     from engine.workspace.notes import Quote
     from engine.workspace.opened import OpenWorkspace, Worker, open_workspace
+    from engine.workspace.payloads import load_payload, payload_ref, save_payload
     from engine.workspace.references import citations, reference_problems
     from engine.workspace.stores import Workspace
 

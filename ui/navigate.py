@@ -19,6 +19,7 @@ if worker is None:
     st.stop()
 
 state = st.session_state
+QUESTION_HEIGHT = 96  # about three lines; a longer question scrolls inside the box
 
 
 def submit() -> None:
@@ -28,13 +29,16 @@ def submit() -> None:
 
 if KEYS.question not in state:
     state[KEYS.question] = app_state.question_text()
-# A form, so Enter in the box submits like the button.
-with st.form("ask_form", border=False, enter_to_submit=True):
-    st.text_input(
+# A form, so Ctrl+Enter (⌘+Enter) in the box submits like the button; the box grows to
+# show a long question whole.
+with st.form("ask_form", border=False):
+    st.text_area(
         "Question",
         key=KEYS.question,
         placeholder="What does the knowledge base say about…",
         max_chars=MAX_QUESTION_CHARS,
+        height=QUESTION_HEIGHT,
+        help="Press Ctrl+Enter (⌘+Enter on a Mac) or Ask.",
     )
     asked = st.form_submit_button("Ask", key=KEYS.ask, type="primary", on_click=submit)
 pending = state.pop(KEYS.ask_now, None)
@@ -43,7 +47,7 @@ if asked:
     if typed:
         shared.ask(typed)
     else:
-        st.warning("Type a question first, then press Enter or Ask.")
+        st.warning("Type a question first, then press Ctrl+Enter or Ask.")
 elif pending:
     shared.ask(pending)
 
