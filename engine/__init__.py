@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from engine.core.traceability import Traceability
     from engine.core.verifiers import VerifierResult, VerifierStatus
     from engine.core.wire import Draft, parse_json, parse_payload
+    from engine.evidence import answer_evidence, audit_answer, cite_labels
     from engine.importers.zotero import import_zotero
     from engine.navigation.budget import Budget
     from engine.navigation.navigator import Policy
@@ -55,6 +56,7 @@ if TYPE_CHECKING:
     from engine.navigation.result import NavResult
     from engine.navigation.steps import ActionKind, Step
     from engine.navigation.substrate import Neighbourhood, Node
+    from engine.report import ReportReason, ReportWords, report_html, report_markdown
     from engine.review.cell import CellDetail, cell_detail, edge_key, find_edge, triage_history
     from engine.review.contest import Disclosure
     from engine.review.matrix import (
@@ -80,6 +82,7 @@ if TYPE_CHECKING:
     from engine.review.snapshot import ReviewSnapshot, review_stamp
     from engine.review.triage import TriageDecision, confirmed_edges, read_log, record
     from engine.review.typers import Typer, model_typer
+    from engine.workspace.evidence import Evidence, EvidenceKind, Piece
     from engine.workspace.examples import (
         PayloadExample,
         landing_examples,

@@ -154,6 +154,9 @@ cited_colour = "#b8860b"
 store_shapes = {"zk": "dot", "mem": "square", "code": "triangle"}
 LABEL_WIDTH = 22
 LABEL_LINES = 3
+MAX_LABELS = 8  # labelled nodes in the walk graph; the others show their title on hover
+NODE_FONT = 26  # large enough to read when the whole neighbourhood is fitted in view
+cited_text = "#7a5200"  # a cited node's label: the gold of its mark, dark enough to read
 
 
 @dataclass(frozen=True)
@@ -201,6 +204,18 @@ def wrap_label(text: object, *, width: int = LABEL_WIDTH, lines: int = LABEL_LIN
     return "\n".join(label_text(line) for line in wrapped)
 
 
+def labelled_nodes(marks: WalkMarks, limit: int = MAX_LABELS) -> frozenset[str]:
+    """The visible nodes that carry a label: new at this step, cited, grounded, expanded, seeds.
+
+    At most `limit`, in that order of importance, so labels stay large and readable at the
+    default zoom; every other node shows its title on hover.
+    """
+    ranked: list[str] = []
+    for group in (marks.fresh, marks.cited, marks.grounded, marks.expanded, marks.seeds):
+        ranked.extend(sorted(a for a in group if a in marks.visible))
+    return frozenset(list(dict.fromkeys(ranked))[:limit])
+
+
 def neighbourhood_html(
     result: NavResult, step: int, *, height: int = 520, overlay: Sequence[Edge] = ()
 ) -> str:
@@ -232,6 +247,7 @@ def neighbourhood_html(
         color={"background": "#fff8dc", "border": "#333333"},
         font={"color": "#222222", "size": 20},
     )
+    labelled = labelled_nodes(marks)
     for address in marks.visible:
         node = hood.nodes.get(address) or Node(address, "", "", address, "", "")
         x, y = positions.get(address, (0.0, 0.0))
@@ -240,9 +256,11 @@ def neighbourhood_html(
         border = new_colour if is_new else grounded_colour if grounded else "#444444"
         prefix = ("★ " if cited else "") + ("✓ " if grounded else "")
         store = node.store
+        # Only the nodes that matter at this step carry a label; the rest show it on hover.
+        label = prefix + wrap_label(node.title or address) if address in labelled else " "
         net.add_node(
             address,
-            label=prefix + wrap_label(node.title or address),
+            label=label,
             tip=_node_tip(node, grounded, cited, address in marks.expanded),
             shape=store_shapes.get(store, "diamond"),
             size=22 if is_new else 14,
@@ -253,7 +271,11 @@ def neighbourhood_html(
                 "background": store_colours.get(store, unknown_colour),
                 "border": border,
             },
-            font={"color": cited_colour if cited else "#222222", "size": 18},
+            font={
+                "color": cited_text if cited else "#222222",
+                "size": NODE_FONT,
+                "background": "rgba(255,255,255,0.85)",
+            },
             shapeProperties={"borderDashes": False if address in marks.expanded else [4, 3]},
         )
     seen = set(marks.visible)

@@ -49,6 +49,38 @@ trace_swatches = (
     Swatch("number", "#d9c8f5", "a number in an orphan sentence"),
 )
 trace_colours = {s.name: s.colour for s in trace_swatches}
+# Text on a highlight is always set with it: in the dark theme the page's text is light, and
+# light text on a pastel highlight cannot be read.
+HIGHLIGHT_TEXT = "#1f2328"
+QUOTE_MARK = "#fde68a"  # a quoted sentence in its source
+
+
+def quote_mark_style() -> str:
+    """The inline style of a quoted sentence's mark: its background and its own text colour."""
+    return f"background:{QUOTE_MARK};color:{HIGHLIGHT_TEXT}"
+
+
+def relative_luminance(colour: str) -> float:
+    """The WCAG relative luminance of a `#rrggbb` colour."""
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(first: str, second: str) -> float:
+    """The WCAG contrast ratio of two `#rrggbb` colours (1 to 21)."""
+    a, b = sorted((relative_luminance(first), relative_luminance(second)), reverse=True)
+    return (a + 0.05) / (b + 0.05)
+
+
+def text_on(background: str) -> str:
+    """Dark or white text, whichever reads better on `background`."""
+    return (
+        HIGHLIGHT_TEXT
+        if contrast(background, HIGHLIGHT_TEXT) >= contrast(background, "#ffffff")
+        else "#ffffff"
+    )
+
 
 # Stores in the navigation graph.
 store_swatches = (
@@ -113,7 +145,7 @@ def legend_html() -> str:
 
 def trace_legend_html() -> str:
     """The traceability highlight key as an HTML strip."""
-    return _strip([_chip(s.name, s.colour, s.meaning, dark=True) for s in trace_swatches])
+    return _strip([_chip(s.name, s.colour, s.meaning) for s in trace_swatches])
 
 
 def store_legend_html() -> str:
@@ -144,10 +176,9 @@ def _strip(chips: Sequence[str]) -> str:
     return f'<div style="display:flex;flex-wrap:wrap;gap:6px;margin:4px 0">{"".join(chips)}</div>'
 
 
-def _chip(name: str, colour: str, meaning: str, *, border: str = "", dark: bool = False) -> str:
-    light = dark or colour == "#ffffff"
+def _chip(name: str, colour: str, meaning: str, *, border: str = "") -> str:
     style = (
-        f"background:{colour};color:{'#222' if light else '#fff'};padding:2px 8px;"
+        f"background:{colour};color:{text_on(colour)};padding:2px 8px;"
         f"border-radius:10px;font-size:0.85em;border:{border or '1px solid transparent'}"
     )
     return f'<span style="{style}" title="{esc(meaning)}">{esc(name)}</span>'
@@ -165,7 +196,7 @@ def status_chip(status: str | None, flags: Sequence[str] = (), *, violation: boo
     if violation:
         text = "⚠ " + text
     style = (
-        f"background:{colour};color:#fff;padding:1px 7px;border-radius:9px;"
+        f"background:{colour};color:{text_on(colour)};padding:1px 7px;border-radius:9px;"
         f"white-space:nowrap;border:{border}"
     )
     return f'<span style="{style}">{esc(text)}</span>'

@@ -149,7 +149,7 @@ def claims_table_html(rows: Sequence[Mapping]) -> str:
         if row["premises"]:
             notes.append("rests on " + ", ".join(row["premises"]))
         text = esc(row["text"]) + "".join(
-            f"<br><small style='color:#666'>{esc(n)}</small>" for n in notes
+            f"<br><small style='opacity:0.8'>{esc(n)}</small>" for n in notes
         )
         asserted = status_chip(row["asserted"]) if row["asserted"] else "—"
         derived = status_chip(row["derived"], row["flags"], violation=row["violation"])

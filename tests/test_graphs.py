@@ -86,10 +86,23 @@ def test_neighbourhood_labels_and_tips_are_escaped():
     assert "&lt;img src=x onerror=alert(1)&gt;" in first["tip"]
     assert "<img" not in first["tip"] and "<script" not in first["tip"]
     plain = next(n for n in nodes if n["id"] == "mem:_memory:m1")
-    assert plain["label"] == "Plain & simple"
+    assert plain["label"].strip() == ""  # neither new, cited, grounded nor expanded: on hover
+    assert "Plain &amp; simple" in plain["tip"]
     relation = next(e for e in edges if e.get("label"))
     assert relation["label"] == "‹b›rel‹/b›"
     assert "&lt;b&gt;rel&lt;/b&gt;" in relation["tip"]
+
+
+def test_the_walk_labels_only_the_nodes_that_matter_in_large_type(lab_answers):
+    result = lab_answers["signal"]
+    nodes, _ = graph_data(graphs.neighbourhood_html(result, len(result.steps) - 1))
+    walked = [n for n in nodes if n["id"] != graphs.QUESTION_NODE]
+    labelled = [n for n in walked if n["label"].strip()]
+    assert 0 < len(labelled) <= graphs.MAX_LABELS < len(walked)
+    assert all(n["font"]["size"] >= 24 for n in labelled)
+    assert all(n["tip"] for n in walked)  # the others keep their title on hover
+    cited = set(result.cited)
+    assert cited <= {n["id"] for n in labelled}
 
 
 def test_dag_labels_and_tips_are_escaped():

@@ -5,9 +5,10 @@ import streamlit as st
 from engine import MAX_QUESTION_CHARS, quoted_in_context
 from present.answer import answer_area
 from present.graphs import step_caption, step_count
-from present.highlight import cites_html, in_context_html
+from present.highlight import in_context_html
 from present.markup import md_escape, store_legend_html
 from present.views import decision_json, payload_json
+from ui import evidence_panel as panels
 from ui import services, shared
 from ui import state as app_state
 from ui.state import KEYS
@@ -96,18 +97,20 @@ def replay() -> None:
 
 replay()
 
-area = answer_area(run)
-st.subheader(area.heading)
-if area.html:
-    st.html(area.html)
-else:
-    st.caption("The reasoner produced no prose.")
-quoted = in_context_html(quoted_in_context(worker.opened, run))
-if quoted:
-    st.html(quoted)
-cites = cites_html(run)
-if cites:
-    st.html(cites)
+main, side = st.columns([3, 2], gap="large")
+with main:
+    area = answer_area(run)
+    st.subheader(area.heading)
+    if area.html:
+        st.html(area.html)
+    else:
+        st.caption("The reasoner produced no prose.")
+    quoted = in_context_html(quoted_in_context(worker.opened, run))
+    if quoted:
+        st.html(quoted)
+with side:
+    panels.sources_panel(result, "ask")
+panels.report_downloads(result, KEYS.nav_report, KEYS.nav_report_html)
 left, right = st.columns(2)
 left.download_button(
     "Download decision JSON",

@@ -4,13 +4,21 @@ from __future__ import annotations
 
 import streamlit as st
 
-from engine import Answer, EngineError, Freshness, PayloadError, load_payload, save_payload
+from engine import (
+    Answer,
+    EngineError,
+    Freshness,
+    PayloadError,
+    audit_answer,
+    load_payload,
+    save_payload,
+)
 from present import gallery
 from present.answer import stance_line
 from present.contests import contest_lines, contests_html, review_note
 from present.graphs import step_count
 from present.markup import md_escape
-from present.views import audit_result, banner
+from present.views import banner
 from ui import services, urlstate
 from ui import state as app_state
 from ui.state import DEFAULTS, KEYS
@@ -116,7 +124,8 @@ def route_linked(root: str, ref: tuple[str, str]) -> None:
         return
     state = st.session_state
     try:
-        result = audit_result(text, workspace=root)
+        worker = services.current_worker()
+        result = audit_answer(text, worker.opened if worker is not None else None)
     except PayloadError as exc:
         st.warning(f"The linked payload does not route: {md_escape(exc)}")
         return

@@ -1,0 +1,66 @@
+"""What a citation opens, as HTML: the note, abstract or source page, the quote marked."""
+
+from __future__ import annotations
+
+from engine import Evidence, EvidenceKind
+from present.markup import esc, quote_mark_style
+
+_OPENS = {
+    EvidenceKind.NOTE: "the note",
+    EvidenceKind.ABSTRACT: "the abstract",
+    EvidenceKind.SOURCE: "the source text",
+    EvidenceKind.UNKNOWN: "nothing: this workspace holds no note at this address",
+}
+
+
+def source_label(item: Evidence) -> str:
+    """A citation's link text: "Author Year — title", the title alone, or the address."""
+    if item.title and item.title != item.label:
+        return f"{item.label} — {item.title}"
+    return item.label
+
+
+def evidence_html(item: Evidence) -> str:
+    """The cited note's text with every sentence the answer quotes from it marked.
+
+    A source page with the quote on it comes first when the workspace has the full text.
+    Every text is escaped; each mark sets its own text colour, so it reads in both themes.
+    """
+    mark = quote_mark_style()
+    head = (
+        f"<div class='evidence'><b>{esc(item.citation or item.label)}</b>"
+        f"<br><small>{esc(item.title)}</small>"
+        f"<br><small>Opens {esc(_OPENS[item.kind])} · <code>{esc(item.address)}</code></small>"
+    )
+    parts = [head]
+    context = item.context
+    if context is not None:
+        page = context.page_text or f"{context.before} {context.sentence} {context.after}"
+        at = page.find(context.sentence)
+        if at >= 0:
+            end = at + len(context.sentence)
+            body = (
+                esc(page[:at])
+                + f"<mark class='quoted' style='{mark}'>{esc(context.sentence)}</mark>"
+                + esc(page[end:])
+            )
+        else:
+            body = esc(page)
+        parts.append(
+            f"<p style='margin:8px 0 2px'><small>{esc(context.citation)}</small></p>"
+            "<div class='evidence-page' style='white-space:pre-wrap;max-height:26em;"
+            f"overflow:auto;font-size:0.92em;line-height:1.6'>{body}</div>"
+        )
+    elif item.pieces:
+        body = "".join(
+            f"<mark class='quoted' style='{mark}'>{esc(p.text)}</mark>" if p.quoted else esc(p.text)
+            for p in item.pieces
+        )
+        parts.append(
+            "<div class='evidence-note' style='white-space:pre-wrap;max-height:26em;"
+            f"overflow:auto;font-size:0.92em;line-height:1.6;margin-top:8px'>{body}</div>"
+        )
+    if item.kind is not EvidenceKind.UNKNOWN and not item.found:
+        parts.append("<p><small>The quoted words were not found in this text.</small></p>")
+    parts.append("</div>")
+    return "".join(parts)
