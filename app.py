@@ -32,7 +32,8 @@ def workspace_panel() -> None:
         app_state.choose_workspace(chosen)
     # A link or reload names its workspace (`?ws=`); the field's text outlives page switches.
     linked = st.query_params.get("ws", "").strip()
-    if linked and linked != state.get(KEYS.url_ws):
+    by_link = bool(linked) and linked != state.get(KEYS.url_ws)
+    if by_link:
         state[KEYS.url_ws] = linked
         app_state.choose_workspace(linked)
     app_state.persist(KEYS.workspace_path, KEYS.workspace_kept)
@@ -47,7 +48,7 @@ def workspace_panel() -> None:
     if not worker.ready(wait=services.open_wait()):
         # Pages draw now and wait for the load only where they need the notes.
         st.session_state[KEYS.worker] = worker
-        app_state.follow_workspace(root)
+        app_state.follow_workspace(root, linked=by_link)
         with box:
             wait_for_open(worker)
         # Holds the load report's place, so nothing below shifts when the load ends.
@@ -57,12 +58,12 @@ def workspace_panel() -> None:
     if error is not None:
         services.worker.clear(root)  # a later visit tries again: the folder may be fixed
         st.session_state[KEYS.worker] = None
-        app_state.follow_workspace(None)
+        app_state.follow_workspace(None, linked=by_link)
         box.update(label="Cannot open this workspace", state="error", expanded=True)
         box.error(f"Cannot open this workspace: {md_escape(error)}")
         return
     st.session_state[KEYS.worker] = worker
-    app_state.follow_workspace(root)
+    app_state.follow_workspace(root, linked=by_link)
     opened = worker.opened
     if opened.notice:  # a read-only workspace, or a `.synapse/` holding links
         st.info(md_escape(f"Nothing is saved in this workspace: {opened.notice}."))

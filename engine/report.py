@@ -21,6 +21,8 @@ from engine.navigation.result import NavResult
 
 __all__ = ["ReportReason", "ReportWords", "report_html", "report_markdown"]
 
+NO_STANCE = "none: the question states no claim for the evidence to support or contradict."
+
 
 @dataclass(frozen=True)
 class ReportReason:
@@ -95,7 +97,7 @@ def _quotes(run: NavResult, words: ReportWords) -> list[_Quote]:
     for ref in cited_refs(run):
         check = decision.verifier_results.get(ref)
         status = check.status.value if check is not None else "not checked"
-        method = f" ({check.method})" if check is not None and check.method else ""
+        method = f", by {check.method}" if check is not None and check.method else ""
         page = check.page if check is not None else None
         source = words.citations.get(ref) or _name(words, ref)
         for text in quotes_of(run, ref)[:1] or ("",):
@@ -133,8 +135,7 @@ def report_markdown(result: Answer, words: ReportWords) -> str:
     if run.question:
         lines += [f"**Question:** {_md(run.question)}", ""]
     lines += ["## Verdict", "", _md(words.headline), ""]
-    if words.stance:
-        lines += ["**Stance:** " + _md(words.stance), ""]
+    lines += ["**Stance:** " + _md(words.stance or NO_STANCE), ""]
     if words.reasons:
         lines += ["## Why", ""]
         for reason in words.reasons:
@@ -188,8 +189,7 @@ def report_html(result: Answer, words: ReportWords) -> str:
     if run.question:
         out.append(f"<p><b>Question:</b> {_h(run.question)}</p>")
     out.append(f"<h2>Verdict</h2><p>{_h(words.headline)}</p>")
-    if words.stance:
-        out.append(f"<p><b>Stance:</b> {_h(words.stance)}</p>")
+    out.append(f"<p><b>Stance:</b> {_h(words.stance or NO_STANCE)}</p>")
     if words.reasons:
         items = []
         for reason in words.reasons:

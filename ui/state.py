@@ -201,14 +201,19 @@ def question_text() -> str:
     return state.get(KEYS.question_draft) or (last.run.question if last else "")
 
 
-def follow_workspace(root: str | None) -> None:
-    """Forget the results, question and shared link of a workspace that is no longer open."""
+def follow_workspace(root: str | None, *, linked: bool = False) -> None:
+    """Forget the results, question and shared link of a workspace that is no longer open.
+
+    A workspace a link opened (`linked`) keeps the link's question and payload: they are
+    asked and routed in it next.
+    """
     state = st.session_state
     if state.get(KEYS.results_root, root) != root:
         for key in RESULT_KEYS + QUESTION_KEYS:
             state.pop(key, None)
-        for name in ("q", "payload", "example", "shows"):
-            st.query_params.pop(name, None)
+        if not linked:
+            for name in ("q", "payload", "example", "shows", "cite"):
+                st.query_params.pop(name, None)
     state[KEYS.results_root] = root
 
 
