@@ -5,7 +5,7 @@ import os
 import streamlit as st
 
 from engine import ENV_BASE_URL, ENV_MODEL, EngineError, check_connection
-from present.markup import md_escape
+from present.markup import md_escape, page_link_css
 from ui import services, shared
 from ui import state as app_state
 from ui.state import DEFAULTS, KEYS
@@ -139,5 +139,6 @@ with st.sidebar:
     with st.expander("Budget", key=KEYS.budget_open):
         budget_panel()
 
+st.html(page_link_css())
 shared.sync_url(page.url_path)
 page.run()

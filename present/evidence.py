@@ -27,9 +27,10 @@ def evidence_html(item: Evidence) -> str:
     Every text is escaped; each mark sets its own text colour, so it reads in both themes.
     """
     mark = quote_mark_style()
+    heading = item.citation or item.label
+    title = f"<br><small>{esc(item.title)}</small>" if item.title not in heading else ""
     head = (
-        f"<div class='evidence'><b>{esc(item.citation or item.label)}</b>"
-        f"<br><small>{esc(item.title)}</small>"
+        f"<div class='evidence'><b>{esc(heading)}</b>{title}"
         f"<br><small>Opens {esc(_OPENS[item.kind])} · <code>{esc(item.address)}</code></small>"
     )
     parts = [head]
@@ -47,8 +48,8 @@ def evidence_html(item: Evidence) -> str:
         else:
             body = esc(page)
         parts.append(
-            f"<p style='margin:8px 0 2px'><small>{esc(context.citation)}</small></p>"
-            "<div class='evidence-page' style='white-space:pre-wrap;max-height:26em;"
+            f"<p style='margin:8px 0 2px'><small>Page {context.page} of the source text"
+            "</small></p><div class='evidence-page' style='white-space:pre-wrap;max-height:26em;"
             f"overflow:auto;font-size:0.92em;line-height:1.6'>{body}</div>"
         )
     elif item.pieces:

@@ -127,6 +127,23 @@ def md_escape(text: object) -> str:
     )
 
 
+def page_link_css() -> str:
+    """A style sheet that makes page links look like links: underlined, in the link colour.
+
+    The sidebar's page list keeps its own look. Underlined text in the theme's own text
+    colour reads in both themes.
+    """
+    return (
+        "<style>"
+        "[data-testid='stMain'] a[data-testid='stPageLink-NavLink'] p,"
+        "[data-testid='stMain'] a[data-testid='stPageLink-NavLink'] span"
+        "{text-decoration:underline;text-underline-offset:3px;text-decoration-thickness:1px}"
+        "[data-testid='stMain'] a[data-testid='stPageLink-NavLink']:hover p"
+        "{text-decoration-thickness:2px}"
+        "</style>"
+    )
+
+
 def legend_html() -> str:
     """The app's one status legend as an HTML strip."""
     chips = [_chip(s.name, s.colour, s.meaning) for s in status_swatches]

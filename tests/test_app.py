@@ -170,7 +170,8 @@ def test_traceability_highlights_the_orphans_of_a_known_payload(lab_app):
     markup = html(lab_app)
     assert "Showing the payload routed on the Audit page." in lab_app.caption[0].value
     assert (
-        '<span class="trace-orphan" style="background:#f9c9c9;border-radius:3px;padding:1px 0" '
+        '<span class="trace-orphan" '
+        'style="background:#f9c9c9;color:#1f2328;border-radius:3px;padding:1px 0" '
         'title="orphan sentence: has &quot;always&quot; where c1 has &quot;returns&quot;">'
         "Momentum always wins, by </span>"
     ) in markup

@@ -36,10 +36,9 @@ with st.form("ask_form", border=False):
     st.text_area(
         "Question",
         key=KEYS.question,
-        placeholder="What does the knowledge base say about…",
+        placeholder="What does the knowledge base say about…  (Ctrl+Enter asks)",
         max_chars=MAX_QUESTION_CHARS,
         height=QUESTION_HEIGHT,
-        help="Press Ctrl+Enter (⌘+Enter on a Mac) or Ask.",
     )
     asked = st.form_submit_button("Ask", key=KEYS.ask, type="primary", on_click=submit)
 pending = state.pop(KEYS.ask_now, None)
