@@ -203,10 +203,10 @@ def report_html(result: Answer, words: ReportWords) -> str:
         out.append(f"<h2>{head}</h2><blockquote>{_h(answer)}</blockquote>")
     claims = _claim_lines(run, words)
     if claims:
-        items = "".join(
+        listed = "".join(
             f'<li style="margin-left:{depth * 1.5}em">{_h(line)}</li>' for depth, line in claims
         )
-        out.append(f"<h2>Reasoning DAG</h2><ul>{items}</ul>")
+        out.append(f"<h2>Reasoning DAG</h2><ul>{listed}</ul>")
     quotes = _quotes(run, words)
     if quotes:
         items = []

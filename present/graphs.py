@@ -154,8 +154,9 @@ cited_colour = "#b8860b"
 store_shapes = {"zk": "dot", "mem": "square", "code": "triangle"}
 LABEL_WIDTH = 22
 LABEL_LINES = 3
-MAX_LABELS = 8  # labelled nodes in the walk graph; the others show their title on hover
-NODE_FONT = 26  # large enough to read when the whole neighbourhood is fitted in view
+RING_SPACING = 160.0  # layout units between neighbours on a ring of the walk graph
+MAX_LABELS = 6  # labelled nodes in the walk graph; the others show their title on hover
+NODE_FONT = 32  # large enough to read when the whole neighbourhood is fitted in view
 cited_text = "#7a5200"  # a cited node's label: the gold of its mark, dark enough to read
 
 
@@ -352,8 +353,10 @@ def _positions(trace: Sequence[Step], hood: Neighbourhood) -> dict[str, tuple[fl
     radius = 0.0
     for depth in sorted(rings):
         ring = sorted(rings[depth], key=lambda a: angle.get(parent.get(a, ""), 0.0))
-        # Each ring sits outside the last and is wide enough for its nodes' wrapped labels.
-        radius = max(radius + 190.0, len(ring) * 190.0 / (2 * math.pi))
+        # Each ring sits outside the last. Most nodes show their title on hover only, so a
+        # ring packs them closer than a label's width: the fitted view stays large enough
+        # for the few labels to read.
+        radius = max(radius + 240.0, len(ring) * RING_SPACING / (2 * math.pi))
         for i, address in enumerate(ring):
             theta = 2 * math.pi * i / len(ring) + 0.3 * depth
             angle[address] = theta

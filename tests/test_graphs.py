@@ -99,7 +99,7 @@ def test_the_walk_labels_only_the_nodes_that_matter_in_large_type(lab_answers):
     walked = [n for n in nodes if n["id"] != graphs.QUESTION_NODE]
     labelled = [n for n in walked if n["label"].strip()]
     assert 0 < len(labelled) <= graphs.MAX_LABELS < len(walked)
-    assert all(n["font"]["size"] >= 24 for n in labelled)
+    assert all(n["font"]["size"] >= 30 for n in labelled)
     assert all(n["tip"] for n in walked)  # the others keep their title on hover
     cited = set(result.cited)
     assert cited <= {n["id"] for n in labelled}

@@ -130,6 +130,8 @@ def route_linked(root: str, ref: tuple[str, str]) -> None:
         st.warning(f"The linked payload does not route: {md_escape(exc)}")
         return
     state[KEYS.audit_text] = state[KEYS.audit_draft] = text
+    if kind == "example":  # the picker names the example the box holds
+        state[KEYS.audit_example] = state[KEYS.audit_example_kept] = name
     state[KEYS.audit] = result
     state[KEYS.audit_ref] = ref
     app_state.set_current(result, "audit")
