@@ -31,7 +31,8 @@ def evidence_html(item: Evidence) -> str:
     title = f"<br><small>{esc(item.title)}</small>" if item.title not in heading else ""
     head = (
         f"<div class='evidence'><b>{esc(heading)}</b>{title}"
-        f"<br><small>Opens {esc(_OPENS[item.kind])} · <code>{esc(item.address)}</code></small>"
+        f"<br><small>Opens {esc(_OPENS[item.kind])} · "
+        f"<code style='word-break:break-all'>{esc(item.address)}</code></small>"
     )
     parts = [head]
     context = item.context

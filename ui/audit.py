@@ -36,7 +36,7 @@ def load_upload() -> None:
 
 
 app_state.persist(KEYS.audit_example, KEYS.audit_example_kept)
-left, right = st.columns([5, 1], vertical_alignment="bottom")
+left, right = st.columns([3, 1], vertical_alignment="bottom")
 left.selectbox(
     "Example payloads, one per decision path",
     list(gallery),

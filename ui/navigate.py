@@ -78,7 +78,7 @@ def replay() -> None:
     if KEYS.nav_step not in state:
         state[KEYS.nav_step] = steps - 1
     if steps > 1:
-        left, right = st.columns([1, 6], vertical_alignment="bottom")
+        left, right = st.columns([1, 4], vertical_alignment="bottom")
         playing = state.get(KEYS.playing)
         if left.button("⏸ Pause" if playing else "▶ Play", key=KEYS.nav_play):
             if not playing and state.get(KEYS.nav_step, 0) >= steps - 1:
@@ -96,7 +96,7 @@ def replay() -> None:
 
 replay()
 
-main, side = st.columns([3, 2], gap="large")
+main, side = st.columns(2, gap="large")
 with main:
     area = answer_area(run)
     st.subheader(area.heading)
