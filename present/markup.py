@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -141,6 +142,28 @@ def page_link_css() -> str:
         "[data-testid='stMain'] a[data-testid='stPageLink-NavLink']:hover p"
         "{text-decoration-thickness:2px}"
         "</style>"
+    )
+
+
+def enter_asks_html(key: str) -> str:
+    """A tiny page whose script makes Enter in the text area keyed `key` submit its form.
+
+    Shift+Enter still starts a new line; Ctrl+Enter (⌘+Enter) submits as Streamlit does. The
+    script sends the text area the Ctrl+Enter Streamlit listens for, so the typed text is
+    committed with the submit. `key` is a widget key of the app's own, never user text.
+    """
+    selector = json.dumps(f".st-key-{key} textarea")
+    return (
+        "<script>(function hook(){const doc=window.parent.document;"
+        f"const box=doc.querySelector({selector});"
+        "if(!box){setTimeout(hook,200);return;}"
+        "if(box.dataset.enterAsks){return;}box.dataset.enterAsks='1';"
+        "box.addEventListener('keydown',function(e){"
+        "if(e.key!=='Enter'||e.shiftKey||e.ctrlKey||e.metaKey||e.altKey||e.isComposing){return;}"
+        "e.preventDefault();e.stopPropagation();"
+        "box.dispatchEvent(new KeyboardEvent('keydown',{key:'Enter',code:'Enter',keyCode:13,"
+        "which:13,ctrlKey:true,bubbles:true,cancelable:true}));},true);"
+        "})();</script>"
     )
 
 

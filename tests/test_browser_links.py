@@ -68,14 +68,30 @@ def test_a_momentum_lab_example_asks_in_momentum_lab_and_a_reload_keeps_it(app):
     shot(page, "02-after-reload", folder=SHOTS)
 
 
-def test_ctrl_enter_asks_and_a_citation_opens_the_source_page_marked(app):
+@pytest.mark.parametrize("keys", ["Enter", "Control+Enter"], ids=["enter", "ctrl-enter"])
+def test_enter_asks_and_shift_enter_starts_a_line(app, keys):
+    url, page = session(app)
+    page.goto(f"{url}/ask?ws={LAB}")
+    wait_idle(page)
+    box = page.get_by_label("Question")
+    box.fill("Do momentum crashes occur")
+    box.press("Shift+Enter")
+    box.press_sequentially("after market rebounds?")
+    expect(box).to_have_value("Do momentum crashes occur\nafter market rebounds?")
+    box.press(keys)
+    expect(verdict(page).first).to_contain_text("ABSTAIN", timeout=60_000)
+    wait_idle(page)
+    assert "q=" in page.url
+
+
+def test_a_citation_opens_the_source_page_marked_and_the_report_downloads(app):
     url, page = session(app)
     page.goto(f"{url}/ask?ws={LAB}")
     wait_idle(page)
     question = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
     box = page.get_by_label("Question")
     box.fill(question)
-    box.press("Control+Enter")
+    box.press("Enter")
     expect(verdict(page).first).to_contain_text("ANSWER", timeout=60_000)
     wait_idle(page)
     source = page.get_by_role("button", name="Past winners keep beating past losers for up")

@@ -6,7 +6,7 @@ from engine import MAX_QUESTION_CHARS, quoted_in_context
 from present.answer import answer_area
 from present.graphs import step_caption, step_count
 from present.highlight import in_context_html
-from present.markup import md_escape, store_legend_html
+from present.markup import enter_asks_html, md_escape, store_legend_html
 from present.views import decision_json, payload_json
 from ui import evidence_panel as panels
 from ui import services, shared
@@ -36,11 +36,13 @@ with st.form("ask_form", border=False):
     st.text_area(
         "Question",
         key=KEYS.question,
-        placeholder="What does the knowledge base say about…  (Ctrl+Enter asks)",
+        placeholder="What does the knowledge base say about…  (Enter asks, Shift+Enter: new line)",
         max_chars=MAX_QUESTION_CHARS,
         height=QUESTION_HEIGHT,
     )
     asked = st.form_submit_button("Ask", key=KEYS.ask, type="primary", on_click=submit)
+# Enter asks too (Shift+Enter for a new line): a one-pixel frame hooks the key on the box.
+st.iframe(enter_asks_html(KEYS.question), height=1)
 pending = state.pop(KEYS.ask_now, None)
 if asked:
     typed = state.get(KEYS.question, "").strip()
