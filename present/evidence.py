@@ -37,22 +37,23 @@ def evidence_html(item: Evidence) -> str:
     parts = [head]
     context = item.context
     if context is not None:
-        page = context.page_text or f"{context.before} {context.sentence} {context.after}"
-        at = page.find(context.sentence)
-        if at >= 0:
-            end = at + len(context.sentence)
-            body = (
-                esc(page[:at])
-                + f"<mark class='quoted' style='{mark}'>{esc(context.sentence)}</mark>"
-                + esc(page[end:])
-            )
-        else:
-            body = esc(page)
+        quoted = f"<mark class='quoted' style='{mark}'>{esc(context.sentence)}</mark>"
         parts.append(
             f"<p style='margin:8px 0 2px'><small>Page {context.page} of the source text"
-            "</small></p><div class='evidence-page' style='white-space:pre-wrap;max-height:26em;"
-            f"overflow:auto;font-size:0.92em;line-height:1.6'>{body}</div>"
+            "</small></p><div class='evidence-page' style='font-size:0.92em;line-height:1.6'>"
+            f"<span style='opacity:0.8'>{esc(context.before)}</span> {quoted} "
+            f"<span style='opacity:0.8'>{esc(context.after)}</span></div>"
         )
+        page = context.page_text
+        at = page.find(context.sentence) if page else -1
+        if at >= 0:
+            end = at + len(context.sentence)
+            body = esc(page[:at]) + quoted + esc(page[end:])
+            parts.append(
+                f"<details style='margin-top:6px'><summary>Read all of page {context.page}"
+                "</summary><div style='white-space:pre-wrap;max-height:26em;overflow:auto;"
+                f"font-size:0.9em;line-height:1.6'>{body}</div></details>"
+            )
     elif item.pieces:
         body = "".join(
             f"<mark class='quoted' style='{mark}'>{esc(p.text)}</mark>" if p.quoted else esc(p.text)

@@ -145,25 +145,31 @@ def page_link_css() -> str:
     )
 
 
-def enter_asks_html(key: str) -> str:
-    """A tiny page whose script makes Enter in the text area keyed `key` submit its form.
+def enter_asks_html(key: str, button: str) -> str:
+    """A tiny page whose script makes Enter in the text area keyed `key` submit its form
+    (through the form's button keyed `button` when the text did not change).
 
     Shift+Enter still starts a new line; Ctrl+Enter (⌘+Enter) submits as Streamlit does. The
     script sends the text area the Ctrl+Enter Streamlit listens for, so the typed text is
-    committed with the submit. `key` is a widget key of the app's own, never user text.
+    committed with the submit. Both keys are the app's own widget keys, never user text.
     """
     selector = json.dumps(f".st-key-{key} textarea")
+    button = json.dumps(f".st-key-{button} button")
+    # One listener on the app's document (replaced whenever this frame loads), so a box
+    # Streamlit draws anew after a rerun is still hooked.
     return (
-        "<script>(function hook(){const doc=window.parent.document;"
-        f"const box=doc.querySelector({selector});"
-        "if(!box){setTimeout(hook,200);return;}"
-        "if(box.dataset.enterAsks){return;}box.dataset.enterAsks='1';"
-        "box.addEventListener('keydown',function(e){"
+        "<script>(function(){const doc=window.parent.document;"
+        "if(doc.__enterAsks){doc.removeEventListener('keydown',doc.__enterAsks,true);}"
+        "doc.__enterAsks=function(e){const box=e.target;"
+        f"if(!box||!box.matches||!box.matches({selector})){{return;}}"
         "if(e.key!=='Enter'||e.shiftKey||e.ctrlKey||e.metaKey||e.altKey||e.isComposing){return;}"
         "e.preventDefault();e.stopPropagation();"
-        "box.dispatchEvent(new KeyboardEvent('keydown',{key:'Enter',code:'Enter',keyCode:13,"
-        "which:13,ctrlKey:true,bubbles:true,cancelable:true}));},true);"
-        "})();</script>"
+        "const sent=new KeyboardEvent('keydown',{key:'Enter',code:'Enter',keyCode:13,"
+        "which:13,ctrlKey:true,bubbles:true,cancelable:true});"
+        # Streamlit handles Ctrl+Enter only when the text changed; otherwise press the button.
+        f"if(box.dispatchEvent(sent)){{const ask=doc.querySelector({button});"
+        "if(ask){ask.click();}}};"
+        "doc.addEventListener('keydown',doc.__enterAsks,true);})();</script>"
     )
 
 

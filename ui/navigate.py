@@ -41,8 +41,6 @@ with st.form("ask_form", border=False):
         height=QUESTION_HEIGHT,
     )
     asked = st.form_submit_button("Ask", key=KEYS.ask, type="primary", on_click=submit)
-# Enter asks too (Shift+Enter for a new line): a one-pixel frame hooks the key on the box.
-st.iframe(enter_asks_html(KEYS.question), height=1)
 pending = state.pop(KEYS.ask_now, None)
 if asked:
     typed = state.get(KEYS.question, "").strip()
@@ -54,8 +52,19 @@ elif pending:
     shared.ask(pending)
 
 result = app_state.asked()
+
+
+def enter_asks() -> None:
+    """Enter in the box asks (Shift+Enter: a new line): a one-pixel frame hooks the key.
+
+    Drawn last on the page, so the graph stays the page's first frame.
+    """
+    st.iframe(enter_asks_html(KEYS.question, KEYS.ask), height=1)
+
+
 if result is None:
     st.caption("Ask a question to watch the navigator walk the knowledge base.")
+    enter_asks()
     st.stop()
 if (fresh := services.reviewed(result)) is not result:  # a triage decision touched it
     state[KEYS.answer] = result = fresh
@@ -129,3 +138,4 @@ if payload:
         mime="application/json",
         key=KEYS.nav_payload,
     )
+enter_asks()
