@@ -5,7 +5,7 @@ import os
 import streamlit as st
 
 from engine import ENV_BASE_URL, ENV_MODEL, EngineError, check_connection
-from present.markup import md_escape
+from present.markup import md_escape, page_link_css
 from ui import services, shared
 from ui import state as app_state
 from ui.state import DEFAULTS, KEYS
@@ -26,18 +26,29 @@ page = st.navigation(pages)
 
 def workspace_panel() -> None:
     """Workspace path, one status box (opening, ready or failed) and the load report."""
+    state = st.session_state
     # A page may ask to open a folder (an import just filled it): applied before the widget.
-    if (chosen := st.session_state.pop(KEYS.workspace_next, None)) is not None:
-        st.session_state[KEYS.workspace_path] = chosen
-    st.text_input("Workspace folder", value=services.default_workspace(), key=KEYS.workspace_path)
-    root = services.resolve(st.session_state[KEYS.workspace_path])
+    if (chosen := state.pop(KEYS.workspace_next, None)) is not None:
+        app_state.choose_workspace(chosen)
+    # A link or reload names its workspace (`?ws=`); the field's text outlives page switches.
+    linked = st.query_params.get("ws", "").strip()
+    by_link = bool(linked) and linked != state.get(KEYS.url_ws)
+    if by_link:
+        state[KEYS.url_ws] = linked
+        app_state.choose_workspace(linked)
+    app_state.persist(KEYS.workspace_path, KEYS.workspace_kept)
+    if KEYS.workspace_path not in state:
+        state[KEYS.workspace_path] = services.default_workspace()
+    st.text_input("Workspace folder", key=KEYS.workspace_path)
+    state[KEYS.workspace_kept] = state[KEYS.workspace_path]
+    root = services.resolve(state[KEYS.workspace_path])
     # The box is drawn on every run, so the widgets below it never shift or go stale.
     box = st.status("Opening and indexing the workspace…", expanded=False)
     worker = services.worker(root)
     if not worker.ready(wait=services.open_wait()):
         # Pages draw now and wait for the load only where they need the notes.
         st.session_state[KEYS.worker] = worker
-        app_state.follow_workspace(root)
+        app_state.follow_workspace(root, linked=by_link)
         with box:
             wait_for_open(worker)
         # Holds the load report's place, so nothing below shifts when the load ends.
@@ -47,12 +58,12 @@ def workspace_panel() -> None:
     if error is not None:
         services.worker.clear(root)  # a later visit tries again: the folder may be fixed
         st.session_state[KEYS.worker] = None
-        app_state.follow_workspace(None)
+        app_state.follow_workspace(None, linked=by_link)
         box.update(label="Cannot open this workspace", state="error", expanded=True)
         box.error(f"Cannot open this workspace: {md_escape(error)}")
         return
     st.session_state[KEYS.worker] = worker
-    app_state.follow_workspace(root)
+    app_state.follow_workspace(root, linked=by_link)
     opened = worker.opened
     if opened.notice:  # a read-only workspace, or a `.synapse/` holding links
         st.info(md_escape(f"Nothing is saved in this workspace: {opened.notice}."))
@@ -130,5 +141,6 @@ with st.sidebar:
     with st.expander("Budget", key=KEYS.budget_open):
         budget_panel()
 
-shared.sync_url()
+st.html(page_link_css())
+shared.sync_url(page.url_path)
 page.run()

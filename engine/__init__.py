@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from engine.core.traceability import Traceability
     from engine.core.verifiers import VerifierResult, VerifierStatus
     from engine.core.wire import Draft, parse_json, parse_payload
+    from engine.evidence import answer_evidence, audit_answer, cite_labels
     from engine.importers.zotero import import_zotero
     from engine.navigation.budget import Budget
     from engine.navigation.navigator import Policy
@@ -55,6 +56,7 @@ if TYPE_CHECKING:
     from engine.navigation.result import NavResult
     from engine.navigation.steps import ActionKind, Step
     from engine.navigation.substrate import Neighbourhood, Node
+    from engine.report import ReportReason, ReportWords, report_html, report_markdown
     from engine.review.cell import CellDetail, cell_detail, edge_key, find_edge, triage_history
     from engine.review.contest import Disclosure
     from engine.review.matrix import (
@@ -80,6 +82,7 @@ if TYPE_CHECKING:
     from engine.review.snapshot import ReviewSnapshot, review_stamp
     from engine.review.triage import TriageDecision, confirmed_edges, read_log, record
     from engine.review.typers import Typer, model_typer
+    from engine.workspace.evidence import Evidence, EvidenceKind, Piece
     from engine.workspace.examples import (
         PayloadExample,
         landing_examples,
@@ -92,6 +95,7 @@ if TYPE_CHECKING:
     from engine.workspace.notes import Quote
     from engine.workspace.opened import OpenWorkspace, Worker, open_workspace
     from engine.workspace.passages import PassagePlace, passage_place
+    from engine.workspace.payloads import load_payload, payload_ref, save_payload
     from engine.workspace.references import citations, reference_problems
     from engine.workspace.stores import Workspace
 

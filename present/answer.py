@@ -309,7 +309,7 @@ def _prose_html(result: NavResult) -> str:
         out.append(esc(prose[at:end]))
         claim = claims.get(cite.claim)
         sources = ", ".join(name_of(result, r) for r in (claim.cites if claim else ()))
-        out.append(f'<sup style="color:#1f5fa8;font-weight:600" title="{esc(sources)}">[{n}]</sup>')
+        out.append(f'<sup style="font-weight:700" title="{esc(sources)}">[{n}]</sup>')
         at = end
     out.append(esc(prose[at:]))
     style = "white-space:normal;line-height:1.7"

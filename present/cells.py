@@ -91,7 +91,7 @@ def quotes_html(quotes: Sequence[Quote]) -> str:
         page = f", p. {esc(quote.page)}" if quote.page is not None else ""
         items.append(
             "<blockquote style='margin:6px 0;padding:4px 10px;border-left:3px solid #bbb'>"
-            f"“{esc(quote.body)}” <small style='color:#666'>[{esc(quote.id)}{page}]</small>"
+            f"“{esc(quote.body)}” <small style='opacity:0.8'>[{esc(quote.id)}{page}]</small>"
             "</blockquote>"
         )
     return "".join(items) or "<small>No stored quotes.</small>"

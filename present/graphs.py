@@ -6,6 +6,7 @@ import math
 import re
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from pyvis.network import Network
@@ -159,6 +160,10 @@ cited_colour = "#b8860b"
 store_shapes = {"zk": "dot", "mem": "square", "code": "triangle"}
 LABEL_WIDTH = 22
 LABEL_LINES = 3
+RING_SPACING = 160.0  # layout units between neighbours on a ring of the walk graph
+MAX_LABELS = 6  # labelled nodes in the walk graph; the others show their title on hover
+NODE_FONT = 32  # large enough to read when the whole neighbourhood is fitted in view
+cited_text = "#7a5200"  # a cited node's label: the gold of its mark, dark enough to read
 
 
 @dataclass(frozen=True)
@@ -206,6 +211,18 @@ def wrap_label(text: object, *, width: int = LABEL_WIDTH, lines: int = LABEL_LIN
     return "\n".join(label_text(line) for line in wrapped)
 
 
+def labelled_nodes(marks: WalkMarks, limit: int = MAX_LABELS) -> frozenset[str]:
+    """The visible nodes that carry a label: new at this step, cited, grounded, expanded, seeds.
+
+    At most `limit`, in that order of importance, so labels stay large and readable at the
+    default zoom; every other node shows its title on hover.
+    """
+    ranked: list[str] = []
+    for group in (marks.fresh, marks.cited, marks.grounded, marks.expanded, marks.seeds):
+        ranked.extend(sorted(a for a in group if a in marks.visible))
+    return frozenset(list(dict.fromkeys(ranked))[:limit])
+
+
 def neighbourhood_html(
     result: NavResult, step: int, *, height: int = 520, overlay: Sequence[Edge] = ()
 ) -> str:
@@ -237,6 +254,7 @@ def neighbourhood_html(
         color={"background": "#fff8dc", "border": "#333333"},
         font={"color": "#222222", "size": 20},
     )
+    labelled = labelled_nodes(marks)
     for address in marks.visible:
         node = hood.nodes.get(address) or Node(address, "", "", address, "", "")
         x, y = positions.get(address, (0.0, 0.0))
@@ -248,9 +266,11 @@ def neighbourhood_html(
         if hood.unwritten(address):
             unwritten_node(net, node, x, y)
             continue
+        # Only the nodes that matter at this step carry a label; the rest show it on hover.
+        label = prefix + wrap_label(node.title or address) if address in labelled else " "
         net.add_node(
             address,
-            label=prefix + wrap_label(node.title or address),
+            label=label,
             tip=_node_tip(node, grounded, cited, address in marks.expanded),
             shape=store_shapes.get(store, "diamond"),
             size=22 if is_new else 14,
@@ -261,11 +281,15 @@ def neighbourhood_html(
                 "background": store_colours.get(store, unknown_colour),
                 "border": border,
             },
-            font={"color": cited_colour if cited else "#222222", "size": 18},
+            font={
+                "color": cited_text if cited else "#222222",
+                "size": NODE_FONT,
+                "background": "rgba(255,255,255,0.85)",
+            },
             shapeProperties={"borderDashes": False if address in marks.expanded else [4, 3]},
         )
     seen = set(marks.visible)
-    _papers(net, hood, marks.visible, positions)
+    _papers(net, hood, marks.visible, positions, labelled)
     first = trace[0]
     for seed in marks.seeds:
         if seed in seen:
@@ -301,8 +325,10 @@ def _papers(
     hood: Neighbourhood,
     visible: Iterable[str],
     positions: Mapping[str, tuple[float, float]],
+    labelled: AbstractSet[str],
 ) -> None:
-    """Each paper whose passages are drawn, as one box linked to them by page."""
+    """Each paper whose passages are drawn, as one box linked to them by page; its title is
+    a label only when one of its passages carries one (else it shows on hover)."""
     pages: dict[str, list[tuple[str, PassagePlace]]] = {}
     for address in visible:
         node = hood.nodes.get(address)
@@ -317,14 +343,14 @@ def _papers(
         title = found[0][1].paper_title
         net.add_node(
             paper_id,
-            label=wrap_label(title),
+            label=wrap_label(title) if any(a in labelled for a, _ in found) else " ",
             tip=f"<b>{esc(title)}</b><br>paper {esc(paper)}: its passages, by page",
             shape="box",
             x=x * 1.35,
             y=y * 1.35,
             borderWidth=1,
             color={"background": "#f4f1ea", "border": "#6b5b3e"},
-            font={"color": "#222222", "size": 16},
+            font={"color": "#222222", "size": NODE_FONT},
         )
         for address, place in found:
             net.add_edge(paper_id, address, label=label_text(place.where), color="#9c8a66")
@@ -373,8 +399,10 @@ def _positions(trace: Sequence[Step], hood: Neighbourhood) -> dict[str, tuple[fl
     radius = 0.0
     for depth in sorted(rings):
         ring = sorted(rings[depth], key=lambda a: angle.get(parent.get(a, ""), 0.0))
-        # Each ring sits outside the last and is wide enough for its nodes' wrapped labels.
-        radius = max(radius + 190.0, len(ring) * 190.0 / (2 * math.pi))
+        # Each ring sits outside the last. Most nodes show their title on hover only, so a
+        # ring packs them closer than a label's width: the fitted view stays large enough
+        # for the few labels to read.
+        radius = max(radius + 240.0, len(ring) * RING_SPACING / (2 * math.pi))
         for i, address in enumerate(ring):
             theta = 2 * math.pi * i / len(ring) + 0.3 * depth
             angle[address] = theta

@@ -10,7 +10,7 @@ from engine import (
     NavResult,
     Traceability,
 )
-from present.markup import esc, trace_colours
+from present.markup import HIGHLIGHT_TEXT, esc, quote_mark_style, trace_colours
 
 # Later kinds win where highlights overlap: a number inside an uncited stretch is a number.
 _trace_rank = {"licensed": 0, "orphan": 1, "uncited": 2, "number": 3}
@@ -67,7 +67,9 @@ def _span_reason(kind: str, reason: str | None) -> str:
 def _highlight(kind: str | None, text: str, reasons: str) -> str:
     if kind is None:
         return esc(text)
-    style = f"background:{trace_colours[kind]};border-radius:3px;padding:1px 0"
+    style = (
+        f"background:{trace_colours[kind]};color:{HIGHLIGHT_TEXT};border-radius:3px;padding:1px 0"
+    )
     if kind == "number":
         style += ";font-weight:600"
     return (
@@ -123,7 +125,7 @@ def cited_prose_html(result: NavResult) -> str:
     for cite in citations:
         end = min(max(cite.end, at), len(prose))
         out.append(esc(prose[at:end]))
-        out.append(f'<sup style="color:#1f5fa8;font-weight:600">[{esc(cite.claim)}]</sup>')
+        out.append(f'<sup style="font-weight:700">[{esc(cite.claim)}]</sup>')
         at = end
     out.append(esc(prose[at:]))
     return f'<div style="white-space:pre-wrap;line-height:1.7">{"".join(out)}</div>'
@@ -139,7 +141,7 @@ def in_context_html(found: Sequence[InContext]) -> str:
             "<div class='in-context' style='margin:6px 0'>"
             f"<b>{esc(item.citation)}</b><br>"
             f"<span style='opacity:0.75'>{esc(item.before)}</span> "
-            f"<mark class='quoted' style='background:#fde68a;color:#1f2328'>"
+            f"<mark class='quoted' style='{quote_mark_style()}'>"
             f"{esc(item.sentence)}</mark> "
             f"<span style='opacity:0.75'>{esc(item.after)}</span>"
             f"{_page_view(item)}</div>"
@@ -158,7 +160,7 @@ def _page_view(item: InContext) -> str:
         end = at + len(item.sentence)
         body = (
             esc(item.page_text[:at])
-            + f"<mark style='background:#fde68a;color:#1f2328'>{esc(item.sentence)}</mark>"
+            + f"<mark style='{quote_mark_style()}'>{esc(item.sentence)}</mark>"
             + esc(item.page_text[end:])
         )
     label = esc(f"Read the page: {item.citation}")
@@ -167,14 +169,6 @@ def _page_view(item: InContext) -> str:
         f"<div style='white-space:pre-wrap;font-size:0.9em;max-height:24em;overflow:auto'>"
         f"{body}</div></details>"
     )
-
-
-def cites_html(result: NavResult) -> str:
-    """The nodes the answer cites as one small HTML line; empty when it cites none."""
-    cited = result.cited
-    if not cited:
-        return ""
-    return "<small>Cites: " + ", ".join(f"<code>{esc(c)}</code>" for c in cited) + "</small>"
 
 
 def _claim_texts(result: NavResult) -> dict[str, str]:

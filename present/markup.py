@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -54,6 +55,39 @@ trace_swatches = (
     Swatch("number", "#d9c8f5", "a number in an orphan sentence"),
 )
 trace_colours = {s.name: s.colour for s in trace_swatches}
+# Text on a highlight is always set with it: in the dark theme the page's text is light, and
+# light text on a pastel highlight cannot be read.
+HIGHLIGHT_TEXT = "#1f2328"
+QUOTE_MARK = "#fde68a"  # a quoted sentence in its source
+
+
+def quote_mark_style() -> str:
+    """The inline style of a quoted sentence's mark: its background and its own text colour."""
+    return f"background:{QUOTE_MARK};color:{HIGHLIGHT_TEXT}"
+
+
+def relative_luminance(colour: str) -> float:
+    """The WCAG relative luminance of a `#rrggbb` colour."""
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(first: str, second: str) -> float:
+    """The WCAG contrast ratio of two `#rrggbb` colours (1 to 21)."""
+    a, b = sorted((relative_luminance(first), relative_luminance(second)), reverse=True)
+    return (a + 0.05) / (b + 0.05)
+
+
+def text_on(background: str) -> str:
+    """Black or white text, whichever reads better on `background` (at least 4.5:1 on any
+    colour of the app's palette)."""
+    return (
+        "#000000"
+        if contrast(background, "#000000") >= contrast(background, "#ffffff")
+        else "#ffffff"
+    )
+
 
 # Stores in the navigation graph.
 store_swatches = (
@@ -100,6 +134,51 @@ def md_escape(text: object) -> str:
     )
 
 
+def page_link_css() -> str:
+    """A style sheet that makes page links look like links: underlined, in the link colour.
+
+    The sidebar's page list keeps its own look. Underlined text in the theme's own text
+    colour reads in both themes.
+    """
+    return (
+        "<style>"
+        "[data-testid='stMain'] a[data-testid='stPageLink-NavLink'] p,"
+        "[data-testid='stMain'] a[data-testid='stPageLink-NavLink'] span"
+        "{text-decoration:underline;text-underline-offset:3px;text-decoration-thickness:1px}"
+        "[data-testid='stMain'] a[data-testid='stPageLink-NavLink']:hover p"
+        "{text-decoration-thickness:2px}"
+        "</style>"
+    )
+
+
+def enter_asks_html(key: str, button: str) -> str:
+    """A tiny page whose script makes Enter in the text area keyed `key` submit its form
+    (through the form's button keyed `button` when the text did not change).
+
+    Shift+Enter still starts a new line; Ctrl+Enter (⌘+Enter) submits as Streamlit does. The
+    script sends the text area the Ctrl+Enter Streamlit listens for, so the typed text is
+    committed with the submit. Both keys are the app's own widget keys, never user text.
+    """
+    selector = json.dumps(f".st-key-{key} textarea")
+    button = json.dumps(f".st-key-{button} button")
+    # One listener on the app's document (replaced whenever this frame loads), so a box
+    # Streamlit draws anew after a rerun is still hooked.
+    return (
+        "<script>(function(){const doc=window.parent.document;"
+        "if(doc.__enterAsks){doc.removeEventListener('keydown',doc.__enterAsks,true);}"
+        "doc.__enterAsks=function(e){const box=e.target;"
+        f"if(!box||!box.matches||!box.matches({selector})){{return;}}"
+        "if(e.key!=='Enter'||e.shiftKey||e.ctrlKey||e.metaKey||e.altKey||e.isComposing){return;}"
+        "e.preventDefault();e.stopPropagation();"
+        "const sent=new KeyboardEvent('keydown',{key:'Enter',code:'Enter',keyCode:13,"
+        "which:13,ctrlKey:true,bubbles:true,cancelable:true});"
+        # Streamlit handles Ctrl+Enter only when the text changed; otherwise press the button.
+        f"if(box.dispatchEvent(sent)){{const ask=doc.querySelector({button});"
+        "if(ask){ask.click();}}};"
+        "doc.addEventListener('keydown',doc.__enterAsks,true);})();</script>"
+    )
+
+
 def legend_html() -> str:
     """The app's one status legend as an HTML strip."""
     chips = [_chip(s.name, s.colour, s.meaning) for s in status_swatches]
@@ -124,7 +203,7 @@ def _missing_chip() -> str:
 
 def trace_legend_html() -> str:
     """The traceability highlight key as an HTML strip."""
-    return _strip([_chip(s.name, s.colour, s.meaning, dark=True) for s in trace_swatches])
+    return _strip([_chip(s.name, s.colour, s.meaning) for s in trace_swatches])
 
 
 def store_legend_html() -> str:
@@ -156,10 +235,9 @@ def _strip(chips: Sequence[str]) -> str:
     return f'<div style="display:flex;flex-wrap:wrap;gap:6px;margin:4px 0">{"".join(chips)}</div>'
 
 
-def _chip(name: str, colour: str, meaning: str, *, border: str = "", dark: bool = False) -> str:
-    light = dark or colour == "#ffffff"
+def _chip(name: str, colour: str, meaning: str, *, border: str = "") -> str:
     style = (
-        f"background:{colour};color:{'#222' if light else '#fff'};padding:2px 8px;"
+        f"background:{colour};color:{text_on(colour)};padding:2px 8px;"
         f"border-radius:10px;font-size:0.85em;border:{border or '1px solid transparent'}"
     )
     return f'<span style="{style}" title="{esc(meaning)}">{esc(name)}</span>'
@@ -177,7 +255,7 @@ def status_chip(status: str | None, flags: Sequence[str] = (), *, violation: boo
     if violation:
         text = "⚠ " + text
     style = (
-        f"background:{colour};color:#fff;padding:1px 7px;border-radius:9px;"
+        f"background:{colour};color:{text_on(colour)};padding:1px 7px;border-radius:9px;"
         f"white-space:nowrap;border:{border}"
     )
     return f'<span style="{style}">{esc(text)}</span>'

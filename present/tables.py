@@ -149,7 +149,7 @@ def claims_table_html(rows: Sequence[Mapping]) -> str:
         if row["premises"]:
             notes.append("rests on " + ", ".join(row["premises"]))
         text = esc(row["text"]) + "".join(
-            f"<br><small style='color:#666'>{esc(n)}</small>" for n in notes
+            f"<br><small style='opacity:0.8'>{esc(n)}</small>" for n in notes
         )
         asserted = status_chip(row["asserted"]) if row["asserted"] else "—"
         derived = status_chip(row["derived"], row["flags"], violation=row["violation"])
@@ -160,8 +160,10 @@ def claims_table_html(rows: Sequence[Mapping]) -> str:
             + "".join(f"<td style='padding:4px 8px;vertical-align:top'>{c}</td>" for c in cells)
             + "</tr>"
         )
+    # A narrow window scrolls the table sideways instead of cutting its last column.
     return (
+        "<div style='overflow-x:auto'>"
         "<table class='dag-table' style='border-collapse:collapse;width:100%;font-size:0.9em'>"
         f"<thead><tr style='border-bottom:1px solid #ccc'>{head}</tr></thead>"
-        f"<tbody>{''.join(body)}</tbody></table>"
+        f"<tbody>{''.join(body)}</tbody></table></div>"
     )

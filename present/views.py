@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,6 +12,8 @@ from engine import (
     Answer,
     NavResult,
     Reason,
+    ReportReason,
+    ReportWords,
     route_json,
 )
 from present import answer, causes
@@ -112,3 +114,26 @@ def audit_result(text: str | bytes, *, workspace: str | Path | None = None) -> A
     routed = route_json(text, workspace=workspace)
     # The payload parsed, so it is an object.
     return Answer.from_route(routed, json.loads(text))
+
+
+def report_words(
+    result: Answer,
+    *,
+    confirmed: Iterable[tuple[str, str]] = (),
+    names: Mapping[str, str] | None = None,
+    citations: Mapping[str, str] | None = None,
+) -> ReportWords:
+    """The words the pages show for `result` (banner, reasons, stance), for its report."""
+    run = result.run
+    stance = answer.stance_line(run)
+    reasons = tuple(
+        ReportReason(item.reason, item.explanation, item.specifics)
+        for item in explanations(run, confirmed=confirmed)
+    )
+    return ReportWords(
+        banner(run, confirmed=confirmed).text,
+        reasons,
+        stance.text if stance is not None else "",
+        dict(names or {}),
+        dict(citations or {}),
+    )

@@ -28,9 +28,9 @@ def demo_app(scifact_demo, monkeypatch) -> AppTest:
 
 
 def ask(at: AppTest, question: str) -> AppTest:
-    if not any(t.key == "question" for t in at.text_input):
+    if not any(t.key == "question" for t in at.text_area):
         at.switch_page("ui/navigate.py").run()  # the app opens on its Start page
-    at.text_input(key="question").input(question)
+    at.text_area(key="question").input(question)
     return at.button(key="ask").click().run()
 
 

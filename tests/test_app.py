@@ -55,9 +55,9 @@ def slice_question(root: Path) -> str:
 
 
 def ask(at: AppTest, question: str) -> AppTest:
-    if not any(t.key == "question" for t in at.text_input):
+    if not any(t.key == "question" for t in at.text_area):
         at.switch_page("ui/navigate.py").run()
-    at.text_input(key="question").input(question)
+    at.text_area(key="question").input(question)
     return at.button(key="ask").click().run()
 
 
@@ -124,7 +124,7 @@ def test_a_shared_link_answers_its_question(lab_path, monkeypatch):
     at.run()
     assert not at.exception
     at.switch_page("ui/navigate.py").run()
-    assert at.text_input(key="question").value == SIGNAL
+    assert at.text_area(key="question").value == SIGNAL
     assert banner(at).startswith("ANSWER")
 
 
@@ -153,7 +153,7 @@ def test_switching_pages_keeps_the_answer(lab_app):
     assert banner(lab_app).startswith("ABSTAIN")
     lab_app.switch_page("ui/navigate.py").run()
     assert banner(lab_app).startswith("ABSTAIN")
-    assert lab_app.text_input(key="question").value == CRASH
+    assert lab_app.text_area(key="question").value == CRASH
 
 
 def route_example(at: AppTest, key: str) -> AppTest:
@@ -170,7 +170,8 @@ def test_traceability_highlights_the_orphans_of_a_known_payload(lab_app):
     markup = html(lab_app)
     assert "Showing the payload routed on the Audit page." in lab_app.caption[0].value
     assert (
-        '<span class="trace-orphan" style="background:#f9c9c9;border-radius:3px;padding:1px 0" '
+        '<span class="trace-orphan" '
+        'style="background:#f9c9c9;color:#1f2328;border-radius:3px;padding:1px 0" '
         'title="orphan sentence: has &quot;always&quot; where c1 has &quot;returns&quot;">'
         "Momentum always wins, by </span>"
     ) in markup

@@ -61,7 +61,7 @@ def test_switching_workspace_clears_the_old_results(lab_app, tmp_path):
     lab_app.text_input(key="workspace_path").input(str(other)).run()
     assert not lab_app.exception
     assert labels(lab_app) == []
-    assert lab_app.text_input(key="question").value == ""
+    assert lab_app.text_area(key="question").value == ""
     assert "q" not in lab_app.query_params
     lab_app.switch_page("ui/reasoning_dag.py").run()
     assert "Nothing to show yet" in lab_app.info[0].value

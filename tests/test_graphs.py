@@ -86,10 +86,23 @@ def test_neighbourhood_labels_and_tips_are_escaped():
     assert "&lt;img src=x onerror=alert(1)&gt;" in first["tip"]
     assert "<img" not in first["tip"] and "<script" not in first["tip"]
     plain = next(n for n in nodes if n["id"] == "mem:_memory:m1")
-    assert plain["label"] == "Plain & simple"
+    assert plain["label"].strip() == ""  # neither new, cited, grounded nor expanded: on hover
+    assert "Plain &amp; simple" in plain["tip"]
     relation = next(e for e in edges if e.get("label"))
     assert relation["label"] == "‹b›rel‹/b›"
     assert "&lt;b&gt;rel&lt;/b&gt;" in relation["tip"]
+
+
+def test_the_walk_labels_only_the_nodes_that_matter_in_large_type(lab_answers):
+    result = lab_answers["signal"]
+    nodes, _ = graph_data(graphs.neighbourhood_html(result, len(result.steps) - 1))
+    walked = [n for n in nodes if n["id"] != graphs.QUESTION_NODE]
+    labelled = [n for n in walked if n["label"].strip()]
+    assert 0 < len(labelled) <= graphs.MAX_LABELS < len(walked)
+    assert all(n["font"]["size"] >= 30 for n in labelled)
+    assert all(n["tip"] for n in walked)  # the others keep their title on hover
+    cited = set(result.cited)
+    assert cited <= {n["id"] for n in labelled}
 
 
 def test_dag_labels_and_tips_are_escaped():
@@ -122,20 +135,26 @@ def test_node_ids_are_strings_and_tips_become_elements():
     assert "box.innerHTML = item.tip" in markup
 
 
+def _paper(node: dict) -> bool:
+    """A paper box drawn above its passages, not a node of the walk."""
+    return node["id"].startswith(graphs.PAPER_NODE)
+
+
 def test_steps_grow_the_graph_and_highlight_what_is_new(lab_answers):
     result = lab_answers["signal"]
     first, first_edges = graph_data(graphs.neighbourhood_html(result, 0))
     last_step = graphs.step_count(result) - 1
     last, last_edges = graph_data(graphs.neighbourhood_html(result, last_step))
     assert len(first) < len(last)
-    seeds = [n for n in first if n["id"] != graphs.QUESTION_NODE]
+    seeds = [n for n in first if n["id"] != graphs.QUESTION_NODE and not _paper(n)]
     assert all(n["color"]["border"] == graphs.new_colour for n in seeds)
     # The question is joined to every seed it retrieved.
-    assert {(e["from"], e["to"]) for e in first_edges} == {
+    walk = [e for e in first_edges if not e["from"].startswith(graphs.PAPER_NODE)]
+    assert {(e["from"], e["to"]) for e in walk} == {
         (graphs.QUESTION_NODE, n["id"]) for n in seeds
     }
     cited = set(result.cited)
-    fresh = {n["id"] for n in last if n["color"]["border"] == graphs.new_colour}
+    fresh = {n["id"] for n in last if n["color"]["border"] == graphs.new_colour and not _paper(n)}
     assert fresh == cited
     assert {e.get("label") for e in last_edges} >= {"tethers"}
     positions = {n["id"]: (n["x"], n["y"]) for n in first}
@@ -145,7 +164,7 @@ def test_steps_grow_the_graph_and_highlight_what_is_new(lab_answers):
 def test_unexpanded_nodes_are_dashed_and_expanded_ones_solid(lab_answers):
     result = lab_answers["signal"]
     nodes, _ = graph_data(graphs.neighbourhood_html(result, graphs.step_count(result) - 1))
-    nodes = [n for n in nodes if n["id"] != graphs.QUESTION_NODE]
+    nodes = [n for n in nodes if n["id"] != graphs.QUESTION_NODE and not _paper(n)]
     expanded = set(result.neighbourhood.expanded)
     for node in nodes:
         dashed = node["shapeProperties"]["borderDashes"]

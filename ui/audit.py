@@ -2,13 +2,13 @@
 
 import streamlit as st
 
-from engine import PayloadError
+from engine import PayloadError, audit_answer
 from present.gallery import example, examples
 from present.graphs import dag_html
 from present.highlight import highlight_html, traceability
 from present.markup import legend_html, md_escape, trace_legend_html
 from present.tables import claim_rows, claims_table_html
-from present.views import audit_result
+from ui import evidence_panel as panels
 from ui import services, shared
 from ui import state as app_state
 from ui.state import KEYS
@@ -36,7 +36,7 @@ def load_upload() -> None:
 
 
 app_state.persist(KEYS.audit_example, KEYS.audit_example_kept)
-left, right = st.columns([5, 1], vertical_alignment="bottom")
+left, right = st.columns([3, 1], vertical_alignment="bottom")
 left.selectbox(
     "Example payloads, one per decision path",
     list(gallery),
@@ -56,20 +56,27 @@ state[KEYS.audit_example_kept] = state[KEYS.audit_example]
 
 if st.button("Route", key=KEYS.audit_route, type="primary"):
     worker = services.current_worker()
-    root = worker.opened.root if worker is not None else None
+    opened = worker.opened if worker is not None else None
+    text = state.get(KEYS.audit_text, "")
     try:
-        result = audit_result(state.get(KEYS.audit_text, ""), workspace=root)
+        result = audit_answer(text, opened)
     except PayloadError as exc:
         state.pop(KEYS.audit, None)
+        state.pop(KEYS.audit_ref, None)
         st.error(f"Invalid payload: {md_escape(exc)}")
     else:
         state[KEYS.audit] = result
         app_state.set_current(result, "audit")
+        if opened is not None:
+            state[KEYS.audit_ref] = shared.link_audit(str(opened.root), text)
+            shared.write_url(str(opened.root), "audit-dag")
 
 result = state.get(KEYS.audit)
 if result is not None:
     run = result.run
     shared.show_banner(result)
+    if state.get(KEYS.audit_ref) is None:
+        st.caption("This payload is not in the page's link: the workspace cannot save it.")
     dag_tab, trace_tab = st.tabs(["Reasoning DAG", "Traceability"])
     with dag_tab:
         st.html(legend_html())
@@ -83,3 +90,5 @@ if result is not None:
         else:
             st.caption("No prose to trace.")
         st.page_link("ui/traceability.py", label="Open on the Traceability page")
+    panels.sources_panel(result, "audit-dag")
+    panels.report_downloads(result, KEYS.audit_report, KEYS.audit_report_html)

@@ -18,6 +18,7 @@ from present.markup import md_escape
 from present.tables import table_html
 from ui import matrix_widgets as panes
 from ui import services
+from ui import urlstate as url
 from ui.state import KEYS
 
 st.title("Claim matrix")
@@ -49,10 +50,13 @@ with st.expander(built):
         st.rerun()
 
 relations = relations_in(frame)
+defaults = {"rel": relations}
+options = {"rel": relations, "sort": list(QueueOrder), "view": ["Queue", "Heatmap"]}
+url.restore("matrix", url.MATRIX, options, defaults)
 left, middle, right = st.columns([3, 2, 2])
-chosen = left.multiselect("Relations", relations, default=relations, key=KEYS.matrix_relations)
+chosen = left.multiselect("Relations", relations, key=KEYS.matrix_relations)
 search = left.text_input("Find by title or id", key=KEYS.matrix_search)
-floor = middle.slider("Minimum confidence", 0.0, 1.0, 0.0, 0.05, key=KEYS.matrix_min_conf)
+floor = middle.slider("Minimum confidence", 0.0, 1.0, step=0.05, key=KEYS.matrix_min_conf)
 order = middle.selectbox("Sort", list(QueueOrder), format_func=str, key=KEYS.matrix_order)
 high = right.checkbox("High-value only", key=KEYS.matrix_high_value)
 contested = right.checkbox("Contested only", key=KEYS.matrix_contested)
@@ -70,20 +74,19 @@ visible = sort_queue(visible, order)
 st.caption(f"{len(visible):,} of {len(frame):,} edges pass the filters.")
 st.download_button("Download these edges (CSV)", to_csv(visible), "claim_matrix.csv", "text/csv")
 if visible.empty:
+    url.save("matrix", url.MATRIX, defaults)
     st.info("No edge passes these filters.")
     st.stop()
 
 # One selection, by edge token, drives the detail and the triage buttons; a link from an
 # answer, a heatmap click, a queue row and the picker below all set the same one. It lives
-# under its own key: a widget's state is dropped on a run that renders it differently.
+# under its own key (and in the URL as `edge`): a widget's state is dropped on a run that
+# renders it differently.
 tokens = list(visible["edge_id"])
-if (linked := st.query_params.get("edge")) and session.get(KEYS.matrix_linked) != linked:
-    session[KEYS.matrix_linked] = linked
-    session[KEYS.matrix_selected] = linked
 if session.get(KEYS.matrix_selected) not in tokens:
     session[KEYS.matrix_selected] = tokens[0]
 
-view = st.radio("View", ["Queue", "Heatmap"], horizontal=True, key=KEYS.matrix_view)
+view = st.radio("View", options["view"], horizontal=True, key=KEYS.matrix_view)
 if view == "Queue":
     picked, seen = panes.queue_pane(visible), KEYS.queue_seen
 else:
@@ -103,6 +106,7 @@ token = st.selectbox(
     on_change=lambda: session.update({KEYS.matrix_selected: session[KEYS.matrix_pick]}),
 )
 row = visible.iloc[tokens.index(token)]
+url.save("matrix", url.MATRIX, defaults)
 panes.detail_pane(worker, overlay, row)
 st.subheader("Triage")
 panes.triage_pane(str(root), frame, row)

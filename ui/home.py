@@ -26,7 +26,7 @@ lab = services.app_dir / "examples" / "momentum-lab"
 
 def open_lab() -> None:
     """Point the sidebar at the bundled momentum-lab workspace."""
-    st.session_state[KEYS.workspace_path] = str(lab)
+    app_state.choose_workspace(str(lab))
 
 
 if worker is None:
@@ -35,7 +35,7 @@ if worker is None:
     library_panel()
     st.stop()
 
-root = Path(st.session_state.get(KEYS.results_root) or services.default_workspace())
+root = Path(st.session_state[KEYS.results_root])
 st.subheader("Workspace")
 notes = f"{len(worker.opened.workspace.notes):,} notes" if worker.ready() else "notes loading…"
 st.markdown(
@@ -67,8 +67,10 @@ for i, example in enumerate(examples):
         md_escape(example.question), key=KEYS.home_example(i), use_container_width=True
     )
     if chosen:
+        # The example asks in the workspace that lists it, whatever the field says by then.
+        st.session_state[KEYS.workspace_next] = str(root)
         app_state.ask_later(example.question)
-        st.switch_page("ui/navigate.py")
+        st.switch_page("ui/navigate.py", query_params={"ws": str(root), "q": example.question})
     summary = f" — {example.summary}" if example.summary else ""
     right.caption(md_escape(" · ".join(tags) + summary))
 st.page_link("ui/navigate.py", label="Or ask your own question on Navigate", icon="➡️")

@@ -24,6 +24,7 @@ from ui import services
 from ui.state import KEYS
 
 QUEUE_PAGE = 25
+QUEUE_ORDER = ("relation", "confidence", "state", "practice", "canon", "cue")
 HEAT_ROWS = 12  # the data is sparse (about one edge a row): 12 rows meet about 14 notes
 HEAT_COLUMNS = 14  # numbered columns stay legible at 800 px
 session = st.session_state
@@ -51,6 +52,8 @@ def queue_pane(visible: pd.DataFrame) -> str | None:
         on_select="rerun",
         selection_mode="single-row",
         hide_index=True,
+        # Relation, confidence and state first, so a narrow window still shows them.
+        column_order=QUEUE_ORDER,
         column_config={
             "practice": st.column_config.TextColumn(width="medium"),
             "canon": st.column_config.TextColumn(width="medium"),

@@ -5,9 +5,10 @@ import streamlit as st
 from engine import MAX_QUESTION_CHARS, quoted_in_context
 from present.answer import answer_area
 from present.graphs import step_caption, step_count
-from present.highlight import cites_html, in_context_html
-from present.markup import md_escape, store_legend_html
+from present.highlight import in_context_html
+from present.markup import enter_asks_html, md_escape, store_legend_html
 from present.views import decision_json, payload_json
+from ui import evidence_panel as panels
 from ui import services, shared
 from ui import state as app_state
 from ui.state import KEYS
@@ -19,6 +20,7 @@ if worker is None:
     st.stop()
 
 state = st.session_state
+QUESTION_HEIGHT = 96  # about three lines; a longer question scrolls inside the box
 
 
 def submit() -> None:
@@ -28,13 +30,15 @@ def submit() -> None:
 
 if KEYS.question not in state:
     state[KEYS.question] = app_state.question_text()
-# A form, so Enter in the box submits like the button.
-with st.form("ask_form", border=False, enter_to_submit=True):
-    st.text_input(
+# A form, so Ctrl+Enter (⌘+Enter) in the box submits like the button; the box grows to
+# show a long question whole.
+with st.form("ask_form", border=False):
+    st.text_area(
         "Question",
         key=KEYS.question,
-        placeholder="What does the knowledge base say about…",
+        placeholder="What does the knowledge base say about…  (Enter asks, Shift+Enter: new line)",
         max_chars=MAX_QUESTION_CHARS,
+        height=QUESTION_HEIGHT,
     )
     asked = st.form_submit_button("Ask", key=KEYS.ask, type="primary", on_click=submit)
 pending = state.pop(KEYS.ask_now, None)
@@ -43,13 +47,24 @@ if asked:
     if typed:
         shared.ask(typed)
     else:
-        st.warning("Type a question first, then press Enter or Ask.")
+        st.warning("Type a question first, then press Ctrl+Enter or Ask.")
 elif pending:
     shared.ask(pending)
 
 result = app_state.asked()
+
+
+def enter_asks() -> None:
+    """Enter in the box asks (Shift+Enter: a new line): a one-pixel frame hooks the key.
+
+    Drawn last on the page, so the graph stays the page's first frame.
+    """
+    st.iframe(enter_asks_html(KEYS.question, KEYS.ask), height=1)
+
+
 if result is None:
     st.caption("Ask a question to watch the navigator walk the knowledge base.")
+    enter_asks()
     st.stop()
 if (fresh := services.reviewed(result)) is not result:  # a triage decision touched it
     state[KEYS.answer] = result = fresh
@@ -74,7 +89,7 @@ def replay() -> None:
     if KEYS.nav_step not in state:
         state[KEYS.nav_step] = steps - 1
     if steps > 1:
-        left, right = st.columns([1, 8], vertical_alignment="bottom")
+        left, right = st.columns([1, 4], vertical_alignment="bottom")
         playing = state.get(KEYS.playing)
         if left.button("⏸ Pause" if playing else "▶ Play", key=KEYS.nav_play):
             if not playing and state.get(KEYS.nav_step, 0) >= steps - 1:
@@ -92,18 +107,20 @@ def replay() -> None:
 
 replay()
 
-area = answer_area(run)
-st.subheader(area.heading)
-if area.html:
-    st.html(area.html)
-else:
-    st.caption("The reasoner produced no prose.")
-quoted = in_context_html(quoted_in_context(worker.opened, run))
-if quoted:
-    st.html(quoted)
-cites = cites_html(run)
-if cites:
-    st.html(cites)
+main, side = st.columns(2, gap="large")
+with main:
+    area = answer_area(run)
+    st.subheader(area.heading)
+    if area.html:
+        st.html(area.html)
+    else:
+        st.caption("The reasoner produced no prose.")
+    quoted = in_context_html(quoted_in_context(worker.opened, run))
+    if quoted:
+        st.html(quoted)
+with side:
+    panels.sources_panel(result, "ask")
+panels.report_downloads(result, KEYS.nav_report, KEYS.nav_report_html)
 left, right = st.columns(2)
 left.download_button(
     "Download decision JSON",
@@ -121,3 +138,4 @@ if payload:
         mime="application/json",
         key=KEYS.nav_payload,
     )
+enter_asks()

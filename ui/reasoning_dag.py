@@ -7,6 +7,7 @@ from present.answer import MATRIX_PAGE, contested_pairs
 from present.markup import legend_html, md_escape
 from present.tables import claim_rows, claims_table_html, ground_rows, table_html
 from present.views import explanations
+from ui import evidence_panel as panels
 from ui import services, shared
 from ui import state as app_state
 
@@ -38,6 +39,7 @@ else:
 if worker is not None and grounds:
     for problem in worker.call(reference_problems, worker.opened.root):
         st.caption(f"Not used for citations: {md_escape(problem)}")
+panels.sources_panel(result, "dag")
 
 reasons = explanations(run, confirmed=services.confirmed_pairs())
 if reasons:

@@ -4,13 +4,22 @@ from __future__ import annotations
 
 import streamlit as st
 
-from engine import Answer, EngineError, Freshness
+from engine import (
+    Answer,
+    EngineError,
+    Freshness,
+    PayloadError,
+    audit_answer,
+    load_payload,
+    save_payload,
+)
+from present import gallery
 from present.answer import stance_line
 from present.contests import contest_lines, contests_html, review_note
 from present.graphs import step_count
 from present.markup import md_escape
 from present.views import banner
-from ui import services
+from ui import services, urlstate
 from ui import state as app_state
 from ui.state import DEFAULTS, KEYS
 
@@ -40,30 +49,107 @@ def ask(question: str) -> bool:
     return True
 
 
-def sync_url() -> None:
-    """Keep `?q=` and the current answer in step on every page.
+def sync_url(page: str) -> None:
+    """Keep the URL and the shown results in step on every page (see `ui/urlstate`).
 
-    A link or reload carrying a question it has not answered yet answers it, so any page
-    reproduces its view; otherwise the current answer's question is put back into the URL,
-    which a page switch clears.
+    A link or reload carrying a question or a payload this session has not applied yet
+    answers or routes it, so any page reproduces its view; then the workspace, the question
+    and the payload are written back, which a page switch in the browser clears.
     """
     state = st.session_state
-    if services.current_worker() is None:
+    worker = services.current_worker()
+    root = state.get(KEYS.results_root)
+    if worker is None or root is None:
         return
-    wanted = st.query_params.get("q", "").strip()
+    if not worker.ready() or worker.failure() is not None:
+        # Still loading: the link's question and payload wait for the notes.
+        if st.query_params.get("ws") != root:
+            st.query_params["ws"] = root
+        return
+    params = st.query_params
+    wanted = params.get("q", "").strip()
     last = app_state.asked()
-    answered = last.run.question if last else ""
     if wanted and wanted != state.get(KEYS.url_q):
         state[KEYS.url_q] = wanted
-        if wanted != answered:
+        if wanted != (last.run.question if last else ""):
             ask(wanted)
-        return
+    ref = ("payload", params["payload"]) if "payload" in params else None
+    if ref is None and "example" in params:
+        ref = ("example", params["example"])
+    if ref is not None and ref != state.get(KEYS.url_payload):
+        state[KEYS.url_payload] = ref
+        if ref != state.get(KEYS.audit_ref):
+            route_linked(root, ref)
+        if params.get("shows") != "audit" and app_state.asked() is not None:
+            app_state.set_current(app_state.asked(), "answer")
+    write_url(root, page)
+
+
+def write_url(root: str, page: str) -> None:
+    """The workspace, the asked question and the audited payload into the URL."""
+    params = st.query_params
+    values = {"ws": root}
+    last = app_state.asked()
+    if last is not None and last.run.question:
+        values["q"] = last.run.question
+    ref = st.session_state.get(KEYS.audit_ref)
+    if ref is not None and st.session_state.get(KEYS.audit) is not None:
+        values[ref[0]] = ref[1]
+        st.session_state[KEYS.url_payload] = ref
     item = app_state.current_item()
-    if item is not None and item.origin == "answer" and answered:
-        if st.query_params.get("q") != answered:
-            st.query_params["q"] = answered
-    elif item is not None and item.origin == "audit":
-        st.query_params.pop("q", None)
+    if item is not None and item.origin == "audit" and "q" in values:
+        values["shows"] = "audit"
+    for name in urlstate.GLOBAL:
+        if name not in values:
+            params.pop(name, None)
+        elif params.get(name) != values[name]:
+            params[name] = values[name]
+    st.session_state[KEYS.url_ws] = params.get("ws", root)
+    if "q" in values:
+        st.session_state[KEYS.url_q] = values["q"]
+    urlstate.keep_only(urlstate.PAGE_PARAMS.get(page, ()))
+
+
+def route_linked(root: str, ref: tuple[str, str]) -> None:
+    """Route the payload a link names (saved in the workspace, or a bundled example)."""
+    kind, name = ref
+    if kind == "payload":
+        text = load_payload(root, name)
+    else:
+        text = next((e.text for e in gallery.examples() if e.key == name), None)
+    if text is None:
+        st.warning(
+            f"The link names an audited payload this workspace does not hold ({md_escape(name)})."
+        )
+        return
+    state = st.session_state
+    try:
+        worker = services.current_worker()
+        result = audit_answer(text, worker.opened if worker is not None else None)
+    except PayloadError as exc:
+        st.warning(f"The linked payload does not route: {md_escape(exc)}")
+        return
+    state[KEYS.audit_text] = state[KEYS.audit_draft] = text
+    if kind == "example":  # the picker names the example the box holds
+        state[KEYS.audit_example] = state[KEYS.audit_example_kept] = name
+    state[KEYS.audit] = result
+    state[KEYS.audit_ref] = ref
+    app_state.set_current(result, "audit")
+
+
+def link_audit(root: str, text: str) -> tuple[str, str] | None:
+    """The URL reference of a routed payload: a bundled example's key, else its saved hash.
+
+    None when the payload cannot be saved in the workspace (a read-only folder): it is then
+    shown, but a link or reload cannot bring it back.
+    """
+    for item in gallery.examples():
+        if item.text == text:
+            return ("example", item.key)
+    try:
+        return ("payload", save_payload(root, text))
+    except (EngineError, OSError):
+        return None
 
 
 def show_origin() -> None:

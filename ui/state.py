@@ -17,6 +17,8 @@ class Keys:
     # the open workspace (sidebar)
     workspace_path: str = "workspace_path"
     workspace_next: str = "workspace_next"  # a folder to open at the next run (an import's)
+    workspace_kept: str = "workspace_kept"  # the folder field's text, kept across page switches
+    url_ws: str = "url_ws"  # the workspace the URL last named
     workspace_reload: str = "workspace_reload"
     worker: str = "worker"
     results_root: str = "results_root"
@@ -36,6 +38,9 @@ class Keys:
     ask: str = "ask"
     ask_now: str = "ask_now"
     url_q: str = "url_q"
+    url_payload: str = "url_payload"  # the audited payload the URL last named
+    url_written: str = "url_written"  # page -> the parameters this session last wrote
+    url_kept: str = "url_kept"  # page -> widget values kept across page switches
     answer: str = "answer"
     answer_id: str = "answer_id"
     current: str = "current"
@@ -60,6 +65,13 @@ class Keys:
     audit_upload: str = "audit_upload"
     audit_load: str = "audit_load"
     audit_route: str = "audit_route"
+    audit_ref: str = "audit_ref"  # ("payload", hash) or ("example", key) of the routed payload
+    audit_download: str = "audit_download"
+    nav_report: str = "nav_report"
+    nav_report_html: str = "nav_report_html"
+    audit_report: str = "audit_report"
+    audit_report_html: str = "audit_report_html"
+    evidence: str = "evidence"  # the cited address whose evidence the side panel shows
     # the Claim matrix page
     matrix_build: str = "matrix_build"
     matrix_rebuild: str = "matrix_rebuild"
@@ -71,7 +83,6 @@ class Keys:
     matrix_contested: str = "matrix_contested"
     matrix_pending: str = "matrix_pending"
     matrix_view: str = "matrix_view"
-    matrix_linked: str = "matrix_linked"
     matrix_selected: str = "matrix_selected"
     matrix_pick: str = "matrix_pick"
     queue_page: str = "queue_page"
@@ -127,6 +138,9 @@ RESULT_KEYS = (
     KEYS.answer_id,
     KEYS.current,
     KEYS.audit,
+    KEYS.audit_ref,
+    KEYS.url_payload,
+    KEYS.evidence,
     KEYS.nav_step,
     KEYS.playing,
     KEYS.url_q,
@@ -187,13 +201,19 @@ def question_text() -> str:
     return state.get(KEYS.question_draft) or (last.run.question if last else "")
 
 
-def follow_workspace(root: str | None) -> None:
-    """Forget the results, question and shared link of a workspace that is no longer open."""
+def follow_workspace(root: str | None, *, linked: bool = False) -> None:
+    """Forget the results, question and shared link of a workspace that is no longer open.
+
+    A workspace a link opened (`linked`) keeps the link's question and payload: they are
+    asked and routed in it next.
+    """
     state = st.session_state
     if state.get(KEYS.results_root, root) != root:
         for key in RESULT_KEYS + QUESTION_KEYS:
             state.pop(key, None)
-        st.query_params.pop("q", None)
+        if not linked:
+            for name in ("q", "payload", "example", "shows", "cite"):
+                st.query_params.pop(name, None)
     state[KEYS.results_root] = root
 
 
@@ -201,6 +221,12 @@ def ask_later(question: str) -> None:
     """Have the Navigate page ask `question` on its next run (a landing example)."""
     state = st.session_state
     state[KEYS.ask_now] = state[KEYS.question_draft] = state[KEYS.question] = question
+
+
+def choose_workspace(path: str) -> None:
+    """Open the folder `path` from the next run on (the folder field shows it)."""
+    state = st.session_state
+    state[KEYS.workspace_path] = state[KEYS.workspace_kept] = path
 
 
 def persist(widget_key: str, store_key: str) -> None:

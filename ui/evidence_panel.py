@@ -1,0 +1,98 @@
+"""Pieces Navigate and Audit share: the cited sources, the evidence panel, the report downloads."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from engine import Answer, answer_evidence, citations, cite_labels, report_html, report_markdown
+from present.evidence import evidence_html, source_label
+from present.views import report_words
+from ui import services
+from ui import urlstate as url
+from ui.state import KEYS
+
+# The cited source whose evidence is open, in the URL of the pages that show the panel.
+CITE = (url.Param("cite", KEYS.evidence, "text", None),)
+
+
+def _open(address: str | None) -> None:
+    st.session_state[KEYS.evidence] = address
+
+
+def sources_panel(result: Answer, page: str) -> None:
+    """Each cited source by its name; a click opens its text with the quoted words marked."""
+    worker = services.current_worker()
+    run = result.run
+    if worker is None or not worker.ready() or worker.failure() is not None:
+        return
+    url.restore(page, CITE, {})
+    items = worker.call(answer_evidence, worker.opened, run)
+    st.subheader("Sources")
+    if not items:
+        st.caption("The answer cites no source.")
+        url.save(page, CITE)
+        return
+    st.caption("Open a source to read it with the quoted words marked.")
+    chosen = st.session_state.get(KEYS.evidence)
+    for n, item in enumerate(items):
+        is_open = item.address == chosen
+        st.button(
+            source_label(item),
+            key=f"{page}_cite_{n}",
+            type="tertiary",
+            icon=":material/menu_book:" if not is_open else ":material/expand_more:",
+            on_click=_open,
+            args=(None if is_open else item.address,),
+        )
+    selected = next((item for item in items if item.address == chosen), None)
+    if selected is None:
+        st.session_state[KEYS.evidence] = None
+    else:
+        with st.container(border=True, key=f"{page}_evidence"):
+            st.html(evidence_html(selected))
+            st.button("Close", key=f"{page}_evidence_close", on_click=_open, args=(None,))
+    url.save(page, CITE)
+
+
+def report_downloads(result: Answer, markdown_key: str, html_key: str) -> None:
+    """ "Download report" as Markdown and as HTML, both built from the answer alone."""
+    worker = services.current_worker()
+    run = result.run
+    names: dict[str, str] = {}
+    cited: dict[str, str] = {}
+    if worker is not None and worker.ready() and worker.failure() is None:
+        refs = [ref for claim in _claims(result) for ref in claim]
+        names = worker.call(cite_labels, worker.opened.workspace, refs)
+        decision = run.decision
+        pages = (
+            {
+                ref: (check.page if (check := decision.verifier_results.get(ref)) else None)
+                for ref in refs
+            }
+            if decision is not None
+            else {}
+        )
+        cited = worker.call(citations, worker.opened.workspace, pages)
+    words = report_words(result, confirmed=services.confirmed_pairs(), names=names, citations=cited)
+    left, right = st.columns(2)
+    left.download_button(
+        "Download report (Markdown)",
+        report_markdown(result, words),
+        file_name="synapse-report.md",
+        mime="text/markdown",
+        key=markdown_key,
+        icon=":material/download:",
+    )
+    right.download_button(
+        "Download report (HTML)",
+        report_html(result, words),
+        file_name="synapse-report.html",
+        mime="text/html",
+        key=html_key,
+        icon=":material/download:",
+    )
+
+
+def _claims(result: Answer) -> list[tuple[str, ...]]:
+    decision = result.run.decision
+    return [c.cites for c in decision.dag.claims] if decision is not None else []
