@@ -155,6 +155,7 @@ def step_caption(result: NavResult, step: int) -> str:
 QUESTION_NODE = "question"
 # A paper drawn above its passages (never a note address: addresses hold a colon).
 PAPER_NODE = "paper~"
+PAPER_RISE = 140.0  # how far above its passages a paper's box sits
 grounded_colour = "#2e7d32"
 cited_colour = "#b8860b"
 store_shapes = {"zk": "dot", "mem": "square", "code": "triangle"}
@@ -267,7 +268,10 @@ def neighbourhood_html(
             unwritten_node(net, node, x, y)
             continue
         # Only the nodes that matter at this step carry a label; the rest show it on hover.
-        label = prefix + wrap_label(node.title or address) if address in labelled else " "
+        # A passage hangs under its paper's box, so its own label is its page.
+        place = passage_place(address, node.title)
+        name = place.where if place is not None and place.where else node.title or address
+        label = prefix + wrap_label(name) if address in labelled else " "
         net.add_node(
             address,
             label=label,
@@ -337,8 +341,9 @@ def _papers(
             pages.setdefault(place.paper, []).append((address, place))
     for paper, found in sorted(pages.items()):
         xs = [positions.get(a, (0.0, 0.0)) for a, _ in found]
+        # Above its highest passage, so the box never sits on a passage's label.
         x = sum(p[0] for p in xs) / len(xs)
-        y = sum(p[1] for p in xs) / len(xs)
+        y = min(p[1] for p in xs) - PAPER_RISE
         paper_id = f"{PAPER_NODE}{paper}"
         title = found[0][1].paper_title
         net.add_node(
@@ -346,14 +351,14 @@ def _papers(
             label=wrap_label(title) if any(a in labelled for a, _ in found) else " ",
             tip=f"<b>{esc(title)}</b><br>paper {esc(paper)}: its passages, by page",
             shape="box",
-            x=x * 1.35,
-            y=y * 1.35,
+            x=x,
+            y=y,
             borderWidth=1,
             color={"background": "#f4f1ea", "border": "#6b5b3e"},
             font={"color": "#222222", "size": NODE_FONT},
         )
         for address, place in found:
-            net.add_edge(paper_id, address, label=label_text(place.where), color="#9c8a66")
+            net.add_edge(paper_id, address, tip=esc(place.where), color="#9c8a66", dashes=True)
 
 
 def _node_tip(node: Node, grounded: bool, cited: bool, expanded: bool) -> str:

@@ -150,9 +150,7 @@ def test_steps_grow_the_graph_and_highlight_what_is_new(lab_answers):
     assert all(n["color"]["border"] == graphs.new_colour for n in seeds)
     # The question is joined to every seed it retrieved.
     walk = [e for e in first_edges if not e["from"].startswith(graphs.PAPER_NODE)]
-    assert {(e["from"], e["to"]) for e in walk} == {
-        (graphs.QUESTION_NODE, n["id"]) for n in seeds
-    }
+    assert {(e["from"], e["to"]) for e in walk} == {(graphs.QUESTION_NODE, n["id"]) for n in seeds}
     cited = set(result.cited)
     fresh = {n["id"] for n in last if n["color"]["border"] == graphs.new_colour and not _paper(n)}
     assert fresh == cited
