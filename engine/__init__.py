@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from engine.navigation.steps import ActionKind, Step
     from engine.navigation.substrate import Neighbourhood, Node
     from engine.review.cell import CellDetail, cell_detail, edge_key, find_edge, triage_history
-    from engine.review.contest import Disclosure
+    from engine.review.contest import Disclosure, ReviewState
     from engine.review.matrix import (
         Page,
         QueueOrder,

@@ -74,6 +74,8 @@ class Keys:
     matrix_linked: str = "matrix_linked"
     matrix_selected: str = "matrix_selected"
     matrix_pick: str = "matrix_pick"
+    matrix_decided: str = "matrix_decided"  # the pair just decided: kept in view until "Next"
+    matrix_next: str = "matrix_next"
     queue_page: str = "queue_page"
     queue_seen: str = "queue_seen"
     heat_row_page: str = "heat_row_page"
