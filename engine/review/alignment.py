@@ -113,8 +113,8 @@ def denial(claim: Passage, sentence: Passage, rarity: Rarity, *, of_stated: bool
     (unless the denial is of what can: "cannot supply"): "Tuvalu sea level isn't rising"
     against "the effects of rising sea levels in Tuvalu". The value is the share of the
     denying side's content the other covers. With `of_stated` it is the share of the stating
-    side's content the denying side repeats, its negation governing `_DENIED` of what they
-    share (1.0: it denies exactly what the other states, whatever it adds around it).
+    side's content the denying side repeats with its negation on a word they share (1.0: it
+    denies exactly what the other states, whatever it adds around it).
     """
     shared = claim.content & sentence.content
     out = 0.0
@@ -128,9 +128,9 @@ def denial(claim: Passage, sentence: Passage, rarity: Rarity, *, of_stated: bool
         total = rarity.weight(denying.content)
         if of_stated:
             # The negation must govern what both say, and the two must say the same thing.
-            said, stated = rarity.weight(shared), rarity.weight(stating.content)
-            if stated and rarity.weight(denying.negated & shared) >= _DENIED * said:
-                out = max(out, said / stated)
+            stated = rarity.weight(stating.content)
+            if stated and denying.negated & shared:
+                out = max(out, rarity.weight(shared) / stated)
         elif total and rarity.weight(denying.negated & shared) >= _DENIED * total:
             out = max(out, rarity.weight(shared) / total)
     return out

@@ -271,7 +271,19 @@ class OfflineTyper:
                 return _typing(claim, Relation.UNRELATED, chosen, refused, m.rarity)
             typing = _typing(claim, Relation.EXTENDS, chosen, refused, m.rarity)
             return replace(typing, confidence=round(chosen.overlap, 4))
+        if relation is Relation.SUPPORTS and _direction_unsaid(claim, chosen.sentence, m.rarity):
+            # The claim says which way something goes and the sentence never says it: related,
+            # not a support ("we reviewed studies of X and Y" against "X increases Y").
+            relation = Relation.EXTENDS
         return _typing(claim, relation, chosen, refused, m.rarity)
+
+
+def _direction_unsaid(claim: Passage, sentence: Passage, rarity: IdfTable) -> bool:
+    """Whether the claim has a direction word and the sentence has none on any axis of it."""
+    axes = {c.axis for c in claim.cues if c.axis != "presence"}
+    if not axes or agreement_cue(claim, sentence, rarity):
+        return False
+    return not any(c.axis in axes for c in sentence.cues)
 
 
 def _opposite(claim: Passage, scored: tuple[Scored, ...], m: StanceModel) -> Typing | None:
