@@ -47,7 +47,7 @@ def queue_pane(visible: pd.DataFrame) -> str | None:
     rows = page_rows(visible, at)
     event = st.dataframe(
         cells.queue_table(rows),
-        key=KEYS.queue_table(at.number),
+        key=f"{KEYS.queue_table(at.number)}_{session.get(KEYS.queue_round, 0)}",
         on_select="rerun",
         selection_mode="single-row",
         hide_index=True,
@@ -144,6 +144,7 @@ def _decide(root: str, frame: pd.DataFrame, decision: TriageDecision) -> None:
         return
     row = hits.iloc[0].to_dict()
     session[KEYS.matrix_decided] = token  # the decided pair stays selected until "Next"
+    _forget_queue_click()
     note_key = KEYS.triage_note(token)
     note = session.get(note_key, "")
     try:
@@ -156,9 +157,17 @@ def _decide(root: str, frame: pd.DataFrame, decision: TriageDecision) -> None:
     services.answer_cache_clear()
 
 
+def _forget_queue_click() -> None:
+    """Clear the queue's row selection: once the queue re-sorts, that row is another pair."""
+    page = int(session.get(KEYS.queue_page, 1)) - 1
+    session[KEYS.queue_round] = int(session.get(KEYS.queue_round, 0)) + 1  # a fresh grid
+    session[KEYS.queue_seen] = (page, ())
+
+
 def _next(tokens: list[str], frame: pd.DataFrame) -> None:
     """Move the selection on: the next pair after this one that a reviewer can still decide."""
     session.pop(KEYS.matrix_decided, None)
+    _forget_queue_click()
     now = session.get(KEYS.matrix_selected)
     start = tokens.index(now) + 1 if now in tokens else 0
     open_pairs = set(
