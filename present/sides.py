@@ -45,8 +45,3 @@ def decision_effect(value: str) -> str:
         return _EFFECTS[TriageDecision(value)]
     except ValueError:
         return ""
-
-
-def choices_help() -> str:
-    """One line per button: its label and what it does."""
-    return "\n".join(f"- **{label}**: {_EFFECTS[decision]}." for label, decision in TRIAGE_CHOICES)
