@@ -58,7 +58,7 @@ if TYPE_CHECKING:
     from engine.navigation.substrate import Neighbourhood, Node
     from engine.report import ReportReason, ReportWords, report_html, report_markdown
     from engine.review.cell import CellDetail, cell_detail, edge_key, find_edge, triage_history
-    from engine.review.contest import Disclosure
+    from engine.review.contest import Disclosure, ReviewState
     from engine.review.matrix import (
         Page,
         QueueOrder,

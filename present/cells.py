@@ -2,23 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
 from engine import (
     Quote,
-    TriageDecision,
     shorten,
 )
 from present.markup import esc, md_escape, triage_marks
-
-# The triage buttons under a selected contradiction: label and the decision it records.
-TRIAGE_CHOICES = (
-    ("Confirm", TriageDecision.CONFIRMED),
-    ("Dismiss", TriageDecision.DISMISSED),
-    ("Follow up", TriageDecision.FOLLOW_UP),
-)
+from present.sides import decision_words
 
 
 def cell_label(row: Mapping) -> str:
@@ -57,7 +51,10 @@ def queue_table(frame: pd.DataFrame) -> pd.DataFrame:
 
     Plain text columns (a data grid shows them as text, never as markup).
     """
-    state = frame["triage"].where(frame["triage"] != "", "unreviewed")
+    state = frame["triage"].map(decision_words)
+    if "practice_wrong" in frame:
+        flagged = frame["practice_wrong"].astype(bool) & (frame["triage"] != "practice-wrong")
+        state = state.where(~flagged, state + " · note marked wrong elsewhere")
     state = state.where(frame["relation"].isin(CANDIDATES), "—")
     said = frame["measured"] if "measured" in frame else pd.Series("", index=frame.index)
     right = said.fillna("").astype(str).str.split(" at this confidence").str[0]
@@ -78,7 +75,7 @@ def queue_table(frame: pd.DataFrame) -> pd.DataFrame:
 def decision_message(row: Mapping, decision: str, note: str) -> str:
     """What a recorded decision says back: both sides by title, the relation and the note."""
     text = (
-        f"{decision.capitalize()}: “{shorten(row['memory_title'], 80)}” {row['relation']} "
+        f"{decision_words(decision)}: “{shorten(row['memory_title'], 80)}” {row['relation']} "
         f"“{shorten(row['zk_title'], 80)}”"
     )
     return text + (f" — note: {shorten(note, 120)}" if note.strip() else " — no note")
@@ -126,3 +123,49 @@ def edge_heading(row: Mapping) -> str:
         f"{row['memory_title']} ({row['memory_id']}) — {row['relation']} — "
         f"{row['zk_title']} ({row['zk_address']}); confidence {row['confidence']:.2f}"
     )
+
+
+# The cue's words, marked the same in both texts: dark text on a light yellow in both themes.
+_MARK = "<mark style='background:#ffe08a;color:#1a1a1a;padding:0 2px;border-radius:2px'>"
+
+
+def mark_words(text: str, words: Sequence[str]) -> str:
+    """`text` escaped, with every whole-word occurrence of `words` (case ignored) marked."""
+    wanted = sorted({w for w in words if w.strip()}, key=len, reverse=True)
+    if not wanted:
+        return esc(text)
+    pattern = re.compile(
+        r"(?<!\w)(" + "|".join(re.escape(w) for w in wanted) + r")(?!\w)", re.IGNORECASE
+    )
+    out, at = [], 0
+    for found in pattern.finditer(text):
+        out.append(esc(text[at : found.start()]))
+        out.append(f"{_MARK}{esc(found.group(0))}</mark>")
+        at = found.end()
+    out.append(esc(text[at:]))
+    return "".join(out)
+
+
+def both_sides_html(practice: str, canon: str, words: Sequence[str]) -> str:
+    """The practice note's text and the canon sentence side by side, the cue marked in both.
+
+    Side by side while there is room for two columns of about 280 px, stacked below that.
+    """
+    cue = ", ".join(f"“{esc(w)}”" for w in words)
+    caption = f"<small>Cue words marked: {cue}</small>" if cue else ""
+    box = (
+        "flex:1 1 280px;min-width:0;padding:8px 12px;border:1px solid rgba(128,128,128,.45);"
+        "border-radius:6px;white-space:pre-wrap;overflow-wrap:anywhere"
+    )
+    sides = (
+        ("Our practice note", practice, "#f28e2b"),
+        ("Canon sentence compared", canon, "#4e79a7"),
+    )
+    columns = "".join(
+        f"<div class='side' style='{box};border-top:4px solid {colour}'>"
+        f"<div style='font-weight:600;margin-bottom:4px'>{esc(title)}</div>"
+        f"<div>{mark_words(text, words) if text.strip() else '<i>no text</i>'}</div></div>"
+        for title, text, colour in sides
+    )
+    flex = "display:flex;flex-wrap:wrap;gap:10px"
+    return f"<div class='both-sides' style='{flex}'>{columns}</div>{caption}"

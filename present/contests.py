@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from engine import (
     Answer,
+    ReviewState,
     shorten,
 )
 from present.markup import esc
@@ -14,6 +15,7 @@ _STATE_WORDS = {
     "confirmed": "confirmed by a reviewer",
     "unreviewed": "unreviewed",
     "follow-up": "marked for follow-up, not confirmed",
+    "practice-wrong": "a reviewer marked our practice note as the wrong side",
 }
 
 
@@ -34,13 +36,19 @@ def contest_lines(result: Answer) -> tuple[ContestLine, ...]:
     for item in items:
         found = item.contradiction
         state = _STATE_WORDS.get(found.state.value, found.state.value)
-        effect = "contests it" if found.contests else "does not contest it until confirmed"
+        if found.state is ReviewState.PRACTICE_WRONG:
+            effect = "the canon claim stands; this practice note is the wrong side"
+        elif found.contests:
+            effect = "contests it"
+        else:
+            effect = "does not contest it until confirmed"
         cue = f", cue: {found.cue}" if found.cue and found.cue != "none" else ""
         sure = f", confidence {found.confidence:.2f}" if found.confidence is not None else ""
         practice, canon = found.key.memory_address, found.key.zk_address
         text = (
             f"“{shorten(item.practice_title, 70)}” ({practice}) "
-            f"contradicts the cited “{shorten(item.canon_title, 70)}” "
+            f"contradicts {'the cited' if item.cited == canon else 'the canon'} "
+            f"“{shorten(item.canon_title, 70)}” "
             f"({canon}): {state}{sure}{cue}; {effect}."
         )
         link = (

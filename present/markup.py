@@ -105,7 +105,13 @@ relation_swatches = (
     Swatch("extends", "#1f5fa8", "the practice entry goes beyond the canon claim"),
 )
 relation_colours = {s.name: s.colour for s in relation_swatches}
-triage_marks = {"confirmed": "✓", "dismissed": "✗", "follow-up": "?"}
+triage_marks = {
+    "confirmed": "✓",
+    "practice-wrong": "✎",
+    "scope-differs": "≈",
+    "dismissed": "✗",
+    "follow-up": "?",
+}
 
 _markdown_specials = re.compile(r"([\\`*_\[\]<>|~$])")
 _markdown_block_start = re.compile(r"^([#+=-]|\d+(?=[.)]))")

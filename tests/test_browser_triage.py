@@ -77,7 +77,7 @@ def test_triage_records_the_pair_the_reviewer_clicked(lab_path: Path, tmp_path: 
         note.fill("Crash note checked against the Q1 review.")
         note.press("Enter")
         wait_idle(page)
-        page.get_by_role("button", name="Confirm").click()
+        page.get_by_role("button", name="The literature claim is contested").click()
         wait_idle(page)
         log = page.locator("table.plain-table")
         expect(log).to_contain_text("Q1 2024 review", timeout=30_000)
@@ -91,7 +91,9 @@ def test_triage_records_the_pair_the_reviewer_clicked(lab_path: Path, tmp_path: 
             )
         ]
         expect(
-            page.get_by_text(re.compile("Recorded — Confirmed: “Q1 2024 review”"))
+            page.get_by_text(
+                re.compile("Recorded — The literature claim is contested: “Q1 2024 review”")
+            )
         ).to_be_visible()
         shot(page, "claim-matrix-heatmap", tall=True)
 
@@ -106,7 +108,7 @@ def test_triage_records_the_pair_the_reviewer_clicked(lab_path: Path, tmp_path: 
         page.mouse.click(box["x"] + 18, box["y"] + 35 + 35 * 1 + 17)
         wait_idle(page)
         expect(selected_heading(page)).to_contain_text("zk:finance:z-mom-01")
-        page.get_by_role("button", name="Confirm").click()
+        page.get_by_role("button", name="The literature claim is contested").click()
         expect(log).to_contain_text("zk:finance:z-mom-01", timeout=30_000)
         wait_idle(page)
         assert [e["edge"]["zk_id"] for e in log_lines(lab_path)] == ["z-crash-05", "z-mom-01"]
@@ -119,7 +121,7 @@ def test_triage_records_the_pair_the_reviewer_clicked(lab_path: Path, tmp_path: 
         page.wait_for_selector(".js-plotly-plot .xtick", state="attached", timeout=30_000)
         # Switching views keeps the selection (and its confirmed state).
         expect(selected_heading(page)).to_contain_text("zk:finance:z-mom-01")
-        expect(page.get_by_text("This edge: confirmed.")).to_be_visible()
+        expect(page.get_by_text("This pair: The literature claim is contested.")).to_be_visible()
         shot(page, "claim-matrix-heatmap-800", tall=True)
         page.set_viewport_size({"width": 1400, "height": 1600})
         wait_idle(page)

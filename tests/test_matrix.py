@@ -83,7 +83,8 @@ def test_frame_has_one_row_per_edge_with_titles_and_flags(workspace):
         ({"relations": ["contradicts"], "min_confidence": 0.7}, 0),
         ({"text": "2009 BACKTEST"}, 1),
         ({"text": "z-mom-01"}, 2),
-        ({"pending_only": True}, 3),
+        # Only what a reviewer can triage: the one undecided contradiction, not the supports.
+        ({"pending_only": True}, 1),
     ],
     ids=[
         "none", "relation", "confidence", "high-value", "contested", "combined", "title",

@@ -1,5 +1,6 @@
 """Claim matrix: the edge queue, the heatmap overview, one selected edge and its triage."""
 
+import pandas as pd
 import streamlit as st
 
 from engine import (
@@ -13,7 +14,7 @@ from engine import (
     to_csv,
     triage_history,
 )
-from present import cells
+from present import cells, sides
 from present.markup import md_escape
 from present.tables import table_html
 from ui import matrix_widgets as panes
@@ -71,6 +72,11 @@ visible = filter_frame(
     pending_only=pending,
 )
 visible = sort_queue(visible, order)
+# The pair just decided stays in view, and selected, even when a filter (say "Not yet
+# reviewed only") no longer passes it; "Next" moves on.
+decided = session.get(KEYS.matrix_decided)
+if decided and decided not in set(visible["edge_id"]) and decided in set(frame["edge_id"]):
+    visible = pd.concat([visible, frame[frame["edge_id"] == decided]], ignore_index=True)
 st.caption(f"{len(visible):,} of {len(frame):,} edges pass the filters.")
 st.download_button("Download these edges (CSV)", to_csv(visible), "claim_matrix.csv", "text/csv")
 if visible.empty:
@@ -88,12 +94,18 @@ if session.get(KEYS.matrix_selected) not in tokens:
 
 view = st.radio("View", options["view"], horizontal=True, key=KEYS.matrix_view)
 if view == "Queue":
-    picked, seen = panes.queue_pane(visible), KEYS.queue_seen
+    picked = panes.queue_pane(visible)  # a new click only: a re-sort is not a pick
 else:
-    picked, seen = panes.heatmap_pane(visible), KEYS.chart_seen
-if picked is not None and picked != session.get(seen) and picked in tokens:
-    session[seen] = picked
+    picked = panes.heatmap_pane(visible)
+    if picked == session.get(KEYS.chart_seen):
+        picked = None
+    elif picked is not None:
+        session[KEYS.chart_seen] = picked
+if picked is not None and picked in tokens:
     session[KEYS.matrix_selected] = picked
+
+if decided and session[KEYS.matrix_selected] != decided:
+    session.pop(KEYS.matrix_decided, None)  # the reviewer moved on: stop keeping it in view
 
 labels = dict(zip(tokens, (cells.cell_label(r) for _, r in visible.iterrows()), strict=True))
 st.subheader("Selected edge")
@@ -109,10 +121,13 @@ row = visible.iloc[tokens.index(token)]
 url.save("matrix", url.MATRIX, defaults)
 panes.detail_pane(worker, overlay, row)
 st.subheader("Triage")
-panes.triage_pane(str(root), frame, row)
+panes.triage_pane(str(root), frame, row, tokens)
 if message := session.pop(KEYS.triage_message, None):
     st.toast(md_escape(message))
     st.caption(md_escape(f"Recorded — {message}"))
 with st.expander("Triage log (newest first)", expanded=True):
-    log = triage_history(root, worker.opened.workspace)
+    log = [
+        {**line, "decision": sides.decision_words(line["decision"])}
+        for line in triage_history(root, worker.opened.workspace)
+    ]
     st.html(table_html(log) if log else "<small>No decision recorded yet.</small>")

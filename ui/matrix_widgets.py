@@ -17,7 +17,7 @@ from engine import (
     page_rows,
     record,
 )
-from present import cells
+from present import cells, sides
 from present.heatmap import column_key_html, heatmap_view, picked_edge
 from present.markup import md_escape, relation_legend_html
 from ui import services
@@ -48,7 +48,7 @@ def queue_pane(visible: pd.DataFrame) -> str | None:
     rows = page_rows(visible, at)
     event = st.dataframe(
         cells.queue_table(rows),
-        key=KEYS.queue_table(at.number),
+        key=f"{KEYS.queue_table(at.number)}_{session.get(KEYS.queue_round, 0)}",
         on_select="rerun",
         selection_mode="single-row",
         hide_index=True,
@@ -64,7 +64,14 @@ def queue_pane(visible: pd.DataFrame) -> str | None:
         },
     )
     chosen = list(event.selection.rows) if event else []
-    return str(rows.iloc[chosen[0]]["edge_id"]) if chosen else None
+    # A row counts as picked when the reviewer's click changes, not when a re-sorted queue
+    # puts another pair under the same row (a decision moves the decided pair down).
+    clicked = (at.number, tuple(chosen))
+    if not chosen or session.get(KEYS.queue_seen) == clicked:
+        session[KEYS.queue_seen] = clicked
+        return None
+    session[KEYS.queue_seen] = clicked
+    return str(rows.iloc[chosen[0]]["edge_id"])
 
 
 def heatmap_pane(visible: pd.DataFrame) -> str | None:
@@ -111,6 +118,9 @@ def detail_pane(worker: Worker, overlay: Overlay, row: pd.Series) -> None:
         callout(md_escape(caption))
     if detail.cue:
         st.markdown(f"**Cue** — {md_escape(detail.cue)}")
+    if row.get("practice_wrong"):
+        st.warning("A reviewer marked this practice note as wrong (on this or another pair).")
+    st.html(cells.both_sides_html(detail.practice_text, detail.canon_text, detail.cue_words))
     if detail.brief is None:
         st.caption("Not a high-value cell: no brief is written for it.")
     elif detail.verified:
@@ -136,6 +146,8 @@ def _decide(root: str, frame: pd.DataFrame, decision: TriageDecision) -> None:
         session[KEYS.triage_message] = "Not recorded: the selected edge is not a contradiction."
         return
     row = hits.iloc[0].to_dict()
+    session[KEYS.matrix_decided] = token  # the decided pair stays selected until "Next"
+    _forget_queue_click()
     note_key = KEYS.triage_note(token)
     note = session.get(note_key, "")
     try:
@@ -148,23 +160,50 @@ def _decide(root: str, frame: pd.DataFrame, decision: TriageDecision) -> None:
     services.answer_cache_clear()
 
 
-def triage_pane(root: str, frame: pd.DataFrame, row: pd.Series) -> None:
-    """Confirm, dismiss or follow up the selected contradiction, with a note."""
+def _forget_queue_click() -> None:
+    """Clear the queue's row selection: once the queue re-sorts, that row is another pair."""
+    page = int(session.get(KEYS.queue_page, 1)) - 1
+    session[KEYS.queue_round] = int(session.get(KEYS.queue_round, 0)) + 1  # a fresh grid
+    session[KEYS.queue_seen] = (page, ())
+
+
+def _next(tokens: list[str], frame: pd.DataFrame) -> None:
+    """Move the selection on: the next pair after this one that a reviewer can still decide."""
+    session.pop(KEYS.matrix_decided, None)
+    _forget_queue_click()
+    now = session.get(KEYS.matrix_selected)
+    start = tokens.index(now) + 1 if now in tokens else 0
+    open_pairs = set(
+        frame[(frame["triage"] == "") & frame["relation"].isin(cells.CANDIDATES)]["edge_id"]
+    )
+    ahead = tokens[start:] + tokens[:start]
+    following = next((t for t in ahead if t in open_pairs and t != now), None)
+    session[KEYS.matrix_selected] = following or (ahead[0] if ahead else now)
+
+
+def triage_pane(root: str, frame: pd.DataFrame, row: pd.Series, tokens: list[str]) -> None:
+    """Decide which side of the selected contradiction is wrong, with a note; then "Next"."""
+    queue = cells.triage_queue(frame)
+    st.caption(
+        f"{cells.pending_count(queue)} of {len(queue)} contradictions and possible tensions "
+        "not yet reviewed (supports and extends are not triaged)."
+    )
+    st.button("Next pair to review →", key=KEYS.matrix_next, on_click=_next, args=(tokens, frame))
     if row["relation"] not in cells.CANDIDATES:
         st.caption(
             "Triage is for contradictions and possible tensions; pick one in the queue or "
             "the heatmap."
         )
         return
-    queue = cells.triage_queue(frame)
-    st.caption(
-        f"{cells.pending_count(queue)} of {len(queue)} contradictions and possible tensions "
-        "not yet reviewed."
-    )
-    now = row["triage"] or "unreviewed"
-    st.caption(md_escape(f"This edge: {now}. A new decision supersedes the last one."))
+    now = sides.decision_words(row["triage"])
+    st.caption(md_escape(f"This pair: {now}. A new decision supersedes the last one."))
     st.text_input("Note", key=KEYS.triage_note(row["edge_id"]), placeholder="Why, in a sentence")
-    for column, (label, decision) in zip(st.columns(3), cells.TRIAGE_CHOICES, strict=True):
-        column.button(
-            label, key=KEYS.triage(decision), on_click=_decide, args=(root, frame, decision)
+    st.caption("Which side is wrong?")
+    for label, decision in sides.TRIAGE_CHOICES:
+        st.button(
+            label,
+            key=KEYS.triage(decision),
+            on_click=_decide,
+            args=(root, frame, decision),
+            help=sides.decision_effect(decision),
         )

@@ -85,6 +85,9 @@ class Keys:
     matrix_view: str = "matrix_view"
     matrix_selected: str = "matrix_selected"
     matrix_pick: str = "matrix_pick"
+    matrix_decided: str = "matrix_decided"  # the pair just decided: kept in view until "Next"
+    matrix_next: str = "matrix_next"
+    queue_round: str = "queue_round"  # bumped to give the queue a fresh, unticked grid
     queue_page: str = "queue_page"
     queue_seen: str = "queue_seen"
     heat_row_page: str = "heat_row_page"

@@ -137,6 +137,8 @@ class Stance:
     @property
     def phrase(self) -> str:
         """What decided the stance, in plain words about the source and the question."""
+        if not self.cue and self.relation is StanceRelation.SUPPORTS:
+            return "the cited sentence says what the claim says, in words of its own"
         if not self.cue:
             return "the cited sentence neither confirms nor denies the claim in so many words"
         return "the source " + self.cue.words("the question")

@@ -104,7 +104,7 @@ def _asserts(p: Passage) -> bool:
     return any(not c.negated and c.axis != "presence" for c in p.cues) or p.affirms
 
 
-def denial(claim: Passage, sentence: Passage, rarity: Rarity) -> float:
+def denial(claim: Passage, sentence: Passage, rarity: Rarity, *, of_stated: bool = False) -> float:
     """How fully the other text states what one text denies; 0 unless exactly one side negates.
 
     Symmetric. The denying side must put its negation on words both texts share (at least
@@ -112,7 +112,9 @@ def denial(claim: Passage, sentence: Passage, rarity: Rarity) -> float:
     null result on them, nor say "little" or "few", nor ask, nor say what "can" happen
     (unless the denial is of what can: "cannot supply"): "Tuvalu sea level isn't rising"
     against "the effects of rising sea levels in Tuvalu". The value is the share of the
-    denying side's content the other covers.
+    denying side's content the other covers. With `of_stated` it is the share of the stating
+    side's content the denying side repeats with its negation on a word they share (1.0: it
+    denies exactly what the other states, whatever it adds around it).
     """
     shared = claim.content & sentence.content
     out = 0.0
@@ -124,7 +126,12 @@ def denial(claim: Passage, sentence: Passage, rarity: Rarity) -> float:
         if not _MODALS.isdisjoint(stating.norms) and _NEGATED_MODALS.isdisjoint(denying.negations):
             continue
         total = rarity.weight(denying.content)
-        if total and rarity.weight(denying.negated & shared) >= _DENIED * total:
+        if of_stated:
+            # The negation must govern what both say, and the two must say the same thing.
+            stated = rarity.weight(stating.content)
+            if stated and denying.negated & shared:
+                out = max(out, rarity.weight(shared) / stated)
+        elif total and rarity.weight(denying.negated & shared) >= _DENIED * total:
             out = max(out, rarity.weight(shared) / total)
     return out
 

@@ -11,10 +11,13 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.core.stance import ContradictionCue
+from engine.review.alignment import agreement_cue, contradiction_cue
 from engine.review.matrix import is_high_value
 from engine.review.measured import measured
-from engine.review.overlay import Overlay, OverlayEdge
+from engine.review.overlay import Overlay, OverlayEdge, note_text
+from engine.review.passages import passage
 from engine.review.relations import EdgeKey
+from engine.review.stance import model
 from engine.review.synthesis import cell_material, synthesize
 from engine.review.triage import read_log
 from engine.workspace.notes import Quote
@@ -51,6 +54,11 @@ class CellDetail:
     verified: bool | None = None
     problem: str = ""
     measured: str = ""  # a candidate's band precision in words, for the caption
+    # Both sides as a reviewer reads them: the practice note's text, the canon sentence the
+    # typer compared it with, and the words the cue rests on (to highlight in both).
+    practice_text: str = ""
+    canon_text: str = ""
+    cue_words: tuple[str, ...] = ()
 
 
 def cell_detail(opened: OpenWorkspace, edge: OverlayEdge, typer: str = "offline") -> CellDetail:
@@ -66,7 +74,16 @@ def cell_detail(opened: OpenWorkspace, edge: OverlayEdge, typer: str = "offline"
     )
     if material is None:
         return detail
-    detail = replace(detail, quotes=tuple(material.quotes))
+    memory = opened.workspace.note(edge.key.memory_address)
+    practice = note_text(memory) if memory is not None else material.memory_body
+    canon = edge.evidence or (material.quotes[0].body if material.quotes else material.zk_body)
+    detail = replace(
+        detail,
+        quotes=tuple(material.quotes),
+        practice_text=practice,
+        canon_text=canon,
+        cue_words=cue_words(practice, canon, contrary=edge.relation.candidate),
+    )
     if not detail.high_value:
         return detail
     brief = synthesize(material)
@@ -75,6 +92,18 @@ def cell_detail(opened: OpenWorkspace, edge: OverlayEdge, typer: str = "offline"
         failure = brief.check.failure.value if brief.check.failure else "failed"
         problem = f"{failure}: {brief.check.detail}".rstrip(": ")
     return replace(detail, brief=brief.text, verified=brief.verified, problem=problem)
+
+
+def cue_words(practice: str, canon: str, *, contrary: bool = True) -> tuple[str, ...]:
+    """The words a cue rests on, as written, to mark in both texts; () when none stands out.
+
+    `contrary` reads the disagreement cue (a contradiction or possible tension), otherwise the
+    agreement cue.
+    """
+    claim, sentence = passage(practice), passage(canon)
+    rarity = model().rarity
+    cue = (contradiction_cue if contrary else agreement_cue)(claim, sentence, rarity)
+    return tuple(w for w in dict.fromkeys((cue.theirs, cue.mine)) if w and w.strip())
 
 
 def _cue_label(value: str) -> str:

@@ -1,8 +1,9 @@
 """How verbatim evidence sentences stand toward a stated claim, on explicit cues only.
 
-Precision first: `contradicts` or `supports` only on a cue a reader can check (opposite or
-shared direction words, a changed or repeated number, a negation, a null result), otherwise
-`neither`. It never changes a verdict; the answer shows it beside the router's.
+The stance of a pair is the overlay typer's relation for it (`pair_stance`), so the answer
+and the claim matrix never disagree on the same pair: a contradiction or possible tension is
+`contradicts`, a support `supports`, anything else `neither`; the cue names what a reader
+can check. It never changes a verdict; the answer shows it beside the router's.
 """
 
 from __future__ import annotations
@@ -10,16 +11,40 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine.core.stance import NO_CUE, Cue, Stance, StanceRelation
-from engine.review.alignment import agreement_cue, contradiction_cue, overlap
+from engine.review.alignment import agreement_cue, contradiction_cue
 from engine.review.measured import measured
 from engine.review.passages import passage
 from engine.review.relations import Relation, Typing
 from engine.review.stance import OfflineTyper, StanceModel
 from engine.review.stance import model as shipped_model
 
-# Rarity-weighted share of the claim a sentence must restate for a direction flip alone to
-# contradict (SciFact train; on Climate-FEVER it keeps the flip from firing on loose matches).
-_ALIGNED_FOR_CUE = 0.6
+# The stance a typed relation gives: the matrix's relation and the answer's stance on the same
+# pair are one reading. A possible tension is a contradiction candidate (flagged `tension`).
+STANCE_OF = {
+    Relation.CONTRADICTS: StanceRelation.CONTRADICTS,
+    Relation.TENSION: StanceRelation.CONTRADICTS,
+    Relation.SUPPORTS: StanceRelation.SUPPORTS,
+}
+
+
+def pair_stance(claim_text: str, text: str, model: StanceModel | None = None) -> Stance:
+    """The stance of `text` toward a claim: the overlay typer's relation for the same pair.
+
+    The claim matrix types (practice, canon) with `OfflineTyper`; this reads the same typing
+    as a stance, so a pair the matrix calls a contradiction is never "neither" beside an
+    answer, and a pair it calls supporting is never a contradiction there.
+    """
+    typing = OfflineTyper(model)(claim_text, text)
+    relation = STANCE_OF.get(typing.relation, StanceRelation.NEITHER)
+    if relation is StanceRelation.NEITHER:
+        return Stance(relation, NO_CUE, 0.0, typing.evidence or text)
+    rarity = (model or shipped_model()).rarity
+    claim, said = passage(claim_text), passage(typing.evidence or text)
+    if relation is StanceRelation.CONTRADICTS:
+        cue = contradiction_cue(claim, said, rarity)
+    else:
+        cue = agreement_cue(claim, said, rarity)
+    return _stance(relation, cue, typing, typing.evidence or text)
 
 
 def stance_toward(
@@ -27,36 +52,13 @@ def stance_toward(
 ) -> Stance | None:
     """The stance of verbatim evidence sentences toward a claim; None without evidence.
 
-    Contradiction wins over support, support over neither; within a relation, the most
-    confident sentence decides.
+    Each sentence is read by `pair_stance`. Contradiction wins over support, support over
+    neither; within a relation, the most confident sentence decides.
     """
     evidence = [s for s in evidence if s.strip()]
     if not evidence:
         return None
-    typer = OfflineTyper(model)
-    rarity = (model or shipped_model()).rarity
-    claim = passage(claim_text)
-    found: list[Stance] = []
-    for sentence in evidence:
-        typing = typer(claim_text, sentence)
-        said = passage(typing.evidence or sentence)
-        cue = contradiction_cue(claim, said, rarity)
-        # Opposite direction words over the same things, or a changed number, in a sentence
-        # that says most of what the claim says, is an explicit cue even when the model's
-        # probabilities stay below its contradiction threshold.
-        explicit = cue.explicit and overlap(claim, said, rarity) >= _ALIGNED_FOR_CUE
-        against = typing.relation is Relation.CONTRADICTS or (
-            explicit and typing.relation is not Relation.SUPPORTS
-        )
-        if cue and against:
-            found.append(_stance(StanceRelation.CONTRADICTS, cue, typing, sentence))
-            continue
-        if typing.relation is Relation.SUPPORTS:
-            cue = agreement_cue(claim, said, rarity)
-            if cue:
-                found.append(_stance(StanceRelation.SUPPORTS, cue, typing, sentence))
-                continue
-        found.append(Stance(StanceRelation.NEITHER, NO_CUE, 0.0, sentence))
+    found = [pair_stance(claim_text, sentence, model) for sentence in evidence]
     order = (StanceRelation.CONTRADICTS, StanceRelation.SUPPORTS, StanceRelation.NEITHER)
     return min(found, key=lambda s: (order.index(s.relation), -s.confidence))
 

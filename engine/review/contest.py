@@ -31,6 +31,7 @@ class ReviewState(StrEnum):
     CONFIRMED = "confirmed"
     UNREVIEWED = "unreviewed"
     FOLLOW_UP = "follow-up"
+    PRACTICE_WRONG = "practice-wrong"  # our practice note is the wrong side; never contests
 
 
 def contest_scope(root: str | os.PathLike[str]) -> ContestScope:
@@ -79,11 +80,16 @@ class ReviewScope:
         ]
 
     def touching(self, refs: set[str] | frozenset[str]) -> tuple[Contradiction, ...]:
-        """The contradictions with an endpoint among `refs` (say an answer's cited nodes)."""
+        """The contradictions with an endpoint among `refs` (say an answer's cited nodes).
+
+        A pair whose practice note a reviewer marked wrong touches only where that note is
+        among `refs`: the canon claim it was about stands.
+        """
         return tuple(
             c
             for c in self.contradictions
-            if c.key.zk_address in refs or c.key.memory_address in refs
+            if c.key.memory_address in refs
+            or (c.key.zk_address in refs and c.state is not ReviewState.PRACTICE_WRONG)
         )
 
 
@@ -92,13 +98,19 @@ def scope_of(
     decisions: dict[EdgeKey, TriageDecision] | None,
     scope: ContestScope = ContestScope.CONFIRMED,
 ) -> ReviewScope:
-    """The contradictions in review: confirmed in triage, or in the overlay and not dismissed."""
+    """The contradictions in review: confirmed in triage, or in the overlay and not settled.
+
+    Only `confirmed` contests the canon claim; a pair decided `practice-wrong`,
+    `scope-differs` or `dismissed` neither contests nor is disclosed as unreviewed.
+    """
     decisions = decisions or {}
     found: dict[EdgeKey, Contradiction] = {}
     for edge in overlay.edges if overlay is not None else ():
         decision = decisions.get(edge.key)
-        if edge.relation is not Relation.CONTRADICTS or decision is TriageDecision.DISMISSED:
-            continue
+        if decision is TriageDecision.PRACTICE_WRONG:
+            continue  # added below, whatever the overlay now says of the pair
+        if edge.relation is not Relation.CONTRADICTS or (decision and decision.settled):
+            continue  # not a contradiction, or a reviewer said both stand
         if decision is TriageDecision.CONFIRMED:
             status = ReviewState.CONFIRMED
         elif decision is TriageDecision.FOLLOW_UP:
@@ -107,10 +119,17 @@ def scope_of(
             status = ReviewState.UNREVIEWED
         contests = status is ReviewState.CONFIRMED or scope is ContestScope.UNREVIEWED
         found[edge.key] = Contradiction(edge.key, status, contests, edge.confidence, edge.cue)
+    typed = {e.key: e for e in overlay.edges} if overlay is not None else {}
     for key, decision in decisions.items():
         # A confirmation stands even when a rebuilt overlay no longer has the edge.
         if decision is TriageDecision.CONFIRMED and key not in found:
             found[key] = Contradiction(key, ReviewState.CONFIRMED, True)
+        elif decision is TriageDecision.PRACTICE_WRONG:
+            # Our practice note is the wrong side: disclosed where the note is cited, and the
+            # canon claim is never contested by it.
+            seen = typed.get(key)
+            confidence, cue = (seen.confidence, seen.cue) if seen is not None else (None, "")
+            found[key] = Contradiction(key, ReviewState.PRACTICE_WRONG, False, confidence, cue)
     return ReviewScope(scope, tuple(found[k] for k in sorted(found)))
 
 
@@ -148,7 +167,17 @@ class Disclosure:
     @property
     def unreviewed(self) -> tuple[Disclosed, ...]:
         """Those that were disclosed but did not contest (no reviewer confirmed them)."""
-        return tuple(d for d in self.items if not d.contradiction.contests)
+        return tuple(
+            d
+            for d in self.items
+            if not d.contradiction.contests
+            and d.contradiction.state is not ReviewState.PRACTICE_WRONG
+        )
+
+    @property
+    def practice_wrong(self) -> tuple[Disclosed, ...]:
+        """Cited practice notes a reviewer marked as the wrong side of a contradiction."""
+        return tuple(d for d in self.items if d.contradiction.state is ReviewState.PRACTICE_WRONG)
 
     @property
     def contesting(self) -> tuple[Disclosed, ...]:
@@ -168,6 +197,9 @@ class Disclosure:
                 f"{n} unreviewed contradiction{'s' * (n != 1)} against a cited source — review "
                 + ("it" if n == 1 else "them")
             )
+        if self.practice_wrong:
+            n = len({d.contradiction.key.memory_address for d in self.practice_wrong})
+            parts.append(f"{n} cited practice note{'s' * (n != 1)} marked wrong by a reviewer")
         return "; ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from engine.review.contest import ContestScope, contest_scope, scope_of
 from engine.review.measured import measured
 from engine.review.overlay import Overlay
 from engine.review.relations import EdgeKey, Relation
-from engine.review.triage import TriageDecision, state
+from engine.review.triage import TriageDecision, practice_flags, state
 from engine.workspace.stores import Workspace
 
 STRONG_CLAIM = 0.7
@@ -54,6 +54,7 @@ COLUMNS = (
     "high_value",
     "contested",
     "triage",
+    "practice_wrong",
 )
 
 
@@ -108,6 +109,7 @@ def matrix_frame(
     decisions = triage or {}
     review = scope_of(overlay, decisions, scope)
     contested = {c.key.zk_address for c in review.contradictions if c.contests}
+    wrong = practice_flags(decisions)
     edges = overlay.edges if overlay is not None else ()
     typer = overlay.typer if overlay is not None else ""
     memory_titles, canon_titles = {}, {}
@@ -142,6 +144,7 @@ def matrix_frame(
                 "high_value": is_high_value(edge.relation, edge.claim_strength, edge.confidence),
                 "contested": key.zk_address in contested,
                 "triage": decision.value if decision else "",
+                "practice_wrong": key.memory_address in wrong,
             }
         )
     frame = pd.DataFrame(rows, columns=list(COLUMNS))
@@ -162,7 +165,8 @@ def filter_frame(
     """The rows of a `matrix_frame` that pass every given filter, order kept.
 
     `text` keeps rows whose practice or canon title or id contains it (case ignored);
-    `pending_only` keeps rows no reviewer has decided.
+    `pending_only` keeps the rows a reviewer can triage (contradictions and possible
+    tensions) that no reviewer has decided.
     """
     keep = frame["confidence"] >= min_confidence
     if relations is not None:
@@ -172,7 +176,7 @@ def filter_frame(
     if contested_only:
         keep &= frame["contested"].astype(bool)
     if pending_only:
-        keep &= frame["triage"] == ""
+        keep &= (frame["triage"] == "") & frame["relation"].isin(_CANDIDATES)
     needle = text.strip().casefold()
     if needle:
         haystack = (
@@ -180,6 +184,9 @@ def filter_frame(
         ).str.casefold()
         keep &= haystack.str.contains(needle, regex=False)
     return frame[keep].reset_index(drop=True)
+
+
+_CANDIDATES = (Relation.CONTRADICTS.value, Relation.TENSION.value)
 
 
 class QueueOrder(StrEnum):

@@ -16,7 +16,7 @@ from engine.core.model import Edge
 from engine.review.contest import Disclosure, ReviewScope, disclose, scope_of
 from engine.review.overlay import Overlay, load_overlay
 from engine.review.relations import EdgeKey, Relation
-from engine.review.triage import TriageDecision, state
+from engine.review.triage import TriageDecision, practice_flags, state
 from engine.workspace.layout import REVIEW_FILES
 from engine.workspace.settings import read_settings
 from engine.workspace.stores import Workspace
@@ -78,7 +78,7 @@ class ReviewSnapshot:
         return frozenset(
             (key.memory_address, key.zk_address)
             for key, decision in self.decisions.items()
-            if decision is TriageDecision.CONFIRMED
+            if decision.contests_canon
         )
 
     def confirmed_edges(self) -> list[Edge]:
@@ -86,8 +86,12 @@ class ReviewSnapshot:
         return [
             Edge(key.memory_address, key.zk_address, Relation.CONTRADICTS.value)
             for key, decision in self.decisions.items()
-            if decision is TriageDecision.CONFIRMED
+            if decision.contests_canon
         ]
+
+    def practice_wrong(self) -> frozenset[str]:
+        """Addresses of practice notes a reviewer marked wrong on some pair."""
+        return practice_flags(dict(self.decisions))
 
     def disclose(self, cited: Iterable[str], workspace: Workspace) -> Disclosure:
         """The contradictions touching the `cited` nodes, contesting or only disclosed."""

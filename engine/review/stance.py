@@ -23,6 +23,7 @@ from engine.reading.rarity import IdfTable
 from engine.review.alignment import (
     agreement_cue,
     contradiction_cue,
+    denial,
     overlap,
     pair_features,
     restrictions,
@@ -38,6 +39,12 @@ _AGAINST = 2  # of those, how many may carry a contradiction
 _HEDGE_DISCOUNT = 0.8
 _NUMBER_ALIGNED = 0.6  # alignment above which a differing number alone contradicts
 _DENIAL_ALIGNED = 0.7  # coverage of a denied statement above which the denial contradicts
+# Share of a stated proposition the other text repeats under a negation, above which the two
+# say opposite things of the same proposition: never `supports`, at least a possible tension.
+_STATED_DENIED = 0.8
+# Rarity-weighted share of the claim a sentence must restate for an explicit cue alone (a
+# direction flip or another number) to make the pair a contradiction candidate.
+_ALIGNED_FOR_CUE = 0.6
 
 
 @dataclass(frozen=True)
@@ -253,6 +260,10 @@ class OfflineTyper:
                     f"refused: calibrated {calibrated:.2f}, below {m.calibration.threshold:.2f}."
                 )
         relation, chosen = decide(claim, scored, m.thresholds)
+        if relation not in (Relation.CONTRADICTS, Relation.TENSION):
+            opposite = _opposite(claim, scored, m)
+            if opposite is not None:
+                return opposite
         if relation is Relation.CONTRADICTS and m.calibration is not None:
             # The calibration refused it: a reviewer may still see the pair as related,
             # with confidence in the relatedness (the share of the claim it covers).
@@ -260,7 +271,47 @@ class OfflineTyper:
                 return _typing(claim, Relation.UNRELATED, chosen, refused, m.rarity)
             typing = _typing(claim, Relation.EXTENDS, chosen, refused, m.rarity)
             return replace(typing, confidence=round(chosen.overlap, 4))
+        if relation is Relation.SUPPORTS and _direction_unsaid(claim, chosen.sentence, m.rarity):
+            # The claim says which way something goes and the sentence never says it: related,
+            # not a support ("we reviewed studies of X and Y" against "X increases Y").
+            relation = Relation.EXTENDS
         return _typing(claim, relation, chosen, refused, m.rarity)
+
+
+def _direction_unsaid(claim: Passage, sentence: Passage, rarity: IdfTable) -> bool:
+    """Whether the claim has a direction word and the sentence has none on any axis of it."""
+    axes = {c.axis for c in claim.cues if c.axis != "presence"}
+    if not axes or agreement_cue(claim, sentence, rarity):
+        return False
+    return not any(c.axis in axes for c in sentence.cues)
+
+
+def _opposite(claim: Passage, scored: tuple[Scored, ...], m: StanceModel) -> Typing | None:
+    """A possible tension where a best-aligned sentence says the opposite of the claim.
+
+    Two cases the model's weights read as agreement or as merely related, since the words
+    match: one text negates what the other states, nearly word for word ("cannot be
+    formulated as a clustering task" against "can be formulated as a clustering task"); or
+    a sentence restating most of the claim gives the opposite direction word or another
+    number. Either is a candidate for review, never support; its confidence is the measured
+    rate of the denial family when the calibration has one.
+    """
+    for scored_one in scored[:_AGAINST]:
+        sentence = scored_one.sentence
+        cue = contradiction_cue(claim, sentence, m.rarity)
+        stated = denial(claim, sentence, m.rarity, of_stated=True) >= _STATED_DENIED
+        explicit = cue.explicit and overlap(claim, sentence, m.rarity) >= _ALIGNED_FOR_CUE
+        if not cue or not (stated or explicit):
+            continue
+        family = next((f for f in (m.calibration.families if m.calibration else ())), None)
+        confidence = family.rate if family is not None else max(0.5, scored_one.contradicts)
+        why = cue.words() or "says the opposite of the claim"
+        text = (
+            f"Possible tension: it {why} ({cue.kind.label}; the same proposition, "
+            f'one side negated or reversed): "{_clip(sentence.text)}"'
+        )
+        return Typing(Relation.TENSION, round(confidence, 4), text, sentence.text, cue.kind)
+    return None
 
 
 def _contradiction(

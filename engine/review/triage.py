@@ -5,8 +5,11 @@
 ever appended, under an exclusive lock, each in one write followed by fsync; the current
 state is the fold of the log, the last decision on an edge winning.
 
-Triage is the review of cross-store contradictions: confirming an edge asserts that the
-practice entry contradicts the canon note, whatever the overlay now says about the pair.
+Triage is the review of cross-store contradictions, and a decision says which side is wrong:
+`confirmed` asserts the practice entry contests the canon note (the literature claim is
+contested), whatever the overlay now says about the pair; `practice-wrong` says our practice
+note is the wrong side (the canon claim stays grounded, the note is flagged);
+`scope-differs` and `dismissed` say there is no contradiction to act on.
 Which contradictions contest a node for the router is decided in `engine.review.contest`:
 confirmed ones always, unreviewed overlay ones only when the workspace opts in. A later
 decision on an edge supersedes an earlier one, so undoing is deciding again.
@@ -34,11 +37,38 @@ MAX_NOTE_CHARS = 10_000
 
 
 class TriageDecision(StrEnum):
-    """A reviewer's verdict on one edge."""
+    """A reviewer's verdict on one edge, naming which side is wrong or contested.
 
-    CONFIRMED = "confirmed"
-    DISMISSED = "dismissed"
-    FOLLOW_UP = "follow-up"
+    The values are what the log stores; the first three are the log's original words and
+    keep their meaning: `confirmed` contests the literature claim, `dismissed` says the pair
+    is not a contradiction.
+    """
+
+    CONFIRMED = "confirmed"  # the literature (canon) claim is contested
+    DISMISSED = "dismissed"  # not a contradiction
+    FOLLOW_UP = "follow-up"  # undecided: look again later
+    PRACTICE_WRONG = "practice-wrong"  # our practice note is wrong; the canon claim stands
+    SCOPE_DIFFERS = "scope-differs"  # both stand: they speak of different scopes
+
+    @property
+    def contests_canon(self) -> bool:
+        """Whether the router treats the canon claim as contested (only `confirmed`)."""
+        return self is TriageDecision.CONFIRMED
+
+    @property
+    def settled(self) -> bool:
+        """Whether a reviewer decided the pair is no open contradiction against the canon."""
+        return self in _SETTLED
+
+    @property
+    def flags_practice(self) -> bool:
+        """Whether the practice note is marked wrong."""
+        return self is TriageDecision.PRACTICE_WRONG
+
+
+_SETTLED = frozenset(
+    (TriageDecision.DISMISSED, TriageDecision.PRACTICE_WRONG, TriageDecision.SCOPE_DIFFERS)
+)
 
 
 @dataclass(frozen=True)
@@ -165,8 +195,13 @@ def confirmed_edges(root: str | os.PathLike[str]) -> list[Edge]:
     return [
         Edge(key.memory_address, key.zk_address, Relation.CONTRADICTS.value)
         for key, decision in state(root).items()
-        if decision is TriageDecision.CONFIRMED
+        if decision.contests_canon
     ]
+
+
+def practice_flags(decisions: dict[EdgeKey, TriageDecision]) -> frozenset[str]:
+    """The addresses of practice notes a reviewer marked wrong, on any pair."""
+    return frozenset(key.memory_address for key, d in decisions.items() if d.flags_practice)
 
 
 def _check_fields(edge: EdgeKey, note: object) -> None:

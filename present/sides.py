@@ -1,0 +1,47 @@
+"""The words for a triage decision: which side of a contradiction a reviewer says is wrong.
+
+The one place a `TriageDecision` becomes words for people: the buttons, the queue's state
+column, the log and the message after a click read from here (the marks: `present.markup`).
+"""
+
+from __future__ import annotations
+
+from engine import TriageDecision
+
+# The triage buttons, in the order shown: the side a decision names, and its value.
+TRIAGE_CHOICES = (
+    ("The literature claim is contested", TriageDecision.CONFIRMED),
+    ("Our practice note is wrong", TriageDecision.PRACTICE_WRONG),
+    ("Both stand: scope differs", TriageDecision.SCOPE_DIFFERS),
+    ("Not a contradiction", TriageDecision.DISMISSED),
+    ("Follow up later", TriageDecision.FOLLOW_UP),
+)
+_WORDS = {decision: label for label, decision in TRIAGE_CHOICES}
+# What each decision does to the router, said once beside the buttons.
+_EFFECTS = {
+    TriageDecision.CONFIRMED: "the canon claim is contested wherever an answer cites it",
+    TriageDecision.PRACTICE_WRONG: (
+        "the canon claim stays grounded; the practice note is flagged wherever it is cited"
+    ),
+    TriageDecision.SCOPE_DIFFERS: "neither side is contested",
+    TriageDecision.DISMISSED: "neither side is contested",
+    TriageDecision.FOLLOW_UP: "nothing changes until someone decides",
+}
+
+
+def decision_words(value: str) -> str:
+    """A stored decision as a reviewer reads it; "unreviewed" for none, as-is if unknown."""
+    if not value:
+        return "unreviewed"
+    try:
+        return _WORDS[TriageDecision(value)]
+    except ValueError:
+        return value
+
+
+def decision_effect(value: str) -> str:
+    """What a decision does to answers, in a clause."""
+    try:
+        return _EFFECTS[TriageDecision(value)]
+    except ValueError:
+        return ""
