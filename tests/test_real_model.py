@@ -19,6 +19,7 @@ import pytest
 
 from engine.api import ask, open_workspace
 from engine.core.llm import LLMConfig, OpenAIChat
+from engine.navigation.outcomes import FailureKind
 from engine.navigation.reasoners.model import ModelReasoner
 from engine.review.overlay import build_overlay, note_text
 from engine.review.relations import Relation
@@ -108,7 +109,8 @@ def test_a_deadline_shorter_than_the_reply_abstains_on_time(server, lab):
     )
     assert time.monotonic() - started < 20
     assert result.label == "ABSTAIN"
-    assert "timed out" in (result.failure or result.decision.detail)
+    assert result.failure is not None and result.failure.kind is FailureKind.ENDPOINT
+    assert "timed out" in result.failure.detail
 
 
 def test_the_model_typer_types_every_pair_or_says_why_not(server, lab):
