@@ -277,8 +277,8 @@ def test_triage_decisions_reach_the_log_and_the_router(lab_path, monkeypatch):
     assert not at.exception
     log = (lab_path / ".synapse" / "triage.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(log) == 1 and '"dismissed"' in log[0] and "predates the rule" in log[0]
-    assert "dismissed" in html(at)
-    assert any("Dismissed: “2009 backtest of the momentum book” contradicts" in c.value
+    assert "Not a contradiction" in html(at)
+    assert any("Not a contradiction: “2009 backtest of the momentum book” contradicts" in c.value
                for c in at.caption)  # fmt: skip
     at.switch_page("ui/navigate.py").run()
     assert banner(at).startswith("ANSWER") and "unreviewed contradiction" not in html(at)

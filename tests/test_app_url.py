@@ -52,7 +52,7 @@ def test_an_answer_page_comes_back_from_its_url_in_the_linked_workspace(two_labs
     at = fresh({"ws": str(linked), "q": CRASH}, page)
     assert not at.exception
     assert at.text_input(key="workspace_path").value == str(linked)
-    assert banner(at).startswith("ABSTAIN — false-premise")
+    assert banner(at).startswith("ABSTAIN — refuted source")
     assert url_of(at)["ws"] == str(linked) and url_of(at)["q"] == CRASH
     if page == "ui/navigate.py":
         assert at.text_area(key="question").value == CRASH

@@ -62,7 +62,9 @@ def test_a_review_session_in_chromium_stays_on_this_machine(lab_path: Path, tmp_
         # Triage: confirm the contradiction; the log gains a line.
         open_page(page, "Claim matrix")
         expect(
-            page.get_by_text("1 of 1 contradictions and possible tensions not yet reviewed.")
+            page.get_by_text(
+                "1 of 1 contradictions and possible tensions not yet reviewed", exact=False
+            )
         ).to_be_visible()
         note = page.get_by_label("Note")
         # During a rerun the previous selection's field can linger until it is replaced.
@@ -70,9 +72,9 @@ def test_a_review_session_in_chromium_stays_on_this_machine(lab_path: Path, tmp_
         note.fill("Checked against the 2009 run.")
         note.press("Enter")
         wait_idle(page)
-        page.get_by_role("button", name="Confirm").click()
+        page.get_by_role("button", name="The literature claim is contested").click()
         table = page.locator("table.plain-table")
-        expect(table).to_contain_text("confirmed", timeout=30_000)
+        expect(table).to_contain_text("The literature claim is contested", timeout=30_000)
         expect(table).to_contain_text("Checked against the 2009 run.")
         wait_idle(page)
         lines = (lab_path / ".synapse" / "triage.jsonl").read_text().splitlines()

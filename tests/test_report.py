@@ -56,8 +56,8 @@ def test_the_stance_is_reported_as_the_page_words_it(answers):
 def test_an_abstention_reports_its_reasons_in_words_and_its_orphans(answers):
     result = answers["crash"]
     text = report_markdown(result, report_words(result))
-    assert "ABSTAIN — false-premise" in text
-    assert "- **false-premise**: A verifier refuted a ground" in text
+    assert "ABSTAIN — refuted source" in text
+    assert "- **refuted source**: A verifier refuted a ground" in text
     assert "the nearest text in the source is “Momentum crashes tend to occur" in text
     assert "## Not an answer (not licensed)" in text
     orphans = text.split("## Orphans\n\n")[1]

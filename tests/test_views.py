@@ -417,7 +417,7 @@ def test_the_queue_table_names_both_sides_with_cue_and_state():
     )
     table = cells.queue_table(frame)
     assert list(table.columns) == list(cells.QUEUE_COLUMNS)
-    assert table["state"].tolist() == ["unreviewed", "—", "confirmed"]
+    assert table["state"].tolist() == ["unreviewed", "—", "The literature claim is contested"]
     assert table["practice"].tolist() == ["Decision A", "Decision B", "Decision C"]
     assert table["cue"].tolist() == ["direction", "", "number"]
 
@@ -426,7 +426,8 @@ def test_a_decision_message_names_both_titles_the_relation_and_the_note():
     row = matrix_row(memory_title="Birth-weight cohort", zk_title="Chenodeoxycholic acid trial")
     text = cells.decision_message(row, "confirmed", "Checked the cohort.")
     assert text == (
-        "Confirmed: “Birth-weight cohort” contradicts “Chenodeoxycholic acid trial” "
+        "The literature claim is contested: “Birth-weight cohort” contradicts "
+        "“Chenodeoxycholic acid trial” "
         "— note: Checked the cohort."
     )
     assert cells.decision_message(row, "dismissed", " ").endswith("— no note")
