@@ -30,7 +30,6 @@ import json
 import os
 import pickle
 import tempfile
-import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -39,6 +38,7 @@ import numpy as np
 
 from engine.api import ask, open_workspace
 from engine.core.encoder import ENV_ENCODER
+from engine.evaluation.folds import FOLDS, claim_folds
 from engine.evaluation.scifact import GoldClaim, load_gold, run_claims, score
 from engine.evaluation.train_stance import _standardise, fit_binary
 from engine.navigation.coverage import claim_shaped
@@ -56,7 +56,6 @@ from engine.workspace.notes import Store
 from engine.workspace.passages import PASSAGE_BOX
 
 ROOT = Path(__file__).resolve().parent.parent
-FOLDS = 5
 L2 = 1.0
 FLOOR = 0.80  # citation precision and no-evidence abstention asked of every setting
 LEVELS = (0.80, 0.85, 0.90)
@@ -94,25 +93,6 @@ class Seen:
     gold: GoldClaim
     fold: int
     state: NavState | None
-
-
-def claim_folds(cites: dict[str, list[str]]) -> dict[str, int]:
-    """Claims linked through a shared abstract share a fold (that of their smallest id)."""
-    parent = {claim: claim for claim in cites}
-
-    def root(claim: str) -> str:
-        while parent[claim] != claim:
-            parent[claim] = parent[parent[claim]]
-            claim = parent[claim]
-        return claim
-
-    first: dict[str, str] = {}
-    for claim in sorted(cites):
-        for doc in sorted(set(cites[claim])):
-            a, b = root(claim), root(first.setdefault(doc, claim))
-            if a != b:
-                parent[max(a, b)] = min(a, b)
-    return {claim: zlib.crc32(root(claim).encode()) % FOLDS for claim in cites}
 
 
 def cited_docs(path: Path) -> dict[str, list[str]]:

@@ -30,7 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.evaluation.fit_relevance import cited_docs, claim_folds
+from engine.evaluation.fit_relevance import cited_docs
+from engine.evaluation.folds import claim_folds
 from engine.evaluation.train_stance import _standardise, fit_binary
 from engine.evaluation.tune_stance import (
     CLIMATE_FEVER,
