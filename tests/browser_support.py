@@ -7,7 +7,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from bench.app_server import running_app
 from engine.review.overlay import Overlay, OverlayEdge, save_overlay
@@ -161,3 +161,19 @@ def plot_point(page, x: str, y: str) -> tuple[float, float]:
         }""",
         [x, y],
     )
+
+
+@contextmanager
+def served_browser(workspace: Path, log: Path) -> Iterator[tuple[str, Browser, list[str]]]:
+    """The app served on `workspace`, a chromium browser, and the list its pages record their
+    requests in; on leaving, no recorded request may have left this machine."""
+    assert Path(CHROMIUM).is_file(), "Debian chromium is required: apt-get install chromium"
+    requests: list[str] = []
+    with running_app(workspace, log) as url, sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield url, browser, requests
+        finally:
+            browser.close()
+    offsite = sorted({u for u in requests if not is_local(u)})
+    assert not offsite, f"requests left the machine: {offsite}"

@@ -6,9 +6,8 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
-from bench.app_server import running_app
 from engine.api import open_workspace
 from engine.datasets.scifact import import_scifact
 from engine.review.overlay import build_overlay
@@ -16,10 +15,8 @@ from engine.workspace.examples import landing_examples, read_examples
 from engine.workspace.stores import load_workspace
 from tests.browser_support import (
     ARTIFACTS,
-    CHROMIUM,
-    CHROMIUM_ARGS,
     ROOT,
-    is_local,
+    served_browser,
     shot,
     wait_idle,
 )
@@ -51,17 +48,9 @@ def demo_slice(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def app(demo_slice, tmp_path_factory):
     """One app server for the module; each test opens its own browser session."""
-    assert Path(CHROMIUM).is_file(), "Debian chromium is required: apt-get install chromium"
     log = tmp_path_factory.mktemp("journeys-log") / "streamlit.log"
-    requests: list[str] = []
-    with running_app(demo_slice, log) as url, sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield url, browser, requests
-        finally:
-            browser.close()
-    offsite = sorted({u for u in requests if not is_local(u)})
-    assert not offsite, f"requests left the machine: {offsite}"
+    with served_browser(demo_slice, log) as served:
+        yield served
 
 
 def session(app) -> tuple[str, Page]:

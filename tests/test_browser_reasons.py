@@ -6,19 +6,15 @@ screenshot of each under `test-artifacts/reasons/`.
 
 from __future__ import annotations
 
-from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
-from bench.app_server import running_app
 from tests.browser_support import (
     ARTIFACTS,
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    is_local,
     open_page,
+    served_browser,
     shot,
     wait_idle,
 )
@@ -44,18 +40,10 @@ LOOK_IDS = ["light-1280", "dark-1280", "light-800", "dark-800"]
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):
     """One server on the vault for the module; each test opens its own browser context."""
-    assert Path(CHROMIUM).is_file(), "Debian chromium is required: apt-get install chromium"
     root = claim_vault(tmp_path_factory.mktemp("reasons"))
     log = tmp_path_factory.mktemp("reasons-log") / "streamlit.log"
-    requests: list[str] = []
-    with running_app(root, log) as url, sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield url, browser, requests
-        finally:
-            browser.close()
-    offsite = sorted({u for u in requests if not is_local(u)})
-    assert not offsite, f"requests left the machine: {offsite}"
+    with served_browser(root, log) as served:
+        yield served
 
 
 def asked(app, question: str, scheme: str, width: int, height: int) -> Page:
