@@ -11,8 +11,7 @@ import pytest
 
 from engine.api import OpenWorkspace, open_workspace
 from engine.core.encoder import ENV_ENCODER
-from engine.datasets.scifact import import_scifact
-from tests.workspaces import VARIANTS, make_workspace
+from tests.workspaces import VARIANTS, built_once, make_workspace, scifact_workspace
 
 ROOT = Path(__file__).resolve().parent.parent
 # Page tests read the page as drawn once the workspace is open, however loaded the machine.
@@ -27,6 +26,32 @@ MOMENTUM_LAB = VARIANTS["momentum-lab"]
 # for the slice, 51,817 for the demo) would cost minutes a run. Meaning is tested on the
 # small example workspaces, where it is the product's default.
 SCIFACT_FIXTURES = frozenset({"scifact_demo", "scifact_slice"})
+
+
+# Files whose tests take the longest start first, so that the two workers finish together
+# instead of one running a slow browser module alone at the end.
+SLOW_FIRST = (
+    "test_load.py",
+    "test_browser_journeys.py",
+    "test_browser_reasons.py",
+    "test_answer_cases.py",
+    "test_browser_links.py",
+    "test_browser_answers.py",
+    "test_browser_triage.py",
+    "test_soundness.py",
+    "test_router_properties.py",
+    "test_browser_triage_sides.py",
+    "test_browser_bands.py",
+    "test_browser.py",
+    "test_browser_vault.py",
+    "test_browser_library.py",
+    "test_browser_hostile.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {name: at for at, name in enumerate(SLOW_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
 
 
 @pytest.fixture(autouse=True)
@@ -57,25 +82,11 @@ def lab_questions() -> list[dict]:
 
 @pytest.fixture(scope="session")
 def scifact_slice(tmp_path_factory) -> Path:
-    """A real SciFact workspace of the first 300 abstracts and the claims citing them."""
-    out = tmp_path_factory.mktemp("scifact") / "scifact"
-    import_scifact(
-        ROOT / "data/scifact/corpus.jsonl.gz",
-        ROOT / "data/scifact/claims_train.jsonl",
-        out,
-        limit=300,
-    )
-    return out
+    """A real SciFact workspace of the first 300 abstracts and the claims citing them, indexed."""
+    return built_once(tmp_path_factory, "scifact-300", lambda out: scifact_workspace(out, 300))
 
 
 @pytest.fixture(scope="session")
 def scifact_demo(tmp_path_factory) -> Path:
     """The whole SciFact demo workspace (every abstract, every train claim), indexed."""
-    out = tmp_path_factory.mktemp("scifact-demo") / "scifact"
-    import_scifact(
-        ROOT / "data/scifact/corpus.jsonl.gz", ROOT / "data/scifact/claims_train.jsonl", out
-    )
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(ENV_ENCODER, "none")
-        open_workspace(out).close()
-    return out
+    return built_once(tmp_path_factory, "scifact-demo", scifact_workspace)

@@ -9,19 +9,17 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from engine.api import open_workspace
-from engine.datasets.scifact import import_scifact
 from engine.review.overlay import build_overlay
 from engine.workspace.examples import landing_examples, read_examples
 from engine.workspace.stores import load_workspace
 from tests.browser_support import (
     ARTIFACTS,
-    ROOT,
     served_browser,
     shot,
     wait_idle,
 )
 from tests.chat_server import ChatServer, trickle
-from tests.workspaces import make_workspace
+from tests.workspaces import make_workspace, scifact_workspace, words_alone
 
 pytestmark = pytest.mark.browser
 
@@ -35,13 +33,13 @@ RUNNING = '[data-testid="stApp"][data-test-script-state="running"]'
 def demo_slice(tmp_path_factory) -> Path:
     """The first 1,200 SciFact abstracts and their claims, indexed, with the claim overlay built."""
     root = tmp_path_factory.mktemp("journeys") / "scifact"
-    data = ROOT / "data" / "scifact"
-    import_scifact(data / "corpus.jsonl.gz", data / "claims_train.jsonl", root, limit=1200)
-    opened = open_workspace(root)
-    try:
-        build_overlay(opened, typer="offline")
-    finally:
-        opened.close()
+    with words_alone():
+        scifact_workspace(root, 1200)
+        opened = open_workspace(root)
+        try:
+            build_overlay(opened, typer="offline")
+        finally:
+            opened.close()
     return root
 
 
@@ -49,7 +47,7 @@ def demo_slice(tmp_path_factory) -> Path:
 def app(demo_slice, tmp_path_factory):
     """One app server for the module; each test opens its own browser session."""
     log = tmp_path_factory.mktemp("journeys-log") / "streamlit.log"
-    with served_browser(demo_slice, log) as served:
+    with words_alone(), served_browser(demo_slice, log) as served:
         yield served
 
 

@@ -11,6 +11,7 @@ from playwright.sync_api import Page, expect, sync_playwright
 from bench.app_server import running_app
 from engine.workspace.examples import landing_examples, read_examples
 from tests.browser_support import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, ROOT, shot, wait_idle
+from tests.workspaces import words_alone
 
 pytestmark = pytest.mark.browser
 
@@ -23,7 +24,7 @@ def app(scifact_slice, tmp_path_factory):
     """The app serving a SciFact workspace by default; each test opens its own session."""
     assert Path(CHROMIUM).is_file(), "Debian chromium is required: apt-get install chromium"
     log = tmp_path_factory.mktemp("links-log") / "streamlit.log"
-    with running_app(scifact_slice, log) as url, sync_playwright() as driver:
+    with words_alone(), running_app(scifact_slice, log) as url, sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             yield url, browser

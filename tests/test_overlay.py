@@ -4,6 +4,7 @@ from datetime import datetime
 import pytest
 
 from engine.api import open_workspace
+from engine.core.encoder import ENV_ENCODER
 from engine.core.errors import ConfigError
 from engine.core.llm import LLMConfig, OpenAIChat
 from engine.core.stance import ContradictionCue
@@ -208,7 +209,9 @@ def test_a_bad_overlay_file_reads_as_none_with_a_reason(tmp_path, content, reaso
 
 
 @pytest.mark.skipif(not (SCIFACT / "corpus.jsonl.gz").exists(), reason="SciFact data absent")
-def test_scifact_slice_lists_supports_and_contradicts(tmp_path):
+def test_scifact_slice_lists_supports_and_contradicts(tmp_path, monkeypatch):
+    # Stance reads words; encoding the 6,000 sentences would cost a minute.
+    monkeypatch.setenv(ENV_ENCODER, "none")
     import_scifact(
         SCIFACT / "corpus.jsonl.gz", SCIFACT / "claims_train.jsonl", tmp_path / "sf", limit=600
     )

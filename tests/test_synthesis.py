@@ -3,6 +3,7 @@ from dataclasses import replace
 import pytest
 
 from engine.api import open_workspace
+from engine.core.encoder import ENV_ENCODER
 from engine.core.llm import LLMConfig, OpenAIChat
 from engine.datasets.scifact import import_scifact
 from engine.review.overlay import Overlay, OverlayEdge, build_overlay
@@ -151,7 +152,9 @@ def test_model_synthesiser_failure_is_flagged_not_raised(chat_server, mom):
 
 
 @pytest.mark.skipif(not (SCIFACT / "corpus.jsonl.gz").exists(), reason="SciFact data absent")
-def test_offline_briefs_on_a_scifact_slice_all_verify(tmp_path):
+def test_offline_briefs_on_a_scifact_slice_all_verify(tmp_path, monkeypatch):
+    # Briefs read words; encoding the 6,000 sentences would cost a minute.
+    monkeypatch.setenv(ENV_ENCODER, "none")
     import_scifact(SCIFACT / "corpus.jsonl.gz", SCIFACT / "claims_train.jsonl", tmp_path, limit=600)
     opened = open_workspace(tmp_path)
     try:

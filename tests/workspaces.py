@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import shutil
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+
+import pytest
+
+from engine.api import open_workspace
+from engine.core.encoder import ENV_ENCODER
+from engine.datasets.scifact import import_scifact
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -48,3 +57,39 @@ def user_bytes(root: Path) -> dict[str, str]:
         elif path.is_file():
             out[relative.as_posix()] = hashlib.sha256(path.read_bytes()).hexdigest()
     return out
+
+
+@contextmanager
+def words_alone() -> Iterator[None]:
+    """Within: this process, and any app server it starts, answer on words alone."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(ENV_ENCODER, "none")
+        yield
+
+
+def built_once(factory: pytest.TempPathFactory, name: str, build: Callable[[Path], None]) -> Path:
+    """The folder `name`, built by `build` once per test run, whichever worker asks first.
+
+    The workers of one run share the parent of their temporary folders; a lock file there
+    makes the others wait for the first build instead of repeating it. Users of the folder
+    only read it (or copy it before writing).
+    """
+    base = factory.getbasetemp()
+    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "built-once"
+    shared.mkdir(exist_ok=True)
+    out, done = shared / name, shared / f"{name}.done"
+    with (shared / f"{name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            shutil.rmtree(out, ignore_errors=True)
+            with words_alone():
+                build(out)
+            done.touch()
+    return out
+
+
+def scifact_workspace(out: Path, limit: int | None = None) -> None:
+    """A real SciFact workspace in `out`: the first `limit` abstracts, the claims citing them."""
+    data = ROOT / "data" / "scifact"
+    import_scifact(data / "corpus.jsonl.gz", data / "claims_train.jsonl", out, limit=limit)
+    open_workspace(out).close()
