@@ -28,6 +28,8 @@ SENTENCES = 512
 QUESTIONS = 200
 DEMO_SENTENCES = 51_817  # title, quotes and body sentences of the demo, once each
 RSS_QUESTIONS = 50
+SERVER_SESSIONS = 4
+SERVER_ASKS = 5
 _RSS = """
 import json, resource, sys
 from engine.api import ask, open_workspace
@@ -83,6 +85,7 @@ def run():
         return
     yield from _asks()
     yield from _rss()
+    yield from _server_rss()
 
 
 def _asks():
@@ -136,3 +139,42 @@ def _rss():
             target="< 500 MB",
             meets=mb < 500,
         )
+
+
+def _server_rss():
+    """The app server's peak RSS on the demo with meaning, after four sessions asked."""
+    import tempfile
+
+    from bench.app_server import app_process
+    from bench.bench_load import drive, plan
+
+    claims = _claims(SERVER_SESSIONS * SERVER_ASKS)
+    env = {"SYNAPSE_ENCODER": "minilm"}
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            with app_process(DEMO, Path(tmp) / "app.log") as (url, server):
+                drive(url, plan(claims, SERVER_SESSIONS, SERVER_ASKS))
+                peak = _peak_mb(server.pid)
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+    yield row(
+        f"app server peak RSS, demo with meaning, {SERVER_SESSIONS} sessions x {SERVER_ASKS} asks",
+        peak,
+        "MB",
+        target="< 500 MB",
+        meets=peak < 500,
+    )
+
+
+def _peak_mb(pid: int) -> float:
+    """A live process's peak resident set (VmHWM), in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")

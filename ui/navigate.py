@@ -59,7 +59,7 @@ def enter_asks() -> None:
 
     Drawn last on the page, so the graph stays the page's first frame.
     """
-    st.iframe(enter_asks_html(KEYS.question, KEYS.ask), height=1)
+    shared.frame(enter_asks_html(KEYS.question, KEYS.ask), 1)
 
 
 if result is None:
@@ -101,7 +101,7 @@ def replay() -> None:
     st.caption(md_escape(step_caption(run, step)))
     root = str(worker.opened.root)
     page = services.neighbourhood_page(result, state.get(KEYS.answer_id, ""), step, root)
-    st.iframe(page, height=620)
+    shared.frame(page, 620)
     st.html(store_legend_html())
 
 

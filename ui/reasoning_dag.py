@@ -21,7 +21,7 @@ if run.decision is None:
 st.html(legend_html())
 claims = claim_rows(run)
 height = 140 * min(max(len(claims), 2), 6) + 60
-st.iframe(services.dag_page(result, app_state.current_id(), height - 20), height=height)
+shared.frame(services.dag_page(result, app_state.current_id(), height - 20), height)
 
 st.subheader("Claims")
 st.html(claims_table_html(claims))

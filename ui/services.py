@@ -280,7 +280,12 @@ def reviewed(result: Answer) -> Answer:
     return replace(ask(result.run.question), rerouted=True)
 
 
-@st.cache_data(show_spinner=False, max_entries=256)
+# Each page holds the graph library inline (about 0.7 MB), so the caches stay small: a
+# session replays one trace at a time, and a few sessions' graphs fit in tens of MB.
+GRAPH_PAGES_KEPT = 32
+
+
+@st.cache_data(show_spinner=False, max_entries=GRAPH_PAGES_KEPT)
 def neighbourhood_page(_result: Answer, result_id: str, step: int, root: str = "") -> str:
     """The neighbourhood graph page at `step`, rendered once per result and step.
 
@@ -290,7 +295,7 @@ def neighbourhood_page(_result: Answer, result_id: str, step: int, root: str = "
     return neighbourhood_html(_result.run, step, height=600, overlay=overlay_edges(root))
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
+@st.cache_data(show_spinner=False, max_entries=GRAPH_PAGES_KEPT // 2)
 def dag_page(_result: Answer, result_id: str, height: int) -> str:
     """The reasoning DAG page of the current result, rendered once per result."""
     return dag_html(_result.run, height=height)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 import streamlit as st
 
 from engine import (
@@ -22,6 +24,14 @@ from present.views import banner
 from ui import services, urlstate
 from ui import state as app_state
 from ui.state import DEFAULTS, KEYS
+
+
+def frame(page: str, height: int) -> None:
+    """Show a self-contained HTML page (a graph, a key hook) in a frame `height` px tall."""
+    st.iframe(page, height=height)
+    # st.iframe asks urllib whether the page is an address, and urlsplit remembers its last
+    # 128 inputs: each graph page (0.7 MB, the graph library inline) would stay in memory.
+    urlsplit.cache_clear()
 
 
 def ask(question: str) -> bool:

@@ -79,6 +79,9 @@ class MiniLM:
         options.intra_op_num_threads = 1
         options.inter_op_num_threads = 1
         options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        # The arena would keep the largest batch's activations for the life of the app (tens
+        # of MB after an index build); plain allocation gives them back. Same arithmetic.
+        options.enable_cpu_mem_arena = False
         options.log_severity_level = 3
         session = ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
         return cls(session, tokenizer, workers=_workers())

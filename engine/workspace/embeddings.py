@@ -41,6 +41,7 @@ SEAL_BYTES = 16
 MAX_FILE_BYTES = 1024 * 1024 * 1024
 # Sentences encoded per progress step; also bounds the memory one step takes.
 CHUNK = 1024
+DENSE_SLICE = 4096
 # Vectors this process encoded lately, by encoder and text: a workspace opened afresh
 # (a copy, a rebuilt `.synapse/`) does not encode the same sentences twice.
 MEMO_SIZE = 8192
@@ -118,8 +119,12 @@ class SentenceVectors:
 
     def dense(self, rows: np.ndarray | list[int]) -> np.ndarray:
         """The float32 vectors of `rows` (each near unit length)."""
-        picked = self.records[np.asarray(rows, dtype=np.int64)]
-        dense: np.ndarray = picked["codes"].astype(np.float32) * picked["scale"][:, None]
+        picked = np.asarray(rows, dtype=np.int64)
+        dense = np.empty((len(picked), self.dim), dtype=np.float32)
+        # In slices, so that a workspace's matrix costs its own size and no temporary copies.
+        for at in range(0, len(picked), DENSE_SLICE):
+            part = self.records[picked[at : at + DENSE_SLICE]]
+            np.multiply(part["codes"], part["scale"][:, None], out=dense[at : at + DENSE_SLICE])
         return dense
 
     def to_bytes(self) -> bytes:
@@ -174,6 +179,7 @@ def read_vectors(root: Path, encoder: Encoder) -> tuple[SentenceVectors, int]:
     except (OSError, WorkspaceError):
         return empty, 0
     parsed = _parse(raw, encoder)
+    del raw  # the records are a view of it
     if parsed is None:
         return empty, 0
     secret = index_key()
@@ -185,7 +191,8 @@ def read_vectors(root: Path, encoder: Encoder) -> tuple[SentenceVectors, int]:
         dtype=bool,
         count=len(parsed),
     )
-    return SentenceVectors(encoder.fingerprint, encoder.dim, parsed[good]), int((~good).sum())
+    kept = parsed if good.all() else parsed[good]
+    return SentenceVectors(encoder.fingerprint, encoder.dim, kept), int((~good).sum())
 
 
 def _parse(raw: bytes, encoder: Encoder) -> np.ndarray | None:
@@ -198,7 +205,7 @@ def _parse(raw: bytes, encoder: Encoder) -> np.ndarray | None:
     except (ValueError, RecursionError):
         return None
     dtype = _dtype(encoder.dim)
-    body = raw[start + size :]
+    body = memoryview(raw)[start + size :]
     if (
         not isinstance(header, dict)
         or header.get("fingerprint") != encoder.fingerprint
@@ -206,7 +213,8 @@ def _parse(raw: bytes, encoder: Encoder) -> np.ndarray | None:
         or len(body) % dtype.itemsize
     ):
         return None
-    return np.frombuffer(body, dtype=dtype).copy()
+    # A read-only view of the file's bytes: records are never changed in place.
+    return np.frombuffer(body, dtype=dtype)
 
 
 def refresh(
@@ -230,6 +238,10 @@ def refresh(
             wanted.setdefault(text_key(text), text)
     kept = [stored.rows[k] for k in wanted if k in stored.rows]
     missing = sorted((k for k in wanted if k not in stored.rows), key=lambda k: len(wanted[k]))
+    if not missing and not unsealed and len(kept) == len(stored):
+        # Nothing to encode or drop (the usual open): the stored records are the answer.
+        stats = VectorStats(0, len(kept), 0, 0, time.perf_counter() - started, False)
+        return stored, stats
     fresh = []
     for at in range(0, len(missing), CHUNK):
         chunk = missing[at : at + CHUNK]
