@@ -259,7 +259,8 @@ def _fold(text: str) -> _Folded:
     marks = "".join(re.escape(char) for char in chars if unicodedata.combining(char))
     pattern = _EDITS + (rf"|(?P<cluster>\S[{marks}]+)" if marks else "")
     pattern += "|(?P<odd>[" + "".join(map(re.escape, odd)) + "])" if odd else ""
-    pieces, norm_marks, orig_marks = [], [0], [0]
+    pieces: list[str] = []
+    norm_marks, orig_marks = [0], [0]
     last = size = 0
     for m in re.finditer(pattern, base):
         start, end = m.span()
@@ -344,7 +345,9 @@ def _annotation_match(
     best: QuoteMatch | None = None
     for note in annotations:
         raw = note.get("text") if isinstance(note, Mapping) else None
-        highlight = _fold(raw).text.strip() if isinstance(raw, str) else ""
+        if not isinstance(raw, str):
+            continue
+        highlight = _fold(raw).text.strip()
         pos = needle.find(highlight) if highlight else -1
         coverage = round(100.0 * len(highlight) / len(needle), 2)
         rest = needle[:pos] + needle[pos + len(highlight) :]

@@ -155,7 +155,8 @@ def _fold(text: str) -> _Folded:
         for lo, hi in clusters(text, *match.span())
     ]
     if all(len(out) == hi - lo for lo, hi, out in parts):
-        pieces, done = [], 0
+        pieces: list[str] = []
+        done = 0
         for lo, hi, out in parts:
             pieces += (text[done:lo], out)
             done = hi
@@ -371,6 +372,7 @@ def _ends_sentence(text: str, at: int, run: str) -> bool:
     ):
         return True
     following = _NEXT_CHAR.match(text, at + len(run))
+    assert following is not None  # the pattern matches the empty string anywhere
     if _LOWER_WORD.match(text, following.start(1)):
         return False
     found = _WORD_BEFORE.search(text, max(0, at - 24), at)
@@ -380,16 +382,16 @@ def _ends_sentence(text: str, at: int, run: str) -> bool:
         return True  # a unit or symbol-glued token: 37°C, µm2/ms
     word = found.group()
     lowered = word.lower()
-    following = following.group(1)
+    next_char = following.group(1)
     if lowered in _BEFORE_CAPITAL:
-        return following.isupper()
+        return next_char.isupper()
     # An abbreviation is written in small letters (`cf.`, `vs.`) or as a title (`Fig.`); in
     # capitals it is an acronym ending its sentence ("… both PF and CF. In a …").
     acronym = len(word) > 1 and word.isupper()
     if (lowered in _ABBREVIATIONS and not acronym) or (lowered in _TITLES and word.istitle()):
         return False
     if lowered in _BEFORE_NUMBER:
-        return not following.isdigit()
+        return not next_char.isdigit()
     if "." in word and all(len(part) == 1 and part.isalpha() for part in word.split(".")):
         # A dotted initialism (`U.S.`) continues its sentence, but a small-letter one other
         # than `e.g.` and `i.e.` ends it before a capitalised word ("… 2 h p.i. The …").

@@ -78,7 +78,7 @@ def acronyms_of(question: str, *, defined: bool = False) -> list[Acronym]:
     With `defined`, only those the question spells out just before them ("diastolic blood
     pressure (DBP)").
     """
-    out = {}
+    out: dict[str, Acronym] = {}
     for match in _ACRONYM.finditer(question):
         word = tokens(match.group(0))
         if defined and not _spelled_before(question[: match.start()], match.group(1).lower()):

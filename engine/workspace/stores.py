@@ -106,7 +106,7 @@ class Workspace:
     def read_file(self, relative: str, *, limit: int = MAX_FILE_BYTES) -> bytes | None:
         """Bytes of a regular file inside the workspace; None if unsafe, absent or too big."""
         safe = resolve_inside(self.root, relative)
-        if not safe.allowed:
+        if safe.path is None:
             return None
         try:
             return read_regular(safe.path, limit=limit)[0]
@@ -309,7 +309,7 @@ class _Loader:
 
     def _load_vault_folder(self, folder: VaultFolder, accepted: list[VaultNote]) -> bool:
         safe = resolve_inside(self.root, folder.path)
-        if not safe.allowed:
+        if safe.path is None:
             self.refuse(folder.path, safe.reason)
             return False
         if not safe.path.is_dir():
@@ -329,7 +329,7 @@ class _Loader:
     def _vault_note(self, folder: VaultFolder, inner: str) -> VaultNote | None:
         rel = f"{folder.path}/{inner}"
         safe = resolve_inside(self.root, rel)
-        if not safe.allowed:
+        if safe.path is None:
             self.refuse(rel, f"symlink not followed: {safe.reason}")
             return None
         key = (rel, f"vault:{folder.source}")
@@ -370,7 +370,7 @@ class _Loader:
 
     def _entries(self, rel_dir: str, *, required: bool) -> list[os.DirEntry[str]] | None:
         safe = resolve_inside(self.root, rel_dir)
-        if not safe.allowed:
+        if safe.path is None:
             self.refuse(rel_dir, safe.reason)
             return None
         try:
@@ -388,7 +388,7 @@ class _Loader:
         path: str | Path = entry.path
         if entry.is_symlink():
             safe = resolve_inside(self.root, rel)
-            if not safe.allowed:
+            if safe.path is None:
                 self.refuse(rel, f"symlink not followed: {safe.reason}")
                 return
             path = safe.path
