@@ -43,9 +43,10 @@ from engine.evaluation.tune_stance import (
     _fold,
     climate_pairs,
     overlay_pairs,
+    shipped_calibration,
 )
 from engine.review import calibration, stance
-from engine.review.calibration import CONTRADICTS_PRECISION, Band, Calibration, Family
+from engine.review.calibration import CONTRADICTS_PRECISION, Band, Family
 from engine.review.passages import passage
 
 FOLDS = 5
@@ -66,14 +67,6 @@ class Read:
     cued: bool
     features: dict[str, float] | None  # calibration inputs of a candidate
     family: float  # the family feature of a candidate, else -1
-
-
-def shipped_calibration() -> Calibration:
-    """The shipped stance model's calibration, which every band is read through."""
-    found = stance.model().calibration
-    if found is None:
-        raise SystemExit("error: the shipped stance model has no calibration to band")
-    return found
 
 
 def read(pairs: list[Pair], domain: str, folds: dict[str, int]) -> list[Read]:
