@@ -231,7 +231,7 @@ def exponent_change(item: TrainSentence, rng: random.Random) -> list[Mutant]:
         source = item.text[: small.start()] + "10" + f"-{n}".translate(_SUPER)
         source += item.text[small.end() :]
         for form in (f"10^{n}", f"10-{n}", f"10{n}", "10" + n.translate(_SUPER)):
-            claim = item.text[: found.start()] + form + item.text[found.end() :]
+            claim = item.text[: small.start()] + form + item.text[small.end() :]
             out.append(Mutant("exponent-change", claim, source, _in_abstract(item, source)))
     return out
 
