@@ -282,7 +282,9 @@ def _verified_sentences(decision: Decision) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def route_payload(payload: dict[str, Any], *, workspace: str | Path | None = None) -> dict:
+def route_payload(
+    payload: dict[str, Any], *, workspace: str | Path | None = None
+) -> dict[str, Any]:
     """Route a decoded wire payload; raises `PayloadError` naming the problem when malformed.
 
     The result is JSON-serialisable and identical for identical input.

@@ -74,23 +74,19 @@ def report_downloads(result: Answer, markdown_key: str, html_key: str) -> None:
         )
         cited = worker.call(citations, worker.opened.workspace, pages)
     words = report_words(result, confirmed=services.confirmed_pairs(), names=names, citations=cited)
-    left, right = st.columns(2)
-    left.download_button(
-        "Download report (Markdown)",
-        report_markdown(result, words),
-        file_name="synapse-report.md",
-        mime="text/markdown",
-        key=markdown_key,
-        icon=":material/download:",
+    formats = (
+        ("Markdown", report_markdown, "md", "text/markdown", markdown_key),
+        ("HTML", report_html, "html", "text/html", html_key),
     )
-    right.download_button(
-        "Download report (HTML)",
-        report_html(result, words),
-        file_name="synapse-report.html",
-        mime="text/html",
-        key=html_key,
-        icon=":material/download:",
-    )
+    for column, (name, render, suffix, mime, key) in zip(st.columns(2), formats, strict=True):
+        column.download_button(
+            f"Download report ({name})",
+            render(result, words),
+            file_name=f"synapse-report.{suffix}",
+            mime=mime,
+            key=key,
+            icon=":material/download:",
+        )
 
 
 def _claims(result: Answer) -> list[tuple[str, ...]]:

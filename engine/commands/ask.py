@@ -94,8 +94,8 @@ def _item(data: object, problem: str, line_no: int, tally: Tally) -> dict[str, A
     ident = data.get("id", line_no)
     if not isinstance(ident, str | int) or isinstance(ident, bool):
         return tally.error(None, line_no, "id must be a string or a whole number")
-    if (problem := question_problem(data["question"])) is not None:
-        return tally.error(ident, line_no, problem)
+    if (refusal := question_problem(data["question"])) is not None:
+        return tally.error(ident, line_no, refusal)
     return {"id": ident, "question": data["question"]}
 
 

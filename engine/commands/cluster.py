@@ -20,7 +20,14 @@ from typing import TYPE_CHECKING
 
 from engine.core.errors import WorkspaceError
 from engine.distributed.cluster import ClusterSpec, LocalSize, connect
-from engine.distributed.ordered import WINDOW_PER_THREAD, Plan, Ready, Task, run_ordered
+from engine.distributed.ordered import (
+    WINDOW_PER_THREAD,
+    Plan,
+    Ready,
+    Results,
+    Task,
+    run_ordered,
+)
 from engine.workspace.opened import OpenWorkspace, notes_fingerprint, open_snapshot
 
 if TYPE_CHECKING:
@@ -44,7 +51,7 @@ class Session:
     client: Client | None
     threads: int = 1
 
-    def run(self, items: Iterable[Task | Ready], plan: Plan) -> contextlib.closing:
+    def run(self, items: Iterable[Task | Ready], plan: Plan) -> contextlib.closing[Results]:
         """The items' results in input order (`engine.distributed.ordered.run_ordered`).
 
         `plan` names the job, its progress and chunk; the window is this cluster's.

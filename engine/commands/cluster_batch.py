@@ -15,6 +15,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from engine.api import answer, route_json
 from engine.commands.batch import Tally, batch_lines
@@ -37,8 +38,10 @@ ROUTE_CHUNK = 32
 class AskRules:
     """How `ask` reads a batch line and shapes an answer: the command's own functions."""
 
-    item: Callable[[object, str, int, Tally], dict]  # (data, problem, line, tally) -> entry
-    shape: Callable[[dict, bool], dict]  # (answer as a dict, full) -> what is printed
+    # (data, problem, line, tally) -> entry
+    item: Callable[[object, str, int, Tally], dict[str, Any]]
+    # (answer as a dict, full) -> what is printed
+    shape: Callable[[dict[str, Any], bool], dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -48,7 +51,7 @@ class AskJob:
     where: Where
     reasoner: str
     budget: Budget
-    shape: Callable[[dict, bool], dict]
+    shape: Callable[[dict[str, Any], bool], dict[str, Any]]
     full: bool
 
 
@@ -86,7 +89,7 @@ def ask_batch(opened: OpenWorkspace, args: argparse.Namespace, rules: AskRules) 
     return tally.exit_status(1 if skipped else 0)
 
 
-def ask_line(job: AskJob, image: object, question: str) -> dict:
+def ask_line(job: AskJob, image: object, question: str) -> dict[str, Any]:
     """One question answered on a worker, shaped as the command prints it (the task)."""
     opened = worker_workspace(job.where, image)
     result = answer(opened, question, reasoner=job.reasoner, budget=job.budget)
@@ -121,7 +124,7 @@ def route_batch(args: argparse.Namespace) -> int:
     return tally.exit_status(1 if skipped else 0)
 
 
-def route_line(raw: bytes, workspace: str | None) -> dict | str:
+def route_line(raw: bytes, workspace: str | None) -> dict[str, Any] | str:
     """One payload routed on a worker: the decision, or the problem that makes it malformed."""
     try:
         return route_json(raw, workspace=workspace).to_dict()
@@ -138,16 +141,16 @@ def raw_lines(path: Path) -> Iterator[tuple[int, bytes]]:
         raise ConfigError(f"cannot read batch file {path}: {exc.strerror or exc}") from None
 
 
-def _skipped(ident: object, number: int, skipped: Skipped) -> dict:
+def _skipped(ident: object, number: int, skipped: Skipped) -> dict[str, Any]:
     print(skipped_line(f"line {number}", skipped.reason), file=sys.stderr, flush=True)
     return {"id": ident, "line": number, "error": f"line {number}: skipped: {skipped.reason}"}
 
 
-def _by_id(record: dict) -> object:
+def _by_id(record: dict[str, Any]) -> object:
     return record.get("id")
 
 
-def _by_line(record: dict) -> object:
+def _by_line(record: dict[str, Any]) -> object:
     return record.get("line")
 
 
@@ -167,7 +170,9 @@ class _Printed:
 
 
 @contextlib.contextmanager
-def _sink(out: Path | None, expected: Sequence[object], identity: Identity) -> Iterator:
+def _sink(
+    out: Path | None, expected: Sequence[object], identity: Identity
+) -> Iterator[_Printed | LinesOut]:
     if out is None:
         yield _Printed()
         return

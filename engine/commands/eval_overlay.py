@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -39,7 +40,7 @@ BANDS = (0.0, 0.5, 0.6, 0.7, 0.8, 0.9)
 Pair = tuple[str, str]
 
 
-def gold_pairs(lines: list[str]) -> dict[Pair, str]:
+def gold_pairs(lines: Sequence[str | bytes]) -> dict[Pair, str]:
     """(memory id, doc id) → gold relation, from the lines of a SciFact labels file."""
     gold: dict[Pair, str] = {}
     for number, line in enumerate(lines, start=1):
@@ -60,7 +61,7 @@ def gold_pairs(lines: list[str]) -> dict[Pair, str]:
     return gold
 
 
-def annotated_pairs(lines: list[str]) -> set[Pair]:
+def annotated_pairs(lines: Sequence[str | bytes]) -> set[Pair]:
     """Every (memory id, doc id) SciFact annotated: each claim against each abstract it cites."""
     pairs: set[Pair] = set()
     for number, line in enumerate(lines, start=1):

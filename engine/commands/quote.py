@@ -93,7 +93,7 @@ def _run_batch(path: Path, floor: float | None, *, anywhere: bool = False) -> in
         else:
             record = _batch_record(item, number, base, sources=sources, floor=floor)
             if record.pop("malformed", False):
-                record = tally.error(record["id"], number, record["error"])
+                record = tally.error(record["id"], number, str(record["error"]))
             elif "error" in record:
                 record = {
                     "id": record["id"],
@@ -137,7 +137,7 @@ def _batch_record(
             source = Path(item["source"])
         else:
             safe = resolve_inside(base, item["source"])
-            if not safe.allowed:
+            if safe.path is None:
                 return _error(
                     ident,
                     f"source refused: {safe.reason}; only files inside the batch file's"

@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
+from email.message import Message
 from urllib.parse import urljoin, urlsplit
 
 REDIRECT_CODES = frozenset({301, 302, 303, 307, 308})
@@ -43,7 +44,7 @@ class HttpReply:
     """A complete HTTP reply: status, headers (case-insensitive lookups) and body bytes."""
 
     status: int
-    headers: Mapping[str, str]
+    headers: Message
     body: bytes
 
 

@@ -8,8 +8,12 @@ wall later. `loads` turns both into a `ValueError` naming the problem.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
+from enum import StrEnum
+from typing import TypeGuard, TypeVar
 
 MAX_DEPTH = 64
+E = TypeVar("E", bound=StrEnum)
 
 
 def loads(data: str | bytes, *, max_depth: int = MAX_DEPTH) -> object:
@@ -33,6 +37,7 @@ def depth_exceeds(value: object, max_depth: int) -> bool:
     stack: list[tuple[object, int]] = [(value, 1)]
     while stack:
         item, depth = stack.pop()
+        children: Iterable[object]
         if isinstance(item, dict):
             children = item.values()
         elif isinstance(item, list):
@@ -43,3 +48,18 @@ def depth_exceeds(value: object, max_depth: int) -> bool:
             return True
         stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
     return False
+
+
+def filled_strings(values: Sequence[object]) -> TypeGuard[Sequence[str]]:
+    """Whether every value read from JSON is a non-empty string."""
+    return all(isinstance(value, str) and value for value in values)
+
+
+def member(kind: type[E], raw: object) -> E | None:
+    """The member of the string enum `kind` whose value `raw` is, or None for any other value."""
+    if not isinstance(raw, str):
+        return None
+    try:
+        return kind(raw)
+    except ValueError:
+        return None

@@ -11,6 +11,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from email.message import Message
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
@@ -331,7 +332,7 @@ def _error_detail(body: object, config: LLMConfig) -> str:
     return _clip(redact(str(body), config)) if body else ""
 
 
-def _retry_after(headers: Mapping[str, str]) -> float | None:
+def _retry_after(headers: Message) -> float | None:
     """Seconds to wait from `retry-after-ms` or `retry-after` (seconds or an HTTP date)."""
     raw_ms = headers.get("retry-after-ms")
     if raw_ms:

@@ -14,25 +14,19 @@ from itertools import accumulate
 from rapidfuzz import fuzz
 
 from engine.core.errors import ConfigError
-from engine.core.text import MINUS_LIKE, bidi_controls, control_names
+from engine.core.fold import MINUS_LIKE, SOFT_HYPHEN, SUPERSCRIPT, fold_cluster
+from engine.core.text import bidi_controls, control_names
 from engine.core.typos import negation, same_marks, typo_of
 
 DEFAULT_FUZZY_FLOOR = 90.0
 ANNOTATION_COVERAGE = 90.0
 
-_DASHES = MINUS_LIKE
-# Only a soft hyphen is dropped: every other format character (a bidi control, a zero-width
-# character) changes what is displayed or hides that something differs, and is compared.
-_PUNCT = str.maketrans(
-    "‘’‚‛′`“”„‟″«»" + _DASHES,
-    "'" * 6 + '"' * 7 + "-" * len(_DASHES),
-    "\u00ad",
-)
 _BREAKS = "\r\n\f\v\x85\u2028\u2029"
-_EDITS = rf"(?P<hy>[-\xad{_DASHES}])[^\S{_BREAKS}]*[{_BREAKS}]\s*|(?P<ws>\s{{2,}}|[^\S ])"
+_HYPHENS = f"-{SOFT_HYPHEN}{MINUS_LIKE}"
+_EDITS = rf"(?P<hy>[{_HYPHENS}])[^\S{_BREAKS}]*[{_BREAKS}]\s*|(?P<ws>\s{{2,}}|[^\S ])"
 # A word keeps inner apostrophes and hyphens, and a "treat- ment" split left by text
 # extraction, so word counts compare like for like.
-_TOKEN = re.compile(r"(?:(?<!\w)-)?\d+(?:[.,]\d+)*|[^\W_]+(?:(?:'|- ?)[^\W_]+)*|[<>=±≤≥%+/×~∼]")
+_TOKEN = re.compile(r"(?:(?<!\w)-)?\d+(?:[.,]\d+)*|[^\W_]+(?:(?:'|- ?)[^\W_]+)*|[<>=±≤≥%+/×~∼^]")
 _NOTE = (
     r"(?:(?:my|reader'?s?|editor'?s?)\s+)?(?:(?:note|nb|comment|emphasis\s+(?:added|mine|ours)"
     r"|italics\s+(?:added|mine))\b|n\.\s?b\.|ed\.)"
@@ -41,7 +35,6 @@ _NOTE = (
 # search ending in `$` re-scans the rest of the text at each candidate (quadratic).
 _NOTE_OPEN = re.compile(rf"\s*{_NOTE}")
 _DASH_NOTE = re.compile(rf"\s-{{1,2}}\s*{_NOTE}\s*:")
-_SUPERSCRIPTS = frozenset("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻")
 _TOKEN_SPLIT = re.compile(f"({_TOKEN.pattern})")
 _SIC = re.compile(r"\s*[\[(]sic!?[\])]")
 # A fuzzy match costs about the quote's length times the candidate windows; past this the
@@ -253,25 +246,33 @@ def _edges(text: str, start: int, end: int) -> tuple[int, int]:
 
 
 def _fold(text: str) -> _Folded:
-    # str.lower does the bulk in C; the few characters it leaves unfolded, whitespace runs
-    # and line-break hyphens are rewritten by one regex pass that records breakpoints.
+    """The text as compared: the one character fold, case folded, whitespace runs as one
+    space, and a hyphen at a line end joining the word it splits."""
+    # str.lower does the bulk in C; the characters the fold changes, combining marks with
+    # their base, whitespace runs and line-break hyphens are rewritten by one regex pass
+    # that records breakpoints.
     lowered = text.lower()
     base = lowered if len(lowered) == len(text) else text
-    odd = {}
-    for char in set(base):
-        if not char.isspace():
-            folded = _fold_char(char)
-            odd.update({char: folded} if folded != char else {})
-    pattern = _EDITS + ("|(?P<odd>[" + "".join(map(re.escape, odd)) + "])" if odd else "")
-    pieces, norm_marks, orig_marks = [], [0], [0]
+    chars = set(base)
+    odd = {char: _fold_char(char) for char in chars if not char.isspace()}
+    odd = {char: folded for char, folded in odd.items() if folded != char}
+    marks = "".join(re.escape(char) for char in chars if unicodedata.combining(char))
+    pattern = _EDITS + (rf"|(?P<cluster>\S[{marks}]+)" if marks else "")
+    pattern += "|(?P<odd>[" + "".join(map(re.escape, odd)) + "])" if odd else ""
+    pieces: list[str] = []
+    norm_marks, orig_marks = [0], [0]
     last = size = 0
     for m in re.finditer(pattern, base):
         start, end = m.span()
         if m.lastgroup == "hy":  # treat-\nment joins into one word; COVID-\n19 keeps its hyphen
             letters = base[start - 1 : start].isalpha() and base[end : end + 1].isalpha()
-            replacement = "" if letters or base[start] == "\xad" else "-"
+            replacement = "" if letters or base[start] == SOFT_HYPHEN else "-"
+        elif m.lastgroup == "ws":
+            replacement = " "
+        elif m.lastgroup == "cluster" or base[start] in SUPERSCRIPT:
+            replacement = fold_cluster(base, start, end).casefold()
         else:
-            replacement = " " if m.lastgroup == "ws" else odd[m.group()]
+            replacement = odd[m.group()]
         pieces += (base[last:start], replacement)
         size += start - last + len(replacement)
         last = end
@@ -284,10 +285,7 @@ def _fold(text: str) -> _Folded:
 
 @lru_cache(maxsize=4096)
 def _fold_char(char: str) -> str:
-    # Superscripts stay as written: NFKC would make 10⁻³ read as the range 10-3.
-    if char in _SUPERSCRIPTS:
-        return char
-    return unicodedata.normalize("NFKC", char).translate(_PUNCT).casefold()
+    return fold_cluster(char, 0, 1).casefold()
 
 
 # Sources are folded once and reused while they stay among the last few checked.
@@ -347,7 +345,9 @@ def _annotation_match(
     best: QuoteMatch | None = None
     for note in annotations:
         raw = note.get("text") if isinstance(note, Mapping) else None
-        highlight = _fold(raw).text.strip() if isinstance(raw, str) else ""
+        if not isinstance(raw, str):
+            continue
+        highlight = _fold(raw).text.strip()
         pos = needle.find(highlight) if highlight else -1
         coverage = round(100.0 * len(highlight) / len(needle), 2)
         rest = needle[:pos] + needle[pos + len(highlight) :]

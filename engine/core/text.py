@@ -1,9 +1,8 @@
 """Tokens, sentences and clause atoms of prose and claims, with offsets into the original text.
 
-Text is folded before matching so that copying from a PDF does not break it: Unicode NFKC
-(ligatures, full-width digits, `…` → `...`), curly quotes and primes become straight
-quotes, the minus sign and Unicode hyphens become `-`, soft hyphens and zero-width
-characters disappear. Every offset reported here still points into the text as given.
+Text is folded before matching so that copying from a PDF does not break it, by the one
+fold of `engine.core.fold` (NFKC, straight quotes, every minus look-alike as `-`, only the
+soft hyphen dropped). Every offset reported here still points into the text as given.
 
 Tokenisation rules, applied identically to prose and claims:
 
@@ -39,35 +38,8 @@ from collections.abc import Iterator
 from dataclasses import KW_ONLY, dataclass
 from typing import NamedTuple
 
-# Every character that displays as a minus or a dash: Unicode's dash punctuation (Pd) and
-# the signs drawn like one (modifier minus, heavy minus, line extensions, box rules). Each
-# folds to `-` before comparison, so a sign written with any of them counts, and a sign
-# dropped or flipped is a mismatch rather than an invisible difference.
-MINUS_LIKE = (
-    "\u058a\u05be\u1400\u1806\u2010\u2011\u2012\u2013\u2014\u2015\u2e17\u2e1a\u2e3a\u2e3b"
-    "\u2e40\u2e5d\u301c\u3030\u30a0\ufe31\ufe32\ufe58\ufe63\uff0d"
-    "\u02d7\u2043\u2212\u2796\u23af\u2500\u2501\u2574\u2576\u208b"
-)
-# Applied after NFKC, which leaves these alone.
-_FOLD = str.maketrans(
-    {
-        "\u2018": "'",
-        "\u2019": "'",
-        "\u201b": "'",
-        "\u02bc": "'",
-        "\u2032": "'",
-        "\u201c": '"',
-        "\u201d": '"',
-        "\u201e": '"',
-        "\u201f": '"',
-        # A soft hyphen only marks where a word may break: it displays as nothing, or as a
-        # hyphen at a line end. Every other format character stays a token of its own.
-        "\u00ad": "",
-    }
-    | dict.fromkeys(map(ord, MINUS_LIKE), "-")
-)
-# Superscripts keep their exponent apart from the base: 10⁻³ folds to 10^-3, not 10-3.
-_SUPERSCRIPT = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻", "0123456789+-", strict=True))
+from engine.core.fold import SOFT_HYPHEN, clusters, fold_cluster
+
 # A run of non-ASCII characters, with the ASCII character before it so a combining mark
 # composes with its base letter.
 _NON_ASCII = re.compile(r"[\x00-\x7f]?[^\x00-\x7f]+")
@@ -177,14 +149,15 @@ def _fold(text: str) -> _Folded:
         return _Folded(text, None, None)
     # Most folding keeps lengths (µ → μ, – → -); then offsets are the identity and no
     # map is built.
-    clusters = [
-        (lo, hi, _fold_cluster(text, lo, hi))
+    parts = [
+        (lo, hi, fold_cluster(text, lo, hi))
         for match in _NON_ASCII.finditer(text)
-        for lo, hi in _clusters(text, *match.span())
+        for lo, hi in clusters(text, *match.span())
     ]
-    if all(len(out) == hi - lo for lo, hi, out in clusters):
-        pieces, done = [], 0
-        for lo, hi, out in clusters:
+    if all(len(out) == hi - lo for lo, hi, out in parts):
+        pieces: list[str] = []
+        done = 0
+        for lo, hi, out in parts:
             pieces += (text[done:lo], out)
             done = hi
         pieces.append(text[done:])
@@ -202,8 +175,8 @@ def _mapped_fold(text: str) -> _Folded:
         parts.append(text[done:first])
         starts.extend(range(done, first))
         ends.extend(range(done + 1, first + 1))
-        for lo, hi in _clusters(text, first, last):
-            out = _fold_cluster(text, lo, hi)
+        for lo, hi in clusters(text, first, last):
+            out = fold_cluster(text, lo, hi)
             parts.append(out)
             if len(out) == hi - lo:
                 starts.extend(range(lo, hi))
@@ -216,23 +189,6 @@ def _mapped_fold(text: str) -> _Folded:
     starts.extend(range(done, len(text)))
     ends.extend(range(done + 1, len(text) + 1))
     return _Folded("".join(parts), starts, ends)
-
-
-def _fold_cluster(text: str, lo: int, hi: int) -> str:
-    raised = _SUPERSCRIPT.get(text[lo])
-    if raised is not None and hi == lo + 1:
-        return raised if lo and text[lo - 1] in _SUPERSCRIPT else "^" + raised
-    return unicodedata.normalize("NFKC", text[lo:hi]).translate(_FOLD)
-
-
-def _clusters(text: str, first: int, last: int) -> Iterator[tuple[int, int]]:
-    """Base characters with the combining marks that follow them."""
-    lo = first
-    for i in range(first + 1, last):
-        if not unicodedata.combining(text[i]):
-            yield lo, i
-            lo = i
-    yield lo, last
 
 
 def _number_norm(digits: str, *, percent: bool, exponent: str | None = None) -> str:
@@ -416,6 +372,7 @@ def _ends_sentence(text: str, at: int, run: str) -> bool:
     ):
         return True
     following = _NEXT_CHAR.match(text, at + len(run))
+    assert following is not None  # the pattern matches the empty string anywhere
     if _LOWER_WORD.match(text, following.start(1)):
         return False
     found = _WORD_BEFORE.search(text, max(0, at - 24), at)
@@ -425,16 +382,16 @@ def _ends_sentence(text: str, at: int, run: str) -> bool:
         return True  # a unit or symbol-glued token: 37°C, µm2/ms
     word = found.group()
     lowered = word.lower()
-    following = following.group(1)
+    next_char = following.group(1)
     if lowered in _BEFORE_CAPITAL:
-        return following.isupper()
+        return next_char.isupper()
     # An abbreviation is written in small letters (`cf.`, `vs.`) or as a title (`Fig.`); in
     # capitals it is an acronym ending its sentence ("… both PF and CF. In a …").
     acronym = len(word) > 1 and word.isupper()
     if (lowered in _ABBREVIATIONS and not acronym) or (lowered in _TITLES and word.istitle()):
         return False
     if lowered in _BEFORE_NUMBER:
-        return not following.isdigit()
+        return not next_char.isdigit()
     if "." in word and all(len(part) == 1 and part.isalpha() for part in word.split(".")):
         # A dotted initialism (`U.S.`) continues its sentence, but a small-letter one other
         # than `e.g.` and `i.e.` ends it before a capitalised word ("… 2 h p.i. The …").
@@ -456,7 +413,7 @@ def format_controls(text: str) -> tuple[str, ...]:
     """
     if text.isascii():
         return ()
-    return tuple(c for c in text if c != "\u00ad" and unicodedata.category(c) == "Cf")
+    return tuple(c for c in text if c != SOFT_HYPHEN and unicodedata.category(c) == "Cf")
 
 
 def bidi_controls(text: str) -> tuple[str, ...]:
@@ -479,7 +436,7 @@ def reveal(text: str) -> str:
     if text.isascii() or not format_controls(text):
         return text
     return "".join(
-        f"\u27e6U+{ord(c):04X}\u27e7" if c != "\u00ad" and unicodedata.category(c) == "Cf" else c
+        f"\u27e6U+{ord(c):04X}\u27e7" if c != SOFT_HYPHEN and unicodedata.category(c) == "Cf" else c
         for c in text
     )
 

@@ -128,7 +128,7 @@ def same_marks(needle: str, window: str) -> bool:
 
 
 def _marks(text: str) -> tuple[str, ...]:
-    out = []
+    out: list[str] = []
     for norm in word_sequence(text):
         if not norm.replace("'", "").isalpha():
             # Numbers and symbols whole; in a word only its digit runs and trailing sign, so

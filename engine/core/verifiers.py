@@ -278,7 +278,7 @@ def check_quote(payload: Mapping[str, Any], context: VerifyContext) -> VerifierR
     method = str(match.method)
     if match.verified:
         confirmed = match.confirmed_source_text if method in _PROVEN_METHODS else None
-        if confirmed:
+        if confirmed and fulltext is not None:
             # Only what of the quote is a whole sentence or clause of the source may license;
             # the quote as written is tried first (it is cheaper to find verbatim).
             confirmed = licensable_part(body, fulltext) or licensable_part(confirmed, fulltext)

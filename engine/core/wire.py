@@ -10,6 +10,7 @@ from typing import Any
 from engine.core.epistemics import FLAGS, Tier, Verdict
 from engine.core.errors import PayloadError
 from engine.core.grounds import GroundingSpec, VerifiedGround
+from engine.core.jsonsafe import filled_strings, member
 from engine.core.model import (
     MAX_PROSE_BYTES,
     Address,
@@ -201,12 +202,9 @@ def _claim(raw: object, index: int) -> Claim:
     if not isinstance(text, str):
         raise PayloadError(f"{where}: text must be a string, got {_kind(text)}")
     kind_raw = item.get("kind")
-    try:
-        kind = ClaimKind(kind_raw)
-    except (ValueError, TypeError):
-        raise PayloadError(
-            f"{where}: unknown kind {kind_raw!r} (expected one of {_KINDS})"
-        ) from None
+    kind = member(ClaimKind, kind_raw)
+    if kind is None:
+        raise PayloadError(f"{where}: unknown kind {kind_raw!r} (expected one of {_KINDS})")
     cites = _strings(item.get("cites", []), f"{where}: cites")
     for ref in cites:
         try:
@@ -223,6 +221,7 @@ def _citation(raw: object, index: int) -> ProseCitation:
     for name, value in (("start", start), ("end", end)):
         if not isinstance(value, int) or isinstance(value, bool):
             raise PayloadError(f"dag.prose_citations[{index}].{name} must be an integer")
+    assert isinstance(start, int) and isinstance(end, int)  # checked one by one above
     if not isinstance(claim, str):
         raise PayloadError(f"dag.prose_citations[{index}].claim must be a claim id string")
     return ProseCitation(start, end, claim)
@@ -249,10 +248,9 @@ def _node_status(raw: object) -> dict[str, Verdict]:
         _address_key(ref, "node_status")
         where = f"node_status[{ref!r}]"
         item = {"tier": value} if isinstance(value, str) else _mapping(value, where)
-        try:
-            tier = Tier(item.get("tier"))
-        except (ValueError, TypeError):
-            raise PayloadError(f"{where}.tier must be one of {_TIERS}") from None
+        tier = member(Tier, item.get("tier"))
+        if tier is None:
+            raise PayloadError(f"{where}.tier must be one of {_TIERS}")
         flags = {}
         for flag in FLAGS:
             flag_value = item.get(flag, False)
@@ -293,7 +291,7 @@ def _edges(raw: object) -> tuple[Edge, ...]:
     for i, item in enumerate(raw):
         edge = _mapping(item, f"edges[{i}]")
         values = [edge.get(k) for k in ("src", "dst", "relation")]
-        if not all(isinstance(v, str) and v for v in values):
+        if not filled_strings(values):
             raise PayloadError(f"edges[{i}] needs non-empty string src, dst and relation")
         out.append(Edge(*values))
     return tuple(out)
@@ -357,7 +355,7 @@ def _address_key(ref: str, where: str) -> None:
         raise PayloadError(f"{where}: {exc}") from None
 
 
-def _freeze(mapping: dict[str, Any]) -> dict:
+def _freeze(mapping: dict[str, Any]) -> dict[str, Any]:
     # Sorted so every later iteration, and so the output, is deterministic.
     return dict(sorted(mapping.items()))
 

@@ -21,7 +21,7 @@ import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.core.errors import ConfigError, EngineError
 
@@ -143,7 +143,7 @@ def connect(spec: ClusterSpec, size: LocalSize | None = None) -> Iterator[Connec
         yield Connection(client, max(1, threads), _dashboard(client, info))
 
 
-def _dashboard(client: Client, info: dict) -> str | None:
+def _dashboard(client: Client, info: dict[str, Any]) -> str | None:
     """The dashboard's link when the scheduler serves its pages (they need bokeh there)."""
     if "dashboard" not in info.get("services", {}):
         return None

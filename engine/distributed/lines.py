@@ -13,10 +13,11 @@ import json
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from engine.core.errors import ConfigError
 
-Identity = Callable[[dict], object]
+Identity = Callable[[dict[str, Any]], object]
 
 
 class LinesOut:

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import uuid
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.distributed.cluster import ClusterError
 
@@ -27,6 +27,8 @@ if TYPE_CHECKING:  # Dask is imported when a cluster is used, not by every comma
     from distributed import Client, Future
 
 Progress = Callable[[int, int], None]
+# Each item's result, of whatever type its task's function returns; closing it early cancels.
+Results = Generator[Any, None, None]
 # Tasks on the cluster per worker thread: over two makes Dask queue them on the scheduler.
 WINDOW_PER_THREAD = 4
 # How many results may wait for an earlier one, per task on the cluster.
@@ -41,7 +43,7 @@ class Task:
 
     label: str
     fn: Callable[..., object]
-    args: tuple = ()
+    args: tuple[Any, ...] = ()
     weight: int = 1  # what it counts for on the progress line (pairs typed, say)
 
 
@@ -80,14 +82,14 @@ class Plan:
         return self.ahead or max(self.window * self.chunk * AHEAD_PER_SLOT, 1)
 
 
-def run_chunk(calls: list[tuple[Callable[..., object], tuple]]) -> list[object]:
+def run_chunk(calls: list[tuple[Callable[..., object], tuple[Any, ...]]]) -> list[object]:
     """Several items' functions called in order on one worker: one cluster task."""
     return [fn(*args) for fn, args in calls]
 
 
 def run_ordered(
     client: Client | None, items: Iterable[Task | Ready], plan: Plan = Plan()
-) -> Iterator[object]:
+) -> Results:
     """Each item's result (a `Skipped` for a poison item) in input order.
 
     With no client the tasks run here, one after the other: the same results, no cluster.
@@ -124,7 +126,7 @@ class _Run:
         self.plan = plan
         self.tag = uuid.uuid4().hex[:8]  # keys never collide with an earlier run's results
         self.pending = as_completed(loop=client.loop)
-        self.futures: dict[str, tuple[Chunk, Future]] = {}
+        self.futures: dict[Hashable, tuple[Chunk, Future[Any]]] = {}
         self.gathering: list[tuple[int, Task]] = []
         self.retry: deque[Chunk] = deque()  # the items of a chunk that killed its workers
         self.held: dict[int, object] = {}
@@ -196,7 +198,7 @@ class _Run:
         self.futures[future.key] = (chunk, future)
         self.pending.add(future)
 
-    def _collect(self, future: Future) -> None:
+    def _collect(self, future: Future[Any]) -> None:
         from distributed.scheduler import KilledWorker
 
         chunk, _ = self.futures.pop(future.key)
@@ -215,7 +217,7 @@ class _Run:
             index, task = chunk[0]
             self._settle(index, Skipped(task.label, _POISON), task.weight)
             return
-        results = [values] if len(chunk) == 1 else values
+        results = [values] if len(chunk) == 1 else list(values or ())
         for (index, task), value in zip(chunk, results, strict=True):
             self._settle(index, value, task.weight)
 

@@ -27,10 +27,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.api import open_workspace
+from engine.api import OpenWorkspace, open_workspace
 from engine.evaluation.scifact import SCIFACT_BOX, GoldClaim
 from engine.evaluation.train_stance import cross_validated
 from engine.evaluation.tune_offline import recorded
+from engine.navigation.navigator import NavState
 from engine.navigation.reasoners.offline import Candidate, OfflineConfig, best_candidate, strong
 
 PREFIX = f"zk:{SCIFACT_BOX}:"
@@ -71,13 +72,13 @@ def observe(workspace: str, claims_path: str) -> list[Case]:
             standing = "gold retrieved, not checked"
         else:
             standing = "gold never retrieved"
-        features = _features(opened, best, state) if best is not None else ()
+        features = _features(opened, best, state) if best and state else ()
         out.append(Case(gold, best, standing, features))
     opened.close()
     return out
 
 
-def _features(opened, best: Candidate, state) -> tuple[float, ...]:
+def _features(opened: OpenWorkspace, best: Candidate, state: NavState) -> tuple[float, ...]:
     note = opened.workspace.note(best.address)
     quotes = [q.body.strip() for q in note.quotes] if note is not None else []
     where = quotes.index(best.text.strip()) if best.text.strip() in quotes else 0

@@ -30,9 +30,10 @@ import json
 import os
 import pickle
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -42,7 +43,7 @@ from engine.evaluation.folds import FOLDS, claim_folds
 from engine.evaluation.scifact import GoldClaim, load_gold, run_claims, score
 from engine.evaluation.train_stance import _standardise, fit_binary
 from engine.navigation.coverage import claim_shaped
-from engine.navigation.navigator import NavState
+from engine.navigation.navigator import Action, NavState
 from engine.navigation.reasoners.offline import (
     Candidate,
     OfflineConfig,
@@ -75,7 +76,7 @@ class _Recorder(OfflineReasoner):
         super().__init__(config)
         self.state: NavState | None = None
 
-    def answer(self, state: NavState):
+    def answer(self, state: NavState) -> Action:
         self.state = state
         return super().answer(state)
 
@@ -134,11 +135,11 @@ class _encoder:
     def __init__(self, on: bool):
         self.on, self.saved = on, os.environ.get(ENV_ENCODER)
 
-    def __enter__(self):
+    def __enter__(self) -> None:
         if not self.on:
             os.environ[ENV_ENCODER] = "none"
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         if self.saved is None:
             os.environ.pop(ENV_ENCODER, None)
         else:
@@ -168,8 +169,10 @@ def cases(seen: list[Seen], weight: float, gate: RelevanceGate | None) -> list[C
     config = OfflineConfig(ground_practice=False, gate=gate, cosine_weight=weight)
     out = []
     for item in seen:
-        best = best_candidate(item.state, config) if item.state is not None else None
-        hit = best is not None and _abstract(item.state, best.address) in item.gold.evidence
+        state = item.state
+        best = best_candidate(state, config) if state is not None else None
+        found = _abstract(state, best.address) if state is not None and best is not None else None
+        hit = found is not None and found in item.gold.evidence
         claim = claim_shaped(item.gold.claim)
         out.append(Case(item.fold, bool(item.gold.evidence), hit, claim, best))
     return out
@@ -184,7 +187,7 @@ def _abstract(state: NavState, address: str) -> str | None:
     return note.id
 
 
-def figures(picked: Iterable[tuple[Case, bool]]) -> dict:
+def figures(picked: Iterable[tuple[Case, bool]]) -> dict[str, float]:
     """Recall, precision and no-evidence abstention of the cases answered (`True`)."""
     picked = list(picked)
     with_evidence = sum(c.has_evidence for c, _ in picked)
@@ -203,7 +206,13 @@ def figures(picked: Iterable[tuple[Case, bool]]) -> dict:
 
 
 def _x(pool: list[Case], names: tuple[str, ...]) -> np.ndarray:
-    return np.array([[_relevance(c.best).features()[n] for n in names] for c in pool], dtype=float)
+    rows = []
+    for case in pool:
+        if case.best is None:
+            raise ValueError("only a case with a candidate is measured")
+        features = _relevance(case.best).features()
+        rows.append([features[n] for n in names])
+    return np.array(rows, dtype=float)
 
 
 def _relevance(best: Candidate) -> Relevance:
@@ -247,10 +256,12 @@ def best_bar(all_cases: list[Case], pool: list[Case], p: np.ndarray) -> float:
     return best[1]
 
 
-def gate_cv(by_weight: dict[float, list[Case]], names: tuple[str, ...]) -> tuple[dict, list]:
+def gate_cv(
+    by_weight: dict[float, list[Case]], names: tuple[str, ...]
+) -> tuple[dict[str, float], list[tuple[int, float, float]]]:
     """Held-out figures, each fold's weight, gate and bar chosen on the other folds."""
     picked: list[tuple[Case, bool]] = []
-    chosen = []
+    chosen: list[tuple[int, float, float]] = []
     for k in range(FOLDS):
         options = []
         for weight, all_cases in by_weight.items():
@@ -298,7 +309,7 @@ def curve(all_cases: list[Case], names: tuple[str, ...]) -> dict[float, tuple[fl
     return out
 
 
-def lexical_cv(base: list[Case]) -> dict:
+def lexical_cv(base: list[Case]) -> dict[str, float]:
     """Words alone, the coverage thresholds picked per fold on the other folds."""
     picked = []
     for k in range(FOLDS):
@@ -325,7 +336,7 @@ def _lexical(case: Case, gate: tuple[float, float, float]) -> bool:
     return case.best is not None and strong(case.best, config, claim=case.claim)
 
 
-def _show(name: str, f: dict) -> str:
+def _show(name: str, f: Mapping[str, float]) -> str:
     return (
         f"{name}: recall {f['recall']:.3f}  precision {f['precision']:.3f}  "
         f"abstain {f['abstain']:.3f}  ({f['hits']} right of {f['answered']} answered, "
@@ -371,7 +382,7 @@ def main() -> None:
     else:
         lexical = record(args.workspace, args.claims, meaning=False)
         hybrid = record(args.workspace, args.claims, meaning=True)
-        fingerprint = next(s.state.semantic.encoder.fingerprint for s in hybrid if s.state)
+        fingerprint = _fingerprint(hybrid)
         words = cases(lexical, 0.0, None)
         by_weight = {w: cases(hybrid, w, probe(fingerprint)) for w in COSINE_WEIGHTS}
         if args.cache is not None:
@@ -433,7 +444,15 @@ def climate_check(where: Path) -> Iterator[str]:
             )
 
 
-def _scifact_shaped(rows: list[dict], folder: Path) -> tuple[Path, Path]:
+def _fingerprint(seen: list[Seen]) -> str:
+    """The encoder the claims were read with."""
+    for item in seen:
+        if item.state is not None and item.state.semantic is not None:
+            return item.state.semantic.encoder.fingerprint
+    raise SystemExit("error: no claim was read with the sentence encoder on")
+
+
+def _scifact_shaped(rows: list[dict[str, Any]], folder: Path) -> tuple[Path, Path]:
     """Climate-FEVER as SciFact files: one abstract per article, its evidence sentences."""
     articles: dict[str, list[str]] = {}
     for row in rows:
@@ -452,7 +471,7 @@ def _scifact_shaped(rows: list[dict], folder: Path) -> tuple[Path, Path]:
     claims = folder / "claims.jsonl"
     lines = []
     for row in rows:
-        evidence = {}
+        evidence: dict[str, list[dict[str, Any]]] = {}
         for ev in row["evidences"]:
             if ev["evidence_label"] in ("SUPPORTS", "REFUTES"):
                 label = "SUPPORT" if ev["evidence_label"] == "SUPPORTS" else "CONTRADICT"

@@ -225,13 +225,13 @@ def exponent_change(item: TrainSentence, rng: random.Random) -> list[Mutant]:
         flipped = f"10({'' if minus else '-'}{digits})"
         claim = item.text[: found.start()] + flipped + item.text[found.end() :]
         out.append(Mutant("exponent-change", claim, item.text, item.abstract))
-    found = _SMALL_INT.search(item.text)
-    if found:
-        n = found.group(1)
-        source = item.text[: found.start()] + "10" + f"-{n}".translate(_SUPER)
-        source += item.text[found.end() :]
+    small = _SMALL_INT.search(item.text)
+    if small:
+        n = small.group(1)
+        source = item.text[: small.start()] + "10" + f"-{n}".translate(_SUPER)
+        source += item.text[small.end() :]
         for form in (f"10^{n}", f"10-{n}", f"10{n}", "10" + n.translate(_SUPER)):
-            claim = item.text[: found.start()] + form + item.text[found.end() :]
+            claim = item.text[: small.start()] + form + item.text[small.end() :]
             out.append(Mutant("exponent-change", claim, source, _in_abstract(item, source)))
     return out
 

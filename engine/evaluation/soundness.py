@@ -156,7 +156,8 @@ def evaluate(
                     elif len(score.control_misses) < 5:
                         score.control_misses.append(mutant.claim or mutant.ground or "")
     controls = [item for item in items if not item.fragment]
-    answered, misses, pieces_answered = 0, [], 0
+    misses: list[str] = []
+    answered = pieces_answered = 0
     for item in items:
         ok = grounded_answer(restatement_payload([item]))
         if item.fragment:

@@ -19,7 +19,8 @@ REMARK = "The authors add a remark of their own."
 TETHERED = "Rank stocks by their past twelve-month return."
 _TREE = {"id": "root", "children": [{"id": "reduce", "when": [["regime", "==", "high"]]}]}
 _PARAMS = {"regime": "high"}
-_DATA = {"file": "data/values.csv", "column": "x", "agg": "mean", "value": 2.0}
+_VALUE = 2.0
+_DATA = {"file": "data/values.csv", "column": "x", "agg": "mean", "value": _VALUE}
 
 
 def write_ground_files(root: Path) -> Path:
@@ -64,7 +65,7 @@ def non_text_ground(kind: str) -> tuple[dict[str, Any], str]:
         body = r"r_{t} = \frac{P_{t}}{P_{t-1}} - 1"
         return {"type": "equation", "payload": {"body": body}}, body
     if kind == "expr-recompute":
-        return {"type": kind, "payload": _DATA}, recompute_statement(_DATA, _DATA["value"])
+        return {"type": kind, "payload": _DATA}, recompute_statement(_DATA, _VALUE)
     if kind == "decision-tree":
         payload = {"file": "trees/rule.json", "params": _PARAMS, "target": "reduce"}
         return {"type": kind, "payload": payload}, tree_statement(payload, "reduce", _PARAMS)
@@ -73,7 +74,7 @@ def non_text_ground(kind: str) -> tuple[dict[str, Any], str]:
     raise ValueError(f"unknown non-text ground {kind!r}")
 
 
-def _restating(claim: str, spec: dict[str, Any], *, body: str) -> dict:
+def _restating(claim: str, spec: dict[str, Any], *, body: str) -> dict[str, Any]:
     span = {"start": 0, "end": len(claim), "claim": "c1"}
     return {
         "dag": {

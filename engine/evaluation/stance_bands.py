@@ -30,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.core.stance import ContradictionCue
 from engine.evaluation.fit_relevance import cited_docs
 from engine.evaluation.folds import claim_folds
 from engine.evaluation.train_stance import _standardise, fit_binary
@@ -42,9 +43,10 @@ from engine.evaluation.tune_stance import (
     _fold,
     climate_pairs,
     overlay_pairs,
+    shipped_calibration,
 )
 from engine.review import calibration, stance
-from engine.review.calibration import CONTRADICTS_PRECISION, Band, ContradictionCue, Family
+from engine.review.calibration import CONTRADICTS_PRECISION, Band, Family
 from engine.review.passages import passage
 
 FOLDS = 5
@@ -68,7 +70,7 @@ class Read:
 
 
 def read(pairs: list[Pair], domain: str, folds: dict[str, int]) -> list[Read]:
-    m = stance.model()
+    calibrated = shipped_calibration()
     out = []
     for pair in pairs:
         claim = passage(pair.claim)
@@ -79,7 +81,7 @@ def read(pairs: list[Pair], domain: str, folds: dict[str, int]) -> list[Read]:
             out.append(Read(domain, fold, right, False, False, None, -1.0))
             continue
         evidence = stance.contradiction_candidate(claim, pair.claim, scored).evidence
-        candidate = m.calibration.is_candidate(evidence)
+        candidate = calibrated.is_candidate(evidence)
         out.append(
             Read(
                 domain,
@@ -108,9 +110,9 @@ class Fitted:
 
 
 def fit(reads: list[Read], names: tuple[str, ...]) -> Fitted:
-    rows = [r for r in reads if r.features is not None]
-    x = np.array([[r.features[n] for n in names] for r in rows])
-    y = np.array([r.right for r in rows], dtype=float)
+    rows = [(r.right, r.features) for r in reads if r.features is not None]
+    x = np.array([[features[n] for n in names] for _, features in rows])
+    y = np.array([right for right, _ in rows], dtype=float)
     mean, scale = _standardise(x)
     w, b = fit_binary((x - mean) / scale, y, L2)
     return Fitted(names, mean, scale, w, b)
@@ -211,7 +213,7 @@ def main() -> None:
         raise SystemExit("error: needs the demo workspace (make demo) and Climate-FEVER")
     folds = claim_folds(cited_docs(SCIFACT / "claims_train.jsonl"))
     reads = read(shaped, "scifact", folds) + read(climate, "climate-fever", {})
-    names = stance.model().calibration.features
+    names = shipped_calibration().features
     found = bands(out_of_fold(reads, names))
     print(f"{len(shaped)} SciFact overlay-shaped pairs, {len(climate)} Climate-FEVER pairs")
     print("out-of-fold precision of flagged contradictions by band of confidence:")
@@ -222,7 +224,7 @@ def main() -> None:
     scifact = [r for r in reads if r.domain == "scifact"]
     final = fit(scifact, names)
     family = choose_family(reads, final)
-    shipped = stance.model().calibration
+    shipped = shipped_calibration()
     fitted = replace(
         shipped,
         mean=final.mean,

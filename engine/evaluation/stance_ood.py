@@ -24,16 +24,16 @@ def main(argv: list[str]) -> int:
             file=sys.stderr,
         )
         return 2
-    pairs: Counter = Counter()
+    pairs: Counter[tuple[str, str]] = Counter()
     for line in Path(argv[0]).read_text(encoding="utf-8").splitlines():
         if not line.strip():
             continue
         item = json.loads(line)
         for ev in item["evidences"]:
             stance = stance_toward(item["claim"], [ev["evidence"]])
-            said = stance.relation.value if stance else "neither"
-            pairs[(ev["evidence_label"], said)] += 1
-    out = {"pairs": sum(pairs.values())}
+            relation = stance.relation.value if stance else "neither"
+            pairs[(ev["evidence_label"], relation)] += 1
+    out: dict[str, object] = {"pairs": sum(pairs.values())}
     for relation, label in (("supports", "SUPPORTS"), ("contradicts", "REFUTES")):
         said = sum(n for (_, s), n in pairs.items() if s == relation)
         right = pairs[(label, relation)]

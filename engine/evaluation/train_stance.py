@@ -24,7 +24,9 @@ import json
 import math
 import sys
 from collections import Counter
+from collections.abc import Iterable
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -61,7 +63,7 @@ CANDIDATE_FLOOR = 0.2
 def rarities() -> tuple[dict[str, float], float]:
     """Inverse document frequency of stems over the SciFact abstracts."""
     docs = corpus()
-    df: Counter = Counter()
+    df: Counter[str] = Counter()
     for doc in docs.values():
         text = " ".join([doc["title"], *doc["sentences"]])
         df.update({short_stem(t.norm) for t in tokens(text) if not t.is_number})
@@ -108,9 +110,14 @@ def fit(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return w, b
 
 
-def replay(pairs: list[Pair], model: stance.StanceModel) -> list[tuple[str, tuple, float, object]]:
+# Gold label, scored sentences, reverse stance of the likeliest contradiction, the claim read.
+Replayed = tuple[str, tuple[stance.Scored, ...], float, passages.Passage]
+Confusion = Counter[tuple[str, str]]  # (gold, decided) -> pairs
+
+
+def replay(pairs: list[Pair], model: stance.StanceModel) -> list[Replayed]:
     """Per pair: gold label, scored sentences, reverse stance of the likeliest contradiction."""
-    out = []
+    out: list[Replayed] = []
     for pair in pairs:
         claim = passages.passage(pair.claim)
         scored = stance.score(pair.claim, pair.canon, model)
@@ -120,9 +127,9 @@ def replay(pairs: list[Pair], model: stance.StanceModel) -> list[tuple[str, tupl
     return out
 
 
-def confusion(cached, thresholds: dict[str, float]) -> Counter:
+def confusion(cached: list[Replayed], thresholds: dict[str, float]) -> Confusion:
     """Gold against the gated typer's decision, replayed from cached scores."""
-    c: Counter = Counter()
+    c: Confusion = Counter()
     for gold, scored, reverse, claim in cached:
         relation, _ = stance.decide(claim, scored, thresholds)
         label = {"supports": "supports", "contradicts": "contradicts"}.get(str(relation), "none")
@@ -132,7 +139,7 @@ def confusion(cached, thresholds: dict[str, float]) -> Counter:
     return c
 
 
-def precision_recall(c: Counter, label: str) -> tuple[float, float, int]:
+def precision_recall(c: Confusion, label: str) -> tuple[float, float, int]:
     tp = c[label, label]
     predicted = sum(v for (_, p), v in c.items() if p == label)
     actual = sum(v for (g, _), v in c.items() if g == label)
@@ -148,7 +155,7 @@ def wilson_lower(p: float, n: int, z: float = 1.645) -> float:
     return (centre - spread) / (1 + z * z / n)
 
 
-def pick_thresholds(cached) -> dict[str, float]:
+def pick_thresholds(cached: list[Replayed]) -> dict[str, float]:
     """Supports: best F1. Contradicts and the gate's floor: best F0.5 at target precision.
 
     F0.5 weighs precision twice as much as recall; the precision that must reach the target
@@ -265,7 +272,7 @@ def fit_calibration(pairs: list[Pair], model: stance.StanceModel) -> calibration
     return calibration.Calibration(names, mean, scale, w, b, bar, CANDIDATE_FLOOR)
 
 
-def calibrate(raw: dict) -> dict:
+def calibrate(raw: dict[str, Any]) -> dict[str, Any]:
     """`raw` with a calibration fitted on the overlay-shaped pairs of the fit half."""
     base = {k: v for k, v in raw.items() if k != "calibration"}
     pairs = overlay_pairs(DEMO)
@@ -282,11 +289,10 @@ def calibrate(raw: dict) -> dict:
 
 def main() -> None:
     if "--calibration-only" in sys.argv[1:]:
-        raw = calibrate(json.loads(stance.MODEL_PATH.read_text(encoding="utf-8")))
-        _write(raw)
+        _write(calibrate(json.loads(stance.MODEL_PATH.read_text(encoding="utf-8"))))
         return
     idf, default_idf = rarities()
-    raw: dict = {"idf": idf, "default_idf": default_idf}
+    raw: dict[str, Any] = {"idf": idf, "default_idf": default_idf}
     pairs = scifact_pairs("fit")
     rows, labels = examples(pairs, stance.StanceModel.from_json(raw))
     names = tuple(rows[0])
@@ -311,13 +317,13 @@ def main() -> None:
     _write(calibrate(raw))
 
 
-def _write(raw: dict) -> None:
+def _write(raw: dict[str, Any]) -> None:
     stance.MODEL_PATH.parent.mkdir(parents=True, exist_ok=True)
     stance.MODEL_PATH.write_text(json.dumps(raw, sort_keys=True, separators=(",", ":")) + "\n")
     print("wrote", stance.MODEL_PATH.relative_to(stance.MODEL_PATH.parents[3]))
 
 
-def _rounded(values) -> list[float]:
+def _rounded(values: Iterable[float]) -> list[float]:
     return [round(float(v), 6) for v in values]
 
 

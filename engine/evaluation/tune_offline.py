@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import itertools
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 
-from engine.api import ask, open_workspace
+from engine.api import OpenWorkspace, ask, open_workspace
 from engine.evaluation.folds import FOLDS, claim_folds
 from engine.evaluation.scifact import SCIFACT_BOX, GoldClaim, load_gold
 from engine.navigation.coverage import (
@@ -63,6 +63,8 @@ READINGS += [(SHIPPED_SALIENCE, "shipped", c) for c in CONFIGS if c != "shipped"
 READINGS += [(SHIPPED_SALIENCE, "stem only", "numbers free")]  # the reasoner before these
 GATES = list(itertools.product((0.5, 0.6, 0.7), (0.0, 0.04, 0.06, 0.08, 0.1), (0.2, 0.3)))
 FLOOR = 0.8
+Reading = tuple[tuple[float, float], str, str]  # salience, mention rule, reasoner settings
+Gate = tuple[float, float, float]  # min coverage, min margin, min sentence coverage
 
 
 @dataclass(frozen=True)
@@ -70,10 +72,12 @@ class Seen:
     """One claim and the best candidate under each reading: (salience, mention rules)."""
 
     gold: GoldClaim
-    best: dict[tuple[tuple[float, float], str, str], Candidate | None]
+    best: dict[Reading, Candidate | None]
 
 
-def recorded(opened, claims_path: str) -> Iterator[tuple[GoldClaim, NavState | None]]:
+def recorded(
+    opened: OpenWorkspace, claims_path: str
+) -> Iterator[tuple[GoldClaim, NavState | None]]:
     """Each claim with the state the shipped reasoner answered it from (None if it never did)."""
     for gold in load_gold(claims_path):
         answered_from: list[NavState] = []
@@ -113,7 +117,7 @@ def observe(workspace: str, claims_path: str) -> list[Seen]:
     return out
 
 
-def figures(seen: list[Seen], reading, gate) -> dict:
+def figures(seen: list[Seen], reading: Reading, gate: Gate) -> dict[str, float]:
     min_coverage, min_margin, min_sentence = gate
     config = replace(
         CONFIGS[reading[2]],
@@ -143,16 +147,20 @@ def figures(seen: list[Seen], reading, gate) -> dict:
     }
 
 
-def _show(name: str, f: dict) -> str:
+def _show(name: str, f: Mapping[str, float]) -> str:
     return (
         f"{name}: recall {f['recall']:.3f}  precision {f['precision']:.3f}  "
         f"abstain {f['abstain']:.3f}  ({f['answered']} answered)"
     )
 
 
-def cross_validate(seen: list[Seen], settings: list, *, verbose: bool = False) -> dict:
+def cross_validate(
+    seen: list[Seen], settings: list[tuple[Reading, Gate]], *, verbose: bool = False
+) -> dict[str, float]:
     """Held-out figures pooled over the folds, each fold's setting picked on the other four."""
-    pooled = dict.fromkeys(("hits", "answered", "false", "with_evidence", "without"), 0)
+    pooled: dict[str, float] = dict.fromkeys(
+        ("hits", "answered", "false", "with_evidence", "without"), 0
+    )
     fold = claim_folds({s.gold.id: s.gold.evidence for s in seen})
     for k in range(FOLDS):
         train = [s for s in seen if fold[s.gold.id] != k]

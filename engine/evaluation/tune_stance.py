@@ -26,18 +26,19 @@ import os
 import time
 import zlib
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 from engine.core.stance import ContradictionCue
 from engine.evaluation.folds import FOLDS, text_fold
 from engine.review import stance
-from engine.review.calibration import Family
+from engine.review.calibration import Calibration, Family
 from engine.review.overlay import candidates, note_text
 from engine.review.passages import passage
-from engine.review.typers import make_typer
+from engine.review.typers import Typer, make_typer
 from engine.workspace.opened import open_workspace
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -84,7 +85,18 @@ def half(claim_id: str) -> str:
     return "fit" if zlib.crc32(claim_id.encode()) % 2 == 0 else "held"
 
 
-def _jsonl(path: Path) -> Iterator[dict]:
+Confusion = Counter[tuple[str, str]]  # (gold, predicted) -> pairs
+
+
+def shipped_calibration() -> Calibration:
+    """The shipped stance model's calibration, which every band and family is read through."""
+    found = stance.model().calibration
+    if found is None:
+        raise SystemExit("error: the shipped stance model has no calibration to tune")
+    return found
+
+
+def _jsonl(path: Path) -> Iterator[dict[str, Any]]:
     opener = gzip.open if path.suffix == ".gz" else open
     with opener(path, "rt", encoding="utf-8") as handle:
         for line in handle:
@@ -92,7 +104,7 @@ def _jsonl(path: Path) -> Iterator[dict]:
                 yield json.loads(line)
 
 
-def corpus() -> dict[str, dict]:
+def corpus() -> dict[str, dict[str, Any]]:
     """SciFact abstracts by doc id."""
     path = SCIFACT / "corpus.jsonl.gz"
     if not path.exists():
@@ -166,9 +178,9 @@ def climate_pairs(where: Path = CLIMATE_FEVER) -> list[Pair]:
     return out
 
 
-def evaluate(typer: Callable, pairs: list[Pair]) -> tuple[Counter, float]:
+def evaluate(typer: Typer, pairs: list[Pair]) -> tuple[Confusion, float]:
     """The confusion counts (gold, predicted) and the mean seconds per typing call."""
-    confusion: Counter = Counter()
+    confusion: Confusion = Counter()
     started = time.perf_counter()
     for pair in pairs:
         typing = typer(pair.claim, pair.canon)
@@ -176,7 +188,7 @@ def evaluate(typer: Callable, pairs: list[Pair]) -> tuple[Counter, float]:
     return confusion, (time.perf_counter() - started) / max(1, len(pairs))
 
 
-def prf(confusion: Counter, label: str) -> tuple[float, float, float, int]:
+def prf(confusion: Confusion, label: str) -> tuple[float, float, float, int]:
     """Precision, recall, F1 and predicted count of one label."""
     tp = confusion[label, label]
     predicted = sum(confusion[g, label] for g in LABELS)
@@ -187,7 +199,7 @@ def prf(confusion: Counter, label: str) -> tuple[float, float, float, int]:
     return p, r, f, predicted
 
 
-def report(title: str, confusion: Counter, seconds: float) -> str:
+def report(title: str, confusion: Confusion, seconds: float) -> str:
     """A printable block: P/R/F1 of contradicts and supports, the confusion table, speed."""
     n = sum(confusion.values())
     lines = [f"== {title}: {n} pairs, {seconds * 1000:.2f} ms per call (first reading included)"]
@@ -201,7 +213,7 @@ def report(title: str, confusion: Counter, seconds: float) -> str:
     return "\n".join(lines)
 
 
-def calibration_report(title: str, typer: Callable, pairs: list[Pair]) -> str:
+def calibration_report(title: str, typer: Typer, pairs: list[Pair]) -> str:
     """Precision of the typer's contradictions in each band of their confidence."""
     bands: dict[float, list[bool]] = {low: [] for low in BANDS[:-1]}
     for pair in pairs:
@@ -222,7 +234,7 @@ def calibration_report(title: str, typer: Callable, pairs: list[Pair]) -> str:
     return "\n".join(lines)
 
 
-def overlay_run(typer: Callable, per_claim: int = 10) -> str:
+def overlay_run(typer: Typer, per_claim: int = 10) -> str:
     """Time an overlay-shaped run: every SciFact claim against `per_claim` fixed abstracts."""
     docs = corpus()
     ids = sorted(docs)
@@ -260,7 +272,7 @@ def family_flags(shaped: list[Pair], climate: list[Pair], feature: str) -> list[
     The bar only decides which of the family's edges stand, so one reading serves every bar.
     """
     shipped = stance.model()
-    cal = shipped.calibration
+    cal = shipped_calibration()
     probe = Family(feature, feature, FAMILY_BARS[0], 0.5)
     probing = replace(shipped, calibration=replace(cal, families=(probe,)))
     typer = stance.OfflineTyper(probing)
@@ -279,12 +291,12 @@ def family_flags(shaped: list[Pair], climate: list[Pair], feature: str) -> list[
 
 def _family_value(pair: Pair, feature: str) -> float:
     """The family feature of a flagged pair when the calibration alone refused it, else -1."""
-    m = stance.model()
+    calibrated = shipped_calibration()
     claim = passage(pair.claim)
     scored = stance.score(pair.claim, pair.canon)
     candidate = stance.contradiction_candidate(claim, pair.claim, scored)
     cued = candidate.evidence.cue is not ContradictionCue.NONE
-    if cued and m.calibration.probability(candidate.evidence) >= m.calibration.threshold:
+    if cued and calibrated.probability(candidate.evidence) >= calibrated.threshold:
         return -1.0
     return candidate.evidence.features[feature]
 

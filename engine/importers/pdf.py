@@ -15,7 +15,7 @@ import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
 
-from pypdf import PdfReader
+from pypdf import PageObject, PdfReader
 from pypdf.errors import DependencyError, FileNotDecryptedError, PyPdfError
 from pypdf.generic import IndirectObject, StreamObject
 
@@ -189,7 +189,7 @@ def content_load(reader: PdfReader) -> ContentLoad:
     return ContentLoad(tuple(sizes), max(uses.values(), default=0))
 
 
-def _drawn(page) -> list[tuple[object, object]]:
+def _drawn(page: PageObject) -> list[tuple[tuple[int, int] | int, StreamObject]]:
     """(identity, stream) of the content streams and form XObjects a page draws."""
     found = []
     contents = page.get("/Contents")
@@ -212,7 +212,7 @@ def _drawn(page) -> list[tuple[object, object]]:
     return found
 
 
-def _decoded_size(stream) -> int:
+def _decoded_size(stream: StreamObject) -> int:
     try:
         return len(stream.get_data())
     except (PyPdfError, ValueError, KeyError, TypeError, AttributeError, IndexError):

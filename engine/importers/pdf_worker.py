@@ -92,7 +92,7 @@ class PdfWorker:
                     f"took longer than {budget.time_limit:g} s to read; skipped "
                     "(--time-limit raises the budget)",
                 )
-            result = conn.recv()
+            result: PdfText | PdfFailure = conn.recv()  # what the worker below sends
         except (EOFError, OSError):
             code = self._process.poll() if self._process is not None else None
             self._stop()

@@ -257,7 +257,7 @@ class SourceAdder:
         sidecar = json.dumps(_sidecar(pdf, digest, extracted, len(fulltext)), indent=1) + "\n"
         for relative, payload in ((text_rel, fulltext), (sidecar_rel, sidecar)):
             checked = self.writer.check(relative, payload, origin)
-            if not checked.allowed:
+            if checked.refusal is not None:
                 return Added.failed(shown, citekey, checked.refusal.value, checked.reason)
         outcome = Outcome.UPDATED if before.kind is not FileKind.ABSENT else Outcome.ADDED
         try:

@@ -28,7 +28,13 @@ from engine.core.errors import ConfigError
 from engine.importers.citekeys import bbt_citekey, citekey_problem
 from engine.importers.pdf_worker import Extractor
 from engine.importers.sources import AddOptions, Outcome, SourceAdder, reader
-from engine.importers.zotero_db import Attachment, ZoteroItem, ZoteroLibrary, read_items
+from engine.importers.zotero_db import (
+    Attachment,
+    Highlight,
+    ZoteroItem,
+    ZoteroLibrary,
+    read_items,
+)
 from engine.workspace.import_writer import ImportWriter
 from engine.workspace.layout import CANON_DIR, SOURCES_DIR
 from engine.workspace.notes import FEDERATED_PREFIX, is_address_safe
@@ -282,7 +288,7 @@ def _main_attachment(attachments: Sequence[Attachment]) -> Attachment | None:
     return next((a for a in attachments if a.highlights), attachments[0] if attachments else None)
 
 
-def _annotations(marks) -> str:
+def _annotations(marks: Sequence[Highlight]) -> str:
     entries = [{"text": m.text, "page": m.page, "color": m.color, "label": m.label} for m in marks]
     return json.dumps(entries, indent=1, ensure_ascii=False) + "\n"
 

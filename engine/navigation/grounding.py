@@ -11,7 +11,7 @@ from engine.core.registry import Registry
 from engine.core.text import word_sequence
 from engine.core.verifiers import Verifier, VerifierResult
 from engine.navigation.substrate import CODE_STORE, code_text
-from engine.workspace.notes import Note, Store
+from engine.workspace.notes import Note, Quote, Store
 from engine.workspace.stores import TetherState, Workspace, tether_status
 
 _TETHER_FLAGS = {
@@ -108,7 +108,7 @@ def _spec(note: Note, claim_text: str | None) -> GroundingSpec | None:
     return None
 
 
-def _matching_quote(note: Note, claim_text: str | None):
+def _matching_quote(note: Note, claim_text: str | None) -> Quote:
     if claim_text:
         wanted = word_sequence(claim_text)
         for quote in note.quotes:

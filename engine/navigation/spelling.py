@@ -15,9 +15,8 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from engine.core.typos import typo_of
-from engine.reading.words import tokens
+from engine.reading.words import tokens, words
 
-_WORD = re.compile(r"[^\W_]+")
 # An acronym as a question writes it: capitals only, three to six, an optional plural "s".
 _ACRONYM = re.compile(r"(?<![\w-])([A-Z]{3,6})s?(?![\w-])")
 # Never corrected, nor a correction: negations (typo_of refuses opposite meanings).
@@ -78,7 +77,7 @@ def acronyms_of(question: str, *, defined: bool = False) -> list[Acronym]:
     With `defined`, only those the question spells out just before them ("diastolic blood
     pressure (DBP)").
     """
-    out = {}
+    out: dict[str, Acronym] = {}
     for match in _ACRONYM.finditer(question):
         word = tokens(match.group(0))
         if defined and not _spelled_before(question[: match.start()], match.group(1).lower()):
@@ -99,7 +98,7 @@ def _spelled_before(text: str, letters: str) -> bool:
 
 def _initials(text: str) -> str:
     """First letters of the text's words, hyphenated parts counted apart ("sickle-cell")."""
-    return "".join(w[0] for w in _WORD.findall(text.lower()) if w[:1].isalpha())
+    return "".join(w[0] for w in words(text) if w[:1].isalpha())
 
 
 def _edits(word: str) -> Iterator[str]:

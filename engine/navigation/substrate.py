@@ -267,15 +267,15 @@ def link_less(workspace: Workspace) -> bool:
     There, expanding a note reveals its related notes from the index instead of nothing.
     """
     notes = workspace.notes
-    if _link_less_seen and _link_less_seen[0] is notes:
-        return _link_less_seen[1]
+    if _link_less_seen and _link_less_seen[0][0] is notes:
+        return _link_less_seen[0][1]
     answer = not any(n.links or n.tether is not None for n in notes.values())
     # One entry: a reasoner asks this at every step of a navigation over the same load.
-    _link_less_seen[:] = [notes, answer]
+    _link_less_seen[:] = [(notes, answer)]
     return answer
 
 
-_link_less_seen: list[Any] = []
+_link_less_seen: list[tuple[object, bool]] = []
 
 
 def owner(adapters: Iterable[Adapter], address: str) -> Adapter | None:

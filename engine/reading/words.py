@@ -31,9 +31,14 @@ _STOP_WORD_TEXT = """
 STOP_WORDS = frozenset(_STOP_WORD_TEXT.split())
 
 
+def words(text: str) -> list[str]:
+    """Every word of `text` as both wings split it: lower-cased alphanumeric runs, in order."""
+    return _TOKEN.findall(text.lower())
+
+
 def tokens(text: str) -> list[str]:
-    """Ranking tokens: lower-cased alphanumeric runs, stop words dropped, plurals folded."""
-    return [_fold(word) for word in _TOKEN.findall(text.lower()) if word not in STOP_WORDS]
+    """Ranking tokens: `words` with stop words dropped and plurals folded."""
+    return [_fold(word) for word in words(text) if word not in STOP_WORDS]
 
 
 def surface_words(text: str) -> dict[str, str]:
@@ -55,7 +60,7 @@ def term_counts(text: str) -> dict[str, int]:
     """How often each ranking token occurs in `text` (the same tokens as `tokens`)."""
     counts: dict[str, int] = {}
     # Count raw words first, so stop words and folding are looked at once per distinct word.
-    for word, count in Counter(_TOKEN.findall(text.lower())).items():
+    for word, count in Counter(words(text)).items():
         term = _FOLDED.get(word)
         if term is None:
             term = "" if word in STOP_WORDS else _fold(word)
@@ -82,6 +87,7 @@ _IRREGULAR = {
     "grown": "grow", "shrank": "shrink", "shrunk": "shrink", "led": "lead", "began": "begin",
     "begun": "begin", "found": "find", "shown": "show", "held": "hold", "kept": "keep",
 }  # fmt: skip
+# The alignment stem (`short_stem`) cuts all but the last two.
 _SUFFIXES = ("ation", "ition", "ment", "ness", "ing", "ion", "ed", "ly", "ity", "al", "ic")
 
 
@@ -90,11 +96,7 @@ def stem(word: str) -> str:
     word = _IRREGULAR.get(word, word)
     if len(word) <= 4 or not word.isalpha():
         return word
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            word = word[: -len(suffix)]
-            break
-    return word[:6]
+    return _without_suffix(word, _SUFFIXES)[:6]
 
 
 def mentions(target: str, mentioned: AbstractSet[str]) -> bool:
@@ -123,8 +125,12 @@ def short_stem(word: str) -> str:
         word = word[:-3] + "y"
     elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
         word = word[:-1]
-    for suffix in ("ation", "ition", "ment", "ness", "ing", "ion", "ed", "ly", "ity"):
+    return _without_suffix(word, _SUFFIXES[:-2])[:5]
+
+
+def _without_suffix(word: str, suffixes: tuple[str, ...]) -> str:
+    """`word` without the first of `suffixes` it ends in, when four letters or more remain."""
+    for suffix in suffixes:
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            word = word[: -len(suffix)]
-            break
-    return word[:5]
+            return word[: -len(suffix)]
+    return word

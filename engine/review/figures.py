@@ -12,7 +12,8 @@ import re
 from collections.abc import Iterable
 from decimal import Decimal, InvalidOperation
 
-from engine.core.text import MINUS_LIKE, one_line
+from engine.core.fold import SIGNS
+from engine.core.text import one_line
 
 _UNITS = (
     (r"%|percent\b|per\s+cent\b|pct\b", "%"),
@@ -21,9 +22,6 @@ _UNITS = (
 )
 _UNIT_RE = "|".join(f"(?P<u{n}>{pattern})" for n, (pattern, _) in enumerate(_UNITS))
 _SCALES = {"hundred": 100, "thousand": 10**3, "million": 10**6, "billion": 10**9}
-# Every minus look-alike reads as a minus, so a sign added, dropped or written with a
-# look-alike never passes as the same figure.
-_SIGNS = str.maketrans(dict.fromkeys(MINUS_LIKE, "-"))
 _DIGIT_FIGURE = re.compile(
     r"(?P<sign>(?<![\w.%])-\s?)?(?<![\w.])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
     rf"(?:\s*(?:{_UNIT_RE})|\s+(?P<scale>thousand|million|billion)\b)?",
@@ -80,7 +78,9 @@ def without_spelled_figures(text: str) -> str:
 
 
 def _digit_figures(text: str) -> Iterable[tuple[str, str, str]]:
-    for match in _DIGIT_FIGURE.finditer(text.translate(_SIGNS)):
+    # Every minus look-alike reads as a minus, so a sign added, dropped or written with a
+    # look-alike never passes as the same figure.
+    for match in _DIGIT_FIGURE.finditer(text.translate(SIGNS)):
         try:
             value = Decimal(match.group("num").replace(",", ""))
         except InvalidOperation:

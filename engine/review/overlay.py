@@ -88,14 +88,21 @@ class OverlayEdge:
     def from_dict(cls, data: object) -> OverlayEdge:
         """Raises ValueError naming the first bad field."""
         key = EdgeKey.from_dict(data)
+        if not isinstance(data, dict):  # EdgeKey.from_dict refused it already
+            raise ValueError("edge is not an object")
         strength = data.get("claim_strength")
         if strength is not None and not _is_number(strength):
             raise ValueError("claim_strength is not a number")
         if not (_is_number(data.get("confidence")) and _is_number(data.get("priority"))):
             raise ValueError("confidence and priority must be numbers")
+        relation = jsonsafe.member(Relation, data.get("relation"))
+        if relation is None:
+            raise ValueError(f"{data.get('relation')!r} is not a valid Relation")
         return cls(
-            *asdict(key).values(),
-            relation=Relation(data.get("relation")),
+            key.memory_id,
+            key.zk_source,
+            key.zk_id,
+            relation=relation,
             confidence=float(data["confidence"]),
             claim_strength=None if strength is None else float(strength),
             priority=float(data["priority"]),

@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass
 from enum import StrEnum
 from typing import Any
 
+from engine.core.jsonsafe import filled_strings
 from engine.core.stance import ContradictionCue
 from engine.workspace.notes import MEMORY_SOURCE, Store, note_address
 
@@ -87,6 +88,6 @@ class EdgeKey:
         if not isinstance(data, dict):
             raise ValueError("edge is not an object")
         values = [data.get(name) for name in ("memory_id", "zk_source", "zk_id")]
-        if not all(isinstance(value, str) and value for value in values):
+        if not filled_strings(values):
             raise ValueError("edge needs memory_id, zk_source and zk_id as strings")
         return cls(*values)

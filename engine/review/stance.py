@@ -84,7 +84,7 @@ class StanceModel:
         x = (np.array([features[name] for name in self.features]) - self.mean) / self.scale
         z = self.weights @ x + self.bias
         z = np.exp(z - z.max())
-        p = z / z.sum()
+        p: np.ndarray = z / z.sum()
         aligned = max(features["cov_c"], features["cov_s"])
         clash = 0.0
         if features["num_conflict"] and not features["num_match"] and aligned >= _NUMBER_ALIGNED:

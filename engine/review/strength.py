@@ -63,7 +63,7 @@ class ClaimStrength:
     def _quote_share(self, note: Note) -> float | None:
         quotes = note.quotes[: self.quote_cap]
         fulltext = self.workspace.source_text(note.citekey) if note.citekey else None
-        if not quotes or fulltext is None:
+        if not quotes or fulltext is None or not note.citekey:
             return None
         highlights = [
             {"text": a.text, "page": a.page} for a in self.workspace.annotations(note.citekey)

@@ -28,7 +28,7 @@ from engine.core import jsonsafe
 from engine.core.errors import ConfigError, EngineError, WorkspaceError
 from engine.core.model import Edge
 from engine.review.relations import EdgeKey, Relation
-from engine.workspace.atomic import append_durable, file_lock, read_app_file, synapse_path
+from engine.workspace.atomic import AppFile, append_durable, file_lock, read_app_file, synapse_path
 from engine.workspace.layout import TRIAGE_LOCK, TRIAGE_LOG
 
 LOG_PATH = TRIAGE_LOG
@@ -96,10 +96,9 @@ class TriageEntry:
         note = data.get("note", "")
         if not isinstance(data.get("at"), str) or not isinstance(note, str):
             raise ValueError("at and note must be strings")
-        try:
-            decision = TriageDecision(data.get("decision"))
-        except ValueError:
-            raise ValueError(f"unknown decision {data.get('decision')!r}") from None
+        decision = jsonsafe.member(TriageDecision, data.get("decision"))
+        if decision is None:
+            raise ValueError(f"unknown decision {data.get('decision')!r}")
         return cls(data["at"], EdgeKey.from_dict(data.get("edge")), decision, note)
 
 
@@ -217,7 +216,7 @@ def _check_fields(edge: EdgeKey, note: object) -> None:
         raise ConfigError(f"the triage note is over {MAX_NOTE_CHARS:,} characters")
 
 
-def _ends_cleanly(log) -> bool:
+def _ends_cleanly(log: AppFile) -> bool:
     """True when the file is missing, empty, or ends with a newline."""
     try:
         return read_app_file(log)[-1:] in (b"", b"\n")

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from engine.core.errors import ConfigError
+from engine.core.jsonsafe import member
 from engine.core.llm import ChatModel, LLMConfig, OpenAIChat
 from engine.core.registry import PLUGIN_GROUPS, Registry
 from engine.core.stance import ContradictionCue
@@ -68,7 +69,8 @@ class Typer(Protocol):
     `unrelated`. It may raise: the overlay build then stops and the previous file stays.
     """
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def __call__(self, practice: str, canon: str) -> Typing: ...
 
@@ -233,10 +235,9 @@ def _parse(text: str) -> tuple[Relation, float, str]:
     extra = set(data) - {"relation", "confidence", "rationale"}
     if extra:
         raise ValueError(f"unexpected field(s): {', '.join(sorted(extra))}")
-    try:
-        relation = Relation(data.get("relation"))
-    except ValueError:
-        raise ValueError(f"unknown relation {data.get('relation')!r}") from None
+    relation = member(Relation, data.get("relation"))
+    if relation is None:
+        raise ValueError(f"unknown relation {data.get('relation')!r}")
     confidence = data.get("confidence")
     if isinstance(confidence, bool) or not isinstance(confidence, int | float):
         raise ValueError("confidence is not a number")

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.core.jsonsafe import filled_strings
+
 EXAMPLES_FILE = "questions.jsonl"
 # The bundled payload gallery, shared by the Audit page and the router tests.
 PAYLOADS = Path(__file__).resolve().parents[2] / "examples" / "payloads"
@@ -45,8 +47,9 @@ def read_examples(root: str | os.PathLike[str]) -> tuple[Example, ...]:
             continue
         question, label = item.get("question"), item.get("label")
         if isinstance(question, str) and question.strip() and label in LABELS:
-            stance = item.get("stance") if isinstance(item.get("stance"), str) else ""
-            summary = item.get("summary") if isinstance(item.get("summary"), str) else ""
+            stance, summary = item.get("stance"), item.get("summary")
+            stance = stance if isinstance(stance, str) else ""
+            summary = summary if isinstance(summary, str) else ""
             out.append(Example(question.strip(), label, stance, summary))
     return tuple(out)
 
@@ -82,7 +85,8 @@ class PayloadExample:
     reasons: tuple[str, ...] = ()
 
     def payload(self) -> dict[str, Any]:
-        return json.loads(self.text)
+        data: dict[str, Any] = json.loads(self.text)  # the object read in `payload_examples`
+        return data
 
 
 def payload_examples(folder: str | os.PathLike[str] = PAYLOADS) -> tuple[PayloadExample, ...]:
@@ -99,12 +103,22 @@ def payload_examples(folder: str | os.PathLike[str] = PAYLOADS) -> tuple[Payload
             continue
         if not isinstance(item, dict) or not isinstance(item.get("payload"), dict):
             continue
-        fields = {name: item.get(name) for name in ("key", "title", "expect", "summary")}
-        if not all(isinstance(value, str) and value for value in fields.values()):
+        fields = [item.get(name) for name in ("key", "title", "expect", "summary")]
+        if not filled_strings(fields):
             continue
         reasons = item.get("reasons", [])
         if not isinstance(reasons, list) or not all(isinstance(r, str) for r in reasons):
             continue
         text = json.dumps(item["payload"], indent=2, ensure_ascii=False)
-        out.append(PayloadExample(**fields, text=text, reasons=tuple(reasons)))
+        key, title, expect, summary = fields
+        out.append(
+            PayloadExample(
+                key=key,
+                title=title,
+                expect=expect,
+                summary=summary,
+                text=text,
+                reasons=tuple(reasons),
+            )
+        )
     return tuple(out)

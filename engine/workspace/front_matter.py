@@ -11,11 +11,12 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 import yaml
 
 from engine.core.errors import PayloadError
+from engine.core.jsonsafe import filled_strings
 from engine.core.model import Address
 from engine.core.paths import resolve_inside
 from engine.workspace.notes import (
@@ -184,7 +185,7 @@ class _NoteBuilder:
             self.report(f"{key} is not a string")
             return None
         safe = resolve_inside(self.root, value)
-        if not safe.allowed:
+        if safe.path is None:
             # Kept so the verifier can say why it refuses; it re-checks before reading.
             self.report(f"{key}: {safe.reason}")
         return value
@@ -275,7 +276,8 @@ class _NoteBuilder:
         if not isinstance(value, dict) or not isinstance(value.get("path"), str):
             self.report("tether is not a mapping with a path")
             return None
-        path = self._declared_path("tether path", value["path"])
+        path = value["path"]
+        self._declared_path("tether path", path)
         pin = value.get("pin")
         if pin is not None and not (isinstance(pin, str) and _SHA256_HEX.match(pin.lower())):
             self.report("tether pin is not a sha256 hex digest")
@@ -301,16 +303,17 @@ class _NoteBuilder:
         if not isinstance(value, dict):
             self.report("data is not a mapping")
             return None
-        file, column, agg = (value.get(key) for key in ("file", "column", "agg"))
+        names = [value.get(key) for key in ("file", "column", "agg")]
         number, tolerance = value.get("value"), value.get("tolerance")
         where = _scalar_pairs(value.get("where", {}), allow_lists=True)
-        if not all(isinstance(item, str) and item for item in (file, column, agg)):
+        if not filled_strings(names):
             self.report("data needs file, column and agg as strings")
         elif not _is_number(number) or not (tolerance is None or _is_number(tolerance)):
             self.report("data value and tolerance must be numbers")
         elif where is None:
             self.report("data where is not a mapping of column to value(s)")
         else:
+            file, column, agg = names
             self._declared_path("data file", file)
             return DataCheck(file, column, agg, number, tolerance, where)
         return None
@@ -340,7 +343,7 @@ def _as_text(value: object) -> str | None:
     return None
 
 
-def _is_number(value: object) -> bool:
+def _is_number(value: object) -> TypeGuard[float]:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 

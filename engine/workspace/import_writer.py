@@ -97,7 +97,7 @@ def refusal_words(checked: Checked) -> str:
             " --citekey files this one under another key)"
         ),
     }
-    return words[checked.refusal]
+    return words[checked.refusal] if checked.refusal is not None else ""
 
 
 class ImportWriter:
@@ -113,6 +113,7 @@ class ImportWriter:
         self.importer = importer
         self.replace = replace
         self._stack = contextlib.ExitStack()
+        self._closed = False
         self._stack.enter_context(file_lock(synapse_path(root, LOCK_FILE)))
         try:
             self.record = read_record(root)
@@ -182,7 +183,7 @@ class ImportWriter:
 
     def close(self) -> None:
         """Make every written file durable, save the manifest, release the lock."""
-        if self._stack is None:
+        if self._closed:
             return
         try:
             sync_files(self._files)
@@ -190,8 +191,8 @@ class ImportWriter:
             if after != self.record.entries or self.record.pending or self._journal is not None:
                 save_record(self.root, after)
         finally:
-            stack, self._stack = self._stack, None
-            stack.close()
+            self._closed = True
+            self._stack.close()
 
     def _check(self, relative: str, sha: str, origin: str) -> tuple[Checked, Existing]:
         try:

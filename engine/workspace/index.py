@@ -20,7 +20,7 @@ import sqlite3
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -421,6 +421,7 @@ class Index:
                 seal_doc(index_key(), fields, terms),
             ),
         )
+        assert cursor.lastrowid is not None  # set by every successful INSERT
         return cursor.lastrowid
 
     def _delete(self, doc_id: int) -> None:
@@ -439,7 +440,7 @@ class Index:
             return read_view(self._db, self._params)
 
     @contextlib.contextmanager
-    def _transaction(self, *, write: bool = True):
+    def _transaction(self, *, write: bool = True) -> Iterator[None]:
         self._db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
         try:
             yield

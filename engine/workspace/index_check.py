@@ -53,7 +53,10 @@ class IndexCheck:
 
 
 def compare_rows(
-    rows: Iterable[tuple[Any, ...]], terms: Iterable[tuple], workspace: Workspace, key: bytes
+    rows: Iterable[tuple[Any, ...]],
+    terms: Iterable[tuple[Any, ...]],
+    workspace: Workspace,
+    key: bytes,
 ) -> IndexCheck:
     """Compare stored `rows` (id, address, store, source, title, sha256, bag, seal) with notes."""
     spelled: dict[int, str] = {}

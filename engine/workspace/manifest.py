@@ -103,7 +103,7 @@ def read_record(root: str | os.PathLike[str]) -> Record:
         except ValueError:
             continue  # a line torn by a kill
         entry = _entry(item)
-        if entry is not None and isinstance(item.get("path"), str):
+        if entry is not None and isinstance(item, dict) and isinstance(item.get("path"), str):
             pending.setdefault(item["path"], []).append(entry)
     return Record(entries, {k: tuple(v) for k, v in pending.items()}, tuple(problems))
 

@@ -11,7 +11,7 @@ from concurrent import futures
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from engine.core.encoder import load_encoder
 from engine.core.errors import WorkspaceError
@@ -23,6 +23,8 @@ from engine.workspace.semantic import Meaning, open_meaning
 from engine.workspace.stores import LoadProblem, Workspace, load_workspace
 from engine.workspace.threads import DaemonPool
 
+P = ParamSpec("P")
+T = TypeVar("T")
 WORDS_ALONE = Meaning(None)
 # Model calls in flight at once per workspace; each is bounded by its endpoint deadline.
 MODEL_WORKERS = 4
@@ -140,7 +142,7 @@ class Worker:
         self._answer_pool = DaemonPool(ANSWER_WORKERS, "synapse-answer")
         self._model_pool = DaemonPool(MODEL_WORKERS, "synapse-model")
         # Opening runs on the worker's thread, so a page can draw before the load finishes.
-        self._opening: Future[Any] = self.submit(open_workspace, root)
+        self._opening: Future[OpenWorkspace] = self.submit(open_workspace, root)
 
     @property
     def opened(self) -> OpenWorkspace:
@@ -157,21 +159,21 @@ class Worker:
         """The load's exception once it finished with one, else None."""
         return self._opening.exception() if self._opening.done() else None
 
-    def call(self, fn: Callable[..., Any], /, *args, **kwargs):
+    def call(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
         return self.submit(fn, *args, **kwargs).result()
 
-    def submit(self, fn: Callable[..., Any], /, *args, **kwargs) -> Future[Any]:
+    def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
         return self._pool.submit(fn, *args, **kwargs)
 
     def call_model(
         self,
-        fn: Callable[..., Any],
+        fn: Callable[..., T],
         /,
-        *args,
+        *args: Any,
         cancel: threading.Event | None = None,
         tick: Callable[[], None] | None = None,
-        **kwargs,
-    ):
+        **kwargs: Any,
+    ) -> T:
         """Run a call that waits on a model endpoint on the model pool, and wait for it.
 
         While waiting, `tick()` runs every `TICK_S`; whatever it raises (a page
@@ -181,8 +183,13 @@ class Worker:
         return _wait(self.submit_model(fn, *args, **kwargs), cancel, tick)
 
     def call_answer(
-        self, fn: Callable[..., Any], /, *args, tick: Callable[[], None] | None = None, **kwargs
-    ):
+        self,
+        fn: Callable[..., T],
+        /,
+        *args: Any,
+        tick: Callable[[], None] | None = None,
+        **kwargs: Any,
+    ) -> T:
         """Run an offline answer on the answer pool and wait for it.
 
         While waiting, `tick()` runs every `TICK_S`; if it raises (the page's user asked
@@ -190,7 +197,7 @@ class Worker:
         """
         return _wait(self._answer_pool.submit(fn, *args, **kwargs), None, tick)
 
-    def submit_model(self, fn: Callable[..., Any], /, *args, **kwargs) -> Future[Any]:
+    def submit_model(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
         return self._model_pool.submit(fn, *args, **kwargs)
 
     def close(self) -> None:
@@ -206,9 +213,7 @@ class Worker:
         self._pool.shutdown()
 
 
-def _wait(
-    future: Future[Any], cancel: threading.Event | None, tick: Callable[[], None] | None
-) -> object:
+def _wait(future: Future[T], cancel: threading.Event | None, tick: Callable[[], None] | None) -> T:
     """The future's result; `tick()` runs every TICK_S meanwhile, and what it raises cancels."""
     if tick is None:
         return future.result()

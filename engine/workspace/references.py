@@ -21,8 +21,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import bibtexparser
 from bibtexparser import middlewares
+from bibtexparser.entrypoint import parse_string
+from bibtexparser.library import Library
 from pylatexenc.latex2text import LatexNodes2Text
 
 from engine.core import jsonsafe
@@ -81,7 +82,7 @@ def load_references(root: str | os.PathLike[str]) -> References:
     for relative in REFERENCE_FILES:
         safe = resolve_inside(root, relative)
         try:
-            info = safe.path.stat() if safe.allowed else None
+            info = safe.path.stat() if safe.path is not None else None
         except OSError:
             info = None
         stamps.append((relative, (info.st_size, info.st_mtime_ns) if info else None))
@@ -175,13 +176,13 @@ def _merged(first: Reference, later: Reference) -> Reference:
 def _bibtex(text: str) -> tuple[list[Reference], int]:
     # The parser logs each bad block; they are counted into the problems instead.
     logging.getLogger("bibtexparser").setLevel(logging.ERROR)
-    library = bibtexparser.parse_string(
+    library = parse_string(
         text, append_middleware=[middlewares.SeparateCoAuthors(), middlewares.SplitNameParts()]
     )
     return list(_entries(library)), len(library.failed_blocks)
 
 
-def _entries(library) -> Iterable[Reference]:
+def _entries(library: Library) -> Iterable[Reference]:
     for entry in library.entries:
         fields = {key.lower(): value.value for key, value in entry.fields_dict.items()}
         authors = fields.get("author") or fields.get("editor") or []
@@ -286,7 +287,7 @@ def _labels_cached(path: str, stamp: tuple[int, int]) -> tuple[str, ...]:
 def _labels(root: str, citekey: str) -> tuple[str, ...]:
     safe = resolve_inside(root, f"{SOURCES_DIR}/{citekey}.pdf.json")
     try:
-        info = safe.path.stat() if safe.allowed else None
+        info = safe.path.stat() if safe.path is not None else None
     except OSError:
         return ()
     if info is None or info.st_size > 4 * 1024 * 1024:

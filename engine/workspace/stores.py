@@ -18,6 +18,7 @@ from typing import Any
 
 from engine.core import jsonsafe
 from engine.core.errors import EngineError, WorkspaceError
+from engine.core.jsonsafe import filled_strings
 from engine.core.paths import resolve_inside
 from engine.workspace.front_matter import ParsedNote, parse_note
 from engine.workspace.layout import CANON_DIR, CONFIG_FILE, MEMORY_DIR, SOURCES_DIR
@@ -106,7 +107,7 @@ class Workspace:
     def read_file(self, relative: str, *, limit: int = MAX_FILE_BYTES) -> bytes | None:
         """Bytes of a regular file inside the workspace; None if unsafe, absent or too big."""
         safe = resolve_inside(self.root, relative)
-        if not safe.allowed:
+        if safe.path is None:
             return None
         try:
             return read_regular(safe.path, limit=limit)[0]
@@ -230,7 +231,7 @@ class _Loader:
 
     def load_local_boxes(self) -> tuple[str, ...]:
         boxes = []
-        for entry in self._entries(CANON_DIR, required=False):
+        for entry in self._entries(CANON_DIR, required=False) or ():
             if entry.name.startswith(".") or not entry.is_dir():
                 continue
             rel = f"{CANON_DIR}/{entry.name}"
@@ -243,13 +244,15 @@ class _Loader:
         return tuple(boxes)
 
     def load_federated(self) -> tuple[FederatedBox, ...]:
-        declared = []
+        declared: list[FederatedBox] = []
         for n, entry in enumerate(self._federated_entries(), start=1):
-            repo, box, path = (entry.get(key) for key in ("repo", "box", "path"))
+            fields = [entry.get(key) for key in ("repo", "box", "path")]
             where = f"federated entry {n}"
-            if not all(isinstance(value, str) and value for value in (repo, box, path)):
+            if not filled_strings(fields):
                 self.refuse(CONFIG_FILE, f"{where} needs repo, box and path strings")
-            elif not (_federable(repo) and _federable(box)):
+                continue
+            repo, box, path = fields
+            if not (_federable(repo) and _federable(box)):
                 self.refuse(
                     CONFIG_FILE,
                     f"{where}: repo and box names may not contain '~', ':', '/' or whitespace",
@@ -299,17 +302,20 @@ class _Loader:
     def _page_labels(self, citekey: str) -> tuple[str, ...]:
         """The printed page labels `sources add` recorded for a PDF source, if any."""
         safe = resolve_inside(self.root, f"{SOURCES_DIR}/{citekey}.pdf.json")
+        if safe.path is None:
+            return ()
         try:
             sidecar = jsonsafe.loads(read_regular(safe.path, limit=MAX_NOTE_BYTES)[0])
         except (OSError, ValueError, TypeError, Refused):
             return ()
         labels = sidecar.get("labels") if isinstance(sidecar, dict) else None
-        ok = isinstance(labels, list) and all(isinstance(label, str) for label in labels)
-        return tuple(labels) if ok else ()
+        if isinstance(labels, list) and all(isinstance(label, str) for label in labels):
+            return tuple(labels)
+        return ()
 
     def _load_vault_folder(self, folder: VaultFolder, accepted: list[VaultNote]) -> bool:
         safe = resolve_inside(self.root, folder.path)
-        if not safe.allowed:
+        if safe.path is None:
             self.refuse(folder.path, safe.reason)
             return False
         if not safe.path.is_dir():
@@ -329,28 +335,27 @@ class _Loader:
     def _vault_note(self, folder: VaultFolder, inner: str) -> VaultNote | None:
         rel = f"{folder.path}/{inner}"
         safe = resolve_inside(self.root, rel)
-        if not safe.allowed:
+        if safe.path is None:
             self.refuse(rel, f"symlink not followed: {safe.reason}")
             return None
         key = (rel, f"vault:{folder.source}")
         try:
-            cached = self.previous.get(key)
             info = os.stat(safe.path)
-            fresh = cached is not None and (info.st_size, info.st_mtime_ns) == cached[:2]
-            if fresh and stat.S_ISREG(info.st_mode):
-                parsed = cached[2]
+            before = _unchanged(self.previous.get(key), info)
+            if isinstance(before, VaultNote):
+                parsed, size, mtime_ns = before, info.st_size, info.st_mtime_ns
             else:
                 data, mtime_ns = read_regular(safe.path, limit=MAX_NOTE_BYTES)
                 stamp = FileStamp.of(data, mtime_ns=mtime_ns)
                 parsed = parse_vault_note(data, folder, inner, rel=rel, root=self.root, stamp=stamp)
-                cached = (stamp.size, stamp.mtime_ns, parsed)
+                size = stamp.size
         except Refused as exc:
             self.refuse(rel, str(exc))
             return None
         except OSError as exc:
             self.refuse(rel, f"cannot read: {exc.strerror or exc}")
             return None
-        self.parsed[key] = cached
+        self.parsed[key] = (size, mtime_ns, parsed)
         for problem in parsed.problems:
             self.refuse(rel, problem)
         note = parsed.note
@@ -370,7 +375,7 @@ class _Loader:
 
     def _entries(self, rel_dir: str, *, required: bool) -> list[os.DirEntry[str]] | None:
         safe = resolve_inside(self.root, rel_dir)
-        if not safe.allowed:
+        if safe.path is None:
             self.refuse(rel_dir, safe.reason)
             return None
         try:
@@ -388,7 +393,7 @@ class _Loader:
         path: str | Path = entry.path
         if entry.is_symlink():
             safe = resolve_inside(self.root, rel)
-            if not safe.allowed:
+            if safe.path is None:
                 self.refuse(rel, f"symlink not followed: {safe.reason}")
                 return
             path = safe.path
@@ -428,14 +433,22 @@ class _Loader:
         cached = self.previous.get(key)
         if cached is not None:
             info = os.stat(path)
-            if stat.S_ISREG(info.st_mode) and (info.st_size, info.st_mtime_ns) == cached[:2]:
+            before = _unchanged(cached, info)
+            if isinstance(before, ParsedNote):
                 self.parsed[key] = cached
-                return cached[2]
+                return before
         data, mtime_ns = read_regular(path, limit=MAX_NOTE_BYTES)
         stamp = FileStamp.of(data, mtime_ns=mtime_ns)
         parsed = parse_note(data, store=store, source=source, path=rel, root=self.root, stamp=stamp)
         self.parsed[key] = (stamp.size, stamp.mtime_ns, parsed)
         return parsed
+
+
+def _unchanged(cached: _Parsed | None, info: os.stat_result) -> ParsedNote | VaultNote | None:
+    """The note parsed before, when its regular file has kept its size and modification time."""
+    if cached is None or not stat.S_ISREG(info.st_mode):
+        return None
+    return cached[2] if (info.st_size, info.st_mtime_ns) == cached[:2] else None
 
 
 def _federable(name: str) -> bool:

@@ -13,7 +13,10 @@ import queue
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
 class DaemonPool:
@@ -31,11 +34,11 @@ class DaemonPool:
         for thread in self._threads:
             thread.start()
 
-    def submit(self, fn: Callable[..., Any], /, *args, **kwargs) -> Future[Any]:
+    def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
         """Queue `fn(*args, **kwargs)`; a call not yet started can be cancelled on the future."""
         if self._closed:
             raise RuntimeError("the pool is shut down")
-        future: Future[Any] = Future()
+        future: Future[T] = Future()
         self._queue.put((future, fn, args, kwargs))
         return future
 

@@ -195,7 +195,7 @@ def parse_vault_note(
     names += _meta_tags(meta.get("aliases"), strip_hash=False)
     note = replace(note, tags=tags)
     names = [unicodedata.normalize("NFC", name) for name in names]
-    return VaultNote(note, reading.links, tuple(dict.fromkeys(names)), tuple(problems))
+    return VaultNote(note, tuple(reading.links), tuple(dict.fromkeys(names)), tuple(problems))
 
 
 def resolve_links(
@@ -210,20 +210,21 @@ def resolve_links(
     `labels(citekey)` gives a PDF source's printed page labels: an attribution's `p. 12`
     is the printed page, turned here into its position in the source text.
     """
-    parsed = sorted((p for p in parsed if p.note is not None), key=lambda p: p.note.path)
+    read = sorted(((p, p.note) for p in parsed if p.note is not None), key=lambda p: p[1].path)
     names = _Names()
-    for item in parsed:
+    for item, note in read:
         for name in item.names:
-            names.add(name, item.note.address)
+            names.add(name, note.address)
     ids = _Names()
-    for address, note in notes.items():
-        ids.add(note.id, address)
+    for known, other in notes.items():
+        ids.add(other.id, known)
     out: dict[str, Note] = {}
-    problems = []
-    for item in parsed:
-        note = item.note
+    problems: list[tuple[str, str]] = []
+    for item, note in read:
         links = list(note.links)
-        missing, inexact, ambiguous = [], [], []
+        missing: list[str] = []
+        inexact: list[str] = []
+        ambiguous: list[str] = []
         for target, relation in item.pending:
             wanted = _stem(unicodedata.normalize("NFC", target.strip()))
             address = names.exact(wanted) or ids.exact(wanted)
@@ -363,7 +364,9 @@ class _Body:
             self.links.append((target, relation or LINKS_TO))
         self.tags.extend(m.group(1) for m in _TAG.finditer(_WIKILINK.sub("", visible)))
 
-    def _end_block(self, block: list[str], plain: list[str], attribution) -> None:
+    def _end_block(
+        self, block: list[str], plain: list[str], attribution: re.Match[str] | None
+    ) -> None:
         if not block:
             return
         text = " ".join(" ".join(part for part in block if part).split())
@@ -399,7 +402,14 @@ def _display(text: str) -> str:
     return _WIKILINK.sub(shown, text)
 
 
-def _kind(folder, meta, tags, quotes, citekey, problems) -> NoteKind:
+def _kind(
+    folder: VaultFolder,
+    meta: Mapping[str, Any],
+    tags: tuple[str, ...],
+    quotes: Sequence[Quote],
+    citekey: str | None,
+    problems: list[str],
+) -> NoteKind:
     allowed = KINDS_BY_STORE[folder.store]
     declared = meta.get("type")
     if isinstance(declared, str) and declared in {kind.value for kind in allowed}:

@@ -1,0 +1,83 @@
+"""The one Unicode fold: how a character, or a letter with its combining marks, is compared.
+
+Both the tokenizer (`engine.core.text`) and the quote matcher (`engine.core.quote`) fold
+text through `fold_cluster` before comparing it; each keeps its own map from folded
+offsets back to the text as written. Text is compared as it is displayed:
+
+- NFKC first (ligatures, full-width forms, `…` → `...`), applied to a base character
+  together with its combining marks, so `é` and `e` + U+0301 compare alike;
+- curly single quotes, primes and the modifier apostrophe become `'`, curly double quotes
+  `"`; other quotation marks (`‚ « » ‹ ›` and the grave accent) look different and stay;
+- every minus or dash look-alike (`MINUS_LIKE`) becomes `-`, so a sign written with any of
+  them counts, and a sign dropped or flipped is a mismatch rather than an invisible one;
+- a superscript digit or sign keeps its exponent apart from the base: `10⁻³` is `10^-3`,
+  never the range `10-3` nor `103`;
+- only the soft hyphen folds away. Every other character that shows, or changes how text
+  shows (an arrow, `‰`, a private-use glyph, a zero-width character, a bidi control), is
+  kept as it is, to be compared like a letter.
+
+Case is not folded here: each caller folds case its own way.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterator
+from functools import lru_cache
+
+# Every character that displays as a minus or a dash: Unicode's dash punctuation (Pd) and
+# the signs drawn like one (modifier minus, heavy minus, line extensions, box rules).
+MINUS_LIKE = (
+    "\u058a\u05be\u1400\u1806\u2010\u2011\u2012\u2013\u2014\u2015\u2e17\u2e1a\u2e3a\u2e3b"
+    "\u2e40\u2e5d\u301c\u3030\u30a0\ufe31\ufe32\ufe58\ufe63\uff0d"
+    "\u02d7\u2043\u2212\u2796\u23af\u2500\u2501\u2574\u2576\u208b"
+)
+SOFT_HYPHEN = "\u00ad"
+# Applied after NFKC, which leaves these alone.
+_TABLE = str.maketrans(
+    {
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201b": "'",
+        "\u02bc": "'",
+        "\u2032": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u201e": '"',
+        "\u201f": '"',
+        # A soft hyphen only marks where a word may break: it displays as nothing, or as a
+        # hyphen at a line end. Every other format character stays.
+        SOFT_HYPHEN: "",
+    }
+    | dict.fromkeys(map(ord, MINUS_LIKE), "-")
+)
+# Only the minus look-alikes, for readers that fold nothing else (figures in prose).
+SIGNS = str.maketrans(dict.fromkeys(MINUS_LIKE, "-"))
+SUPERSCRIPT = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻", "0123456789+-", strict=True))
+
+
+def fold_cluster(text: str, lo: int, hi: int) -> str:
+    """The fold of the cluster `text[lo:hi]`: a base character and the marks that follow it.
+
+    A superscript opens its exponent with `^` unless it continues one (`10⁻³` → `10^-3`).
+    """
+    raised = SUPERSCRIPT.get(text[lo])
+    if raised is not None and hi == lo + 1:
+        return raised if lo and text[lo - 1] in SUPERSCRIPT else "^" + raised
+    return fold_alone(text[lo:hi])
+
+
+@lru_cache(maxsize=4096)
+def fold_alone(cluster: str) -> str:
+    """The fold of a cluster read without the character before it (no superscript rule)."""
+    return unicodedata.normalize("NFKC", cluster).translate(_TABLE)
+
+
+def clusters(text: str, first: int, last: int) -> Iterator[tuple[int, int]]:
+    """The clusters of `text[first:last]`: base characters with the combining marks after them."""
+    lo = first
+    for i in range(first + 1, last):
+        if not unicodedata.combining(text[i]):
+            yield lo, i
+            lo = i
+    yield lo, last
