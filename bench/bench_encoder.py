@@ -153,10 +153,12 @@ def _server_rss():
     saved = {k: os.environ.get(k) for k in env}
     os.environ.update(env)
     try:
-        with tempfile.TemporaryDirectory() as tmp:
-            with app_process(DEMO, Path(tmp) / "app.log") as (url, server):
-                drive(url, plan(claims, SERVER_SESSIONS, SERVER_ASKS))
-                peak = _peak_mb(server.pid)
+        with (
+            tempfile.TemporaryDirectory() as tmp,
+            app_process(DEMO, Path(tmp) / "app.log") as (url, server),
+        ):
+            drive(url, plan(claims, SERVER_SESSIONS, SERVER_ASKS))
+            peak = _peak_mb(server.pid)
     finally:
         for key, value in saved.items():
             if value is None:
