@@ -6,8 +6,9 @@ blends the lexical measurements the offline reasoner already makes (how much of 
 question the note and the sentence cover, how far the note stands out from the runner-up)
 with meaning (how close the note's nearest sentence, its title and the restated sentence
 come to the question, and how far the note's nearest sentence stands out from the
-runner-up's) and with how many salient terms the claim names, in a logistic model fitted out of fold on SciFact train by `python -m engine.evaluation.fit_relevance`,
-folds grouped by abstract, and checked on Climate-FEVER.
+runner-up's) and with how many salient terms the claim names, in a logistic model fitted
+out of fold on SciFact train by `python -m engine.evaluation.fit_relevance`, folds grouped
+by abstract, and checked on Climate-FEVER.
 
 The gate only chooses whether the reasoner restates or gives up. A salient term the note
 never mentions, or a sentence that only says what a study set out to do, still gives up
