@@ -118,3 +118,10 @@ def test_words_alone_answers_as_before_meaning(lab):
         reasoner=OfflineReasoner(OfflineConfig(ground_practice=False, relevance=False)),
     )
     assert lexical.to_json(timings=False) == plain.to_json(timings=False)
+
+
+def test_a_claim_naming_many_salient_terms_counts_as_naming_three():
+    # SciFact claims name one to three; a pasted quote naming eleven must not sink the gate.
+    gate = shipped_gate()
+    many = gate.probability(_relevance(0.9, salient=11))
+    assert many == gate.probability(_relevance(0.9, salient=3))

@@ -29,6 +29,9 @@ from typing import Any
 GATE_PATH = Path(__file__).parent / "data" / "relevance.json"
 # Margins are clipped so a note with no rival (margin 1) does not dominate the blend.
 MARGIN_CLIP = 0.3
+# SciFact train claims name one to three salient terms; a question naming more (a pasted
+# quote) is read as naming three, so the count never outweighs the cosines it was fitted with.
+SALIENT_CLIP = 3
 
 
 @dataclass(frozen=True)
@@ -63,7 +66,7 @@ class Relevance:
             "sentence_cosine": self.sentence_cosine,
             "cosine_margin": _clip(self.cosine_margin),
             "title_cosine": self.title_cosine,
-            "salient": float(self.salient),
+            "salient": float(min(self.salient, SALIENT_CLIP)),
         }
 
 
