@@ -33,8 +33,8 @@ def test_with_meaning_retrieval_still_returns_what_bm25_ranks_first(lab):
     assert best in found and len(found) == len(set(found))
 
 
-def _relevance(cosine: float) -> Relevance:
-    return Relevance(0.8, 0.5, 0.1, cosine, cosine, 0.05)
+def _relevance(cosine: float, *, salient: int = 1) -> Relevance:
+    return Relevance(0.8, 0.5, 0.1, cosine, cosine, 0.05, title_cosine=cosine, salient=salient)
 
 
 def test_the_shipped_gate_is_fitted_for_the_shipped_encoder(lab):
@@ -44,9 +44,19 @@ def test_the_shipped_gate_is_fitted_for_the_shipped_encoder(lab):
     assert RelevanceGate.from_json(gate.to_json()) == gate
 
 
-def test_a_nearer_sentence_makes_the_gate_more_willing_not_less():
+def test_a_note_nearer_in_meaning_makes_the_gate_more_willing_not_less():
     gate = shipped_gate()
     assert gate.probability(_relevance(0.9)) > gate.probability(_relevance(0.3))
+
+
+def test_the_gate_reads_the_title_and_the_claims_salient_terms():
+    gate = shipped_gate()
+    assert {"title_cosine", "salient"} <= set(gate.features)
+    near = replace(_relevance(0.6), title_cosine=0.9)
+    assert gate.probability(near) > gate.probability(replace(near, title_cosine=0.3))
+    assert gate.probability(_relevance(0.6, salient=1)) != gate.probability(
+        _relevance(0.6, salient=3)
+    )
 
 
 def _refusing() -> RelevanceGate:
@@ -108,3 +118,10 @@ def test_words_alone_answers_as_before_meaning(lab):
         reasoner=OfflineReasoner(OfflineConfig(ground_practice=False, relevance=False)),
     )
     assert lexical.to_json(timings=False) == plain.to_json(timings=False)
+
+
+def test_a_claim_naming_many_salient_terms_counts_as_naming_three():
+    # SciFact claims name one to three; a pasted quote naming eleven must not sink the gate.
+    gate = shipped_gate()
+    many = gate.probability(_relevance(0.9, salient=11))
+    assert many == gate.probability(_relevance(0.9, salient=3))

@@ -4,8 +4,10 @@
 data/scifact/claims_train.jsonl) navigates every claim once with the shipped reasoner and
 prints three things:
 
-1. where each claim's gold abstract stands: answered with, best but given up on, checked
-   but beaten by another note, retrieved but never checked, or never retrieved;
+1. where each claim's gold abstract stands: answered with, best but given up on (and by
+   which rule: a salient term unmentioned, an aim, standing out in neither words nor
+   meaning, the relevance gate, the coverage thresholds), checked but beaten by another
+   note, retrieved but never checked, or never retrieved;
 2. the oracle bound: the recall if the reasoner restated every best candidate that names
    every salient question term (the router refuses the others) and only when it is gold;
 3. an out-of-fold logistic gate over the candidate's measurements (coverage of the note,
@@ -32,7 +34,13 @@ from engine.evaluation.scifact import SCIFACT_BOX, GoldClaim
 from engine.evaluation.train_stance import cross_validated
 from engine.evaluation.tune_offline import recorded
 from engine.navigation.navigator import NavState
-from engine.navigation.reasoners.offline import Candidate, OfflineConfig, best_candidate, strong
+from engine.navigation.reasoners.offline import (
+    Candidate,
+    OfflineConfig,
+    best_candidate,
+    stands_out,
+    strong,
+)
 
 PREFIX = f"zk:{SCIFACT_BOX}:"
 # The issue's evidence-recall target; the listing stops at the first gate reaching it.
@@ -65,7 +73,7 @@ def observe(workspace: str, claims_path: str) -> list[Case]:
             standing = "no evidence in the corpus"
         elif best is not None and best.address in wanted:
             answered = strong(best, config)
-            standing = "gold answered" if answered else "gold best, given up on"
+            standing = "gold answered" if answered else f"gold best, {given_up(best, config)}"
         elif state is not None and wanted & set(state.grounded):
             standing = "gold checked, another note best"
         elif state is not None and wanted & set(state.neighbourhood.nodes):
@@ -76,6 +84,19 @@ def observe(workspace: str, claims_path: str) -> list[Case]:
         out.append(Case(gold, best, standing, features))
     opened.close()
     return out
+
+
+def given_up(best: Candidate, config: OfflineConfig) -> str:
+    """Why the reasoner gave up on a candidate, by the first rule that turned it down."""
+    if best.gaps:
+        return "given up on: a salient term unmentioned"
+    if best.asks:
+        return "given up on: an aim, not a finding"
+    if best.relevance is not None and config.relevance_gate() is not None:
+        if not stands_out(best, config):
+            return "given up on: stands out in neither words nor meaning"
+        return "given up on: the relevance gate turns it down"
+    return "given up on: below the coverage thresholds"
 
 
 def _features(opened: OpenWorkspace, best: Candidate, state: NavState) -> tuple[float, ...]:

@@ -13,7 +13,9 @@ the answer choice:
   other folds only (the bar by an inner cross-validation over them), so the pooled figures
   are held out;
 - the curve: evidence recall at citation precision 0.80, 0.85 and 0.90 of out-of-fold gate
-  scores, for the blend and for a gate over the lexical measurements alone, from one run.
+  scores, for the blend, for the earlier six-input blend (without the title's cosine and
+  the count of salient terms) and for a gate over the lexical measurements alone, from one
+  run.
 
 Folds: five, claims that cite one abstract (directly or along a chain) share a fold.
 With `--write`, the gate fitted on every claim, with the bar its out-of-fold scores call
@@ -56,12 +58,15 @@ from engine.navigation.relevance import GATE_PATH, Relevance, RelevanceGate
 from engine.workspace.notes import Store
 from engine.workspace.passages import PASSAGE_BOX
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 L2 = 1.0
 FLOOR = 0.80  # citation precision and no-evidence abstention asked of every setting
 LEVELS = (0.80, 0.85, 0.90)
 COSINE_WEIGHTS = (0.0, 0.25, 0.5, 1.0)
-BLEND = ("coverage", "sentence", "margin", "cosine", "sentence_cosine", "cosine_margin")
+# The gate's inputs before the title's cosine and the count of salient terms were added;
+# fitted and reported beside the shipped blend, from the same run.
+EARLIER = ("coverage", "sentence", "margin", "cosine", "sentence_cosine", "cosine_margin")
+BLEND = (*EARLIER, "title_cosine", "salient")
 LEXICAL = ("coverage", "sentence", "margin")
 # The coverage thresholds tried per fold for the lexical baseline (as in tune_offline).
 GRID = [
@@ -391,6 +396,9 @@ def main() -> None:
     shipped = figures((c, _lexical(c, (0.6, 0.06, 0.3))) for c in words)
     print(_show("before, words alone, shipped thresholds (train fit)", shipped))
     print(_show("before, words alone, thresholds picked per fold (held out)", lexical_cv(words)))
+    earlier, chosen = gate_cv(by_weight, EARLIER)
+    print(_show("hybrid retrieval, the earlier six-input gate (held out)", earlier))
+    print(f"  per fold (fold, cosine weight, bar): {chosen}")
     after, chosen = gate_cv(by_weight, BLEND)
     print(_show("after, hybrid retrieval and the relevance gate (held out)", after))
     print(f"  per fold (fold, cosine weight, bar): {chosen}")
@@ -401,10 +409,11 @@ def main() -> None:
         "words alone, lexical retrieval": curve(words, LEXICAL),
         "words alone, hybrid retrieval": curve(by_weight[0.0], LEXICAL),
     }
+    rows |= {f"earlier blend, cosine weight {w}": curve(c, EARLIER) for w, c in by_weight.items()}
     rows |= {f"blend, cosine weight {w}": curve(c, BLEND) for w, c in by_weight.items()}
     for name, points in rows.items():
         cells = "  ".join(f"P{lv:.2f}: {r:.3f} ({a:.3f})" for lv, (r, a) in points.items())
-        print(f"  {name:<34} {cells}")
+        print(f"  {name:<38} {cells}")
     fitted_gate, weight = final_gate(by_weight, fingerprint)
     print(f"fitted on all claims: cosine weight {weight}, bar {fitted_gate.threshold:.3f}")
     print("  weights: " + ", ".join(
@@ -434,13 +443,17 @@ def climate_check(where: Path) -> Iterator[str]:
             with _encoder(on):
                 opened = open_workspace(Path(tmp) / "ws")
             try:
+                if on and opened.meaning.semantic is None:
+                    raise SystemExit(f"error: no encoder: {opened.meaning_notice}")
                 figures_ = score(run_claims(opened, golds))
             finally:
                 opened.close()
             yield (
                 f"Climate-FEVER ({len(golds)} claims, {figures_['claims_with_evidence']} with "
                 f"evidence), {name}: recall {figures_['evidence_recall']}  precision "
-                f"{figures_['citation_precision']}  abstain {figures_['abstain_rate_no_evidence']}"
+                f"{figures_['citation_precision']}  abstain "
+                f"{figures_['abstain_rate_no_evidence']}  answered {figures_['answer_rate']}  "
+                f"median ask {figures_['median_latency_ms']} ms"
             )
 
 

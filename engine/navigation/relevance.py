@@ -4,10 +4,11 @@ Words alone cannot tell an abstract that tests a claim from one on the same topi
 claims without evidence cite abstracts on the very same subject). With an encoder, the gate
 blends the lexical measurements the offline reasoner already makes (how much of the
 question the note and the sentence cover, how far the note stands out from the runner-up)
-with meaning (how close the note's nearest sentence and the restated sentence come to the
-question, and how far the note's nearest sentence stands out from the runner-up's) in a
-logistic model fitted out of fold on SciFact train by `python -m engine.evaluation.fit_relevance`,
-folds grouped by abstract, and checked on Climate-FEVER.
+with meaning (how close the note's nearest sentence, its title and the restated sentence
+come to the question, and how far the note's nearest sentence stands out from the
+runner-up's) and with how many salient terms the claim names, in a logistic model fitted
+out of fold on SciFact train by `python -m engine.evaluation.fit_relevance`, folds grouped
+by abstract, and checked on Climate-FEVER.
 
 The gate only chooses whether the reasoner restates or gives up. A salient term the note
 never mentions, or a sentence that only says what a study set out to do, still gives up
@@ -28,6 +29,9 @@ from typing import Any
 GATE_PATH = Path(__file__).parent / "data" / "relevance.json"
 # Margins are clipped so a note with no rival (margin 1) does not dominate the blend.
 MARGIN_CLIP = 0.3
+# SciFact train claims name one to three salient terms; a question naming more (a pasted
+# quote) is read as naming three, so the count never outweighs the cosines it was fitted with.
+SALIENT_CLIP = 3
 
 
 @dataclass(frozen=True)
@@ -38,7 +42,9 @@ class Relevance:
     `sentence` the restated sentence's (with its title), `margin` how much better the note
     covers it than the runner-up; `cosine` is the note's nearest sentence to the question,
     `sentence_cosine` the restated sentence's, `cosine_margin` how much nearer the note's
-    nearest sentence is than the runner-up note's.
+    nearest sentence is than the runner-up note's; `title_cosine` is the note's title's,
+    and `salient` counts the question's salient terms (a claim naming many specific things
+    is more often tested by the one abstract that names them all).
     """
 
     coverage: float
@@ -47,6 +53,8 @@ class Relevance:
     cosine: float
     sentence_cosine: float
     cosine_margin: float
+    title_cosine: float = 0.0
+    salient: int = 0
 
     def features(self) -> dict[str, float]:
         """The named inputs of the gate."""
@@ -57,6 +65,8 @@ class Relevance:
             "cosine": self.cosine,
             "sentence_cosine": self.sentence_cosine,
             "cosine_margin": _clip(self.cosine_margin),
+            "title_cosine": self.title_cosine,
+            "salient": float(min(self.salient, SALIENT_CLIP)),
         }
 
 

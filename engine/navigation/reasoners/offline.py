@@ -334,6 +334,7 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
     if config.cosine_weight is None and gate is not None:
         weight = gate.cosine_weight
     near: dict[str, float] = {}  # note -> its nearest sentence's (or title's) cosine
+    titles: dict[str, float] = {}  # note -> its title's cosine
     said: dict[tuple[str, str], float] = {}  # (note, sentence) -> the sentence's cosine
     best: Candidate | None = None
     notes: dict[str, float] = {}
@@ -348,7 +349,7 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
         pairs = _sentences_of(state, address)
         if closeness is not None:
             cosines = closeness([_title(state, address), *(t for t, _ in pairs)])
-            near[address] = max(cosines)
+            near[address], titles[address] = max(cosines), cosines[0]
             said |= {(address, t): c for (t, _), c in zip(pairs, cosines[1:], strict=True)}
         mine: Candidate | None = None
         for text, confirmed in pairs:
@@ -421,6 +422,8 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
         cosine_margin=1.0
         if nearest_rival is None
         else round(near[best.address] - nearest_rival, 6),
+        title_cosine=titles[best.address],
+        salient=len(salient),
     )
     return replace(best, relevance=relevance)
 
