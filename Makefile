@@ -52,7 +52,7 @@ test: dev chromium
 	$(PY) -m ruff format --check .
 	$(VENV)/bin/lint-imports
 	$(PY) -m mypy
-	$(PY) -m pytest -n 2 --dist loadfile
+	$(PY) -m pytest -n 2 --dist loadfile --no-loadscope-reorder
 
 # The model path on a real model: llama.cpp (xllamacpp) serving SmolLM2-135M on 127.0.0.1.
 test-model: dev

@@ -91,7 +91,15 @@ class Session:
         stream = url.replace("http://", "ws://", 1) + "/_stcore/stream"
         self._stack = ExitStack()
         self._socket = self._stack.enter_context(
-            connect(stream, subprotocols=["streamlit"], max_size=None, open_timeout=DEADLINE)
+            # No keepalive pings: a server busy with twenty sessions answers a ping late, and
+            # the client would drop a healthy session for it; each read has its own deadline.
+            connect(
+                stream,
+                subprotocols=["streamlit"],
+                max_size=None,
+                open_timeout=DEADLINE,
+                ping_interval=None,
+            )
         )
         self.last = Rerun()
         # A browser sends every widget's value on each rerun; a widget left out is reset.

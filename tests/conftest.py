@@ -29,7 +29,8 @@ SCIFACT_FIXTURES = frozenset({"scifact_demo", "scifact_slice"})
 
 
 # Files whose tests take the longest start first, so that the two workers finish together
-# instead of one running a slow browser module alone at the end.
+# instead of one running a slow browser module alone at the end (`make test` passes
+# --no-loadscope-reorder, or xdist would order files by their number of tests instead).
 SLOW_FIRST = (
     "test_load.py",
     "test_browser_journeys.py",
