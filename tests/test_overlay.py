@@ -270,7 +270,8 @@ def test_a_model_typer_in_the_overlay_is_gated_by_its_model(lab, chat_server):
     assert not [e for e in built.edges if e.relation is Relation.CONTRADICTS]
 
 
-def test_offline_contradictions_carry_a_cue_and_a_calibrated_confidence(tmp_path):
+def test_offline_contradictions_carry_a_cue_and_a_calibrated_confidence(tmp_path, monkeypatch):
+    monkeypatch.setenv(ENV_ENCODER, "none")  # stance reads words; meaning would cost a minute
     if not (SCIFACT / "corpus.jsonl.gz").exists():
         pytest.skip("SciFact data absent")
     import_scifact(

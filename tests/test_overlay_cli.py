@@ -3,6 +3,7 @@ import json
 import pytest
 
 from engine.commands.eval_overlay import annotated_pairs, contradiction_bands, gold_pairs
+from engine.core.encoder import ENV_ENCODER
 from engine.datasets.scifact import import_scifact, labels_path
 from engine.review.overlay import OVERLAY_PATH, Overlay, OverlayEdge
 from engine.review.relations import Relation
@@ -60,7 +61,8 @@ def test_triage_set_refuses_an_unknown_decision(lab_path):
 
 
 @pytest.mark.skipif(not (SCIFACT / "corpus.jsonl.gz").exists(), reason="SciFact data absent")
-def test_eval_overlay_scores_both_relations(tmp_path):
+def test_eval_overlay_scores_both_relations(tmp_path, monkeypatch):
+    monkeypatch.setenv(ENV_ENCODER, "none")  # stance reads words; meaning would cost a minute
     out_dir = tmp_path / "sf"
     import_scifact(SCIFACT / "corpus.jsonl.gz", SCIFACT / "claims_train.jsonl", out_dir, limit=300)
     assert invoke("overlay", "build", "--workspace", out_dir, "--quiet").code == 0
