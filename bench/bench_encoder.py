@@ -14,12 +14,15 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
 from bench.timing import median, row, sample_ms
-from engine.core.encoder import load_encoder
+from engine.core.encoder import ENV_ENCODER, load_encoder
 from engine.core.minilm import MiniLM
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,15 +95,8 @@ def _asks():
     from engine.api import ask, open_workspace
     from engine.workspace.semantic import Meaning
 
-    saved = os.environ.get("SYNAPSE_ENCODER")
-    os.environ["SYNAPSE_ENCODER"] = "minilm"
-    try:
+    with _encoder("minilm"):
         opened = open_workspace(DEMO)
-    finally:
-        if saved is None:
-            os.environ.pop("SYNAPSE_ENCODER")
-        else:
-            os.environ["SYNAPSE_ENCODER"] = saved
     words = replace(opened, meaning=Meaning(None, "words alone"))
     claims = _claims(QUESTIONS)
     for name, view in (("hybrid + relevance gate", opened), ("words alone", words)):
@@ -143,28 +139,17 @@ def _rss():
 
 def _server_rss():
     """The app server's peak RSS on the demo with meaning, after four sessions asked."""
-    import tempfile
-
     from bench.app_server import app_process
     from bench.bench_load import drive, plan
 
     claims = _claims(SERVER_SESSIONS * SERVER_ASKS)
-    env = {"SYNAPSE_ENCODER": "minilm"}
-    saved = {k: os.environ.get(k) for k in env}
-    os.environ.update(env)
-    try:
-        with (
-            tempfile.TemporaryDirectory() as tmp,
-            app_process(DEMO, Path(tmp) / "app.log") as (url, server),
-        ):
-            drive(url, plan(claims, SERVER_SESSIONS, SERVER_ASKS))
-            peak = _peak_mb(server.pid)
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
+    with (
+        _encoder("minilm"),
+        tempfile.TemporaryDirectory() as tmp,
+        app_process(DEMO, Path(tmp) / "app.log") as (url, server),
+    ):
+        drive(url, plan(claims, SERVER_SESSIONS, SERVER_ASKS))
+        peak = _peak_mb(server.pid)
     yield row(
         f"app server peak RSS, demo with meaning, {SERVER_SESSIONS} sessions x {SERVER_ASKS} asks",
         peak,
@@ -172,6 +157,20 @@ def _server_rss():
         target="< 500 MB",
         meets=peak < 500,
     )
+
+
+@contextmanager
+def _encoder(name: str) -> Iterator[None]:
+    """Within: this process, and any server it starts, use the encoder `name`."""
+    saved = os.environ.get(ENV_ENCODER)
+    os.environ[ENV_ENCODER] = name
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop(ENV_ENCODER, None)
+        else:
+            os.environ[ENV_ENCODER] = saved
 
 
 def _peak_mb(pid: int) -> float:

@@ -179,7 +179,6 @@ def read_vectors(root: Path, encoder: Encoder) -> tuple[SentenceVectors, int]:
     except (OSError, WorkspaceError):
         return empty, 0
     parsed = _parse(raw, encoder)
-    del raw  # the records are a view of it
     if parsed is None:
         return empty, 0
     secret = index_key()
