@@ -53,6 +53,15 @@ def app_in_chromium(
             browser.close()
 
 
+def question_box(page: Page):
+    """The question text area.
+
+    Matched exactly and by role: a loose label match also finds the "Try a question" heading,
+    and before the text area has rendered that heading is the only match.
+    """
+    return page.get_by_role("textbox", name="Question", exact=True)
+
+
 def open_page(page: Page, name: str) -> None:
     """Follow the sidebar link to page `name` and wait for its run to end."""
     page.get_by_test_id("stSidebarNav").get_by_role("link", name=name).click()

@@ -12,6 +12,7 @@ from tests.browser_support import (
     app_in_chromium,
     is_local,
     open_page,
+    question_box,
     save_contradiction_overlay,
     shot,
     wait_idle,
@@ -34,7 +35,7 @@ def test_a_review_session_in_chromium_stays_on_this_machine(lab_path: Path, tmp_
         expect(page.get_by_text("Page not found")).to_have_count(0)
 
         # Navigate: ask, see the verdict, step back through the trace, see the graph.
-        page.get_by_label("Question").fill(QUESTION)
+        question_box(page).fill(QUESTION)
         page.get_by_role("button", name="Ask").click()
         banner = page.get_by_test_id("stAlert").filter(has_text="ABSTAIN")
         expect(banner).to_contain_text("refuted source", timeout=30_000)

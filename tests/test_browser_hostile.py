@@ -13,6 +13,7 @@ from engine.review.relations import Relation
 from tests.browser_support import (
     app_in_chromium,
     is_local,
+    question_box,
     wait_idle,
 )
 
@@ -87,7 +88,7 @@ def test_hostile_titles_and_bodies_never_run(lab_path: Path, tmp_path: Path):
         page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
         page.goto(f"{url}/ask")
         wait_idle(page)
-        page.get_by_label("Question").fill(QUESTION)
+        question_box(page).fill(QUESTION)
         page.get_by_role("button", name="Ask").click()
         expect(page.get_by_test_id("stAlert").first).to_be_visible(timeout=30_000)
         wait_idle(page)

@@ -14,6 +14,7 @@ from engine.workspace.examples import landing_examples, read_examples
 from engine.workspace.stores import load_workspace
 from tests.browser_support import (
     ARTIFACTS,
+    question_box,
     served_browser,
     shot,
     wait_idle,
@@ -139,7 +140,7 @@ def test_enter_submits_and_an_address_in_a_question_stays_text(app):
     url, page = session(app)
     page.goto(f"{url}/ask")
     wait_idle(page)
-    box = page.get_by_label("Question")
+    box = question_box(page)
     box.fill("")
     box.press("Enter")
     expect(page.get_by_text("Type a question first")).to_be_visible(timeout=30_000)
@@ -207,7 +208,7 @@ def test_the_sidebar_stays_whole_and_current_while_a_model_call_runs(app):
             wait_idle(page)
         sidebar.get_by_text("Budget").click()
         expect(sidebar.get_by_label("Hops")).to_be_visible()
-        box = page.get_by_label("Question")
+        box = question_box(page)
         box.fill(ASKED)
         box.press("Enter")
         expect(page.locator(RUNNING)).to_have_count(1, timeout=30_000)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser_support import app_in_chromium, is_local, shot, wait_idle
+from tests.browser_support import app_in_chromium, is_local, question_box, shot, wait_idle
 from tests.builders.pdfgen import write_pdf
 from tests.workspaces import make_workspace
 
@@ -57,7 +57,7 @@ def test_add_a_folder_of_pdfs_ask_and_read_the_cited_page(tmp_path: Path):
         assert (target / "sources" / "okafor2021sleep.txt").is_file()
         page.get_by_test_id("stSidebarNav").get_by_role("link", name="Navigate").click()
         wait_idle(page)
-        page.get_by_label("Question").fill(QUESTION)
+        question_box(page).fill(QUESTION)
         wait_idle(page)
         page.get_by_role("button", name="Ask").click()
         try:

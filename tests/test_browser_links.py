@@ -10,7 +10,15 @@ from playwright.sync_api import Page, expect, sync_playwright
 
 from bench.app_server import running_app
 from engine.workspace.examples import landing_examples, read_examples
-from tests.browser_support import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, ROOT, shot, wait_idle
+from tests.browser_support import (
+    ARTIFACTS,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    ROOT,
+    question_box,
+    shot,
+    wait_idle,
+)
 from tests.workspaces import words_alone
 
 pytestmark = pytest.mark.browser
@@ -64,7 +72,7 @@ def test_a_momentum_lab_example_asks_in_momentum_lab_and_a_reload_keeps_it(app):
     page.reload()
     wait_idle(page)
     expect(verdict(page).first).to_have_text(shown, timeout=60_000)
-    expect(page.get_by_label("Question")).to_have_value(example.question)
+    expect(question_box(page)).to_have_value(example.question)
     expect(sidebar.get_by_text(notes)).to_be_visible()
     shot(page, "02-after-reload", folder=SHOTS)
 
@@ -74,7 +82,7 @@ def test_enter_asks_and_shift_enter_starts_a_line(app, keys):
     url, page = session(app)
     page.goto(f"{url}/ask?ws={LAB}")
     wait_idle(page)
-    box = page.get_by_label("Question")
+    box = question_box(page)
     box.fill("Do momentum crashes occur")
     box.press("Shift+Enter")
     box.press_sequentially("after market rebounds?")
@@ -90,7 +98,7 @@ def test_a_citation_opens_the_source_page_marked_and_the_report_downloads(app):
     page.goto(f"{url}/ask?ws={LAB}")
     wait_idle(page)
     question = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
-    box = page.get_by_label("Question")
+    box = question_box(page)
     box.fill(question)
     box.press("Enter")
     expect(verdict(page).first).to_contain_text("ANSWER", timeout=60_000)

@@ -17,6 +17,7 @@ from playwright.sync_api import Page, expect
 from tests.browser_support import (
     app_in_chromium,
     open_page,
+    question_box,
     save_review_overlay,
     shot,
     wait_idle,
@@ -92,7 +93,7 @@ def test_practice_wrong_keeps_the_pair_and_the_canon_grounded(lab_path: Path, tm
 
         # The canon claim stays grounded: asking its sentence answers.
         open_page(page, "Navigate")
-        page.get_by_label("Question").fill(QUESTION)
+        question_box(page).fill(QUESTION)
         page.get_by_role("button", name="Ask").click()
         expect(page.get_by_test_id("stAlert").filter(has_text="ANSWER")).to_be_visible(
             timeout=30_000

@@ -12,6 +12,7 @@ from tests.browser_support import (
     ROOT,
     app_in_chromium,
     is_local,
+    question_box,
     shot,
     wait_idle,
 )
@@ -39,7 +40,7 @@ def test_the_dag_page_cites_author_year_and_the_printed_page(tmp_path: Path):
         page.on("request", lambda request: requests.append(request.url))
         page.goto(f"{url}/ask")
         wait_idle(page)
-        page.get_by_label("Question").fill(QUESTION)
+        question_box(page).fill(QUESTION)
         page.get_by_role("button", name="Ask").click()
         banner = page.get_by_test_id("stAlert").filter(has_text="ANSWER")
         expect(banner).to_be_visible(timeout=30_000)
