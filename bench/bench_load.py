@@ -99,6 +99,10 @@ class Session:
                 max_size=None,
                 open_timeout=DEADLINE,
                 ping_interval=None,
+                # Unread frames queue without bound, so the reader keeps reading and sees the
+                # server's close frame: with the default bound, leaving mid-ask waited out the
+                # 10 s close timeout behind frames nobody read.
+                max_queue=None,
             )
         )
         self.last = Rerun()

@@ -1,7 +1,8 @@
 """Navigate on a hand-made vault in a real browser: the missing hop in red, reasons as typed.
 
-Each journey runs light and dark, at 1280×800 and at 800×900, and leaves a full-page
-screenshot of each under `test-artifacts/reasons/`.
+Between them the two journeys run light and dark, at 1280×800 and at 800×900 (each journey
+in both schemes and both sizes, crossed), and leave a full-page screenshot of each under
+`test-artifacts/reasons/`.
 """
 
 from __future__ import annotations
@@ -28,13 +29,11 @@ FRAMED = (
     "I am reviewing what is known about this: does stroke increase cell proliferation in "
     "the subventricular zone of Hamsters?"
 )
-LOOKS = [
-    ("light", 1280, 800),
-    ("dark", 1280, 800),
-    ("light", 800, 900),
-    ("dark", 800, 900),
-]
-LOOK_IDS = ["light-1280", "dark-1280", "light-800", "dark-800"]
+# Each journey in both schemes and both sizes, crossed: every look is drawn once per module.
+MISSING_LOOKS = [("light", 1280, 800), ("dark", 800, 900)]
+MISSING_IDS = ["light-1280", "dark-800"]
+TYPED_LOOKS = [("dark", 1280, 800), ("light", 800, 900)]
+TYPED_IDS = ["dark-1280", "light-800"]
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +64,7 @@ def background_is_dark(page: Page) -> bool:
     return red + green + blue < 3 * 96
 
 
-@pytest.mark.parametrize(("scheme", "width", "height"), LOOKS, ids=LOOK_IDS)
+@pytest.mark.parametrize(("scheme", "width", "height"), MISSING_LOOKS, ids=MISSING_IDS)
 def test_the_missing_hop_is_named_and_drawn_red(app, scheme, width, height):
     page = asked(app, CLAIM_QUESTION, scheme, width, height)
     banner = page.get_by_test_id("stAlert").filter(has_text="ABSTAIN")
@@ -88,7 +87,7 @@ def test_the_missing_hop_is_named_and_drawn_red(app, scheme, width, height):
     page.context.close()
 
 
-@pytest.mark.parametrize(("scheme", "width", "height"), LOOKS, ids=LOOK_IDS)
+@pytest.mark.parametrize(("scheme", "width", "height"), TYPED_LOOKS, ids=TYPED_IDS)
 def test_reasons_use_the_words_the_user_typed(app, scheme, width, height):
     page = asked(app, FRAMED, scheme, width, height)
     banner = page.get_by_test_id("stAlert").filter(has_text="ABSTAIN")

@@ -1,8 +1,8 @@
 """Twenty concurrent sessions ask questions of one running app, and every one gets its answer.
 
-A second run puts one session on a model endpoint that trickles its reply beside 19
-offline sessions: the offline answers come back while the model call is still waiting, and
-a server stopped mid-call exits on SIGTERM.
+One of the twenty asks through a model endpoint that trickles its reply: the 19 offline
+sessions' answers come back while that call is still waiting. A server stopped mid-call
+exits on SIGTERM, and asking again or leaving cancels a model call.
 
 The sessions are real websocket clients of `streamlit run app.py` on loopback (see
 `bench/bench_load.py` for why not AppTest threads or browsers). Each sets its own node
@@ -39,63 +39,57 @@ CANCEL_BOUND_S = 15
 
 @pytest.fixture(scope="module")
 def load(tmp_path_factory):
-    """One app, twenty sessions of three asks each, driven to the end before any test looks."""
+    """One app, twenty sessions driven to the end before any test looks.
+
+    Session 0 asks once through an endpoint that trickles its reply until the call's
+    deadline; the other 19 ask three questions each on the offline reasoner meanwhile.
+    """
     tmp = tmp_path_factory.mktemp("load")
     lab = make_workspace(tmp, "momentum-lab")
     cases = {case["question"]: case for case in lab_questions()}
+    plans = plan(list(cases), SESSIONS, ASKS)
+    plans[0] = plans[0][:1]  # the model session: one ask, which waits out its deadline
     log = tmp / "app.log"
-    with running_app(lab, log) as url:
-        run = drive(url, plan(list(cases), SESSIONS, ASKS), distinct_budgets=True)
-    return run, cases, log
+    with ChatServer(trickle('{"dag": {}}' + " " * 4000, 0.5)) as endpoint:
+        with running_app(lab, log) as url:
+            run = drive(url, plans, distinct_budgets=True, models={0: endpoint.base_url})
+        reached = len(endpoint.chat_requests)
+    return run, cases, log, reached
 
 
-def test_every_ask_finishes_without_error_and_sets_its_banner(load):
-    run, cases, _ = load
-    assert len(run.asked) == SESSIONS * ASKS
-    for asked in run.asked:
+def offline_asks(run):
+    return [a for a in run.asked if a.reasoner == "offline"]
+
+
+def test_every_offline_ask_finishes_without_error_and_sets_its_banner(load):
+    run, cases, _, _ = load
+    offline = offline_asks(run)
+    assert len(offline) == (SESSIONS - 1) * ASKS
+    for asked in offline:
         assert asked.finished and asked.exceptions == (), asked
         [banner] = asked.banners
         assert banner.startswith(expected_banner(cases[asked.question])), asked
 
 
 def test_each_session_downloads_its_own_decision(load):
-    run, _, _ = load
+    run, _, _, _ = load
+    assert len(run.asked) == (SESSIONS - 1) * ASKS + 1
     for asked in run.asked:
         assert asked.decision_question == asked.question, asked
         assert asked.banners[0].startswith(asked.decision_label), asked
 
 
 def test_the_server_logged_no_error(load):
-    _, _, log = load
+    _, _, log, _ = load
     text = Path(log).read_text()
     assert "Traceback" not in text and "Error" not in text, text[-2000:]
 
 
-@pytest.fixture(scope="module")
-def trickled(tmp_path_factory):
-    """One session asks through a trickling endpoint while 19 others ask offline."""
-    tmp = tmp_path_factory.mktemp("trickle")
-    lab = make_workspace(tmp, "momentum-lab")
-    cases = {case["question"]: case for case in lab_questions()}
-    plans = plan(list(cases), SESSIONS, ASKS)
-    plans[0] = plans[0][:1]  # the model session: one ask, which waits out its deadline
-    with ChatServer(trickle('{"dag": {}}' + " " * 4000, 0.5)) as endpoint:
-        with running_app(lab, tmp / "app.log") as url:
-            run = drive(url, plans, distinct_budgets=True, models={0: endpoint.base_url})
-        reached = len(endpoint.chat_requests)
-    return run, cases, reached
-
-
-def test_offline_sessions_answer_while_a_model_call_trickles(trickled):
-    run, cases, reached = trickled
+def test_offline_sessions_answer_while_a_model_call_trickles(load):
+    run, cases, _, reached = load
     assert reached >= 1, "the model session never reached its endpoint"
     [slow] = [a for a in run.asked if a.reasoner == "openai"]
-    offline = [a for a in run.asked if a.reasoner == "offline"]
-    assert len(offline) == (SESSIONS - 1) * ASKS
-    for asked in offline:
-        assert asked.finished and asked.exceptions == (), asked
-        [banner] = asked.banners
-        assert banner.startswith(expected_banner(cases[asked.question])), asked
+    offline = offline_asks(run)
     # Every offline session's first answer came back before the model call gave up.
     firsts = [a for a in offline if a.question == plan(list(cases), SESSIONS, ASKS)[a.session][0]]
     assert len(firsts) == SESSIONS - 1
@@ -127,14 +121,22 @@ def _model_session_waiting(url: str, endpoint: ChatServer, question: str) -> Ses
     return client
 
 
+@pytest.fixture(scope="module")
+def lab_app(tmp_path_factory):
+    """One app on momentum-lab for the cancel tests; each test is a session of its own."""
+    tmp = tmp_path_factory.mktemp("cancel")
+    lab = make_workspace(tmp, "momentum-lab")
+    with running_app(lab, tmp / "app.log") as url:
+        yield url
+
+
 @pytest.mark.parametrize("leave", [False, True], ids=["asks-again", "leaves"])
-def test_asking_again_or_leaving_cancels_the_model_call(tmp_path, leave):
-    lab = make_workspace(tmp_path, "momentum-lab")
+def test_asking_again_or_leaving_cancels_the_model_call(lab_app, leave):
     first, second = (case["question"] for case in lab_questions()[:2])
     # 200 s of reply: only a cancel, never the 30 s deadline, hangs up within the bound.
     slow = ChatServer(trickle('{"dag": {}}' + " " * 4000, 0.05))
-    with slow as endpoint, running_app(lab, tmp_path / "app.log") as url:
-        client = _model_session_waiting(url, endpoint, first)
+    with slow as endpoint:
+        client = _model_session_waiting(lab_app, endpoint, first)
         try:
             if leave:
                 client.close()
