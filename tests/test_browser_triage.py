@@ -68,7 +68,8 @@ def test_triage_records_the_pair_the_reviewer_clicked(lab_path: Path, tmp_path: 
         expect(page.get_by_text(re.compile(r"Rows: showing 1–2 of 2 practice"))).to_be_visible()
         x, y = plot_point(page, "zk:finance:z-crash-05", "chk-2024-q1")
         page.mouse.click(x, y)
-        expect(selected_heading(page)).to_contain_text("zk:finance:z-crash-05")
+        # The click's rerun may start after wait_idle returned; a loaded machine takes longer.
+        expect(selected_heading(page)).to_contain_text("zk:finance:z-crash-05", timeout=30_000)
         # The heading shows the click's run has started; the note field is drawn later in
         # that run, and typing into the previous selection's field would be lost.
         wait_idle(page)
@@ -108,7 +109,8 @@ def test_triage_records_the_pair_the_reviewer_clicked(lab_path: Path, tmp_path: 
         # Rows are in "pending first" order: z-sig-03 (0.9), z-mom-01 (0.8), then the rest.
         page.mouse.click(box["x"] + 18, box["y"] + 35 + 35 * 1 + 17)
         wait_idle(page)
-        expect(selected_heading(page)).to_contain_text("zk:finance:z-mom-01")
+        # The click's rerun may start after wait_idle returned; a loaded machine takes longer.
+        expect(selected_heading(page)).to_contain_text("zk:finance:z-mom-01", timeout=30_000)
         page.get_by_role("button", name="The literature claim is contested").click()
         expect(log).to_contain_text("zk:finance:z-mom-01", timeout=30_000)
         wait_idle(page)

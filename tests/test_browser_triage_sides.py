@@ -62,7 +62,8 @@ def test_practice_wrong_keeps_the_pair_and_the_canon_grounded(lab_path: Path, tm
         # "Pending first": z-sig-03 (0.9), z-mom-01 (0.8), z-crash-05 (0.7), the support.
         page.mouse.click(box["x"] + 18, box["y"] + 35 + 35 * 1 + 17)
         wait_idle(page)
-        expect(heading(page)).to_contain_text("zk:finance:z-mom-01")
+        # The click's rerun may start after wait_idle returned; a loaded machine takes longer.
+        expect(heading(page)).to_contain_text("zk:finance:z-mom-01", timeout=30_000)
 
         # Both sides, each with its text, the cue word marked in both.
         sides = page.locator(".both-sides")
