@@ -82,12 +82,23 @@ def lab_questions() -> list[dict]:
 
 
 @pytest.fixture(scope="session")
-def scifact_slice(tmp_path_factory) -> Path:
+def scifact_slice(tmp_path_factory) -> Iterator[Path]:
     """A real SciFact workspace of the first 300 abstracts and the claims citing them, indexed."""
-    return built_once(tmp_path_factory, "scifact-300", lambda out: scifact_workspace(out, 300))
+    path = built_once(tmp_path_factory, "scifact-300", lambda out: scifact_workspace(out, 300))
+    yield path
+    _never_encoded(path)
 
 
 @pytest.fixture(scope="session")
-def scifact_demo(tmp_path_factory) -> Path:
+def scifact_demo(tmp_path_factory) -> Iterator[Path]:
     """The whole SciFact demo workspace (every abstract, every train claim), indexed."""
-    return built_once(tmp_path_factory, "scifact-demo", scifact_workspace)
+    path = built_once(tmp_path_factory, "scifact-demo", scifact_workspace)
+    yield path
+    _never_encoded(path)
+
+
+def _never_encoded(path: Path) -> None:
+    # A module fixture that opens a SciFact workspace runs before the autouse fixture above
+    # and must put itself on words alone; one that forgot costs minutes of encoding a run.
+    vectors = sorted(p.name for p in (path / ".synapse").glob("vectors/*"))
+    assert not vectors, f"a test encoded the shared SciFact workspace {path.name}: {vectors}"

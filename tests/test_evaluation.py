@@ -8,13 +8,17 @@ from engine.datasets.scifact import labels_path
 from engine.evaluation.scifact import ClaimOutcome, load_gold, run_claims, score
 from engine.review.relations import EdgeKey
 from engine.review.triage import record
+from tests.workspaces import words_alone
 
 
 @pytest.fixture(scope="module")
 def opened(scifact_slice):
-    handle = open_workspace(scifact_slice)
-    yield handle
-    handle.close()
+    # A module fixture is set up before the autouse one that puts SciFact tests on words
+    # alone, so it says so itself (or it would encode the slice's 3,000 sentences).
+    with words_alone():
+        handle = open_workspace(scifact_slice)
+        yield handle
+        handle.close()
 
 
 @pytest.fixture(scope="module")
