@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import re
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
@@ -16,7 +15,6 @@ from engine import (
     Claim,
     Decision,
     Edge,
-    EngineError,
     HonestyViolation,
     NavResult,
     Neighbourhood,
@@ -29,6 +27,7 @@ from engine import (
     passage_place,
     shorten,
 )
+from present.graph_page import network, render
 from present.markup import (
     esc,
     flag_mark,
@@ -43,36 +42,6 @@ from present.markup import (
 from present.missing import missing_node, unwritten_node
 
 new_colour = "#e15759"
-_remote_link = re.compile(r"<link\b[^>]*\bhref\s*=\s*[\"']?\s*(?:https?:)?//[^>]*>", re.I | re.S)
-_remote_script = re.compile(
-    r"<script\b[^>]*\bsrc\s*=\s*[\"']?\s*(?:https?:)?//[^>]*>\s*</script>", re.I | re.S
-)
-_source_map = re.compile(r"//# sourceMappingURL=[^\s<]*")
-_empty_heading = re.compile(r"<center>\s*<h1>\s*</h1>\s*</center>", re.S)
-_network_call = "network = new vis.Network(container, data, options);"
-# vis-network shows a string title as plain text; the tips are built escaped, so they are
-# turned into elements here to keep their line breaks and emphasis.
-_tip_script = """
-                  [nodes, edges].forEach(function (items) {
-                    items.forEach(function (item) {
-                      if (typeof item.tip === "string") {
-                        var box = document.createElement("div");
-                        box.innerHTML = item.tip;
-                        items.update({id: item.id, title: box});
-                      }
-                    });
-                  });
-"""
-# vis fits the nodes, not their labels: zoom out once so labels at the edges are not cut.
-_margin_script = """
-                  network.once("afterDrawing", function () {
-                    network.moveTo({scale: network.getScale() * 0.85});
-                  });
-"""
-_tip_style = (
-    "<style>.vis-tooltip{white-space:normal!important;max-width:380px;font-family:sans-serif;"
-    "font-size:13px;line-height:1.35}body{margin:0}#mynetwork{border:none!important}</style>"
-)
 
 
 def label_text(text: object) -> str:
@@ -80,56 +49,6 @@ def label_text(text: object) -> str:
     # vis-network 9.1.2 draws entities such as &lt; literally, so escaping would show; a
     # look-alike bracket keeps the text readable and can never open a tag.
     return str(text).replace("<", "‹").replace(">", "›")
-
-
-def _options(*, hierarchical: bool) -> dict:
-    layout: dict = {"randomSeed": 7}
-    if hierarchical:
-        layout["hierarchical"] = {
-            "enabled": True,
-            "direction": "UD",
-            "sortMethod": "directed",
-            "levelSeparation": 130,
-            "nodeSpacing": 280,
-        }
-    return {
-        "physics": {"enabled": False},
-        "layout": layout,
-        "interaction": {"hover": True, "tooltipDelay": 120, "navigationButtons": False},
-        "nodes": {"font": {"multi": "html", "size": 14, "face": "sans-serif"}},
-        "edges": {
-            "font": {"multi": "html", "size": 11, "align": "middle", "face": "sans-serif"},
-            "arrows": {"to": {"enabled": True, "scaleFactor": 0.6}},
-            "smooth": False,
-        },
-    }
-
-
-def render(net: Network) -> str:
-    """The network as one HTML page with every resource inline and no remote tag left."""
-    page = net.generate_html(notebook=False)
-    if _network_call not in page:
-        raise EngineError("the pyvis template changed: cannot attach node tips")
-    page = page.replace(
-        _network_call, _tip_script + "                  " + _network_call + _margin_script, 1
-    )
-    page = _remote_link.sub("", page)
-    page = _remote_script.sub("", page)
-    page = _source_map.sub("", page)
-    page = _empty_heading.sub("", page)
-    return page.replace("</head>", _tip_style + "</head>", 1)
-
-
-def _network(height: int, *, hierarchical: bool = False) -> Network:
-    net = Network(
-        height=f"{int(height)}px",
-        width="100%",
-        directed=True,
-        cdn_resources="in_line",
-        bgcolor="#ffffff",
-    )
-    net.options = _options(hierarchical=hierarchical)
-    return net
 
 
 # --- navigation -----------------------------------------------------------------------
@@ -225,7 +144,12 @@ def labelled_nodes(marks: WalkMarks, limit: int = MAX_LABELS) -> frozenset[str]:
 
 
 def neighbourhood_html(
-    result: NavResult, step: int, *, height: int = 520, overlay: Sequence[Edge] = ()
+    result: NavResult,
+    step: int,
+    *,
+    height: int = 520,
+    overlay: Sequence[Edge] = (),
+    library: str | None = None,
 ) -> str:
     """The walk after `step`: the question, its seeds, what each expansion revealed.
 
@@ -233,12 +157,13 @@ def neighbourhood_html(
     marks across steps (solid border once expanded, green once grounded, gold star label once
     cited); what changed at this step is enlarged with a red border. `overlay` edges (typed
     relations between a practice entry and a canon note) are drawn dashed between visible nodes.
+    The page loads the graph library from `library` (see `graph_page.render`), else inline.
     """
     trace = result.steps
     hood = result.neighbourhood
-    net = _network(height)
+    net = network(height, library=library)
     if not trace:
-        return render(net)
+        return render(net, library)
     step = max(0, min(int(step), len(trace) - 1))
     marks = walk_marks(result, step)
     current = trace[step]
@@ -321,7 +246,7 @@ def neighbourhood_html(
     for edge in overlay:
         colour = relation_colours.get(edge.relation, "#7f7f7f")
         draw(edge, prefix="overlay: ", color=colour, dashes=True, width=1.5)
-    return render(net)
+    return render(net, library)
 
 
 def _papers(
@@ -419,12 +344,15 @@ def _positions(trace: Sequence[Step], hood: Neighbourhood) -> dict[str, tuple[fl
 # --- the reasoning DAG ----------------------------------------------------------------
 
 
-def dag_html(result: NavResult, *, height: int = 520) -> str:
-    """The claims coloured by derived status, with their premises and the nodes they cite."""
-    net = _network(height, hierarchical=True)
+def dag_html(result: NavResult, *, height: int = 520, library: str | None = None) -> str:
+    """The claims coloured by derived status, with their premises and the nodes they cite.
+
+    The page loads the graph library from `library` (see `graph_page.render`), else inline.
+    """
+    net = network(height, hierarchical=True, library=library)
     decision = result.decision
     if decision is None:
-        return render(net)
+        return render(net, library)
     dag = decision.dag
     violated = {v.claim: v for v in decision.honesty_violations}
     for claim in dag.claims:
@@ -487,7 +415,7 @@ def dag_html(result: NavResult, *, height: int = 520) -> str:
             net.add_edge(cid, f"claim:{premise}", label="rests on", color="#555555")
         for ref in claim.cites:
             net.add_edge(cid, f"cite:{ref}", label="cites", color="#9a9a9a", dashes=True)
-    return render(net)
+    return render(net, library)
 
 
 def _claim_tip(claim: Claim, decision: Decision, violation: HonestyViolation | None) -> str:

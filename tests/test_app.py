@@ -10,6 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from engine.datasets.scifact import import_scifact
 from engine.workspace.stores import load_workspace
+from present.graph_page import LIBRARY_SCRIPT, SERVED_LIBRARY
 from tests.apptest import clear_caches  # noqa: F401 (empties Streamlit's caches per test)
 from tests.browser_support import save_contradiction_overlay, save_review_overlay
 from tests.chat_server import (
@@ -138,6 +139,9 @@ def test_the_step_slider_redraws_the_neighbourhood(lab_app):
     assert any(c.value.startswith("step 0: retrieve") for c in lab_app.caption)
     first = lab_app.get("iframe")[0].proto.srcdoc
     assert first != last and "vis.Network" in first
+    # The page references the library the server serves (.streamlit/config.toml turns static
+    # serving on) instead of carrying 0.7 MB of it.
+    assert f'src="{SERVED_LIBRARY}{LIBRARY_SCRIPT}"' in first and len(first) < 60_000
     lab_app.button(key="nav_play").click().run()
     assert not lab_app.exception and lab_app.session_state["playing"]
 

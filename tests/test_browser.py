@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from present.graph_page import LIBRARY_SCRIPT, SERVED_LIBRARY
 from tests.browser_support import (
     app_in_chromium,
     is_local,
@@ -48,6 +49,11 @@ def test_a_review_session_in_chromium_stays_on_this_machine(lab_path: Path, tmp_
         wait_idle(page)
         graph = page.frame_locator("iframe").first
         expect(graph.locator("#mynetwork canvas")).to_be_visible(timeout=30_000)
+        # The graph frame drew with the library the app serves once, not one inlined in it.
+        served = f"{url}/{SERVED_LIBRARY}{LIBRARY_SCRIPT}"
+        assert served in requests
+        frame = next(f for f in page.frames if "mynetwork" in f.content())
+        assert len(frame.content()) < 100_000
         shot(page, "navigate")
 
         # The DAG and the traceability of the same answer.

@@ -80,7 +80,7 @@ if result is not None:
     dag_tab, trace_tab = st.tabs(["Reasoning DAG", "Traceability"])
     with dag_tab:
         st.html(legend_html())
-        shared.frame(dag_html(run, height=380), 400)
+        shared.frame(dag_html(run, height=380, library=services.graph_library()), 400)
         st.html(claims_table_html(claim_rows(run)))
         st.page_link("ui/reasoning_dag.py", label="Open on the Reasoning DAG page")
     with trace_tab:

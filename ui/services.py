@@ -32,6 +32,7 @@ from engine import (
     question_problem,
     review_stamp,
 )
+from present.graph_page import SERVED_LIBRARY, served_files
 from present.graphs import dag_html, neighbourhood_html
 from ui.state import DEFAULTS, KEYS
 
@@ -280,25 +281,35 @@ def reviewed(result: Answer) -> Answer:
     return replace(ask(result.run.question), rerouted=True)
 
 
-# Each page holds the graph library inline (about 0.7 MB), so the caches stay small: a
-# session replays one trace at a time, and a few sessions' graphs fit in tens of MB.
+# A page references the graph library the server serves once, so it is tens of KB; the
+# caches hold a session's replay of one trace and a few other sessions' graphs.
 GRAPH_PAGES_KEPT = 32
+
+
+def graph_library() -> str | None:
+    """Where graph pages load vis-network from: the copy this server serves once, or None
+    (inline in every page, 0.7 MB each) when static serving is off or the copy is missing."""
+    if not st.get_option("server.enableStaticServing"):
+        return None
+    return SERVED_LIBRARY if all(path.is_file() for path in served_files()) else None
 
 
 @st.cache_data(show_spinner=False, max_entries=GRAPH_PAGES_KEPT)
 def neighbourhood_page(_result: Answer, result_id: str, step: int, root: str = "") -> str:
     """The neighbourhood graph page at `step`, rendered once per result and step.
 
-    The page inlines the graph library (hundreds of KB), so replaying a trace would
-    otherwise rebuild it on every rerun. The workspace's overlay edges are drawn too.
+    Replaying a trace would otherwise rebuild the page on every rerun. The workspace's
+    overlay edges are drawn too.
     """
-    return neighbourhood_html(_result.run, step, height=600, overlay=overlay_edges(root))
+    return neighbourhood_html(
+        _result.run, step, height=600, overlay=overlay_edges(root), library=graph_library()
+    )
 
 
 @st.cache_data(show_spinner=False, max_entries=GRAPH_PAGES_KEPT // 2)
 def dag_page(_result: Answer, result_id: str, height: int) -> str:
     """The reasoning DAG page of the current result, rendered once per result."""
-    return dag_html(_result.run, height=height)
+    return dag_html(_result.run, height=height, library=graph_library())
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)

@@ -27,10 +27,14 @@ from ui.state import DEFAULTS, KEYS
 
 
 def frame(page: str, height: int) -> None:
-    """Show a self-contained HTML page (a graph, a key hook) in a frame `height` px tall."""
+    """Show an HTML page (a graph, a key hook) in a frame `height` px tall.
+
+    The frame is a srcdoc iframe: a relative address in the page (the served graph library,
+    `app/static/…`) resolves against the app page's own address, on this server.
+    """
     st.iframe(page, height=height)
     # st.iframe asks urllib whether the page is an address, and urlsplit remembers its last
-    # 128 inputs: each graph page (0.7 MB, the graph library inline) would stay in memory.
+    # 128 inputs: each graph page would stay in memory (0.7 MB when the library is inline).
     urlsplit.cache_clear()
 
 

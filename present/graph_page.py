@@ -1,0 +1,132 @@
+"""A pyvis network as one HTML page: the graph library inline, or from the app's own server.
+
+A page shown inside the app references the vis-network files the app serves once
+(`static/` beside `app.py`, at `app/static/…`), so each page is a few tens of KB instead
+of 0.7 MB. A page meant to stand alone (`library=None`) carries the library inline. Either
+way no tag that fetches from another host is left in the page.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from pyvis.network import Network
+
+from engine import EngineError
+
+# The vis-network build pyvis bundles, copied byte for byte (with its licence) beside app.py.
+VIS_VERSION = "9.1.2"
+LIBRARY_DIR = f"vis-network-{VIS_VERSION}"
+LIBRARY_SCRIPT = "vis-network.min.js"
+LIBRARY_STYLE = "vis-network.css"
+# Where Streamlit serves `static/` (server.enableStaticServing); relative, so it resolves
+# against the app page a graph frame (a srcdoc iframe) sits in, under any base path.
+SERVED_LIBRARY = f"app/static/{LIBRARY_DIR}/"
+STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
+
+_remote_link = re.compile(r"<link\b[^>]*\bhref\s*=\s*[\"']?\s*(?:https?:)?//[^>]*>", re.I | re.S)
+_remote_script = re.compile(
+    r"<script\b[^>]*\bsrc\s*=\s*[\"']?\s*(?:https?:)?//[^>]*>\s*</script>", re.I | re.S
+)
+_source_map = re.compile(r"//# sourceMappingURL=[^\s<]*")
+_empty_heading = re.compile(r"<center>\s*<h1>\s*</h1>\s*</center>", re.S)
+_network_call = "network = new vis.Network(container, data, options);"
+# vis-network shows a string title as plain text; the tips are built escaped, so they are
+# turned into elements here to keep their line breaks and emphasis.
+_tip_script = """
+                  [nodes, edges].forEach(function (items) {
+                    items.forEach(function (item) {
+                      if (typeof item.tip === "string") {
+                        var box = document.createElement("div");
+                        box.innerHTML = item.tip;
+                        items.update({id: item.id, title: box});
+                      }
+                    });
+                  });
+"""
+# vis fits the nodes, not their labels: zoom out once so labels at the edges are not cut.
+_margin_script = """
+                  network.once("afterDrawing", function () {
+                    network.moveTo({scale: network.getScale() * 0.85});
+                  });
+"""
+_tip_style = (
+    "<style>.vis-tooltip{white-space:normal!important;max-width:380px;font-family:sans-serif;"
+    "font-size:13px;line-height:1.35}body{margin:0}#mynetwork{border:none!important}</style>"
+)
+
+
+def served_files() -> tuple[Path, ...]:
+    """The library files the app serves, in the order a page loads them."""
+    return (STATIC_DIR / LIBRARY_DIR / LIBRARY_STYLE, STATIC_DIR / LIBRARY_DIR / LIBRARY_SCRIPT)
+
+
+def library_tags(base: str) -> str:
+    """The tags that load the served library from `base` (an address ending in a slash)."""
+    if not base.endswith("/") or "//" in base or not re.fullmatch(r"[\w./-]+", base):
+        raise EngineError(f"not a same-origin library address: {base!r}")
+    return (
+        f'<link rel="stylesheet" href="{base}{LIBRARY_STYLE}">'
+        f'<script src="{base}{LIBRARY_SCRIPT}"></script>'
+    )
+
+
+def options(*, hierarchical: bool) -> dict:
+    """The vis-network options: fixed layout, hover tips, HTML labels, small arrows."""
+    layout: dict = {"randomSeed": 7}
+    if hierarchical:
+        layout["hierarchical"] = {
+            "enabled": True,
+            "direction": "UD",
+            "sortMethod": "directed",
+            "levelSeparation": 130,
+            "nodeSpacing": 280,
+        }
+    return {
+        "physics": {"enabled": False},
+        "layout": layout,
+        "interaction": {"hover": True, "tooltipDelay": 120, "navigationButtons": False},
+        "nodes": {"font": {"multi": "html", "size": 14, "face": "sans-serif"}},
+        "edges": {
+            "font": {"multi": "html", "size": 11, "align": "middle", "face": "sans-serif"},
+            "arrows": {"to": {"enabled": True, "scaleFactor": 0.6}},
+            "smooth": False,
+        },
+    }
+
+
+def network(height: int, *, hierarchical: bool = False, library: str | None = None) -> Network:
+    """An empty directed network `height` px tall; its page loads the library from `library`
+    (the served copy's address) or, when None, carries it inline."""
+    net = Network(
+        height=f"{int(height)}px",
+        width="100%",
+        directed=True,
+        # "remote" writes CDN tags, which `render` strips and replaces with the served copy.
+        cdn_resources="in_line" if library is None else "remote",
+        bgcolor="#ffffff",
+    )
+    net.options = options(hierarchical=hierarchical)
+    return net
+
+
+def render(net: Network, library: str | None = None) -> str:
+    """The network as one HTML page with no remote tag left.
+
+    With `library` None every resource is inline; otherwise the page loads vis-network from
+    that same-origin address (`SERVED_LIBRARY` in the app). `net` must come from `network`
+    with the same `library`.
+    """
+    page = net.generate_html(notebook=False)
+    if _network_call not in page:
+        raise EngineError("the pyvis template changed: cannot attach node tips")
+    page = page.replace(
+        _network_call, _tip_script + "                  " + _network_call + _margin_script, 1
+    )
+    page = _remote_link.sub("", page)
+    page = _remote_script.sub("", page)
+    page = _source_map.sub("", page)
+    page = _empty_heading.sub("", page)
+    head = _tip_style if library is None else library_tags(library) + _tip_style
+    return page.replace("</head>", head + "</head>", 1)
