@@ -8,8 +8,10 @@ import sys
 import numpy as np
 import pytest
 
+from engine.core.encoder import EncoderChoice
 from engine.core.minilm import ENV_FLOAT, FLOAT, INTEGER, MiniLM
 from engine.core.minilm_int8 import DERIVED_SHA256, derived_path
+from engine.workspace.semantic import open_meaning
 
 TEXTS = [
     "Vitamin D supplementation reduces the risk of falls in older women.",
@@ -83,3 +85,21 @@ def test_float_and_integer_products_mean_the_same_but_are_never_mixed(state, mon
 
 def test_the_derived_model_lives_outside_every_workspace(state):
     assert derived_path("ab" * 32).is_relative_to(state)
+
+
+@pytest.mark.parametrize("products", [INTEGER, FLOAT], ids=["integer", "float"])
+def test_either_way_a_vector_does_not_depend_on_the_rest_of_its_call(state, monkeypatch, products):
+    # Integer products quantise each run's activations with one scale: were sentences run
+    # together, a neighbour would move a sentence's vector.
+    monkeypatch.setenv(ENV_FLOAT, "1" if products == FLOAT else "0")
+    encoder = MiniLM.load()
+    assert encoder.products == products
+    alone = encoder.encode([TEXTS[0]])[0]
+    for others in (["x"], ["a much longer sentence " * 20], ["short"] * 40):
+        assert np.array_equal(encoder.encode([*others, TEXTS[0], *others])[len(others)], alone)
+
+
+def test_without_onnx_the_workspace_says_how_the_encoder_runs(state, monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "onnx", None)
+    meaning = open_meaning(tmp_path, [], EncoderChoice(MiniLM.load()))
+    assert "float32 matrix products" in meaning.notice and "gate" in meaning.notice

@@ -111,7 +111,10 @@ class MiniLM:
         del model
         encoder = cls(session, tokenizer, workers=_workers(), products=products)
         if why:
-            encoder.notice = f"float32 matrix products ({why}): slower and larger"
+            encoder.notice = (
+                f"sentence encoder {NAME!r} runs float32 matrix products ({why}): slower, "
+                "larger, and the shipped relevance gate, fitted on integer products, is off"
+            )
         return encoder
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
