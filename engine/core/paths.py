@@ -52,3 +52,14 @@ def resolve_inside(workspace: str | os.PathLike[str] | None, relative: object) -
     if resolved != root and root not in resolved.parents:
         return SafePath.refused(f"path {relative!r} leads outside the workspace")
     return SafePath.ok(resolved)
+
+
+def state_dir() -> Path:
+    """The user's folder for derived state kept outside every workspace (the index key, the
+    encoder's derived model): `$SYNAPSE_STATE_DIR`, else `$XDG_STATE_HOME/synapse-review/`
+    or `~/.local/state/synapse-review/`."""
+    chosen = os.environ.get("SYNAPSE_STATE_DIR")
+    if chosen:
+        return Path(chosen)
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "synapse-review"

@@ -23,20 +23,12 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.core.paths import state_dir
 from engine.workspace.bm25 import BAG_DTYPE
 
 KEY_BYTES = 32
 _lock = threading.Lock()
 _cached: tuple[Path | None, bytes, str] | None = None
-
-
-def state_dir() -> Path:
-    """The folder the per-user key lives in."""
-    chosen = os.environ.get("SYNAPSE_STATE_DIR")
-    if chosen:
-        return Path(chosen)
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "synapse-review"
 
 
 def index_key() -> bytes:
