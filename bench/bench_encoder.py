@@ -64,7 +64,7 @@ def run():
     if encoder is None:
         return
     texts = _sentences()
-    single = MiniLM(encoder._session, encoder._tokenizer, workers=1)
+    single = MiniLM(encoder._session, encoder._tokenizer, workers=1, tables=encoder.tables)
     started = time.perf_counter()
     single.encode(texts)
     one = (time.perf_counter() - started) * 1000 / len(texts)

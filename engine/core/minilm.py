@@ -56,12 +56,15 @@ class MiniLM:
     name = NAME
     dim = DIM
 
-    def __init__(self, session: Any, tokenizer: Any, *, workers: int = 1) -> None:
+    def __init__(
+        self, session: Any, tokenizer: Any, *, workers: int = 1, tables: str = "float32"
+    ) -> None:
         self._session = session
         self._tokenizer = tokenizer
         self._inputs = {i.name for i in session.get_inputs()}
         self._workers = max(1, workers)
-        self.tables = "int8"  # or "float32": the pinned file as it is, every weight folded
+        # "int8": the derived model's embedding tables; "float32": the pinned file as it is.
+        self.tables = tables
         self.fingerprint = (
             f"{NAME}:{MODEL_SHA256[:16]}:{TOKENIZER_SHA256[:16]}:mean-l2:{MAX_TOKENS}"
         )
@@ -102,9 +105,7 @@ class MiniLM:
                 model, tables = int8_tables(model, MODEL_SHA256), "int8"
         session = ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
         del model
-        encoder = cls(session, tokenizer, workers=_workers())
-        encoder.tables = tables
-        return encoder
+        return cls(session, tokenizer, workers=_workers(), tables=tables)
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """Unit vectors of `texts`, in order; batches of similar length run on the workers."""
