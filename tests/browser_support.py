@@ -62,6 +62,16 @@ def question_box(page: Page):
     return page.get_by_role("textbox", name="Question", exact=True)
 
 
+def press_in_question(page: Page, keys: str = "Enter") -> None:
+    """Press `keys` in the question box once the app's Enter hook is listening.
+
+    The hook is a script in a one-pixel frame that loads after the box is drawn; a key
+    pressed before it listens is an ordinary newline, and the question is never asked.
+    """
+    page.wait_for_function("() => typeof document.__enterAsks === 'function'", timeout=30_000)
+    question_box(page).press(keys)
+
+
 def open_page(page: Page, name: str) -> None:
     """Follow the sidebar link to page `name` and wait for its run to end."""
     page.get_by_test_id("stSidebarNav").get_by_role("link", name=name).click()

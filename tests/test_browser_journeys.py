@@ -14,6 +14,7 @@ from engine.workspace.examples import landing_examples, read_examples
 from engine.workspace.stores import load_workspace
 from tests.browser_support import (
     ARTIFACTS,
+    press_in_question,
     question_box,
     served_browser,
     shot,
@@ -142,10 +143,10 @@ def test_enter_submits_and_an_address_in_a_question_stays_text(app):
     wait_idle(page)
     box = question_box(page)
     box.fill("")
-    box.press("Enter")
+    press_in_question(page)
     expect(page.get_by_text("Type a question first")).to_be_visible(timeout=30_000)
     box.fill(LINKED)
-    box.press("Enter")
+    press_in_question(page)
     expect(verdict(page).first).to_be_visible(timeout=30_000)
     wait_idle(page)
     shot(page, "06-enter-submits", folder=SHOTS)
@@ -210,7 +211,7 @@ def test_the_sidebar_stays_whole_and_current_while_a_model_call_runs(app):
         expect(sidebar.get_by_label("Hops")).to_be_visible()
         box = question_box(page)
         box.fill(ASKED)
-        box.press("Enter")
+        press_in_question(page)
         expect(page.locator(RUNNING)).to_have_count(1, timeout=30_000)
         assert endpoint.wait_asked(60), "the model call never started"
         expect(page.get_by_text("Asking the model… (ask again or leave")).to_be_visible()

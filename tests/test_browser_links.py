@@ -15,6 +15,7 @@ from tests.browser_support import (
     CHROMIUM,
     CHROMIUM_ARGS,
     ROOT,
+    press_in_question,
     question_box,
     shot,
     wait_idle,
@@ -87,7 +88,7 @@ def test_enter_asks_and_shift_enter_starts_a_line(app, keys):
     box.press("Shift+Enter")
     box.press_sequentially("after market rebounds?")
     expect(box).to_have_value("Do momentum crashes occur\nafter market rebounds?")
-    box.press(keys)
+    press_in_question(page, keys)
     expect(verdict(page).first).to_contain_text("ABSTAIN", timeout=60_000)
     wait_idle(page)
     assert "q=" in page.url
@@ -100,7 +101,7 @@ def test_a_citation_opens_the_source_page_marked_and_the_report_downloads(app):
     question = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
     box = question_box(page)
     box.fill(question)
-    box.press("Enter")
+    press_in_question(page)
     expect(verdict(page).first).to_contain_text("ANSWER", timeout=60_000)
     wait_idle(page)
     source = page.get_by_role("button", name="Past winners keep beating past losers for up")
