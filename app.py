@@ -37,8 +37,10 @@ def workspace_panel() -> None:
         state[KEYS.url_ws] = linked
         app_state.choose_workspace(linked)
     app_state.persist(KEYS.workspace_path, KEYS.workspace_kept)
-    if KEYS.workspace_path not in state:
-        state[KEYS.workspace_path] = services.default_workspace()
+    # An emptied field names no folder (resolving it would open the server's working
+    # directory): it shows the open workspace again, or the default one.
+    if not str(state.get(KEYS.workspace_path, "")).strip():
+        state[KEYS.workspace_path] = state.get(KEYS.workspace_kept) or services.default_workspace()
     st.text_input("Workspace folder", key=KEYS.workspace_path)
     state[KEYS.workspace_kept] = state[KEYS.workspace_path]
     root = services.resolve(state[KEYS.workspace_path])

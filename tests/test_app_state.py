@@ -54,6 +54,16 @@ def test_a_shared_dag_link_reproduces_the_dag(lab_path, monkeypatch):
     assert "vis.Network" in at.get("iframe")[0].proto.srcdoc
 
 
+def test_an_emptied_workspace_field_keeps_the_open_workspace(lab_app, lab_path):
+    ask(lab_app, SIGNAL)
+    assert labels(lab_app)
+    lab_app.text_input(key="workspace_path").input("  ").run()
+    assert not lab_app.exception
+    assert lab_app.text_input(key="workspace_path").value == str(lab_path)
+    assert not [e.value for e in lab_app.error if "Cannot open" in e.value]
+    assert labels(lab_app)  # the answer on screen belongs to the workspace still open
+
+
 def test_switching_workspace_clears_the_old_results(lab_app, tmp_path):
     other = make_workspace(tmp_path, "momentum-lab", name="other-lab")
     ask(lab_app, SIGNAL)
