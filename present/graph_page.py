@@ -8,6 +8,7 @@ way no tag that fetches from another host is left in the page.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -51,6 +52,48 @@ _margin_script = """
                     network.moveTo({scale: network.getScale() * 0.85});
                   });
 """
+# On a dark app the frame takes the app's background, and what is drawn in grey for a white
+# page is redrawn to read on it. The scheme is read from the page the frame sits in, so it
+# follows the viewer's choice (system or settings menu) with no rerun and no cache per
+# scheme; a page opened on its own (a download) has no app around it and stays light.
+_dark_edges = {"#555555": "#b8b8b8", "#c8c8c8": "#80868f", "#8a8a8a": "#9a9a9a"}
+_dark_script = (
+    """
+                  var appBackground = (function () {
+                    try {
+                      var app = window.parent.document.querySelector('[data-testid="stApp"]');
+                      var colour = getComputedStyle(app).backgroundColor;
+                      var rgb = (colour.match(/[0-9.]+/g) || []).map(Number);
+                      return rgb.length >= 3 && rgb[0] + rgb[1] + rgb[2] < 288 ? colour : null;
+                    } catch (err) {
+                      return null;
+                    }
+                  })();
+                  if (appBackground) {
+                    document.body.style.background = appBackground;
+                    container.style.background = appBackground;
+                    container.parentNode.style.background = appBackground;
+                    document.documentElement.dataset.scheme = "dark";
+                    options.edges.font.color = "#e8e8e8";
+                    options.edges.font.strokeColor = appBackground;
+                    var darkEdges = """
+    + json.dumps(_dark_edges)
+    + """;
+                    // An unlabelled node's blank label would show its pale backing as a tick.
+                    nodes.forEach(function (node) {
+                      if (node.font && node.font.background && !String(node.label).trim()) {
+                        var font = Object.assign({}, node.font, {background: "rgba(0,0,0,0)"});
+                        nodes.update({id: node.id, font: font});
+                      }
+                    });
+                    edges.forEach(function (edge) {
+                      if (typeof edge.color === "string" && darkEdges[edge.color]) {
+                        edges.update({id: edge.id, color: darkEdges[edge.color]});
+                      }
+                    });
+                  }
+"""
+)
 _tip_style = (
     "<style>.vis-tooltip{white-space:normal!important;max-width:380px;font-family:sans-serif;"
     "font-size:13px;line-height:1.35}body{margin:0}#mynetwork{border:none!important}</style>"
@@ -122,7 +165,9 @@ def render(net: Network, library: str | None = None) -> str:
     if _network_call not in page:
         raise EngineError("the pyvis template changed: cannot attach node tips")
     page = page.replace(
-        _network_call, _tip_script + "                  " + _network_call + _margin_script, 1
+        _network_call,
+        _tip_script + _dark_script + "                  " + _network_call + _margin_script,
+        1,
     )
     page = _remote_link.sub("", page)
     page = _remote_script.sub("", page)

@@ -64,6 +64,16 @@ def background_is_dark(page: Page) -> bool:
     return red + green + blue < 3 * 96
 
 
+def graph_is_dark(page: Page, holding: str) -> bool:
+    """Whether the graph frame whose page holds `holding` is drawn on a dark background."""
+    frames = [f for f in page.frames if f is not page.main_frame and holding in f.content()]
+    colour = frames[0].evaluate(
+        "() => getComputedStyle(document.getElementById('mynetwork')).backgroundColor"
+    )
+    red, green, blue = (int(part) for part in colour[colour.index("(") + 1 : -1].split(",")[:3])
+    return red + green + blue < 3 * 96
+
+
 @pytest.mark.parametrize(("scheme", "width", "height"), MISSING_LOOKS, ids=MISSING_IDS)
 def test_the_missing_hop_is_named_and_drawn_red(app, scheme, width, height):
     page = asked(app, CLAIM_QUESTION, scheme, width, height)
@@ -77,11 +87,15 @@ def test_the_missing_hop_is_named_and_drawn_red(app, scheme, width, height):
     frame = next(f for f in page.frames if "mynetwork" in f.content())
     html = frame.content()
     assert MISSING_NAME in html and "#b03a2e" in html
+    # The frame takes the app's scheme: no white panel on a dark page.
+    assert graph_is_dark(page, "mynetwork") == (scheme == "dark")
     page.wait_for_timeout(600)  # the graph's first draw and its zoom-out
     shot(page, f"navigate-missing-hop-{scheme}-{width}", folder=SHOTS, tall=True)
     open_page(page, "Reasoning DAG")
     expect(page.get_by_text("Why it abstained")).to_be_visible()
     expect(page.get_by_text("missing hop", exact=True).first).to_be_visible()
+    expect(page.frame_locator("iframe").first.locator("#mynetwork canvas")).to_be_visible()
+    assert graph_is_dark(page, "claim:") == (scheme == "dark")
     page.wait_for_timeout(600)
     shot(page, f"dag-missing-hop-{scheme}-{width}", folder=SHOTS, tall=True)
     page.context.close()
