@@ -134,11 +134,17 @@ def _cell(value: object) -> str:
     return str(value)
 
 
+# The claim's text and its checks keep a readable measure; a narrow window scrolls the
+# table sideways rather than squeezing the text to a word a line.
+_CLAIM_WIDTHS = ("", ";min-width:16em", "", "", "", ";min-width:11em;overflow-wrap:anywhere")
+
+
 def claims_table_html(rows: Sequence[Mapping]) -> str:
     """The claim rows as an HTML table with status chips; every cell is escaped."""
     head = "".join(
         f"<th style='text-align:left;padding:4px 8px'>{h}</th>"
-        for h in ("claim", "text", "kind", "asserted", "derived", "cites and verifiers")
+        # The router's verdict first after the text: on a narrow screen it stays in view.
+        for h in ("claim", "text", "derived", "asserted", "kind", "cites and verifiers")
     )
     body = []
     for row in rows:
@@ -154,10 +160,13 @@ def claims_table_html(rows: Sequence[Mapping]) -> str:
         asserted = status_chip(row["asserted"]) if row["asserted"] else "—"
         derived = status_chip(row["derived"], row["flags"], violation=row["violation"])
         cites = "<br>".join(esc(v) for v in row["verifiers"]) or "—"
-        cells = (name, text, esc(row["kind"]), asserted, derived, cites)
+        cells = (name, text, derived, asserted, esc(row["kind"]), cites)
         body.append(
             "<tr>"
-            + "".join(f"<td style='padding:4px 8px;vertical-align:top'>{c}</td>" for c in cells)
+            + "".join(
+                f"<td style='padding:4px 8px;vertical-align:top{width}'>{c}</td>"
+                for c, width in zip(cells, _CLAIM_WIDTHS, strict=True)
+            )
             + "</tr>"
         )
     # A narrow window scrolls the table sideways instead of cutting its last column.
