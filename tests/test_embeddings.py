@@ -9,8 +9,11 @@ from engine.api import ask, open_workspace
 from engine.core.encoder import load_encoder
 from engine.workspace.embeddings import (
     MAGIC,
+    SCAN_SLICE,
     VECTORS_DIR,
+    SentenceVectors,
     note_sentences,
+    quantise,
     read_vectors,
     refresh,
     text_key,
@@ -149,3 +152,31 @@ def test_a_sentence_without_a_stored_vector_is_encoded_on_demand(lab):
     got = semantic.similarities(query, [text])[0]
     direct = float(semantic.encoder.encode([text])[0] @ query)
     assert got == pytest.approx(direct, abs=1e-6)
+
+
+@pytest.mark.parametrize("count", [1, SCAN_SLICE, 3 * SCAN_SLICE + 7])
+def test_a_scan_of_the_records_gives_the_float_vectors_products_bit_for_bit(count):
+    rng = np.random.default_rng(count)
+    floats = rng.standard_normal((count, 384)).astype(np.float32)
+    floats /= np.linalg.norm(floats, axis=1, keepdims=True)
+    keys = [i.to_bytes(16, "big") for i in range(count)]
+    vectors = SentenceVectors("test", 384, quantise("test", keys, floats))
+    dense = vectors.dense(np.arange(count))
+    for query in (floats[0], floats[0].astype(np.float64)):
+        scanned = vectors.products(query)
+        assert scanned.dtype == (dense @ query).dtype
+        assert np.array_equal(scanned, dense @ query)
+
+
+def test_the_nearest_sentence_scan_reads_the_int8_records_and_keeps_no_float_copy(lab):
+    semantic = lab.meaning.semantic
+    query = semantic.question(QUESTION)
+    every = semantic.vectors.dense(np.arange(len(semantic.vectors))) @ query
+    expected = {}
+    for address in semantic.addresses:
+        rows = [semantic.vectors.row(t) for t in note_sentences(lab.workspace.notes[address])]
+        expected[address] = float(np.round(every[[r for r in rows if r is not None]].max(), 6))
+    found = semantic.nearest(query, len(semantic.addresses))
+    assert {n.address: n.score for n in found} == expected
+    held = [v for v in vars(semantic).values() if isinstance(v, np.ndarray)]
+    assert held and all(array.ndim == 1 for array in held)

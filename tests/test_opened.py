@@ -1,8 +1,10 @@
+import platform
 import threading
 
 import pytest
 
 from engine.core.errors import WorkspaceError
+from engine.core.heap import give_back
 from engine.workspace.opened import Worker
 
 
@@ -72,3 +74,8 @@ def test_a_wait_that_ends_normally_returns_the_result_and_cancels_nothing(lab_pa
         assert answer == 42 and ticks and not cancel.is_set()
     finally:
         worker.close()
+
+
+def test_freed_memory_is_given_back_where_the_c_library_can():
+    # glibc keeps what threads freed; another C library has no such call, and nothing is done.
+    assert give_back() is (platform.libc_ver()[0] == "glibc")

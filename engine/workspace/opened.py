@@ -15,6 +15,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from engine.core.encoder import load_encoder
 from engine.core.errors import WorkspaceError
+from engine.core.heap import give_back
 from engine.workspace.index import Index, UpdateStats
 from engine.workspace.index_reader import index_from_snapshot
 from engine.workspace.index_rows import note_stamp
@@ -84,6 +85,9 @@ def open_workspace(
         writable=writable,
         progress=progress,
     )
+    # Reading every note and the vector file left tens of MB of freed temporaries, on the
+    # opener's thread: the app's server would carry them for its whole life.
+    give_back()
     return OpenWorkspace(workspace, index, stats, meaning)
 
 

@@ -71,8 +71,10 @@ class Semantic:
         owner = np.asarray(owners, dtype=np.int64)
         # Each note's sentences are one run of rows: where each run starts.
         self._starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]]) if rows else owner
-        # Every note sentence's vector once, in note order, for the nearest-sentence scan.
-        self._matrix = vectors.dense(rows) if rows else np.zeros((0, encoder.dim), np.float32)
+        # Each note sentence's record, in note order. A scan reads the int8 records
+        # themselves: a float32 matrix of them would be four times their size (80 MB on the
+        # 5k-abstract demo) for the same scores.
+        self._rows = np.asarray(rows, dtype=np.int64)
         self._lock = threading.Lock()
         self._questions: OrderedDict[str, np.ndarray] = OrderedDict()
         self._on_demand: OrderedDict[str, np.ndarray] = OrderedDict()
@@ -115,7 +117,8 @@ class Semantic:
         with self._lock:
             found = self._scans.get(key)
         if found is None:
-            found = np.round(np.maximum.reduceat(self._matrix @ query, self._starts), 6)
+            products = self.vectors.products(query)[self._rows]
+            found = np.round(np.maximum.reduceat(products, self._starts), 6)
             with self._lock:
                 self._scans[key] = found
                 while len(self._scans) > SCANS_KEPT:

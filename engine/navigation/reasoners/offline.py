@@ -470,9 +470,12 @@ def _typed(state: NavState, words: tuple[str, ...]) -> tuple[str, ...]:
     return state.terms.typed(words) if state.terms is not None else words
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def _stems(text: str) -> frozenset[str]:
     # Pure in its text, and asked of every node's body at every step: kept, not redone.
+    # An entry is a whole note's text and its stems, about 10 KB: 1,024 of them hold a few
+    # questions' neighbourhoods (4,096 held 43 MB for good in a server that had answered
+    # a few hundred questions).
     return frozenset(stem(w) for w in terms(text))
 
 
