@@ -8,6 +8,7 @@ workspace. Coverage and alignment weigh words only through this interface.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
@@ -32,4 +33,5 @@ class IdfTable:
 
     def weight(self, stems: AbstractSet[str]) -> float:
         """The summed rarity of `stems`."""
-        return sum(self.idf.get(s, self.default) for s in stems)
+        # fsum: the same total whatever order the set iterates in (it differs by process).
+        return math.fsum(self.idf.get(s, self.default) for s in stems)

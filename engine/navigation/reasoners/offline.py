@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
@@ -320,7 +321,9 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
     total = sum(weights.values())
 
     def share(words: AbstractSet[str]) -> float:
-        return sum(weights[q] for q in words) / total if total else 0.0
+        # fsum: a set's order differs between processes (string hashing), and a plain sum's
+        # last bits with it, which could pick another of two equally covered rivals.
+        return math.fsum(weights[q] for q in words) / total if total else 0.0
 
     salient = set(state.terms.salient) if state.terms is not None else set()
     mentioned = _mention(state)
