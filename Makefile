@@ -5,6 +5,9 @@ PY := $(VENV)/bin/python
 DEMO ?= demo/scifact
 PORT ?= 8501
 OVERLAY := $(DEMO)/.synapse/links/claim_links.json
+# One test worker more than the cores: the browser and server tests spend much of their time
+# waiting on another process, and the extra worker fills those waits.
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 # Examples per property in `make fuzz` (`make fuzz FUZZ_EXAMPLES=500` for a quick pass).
 FUZZ_EXAMPLES ?= 20000
 
@@ -57,7 +60,7 @@ test: dev chromium
 	$(PY) -m ruff format --check .
 	$(VENV)/bin/lint-imports
 	$(PY) -m mypy
-	$(PY) -m pytest -n 2 --dist loadfile --no-loadscope-reorder
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 # The model path on a real model: llama.cpp (xllamacpp) serving SmolLM2-135M on 127.0.0.1.
 test-model: dev
