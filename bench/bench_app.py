@@ -54,7 +54,7 @@ def rendered_pages():
         try:
             at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300).run()
             at.switch_page("ui/navigate.py").run()
-            at.text_input(key="question").input(question)
+            at.text_area(key="question").input(question)
             at.button(key="ask").click().run()  # the first ask opens the workspace and caches
             assert not at.exception, at.exception
             for page in PAGES:
