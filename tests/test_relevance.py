@@ -7,7 +7,8 @@ from dataclasses import replace
 import pytest
 
 from engine.api import ask
-from engine.navigation.reasoners.offline import OfflineConfig, OfflineReasoner
+from engine.navigation.reasoners.candidates import OfflineConfig
+from engine.navigation.reasoners.offline import OfflineReasoner
 from engine.navigation.relevance import Relevance, RelevanceGate, shipped_gate
 from engine.navigation.retrieval import fuse, retrieve
 from engine.workspace.semantic import Meaning

@@ -34,7 +34,7 @@ from engine.evaluation.scifact import SCIFACT_BOX, GoldClaim
 from engine.evaluation.train_stance import cross_validated
 from engine.evaluation.tune_offline import recorded
 from engine.navigation.navigator import NavState
-from engine.navigation.reasoners.offline import (
+from engine.navigation.reasoners.candidates import (
     Candidate,
     OfflineConfig,
     best_candidate,

@@ -46,14 +46,14 @@ from engine.evaluation.scifact import GoldClaim, load_gold, run_claims, score
 from engine.evaluation.train_stance import _standardise, fit_binary
 from engine.navigation.coverage import claim_shaped
 from engine.navigation.navigator import Action, NavState
-from engine.navigation.reasoners.offline import (
+from engine.navigation.reasoners.candidates import (
     Candidate,
     OfflineConfig,
-    OfflineReasoner,
     best_candidate,
     stands_out,
     strong,
 )
+from engine.navigation.reasoners.offline import OfflineReasoner
 from engine.navigation.relevance import GATE_PATH, Relevance, RelevanceGate
 from engine.workspace.notes import Store
 from engine.workspace.passages import PASSAGE_BOX

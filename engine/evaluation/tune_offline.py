@@ -32,7 +32,7 @@ from engine.navigation.coverage import (
     claim_shaped,
 )
 from engine.navigation.navigator import Action, ActionKind, NavState, in_canon
-from engine.navigation.reasoners.offline import (
+from engine.navigation.reasoners.candidates import (
     Candidate,
     OfflineConfig,
     best_candidate,

@@ -16,7 +16,8 @@ from engine.core.text import one_line
 from engine.core.wire import Draft, parse_draft
 from engine.navigation.navigator import Action, NavState
 from engine.navigation.outcomes import Failure, FailureKind
-from engine.navigation.reasoners.offline import OfflineConfig, explore
+from engine.navigation.reasoners.candidates import OfflineConfig
+from engine.navigation.reasoners.offline import explore
 
 log = logging.getLogger(__name__)
 
