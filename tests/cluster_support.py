@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import re
 import sys
 import threading
 import time
@@ -29,9 +28,6 @@ TIMEOUT = 180.0
 # installs a page as `__main__` and leaves it there, and a spawned worker process would
 # run that page again on start-up.
 _MAIN = sys.modules["__main__"]
-_TIMINGS = re.compile(
-    r'"(latency_ms|median_latency_ms|ms|seconds|built_at|pages_per_second)": ("[^"]*"|[-0-9.e]+)'
-)
 
 
 @contextlib.contextmanager
@@ -103,11 +99,6 @@ def wait_for(condition: Callable[[], bool], what: str, timeout: float = TIMEOUT)
     while not condition():
         assert time.monotonic() < deadline, f"{what} did not happen within {timeout:g} s"
         time.sleep(0.05)
-
-
-def untimed(text: str) -> str:
-    """`text` with every measured time taken out: two serial runs differ only in these."""
-    return _TIMINGS.sub(r'"\1": 0', text)
 
 
 def tree(root: Path, *, skip: tuple[str, ...] = ()) -> dict[str, bytes]:

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from engine.datasets.scifact import labels_path
-from tests.cluster_support import bounded, faults, lines, two_workers, untimed
+from tests.cli import untimed
+from tests.cluster_support import bounded, faults, lines, two_workers
 from tests.workspaces import EXAMPLES, make_workspace
 
 PAYLOADS = sorted((EXAMPLES / "payloads").glob("*.json"))

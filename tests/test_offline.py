@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,7 +11,7 @@ import pytest
 from engine.api import ask, open_workspace
 from engine.core.encoder import ENV_ENCODER
 from engine.datasets.scifact import import_scifact
-from tests.cluster_support import untimed
+from tests.cli import run, untimed
 from tests.conftest import ROOT
 
 FILLER_TOPICS = ["asthma", "malaria", "obesity", "glaucoma", "anemia", "migraine", "sepsis",
@@ -217,10 +214,9 @@ def test_the_same_questions_give_the_same_json_under_any_hash_seed(scifact_slice
     )
     outputs = set()
     for seed in ("1", "6"):
-        env = {**os.environ, "PYTHONHASHSEED": seed, ENV_ENCODER: "none"}
-        argv = [sys.executable, "-m", "engine", "ask", "--full"]
-        argv += ["--workspace", str(scifact_slice), "--batch", str(batch)]
-        done = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, check=True)
-        assert len(done.stdout.splitlines()) == len(TIED_RIVALS)
-        outputs.add(untimed(done.stdout))
+        env = {"PYTHONHASHSEED": seed, ENV_ENCODER: "none"}
+        done = run("ask", "--full", "--workspace", scifact_slice, "--batch", batch, env=env)
+        assert done.code == 0, done.err
+        assert len(done.out.splitlines()) == len(TIED_RIVALS)
+        outputs.add(untimed(done.out))
     assert len(outputs) == 1
