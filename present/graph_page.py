@@ -56,7 +56,11 @@ _margin_script = """
 # page is redrawn to read on it. The scheme is read from the page the frame sits in, so it
 # follows the viewer's choice (system or settings menu) with no rerun and no cache per
 # scheme; a page opened on its own (a download) has no app around it and stays light.
-_dark_edges = {"#555555": "#b8b8b8", "#c8c8c8": "#80868f", "#8a8a8a": "#9a9a9a"}
+# The greys the graphs draw edges in, named here so the dark redraw below follows them.
+SEED_EDGE = "#c8c8c8"  # question to a retrieved note, once the walk has moved on
+PAST_EDGE = "#8a8a8a"  # an edge revealed at an earlier step
+PREMISE_EDGE = "#555555"  # a claim resting on another
+_dark_edges = {PREMISE_EDGE: "#b8b8b8", SEED_EDGE: "#80868f", PAST_EDGE: "#9a9a9a"}
 _dark_script = (
     """
                   var appBackground = (function () {

@@ -27,7 +27,7 @@ from engine import (
     passage_place,
     shorten,
 )
-from present.graph_page import network, render
+from present.graph_page import PAST_EDGE, PREMISE_EDGE, SEED_EDGE, network, render
 from present.markup import (
     esc,
     flag_mark,
@@ -226,7 +226,7 @@ def neighbourhood_html(
                 QUESTION_NODE,
                 seed,
                 tip="retrieved for the question",
-                color=new_colour if first is current else "#c8c8c8",
+                color=new_colour if first is current else SEED_EDGE,
                 width=2 if first is current else 1,
             )
     drawn: set[tuple[str, str, str]] = set()
@@ -242,7 +242,7 @@ def neighbourhood_html(
     for s in trace[: step + 1]:
         for edge in s.edges_added:
             now = s is current
-            draw(edge, color=new_colour if now else "#8a8a8a", width=2.5 if now else 1)
+            draw(edge, color=new_colour if now else PAST_EDGE, width=2.5 if now else 1)
     for edge in overlay:
         colour = relation_colours.get(edge.relation, "#7f7f7f")
         draw(edge, prefix="overlay: ", color=colour, dashes=True, width=1.5)
@@ -412,7 +412,7 @@ def dag_html(result: NavResult, *, height: int = 520, library: str | None = None
     for claim in dag.claims:
         cid = f"claim:{claim.id}"
         for premise in claim.premises:
-            net.add_edge(cid, f"claim:{premise}", label="rests on", color="#555555")
+            net.add_edge(cid, f"claim:{premise}", label="rests on", color=PREMISE_EDGE)
         for ref in claim.cites:
             net.add_edge(cid, f"cite:{ref}", label="cites", color="#9a9a9a", dashes=True)
     return render(net, library)

@@ -56,12 +56,17 @@ def asked(app, question: str, scheme: str, width: int, height: int) -> Page:
     return page
 
 
+def is_dark(colour: str) -> bool:
+    """Whether a CSS `rgb(…)`/`rgba(…)` colour is a dark one."""
+    red, green, blue = (int(part) for part in colour[colour.index("(") + 1 : -1].split(",")[:3])
+    return red + green + blue < 3 * 96
+
+
 def background_is_dark(page: Page) -> bool:
     colour = page.evaluate(
         "() => getComputedStyle(document.querySelector('[data-testid=stApp]')).backgroundColor"
     )
-    red, green, blue = (int(part) for part in colour[colour.index("(") + 1 : -1].split(",")[:3])
-    return red + green + blue < 3 * 96
+    return is_dark(colour)
 
 
 def graph_is_dark(page: Page, holding: str) -> bool:
@@ -70,8 +75,7 @@ def graph_is_dark(page: Page, holding: str) -> bool:
     colour = frames[0].evaluate(
         "() => getComputedStyle(document.getElementById('mynetwork')).backgroundColor"
     )
-    red, green, blue = (int(part) for part in colour[colour.index("(") + 1 : -1].split(",")[:3])
-    return red + green + blue < 3 * 96
+    return is_dark(colour)
 
 
 @pytest.mark.parametrize(("scheme", "width", "height"), MISSING_LOOKS, ids=MISSING_IDS)
