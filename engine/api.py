@@ -18,12 +18,13 @@ from engine.core.errors import ConfigError
 from engine.core.model import ClaimKind, Edge
 from engine.core.registry import Registry
 from engine.core.router import Decision, route
-from engine.core.stance import Stance
+from engine.core.stance import NO_CUE, Stance, StanceRelation
 from engine.core.verifiers import Verifier
 from engine.core.wire import parse_json, parse_payload
 from engine.importers.sources import AddReport, add_pdfs, collect_pdfs
 from engine.navigation.budget import Budget
 from engine.navigation.coverage import claim_shaped
+from engine.reading.questions import as_claim
 from engine.navigation.navigator import Observer, navigate
 from engine.navigation.outcomes import Failure, FailureKind
 from engine.navigation.reasoners.registry import ReasonerSpec, make_reasoner
@@ -248,7 +249,9 @@ def ask(
         semantic=opened.meaning.semantic,
     )
     started = time.perf_counter()
-    stance = question_stance(question, result.decision)
+    # A typo the coverage report corrected is read as the sources spell it ("asprin").
+    asked = result.coverage.respell(question) if result.coverage is not None else question
+    stance = question_stance(asked, result.decision)
     spent = (time.perf_counter() - started) * 1000.0
     return replace(result, stance=stance, latency_ms=result.latency_ms + spent)
 
@@ -259,15 +262,29 @@ def _check(question: str) -> None:
 
 
 def question_stance(question: str, decision: Decision | None) -> Stance | None:
-    """How the answer's verified sentences relate to the claim the question states.
+    """How the answer's verified sentences relate to the claim the question states or asks.
 
-    None when the question is not claim-shaped or nothing verified answers it. Precision
+    A yes/no question ("Does X reduce Y?") is read as the claim it asks about, and the
+    stance is its answer: yes (supports), no (contradicts) or mixed (neither). None for any
+    other question, or when nothing verified answers it. Precision
     first: `contradicts` or `supports` only on an explicit cue (opposite or shared direction
     words, a changed or repeated number, a negation, a null result); otherwise `neither`.
     """
-    if not claim_shaped(question) or decision is None or not decision.answered:
+    if decision is None or not decision.answered:
         return None
-    return stance_toward(question, _verified_sentences(decision))
+    if decision.unmentioned and (claim_shaped(question) or as_claim(question) is not None):
+        # Text that never says what the question asks about cannot answer yes or no to it.
+        evidence = next(iter(_verified_sentences(decision)), "")
+        return Stance(
+            StanceRelation.NEITHER, NO_CUE, 0.0, evidence, asked=not claim_shaped(question)
+        )
+    if claim_shaped(question):
+        return stance_toward(question, _verified_sentences(decision))
+    asked = as_claim(question)
+    if asked is None:
+        return None  # a what, how or why question has no yes or no to read
+    found = stance_toward(asked, _verified_sentences(decision))
+    return replace(found, asked=True) if found is not None else None
 
 
 def _verified_sentences(decision: Decision) -> list[str]:

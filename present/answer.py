@@ -16,6 +16,7 @@ from engine import (
     Edge,
     FailureKind,
     NavResult,
+    Stance,
     StanceRelation,
     Tier,
     VerifierStatus,
@@ -184,8 +185,13 @@ def summary(result: NavResult, *, confirmed: Iterable[tuple[str, str]] = ()) -> 
         text = (
             f"Every sentence of the answer is quoted from verified text of {cited or 'its sources'}"
         )
+        return text + ", and with the papers it cites it says every topic word of the question."
+    if label == "HEDGED ANSWER" and result.decision is not None and result.decision.unmentioned:
+        cited = ", ".join(name_of(result, r) for r in result.cited) or "its sources"
+        words = ", ".join(f"‘{w}’" for w in result.decision.unmentioned)
         return (
-            text + ", and with the notes it cites it mentions every salient term of the question."
+            f"The answer is quoted from verified text of {cited}, but it never says {words}, "
+            "which the question asks about: it may answer a neighbouring question."
         )
     if label == "HEDGED ANSWER":
         premises = _verified_premises(result)
@@ -204,11 +210,11 @@ def answered_lines(result: NavResult) -> list[str]:
     """Why an answer was allowed: the question terms it covers and each cited check."""
     lines = []
     terms = result.coverage.terms if result.coverage is not None else ()
-    salient = [t.typed for t in terms if t.salient]
-    if salient:
-        named = ", ".join(f"‘{w}’" for w in salient)
+    topic = [t.typed for t in terms if not t.unmet]
+    if topic:
+        named = ", ".join(f"‘{w}’" for w in topic)
         lines.append(
-            f"With the notes it cites, it mentions every salient term of the question: {named}."
+            f"With the papers it cites, it says every topic word of the question: {named}."
         )
     decision = result.decision
     if decision is None:
@@ -244,6 +250,8 @@ def stance_line(result: NavResult) -> StanceLine | None:
     stance = result.stance
     if stance is None:
         return None
+    if stance.asked:
+        return _reading_line(stance)
     if stance.relation is StanceRelation.CONTRADICTS:
         said = f" Measured: {stance.measured}." if stance.measured else ""
         lead = (
@@ -256,6 +264,21 @@ def stance_line(result: NavResult) -> StanceLine | None:
         return StanceLine("info", f"The cited source supports the question: {stance.phrase}.")
     return StanceLine(
         "info", "The cited source neither clearly supports nor contradicts the question's claim."
+    )
+
+
+def _reading_line(stance: Stance) -> StanceLine:
+    """The answer to a yes/no question: yes, no or mixed, with the cue it rests on."""
+    if stance.relation is StanceRelation.CONTRADICTS:
+        said = f" Measured: {stance.measured}." if stance.measured else ""
+        if stance.tension:
+            return StanceLine("warning", f"Probably no, a possible tension: {stance.phrase}.{said}")
+        return StanceLine("warning", f"No: {stance.phrase}.{said}")
+    if stance.relation is StanceRelation.SUPPORTS:
+        return StanceLine("info", f"Yes: {stance.phrase}.")
+    return StanceLine(
+        "info",
+        "Mixed or not stated: the cited source neither clearly says yes nor no to the question.",
     )
 
 

@@ -35,6 +35,8 @@ def banner(result: NavResult, *, confirmed: Iterable[tuple[str, str]] = ()) -> B
     broken = answer.failure(result)
     if label == "ANSWER":
         head, tone = f"ANSWER — {status}", "success"
+    elif label == "HEDGED ANSWER" and result.decision and result.decision.unmentioned:
+        head, tone = "HEDGED ANSWER — verified text, not all of the question", "warning"
     elif label == "HEDGED ANSWER":
         head, tone = "HEDGED ANSWER — inferred, not verified", "warning"
     elif broken is not None:
@@ -60,8 +62,8 @@ _VERDICT_EXPLANATIONS = {
     "ANSWER": (
         "grounded",
         "Every sentence of the answer is licensed by a verified claim, each cited node passed "
-        "its check, and the answer, with the notes it cites, mentions every salient term of "
-        "the question.",
+        "its check, and the answer, with the papers it cites, says every topic word of the "
+        "question.",
     ),
     "HEDGED ANSWER": (
         "inferred",

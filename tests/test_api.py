@@ -68,8 +68,17 @@ def test_no_explicit_cue_is_neither():
     assert stance.relation.value == "neither" and stance.confidence == 0.0
 
 
-def test_no_stance_for_a_question_or_an_abstention():
-    assert question_stance("Does therapy reduce tuberculosis?", decision_citing(ART)) is None
+def test_a_yes_no_question_is_answered_yes_or_no():
+    said = question_stance("Does antiretroviral therapy reduce tuberculosis?", decision_citing(ART))
+    assert said is not None and said.asked and said.reading == "yes"
+    denied = question_stance(
+        "Does antiretroviral therapy increase tuberculosis?", decision_citing(ART)
+    )
+    assert denied is not None and denied.reading == "no"
+
+
+def test_no_stance_for_an_open_question_or_an_abstention():
+    assert question_stance("How does therapy affect tuberculosis?", decision_citing(ART)) is None
     unlicensed = decision_citing(ART, body="Something else entirely.")
     assert not unlicensed.answered
     assert question_stance("Antiretroviral therapy increases tuberculosis.", unlicensed) is None

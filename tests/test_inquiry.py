@@ -19,7 +19,16 @@ CASES = [
     ("Statin use was associated with fewer hip fractures.", "", False),
     ("Statin use was associated with fewer hip fractures.", "RESULTS", False),
     ("Mortality fell by 20% in the treated group.", "METHODS AND RESULTS", False),
-    ("LDL cholesterol has a causal role in cardiovascular disease.", "BACKGROUND", False),
+    # What was known before the study is its background, not its finding.
+    ("LDL cholesterol has a causal role in cardiovascular disease.", "BACKGROUND", True),
+    ("Statins lower cholesterol.", "OBJECTIVE", True),
+    ("This review will focus on the tumor immune microenvironment.", "", True),
+    ("Here we review how PD-1 blockade works in melanoma.", "", True),
+    ("Tissue samples were obtained in cases of melanoma and in controls.", "", True),
+    ("Serum levels were measured at baseline and at 12 weeks.", "", True),
+    ("Serum levels were measured and were significantly lower in cases.", "", False),
+    ("Structural Homeostasis: Adjustments of Dendritic Arbor Geometry", "", True),
+    ("RESULTS", "", True),
     ("To date, no trial has shown a benefit.", "", False),
     ("Participants reporting symptoms showed lower scores.", "PARTICIPANTS", False),
 ]

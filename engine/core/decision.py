@@ -101,6 +101,8 @@ class Decision:
     asserted: Mapping[str, Tier] = field(default_factory=dict)
     detail: str = ""
     blocking_count: int = 0  # salient question terms nothing in the closure mentions
+    # Common question words nothing in the closure mentions: an answer is at most hedged.
+    unmentioned: tuple[str, ...] = ()
     # The prose restates the DAG's claims word for word, verified or not (for the causes).
     prose_restates_claims: bool = False
 
@@ -186,5 +188,6 @@ class Decision:
             "missing_refs": list(self.missing_refs),
             "floored": list(self.floored),
             "floor_reasons": dict(self.floor_reasons),
+            "unmentioned": list(self.unmentioned),
             "detail": self.detail,
         }

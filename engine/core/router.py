@@ -117,6 +117,7 @@ class _Derivation:
             asserted=self.inp.asserted,
             detail=detail,
             blocking_count=self.inp.blocking_count,
+            unmentioned=self.inp.unmentioned,
             prose_restates_claims=self.trace.ok or _restates_claims(self.inp),
         )
 
@@ -218,6 +219,11 @@ def _decide(found: _Derivation) -> Decision:
     ordered = tuple(r for r in Reason if r in reasons)
     disclosure = "; grounded as of a superseded pin (outdated)" if final.outdated else ""
     if not ordered and final.verified and not found.violations and trace.ok:
+        if inp.unmentioned:
+            # Confirmed text that never uses a word the question asks about answers a
+            # neighbouring question: it stands, but not green.
+            detail = f"hedged: {_unmentioned(inp)}{disclosure}"
+            return found.decision(Outcome.ANSWER, Tier.INFERRED, (), detail)
         detail = f"conclusion {conclusion!r} is {final.wire().value}{disclosure}"
         return found.decision(Outcome.ANSWER, final.wire(), (), detail)
     closure = inp.dag.premise_closure(conclusion)
@@ -329,6 +335,13 @@ def _gaps(inp: RouteInput) -> str:
     named = ", ".join(f"'{w}'" for w in inp.uncovered[:4])
     more = f" (and {len(inp.uncovered) - 4} more)" if len(inp.uncovered) > 4 else ""
     return f"the answer never mentions {named}{more}, which the question asks about"
+
+
+def _unmentioned(inp: RouteInput) -> str:
+    """The question words the cited sources never use, in words."""
+    named = ", ".join(f"'{w}'" for w in inp.unmentioned[:4])
+    more = f" (and {len(inp.unmentioned) - 4} more)" if len(inp.unmentioned) > 4 else ""
+    return f"the answer never says {named}{more}, which the question asks about"
 
 
 def _abstain_detail(found: _Derivation) -> str:

@@ -114,6 +114,11 @@ class Cue:
 
 
 NO_CUE = Cue(CueShape.NONE)
+_READINGS = {
+    StanceRelation.SUPPORTS: "yes",
+    StanceRelation.CONTRADICTS: "no",
+    StanceRelation.NEITHER: "mixed",
+}
 
 
 @dataclass(frozen=True)
@@ -133,6 +138,8 @@ class Stance:
     measured: str = ""
     # A contradiction from a confidence band right too rarely out of fold to call it one.
     tension: bool = False
+    # The question asked yes or no (rather than stating a claim): the stance is its answer.
+    asked: bool = False
 
     @property
     def phrase(self) -> str:
@@ -152,4 +159,11 @@ class Stance:
             "evidence": self.evidence,
             "measured": self.measured,
             "tension": self.tension,
+            "asked": self.asked,
+            "reading": self.reading,
         }
+
+    @property
+    def reading(self) -> str:
+        """The stance as the answer to a yes/no question: yes, no or mixed."""
+        return _READINGS[self.relation]

@@ -101,6 +101,8 @@ class RouteInput:
     edges: tuple[Edge, ...] = ()
     blocking_count: int = 0
     uncovered: tuple[str, ...] = ()
+    # Common question words the cited sources never use: never green, at most hedged.
+    unmentioned: tuple[str, ...] = ()
     verified: Mapping[str, VerifiedGround] = field(default_factory=dict)
 
     @classmethod
@@ -155,6 +157,7 @@ def parse_payload(data: object) -> RouteInput:
         edges=_edges(top.get("edges", [])),
         blocking_count=_blocking(top.get("coverage_report")),
         uncovered=_uncovered(top.get("coverage_report")),
+        unmentioned=_uncovered(top.get("coverage_report"), "unmentioned"),
     )
 
 
@@ -307,13 +310,13 @@ def _blocking(raw: object) -> int:
     return count
 
 
-def _uncovered(raw: object) -> tuple[str, ...]:
-    """The question terms the report names as never mentioned; optional, for the reasons."""
+def _uncovered(raw: object, key: str = "uncovered") -> tuple[str, ...]:
+    """The question words the report names under `key` as never mentioned; optional."""
     if raw is None:
         return ()
-    words = _mapping(raw, "coverage_report").get("uncovered", [])
+    words = _mapping(raw, "coverage_report").get(key, [])
     if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
-        raise PayloadError("coverage_report.uncovered must be a list of strings")
+        raise PayloadError(f"coverage_report.{key} must be a list of strings")
     return tuple(words)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -76,10 +76,13 @@ def import_scifact(
     progress: Callable[[int, int], None] | None = None,
     force: bool = False,
     replace: bool = False,
+    exclude: Collection[str] = (),
 ) -> ImportSummary:
     """Import SciFact into the workspace folder `out` (created if needed).
 
-    With `limit`, only the first `limit` abstracts and the claims citing any of them.
+    With `limit`, only the first `limit` abstracts and the claims citing any of them; the
+    abstracts whose ids are in `exclude` are left out (an evaluation asks claims whose
+    evidence is gone).
     `progress(done, total)` is called as abstracts and claims are written.
     Raises EngineError when an input file is missing or malformed, ConfigError when `out`
     holds files and is not a workspace (unless `force`). A file no import wrote is kept
@@ -88,6 +91,9 @@ def import_scifact(
     documents = list(read_jsonl(Path(corpus)))
     if limit is not None:
         documents = documents[: max(0, limit)]
+    if exclude:
+        left_out = {str(d) for d in exclude}
+        documents = [doc for doc in documents if str(doc.get("doc_id")) not in left_out]
     doc_ids = {_safe_id(doc.get("doc_id"), "doc_id") for doc in documents}
     selected = [
         claim

@@ -1,8 +1,10 @@
-"""Question coverage: which of the question's salient terms an answer's closure mentions.
+"""Question coverage: which of the question's content words an answer's closure mentions.
 
-A question's salient terms are its content words, weighted by how rare they are in the
-workspace index. A salient term that nothing in the conclusion's closure mentions is a
-blocking gap: the answer, however well grounded, is not about what was asked. The report
+Every content word of a question (framing aside) is a topic word, weighted by how rare it
+is in the workspace index. A rare (salient) word that nothing in the conclusion's closure
+mentions is a blocking gap: the answer, however well grounded, is not about what was asked.
+A common word nothing mentions keeps the answer from green: it may stand hedged, naming
+the word. Rarity weighs a word in ranking; it never excuses it from coverage. The report
 goes to the router through the payload's `coverage_report`.
 """
 
@@ -23,6 +25,7 @@ from engine.navigation.spelling import (
     spells_out,
     split_compound,
 )
+from engine.reading.lexicon import DEGREE_WORDS, relation_word
 from engine.reading.rarity import Rarity
 from engine.reading.words import mentions, stem, surface_words, tokens
 
@@ -35,6 +38,12 @@ SALIENT_SHARE = 0.8
 # still has to be met. TOPIC_SHARE widens that to words nearly as rare as the rarest.
 TOPIC_SHARE = 1.0
 TOPIC_FLOOR = 0.46
+
+# A question word at least this share of the rarest possible (on the SciFact demo: in at most
+# about 70 of 6,000 notes) sets the question apart: the quoted sentence or its paper's title
+# must say it, not only the paper somewhere ("HPV vaccination" answered by a sentence on
+# HPV testing in a paper that mentions vaccines once is not green).
+DISTINCT_SHARE = 0.5
 
 # Words that frame a question rather than say what it is about.
 _FRAME_WORDS = frozenset(
@@ -66,7 +75,9 @@ _FRAME_PHRASES = re.compile(
     r"evidence|workspace)\s+(?:say|says|tell(?:\s+us)?)(?:\s+(?:about|on))?|"
     r"(?:i\s*(?:'|’)?\s*m\s+|i\s+am\s+|we\s*(?:'|’)?\s*re\s+|we\s+are\s+)?reviewing"
     r"(?:\s+(?:what\s+is\s+known|the\s+(?:literature|evidence))(?:\s+(?:about|on))?)?|"
-    r"what\s+is\s+(?:currently\s+)?known(?:\s+(?:about|on))?|is\s+it\s+true\s+that|"
+    r"what\s+is\s+(?:currently\s+)?known(?:\s+(?:about|on))?|"
+    r"(?:is|was)\s+it\s+(?:true|the\s+case)\s+that|"
+    r"(?:is|are)\s+there\s+(?:any\s+)?(?:evidence|data|proof)\s+(?:that|of|for)|"
     r"(?:can|could)\s+you\s+tell\s+me(?:\s+about)?|tell\s+me(?:\s+about)?|"
     r"according\s+to\s+(?:the\s+)?(?:literature|evidence|knowledge\s+base|sources|"
     r"studies|research)|in\s+the\s+(?:literature|knowledge\s+base))\b",
@@ -103,7 +114,7 @@ class MentionRules:
     """
 
     correct_unseen: bool = True
-    min_correct_len: int = 7
+    min_correct_len: int = 6
     compounds: bool = True
     acronyms: AcronymRule = AcronymRule.DEFINED
 
@@ -121,6 +132,15 @@ class Term:
     salient: bool
     covered: bool
     shown: str = ""
+    # A word that sets the question apart (rare enough) must be in the quoted sentences or
+    # their papers' titles, not only somewhere in the paper: `quoted` says whether it is.
+    distinct: bool = False
+    quoted: bool = True
+
+    @property
+    def unmet(self) -> bool:
+        """Whether the word keeps an answer from green: never used, or not where quoted."""
+        return not self.covered or (self.distinct and not self.quoted)
 
     @property
     def typed(self) -> str:
@@ -133,6 +153,8 @@ class Term:
             "weight": round(self.weight, 4),
             "salient": self.salient,
             "covered": self.covered,
+            "distinct": self.distinct,
+            "quoted": self.quoted,
         }
 
 
@@ -141,6 +163,14 @@ class CoverageReport:
     """How well a body of text covers a question; uncovered salient terms block an answer."""
 
     terms: tuple[Term, ...]
+    # (the word as typed, the word as the sources spell it) for each typo corrected.
+    respelled: tuple[tuple[str, str], ...] = ()
+
+    def respell(self, text: str) -> str:
+        """`text` with each corrected typo written as the sources spell it."""
+        for typed, fixed in self.respelled:
+            text = re.sub(rf"\b{re.escape(typed)}\b", fixed, text)
+        return text
 
     @property
     def uncovered(self) -> tuple[str, ...]:
@@ -152,8 +182,23 @@ class CoverageReport:
         """The same gaps as the tokens mentions are measured by."""
         return tuple(t.word for t in self._gaps())
 
-    def _gaps(self) -> list[Term]:
-        gaps = [t for t in self.terms if t.salient and not t.covered]
+    @property
+    def unmentioned(self) -> tuple[str, ...]:
+        """Question words that keep an answer from green without blocking it, rarest first.
+
+        A common word the cited text never uses, or a distinct word its paper uses but
+        neither the quoted sentences nor the titles do ("vaccination" asked, a sentence
+        about HPV testing quoted). Rarity weighs a word in ranking, never excuses it from
+        coverage: such an answer is not green, though it may stand hedged. Named as the
+        user typed them.
+        """
+        return tuple(t.typed for t in self._gaps(salient=False))
+
+    def _gaps(self, *, salient: bool = True) -> list[Term]:
+        if salient:
+            gaps = [t for t in self.terms if t.salient and not t.covered]
+        else:
+            gaps = [t for t in self.terms if t.unmet and (t.covered or not t.salient)]
         return sorted(gaps, key=lambda t: (-t.weight, t.word))
 
     @property
@@ -170,6 +215,7 @@ class CoverageReport:
         return {
             "blocking_count": self.blocking_count,
             "uncovered": list(self.uncovered),
+            "unmentioned": list(self.unmentioned),
             "covered_share": round(self.covered_share, 4),
             "terms": [t.to_dict() for t in self.terms],
         }
@@ -201,6 +247,7 @@ class QuestionTerms:
         scale = math.log(notes + 1) if notes > 0 else math.inf
         rarest = max(self.weights.values(), default=0.0)
         self.salient_rarity = min(share * scale, max(TOPIC_FLOOR * scale, topic * rarest))
+        self.distinct_rarity = DISTINCT_SHARE * scale
         self._stems = {w: stem(w) for w in words}
         self.rules = rules or MentionRules()
         # Question word -> the corpus word it is a typo of; only with `known` (an index).
@@ -213,6 +260,9 @@ class QuestionTerms:
                 if fixed is not None:
                     self.corrections[word] = fixed
         self._fixed = {w: stem(c) for w, c in self.corrections.items()}
+        # A corrected word is named as the sources spell it ("asprin" is shown as "aspirin").
+        self.respelled = tuple((self.shown[w], fixed) for w, fixed in self.corrections.items())
+        self.shown |= self.corrections
         # Question word -> the two corpus words it runs together, for words with no correction.
         self.compounds: dict[str, tuple[str, str]] = {}
         if known is not None and self.rules.compounds:
@@ -230,6 +280,15 @@ class QuestionTerms:
     def salient(self) -> tuple[str, ...]:
         return tuple(w for w in self.words if self.weights[w] >= self.salient_rarity)
 
+    @property
+    def distinct(self) -> tuple[str, ...]:
+        """The words that set the question apart: a quoted sentence or its title must say them."""
+        return tuple(
+            w
+            for w in self.words
+            if self.weights[w] >= self.distinct_rarity and not relation_word(w)
+        )
+
     def typed(self, words: Iterable[str]) -> tuple[str, ...]:
         """Question words as the user typed them (a word not in the question stays as is)."""
         return tuple(self.shown.get(w, w) for w in words)
@@ -240,7 +299,13 @@ class QuestionTerms:
         said = {stem(w) for w in toks}
         same = mentions
         out = set()
+        # A relation word of the question ("increases", "is associated with") is met by any
+        # relation the text states: which one it states is the stance's to read.
+        relates = any(relation_word(w) for w in toks)
         for word in self.words:
+            if relates and relation_word(word):
+                out.add(word)
+                continue
             fixed = self._fixed.get(word)
             acronym = self.acronyms.get(word)
             parts = self.compounds.get(word)
@@ -253,15 +318,32 @@ class QuestionTerms:
                 out.add(word)
         return frozenset(out)
 
-    def measure(self, texts: Iterable[str]) -> CoverageReport:
-        """Which question terms `texts` mention (see `mentioned`); one text is one source."""
+    def measure(self, texts: Iterable[str], quoted: Iterable[str] | None = None) -> CoverageReport:
+        """Which question terms `texts` mention (see `mentioned`); one text is one source.
+
+        `quoted` are the sentences an answer quotes and their papers' titles: a distinct
+        word must be among them. None measures `texts` alone (every distinct word quoted).
+        """
+        texts = list(texts)
         mentioned = set().union(*(self.mentioned(text) for text in texts))
+        said = mentioned if quoted is None else set().union(*map(self.mentioned, quoted))
         terms = []
         for word in self.words:
             weight = self.weights[word]
             salient = weight >= self.salient_rarity
-            terms.append(Term(word, weight, salient, word in mentioned, self.shown[word]))
-        return CoverageReport(tuple(terms))
+            distinct = weight >= self.distinct_rarity and not relation_word(word)
+            terms.append(
+                Term(
+                    word,
+                    weight,
+                    salient,
+                    word in mentioned,
+                    self.shown[word],
+                    distinct=distinct,
+                    quoted=word in said,
+                )
+            )
+        return CoverageReport(tuple(terms), self.respelled)
 
 
 def claim_shaped(question: str) -> bool:
@@ -277,7 +359,11 @@ def unframed(question: str) -> str:
 
 def question_words(question: str) -> list[str]:
     """The question's distinct content words, framing ("what does … say about") left out."""
-    return [w for w in dict.fromkeys(tokens(unframed(question))) if w not in _FRAME_WORDS]
+    return [
+        w
+        for w in dict.fromkeys(tokens(unframed(question)))
+        if w not in _FRAME_WORDS and w not in DEGREE_WORDS
+    ]
 
 
 def typed_words(question: str) -> dict[str, str]:

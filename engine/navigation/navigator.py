@@ -307,6 +307,7 @@ class _Run:
             edges=tuple(_relevant_edges(self.hood.edges, self.edges)),
             blocking_count=self.coverage.blocking_count,
             uncovered=tuple(self.coverage.uncovered),
+            unmentioned=tuple(self.coverage.unmentioned),
             verified=verified,
         )
         self.decision = route(
@@ -322,7 +323,7 @@ class _Run:
     def _coverage(self, dag: ReasoningDAG) -> CoverageReport:
         """How the conclusion's closure covers the question: its claims and the notes they
         cite (title and checked body); one cited note is one source, so its whole text counts."""
-        seen, todo, texts = set(), [dag.conclusion], []
+        seen, todo, texts, quoted = set(), [dag.conclusion], [], []
         while todo:
             cid = todo.pop()
             if cid in seen:
@@ -330,10 +331,12 @@ class _Run:
             seen.add(cid)
             claim = dag.claim(cid)
             texts.append(claim.text)
+            quoted.append(claim.text)
             for ref in claim.cites:
                 node = self.hood.nodes.get(ref)
                 if node is not None:
                     texts.append(node.title)
+                    quoted.append(node.title)
                 checked = self.grounded.get(ref)
                 if checked is not None and checked.ground is not None:
                     texts.append(checked.ground.body)
@@ -341,7 +344,7 @@ class _Run:
         terms = self.terms or QuestionTerms(
             self.question, self.index.rarity, notes=self.index.count()
         )
-        return terms.measure(texts)
+        return terms.measure(texts, quoted=quoted)
 
 
 def in_canon(index: Index) -> Callable[[str], bool]:

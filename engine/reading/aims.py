@@ -29,7 +29,15 @@ _DID = (
     r"performed|undertook|reviewed|surveyed|enrolled|recruited|randomi[sz]ed|searched|"
     r"collected|designed|used|determined\s+whether)"
 )
-_STUDY = r"(?:study|studies|trial|review|analysis|paper|work|report|experiment|survey)"
+_STUDY = (
+    r"(?:study|studies|trial|review|analysis|paper|work|report|experiment|survey|article|"
+    r"chapter|overview|protocol|commentary)"
+)
+# What an author does in a review or an essay, said in the present or future: not a finding.
+_PRESENTS = (
+    r"(?:review|discuss|summari[sz]e|outline|highlight|focus|consider|address|examine|"
+    r"explore|survey|cover)"
+)
 _ASKS = re.compile(
     rf"^\s*{_LEAD}(?:"
     rf"to\s+{_INQUIRY_VERBS}\b"
@@ -38,7 +46,10 @@ _ASKS = re.compile(
     rf"(?:of|was|were|is|are)\b"
     rf"|(?:this|the\s+present|the\s+current|our)\s+{_STUDY}\s+(?:was\s+designed|is\s+designed|"
     rf"aimed|aims|sought|seeks|examined|examines|investigated|investigates|evaluated|"
-    rf"evaluates|assessed|assesses|describes|tested|tests|compared|compares)\b"
+    rf"evaluates|assessed|assesses|describes|tested|tests|compared|compares|will|would|"
+    rf"focus(?:es|ed)?|discuss(?:es|ed)?|summari[sz]es|highlights|outlines|reviews|"
+    rf"provides\s+an?\s+(?:overview|summary|update)|considers|explores|addresses)\b"
+    rf"|we\s+(?:will\s+|here\s+|briefly\s+|first\s+)?{_PRESENTS}\b"
     rf"|whether\b"
     rf")",
     re.IGNORECASE,
@@ -50,6 +61,39 @@ _FINDING = re.compile(
     r"provides?\s+evidence|resulted|led\s+to)\b",
     re.IGNORECASE,
 )
+# A sentence that says how material was gathered or handled ("Samples were obtained in cases
+# of ...", "Patients were randomized to ..."), with no word that reports a result, describes
+# the method.
+_METHOD_PASSIVE = re.compile(
+    r"\b(?:was|were|had\s+been|have\s+been|has\s+been|being)\s+(?:\w+ly\s+)?"
+    r"(?:obtained|collected|recruited|enrolled|randomi[sz]ed|measured|analy[sz]ed|performed|"
+    r"included|excluded|retrieved|searched|assessed|evaluated|followed|conducted|extracted|"
+    r"screened|selected|sampled|genotyped|sequenced|stained|assigned|allocated|interviewed|"
+    r"surveyed|recorded|calculated|estimated|quantified|determined|matched|stratified|"
+    r"administered|harvested|cultured|imaged|scanned|reviewed|pooled|abstracted|tested|"
+    r"documented|classified|categori[sz]ed|coded|defined|grouped|divided|computed|modell?ed|"
+    r"adjusted|weighted|validated|registered|identified\s+(?:from|through|using|via|by))\b",
+    re.IGNORECASE,
+)
+_RESULT = re.compile(
+    r"\b(?:signific\w*|associat\w*|higher|lower|greater|less|more|fewer|increas\w*|"
+    r"decreas\w*|reduc\w*|improv\w*|differ\w*|correlat\w*|predict\w*|effective\w*|"
+    r"efficac\w*|compared|relative|odds|hazard|ratio|risk|rose|fell|declin\w*|elevat\w*)\b",
+    re.IGNORECASE,
+)
+# What a publisher or a journal prints around a paper: never a finding.
+_FURNITURE = re.compile(
+    r"(?:^\s*(?:this|the)\s+(?:article|paper|chapter|work|abstract)\s+(?:is|forms|was|has\s+been|"
+    r"appears|belongs)\b|©|\bcopyright\b|\ball\s+rights\s+reserved\b|\bsupplement\s+entitled\b|"
+    r"\bpublished\s+by\b|\bthis\s+is\s+an\s+open[\s-]access\b|\bdistributed\s+under\s+the\b)",
+    re.IGNORECASE,
+)
+# Structured-abstract headings under which sentences give the background or the aim: what
+# was known or asked before the study, never what it found.
+_BACKGROUND_HEADINGS = frozenset(
+    ["BACKGROUND", "INTRODUCTION", "CONTEXT", "OBJECTIVE", "OBJECTIVES", "AIM", "AIMS",
+     "PURPOSE", "RATIONALE", "IMPORTANCE", "HYPOTHESIS", "AND", "OF", "THE", "STUDY"]
+)  # fmt: skip
 # Structured-abstract headings under which sentences describe the study, not its results.
 _METHOD_HEADINGS = frozenset(
     ["DESIGN", "METHOD", "METHODS", "METHODOLOGY", "MATERIALS", "SETTING", "SETTINGS",
@@ -62,20 +106,46 @@ _METHOD_HEADINGS = frozenset(
 
 
 def asks(text: str, *, section: str = "") -> bool:
-    """Whether the sentence states an aim, a question or a method rather than a finding.
+    """Whether the sentence is not a finding: an aim, a question, a method, a heading.
 
     `section` is the structured-abstract heading the sentence sits under, if any: a
     sentence under a methods heading ("DESIGN, SETTING, AND PARTICIPANTS") describes the
-    study unless it reports a result.
+    study unless it reports a result, and one under a background or objective heading
+    says what was known or asked before the study, whatever it reports. A title or a
+    section heading, a review's plan ("This review will focus on ...") and a passive
+    account of the method ("Samples were obtained in cases of ...") are never findings.
     """
     stripped = text.strip()
-    if stripped.endswith("?"):
+    if stripped.endswith("?") or heading(stripped) or _FURNITURE.search(stripped):
+        return True
+    words = re.findall(r"[A-Za-z]+", section.upper())
+    if words and set(words) <= _BACKGROUND_HEADINGS and not set(words) <= {"AND", "OF", "THE"}:
         return True
     finding = _FINDING.search(stripped) is not None
     if _ASKS.match(stripped) and not finding:
         return True
-    words = re.findall(r"[A-Za-z]+", section.upper())
+    if _METHOD_PASSIVE.search(stripped) and not finding and not _RESULT.search(stripped):
+        return True
     return bool(words) and set(words) <= _METHOD_HEADINGS and not finding
+
+
+# A heading or a title is a short run of words that closes no sentence.
+_HEADING_WORDS = 14
+
+
+def heading(text: str) -> bool:
+    """Whether the text is a title or a section heading rather than a sentence.
+
+    A sentence closes with a full stop, a question or an exclamation mark (a quote or a
+    bracket may follow); a short line that does not, or a line in capitals, names a part.
+    """
+    stripped = text.strip().rstrip("\"'\u201d\u2019)]")
+    letters = [c for c in stripped if c.isalpha()]
+    if letters and sum(c.isupper() for c in letters) > 0.8 * len(letters) and len(letters) > 3:
+        return True
+    return not stripped.endswith((".", "!", "?", "\u3002")) and (
+        len(stripped.split()) <= _HEADING_WORDS
+    )
 
 
 def _words(text: str) -> frozenset[str]:

@@ -279,3 +279,47 @@ def agreement_cue(claim: Passage, sentence: Passage, rarity: Rarity) -> StanceCu
         if kind == "agree":
             return StanceCue(CueShape.AGREEMENT, other.word, cue.word)
     return NO_CUE
+
+
+def swapped(claim: Passage, sentence: Passage) -> tuple[str, str] | None:
+    """A content word of the claim the sentence replaces with another in the same place.
+
+    "human effort" against "machine effort": the shared neighbour ("effort") sits beside a
+    word each text has and the other lacks, so the sentence speaks of another thing. The
+    pair is (the claim's word, the sentence's); None when no such slot is found. Direction
+    words are left to the direction cues.
+    """
+    mine, theirs = claim.content, sentence.content
+    for seq, other, flip in ((claim.sequence, sentence.sequence, False),
+                             (sentence.sequence, claim.sequence, True)):  # fmt: skip
+        here, there = (mine, theirs) if not flip else (theirs, mine)
+        for i, word in enumerate(seq):
+            if not word or word in there or _directional(word):
+                continue
+            for j in (i - 1, i + 1):
+                if not 0 <= j < len(seq) or seq[j] not in there:
+                    continue
+                for k, said in enumerate(other):
+                    if said != seq[j]:
+                        continue
+                    near = k + (i - j)
+                    if 0 <= near < len(other):
+                        rival = other[near]
+                        if (
+                            rival
+                            and rival not in here
+                            and not _directional(rival)
+                            and rival != word
+                        ):
+                            return (rival, word) if flip else (word, rival)
+    return None
+
+
+def _directional(stem: str) -> bool:
+    """Whether a content stem is a direction word, which the direction cues compare."""
+    return any(stem.startswith(p) or p.startswith(stem) for p in _DIRECTIONAL)
+
+
+_DIRECTIONAL = tuple(p for pair in _ANTONYMS for p in pair) + (
+    "reduc", "lower", "rais", "elevat", "enhanc", "improv", "worse", "higher", "great",
+)  # fmt: skip

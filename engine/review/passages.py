@@ -13,12 +13,16 @@ from functools import lru_cache
 
 from engine.core import text as _text
 from engine.reading.aims import open_question, reports_finding
+from engine.reading.lexicon import CUES as _CUES
+from engine.reading.lexicon import EFFECT_WORDS as _EFFECT_WORDS
+from engine.reading.lexicon import NULL_AFTER_NEGATION as _NULL_AFTER_NEGATION
 from engine.reading.quantities import NUMBER_WORDS, Quantity, quantities
 from engine.reading.sentences import sentences_of as sentences_of
 from engine.reading.words import STOP_WORDS
 from engine.reading.words import short_stem as stem
 
 _SCOPE = 5  # tokens after a negation that it governs
+_WITHOUT_REACH = 3  # "without a significant increase": how far "without" looks for a change
 _WINDOW = 5  # tokens either side of a direction word that anchor it
 
 
@@ -36,49 +40,11 @@ _NULL_WORDS = (
     "unchanged", "unaffected", "similar", "comparable", "nonsignificant", "insignific",
     "unrelated",
 )  # fmt: skip
-_NULL_AFTER_NEGATION = (
-    "signific", "associat", "effect", "affect", "differ", "chang", "correlat", "relat",
-    "impact", "influenc", "alter", "increas", "reduc", "decreas", "improv", "predict", "link",
-)  # fmt: skip
-_EFFECT_WORDS = (
-    "associat", "correlat", "link", "caus", "lead", "led", "result", "requir", "essential",
-    "crucial", "role", "contribut", "predict", "determin", "affect", "influenc", "regulat",
-    "mediat", "driv",
-)  # fmt: skip
 _HEDGES = _words(
     "may might could suggest suggests suggested suggesting possibly potentially perhaps likely "
     "unlikely appear appears seem seems tend tends trend hypothesis hypothesize putative "
     "presumably"
 )
-# Direction words by prefix: axis -> sign -> prefixes. "up"/"down" count before "regul...".
-_CUES = {
-    "quantity": {
-        +1: (
-            "increas", "rais", "rise", "rises", "rising", "rose", "elevat", "higher", "greater",
-            "more", "enhanc", "promot", "activat", "induc", "stimulat", "upregul", "augment",
-            "boost", "accelerat", "amplif", "gain", "exceed", "potentiat", "longer", "faster",
-            "positive", "positively", "facilitat", "trigger", "encourag",
-        ),
-        -1: (
-            "decreas", "reduc", "lower", "less", "fewer", "declin", "diminish", "attenuat",
-            "inhibit", "suppress", "block", "downregul", "deactivat", "negative",
-            "negatively", "inverse", "smaller", "slow", "loss", "lose", "abolish", "abrogat",
-            "prevent", "shorter", "repress", "blunt", "protect", "imped", "hinder",
-        ),
-    },
-    # Whether a thing is there at all: "lack of X" reverses what follows rather than denying it.
-    "presence": {
-        +1: ("overexpress", "presence", "present", "replenish", "supplement"),
-        -1: ("lack", "absen", "without", "deficien", "knockout", "ablat", "delet", "deplet",
-             "underexpress", "null", "interrupt", "disrupt", "inactivat", "silenc"),
-    },
-    "valence": {
-        +1: ("improv", "benefi", "ameliorat", "alleviat", "better", "effective", "efficac",
-             "safe", "accura", "success", "superior", "favorabl", "favourabl", "rescu", "restor"),
-        -1: ("worsen", "harm", "deteriorat", "detriment", "exacerbat", "aggravat", "worse",
-             "toxic", "ineffective", "inaccura", "inferior", "unfavorabl", "poor", "impair"),
-    },
-}  # fmt: skip
 # Things named after what they do ("a Foxp3 enhancer", "an inhibitory receptor", "tumour
 # suppressive miR-193a") state no direction.
 _AGENT_STEMS = (
@@ -108,6 +74,9 @@ class Passage:
     text: str
     norms: tuple[str, ...]
     content: frozenset[str]
+    # Every token's content stem in order, "" where a token is no content word, so two
+    # content words stand side by side here only when they do in the text.
+    sequence: tuple[str, ...]
     negated: frozenset[str]
     negations: tuple[str, ...]
     cues: tuple[Cue, ...]
@@ -135,6 +104,10 @@ def _cue_of(norms: tuple[str, ...], i: int) -> tuple[str, int] | None:
 
 def _negates(norms: tuple[str, ...], i: int) -> bool:
     word = norms[i]
+    if word == "without":
+        # "without an increase in bleeding" denies the increase; "mice without X" removes
+        # X, a presence word (see _CUES).
+        return any(_changes(w) for w in norms[i + 1 : i + 1 + _WITHOUT_REACH])
     if norms[i + 1 : i + 2] in (("only",), ("solely",), ("just",), ("merely",)):
         return False  # "not only X" still says X
     if word == "not" and norms[i - 1 : i] == ("but",):
@@ -142,6 +115,15 @@ def _negates(norms: tuple[str, ...], i: int) -> bool:
     if word in _FAILS:
         return norms[i + 1 : i + 2] == ("to",)
     return word in _NEGATIONS or word.endswith("n't")
+
+
+def _changes(word: str) -> bool:
+    """Whether a word states a change or an effect (a direction word, or an effect word)."""
+    if word.startswith(_NULL_AFTER_NEGATION):
+        return True
+    return any(
+        word.startswith(_CUES[axis][sign]) for axis in ("quantity", "valence") for sign in (1, -1)
+    )
 
 
 def _segments(toks: tuple[_text.Token, ...], text: str, marks: str) -> list[int]:
@@ -172,20 +154,24 @@ def passage(text: str) -> Passage:
     ]
     scoped: set[int] = set()
     null_phrases: set[int] = set()
+    null_tokens: set[int] = set()
     for i in range(n):
         if norms[i].startswith(_NULL_WORDS):
             null_phrases.add(phrase[i])
         if negation_at[i]:
             scope = [j for j in range(i + 1, min(n, i + 1 + _SCOPE)) if clause[j] == clause[i]]
             scoped.update(scope)
-            if any(norms[j].startswith(_NULL_AFTER_NEGATION) for j in scope):
+            if norms[i] == "without":
+                # "X fell without an increase in Y": the null result is Y's, not X's.
+                null_tokens.update(scope)
+            elif any(norms[j].startswith(_NULL_AFTER_NEGATION) for j in scope):
                 null_phrases.add(phrase[i])
     # "diet-induced obesity", "lamin-associated domains": a hyphenated modifier names a
     # kind of thing rather than stating an effect.
     modifier = [i > 0 and text[toks[i - 1].end : toks[i].start] == "-" for i in range(n)]
     cues = []
     for i in range(n):
-        found = None if modifier[i] else _cue_of(norms, i)
+        found = None if modifier[i] or negation_at[i] else _cue_of(norms, i)
         if found is None:
             continue
         anchors: dict[str, float] = {}
@@ -198,10 +184,15 @@ def passage(text: str) -> Passage:
         text=text,
         norms=norms,
         content=frozenset(s for s, c in zip(stems, content_at, strict=True) if c),
+        sequence=tuple(s if c else "" for s, c in zip(stems, content_at, strict=True)),
         negated=frozenset(stems[j] for j in scoped if content_at[j]),
         negations=tuple(norms[i] for i in range(n) if negation_at[i]),
         cues=tuple(cues),
-        nulls=frozenset(stems[j] for j in range(n) if content_at[j] and phrase[j] in null_phrases),
+        nulls=frozenset(
+            stems[j]
+            for j in range(n)
+            if content_at[j] and (phrase[j] in null_phrases or j in null_tokens)
+        ),
         hedges=tuple(w for w in dict.fromkeys(norms) if w in _HEDGES),
         affirms=any(
             norms[i].startswith(_EFFECT_WORDS)

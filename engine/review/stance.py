@@ -27,6 +27,7 @@ from engine.review.alignment import (
     overlap,
     pair_features,
     restrictions,
+    swapped,
 )
 from engine.review.calibration import Calibration, Evidence
 from engine.review.passages import Passage, passage, sentences_of
@@ -274,6 +275,9 @@ class OfflineTyper:
         if relation is Relation.SUPPORTS and _direction_unsaid(claim, chosen.sentence, m.rarity):
             # The claim says which way something goes and the sentence never says it: related,
             # not a support ("we reviewed studies of X and Y" against "X increases Y").
+            relation = Relation.EXTENDS
+        if relation is Relation.SUPPORTS and swapped(claim, chosen.sentence) is not None:
+            # The sentence says it of another thing ("machine effort" for "human effort").
             relation = Relation.EXTENDS
         return _typing(claim, relation, chosen, refused, m.rarity)
 

@@ -26,6 +26,10 @@ from engine.workspace.notes import Store
 from engine.workspace.passages import ABSTRACT_SUFFIX
 
 
+# What a common question word the note never uses costs a candidate, against 1 for a rare one.
+UNUSED_PENALTY = 0.5
+
+
 @dataclass(frozen=True)
 class OfflineConfig:
     """Tuning of the offline reasoner (chosen on SciFact train folds; see the README).
@@ -186,6 +190,7 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
         return math.fsum(weights[q] for q in words) / total if total else 0.0
 
     salient = set(state.terms.salient) if state.terms is not None else set()
+    distinct = set(state.terms.distinct) if state.terms is not None else set()
     mentioned = _mention(state)
     # A number the claim states is what it is about: a note that never mentions it can
     # neither confirm nor refute it.
@@ -204,10 +209,14 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
     for address, checked in state.grounded.items():
         if checked.ground is None or is_practice(address):
             continue
-        titled = mentioned(note_title(state, address))
+        title = note_title(state, address)
+        titled = mentioned(title)
         whole = titled | mentioned(checked.ground.body)
         notes[address] = share(whole)
         gaps = tuple(sorted(needed - whole, key=lambda q: (-weights.get(q, 0.0), q)))
+        # A common question word the note never uses weighs little, but never nothing: a
+        # note that uses every word outranks one that leaves some out.
+        unused = len(set(weights) - needed - whole)
         sections = _sections(state, address)
         pairs = _sentences_of(state, address)
         if closeness is not None:
@@ -216,7 +225,9 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
             said |= {(address, t): c for (t, _), c in zip(pairs, cosines[1:], strict=True)}
         mine: Candidate | None = None
         for text, confirmed in pairs:
-            asking = config.findings_only and asks(text, section=sections.get(text, ""))
+            asking = config.findings_only and (
+                asks(text, section=sections.get(text, "")) or _is_title(text, title)
+            )
             in_sentence = mentioned(text)
             own, coverage = share(in_sentence), share(in_sentence | titled)
             score = (
@@ -227,6 +238,7 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
                 # never overtake its confirmed sentences.
                 + (weight * said.get((address, text), 0.0) if confirmed else 0.0)
                 - len(gaps)
+                - UNUSED_PENALTY * (unused + len(distinct - in_sentence - titled))
             )
             cand = Candidate(
                 score,
@@ -289,6 +301,13 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
         salient=len(salient),
     )
     return replace(best, relevance=relevance)
+
+
+def _is_title(text: str, title: str) -> bool:
+    """Whether a sentence is its paper's title (a title names a paper; it states nothing)."""
+    return bool(title.strip()) and " ".join(text.split()).lower().rstrip(".") == (
+        " ".join(title.split()).lower().rstrip(".")
+    )
 
 
 def _closeness(state: NavState, config: OfflineConfig) -> Callable[[list[str]], list[float]] | None:

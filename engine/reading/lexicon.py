@@ -1,0 +1,76 @@
+"""Closed word lists for reading text: direction and effect words, degree words.
+
+Each list is named and documented once, here, at the ground: stance reads the direction
+words to compare two texts; coverage reads the same words to know that a question's
+relation ("increases", "is associated with") is a relation, not a topic.
+"""
+
+from __future__ import annotations
+
+# Words that, after a negation, make the sentence a null result ("did not differ").
+NULL_AFTER_NEGATION = (
+    "signific", "associat", "effect", "affect", "differ", "chang", "correlat", "relat",
+    "impact", "influenc", "alter", "increas", "reduc", "decreas", "improv", "predict", "link",
+)  # fmt: skip
+# Words that state an effect or a link between two things.
+EFFECT_WORDS = (
+    "associat", "correlat", "link", "caus", "lead", "led", "result", "requir", "essential",
+    "crucial", "role", "contribut", "predict", "determin", "affect", "influenc", "regulat",
+    "mediat", "driv",
+)  # fmt: skip
+# Direction words by prefix: axis -> sign -> prefixes. "up"/"down" count before "regul...".
+CUES = {
+    "quantity": {
+        +1: (
+            "increas", "rais", "rise", "rises", "rising", "rose", "elevat", "higher", "greater",
+            "more", "enhanc", "promot", "activat", "induc", "stimulat", "upregul", "augment",
+            "boost", "accelerat", "amplif", "gain", "exceed", "potentiat", "longer", "faster",
+            "positive", "positively", "facilitat", "trigger", "encourag",
+        ),
+        -1: (
+            "decreas", "reduc", "lower", "less", "fewer", "declin", "diminish", "attenuat",
+            "inhibit", "suppress", "block", "downregul", "deactivat", "negative",
+            "negatively", "inverse", "smaller", "slow", "loss", "lose", "abolish", "abrogat",
+            "prevent", "shorter", "repress", "blunt", "protect", "imped", "hinder",
+        ),
+    },
+    # Whether a thing is there at all: "lack of X" reverses what follows rather than denying it.
+    "presence": {
+        +1: ("overexpress", "presence", "present", "replenish", "supplement"),
+        -1: ("lack", "absen", "without", "deficien", "knockout", "ablat", "delet", "deplet",
+             "underexpress", "null", "interrupt", "disrupt", "inactivat", "silenc"),
+    },
+    "valence": {
+        +1: ("improv", "benefi", "ameliorat", "alleviat", "better", "effective", "efficac",
+             "safe", "accura", "success", "superior", "favorabl", "favourabl", "rescu", "restor"),
+        -1: ("worsen", "harm", "deteriorat", "detriment", "exacerbat", "aggravat", "worse",
+             "toxic", "ineffective", "inaccura", "inferior", "unfavorabl", "poor", "impair"),
+    },
+}  # fmt: skip
+
+
+# Prefixes of the words that relate a question's topics: which way one moves another, how
+# good it is, whether they are linked. A question's relation is what stance reads; any
+# such word in the source states a relation of its own (the same, the opposite, none).
+RELATION_PREFIXES = tuple(
+    dict.fromkeys(
+        (*CUES["quantity"][1], *CUES["quantity"][-1], *CUES["valence"][1], *CUES["valence"][-1],
+         *EFFECT_WORDS, *NULL_AFTER_NEGATION, "effect", "efficien", "benefit")
+    )
+)  # fmt: skip
+
+
+def relation_word(word: str) -> bool:
+    """Whether a lower-cased word relates topics (a direction, an effect or a link word)."""
+    return len(word) > 2 and word.startswith(RELATION_PREFIXES)
+
+
+# Words that say how much or how surely, never what about: a question's "significantly" or
+# "a broad range of" is not a word its source must use.
+DEGREE_WORDS = frozenset(
+    """significantly strongly substantially markedly highly greatly slightly considerably
+    dramatically approximately roughly nearly almost mostly largely partly partially
+    relatively especially particularly generally commonly usually often frequently
+    typically broad wide range variety various several many numerous certain particular
+    overall""".split()
+)
