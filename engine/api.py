@@ -24,12 +24,12 @@ from engine.core.wire import parse_json, parse_payload
 from engine.importers.sources import AddReport, add_pdfs, collect_pdfs
 from engine.navigation.budget import Budget
 from engine.navigation.coverage import claim_shaped
-from engine.reading.questions import as_claim
 from engine.navigation.navigator import Observer, navigate
 from engine.navigation.outcomes import Failure, FailureKind
 from engine.navigation.reasoners.registry import ReasonerSpec, make_reasoner
 from engine.navigation.result import NavResult
 from engine.navigation.substrate import Neighbourhood
+from engine.reading.questions import as_claim
 from engine.review.claim_stance import stance_toward
 from engine.review.contest import Disclosure
 from engine.review.snapshot import ReviewSnapshot, review_stamp

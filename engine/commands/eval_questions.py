@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from engine.commands.progress import Progress
@@ -45,10 +46,8 @@ def _run(args: argparse.Namespace) -> int:
     try:
         for name in ("hybrid", "lexical") if hybrid else ("lexical",):
             view = words_alone(opened) if name == "lexical" else opened
-            line = Progress(f"asking questions ({name})")
-            asked = run_claims(view, questions, progress=lambda n: line(n, len(questions)))
-            line = Progress(f"asking claims ({name})")
-            stated = run_claims(view, claims, progress=lambda n: line(n, len(claims)))
+            asked = run_claims(view, questions, progress=_counted(f"questions ({name})", questions))
+            stated = run_claims(view, claims, progress=_counted(f"claims ({name})", claims))
             out[name] = {
                 "questions": {**score(asked), **present_figures(asked)},
                 "claims": {**score(stated), **present_figures(stated)},
@@ -73,6 +72,11 @@ def _run(args: argparse.Namespace) -> int:
         }
     print(dumps(out))
     return 0
+
+
+def _counted(what: str, items: Sequence[object]) -> Callable[[int], None]:
+    line = Progress(f"asking {what}")
+    return lambda done: line(done, len(items))
 
 
 register(

@@ -68,9 +68,10 @@ def relation_word(word: str) -> bool:
 # Words that say how much or how surely, never what about: a question's "significantly" or
 # "a broad range of" is not a word its source must use.
 DEGREE_WORDS = frozenset(
-    """significantly strongly substantially markedly highly greatly slightly considerably
-    dramatically approximately roughly nearly almost mostly largely partly partially
-    relatively especially particularly generally commonly usually often frequently
-    typically broad wide range variety various several many numerous certain particular
-    overall""".split()
+    """
+    significantly strongly substantially markedly highly greatly slightly considerably
+    dramatically approximately roughly nearly almost mostly largely partly partially relatively
+    especially particularly generally commonly usually often frequently typically broad wide
+    range variety various several many numerous certain particular overall
+    """.split()  # noqa: SIM905
 )

@@ -42,19 +42,20 @@ _BEFORE_NOUN = frozenset(
 # The verbs claims in the sciences are stated with, in their bare form. A word of this list
 # after a plural subject, or in its -s or -ed form, is taken as the claim's main verb.
 _VERBS = frozenset(
-    """accelerate accompany account activate affect aggravate alleviate alter ameliorate
-    amplify attenuate augment avert bind block boost cause change confer contain contribute
-    control convert correlate correspond counteract cure damage decline decrease delay
-    deplete depend determine develop differ diminish direct disrupt drive elevate elicit
-    eliminate enable encode enhance enter evoke exacerbate exceed exhibit exist experience
-    explain express facilitate fail follow form function generate govern happen harm help
-    hinder impair impede improve increase induce influence inhibit initiate interact
-    interfere involve lack lead limit lower maintain mediate modify modulate need occur
-    offer outperform overcome play possess potentiate precede predict predispose prevent
-    produce prolong promote protect provide raise receive recruit reduce regulate relate
-    remain repress require rescue resist respond restore result reverse rise share show
-    shorten signal slow stabilize stimulate suppress sustain target trigger undergo
-    upregulate downregulate use vary worsen yield""".split()
+    """
+    accelerate accompany account activate affect aggravate alleviate alter ameliorate amplify
+    attenuate augment avert bind block boost cause change confer contain contribute control
+    convert correlate correspond counteract cure damage decline decrease delay deplete depend
+    determine develop differ diminish direct disrupt drive elevate elicit eliminate enable
+    encode enhance enter evoke exacerbate exceed exhibit exist experience explain express
+    facilitate fail follow form function generate govern happen harm help hinder impair impede
+    improve increase induce influence inhibit initiate interact interfere involve lack lead
+    limit lower maintain mediate modify modulate need occur offer outperform overcome play
+    possess potentiate precede predict predispose prevent produce prolong promote protect
+    provide raise receive recruit reduce regulate relate remain repress require rescue resist
+    respond restore result reverse rise share show shorten signal slow stabilize stimulate
+    suppress sustain target trigger undergo upregulate downregulate use vary worsen yield
+    """.split()  # noqa: SIM905
 )
 _WORD = re.compile(r"\S+")
 

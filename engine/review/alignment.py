@@ -320,6 +320,7 @@ def _directional(stem: str) -> bool:
     return any(stem.startswith(p) or p.startswith(stem) for p in _DIRECTIONAL)
 
 
-_DIRECTIONAL = tuple(p for pair in _ANTONYMS for p in pair) + (
+_DIRECTIONAL = (
+    *(p for pair in _ANTONYMS for p in pair),
     "reduc", "lower", "rais", "elevat", "enhanc", "improv", "worse", "higher", "great",
 )  # fmt: skip

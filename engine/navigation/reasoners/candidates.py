@@ -25,7 +25,6 @@ from engine.reading.words import tokens as terms
 from engine.workspace.notes import Store
 from engine.workspace.passages import ABSTRACT_SUFFIX
 
-
 # What a common question word the note never uses costs a candidate, against 1 for a rare one.
 UNUSED_PENALTY = 0.5
 

@@ -1,0 +1,84 @@
+"""Natural questions on the SciFact demo: green only when the sources answer what was asked."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from engine.api import OpenWorkspace, ask, open_workspace
+from engine.reading.aims import asks
+from engine.review.claim_stance import pair_stance
+
+
+@pytest.fixture(scope="module")
+def demo(scifact_demo: Path) -> Iterator[OpenWorkspace]:
+    opened = open_workspace(scifact_demo)
+    yield opened
+    opened.close()
+
+
+@pytest.mark.parametrize(
+    ("question", "word"),
+    [
+        ("Do statins reduce mortality in patients with sepsis?", "sepsis"),
+        ("Does metformin reduce cancer incidence in diabetic patients?", "cancer"),
+        ("Does HPV vaccination reduce cervical cancer?", "vaccination"),
+    ],
+    ids=["sepsis-never-said", "cancer-never-said", "vaccination-not-testing"],
+)
+def test_an_answer_that_never_says_a_topic_word_is_not_green(demo, question, word):
+    result = ask(demo, question)
+    assert result.label != "ANSWER", result.prose
+    named = result.decision.unmentioned if result.decision else ()
+    assert word in named or word in (result.coverage.uncovered if result.coverage else ())
+    if result.label == "HEDGED ANSWER":
+        # Text that never says the question's topic gives it no yes or no.
+        assert result.stance is not None and result.stance.reading == "mixed"
+
+
+def test_an_aim_is_never_the_answer(demo):
+    result = ask(demo, "Are PD-1 inhibitors effective in melanoma?")
+    assert "This review will focus" not in result.prose
+    if result.label == "ANSWER":
+        assert not asks(result.prose)
+
+
+def test_a_typo_in_the_question_finds_the_word_the_sources_spell(demo):
+    result = ask(demo, "Does asprin reduce the risk of colorectal cancer?")
+    assert result.coverage is not None and "asprin" not in result.coverage.uncovered
+    assert ("asprin", "aspirin") in result.coverage.respelled
+    assert result.label == "ANSWER" and "aspirin" in result.prose.lower()
+    assert result.stance is not None and result.stance.asked and result.stance.reading == "yes"
+
+
+def test_without_an_increase_is_never_an_increase(demo):
+    result = ask(
+        demo,
+        "Ticagrelor increases the rate of major bleeding compared with clopidogrel in diabetic "
+        "patients with acute coronary syndromes.",
+    )
+    assert "without an increase in major bleeding" in result.prose
+    assert result.stance is not None and result.stance.relation.value != "supports"
+
+
+CLAIM = "Ticagrelor increases major bleeding compared with clopidogrel."
+
+
+@pytest.mark.parametrize(
+    ("claim", "sentence", "allowed"),
+    [
+        (CLAIM, "Ticagrelor reduced events without an increase in major bleeding.", {"neither", "contradicts"}),
+        (CLAIM, "Ticagrelor did not increase major bleeding compared with clopidogrel.", {"neither", "contradicts"}),
+        (CLAIM, "Ticagrelor failed to increase major bleeding compared with clopidogrel.", {"neither", "contradicts"}),
+        (CLAIM, "There was no difference in major bleeding between ticagrelor and clopidogrel.", {"neither", "contradicts"}),
+        (CLAIM, "Neither ticagrelor nor clopidogrel increased major bleeding.", {"neither", "contradicts"}),
+        ("Human effort improves annotation quality.", "Machine effort improves annotation quality.", {"neither"}),
+        ("Aspirin therapy reduces stroke recurrence.", "Statin therapy reduces stroke recurrence.", {"neither"}),
+        (CLAIM, "Ticagrelor increased major bleeding compared with clopidogrel.", {"supports"}),
+    ],
+    ids=["without", "did-not", "failed-to", "no-difference", "neither-nor", "swap-human-machine", "swap-drug", "control-supports"],
+)  # fmt: skip
+def test_negation_in_scope_and_swapped_words_never_support(claim, sentence, allowed):
+    assert pair_stance(claim, sentence).relation.value in allowed
