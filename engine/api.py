@@ -140,17 +140,27 @@ def answer(
     reasoner: ReasonerSpec = "offline",
     budget: Budget | None = None,
     review: ReviewSnapshot | None = None,
+    verifiers: Registry[Verifier] | None = None,
+    observer: Observer | None = None,
 ) -> Answer:
     """Answer `question` under the workspace's review, disclosing contradictions.
 
     `review` is the snapshot of the workspace's review the answer is made under, read now
-    when not given. Raises ConfigError for an unusable `contest` setting or a question
+    when not given; `verifiers` and `observer` are `ask`'s. Raises ConfigError for an unusable `contest` setting or a question
     `question_problem` refuses; nothing else raises.
     """
     _check(question)
     if review is None:
         review = ReviewSnapshot.load(opened.root)
-    run = ask(opened, question, reasoner=reasoner, budget=budget, edges=review.edges())
+    run = ask(
+        opened,
+        question,
+        reasoner=reasoner,
+        budget=budget,
+        edges=review.edges(),
+        verifiers=verifiers,
+        observer=observer,
+    )
     cited = run.decision.cited if run.decision is not None else ()
     files = content_stamp(opened.workspace, run.cited, as_loaded=True)
     contests = review.disclose(cited, opened.workspace)
