@@ -68,6 +68,7 @@ def test_a_folder_opened_in_the_sidebar_opens_from_a_link_later(stranger):
 
 def test_stay_leaves_the_link_and_shows_the_open_workspace(stranger):
     at = fresh({"ws": str(stranger), "q": CRASH}, "ui/navigate.py")
+    assert at.button(key="link_continue").label == "Stay in default-lab"
     at.button(key="link_continue").click().run()
     assert not at.exception and not refused(at)
     assert url_of(at).get("ws") != str(stranger) and "q" not in url_of(at)

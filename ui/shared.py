@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import streamlit as st
@@ -80,7 +81,10 @@ def refuse_link(folder: str) -> None:
         "A server started with `--workspaces-root FOLDER` opens links to any workspace under "
         "that folder."
     )
-    if st.button("Stay in the open workspace", key=KEYS.link_continue):
+    # Named, since the open workspace's path is cut short in the sidebar's field.
+    root = st.session_state.get(KEYS.results_root)
+    stay = f"Stay in {Path(root).name}" if root else "Stay in the open workspace"
+    if st.button(md_escape(stay), key=KEYS.link_continue):
         st.session_state.pop(KEYS.link_refused, None)
         for name in (*urlstate.GLOBAL, "cite"):
             st.query_params.pop(name, None)
