@@ -30,18 +30,26 @@ def workspace_panel() -> None:
     # A page may ask to open a folder (an import just filled it): applied before the widget.
     if (chosen := state.pop(KEYS.workspace_next, None)) is not None:
         app_state.choose_workspace(chosen)
+        state[KEYS.workspace_chosen] = True
     # A link or reload names its workspace (`?ws=`); the field's text outlives page switches.
+    # A link alone opens only a folder this user opened before or one under a server root.
     linked = st.query_params.get("ws", "").strip()
     by_link = bool(linked) and linked != state.get(KEYS.url_ws)
     if by_link:
         state[KEYS.url_ws] = linked
-        app_state.choose_workspace(linked)
+        if services.may_open_by_link(linked):
+            state.pop(KEYS.link_refused, None)
+            app_state.choose_workspace(linked)
+        else:
+            state[KEYS.link_refused] = linked
+            by_link = False
+    by_link = by_link or bool(state.pop(KEYS.link_typed, False))
     app_state.persist(KEYS.workspace_path, KEYS.workspace_kept)
     # An emptied field names no folder (resolving it would open the server's working
     # directory): it shows the open workspace again, or the default one.
     if not str(state.get(KEYS.workspace_path, "")).strip():
         state[KEYS.workspace_path] = state.get(KEYS.workspace_kept) or services.default_workspace()
-    st.text_input("Workspace folder", key=KEYS.workspace_path)
+    st.text_input("Workspace folder", key=KEYS.workspace_path, on_change=app_state.chose_workspace)
     state[KEYS.workspace_kept] = state[KEYS.workspace_path]
     root = services.resolve(state[KEYS.workspace_path])
     # The box is drawn on every run, so the widgets below it never shift or go stale.
@@ -59,6 +67,7 @@ def workspace_panel() -> None:
     error = worker.failure()
     if error is not None:
         services.worker.clear(root)  # a later visit tries again: the folder may be fixed
+        state.pop(KEYS.workspace_chosen, None)
         st.session_state[KEYS.worker] = None
         app_state.follow_workspace(None, linked=by_link)
         box.update(label="Cannot open this workspace", state="error", expanded=True)
@@ -66,6 +75,8 @@ def workspace_panel() -> None:
         return
     st.session_state[KEYS.worker] = worker
     app_state.follow_workspace(root, linked=by_link)
+    if state.pop(KEYS.workspace_chosen, False):  # opened by this user's own act: links may
+        services.remember(root)
     opened = worker.opened
     if opened.notice:  # a read-only workspace, or a `.synapse/` holding links
         st.info(md_escape(f"Nothing is saved in this workspace: {opened.notice}."))
@@ -144,5 +155,7 @@ with st.sidebar:
         budget_panel()
 
 st.html(page_link_css())
+if refused := st.session_state.get(KEYS.link_refused):
+    shared.refuse_link(refused)  # says how to open it, and stops before the link is applied
 shared.sync_url(page.url_path)
 page.run()

@@ -98,6 +98,12 @@ if TYPE_CHECKING:
     from engine.workspace.payloads import load_payload, payload_ref, save_payload
     from engine.workspace.references import citations, reference_problems
     from engine.workspace.stores import Workspace
+    from engine.workspace.trusted import (
+        ENV_WORKSPACES_ROOT,
+        link_may_open,
+        remember_workspace,
+        workspaces_roots,
+    )
 
 
 def _exports() -> dict[str, str]:

@@ -99,7 +99,7 @@ class Answer:
     review_stamp: str  # changes when the triage log, overlay or settings change
     review_stale: bool = False  # a triage decision on a cited pair came after it
     rerouted: bool = False  # asked again after such a decision, or after `files_changed`
-    content_stamp: str = ""  # the bytes of every file its cited nodes rest on, hashed
+    content_stamp: str = ""  # the bytes its cited nodes rest on, hashed as they were read
     files_changed: bool = False  # a file it rests on changed on disk after it was routed
 
     @classmethod
@@ -141,19 +141,29 @@ def answer(
     reasoner: ReasonerSpec = "offline",
     budget: Budget | None = None,
     review: ReviewSnapshot | None = None,
+    verifiers: Registry[Verifier] | None = None,
+    observer: Observer | None = None,
 ) -> Answer:
     """Answer `question` under the workspace's review, disclosing contradictions.
 
     `review` is the snapshot of the workspace's review the answer is made under, read now
-    when not given. Raises ConfigError for an unusable `contest` setting or a question
-    `question_problem` refuses; nothing else raises.
+    when not given; `verifiers` and `observer` are `ask`'s. Raises ConfigError for an
+    unusable `contest` setting or a question `question_problem` refuses; nothing else raises.
     """
     _check(question)
     if review is None:
         review = ReviewSnapshot.load(opened.root)
-    run = ask(opened, question, reasoner=reasoner, budget=budget, edges=review.edges())
+    run = ask(
+        opened,
+        question,
+        reasoner=reasoner,
+        budget=budget,
+        edges=review.edges(),
+        verifiers=verifiers,
+        observer=observer,
+    )
     cited = run.decision.cited if run.decision is not None else ()
-    files = content_stamp(opened.workspace, run.cited, as_loaded=True)
+    files = content_stamp(opened.workspace, run.cited, reads=run.reads)
     contests = review.disclose(cited, opened.workspace)
     return Answer(run, contests, review.stamp, content_stamp=files)
 

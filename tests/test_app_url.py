@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from engine import read_overlay, review_matrix, save_payload
+from engine import ENV_WORKSPACES_ROOT, read_overlay, review_matrix, save_payload
 from engine.api import open_workspace
 from present.gallery import example
 from tests.apptest import clear_caches  # noqa: F401 (empties Streamlit's caches per test)
@@ -20,10 +20,15 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 @pytest.fixture
 def two_labs(tmp_path, monkeypatch) -> tuple[Path, Path]:
-    """The lab a link names, and another one the server opens by default."""
+    """The lab a link names, and another one the server opens by default.
+
+    The server is started with the folder holding both as its workspaces root, so a link
+    may open the first (`tests/test_app_links.py` shows a link refused without it).
+    """
     linked = make_workspace(tmp_path, "momentum-lab", name="linked-lab")
     other = make_workspace(tmp_path, "momentum-lab", name="default-lab")
     monkeypatch.setenv("SYNAPSE_WORKSPACE", str(other))
+    monkeypatch.setenv(ENV_WORKSPACES_ROOT, str(tmp_path))
     return linked.resolve(), other.resolve()
 
 

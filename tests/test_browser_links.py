@@ -1,9 +1,11 @@
 """Shared state in a real browser: a reload keeps the workspace, the question and the answer;
-a momentum-lab example asks in momentum-lab; a citation opens its evidence."""
+a momentum-lab example asks in momentum-lab; a citation opens its evidence; a link to a
+folder never opened in the app is refused until its user types it in."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from playwright.sync_api import Page, expect, sync_playwright
@@ -20,7 +22,7 @@ from tests.browser_support import (
     shot,
     wait_idle,
 )
-from tests.workspaces import words_alone
+from tests.workspaces import make_workspace, user_bytes, words_alone
 
 pytestmark = pytest.mark.browser
 
@@ -41,9 +43,12 @@ def app(scifact_slice, tmp_path_factory):
             browser.close()
 
 
-def session(app, *, width: int = 1280, height: int = 800) -> tuple[str, Page]:
+def session(
+    app, *, width: int = 1280, height: int = 800, scheme: str = "light"
+) -> tuple[str, Page]:
     url, browser = app
-    return url, browser.new_context(viewport={"width": width, "height": height}).new_page()
+    viewport = {"width": width, "height": height}
+    return url, browser.new_context(viewport=viewport, color_scheme=scheme).new_page()
 
 
 def verdict(page: Page):
@@ -133,3 +138,31 @@ def test_page_links_look_like_links(app):
         "a => getComputedStyle(a.querySelector('p') || a).textDecorationLine"
     )
     assert "underline" in decoration
+
+
+LOOKS = [("light", 1280, 800), ("dark", 1280, 800), ("light", 800, 900), ("dark", 800, 900)]
+
+
+def test_a_link_to_a_folder_never_opened_is_refused_until_typed_in(app, tmp_path):
+    theirs = make_workspace(tmp_path, "momentum-lab", name="their-lab").resolve()
+    before = user_bytes(theirs)
+    crash = "Do momentum crashes occur after market rebounds?"
+    link = f"/ask?ws={quote(str(theirs))}&q={quote(crash)}"
+    for scheme, width, height in LOOKS:
+        url, page = session(app, width=width, height=height, scheme=scheme)
+        page.goto(url + link)
+        wait_idle(page)
+        expect(page.get_by_text("has not been opened in this app")).to_be_visible()
+        expect(page.get_by_test_id("stCode")).to_contain_text(str(theirs))
+        expect(verdict(page)).to_have_count(0)
+        shot(page, f"04-link-refused-{scheme}-{width}", folder=SHOTS)
+    assert not (theirs / ".synapse").exists() and user_bytes(theirs) == before
+    field = page.get_by_test_id("stSidebar").get_by_label("Workspace folder")
+    field.fill(str(theirs))
+    field.press("Enter")
+    expect(verdict(page).first).to_contain_text("ABSTAIN", timeout=60_000)
+    wait_idle(page)
+    assert (theirs / ".synapse").is_dir()
+    url, again = session(app)
+    again.goto(url + link)
+    expect(verdict(again).first).to_contain_text("ABSTAIN", timeout=60_000)

@@ -1,4 +1,7 @@
-"""The app's server: `python -m ui.serve [streamlit options]` (or `synapse serve`).
+"""The app's server: `python -m ui.serve [--workspaces-root FOLDER] [streamlit options]`.
+
+`--workspaces-root FOLDER` (repeatable; or `SYNAPSE_WORKSPACES_ROOT`) lets a link open any
+workspace under FOLDER; otherwise a link opens only a folder its user opened in the app.
 
 It runs `streamlit run app.py` once the default workspace has started opening and the
 heavy modules are imported, so the first visitor waits for neither. The pages live in
@@ -11,12 +14,13 @@ from __future__ import annotations
 import importlib
 import inspect
 import logging
+import os
 import sys
 from pathlib import Path
 
 from streamlit.web import cli
 
-from engine import Worker
+from engine import ENV_WORKSPACES_ROOT, Worker
 
 # Imported before the server starts, so the first visitor does not wait for them.
 WARM = (
@@ -37,7 +41,11 @@ APP = (
 )  # at most this long between start and serving
 
 
+ROOT_OPTION = "--workspaces-root"
+
+
 def main(argv: list[str]) -> None:
+    argv = take_workspaces_roots(argv)
     worker = open_default_workspace()
     for name in WARM:
         importlib.import_module(name)
@@ -49,6 +57,27 @@ def main(argv: list[str]) -> None:
     worker.ready(wait=OPEN_BEFORE_SERVING_S)
     sys.argv = ["streamlit", "run", str(APP), *argv]
     cli.main()
+
+
+def take_workspaces_roots(argv: list[str]) -> list[str]:
+    """`argv` without its `--workspaces-root` options, whose folders join the environment's
+    `SYNAPSE_WORKSPACES_ROOT` (the app reads them there). Exits naming a missing folder."""
+    roots, rest, args = [], [], iter(argv)
+    for arg in args:
+        if arg == ROOT_OPTION:
+            value = next(args, None)
+            if value is None or not value.strip():
+                sys.exit(f"{ROOT_OPTION} needs a folder")
+            roots.append(value)
+        elif arg.startswith(f"{ROOT_OPTION}="):
+            roots.append(arg.split("=", 1)[1])
+        else:
+            rest.append(arg)
+    if roots:
+        given = os.environ.get(ENV_WORKSPACES_ROOT, "")
+        joined = [str(Path(r).expanduser().resolve()) for r in roots if r.strip()]
+        os.environ[ENV_WORKSPACES_ROOT] = os.pathsep.join(filter(None, [given, *joined]))
+    return rest
 
 
 def open_default_workspace() -> Worker:

@@ -27,10 +27,13 @@ from engine import (
     answer,
     build_overlay,
     contests_now,
+    link_may_open,
     model_typer,
     notes_changed,
     question_problem,
+    remember_workspace,
     review_stamp,
+    workspaces_roots,
 )
 from present.graph_page import SERVED_LIBRARY, served_files
 from present.graphs import dag_html, neighbourhood_html
@@ -51,6 +54,21 @@ def default_workspace() -> str:
 def resolve(path: str) -> str:
     """The absolute form of a workspace path typed in the sidebar."""
     return str(Path(path.strip() or ".").expanduser().resolve())
+
+
+def may_open_by_link(path: str) -> bool:
+    """Whether a link naming the folder `path` may open it; reads nothing inside it.
+
+    Yes for a folder under a workspaces root, one this user opened in the app before, the
+    server's default workspace, and the bundled demo and examples.
+    """
+    bundled = (app_dir / "examples", app_dir / "demo")
+    return link_may_open(path, (*workspaces_roots(), *bundled), (default_workspace(),))
+
+
+def remember(root: str) -> None:
+    """Record that this user opened `root` in the app (typed it, or an import filled it)."""
+    remember_workspace(root)
 
 
 @st.cache_resource(show_spinner=False, max_entries=4, on_release=Worker.close)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import streamlit as st
@@ -61,6 +62,34 @@ def ask(question: str) -> bool:
     state[KEYS.url_q] = question
     st.query_params["q"] = question
     return True
+
+
+def refuse_link(folder: str) -> None:
+    """Say that a link named a folder it may not open, and how to open it; stops the page.
+
+    Nothing has been read or written in that folder: opening it is this user's own act.
+    """
+    st.warning("This link names a workspace folder that has not been opened in this app.")
+    st.code(folder, language=None, wrap_lines=True)
+    st.markdown(
+        "A link alone never opens a folder, since opening one reads it and writes the app's "
+        "index into it. Nothing has been read or written there.\n\n"
+        "**To open it**, type this path into **Workspace folder** in the sidebar and press "
+        "Enter. The link's view then opens, and later links to this folder open directly."
+    )
+    st.caption(
+        "A server started with `--workspaces-root FOLDER` opens links to any workspace under "
+        "that folder."
+    )
+    # Named, since the open workspace's path is cut short in the sidebar's field.
+    root = st.session_state.get(KEYS.results_root)
+    stay = f"Stay in {Path(root).name}" if root else "Stay in the open workspace"
+    if st.button(md_escape(stay), key=KEYS.link_continue):
+        st.session_state.pop(KEYS.link_refused, None)
+        for name in (*urlstate.GLOBAL, "cite"):
+            st.query_params.pop(name, None)
+        st.rerun()
+    st.stop()
 
 
 def sync_url(page: str) -> None:

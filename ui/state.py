@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import streamlit as st
 
@@ -19,6 +20,10 @@ class Keys:
     workspace_next: str = "workspace_next"  # a folder to open at the next run (an import's)
     workspace_kept: str = "workspace_kept"  # the folder field's text, kept across page switches
     url_ws: str = "url_ws"  # the workspace the URL last named
+    link_refused: str = "link_refused"  # a folder a link named that it may not open
+    workspace_chosen: str = "workspace_chosen"  # this user chose the folder: remember it
+    link_typed: str = "link_typed"  # the user typed the folder a refused link named
+    link_continue: str = "link_continue"
     workspace_reload: str = "workspace_reload"
     worker: str = "worker"
     results_root: str = "results_root"
@@ -230,6 +235,24 @@ def choose_workspace(path: str) -> None:
     """Open the folder `path` from the next run on (the folder field shows it)."""
     state = st.session_state
     state[KEYS.workspace_path] = state[KEYS.workspace_kept] = path
+
+
+def chose_workspace() -> None:
+    """The user typed a folder into the workspace field: an explicit act, remembered once it
+    opens, that also answers a link refused before (the field now names the folder to open)."""
+    state = st.session_state
+    state[KEYS.workspace_chosen] = True
+    refused = state.pop(KEYS.link_refused, None)
+    typed = str(state.get(KEYS.workspace_path, "")).strip()
+    if refused and typed and _same_folder(typed, refused):
+        state[KEYS.link_typed] = True  # the link's question and view then follow
+
+
+def _same_folder(a: str, b: str) -> bool:
+    try:
+        return Path(a).expanduser().resolve() == Path(b).expanduser().resolve()
+    except (OSError, RuntimeError):
+        return False
 
 
 def persist(widget_key: str, store_key: str) -> None:

@@ -7,6 +7,7 @@ cannot be checked at all they raise `CannotCheck` with the reason.
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import operator
@@ -14,7 +15,6 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.core import jsonsafe
@@ -48,8 +48,8 @@ OPERATORS = (*COMPARISONS, "in")
 _SCALARS = (str, int, float, bool, type(None))
 
 
-def recompute(csv: Path, column: str, agg: str, *, where: object = None) -> float:
-    """Recompute `agg` over `column` of the rows of `csv` that pass `where`.
+def recompute(csv: bytes, column: str, agg: str, *, where: object = None) -> float:
+    """Recompute `agg` over `column` of the rows of the CSV bytes `csv` that pass `where`.
 
     `where` is `{column: value}` (equality on every pair) or a list of
     `[column, op, value]` with op one of `OPERATORS` (`in` takes a list). `std` is the
@@ -61,9 +61,9 @@ def recompute(csv: Path, column: str, agg: str, *, where: object = None) -> floa
     import pandas as pd  # about a second to import; only this verifier needs it
 
     try:
-        frame = pd.read_csv(csv)
+        frame = pd.read_csv(io.BytesIO(csv))
     except (OSError, UnicodeDecodeError, ValueError, pd.errors.ParserError) as exc:
-        raise CannotCheck(f"cannot read {csv.name}: {exc}") from exc
+        raise CannotCheck(f"cannot read the CSV: {exc}") from exc
     _require_column(frame, column)
     selected = frame[_mask(frame, where)]
     if selected.empty:
@@ -231,10 +231,9 @@ _SIGNATURES = (
 _SVG_ROOT = re.compile(rb"<svg[\s>/]", re.IGNORECASE)
 
 
-def image_kind(path: Path) -> str | None:
-    """The image format of `path` by magic bytes (png, jpeg, gif, tiff, webp, svg), else None."""
-    with path.open("rb") as handle:
-        head = handle.read(1024)
+def image_kind(data: bytes) -> str | None:
+    """The image format of `data` by magic bytes (png, jpeg, gif, tiff, webp, svg), else None."""
+    head = data[:1024]
     for magic, kind in _SIGNATURES:
         if head.startswith(magic):
             return kind
@@ -264,14 +263,14 @@ class Clause:
     reason: str = ""
 
 
-def load_tree(path: Path) -> Mapping[str, Any]:
-    """Read a JSON decision tree from `path`."""
+def load_tree(data: bytes, name: str) -> Mapping[str, Any]:
+    """A JSON decision tree from the bytes of the file `name`."""
     try:
-        tree = jsonsafe.loads(path.read_bytes())
-    except (OSError, ValueError) as exc:
-        raise CannotCheck(f"cannot read tree {path.name}: {exc}") from exc
+        tree = jsonsafe.loads(data)
+    except ValueError as exc:
+        raise CannotCheck(f"cannot read tree {name}: {exc}") from exc
     if not isinstance(tree, Mapping):
-        raise CannotCheck(f"tree {path.name} is not a JSON object")
+        raise CannotCheck(f"tree {name} is not a JSON object")
     return tree
 
 

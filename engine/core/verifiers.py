@@ -13,7 +13,7 @@ import contextlib
 import math
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, Protocol
@@ -33,6 +33,7 @@ from engine.core.evidence import (
 from engine.core.licensing import licensable_part
 from engine.core.paths import resolve_inside
 from engine.core.quote import verify_quote
+from engine.core.reads import FileRead, ReadLog
 from engine.core.registry import PLUGIN_GROUPS, Registry
 from engine.core.statements import recompute_statement, tree_statement
 
@@ -80,6 +81,8 @@ class VerifierResult:
     score: float | None = None
     page: int | None = None
     near_miss: str | None = None
+    # The workspace files the check read, each with the hash of the bytes it read then.
+    reads: tuple[FileRead, ...] = field(default=(), compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.confirmed_source_text is not None and self.status is not VerifierStatus.OK:
@@ -144,9 +147,29 @@ def _finite_or_none(value: float | None) -> float | None:
 
 @dataclass(frozen=True)
 class VerifyContext:
-    """What a verifier may use besides its payload: the workspace folder, if any."""
+    """What a verifier may use besides its payload: the workspace folder, if any.
+
+    A verifier reads workspace files through `read_bytes`: what it read, hashed as it read
+    it, is what the answer resting on it is stamped with, so a later edit makes it stale.
+    """
 
     workspace: Path | None = None
+    log: ReadLog | None = field(default=None, compare=False, repr=False)
+
+    def read_bytes(self, relative: object) -> bytes:
+        """The bytes of the regular file `relative` names inside the workspace, recorded.
+
+        Raises `CannotCheck` for a path outside the workspace, a file that is not there
+        (recorded as missing, so its arrival is a change) or one over the size cap.
+        """
+        path = _workspace_file(self, relative)
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise CannotCheck(f"cannot read {relative!r}: {exc}") from exc
+        if self.log is not None:
+            self.log.record(str(relative), data)
+        return data
 
 
 class Verifier(Protocol):
@@ -195,18 +218,20 @@ def verify(
         return VerifierResult.undecided(
             f"{kind} payload must be an object, got {type(payload).__name__}"
         )
-    context = VerifyContext(Path(workspace) if workspace is not None else None)
+    log = ReadLog()
+    context = VerifyContext(Path(workspace) if workspace is not None else None, log)
     try:
         result = fn(payload, context)
     except CannotCheck as exc:
-        return VerifierResult.undecided(str(exc))
+        result = VerifierResult.undecided(str(exc))
     except Exception as exc:  # a verifier bug must not crash routing; it just fails to ground
-        return VerifierResult.undecided(f"{kind} verifier error: {type(exc).__name__}: {exc}")
+        result = VerifierResult.undecided(f"{kind} verifier error: {type(exc).__name__}: {exc}")
     if not isinstance(result, VerifierResult):
-        return VerifierResult.undecided(
+        result = VerifierResult.undecided(
             f"{kind} verifier returned {type(result).__name__}, not a VerifierResult"
         )
-    return result
+    # Even a check that could not decide read what it read: its answer rests on that too.
+    return replace(result, reads=(*result.reads, *log.reads()))
 
 
 # --- helpers shared by the built-ins ---------------------------------------------------
@@ -218,6 +243,8 @@ def _workspace_file(context: VerifyContext, relative: object) -> Path:
     if safe.path is None:
         raise CannotCheck(safe.reason)
     if not safe.path.is_file():
+        if context.log is not None and not safe.path.exists():
+            context.log.record(str(relative), None)  # absent now: its arrival is a change
         raise CannotCheck(f"{relative!r} is not a file in the workspace")
     size = safe.path.stat().st_size
     if size > MAX_VERIFIED_FILE_BYTES:
@@ -310,17 +337,15 @@ def _read_source(context: VerifyContext, citekey: object) -> tuple[str, object]:
         raise CannotCheck(f"source must be a citekey string, got {type(citekey).__name__}")
     if not citekey.strip():
         raise CannotCheck("the note names no usable source citekey")
-    path = _workspace_file(context, f"sources/{citekey}.txt")
     try:
-        fulltext = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        fulltext = context.read_bytes(f"sources/{citekey}.txt").decode("utf-8")
+    except UnicodeDecodeError as exc:
         raise CannotCheck(str(exc)) from exc
     annotations = None
     # Annotations only add a way to match; unreadable, oversized or deeply nested ones are
     # treated as absent.
     with contextlib.suppress(CannotCheck, OSError, ValueError):
-        notes = _workspace_file(context, f"sources/{citekey}.annotations.json")
-        annotations = jsonsafe.loads(notes.read_bytes())
+        annotations = jsonsafe.loads(context.read_bytes(f"sources/{citekey}.annotations.json"))
     return fulltext, annotations
 
 
@@ -344,8 +369,8 @@ def check_recompute(payload: Mapping[str, Any], context: VerifyContext) -> Verif
     column, agg = payload.get("column"), payload.get("agg")
     if not isinstance(column, str) or not isinstance(agg, str):
         raise CannotCheck("column and agg must be strings")
-    csv = _workspace_file(context, payload.get("file"))
-    computed = recompute(csv, column, agg, where=payload.get("where"))
+    file = payload.get("file")
+    computed = recompute(context.read_bytes(file), column, agg, where=payload.get("where"))
     figure = f"{agg}({column}) = {computed:.12g}"
     if abs(computed - declared) <= tolerance:
         return VerifierResult.confirmed(
@@ -375,11 +400,7 @@ def check_equation(payload: Mapping[str, Any], context: VerifyContext) -> Verifi
 def check_figure(payload: Mapping[str, Any], context: VerifyContext) -> VerifierResult:
     """Check that a figure snapshot is a real image inside the workspace."""
     relative = payload.get("path", payload.get("snapshot"))
-    path = _workspace_file(context, relative)
-    try:
-        kind = image_kind(path)
-    except OSError as exc:
-        raise CannotCheck(f"cannot read {relative!r}: {exc}") from exc
+    kind = image_kind(context.read_bytes(relative))
     if kind is None:
         # A bad snapshot lowers grounding but never refutes the figure it stands for.
         return VerifierResult.undecided(f"{relative!r} is not a known image", method="image")
@@ -394,7 +415,7 @@ def check_decision_tree(payload: Mapping[str, Any], context: VerifyContext) -> V
         raise CannotCheck("params must be an object")
     tree = payload.get("tree")
     if tree is None:
-        tree = load_tree(_workspace_file(context, payload.get("file")))
+        tree = load_tree(context.read_bytes(payload.get("file")), str(payload.get("file")))
     elif not isinstance(tree, Mapping):
         raise CannotCheck("tree must be an object")
     clause = walk_tree(tree, params).get(target)
@@ -418,10 +439,9 @@ def check_tether(payload: Mapping[str, Any], context: VerifyContext) -> Verifier
     flags; this check only proves what the file says now.
     """
     relative = payload.get("path")
-    path = _workspace_file(context, relative)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = context.read_bytes(relative).decode("utf-8")
+    except UnicodeDecodeError as exc:
         raise CannotCheck(f"cannot read {relative!r}: {exc}") from exc
     return VerifierResult.confirmed(
         f"{relative!r} read", method="file", confirmed_source_text=text if text.strip() else None

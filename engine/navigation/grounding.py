@@ -7,12 +7,13 @@ from dataclasses import dataclass, replace
 from engine.core.epistemics import Tier, Verdict
 from engine.core.grounds import GroundingSpec, VerifiedGround, check, merge_status
 from engine.core.model import Address
+from engine.core.reads import FileRead
 from engine.core.registry import Registry
 from engine.core.text import word_sequence
 from engine.core.verifiers import Verifier, VerifierResult
-from engine.navigation.substrate import CODE_STORE, code_text
+from engine.navigation.substrate import CODE_STORE, MAX_CODE_BYTES
 from engine.workspace.notes import Note, Quote, Store
-from engine.workspace.stores import TetherState, Workspace, tether_status
+from engine.workspace.stores import TetherState, Workspace, tether_state
 
 _TETHER_FLAGS = {
     TetherState.FRESH: {},
@@ -31,6 +32,8 @@ class NodeGround:
     status: Verdict | None
     body: str
     tether: TetherState | None = None
+    # The files grounding read besides the note itself (a code file, a tethered file).
+    reads: tuple[FileRead, ...] = ()
 
     def check(
         self, workspace: Workspace, *, verifiers: Registry[Verifier] | None = None
@@ -59,10 +62,13 @@ def ground_node(workspace: Workspace, address: str) -> NodeGround | None:
     """
     if address.startswith(f"{CODE_STORE}:"):
         path = Address.parse(address).id
-        text = code_text(workspace, path)
-        if text is None:
+        data = workspace.read_file(path, limit=MAX_CODE_BYTES)
+        if data is None:
             return None
-        return NodeGround(address, None, Verdict(Tier.GROUNDED), text)
+        text = data.decode("utf-8", errors="replace")
+        return NodeGround(
+            address, None, Verdict(Tier.GROUNDED), text, reads=(FileRead.of(path, data),)
+        )
     note = workspace.note(address)
     if note is None:
         return None
@@ -70,7 +76,11 @@ def ground_node(workspace: Workspace, address: str) -> NodeGround | None:
     if spec is None and note.tether is not None:
         # The tethered file's current text is what a restatement of it may be licensed by.
         spec = GroundingSpec("tether", {"path": note.tether.path})
-    tether = tether_status(workspace, note) if note.tether is not None else None
+    tether: TetherState | None = None
+    reads: tuple[FileRead, ...] = ()
+    if note.tether is not None:
+        data = workspace.read_file(note.tether.path)
+        tether, reads = tether_state(note, data), (FileRead.of(note.tether.path, data),)
     status = None
     if tether is not None:
         measured = spec is not None and spec.type == "expr-recompute"
@@ -78,7 +88,7 @@ def ground_node(workspace: Workspace, address: str) -> NodeGround | None:
         status = Verdict(tier, **_TETHER_FLAGS[tether])
     elif spec is None:
         status = Verdict(Tier.INFERRED)
-    return NodeGround(address, spec, status, note.body, tether)
+    return NodeGround(address, spec, status, note.body, tether, reads)
 
 
 def for_claim(workspace: Workspace, ground: NodeGround, claim_text: str | None) -> NodeGround:

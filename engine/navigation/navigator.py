@@ -10,6 +10,7 @@ from typing import Any, Protocol
 from engine.core.epistemics import Verdict
 from engine.core.grounds import GroundingSpec, VerifiedGround
 from engine.core.model import CONTRADICTS, Edge, ReasoningDAG
+from engine.core.reads import FileRead
 from engine.core.registry import Registry
 from engine.core.router import Decision, route
 from engine.core.verifiers import Verifier, VerifierResult
@@ -144,6 +145,7 @@ def navigate(
         failure=run.failure,
         latency_ms=(time.perf_counter() - started) * 1000.0,
         given_up=run.given_up,
+        reads=tuple(run.reads),
     )
 
 
@@ -178,6 +180,8 @@ class _Run:
         self.step_note = ""
         self.terms: QuestionTerms | None = None
         self.semantic: Semantic | None = None
+        # Every file grounding and the verifiers read, hashed as read: the answer's stamp.
+        self.reads: list[FileRead] = []
 
     def execute(self) -> None:
         if not self.question.strip():
@@ -265,9 +269,9 @@ class _Run:
         if ground is None:
             self.grounded[target] = Checked(None, None, Verdict.unresolved_inference())
         else:
-            self.grounded[target] = Checked(
-                ground, *ground.check(self.workspace, verifiers=self.verifiers)
-            )
+            result, verdict = ground.check(self.workspace, verifiers=self.verifiers)
+            self.grounded[target] = Checked(ground, result, verdict)
+            self.reads += [*ground.reads, *(result.reads if result is not None else ())]
         return (), ()
 
     def _answer(self, action: Action) -> tuple[tuple[str, ...], tuple[Edge, ...]]:
@@ -313,6 +317,9 @@ class _Run:
         self.decision = route(
             self.route_input, workspace=self.workspace.root, verifiers=self.verifiers
         )
+        # The router checks again any ground whose quote the claim chose anew.
+        for result in self.decision.verifier_results.values():
+            self.reads += result.reads
         # A cited note not written yet joins the neighbourhood under the name its link gave
         # it, so the missing hop is shown and named rather than silently absent.
         unwritten, links = unwritten_nodes(self.workspace, self.decision.missing_refs)

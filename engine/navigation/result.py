@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from engine.core.reads import FileRead
 from engine.core.router import Decision
 from engine.core.stance import Stance
 from engine.core.wire import RouteInput, parse_payload
@@ -35,6 +36,8 @@ class NavResult:
     given_up: GiveUp | None = None
     # The payload as submitted, for an answer routed from the wire rather than walked.
     submitted: Mapping[str, Any] | None = None
+    # Every workspace file the walk's checks read, with the hash of the bytes read then.
+    reads: tuple[FileRead, ...] = field(default=(), compare=False, repr=False)
 
     @classmethod
     def from_route(cls, decision: Decision, payload: Mapping[str, Any]) -> NavResult:

@@ -1,9 +1,11 @@
 """Whether an answer still holds for the files on disk: a content stamp of what it rests on.
 
 An answer is valid only for the content it was routed on: the cited notes' files, their
-sources' full texts and highlights, tethered files and the files their verifiers read. The
-stamp hashes those files' current bytes (a missing or unreadable file counts as such), so
-a note or source edited on disk, whatever its modification time, changes the stamp.
+sources' full texts and highlights, tethered files and the files their verifiers read. An
+answer is stamped with the hashes of the bytes its reasoner and verifiers read, taken when
+they read them; it is current while the same files on disk hash the same (a missing or
+unreadable file counts as such). So a note or source edited on disk, whatever its
+modification time, and even while the answer was being computed, makes it stale.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 
+from engine.core.reads import FileRead, as_read, file_key, sha256_of
 from engine.workspace.notes import Note
 from engine.workspace.stores import Workspace
 
@@ -31,23 +34,31 @@ def closure_files(workspace: Workspace, addresses: Iterable[str]) -> tuple[str, 
 
 
 def content_stamp(
-    workspace: Workspace, addresses: Iterable[str], *, as_loaded: bool = False
+    workspace: Workspace, addresses: Iterable[str], *, reads: Iterable[FileRead] | None = None
 ) -> str:
     """A hash of the bytes of every file the nodes at `addresses` rest on, as on disk now.
 
-    With `as_loaded`, a note file counts with the hash it was loaded with (what an answer
-    was routed on), the other files as on disk now (verifiers read them when they check).
+    With `reads` (what an answer's checks read, `NavResult.reads`) it is the answer's own
+    stamp: a file counts with the hash of the bytes read, a note file also with the hash
+    it was loaded with (what the reasoner read), and a file read twice with different
+    bytes as changed, so it matches no disk. Only a file nothing read counts as on disk now.
     """
     addresses = tuple(addresses)
-    loaded = loaded_stamp(workspace, addresses) if as_loaded else {}
+    seen = {} if reads is None else as_read([*loaded_reads(workspace, addresses), *reads])
     digest = hashlib.sha256()
     for relative in closure_files(workspace, addresses):
-        seen = loaded.get(relative)
-        if seen is None:
-            data = workspace.read_file(relative)
-            seen = hashlib.sha256(data).hexdigest() if data is not None else "missing"
-        digest.update(f"{relative}\x1f{seen}\x1e".encode("utf-8", "surrogatepass"))
+        sha = seen.get(file_key(relative))
+        if sha is None:
+            sha = sha256_of(workspace.read_file(relative))
+        digest.update(f"{relative}\x1f{sha}\x1e".encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
+
+
+def loaded_reads(workspace: Workspace, addresses: Iterable[str]) -> list[FileRead]:
+    """Each note file among `addresses` as the loaded workspace read it."""
+    return [
+        FileRead(file_key(path), sha) for path, sha in loaded_stamp(workspace, addresses).items()
+    ]
 
 
 def loaded_stamp(workspace: Workspace, addresses: Iterable[str]) -> dict[str, str]:

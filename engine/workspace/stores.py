@@ -202,10 +202,16 @@ def tether_status(workspace: Workspace, note: Note) -> TetherState:
     Stale: the anchor is gone, or there is no anchor to find. An unpinned tether is fresh
     while its anchor (if any) is present.
     """
+    if note.tether is None:
+        raise EngineError(f"note {note.address} has no tether")
+    return tether_state(note, workspace.read_file(note.tether.path))
+
+
+def tether_state(note: Note, data: bytes | None) -> TetherState:
+    """`tether_status` for the tethered file's bytes `data` as read (None: not readable)."""
     tether = note.tether
     if tether is None:
         raise EngineError(f"note {note.address} has no tether")
-    data = workspace.read_file(tether.path)
     if data is None:
         return TetherState.UNRESOLVED
     if tether.pin is not None and FileStamp.of(data, mtime_ns=0).sha256 == tether.pin:
