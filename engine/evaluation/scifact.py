@@ -151,6 +151,8 @@ def score(outcomes: list[ClaimOutcome]) -> dict[str, Any]:
     cited_total = sum(len(o.cited) for o in answered)
     cited_gold = sum(len(set(o.cited) & o.gold) for o in answered)
     latencies = [o.latency_ms for o in outcomes]
+    green = [o for o in answered if o.label == "ANSWER"]
+    green_recalled = [o for o in recalled if o.label == "ANSWER"]
     return {
         "claims": len(outcomes),
         "answer_rate": _ratio(len(answered), len(outcomes)),
@@ -163,6 +165,12 @@ def score(outcomes: list[ClaimOutcome]) -> dict[str, Any]:
         "answer_rate_with_evidence": _ratio(
             sum(o.answered for o in with_evidence), len(with_evidence)
         ),
+        # Green answers alone (ANSWER, not HEDGED): what a reader may take as answered.
+        "green_recall": _ratio(len(green_recalled), len(with_evidence)),
+        "green_citation_precision": _ratio(
+            sum(len(set(o.cited) & o.gold) for o in green), sum(len(o.cited) for o in green)
+        ),
+        "green_rate_no_evidence": _ratio(sum(o.label == "ANSWER" for o in without), len(without)),
         "claims_with_evidence": len(with_evidence),
         "claims_without_evidence": len(without),
         "median_latency_ms": round(statistics.median(latencies), 2) if latencies else None,
@@ -171,8 +179,9 @@ def score(outcomes: list[ClaimOutcome]) -> dict[str, Any]:
 
 
 def stance_figures(answered: list[ClaimOutcome]) -> dict[str, Any]:
-    """How often each stance is right on answers that cite a SUPPORT or CONTRADICT abstract."""
-    judged = [o for o in answered if o.expected_stance is not None]
+    """How often each stance is right on green answers that cite a SUPPORT or CONTRADICT
+    abstract (a hedged answer's text never says all the claim, so its stance is mixed)."""
+    judged = [o for o in answered if o.expected_stance is not None and o.label == "ANSWER"]
     out: dict[str, Any] = {"stance_judged": len(judged)}
     for relation in ("supports", "contradicts"):
         said = [o for o in judged if o.stance == relation]
