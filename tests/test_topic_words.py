@@ -8,15 +8,19 @@ from pathlib import Path
 import pytest
 
 from engine.api import OpenWorkspace, ask, open_workspace
+from engine.core.encoder import ENV_ENCODER
 from engine.reading.aims import asks
 from engine.review.claim_stance import pair_stance
 
 
 @pytest.fixture(scope="module")
 def demo(scifact_demo: Path) -> Iterator[OpenWorkspace]:
-    opened = open_workspace(scifact_demo)
-    yield opened
-    opened.close()
+    # On words alone (the autouse fixture that says so runs after a module fixture).
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(ENV_ENCODER, "none")
+        opened = open_workspace(scifact_demo)
+        yield opened
+        opened.close()
 
 
 @pytest.mark.parametrize(
