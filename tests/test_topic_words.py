@@ -68,21 +68,41 @@ def test_without_an_increase_is_never_an_increase(demo):
 
 
 CLAIM = "Ticagrelor increases major bleeding compared with clopidogrel."
+NOT_YES = {"neither", "contradicts"}
+STANCES = [
+    ("without", CLAIM, "Ticagrelor reduced events without an increase in major bleeding.", NOT_YES),
+    ("did-not", CLAIM, "Ticagrelor did not increase major bleeding versus clopidogrel.", NOT_YES),
+    (
+        "failed-to",
+        CLAIM,
+        "Ticagrelor failed to increase major bleeding versus clopidogrel.",
+        NOT_YES,
+    ),
+    ("no-difference", CLAIM, "There was no difference in major bleeding with ticagrelor.", NOT_YES),
+    ("neither-nor", CLAIM, "Neither ticagrelor nor clopidogrel increased major bleeding.", NOT_YES),
+    (
+        "swap-human-machine",
+        "Human effort improves annotation quality.",
+        "Machine effort improves annotation quality.",
+        {"neither"},
+    ),
+    (
+        "swap-drug",
+        "Aspirin therapy reduces stroke recurrence.",
+        "Statin therapy reduces stroke recurrence.",
+        {"neither"},
+    ),
+    (
+        "control",
+        CLAIM,
+        "Ticagrelor increased major bleeding compared with clopidogrel.",
+        {"supports"},
+    ),
+]
 
 
 @pytest.mark.parametrize(
-    ("claim", "sentence", "allowed"),
-    [
-        (CLAIM, "Ticagrelor reduced events without an increase in major bleeding.", {"neither", "contradicts"}),
-        (CLAIM, "Ticagrelor did not increase major bleeding compared with clopidogrel.", {"neither", "contradicts"}),
-        (CLAIM, "Ticagrelor failed to increase major bleeding compared with clopidogrel.", {"neither", "contradicts"}),
-        (CLAIM, "There was no difference in major bleeding between ticagrelor and clopidogrel.", {"neither", "contradicts"}),
-        (CLAIM, "Neither ticagrelor nor clopidogrel increased major bleeding.", {"neither", "contradicts"}),
-        ("Human effort improves annotation quality.", "Machine effort improves annotation quality.", {"neither"}),
-        ("Aspirin therapy reduces stroke recurrence.", "Statin therapy reduces stroke recurrence.", {"neither"}),
-        (CLAIM, "Ticagrelor increased major bleeding compared with clopidogrel.", {"supports"}),
-    ],
-    ids=["without", "did-not", "failed-to", "no-difference", "neither-nor", "swap-human-machine", "swap-drug", "control-supports"],
-)  # fmt: skip
+    ("claim", "sentence", "allowed"), [s[1:] for s in STANCES], ids=[s[0] for s in STANCES]
+)
 def test_negation_in_scope_and_swapped_words_never_support(claim, sentence, allowed):
     assert pair_stance(claim, sentence).relation.value in allowed
