@@ -74,6 +74,7 @@ class Ink:
 class PagePaint:
     """The glyphs a page paints, in drawing order, and why each hidden one is hidden."""
 
+    box: Box = (0.0, 0.0, 612.0, 792.0)  # the visible page: crop box within media box
     glyphs: list[Glyph] = field(default_factory=list)
     hidden: list[Hidden | None] = field(default_factory=list)
 
@@ -83,7 +84,7 @@ class Canvas:
 
     def __init__(self, page_box: Box) -> None:
         self.page_box = page_box
-        self.out = PagePaint()
+        self.out = PagePaint(page_box)
         x0, y0, x1, y1 = page_box
         self.cell_w = max((x1 - x0) / _GRID, 1.0)
         self.cell_h = max((y1 - y0) / _GRID, 1.0)

@@ -21,6 +21,9 @@ ACROSS = 0.5
 REACH = 0.8
 # A gap wider than this share of the font size between two glyphs is a word space.
 WORD_GAP = 0.12
+# The top and bottom bands of a page, where running headers and footers sit: this share
+# of its height.
+BAND = 0.15
 _BUCKET = 8.0
 
 
@@ -48,10 +51,12 @@ class _Line:
 
 @dataclass(frozen=True)
 class PageLines:
-    """A page's visible text, line by line, and how many lines of hidden text it had."""
+    """A page's visible text, line by line, how many lines of hidden text it had, and the
+    lines (as text) that sit in its top or bottom band."""
 
     text: str
     hidden_lines: int
+    edges: frozenset[str] = frozenset()
 
 
 def read_page(paint: PagePaint) -> PageLines:
@@ -62,8 +67,17 @@ def read_page(paint: PagePaint) -> PageLines:
         for g, why in zip(paint.glyphs, paint.hidden, strict=True)
         if why is not None and g.text.strip()
     ]
-    text = "\n".join(filter(None, (_line_text(line) for line in lines_of(visible))))
-    return PageLines(text, len(lines_of(hidden)))
+    texts, edges = [], set()
+    low, high = paint.box[1], paint.box[3]
+    band = BAND * (high - low)
+    for line in lines_of(visible):
+        text = _line_text(line)
+        if not text:
+            continue
+        texts.append(text)
+        if line.turn == 0 and not low + band < line.across < high - band:
+            edges.add(" ".join(text.split()))
+    return PageLines("\n".join(texts), len(lines_of(hidden)), frozenset(edges))
 
 
 def lines_of(glyphs: Sequence[Glyph]) -> list[_Line]:

@@ -157,7 +157,8 @@ def _read(reader: PdfReader, *, max_pages: int) -> PdfText | PdfFailure:
         for n, page in enumerate(reader.pages, start=1)
     )
     raw = tuple(_normalised(page.text) for page in read)
-    laid_out, running = undo_layout(raw)
+    edges = [frozenset(" ".join(_normalised(line).split()) for line in p.edges) for p in read]
+    laid_out, running = undo_layout(raw, edges)
     pages = tuple(page.replace("\u00ad", "") for page in laid_out)
     empty = tuple(
         n
