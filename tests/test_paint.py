@@ -1,0 +1,54 @@
+import pytest
+
+from engine.evaluation.pdf_tricks import TOP, one_page_pdf, text_ops
+from engine.importers.pdf import PdfText, extract_pdf
+
+LINE = "Zorbex lowered mortality in the ARC trial."
+
+
+def _read(ops: bytes) -> PdfText:
+    text = extract_pdf(one_page_pdf(ops))
+    assert isinstance(text, PdfText)
+    return text
+
+
+@pytest.mark.parametrize(
+    ("ops", "kept"),
+    [
+        (text_ops(LINE, TOP) + b" 0 g 50 763 300 0.8 re f", True),
+        (b"q 0 0 0 1 k " + text_ops(LINE, TOP) + b" Q", True),
+        (b"0 g 40 750 520 30 re f " + text_ops(LINE, TOP), False),
+        (b"q 300 0 0 30 50 750 cm /Im1 Do Q 1 g " + text_ops(LINE, TOP), True),
+        (b"q 1 0 0 1 0 0 cm 40 700 520 100 re W n " + text_ops(LINE, TOP) + b" Q", True),
+        (b"q 0 0 1 1 re W n " + text_ops(LINE, TOP) + b" Q", False),
+        (b"0 0 0 0 k " + text_ops(LINE, TOP), False),
+    ],
+    ids=[
+        "strikethrough-rule",
+        "cmyk-black",
+        "black-on-black",
+        "white-over-image",
+        "clip-around-it",
+        "clip-elsewhere",
+        "cmyk-white",
+    ],
+)
+def test_a_glyph_is_kept_when_a_reader_sees_it(ops, kept):
+    filler = text_ops("A first line a reader always sees on this page.", TOP + 40)
+    text = _read(filler + b"\n" + ops)
+    assert (LINE in text.pages[0]) is kept
+    assert text.hidden_lines == ((0,) if kept else (1,))
+
+
+def test_a_glyph_painted_twice_reads_once_and_a_superscript_stays_on_its_line():
+    bold = text_ops(LINE, TOP) + b"\n" + text_ops(LINE, TOP, x=56.3)
+    assert _read(bold).pages[0] == LINE
+    marked = b"BT /F1 11 Tf 56 760 Td (mortality) Tj 4 Ts (1) Tj 0 Ts ( in the trial.) Tj ET"
+    assert _read(marked).pages[0] == "mortality1 in the trial."
+
+
+def test_two_columns_drawn_one_after_the_other_stay_apart():
+    left = [text_ops(f"Left line {n}.", TOP - 16 * n) for n in range(2)]
+    right = [text_ops(f"Right line {n}.", TOP - 16 * n, x=320) for n in range(2)]
+    text = _read(b"\n".join(left + right))
+    assert text.pages[0] == "Left line 0.\nLeft line 1.\nRight line 0.\nRight line 1."
