@@ -78,17 +78,17 @@ def order_pdf(sentence: str, last: str, after: str = "") -> bytes:
 
 def one_page_pdf(ops: bytes) -> bytes:
     """A valid one-page PDF drawing the content operators `ops`."""
-    packed = zlib.compress(ops)
+    return pages_pdf([ops])
+
+
+def pages_pdf(pages: list[bytes]) -> bytes:
+    """A valid PDF whose pages draw the content operators given, one entry a page."""
     pixels = zlib.compress(bytes((x * 31 + y * 17) % 256 for y in range(8) for x in range(8)))
+    count = len(pages)
+    kids = " ".join(f"{6 + 2 * n} 0 R" for n in range(count))
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {PAGE_WIDTH} {PAGE_HEIGHT}] "
-        "/Contents 4 0 R /Resources << /Font << /F1 5 0 R /F2 6 0 R >> "
-        "/XObject << /Im1 7 0 R >> /ExtGState << /Clear << /ca 0 /CA 0 >> >> >> >>".encode(),
-        f"<< /Length {len(packed)} /Filter /FlateDecode >>\nstream\n".encode()
-        + packed
-        + b"\nendstream",
+        f"<< /Type /Pages /Kids [{kids}] /Count {count} >>".encode(),
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Courier /Encoding /WinAnsiEncoding >>",
         (
@@ -98,6 +98,18 @@ def one_page_pdf(ops: bytes) -> bytes:
         + pixels
         + b"\nendstream",
     ]
+    for n, ops in enumerate(pages):
+        packed = zlib.compress(ops)
+        objects.append(
+            f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {PAGE_WIDTH} {PAGE_HEIGHT}] "
+            f"/Contents {7 + 2 * n} 0 R /Resources << /Font << /F1 3 0 R /F2 4 0 R >> "
+            "/XObject << /Im1 5 0 R >> /ExtGState << /Clear << /ca 0 /CA 0 >> >> >> >>".encode()
+        )
+        objects.append(
+            f"<< /Length {len(packed)} /Filter /FlateDecode >>\nstream\n".encode()
+            + packed
+            + b"\nendstream"
+        )
     out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
     offsets = []
     for number, body in enumerate(objects, start=1):
