@@ -9,7 +9,7 @@ undone only where undoing cannot change what the text says:
   is two words and a dash. The document decides: a split whose hyphenated form
   ("long-term") occurs elsewhere in it keeps its hyphen; the halves join when the joined
   word occurs elsewhere in it, or when the right half is a fragment (it never stands
-  alone as a word in the document and begins no negation: not, no, non-, un-, …).
+  alone as a word in the document and is no negation: not, no, non-, un- on a word …).
   Otherwise both words stay, on one line when the right one carries a negation, so that
   nothing downstream joins them either. A hyphen after a space joins only when the joined
   word occurs elsewhere in the document, since "results -" / "which" is a dash.
@@ -105,7 +105,7 @@ def _join(match: re.Match[str], seen: Counter[str], *, spaced: bool) -> str:
         return f"{left}{right}"
     if match.group("space"):
         return whole  # a dash at a line end, not a split word
-    if _negating(right):
+    if _negating(left, right, seen):
         # Two words, and the right one says "not": never one word, here or downstream.
         return f"{left}- {right}"
     if seen[right.lower()]:
@@ -113,9 +113,17 @@ def _join(match: re.Match[str], seen: Counter[str], *, spaced: bool) -> str:
     return f"{left}{right}"
 
 
-def _negating(word: str) -> bool:
-    word = word.lower()
-    return word in NEGATIONS or word.startswith(NEGATING_PREFIXES)
+def _negating(left: str, right: str, seen: Counter[str]) -> bool:
+    """True when `right` is a negation, or a word a negating prefix makes: the prefix on a
+    word the document has ("un" + "safe"), after a word of its own ("adults")."""
+    word = right.lower()
+    if word in NEGATIONS:
+        return True
+    prefix = next((p for p in NEGATING_PREFIXES if word.startswith(p)), None)
+    if prefix is None:
+        return False
+    stem = word[len(prefix) :]
+    return bool(seen[left.lower()]) or (len(stem) >= 3 and bool(seen[stem]))
 
 
 def strip_running_lines(
