@@ -69,7 +69,8 @@ def pdf_families(
     whole = [list(g) for g in groups if not any(i.fragment for i in g)]
     plain = [i for g in whole for i in g if _plain(i.text)]
     chosen = rng.sample(plain, min(sample, len(plain)))
-    negated = [i for i in plain if _NEGATION.search(i.text)]
+    # Courier, which places the word drawn last, sets fewer characters to a line.
+    negated = [i for i in plain if _NEGATION.search(i.text) and len(i.text) <= 80]
     negated = rng.sample(negated, min(sample, len(negated)))
     papers = [p for g in whole if len(p := [i.text for i in g if _plain(i.text)]) >= 3]
     papers = rng.sample(papers, min(sample, len(papers)))
