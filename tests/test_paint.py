@@ -22,6 +22,9 @@ def _read(ops: bytes) -> PdfText:
         (b"q 1 0 0 1 0 0 cm 40 700 520 100 re W n " + text_ops(LINE, TOP) + b" Q", True),
         (b"q 0 0 1 1 re W n " + text_ops(LINE, TOP) + b" Q", False),
         (b"0 0 0 0 k " + text_ops(LINE, TOP), False),
+        (text_ops(LINE, TOP) + b" 1 g 40 750 m 560 750 l 560 780 l 40 780 l h f", False),
+        (b"0 g 40 750 520 30 re 42 752 516 26 re f* " + text_ops(LINE, TOP), True),
+        (text_ops(LINE, TOP) + b" 0 g 40 750 520 1 re 40 780 520 1 re f", True),
     ],
     ids=[
         "strikethrough-rule",
@@ -31,6 +34,9 @@ def _read(ops: bytes) -> PdfText:
         "clip-around-it",
         "clip-elsewhere",
         "cmyk-white",
+        "white-outline-box-over-it",
+        "black-frame-around-it",
+        "rules-above-and-below",
     ],
 )
 def test_a_glyph_is_kept_when_a_reader_sees_it(ops, kept):

@@ -216,3 +216,32 @@ def mul(m: Matrix, n: Matrix) -> Matrix:
 def apply(m: Matrix, x: float, y: float) -> Point:
     """The point (x, y) transformed by `m`."""
     return (x * m[0] + y * m[2] + m[4], x * m[1] + y * m[3] + m[5])
+
+
+def within(inner: Box, outer: Box) -> bool:
+    """True when `inner` lies wholly in `outer`."""
+    return (
+        outer[0] <= inner[0]
+        and outer[1] <= inner[1]
+        and inner[2] <= outer[2]
+        and inner[3] <= outer[3]
+    )
+
+
+def is_box(points: list[tuple[float, float]]) -> bool:
+    """True for four corners (the first maybe repeated) on two x and two y values."""
+    corners = points[:-1] if len(points) == 5 and points[0] == points[-1] else points
+    xs, ys = {round(p[0], 2) for p in corners}, {round(p[1], 2) for p in corners}
+    return len(corners) == 4 and len(xs) == 2 and len(ys) == 2
+
+
+def rgb(nums: list[float]) -> Colour:
+    """A gray, RGB or CMYK colour (by its number of components) as RGB; None otherwise."""
+    if len(nums) == 1:
+        return (nums[0], nums[0], nums[0])
+    if len(nums) == 3:
+        return (nums[0], nums[1], nums[2])
+    if len(nums) == 4:
+        c, m, y, k = nums
+        return ((1 - c) * (1 - k), (1 - m) * (1 - k), (1 - y) * (1 - k))
+    return None

@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from pypdf import PageObject, PdfReader
+from pypdf.errors import PyPdfError
 from pypdf.generic import ArrayObject, ContentStream, DictionaryObject, NameObject, StreamObject
 from pypdf.generic._font import Font
 
@@ -39,10 +40,21 @@ from engine.importers.canvas import (
     apply,
     bounds,
     clip_box,
+    is_box,
     mul,
+    rgb,
     same_colour,
     unit_box,
     upright,
+    within,
+)
+from engine.importers.resources import (
+    colour_components,
+    decode,
+    dictionary,
+    load_font,
+    page_box,
+    resource,
 )
 
 MAX_FORM_DEPTH = 8
@@ -71,8 +83,8 @@ class _State:
 
 def paint_page(page: PageObject, reader: PdfReader) -> PagePaint:
     """Every glyph `page` paints, each judged visible or hidden (with the reason)."""
-    sheet = _Sheet(reader, Canvas(_page_box(page)), set())
-    _Stream(sheet, _dictionary(page.get("/Resources")), 0).run(page.get("/Contents"), _State())
+    sheet = _Sheet(reader, Canvas(page_box(page)), set())
+    _Stream(sheet, dictionary(page.get("/Resources")), 0).run(page.get("/Contents"), _State())
     return sheet.canvas.out
 
 
@@ -85,18 +97,6 @@ class _Sheet:
     forms: set[int]
 
 
-def _page_box(page: PageObject) -> Box:
-    media, crop = page.mediabox, page.cropbox
-    boxes = [tuple(float(v) for v in (b.left, b.bottom, b.right, b.top)) for b in (media, crop)]
-    (a0, a1, a2, a3), (b0, b1, b2, b3) = boxes
-    return (
-        max(min(a0, a2), min(b0, b2)),
-        max(min(a1, a3), min(b1, b3)),
-        min(max(a0, a2), max(b0, b2)),
-        min(max(a1, a3), max(b1, b3)),
-    )
-
-
 class _Stream:
     """One content stream (a page's or a form's) walked with its resources."""
 
@@ -106,8 +106,10 @@ class _Stream:
         self.resources = resources
         self.depth = depth
         self.fonts: dict[str, tuple[Font, float] | None] = {}
-        self.path: list[tuple[float, float]] = []
-        self.rect_only = True
+        # The current path as subpaths of device points, and which of them are `re` boxes.
+        self.subpaths: list[list[tuple[float, float]]] = []
+        self.boxes: list[bool] = []
+        self.curved = False
         self.pending_clip = False
         self.tm = self.tlm = IDENTITY
 
@@ -125,7 +127,7 @@ class _Stream:
             op = operator.decode("latin-1") if isinstance(operator, bytes) else str(operator)
             try:
                 state = self.step(op, operands, state, stack)
-            except (TypeError, ValueError, IndexError, KeyError, AttributeError, ZeroDivisionError):
+            except (PyPdfError, TypeError, ValueError, IndexError, KeyError, AttributeError):
                 continue  # a malformed operator paints nothing; the rest of the page still counts
 
     def step(self, op: str, args: list[Any], state: _State, stack: list[_State]) -> _State:
@@ -141,18 +143,21 @@ class _Stream:
             return self.colour(op, args, state)
         elif op == "gs":
             return self.ext_state(args, state)
-        elif op in ("m", "l"):
-            self.path.append(apply(state.ctm, float(args[0]), float(args[1])))
-            self.rect_only = False  # only `re` paths count as boxes that cover text
-        elif op in ("c", "v", "y"):
+        elif op == "m":
+            self.subpaths.append([apply(state.ctm, float(args[0]), float(args[1]))])
+            self.boxes.append(False)
+        elif op == "l" and self.subpaths:
+            self.subpaths[-1].append(apply(state.ctm, float(args[0]), float(args[1])))
+        elif op in ("c", "v", "y") and self.subpaths:
             nums = [float(a) for a in args]
-            self.path.extend(apply(state.ctm, nums[i], nums[i + 1]) for i in range(0, len(nums), 2))
-            self.rect_only = False
+            points = (apply(state.ctm, nums[i], nums[i + 1]) for i in range(0, len(nums) - 1, 2))
+            self.subpaths[-1].extend(points)
+            self.curved = True
         elif op == "re":
             x, y, w, h = (float(a) for a in args[:4])
             corners = ((x, y), (x + w, y), (x + w, y + h), (x, y + h))
-            self.path.extend(apply(state.ctm, px, py) for px, py in corners)
-            self.rect_only = self.rect_only and upright(state.ctm)
+            self.subpaths.append([apply(state.ctm, px, py) for px, py in corners])
+            self.boxes.append(upright(state.ctm))
         elif op in ("W", "W*"):
             self.pending_clip = True
         elif op in _PAINT_OPS:
@@ -162,27 +167,51 @@ class _Stream:
         elif op == "INLINE IMAGE":
             self.canvas.painted(unit_box(state.ctm), None, image=True, covers=False)
         elif op == "sh":
+            # A shading fills the clip with changing colours: a background, not a scan.
             box = state.clip or self.canvas.page_box
-            self.canvas.painted(box, None, image=True, covers=False)
+            self.canvas.painted(box, None, image=False, covers=False)
         return state
 
     # -- paths -----------------------------------------------------------------------
 
     def paint(self, op: str, state: _State) -> _State:
-        box = bounds(self.path)
-        if box is not None and op not in ("S", "s", "n"):
+        if op not in ("S", "s", "n"):
             colour = state.fill if state.fill_space else None
-            covers = self.rect_only and state.opaque and state.alpha >= 0.99
-            self.canvas.painted(box, colour, image=False, covers=covers)
+            opaque = state.opaque and state.alpha >= 0.99
+            for box, exact in self.filled():
+                self.canvas.painted(box, colour, image=False, covers=exact and opaque)
         if self.pending_clip:
-            clip = box if box is not None else (0.0, 0.0, 0.0, 0.0)
+            clip = bounds([p for sub in self.subpaths for p in sub]) or (0.0, 0.0, 0.0, 0.0)
             joined = clip if state.clip is None else clip_box(clip, state.clip)
             state = replace(state, clip=joined or (0.0, 0.0, 0.0, 0.0))
-        self.path, self.rect_only, self.pending_clip = [], True, False
+        self.subpaths, self.boxes, self.curved, self.pending_clip = [], [], False, False
         return state
 
+    def filled(self) -> list[tuple[Box, bool]]:
+        """The regions a fill of the current path paints: (box, is exactly that box).
+
+        Each `re` box is its own region, and so is one drawn as a closed four-cornered
+        outline; a single other shape counts by its bounds but covers nothing; several
+        shapes in one fill (a frame, a ring) are too unlike their bounds to count at all.
+        """
+        if all(self.boxes):
+            boxes = [box for sub in self.subpaths if (box := bounds(sub)) is not None]
+            # Frames are a few boxes; a chart's hundred bars in one fill are not nested.
+            nested = len(boxes) <= 16 and any(
+                within(one, two) for one in boxes for two in boxes if one is not two
+            )
+            if nested:
+                return []  # a box inside a box: a frame, its inside left unpainted
+            return [(box, True) for box in boxes]
+        if len(self.subpaths) != 1:
+            return []
+        box = bounds(self.subpaths[0])
+        if box is None:
+            return []
+        return [(box, not self.curved and is_box(self.subpaths[0]))]
+
     def draw(self, args: list[Any], state: _State) -> None:
-        xobjects = _resource(self.resources, "/XObject")
+        xobjects = resource(self.resources, "/XObject")
         target = xobjects.get(args[0]) if xobjects is not None else None
         stream = target.get_object() if target is not None else None
         if not isinstance(stream, StreamObject):
@@ -212,8 +241,8 @@ class _Stream:
     def colour(self, op: str, args: list[Any], state: _State) -> _State:
         stroke = op.isupper() or op in ("SC", "SCN", "CS")
         if op in ("cs", "CS"):
-            space = _space_components(self.resources, args[0])
-            black = _components([0.0] * space) if space else None
+            space = colour_components(self.resources, args[0])
+            black = rgb([0.0] * space) if space else None
             if stroke:
                 return replace(state, stroke=black, stroke_space=space)
             return replace(state, fill=black, fill_space=space)
@@ -221,16 +250,16 @@ class _Stream:
         if op in ("sc", "scn", "SC", "SCN"):
             space = state.stroke_space if stroke else state.fill_space
             named = any(isinstance(a, NameObject) for a in args)
-            value = None if named or not space or len(nums) != space else _components(nums)
+            value = None if named or not space or len(nums) != space else rgb(nums)
         else:
             space = {"g": 1, "rg": 3, "k": 4}[op.lower()]
-            value = _components(nums)
+            value = rgb(nums)
         if stroke:
             return replace(state, stroke=value, stroke_space=space)
         return replace(state, fill=value, fill_space=space)
 
     def ext_state(self, args: list[Any], state: _State) -> _State:
-        states = _resource(self.resources, "/ExtGState")
+        states = resource(self.resources, "/ExtGState")
         found = states.get(args[0]) if states is not None else None
         found = found.get_object() if found is not None else None
         if not isinstance(found, DictionaryObject):
@@ -304,14 +333,7 @@ class _Stream:
     def font(self, name: Any) -> tuple[Font, float] | None:
         key = str(name)
         if key not in self.fonts:
-            fonts = _resource(self.resources, "/Font")
-            found = fonts.get(key) if fonts is not None else None
-            found = found.get_object() if found is not None else None
-            self.fonts[key] = None
-            if isinstance(found, DictionaryObject):
-                matrix = found.get("/FontMatrix") if found.get("/Subtype") == "/Type3" else None
-                scale = abs(float(matrix[0])) if matrix is not None else 0.001
-                self.fonts[key] = (Font.from_font_resource(found), scale or 0.001)
+            self.fonts[key] = load_font(resource(self.resources, "/Font"), key)
         return self.fonts[key]
 
     def show(self, data: Any, state: _State) -> None:
@@ -333,7 +355,7 @@ class _Stream:
         rise_x, rise_y = state.rise * m[2] + m[4], state.rise * m[3] + m[5]
         up_x, up_y = 0.3 * c, 0.3 * d
         tx = 0.0
-        for text, glyph_width, is_space in _decode(state.font, data):
+        for text, glyph_width, is_space in decode(state.font, data):
             x, y = tx * m[0] + rise_x, tx * m[1] + rise_y
             advance = glyph_width * state.font_scale * state.size + state.char_space
             tx += (advance + (state.word_space if is_space else 0.0)) * state.scale
@@ -343,64 +365,6 @@ class _Stream:
             glyph = Glyph(text, along, end, y * ux - x * uy, size, turn, centre)
             self.canvas.glyph(glyph, ink, run)
         self.tm = mul((1.0, 0.0, 0.0, 1.0, tx, 0.0), self.tm)
-
-
-def _decode(font: Font, data: bytes) -> list[tuple[str, float, bool]]:
-    """(text, width in glyph units, is a word space) for each code in `data`."""
-    widths, cmap = font.character_widths, font.character_map
-    default = widths.get("default", 500)
-    if isinstance(font.encoding, str):
-        try:
-            chars = data.decode(font.encoding, "surrogatepass")
-        except (UnicodeDecodeError, LookupError):
-            chars = data.decode("latin-1")
-        simple = len(chars) == len(data)
-        return [
-            (str(cmap.get(ch, ch)), widths.get(ch, default), simple and ch == " ") for ch in chars
-        ]
-    out = []
-    for code in data:
-        raw = chr(code)
-        decoded = font.encoding.get(code, raw)
-        out.append((str(cmap.get(decoded, decoded)), widths.get(raw, default), code == 32))
-    return out
-
-
-def _dictionary(value: Any) -> DictionaryObject:
-    found = value.get_object() if value is not None else None
-    return found if isinstance(found, DictionaryObject) else DictionaryObject()
-
-
-def _resource(resources: DictionaryObject, kind: str) -> DictionaryObject | None:
-    found = resources.get(kind)
-    found = found.get_object() if found is not None else None
-    return found if isinstance(found, DictionaryObject) else None
-
-
-def _space_components(resources: DictionaryObject, name: Any) -> int:
-    """Components of a colour space we can read as a colour (0: a pattern or unknown)."""
-    known = {"/DeviceGray": 1, "/G": 1, "/DeviceRGB": 3, "/RGB": 3, "/DeviceCMYK": 4, "/CMYK": 4}
-    if str(name) in known:
-        return known[str(name)]
-    spaces = _resource(resources, "/ColorSpace")
-    found = spaces.get(name) if spaces is not None else None
-    found = found.get_object() if found is not None else None
-    if isinstance(found, ArrayObject) and found and found[0] == "/ICCBased":
-        profile = found[1].get_object() if len(found) > 1 else None
-        count = profile.get("/N") if isinstance(profile, StreamObject) else None
-        return int(count) if count in (1, 3, 4) else 0
-    return known.get(str(found), 0)
-
-
-def _components(nums: list[float]) -> Colour:
-    if len(nums) == 1:
-        return (nums[0], nums[0], nums[0])
-    if len(nums) == 3:
-        return (nums[0], nums[1], nums[2])
-    if len(nums) == 4:
-        c, m, y, k = nums
-        return ((1 - c) * (1 - k), (1 - m) * (1 - k), (1 - y) * (1 - k))
-    return None
 
 
 def _matrix(args: list[Any]) -> Matrix:
