@@ -1,4 +1,8 @@
+import io
+
 import pytest
+from pypdf import PdfReader, PdfWriter
+from pypdf.generic import ArrayObject, DictionaryObject, FloatObject, NameObject, NumberObject
 
 from engine.evaluation.pdf_tricks import TOP, one_page_pdf, text_ops
 from engine.importers.pdf import PdfText, extract_pdf
@@ -58,3 +62,25 @@ def test_two_columns_drawn_one_after_the_other_stay_apart():
     right = [text_ops(f"Right line {n}.", TOP - 16 * n, x=320) for n in range(2)]
     text = _read(b"\n".join(left + right))
     assert text.pages[0] == "Left line 0.\nLeft line 1.\nRight line 0.\nRight line 1."
+
+
+def test_a_type3_font_is_as_large_as_its_own_matrix_makes_it():
+    # Set at 1 pt, its matrix (0.011 a unit) makes it 11 pt: text to read, not a speck.
+    shown = b"BT /T3 1 Tf 56 760 Td (Zorbex lowered mortality.) Tj ET"
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(one_page_pdf(shown))))
+    font = {
+        "/Type": NameObject("/Font"),
+        "/Subtype": NameObject("/Type3"),
+        "/FontBBox": ArrayObject([NumberObject(0)] * 4),
+        "/FontMatrix": ArrayObject([FloatObject(v) for v in (0.011, 0, 0, 0.011, 0, 0)]),
+        "/CharProcs": DictionaryObject(),
+        "/Encoding": NameObject("/WinAnsiEncoding"),
+        "/FirstChar": NumberObject(32),
+        "/Widths": ArrayObject([NumberObject(50)] * 95),
+    }
+    resource = DictionaryObject({NameObject(k): v for k, v in font.items()})
+    writer.pages[0]["/Resources"]["/Font"][NameObject("/T3")] = writer._add_object(resource)
+    out = io.BytesIO()
+    writer.write(out)
+    text = extract_pdf(out.getvalue())
+    assert isinstance(text, PdfText) and text.pages[0] == "Zorbex lowered mortality."

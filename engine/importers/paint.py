@@ -343,8 +343,10 @@ class _Stream:
             return
         # The run's glyphs move along the text matrix's x axis only, so one matrix places all.
         m = mul(self.tm, state.ctm)
-        a, b = m[0] * state.size * state.scale, m[1] * state.size * state.scale
-        c, d = m[2] * state.size, m[3] * state.size
+        # A Type 3 font's own matrix scales its glyphs as much as the font size does.
+        em = state.size * state.font_scale * 1000
+        a, b = m[0] * em * state.scale, m[1] * em * state.scale
+        c, d = m[2] * em, m[3] * em
         width, height = math.hypot(a, b), math.hypot(c, d)
         size = min(height, width) if state.scale < 1 else height
         ux, uy = (a / width, b / width) if width else (1.0, 0.0)
