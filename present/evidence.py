@@ -44,6 +44,13 @@ def evidence_html(item: Evidence) -> str:
             f"<span style='opacity:0.8'>{esc(context.before)}</span> {quoted} "
             f"<span style='opacity:0.8'>{esc(context.after)}</span></div>"
         )
+        if item.hidden:
+            lines = f"{item.hidden} line{'s' if item.hidden != 1 else ''}"
+            parts.append(
+                f"<p style='margin:4px 0'><small>The PDF also holds {lines} of text on this "
+                "page that a reader does not see (invisible, white, off the page, too small, "
+                "clipped or covered): left out of the source text.</small></p>"
+            )
         page = context.page_text
         at = page.find(context.sentence) if page else -1
         if at >= 0:

@@ -90,3 +90,12 @@ def test_an_audited_payload_names_the_notes_the_workspace_knows(lab):
     text = banner(audit_answer(json.dumps(payload), lab).run).text
     assert MOM not in text
     assert "“Past winners keep beating past losers for up to a year”" in text
+
+
+def test_the_source_page_says_how_much_hidden_text_was_left_out(lab, lab_path):
+    citekey = lab.workspace.note(MOM).citekey
+    sidecar = {"hidden_text": [{"page": 2, "lines": 1}]}
+    (lab_path / f"sources/{citekey}.pdf.json").write_text(json.dumps(sidecar), encoding="utf-8")
+    (item,) = answer_evidence(lab, answer(lab, WINNERS).run)
+    assert item.hidden == 1
+    assert "1 line of text on this page that a reader does not see" in evidence_html(item)

@@ -23,6 +23,7 @@ from engine.evaluation.soundness import (
     quote_figures,
 )
 from engine.evaluation.soundness_payloads import mutant_payloads
+from engine.evaluation.soundness_pdf import PDF_FAMILIES
 from tests.cli import run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,10 +44,10 @@ def sample(abstracts):
 def report(abstracts, sample):
     chosen = {item.doc_id for item in sample}
     groups = [g for g in by_abstract(train_sentences(abstracts)) if g[0].doc_id in chosen][:40]
-    return evaluate(sample, seed=5, abstracts=groups, index_sample=12)
+    return evaluate(sample, seed=5, abstracts=groups, index_sample=12, pdf_sample=3)
 
 
-FAMILY_NAMES = [*sorted(FAMILIES), "index-tampering"]
+FAMILY_NAMES = [*sorted(FAMILIES), "index-tampering", *PDF_FAMILIES]
 
 
 @pytest.mark.parametrize("family", FAMILY_NAMES, ids=FAMILY_NAMES)
@@ -59,6 +60,7 @@ def test_no_mutant_answers_grounded(report, family):
 WITH_CONTROLS = [
     "deduction-polarity", "deduction-role-swap", "deduction-number-swap", "deduction-reorder",
     "off-quote-body", "non-text-ground", "format-character", "lookalike-sign", "index-tampering",
+    *PDF_FAMILIES,
 ]  # fmt: skip
 
 
@@ -135,10 +137,11 @@ def test_altered_copies_say_something_else(abstracts):
 
 
 def test_eval_soundness_command_prints_the_table():
-    done = run("eval", "soundness", "--sample", "12", "--json", timeout=300)
+    done = run("eval", "soundness", "--sample", "12", "--pdf-sample", "1", "--json", timeout=300)
     assert done.code == 0, done.err
     out = json.loads(done.out)
-    assert {f["family"] for f in out["soundness"]["families"]} == {*FAMILIES, "index-tampering"}
+    names = {*FAMILIES, "index-tampering", *PDF_FAMILIES}
+    assert {f["family"] for f in out["soundness"]["families"]} == names
     assert all(f["leaks"] == 0 for f in out["soundness"]["families"])
     assert out["quote_check"]["altered_verified"] == 0
 

@@ -217,3 +217,12 @@ def test_an_untitled_item_is_reported_and_left_out(tmp_path):
     assert ("K0000010", "has no title; left out") in report.problems
     names = {p.stem for p in (tmp_path / "ws/.zettelkasten/zotero").iterdir()}
     assert not any(name.startswith(("anon", "a20")) for name in names)
+
+
+def test_an_empty_item_is_skipped_with_a_notice_and_the_import_succeeds(tmp_path):
+    good = papers()[:1]
+    empty = Paper(key="K0000011", title="", authors=[])
+    folder = build_library(tmp_path / "Zotero", [*good, empty])
+    code, out, err = invoke("import", "zotero", "--data-dir", folder, "--workspace", tmp_path / "w")
+    assert code == 0 and json.loads(out)["problems"] == 0, err
+    assert "notice: item K0000011 is empty (no title, fields or attachment); skipped" in err

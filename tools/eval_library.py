@@ -2,13 +2,14 @@
 
 `python -m tools.eval_library [--claims N] [--distractors N]` takes the first N SciFact
 train claims, writes every abstract they cite (and N more, as distractors) as a PDF the
-way papers look: a running header and footer on every page, the title alone on page 1,
-sentences spread over later pages, words broken at line ends with a hyphen, page labels
-starting at 1 after a roman front page. The folder goes through `sources add` (real text
-extraction) into a workspace of sources only, and every claim is asked of it. Nothing is
-tuned on this: the offline reasoner's thresholds are the shipped ones. The figures are the
-same as `eval scifact`'s (evidence recall, citation precision, abstention on claims with no
-evidence), so the full-text path can be read against the notes path.
+way papers look: a running header and footer on every page (the footer at the foot of
+the page), the title alone on page 1, sentences spread over later pages, words broken at
+line ends with a hyphen, page labels starting at 1 after a roman front page. The folder
+goes through `sources add` (real text extraction) into a workspace of sources only, and
+every claim is asked of it. Nothing is tuned on this: the offline reasoner's thresholds
+are the shipped ones. The figures are the same as `eval scifact`'s (evidence recall,
+citation precision, abstention on claims with no evidence), so the full-text path can be
+read against the notes path.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from engine.api import open_workspace
 from engine.datasets.scifact import read_jsonl
 from engine.evaluation.scifact import load_gold, run_claims, score
 from engine.importers.sources import add_pdfs, collect_pdfs
-from tests.builders.pdfgen import write_pdf
+from tests.builders.pdfgen import LINES_PER_PAGE, write_pdf
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "scifact"
 HEADER = "Journal of Evidence Studies"
@@ -33,12 +34,22 @@ WIDTH = 84
 
 
 def paper_pages(doc_id: str, title: str, sentences: Sequence[str]) -> list[list[str]]:
-    """A paper's pages: a front page, then the sentences three to a page, as lines."""
-    pages = [[f"{HEADER} {doc_id}", title, "Front matter", "Page i"]]
+    """A paper's pages: a front page, then the sentences three to a page, as lines.
+
+    The title is wrapped to the page's width and each footer set at the foot of its page,
+    as a typeset paper has them.
+    """
+    header = f"{HEADER} {doc_id}"
+    pages = [_page(header, [*textwrap.wrap(title, WIDTH), "Front matter"], "Page i")]
     for n, start in enumerate(range(0, len(sentences), 3), start=1):
         lines = hyphenated(textwrap.wrap(" ".join(sentences[start : start + 3]), WIDTH))
-        pages.append([f"{HEADER} {doc_id}", *lines, f"Page {n}"])
+        pages.append(_page(header, lines, f"Page {n}"))
     return pages
+
+
+def _page(header: str, lines: list[str], footer: str) -> list[str]:
+    room = max(0, LINES_PER_PAGE - 2 - len(lines))
+    return [header, *lines, *[""] * room, footer]
 
 
 def hyphenated(lines: list[str]) -> list[str]:

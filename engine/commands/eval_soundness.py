@@ -2,7 +2,8 @@
 
 Prints the table (family, mutants, leaks), the verbatim control answer rates and the quote
 check figures on the train claims' rationale sentences. `--sample N` routes a seeded sample
-of N sentences instead of all of them; `--json` prints the figures as JSON.
+of N sentences instead of all of them; `--pdf-sample N` sets how many sentences each PDF
+family builds papers from; `--json` prints the figures as JSON.
 """
 
 from __future__ import annotations
@@ -23,6 +24,13 @@ def _configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--claims", type=Path, default=DATA / "claims_train.jsonl")
     parser.add_argument("--sample", type=int, default=None, help="a seeded sample of N sentences")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--pdf-sample",
+        type=int,
+        default=12,
+        metavar="N",
+        help="sentences each PDF family builds papers from (0 leaves them out)",
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
 
 
@@ -45,7 +53,7 @@ def _run(args: argparse.Namespace) -> int:
     chosen = {item.doc_id for item in items}
     groups = [g for g in by_abstract(everything) if g[0].doc_id in chosen]
     print(f"routing mutants of {len(items):,} SciFact train sentences …", file=sys.stderr)
-    report = evaluate(items, seed=args.seed, abstracts=groups)
+    report = evaluate(items, seed=args.seed, abstracts=groups, pdf_sample=args.pdf_sample)
     figures = quote_figures(quotes, seed=args.seed)
     if args.json:
         print(dumps({"soundness": report.to_dict(), "quote_check": figures.to_dict()}))

@@ -86,7 +86,8 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def print_problems(report: AddReport) -> None:
-    """One stderr line per failed PDF and per page left without text."""
+    """One stderr line per failed PDF, per page left without text and per page whose hidden
+    text was left out."""
     for notice in report.notices:
         print(f"notice: {notice}", file=sys.stderr)
     for item in report.failures:
@@ -95,6 +96,8 @@ def print_problems(report: AddReport) -> None:
         if item.empty_pages:
             pages = ", ".join(map(str, item.empty_pages))
             print(f"{item.path}: warning: no text on page(s) {pages}", file=sys.stderr)
+        for note in item.hidden_notes():
+            print(f"{item.path}: {note}", file=sys.stderr)
         if item.oversized_pages:
             pages = ", ".join(map(str, item.oversized_pages))
             print(

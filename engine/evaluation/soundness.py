@@ -29,6 +29,7 @@ from engine.evaluation.mutations import FAMILIES, FamilyScore
 from engine.evaluation.mutations_grounds import CONTROLS
 from engine.evaluation.soundness_index import index_tampering
 from engine.evaluation.soundness_payloads import mutant_payloads, write_ground_files
+from engine.evaluation.soundness_pdf import pdf_families
 
 
 @dataclass(frozen=True)
@@ -60,10 +61,10 @@ class SoundnessReport:
 
     def table(self) -> str:
         """The figures as a plain-text table."""
-        lines = [f"{'family':<22} {'mutants':>8} {'leaks':>6} {'controls answered':>18}"]
+        lines = [f"{'family':<28} {'mutants':>8} {'leaks':>6} {'controls answered':>18}"]
         for f in self.families:
             shown = f"{f.controls_answered:,}/{f.controls:,}" if f.controls else "—"
-            lines.append(f"{f.family:<22} {f.mutants:>8,} {f.leaks:>6,} {shown:>18}")
+            lines.append(f"{f.family:<28} {f.mutants:>8,} {f.leaks:>6,} {shown:>18}")
         lines.append(
             f"control: {self.control_answered:,}/{self.control_sentences:,} sentences answer "
             f"({100 * self.control_rate:.2f}%), {self.control_abstracts_answered:,}/"
@@ -125,13 +126,15 @@ def evaluate(
     families: Iterable[str] | None = None,
     abstracts: Iterable[Sequence[TrainSentence]] = (),
     index_sample: int = 40,
+    pdf_sample: int = 12,
 ) -> SoundnessReport:
     """Mutate `items` with every family (seeded), route, and run the controls.
 
     The sentence control restates each of `items` alone; the abstract control restates
     each of `abstracts` (all the sentences of one abstract) sentence by sentence; each
     family's own controls (its shape, unmutated) must answer as well. The index family
-    forges the search index of a workspace of `index_sample` of `abstracts`.
+    forges the search index of a workspace of `index_sample` of `abstracts`; the PDF
+    families (`pdf-…`) build papers from `pdf_sample` sentences of `abstracts` each.
     """
     abstracts = list(abstracts)
     rng = random.Random(seed)
@@ -171,6 +174,11 @@ def evaluate(
     whole_answered = sum(grounded_answer(restatement_payload(group)) for group in whole)
     if index_sample > 0 and abstracts and (families is None or "index-tampering" in names):
         scores["index-tampering"] = index_tampering(abstracts, sample=index_sample, seed=seed)
+    wanted = families is None or any(name.startswith("pdf-") for name in names)
+    if pdf_sample > 0 and abstracts and wanted:
+        for score in pdf_families(abstracts, sample=pdf_sample, seed=seed):
+            if families is None or score.family in names:
+                scores[score.family] = score
     return SoundnessReport(
         tuple(scores.values()),
         len(controls),

@@ -1,18 +1,24 @@
 """What page layout does to extracted text, undone across a whole document.
 
-Two things typesetting leaves in a PDF's text layer that are not the author's words:
+Two things typesetting leaves in a PDF's text layer that are not the author's words, each
+undone only where undoing cannot change what the text says:
 
 - *Line-end hyphenation.* "classi-" / "fication" (also written "clas -" / "sification",
   with a soft hyphen, or a Unicode hyphen) is one word split by the line; "long-" / "term"
-  is a compound that happened to break at its own hyphen. The document decides: a split
-  whose hyphenated form ("long-term") occurs elsewhere in it keeps its hyphen; otherwise,
-  when the next line goes on in lower case, the halves join. A hyphen after a space joins
-  only when the joined word occurs elsewhere in the document, since "results -" / "which"
-  is a dash, not a split word.
+  is a compound that happened to break at its own hyphen; "adults-" / "not for children"
+  is two words and a dash. The document decides: a split whose hyphenated form
+  ("long-term") occurs elsewhere in it keeps its hyphen; the halves join when the joined
+  word occurs elsewhere in it, or when the right half is a fragment (it never stands
+  alone as a word in the document and is no negation: not, no, non-, un- on a word …).
+  Otherwise both words stay, on one line when the right one carries a negation, so that
+  nothing downstream joins them either. A hyphen after a space joins only when the joined
+  word occurs elsewhere in the document, since "results -" / "which" is a dash.
 - *Running headers and footers.* A first or last line repeated on most pages (a journal
   name, a running title, "Page 3 of 12") is not part of the text: it breaks a sentence that
   runs across the page. Lines are compared with their digits blanked, so page numbers do
-  not make them differ.
+  not make them differ. A line goes only when it sits in the page's top or bottom band
+  (when the extraction knows where lines sit) and does not begin a sentence that goes on
+  in the next line ("We found no evidence that" opening three pages is the text).
 """
 
 from __future__ import annotations
@@ -31,14 +37,36 @@ _DIGITS = re.compile(r"\d+")
 # A running line repeats on at least this share of pages, and on at least this many.
 RUNNING_SHARE = 0.5
 RUNNING_MIN_PAGES = 3
+# Words that carry a negation on their own, and prefixes that make one: a line-end split
+# never glues them to the word before.
+NEGATIONS = frozenset(
+    {"not", "no", "non", "nor", "never", "none", "neither", "nothing", "nobody", "without"}
+    | {"cannot", "lack", "lacks", "lacking", "absent", "fail", "fails", "failed"}
+)
+# "in-" and "im-" are left out: "contain-" / "ing" is the commonest split there is.
+NEGATING_PREFIXES = ("un", "non", "dis", "anti", "counter")
+# A line that ends with one of these, or with a comma or a colon, goes on in the next.
+_GOES_ON = frozenset(
+    {"a", "an", "the", "that", "which", "who", "whom", "whose", "whether", "if", "than"}
+    | {"and", "or", "but", "nor", "of", "in", "on", "at", "to", "for", "with", "without"}
+    | {"by", "from", "as", "into", "onto", "upon", "about", "between", "among", "against"}
+    | {"during", "under", "over", "is", "are", "was", "were", "be", "been", "being", "has"}
+    | {"have", "had", "not", "no", "its", "their", "our", "his", "her", "this", "these"}
+    | {"those", "such"}
+)
+_LAST_WORD = re.compile(r"([^\W\d_]+)\W*\Z")
 
 
-def undo_layout(pages: Sequence[str]) -> tuple[tuple[str, ...], int]:
+def undo_layout(
+    pages: Sequence[str], edges: Sequence[frozenset[str]] | None = None
+) -> tuple[tuple[str, ...], int]:
     """The pages with running headers and footers removed and line-end splits rejoined.
 
-    Returns the pages and how many running lines were removed.
+    `edges` holds, per page, the lines (as text) that sit in its top or bottom band; None
+    when unknown, and then a page's first and last lines are taken to be there. Returns
+    the pages and how many running lines were removed.
     """
-    kept, removed = strip_running_lines(pages)
+    kept, removed = strip_running_lines(pages, edges)
     return rejoin_hyphenation(kept), removed
 
 
@@ -73,38 +101,91 @@ def _join(match: re.Match[str], seen: Counter[str], *, spaced: bool) -> str:
     joined = f"{left}{right}".lower()
     if seen[compound] and not seen[joined]:
         return f"{left}-{right}"
-    if match.group("space") and not seen[joined]:
+    if seen[joined]:
+        return f"{left}{right}"
+    if match.group("space"):
         return whole  # a dash at a line end, not a split word
+    if _negating(left, right, seen):
+        # Two words, and the right one says "not": never one word, here or downstream.
+        return f"{left}- {right}"
+    if seen[right.lower()]:
+        return whole  # the right half is a word of its own in this document
     return f"{left}{right}"
 
 
-def strip_running_lines(pages: Sequence[str]) -> tuple[tuple[str, ...], int]:
-    """The pages without a first or last line that repeats on most pages; and how many went."""
+def _negating(left: str, right: str, seen: Counter[str]) -> bool:
+    """True when `right` is a negation, or a word a negating prefix makes: the prefix on a
+    word the document has ("un" + "safe"), after a word of its own ("adults")."""
+    word = right.lower()
+    if word in NEGATIONS:
+        return True
+    prefix = next((p for p in NEGATING_PREFIXES if word.startswith(p)), None)
+    if prefix is None:
+        return False
+    stem = word[len(prefix) :]
+    return bool(seen[left.lower()]) or (len(stem) >= 3 and bool(seen[stem]))
+
+
+def strip_running_lines(
+    pages: Sequence[str], edges: Sequence[frozenset[str]] | None = None
+) -> tuple[tuple[str, ...], int]:
+    """The pages without a first or last line that repeats on most pages; and how many went.
+
+    A line goes only when it sits in its page's top or bottom band (`edges`, per page, the
+    lines there; None: the first and last lines are) and does not go on in the next line.
+    """
     if len(pages) < RUNNING_MIN_PAGES:
         return tuple(pages), 0
     heads: Counter[str] = Counter()
     feet: Counter[str] = Counter()
-    for page in pages:
+    for n, page in enumerate(pages):
         lines = _lines(page)
-        if lines:
+        if lines and _at_edge(lines[0], edges, n):
             heads[_shape(lines[0])] += 1
+        if lines and _at_edge(lines[-1], edges, n):
             feet[_shape(lines[-1])] += 1
     needed = max(RUNNING_MIN_PAGES, RUNNING_SHARE * len(pages))
     running_heads = {shape for shape, n in heads.items() if n >= needed and shape}
     running_feet = {shape for shape, n in feet.items() if n >= needed and shape}
     out, removed = [], 0
-    for page in pages:
+    for n, page in enumerate(pages):
         lines = page.split("\n")
         first = next((i for i, line in enumerate(lines) if line.strip()), None)
-        if first is not None and _shape(lines[first]) in running_heads:
+        if first is not None and _running(lines[first], running_heads, edges, n):
             lines[first] = ""
             removed += 1
         last = next((i for i in range(len(lines) - 1, -1, -1) if lines[i].strip()), None)
-        if last is not None and _shape(lines[last]) in running_feet:
+        if last is not None and _running(lines[last], running_feet, edges, n):
             lines[last] = ""
             removed += 1
         out.append("\n".join(lines).strip())
     return tuple(out), removed
+
+
+def _running(
+    line: str, shapes: set[str], edges: Sequence[frozenset[str]] | None, page: int
+) -> bool:
+    return _shape(line) in shapes and _at_edge(line, edges, page) and not goes_on(line)
+
+
+def _at_edge(line: str, edges: Sequence[frozenset[str]] | None, page: int) -> bool:
+    if edges is None:
+        return True
+    return page < len(edges) and " ".join(line.split()) in edges[page]
+
+
+def goes_on(line: str) -> bool:
+    """True when `line` stops mid-sentence: it ends with a comma, a colon or a word like
+    "that", "of", "the", "not" that a sentence never ends on."""
+    stripped = line.rstrip()
+    if stripped.endswith((",", ":", ";", "-", "\u2013", "\u2014")):
+        return True
+    found = _LAST_WORD.search(stripped)
+    return (
+        found is not None
+        and not stripped.endswith((".", "?", "!"))
+        and (found.group(1).lower() in _GOES_ON)
+    )
 
 
 def _lines(page: str) -> list[str]:

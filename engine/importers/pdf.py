@@ -1,9 +1,12 @@
 """Text out of a PDF, page by page, cleaned for quote checking: the reader behind `sources add`.
 
-pypdf does the parsing (pure Python, BSD licence). Pages come back in order with their
-labels (the printed page numbers, when the PDF declares them); the cleaning undoes what
-typesetting does to words (ligature glyphs, hyphens at line ends) and never touches
-digits or signs. A PDF that cannot give text gives a `PdfFailure` with a specific kind.
+pypdf does the parsing (pure Python, BSD licence); `engine.importers.paint` judges each
+glyph as the page paints it, so only text a reader sees is kept (the lines of hidden text
+left out are counted per page), and `engine.importers.lines` reads each line in the order
+its glyphs stand. Pages come back in order with their labels (the printed page numbers,
+when the PDF declares them); the cleaning undoes what typesetting does to words (ligature
+glyphs, hyphens at line ends) and never touches digits or signs. A PDF that cannot give
+text gives a `PdfFailure` with a specific kind.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ from pypdf.errors import DependencyError, FileNotDecryptedError, PyPdfError
 from pypdf.generic import IndirectObject, StreamObject
 
 from engine.importers.layout import rejoin_hyphenation, undo_layout
+from engine.importers.lines import PageLines, read_page
+from engine.importers.paint import paint_page
 
 MAX_PDF_BYTES = 256 * 1024 * 1024
 MAX_PAGES = 5000
@@ -67,6 +72,12 @@ class PdfText:
     title: str | None = None
     oversized_pages: tuple[int, ...] = ()  # pages drawing too much to read; left blank
     running_lines: int = 0  # repeated headers and footers left out of the text
+    hidden_lines: tuple[int, ...] = ()  # per page: lines of text a reader does not see
+
+    @property
+    def hidden_pages(self) -> tuple[tuple[int, int], ...]:
+        """(page number, lines of hidden text left out) for each page that had some."""
+        return tuple((n, count) for n, count in enumerate(self.hidden_lines, start=1) if count)
 
     @property
     def fulltext(self) -> str:
@@ -141,11 +152,13 @@ def _read(reader: PdfReader, *, max_pages: int) -> PdfText | PdfFailure:
             f"{MAX_CONTENT_BYTES // 1024**2} MB limit for one PDF",
         )
     oversized = tuple(n for n, size in enumerate(load.sizes, 1) if size > MAX_PAGE_CONTENT_BYTES)
-    raw = tuple(
-        "" if n in oversized else _normalised(page.extract_text() or "")
+    read = tuple(
+        PageLines("", 0) if n in oversized else read_page(paint_page(page, reader))
         for n, page in enumerate(reader.pages, start=1)
     )
-    laid_out, running = undo_layout(raw)
+    raw = tuple(_normalised(page.text) for page in read)
+    edges = [frozenset(" ".join(_normalised(line).split()) for line in p.edges) for p in read]
+    laid_out, running = undo_layout(raw, edges)
     pages = tuple(page.replace("\u00ad", "") for page in laid_out)
     empty = tuple(
         n
@@ -158,7 +171,8 @@ def _read(reader: PdfReader, *, max_pages: int) -> PdfText | PdfFailure:
             f"no text layer on any of its {count} page(s): a scan or image-only PDF; "
             "run OCR on it (for example ocrmypdf) and add the result",
         )
-    return PdfText(pages, _labels(reader, count), empty, _title(reader), oversized, running)
+    hidden = tuple(page.hidden_lines for page in read)
+    return PdfText(pages, _labels(reader, count), empty, _title(reader), oversized, running, hidden)
 
 
 @dataclass(frozen=True)

@@ -65,6 +65,7 @@ class Added:
     problem: str = ""
     empty_pages: tuple[int, ...] = ()
     oversized_pages: tuple[int, ...] = ()
+    hidden: tuple[tuple[int, int], ...] = ()  # (page, lines of hidden text left out)
 
     @classmethod
     def failed(cls, path: str, citekey: str, kind: str, problem: str) -> Added:
@@ -84,7 +85,21 @@ class Added:
             out["pages_without_text"] = list(self.empty_pages)
         if self.oversized_pages:
             out["pages_too_large"] = list(self.oversized_pages)
+        if self.hidden:
+            out["hidden_text"] = hidden_text(self.hidden)
         return out
+
+    def hidden_notes(self) -> tuple[str, ...]:
+        """One line a page: "page 1: 1 line of hidden text left out"."""
+        return tuple(
+            f"page {page}: {lines} line{'s' if lines != 1 else ''} of hidden text left out"
+            for page, lines in self.hidden
+        )
+
+
+def hidden_text(pages: tuple[tuple[int, int], ...]) -> list[dict[str, int]]:
+    """What a report or sidecar records of hidden text: [{"page": 1, "lines": 1}, …]."""
+    return [{"page": page, "lines": lines} for page, lines in pages]
 
 
 @dataclass(frozen=True)
@@ -271,6 +286,7 @@ class SourceAdder:
             len(extracted.pages),
             empty_pages=extracted.empty_pages,
             oversized_pages=extracted.oversized_pages,
+            hidden=extracted.hidden_pages,
         )
 
     def _write_pair(self, first: tuple[str, bytes], second: tuple[str, str], origin: str) -> None:
@@ -307,6 +323,8 @@ def _sidecar(pdf: Path, digest: str, extracted: PdfText, text_bytes: int) -> dic
         "text_bytes": text_bytes,
         "labels": list(extracted.labels) if extracted.custom_labels else None,
         "pages_without_text": list(extracted.empty_pages),
+        # Text in the PDF a reader of the page does not see, left out of the source text.
+        "hidden_text": hidden_text(extracted.hidden_pages),
         "title": extracted.title,
     }
 

@@ -104,9 +104,12 @@ def import_zotero(
     root.mkdir(parents=True, exist_ok=True)
     library = read_items(Path(data_dir))
     # An item with no title is a stub (a note's parent, a failed capture): it is named in
-    # the report and left out, never filed under a made-up name.
+    # the report and left out, never filed under a made-up name. One with nothing at all
+    # (a click on "New Item" never filled in) is no problem with the library: a notice.
     items = tuple(item for item in library.items if item.field("title").strip())
     untitled = [item for item in library.items if not item.field("title").strip()]
+    empty = [item for item in untitled if _empty(item)]
+    untitled = [item for item in untitled if not _empty(item)]
     box_dir = root / CANON_DIR / box
     earlier = earlier_citekeys(box_dir)
     keys = assign_citekeys(items, earlier)
@@ -144,8 +147,17 @@ def import_zotero(
         highlights=highlights,
         problems=tuple(writer.problems),
         seconds=time.perf_counter() - started,
-        notices=_notices(library),
+        notices=_notices(library)
+        + tuple(
+            f"item {item.key} is empty (no title, fields or attachment); skipped" for item in empty
+        ),
     )
+
+
+def _empty(item: ZoteroItem) -> bool:
+    """True for an item with no field value, no creator and no attachment."""
+    blank = not any(value.strip() for _, value in item.fields)
+    return blank and not item.creators and not item.attachments
 
 
 def _notices(library: ZoteroLibrary) -> tuple[str, ...]:

@@ -14,7 +14,7 @@ from enum import StrEnum
 
 from engine.workspace.in_context import InContext, in_context
 from engine.workspace.passages import ABSTRACT_SUFFIX
-from engine.workspace.references import cite, load_references
+from engine.workspace.references import cite, hidden_lines, load_references
 from engine.workspace.stores import Workspace
 
 MAX_EVIDENCE_CHARS = 20_000
@@ -48,6 +48,7 @@ class Evidence:
     citation: str = ""  # "Author Year, p. N" where the quote was found, else the label
     pieces: tuple[Piece, ...] = ()  # the note's text, quoted sentences marked
     context: InContext | None = None  # the quote on its page of the source text
+    hidden: int = 0  # lines of hidden text the PDF had on that page, left out of its text
 
     @property
     def found(self) -> bool:
@@ -103,7 +104,12 @@ def evidence(
         citation = context.citation if context else (cite(workspace, note, page) or label)
     else:  # no references entry: the note's name, not its bare citekey
         citation = f"{label}, p. {where}" if where is not None and note.citekey else label
-    return Evidence(address, label, title, kind, citation, pieces, context)
+    hidden = (
+        hidden_lines(workspace.root, note.citekey, context.page)
+        if context is not None and note.citekey
+        else 0
+    )
+    return Evidence(address, label, title, kind, citation, pieces, context, hidden)
 
 
 def mark(text: str, quoted: Sequence[str]) -> tuple[Piece, ...]:

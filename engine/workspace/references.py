@@ -273,26 +273,46 @@ def _kind(value: object) -> str:
 
 
 @lru_cache(maxsize=256)
-def _labels_cached(path: str, stamp: tuple[int, int]) -> tuple[str, ...]:
+def _sidecar_cached(path: str, stamp: tuple[int, int]) -> tuple[tuple[str, ...], dict[int, int]]:
     try:
         data = jsonsafe.loads(Path(path).read_bytes())
     except (OSError, ValueError):
-        return ()
-    labels = data.get("labels") if isinstance(data, dict) else None
+        return (), {}
+    if not isinstance(data, dict):
+        return (), {}
+    labels = data.get("labels")
     if not isinstance(labels, list) or not all(isinstance(x, str) for x in labels):
-        return ()
-    return tuple(labels)
+        labels = []
+    hidden: dict[int, int] = {}
+    for entry in data.get("hidden_text") or ():
+        page = entry.get("page") if isinstance(entry, dict) else None
+        lines = entry.get("lines") if isinstance(entry, dict) else None
+        if isinstance(page, int) and isinstance(lines, int) and lines > 0:
+            hidden[page] = lines
+    return tuple(labels), hidden
 
 
-def _labels(root: str, citekey: str) -> tuple[str, ...]:
+def _sidecar(root: str, citekey: str) -> tuple[tuple[str, ...], dict[int, int]]:
     safe = resolve_inside(root, f"{SOURCES_DIR}/{citekey}.pdf.json")
     try:
         info = safe.path.stat() if safe.path is not None else None
     except OSError:
-        return ()
+        return (), {}
     if info is None or info.st_size > 4 * 1024 * 1024:
-        return ()
-    return _labels_cached(str(safe.path), (info.st_size, info.st_mtime_ns))
+        return (), {}
+    return _sidecar_cached(str(safe.path), (info.st_size, info.st_mtime_ns))
+
+
+def _labels(root: str, citekey: str) -> tuple[str, ...]:
+    return _sidecar(root, citekey)[0]
+
+
+def hidden_lines(root: str | os.PathLike[str], citekey: str, page: int) -> int:
+    """Lines of text the PDF held on page position `page` that a reader does not see, which
+    `sources add` left out of the source text (0 when none, or not a PDF-made source)."""
+    if not is_address_safe(citekey):
+        return 0
+    return _sidecar(str(root), citekey)[1].get(page, 0)
 
 
 def _plain(text: str) -> str:

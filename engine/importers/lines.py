@@ -1,0 +1,129 @@
+"""A page's painted glyphs read as lines, each in the order a reader's eye goes along it.
+
+Lines come out in the order the page draws them (so the columns of a two-column paper stay
+apart, as they are drawn one after the other), but the glyphs of one line are ordered by
+where they stand on it, never by when they were drawn: a "not" drawn after the rest of
+its line still reads where it stands. A glyph drawn later on the baseline of an earlier
+line, within that line's run, joins it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from engine.importers.canvas import Glyph, PagePaint
+
+# A glyph is on a line when its baseline is within this share of the font size of it
+# (superscripts and subscripts stay on their line; the next line is a full size away).
+ACROSS = 0.5
+# A glyph drawn later joins an earlier line when it stands within this many sizes of it.
+REACH = 0.8
+# A gap wider than this share of the font size between two glyphs is a word space.
+WORD_GAP = 0.12
+# The top and bottom bands of a page, where running headers and footers sit: this share
+# of its height.
+BAND = 0.15
+_BUCKET = 8.0
+
+
+@dataclass
+class _Line:
+    turn: int
+    across: float
+    size: float
+    lo: float
+    hi: float
+    glyphs: list[Glyph] = field(default_factory=list)
+
+    def add(self, glyph: Glyph) -> None:
+        self.glyphs.append(glyph)
+        self.lo, self.hi = min(self.lo, glyph.along), max(self.hi, glyph.end)
+
+    def holds(self, glyph: Glyph, *, reach: float | None) -> bool:
+        size = max(self.size, glyph.size)
+        if glyph.turn != self.turn or abs(glyph.across - self.across) > ACROSS * size:
+            return False
+        if reach is None:
+            return True
+        return self.lo - reach * size <= glyph.along and glyph.along <= self.hi + reach * size
+
+
+@dataclass(frozen=True)
+class PageLines:
+    """A page's visible text, line by line, how many lines of hidden text it had, and the
+    lines (as text) that sit in its top or bottom band."""
+
+    text: str
+    hidden_lines: int
+    edges: frozenset[str] = frozenset()
+
+
+def read_page(paint: PagePaint) -> PageLines:
+    """The visible glyphs of `paint` as text in reading order; hidden lines counted."""
+    visible = [g for g, why in zip(paint.glyphs, paint.hidden, strict=True) if why is None]
+    hidden = [
+        g
+        for g, why in zip(paint.glyphs, paint.hidden, strict=True)
+        if why is not None and g.text.strip()
+    ]
+    texts, edges = [], set()
+    low, high = paint.box[1], paint.box[3]
+    band = BAND * (high - low)
+    for line in lines_of(visible):
+        text = _line_text(line)
+        if not text:
+            continue
+        texts.append(text)
+        if line.turn == 0 and not low + band < line.across < high - band:
+            edges.add(" ".join(text.split()))
+    return PageLines("\n".join(texts), len(lines_of(hidden)), frozenset(edges))
+
+
+def lines_of(glyphs: Sequence[Glyph]) -> list[_Line]:
+    """Glyphs grouped into lines, lines in the order their first glyph was drawn."""
+    lines: list[_Line] = []
+    index: dict[tuple[int, int], list[_Line]] = {}
+    current: _Line | None = None
+    for glyph in glyphs:
+        if current is not None and current.holds(glyph, reach=None):
+            current.add(glyph)
+            continue
+        current = _earlier(index, glyph)
+        if current is None:
+            current = _Line(glyph.turn, glyph.across, glyph.size, glyph.along, glyph.end)
+            lines.append(current)
+            index.setdefault(_key(glyph.turn, glyph.across), []).append(current)
+        current.add(glyph)
+    return lines
+
+
+def _earlier(index: dict[tuple[int, int], list[_Line]], glyph: Glyph) -> _Line | None:
+    turn, bucket = _key(glyph.turn, glyph.across)
+    for near in (bucket, bucket - 1, bucket + 1, bucket - 2, bucket + 2):
+        for line in index.get((turn, near), ()):
+            if line.holds(glyph, reach=REACH):
+                return line
+    return None
+
+
+def _key(turn: int, across: float) -> tuple[int, int]:
+    return turn, int(across // _BUCKET)
+
+
+def _line_text(line: _Line) -> str:
+    ordered = sorted(line.glyphs, key=lambda g: g.along)
+    parts: list[str] = []
+    last: Glyph | None = None
+    for glyph in ordered:
+        if last is not None:
+            if glyph.text == last.text and glyph.along - last.along < 0.1 * glyph.size:
+                continue  # the same glyph painted twice (a bold effect), read once
+            gap = glyph.along - last.end
+            if gap > WORD_GAP * max(glyph.size, last.size) and not (
+                glyph.text.isspace() or last.text.isspace()
+            ):
+                parts.append(" ")
+        parts.append(glyph.text)
+        last = glyph
+    return "".join(parts).strip()
