@@ -23,7 +23,7 @@ from engine.core.verifiers import Verifier
 from engine.core.wire import parse_json, parse_payload
 from engine.importers.sources import AddReport, add_pdfs, collect_pdfs
 from engine.navigation.budget import Budget
-from engine.navigation.coverage import claim_shaped
+from engine.navigation.coverage import CoverageReport, claim_shaped
 from engine.navigation.navigator import Observer, navigate
 from engine.navigation.outcomes import Failure, FailureKind
 from engine.navigation.reasoners.registry import ReasonerSpec, make_reasoner
@@ -261,7 +261,7 @@ def ask(
     started = time.perf_counter()
     # A typo the coverage report corrected is read as the sources spell it ("asprin").
     asked = result.coverage.respell(question) if result.coverage is not None else question
-    stance = question_stance(asked, result.decision)
+    stance = question_stance(asked, result.decision, result.coverage)
     spent = (time.perf_counter() - started) * 1000.0
     return replace(result, stance=stance, latency_ms=result.latency_ms + spent)
 
@@ -271,7 +271,9 @@ def _check(question: str) -> None:
         raise ConfigError(problem)
 
 
-def question_stance(question: str, decision: Decision | None) -> Stance | None:
+def question_stance(
+    question: str, decision: Decision | None, coverage: CoverageReport | None = None
+) -> Stance | None:
     """How the answer's verified sentences relate to the claim the question states or asks.
 
     A yes/no question ("Does X reduce Y?") is read as the claim it asks about, and the
@@ -279,10 +281,17 @@ def question_stance(question: str, decision: Decision | None) -> Stance | None:
     other question, or when nothing verified answers it. Precision
     first: `contradicts` or `supports` only on an explicit cue (opposite or shared direction
     words, a changed or repeated number, a negation, a null result); otherwise `neither`.
+    An answer whose quoted text never says a word that sets the question apart (by
+    `coverage`; without it, any word the decision names) reads `neither`.
     """
     if decision is None or not decision.answered:
         return None
-    if decision.unmentioned and (claim_shaped(question) or as_claim(question) is not None):
+    off_topic = (
+        any(t.distinct and t.unmet for t in coverage.terms)
+        if coverage is not None
+        else bool(decision.unmentioned)
+    )
+    if off_topic and (claim_shaped(question) or as_claim(question) is not None):
         # Text that never says what the question asks about cannot answer yes or no to it.
         evidence = next(iter(_verified_sentences(decision)), "")
         return Stance(

@@ -291,6 +291,15 @@ def answer_area(result: NavResult) -> AnswerArea:
     conclusion = claims.get(result.decision.conclusion) if result.decision else None
     if label == "ANSWER":
         return AnswerArea("Answer", True, _prose_html(result))
+    if label == "HEDGED ANSWER" and result.decision is not None and result.decision.unmentioned:
+        # Verified, quoted text that never says some of what was asked: shown as quoted,
+        # with what it leaves out, never as the answer to the whole question.
+        words = ", ".join(f"‘{esc(w)}’" for w in result.decision.unmentioned)
+        body = (
+            '<div class="answer-hedged" style="border-left:4px solid #e0a100;padding:4px 10px">'
+            f"<p><b>Quoted, verified, but never says {words}:</b></p>{_prose_html(result)}</div>"
+        )
+        return AnswerArea("Hedged answer", True, body)
     if label == "HEDGED ANSWER":
         premises = [c for cid, c in claims.items() if conclusion is None or cid != conclusion.id]
         items = "".join(

@@ -62,12 +62,15 @@ def test_an_answer_about_something_else_abstains_and_names_the_missing_term(demo
 def test_a_contradicting_source_is_said_beside_the_verdict(demo_app):
     ask(demo_app, TB_ART)
     banner = verdict(demo_app)
-    assert banner.startswith("ANSWER — grounded")
+    # The source says "incidence", never "rates": verified text, not all of the question.
+    assert banner.startswith("HEDGED ANSWER — verified text, not all of the question")
+    assert "never says ‘rates’" in banner
     # Said as a contradiction or, in a band measured right too rarely, a possible tension.
     stance = [t for t in alerts(demo_app) if t.startswith("The cited source") and "contradict" in t]
     assert stance and "reduction" in stance[0] and "increases" in stance[0]
     answer = html(demo_app)
-    assert "answer-licensed" in answer and "Antiretroviral therapy is strongly associated" in answer
+    assert "answer-hedged" in answer and "answer-licensed" in answer
+    assert "Antiretroviral therapy is strongly associated" in answer
     assert not any(f">{head}" in answer for head in SECTION_HEADS)
 
 
