@@ -15,7 +15,7 @@ from rapidfuzz import fuzz
 
 from engine.core.errors import ConfigError
 from engine.core.fold import MINUS_LIKE, SOFT_HYPHEN, SUPERSCRIPT, fold_cluster
-from engine.core.text import bidi_controls, control_names
+from engine.core.text import bidi_controls, control_names, marks_end, sign_start
 from engine.core.typos import negation, same_marks, typo_of
 
 DEFAULT_FUZZY_FLOOR = 90.0
@@ -321,13 +321,15 @@ def _find_unnegated(haystack: str, needle: str) -> int:
 
 
 def _whole(text: str, start: int, end: int) -> bool:
-    # Cut neither words nor numbers: "5 mg" must not confirm "2.5 mg", "-5 mg" or "5.5 mg".
+    # Cut neither words nor numbers: "5 mg" must not confirm "2.5 mg", "-5 mg", "− 5 mg" or
+    # "5.5 mg"; nor drop the marks after a token: "40′" is not "40″", "ER" is not "ER⁻".
     ahead, behind = text[max(0, start - 2) : start].rjust(2), text[end : end + 2].ljust(2)
     first, last = text[start], text[end - 1]
     word = (first.isalnum() and ahead[1].isalnum()) or (last.isalnum() and behind[0].isalnum())
-    lead = first.isdigit() and (ahead[1] == "-" or (ahead[1] in ".," and ahead[0].isdigit()))
+    signed = ahead[1] == "-" or sign_start(text, start) < start
+    lead = first.isdigit() and (signed or (ahead[1] in ".," and ahead[0].isdigit()))
     tail = last.isdigit() and behind[0] in ".," and behind[1].isdigit()
-    return not (word or lead or tail)
+    return not (word or lead or tail or marks_end(text, end) > end)
 
 
 def _page(fulltext: str, orig_pos: int) -> int:
@@ -455,7 +457,11 @@ def _keeps_meaning(
     gap = source.text[tokens.ends[start - 1] : tokens.starts[start]] if start > 0 else "."
     if not gap.strip() and negation(tokens.words[start - 1]):
         return False
-    lo, hi = source.original(tokens.starts[start]), source.original(tokens.ends[start + n - 1])
+    # The window takes the sign before its first token and the marks after its last, so a
+    # quote that drops them ("1.2%" of "− 1.2%", "40′" of "40″") is told apart.
+    first = sign_start(source.text, tokens.starts[start])
+    last = marks_end(source.text, tokens.ends[start + n - 1])
+    lo, hi = source.original(first), source.original(last)
     return same_marks(_cased_needle(said), fulltext[lo:hi])
 
 

@@ -44,10 +44,15 @@ from engine.core.fold import SOFT_HYPHEN, clusters, fold_cluster
 # composes with its base letter.
 _NON_ASCII = re.compile(r"[\x00-\x7f]?[^\x00-\x7f]+")
 
+# The spaces a sign may stand apart from its number by: any (thin, no-break, a line break),
+# but not a blank line. "− 1.2%" as PDF and LaTeX output write it is still -1.2%.
+SIGN_GAP = r"[^\S\n]*(?:\n[^\S\n]*)?"
 _TOKEN = re.compile(
     r"""
     (?P<number>
-        (?P<sign>(?<!\w)(?:-{1,3}|\+))?
+        (?P<sign>(?<!\w)(?:-{1,3}"""
+    + SIGN_GAP
+    + r"""|\+))?
         (?P<base>
             (?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?
           | (?<![\w.])\.\d+
@@ -57,7 +62,8 @@ _TOKEN = re.compile(
     (?P<percent>[ \t]*%)?
     (?P<marked>[-+](?![\w/+\-.])|/[-+](?!\w))?
   | (?P<word>[^\W\d_][^\W_]*(?:'[^\W_]+)*)(?P<marker>[-+]/[-+](?!\w)|\+|-(?!\w)|\([-+]\)(?!\w))?
-  | (?P<symbol><=|>=|!=|\+/-|\+-|[-+]/[-+]|[<>≤≥=≠±≈×~∼≃+])
+  | (?P<prime>(?<=[\d%])'+)
+  | (?P<symbol><=|>=|!=|\+/-|\+-|[-+]/[-+]|[\^_][-+](?!\d)|[<>≤≥=≠±≈×~∼≃+])
   | (?P<other>[^\s\w.,;:!?'"()\[\]{}/\\&*\#@|`^%\-\x00-\x1f\x7f])
     """,
     re.VERBOSE,
@@ -67,6 +73,8 @@ _TOKEN = re.compile(
 # sign, a bidi control, a private-use glyph) is a token of its own, so nothing that shows,
 # or that changes how text shows, is dropped from a comparison. `‹ ›` look like `< >`.
 _QUIET = frozenset({"Ps", "Pe", "Pi", "Pf", "Pc"})
+# A run of primes after a number (folded to apostrophes): minutes, seconds, feet, inches.
+_PRIMES = {1: "′", 2: "″", 3: "‴"}
 _SYMBOLS = {"<=": "≤", ">=": "≥", "!=": "≠", "+/-": "±", "+-": "±", "~": "≈", "∼": "≈", "≃": "≈"}
 
 # A terminator run (with closing quotes or brackets) before whitespace, or a blank line.
@@ -222,6 +230,10 @@ def _norms(
                 marker = None  # a hyphen left by text extraction ("treat- ment")
             yield (norm + marker.strip("()") if marker else norm), False, start, end
             continue
+        prime = match.group("prime")
+        if prime is not None:
+            yield _PRIMES.get(len(prime), prime), False, start, end
+            continue
         symbol = match.group("symbol")
         if symbol is not None:
             yield _SYMBOLS.get(symbol, symbol), False, start, end
@@ -236,6 +248,7 @@ def _norms(
             # A dash after a number is a range, not a sign (`5-10`, LaTeX's `5--10`).
             start += len(sign)
             sign = ""
+        sign = sign.rstrip()  # a sign set apart by a space is still the number's sign
         percent = match.group("percent") is not None
         norm = _number_norm(
             sign + match.group("base"), percent=percent, exponent=match.group("exp")
@@ -246,6 +259,39 @@ def _norms(
 def _marker_word(word: str) -> bool:
     """Whether a word can carry a minus marker: one with a capital or a digit (ER, HER2)."""
     return any(ch.isupper() or ch.isdigit() for ch in word)
+
+
+_SIGN_BEFORE = re.compile(rf"(?<!\w)-{{1,3}}{SIGN_GAP}\Z")
+_MARKS_AFTER = re.compile(r"'+|[\^_][-+](?!\d)|[-+](?![\w+\-])")
+
+
+def sign_start(text: str, at: int) -> int:
+    """Where the sign of the number starting at `at` in folded `text` begins; `at` if unsigned.
+
+    The one sign rule, for readers that cut text by offsets (the quote check): a dash
+    (folded to `-`) before a number is its sign, glued or set apart by spaces, unless a
+    word is glued to its left (`COVID-19`, a name) or a number precedes it (`5 - 10`, a
+    range). Read where a cut would start at the number and drop the sign.
+    """
+    found = _SIGN_BEFORE.search(text, max(0, at - 24), at)
+    if found is None or _digit_before(text, found.start()):
+        return at
+    return found.start()
+
+
+def marks_end(text: str, end: int) -> int:
+    """Where the marks glued after the token ending at `end` in folded `text` end.
+
+    Primes (folded to apostrophes) after a number, a raised or lowered sign (`^-`, `_+`)
+    and a trailing `+`/`-` marker belong to what they follow (`40″`, `ER⁻`, `ER+`): a cut
+    at `end` would drop them.
+    """
+    if not 0 < end < len(text):
+        return end
+    found = _MARKS_AFTER.match(text, end)
+    if found is None or (found.group().startswith("'") and not text[end - 1].isdigit()):
+        return end
+    return found.end()
 
 
 def _tokens(folded: _Folded, original: str) -> Iterator[Token]:
