@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from engine.core.deduction import Unlike
 from engine.core.epistemics import HonestyViolation, Tier, Verdict
 from engine.core.model import ReasoningDAG
 from engine.core.traceability import Traceability
@@ -97,6 +98,8 @@ class Decision:
     honesty_violations: tuple[HonestyViolation, ...]
     floored: tuple[str, ...] = ()
     floor_reasons: Mapping[str, str] = field(default_factory=dict)
+    # Why each floored deduction is not proven from its premises' numbers.
+    unproven: Mapping[str, Unlike] = field(default_factory=dict)
     missing_refs: tuple[str, ...] = ()
     asserted: Mapping[str, Tier] = field(default_factory=dict)
     detail: str = ""
@@ -166,6 +169,7 @@ class Decision:
                 "asserted": asserted.value if asserted else None,
                 "floored": claim.id in self.floored,
                 "floor_reason": self.floor_reasons.get(claim.id),
+                "unproven": unproven.value if (unproven := self.unproven.get(claim.id)) else None,
             }
         trace = self.traceability
         return {

@@ -14,7 +14,7 @@ from engine.core.decision import (
     Outcome,
     Reason,
 )
-from engine.core.deduction import COMPARISON_WORDS, prove
+from engine.core.deduction import COMPARISON_WORDS, Unlike, why_unproven
 from engine.core.epistemics import (
     HonestyViolation,
     Tier,
@@ -55,7 +55,7 @@ def route(
     and floor the claims, trace the prose, find what anchors the answer, then decide.
     """
     results, nodes = _ground(inp, workspace, verifiers)
-    derived, floor_reasons = _derive(inp, nodes, results)
+    derived, floor_reasons, unproven = _derive(inp, nodes, results)
     dag, conclusion = inp.dag, inp.dag.conclusion
     closure_cites = dag.closure_cites(conclusion)
     floored = tuple(c.id for c in dag.claims if c.id in floor_reasons)
@@ -66,6 +66,7 @@ def route(
         derived=derived,
         floored=floored,
         floor_reasons=floor_reasons,
+        unproven=unproven,
         violations=check_honesty(inp.asserted, derived),
         trace=_trace(inp, derived),
         confabulation=_anchoring(closure_cites, nodes, results),
@@ -85,6 +86,7 @@ class _Derivation:
     derived: dict[str, Verdict]
     floored: tuple[str, ...]
     floor_reasons: dict[str, str]  # in the order the floors were found
+    unproven: dict[str, Unlike]  # why each floored deduction is not proven
     violations: tuple[HonestyViolation, ...]
     trace: Traceability
     confabulation: Confabulation
@@ -113,6 +115,7 @@ class _Derivation:
             honesty_violations=self.violations,
             floored=self.floored,
             floor_reasons={cid: self.floor_reasons[cid] for cid in self.floored},
+            unproven=self.unproven,
             missing_refs=self.missing,
             asserted=self.inp.asserted,
             detail=detail,
@@ -139,7 +142,7 @@ def _ground(
 
 def _derive(
     inp: RouteInput, nodes: Mapping[str, Verdict], results: Mapping[str, VerifierResult]
-) -> tuple[dict[str, Verdict], dict[str, str]]:
+) -> tuple[dict[str, Verdict], dict[str, str], dict[str, Unlike]]:
     """Claim verdicts, with restatements their sources do not license floored, then
     deductions whose text says more than what they rest on; and why each was floored."""
     dag = inp.dag
@@ -152,17 +155,18 @@ def _derive(
                 floored[c.id] = _unlicensed_reason(c, inp, results, sources)
     if floored:
         derived = derive_claims(dag, nodes, capped=floored)
-    deductions = {}
+    unproven: dict[str, Unlike] = {}
     for c in dag.claims:
         if c.kind is ClaimKind.DEDUCTION and derived[c.id].tier.verified:
             support = [dag.claim(p).text for p in c.premises]
             support += _licensing_texts(c.cites, inp, results)
-            if prove(c.text, support) is None:
-                deductions[c.id] = _unproven_reason(c, support)
-    if deductions:
-        floored.update(deductions)
+            why = why_unproven(c.text, support)
+            if why is not None:
+                unproven[c.id] = why
+                floored[c.id] = _unproven_reason(c, support, why)
+    if unproven:
         derived = derive_claims(dag, nodes, capped=floored)
-    return dict(derived), floored
+    return dict(derived), floored, unproven
 
 
 def _trace(inp: RouteInput, derived: Mapping[str, Verdict]) -> Traceability:
@@ -304,9 +308,23 @@ def _quoted_sources(cites: tuple[str, ...], inp: RouteInput) -> list[str]:
     return out
 
 
-def _unproven_reason(claim: Claim, support: list[str]) -> str:
+# Words for why two premises' numbers are not compared, made from the value.
+_UNLIKE_WORDS = {
+    Unlike.FRAME: "its premises do not say the same thing of their subjects (a scope, "
+    "condition or time frame holds on one side only, or the comparison drops it)",
+    Unlike.NOT_MAGNITUDE: "the numbers it compares are ranks, positions, years, dates or "
+    "durations, not amounts to compare as more or less",
+    Unlike.UNITS: "the numbers it compares are not in one unit",
+    Unlike.DOES_NOT_HOLD: "the comparison it draws does not follow from their numbers "
+    "(signs read as displayed)",
+}
+
+
+def _unproven_reason(claim: Claim, support: list[str], why: Unlike) -> str:
     """Why a deduction is not proven from what it rests on, naming new words when there are."""
     said = f"deduction {claim.id} is not proven from what it rests on: "
+    if why in _UNLIKE_WORDS:
+        return said + _UNLIKE_WORDS[why]
     novel = novel_tokens(claim.text, support)
     if novel and set(novel) <= COMPARISON_WORDS:
         return said + "the comparison it draws does not follow from their numbers"
