@@ -100,6 +100,8 @@ class Decision:
     floor_reasons: Mapping[str, str] = field(default_factory=dict)
     # Why each floored deduction is not proven from its premises' numbers.
     unproven: Mapping[str, Unlike] = field(default_factory=dict)
+    # Claims licensed by a typo-tolerant quote match, in the source's own spelling.
+    as_in_source: Mapping[str, str] = field(default_factory=dict)
     missing_refs: tuple[str, ...] = ()
     asserted: Mapping[str, Tier] = field(default_factory=dict)
     detail: str = ""
@@ -170,6 +172,7 @@ class Decision:
                 "floored": claim.id in self.floored,
                 "floor_reason": self.floor_reasons.get(claim.id),
                 "unproven": unproven.value if (unproven := self.unproven.get(claim.id)) else None,
+                "as_in_source": self.as_in_source.get(claim.id),
             }
         trace = self.traceability
         return {

@@ -43,7 +43,7 @@ COMPARISON_WORDS = _MORE | _LESS | {"than"}
 _COMPARATORS = {">": ">", "<": "<", "≥": ">=", "≤": "<=", "=": "==", "≠": "!="}
 # Words that bound, negate or hedge a stated number: a premise holding one states a limit,
 # a doubt or a denial, not a value, and is never compared.
-_BLOCKERS = (
+BLOCKERS = (
     frozenset(
         """
     not no nor never without none neither cannot n't dont doesnt didnt isnt arent wasnt
@@ -267,7 +267,7 @@ def _sentences(texts: Sequence[str]) -> list[str]:
 def _stated(sentence: str) -> _Stated | None:
     words = word_sequence(sentence)
     numbers = [i for i, w in enumerate(words) if _is_number(w)]
-    if len(numbers) != 1 or _BLOCKERS.intersection(words) or any(w.endswith("n't") for w in words):
+    if len(numbers) != 1 or BLOCKERS.intersection(words) or any(w.endswith("n't") for w in words):
         return None
     at = numbers[0]
     if at == 0 or sentence.rstrip().endswith("?"):

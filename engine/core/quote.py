@@ -60,7 +60,8 @@ class QuoteMatch:
     `page` is 1-based (form feeds separate pages); on failure it is the near miss's page.
     `near_miss` is set only on failure: the closest source window, in the source's own
     wording with whitespace collapsed. `confirmed_source_text` is the normalised quote
-    for `exact` and the highlight text for `annotation`, otherwise None.
+    for `exact`, the highlight text for `annotation`, the source's own span at the match
+    (its spelling, whitespace collapsed) for `fuzzy`, otherwise None.
     """
 
     verified: bool
@@ -91,8 +92,8 @@ class QuoteMatch:
         return cls(True, MatchMethod.ANNOTATION, score, page, confirmed_source_text=highlight)
 
     @classmethod
-    def fuzzy(cls, score: float, page: int) -> QuoteMatch:
-        return cls(True, MatchMethod.FUZZY, score, page)
+    def fuzzy(cls, score: float, page: int, span: str | None = None) -> QuoteMatch:
+        return cls(True, MatchMethod.FUZZY, score, page, confirmed_source_text=span)
 
     @classmethod
     def not_found(
@@ -404,7 +405,12 @@ def _fuzzy_match(needle: str, fulltext: str, floor: float, *, said: str = "") ->
             ):
                 best = (score, s)
     if best is not None:
-        return QuoteMatch.fuzzy(best[0], _page(fulltext, source.original(tokens.starts[best[1]])))
+        s = best[1]
+        lo = source.original(max(0, tokens.starts[s] - lead))
+        hi = source.original(min(len(source.text), tokens.ends[s + n - 1] + trail))
+        # The source's own span at the match, in its own spelling: what the check confirmed.
+        span = " ".join(fulltext[lo:hi].split())
+        return QuoteMatch.fuzzy(best[0], _page(fulltext, lo), span)
     return _near_miss(needle, fulltext, sorted(ranked)[:5], n) if ranked else QuoteMatch.not_found()
 
 
