@@ -34,7 +34,8 @@ def compared(text: str, premises: tuple[str, str]) -> dict:
 
 UNLIKE = {
     "scope-on-one-side": ("In Japan momentum earned more than reversal.",
-                          ("In Japan momentum earned 1.2%.", "Reversal earned 0.4%."), Unlike.FRAME),
+                          ("In Japan momentum earned 1.2%.", "Reversal earned 0.4%."),
+                          Unlike.FRAME),
     "shared-scope-dropped": ("Momentum earned more than reversal.",
                              ("Momentum earned 1.2% in Japan.", "Reversal earned 0.4% in Japan."),
                              Unlike.FRAME),

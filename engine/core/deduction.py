@@ -198,7 +198,9 @@ def _subject(right: Words, after: Words) -> tuple[Words, bool]:
     return right, False
 
 
-def _like(first: _Stated, second: _Stated, left: Words, subject: Words, said: bool) -> Unlike | None:
+def _like(
+    first: _Stated, second: _Stated, left: Words, subject: Words, said: bool
+) -> Unlike | None:
     """Why two premises' numbers may not be compared, or None when they say like of like."""
     own = left[: len(left) - (len(second.before) - len(subject))]
     if _SUBJECT_FRAMES.intersection(own) or _SUBJECT_FRAMES.intersection(subject):

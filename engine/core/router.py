@@ -303,9 +303,10 @@ def _measured(claim: Claim, inp: RouteInput, results: Mapping[str, VerifierResul
         if result is None or spec is None or not result.ok or spec.type != "expr-recompute":
             continue
         agg, value = spec.payload.get("agg"), spec.payload.get("value")
-        if isinstance(agg, str) and isinstance(value, int | float) and not isinstance(value, bool):
-            if measured_sentence(claim.text, agg, float(value)):
-                return True
+        if not isinstance(agg, str) or not isinstance(value, int | float) or value is True:
+            continue
+        if value is not False and measured_sentence(claim.text, agg, float(value)):
+            return True
     return False
 
 

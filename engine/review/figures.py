@@ -23,7 +23,8 @@ _UNITS = (
 _UNIT_RE = "|".join(f"(?P<u{n}>{pattern})" for n, (pattern, _) in enumerate(_UNITS))
 _SCALES = {"hundred": 100, "thousand": 10**3, "million": 10**6, "billion": 10**9}
 _DIGIT_FIGURE = re.compile(
-    rf"(?P<sign>(?<![\w.%])-{{1,3}}{SIGN_GAP})?(?<![\w.])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+    rf"(?P<sign>(?<![\w.%])-{{1,3}}{SIGN_GAP})?"
+    r"(?<![\w.])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
     rf"(?:\s*(?:{_UNIT_RE})|\s+(?P<scale>thousand|million|billion)\b)?",
     re.IGNORECASE,
 )
