@@ -113,3 +113,14 @@ def test_a_brief_that_drops_a_spaced_sign_is_untraced():
     assert untraced_figures("Reversal earned 1.2% a month.", material) == ["1.2%"]
     assert untraced_figures("Reversal earned -1.2% a month.", material) == []
     assert untraced_figures("Doses of 20 mg.", "Doses of 10 - 20 mg.") == []
+
+
+def test_a_spaced_sign_after_a_heading_is_not_its_separator():
+    source = "PARTICIPANTS \u2212\u2009102 patients with pain were seen."
+    assert not answers("PARTICIPANTS 102 patients with pain were seen.", source)
+    assert answers("PARTICIPANTS \u2013 102 patients with pain were seen.", source)
+
+
+def test_a_plus_minus_is_no_sign_of_the_number_after_it():
+    source = "Levels were 15.1 +/- 14.3 pg/mL, P = 0.03). Serum levels fell."
+    assert verify_quote("14.3 pg/mL, P = 0.03).", source).verified

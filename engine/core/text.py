@@ -261,7 +261,8 @@ def _marker_word(word: str) -> bool:
     return any(ch.isupper() or ch.isdigit() for ch in word)
 
 
-_SIGN_BEFORE = re.compile(rf"(?<!\w)-{{1,3}}{SIGN_GAP}\Z")
+# Not the minus of a plus-minus (`+/-`, `+-`), which is a symbol of its own.
+_SIGN_BEFORE = re.compile(rf"(?<![\w/+])-{{1,3}}{SIGN_GAP}\Z")
 _MARKS_AFTER = re.compile(r"'+|[\^_][-+](?!\d)|[-+](?![\w+\-])")
 
 
@@ -377,6 +378,8 @@ def sentences(text: str) -> tuple[Span, ...]:
         if heading:
             spans.append(Span(*folded.span(start, heading)))
             start = heading + len(flat[heading:end]) - len(flat[heading:end].lstrip(" ,/&:-"))
+            # A dash before a number after the heading is that number's sign, not a separator.
+            start = sign_start(flat, start) if flat[start : start + 1].isdigit() else start
         spans.append(Span(*folded.span(start, end)))
     return tuple(spans)
 
