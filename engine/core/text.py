@@ -38,7 +38,13 @@ from collections.abc import Iterator
 from dataclasses import KW_ONLY, dataclass
 from typing import NamedTuple
 
-from engine.core.fold import SOFT_HYPHEN, clusters, fold_cluster
+# Re-exported: callers read the format characters of a text through this module too.
+from engine.core.controls import BIDI_CONTROLS as BIDI_CONTROLS
+from engine.core.controls import bidi_controls as bidi_controls
+from engine.core.controls import control_names as control_names
+from engine.core.controls import format_controls as format_controls
+from engine.core.controls import reveal as reveal
+from engine.core.fold import clusters, fold_cluster
 
 # A run of non-ASCII characters, with the ASCII character before it so a combining mark
 # composes with its base letter.
@@ -446,48 +452,6 @@ def _ends_sentence(text: str, at: int, run: str) -> bool:
         # than `e.g.` and `i.e.` ends it before a capitalised word ("… 2 h p.i. The …").
         return word.islower() and _TITLE_WORD.match(text, at + len(run) + 1) is not None
     return not (len(word) == 1 and word.isupper())
-
-
-# Bidirectional controls: invisible, they reorder what is displayed around them, so a text
-# holding one can show "p > 0.001" or "21" where its characters say "<" and "12".
-BIDI_CONTROLS = frozenset(
-    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
-)
-
-
-def format_controls(text: str) -> tuple[str, ...]:
-    """The invisible format characters of `text` (bidi controls, zero-width characters), in order.
-
-    A soft hyphen is not one: it only marks where a word may break.
-    """
-    if text.isascii():
-        return ()
-    return tuple(c for c in text if c != SOFT_HYPHEN and unicodedata.category(c) == "Cf")
-
-
-def bidi_controls(text: str) -> tuple[str, ...]:
-    """The bidirectional controls of `text`, which change the order it is displayed in."""
-    if text.isascii():
-        return ()
-    return tuple(c for c in text if c in BIDI_CONTROLS)
-
-
-def control_names(controls: tuple[str, ...]) -> str:
-    """Name format characters for a person: "U+202E RIGHT-TO-LEFT OVERRIDE"."""
-    named = dict.fromkeys(
-        f"U+{ord(c):04X} {unicodedata.name(c, 'FORMAT CHARACTER')}" for c in controls
-    )
-    return ", ".join(named)
-
-
-def reveal(text: str) -> str:
-    """`text` with every invisible format character shown as its code, `⟦U+202E⟧`, for display."""
-    if text.isascii() or not format_controls(text):
-        return text
-    return "".join(
-        f"\u27e6U+{ord(c):04X}\u27e7" if c != SOFT_HYPHEN and unicodedata.category(c) == "Cf" else c
-        for c in text
-    )
 
 
 def one_line(text: object) -> str:
