@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from engine.core.text import sentences, whole_sentences_at, word_sequence
-from engine.core.typos import same_marks, typo_of
+from engine.core.typos import same_marks, typo_in
 
 Words = tuple[str, ...]
 # Marks a question's word sequence; no token is ever this string.
@@ -327,9 +327,11 @@ def respelt(claim: str, source: str) -> str | None:
 
     The quote check's tolerance, for a claim restating a quote it found fuzzily: each
     sentence of the claim is a sentence or independent clause of `source` word for word,
-    but for typos inside words (never a number, sign, negation, opposite or another word),
-    and the respelt claim is extractively licensed by `source`. None otherwise.
+    but for typos inside words (never a number, sign, negation, opposite or another word,
+    so never a word `source` uses, a common word or a short one: `typo_in`), and the respelt
+    claim is extractively licensed by `source`. None otherwise.
     """
+    known = frozenset(word_sequence(source))
     units = [
         (word_sequence(unit), unit)
         for sentence in _sentence_texts(source)
@@ -343,7 +345,7 @@ def respelt(claim: str, source: str) -> str | None:
                 unit
                 for seen, unit in units
                 if len(seen) == len(words)
-                and all(map(typo_of, words, seen))
+                and all(typo_in(w, x, known) for w, x in zip(words, seen, strict=True))
                 and same_marks(sentence, unit)
             ),
             None,

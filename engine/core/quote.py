@@ -16,7 +16,7 @@ from rapidfuzz import fuzz
 from engine.core.errors import ConfigError
 from engine.core.fold import MINUS_LIKE, SOFT_HYPHEN, SUPERSCRIPT, fold_cluster
 from engine.core.text import bidi_controls, control_names, marks_end, sign_start
-from engine.core.typos import negation, same_marks, typo_of
+from engine.core.typos import negation, same_marks, typo_in
 
 DEFAULT_FUZZY_FLOOR = 90.0
 ANNOTATION_COVERAGE = 90.0
@@ -394,7 +394,11 @@ def _fuzzy_match(needle: str, fulltext: str, floor: float, *, said: str = "") ->
     for s in _candidate_starts(words, tokens):
         window = tokens.words[s : s + n]
         ranked.append((-sum(map(str.__eq__, words, window)), s))
-        if len(window) == n and all(map(typo_of, words, window)):
+        if (
+            len(window) == n
+            and all(typo_in(w, x, tokens.postings) for w, x in zip(words, window, strict=True))
+            and not _shifted(words, tokens.words, s)
+        ):
             text = source.text[max(0, tokens.starts[s] - lead) : tokens.ends[s + n - 1] + trail]
             score = round(fuzz.ratio(needle, text), 2)
             better = best is None or score > best[0]
@@ -412,6 +416,15 @@ def _fuzzy_match(needle: str, fulltext: str, floor: float, *, said: str = "") ->
         span = " ".join(fulltext[lo:hi].split())
         return QuoteMatch.fuzzy(best[0], _page(fulltext, lo), span)
     return _near_miss(needle, fulltext, sorted(ranked)[:5], n) if ranked else QuoteMatch.not_found()
+
+
+def _shifted(words: list[str], source: list[str], start: int) -> bool:
+    """Whether the window at `start` differs from the quote at an edge word that the source
+    has verbatim just outside it: a dropped or added word passing as a typo."""
+    end = start + len(words)
+    before = start > 0 and words[0] != source[start] and source[start - 1] == words[0]
+    after = end < len(source) and words[-1] != source[end - 1] and source[end] == words[-1]
+    return before or after
 
 
 def _candidate_starts(words: list[str], tokens: _Tokens) -> list[int]:
