@@ -6,6 +6,7 @@ from engine.core.licensing import (
     independent_clauses,
     licensable_part,
     novel_tokens,
+    respelt,
     restatement_forms,
     why_unlicensed,
 )
@@ -262,3 +263,22 @@ def test_clause_atoms(claim, atoms):
 )
 def test_novel_tokens(text, support, novel):
     assert novel_tokens(text, support) == novel
+
+
+STUDY = "Thus, this study establishes glutamate as the primary neurotransmitter in weight."
+
+
+@pytest.mark.parametrize(
+    ("claim", "spelt"),
+    [
+        ("Thus, this study estabilshes glutamate as the primary neurotransmiter in weight.", STUDY),
+        ("Thus, thus study establishes glutamate as the primary neurotransmitter in weight.", None),
+        ("Thus, this study establishes glutamate as the primary neurotransmittr in weight.", STUDY),
+        ("Thus, this study establishes glutamate as the primary neurotransmitter in eight.", None),
+        ("Thus, thin study establishes glutamate as the primary neurotransmitter in weight.", None),
+    ],
+    ids=["typos-in-long-words", "word-of-the-source", "dropped-letter", "number-word",
+         "short-word"],
+)  # fmt: skip
+def test_a_restatement_is_respelt_only_over_typos_inside_long_words(claim, spelt):
+    assert respelt(claim, STUDY) == spelt

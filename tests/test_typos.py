@@ -1,6 +1,7 @@
 import pytest
 
-from engine.core.typos import negation, same_marks, typo_of
+from engine.core.quote import verify_quote
+from engine.core.typos import negation, same_marks, typo_in, typo_of
 
 
 @pytest.mark.parametrize(
@@ -40,3 +41,63 @@ def test_marks_compare_numbers_signs_and_markers():
     assert same_marks("ER+ tumours grew 10%", "ER+ tumors grew 10%")
     assert not same_marks("ER+ tumours", "ER- tumours")
     assert not same_marks("10⁻³ M", "10^3 M")
+
+
+GLUTAMATE = (
+    "Thus, this study establishes glutamate as the primary neurotransmitter that mediates"
+    " MC4Rs on Sim1 neurons in body weight regulation."
+)
+
+
+@pytest.mark.parametrize(
+    ("quote", "source"),
+    [
+        (GLUTAMATE.replace("this ", "", 1), GLUTAMATE),
+        ("Thus study establishes glutamate as key", "This study establishes glutamate as key."),
+        ("Stromal cells form the marrow reached it", "Stromal cells from the marrow reached it."),
+        ("Mice that lose weight in the trial gained", "Mice that lost weight in the trial gained."),
+        ("The cause was reported to the board", "The case was reported to the board."),
+        ("Only there patients relapsed", "Only three patients relapsed."),
+        ("Every patients took the drug daily", "40 patients. Every patient took the drug daily."),
+        ("Thus, study establishes glutamate", "Thus, this study establishes glutamate."),
+        ("In these mice the nodules from", "In these mice the nodules form from stromal cells."),
+    ],
+    ids=[
+        "dropped-word-shifted-window", "thus-this", "form-from", "lose-lost", "cause-case",
+        "common-word", "word-of-the-document", "dropped-word-at-start", "dropped-word-at-end",
+    ],
+)  # fmt: skip
+def test_a_real_word_for_another_is_a_word_change_not_a_typo(quote, source):
+    assert not verify_quote(quote, "Preamble text here. " + source + " More text.").verified
+
+
+@pytest.mark.parametrize(
+    ("quote", "source"),
+    [
+        ("Winner portfolois earned 1.2% a month", "Winner portfolios earned 1.2% a month."),
+        ("the rnortality in the cornbined group", "the mortality in the combined group."),
+        ("the treat-ment arm improved markedly", "the treat- ment arm improved markedly."),
+        ("Thus, this study estabilshes glutamate", "Thus, this study establishes glutamate."),
+    ],
+    ids=["seed-typo", "ocr-in-long-words", "hyphenation", "typo-beside-close-short-words"],
+)
+def test_a_typo_inside_a_long_word_still_verifies(quote, source):
+    match = verify_quote(quote, "Preamble text here. " + source + " More text.")
+    assert (match.verified, match.method) == (True, "fuzzy")
+
+
+@pytest.mark.parametrize(
+    ("said", "source", "known", "forgiven"),
+    [
+        ("portfolois", "portfolios", {"portfolios"}, True),
+        ("patients", "patient", {"patient", "patients"}, False),
+        ("there", "three", {"three"}, False),
+        ("form", "from", {"from"}, False),
+        ("teh", "the", {"the"}, False),
+        ("il6", "il-6", {"il-6"}, True),
+    ],
+    ids=["long-word-typo", "word-of-the-text", "common-word", "short-word", "short-typo",
+         "spelling"],
+)  # fmt: skip
+def test_a_typo_in_a_text_is_no_word_of_it_and_no_short_word(said, source, known, forgiven):
+    assert typo_in(said, source, known) is forgiven

@@ -237,10 +237,12 @@ def test_quote(workspace, payload, status, method):
     assert result.status is status, result.detail
     if method:
         assert result.method == method
-    # Only an exact needle or a real highlight is text proven to be in the source, and of
-    # that only a whole sentence or independent clause of the source may license a claim.
-    whole = payload.get("body") == SOURCE
-    assert bool(result.confirmed_source_text) == (method in ("exact", "annotation") and whole)
+    # Only an exact needle, a real highlight or the source's own span at a fuzzy match is
+    # text proven to be in the source, and of that only a whole sentence or independent
+    # clause of the source may license a claim.
+    whole = payload.get("body") == SOURCE or method == "fuzzy"
+    proven = method in ("exact", "annotation", "fuzzy")
+    assert bool(result.confirmed_source_text) == (proven and whole)
     assert json.dumps(result.to_dict())
     if status is OK:
         assert result.verdict() == Verdict(Tier.GROUNDED)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from engine.core.deduction import Unlike
 from engine.core.epistemics import HonestyViolation, Tier, Verdict
 from engine.core.model import ReasoningDAG
 from engine.core.traceability import Traceability
@@ -97,6 +98,10 @@ class Decision:
     honesty_violations: tuple[HonestyViolation, ...]
     floored: tuple[str, ...] = ()
     floor_reasons: Mapping[str, str] = field(default_factory=dict)
+    # Why each floored deduction is not proven from its premises' numbers.
+    unproven: Mapping[str, Unlike] = field(default_factory=dict)
+    # Claims licensed by a typo-tolerant quote match, in the source's own spelling.
+    as_in_source: Mapping[str, str] = field(default_factory=dict)
     missing_refs: tuple[str, ...] = ()
     asserted: Mapping[str, Tier] = field(default_factory=dict)
     detail: str = ""
@@ -168,6 +173,8 @@ class Decision:
                 "asserted": asserted.value if asserted else None,
                 "floored": claim.id in self.floored,
                 "floor_reason": self.floor_reasons.get(claim.id),
+                "unproven": unproven.value if (unproven := self.unproven.get(claim.id)) else None,
+                "as_in_source": self.as_in_source.get(claim.id),
             }
         trace = self.traceability
         return {

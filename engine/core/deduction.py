@@ -14,12 +14,19 @@ only in two ways, sentence by sentence:
   premise numbers is proven by arithmetic. No negation, hedge, bound or second number may
   sit in either premise, so the numbers are the values stated, not limits or ranges.
 
+Like is compared with like only (`Unlike` names why not): everything but the subject and
+the number is the same (a scope, condition or time frame in one subject proves nothing:
+"In Japan momentum earned …"), the numbers are magnitudes of one property in one unit
+(never ranks, ordinals, years, dates, "N years ago" or durations), and signs are read as
+displayed ("− 1.2%" is -1.2%, by the one tokenizer).
+
 Anything else (a reordered, negated or swapped sentence, a changed number) is not proven,
 and the router keeps the deduction at most inferred.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -36,7 +43,7 @@ COMPARISON_WORDS = _MORE | _LESS | {"than"}
 _COMPARATORS = {">": ">", "<": "<", "≥": ">=", "≤": "<=", "=": "==", "≠": "!="}
 # Words that bound, negate or hedge a stated number: a premise holding one states a limit,
 # a doubt or a denial, not a value, and is never compared.
-_BLOCKERS = (
+BLOCKERS = (
     frozenset(
         """
     not no nor never without none neither cannot n't dont doesnt didnt isnt arent wasnt
@@ -51,12 +58,58 @@ _BLOCKERS = (
     | frozenset({"±", "≈", "×"})
 )
 
+# Words that set a scope, condition or time frame ("in Japan", "during 2008", "among
+# women", "recently"): in one subject only, the premises do not say the same thing.
+_FRAMES = frozenset(
+    """
+    in at on among amongst during after before since until till for with within when
+    whenever while where across by via through throughout amid except excluding
+    including only if unless once following given despite against outside inside
+    today yesterday tomorrow recently previously currently now then later earlier
+    initially finally formerly ago
+    """.split()  # noqa: SIM905
+)
+# In a subject a time noun is a frame too ("last year momentum"); after a number it is the
+# rate's unit ("1.2% a month").
+_SUBJECT_FRAMES = _FRAMES | frozenset(
+    "year years month months week weeks day days decade decades quarter quarters".split()  # noqa: SIM905
+)
+# A number beside these is a rank or a position, never an amount: rank 1 is the top.
+_RANKS = frozenset(
+    "rank ranked ranks ranking rankings position positions place placed placing tier".split()  # noqa: SIM905
+)
+_ORDINALS = frozenset({"st", "nd", "rd", "th"})
+# A number followed by one of these is a duration or a time ("5 years", "2 years ago").
+_TIMES = frozenset(
+    """
+    second seconds sec s minute minutes min hour hours h day days week weeks month months
+    year years yr yrs decade decades century centuries
+    """.split()  # noqa: SIM905
+)
+_MONTHS = frozenset(
+    """
+    january february march april may june july august september october november december
+    jan feb mar apr jun jul aug sep sept oct nov dec
+    """.split()  # noqa: SIM905
+)
+_YEAR = re.compile(r"1[89]\d\d|20\d\d")
+
 
 class ProofKind(StrEnum):
     """How a deduction sentence was proven from what it rests on."""
 
     RESTATES = "restates"
     COMPARES = "compares"
+
+
+class Unlike(StrEnum):
+    """Why a sentence of a deduction is not proven from its premises' numbers."""
+
+    NO_COMPARISON = "no-comparison"  # neither a restatement nor a comparison of two premises
+    FRAME = "frame"  # a scope, condition or time frame on one side only, or dropped
+    NOT_MAGNITUDE = "not-magnitude"  # a rank, ordinal, year, date, "N years ago", duration
+    UNITS = "units"  # different units or kinds of number
+    DOES_NOT_HOLD = "does-not-hold"  # like with like, but the numbers say otherwise
 
 
 @dataclass(frozen=True)
@@ -68,18 +121,30 @@ class Proof:
 
 def prove(deduction: str, support: Sequence[str]) -> Proof | None:
     """A proof that `deduction` follows from `support` (premise texts, confirmed text), or None."""
+    kinds = _kinds(deduction, support)
+    return kinds if isinstance(kinds, Proof) else None
+
+
+def why_unproven(deduction: str, support: Sequence[str]) -> Unlike | None:
+    """Why `deduction` is not proven from `support`; None when it is."""
+    found = _kinds(deduction, support)
+    return None if isinstance(found, Proof) else found
+
+
+def _kinds(deduction: str, support: Sequence[str]) -> Proof | Unlike:
     texts = [text for text in support if text.strip()]
     parts = [deduction[s.start : s.end] for s in sentences(deduction)]
     if not parts or not texts:
-        return None
+        return Unlike.NO_COMPARISON
     kinds = []
     for part in parts:
         if any(extractively_licensed(part, text) for text in texts):
             kinds.append(ProofKind.RESTATES)
-        elif _compares(part, texts):
-            kinds.append(ProofKind.COMPARES)
-        else:
-            return None
+            continue
+        refused = _compares(part, texts)
+        if refused is not None:
+            return refused
+        kinds.append(ProofKind.COMPARES)
     return Proof(tuple(kinds))
 
 
@@ -92,30 +157,76 @@ class _Stated:
     after: Words
 
 
-def _compares(part: str, texts: Sequence[str]) -> bool:
+def _compares(part: str, texts: Sequence[str]) -> Unlike | None:
+    """None when `part` compares two premises' numbers and holds; otherwise why not."""
     words = word_sequence(part)
     stated = [s for s in map(_stated, _sentences(texts)) if s is not None]
     if len(words) == 3 and words[1] in _COMPARATORS:
         return _arithmetic(words, stated)
     hits = [i for i, w in enumerate(words[:-1]) if w in _MORE | _LESS and words[i + 1] == "than"]
     if len(hits) != 1:
-        return False
+        return Unlike.NO_COMPARISON
     at = hits[0]
     left, right, more = words[:at], words[at + 2 :], words[at] in _MORE
     if not left or not right:
-        return False
+        return Unlike.NO_COMPARISON
+    # The most telling refusal among the premise pairs that say the same of two subjects.
+    refusals = [Unlike.NO_COMPARISON]
     for first in stated:
         if first.before != left:
             continue
         for second in stated:
-            if second is first or not _same_kind(first.number, second.number):
+            if second is first:
                 continue
-            if second.after != first.after or not _same_predicate(left, second.before, right):
+            subject, said = _subject(right, first.after)
+            if not _same_predicate(left, second.before, subject):
                 continue
-            a, b = _value(first.number), _value(second.number)
-            if (a > b) if more else (a < b):
-                return True
-    return False
+            refused = _like(first, second, left, subject, said)
+            if refused is None:
+                a, b = _value(first.number), _value(second.number)
+                refused = None if ((a > b) if more else (a < b)) else Unlike.DOES_NOT_HOLD
+            if refused is None:
+                return None
+            refusals.append(refused)
+    return max(refusals, key=list(Unlike).index)
+
+
+def _subject(right: Words, after: Words) -> tuple[Words, bool]:
+    """The second subject named after `than`, and whether the premises' shared tail follows it."""
+    if after and len(right) > len(after) and right[len(right) - len(after) :] == after:
+        return right[: len(right) - len(after)], True
+    return right, False
+
+
+def _like(
+    first: _Stated, second: _Stated, left: Words, subject: Words, said: bool
+) -> Unlike | None:
+    """Why two premises' numbers may not be compared, or None when they say like of like."""
+    own = left[: len(left) - (len(second.before) - len(subject))]
+    if _SUBJECT_FRAMES.intersection(own) or _SUBJECT_FRAMES.intersection(subject):
+        return Unlike.FRAME  # a scope or time frame belongs to one subject only
+    if not (_magnitude(first) and _magnitude(second)):
+        return Unlike.NOT_MAGNITUDE
+    if first.after != second.after:
+        tails = set(first.after) | set(second.after)
+        return Unlike.FRAME if _FRAMES.intersection(tails) else Unlike.UNITS
+    if _FRAMES.intersection(first.after) and not said:
+        return Unlike.FRAME  # the comparison drops the frame both premises hold
+    if not _same_kind(first.number, second.number):
+        return Unlike.UNITS
+    return None
+
+
+def _magnitude(stated: _Stated) -> bool:
+    """Whether the number measures an amount: not a rank, ordinal, year, date or duration."""
+    nearby = set(stated.before[-3:]) | set(stated.after[:2])
+    if _RANKS.intersection(nearby) or _MONTHS.intersection(nearby):
+        return False
+    if stated.after[:1] and (stated.after[0] in _ORDINALS or stated.after[0] in _TIMES):
+        return False
+    if "ago" in stated.after:
+        return False
+    return not _YEAR.fullmatch(stated.number)
 
 
 def _same_predicate(left: Words, before: Words, right: Words) -> bool:
@@ -130,13 +241,17 @@ def _same_predicate(left: Words, before: Words, right: Words) -> bool:
     return len(left) > len(shared) and left[len(left) - len(shared) :] == shared
 
 
-def _arithmetic(words: Words, stated: list[_Stated]) -> bool:
+def _arithmetic(words: Words, stated: list[_Stated]) -> Unlike | None:
     a, op, b = words
-    numbers = {s.number for s in stated}
-    if a not in numbers or b not in numbers or not _same_kind(a, b):
-        return False
+    by_number = {s.number: s for s in stated}
+    if a not in by_number or b not in by_number:
+        return Unlike.NO_COMPARISON
+    if not (_magnitude(by_number[a]) and _magnitude(by_number[b])):
+        return Unlike.NOT_MAGNITUDE
+    if not _same_kind(a, b) or by_number[a].after[:2] != by_number[b].after[:2]:
+        return Unlike.UNITS
     x, y = _value(a), _value(b)
-    return {
+    holds = {
         ">": x > y,
         "<": x < y,
         ">=": x >= y,
@@ -144,6 +259,7 @@ def _arithmetic(words: Words, stated: list[_Stated]) -> bool:
         "==": x == y,
         "!=": x != y,
     }[_COMPARATORS[op]]
+    return None if holds else Unlike.DOES_NOT_HOLD
 
 
 def _sentences(texts: Sequence[str]) -> list[str]:
@@ -153,7 +269,7 @@ def _sentences(texts: Sequence[str]) -> list[str]:
 def _stated(sentence: str) -> _Stated | None:
     words = word_sequence(sentence)
     numbers = [i for i, w in enumerate(words) if _is_number(w)]
-    if len(numbers) != 1 or _BLOCKERS.intersection(words) or any(w.endswith("n't") for w in words):
+    if len(numbers) != 1 or BLOCKERS.intersection(words) or any(w.endswith("n't") for w in words):
         return None
     at = numbers[0]
     if at == 0 or sentence.rstrip().endswith("?"):

@@ -11,7 +11,8 @@ offsets back to the text as written. Text is compared as it is displayed:
 - every minus or dash look-alike (`MINUS_LIKE`) becomes `-`, so a sign written with any of
   them counts, and a sign dropped or flipped is a mismatch rather than an invisible one;
 - a superscript digit or sign keeps its exponent apart from the base: `10⁻³` is `10^-3`,
-  never the range `10-3` nor `103`;
+  never the range `10-3` nor `103`; a superscript or subscript sign after a word stays a
+  sign of its own (`ER⁻` is `ER^-`, `x₋` is `x_-`), never dropped;
 - only the soft hyphen folds away. Every other character that shows, or changes how text
   shows (an arrow, `‰`, a private-use glyph, a zero-width character, a bidi control), is
   kept as it is, to be compared like a letter.
@@ -54,6 +55,8 @@ _TABLE = str.maketrans(
 # Only the minus look-alikes, for readers that fold nothing else (figures in prose).
 SIGNS = str.maketrans(dict.fromkeys(MINUS_LIKE, "-"))
 SUPERSCRIPT = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻", "0123456789+-", strict=True))
+# A subscript sign is lowered, as a superscript one is raised: `x₋` is `x_-`, never `x-`.
+SUBSCRIPT = {"\u208a": "+", "\u208b": "-"}
 
 
 def fold_cluster(text: str, lo: int, hi: int) -> str:
@@ -64,6 +67,9 @@ def fold_cluster(text: str, lo: int, hi: int) -> str:
     raised = SUPERSCRIPT.get(text[lo])
     if raised is not None and hi == lo + 1:
         return raised if lo and text[lo - 1] in SUPERSCRIPT else "^" + raised
+    lowered = SUBSCRIPT.get(text[lo])
+    if lowered is not None and hi == lo + 1:
+        return "_" + lowered
     return fold_alone(text[lo:hi])
 
 

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from engine.core.text import sentences, whole_sentences_at, word_sequence
+from engine.core.typos import same_marks, typo_in
 
 Words = tuple[str, ...]
 # Marks a question's word sequence; no token is ever this string.
@@ -319,3 +320,38 @@ def _find_run(part: Words, words: Words) -> int:
 def _show(words: Words, limit: int = 8) -> str:
     shown = " ".join(words[:limit])
     return shown + " …" if len(words) > limit else shown
+
+
+def respelt(claim: str, source: str) -> str | None:
+    """`claim` in `source`'s own spelling, when it restates `source` up to in-word typos.
+
+    The quote check's tolerance, for a claim restating a quote it found fuzzily: each
+    sentence of the claim is a sentence or independent clause of `source` word for word,
+    but for typos inside words (never a number, sign, negation, opposite or another word,
+    so never a word `source` uses, a common word or a short one: `typo_in`), and the respelt
+    claim is extractively licensed by `source`. None otherwise.
+    """
+    known = frozenset(word_sequence(source))
+    units = [
+        (word_sequence(unit), unit)
+        for sentence in _sentence_texts(source)
+        for unit in (sentence, *independent_clauses(sentence))
+    ]
+    out = []
+    for sentence in _sentence_texts(claim):
+        words = word_sequence(sentence)
+        hit = next(
+            (
+                unit
+                for seen, unit in units
+                if len(seen) == len(words)
+                and all(typo_in(w, x, known) for w, x in zip(words, seen, strict=True))
+                and same_marks(sentence, unit)
+            ),
+            None,
+        )
+        if hit is None:
+            return None
+        out.append(hit)
+    joined = " ".join(out)
+    return joined if out and extractively_licensed(joined, source) else None

@@ -15,8 +15,8 @@ from rapidfuzz import fuzz
 
 from engine.core.errors import ConfigError
 from engine.core.fold import MINUS_LIKE, SOFT_HYPHEN, SUPERSCRIPT, fold_cluster
-from engine.core.text import bidi_controls, control_names
-from engine.core.typos import negation, same_marks, typo_of
+from engine.core.text import bidi_controls, control_names, marks_end, sign_start
+from engine.core.typos import negation, same_marks, typo_in
 
 DEFAULT_FUZZY_FLOOR = 90.0
 ANNOTATION_COVERAGE = 90.0
@@ -60,7 +60,8 @@ class QuoteMatch:
     `page` is 1-based (form feeds separate pages); on failure it is the near miss's page.
     `near_miss` is set only on failure: the closest source window, in the source's own
     wording with whitespace collapsed. `confirmed_source_text` is the normalised quote
-    for `exact` and the highlight text for `annotation`, otherwise None.
+    for `exact`, the highlight text for `annotation`, the source's own span at the match
+    (its spelling, whitespace collapsed) for `fuzzy`, otherwise None.
     """
 
     verified: bool
@@ -91,8 +92,8 @@ class QuoteMatch:
         return cls(True, MatchMethod.ANNOTATION, score, page, confirmed_source_text=highlight)
 
     @classmethod
-    def fuzzy(cls, score: float, page: int) -> QuoteMatch:
-        return cls(True, MatchMethod.FUZZY, score, page)
+    def fuzzy(cls, score: float, page: int, span: str | None = None) -> QuoteMatch:
+        return cls(True, MatchMethod.FUZZY, score, page, confirmed_source_text=span)
 
     @classmethod
     def not_found(
@@ -321,13 +322,15 @@ def _find_unnegated(haystack: str, needle: str) -> int:
 
 
 def _whole(text: str, start: int, end: int) -> bool:
-    # Cut neither words nor numbers: "5 mg" must not confirm "2.5 mg", "-5 mg" or "5.5 mg".
+    # Cut neither words nor numbers: "5 mg" must not confirm "2.5 mg", "-5 mg", "− 5 mg" or
+    # "5.5 mg"; nor drop the marks after a token: "40′" is not "40″", "ER" is not "ER⁻".
     ahead, behind = text[max(0, start - 2) : start].rjust(2), text[end : end + 2].ljust(2)
     first, last = text[start], text[end - 1]
     word = (first.isalnum() and ahead[1].isalnum()) or (last.isalnum() and behind[0].isalnum())
-    lead = first.isdigit() and (ahead[1] == "-" or (ahead[1] in ".," and ahead[0].isdigit()))
+    signed = ahead[1] == "-" or sign_start(text, start) < start
+    lead = first.isdigit() and (signed or (ahead[1] in ".," and ahead[0].isdigit()))
     tail = last.isdigit() and behind[0] in ".," and behind[1].isdigit()
-    return not (word or lead or tail)
+    return not (word or lead or tail or marks_end(text, end) > end)
 
 
 def _page(fulltext: str, orig_pos: int) -> int:
@@ -391,7 +394,11 @@ def _fuzzy_match(needle: str, fulltext: str, floor: float, *, said: str = "") ->
     for s in _candidate_starts(words, tokens):
         window = tokens.words[s : s + n]
         ranked.append((-sum(map(str.__eq__, words, window)), s))
-        if len(window) == n and all(map(typo_of, words, window)):
+        if (
+            len(window) == n
+            and all(typo_in(w, x, tokens.postings) for w, x in zip(words, window, strict=True))
+            and not _shifted(words, tokens.words, s)
+        ):
             text = source.text[max(0, tokens.starts[s] - lead) : tokens.ends[s + n - 1] + trail]
             score = round(fuzz.ratio(needle, text), 2)
             better = best is None or score > best[0]
@@ -402,8 +409,22 @@ def _fuzzy_match(needle: str, fulltext: str, floor: float, *, said: str = "") ->
             ):
                 best = (score, s)
     if best is not None:
-        return QuoteMatch.fuzzy(best[0], _page(fulltext, source.original(tokens.starts[best[1]])))
+        s = best[1]
+        lo = source.original(max(0, tokens.starts[s] - lead))
+        hi = source.original(min(len(source.text), tokens.ends[s + n - 1] + trail))
+        # The source's own span at the match, in its own spelling: what the check confirmed.
+        span = " ".join(fulltext[lo:hi].split())
+        return QuoteMatch.fuzzy(best[0], _page(fulltext, lo), span)
     return _near_miss(needle, fulltext, sorted(ranked)[:5], n) if ranked else QuoteMatch.not_found()
+
+
+def _shifted(words: list[str], source: list[str], start: int) -> bool:
+    """Whether the window at `start` differs from the quote at an edge word that the source
+    has verbatim just outside it: a dropped or added word passing as a typo."""
+    end = start + len(words)
+    before = start > 0 and words[0] != source[start] and source[start - 1] == words[0]
+    after = end < len(source) and words[-1] != source[end - 1] and source[end] == words[-1]
+    return before or after
 
 
 def _candidate_starts(words: list[str], tokens: _Tokens) -> list[int]:
@@ -455,7 +476,11 @@ def _keeps_meaning(
     gap = source.text[tokens.ends[start - 1] : tokens.starts[start]] if start > 0 else "."
     if not gap.strip() and negation(tokens.words[start - 1]):
         return False
-    lo, hi = source.original(tokens.starts[start]), source.original(tokens.ends[start + n - 1])
+    # The window takes the sign before its first token and the marks after its last, so a
+    # quote that drops them ("1.2%" of "− 1.2%", "40′" of "40″") is told apart.
+    first = sign_start(source.text, tokens.starts[start])
+    last = marks_end(source.text, tokens.ends[start + n - 1])
+    lo, hi = source.original(first), source.original(last)
     return same_marks(_cased_needle(said), fulltext[lo:hi])
 
 

@@ -14,7 +14,7 @@ from engine.core.decision import (
     Outcome,
     Reason,
 )
-from engine.core.deduction import COMPARISON_WORDS, prove
+from engine.core.deduction import COMPARISON_WORDS, Unlike, why_unproven
 from engine.core.epistemics import (
     HonestyViolation,
     Tier,
@@ -24,8 +24,10 @@ from engine.core.epistemics import (
     mark_contested,
 )
 from engine.core.grounds import check, merge_status
-from engine.core.licensing import extractively_licensed, novel_tokens, why_unlicensed
+from engine.core.licensing import extractively_licensed, novel_tokens, respelt, why_unlicensed
+from engine.core.measured import measured_sentence
 from engine.core.model import Claim, ClaimKind
+from engine.core.quote import MatchMethod
 from engine.core.registry import Registry
 from engine.core.traceability import Traceability, check_traceability
 from engine.core.verifiers import Verifier, VerifierResult
@@ -55,7 +57,7 @@ def route(
     and floor the claims, trace the prose, find what anchors the answer, then decide.
     """
     results, nodes = _ground(inp, workspace, verifiers)
-    derived, floor_reasons = _derive(inp, nodes, results)
+    derived, floor_reasons, unproven, as_in_source = _derive(inp, nodes, results)
     dag, conclusion = inp.dag, inp.dag.conclusion
     closure_cites = dag.closure_cites(conclusion)
     floored = tuple(c.id for c in dag.claims if c.id in floor_reasons)
@@ -66,6 +68,8 @@ def route(
         derived=derived,
         floored=floored,
         floor_reasons=floor_reasons,
+        unproven=unproven,
+        as_in_source=as_in_source,
         violations=check_honesty(inp.asserted, derived),
         trace=_trace(inp, derived),
         confabulation=_anchoring(closure_cites, nodes, results),
@@ -85,6 +89,8 @@ class _Derivation:
     derived: dict[str, Verdict]
     floored: tuple[str, ...]
     floor_reasons: dict[str, str]  # in the order the floors were found
+    unproven: dict[str, Unlike]  # why each floored deduction is not proven
+    as_in_source: dict[str, str]  # claims licensed up to typos, in their source's spelling
     violations: tuple[HonestyViolation, ...]
     trace: Traceability
     confabulation: Confabulation
@@ -113,6 +119,8 @@ class _Derivation:
             honesty_violations=self.violations,
             floored=self.floored,
             floor_reasons={cid: self.floor_reasons[cid] for cid in self.floored},
+            unproven=self.unproven,
+            as_in_source=self.as_in_source,
             missing_refs=self.missing,
             asserted=self.inp.asserted,
             detail=detail,
@@ -140,30 +148,37 @@ def _ground(
 
 def _derive(
     inp: RouteInput, nodes: Mapping[str, Verdict], results: Mapping[str, VerifierResult]
-) -> tuple[dict[str, Verdict], dict[str, str]]:
+) -> tuple[dict[str, Verdict], dict[str, str], dict[str, Unlike], dict[str, str]]:
     """Claim verdicts, with restatements their sources do not license floored, then
     deductions whose text says more than what they rest on; and why each was floored."""
     dag = inp.dag
     derived = derive_claims(dag, nodes)
     floored: dict[str, str] = {}
+    as_in_source: dict[str, str] = {}
     for c in dag.claims:
         if c.kind is ClaimKind.RESTATEMENT and derived[c.id].tier.verified:
             sources = _licensing_texts(c.cites, inp, results)
-            if not any(extractively_licensed(c.text, text) for text in sources):
+            if any(extractively_licensed(c.text, text) for text in sources):
+                continue
+            spelt = _respelt(c, results)
+            if spelt is not None:
+                as_in_source[c.id] = spelt
+            elif not _measured(c, inp, results):
                 floored[c.id] = _unlicensed_reason(c, inp, results, sources)
     if floored:
         derived = derive_claims(dag, nodes, capped=floored)
-    deductions = {}
+    unproven: dict[str, Unlike] = {}
     for c in dag.claims:
         if c.kind is ClaimKind.DEDUCTION and derived[c.id].tier.verified:
             support = [dag.claim(p).text for p in c.premises]
             support += _licensing_texts(c.cites, inp, results)
-            if prove(c.text, support) is None:
-                deductions[c.id] = _unproven_reason(c, support)
-    if deductions:
-        floored.update(deductions)
+            why = why_unproven(c.text, support)
+            if why is not None:
+                unproven[c.id] = why
+                floored[c.id] = _unproven_reason(c, support, why)
+    if unproven:
         derived = derive_claims(dag, nodes, capped=floored)
-    return dict(derived), floored
+    return dict(derived), floored, unproven, as_in_source
 
 
 def _trace(inp: RouteInput, derived: Mapping[str, Verdict]) -> Traceability:
@@ -273,6 +288,34 @@ def _licensing_texts(
     return out
 
 
+def _respelt(claim: Claim, results: Mapping[str, VerifierResult]) -> str | None:
+    """The claim in its source's spelling, when it restates a quote found by the typo-tolerant
+    match with that match's tolerance (typos inside words only)."""
+    for ref in claim.cites:
+        result = results.get(ref)
+        if result is None or not result.ok or result.method != MatchMethod.FUZZY:
+            continue
+        if result.confirmed_source_text and (
+            spelt := respelt(claim.text, result.confirmed_source_text)
+        ):
+            return spelt
+    return None
+
+
+def _measured(claim: Claim, inp: RouteInput, results: Mapping[str, VerifierResult]) -> bool:
+    """Whether the claim states exactly what a cited recomputation reproduced."""
+    for ref in claim.cites:
+        result, spec = results.get(ref), inp.groundings.get(ref)
+        if result is None or spec is None or not result.ok or spec.type != "expr-recompute":
+            continue
+        agg, value = spec.payload.get("agg"), spec.payload.get("value")
+        if not isinstance(agg, str) or not isinstance(value, int | float) or value is True:
+            continue
+        if value is not False and measured_sentence(claim.text, agg, float(value)):
+            return True
+    return False
+
+
 def _unlicensed_reason(
     claim: Claim, inp: RouteInput, results: Mapping[str, VerifierResult], sources: list[str]
 ) -> str:
@@ -310,9 +353,23 @@ def _quoted_sources(cites: tuple[str, ...], inp: RouteInput) -> list[str]:
     return out
 
 
-def _unproven_reason(claim: Claim, support: list[str]) -> str:
+# Words for why two premises' numbers are not compared, made from the value.
+_UNLIKE_WORDS = {
+    Unlike.FRAME: "its premises do not say the same thing of their subjects (a scope, "
+    "condition or time frame holds on one side only, or the comparison drops it)",
+    Unlike.NOT_MAGNITUDE: "the numbers it compares are ranks, positions, years, dates or "
+    "durations, not amounts to compare as more or less",
+    Unlike.UNITS: "the numbers it compares are not in one unit",
+    Unlike.DOES_NOT_HOLD: "the comparison it draws does not follow from their numbers "
+    "(signs read as displayed)",
+}
+
+
+def _unproven_reason(claim: Claim, support: list[str], why: Unlike) -> str:
     """Why a deduction is not proven from what it rests on, naming new words when there are."""
     said = f"deduction {claim.id} is not proven from what it rests on: "
+    if why in _UNLIKE_WORDS:
+        return said + _UNLIKE_WORDS[why]
     novel = novel_tokens(claim.text, support)
     if novel and set(novel) <= COMPARISON_WORDS:
         return said + "the comparison it draws does not follow from their numbers"

@@ -38,16 +38,27 @@ from collections.abc import Iterator
 from dataclasses import KW_ONLY, dataclass
 from typing import NamedTuple
 
-from engine.core.fold import SOFT_HYPHEN, clusters, fold_cluster
+# Re-exported: callers read the format characters of a text through this module too.
+from engine.core.controls import BIDI_CONTROLS as BIDI_CONTROLS
+from engine.core.controls import bidi_controls as bidi_controls
+from engine.core.controls import control_names as control_names
+from engine.core.controls import format_controls as format_controls
+from engine.core.controls import reveal as reveal
+from engine.core.fold import clusters, fold_cluster
 
 # A run of non-ASCII characters, with the ASCII character before it so a combining mark
 # composes with its base letter.
 _NON_ASCII = re.compile(r"[\x00-\x7f]?[^\x00-\x7f]+")
 
+# The spaces a sign may stand apart from its number by: any (thin, no-break, a line break),
+# but not a blank line. "− 1.2%" as PDF and LaTeX output write it is still -1.2%.
+SIGN_GAP = r"[^\S\n]*(?:\n[^\S\n]*)?"
 _TOKEN = re.compile(
     r"""
     (?P<number>
-        (?P<sign>(?<!\w)(?:-{1,3}|\+))?
+        (?P<sign>(?<!\w)(?:-{1,3}"""
+    + SIGN_GAP
+    + r"""|\+))?
         (?P<base>
             (?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?
           | (?<![\w.])\.\d+
@@ -57,7 +68,8 @@ _TOKEN = re.compile(
     (?P<percent>[ \t]*%)?
     (?P<marked>[-+](?![\w/+\-.])|/[-+](?!\w))?
   | (?P<word>[^\W\d_][^\W_]*(?:'[^\W_]+)*)(?P<marker>[-+]/[-+](?!\w)|\+|-(?!\w)|\([-+]\)(?!\w))?
-  | (?P<symbol><=|>=|!=|\+/-|\+-|[-+]/[-+]|[<>≤≥=≠±≈×~∼≃+])
+  | (?P<prime>(?<=[\d%])'+)
+  | (?P<symbol><=|>=|!=|\+/-|\+-|[-+]/[-+]|[\^_][-+](?!\d)|[<>≤≥=≠±≈×~∼≃+])
   | (?P<other>[^\s\w.,;:!?'"()\[\]{}/\\&*\#@|`^%\-\x00-\x1f\x7f])
     """,
     re.VERBOSE,
@@ -67,6 +79,8 @@ _TOKEN = re.compile(
 # sign, a bidi control, a private-use glyph) is a token of its own, so nothing that shows,
 # or that changes how text shows, is dropped from a comparison. `‹ ›` look like `< >`.
 _QUIET = frozenset({"Ps", "Pe", "Pi", "Pf", "Pc"})
+# A run of primes after a number (folded to apostrophes): minutes, seconds, feet, inches.
+_PRIMES = {1: "′", 2: "″", 3: "‴"}
 _SYMBOLS = {"<=": "≤", ">=": "≥", "!=": "≠", "+/-": "±", "+-": "±", "~": "≈", "∼": "≈", "≃": "≈"}
 
 # A terminator run (with closing quotes or brackets) before whitespace, or a blank line.
@@ -222,6 +236,10 @@ def _norms(
                 marker = None  # a hyphen left by text extraction ("treat- ment")
             yield (norm + marker.strip("()") if marker else norm), False, start, end
             continue
+        prime = match.group("prime")
+        if prime is not None:
+            yield _PRIMES.get(len(prime), prime), False, start, end
+            continue
         symbol = match.group("symbol")
         if symbol is not None:
             yield _SYMBOLS.get(symbol, symbol), False, start, end
@@ -236,6 +254,7 @@ def _norms(
             # A dash after a number is a range, not a sign (`5-10`, LaTeX's `5--10`).
             start += len(sign)
             sign = ""
+        sign = sign.rstrip()  # a sign set apart by a space is still the number's sign
         percent = match.group("percent") is not None
         norm = _number_norm(
             sign + match.group("base"), percent=percent, exponent=match.group("exp")
@@ -246,6 +265,40 @@ def _norms(
 def _marker_word(word: str) -> bool:
     """Whether a word can carry a minus marker: one with a capital or a digit (ER, HER2)."""
     return any(ch.isupper() or ch.isdigit() for ch in word)
+
+
+# Not the minus of a plus-minus (`+/-`, `+-`), which is a symbol of its own.
+_SIGN_BEFORE = re.compile(rf"(?<![\w/+])-{{1,3}}{SIGN_GAP}\Z")
+_MARKS_AFTER = re.compile(r"'+|[\^_][-+](?!\d)|[-+](?![\w+\-])")
+
+
+def sign_start(text: str, at: int) -> int:
+    """Where the sign of the number starting at `at` in folded `text` begins; `at` if unsigned.
+
+    The one sign rule, for readers that cut text by offsets (the quote check): a dash
+    (folded to `-`) before a number is its sign, glued or set apart by spaces, unless a
+    word is glued to its left (`COVID-19`, a name) or a number precedes it (`5 - 10`, a
+    range). Read where a cut would start at the number and drop the sign.
+    """
+    found = _SIGN_BEFORE.search(text, max(0, at - 24), at)
+    if found is None or _digit_before(text, found.start()):
+        return at
+    return found.start()
+
+
+def marks_end(text: str, end: int) -> int:
+    """Where the marks glued after the token ending at `end` in folded `text` end.
+
+    Primes (folded to apostrophes) after a number, a raised or lowered sign (`^-`, `_+`)
+    and a trailing `+`/`-` marker belong to what they follow (`40″`, `ER⁻`, `ER+`): a cut
+    at `end` would drop them.
+    """
+    if not 0 < end < len(text):
+        return end
+    found = _MARKS_AFTER.match(text, end)
+    if found is None or (found.group().startswith("'") and not text[end - 1].isdigit()):
+        return end
+    return found.end()
 
 
 def _tokens(folded: _Folded, original: str) -> Iterator[Token]:
@@ -331,6 +384,8 @@ def sentences(text: str) -> tuple[Span, ...]:
         if heading:
             spans.append(Span(*folded.span(start, heading)))
             start = heading + len(flat[heading:end]) - len(flat[heading:end].lstrip(" ,/&:-"))
+            # A dash before a number after the heading is that number's sign, not a separator.
+            start = sign_start(flat, start) if flat[start : start + 1].isdigit() else start
         spans.append(Span(*folded.span(start, end)))
     return tuple(spans)
 
@@ -397,48 +452,6 @@ def _ends_sentence(text: str, at: int, run: str) -> bool:
         # than `e.g.` and `i.e.` ends it before a capitalised word ("… 2 h p.i. The …").
         return word.islower() and _TITLE_WORD.match(text, at + len(run) + 1) is not None
     return not (len(word) == 1 and word.isupper())
-
-
-# Bidirectional controls: invisible, they reorder what is displayed around them, so a text
-# holding one can show "p > 0.001" or "21" where its characters say "<" and "12".
-BIDI_CONTROLS = frozenset(
-    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
-)
-
-
-def format_controls(text: str) -> tuple[str, ...]:
-    """The invisible format characters of `text` (bidi controls, zero-width characters), in order.
-
-    A soft hyphen is not one: it only marks where a word may break.
-    """
-    if text.isascii():
-        return ()
-    return tuple(c for c in text if c != SOFT_HYPHEN and unicodedata.category(c) == "Cf")
-
-
-def bidi_controls(text: str) -> tuple[str, ...]:
-    """The bidirectional controls of `text`, which change the order it is displayed in."""
-    if text.isascii():
-        return ()
-    return tuple(c for c in text if c in BIDI_CONTROLS)
-
-
-def control_names(controls: tuple[str, ...]) -> str:
-    """Name format characters for a person: "U+202E RIGHT-TO-LEFT OVERRIDE"."""
-    named = dict.fromkeys(
-        f"U+{ord(c):04X} {unicodedata.name(c, 'FORMAT CHARACTER')}" for c in controls
-    )
-    return ", ".join(named)
-
-
-def reveal(text: str) -> str:
-    """`text` with every invisible format character shown as its code, `⟦U+202E⟧`, for display."""
-    if text.isascii() or not format_controls(text):
-        return text
-    return "".join(
-        f"\u27e6U+{ord(c):04X}\u27e7" if c != SOFT_HYPHEN and unicodedata.category(c) == "Cf" else c
-        for c in text
-    )
 
 
 def one_line(text: object) -> str:

@@ -8,6 +8,7 @@ compound), and no word may turn into its opposite (increase/decrease, hyper/hypo
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 
 from rapidfuzz.distance import OSA
 
@@ -53,6 +54,29 @@ _OPPOSED_STEMS = _pairs(
 )
 
 
+# Real words a typo must not turn one into: the function words, number words and common
+# short words of English. A quote word among them (or among its document's own words)
+# that differs from its source's word is another word, not a misspelling of it.
+COMMON_WORDS = frozenset(
+    "a about above across after again against all almost along also although always am"  # noqa: SIM905
+    " among an and another any are around as at be because been before being below"
+    " between both but by can could did do does done down during each either else enough"
+    " even ever every few for form from further had has have having he hence her here"
+    " hers him his how however if in into is it its itself just least less like made"
+    " make many may me might more most much must my near neither never no nor not now"
+    " of off often on once one only onto or other others otherwise our out over own per"
+    " perhaps quite rather same shall she should since so some such than that the their"
+    " theirs them then there thereby therefore these they this those though through"
+    " throughout thus till to too toward towards under unless until up upon us very via"
+    " was we well were what whatever when where whereas whether which while who whom"
+    " whose why will with within without would yet you your"
+    " zero two three four five six seven eight nine ten eleven twelve twenty thirty"
+    " forty fifty sixty seventy eighty ninety hundred thousand million billion first"
+    " second third fourth fifth sixth seventh eighth ninth tenth half twice single"
+    " double triple".split()
+)
+
+
 def typo_of(said: str, source: str) -> bool:
     """Whether two words differ at most by a typo that cannot change the meaning.
 
@@ -76,6 +100,23 @@ def typo_of(said: str, source: str) -> bool:
     if longest <= 3:
         return distance == 1 and sorted(a) == sorted(b)
     return distance <= (1 if longest <= 7 else 2)
+
+
+def typo_in(said: str, source: str, known: Container[str]) -> bool:
+    """Whether quoted `said` misspells `source` in a text whose words are `known`.
+
+    `typo_of`, and more for a pair that differs beyond hyphens, apostrophes and spaces:
+    `said` is no word of the text nor in `COMMON_WORDS`, and the shorter word has at
+    least five letters. A real word for another (thus/this, form/from, patient/patients)
+    changes what is said, and short words have too many real neighbours to tell a typo.
+    """
+    a, b = _SPELLING.sub("", said), _SPELLING.sub("", source)
+    if a != b:
+        if said in known or said in COMMON_WORDS or a in COMMON_WORDS:
+            return False
+        if min(sum(map(str.isalpha, a)), sum(map(str.isalpha, b))) < 5:
+            return False
+    return typo_of(said, source)
 
 
 def _opposed(a: str, b: str) -> bool:

@@ -280,8 +280,9 @@ def _number(value: object, name: str) -> float:
 
 # --- quote ----------------------------------------------------------------------------
 
-# Only these methods prove the confirmed text is a span of the source itself.
-_PROVEN_METHODS = frozenset({"exact", "annotation"})
+# Only these methods prove the confirmed text is a span of the source itself (a fuzzy
+# match confirms the source's own span at the match, in the source's spelling).
+_PROVEN_METHODS = frozenset({"exact", "annotation", "fuzzy"})
 
 
 def check_quote(payload: Mapping[str, Any], context: VerifyContext) -> VerifierResult:

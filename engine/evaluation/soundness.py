@@ -27,6 +27,7 @@ from engine.core.text import word_sequence
 from engine.datasets.scifact_text import TrainSentence, restatement_payload
 from engine.evaluation.mutations import FAMILIES, FamilyScore
 from engine.evaluation.mutations_grounds import CONTROLS
+from engine.evaluation.mutations_signs import FRAME_FAMILIES
 from engine.evaluation.soundness_index import index_tampering
 from engine.evaluation.soundness_payloads import mutant_payloads, write_ground_files
 from engine.evaluation.soundness_pdf import pdf_families
@@ -196,7 +197,10 @@ def _none(item: TrainSentence, rng: random.Random) -> list[Any]:
 
 
 def _control_key(family: str) -> str:
-    # The deduction families share one control: the premise restated word for word.
+    # The frame families share one control: the spec's own number deduction, like with like.
+    if family in FRAME_FAMILIES:
+        return "deduction-frame"
+    # The other deduction families share one: the premise restated word for word.
     shared = family.startswith("deduction-") and family != "deduction-novel"
     return "deduction" if shared else family
 

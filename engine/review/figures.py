@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from decimal import Decimal, InvalidOperation
 
 from engine.core.fold import SIGNS
-from engine.core.text import one_line
+from engine.core.text import SIGN_GAP, one_line, sign_start
 
 _UNITS = (
     (r"%|percent\b|per\s+cent\b|pct\b", "%"),
@@ -23,7 +23,8 @@ _UNITS = (
 _UNIT_RE = "|".join(f"(?P<u{n}>{pattern})" for n, (pattern, _) in enumerate(_UNITS))
 _SCALES = {"hundred": 100, "thousand": 10**3, "million": 10**6, "billion": 10**9}
 _DIGIT_FIGURE = re.compile(
-    r"(?P<sign>(?<![\w.%])-\s?)?(?<![\w.])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+    rf"(?P<sign>(?<![\w.%])-{{1,3}}{SIGN_GAP})?"
+    r"(?<![\w.])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
     rf"(?:\s*(?:{_UNIT_RE})|\s+(?P<scale>thousand|million|billion)\b)?",
     re.IGNORECASE,
 )
@@ -80,12 +81,15 @@ def without_spelled_figures(text: str) -> str:
 def _digit_figures(text: str) -> Iterable[tuple[str, str, str]]:
     # Every minus look-alike reads as a minus, so a sign added, dropped or written with a
     # look-alike never passes as the same figure.
-    for match in _DIGIT_FIGURE.finditer(text.translate(SIGNS)):
+    signed = text.translate(SIGNS)
+    for match in _DIGIT_FIGURE.finditer(signed):
         try:
             value = Decimal(match.group("num").replace(",", ""))
         except InvalidOperation:
             continue
-        if match.group("sign"):
+        # The one sign rule: spaced or glued, a dash is a sign unless a number precedes it
+        # ("10 - 20" is a range).
+        if match.group("sign") and sign_start(signed, match.start("num")) < match.start("num"):
             value = -value
         if match.group("scale"):
             value *= _SCALES[match.group("scale").lower()]

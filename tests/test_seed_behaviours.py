@@ -1,0 +1,93 @@
+"""Seed behaviours kept soundly: a typo'd quote licenses its source's own span; a sentence
+saying exactly what a recomputation reproduced is measured."""
+
+import pytest
+
+from engine.api import route_payload
+
+REF = "zk:lab:n1"
+SOURCE = "Background first. Winner portfolios earned 1.2% a month in the sample. More follows."
+TYPED = "Winner portfolois earned 1.2% a month in the sample."
+
+
+def restating(claim: str, ground: dict) -> dict:
+    return {
+        "dag": {
+            "claims": [{"id": "c1", "text": claim, "kind": "restatement", "cites": [REF]}],
+            "conclusion": "c1",
+            "prose_citations": [{"start": 0, "end": len(claim), "claim": "c1"}],
+        },
+        "prose": claim,
+        "groundings": {REF: ground},
+    }
+
+
+def typed_quote(claim: str) -> dict:
+    return restating(claim, {"type": "quote", "payload": {"body": TYPED, "fulltext": SOURCE}})
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [TYPED, "Winner portfolios earned 1.2% a month in the sample."],
+    ids=["as-typed", "as-in-source"],
+)
+def test_a_typo_d_quote_licenses_its_source_span(claim):
+    out = route_payload(typed_quote(claim))
+    assert (out["label"], out["status"]) == ("ANSWER", "grounded"), out["detail"]
+    assert out["verifiers"][REF]["method"] == "fuzzy"
+    assert out["verifiers"][REF]["confirmed_source_text"] == (
+        "Winner portfolios earned 1.2% a month in the sample."
+    )
+
+
+def test_the_answer_shows_the_source_spelling():
+    out = route_payload(typed_quote(TYPED))
+    assert out["claims"]["c1"]["as_in_source"] == (
+        "Winner portfolios earned 1.2% a month in the sample."
+    )
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Winner portfolois earned 1.3% a month in the sample.",
+        "Winner portfolois earned \u2212 1.2% a month in the sample.",
+        "Winner portfolois did not earn 1.2% a month in the sample.",
+        "Loser portfolois earned 1.2% a month in the sample.",
+        "Winner portfolois earned 1.2% a month.",
+    ],
+    ids=["number", "sign", "negation", "word", "dropped-scope"],
+)
+def test_the_tolerance_is_typos_inside_words_only(claim):
+    assert route_payload(typed_quote(claim))["label"] != "ANSWER"
+
+
+def recomputed(tmp_path, claim: str, agg: str = "mean") -> dict:
+    (tmp_path / "data").mkdir(exist_ok=True)
+    (tmp_path / "data" / "returns.csv").write_text("ret\n0.010\n0.014\n0.012\n", encoding="utf-8")
+    payload = {"file": "data/returns.csv", "column": "ret", "agg": agg, "value": 0.012}
+    data = restating(claim, {"type": "expr-recompute", "payload": payload | {"tolerance": 1e-9}})
+    return route_payload(data, workspace=tmp_path)
+
+
+def test_a_sentence_stating_the_reproduced_mean_is_measured(tmp_path):
+    out = recomputed(tmp_path, "Mean monthly return was 0.012.")
+    assert (out["label"], out["status"]) == ("ANSWER", "measured"), out["detail"]
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Median monthly return was 0.012.",
+        "Mean monthly return was 0.013.",
+        "Mean monthly return was 0.012 in 12 months.",
+        "Mean monthly return was not 0.012.",
+        "Mean monthly return was at least 0.012.",
+        "Monthly return was 0.012.",
+    ],
+    ids=["other-aggregate", "other-number", "second-number", "negated", "bound", "no-aggregate"],
+)
+def test_anything_beyond_the_recomputation_stays_below_green(tmp_path, claim):
+    out = recomputed(tmp_path, claim)
+    assert not (out["label"] == "ANSWER" and out["status"] == "measured"), out["detail"]
+    assert out["label"] != "ANSWER"
