@@ -125,8 +125,8 @@ def _main_verb(words: list[str], i: int) -> tuple[str, str] | None:
             return "Does", base
         return None
     if low.endswith("ed"):
-        base = next((b for b in (low[:-1], low[:-2], low[:-3] + "y") if b in _VERBS), None)
-        return ("Did", base) if base is not None and before not in _COPULAS else None
+        past = next((b for b in (low[:-1], low[:-2], low[:-3] + "y") if b in _VERBS), None)
+        return ("Did", past) if past is not None and before not in _COPULAS else None
     if low in _VERBS and (before.endswith("s") or before[:1].isdigit() or before.endswith("%")):
         return "Do", low
     return None
