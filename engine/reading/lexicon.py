@@ -65,13 +65,20 @@ def relation_word(word: str) -> bool:
     return len(word) > 2 and word.startswith(RELATION_PREFIXES)
 
 
-# Words that say how much or how surely, never what about: a question's "significantly" or
-# "a broad range of" is not a word its source must use.
+# Words that say how much, how surely, or how a study reports, never what about: a
+# question's "significantly", "a broad range of", "across", "demonstrates" or "use" is not a
+# word its source must use. Negations and negating prefixes ("non") are never here.
 DEGREE_WORDS = frozenset(
     """
     significantly strongly substantially markedly highly greatly slightly considerably
     dramatically approximately roughly nearly almost mostly largely partly partially relatively
     especially particularly generally commonly usually often frequently typically broad wide
-    range variety various several many numerous certain particular overall
+    range variety various several many numerous certain particular overall compare compared
+    comparison across within among upon via toward towards including include includes included versus
+    vs respectively also however thus therefore new novel general specific different given
+    due based using use uses used usage found find finds shown show shows showed demonstrate
+    demonstrates demonstrated report reports reported observe observes observed indicate
+    indicates indicated reveal reveals revealed suggest suggests suggested confirm confirms
+    confirmed known well able
     """.split()  # noqa: SIM905
 )
