@@ -135,9 +135,16 @@ def failure(result: NavResult) -> FailureNotice | None:
 
 
 def coverage_gaps(result: NavResult) -> tuple[str, ...]:
-    """Salient question terms the answer never mentions, from the coverage report."""
+    """Question words the answer never says that kept it back, from the coverage report.
+
+    The rare words nothing cited mentions; for an abstention, also the words its quoted
+    text leaves unsaid.
+    """
     if result.coverage is not None:
-        return result.coverage.uncovered
+        gaps = result.coverage.uncovered
+        if result.decision is not None and not result.decision.answered:
+            gaps += tuple(w for w in result.coverage.unmentioned if w not in gaps)
+        return gaps
     return result.route_input.uncovered if result.route_input is not None else ()
 
 

@@ -112,12 +112,13 @@ def test_an_answer_says_which_terms_it_covers_and_which_checks_passed():
     answered = result(
         "ANSWER",
         coverage=CoverageReport(
-            (Term("tuberculosis", 3.0, True, True), Term("rate", 0.5, False, False))
+            (Term("tuberculosis", 3.0, True, True), Term("rate", 0.5, False, True))
         ),
         verifier_results={REF: VerifierResult.confirmed("quote found (exact)")},
     )
     lines = answer.answered_lines(answered)
     assert lines[0] == (
-        "With the notes it cites, it mentions every salient term of the question: ‘tuberculosis’."
+        "With the papers it cites, it says every topic word of the question: "
+        "‘tuberculosis’, ‘rate’."
     )
     assert lines[1] == "“ART for prevention of TB”: quote found (exact)."

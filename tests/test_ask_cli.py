@@ -65,6 +65,11 @@ def test_single_and_batch_answers_carry_the_stance(lab_path, tmp_path):
         "evidence",
         "measured",
         "tension",
+        "asked",
+        "reading",
     }
     assert stated["stance"]["relation"] in ("supports", "contradicts", "neither")
-    assert asked["stance"] is None  # a question states no claim
+    assert not stated["stance"]["asked"]
+    # A yes/no question is read as the claim it asks: its stance is its yes / no / mixed.
+    assert asked["stance"] is not None and asked["stance"]["asked"]
+    assert asked["stance"]["reading"] in ("yes", "no", "mixed")

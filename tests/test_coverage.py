@@ -104,7 +104,8 @@ def spelled(question: str, **rules) -> QuestionTerms:
         ("a panicprone state", "a panic-prone state", True),
         ("a panicprone state", "prone to panic", False),
         ("asymptomatic carriers", "symptomatic carriers", False),
-        ("increased risk", "decreased risk", False),
+        # A direction word is a relation, met by any relation: the stance reads which one.
+        ("increased risk", "decreased risk", True),
         ("diastolic blood pressure (DBP)", "diastolic blood pressure fell", True),
         ("DBP fell", "diastolic blood pressure fell", False),
     ],
@@ -114,7 +115,7 @@ def spelled(question: str, **rules) -> QuestionTerms:
         "compound",
         "compound-apart",
         "negating-prefix",
-        "opposite-direction",
+        "opposite-direction-is-the-stance's",
         "defined-acronym",
         "undefined-acronym",
     ],

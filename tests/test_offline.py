@@ -107,12 +107,15 @@ def workspace(tmp_path_factory):
     opened.close()
 
 
-def test_a_salient_word_elsewhere_in_the_cited_abstract_covers_the_question(workspace):
+def test_a_rare_word_said_only_elsewhere_in_the_cited_abstract_hedges(workspace):
+    # The paper says "dialysis", so nothing blocks; the quoted finding never does, so the
+    # answer is verified text that leaves a word of the question unsaid: hedged, named.
     out = ask(workspace, "Vitamin K2 intake lowers arterial calcification in dialysis").to_dict()
-    assert out["decision"]["label"] == "ANSWER", out["decision"]["detail"]
+    assert out["decision"]["label"] == "HEDGED ANSWER", out["decision"]["detail"]
     assert out["cited"] == ["zk:scifact:101"]
     assert out["prose"] == "Vitamin K2 intake lowered arterial calcification over two years."
     assert out["payload"]["coverage_report"]["uncovered"] == []
+    assert out["decision"]["unmentioned"] == ["dialysis"]
 
 
 def test_a_salient_word_no_cited_note_mentions_still_blocks(workspace):
@@ -151,7 +154,9 @@ def test_a_correction_that_would_change_the_meaning_never_covers(workspace):
 def test_an_acronym_the_question_defines_is_covered_by_its_spelled_out_words(workspace):
     question = "Inhaled nitric oxide lowers morphine use in sickle cell disease (SCD) crises"
     out = ask(workspace, question).to_dict()
-    assert out["decision"]["label"] == "ANSWER", out["decision"]["detail"]
+    # Covered, so never blocked; no one sentence says both SCD and morphine, so hedged.
+    assert out["decision"]["label"] == "HEDGED ANSWER", out["decision"]["detail"]
+    assert out["payload"]["coverage_report"]["uncovered"] == []
     assert out["cited"] == ["zk:scifact:301"]
 
 

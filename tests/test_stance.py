@@ -249,7 +249,10 @@ def test_real_scifact_pairs_are_typed_mostly_right(typer):
     as_gold = {"supports": "supports", "contradicts": "contradicts"}
     typed = [(p["gold"], as_gold.get(str(typer(p["claim"], p["canon"]).relation), "none"))
              for p in scifact_pairs()]  # fmt: skip
-    assert sum(gold == got for gold, got in typed) >= 10
+    # 9, not 10: "patients receiving methadone" no longer supports "required patients to
+    # discontinue methadone" (a word swapped in the same slot is never a support), though
+    # SciFact labels the abstract as a whole SUPPORT.
+    assert sum(gold == got for gold, got in typed) >= 9
     # Precision first: the calibrated gate flags few contradictions, and none of them wrong
     # here (its recall is measured over whole splits by engine.evaluation.tune_stance).
     assert sum(got == "contradicts" for gold, got in typed if gold != "contradicts") == 0

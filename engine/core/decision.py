@@ -134,7 +134,7 @@ class Decision:
             Cause.HONESTY_VIOLATION: bool(self.honesty_violations),
             Cause.CONTESTED_SOURCE: final is not None and final.contested,
             Cause.UNRESOLVED_GROUND: final is not None and final.unresolved and not missing,
-            Cause.UNCOVERED_TERM: self.blocking_count > 0,
+            Cause.UNCOVERED_TERM: self.blocking_count > 0 or bool(self.unmentioned),
             Cause.NOT_FOUND_VERBATIM: bool(self.floored),
         }
         causes = {cause for cause, happened in found.items() if happened}

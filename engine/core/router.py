@@ -229,7 +229,8 @@ def _decide(found: _Derivation) -> Decision:
         reasons.add(Reason.FALSE_PREMISE)
     structural = bool(reasons)
     trace = found.trace
-    if not trace.ok or inp.blocking_count > 0 or (not final.verified and not structural):
+    unsaid = bool(inp.unmentioned) and not final.verified
+    if not trace.ok or inp.blocking_count > 0 or unsaid or (not final.verified and not structural):
         reasons.add(Reason.LOW_COVERAGE)
     ordered = tuple(r for r in Reason if r in reasons)
     disclosure = "; grounded as of a superseded pin (outdated)" if final.outdated else ""
@@ -249,6 +250,9 @@ def _decide(found: _Derivation) -> Decision:
         and not found.violations
         and trace.ok
         and inp.blocking_count == 0
+        # An inference whose text never says what the question asks about is off the
+        # question twice over: it abstains.
+        and not inp.unmentioned
         and not found.confabulation.closed_book
         and any(found.derived[cid].verified for cid in closure if cid != conclusion)
     )
@@ -406,6 +410,8 @@ def _abstain_detail(found: _Derivation) -> str:
     final, trace = found.final, found.trace
     gaps = _gaps(found.inp)
     bits = [gaps] if gaps else []
+    if found.inp.unmentioned and not final.verified:
+        bits.append(_unmentioned(found.inp))
     if found.missing:
         bits.append(f"no verdict for cited {', '.join(found.missing)}")
     if final.stale:

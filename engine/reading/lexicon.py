@@ -76,7 +76,7 @@ DEGREE_WORDS = frozenset(
     range variety various several many numerous certain particular overall compare compared
     comparison across within among upon via toward towards including include includes included versus
     vs respectively also however thus therefore new novel general specific different given
-    due based using use uses used usage found find finds shown show shows showed demonstrate
+    due based found find finds shown show shows showed demonstrate
     demonstrates demonstrated report reports reported observe observes observed indicate
     indicates indicated reveal reveals revealed suggest suggests suggested confirm confirms
     confirmed known well able

@@ -86,6 +86,7 @@ _IRREGULAR = {
     "rose": "rise", "risen": "rise", "fell": "fall", "fallen": "fall", "grew": "grow",
     "grown": "grow", "shrank": "shrink", "shrunk": "shrink", "led": "lead", "began": "begin",
     "begun": "begin", "found": "find", "shown": "show", "held": "hold", "kept": "keep",
+    "user": "use", "usage": "use",
 }  # fmt: skip
 # The alignment stem (`short_stem`) cuts all but the last two.
 _SUFFIXES = ("ation", "ition", "ment", "ness", "ing", "ion", "ed", "ly", "ity", "al", "ic")

@@ -13,6 +13,7 @@ from rapidfuzz import fuzz
 
 from engine.core.stance import NO_CUE, CueShape
 from engine.core.stance import Cue as StanceCue
+from engine.reading.lexicon import relation_word
 from engine.reading.rarity import IdfTable as Rarity
 from engine.review.passages import Cue, Passage
 
@@ -284,40 +285,43 @@ def agreement_cue(claim: Passage, sentence: Passage, rarity: Rarity) -> StanceCu
 def swapped(claim: Passage, sentence: Passage) -> tuple[str, str] | None:
     """A content word of the claim the sentence replaces with another in the same place.
 
-    "human effort" against "machine effort": the shared neighbour ("effort") sits beside a
-    word each text has and the other lacks, so the sentence speaks of another thing. The
+    "human effort" against "machine effort": the shared word ("effort") follows a modifier
+    each text has and the other lacks, so the sentence speaks of another thing. The
     pair is (the claim's word, the sentence's); None when no such slot is found. Direction
     words are left to the direction cues.
     """
-    mine, theirs = claim.content, sentence.content
-    for seq, other, flip in ((claim.sequence, sentence.sequence, False),
-                             (sentence.sequence, claim.sequence, True)):  # fmt: skip
-        here, there = (mine, theirs) if not flip else (theirs, mine)
-        for i, word in enumerate(seq):
-            if not word or word in there or _directional(word):
+    for mine, theirs, flip in ((claim, sentence, False), (sentence, claim, True)):
+        seq, other = mine.sequence, theirs.sequence
+        for i in range(len(seq) - 1):
+            word, head = seq[i], seq[i + 1]
+            # Only a modifier's slot, before a noun both share: "human effort" against
+            # "machine effort" names another thing; "breast cancer" against "breast
+            # carcinoma", or "momentum book earned" against "momentum portfolio earned",
+            # is a head noun said in other words.
+            if not word or word in theirs.content or _directional(word) or not head:
                 continue
-            for j in (i - 1, i + 1):
-                if not 0 <= j < len(seq) or seq[j] not in there:
+            if head not in theirs.content or not _noun_like(mine.norms[i + 1]):
+                continue
+            for k in range(1, len(other)):
+                rival = other[k - 1]
+                if other[k] != head or not rival or rival in mine.content:
                     continue
-                for k, said in enumerate(other):
-                    if said != seq[j]:
-                        continue
-                    near = k + (i - j)
-                    if 0 <= near < len(other):
-                        rival = other[near]
-                        if (
-                            rival
-                            and rival not in here
-                            and not _directional(rival)
-                            and rival != word
-                        ):
-                            return (rival, word) if flip else (word, rival)
+                if _directional(rival) or rival.startswith(word) or word.startswith(rival):
+                    continue
+                return (rival, word) if flip else (word, rival)
     return None
 
 
+def _noun_like(word: str) -> bool:
+    """Whether a word may head a noun phrase: no verb or participle ending, no relation."""
+    return not word.endswith(("ed", "ing")) and not relation_word(word)
+
+
 def _directional(stem: str) -> bool:
-    """Whether a content stem is a direction word, which the direction cues compare."""
-    return any(stem.startswith(p) or p.startswith(stem) for p in _DIRECTIONAL)
+    """Whether a content stem is a direction or relation word, which the cues compare."""
+    return relation_word(stem) or any(
+        stem.startswith(p) or p.startswith(stem) for p in _DIRECTIONAL
+    )
 
 
 _DIRECTIONAL = (
