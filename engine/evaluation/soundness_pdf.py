@@ -41,6 +41,7 @@ from engine.evaluation.pdf_tricks import (
 )
 from engine.importers.pdf_worker import PdfWorker
 from engine.importers.sources import add_pdfs
+from engine.reading.aims import asks
 
 FORGED = "zorblax"
 # The honest painting closest to each trick: its control.
@@ -67,12 +68,15 @@ def pdf_families(
     """Every family's attacks and controls over `sample` sentences of `groups`."""
     rng = random.Random(seed)
     whole = [list(g) for g in groups if not any(i.fragment for i in g)]
-    plain = [i for g in whole for i in g if _plain(i.text)]
+    # Only findings are ever the answer: an aim, a method or a heading asked of is no control.
+    plain = [i for g in whole for i in g if _plain(i.text) and not asks(i.text)]
     chosen = rng.sample(plain, min(sample, len(plain)))
     # Courier, which places the word drawn last, sets fewer characters to a line.
     negated = [i for i in plain if _NEGATION.search(i.text) and len(i.text) <= 80]
     negated = rng.sample(negated, min(sample, len(negated)))
-    papers = [p for g in whole if len(p := [i.text for i in g if _plain(i.text)]) >= 3]
+    papers = [
+        p for g in whole if len(p := [i.text for i in g if _plain(i.text)]) >= 3 and not asks(p[1])
+    ]
     papers = rng.sample(papers, min(sample, len(papers)))
     builders: dict[str, tuple[list[Case], list[Case]]] = {}
     for trick in TRICKS:

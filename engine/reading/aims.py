@@ -118,6 +118,10 @@ def asks(text: str, *, section: str = "") -> bool:
     stripped = text.strip()
     if stripped.endswith("?") or heading(stripped) or _FURNITURE.search(stripped):
         return True
+    if not section and (inline := _INLINE_HEADING.match(stripped)):
+        # A structured abstract read from a PDF keeps its heading on the sentence's line:
+        # "SETTING Nurses' Health Study." sits under SETTING.
+        section = inline.group(1)
     words = re.findall(r"[A-Za-z]+", section.upper())
     if words and set(words) <= _BACKGROUND_HEADINGS and not set(words) <= {"AND", "OF", "THE"}:
         return True
@@ -128,6 +132,9 @@ def asks(text: str, *, section: str = "") -> bool:
         return True
     return bool(words) and set(words) <= _METHOD_HEADINGS and not finding
 
+
+# Capitals opening a sentence: the structured-abstract heading it sits under, kept inline.
+_INLINE_HEADING = re.compile(r"^((?:[A-Z]{3,}[,:]?\s+(?:AND\s+|OF\s+)?)+)(?=[A-Z][a-z]|\d)")
 
 # A heading or a title is a short run of words that closes no sentence.
 _HEADING_WORDS = 14
