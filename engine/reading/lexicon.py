@@ -74,8 +74,8 @@ DEGREE_WORDS = frozenset(
     dramatically approximately roughly nearly almost mostly largely partly partially relatively
     especially particularly generally commonly usually often frequently typically broad wide
     range variety various several many numerous certain particular overall compare compared
-    comparison across within among upon via toward towards including include includes included versus
-    vs respectively also however thus therefore new novel general specific different given
+    comparison across within among upon via toward towards including include includes included
+    versus vs respectively also however thus therefore new novel general specific different given
     due based found find finds shown show shows showed demonstrate
     demonstrates demonstrated report reports reported observe observes observed indicate
     indicates indicated reveal reveals revealed suggest suggests suggested confirm confirms
