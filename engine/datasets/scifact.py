@@ -176,7 +176,7 @@ def _write_all(
 # corpus and on its first 1,200 abstracts; the stance agrees with SciFact's gold label for
 # the cited abstract.
 EXAMPLES = (
-    ("223", "ANSWER", "supports", "the abstract states it"),
+    ("251", "ANSWER", "", "the abstract answers it, in words of its own"),
     ("58", "ANSWER", "contradicts", "the abstract says the opposite, and the answer quotes it"),
     ("389", "ABSTAIN", "", "no abstract is about it"),
 )

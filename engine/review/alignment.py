@@ -306,7 +306,8 @@ def swapped(claim: Passage, sentence: Passage) -> tuple[str, str] | None:
                 rival = other[k - 1]
                 if other[k] != head or not rival or rival in mine.content:
                     continue
-                if _directional(rival) or rival.startswith(word) or word.startswith(rival):
+                # "mtDNA" for "DNA", "poorer" for "poor": the same thing, said shorter or longer.
+                if _directional(rival) or word in rival or rival in word:
                     continue
                 return (rival, word) if flip else (word, rival)
     return None

@@ -25,8 +25,11 @@ from engine.reading.words import tokens as terms
 from engine.workspace.notes import Store
 from engine.workspace.passages import ABSTRACT_SUFFIX
 
-# What a common question word the note never uses costs a candidate, against 1 for a rare one.
-UNUSED_PENALTY = 0.5
+# What a common question word the note never uses, or a distinct one its sentence leaves to
+# the rest of the note, costs a candidate (a rare word the note never uses costs 1), and the
+# most those costs add up to.
+UNUSED_PENALTY = 0.25
+SOFT_CAP = 0.9
 
 
 @dataclass(frozen=True)
@@ -237,7 +240,12 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
                 # never overtake its confirmed sentences.
                 + (weight * said.get((address, text), 0.0) if confirmed else 0.0)
                 - len(gaps)
-                - UNUSED_PENALTY * (unused + len(distinct - in_sentence - titled))
+                # Softer than a blocking gap, whatever their number: a note that leaves a
+                # rare word out never overtakes one that says them all.
+                - min(
+                    SOFT_CAP,
+                    UNUSED_PENALTY * (unused + len((distinct & whole) - in_sentence - titled)),
+                )
             )
             cand = Candidate(
                 score,
