@@ -110,6 +110,11 @@ def pages_pdf(pages: list[bytes]) -> bytes:
             + packed
             + b"\nendstream"
         )
+    return assemble(objects)
+
+
+def assemble(objects: list[bytes], root: int = 1, info: int | None = None) -> bytes:
+    """A PDF file of numbered `objects` (object 1 first), its cross-reference and trailer."""
     out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
     offsets = []
     for number, body in enumerate(objects, start=1):
@@ -118,9 +123,10 @@ def pages_pdf(pages: list[bytes]) -> bytes:
     xref = len(out)
     out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
     out += b"".join(f"{offset:010d} 00000 n \n".encode() for offset in offsets)
-    out += (
-        f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
-    )
+    trailer = f"<< /Size {len(objects) + 1} /Root {root} 0 R"
+    if info is not None:
+        trailer += f" /Info {info} 0 R"
+    out += f"trailer\n{trailer} >>\nstartxref\n{xref}\n%%EOF\n".encode()
     return bytes(out)
 
 

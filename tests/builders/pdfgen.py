@@ -13,6 +13,8 @@ import zlib
 from collections.abc import Sequence
 from pathlib import Path
 
+from engine.evaluation.pdf_tricks import assemble
+
 LINE_HEIGHT = 14
 TOP = 780
 LEFT = 56
@@ -76,7 +78,7 @@ def pdf_bytes(
         extra = f" /PageLabels << /Nums [{nums}] >>".encode()
     objects[catalog - 1] = f"<< /Type /Catalog /Pages {tree} 0 R".encode() + extra + b" >>"
     info = add(b"<< /Title (" + _escape(title) + b") >>") if title else None
-    return _assemble(objects, catalog, info)
+    return assemble(objects, catalog, info)
 
 
 def write_pdf(path: str | Path, pages: Sequence[Sequence[str] | None], **options) -> Path:
@@ -125,23 +127,6 @@ def _image_stream() -> bytes:
     )
 
 
-def _assemble(objects: list[bytes], root: int, info: int | None) -> bytes:
-    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += f"{number} 0 obj\n".encode() + body + b"\nendobj\n"
-    xref = len(out)
-    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
-    for offset in offsets:
-        out += f"{offset:010d} 00000 n \n".encode()
-    trailer = f"<< /Size {len(objects) + 1} /Root {root} 0 R"
-    if info is not None:
-        trailer += f" /Info {info} 0 R"
-    out += f"trailer\n{trailer} >>\nstartxref\n{xref}\n%%EOF\n".encode()
-    return bytes(out)
-
-
 def shared_stream_pdf_bytes(page_count: int, *, stream_bytes: int) -> bytes:
     """A "PDF bomb": `page_count` pages whose content is one shared stream.
 
@@ -165,4 +150,4 @@ def shared_stream_pdf_bytes(page_count: int, *, stream_bytes: int) -> bytes:
     kids = " ".join(f"{n} 0 R" for n in range(first, first + page_count))
     objects[0] = b"<< /Type /Catalog /Pages 2 0 R >>"
     objects[1] = f"<< /Type /Pages /Kids [{kids}] /Count {page_count} >>".encode()
-    return _assemble(objects, 1, None)
+    return assemble(objects, 1, None)
