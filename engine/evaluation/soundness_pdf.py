@@ -176,7 +176,10 @@ def _without(sentence: str, word: str) -> str:
 
 def _plain(text: str) -> bool:
     # The writer sets Latin-1 text on one line of the page: short sentences in that alphabet.
-    return len(text) <= 90 and all(ord(char) < 256 for char in text)
+    # A sentence still carrying its structured-abstract heading ("RESULTS At age 2 …") asks a
+    # question with the heading in it, which the page's passage rightly splits off.
+    heading = re.match(r"[A-Z]{4,}\b", text) is not None
+    return len(text) <= 90 and all(ord(char) < 256 for char in text) and not heading
 
 
 def _paper(pages: list[list[str]]) -> bytes:
