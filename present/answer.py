@@ -257,6 +257,13 @@ def stance_line(result: NavResult) -> StanceLine | None:
     stance = result.stance
     if stance is None:
         return None
+    unsaid = result.decision.unmentioned if result.decision is not None else ()
+    if stance.relation is StanceRelation.NEITHER and unsaid:
+        words = ", ".join(f"‘{w}’" for w in unsaid)
+        return StanceLine(
+            "info",
+            f"Not stated: the cited text never says {words}, so it answers neither yes nor no.",
+        )
     if stance.asked:
         return _reading_line(stance)
     if stance.relation is StanceRelation.CONTRADICTS:
