@@ -92,6 +92,18 @@ def test_stance_lines():
     assert "neither" in answer.stance_line(neither).text
 
 
+def test_a_yes_no_question_is_read_yes_no_or_not_stated_with_why():
+    cue = Cue(CueShape.AGREEMENT, "reduction", "reduce")
+    yes = replace(result("ANSWER"), stance=Stance(StanceRelation.SUPPORTS, cue, 0.9, asked=True))
+    assert answer.stance_line(yes).text.startswith("Yes: ")
+    hedged = result("HEDGED ANSWER", status=Tier.INFERRED, unmentioned=("sepsis",))
+    unsaid = replace(hedged, stance=Stance(StanceRelation.NEITHER, NO_CUE, 0.0, asked=True))
+    line = answer.stance_line(unsaid).text
+    assert line.startswith("Not stated: ") and "never says ‘sepsis’" in line
+    area = answer.answer_area(hedged)
+    assert "answer-hedged" in area.html and "never says ‘sepsis’" in area.html
+
+
 def test_a_contested_node_names_the_contradicting_note_and_its_review_state():
     practice = "mem:_memory:exp-1"
     contested = result(
