@@ -4,6 +4,7 @@ saying exactly what a recomputation reproduced is measured."""
 import pytest
 
 from engine.api import route_payload
+from tests import values
 
 REF = "zk:lab:n1"
 SOURCE = "Background first. Winner portfolios earned 1.2% a month in the sample. More follows."
@@ -11,15 +12,7 @@ TYPED = "Winner portfolois earned 1.2% a month in the sample."
 
 
 def restating(claim: str, ground: dict) -> dict:
-    return {
-        "dag": {
-            "claims": [{"id": "c1", "text": claim, "kind": "restatement", "cites": [REF]}],
-            "conclusion": "c1",
-            "prose_citations": [{"start": 0, "end": len(claim), "claim": "c1"}],
-        },
-        "prose": claim,
-        "groundings": {REF: ground},
-    }
+    return values.restating(claim, REF, ground)
 
 
 def typed_quote(claim: str) -> dict:

@@ -7,6 +7,7 @@ from engine.api import route_payload
 from engine.core.quote import verify_quote
 from engine.core.text import word_sequence
 from engine.review.figures import untraced_figures
+from tests import values
 
 REF = "zk:lab:n1"
 SPACES = {"space": " ", "thin": "\u2009", "no-break": "\u00a0", "narrow": "\u202f"}
@@ -15,16 +16,8 @@ DASHES = {"hyphen": "-", "minus": "\u2212", "en": "\u2013", "em": "\u2014"}
 
 def restating(claim: str, source: str) -> dict:
     """A restatement of `source`, quoted whole against itself and its note's body."""
-    return {
-        "dag": {
-            "claims": [{"id": "c1", "text": claim, "kind": "restatement", "cites": [REF]}],
-            "conclusion": "c1",
-            "prose_citations": [{"start": 0, "end": len(claim), "claim": "c1"}],
-        },
-        "prose": claim,
-        "groundings": {REF: {"type": "quote", "payload": {"body": source, "fulltext": source}}},
-        "node_bodies": {REF: source},
-    }
+    ground = {"type": "quote", "payload": {"body": source, "fulltext": source}}
+    return values.restating(claim, REF, ground, node_bodies={REF: source})
 
 
 def answers(claim: str, source: str) -> bool:

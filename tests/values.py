@@ -25,3 +25,18 @@ def decision(dag: ReasoningDAG, **fields) -> Decision:
         honesty_violations=(),
     )
     return replace(bare, **fields)
+
+
+def restating(claim: str, ref: str, ground: dict, **fields: object) -> dict:
+    """A wire payload whose one claim restates `claim`, citing `ref` grounded by `ground`;
+    `fields` add top-level payload keys (node bodies, statuses)."""
+    return {
+        "dag": {
+            "claims": [{"id": "c1", "text": claim, "kind": "restatement", "cites": [ref]}],
+            "conclusion": "c1",
+            "prose_citations": [{"start": 0, "end": len(claim), "claim": "c1"}],
+        },
+        "prose": claim,
+        "groundings": {ref: ground},
+        **fields,
+    }

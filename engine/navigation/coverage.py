@@ -327,11 +327,11 @@ class QuestionTerms:
         texts = list(texts)
         mentioned = set().union(*(self.mentioned(text) for text in texts))
         said = mentioned if quoted is None else set().union(*map(self.mentioned, quoted))
+        distinct = set(self.distinct)
         terms = []
         for word in self.words:
             weight = self.weights[word]
             salient = weight >= self.salient_rarity
-            distinct = weight >= self.distinct_rarity and not relation_word(word)
             terms.append(
                 Term(
                     word,
@@ -339,7 +339,7 @@ class QuestionTerms:
                     salient,
                     word in mentioned,
                     self.shown[word],
-                    distinct=distinct,
+                    distinct=word in distinct,
                     quoted=word in said,
                 )
             )
