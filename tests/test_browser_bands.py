@@ -58,6 +58,7 @@ def test_the_stance_line_carries_the_measured_band(tension):
 
     result = Result()
     result.stance = stance
+    result.decision = None
     line = stance_line(result)
     assert line.text.endswith(f"Measured: {measured}.")
     assert ("possible tension" in line.text) is tension
