@@ -30,6 +30,7 @@ from engine.navigation.reasoners.registry import ReasonerSpec, make_reasoner
 from engine.navigation.result import NavResult
 from engine.navigation.substrate import Neighbourhood
 from engine.reading.questions import as_claim
+from engine.reading.words import mentions, stem
 from engine.review.claim_stance import stance_toward
 from engine.review.contest import Disclosure
 from engine.review.snapshot import ReviewSnapshot, review_stamp
@@ -262,8 +263,40 @@ def ask(
     # A typo the coverage report corrected is read as the sources spell it ("asprin").
     asked = result.coverage.respell(question) if result.coverage is not None else question
     stance = question_stance(asked, result.decision, result.coverage)
+    result = _read_relations(replace(result, stance=stance), opened, verifiers)
     spent = (time.perf_counter() - started) * 1000.0
-    return replace(result, stance=stance, latency_ms=result.latency_ms + spent)
+    return replace(result, latency_ms=result.latency_ms + spent)
+
+
+def _read_relations(
+    result: NavResult, opened: OpenWorkspace, verifiers: Registry[Verifier] | None
+) -> NavResult:
+    """Route again, hedged, a green answer whose relation the stance cannot read.
+
+    Coverage lets a relation the source states ("downregulated") meet the one a question
+    asks ("promote"), since which relation it is is the stance's to read. Unless the
+    stance of a yes/no or claim-shaped question reads that very word as a yes or a no (its
+    cue is on it), the asked relation was never said: the word is unmet, and the answer
+    stands at most hedged ("lead to negative outcomes" against "weight loss … improved").
+    """
+    coverage, decision, inp, stance = (
+        result.coverage,
+        result.decision,
+        result.route_input,
+        result.stance,
+    )
+    if coverage is None or decision is None or inp is None or stance is None:
+        return result
+    if not coverage.related or decision.label != "ANSWER":
+        return result
+    cue = stance.cue.mine if stance.relation is not StanceRelation.NEITHER else ""
+    read = [w for w in coverage.related if cue and mentions(stem(w.lower()), {stem(cue.lower())})]
+    if len(read) == len(coverage.related):
+        return result
+    unread = coverage.unread(read)
+    again = replace(inp, unmentioned=tuple(unread.unmentioned))
+    rerouted = route(again, workspace=opened.workspace.root, verifiers=verifiers)
+    return replace(result, decision=rerouted, route_input=again, coverage=unread)
 
 
 def _check(question: str) -> None:

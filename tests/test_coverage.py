@@ -146,3 +146,35 @@ def test_a_word_whose_stem_is_a_corpus_word_is_not_corrected():
     )
     assert question.corrections == {}
     assert question.measure(["tumour cells"]).blocking_count == 0
+
+
+@pytest.mark.parametrize(
+    ("question", "text", "related"),
+    [
+        ("Does BCL2 promote apoptosis?", "BCL2 was downregulated during apoptosis.", ("promote",)),
+        ("Does BCL2 promote apoptosis?", "BCL2 promoted apoptosis.", ()),
+        ("Is obesity associated with asthma?", "Obesity was linked to asthma.", ()),
+        ("Is obesity associated with asthma?", "Obesity caused asthma.", ()),
+        ("Does obesity cause asthma?", "Obesity was associated with asthma.", ("cause",)),
+        ("Is obesity associated with asthma?", "Obesity raised asthma rates.", ("associated",)),
+        ("Does vitamin D raise bone mass?", "Vitamin D elevated bone mass.", ()),
+        ("Does vitamin D raise bone mass?", "Vitamin D lowered bone mass.", ("raise",)),
+    ],
+    ids=[
+        "other-direction-is-the-stance's",
+        "same-word",
+        "same-link-family",
+        "stronger-link",
+        "weaker-link-is-no-cause",
+        "a-direction-is-no-association",
+        "same-direction-other-word",
+        "opposite-direction",
+    ],
+)
+def test_a_relation_said_only_in_other_words_is_left_to_the_stance(question, text, related):
+    report = terms(question).measure([text])
+    assert report.related == related, report.to_dict()
+    assert report.unmentioned == ()
+    unread = report.unread()
+    assert unread.unmentioned == related
+    assert report.unread(read=related).unmentioned == ()

@@ -106,3 +106,36 @@ STANCES = [
 )
 def test_negation_in_scope_and_swapped_words_never_support(claim, sentence, allowed):
     assert pair_stance(claim, sentence).relation.value in allowed
+
+
+@pytest.mark.parametrize(
+    ("question", "word"),
+    [
+        (
+            "In British men, does haplogroup I decrease the risk of cardiovascular disease?",
+            "decrease",
+        ),
+        ("Do hypocretin neurones suppress a panicprone state in rats?", "suppress"),
+    ],
+    ids=["haplogroup-counts-not-risk", "a-role-is-no-suppression"],
+)
+def test_a_relation_the_source_never_states_is_not_green(demo, question, word):
+    # The cited sentence states a relation of its own (or none) that no cue reads as the
+    # one asked: the answer may stand hedged, naming the word, never green.
+    result = ask(demo, question)
+    assert result.label != "ANSWER", result.prose
+    assert result.decision is not None and word in result.decision.unmentioned
+    assert result.stance is not None and result.stance.reading == "mixed"
+
+
+@pytest.mark.parametrize(
+    ("verb", "reading"), [("reduce", "yes"), ("increase", "no")], ids=["same-way", "opposite"]
+)
+def test_a_relation_said_in_other_words_and_read_by_the_stance_stays_green(demo, verb, reading):
+    asked = "in-hospital mortality in extremely preterm infants?"
+    question = f"Does screening echocardiography {verb} {asked}"
+    result = ask(demo, question)
+    assert (
+        result.label == "ANSWER" and "associated with lower in-hospital mortality" in result.prose
+    )
+    assert result.stance is not None and result.stance.reading == reading

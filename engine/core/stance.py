@@ -126,7 +126,8 @@ class Stance:
     """Whether the answer's evidence supports or contradicts the claim a question states.
 
     `cue` is what decided it; `evidence` is the cited sentence compared. Shown beside the
-    router's verdict, never changing it.
+    router's verdict; it never makes an answer greener (a relation it cannot read keeps a
+    yes/no question's answer from green: see `engine.api`).
     """
 
     relation: StanceRelation

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
@@ -25,7 +25,12 @@ from engine.navigation.spelling import (
     spells_out,
     split_compound,
 )
-from engine.reading.lexicon import DEGREE_WORDS, relation_word
+from engine.reading.lexicon import (
+    DEGREE_WORDS,
+    direction,
+    link_strength,
+    relation_word,
+)
 from engine.reading.rarity import Rarity
 from engine.reading.words import mentions, stem, surface_words, tokens
 
@@ -136,11 +141,17 @@ class Term:
     # their papers' titles, not only somewhere in the paper: `quoted` says whether it is.
     distinct: bool = False
     quoted: bool = True
+    # A relation word of the question the quoted text meets only with a relation of its own
+    # ("promote" asked, "downregulated" said): it is met only if the stance's cue reads that
+    # word as a yes or a no; `unread` marks one no cue read.
+    related: bool = False
+    unread: bool = False
 
     @property
     def unmet(self) -> bool:
-        """Whether the word keeps an answer from green: never used, or not where quoted."""
-        return not self.covered or (self.distinct and not self.quoted)
+        """Whether the word keeps an answer from green: never used, not where quoted, or a
+        relation the quoted text states differently and the stance cannot read."""
+        return not self.covered or (self.distinct and not self.quoted) or self.unread
 
     @property
     def typed(self) -> str:
@@ -155,6 +166,8 @@ class Term:
             "covered": self.covered,
             "distinct": self.distinct,
             "quoted": self.quoted,
+            "related": self.related,
+            "unread": self.unread,
         }
 
 
@@ -200,6 +213,19 @@ class CoverageReport:
         else:
             gaps = [t for t in self.terms if t.unmet and (t.covered or not t.salient)]
         return sorted(gaps, key=lambda t: (-t.weight, t.word))
+
+    @property
+    def related(self) -> tuple[str, ...]:
+        """Relation words of the question the quoted text meets only with relations of its own."""
+        return tuple(t.typed for t in self.terms if t.related)
+
+    def unread(self, read: Iterable[str] = ()) -> CoverageReport:
+        """The same report with each `related` word unmet but those `read` (as typed)."""
+        kept = set(read)
+        terms = tuple(
+            replace(t, unread=True) if t.related and t.typed not in kept else t for t in self.terms
+        )
+        return replace(self, terms=terms)
 
     @property
     def covered_share(self) -> float:
@@ -295,15 +321,28 @@ class QuestionTerms:
 
     def mentioned(self, text: str) -> frozenset[str]:
         """The question words `text` mentions (by `mentions`, or by the spelling rules)."""
+        return self._mentioned(text, relations=True)
+
+    def _mentioned(self, text: str, *, relations: bool) -> frozenset[str]:
+        """See `mentioned`; without `relations` a relation word counts only as itself, as a
+        link at least as strong ("linked", "caused" for "associated"), or as the same
+        direction ("elevated" for "increased")."""
         toks = tokens(text)
+        strongest = max((s for w in toks if (s := link_strength(w)) is not None), default=-1)
+        # A direction the text states the same way ("elevated" for "increased") is said.
+        directions = {d for w in toks if (d := direction(w)) is not None}
         said = {stem(w) for w in toks}
         same = mentions
         out = set()
         # A relation word of the question ("increases", "is associated with") is met by any
         # relation the text states: which one it states is the stance's to read.
-        relates = any(relation_word(w) for w in toks)
+        relates = relations and any(relation_word(w) for w in toks)
         for word in self.words:
-            if relates and relation_word(word):
+            if (
+                (relates and relation_word(word))
+                or _linked(word, strongest)
+                or direction(word) in directions - {None}
+            ):
                 out.add(word)
                 continue
             fixed = self._fixed.get(word)
@@ -326,7 +365,9 @@ class QuestionTerms:
         """
         texts = list(texts)
         mentioned = set().union(*(self.mentioned(text) for text in texts))
-        said = mentioned if quoted is None else set().union(*map(self.mentioned, quoted))
+        quoted = texts if quoted is None else list(quoted)
+        said = set().union(*map(self.mentioned, quoted))
+        itself = set().union(*(self._mentioned(t, relations=False) for t in quoted))
         distinct = set(self.distinct)
         terms = []
         for word in self.words:
@@ -341,6 +382,7 @@ class QuestionTerms:
                     self.shown[word],
                     distinct=word in distinct,
                     quoted=word in said,
+                    related=word in said and word not in itself,
                 )
             )
         return CoverageReport(tuple(terms), self.respelled)
@@ -369,3 +411,9 @@ def question_words(question: str) -> list[str]:
 def typed_words(question: str) -> dict[str, str]:
     """Each content word of the question -> the word as the user typed it."""
     return surface_words(unframed(question))
+
+
+def _linked(word: str, strongest: int) -> bool:
+    """Whether a question's link word is said by a text whose strongest link is `strongest`."""
+    strength = link_strength(word)
+    return strength is not None and strength <= strongest

@@ -65,6 +65,39 @@ def relation_word(word: str) -> bool:
     return len(word) > 2 and word.startswith(RELATION_PREFIXES)
 
 
+# Words that state a link with no direction, weakest family first: a word says what any word
+# of its own or a weaker family says ("caused" says "associated"), never what a stronger
+# one says ("associated" is no "causes"). A direction word ("raised") says a link only
+# where the stance reads it as the link asked (see `engine.api`).
+LINK_FAMILIES = {
+    "association": ("associat", "correlat", "link", "relat"),
+    "influence": (
+        "role", "contribut", "influenc", "affect", "effect", "impact", "mediat", "regulat",
+        "determin", "driv", "requir", "essential", "crucial", "predict",
+    ),
+    "causation": ("caus", "lead", "led", "result"),
+}  # fmt: skip
+
+
+def direction(word: str) -> tuple[str, int] | None:
+    """The axis ("quantity" or "valence") and sign a lower-cased direction word states."""
+    for axis in ("quantity", "valence"):
+        for sign, prefixes in CUES[axis].items():
+            if word.startswith(prefixes):
+                return axis, sign
+    return None
+
+
+def link_strength(word: str) -> int | None:
+    """How strong a link a lower-cased word states: its family's place in `LINK_FAMILIES`
+    (0 association, 1 influence, 2 causation), None for any other word."""
+    for strength, prefixes in enumerate(LINK_FAMILIES.values()):
+        # "effective" is a valence word ("effective treatment"), no "effect" of a link.
+        if word.startswith(prefixes) and not word.startswith("effective"):
+            return strength
+    return None
+
+
 # Words that say how much, how surely, or how a study reports, never what about: a
 # question's "significantly", "a broad range of", "across", "demonstrates" or "use" is not a
 # word its source must use. Negations and negating prefixes ("non") are never here.

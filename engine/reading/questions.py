@@ -60,10 +60,25 @@ _VERBS = frozenset(
 _WORD = re.compile(r"\S+")
 
 
+# A setting a question may open with before it asks ("In British men, does ...?").
+_SETTING = re.compile(
+    r"^\s*((?:in|among|for|during|after|at|on|under|within)\s[^,?]{1,80}),\s*", re.I
+)
+
+
 def yes_no(question: str) -> bool:
-    """Whether the question asks for a yes or a no (it opens with an auxiliary and asks)."""
-    text = question.strip()
+    """Whether the question asks for a yes or a no (it opens with an auxiliary, after a
+    setting such as "In older adults," at most, and asks)."""
+    text = _unset(question.strip())[0]
     return text.endswith("?") and _YES_NO.match(text) is not None
+
+
+def _unset(text: str) -> tuple[str, str]:
+    """The question without its opening setting, and the setting ("" when none)."""
+    found = _SETTING.match(text)
+    if found is None or _YES_NO.match(text[found.end() :]) is None:
+        return text, ""
+    return text[found.end() :], found.group(1)
 
 
 def as_claim(question: str) -> str | None:
@@ -74,7 +89,12 @@ def as_claim(question: str) -> str | None:
     """
     if not yes_no(question):
         return None
-    text = question.strip().rstrip("?").strip()
+    text, setting = _unset(question.strip())
+    if setting:
+        # The setting bounds the claim: "In men, does X raise Y?" asks "X raise Y in men".
+        claim = as_claim(text)
+        return f"{claim} {setting[:1].lower()}{setting[1:]}" if claim else None
+    text = text.rstrip("?").strip()
     framed = _LEAD_IN.sub("", text, count=1)
     if framed != text:
         return framed
