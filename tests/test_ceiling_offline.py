@@ -3,7 +3,7 @@ from collections import Counter
 import numpy as np
 
 from engine.datasets.scifact import labels_path
-from engine.evaluation.ceiling_offline import held_out_scores, observe
+from lab.ceiling_offline import held_out_scores, observe
 
 
 def test_every_claim_gets_one_standing_and_answers_are_hits(scifact_slice):

@@ -254,7 +254,7 @@ def test_real_scifact_pairs_are_typed_mostly_right(typer):
     # SciFact labels the abstract as a whole SUPPORT.
     assert sum(gold == got for gold, got in typed) >= 9
     # Precision first: the calibrated gate flags few contradictions, and none of them wrong
-    # here (its recall is measured over whole splits by engine.evaluation.tune_stance).
+    # here (its recall is measured over whole splits by lab.tune_stance).
     assert sum(got == "contradicts" for gold, got in typed if gold != "contradicts") == 0
 
 

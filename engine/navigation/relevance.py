@@ -7,7 +7,7 @@ question the note and the sentence cover, how far the note stands out from the r
 with meaning (how close the note's nearest sentence, its title and the restated sentence
 come to the question, and how far the note's nearest sentence stands out from the
 runner-up's) and with how many salient terms the claim names, in a logistic model fitted
-out of fold on SciFact train by `python -m engine.evaluation.fit_relevance`, folds grouped
+out of fold on SciFact train by `python -m lab.fit_relevance`, folds grouped
 by abstract, and checked on Climate-FEVER.
 
 The gate only chooses whether the reasoner restates or gives up. A salient term the note
@@ -137,7 +137,7 @@ class RelevanceGate:
 
 @lru_cache(maxsize=1)
 def shipped_gate() -> RelevanceGate | None:
-    """The gate fitted by `engine.evaluation.fit_relevance`, or None when the file is absent."""
+    """The gate fitted by `lab.fit_relevance`, or None when the file is absent."""
     try:
         return RelevanceGate.from_json(json.loads(GATE_PATH.read_text(encoding="utf-8")))
     except (OSError, ValueError, KeyError, TypeError):

@@ -3,19 +3,19 @@
 The stance model's contradiction probability ranks sentences within one note well but
 does not say how often a flagged pair is truly a contradiction: across a whole overlay
 most of its confident flags were pairs that merely share words. `Calibration` is a small
-logistic model fitted by `engine.evaluation.train_stance` on overlay-shaped candidates of SciFact
+logistic model fitted by `lab.train_stance` on overlay-shaped candidates of SciFact
 train (each claim against the abstracts retrieval offers it, cited or not) to the gold
 label "contradicts". Its output is a probability of being right, and the overlay's gate
 keeps a contradiction only when that probability reaches `threshold`.
 
 A `Family` is a kind of contradiction the logistic model under-rates out of domain: a
 named alignment feature at or above a bar. Its bar is chosen on train folds of both tuning
-sets (`engine.evaluation.tune_stance --fit-families`) and its confidence is the family's pooled rate
+sets (`lab.tune_stance --fit-families`) and its confidence is the family's pooled rate
 of being right there, so a family edge is admitted on its own evidence, not the model's.
 
 A `Band` is a range of that confidence with how often, out of fold, a flagged pair in it
 was right, in domain (SciFact, folds grouped by abstract) and out (Climate-FEVER, folds by
-claim text), measured by `engine.evaluation.stance_bands`. The typer calls a pair `contradicts` only
+claim text), measured by `lab.stance_bands`. The typer calls a pair `contradicts` only
 in a band whose measured precision reaches `CONTRADICTS_PRECISION`; a lower band's pair
 is a *possible tension*, kept for a reviewer with the band's precision beside it.
 """
@@ -120,7 +120,7 @@ def calibration_features(evidence: Evidence) -> dict[str, float]:
 
     Few and general on purpose: with the word-level and length features of the stance
     model as well, the calibration fitted SciFact better and transferred to Climate-FEVER
-    worse (see `engine.evaluation.train_stance`).
+    worse (see `lab.train_stance`).
     """
     f = evidence.features
     out = {

@@ -4,8 +4,8 @@ The typer reads the claim and each sentence of the note (`engine.review.passages
 (`engine.review.alignment`), and a small logistic model trained on the SciFact train split turns
 the comparison into probabilities of support, contradiction or neither. The weights, the
 word rarities and the decision thresholds live in `engine/data/stance_model.json`;
-`python -m engine.evaluation.train_stance` rebuilds that file and
-`python -m engine.evaluation.tune_stance` reports how well it does.
+`python -m lab.train_stance` rebuilds that file and
+`python -m lab.tune_stance` reports how well it does.
 """
 
 from __future__ import annotations

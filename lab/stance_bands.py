@@ -1,6 +1,6 @@
 """Measure how often a machine contradiction is right in each band of its confidence, out of fold.
 
-`python -m engine.evaluation.stance_bands [--write] [--climate-fever PATH]` reads every
+`python -m lab.stance_bands [--write] [--climate-fever PATH]` reads every
 overlay-shaped SciFact train pair (each claim against the abstracts retrieval offers it in the demo
 workspace; `make demo`) and every Climate-FEVER claim/evidence pair once with the offline
 stance model, then replays the contradiction calibration out of fold:
@@ -31,10 +31,13 @@ from pathlib import Path
 import numpy as np
 
 from engine.core.stance import ContradictionCue
-from engine.evaluation.fit_relevance import cited_docs
 from engine.evaluation.folds import claim_folds
-from engine.evaluation.train_stance import _standardise, fit_binary
-from engine.evaluation.tune_stance import (
+from engine.review import calibration, stance
+from engine.review.calibration import CONTRADICTS_PRECISION, Band, Family
+from engine.review.passages import passage
+from lab.fit_relevance import cited_docs
+from lab.train_stance import _standardise, fit_binary
+from lab.tune_stance import (
     CLIMATE_FEVER,
     FAMILY_BARS,
     ROOT,
@@ -45,9 +48,6 @@ from engine.evaluation.tune_stance import (
     overlay_pairs,
     shipped_calibration,
 )
-from engine.review import calibration, stance
-from engine.review.calibration import CONTRADICTS_PRECISION, Band, Family
-from engine.review.passages import passage
 
 FOLDS = 5
 L2 = 3.0
@@ -203,7 +203,7 @@ def report(found: list[Band]) -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m engine.evaluation.stance_bands")
+    parser = argparse.ArgumentParser(prog="python -m lab.stance_bands")
     parser.add_argument("--climate-fever", type=Path, default=CLIMATE_FEVER)
     parser.add_argument("--write", action="store_true", help="save calibration and bands")
     args = parser.parse_args()

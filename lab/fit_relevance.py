@@ -1,12 +1,12 @@
 """Fit the offline reasoner's relevance gate on SciFact train, out of fold, and report it.
 
-`python -m engine.evaluation.fit_relevance [--write] [--climate-fever PATH]` navigates every SciFact
+`python -m lab.fit_relevance [--write] [--climate-fever PATH]` navigates every SciFact
 train claim over the demo workspace twice, once on words alone (no encoder) and once with
 hybrid retrieval and meaning, keeps what the reasoner saw when it answered, and replays
 the answer choice:
 
 - **before**: words alone, the shipped coverage thresholds, and those thresholds picked per
-  fold on the other folds (as `engine.evaluation.tune_offline` does);
+  fold on the other folds (as `lab.tune_offline` does);
 - **after**: the relevance gate (`engine/navigation/relevance.py`), a logistic blend of the
   lexical measurements with nearest-sentence cosines; for each held-out fold, its
   weights, its bar and the sentence choice's weight on meaning are fitted and picked on the
@@ -43,7 +43,6 @@ from engine.api import ask, open_workspace
 from engine.core.encoder import ENV_ENCODER
 from engine.evaluation.folds import FOLDS, claim_folds
 from engine.evaluation.scifact import GoldClaim, load_gold, run_claims, score
-from engine.evaluation.train_stance import _standardise, fit_binary
 from engine.navigation.coverage import claim_shaped
 from engine.navigation.navigator import Action, NavState
 from engine.navigation.reasoners.candidates import (
@@ -57,8 +56,9 @@ from engine.navigation.reasoners.offline import OfflineReasoner
 from engine.navigation.relevance import GATE_PATH, Relevance, RelevanceGate
 from engine.workspace.notes import Store
 from engine.workspace.passages import PASSAGE_BOX
+from lab.train_stance import _standardise, fit_binary
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 L2 = 1.0
 FLOOR = 0.80  # citation precision and no-evidence abstention asked of every setting
 LEVELS = (0.80, 0.85, 0.90)
@@ -374,7 +374,7 @@ def final_gate(by_weight: dict[float, list[Case]], fingerprint: str) -> tuple[Re
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m engine.evaluation.fit_relevance")
+    parser = argparse.ArgumentParser(prog="python -m lab.fit_relevance")
     parser.add_argument("--workspace", type=Path, default=ROOT / "demo" / "scifact")
     parser.add_argument("--claims", type=Path, default=ROOT / "data/scifact/claims_train.jsonl")
     parser.add_argument("--write", action="store_true", help="save the gate fitted on all claims")

@@ -1,11 +1,11 @@
 """Train the offline stance model and write `engine/data/stance_model.json`.
 
-Run with `python -m engine.evaluation.train_stance` (or `--calibration-only` to refit only the
+Run with `python -m lab.train_stance` (or `--calibration-only` to refit only the
 contradiction calibration over the weights already in the file). Deterministic: the same
 data gives the same file. Only the `fit` half of SciFact train is used, to learn the
 weights, to pick the thresholds and to fit the calibration (its strength and bar chosen by
 cross-validation over folds of the fit half); the `held` half and Climate-FEVER are left
-for `engine.evaluation.tune_stance` to report.
+for `lab.tune_stance` to report.
 
 The calibration learns from overlay-shaped pairs: each fit-half claim against the
 abstracts that retrieval over the demo workspace (`make demo`) offers it, cited or not, as
@@ -33,9 +33,9 @@ import numpy as np
 from engine.core.text import tokens
 from engine.evaluation.folds import FOLDS, claim_folds, fold_of
 from engine.evaluation.scifact import load_gold
-from engine.evaluation.tune_stance import ROOT, Pair, corpus, overlay_pairs, scifact_pairs
 from engine.reading.words import short_stem
 from engine.review import alignment, calibration, passages, stance
+from lab.tune_stance import ROOT, Pair, corpus, overlay_pairs, scifact_pairs
 
 MIN_DF = 8  # rarer stems fall back to the default rarity, which keeps the table small
 L2 = 1e-2

@@ -1,6 +1,6 @@
 """Out-of-domain check of the answer stance on Climate-FEVER claim/evidence pairs.
 
-`python -m engine.evaluation.stance_ood PATH/climate-fever.jsonl` prints, for every evidence
+`python -m lab.stance_ood PATH/climate-fever.jsonl` prints, for every evidence
 sentence labelled SUPPORTS, REFUTES or NOT_ENOUGH_INFO, how often the stance the app would show
 (`supports`, `contradicts`, `neither`) is right. Nothing is tuned on it.
 """
@@ -20,7 +20,7 @@ EXPECTED = {"SUPPORTS": "supports", "REFUTES": "contradicts"}
 def main(argv: list[str]) -> int:
     if len(argv) != 1:
         print(
-            "usage: python -m engine.evaluation.stance_ood PATH/climate-fever.jsonl",
+            "usage: python -m lab.stance_ood PATH/climate-fever.jsonl",
             file=sys.stderr,
         )
         return 2

@@ -1,6 +1,6 @@
 """Print how the gated offline typer does on SciFact train (both halves) and Climate-FEVER.
 
-Run with `python -m engine.evaluation.tune_stance`. SciFact comes from the repo's `data/scifact/`;
+Run with `python -m lab.tune_stance`. SciFact comes from the repo's `data/scifact/`;
 Climate-FEVER is read from `--climate-fever PATH`, else `$SYNAPSE_CLIMATE_FEVER`, else a
 `shared/data/climate-fever/` beside the checkout (or one level above) when present, and
 skipped otherwise (it is a
@@ -41,7 +41,7 @@ from engine.review.passages import passage
 from engine.review.typers import Typer, make_typer
 from engine.workspace.opened import open_workspace
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 SCIFACT = ROOT / "data" / "scifact"
 DEMO = ROOT / "demo" / "scifact"
 BANDS = (0.5, 0.6, 0.7, 0.8, 0.9, 1.01)
@@ -362,7 +362,7 @@ def fit_families(shaped: list[Pair], climate: list[Pair], *, write: bool) -> str
 
 
 def _arguments() -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m engine.evaluation.tune_stance")
+    parser = argparse.ArgumentParser(prog="python -m lab.tune_stance")
     parser.add_argument(
         "--climate-fever",
         type=Path,

@@ -1,6 +1,6 @@
 """How far a lexical gate can take the offline reasoner's evidence recall on SciFact train.
 
-`python -m engine.evaluation.ceiling_offline [WORKSPACE [CLAIMS]]` (defaults: demo/scifact and
+`python -m lab.ceiling_offline [WORKSPACE [CLAIMS]]` (defaults: demo/scifact and
 data/scifact/claims_train.jsonl) navigates every claim once with the shipped reasoner and
 prints three things:
 
@@ -31,8 +31,6 @@ import numpy as np
 
 from engine.api import OpenWorkspace, open_workspace
 from engine.evaluation.scifact import SCIFACT_BOX, GoldClaim
-from engine.evaluation.train_stance import cross_validated
-from engine.evaluation.tune_offline import recorded
 from engine.navigation.navigator import NavState
 from engine.navigation.reasoners.candidates import (
     Candidate,
@@ -41,6 +39,8 @@ from engine.navigation.reasoners.candidates import (
     stands_out,
     strong,
 )
+from lab.train_stance import cross_validated
+from lab.tune_offline import recorded
 
 PREFIX = f"zk:{SCIFACT_BOX}:"
 # The issue's evidence-recall target; the listing stops at the first gate reaching it.

@@ -1,6 +1,6 @@
 """Tune when the offline reasoner restates a sentence, on SciFact train with five folds.
 
-`python -m engine.evaluation.tune_offline [WORKSPACE [CLAIMS]]` (defaults: demo/scifact and
+`python -m lab.tune_offline [WORKSPACE [CLAIMS]]` (defaults: demo/scifact and
 data/scifact/claims_train.jsonl) navigates every claim once with the shipped reasoner,
 keeps what it saw when it answered (watching the walk through `navigate`'s observer), and
 replays the answer choice over a grid of salience shares, mention rules (typo corrections,
