@@ -8,9 +8,9 @@ import time
 from pathlib import Path
 
 from bench.timing import median, row, sample_ms
-from engine.core.llm import LLMConfig, OpenAIChat
 from engine.core.quote import quote_needle, verify_quote
 from engine.core.traceability import OrphanKind, OrphanSpan, Traceability, TraceMode
+from engine.models.llm import LLMConfig, OpenAIChat
 from engine.navigation.grounding import ground_node
 from engine.workspace.front_matter import parse_note
 from engine.workspace.notes import Store

@@ -29,15 +29,6 @@ if TYPE_CHECKING:
     )
     from engine.core.epistemics import HonestyViolation, Tier, Verdict
     from engine.core.errors import ConfigError, EngineError, PayloadError, WorkspaceError
-    from engine.core.llm import (
-        ENV_API_KEY,
-        ENV_BASE_URL,
-        ENV_MODEL,
-        PLACEHOLDER_KEY,
-        LLMConfig,
-        OpenAIChat,
-        check_connection,
-    )
     from engine.core.model import CONTRADICTS, Address, Claim, Edge, ReasoningDAG
     from engine.core.quote import QuoteMatch, verify_quote
     from engine.core.router import REASON_EXPLANATIONS, Cause, Decision, Reason, route
@@ -48,6 +39,15 @@ if TYPE_CHECKING:
     from engine.core.wire import Draft, parse_json, parse_payload
     from engine.evidence import answer_evidence, audit_answer, cite_labels
     from engine.importers.zotero import import_zotero
+    from engine.models.llm import (
+        ENV_API_KEY,
+        ENV_BASE_URL,
+        ENV_MODEL,
+        PLACEHOLDER_KEY,
+        LLMConfig,
+        OpenAIChat,
+        check_connection,
+    )
     from engine.navigation.budget import Budget
     from engine.navigation.navigator import Policy
     from engine.navigation.outcomes import Failure, FailureKind, GiveUp, GiveUpReason, Match

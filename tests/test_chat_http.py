@@ -4,7 +4,7 @@ import threading
 
 import pytest
 
-from engine.core.llm import CANCELLED, LLMConfig, OpenAIChat
+from engine.models.llm import CANCELLED, LLMConfig, OpenAIChat
 from tests.chat_server import (
     ChatServer,
     chat_server_fixture,  # noqa: F401 (registers the chat_server fixture)

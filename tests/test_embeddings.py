@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from engine.api import ask, open_workspace
-from engine.core.encoder import load_encoder
+from engine.models.encoder import load_encoder
 from engine.workspace.embeddings import (
     MAGIC,
     SCAN_SLICE,

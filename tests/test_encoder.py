@@ -10,14 +10,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.core.encoder import (
+from engine.core.registry import Registry
+from engine.models.encoder import (
     ENCODERS,
     EncoderUnavailable,
     lexical_notice,
     load_encoder,
 )
-from engine.core.minilm import ENV_MODEL, MiniLM
-from engine.core.registry import Registry
+from engine.models.minilm import ENV_MODEL, MiniLM
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -127,7 +127,7 @@ def test_loading_the_encoder_writes_nothing_under_home(tmp_path):
     home.mkdir()
     env = {**os.environ, "HOME": str(home), "XDG_CACHE_HOME": str(home / ".cache")}
     env.pop("ORT_DISABLE_TELEMETRY", None)
-    code = "from engine.core.minilm import MiniLM; MiniLM.load().encode(['A sentence.'])"
+    code = "from engine.models.minilm import MiniLM; MiniLM.load().encode(['A sentence.'])"
     done = subprocess.run(
         [sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, timeout=300
     )

@@ -10,8 +10,8 @@ import pytest
 
 from engine.api import ask as ask_workspace
 from engine.api import open_workspace
-from engine.core.llm import LLMConfig, OpenAIChat
 from engine.core.text import sentences
+from engine.models.llm import LLMConfig, OpenAIChat
 from engine.navigation.reasoners.model import ModelReasoner
 from tests.chat_server import (
     ChatServer,

@@ -7,7 +7,7 @@ import urllib.request
 import pytest
 
 from engine.core.errors import ConfigError
-from engine.core.llm import (
+from engine.models.llm import (
     CONNECTION_CHECK_PROMPT,
     PLACEHOLDER_KEY,
     ChatReply,

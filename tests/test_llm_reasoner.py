@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from engine.core.llm import LLMConfig, OpenAIChat
+from engine.models.llm import LLMConfig, OpenAIChat
 from engine.navigation.reasoners.model import (
     NODE_CHARS,
     SYSTEM_PROMPT,

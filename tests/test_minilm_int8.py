@@ -9,8 +9,8 @@ import sys
 import numpy as np
 import pytest
 
-from engine.core.minilm import ENV_FOLDED, MiniLM
-from engine.core.minilm_int8 import DERIVED_SHA256, derived_path
+from engine.models.minilm import ENV_FOLDED, MiniLM
+from engine.models.minilm_int8 import DERIVED_SHA256, derived_path
 
 TEXTS = [
     "Vitamin D supplementation reduces the risk of falls in older women.",

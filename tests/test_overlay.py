@@ -4,11 +4,11 @@ from datetime import datetime
 import pytest
 
 from engine.api import open_workspace
-from engine.core.encoder import ENV_ENCODER
 from engine.core.errors import ConfigError
-from engine.core.llm import LLMConfig, OpenAIChat
 from engine.core.stance import ContradictionCue
 from engine.datasets.scifact import import_scifact
+from engine.models.encoder import ENV_ENCODER
+from engine.models.llm import LLMConfig, OpenAIChat
 from engine.review.overlay import (
     OVERLAY_PATH,
     OverlayConfig,

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from engine.api import ask, open_workspace
-from engine.core.llm import LLMConfig, OpenAIChat
+from engine.models.llm import LLMConfig, OpenAIChat
 from engine.navigation.outcomes import FailureKind
 from engine.navigation.reasoners.model import ModelReasoner
 from engine.review.overlay import build_overlay, note_text

@@ -7,7 +7,7 @@ import tomllib
 import pytest
 
 from engine.api import ask, open_workspace
-from engine.core.llm import ENV_API_KEY, ENV_BASE_URL, ENV_MODEL, LLMConfig, OpenAIChat
+from engine.models.llm import ENV_API_KEY, ENV_BASE_URL, ENV_MODEL, LLMConfig, OpenAIChat
 from engine.navigation.reasoners.model import ModelReasoner
 from tests.chat_server import (
     ChatServer,
@@ -94,7 +94,7 @@ def test_logs_and_export_of_model_backed_asks_never_carry_the_key(lab_path, capl
         opened.close()
     assert (failed.label, answered.label) == ("ABSTAIN", "ANSWER")
     assert "refused the credentials" in str(failed.failure)
-    assert any(r.name == "engine.core.llm" for r in caplog.records)
+    assert any(r.name == "engine.models.llm" for r in caplog.records)
     exposed = [caplog.text, failed.to_json(), answered.to_json()]
     exposed += [record.getMessage() for record in caplog.records]
     assert all(KEY_HEAD not in text for text in exposed)

@@ -3,9 +3,9 @@ from dataclasses import replace
 import pytest
 
 from engine.api import open_workspace
-from engine.core.encoder import ENV_ENCODER
-from engine.core.llm import LLMConfig, OpenAIChat
 from engine.datasets.scifact import import_scifact
+from engine.models.encoder import ENV_ENCODER
+from engine.models.llm import LLMConfig, OpenAIChat
 from engine.review.overlay import Overlay, OverlayEdge, build_overlay
 from engine.review.relations import Relation
 from engine.review.synthesis import (

@@ -3,8 +3,8 @@ import json
 import pytest
 
 from engine.core.errors import ConfigError
-from engine.core.llm import ChatReply, LLMConfig, OpenAIChat
 from engine.core.registry import Registry
+from engine.models.llm import ChatReply, LLMConfig, OpenAIChat
 from engine.review.typers import (
     TYPERS,
     GatedTyper,

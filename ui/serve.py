@@ -25,7 +25,7 @@ from engine import ENV_WORKSPACES_ROOT, Worker
 # Imported before the server starts, so the first visitor does not wait for them.
 WARM = (
     "engine.api",
-    "engine.core.llm",
+    "engine.models.llm",
     "engine.review.matrix",
     "present.graphs",
     "present.heatmap",

@@ -62,7 +62,7 @@ def _configure_index(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_index(args: argparse.Namespace) -> int:
-    from engine.core.encoder import load_encoder
+    from engine.models.encoder import load_encoder
     from engine.workspace.index import Index
     from engine.workspace.opened import save_passages
     from engine.workspace.semantic import open_meaning

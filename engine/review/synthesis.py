@@ -33,8 +33,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from engine.core.llm import ChatModel, LLMConfig, OpenAIChat
 from engine.core.text import bidi_controls, control_names, one_line
+from engine.models.llm import ChatModel, LLMConfig, OpenAIChat
 from engine.reading.words import tokens as ranking_tokens
 from engine.review.figures import untraced_figures, without_spelled_figures
 from engine.review.matrix import is_high_value

@@ -22,9 +22,9 @@ from typing import Protocol
 
 from engine.core.errors import ConfigError
 from engine.core.jsonsafe import member
-from engine.core.llm import ChatModel, LLMConfig, OpenAIChat
 from engine.core.registry import PLUGIN_GROUPS, Registry
 from engine.core.stance import ContradictionCue
+from engine.models.llm import ChatModel, LLMConfig, OpenAIChat
 from engine.review.relations import Relation, Typing
 from engine.review.stance import (
     OfflineTyper,

@@ -13,9 +13,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
-from engine.core.encoder import load_encoder
 from engine.core.errors import WorkspaceError
 from engine.core.heap import give_back
+from engine.models.encoder import load_encoder
 from engine.workspace.index import Index, UpdateStats
 from engine.workspace.index_reader import index_from_snapshot
 from engine.workspace.index_rows import note_stamp

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.core.encoder import Encoder, EncoderChoice, lexical_notice
+from engine.models.encoder import Encoder, EncoderChoice, lexical_notice
 from engine.workspace.embeddings import (
     SentenceVectors,
     VectorStats,

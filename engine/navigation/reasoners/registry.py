@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.core.errors import ConfigError
-from engine.core.llm import LLMConfig, OpenAIChat
 from engine.core.registry import PLUGIN_GROUPS, Registry
+from engine.models.llm import LLMConfig, OpenAIChat
 from engine.navigation.navigator import Policy
 from engine.navigation.reasoners.model import ModelReasoner
 from engine.navigation.reasoners.offline import OfflineReasoner

@@ -6,7 +6,7 @@ to choose among them or to give up; what is green is decided by the router's lic
 exact confirmed text, never by a similarity. Without an encoder (its packages absent, or
 `SYNAPSE_ENCODER=none`) everything works on words alone, and `EncoderChoice.notice` says so.
 
-The built-in `minilm` (all-MiniLM-L6-v2, int8 ONNX, `engine.core.minilm`) registers here the
+The built-in `minilm` (all-MiniLM-L6-v2, int8 ONNX, `engine.models.minilm`) registers here the
 same way a user's encoder would: `register("name", factory)`, where the factory returns an
 `Encoder` or raises `EncoderUnavailable` with the reason.
 """
@@ -125,7 +125,7 @@ def lexical_notice(choice: EncoderChoice) -> str:
 
 def _minilm() -> Encoder:
     # Imported only when chosen, so a command that never encodes never loads onnxruntime.
-    from engine.core.minilm import MiniLM
+    from engine.models.minilm import MiniLM
 
     return MiniLM.load()
 

