@@ -66,6 +66,7 @@ if TYPE_CHECKING:
         distinct_labels,
         filter_frame,
         is_high_value,
+        next_open,
         page_rows,
         relations_in,
         review_matrix,
