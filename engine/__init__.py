@@ -29,8 +29,9 @@ if TYPE_CHECKING:
     )
     from engine.core.epistemics import HonestyViolation, Tier, Verdict
     from engine.core.errors import ConfigError, EngineError, PayloadError, WorkspaceError
+    from engine.core.licensing import Fit
     from engine.core.model import CONTRADICTS, Address, Claim, Edge, ReasoningDAG
-    from engine.core.quote import QuoteMatch, verify_quote
+    from engine.core.quote import MatchMethod, QuoteMatch, verify_quote
     from engine.core.router import REASON_EXPLANATIONS, Cause, Decision, Reason, route
     from engine.core.stance import ContradictionCue, Cue, CueShape, Stance, StanceRelation
     from engine.core.text import reveal, shorten
@@ -65,6 +66,7 @@ if TYPE_CHECKING:
         distinct_labels,
         filter_frame,
         is_high_value,
+        next_open,
         page_rows,
         relations_in,
         review_matrix,

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 from engine import Cause, GiveUpReason, NavResult, Reason, VerifierStatus
 from present import answer
+from present.checks import floor_fit, floor_line
 
 # The headline's words for each cause, in the order the router reports them.
 CAUSE_WORDS = {
@@ -102,6 +103,8 @@ def headline(result: NavResult) -> str:
         given_up = result.given_up
         if cause is Cause.UNVERIFIED_CONCLUSION and given_up is not None:
             words.append(_GIVE_UP_WORDS[given_up.reason])
+        elif cause is Cause.NOT_FOUND_VERBATIM and _quoted_not_whole(result):
+            words.append("quote not a whole sentence")
         else:
             words.append(CAUSE_WORDS[cause])
     if not words and result.decision is not None:
@@ -156,9 +159,7 @@ def lines(
         out.append(f"The prose says something no single verified claim licenses: {why}.")
     elif cause is Cause.NOT_FOUND_VERBATIM:
         for cid in decision.floored:
-            out.append(
-                f"The sentence “{texts.get(cid, '')}” is not found word for word in what it cites."
-            )
+            out.append(floor_line(decision, cid, texts.get(cid, "")))
     elif cause is Cause.UNVERIFIED_CONCLUSION:
         if result.given_up is not None:
             out.append(f"The reasoner gave up: {result.given_up.explanation(gaps_named=False)}.")
@@ -167,6 +168,17 @@ def lines(
     elif cause is Cause.CLOSED_BOOK:
         out.append("Nothing verified that was retrieved anchors the answer (closed book).")
     return out
+
+
+def _quoted_not_whole(result: NavResult) -> bool:
+    """Whether every floored claim's quote is found but sits inside or across sentences."""
+    decision = result.decision
+    floored = decision.floored if decision is not None else ()
+    return (
+        decision is not None
+        and bool(floored)
+        and all(floor_fit(decision, cid) is not None for cid in floored)
+    )
 
 
 def _missing_lines(result: NavResult) -> list[str]:

@@ -27,6 +27,7 @@ from engine import (
     passage_place,
     shorten,
 )
+from present.checks import floor_note
 from present.graph_page import PAST_EDGE, PREMISE_EDGE, SEED_EDGE, network, render
 from present.markup import (
     esc,
@@ -427,7 +428,7 @@ def _claim_tip(claim: Claim, decision: Decision, violation: HonestyViolation | N
     if asserted := decision.asserted.get(claim.id):
         lines.append(f"asserted: {esc(asserted.value)}")
     if claim.id in decision.floored:
-        lines.append("floored: the cited text does not contain it")
+        lines.append(esc(floor_note(decision, claim.id)))
     if violation:
         lines.append(
             f"⚠ honesty: asserted {esc(violation.asserted.value)} above derived "

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Mapping, Sequence
 
 from engine import (
     NavResult,
 )
+from present.checks import check_words, confirmed_words, floor_note
 from present.markup import esc, status_chip
 
 
@@ -32,7 +32,7 @@ def claim_rows(result: NavResult) -> list[dict]:
                 "asserted": asserted.value if asserted else "",
                 "derived": verdict.wire().value if verdict else "",
                 "flags": list(verdict.flags()) if verdict else [],
-                "floored": cid in decision.floored,
+                "floored": floor_note(decision, cid) if cid in decision.floored else "",
                 "violation": cid in violated,
                 "premises": list(claim.premises),
                 "cites": list(claim.cites),
@@ -61,7 +61,7 @@ def ground_rows(result: NavResult, *, citations: Mapping[str, str] | None = None
             row["reference"] = citations.get(ref, "")
         score = check.to_dict()["score"] if check else None  # a non-finite score is dropped
         # What was confirmed comes first: on a narrow screen it stays in view.
-        row["confirmed text"] = _confirmed(check, node)
+        row["confirmed text"] = confirmed_words(check, bool(node and node.verified))
         rows.append(
             row
             | {
@@ -71,21 +71,13 @@ def ground_rows(result: NavResult, *, citations: Mapping[str, str] | None = None
                 "method": (check.method if check else "") or "",
                 "score": score,
                 "page": int(check.page) if check and check.page is not None else None,
+                "found": check_words(check),
                 "near miss": (check.near_miss if check else "") or "",
                 "detail": (check.detail if check else "")
                 or ("" if node else "no verdict: a missing hop"),
             }
         )
     return rows
-
-
-def _confirmed(check, node) -> str:
-    """The text of the node a verifier confirmed: the only text that licenses a restatement."""
-    if check is None:
-        return "its text, checked elsewhere (given status)" if node and node.verified else ""
-    if check.ok and check.confirmed_source_text:
-        return textwrap.shorten(check.confirmed_source_text, 240, placeholder=" …")
-    return "none: nothing of its text was confirmed" if check.ok else ""
 
 
 def _ground_summary(row: Mapping | None, ref: str) -> str:
@@ -97,6 +89,8 @@ def _ground_summary(row: Mapping | None, ref: str) -> str:
     if row["score"] is not None:
         bits.append(f"score {row['score']:.1f}")
     text = f"{ref}: {', '.join(bits)}"
+    if row["found"]:
+        text += f" — {row['found']}"
     if row["near miss"]:
         text += f" — near miss “{row['near miss']}”"
     return text
@@ -151,7 +145,7 @@ def claims_table_html(rows: Sequence[Mapping]) -> str:
         name = esc(row["claim"]) + (" <b>(conclusion)</b>" if row["conclusion"] else "")
         notes = []
         if row["floored"]:
-            notes.append("floored: not licensed by its sources")
+            notes.append(row["floored"])
         if row["premises"]:
             notes.append("rests on " + ", ".join(row["premises"]))
         text = esc(row["text"]) + "".join(

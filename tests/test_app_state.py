@@ -12,6 +12,7 @@ from tests.apptest import clear_caches  # noqa: F401 (empties Streamlit's caches
 from tests.conftest import MOMENTUM_LAB, ROOT
 from tests.test_app import APP, CRASH, SIGNAL, ask, banner
 from tests.workspaces import make_workspace
+from ui.state import remembered
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -105,8 +106,8 @@ def test_a_question_with_an_address_is_never_a_link(lab_app):
 
 def test_the_landing_lists_one_example_per_verdict_and_stance():
     examples = landing_examples(read_examples(MOMENTUM_LAB))
-    assert [e.label for e in examples] == ["ANSWER", "HEDGED ANSWER", "ABSTAIN", "ABSTAIN"]
-    assert [e.stance for e in examples] == ["supports", "", "", "contradicts"]
+    assert [e.label for e in examples] == ["ANSWER", "HEDGED ANSWER", "ABSTAIN", "ANSWER"]
+    assert [e.stance for e in examples] == ["", "", "", "contradicts"]
 
 
 @pytest.mark.parametrize("index", range(4))
@@ -125,3 +126,18 @@ def test_the_landing_offers_the_bundled_lab(scifact_slice, monkeypatch):
     at.button(key="home_lab").click().run()
     assert not at.exception
     assert Path(at.text_input(key="workspace_path").value) == ROOT / "examples" / "momentum-lab"
+
+
+@pytest.mark.parametrize(
+    ("recent", "asked", "kept"),
+    [
+        ((), "A?", ("A?",)),
+        (("A?",), "B?", ("B?", "A?")),
+        (("B?", "A?"), " A? ", ("A?", "B?")),
+        (("A?",), "   ", ("A?",)),
+        (tuple(f"Q{n}?" for n in range(8)), "New?", ("New?", *(f"Q{n}?" for n in range(7)))),
+    ],
+    ids=["first", "latest-first", "asked-again-moves-up", "blank-ignored", "at-most-eight"],
+)
+def test_recent_questions_keep_the_latest_first_once_each(recent, asked, kept):
+    assert remembered(recent, asked) == kept

@@ -87,10 +87,11 @@ def test_practice_wrong_keeps_the_pair_and_the_canon_grounded(lab_path: Path, tm
         assert [json.loads(x)["decision"] for x in lines] == ["practice-wrong"]
         shots(page, "claim-matrix-detail")
 
-        # "Next" moves on to the next pair nobody has decided.
+        # "Next" moves on to the next undecided pair after this one, not back to the first
+        # pair skipped (z-sig-03), although the decision re-sorted the queue.
         page.get_by_role("button", name="Next pair to review →").click()
         wait_idle(page)
-        expect(heading(page)).to_contain_text("zk:finance:z-sig-03")
+        expect(heading(page)).to_contain_text("zk:finance:z-crash-05")
 
         # The canon claim stays grounded: asking its sentence answers.
         open_page(page, "Navigate")

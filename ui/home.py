@@ -61,7 +61,7 @@ if not any(e.label == "HEDGED ANSWER" for e in examples) and examples:
         "answer: examples/momentum-lab has one."
     )
 for i, example in enumerate(examples):
-    tags = [example.label] + ([f"sources {example.stance}"] if example.stance else [])
+    tags = [example.label] + ([f"source {example.stance}"] if example.stance else [])
     left, right = st.columns([5, 2], vertical_alignment="center")
     chosen = left.button(
         md_escape(example.question), key=KEYS.home_example(i), use_container_width=True

@@ -14,6 +14,7 @@ from engine import (
     cell_detail,
     edge_key,
     find_edge,
+    next_open,
     page_rows,
     record,
 )
@@ -134,7 +135,7 @@ def detail_pane(worker: Worker, overlay: Overlay, row: pd.Series) -> None:
     st.markdown(f"**Rationale** — {md_escape(detail.rationale or 'none given')}")
 
 
-def _decide(root: str, frame: pd.DataFrame, decision: TriageDecision) -> None:
+def _decide(root: str, frame: pd.DataFrame, decision: TriageDecision, tokens: list[str]) -> None:
     """Record the decision on the edge selected now; answers made before it are forgotten.
 
     The edge comes from the page's one selection at click time, not from the button: a
@@ -147,6 +148,7 @@ def _decide(root: str, frame: pd.DataFrame, decision: TriageDecision) -> None:
         return
     row = hits.iloc[0].to_dict()
     session[KEYS.matrix_decided] = token  # the decided pair stays selected until "Next"
+    session[KEYS.matrix_walk] = list(tokens)  # the order "Next" walks on from, before a re-sort
     _forget_queue_click()
     note_key = KEYS.triage_note(token)
     note = session.get(note_key, "")
@@ -172,13 +174,11 @@ def _next(tokens: list[str], frame: pd.DataFrame) -> None:
     session.pop(KEYS.matrix_decided, None)
     _forget_queue_click()
     now = session.get(KEYS.matrix_selected)
-    start = tokens.index(now) + 1 if now in tokens else 0
     open_pairs = set(
         frame[(frame["triage"] == "") & frame["relation"].isin(cells.CANDIDATES)]["edge_id"]
     )
-    ahead = tokens[start:] + tokens[:start]
-    following = next((t for t in ahead if t in open_pairs and t != now), None)
-    session[KEYS.matrix_selected] = following or (ahead[0] if ahead else now)
+    walked = session.pop(KEYS.matrix_walk, None) or []
+    session[KEYS.matrix_selected] = next_open(walked, tokens, open_pairs, now)
 
 
 def triage_pane(root: str, frame: pd.DataFrame, row: pd.Series, tokens: list[str]) -> None:
@@ -204,6 +204,6 @@ def triage_pane(root: str, frame: pd.DataFrame, row: pd.Series, tokens: list[str
             label,
             key=KEYS.triage(decision),
             on_click=_decide,
-            args=(root, frame, decision),
+            args=(root, frame, decision, tokens),
             help=sides.decision_effect(decision),
         )

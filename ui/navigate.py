@@ -52,6 +52,7 @@ elif pending:
     shared.ask(pending)
 
 result = app_state.asked()
+shared.recent_panel(result.run.question if result else "")
 
 
 def enter_asks() -> None:

@@ -60,8 +60,31 @@ def ask(question: str) -> bool:
     state[KEYS.playing] = False
     state[KEYS.question_draft] = question
     state[KEYS.url_q] = question
+    app_state.remember_question(question)
     st.query_params["q"] = question
     return True
+
+
+def _ask_again(question: str) -> None:
+    """A recent question, clicked: back in the box and asked on this run."""
+    state = st.session_state
+    state[KEYS.question] = state[KEYS.question_draft] = state[KEYS.ask_now] = question
+
+
+def recent_panel(shown: str) -> None:
+    """This session's other recent questions, each asking again on a click."""
+    recent = [q for q in app_state.recent_questions() if q != shown]
+    if not recent:
+        return
+    with st.expander(f"Recent questions ({len(recent)})", icon=":material/history:"):
+        for n, question in enumerate(recent):
+            st.button(
+                md_escape(question),
+                key=KEYS.recent_question(n),
+                type="tertiary",
+                on_click=_ask_again,
+                args=(question,),
+            )
 
 
 def refuse_link(folder: str) -> None:
@@ -115,6 +138,9 @@ def sync_url(page: str) -> None:
     if wanted and wanted != state.get(KEYS.url_q):
         state[KEYS.url_q] = wanted
         if wanted != (last.run.question if last else ""):
+            # Back, Forward or a link: the box shows the question whose answer is shown.
+            # No page has drawn the box yet this run, so its text may still be set.
+            state[KEYS.question] = state[KEYS.question_draft] = wanted
             ask(wanted)
     ref = ("payload", params["payload"]) if "payload" in params else None
     if ref is None and "example" in params:

@@ -42,6 +42,7 @@ class Keys:
     question_draft: str = "question_draft"
     ask: str = "ask"
     ask_now: str = "ask_now"
+    recent: str = "recent"  # the questions asked this session, latest first
     url_q: str = "url_q"
     url_payload: str = "url_payload"  # the audited payload the URL last named
     url_written: str = "url_written"  # page -> the parameters this session last wrote
@@ -92,6 +93,7 @@ class Keys:
     matrix_pick: str = "matrix_pick"
     matrix_decided: str = "matrix_decided"  # the pair just decided: kept in view until "Next"
     matrix_next: str = "matrix_next"
+    matrix_walk: str = "matrix_walk"  # the queue's order when the last decision was made
     queue_round: str = "queue_round"  # bumped to give the queue a fresh, unticked grid
     queue_page: str = "queue_page"
     queue_seen: str = "queue_seen"
@@ -99,6 +101,9 @@ class Keys:
     heat_column_page: str = "heat_column_page"
     chart_seen: str = "chart_seen"
     triage_message: str = "triage_message"
+
+    def recent_question(self, n: int) -> str:
+        return f"recent_question_{n}"
 
     def home_example(self, n: int) -> str:
         return f"home_example_{n}"
@@ -154,7 +159,16 @@ RESULT_KEYS = (
     KEYS.url_q,
     KEYS.ask_now,
 )
-QUESTION_KEYS = (KEYS.question, KEYS.question_draft)
+QUESTION_KEYS = (KEYS.question, KEYS.question_draft, KEYS.recent)
+RECENT_LIMIT = 8
+
+
+def remembered(recent: tuple[str, ...], question: str) -> tuple[str, ...]:
+    """`recent` with `question` first, asked once, at most `RECENT_LIMIT` long."""
+    question = question.strip()
+    if not question:
+        return recent
+    return (question, *(q for q in recent if q != question))[:RECENT_LIMIT]
 
 
 @dataclass(frozen=True)
@@ -223,6 +237,17 @@ def follow_workspace(root: str | None, *, linked: bool = False) -> None:
             for name in ("q", "payload", "example", "shows", "cite"):
                 st.query_params.pop(name, None)
     state[KEYS.results_root] = root
+
+
+def remember_question(question: str) -> None:
+    """Put `question` first in this session's recent questions."""
+    state = st.session_state
+    state[KEYS.recent] = remembered(tuple(state.get(KEYS.recent, ())), question)
+
+
+def recent_questions() -> tuple[str, ...]:
+    """The questions asked this session in this workspace, latest first."""
+    return tuple(st.session_state.get(KEYS.recent, ()))
 
 
 def ask_later(question: str) -> None:

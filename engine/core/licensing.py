@@ -38,6 +38,7 @@ import difflib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import lru_cache
 
 from engine.core.text import sentences, whole_sentences_at, word_sequence
@@ -229,6 +230,32 @@ def licensable_part(quote: str, source: str) -> str | None:
                 c for c in independent_clauses(sentence) if _unit_of(word_sequence(c), source)
             )
     return " ".join(kept) or None
+
+
+class Fit(StrEnum):
+    """How a quote found in its source sits among the source's sentences: what it may license."""
+
+    WHOLE = "whole"  # whole sentences or independent clauses of the source: all of it licenses
+    PART = "part"  # some of its sentences are whole there, the rest are not
+    INSIDE = "inside"  # a span inside one longer sentence of the source: it licenses nothing
+    ACROSS = "across"  # runs over a sentence boundary without being whole sentences
+
+
+def quote_fit(quote: str, source: str, licensed: str | None) -> tuple[Fit, str | None]:
+    """How `quote`, found in `source`, fits its sentences, and the sentence it sits inside.
+
+    `licensed` is what `licensable_part` kept of it. The sentence is given only for
+    `Fit.INSIDE`: the one sentence of `source` whose words hold the quote's words.
+    """
+    words = word_sequence(quote)
+    if licensed is not None:
+        return (Fit.WHOLE if word_sequence(licensed) == words else Fit.PART), None
+    needle = _joined(words) if words else None
+    found = _source(source)
+    for text, joined in zip(found.texts, found.joined, strict=True):
+        if needle is not None and needle in joined:
+            return Fit.INSIDE, text.strip()
+    return Fit.ACROSS, None
 
 
 @lru_cache(maxsize=4096)

@@ -30,7 +30,7 @@ from engine.core.evidence import (
     recompute,
     walk_tree,
 )
-from engine.core.licensing import licensable_part
+from engine.core.licensing import Fit, licensable_part, quote_fit
 from engine.core.paths import resolve_inside
 from engine.core.quote import verify_quote
 from engine.core.reads import FileRead, ReadLog
@@ -81,6 +81,10 @@ class VerifierResult:
     score: float | None = None
     page: int | None = None
     near_miss: str | None = None
+    # For a quote found in its source: how it sits among the source's sentences, and the
+    # longer sentence it sits inside when that is why it licenses nothing.
+    fit: Fit | None = None
+    sentence: str | None = None
     # The workspace files the check read, each with the hash of the bytes it read then.
     reads: tuple[FileRead, ...] = field(default=(), compare=False, repr=False)
 
@@ -133,6 +137,10 @@ class VerifierResult:
             "page": int(self.page) if self.page is not None else None,
             "near_miss": self.near_miss,
         }
+        if self.fit is not None:
+            out["fit"] = self.fit.value
+        if self.sentence is not None:
+            out["sentence"] = self.sentence
         if self.confirmed_source_text is not None:
             out["confirmed_source_text"] = self.confirmed_source_text
         return out
@@ -306,16 +314,21 @@ def check_quote(payload: Mapping[str, Any], context: VerifyContext) -> VerifierR
     method = str(match.method)
     if match.verified:
         confirmed = match.confirmed_source_text if method in _PROVEN_METHODS else None
+        fit, sentence = None, None
         if confirmed and fulltext is not None:
+            found = confirmed
             # Only what of the quote is a whole sentence or clause of the source may license;
             # the quote as written is tried first (it is cheaper to find verbatim).
-            confirmed = licensable_part(body, fulltext) or licensable_part(confirmed, fulltext)
+            confirmed = licensable_part(body, fulltext) or licensable_part(found, fulltext)
+            fit, sentence = quote_fit(found, fulltext, confirmed)
         return VerifierResult.confirmed(
             f"quote found ({method})",
             method=method,
             score=match.score,
             page=match.page,
             confirmed_source_text=confirmed or None,
+            fit=fit,
+            sentence=sentence,
         )
     if method == "unavailable":
         return VerifierResult.undecided("source text unavailable", method=method)

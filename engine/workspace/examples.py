@@ -10,11 +10,15 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.jsonsafe import filled_strings
+from engine.core.stance import Stance, StanceRelation
 
 EXAMPLES_FILE = "questions.jsonl"
 # The bundled payload gallery, shared by the Audit page and the router tests.
 PAYLOADS = Path(__file__).resolve().parents[2] / "examples" / "payloads"
 LABELS = ("ANSWER", "HEDGED ANSWER", "ABSTAIN")
+# The stances an example may promise, as the answer shows them: a possible tension (a
+# contradiction from a band measured too rarely right) is "may contradict", never "contradicts".
+STANCES = ("supports", "contradicts", "may contradict", "neither")
 MAX_EXAMPLE_BYTES = 256 * 1024
 
 
@@ -26,6 +30,27 @@ class Example:
     label: str
     stance: str = ""
     summary: str = ""
+
+    def kept_by(self, label: str, stance: Stance | None) -> bool:
+        """Whether an answer with this verdict and stance keeps the example's promise.
+
+        The verdict must be the promised one; a promised stance must be the one shown,
+        and an example that promises none is kept whatever stance is shown.
+        """
+        if label != self.label:
+            return False
+        return not self.stance or self.stance == stance_shown(stance)
+
+
+def stance_shown(stance: Stance | None) -> str:
+    """The stance an answer shows, in the words an example promises it ("" for none)."""
+    if stance is None:
+        return ""
+    if stance.relation is StanceRelation.CONTRADICTS:
+        return "may contradict" if stance.tension else "contradicts"
+    if stance.relation is StanceRelation.SUPPORTS:
+        return "supports"
+    return "neither"
 
 
 def read_examples(root: str | os.PathLike[str]) -> tuple[Example, ...]:
@@ -48,7 +73,7 @@ def read_examples(root: str | os.PathLike[str]) -> tuple[Example, ...]:
         question, label = item.get("question"), item.get("label")
         if isinstance(question, str) and question.strip() and label in LABELS:
             stance, summary = item.get("stance"), item.get("summary")
-            stance = stance if isinstance(stance, str) else ""
+            stance = stance if stance in STANCES else ""
             summary = summary if isinstance(summary, str) else ""
             out.append(Example(question.strip(), label, stance, summary))
     return tuple(out)
