@@ -30,8 +30,7 @@ from engine.navigation.reasoners.registry import ReasonerSpec, make_reasoner
 from engine.navigation.result import NavResult
 from engine.navigation.substrate import Neighbourhood
 from engine.reading.questions import as_claim
-from engine.reading.words import mentions, stem
-from engine.review.claim_stance import stance_toward
+from engine.review.claim_stance import read_by, stance_toward
 from engine.review.contest import Disclosure
 from engine.review.snapshot import ReviewSnapshot, review_stamp
 from engine.workspace.freshness import content_stamp, notes_changed
@@ -275,9 +274,9 @@ def _read_relations(
 
     Coverage lets a relation the source states ("downregulated") meet the one a question
     asks ("promote"), since which relation it is is the stance's to read. Unless the
-    stance of a yes/no or claim-shaped question reads that very word as a yes or a no (its
-    cue is on it), the asked relation was never said: the word is unmet, and the answer
-    stands at most hedged ("lead to negative outcomes" against "weight loss … improved").
+    stance of a yes/no or claim-shaped question reads that word (`read_by`), the asked
+    relation was never said: the word is unmet, and the answer stands at most hedged
+    ("lead to negative outcomes" against "weight loss … improved").
     """
     coverage, decision, inp, stance = (
         result.coverage,
@@ -289,8 +288,7 @@ def _read_relations(
         return result
     if not coverage.related or decision.label != "ANSWER":
         return result
-    cue = stance.cue.mine if stance.relation is not StanceRelation.NEITHER else ""
-    read = [w for w in coverage.related if cue and mentions(stem(w.lower()), {stem(cue.lower())})]
+    read = read_by(stance, coverage.related)
     if len(read) == len(coverage.related):
         return result
     unread = coverage.unread(read)

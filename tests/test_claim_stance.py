@@ -1,7 +1,7 @@
 import pytest
 
-from engine.core.stance import StanceRelation
-from engine.review.claim_stance import stance_toward
+from engine.core.stance import NO_CUE, Cue, CueShape, Stance, StanceRelation
+from engine.review.claim_stance import read_by, stance_toward
 
 ART = "Antiretroviral therapy is associated with a reduction in tuberculosis incidence."
 
@@ -46,3 +46,28 @@ def test_a_contradicting_sentence_outranks_a_neutral_one():
 
 def test_no_evidence_no_stance():
     assert stance_toward("Antiretroviral therapy increases tuberculosis.", ["", "  "]) is None
+
+
+AGREE = Cue(CueShape.AGREEMENT, "fewer", "reduced")
+FLIP = Cue(CueShape.DIRECTION, "effectiveness", "impairment")
+
+
+@pytest.mark.parametrize(
+    ("relation", "cue", "words", "read"),
+    [
+        (StanceRelation.SUPPORTS, AGREE, ("reduced",), ("reduced",)),
+        (StanceRelation.SUPPORTS, AGREE, ("associated", "reduced"), ("associated", "reduced")),
+        (StanceRelation.CONTRADICTS, FLIP, ("correlated", "impairment"), ("impairment",)),
+        (StanceRelation.SUPPORTS, NO_CUE, ("associated",), ()),
+        (StanceRelation.NEITHER, NO_CUE, ("promote",), ()),
+    ],
+    ids=[
+        "cue-on-the-word",
+        "agreement-states-the-link",
+        "a-flip-states-no-link",
+        "no-cue",
+        "neither",
+    ],
+)
+def test_a_stance_reads_the_relation_words_its_cue_is_on(relation, cue, words, read):
+    assert read_by(Stance(relation, cue, 0.9), words) == read

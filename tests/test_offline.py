@@ -225,3 +225,27 @@ def test_the_same_questions_give_the_same_json_under_any_hash_seed(scifact_slice
         assert len(done.out.splitlines()) == len(TIED_RIVALS)
         outputs.add(untimed(done.out))
     assert len(outputs) == 1
+
+
+@pytest.mark.parametrize(
+    ("question", "label"),
+    [
+        (
+            "Buying past winners and selling past losers generated significant abnormal losses.",
+            None,
+        ),
+        (
+            "Buying past winners and selling past losers generated significant abnormal returns.",
+            "ANSWER",
+        ),
+        ("Does the momentum signal include the most recent month?", None),
+    ],
+    ids=["losers-are-no-losses", "control", "include-is-asked"],
+)
+def test_a_word_named_for_what_it_does_states_no_relation(lab, question, label):
+    # "past losers" names stocks, it says no loss; "include" is the relation a question asks.
+    out = ask(lab, question).to_dict()
+    if label is None:
+        assert out["decision"]["label"] != "ANSWER", out["prose"]
+    else:
+        assert out["decision"]["label"] == label, out["decision"]["detail"]

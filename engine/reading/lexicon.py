@@ -60,9 +60,22 @@ RELATION_PREFIXES = tuple(
 )  # fmt: skip
 
 
+# Things named after what they do ("a Foxp3 enhancer", "an inhibitory receptor", "tumour
+# suppressive miR-193a", "past losers", "team leaders") and nouns that only look like a
+# link ("these results") state no relation.
+_AGENT_STEMS = (
+    "enhanc", "promot", "induc", "activat", "inhibit", "suppress", "block", "stimulat",
+    "repress", "protect", "los", "lead",
+)  # fmt: skip
+_AGENT_ENDINGS = ("er", "ers", "or", "ors", "ory", "ive", "ible")
+AGENT_NOUNS = frozenset(
+    (*(f"{stem}{end}" for stem in _AGENT_STEMS for end in _AGENT_ENDINGS), "results", "leading")
+)
+
+
 def relation_word(word: str) -> bool:
     """Whether a lower-cased word relates topics (a direction, an effect or a link word)."""
-    return len(word) > 2 and word.startswith(RELATION_PREFIXES)
+    return len(word) > 2 and word.startswith(RELATION_PREFIXES) and word not in AGENT_NOUNS
 
 
 # Words that state a link with no direction, weakest family first: a word says what any word
@@ -81,6 +94,8 @@ LINK_FAMILIES = {
 
 def direction(word: str) -> tuple[str, int] | None:
     """The axis ("quantity" or "valence") and sign a lower-cased direction word states."""
+    if word in AGENT_NOUNS:
+        return None
     for axis in ("quantity", "valence"):
         for sign, prefixes in CUES[axis].items():
             if word.startswith(prefixes):
@@ -91,6 +106,8 @@ def direction(word: str) -> tuple[str, int] | None:
 def link_strength(word: str) -> int | None:
     """How strong a link a lower-cased word states: its family's place in `LINK_FAMILIES`
     (0 association, 1 influence, 2 causation), None for any other word."""
+    if word in AGENT_NOUNS:
+        return None
     for strength, prefixes in enumerate(LINK_FAMILIES.values()):
         # "effective" is a valence word ("effective treatment"), no "effect" of a link.
         if word.startswith(prefixes) and not word.startswith("effective"):
@@ -107,7 +124,7 @@ DEGREE_WORDS = frozenset(
     dramatically approximately roughly nearly almost mostly largely partly partially relatively
     especially particularly generally commonly usually often frequently typically broad wide
     range variety various several many numerous certain particular overall compare compared
-    comparison across within among upon via toward towards including include includes included
+    comparison across within among upon via toward towards including
     versus vs respectively also however thus therefore new novel general specific different given
     due based found find finds shown show shows showed demonstrate
     demonstrates demonstrated report reports reported observe observes observed indicate

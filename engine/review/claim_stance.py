@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.core.stance import NO_CUE, Cue, Stance, StanceRelation
+from engine.core.stance import NO_CUE, Cue, CueShape, Stance, StanceRelation
+from engine.reading.lexicon import link_strength
+from engine.reading.words import mentions, stem
 from engine.review.alignment import agreement_cue, contradiction_cue
 from engine.review.measured import measured
 from engine.review.passages import passage
@@ -61,6 +63,27 @@ def stance_toward(
     found = [pair_stance(claim_text, sentence, model) for sentence in evidence]
     order = (StanceRelation.CONTRADICTS, StanceRelation.SUPPORTS, StanceRelation.NEITHER)
     return min(found, key=lambda s: (order.index(s.relation), -s.confidence))
+
+
+def read_by(stance: Stance, words: Iterable[str]) -> tuple[str, ...]:
+    """The question's relation words (as typed) that `stance` reads as a yes or a no.
+
+    A word the stance's cue is on is read ("reduce" against "fewer"); a link word
+    ("associated") is read where the text agrees with the question on a direction, since a
+    shared direction states the link ("users had fewer fractures" for "associated with
+    reduced fractures"). A `neither` stance reads none.
+    """
+    if stance.relation is StanceRelation.NEITHER:
+        return ()
+    cue = stance.cue
+    agrees = stance.relation is StanceRelation.SUPPORTS and cue.shape is CueShape.AGREEMENT
+    out = []
+    for word in words:
+        low = word.lower()
+        on_cue = bool(cue.mine) and mentions(stem(low), {stem(cue.mine.lower())})
+        if on_cue or (agrees and link_strength(low) is not None):
+            out.append(word)
+    return tuple(out)
 
 
 def _stance(relation: StanceRelation, cue: Cue, typing: Typing, sentence: str) -> Stance:

@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from engine.core import text as _text
 from engine.reading.aims import open_question, reports_finding
+from engine.reading.lexicon import AGENT_NOUNS as _AGENT_NOUNS
 from engine.reading.lexicon import CUES as _CUES
 from engine.reading.lexicon import EFFECT_WORDS as _EFFECT_WORDS
 from engine.reading.lexicon import NULL_AFTER_NEGATION as _NULL_AFTER_NEGATION
@@ -45,14 +46,6 @@ _HEDGES = _words(
     "unlikely appear appears seem seems tend tends trend hypothesis hypothesize putative "
     "presumably"
 )
-# Things named after what they do ("a Foxp3 enhancer", "an inhibitory receptor", "tumour
-# suppressive miR-193a") state no direction.
-_AGENT_STEMS = (
-    "enhanc", "promot", "induc", "activat", "inhibit", "suppress", "block", "stimulat",
-    "repress", "protect",
-)  # fmt: skip
-_AGENT_ENDINGS = ("er", "ers", "or", "ors", "ory", "ive", "ible")
-_AGENT_NOUNS = frozenset(f"{stem}{end}" for stem in _AGENT_STEMS for end in _AGENT_ENDINGS)
 
 
 @dataclass(frozen=True, slots=True)
