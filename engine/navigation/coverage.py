@@ -330,7 +330,11 @@ class QuestionTerms:
         toks = tokens(text)
         strongest = max((s for w in toks if (s := link_strength(w)) is not None), default=-1)
         # A direction the text states the same way ("elevated" for "increased") is said.
-        directions = {d for w in toks if (d := direction(w)) is not None}
+        directions = {
+            d
+            for w, after in zip(toks, [*toks[1:], ""][: len(toks)], strict=True)
+            if (d := direction(w, after))
+        }
         said = {stem(w) for w in toks}
         same = mentions
         out = set()

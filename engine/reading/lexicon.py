@@ -92,15 +92,31 @@ LINK_FAMILIES = {
 }  # fmt: skip
 
 
-def direction(word: str) -> tuple[str, int] | None:
-    """The axis ("quantity" or "valence") and sign a lower-cased direction word states."""
+# Nouns for what a study measured as an outcome: "negative" or "positive" before one says
+# how good the outcome was ("negative outcomes" are harms), not which way a quantity went.
+OUTCOME_NOUNS = ("outcome", "effect", "consequenc", "impact", "result", "event", "experienc")
+
+
+def cue_of(word: str, after: str = "") -> tuple[str, int] | None:
+    """The axis ("quantity", "presence" or "valence") and sign a lower-cased word states,
+    given the word `after` it; None for a word that states no direction."""
     if word in AGENT_NOUNS:
         return None
-    for axis in ("quantity", "valence"):
-        for sign, prefixes in CUES[axis].items():
+    if word in ("up", "down"):
+        return ("quantity", 1 if word == "up" else -1) if after.startswith("regul") else None
+    if word in ("negative", "positive") and after.startswith(OUTCOME_NOUNS):
+        return "valence", 1 if word == "positive" else -1
+    for axis, signs in CUES.items():
+        for sign, prefixes in signs.items():
             if word.startswith(prefixes):
                 return axis, sign
     return None
+
+
+def direction(word: str, after: str = "") -> tuple[str, int] | None:
+    """The axis ("quantity" or "valence") and sign a lower-cased direction word states."""
+    found = cue_of(word, after)
+    return found if found is not None and found[0] != "presence" else None
 
 
 def link_strength(word: str) -> int | None:

@@ -13,10 +13,10 @@ from functools import lru_cache
 
 from engine.core import text as _text
 from engine.reading.aims import open_question, reports_finding
-from engine.reading.lexicon import AGENT_NOUNS as _AGENT_NOUNS
 from engine.reading.lexicon import CUES as _CUES
 from engine.reading.lexicon import EFFECT_WORDS as _EFFECT_WORDS
 from engine.reading.lexicon import NULL_AFTER_NEGATION as _NULL_AFTER_NEGATION
+from engine.reading.lexicon import cue_of
 from engine.reading.quantities import NUMBER_WORDS, Quantity, quantities
 from engine.reading.sentences import sentences_of as sentences_of
 from engine.reading.words import STOP_WORDS
@@ -82,17 +82,7 @@ class Passage:
 
 
 def _cue_of(norms: tuple[str, ...], i: int) -> tuple[str, int] | None:
-    word = norms[i]
-    if word in _AGENT_NOUNS:
-        return None
-    if word in ("up", "down"):
-        after = norms[i + 1] if i + 1 < len(norms) else ""
-        return ("quantity", 1 if word == "up" else -1) if after.startswith("regul") else None
-    for axis, signs in _CUES.items():
-        for sign, prefixes in signs.items():
-            if word.startswith(prefixes):
-                return axis, sign
-    return None
+    return cue_of(norms[i], norms[i + 1] if i + 1 < len(norms) else "")
 
 
 def _negates(norms: tuple[str, ...], i: int) -> bool:
