@@ -14,7 +14,6 @@ or word makes another sentence, which stays a rival as before. Only checked text
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 
 from engine.core.text import same_text
@@ -23,11 +22,9 @@ from engine.navigation.outcomes import AlsoStated
 from engine.navigation.substrate import RELATED
 from engine.workspace.evidence import cite_label
 from engine.workspace.passages import ABSTRACT_SUFFIX, passage_place
-from engine.workspace.references import load_references
+from engine.workspace.references import paper_year as year_of
 from engine.workspace.stores import Workspace
 
-# A year written in a citekey (`smith2019`, `Smith-2020-trial`): four digits standing alone.
-_YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)")
 _NO_YEAR = 10_000
 
 Key = tuple[str, str]  # (note address, the sentence's `same_text`)
@@ -42,15 +39,9 @@ def paper_of(workspace: Workspace, address: str) -> str | None:
 
 
 def paper_year(workspace: Workspace, address: str) -> int | None:
-    """The year of the note's paper: its reference's, else a year its citekey spells."""
+    """The year of the note's paper (its reference's, else the year its citekey spells)."""
     paper = paper_of(workspace, address)
-    if paper is None:
-        return None
-    reference = load_references(workspace.root).get(paper)
-    if reference is not None and reference.year:
-        return reference.year
-    found = _YEAR.search(paper)
-    return int(found.group(1)) if found else None
+    return year_of(workspace.root, paper) if paper is not None else None
 
 
 def citing_order(workspace: Workspace, address: str) -> tuple[int, str, str]:
