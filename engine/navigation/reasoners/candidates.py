@@ -287,7 +287,7 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
     if best is None:
         return None
     linked = same_evidence(state, best.address, notes)
-    same = twins(state, best.address, best.text, checked_text, linked)
+    same = twins(state, best.address, best.text, checked_text, linked) if best.confirmed else []
     if same:
         # Papers stating the sentence word for word are one piece of evidence: the first by
         # year that covers the question as well is cited, and none of them is a rival.
@@ -295,6 +295,7 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
         first = min(
             (c for c in group if _as_good(c, best, config)),
             key=lambda c: citing_order(state.workspace, c.address),
+            default=best,
         )
         for cand in group:
             linked |= same_evidence(state, cand.address, notes)
