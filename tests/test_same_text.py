@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from engine.api import ask, open_workspace
+from engine.importers.zotero import import_zotero
 from present.answer import answered_lines
+from tests.builders.zotero_library import Paper, build_library
 from tests.workspaces import words_alone
 
 FINDING = (
@@ -119,3 +121,20 @@ def test_a_changed_sentence_alone_is_never_named_as_the_same(tmp_path):
         result = _ask(_workspace(tmp_path, papers), YES_NO)
     assert result.label == "ANSWER" and result.also_stated is None
     assert json.loads(result.to_json())["also_stated"] is None
+
+
+def test_a_zotero_preprint_and_its_published_version_answer_naming_the_other(tmp_path):
+    authors = [("Okafor", "Ada"), ("Lee", "Min")]
+    papers = [
+        Paper("ITEM0002", "Statins and the liver: final report", authors, "2021",
+              abstract=f"We report the trial in full. {FINDING}",
+              pages=[["Statins and the liver"], ["Muscle pain was rare.", FINDING]]),
+        Paper("ITEM0001", "Statins and the liver (preprint)", authors, "2019",
+              abstract=f"A preprint of the trial. {FINDING}",
+              pages=[["Statins and the liver"], ["We followed adults for two years.", FINDING]]),
+    ]  # fmt: skip
+    import_zotero(build_library(tmp_path / "Zotero", papers), tmp_path / "ws")
+    result = _ask(tmp_path / "ws", CLAIM)
+    assert result.label == "ANSWER" and [_paper(a) for a in result.cited] == ["okafor2019statins"]
+    assert result.also_stated is not None
+    assert result.also_stated.words() == "also stated word for word in: Okafor & Lee 2021"

@@ -8,8 +8,9 @@ and names the others.
 
 Two sentences are the same only when their folded characters are (`engine.core.text.
 same_text`: the Unicode fold and spacing, nothing else): a changed number, sign, negation
-or word makes another sentence, which stays a rival as before. Only checked text counts
-(a quote a verifier confirms against its source); a note's own words are never a twin.
+or word makes another sentence, which stays a rival as before. Only checked text (a
+quote a verifier confirms against its source) is ever cited; a note's own words that say
+the sentence (a Zotero item's abstract as recorded) are named, and are no rival either.
 """
 
 from __future__ import annotations
@@ -70,29 +71,24 @@ def same_evidence(state: NavState, address: str, notes: Iterable[str]) -> set[st
 def twins(
     state: NavState, address: str, text: str, confirmed: Mapping[Key, bool], linked: Iterable[str]
 ) -> list[str]:
-    """Notes of other papers whose checked text holds `text` word for word.
+    """One note for each other paper whose text holds `text` word for word, in citing order.
 
-    `confirmed` maps each (note, sentence key) scored to whether it is checked text; notes
-    in `linked` (the same paper, its links) are the same evidence already and left out.
+    `confirmed` maps each (note, sentence key) scored to whether it is checked text; a
+    paper's checked note is preferred to its own words (a Zotero item's recorded abstract).
+    Notes in `linked` (the same paper, its links) are the same evidence already.
     """
     key = same_text(text)
-    if not confirmed.get((address, key), False):
-        return []
     mine = paper_of(state.workspace, address)
     skip = set(linked) | {address}
-    found: dict[str, str] = {}  # paper (or address) -> its first note in citing order
+    found: dict[str, tuple[bool, tuple[int, str, str]]] = {}  # paper -> its preferred note
     for (other, said), checked in confirmed.items():
-        if not checked or said != key or other in skip:
+        if said != key or other in skip:
             continue
         paper = paper_of(state.workspace, other) or other
-        if paper == mine:
-            continue
-        best = found.get(paper)
-        if best is None or citing_order(state.workspace, other) < citing_order(
-            state.workspace, best
-        ):
-            found[paper] = other
-    return sorted(found.values(), key=lambda a: citing_order(state.workspace, a))
+        rank = (not checked, citing_order(state.workspace, other))
+        if paper != mine and (paper not in found or rank < found[paper]):
+            found[paper] = rank
+    return [rank[1][2] for rank in sorted(found.values(), key=lambda r: r[1])]
 
 
 def reader_name(workspace: Workspace, address: str) -> str:
