@@ -229,6 +229,9 @@ def answered_lines(result: NavResult) -> list[str]:
     for ref, check in sorted(decision.verifier_results.items()):
         if check.status is VerifierStatus.OK:
             lines.append(f"{name_of(result, ref)}: {check.detail or 'verified'}.")
+    if result.also_stated is not None:
+        said = result.also_stated.words()
+        lines.append(f"{said[:1].upper()}{said[1:]}.")
     if result.label == "HEDGED ANSWER":
         texts = {c.id: c.text for c in decision.dag.claims}
         lines.append(

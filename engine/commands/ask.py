@@ -16,7 +16,7 @@ from engine.core.errors import ConfigError
 # Fields of a result that the command prints unless --full is given; the router's verdict,
 # label, status, reasons and detail are in `decision`, as `route` prints them.
 SUMMARY = (
-    "decision", "cited", "stance", "prose", "dag", "trace", "contests",
+    "decision", "cited", "stance", "prose", "dag", "trace", "contests", "also_stated",
 )  # fmt: skip
 
 

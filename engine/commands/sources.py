@@ -86,10 +86,12 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def print_problems(report: AddReport) -> None:
-    """One stderr line per failed PDF, per page left without text and per page whose hidden
-    text was left out."""
+    """One stderr line per failed PDF, per group of likely duplicates, per page left without
+    text and per page whose hidden text was left out."""
     for notice in report.notices:
         print(f"notice: {notice}", file=sys.stderr)
+    for duplicate in report.duplicates:
+        print(f"notice: {duplicate.words()}; both are kept", file=sys.stderr)
     for item in report.failures:
         print(f"{item.path}: {item.kind}: {item.problem}", file=sys.stderr)
     for item in report.items:

@@ -37,6 +37,8 @@ def _run(args: argparse.Namespace) -> int:
         )
     for notice in report.notices:
         print(f"notice: {notice}", file=sys.stderr)
+    for duplicate in report.duplicates:
+        print(f"notice: {duplicate.words()}; both are kept", file=sys.stderr)
     for item, problem in report.problems:
         print(f"{item}: {problem}", file=sys.stderr)
     summary = report.to_dict()

@@ -347,6 +347,15 @@ def word_sequence(text: str) -> tuple[str, ...]:
     return tuple(norm for norm, _, _, _ in _norms(folded))
 
 
+def same_text(text: str) -> str:
+    """`text` as compared for being the same words: folded and its spacing collapsed.
+
+    Case, punctuation, every digit, sign and symbol are kept: two texts with one key differ
+    only in how a PDF or a keyboard wrote the same characters.
+    """
+    return " ".join(_fold(text).text.split())
+
+
 def numbers(text: str) -> tuple[str, ...]:
     """The norms of the number tokens of `text`, in order."""
     return tuple(norm for norm, is_number, _, _ in _norms(_fold(text).text) if is_number)

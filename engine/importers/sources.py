@@ -27,6 +27,7 @@ from typing import Any
 from engine.core import jsonsafe
 from engine.core.errors import ConfigError, WorkspaceError
 from engine.importers.citekeys import citekey_from_name, citekey_problem
+from engine.importers.duplicates import Duplicate, likely_duplicates, workspace_papers
 from engine.importers.pdf import MAX_PAGES, MAX_PDF_BYTES, PdfFailure, PdfText
 from engine.importers.pdf_worker import (
     DEFAULT_MEMORY_BYTES,
@@ -104,11 +105,16 @@ def hidden_text(pages: tuple[tuple[int, int], ...]) -> list[dict[str, int]]:
 
 @dataclass(frozen=True)
 class AddReport:
-    """Every PDF's outcome, in the order given, and the time it took."""
+    """Every PDF's outcome, in the order given, and the time it took.
+
+    `duplicates` names the papers of the workspace that are likely one paper (the same text,
+    or title and year), each group holding at least one of these PDFs; both are kept.
+    """
 
     items: tuple[Added, ...]
     seconds: float = field(default=0.0, compare=False)
     notices: tuple[str, ...] = ()
+    duplicates: tuple[Duplicate, ...] = ()
 
     @property
     def failures(self) -> tuple[Added, ...]:
@@ -128,6 +134,7 @@ class AddReport:
             "pages": self.pages,
             "seconds": round(self.seconds, 3),
             "pages_per_second": round(rate, 1),
+            "duplicates": [d.to_dict() for d in self.duplicates],
             "items": [item.to_dict() for item in self.items],
         }
 
@@ -213,7 +220,9 @@ def add_pdfs(
             if progress is not None:
                 progress(len(items), len(pdfs))
         notices = writer.problems
-    return AddReport(tuple(items), time.perf_counter() - started, notices)
+    added = {item.citekey for item in items if item.outcome is not Outcome.FAILED}
+    duplicates = likely_duplicates(workspace_papers(root), involving=added) if added else ()
+    return AddReport(tuple(items), time.perf_counter() - started, notices, duplicates)
 
 
 def reader(

@@ -26,6 +26,7 @@ import yaml
 
 from engine.core.errors import ConfigError
 from engine.importers.citekeys import bbt_citekey, citekey_problem
+from engine.importers.duplicates import Duplicate, library_duplicates
 from engine.importers.pdf_worker import Extractor
 from engine.importers.sources import AddOptions, Outcome, SourceAdder, reader
 from engine.importers.zotero_db import (
@@ -56,7 +57,12 @@ _CSL_TYPES |= {"preprint": "article", "webpage": "webpage"}
 
 @dataclass(frozen=True)
 class ZoteroReport:
-    """What an import did: counts, the per-item problems, and how long it took."""
+    """What an import did: counts, the per-item problems, and how long it took.
+
+    `duplicates` names the items (by citekey) that are likely one paper, among themselves or
+    with a paper already in the workspace: the same DOI, title and year, or PDF text. Every
+    item is imported all the same.
+    """
 
     items: int
     notes_written: int
@@ -67,10 +73,12 @@ class ZoteroReport:
     seconds: float = field(default=0.0, compare=False)
     # What the library is like, not a problem with it: its Zotero version, its key store.
     notices: tuple[str, ...] = ()
+    duplicates: tuple[Duplicate, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "notices": list(self.notices),
+            "duplicates": [d.to_dict() for d in self.duplicates],
             "items": self.items,
             "notes_written": self.notes_written,
             "notes_unchanged": self.notes_unchanged,
@@ -140,6 +148,7 @@ def import_zotero(
         writer.write(CSL_FILE, json.dumps(csl, indent=1, ensure_ascii=False) + "\n", "zotero")
         writer.problems.extend((".synapse", notice) for notice in files.problems)
     return ZoteroReport(
+        duplicates=library_duplicates(root, items, keys),
         items=len(items),
         notes_written=writer.written,
         notes_unchanged=writer.unchanged,

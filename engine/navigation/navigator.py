@@ -18,7 +18,7 @@ from engine.core.wire import RouteInput
 from engine.navigation.budget import Budget
 from engine.navigation.coverage import CoverageReport, QuestionTerms
 from engine.navigation.grounding import NodeGround, for_claim, ground_node
-from engine.navigation.outcomes import Failure, FailureKind, GiveUp
+from engine.navigation.outcomes import AlsoStated, Failure, FailureKind, GiveUp
 from engine.navigation.premises import with_missing_premises
 from engine.navigation.result import NavResult as NavResult
 from engine.navigation.steps import Action as Action
@@ -145,6 +145,7 @@ def navigate(
         failure=run.failure,
         latency_ms=(time.perf_counter() - started) * 1000.0,
         given_up=run.given_up,
+        also_stated=run.also_stated,
         reads=tuple(run.reads),
     )
 
@@ -177,6 +178,7 @@ class _Run:
         self.coverage: CoverageReport | None = None
         self.failure: Failure | None = None
         self.given_up: GiveUp | None = None
+        self.also_stated: AlsoStated | None = None
         self.step_note = ""
         self.terms: QuestionTerms | None = None
         self.semantic: Semantic | None = None
@@ -212,6 +214,7 @@ class _Run:
                 return
             if action.kind is ActionKind.ANSWER:
                 self.given_up = action.given_up
+                self.also_stated = action.also_stated
                 self._record(action.kind, None, action.reason, self._answer, action)
                 return
             apply = self._expand if action.kind is ActionKind.EXPAND else self._ground

@@ -95,6 +95,31 @@ class Match:
         return said
 
 
+@dataclass(frozen=True)
+class AlsoStated:
+    """Other papers that state the answer's sentence word for word, in citing order.
+
+    The answer cites the first of the papers by year (then by citekey); these are the rest,
+    one address each (the note whose sentence matched) with the name a reader knows the
+    paper by ("Author Year", else its title).
+    """
+
+    addresses: tuple[str, ...]
+    names: tuple[str, ...]
+
+    def words(self) -> str:
+        """The line for people: "also stated word for word in: Smith 2020, Jones 2021"."""
+        return "also stated word for word in: " + ", ".join(self.names)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "papers": [
+                {"address": address, "name": name}
+                for address, name in zip(self.addresses, self.names, strict=True)
+            ]
+        }
+
+
 _VERDICTS = {
     GiveUpReason.WEAK: "too weak to restate as an answer",
     GiveUpReason.AIM: "only what a study found is restated as an answer",

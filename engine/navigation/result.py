@@ -13,7 +13,7 @@ from engine.core.stance import Stance
 from engine.core.wire import RouteInput, parse_payload
 from engine.navigation.budget import Budget
 from engine.navigation.coverage import CoverageReport
-from engine.navigation.outcomes import Failure, GiveUp
+from engine.navigation.outcomes import AlsoStated, Failure, GiveUp
 from engine.navigation.steps import Step
 from engine.navigation.substrate import Neighbourhood
 
@@ -34,6 +34,8 @@ class NavResult:
     latency_ms: float = 0.0
     stance: Stance | None = None
     given_up: GiveUp | None = None
+    # Other papers that state the answer's sentence word for word (the first is cited).
+    also_stated: AlsoStated | None = None
     # The payload as submitted, for an answer routed from the wire rather than walked.
     submitted: Mapping[str, Any] | None = None
     # Every workspace file the walk's checks read, with the hash of the bytes read then.
@@ -104,6 +106,7 @@ class NavResult:
             "failure": self.failure.message if self.failure else None,
             "failure_kind": self.failure.kind.value if self.failure else None,
             "given_up": self.given_up.to_dict() if self.given_up else None,
+            "also_stated": self.also_stated.to_dict() if self.also_stated else None,
             "trace": steps,
             "neighbourhood": {
                 "nodes": [n.to_dict() for n in self.neighbourhood.nodes.values()],

@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.core.model import Edge
 from engine.core.wire import Draft
-from engine.navigation.outcomes import Failure, FailureKind, GiveUp
+from engine.navigation.outcomes import AlsoStated, Failure, FailureKind, GiveUp
 
 
 class ActionKind(StrEnum):
@@ -24,7 +24,8 @@ class Action:
     """What the policy wants next; an answer carries its typed `Draft`.
 
     An abstention carries its `failure`; a draft the reasoner itself does not stand
-    behind (a bare inference left for the router to refuse) carries its `given_up`.
+    behind (a bare inference left for the router to refuse) carries its `given_up`; an
+    answer whose sentence other papers state word for word names them in `also_stated`.
     """
 
     kind: ActionKind
@@ -33,6 +34,7 @@ class Action:
     draft: Draft | None = None
     failure: Failure | None = None
     given_up: GiveUp | None = None
+    also_stated: AlsoStated | None = None
 
     @classmethod
     def expand(cls, target: str, reason: str = "") -> Action:
@@ -43,8 +45,10 @@ class Action:
         return cls(ActionKind.GROUND, target, reason)
 
     @classmethod
-    def answer(cls, draft: Draft, reason: str = "") -> Action:
-        return cls(ActionKind.ANSWER, None, reason, draft)
+    def answer(
+        cls, draft: Draft, reason: str = "", *, also_stated: AlsoStated | None = None
+    ) -> Action:
+        return cls(ActionKind.ANSWER, None, reason, draft, also_stated=also_stated)
 
     @classmethod
     def give_up(cls, draft: Draft, given_up: GiveUp) -> Action:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -38,6 +39,8 @@ MAX_REFERENCE_BYTES = 32 * 1024 * 1024
 # Problems named one by one per file; past this many, a count stands for the rest.
 MAX_NAMED_PROBLEMS = 20
 _LATEX = LatexNodes2Text()
+# A year a citekey spells (`smith2019`, `Smith-2020-trial`): four digits standing alone.
+_KEY_YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)")
 
 
 @dataclass(frozen=True)
@@ -109,6 +112,19 @@ def cite(workspace: Workspace, note: Note | None, page: int | None = None) -> st
     if page is None:
         return label
     return f"{label}, p. {page_label(workspace.root, note.citekey, page)}"
+
+
+def paper_year(root: str | os.PathLike[str], citekey: str) -> int | None:
+    """The year of the paper filed as `citekey`: its reference's, else the year its key spells.
+
+    A PDF added by name (`Smith 2020 trial.pdf` is `Smith-2020-trial`) has no reference,
+    and its name is the only year it states.
+    """
+    reference = load_references(root).get(citekey)
+    if reference is not None and reference.year:
+        return reference.year
+    found = _KEY_YEAR.search(citekey)
+    return int(found.group(1)) if found else None
 
 
 def page_label(root: str | os.PathLike[str], citekey: str, page: int) -> str:

@@ -13,17 +13,17 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from engine.core.model import Address
+from engine.core.text import same_text
 from engine.navigation.coverage import claim_shaped, question_words
 from engine.navigation.navigator import NavState
 from engine.navigation.outcomes import Match
+from engine.navigation.reasoners.same_text import Key, citing_order, same_evidence, twins
 from engine.navigation.relevance import Relevance, RelevanceGate, shipped_gate
-from engine.navigation.substrate import RELATED
 from engine.reading.aims import asks
 from engine.reading.sentences import sentences_of
 from engine.reading.words import mentions, stem
 from engine.reading.words import tokens as terms
 from engine.workspace.notes import Store
-from engine.workspace.passages import ABSTRACT_SUFFIX
 
 # What a common question word the note never uses, or a distinct one its sentence leaves to
 # the rest of the note, costs a candidate (a rare word the note never uses costs 1), and the
@@ -83,6 +83,8 @@ class Candidate:
     out to do or how, rather than what it found (looked for only with `findings_only`).
     `confirmed` marks text a verifier checks against a source (a quote, a tethered file's
     sentence, a recomputed figure in words); any other sentence is its note's own words.
+    `same_text` names the notes of other papers whose checked text states this sentence
+    word for word (in citing order): the same evidence, so none of them is the rival.
     """
 
     score: float
@@ -98,6 +100,7 @@ class Candidate:
     confirmed: bool = True
     # Meaning, when an encoder is present and a gate applies to its vectors.
     relevance: Relevance | None = None
+    same_text: tuple[str, ...] = ()
 
     def match(self, title: str, *, rival_title: str | None = None) -> Match:
         """The candidate as a `Match` for plain words; with `rival_title`, the runner-up note
@@ -208,6 +211,9 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
     said: dict[tuple[str, str], float] = {}  # (note, sentence) -> the sentence's cosine
     best: Candidate | None = None
     notes: dict[str, float] = {}
+    # Every sentence scored, by (note, its same-text key): who else states the answer.
+    every: dict[Key, Candidate] = {}
+    checked_text: dict[Key, bool] = {}
     for address, checked in state.grounded.items():
         if checked.ground is None or is_practice(address):
             continue
@@ -258,6 +264,10 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
                 asks=asking,
                 confirmed=confirmed,
             )
+            key = (address, same_text(text))
+            if confirmed or key not in every:
+                every[key] = cand
+            checked_text[key] = checked_text.get(key, False) or confirmed
             # Within a note, a sentence that states something beats one that only says what
             # was studied, and checked text beats the note's own words at an equal score;
             # across notes the better-covering note wins, aim or not, so a give-up names
@@ -276,18 +286,22 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
             best = mine
     if best is None:
         return None
-    # A node linked to the best one (its tethered file, a note it derives from) restates the
-    # same evidence, so it is no rival. Related-note edges come from the index's word overlap,
-    # not from the notes, so a related note stays a rival.
-    linked = {best.address}
-    for edge in state.neighbourhood.edges:
-        if edge.relation != RELATED and best.address in (edge.src, edge.dst):
-            linked |= {edge.src, edge.dst}
-    # Notes and passages of one source (a paper, its abstract, its reading note) are the
-    # same evidence, not rivals.
-    paper = _paper_of(state, best.address)
-    if paper is not None:
-        linked |= {a for a in notes if _paper_of(state, a) == paper}
+    linked = same_evidence(state, best.address, notes)
+    same = twins(state, best.address, best.text, checked_text, linked) if best.confirmed else []
+    if same:
+        # Papers stating the sentence word for word are one piece of evidence: the first by
+        # year that covers the question as well is cited, and none of them is a rival.
+        group = [best, *(every[a, same_text(best.text)] for a in same)]
+        first = min(
+            (c for c in group if _as_good(c, best, config)),
+            key=lambda c: citing_order(state.workspace, c.address),
+            default=best,
+        )
+        for cand in group:
+            linked |= same_evidence(state, cand.address, notes)
+        others = [c.address for c in group if c is not first]
+        others.sort(key=lambda a: citing_order(state.workspace, a))
+        best = replace(first, same_text=tuple(others))
     rivals = sorted((-cov, a) for a, cov in notes.items() if a not in linked)
     if rivals:
         runner_up, rival = -rivals[0][0], rivals[0][1]
@@ -308,6 +322,19 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
         salient=len(salient),
     )
     return replace(best, relevance=relevance)
+
+
+def _as_good(cand: Candidate, best: Candidate, config: OfflineConfig) -> bool:
+    """Whether a twin of the best sentence may be cited in its place: no gap the best one
+    does not have, no aim where it states a finding, and coverage at least as good up to
+    the thresholds (the same sentence; only its note and title differ)."""
+    return (
+        cand.confirmed
+        and set(cand.gaps) <= set(best.gaps)
+        and (best.asks or not cand.asks)
+        and cand.note_coverage >= min(best.note_coverage, config.min_coverage)
+        and cand.coverage >= min(best.coverage, config.min_sentence)
+    )
 
 
 def _is_title(text: str, title: str) -> bool:
@@ -331,13 +358,6 @@ def _closeness(state: NavState, config: OfflineConfig) -> Callable[[list[str]], 
         return None
     question = semantic.question(state.question)
     return lambda texts: [float(c) for c in semantic.similarities(question, texts)]
-
-
-def _paper_of(state: NavState, address: str) -> str | None:
-    note = state.workspace.note(address)
-    if note is None or not note.citekey:
-        return None
-    return note.citekey.removesuffix(ABSTRACT_SUFFIX)
 
 
 def _mention(state: NavState) -> Callable[[str], frozenset[str]]:

@@ -22,6 +22,7 @@ from engine.navigation.reasoners.candidates import (
     strong,
     typed_gaps,
 )
+from engine.navigation.reasoners.same_text import also_stated
 from engine.navigation.substrate import link_less
 from engine.workspace.notes import NoteKind
 
@@ -77,9 +78,15 @@ class OfflineReasoner:
         )
         if not premises and not best.confirmed:
             return _own_words(state, best, match)
+        # Other papers saying the sentence word for word are named, never rivals.
+        also = also_stated(state.workspace, best.same_text)
+        if also is not None:
+            why += "; " + also.words()
         if not premises:
             restated = _claim("c1", best.text, "restatement", [best.address])
-            return Action.answer(_draft([restated], "c1", ["c1"]), f"restated {why}")
+            return Action.answer(
+                _draft([restated], "c1", ["c1"]), f"restated {why}", also_stated=also
+            )
         claims, said = [], []
         for i, target in enumerate(
             kept_premises(state.workspace, premises, self.config.max_premises), start=1
@@ -103,6 +110,7 @@ class OfflineReasoner:
                 f"\u201c{note_title(state, p) or link_name(state.workspace, best.address, p)}\u201d"
                 for p in premises
             ),
+            also_stated=also,
         )
 
 
