@@ -1,10 +1,8 @@
 """Synapse Review: the Streamlit entry point, with the sidebar and navigation over the pages."""
 
-import os
-
 import streamlit as st
 
-from engine import ENV_BASE_URL, ENV_MODEL, EngineError, check_connection
+from engine import EngineError, check_connection, environment
 from present.markup import md_escape, page_link_css
 from ui import services, shared
 from ui import state as app_state
@@ -116,9 +114,10 @@ def reasoner_panel() -> None:
     )
     if st.session_state[KEYS.reasoner] != "openai":
         return
-    base_url = os.environ.get(ENV_BASE_URL, DEFAULTS.base_url)
+    settings = environment()
+    base_url = settings.llm_base_url or DEFAULTS.base_url
     st.text_input("Base URL", value=base_url, key=KEYS.llm_base_url)
-    st.text_input("Model", value=os.environ.get(ENV_MODEL, ""), key=KEYS.llm_model)
+    st.text_input("Model", value=settings.llm_model, key=KEYS.llm_model)
     st.text_input(
         "API key", type="password", key=KEYS.llm_api_key, help="Kept in this session only."
     )

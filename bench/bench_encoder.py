@@ -22,7 +22,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from bench.timing import median, row, sample_ms
-from engine.models.encoder import ENV_ENCODER, load_encoder
+from engine.core.settings import ENV_ENCODER
+from engine.models.encoder import load_encoder
 from engine.models.minilm import MiniLM
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -31,6 +31,15 @@ if TYPE_CHECKING:
     from engine.core.model import CONTRADICTS, Address, Claim, Edge, ReasoningDAG
     from engine.core.quote import MatchMethod, QuoteMatch, verify_quote
     from engine.core.router import REASON_EXPLANATIONS, Cause, Decision, Reason, route
+    from engine.core.settings import (
+        ENV_LLM_API_KEY,
+        ENV_LLM_BASE_URL,
+        ENV_LLM_MODEL,
+        ENV_WORKSPACES_ROOT,
+        VARIABLES,
+        Environment,
+        environment,
+    )
     from engine.core.stance import ContradictionCue, Cue, CueShape, Stance, StanceRelation
     from engine.core.text import reveal, shorten
     from engine.core.traceability import Traceability
@@ -39,9 +48,6 @@ if TYPE_CHECKING:
     from engine.evidence import answer_evidence, audit_answer, cite_labels
     from engine.importers.zotero import import_zotero
     from engine.models.llm import (
-        ENV_API_KEY,
-        ENV_BASE_URL,
-        ENV_MODEL,
         PLACEHOLDER_KEY,
         LLMConfig,
         OpenAIChat,
@@ -99,7 +105,6 @@ if TYPE_CHECKING:
     from engine.workspace.references import citations, reference_problems
     from engine.workspace.stores import Workspace
     from engine.workspace.trusted import (
-        ENV_WORKSPACES_ROOT,
         link_may_open,
         remember_workspace,
         workspaces_roots,
@@ -108,6 +113,13 @@ if TYPE_CHECKING:
 
 # The lazy table: each public name's defining module (`__getattr__` imports it on first use).
 _EXPORTS: dict[str, str] = {
+    "ENV_LLM_API_KEY": "engine.core.settings",
+    "ENV_LLM_BASE_URL": "engine.core.settings",
+    "ENV_LLM_MODEL": "engine.core.settings",
+    "ENV_WORKSPACES_ROOT": "engine.core.settings",
+    "VARIABLES": "engine.core.settings",
+    "Environment": "engine.core.settings",
+    "environment": "engine.core.settings",
     "MAX_QUESTION_CHARS": "engine.api",
     "Answer": "engine.api",
     "Freshness": "engine.api",
@@ -158,9 +170,6 @@ _EXPORTS: dict[str, str] = {
     "audit_answer": "engine.evidence",
     "cite_labels": "engine.evidence",
     "import_zotero": "engine.importers.zotero",
-    "ENV_API_KEY": "engine.models.llm",
-    "ENV_BASE_URL": "engine.models.llm",
-    "ENV_MODEL": "engine.models.llm",
     "PLACEHOLDER_KEY": "engine.models.llm",
     "LLMConfig": "engine.models.llm",
     "OpenAIChat": "engine.models.llm",
@@ -237,7 +246,6 @@ _EXPORTS: dict[str, str] = {
     "citations": "engine.workspace.references",
     "reference_problems": "engine.workspace.references",
     "Workspace": "engine.workspace.stores",
-    "ENV_WORKSPACES_ROOT": "engine.workspace.trusted",
     "link_may_open": "engine.workspace.trusted",
     "remember_workspace": "engine.workspace.trusted",
     "workspaces_roots": "engine.workspace.trusted",
@@ -245,14 +253,15 @@ _EXPORTS: dict[str, str] = {
 
 __all__ = [
     "CONTRADICTS",
-    "ENV_API_KEY",
-    "ENV_BASE_URL",
-    "ENV_MODEL",
+    "ENV_LLM_API_KEY",
+    "ENV_LLM_BASE_URL",
+    "ENV_LLM_MODEL",
     "ENV_WORKSPACES_ROOT",
     "MAX_QUESTION_CHARS",
     "OVERLAY_PATH",
     "PLACEHOLDER_KEY",
     "REASON_EXPLANATIONS",
+    "VARIABLES",
     "ActionKind",
     "Address",
     "Answer",
@@ -270,6 +279,7 @@ __all__ = [
     "Edge",
     "EdgeKey",
     "EngineError",
+    "Environment",
     "Evidence",
     "EvidenceKind",
     "Failure",
@@ -334,6 +344,7 @@ __all__ = [
     "contests_now",
     "distinct_labels",
     "edge_key",
+    "environment",
     "filter_frame",
     "find_edge",
     "import_zotero",

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine.api import OpenWorkspace, open_workspace
-from engine.models.encoder import ENV_ENCODER
+from engine.core.settings import ENV_ENCODER
 from engine.workspace.embeddings import VECTORS_DIR
 from tests.workspaces import VARIANTS, built_once, make_workspace, scifact_workspace
 

@@ -11,13 +11,14 @@ import numpy as np
 import pytest
 
 from engine.core.registry import Registry
+from engine.core.settings import ENV_MINILM_MODEL as ENV_MODEL
 from engine.models.encoder import (
     ENCODERS,
     EncoderUnavailable,
     lexical_notice,
     load_encoder,
 )
-from engine.models.minilm import ENV_MODEL, MiniLM
+from engine.models.minilm import MiniLM
 
 ROOT = Path(__file__).resolve().parent.parent
 

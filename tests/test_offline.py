@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from engine.api import ask, open_workspace
+from engine.core.settings import ENV_ENCODER
 from engine.datasets.scifact import import_scifact
-from engine.models.encoder import ENV_ENCODER
 from tests.cli import run, untimed
 from tests.conftest import ROOT
 

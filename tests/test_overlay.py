@@ -5,9 +5,9 @@ import pytest
 
 from engine.api import open_workspace
 from engine.core.errors import ConfigError
+from engine.core.settings import ENV_ENCODER
 from engine.core.stance import ContradictionCue
 from engine.datasets.scifact import import_scifact
-from engine.models.encoder import ENV_ENCODER
 from engine.models.llm import LLMConfig, OpenAIChat
 from engine.review.overlay import (
     OVERLAY_PATH,

@@ -7,7 +7,10 @@ import tomllib
 import pytest
 
 from engine.api import ask, open_workspace
-from engine.models.llm import ENV_API_KEY, ENV_BASE_URL, ENV_MODEL, LLMConfig, OpenAIChat
+from engine.core.settings import ENV_LLM_API_KEY as ENV_API_KEY
+from engine.core.settings import ENV_LLM_BASE_URL as ENV_BASE_URL
+from engine.core.settings import ENV_LLM_MODEL as ENV_MODEL
+from engine.models.llm import LLMConfig, OpenAIChat
 from engine.navigation.reasoners.model import ModelReasoner
 from tests.chat_server import (
     ChatServer,

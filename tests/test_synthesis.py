@@ -3,8 +3,8 @@ from dataclasses import replace
 import pytest
 
 from engine.api import open_workspace
+from engine.core.settings import ENV_ENCODER
 from engine.datasets.scifact import import_scifact
-from engine.models.encoder import ENV_ENCODER
 from engine.models.llm import LLMConfig, OpenAIChat
 from engine.review.overlay import Overlay, OverlayEdge, build_overlay
 from engine.review.relations import Relation

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine.api import OpenWorkspace, ask, open_workspace
-from engine.models.encoder import ENV_ENCODER
+from engine.core.settings import ENV_ENCODER
 from engine.reading.aims import asks
 from engine.review.claim_stance import pair_stance
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from engine.api import open_workspace
+from engine.core.settings import ENV_ENCODER
 from engine.datasets.scifact import import_scifact
-from engine.models.encoder import ENV_ENCODER
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

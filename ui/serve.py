@@ -20,7 +20,7 @@ from pathlib import Path
 
 from streamlit.web import cli
 
-from engine import ENV_WORKSPACES_ROOT, Worker
+from engine import ENV_WORKSPACES_ROOT, Worker, environment
 
 # Imported before the server starts, so the first visitor does not wait for them.
 WARM = (
@@ -74,9 +74,9 @@ def take_workspaces_roots(argv: list[str]) -> list[str]:
         else:
             rest.append(arg)
     if roots:
-        given = os.environ.get(ENV_WORKSPACES_ROOT, "")
+        given = environment().workspaces_roots
         joined = [str(Path(r).expanduser().resolve()) for r in roots if r.strip()]
-        os.environ[ENV_WORKSPACES_ROOT] = os.pathsep.join(filter(None, [given, *joined]))
+        os.environ[ENV_WORKSPACES_ROOT] = os.pathsep.join([*given, *joined])
     return rest
 
 

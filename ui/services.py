@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from dataclasses import replace
@@ -11,7 +10,6 @@ from pathlib import Path
 import streamlit as st
 
 from engine import (
-    ENV_API_KEY,
     PLACEHOLDER_KEY,
     Answer,
     Budget,
@@ -27,6 +25,7 @@ from engine import (
     answer,
     build_overlay,
     contests_now,
+    environment,
     link_may_open,
     model_typer,
     notes_changed,
@@ -44,7 +43,7 @@ app_dir = Path(__file__).resolve().parent.parent
 
 def default_workspace() -> str:
     """`SYNAPSE_WORKSPACE`, else the built SciFact demo, else the bundled momentum-lab."""
-    chosen = os.environ.get("SYNAPSE_WORKSPACE", "").strip()
+    chosen = environment().workspace
     if chosen:
         return chosen
     demo = app_dir / "demo" / "scifact"
@@ -83,10 +82,8 @@ def open_wait() -> float:
     A small workspace opens within it and the page draws once; a large one draws at once
     with "Opening…" and the sidebar follows the load.
     """
-    try:
-        return max(0.0, float(os.environ.get("SYNAPSE_OPEN_WAIT", str(DEFAULTS.open_wait))))
-    except ValueError:
-        return DEFAULTS.open_wait
+    chosen = environment().open_wait
+    return DEFAULTS.open_wait if chosen is None else chosen
 
 
 def current_worker() -> Worker | None:
@@ -107,7 +104,7 @@ def budget() -> Budget:
 def llm_config() -> LLMConfig:
     """The OpenAI-compatible endpoint typed in the sidebar; raises ConfigError when invalid."""
     state = st.session_state
-    key = state.get(KEYS.llm_api_key) or os.environ.get(ENV_API_KEY, "") or PLACEHOLDER_KEY
+    key = state.get(KEYS.llm_api_key) or environment().llm_api_key or PLACEHOLDER_KEY
     return LLMConfig(
         base_url=state.get(KEYS.llm_base_url, "").strip(),
         model=state.get(KEYS.llm_model, "").strip(),

@@ -6,6 +6,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.core.settings import environment
+
 
 @dataclass(frozen=True)
 class SafePath:
@@ -58,8 +60,8 @@ def state_dir() -> Path:
     """The user's folder for derived state kept outside every workspace (the index key, the
     encoder's derived model): `$SYNAPSE_STATE_DIR`, else `$XDG_STATE_HOME/synapse-review/`
     or `~/.local/state/synapse-review/`."""
-    chosen = os.environ.get("SYNAPSE_STATE_DIR")
-    if chosen:
-        return Path(chosen)
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    settings = environment()
+    if settings.state_dir is not None:
+        return settings.state_dir
+    base = settings.xdg_state_home or str(Path.home() / ".local" / "state")
     return Path(base) / "synapse-review"

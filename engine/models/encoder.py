@@ -13,7 +13,6 @@ same way a user's encoder would: `register("name", factory)`, where the factory 
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -23,8 +22,8 @@ import numpy as np
 
 from engine.core.errors import EngineError
 from engine.core.registry import Registry
+from engine.core.settings import ENV_ENCODER, environment
 
-ENV_ENCODER = "SYNAPSE_ENCODER"
 DEFAULT_ENCODER = "minilm"
 # Values of SYNAPSE_ENCODER that turn the encoder off.
 OFF = frozenset({"", "none", "off", "lexical"})
@@ -75,7 +74,8 @@ class EncoderChoice:
 
 def chosen_name() -> str:
     """The encoder this process is asked to use: `$SYNAPSE_ENCODER`, else the built-in."""
-    return os.environ.get(ENV_ENCODER, DEFAULT_ENCODER).strip()
+    chosen = environment().encoder
+    return DEFAULT_ENCODER if chosen is None else chosen
 
 
 def load_encoder(

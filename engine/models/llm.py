@@ -5,7 +5,6 @@ from __future__ import annotations
 import email.utils
 import json
 import logging
-import os
 import threading
 import time
 from collections.abc import Mapping
@@ -17,6 +16,7 @@ from urllib.parse import urlsplit
 
 from engine.core import jsonsafe
 from engine.core.errors import ConfigError
+from engine.core.settings import ENV_LLM_BASE_URL, ENV_LLM_MODEL, environment
 from engine.models.chat_http import (
     Cancelled,
     DeadlineExpired,
@@ -27,9 +27,6 @@ from engine.models.chat_http import (
 
 log = logging.getLogger(__name__)
 
-ENV_BASE_URL = "SYNAPSE_LLM_BASE_URL"
-ENV_MODEL = "SYNAPSE_LLM_MODEL"
-ENV_API_KEY = "SYNAPSE_LLM_API_KEY"
 # Local servers (Ollama, llama.cpp, vLLM) ignore the key, but the client insists on one.
 PLACEHOLDER_KEY = "not-needed"
 REDACTED = "[redacted]"
@@ -76,17 +73,16 @@ class LLMConfig:
         Raises `ConfigError` when the base URL or model is missing; an empty key means a
         local server that needs none.
         """
-        env = os.environ if environ is None else environ
-        base_url = env.get(ENV_BASE_URL, "").strip()
-        model = env.get(ENV_MODEL, "").strip()
+        settings = environment(environ)
+        base_url, model = settings.llm_base_url, settings.llm_model
         if not base_url:
             raise ConfigError(
-                f"{ENV_BASE_URL} is not set; point it at an OpenAI-compatible endpoint, "
+                f"{ENV_LLM_BASE_URL} is not set; point it at an OpenAI-compatible endpoint, "
                 "e.g. http://127.0.0.1:11434/v1"
             )
         if not model:
-            raise ConfigError(f"{ENV_MODEL} is not set; name the model to ask, e.g. llama3.1")
-        api_key = env.get(ENV_API_KEY, "").strip() or PLACEHOLDER_KEY
+            raise ConfigError(f"{ENV_LLM_MODEL} is not set; name the model to ask, e.g. llama3.1")
+        api_key = settings.llm_api_key or PLACEHOLDER_KEY
         return cls(base_url=base_url, model=model, api_key=api_key)
 
     def to_dict(self) -> dict[str, Any]:

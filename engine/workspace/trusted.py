@@ -12,17 +12,16 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import threading
 from collections.abc import Iterable
 from pathlib import Path
 
 from engine.core.errors import WorkspaceError
 from engine.core.paths import state_dir
+from engine.core.settings import environment
 from engine.workspace.atomic import write_atomic
 from engine.workspace.user_files import Refused, read_regular
 
-ENV_WORKSPACES_ROOT = "SYNAPSE_WORKSPACES_ROOT"
 KNOWN_FILE = "workspaces.json"
 # The list is a convenience, not an archive: the most recent folders are kept.
 MAX_KNOWN = 500
@@ -42,8 +41,7 @@ def resolved(path: str | Path) -> Path:
 def workspaces_roots() -> tuple[str, ...]:
     """The folders under which a link may open any workspace: `SYNAPSE_WORKSPACES_ROOT`,
     several joined by the path separator (the server's `--workspaces-root` sets it)."""
-    chosen = os.environ.get(ENV_WORKSPACES_ROOT, "")
-    return tuple(part.strip() for part in chosen.split(os.pathsep) if part.strip())
+    return environment().workspaces_roots
 
 
 def known_workspaces() -> tuple[Path, ...]:

@@ -1,0 +1,54 @@
+"""Write docs/API.md, the public face's names with the first line of each docstring.
+
+Run `python -m tools.api_doc` after changing `engine/__init__.py`; tests/test_public_face.py
+fails while the two name different exports.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+HEAD = """# The public face
+
+Everything a page, a renderer, a tool or a user imports comes from `engine`
+(`from engine import ask`); a name not listed here is internal and may change. Each name is
+listed under the module that defines it, with the first line of its docstring. Written by
+`python -m tools.api_doc`.
+"""
+
+
+def groups() -> list[tuple[str, list[str]]]:
+    """(module, names) in the order the `TYPE_CHECKING` imports of the face list them."""
+    tree = ast.parse((ROOT / "engine" / "__init__.py").read_text(encoding="utf-8"))
+    block = next(n for n in tree.body if isinstance(n, ast.If))
+    return [
+        (node.module, [a.asname or a.name for a in node.names])
+        for node in block.body
+        if isinstance(node, ast.ImportFrom) and node.module
+    ]
+
+
+def summary(value: object) -> str:
+    if callable(value) or isinstance(value, type):
+        lines = (getattr(value, "__doc__", None) or "").strip().splitlines()
+        return lines[0].strip() if lines else ""
+    return f"a constant ({type(value).__name__})"
+
+
+def main() -> None:
+    lines = [HEAD]
+    for module, names in groups():
+        lines += [f"## `{module}`", ""]
+        loaded = importlib.import_module(module)
+        for name in names:
+            said = summary(getattr(loaded, name))
+            lines.append(f"- `{name}`" + (f": {said}" if said else ""))
+        lines.append("")
+    (ROOT / "docs" / "API.md").write_text("\n".join(lines).rstrip() + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
