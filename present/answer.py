@@ -153,7 +153,7 @@ def _flagged_contested(result: NavResult) -> list[str]:
     return [ref for ref, node in sorted(verdicts.items()) if node.contested]
 
 
-def contested_lines(result: NavResult, *, confirmed: set) -> Iterable[str]:
+def contested_lines(result: NavResult, *, confirmed: set[tuple[str, str]]) -> Iterable[str]:
     """Which note contests a cited node, and whether a reviewer confirmed that contradiction."""
     edges = route_edges(result)
     for ref in _flagged_contested(result):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import pandas as pd
 
@@ -15,7 +16,7 @@ from present.markup import esc, md_escape, triage_marks
 from present.sides import decision_words
 
 
-def cell_label(row: Mapping) -> str:
+def cell_label(row: Mapping[str, Any]) -> str:
     """One line naming a matrix cell: practice × canon, relation and confidence.
 
     Uses the frame's distinct labels when it has them, so two notes sharing a title differ.
@@ -72,7 +73,7 @@ def queue_table(frame: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def decision_message(row: Mapping, decision: str, note: str) -> str:
+def decision_message(row: Mapping[str, Any], decision: str, note: str) -> str:
     """What a recorded decision says back: both sides by title, the relation and the note."""
     text = (
         f"{decision_words(decision)}: “{shorten(row['memory_title'], 80)}” {row['relation']} "
@@ -108,7 +109,7 @@ def candidate_caption(relation: str, measured_text: str) -> str:
     return f"{lead} — {measured_text}." if measured_text else f"{lead}."
 
 
-def overlay_summary(counts: Mapping) -> str:
+def overlay_summary(counts: Mapping[str, Any]) -> str:
     """The overlay's counts in one sentence, Markdown-escaped (the keys come from a file)."""
     kinds = ", ".join(f"{n:,} {name}" for name, n in (counts.get("by_relation") or {}).items())
     return md_escape(
@@ -117,7 +118,7 @@ def overlay_summary(counts: Mapping) -> str:
     )
 
 
-def edge_heading(row: Mapping) -> str:
+def edge_heading(row: Mapping[str, Any]) -> str:
     """The selected edge in one line: both notes by title and id, the relation, confidence."""
     return (
         f"{row['memory_title']} ({row['memory_id']}) — {row['relation']} — "

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 from pyvis.network import Network
 
@@ -119,9 +120,9 @@ def library_tags(base: str) -> str:
     )
 
 
-def options(*, hierarchical: bool) -> dict:
+def options(*, hierarchical: bool) -> dict[str, Any]:
     """The vis-network options: fixed layout, hover tips, HTML labels, small arrows."""
-    layout: dict = {"randomSeed": 7}
+    layout: dict[str, Any] = {"randomSeed": 7}
     if hierarchical:
         layout["hierarchical"] = {
             "enabled": True,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import math
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
@@ -232,7 +234,7 @@ def neighbourhood_html(
             )
     drawn: set[tuple[str, str, str]] = set()
 
-    def draw(edge: Edge, *, prefix: str = "", **style) -> None:
+    def draw(edge: Edge, *, prefix: str = "", **style: Any) -> None:
         """One edge between drawn nodes, once, whichever list it comes from."""
         src, dst, relation = edge.src, edge.dst, edge.relation
         if src in seen and dst in seen and (src, dst, relation) not in drawn:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -21,9 +22,9 @@ _relation_band = {"supports": 0, "contradicts": 1, "extends": 2, "tension": 3}
 _BANDS = len(_relation_band)
 
 
-def _band_scale() -> list[list]:
+def _band_scale() -> list[list[float | str]]:
     """A colour scale in one band per relation, each from pale to its full colour."""
-    scale: list[list] = []
+    scale: list[list[float | str]] = []
     for name, band in _relation_band.items():
         # Bands meet without blending; the scale must still end exactly at 1.
         low, high = band / _BANDS, min(1.0, (band + 1) / _BANDS - 1e-6 * (band < _BANDS - 1))
@@ -111,7 +112,7 @@ def matrix_figure(frame: pd.DataFrame, *, limit: int = 40) -> go.Figure:
 
 
 def _figure(shown: pd.DataFrame, rows: list[str], cols: list[str]) -> go.Figure:
-    z = [[None] * len(cols) for _ in rows]
+    z: list[list[float | None]] = [[None] * len(cols) for _ in rows]
     text = [[""] * len(cols) for _ in rows]
     hover = []
     for _, cell in shown.iterrows():
@@ -168,7 +169,7 @@ def _token(cell: pd.Series) -> str:
     return EdgeKey(cell["memory_id"], cell.get("zk_source") or address.source, address.id).token
 
 
-def picked_edge(event: Mapping | None) -> str | None:
+def picked_edge(event: Mapping[str, Any] | None) -> str | None:
     """The edge token a selection on the heatmap picked, or None."""
     points = (event or {}).get("selection", {}).get("points", [])
     picked = points[0].get("customdata") if points else None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from typing import Any
 
 from engine import (
     InContext,
@@ -24,8 +25,8 @@ def highlight_html(prose: str, trace: Traceability | None) -> str:
         if sentence.claim:
             marks.append((sentence.start, sentence.end, "licensed", sentence.reason or ""))
     for span in trace.spans if trace else ():
-        kind = _span_kind.get(span.kind.value, "orphan")
-        marks.append((span.start, span.end, kind, _span_reason(kind, span.reason)))
+        named = _span_kind.get(span.kind.value, "orphan")
+        marks.append((span.start, span.end, named, _span_reason(named, span.reason)))
     cuts = sorted({0, len(prose), *(m[0] for m in marks), *(m[1] for m in marks)})
     # A sweep over the cuts: each mark enters and leaves the active set once, so the work is
     # linear in the marks (plus what overlapping marks share), not marks times pieces.
@@ -52,7 +53,7 @@ def highlight_html(prose: str, trace: Traceability | None) -> str:
             pieces[-1] = (kind, pieces[-1][1] + text, reasons)
         else:
             pieces.append((kind, text, reasons))
-    body = "".join(_highlight(kind, text, reasons) for kind, text, reasons in pieces)
+    body = "".join(_highlight(k, t, r) for k, t, r in pieces)
     return (
         '<div class="trace-prose" style="white-space:pre-wrap;line-height:1.9;'
         f'font-size:1.05em">{body}</div>'
@@ -83,7 +84,7 @@ def traceability(result: NavResult) -> Traceability | None:
     return result.decision.traceability if result.decision else None
 
 
-def sentence_rows(result: NavResult) -> list[dict]:
+def sentence_rows(result: NavResult) -> list[dict[str, Any]]:
     """Each prose sentence with the claim that licenses it, or why none does."""
     trace = traceability(result)
     texts = _claim_texts(result)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from collections.abc import Mapping, Sequence
 
 from engine import (
@@ -11,7 +13,7 @@ from present.checks import check_words, confirmed_words, floor_note
 from present.markup import esc, status_chip
 
 
-def claim_rows(result: NavResult) -> list[dict]:
+def claim_rows(result: NavResult) -> list[dict[str, Any]]:
     """One plain row per claim: text, kind, asserted and derived status, cites, verifiers."""
     decision = result.decision
     if decision is None:
@@ -42,7 +44,9 @@ def claim_rows(result: NavResult) -> list[dict]:
     return rows
 
 
-def ground_rows(result: NavResult, *, citations: Mapping[str, str] | None = None) -> list[dict]:
+def ground_rows(
+    result: NavResult, *, citations: Mapping[str, str] | None = None
+) -> list[dict[str, Any]]:
     """One plain row per cited node: its verdict and what its verifier said.
 
     `citations` (address → "Author Year, p. N") adds a reference column.
@@ -80,7 +84,7 @@ def ground_rows(result: NavResult, *, citations: Mapping[str, str] | None = None
     return rows
 
 
-def _ground_summary(row: Mapping | None, ref: str) -> str:
+def _ground_summary(row: Mapping[str, Any] | None, ref: str) -> str:
     if row is None:
         return f"{ref}: no verdict"
     bits = [row["verifier"]]
@@ -96,7 +100,7 @@ def _ground_summary(row: Mapping | None, ref: str) -> str:
     return text
 
 
-def table_html(rows: Sequence[Mapping], columns: Sequence[str] | None = None) -> str:
+def table_html(rows: Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None) -> str:
     """Plain rows as an HTML table that wraps long text; every cell is escaped."""
     names = list(columns or (rows[0].keys() if rows else ()))
     cell = "padding:4px 8px;vertical-align:top;text-align:left"
@@ -133,7 +137,7 @@ def _cell(value: object) -> str:
 _CLAIM_WIDTHS = ("", ";min-width:16em", "", "", "", ";min-width:11em;overflow-wrap:anywhere")
 
 
-def claims_table_html(rows: Sequence[Mapping]) -> str:
+def claims_table_html(rows: Sequence[Mapping[str, Any]]) -> str:
     """The claim rows as an HTML table with status chips; every cell is escaped."""
     head = "".join(
         f"<th style='text-align:left;padding:4px 8px'>{h}</th>"
