@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import math
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from typing import Any
 
 from pyvis.network import Network
 

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from engine import (
     NavResult,
