@@ -134,20 +134,6 @@ def failure(result: NavResult) -> FailureNotice | None:
     return FailureNotice("internal", "the run failed", f"The run failed inside: {text}.")
 
 
-def coverage_gaps(result: NavResult) -> tuple[str, ...]:
-    """Question words the answer never says that kept it back, from the coverage report.
-
-    The rare words nothing cited mentions; for an abstention, also the words its quoted
-    text leaves unsaid.
-    """
-    if result.coverage is not None:
-        gaps = result.coverage.uncovered
-        if result.decision is not None and not result.decision.answered:
-            gaps += tuple(w for w in result.coverage.unmentioned if w not in gaps)
-        return gaps
-    return result.route_input.uncovered if result.route_input is not None else ()
-
-
 def _flagged_contested(result: NavResult) -> list[str]:
     verdicts = result.decision.node_verdicts if result.decision else {}
     return [ref for ref, node in sorted(verdicts.items()) if node.contested]

@@ -85,15 +85,8 @@ _SAYS_GIVE_UP = frozenset({Cause.UNCOVERED_TERM, Cause.UNVERIFIED_CONCLUSION})
 
 
 def causes(result: NavResult) -> tuple[Cause, ...]:
-    """The causes of an abstention, question gaps included; () for an answer or a failure."""
-    decision = result.decision
-    if decision is None or decision.answered:
-        return ()
-    found = set(decision.causes)
-    if answer.coverage_gaps(result):
-        found.add(Cause.UNCOVERED_TERM)
-        found.discard(Cause.UNVERIFIED_CONCLUSION)
-    return tuple(c for c in Cause if c in found)
+    """The causes of an abstention, as the engine reads them (`NavResult.causes`)."""
+    return result.causes
 
 
 def headline(result: NavResult) -> str:
@@ -147,7 +140,7 @@ def lines(
     elif cause is Cause.UNRESOLVED_GROUND:
         out.append("The answer rests on a ground that could not be resolved (its file is missing).")
     elif cause is Cause.UNCOVERED_TERM:
-        gaps = answer.coverage_gaps(result)
+        gaps = result.gaps
         if gaps:
             named = ", ".join(f"‘{g}’" for g in gaps)
             out.append(f"The answer never mentions {named}, which the question asks about.")

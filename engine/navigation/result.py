@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.core.decision import Cause
 from engine.core.reads import FileRead
 from engine.core.router import Decision
 from engine.core.stance import Stance
@@ -70,6 +71,36 @@ class NavResult:
         if self.coverage is not None:
             out["coverage_report"] = self.coverage.to_dict()
         return out
+
+    @property
+    def gaps(self) -> tuple[str, ...]:
+        """Question words the answer never says that kept it back, as the user typed them.
+
+        The rare words nothing cited mentions; for an abstention, also the words its quoted
+        text leaves unsaid.
+        """
+        if self.coverage is not None:
+            gaps = self.coverage.uncovered
+            if self.decision is not None and not self.decision.answered:
+                gaps += tuple(w for w in self.coverage.unmentioned if w not in gaps)
+            return gaps
+        return self.route_input.uncovered if self.route_input is not None else ()
+
+    @property
+    def causes(self) -> tuple[Cause, ...]:
+        """Why an abstention was kept back, in the router's order; () for an answer.
+
+        The decision's causes, with the question's gaps (`gaps`) counted as an uncovered
+        term even where the reasoner gave up before routing them.
+        """
+        decision = self.decision
+        if decision is None or decision.answered:
+            return ()
+        found = set(decision.causes)
+        if self.gaps:
+            found.add(Cause.UNCOVERED_TERM)
+            found.discard(Cause.UNVERIFIED_CONCLUSION)
+        return tuple(c for c in Cause if c in found)
 
     @property
     def prose(self) -> str:
