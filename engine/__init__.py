@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from engine.core.verifiers import VerifierResult, VerifierStatus
     from engine.core.wire import Draft, parse_json, parse_payload
     from engine.evidence import answer_evidence, audit_answer, cite_labels
+    from engine.importers.recorded import import_pdf_folder, import_zotero_library
     from engine.importers.zotero import import_zotero
     from engine.models.llm import (
         ENV_API_KEY,
@@ -92,8 +93,27 @@ if TYPE_CHECKING:
         read_examples,
     )
     from engine.workspace.freshness import notes_changed
+    from engine.workspace.import_reports import (
+        ImportKind,
+        ImportProblem,
+        ImportRecord,
+        ProblemKind,
+        dismiss_import,
+        open_imports,
+        read_imports,
+    )
     from engine.workspace.in_context import InContext
     from engine.workspace.layout import OVERLAY_PATH
+    from engine.workspace.library import (
+        Holdings,
+        Paper,
+        bibtex,
+        holdings,
+        paper_name,
+        paper_pdf,
+        read_library,
+    )
+    from engine.workspace.library_search import Found, LibrarySearch, search_library
     from engine.workspace.notes import Quote
     from engine.workspace.opened import OpenWorkspace, Worker, open_workspace
     from engine.workspace.passages import PassagePlace, passage_place
