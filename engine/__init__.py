@@ -103,7 +103,7 @@ if TYPE_CHECKING:
         read_imports,
     )
     from engine.workspace.in_context import InContext
-    from engine.workspace.layout import OVERLAY_PATH
+    from engine.workspace.layout import IMPORT_REPORTS, OVERLAY_PATH
     from engine.workspace.library import (
         Holdings,
         Paper,

@@ -9,7 +9,6 @@ Problem kinds are an enum; their words and fixes are the renderer's.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 from collections.abc import Iterable
@@ -149,7 +148,7 @@ class ImportRecord:
         if not isinstance(data, dict):
             return None
         try:
-            kind = ImportKind(data.get("kind"))
+            kind = ImportKind(str(data.get("kind")))
         except ValueError:
             return None
         problems = data.get("problems") if isinstance(data.get("problems"), list) else []
@@ -243,7 +242,4 @@ def _write(root: str | os.PathLike[str], records: list[ImportRecord]) -> None:
 
 
 def _count(value: object) -> int:
-    with contextlib.suppress(TypeError, ValueError):
-        if not isinstance(value, bool):
-            return max(0, int(value))  # type: ignore[call-overload]
-    return 0
+    return max(0, value) if isinstance(value, int) and not isinstance(value, bool) else 0

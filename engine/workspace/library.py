@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -24,19 +23,27 @@ from typing import Any
 from engine.core import jsonsafe
 from engine.core.errors import WorkspaceError
 from engine.core.paths import resolve_inside
-from engine.workspace.import_reports import ImportProblem, ProblemKind, latest_problems, read_imports
+from engine.workspace.import_reports import (
+    ImportProblem,
+    ProblemKind,
+    latest_problems,
+    read_imports,
+)
 from engine.workspace.layout import SOURCES_DIR
 from engine.workspace.notes import Store, is_address_safe
 from engine.workspace.passages import ABSTRACT_SUFFIX, PASSAGE_BOX, passage_place, source_keys
-from engine.workspace.references import Reference, load_references
+from engine.workspace.references import (
+    Reference,
+    load_references,
+    paper_label,
+    reader_name,
+    zotero_name,
+)
 from engine.workspace.stores import Workspace
 from engine.workspace.user_files import FileKind, look, workspace_file
 
 MAX_PDF_BYTES = 512 * 1024 * 1024
 MAX_SIDECAR_BYTES = 4 * 1024 * 1024
-NAME_CHARS = 60  # a title standing for a name is cut to this many characters
-# Zotero's attachment name: "Okafor et al. - 2021 - Sleep and memory.pdf".
-_ZOTERO_NAME = re.compile(r"^(?P<who>.+?) - (?P<year>\d{4}) - (?P<title>.+)$")
 
 
 @dataclass(frozen=True)
@@ -88,9 +95,9 @@ def read_library(workspace: Workspace) -> tuple[Paper, ...]:
             page = note.quotes[0].page if note.quotes else None
             if isinstance(page, int) and not note.citekey.endswith(ABSTRACT_SUFFIX):
                 last_page[key] = max(last_page.get(key, 0), page)
-            if key not in titles and (place := passage_place(note.address, note.title)):
-                if place.paper_title != place.paper:
-                    titles[key] = place.paper_title
+            place = passage_place(note.address, note.title) if key not in titles else None
+            if place is not None and place.paper_title != place.paper:
+                titles[key] = place.paper_title
         else:
             notes[key] += 1
             if note.title.strip() and key not in named:
@@ -146,24 +153,9 @@ def paper_pdf(root: str | os.PathLike[str], paper: Paper) -> bytes | None:
     return found.data if found.data.startswith(b"%PDF") else None
 
 
-def name_of(reference: Reference | None, title: str, citekey: str, side: Mapping[str, Any]) -> str:
-    """A paper as a reader names it: "Author Year", else its title (cut), else its citekey."""
-    if reference is not None and (reference.authors or reference.year):
-        return reference.label
-    zotero = _ZOTERO_NAME.match(" ".join(Path(str(side.get("pdf") or "")).stem.split()))
-    if zotero is not None:
-        return f"{zotero.group('who')} {zotero.group('year')}"
-    title = " ".join((title or (reference.title if reference else "")).split())
-    if not title:
-        return citekey
-    return title if len(title) <= NAME_CHARS else title[: NAME_CHARS - 1].rstrip() + "…"
-
-
 def paper_name(workspace: Workspace, citekey: str, title: str = "") -> str:
     """The name of the paper filed as `citekey`, its known `title` the fallback."""
-    key = _paper(citekey)
-    side = _sidecar(str(workspace.root), key)
-    return name_of(load_references(workspace.root).get(key), title, key, side)
+    return paper_label(workspace.root, citekey, title)
 
 
 _PAGE_KINDS = frozenset({ProblemKind.PAGES_WITHOUT_TEXT, ProblemKind.PAGES_TOO_LARGE})
@@ -180,19 +172,20 @@ def _paper_of(
     problems: tuple[ImportProblem, ...] = (),
     pdf: str | None = None,
 ) -> Paper:
-    zotero = _ZOTERO_NAME.match(" ".join(Path(str(side.get("pdf") or "")).stem.split()))
+    pdf_name = str(side.get("pdf") or "")
+    zotero = zotero_name(pdf_name)
     full = (reference.title if reference else "") or title
     if not full and zotero is not None:
-        full = zotero.group("title")
+        full = zotero[2]
     full = " ".join((full or str(side.get("title") or "") or key).split())
     authors = reference.authors if reference else ()
     year = reference.year if reference else None
     if not authors and zotero is not None:
-        authors, year = (zotero.group("who"),), int(zotero.group("year"))
+        authors, year = (zotero[0],), zotero[1]
     pages, passages, notes = counts
     return Paper(
         key,
-        name_of(reference, full if full != key else "", key, side),
+        reader_name(reference, full, key, pdf_name),
         full,
         authors,
         year,
