@@ -98,23 +98,23 @@ def record_heading(record: ImportRecord) -> str:
 
 def papers_frame(papers: Sequence[Paper]) -> pd.DataFrame:
     """The papers as the library's table shows them, one row a paper."""
+    # The problems sit beside the name: at 800 px the columns after the fifth are off screen.
     rows = [
         {
             "Paper": p.name,
-            "Title": p.title,
-            "Authors": ", ".join(p.authors),
-            "Year": p.year,
+            "Problems": "; ".join(_short(x) for x in p.problems),
+            "Year": str(p.year) if p.year else "",
             "Pages": p.pages,
             "Passages": p.passages,
             "Imported": _date(p.imported),
-            "Problems": "; ".join(_short(x) for x in p.problems),
+            "Title": p.title,
+            "Authors": ", ".join(p.authors),
             "PDF": "yes" if p.pdf else "",
         }
         for p in papers
     ]
-    columns = ["Paper", "Title", "Authors", "Year", "Pages", "Passages", "Imported", "Problems"]
-    frame = pd.DataFrame(rows, columns=[*columns, "PDF"])
-    return frame.astype({"Year": "Int64"}) if len(frame) else frame
+    columns = ["Paper", "Problems", "Year", "Pages", "Passages", "Imported", "Title", "Authors"]
+    return pd.DataFrame(rows, columns=[*columns, "PDF"])
 
 
 def found_html(hits: Sequence[Found]) -> str:

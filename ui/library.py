@@ -55,18 +55,22 @@ if find.strip():
         st.html(found_html(found.notes))
     shown = found.papers
     st.markdown(f"**Papers** ({len(shown)} of {len(papers)})")
+    if not shown:
+        st.caption("No paper's name, title, author or year holds every word searched for.")
 else:
     shown = papers
 
-table = st.dataframe(
-    papers_frame(shown),
-    key=KEYS.library_table,
-    on_select="rerun",
-    selection_mode="single-row",
-    hide_index=True,
-    use_container_width=True,
-)
-rows = table.selection.rows if table is not None else []
+rows: list[int] = []
+if shown:
+    table = st.dataframe(
+        papers_frame(shown),
+        key=KEYS.library_table,
+        on_select="rerun",
+        selection_mode="single-row",
+        hide_index=True,
+        use_container_width=True,
+    )
+    rows = list(table.selection.rows) if table is not None else []
 if rows:
     picked = shown[rows[0]].citekey
     if st.session_state.get(KEYS.library_paper) != picked:
