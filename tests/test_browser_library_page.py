@@ -46,7 +46,8 @@ def test_import_browse_search_open_a_pdf_and_export_bibtex(tmp_path: Path):
         sync_playwright() as driver,
     ):
         browser = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        context = browser.new_context(viewport={"width": 1280, "height": 800}, accept_downloads=True)
+        viewport = {"width": 1280, "height": 800}
+        context = browser.new_context(viewport=viewport, accept_downloads=True)
         page = context.new_page()
         page.on("request", lambda request: requests.append(request.url))
         page.goto(url)

@@ -66,10 +66,8 @@ def test_the_library_names_each_paper_and_serves_its_pdf_from_the_workspace(tmp_
     scan = by_name["scan"]
     assert [p.kind for p in scan.problems] == [ProblemKind.NO_TEXT_LAYER]
     assert paper_pdf(opened.root, scan) is None
-    assert (holdings(opened.workspace, papers).papers, holdings(opened.workspace, papers).pages) == (
-        1,
-        3,
-    )
+    held = holdings(opened.workspace, papers)
+    assert (held.papers, held.pages) == (1, 3)
     assert "@article{okafor2021sleep," in bibtex(papers) and "scan" not in bibtex(papers)
     found = search_library(opened.workspace, opened.index, papers, "slow-wave sleep")
     assert [(h.name, h.where) for h in found.passages][:1] == [("Okafor et al. 2021", "p. 2")]
