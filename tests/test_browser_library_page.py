@@ -104,9 +104,7 @@ def test_import_browse_search_open_a_pdf_and_export_bibtex(tmp_path: Path):
         expect(page.get_by_text(SCAN_PROBLEM)).to_have_count(0)
         page.reload()
         wait_idle(page)
-        expect(page.get_by_text("Workspace ready: 1 paper, 3 pages")).to_be_visible(
-            timeout=30_000
-        )
+        expect(page.get_by_text("Workspace ready: 1 paper, 3 pages")).to_be_visible(timeout=30_000)
         expect(page.get_by_text(SCAN_PROBLEM)).to_have_count(0)
         context.close()
 
