@@ -68,7 +68,7 @@ if shown:
         on_select="rerun",
         selection_mode="single-row",
         hide_index=True,
-        use_container_width=True,
+        width="stretch",
     )
     rows = list(table.selection.rows) if table is not None else []
 if rows:
