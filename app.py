@@ -3,8 +3,9 @@
 import streamlit as st
 
 from engine import EngineError, check_connection, environment
+from present.library import holdings_text
 from present.markup import md_escape, page_link_css
-from ui import services, shared
+from ui import papers, services, shared
 from ui import state as app_state
 from ui.state import DEFAULTS, KEYS
 
@@ -14,6 +15,7 @@ st.set_page_config(page_title="Synapse Review", layout="wide")
 pages = [
     st.Page("ui/home.py", title="Start", url_path="start", default=True),
     st.Page("ui/navigate.py", title="Navigate", url_path="ask"),
+    st.Page("ui/library.py", title="Library", url_path="library"),
     st.Page("ui/reasoning_dag.py", title="Reasoning DAG", url_path="dag"),
     st.Page("ui/traceability.py", title="Traceability", url_path="trace"),
     st.Page("ui/claim_matrix.py", title="Claim matrix", url_path="matrix"),
@@ -80,9 +82,9 @@ def workspace_panel() -> None:
         st.info(md_escape(f"Nothing is saved in this workspace: {opened.notice}."))
     if opened.meaning_notice:  # no sentence encoder: answers rest on words alone
         st.caption(md_escape(f"Meaning: {opened.meaning_notice}."))
-    notes = len(opened.workspace.notes)
-    box.update(label=f"Workspace ready: {notes:,} notes", state="complete")
-    with st.expander(f"Load report: {notes:,} notes, {len(opened.report)} problem(s)"):
+    _, held = papers.shelf(opened)
+    box.update(label=f"Workspace ready: {holdings_text(held)}", state="complete")
+    with st.expander(f"Load report: {len(opened.report)} problem(s)"):
         stats = opened.stats
         st.caption(
             f"Index: {stats.added} added, {stats.changed} changed, {stats.removed} removed, "

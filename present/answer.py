@@ -22,6 +22,7 @@ from engine import (
     VerifierStatus,
 )
 from present.markup import esc
+from present.names import node_name
 
 MATRIX_PAGE = "ui/claim_matrix.py"
 
@@ -53,9 +54,9 @@ class AnswerArea:
 
 
 def titles(result: NavResult) -> dict[str, str]:
-    """Node address -> title, from the neighbourhood the run walked."""
+    """Node address -> its name for a reader (a passage by paper and page), from the walk."""
     nodes = result.neighbourhood.nodes.values()
-    return {n.address: n.title or n.address for n in nodes if n.address}
+    return {n.address: node_name(result, n.address) for n in nodes if n.address}
 
 
 def unwritten(result: NavResult, ref: str) -> bool:

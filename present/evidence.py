@@ -30,9 +30,8 @@ def evidence_html(item: Evidence) -> str:
     heading = item.citation or item.label
     title = f"<br><small>{esc(item.title)}</small>" if item.title not in heading else ""
     head = (
-        f"<div class='evidence'><b>{esc(heading)}</b>{title}"
-        f"<br><small>Opens {esc(_OPENS[item.kind])} · "
-        f"<code style='word-break:break-all'>{esc(item.address)}</code></small>"
+        f"<div class='evidence' title='{esc(item.address)}'><b>{esc(heading)}</b>{title}"
+        f"<br><small>Opens {esc(_OPENS[item.kind])}</small>"
     )
     parts = [head]
     context = item.context

@@ -42,6 +42,7 @@ from present.markup import (
 
 # The heatmap moved to its own module; it stays importable from here for older callers.
 from present.missing import missing_node, unwritten_node
+from present.names import node_name
 
 new_colour = "#e15759"
 
@@ -67,7 +68,7 @@ def step_caption(result: NavResult, step: int) -> str:
     if not trace:
         return "no steps were recorded"
     item = trace[max(0, min(step, len(trace) - 1))]
-    target = f" {item.target}" if item.target else ""
+    target = f" {node_name(result, item.target)}" if item.target else ""
     added = len(item.nodes_added)
     grew = f" (+{added} node{'s' if added != 1 else ''})" if added else ""
     return f"step {item.index}: {item.action.value}{target}{grew} — {item.reason}"

@@ -8,10 +8,12 @@ from urllib.parse import quote
 import pytest
 from playwright.sync_api import Page, expect
 
+from engine import holdings, read_library
 from engine.api import open_workspace
 from engine.review.overlay import build_overlay
 from engine.workspace.examples import landing_examples, read_examples
 from engine.workspace.stores import load_workspace
+from present.library import holdings_text
 from tests.browser_support import (
     ARTIFACTS,
     press_in_question,
@@ -178,8 +180,9 @@ def test_switching_workspace_clears_the_results(app, tmp_path):
     field.fill(str(lab))
     field.press("Enter")
     wait_idle(page)
-    notes = len(load_workspace(lab).notes)  # its notes and its sources' passages
-    expect(sidebar.get_by_text(f"Workspace ready: {notes} notes")).to_be_visible(timeout=30_000)
+    loaded = load_workspace(lab)  # described as a reader counts it: papers, pages, notes
+    held = holdings_text(holdings(loaded, read_library(loaded)))
+    expect(sidebar.get_by_text(f"Workspace ready: {held}")).to_be_visible(timeout=30_000)
     expect(verdict(page)).to_have_count(0)
     assert "q=" not in page.url
     shot(page, "09-after-switch", folder=SHOTS)

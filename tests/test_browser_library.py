@@ -68,8 +68,8 @@ def test_add_a_folder_of_pdfs_ask_and_read_the_cited_page(tmp_path: Path):
             shot(page, "library-debug", tall=True)
             raise
         wait_idle(page)
-        expect(page.get_by_text("okafor2021sleep, p. 103").first).to_be_visible()
-        page.get_by_text("Read the page: okafor2021sleep, p. 103").click()
+        expect(page.get_by_text("Okafor et al. 2021, p. 103").first).to_be_visible()
+        page.get_by_text("Read the page: Okafor et al. 2021, p. 103").click()
         expect(
             page.get_by_text("The effect did not depend on caffeine intake.").last
         ).to_be_visible()

@@ -69,7 +69,7 @@ def test_a_momentum_lab_example_asks_in_momentum_lab_and_a_reload_keeps_it(app):
     expect(verdict(page).first).to_contain_text(example.label, timeout=60_000)
     wait_idle(page)
     sidebar = page.get_by_test_id("stSidebar")
-    notes = "Workspace ready: 20 notes"
+    notes = "Workspace ready: 3 papers, 5 pages, 12 notes, 3 practice entries"
     expect(sidebar.get_by_text(notes)).to_be_visible()
     expect(sidebar.get_by_label("Workspace folder")).to_have_value(str(LAB))
     assert "momentum-lab" in page.url and "q=" in page.url

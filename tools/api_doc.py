@@ -1,7 +1,9 @@
-"""Write docs/API.md, the public face's names with the first line of each docstring.
+"""Write the public face's lists from its `TYPE_CHECKING` imports, and docs/API.md.
 
-Run `python -m tools.api_doc` after changing `engine/__init__.py`; tests/test_public_face.py
-fails while the two name different exports.
+After adding or removing an import in `engine/__init__.py`'s `TYPE_CHECKING` block, run
+`python -m tools.api_doc`: it rewrites the lazy table (`_EXPORTS`) and `__all__` there,
+literally, and docs/API.md with the first line of each docstring. tests/test_public_face.py
+fails while any of them names other exports.
 """
 
 from __future__ import annotations
@@ -38,7 +40,21 @@ def summary(value: object) -> str:
     return f"a constant ({type(value).__name__})"
 
 
+def write_face() -> None:
+    """Rewrite `_EXPORTS` and `__all__` in engine/__init__.py from its imports."""
+    path = ROOT / "engine" / "__init__.py"
+    text = path.read_text(encoding="utf-8")
+    pairs = [(name, module) for module, names in groups() for name in names]
+    table = "".join(f'    "{name}": "{module}",\n' for name, module in pairs)
+    listed = "".join(f'    "{name}",\n' for name in sorted(name for name, _ in pairs))
+    start = text.index("_EXPORTS: dict[str, str] = {")
+    end = text.index("def __getattr__")
+    face = f"_EXPORTS: dict[str, str] = {{\n{table}}}\n\n__all__ = [\n{listed}]\n\n\n"
+    path.write_text(text[:start] + face + text[end:], encoding="utf-8")
+
+
 def main() -> None:
+    write_face()
     lines = [HEAD]
     for module, names in groups():
         lines += [f"## `{module}`", ""]

@@ -5,10 +5,11 @@ from pathlib import Path
 import streamlit as st
 
 from engine import landing_examples, read_examples
+from present.library import holdings_text
 from present.markup import md_escape
-from ui import services
+from ui import papers, services
 from ui import state as app_state
-from ui.library import library_panel
+from ui.imports import library_panel
 from ui.state import KEYS
 
 st.title("Synapse Review")
@@ -37,7 +38,7 @@ if worker is None:
 
 root = Path(st.session_state[KEYS.results_root])
 st.subheader("Workspace")
-notes = f"{len(worker.opened.workspace.notes):,} notes" if worker.ready() else "notes loading…"
+notes = holdings_text(papers.shelf(worker.opened)[1]) if worker.ready() else "papers loading…"
 st.markdown(
     f"Open: `{md_escape(root.name)}` with {notes} ({md_escape(root)}). Type another folder "
     "in the sidebar to switch; a workspace is a folder with `.zettelkasten/` (canon notes), "
@@ -74,4 +75,5 @@ for i, example in enumerate(examples):
     summary = f" — {example.summary}" if example.summary else ""
     right.caption(md_escape(" · ".join(tags) + summary))
 st.page_link("ui/navigate.py", label="Or ask your own question on Navigate", icon="➡️")
-library_panel()
+st.page_link("ui/library.py", label="Browse the papers in the Library", icon="📚")
+library_panel(root)

@@ -1,77 +1,103 @@
-"""Bring your library: add a folder of PDFs or import a Zotero library, with progress."""
-
-from __future__ import annotations
-
-import threading
-import time
-from collections.abc import Callable
-from pathlib import Path
+"""Library: every paper of the workspace, search over titles, notes and passages, the PDFs."""
 
 import streamlit as st
 
-from engine import EngineError, add_pdf_folder, import_zotero
+from engine import bibtex, search_library
+from present.library import found_html, holdings_text, paper_caption, papers_frame, problem_text
 from present.markup import md_escape
+from ui import papers as shelf
+from ui import services
+from ui import urlstate as url
+from ui.imports import import_problems
 from ui.state import KEYS
 
+st.title("Library")
+worker = services.current_worker()
+if worker is None or not worker.ready(wait=services.open_wait()):
+    st.info("Open a workspace in the sidebar to see its papers.")
+    st.stop()
+opened = worker.opened
+papers, held = shelf.shelf(opened)
+by_key = {p.citekey: p for p in papers}
+url.restore("library", url.LIBRARY, {})
+st.caption(
+    md_escape(f"{holdings_text(held)}. Names are “Author Year” where the references know them.")
+)
+import_problems(opened.root)
 
-def library_panel() -> None:
-    """Two imports side by side; the workspace they fill opens in the sidebar when done."""
-    st.subheader("Bring your library")
-    st.caption(
-        "Every sentence of your papers becomes quotable evidence, checked word for word "
-        "against the paper and cited to its printed page."
+find = st.text_input(
+    "Search titles, notes and passages", key=KEYS.library_find, placeholder="e.g. slow-wave sleep"
+)
+
+
+def choose(citekey: str, page: int | None) -> None:
+    """Select a paper (and the page to open it at) from a search hit."""
+    st.session_state[KEYS.library_paper] = citekey
+    st.session_state[KEYS.library_page] = page or 1
+
+
+if find.strip():
+    found = worker.call(search_library, opened.workspace, opened.index, papers, find)
+    if found.empty:
+        st.caption("Nothing in this workspace matches.")
+    if found.passages:
+        st.markdown(f"**Passages** ({len(found.passages)})")
+        for n, hit in enumerate(found.passages):
+            left, right = st.columns([6, 1], vertical_alignment="center")
+            left.html(found_html([hit]))
+            if hit.citekey in by_key and by_key[hit.citekey].pdf and hit.page:
+                label = f"Open p. {hit.page}"
+                right.button(
+                    label, key=KEYS.library_open(n), on_click=choose, args=(hit.citekey, hit.page)
+                )
+    if found.notes:
+        st.markdown(f"**Notes** ({len(found.notes)})")
+        st.html(found_html(found.notes))
+    shown = found.papers
+    st.markdown(f"**Papers** ({len(shown)} of {len(papers)})")
+    if not shown:
+        st.caption("No paper's name, title, author or year holds every word searched for.")
+else:
+    shown = papers
+
+rows: list[int] = []
+if shown:
+    table = st.dataframe(
+        papers_frame(shown),
+        key=KEYS.library_table,
+        on_select="rerun",
+        selection_mode="single-row",
+        hide_index=True,
+        width="stretch",
     )
-    pdfs, zotero = st.tabs(["Add PDFs", "Import a Zotero library"])
-    with pdfs:
-        folder = st.text_input("Folder of PDFs", key=KEYS.library_pdfs, placeholder="~/Papers")
-        target = st.text_input(
-            "Workspace to add them to (created if absent)",
-            key=KEYS.library_pdfs_to,
-            placeholder="the same folder",
-        )
-        if st.button("Add PDFs", key=KEYS.library_pdfs_go, disabled=not folder.strip()):
-            where = _path(target or folder)
-            _run(lambda tick: add_pdf_folder(_path(folder), where, progress=tick), where, "PDFs")
-    with zotero:
-        data = st.text_input(
-            "Zotero data folder (the one holding zotero.sqlite)",
-            key=KEYS.library_zotero,
-            placeholder="~/Zotero",
-        )
-        target = st.text_input("Workspace to import into", key=KEYS.library_zotero_to)
-        ready = bool(data.strip() and target.strip())
-        if st.button("Import the library", key=KEYS.library_zotero_go, disabled=not ready):
-            where = _path(target)
-            _run(lambda tick: import_zotero(_path(data), where, progress=tick), where, "items")
+    rows = list(table.selection.rows) if table is not None else []
+if rows:
+    picked = shown[rows[0]].citekey
+    if st.session_state.get(KEYS.library_paper) != picked:
+        st.session_state[KEYS.library_paper] = picked
+        st.session_state[KEYS.library_page] = 1
+st.download_button(
+    "Export the references as BibTeX",
+    bibtex(papers),
+    file_name="references.bib",
+    mime="application/x-bibtex",
+    key=KEYS.library_bibtex,
+)
 
-
-def _path(text: str) -> Path:
-    return Path(text.strip()).expanduser()
-
-
-def _run(job: Callable, where: Path, unit: str) -> None:
-    """Run an import off the page's thread with a progress bar; open its workspace after."""
-    seen = {"done": 0, "total": 0}
-    outcome: dict = {}
-
-    def work() -> None:
-        try:
-            outcome["report"] = job(lambda done, total: seen.update(done=done, total=total))
-        except (EngineError, OSError) as exc:
-            outcome["error"] = exc
-
-    thread = threading.Thread(target=work, name="synapse-import", daemon=True)
-    thread.start()
-    bar = st.progress(0.0, text=f"Reading {unit}…")
-    while thread.is_alive():
-        share = seen["done"] / seen["total"] if seen["total"] else 0.0
-        bar.progress(share, text=f"Reading {unit}: {seen['done']:,} of {seen['total']:,}")
-        time.sleep(0.2)
-    if "error" in outcome:
-        st.error(f"Cannot import: {md_escape(outcome['error'])}")
-        return
-    report = outcome["report"]
-    problems = len(getattr(report, "failures", ())) or len(getattr(report, "problems", ()))
-    bar.progress(1.0, text=f"Done: {seen['done']:,} {unit}, {problems} problem(s)")
-    st.session_state[KEYS.workspace_next] = str(where.resolve())
-    st.rerun()
+paper = by_key.get(st.session_state.get(KEYS.library_paper) or "")
+if paper is not None:
+    st.subheader(paper.name)
+    st.caption(md_escape(paper_caption(paper)), help=f"Filed as {paper.citekey}")
+    for problem in paper.problems:
+        st.warning(md_escape(problem_text(problem)))
+    if paper.pdf:
+        pages = max(1, paper.pages)
+        if not 1 <= int(st.session_state.get(KEYS.library_page) or 1) <= pages:
+            st.session_state[KEYS.library_page] = 1
+        page = st.number_input("Page", 1, pages, key=KEYS.library_page)
+        address = shelf.pdf_address(opened, paper, int(page))
+        if address is not None:
+            st.link_button(f"Open the PDF at page {int(page)}", address)
+    else:
+        st.caption("This workspace holds no PDF of this paper.")
+url.save("library", url.LIBRARY)

@@ -62,6 +62,14 @@ class Keys:
     library_zotero: str = "library_zotero"
     library_zotero_to: str = "library_zotero_to"
     library_zotero_go: str = "library_zotero_go"
+    import_failed: str = "import_failed"  # why the last import failed, until dismissed
+    import_failed_dismiss: str = "import_failed_dismiss"
+    # the Library page
+    library_find: str = "library_find"
+    library_paper: str = "library_paper"  # the selected paper's citekey
+    library_page: str = "library_page"  # the page to open its PDF at
+    library_table: str = "library_table"
+    library_bibtex: str = "library_bibtex"
     # the Audit page
     audit: str = "audit"
     audit_text: str = "audit_text"
@@ -104,6 +112,12 @@ class Keys:
 
     def recent_question(self, n: int) -> str:
         return f"recent_question_{n}"
+
+    def import_dismiss(self, ident: str) -> str:
+        return f"import_dismiss_{ident}"
+
+    def library_open(self, n: int) -> str:
+        return f"library_open_{n}"
 
     def home_example(self, n: int) -> str:
         return f"home_example_{n}"

@@ -154,4 +154,15 @@ MATRIX = (
     Param("edge", KEYS.matrix_selected, "text", None),
 )
 MATRIX_NAMES = tuple(p.name for p in MATRIX)
-PAGE_PARAMS = {"matrix": MATRIX_NAMES, "ask": ("cite",), "audit-dag": ("cite",), "dag": ("cite",)}
+# The Library's search and selected paper.
+LIBRARY = (
+    Param("find", KEYS.library_find, "text", ""),
+    Param("paper", KEYS.library_paper, "text", None),
+)
+PAGE_PARAMS = {
+    "matrix": MATRIX_NAMES,
+    "library": tuple(p.name for p in LIBRARY),
+    "ask": ("cite",),
+    "audit-dag": ("cite",),
+    "dag": ("cite",),
+}

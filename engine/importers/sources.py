@@ -36,6 +36,7 @@ from engine.importers.pdf_worker import (
     PdfBudget,
     PdfWorker,
 )
+from engine.workspace.import_reports import ImportProblem, ProblemKind, problem_kind
 from engine.workspace.import_writer import ImportWriter
 from engine.workspace.layout import SOURCES_DIR
 from engine.workspace.stores import MAX_FILE_BYTES
@@ -96,6 +97,27 @@ class Added:
             f"page {page}: {lines} line{'s' if lines != 1 else ''} of hidden text left out"
             for page, lines in self.hidden
         )
+
+
+def page_problems(item: Added, shown: str) -> tuple[ImportProblem, ...]:
+    """The problems of a PDF that gave text: its pages without text, those too large to read."""
+    out = []
+    if item.empty_pages:
+        kind = ProblemKind.PAGES_WITHOUT_TEXT
+        out.append(ImportProblem(shown, kind, citekey=item.citekey, pages=item.empty_pages))
+    if item.oversized_pages:
+        kind = ProblemKind.PAGES_TOO_LARGE
+        out.append(ImportProblem(shown, kind, citekey=item.citekey, pages=item.oversized_pages))
+    return tuple(out)
+
+
+def item_problems(item: Added) -> tuple[ImportProblem, ...]:
+    """What a reader should know of one PDF's outcome: its failure, or its pages' problems."""
+    shown = Path(item.path).name
+    if item.outcome is Outcome.FAILED:
+        kind = problem_kind(item.kind)
+        return (ImportProblem(shown, kind, item.problem, item.citekey),)
+    return page_problems(item, shown)
 
 
 def hidden_text(pages: tuple[tuple[int, int], ...]) -> list[dict[str, int]]:
@@ -278,7 +300,9 @@ class SourceAdder:
                 f"its text is {len(fulltext):,} bytes, over the "
                 f"{MAX_FILE_BYTES:,}-byte limit of one source file",
             )
-        sidecar = json.dumps(_sidecar(pdf, digest, extracted, len(fulltext)), indent=1) + "\n"
+        original = self._original(pdf, citekey, data, origin)
+        side = _sidecar(pdf, digest, extracted, len(fulltext)) | {"file": original}
+        sidecar = json.dumps(side, indent=1) + "\n"
         for relative, payload in ((text_rel, fulltext), (sidecar_rel, sidecar)):
             checked = self.writer.check(relative, payload, origin)
             if checked.refusal is not None:
@@ -288,6 +312,9 @@ class SourceAdder:
             self._write_pair((text_rel, fulltext), (sidecar_rel, sidecar), origin)
         except (OSError, WorkspaceError) as exc:
             return Added.failed(shown, citekey, "cannot-write", _why(exc))
+        if original == f"{SOURCES_DIR}/{citekey}.pdf":
+            with contextlib.suppress(OSError, WorkspaceError):
+                self.writer.write(original, data, origin)
         return Added(
             shown,
             citekey,
@@ -297,6 +324,16 @@ class SourceAdder:
             oversized_pages=extracted.oversized_pages,
             hidden=extracted.hidden_pages,
         )
+
+    def _original(self, pdf: Path, citekey: str, data: bytes, origin: str) -> str | None:
+        """Where the workspace keeps the PDF, so a reader can open it: its own path when it
+        lies inside the workspace, else a copy `sources/<citekey>.pdf`; None when that copy
+        may not be written (a file of the user's own stands there)."""
+        root = Path(self.writer.root).resolve()
+        with contextlib.suppress(OSError, ValueError):
+            return pdf.resolve(strict=True).relative_to(root).as_posix()
+        copy = f"{SOURCES_DIR}/{citekey}.pdf"
+        return copy if self.writer.check(copy, data, origin).allowed else None
 
     def _write_pair(self, first: tuple[str, bytes], second: tuple[str, str], origin: str) -> None:
         """Write both files; if the second write fails, the first goes back to what it was."""

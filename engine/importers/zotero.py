@@ -28,7 +28,7 @@ from engine.core.errors import ConfigError
 from engine.importers.citekeys import bbt_citekey, citekey_problem
 from engine.importers.duplicates import Duplicate, library_duplicates
 from engine.importers.pdf_worker import Extractor
-from engine.importers.sources import AddOptions, Outcome, SourceAdder, reader
+from engine.importers.sources import AddOptions, Outcome, SourceAdder, page_problems, reader
 from engine.importers.zotero_db import (
     Attachment,
     Highlight,
@@ -36,6 +36,7 @@ from engine.importers.zotero_db import (
     ZoteroLibrary,
     read_items,
 )
+from engine.workspace.import_reports import ImportProblem, ProblemKind, problem_kind
 from engine.workspace.import_writer import ImportWriter
 from engine.workspace.layout import CANON_DIR, SOURCES_DIR
 from engine.workspace.notes import FEDERATED_PREFIX, is_address_safe
@@ -74,6 +75,9 @@ class ZoteroReport:
     # What the library is like, not a problem with it: its Zotero version, its key store.
     notices: tuple[str, ...] = ()
     duplicates: tuple[Duplicate, ...] = ()
+    # Each item's PDF problem by kind (a scan, a missing file), for the app's import record.
+    issues: tuple[ImportProblem, ...] = ()
+    pages: int = 0  # pages of the PDFs read
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -109,8 +113,9 @@ def import_zotero(
     if not is_address_safe(box) or box.startswith(FEDERATED_PREFIX):
         raise ConfigError(f"box {box!r} is not a usable box name")
     root = Path(root)
-    root.mkdir(parents=True, exist_ok=True)
+    # Read first: a library that cannot be read leaves no folder behind.
     library = read_items(Path(data_dir))
+    root.mkdir(parents=True, exist_ok=True)
     # An item with no title is a stub (a note's parent, a failed capture): it is named in
     # the report and left out, never filed under a made-up name. One with nothing at all
     # (a click on "New Item" never filled in) is no problem with the library: a notice.
@@ -156,6 +161,8 @@ def import_zotero(
         highlights=highlights,
         problems=tuple(writer.problems),
         seconds=time.perf_counter() - started,
+        issues=tuple(writer.issues),
+        pages=writer.pages,
         notices=_notices(library)
         + tuple(
             f"item {item.key} is empty (no title, fields or attachment); skipped" for item in empty
@@ -327,6 +334,8 @@ class _Writer:
         self.written = 0
         self.unchanged = 0
         self.problems: list[tuple[str, str]] = []
+        self.issues: list[ImportProblem] = []
+        self.pages = 0
 
     def write(self, relative: str, text: str, origin: str, *, optional: bool = False) -> None:
         try:
@@ -379,15 +388,23 @@ class _Writer:
     def pdf(self, citekey: str, attachment: Attachment | None, origin: str) -> str:
         if attachment is None:
             return "none"
+        shown = attachment.path.name if attachment.path is not None else str(attachment.stored)
         if attachment.path is None:
             self.problems.append((citekey, f"PDF path {attachment.stored!r} cannot be resolved"))
+            self.issues.append(ImportProblem(shown, ProblemKind.MISSING_PDF, "", citekey))
             return "unresolved"
         if not attachment.path.is_file():
             self.problems.append((citekey, f"PDF {attachment.path} is missing"))
+            self.issues.append(ImportProblem(shown, ProblemKind.MISSING_PDF, "", citekey))
             return "missing"
         added = self.adder.add(attachment.path, citekey, origin)
         if added.outcome is Outcome.FAILED:
             self.problems.append((citekey, f"{added.kind}: {added.problem}"))
+            kind = problem_kind(added.kind)
+            self.issues.append(ImportProblem(shown, kind, added.problem, citekey))
+        else:
+            self.pages += added.pages
+            self.issues.extend(page_problems(added, shown))
         return added.outcome.value
 
 

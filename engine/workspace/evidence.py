@@ -14,7 +14,13 @@ from enum import StrEnum
 
 from engine.workspace.in_context import InContext, in_context
 from engine.workspace.passages import ABSTRACT_SUFFIX
-from engine.workspace.references import cite, hidden_lines, load_references
+from engine.workspace.references import (
+    cite,
+    hidden_lines,
+    load_references,
+    note_paper_title,
+    paper_label,
+)
 from engine.workspace.stores import Workspace
 
 MAX_EVIDENCE_CHARS = 20_000
@@ -57,15 +63,13 @@ class Evidence:
 
 
 def cite_label(workspace: Workspace, address: str) -> str:
-    """A cited address as a reader knows it: "Author Year", a note title, or the address."""
+    """A cited address as a reader knows it: "Author Year", a paper's or note's title; the
+    address only for one the workspace does not hold."""
     note = workspace.note(address)
     if note is None:
         return address
-    if _has_reference(workspace, note.citekey):
-        paper = (note.citekey or "").removesuffix(ABSTRACT_SUFFIX)
-        reference = load_references(workspace.root).get(paper)
-        if reference is not None:
-            return reference.label
+    if note.citekey:
+        return paper_label(workspace.root, note.citekey, note_paper_title(note))
     return " ".join(note.title.split()) or address
 
 

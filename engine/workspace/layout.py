@@ -20,6 +20,7 @@ MANIFEST_FILE = f"{SYNAPSE_DIR}/imports/manifest.json"
 JOURNAL_FILE = f"{SYNAPSE_DIR}/imports/journal.jsonl"
 IMPORT_LOCK = f"{SYNAPSE_DIR}/imports/lock"
 SOURCES_REPORT = f"{SYNAPSE_DIR}/reports/sources-add.json"
+IMPORT_REPORTS = f"{SYNAPSE_DIR}/reports/imports.json"  # the app's imports, until dismissed
 PAYLOADS_DIR = f"{SYNAPSE_DIR}/payloads"  # audited payloads, named by a hash of their text
 
 # The files whose change changes what review says: a triage decision, a rebuilt overlay,

@@ -31,7 +31,7 @@ from engine.core import jsonsafe
 from engine.core.paths import resolve_inside
 from engine.workspace.layout import SOURCES_DIR
 from engine.workspace.notes import Note, is_address_safe
-from engine.workspace.passages import ABSTRACT_SUFFIX
+from engine.workspace.passages import ABSTRACT_SUFFIX, PASSAGE_BOX, passage_place
 from engine.workspace.stores import Workspace
 
 REFERENCE_FILES = ("references.bib", "references.json", f"{SOURCES_DIR}/zotero.csl.json")
@@ -41,6 +41,9 @@ MAX_NAMED_PROBLEMS = 20
 _LATEX = LatexNodes2Text()
 # A year a citekey spells (`smith2019`, `Smith-2020-trial`): four digits standing alone.
 _KEY_YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)")
+NAME_CHARS = 60  # a title standing for a paper's name is cut to this many characters
+# Zotero's attachment name: "Okafor et al. - 2021 - Sleep and memory.pdf".
+_ZOTERO_FILE = re.compile(r"^(?P<who>.+?) - (?P<year>\d{4}) - (?P<title>.+)$")
 
 
 @dataclass(frozen=True)
@@ -105,8 +108,7 @@ def cite(workspace: Workspace, note: Note | None, page: int | None = None) -> st
     if note is None or not note.citekey:
         return None
     paper = note.citekey.removesuffix(ABSTRACT_SUFFIX)
-    reference = load_references(workspace.root).get(paper)
-    label = reference.label if reference is not None else paper
+    label = paper_label(workspace.root, paper, note_paper_title(note))
     if paper != note.citekey:
         return f"{label}, abstract"
     if page is None:
@@ -125,6 +127,45 @@ def paper_year(root: str | os.PathLike[str], citekey: str) -> int | None:
         return reference.year
     found = _KEY_YEAR.search(citekey)
     return int(found.group(1)) if found else None
+
+
+def reader_name(reference: Reference | None, title: str, citekey: str, pdf_name: str = "") -> str:
+    """A paper as a reader names it: "Author Year" from its references entry or from the
+    name Zotero gave its PDF ("Okafor et al. - 2021 - Title.pdf"), else its title (cut to
+    `NAME_CHARS`), else its citekey: never an address."""
+    if reference is not None and (reference.authors or reference.year):
+        return reference.label
+    zotero = zotero_name(pdf_name)
+    if zotero is not None:
+        return f"{zotero[0]} {zotero[1]}"
+    title = " ".join((title or (reference.title if reference else "")).split())
+    if not title or title == citekey:
+        return citekey
+    return title if len(title) <= NAME_CHARS else title[: NAME_CHARS - 1].rstrip() + "…"
+
+
+def zotero_name(pdf_name: str) -> tuple[str, int, str] | None:
+    """(who, year, title) of a PDF named the way Zotero names attachments, else None."""
+    found = _ZOTERO_FILE.match(" ".join(Path(pdf_name).stem.split())) if pdf_name else None
+    if found is None:
+        return None
+    return found.group("who"), int(found.group("year")), found.group("title")
+
+
+def paper_label(root: str | os.PathLike[str], citekey: str, title: str = "") -> str:
+    """The reader's name of the paper filed as `citekey` (`title` when nothing better)."""
+    paper = citekey.removesuffix(ABSTRACT_SUFFIX)
+    reference = load_references(root).get(paper)
+    pdf = _sidecar(str(root), paper)[2] if is_address_safe(paper) else ""
+    return reader_name(reference, title, paper, pdf)
+
+
+def note_paper_title(note: Note) -> str:
+    """The title of the paper a note stands for: a passage's paper, else the note's own."""
+    if note.source == PASSAGE_BOX:
+        place = passage_place(note.address, note.title)
+        return place.paper_title if place is not None else ""
+    return " ".join(note.title.split())
 
 
 def page_label(root: str | os.PathLike[str], citekey: str, page: int) -> str:
@@ -289,13 +330,15 @@ def _kind(value: object) -> str:
 
 
 @lru_cache(maxsize=256)
-def _sidecar_cached(path: str, stamp: tuple[int, int]) -> tuple[tuple[str, ...], dict[int, int]]:
+def _sidecar_cached(
+    path: str, stamp: tuple[int, int]
+) -> tuple[tuple[str, ...], dict[int, int], str]:
     try:
         data = jsonsafe.loads(Path(path).read_bytes())
     except (OSError, ValueError):
-        return (), {}
+        return (), {}, ""
     if not isinstance(data, dict):
-        return (), {}
+        return (), {}, ""
     labels = data.get("labels")
     if not isinstance(labels, list) or not all(isinstance(x, str) for x in labels):
         labels = []
@@ -305,17 +348,18 @@ def _sidecar_cached(path: str, stamp: tuple[int, int]) -> tuple[tuple[str, ...],
         lines = entry.get("lines") if isinstance(entry, dict) else None
         if isinstance(page, int) and isinstance(lines, int) and lines > 0:
             hidden[page] = lines
-    return tuple(labels), hidden
+    pdf = data.get("pdf")
+    return tuple(labels), hidden, pdf if isinstance(pdf, str) else ""
 
 
-def _sidecar(root: str, citekey: str) -> tuple[tuple[str, ...], dict[int, int]]:
+def _sidecar(root: str, citekey: str) -> tuple[tuple[str, ...], dict[int, int], str]:
     safe = resolve_inside(root, f"{SOURCES_DIR}/{citekey}.pdf.json")
     try:
         info = safe.path.stat() if safe.path is not None else None
     except OSError:
-        return (), {}
+        return (), {}, ""
     if info is None or info.st_size > 4 * 1024 * 1024:
-        return (), {}
+        return (), {}, ""
     return _sidecar_cached(str(safe.path), (info.st_size, info.st_mtime_ns))
 
 

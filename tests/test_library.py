@@ -1,0 +1,105 @@
+"""The library: papers by reader's name, PDFs served from the workspace, imports that report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine import (
+    ConfigError,
+    ProblemKind,
+    bibtex,
+    dismiss_import,
+    holdings,
+    import_pdf_folder,
+    import_zotero_library,
+    open_imports,
+    open_workspace,
+    paper_pdf,
+    read_library,
+    search_library,
+)
+from tests.builders.pdfgen import write_pdf
+from tests.builders.zotero_library import Paper as ZoteroPaper
+from tests.builders.zotero_library import build_library
+from tests.workspaces import user_bytes
+
+OKAFOR = "Okafor et al. - 2021 - Sleep and memory consolidation.pdf"
+PAGES = [
+    ["Sleep and memory consolidation in adolescents", "We studied 240 students."],
+    ["Memory consolidation depends on slow-wave sleep in many species."],
+    ["Students who slept longer recalled 23% more word pairs."],
+]
+
+
+def papers_folder(tmp_path: Path) -> Path:
+    folder = tmp_path / "papers"
+    write_pdf(folder / OKAFOR, PAGES)
+    write_pdf(folder / "scan.pdf", [None, None])  # pictures of pages, no text layer
+    return folder
+
+
+def test_an_import_records_a_scan_until_dismissed_and_changes_no_user_file(tmp_path):
+    folder = papers_folder(tmp_path)
+    before = user_bytes(folder)
+    record = import_pdf_folder(folder, tmp_path / "ws")
+    assert user_bytes(folder) == before
+    assert (record.papers, record.pages) == (1, 3)
+    [problem] = record.problems
+    assert (problem.subject, problem.kind) == ("scan.pdf", ProblemKind.NO_TEXT_LAYER)
+    assert [r.id for r in open_imports(tmp_path / "ws")] == [record.id]
+    assert dismiss_import(tmp_path / "ws", record.id)
+    assert open_imports(tmp_path / "ws") == ()
+
+
+def test_the_library_names_each_paper_and_serves_its_pdf_from_the_workspace(tmp_path):
+    folder = papers_folder(tmp_path)
+    import_pdf_folder(folder, tmp_path / "ws")
+    opened = open_workspace(tmp_path / "ws")
+    papers = read_library(opened.workspace)
+    by_name = {p.name: p for p in papers}
+    okafor = by_name["Okafor et al. 2021"]
+    assert (okafor.title, okafor.year, okafor.pages) == ("Sleep and memory consolidation", 2021, 3)
+    assert okafor.passages >= 3 and okafor.imported is not None
+    assert paper_pdf(opened.root, okafor) == (folder / OKAFOR).read_bytes()
+    scan = by_name["scan"]
+    assert [p.kind for p in scan.problems] == [ProblemKind.NO_TEXT_LAYER]
+    assert paper_pdf(opened.root, scan) is None
+    held = holdings(opened.workspace, papers)
+    assert (held.papers, held.pages) == (1, 3)
+    assert "@article{okafor2021sleep," in bibtex(papers) and "scan" not in bibtex(papers)
+    found = search_library(opened.workspace, opened.index, papers, "slow-wave sleep")
+    assert [(h.name, h.where) for h in found.passages][:1] == [("Okafor et al. 2021", "p. 2")]
+    assert all(":" not in h.name for h in found.passages)
+    opened.close()
+
+
+def test_a_pdf_reached_through_a_link_is_never_served(tmp_path):
+    outside = write_pdf(tmp_path / "outside.pdf", PAGES)
+    import_pdf_folder(papers_folder(tmp_path), tmp_path / "ws")
+    copy = tmp_path / "ws/sources/okafor2021sleep.pdf"
+    copy.unlink()
+    copy.symlink_to(outside)
+    opened = open_workspace(tmp_path / "ws")
+    okafor = next(p for p in read_library(opened.workspace) if p.citekey == "okafor2021sleep")
+    assert paper_pdf(opened.root, okafor) is None
+    opened.close()
+
+
+@pytest.mark.parametrize("library", ["missing", "corrupt"], ids=["no-library", "corrupt-db"])
+def test_a_failed_zotero_import_leaves_nothing_behind(tmp_path, library):
+    data = tmp_path / "Zotero"
+    if library == "corrupt":
+        build_library(data, [ZoteroPaper("AAAA1111", "A title", [("Smith", "Ann")])])
+        (data / "zotero.sqlite").write_bytes(b"not a database" * 100)
+    with pytest.raises(ConfigError):
+        import_zotero_library(data, tmp_path / "ws")
+    assert not (tmp_path / "ws").exists()
+
+
+def test_an_empty_folder_is_no_import(tmp_path):
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(ConfigError, match="no PDF"):
+        import_pdf_folder(tmp_path / "empty", tmp_path / "ws")
+    assert not (tmp_path / "ws").exists()
