@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from engine import EngineError, check_connection, environment
+from engine import EngineError, Worker, check_connection, environment
 from present.library import holdings_text
 from present.markup import md_escape, page_link_css
 from ui import papers, services, shared
@@ -22,6 +22,15 @@ pages = [
     st.Page("ui/audit.py", title="Audit", url_path="audit-dag"),
 ]
 page = st.navigation(pages)
+
+
+@st.fragment(run_every=2.0)
+def _meaning_progress(worker: Worker) -> None:
+    """The sentence vectors' build, followed every two seconds until they are ready."""
+    if worker.meaning.building:
+        st.caption(md_escape(f"Meaning: {worker.opened.meaning_notice}."))
+    else:
+        st.caption("Meaning: sentence vectors ready; new answers use them.")
 
 
 def workspace_panel() -> None:
@@ -80,7 +89,9 @@ def workspace_panel() -> None:
     opened = worker.opened
     if opened.notice:  # a read-only workspace, or a `.synapse/` holding links
         st.info(md_escape(f"Nothing is saved in this workspace: {opened.notice}."))
-    if opened.meaning_notice:  # no sentence encoder: answers rest on words alone
+    if worker.meaning.building:
+        _meaning_progress(worker)
+    elif opened.meaning_notice:  # no sentence encoder: answers rest on words alone
         st.caption(md_escape(f"Meaning: {opened.meaning_notice}."))
     _, held = papers.shelf(opened)
     box.update(label=f"Workspace ready: {holdings_text(held)}", state="complete")

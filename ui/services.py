@@ -154,13 +154,16 @@ def _answer(
     name: str,
     bounds: tuple,
     review_key: tuple,
+    meaning: bool,
     _review: ReviewSnapshot,
     _policy=None,
     _cancel: threading.Event | None = None,
 ) -> Answer:
     w = worker(root)
     limits = Budget(*bounds)
-    del review_key  # the cache key of `_review`: a triage decision gives a fresh answer
+    # Cache keys only: a triage decision, or sentence vectors becoming ready, gives a fresh
+    # answer.
+    del review_key, meaning
     if _policy is None:
         # On the answer pool, beside other sessions' questions; a rerun drops it if queued.
         result = w.call_answer(
@@ -219,6 +222,7 @@ def ask(question: str) -> Answer:
             name=name,
             bounds=bounds,
             review_key=snapshot.key,
+            meaning=w.opened.meaning.semantic is not None,
             _review=snapshot,
             _policy=policy,
             _cancel=cancel,
