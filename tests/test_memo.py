@@ -1,0 +1,90 @@
+"""The content-keyed text memo: equal text gives the result computed once; it stays bounded."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from engine.api import route_payload
+from engine.core import quote, text
+from engine.core.memo import TextMemo
+from engine.core.quote import verify_quote
+
+
+def _counting() -> tuple[TextMemo[str], list[str]]:
+    calls: list[str] = []
+
+    def upper(value: str) -> str:
+        calls.append(value)
+        return value.upper()
+
+    return TextMemo(upper, entries=3, chars=100), calls
+
+
+def test_equal_content_is_computed_once_whatever_object_holds_it() -> None:
+    memo, calls = _counting()
+    first = "".join(["cells ", "grow"])
+    second = "".join(["cells", " grow"])  # equal, a different object
+    assert first is not second
+    assert memo(first) == memo(second) == "CELLS GROW"
+    assert calls == ["cells grow"]
+
+
+def test_entries_are_bounded_least_recent_first() -> None:
+    memo, calls = _counting()
+    for word in ("a", "b", "c", "a", "d"):
+        memo(word)
+    assert len(memo) == 3
+    memo("b")  # the least recently used when "d" came in: forgotten, computed again
+    assert calls == ["a", "b", "c", "d", "b"]
+
+
+def test_characters_are_bounded_and_a_text_over_the_budget_is_never_kept() -> None:
+    memo, calls = _counting()
+    memo("x" * 60)
+    memo("y" * 60)  # 120 characters would pass the budget: the older goes
+    assert memo.size == 60 and len(memo) == 1
+    memo("z" * 101)
+    memo("z" * 101)
+    assert calls.count("z" * 101) == 2 and memo.size == 60
+
+
+@pytest.mark.parametrize(("entries", "chars"), [(0, 10), (10, 0)], ids=["no-entry", "no-char"])
+def test_an_empty_budget_is_refused(entries: int, chars: int) -> None:
+    with pytest.raises(ValueError):
+        TextMemo(str.upper, entries=entries, chars=chars)
+
+
+def test_a_payloads_sources_stay_folded_between_checks() -> None:
+    # Ten sources checked in turn, then again: the second round folds none of them.
+    sources = [f"Source {i}: the drug lowered mortality in cohort {i}." for i in range(10)]
+    for source in sources:
+        verify_quote("the drug lowered mortality", source)
+    kept = len(quote._fold_cached)
+    for source in sources:
+        assert verify_quote("the drug lowered mortality", source).verified
+    assert len(quote._fold_cached) == kept
+    assert all(source in quote._fold_cached._kept for source in sources)
+
+
+def test_routing_equal_content_twice_gives_the_same_decision() -> None:
+    abstract = "Background here. The drug lowered mortality in adults. More text follows."
+    payload = {
+        "dag": {
+            "claims": [
+                {"id": "c0", "text": "The drug lowered mortality in adults.",
+                 "kind": "restatement", "cites": ["zk:s:n0"]},
+            ],
+            "conclusion": "c0",
+            "prose_citations": [{"start": 0, "end": 37, "claim": "c0"}],
+        },
+        "prose": "The drug lowered mortality in adults.",
+        "groundings": {"zk:s:n0": {"type": "quote", "payload": {
+            "body": "The drug lowered mortality in adults.", "fulltext": abstract}}},
+        "node_bodies": {"zk:s:n0": abstract},
+    }  # fmt: skip
+    first = route_payload(payload)
+    assert first["verdict"] == "answer"
+    assert route_payload(copy.deepcopy(payload)) == first
+    assert abstract in text._fold_source._kept
