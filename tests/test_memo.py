@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import bisect
 import copy
 
 import pytest
 
 from engine.api import route_payload
-from engine.core import quote, text
+from engine.core import quote, text, traceability
 from engine.core.memo import TextMemo
 from engine.core.quote import verify_quote
+from engine.core.text import Span, sentences, token_spans
 
 
 def _counting() -> tuple[TextMemo[str], list[str]]:
@@ -88,3 +90,31 @@ def test_routing_equal_content_twice_gives_the_same_decision() -> None:
     assert first["verdict"] == "answer"
     assert route_payload(copy.deepcopy(payload)) == first
     assert abstract in text._fold_source._kept
+
+
+# Prose whose sentences are tokenised one by one (kept by content) must read exactly as the
+# whole prose does; where a token could reach over a sentence's end the whole is read.
+PROSE = {
+    "plain-sentences": "Cells grew. Mice died? Rates fell by 5%.",
+    "dash-after-a-terminator": "Doses were 5. -3 mg was given.",
+    "number-ends-a-paragraph": "Rates were 5\n\n-3 mg was given.",
+    "heading-before-a-dash": "RESULTS- 5 mg was given. Mice died.",
+    "leading-and-trailing-space": "  Cells grew.  Mice died.\n",
+    "marker-before-a-terminator": "Cells were ER(+). HER2- cells died.",
+    "non-ascii-prose": "Cells grew \u22125%. Mice died.",
+}
+
+
+@pytest.mark.parametrize("prose", PROSE.values(), ids=PROSE.keys())
+def test_sentences_tokenised_alone_read_as_the_whole_prose(prose: str) -> None:
+    spans = sentences(prose) or (Span(0, len(prose)),)
+    starts = [span.start for span in spans]
+    whole: list[list[object]] = [[] for _ in spans]
+    for token in token_spans(prose):
+        whole[max(0, bisect.bisect_right(starts, token.start) - 1)].append(token)
+    assert [list(part.words) for part in traceability._parse(prose)] == whole
+
+
+def test_a_prose_sentence_is_kept_by_content() -> None:
+    traceability._parse("Serum levels rose in site 9. Mice died.")
+    assert "Serum levels rose in site 9." in traceability._SENTENCE_TOKENS._kept
