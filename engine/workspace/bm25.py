@@ -93,13 +93,19 @@ class Postings:
 
     def scores(self, query: Mapping[int, int]) -> np.ndarray:
         """BM25 score of every document for a query given as term id -> count."""
-        scores = np.zeros(self.n_docs, dtype=np.float64)
+        docs, weights = [], []
         for term_id, count in sorted(query.items()):
             if 0 <= term_id < len(self.indptr) - 1:
                 start, end = self.indptr[term_id], self.indptr[term_id + 1]
-                # A term's postings hold each document once, so a fancy-indexed add is exact.
-                scores[self.docs[start:end]] += count * self.weights[start:end]
-        return scores
+                docs.append(self.docs[start:end])
+                weights.append(count * self.weights[start:end])
+        if not docs:
+            return np.zeros(self.n_docs, dtype=np.float64)
+        # One pass sums every term's weights, adding each document's in term order from 0.0
+        # in float64: the same sums, bit for bit, as one fancy-indexed add per term.
+        return np.bincount(
+            np.concatenate(docs), weights=np.concatenate(weights), minlength=self.n_docs
+        )
 
 
 def _group_by_term(term: np.ndarray, n_terms: int) -> np.ndarray:
@@ -114,9 +120,10 @@ def top_k(scores: np.ndarray, k: int, *, allowed: np.ndarray | None = None) -> n
 
     Ties keep document order, which is address order, so results are deterministic.
     """
-    if allowed is not None:
-        scores = np.where(allowed, scores, 0.0)
     candidates = np.flatnonzero(scores > 0.0)
+    if allowed is not None:
+        # Filtering the few scored documents is cheaper than masking every document.
+        candidates = candidates[allowed[candidates]]
     if len(candidates) > k:
         kth = len(candidates) - k
         threshold = np.partition(scores[candidates], kth)[kth]
