@@ -52,3 +52,18 @@ def test_top_k_keeps_only_allowed_positive_documents_ties_in_document_order() ->
     assert top_k(scores, 3).tolist() == [2, 4, 1]
     assert top_k(scores, 3, allowed=allowed).tolist() == [4, 1, 3]
     assert top_k(scores, 10, allowed=~allowed).tolist() == [2]
+
+
+@pytest.mark.parametrize("k", [1, 3, 10, 50], ids=lambda k: f"k-{k}")
+def test_the_rarest_words_hint_changes_no_result(k: int) -> None:
+    postings = _postings(7, n_docs=400, n_terms=30)
+    rng = np.random.default_rng(k)
+    allowed = rng.random(postings.n_docs) < 0.7
+    for _ in range(60):
+        words = rng.choice(30, size=rng.integers(1, 7), replace=False)
+        query = {int(w): int(rng.integers(1, 3)) for w in words}
+        scores, hint = postings.scores(query), postings.rarest(query)
+        assert len(set(hint.tolist())) == len(hint)  # each document once
+        for mask in (None, allowed):
+            want = top_k(scores, k, allowed=mask)
+            assert top_k(scores, k, allowed=mask, likely=hint).tolist() == want.tolist()

@@ -16,6 +16,10 @@ from engine.reading.words import STOP_WORDS as STOP_WORDS
 from engine.reading.words import term_counts as term_counts
 from engine.reading.words import tokens as tokens
 
+_NONE = np.zeros(0, dtype=np.int64)
+# The rarest words' postings a query's k-th best score is first looked for among.
+RAREST_ENTRIES = 256
+
 # One bag entry: a term id with its count in the title and in the body.
 BAG_DTYPE = np.dtype([("term", "<u4"), ("title", "<u2"), ("body", "<u2")])
 
@@ -107,6 +111,27 @@ class Postings:
             np.concatenate(docs), weights=np.concatenate(weights), minlength=self.n_docs
         )
 
+    def rarest(self, query: Mapping[int, int]) -> np.ndarray:
+        """The documents of the query's rarest words, up to about `RAREST_ENTRIES` postings.
+
+        They hold a query's best documents more often than not: a k-th best score found
+        among them lets `top_k` pass over every document scoring less in one comparison.
+        """
+        spans = sorted(
+            (int(self.indptr[t + 1] - self.indptr[t]), int(self.indptr[t]))
+            for t in query
+            if 0 <= t < len(self.indptr) - 1
+        )
+        picked, total = [], 0
+        for size, start in spans:
+            if picked and total + size > RAREST_ENTRIES:
+                break
+            picked.append(self.docs[start : start + size])
+            total += size
+        if len(picked) < 2:
+            return picked[0] if picked else _NONE
+        return np.unique(np.concatenate(picked))  # a document counts once
+
 
 def _group_by_term(term: np.ndarray, n_terms: int) -> np.ndarray:
     """The permutation that groups bag entries by term id, keeping document order."""
@@ -115,11 +140,22 @@ def _group_by_term(term: np.ndarray, n_terms: int) -> np.ndarray:
     return np.argsort(key, kind="stable")
 
 
-def top_k(scores: np.ndarray, k: int, *, allowed: np.ndarray | None = None) -> np.ndarray:
+def top_k(
+    scores: np.ndarray, k: int, *, allowed: np.ndarray | None = None, likely: np.ndarray = _NONE
+) -> np.ndarray:
     """Numbers of the best `k` documents with a positive score, best first.
 
     Ties keep document order, which is address order, so results are deterministic.
+    `likely` (document numbers, such as `Postings.rarest`) only makes it faster.
     """
+    floor = _kth_of(scores, k, allowed, likely)
+    if floor > 0.0:
+        # The k-th best of some allowed documents: no document below it can be in the top k.
+        candidates = np.flatnonzero(scores >= floor)
+        if allowed is not None:
+            candidates = candidates[allowed[candidates]]
+        order = np.lexsort((candidates, -scores[candidates]))
+        return candidates[order[:k]]
     candidates = np.flatnonzero(scores > 0.0)
     if allowed is not None:
         # Filtering the few scored documents is cheaper than masking every document.
@@ -131,3 +167,14 @@ def top_k(scores: np.ndarray, k: int, *, allowed: np.ndarray | None = None) -> n
         candidates = candidates[scores[candidates] >= threshold]
     order = np.lexsort((candidates, -scores[candidates]))
     return candidates[order[:k]]
+
+
+def _kth_of(scores: np.ndarray, k: int, allowed: np.ndarray | None, docs: np.ndarray) -> float:
+    """The k-th best positive score among the allowed of `docs` (each once), else 0.0."""
+    if allowed is not None:
+        docs = docs[allowed[docs]]
+    values = scores[docs]
+    values = values[values > 0.0]
+    if len(values) < k or k < 1:
+        return 0.0
+    return float(np.partition(values, len(values) - k)[len(values) - k])
