@@ -122,7 +122,8 @@ class Postings:
             for t in query
             if 0 <= t < len(self.indptr) - 1
         )
-        picked, total = [], 0
+        picked: list[np.ndarray] = []
+        total = 0
         for size, start in spans:
             if picked and total + size > RAREST_ENTRIES:
                 break
