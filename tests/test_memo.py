@@ -102,6 +102,9 @@ PROSE = {
     "leading-and-trailing-space": "  Cells grew.  Mice died.\n",
     "marker-before-a-terminator": "Cells were ER(+). HER2- cells died.",
     "non-ascii-prose": "Cells grew \u22125%. Mice died.",
+    "folded-lengths-change": "The \ufb01nal dose was 10\u00b2 mg. Mice di\u0301ed.",
+    "sentence-opens-non-ascii": "Cells grew 10. \u00b2H was traced.",
+    "no-break-space-between": "Cells grew.\u00a0-3 mg was given.",
 }
 
 

@@ -209,17 +209,19 @@ _ENDS = re.compile(r"""[.!?]+["')\]]*\Z""")
 def _tokens_by_sentence(prose: str, spans: Sequence[Span]) -> list[list[TokenSpan]] | None:
     """Each sentence's tokens read alone, or None where that might differ from the whole.
 
-    Alone is the same as in place when the prose is ASCII (folding keeps every offset),
-    only white space lies between and around the sentences, and every sentence but the
-    last ends with a terminator: no token reaches over one, and what a token looks back at
-    (a digit before a dash) is then never in the previous sentence.
+    Alone is the same as in place when only ASCII white space lies between and around the
+    sentences, each starts with an ASCII character and all but the last end with a
+    terminator: no token reaches over a sentence's edge, what a token looks back at (a
+    digit before a dash) is never in the previous sentence, and every run of characters
+    the fold rewrites lies inside one sentence, folded as it is in place.
     """
-    if not prose.isascii():
-        return None
     grouped, done = [], 0
     for i, span in enumerate(spans):
         text = prose[span.start : span.end]
-        if prose[done : span.start].strip() or (i < len(spans) - 1 and not _ENDS.search(text)):
+        gap = prose[done : span.start]
+        if (gap.strip() or not gap.isascii() or not text[:1].isascii()) or (
+            i < len(spans) - 1 and not _ENDS.search(text)
+        ):
             return None
         at, done = span.start, span.end
         grouped.append(
@@ -228,7 +230,8 @@ def _tokens_by_sentence(prose: str, spans: Sequence[Span]) -> list[list[TokenSpa
                 for t in _SENTENCE_TOKENS(text)
             ]
         )
-    return None if prose[done:].strip() else grouped
+    rest = prose[done:]
+    return None if rest.strip() or not rest.isascii() else grouped
 
 
 def _citation_mode(
