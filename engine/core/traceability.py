@@ -202,7 +202,7 @@ def _parse(prose: str) -> tuple[_Sentence, ...]:
 
 # Prose restates claims, and claims recur from answer to answer: a sentence is tokenised
 # once and kept by content, its tokens shifted to where it stands.
-_SENTENCE_TOKENS = TextMemo(lambda text: tuple(token_spans(text)), entries=4096, chars=1_000_000)
+_SENTENCE_TOKENS = TextMemo(lambda text: tuple(token_spans(text)), entries=4096, chars=500_000)
 _ENDS = re.compile(r"""[.!?]+["')\]]*\Z""")
 
 
