@@ -274,9 +274,9 @@ def _read_relations(
 
     Coverage lets a relation the source states ("downregulated") meet the one a question
     asks ("promote"), since which relation it is is the stance's to read. Unless the
-    stance of a yes/no or claim-shaped question reads that word (`read_by`), the asked
-    relation was never said: the word is unmet, and the answer stands at most hedged
-    ("lead to negative outcomes" against "weight loss … improved").
+    yes/no reading of a question reads that word (`read_by`), the asked relation was never
+    said: the word is unmet, and the answer stands at most hedged ("Does surgery lead to
+    negative outcomes?" against "weight loss … mental health improved").
     """
     coverage, decision, inp, stance = (
         result.coverage,
@@ -286,7 +286,9 @@ def _read_relations(
     )
     if coverage is None or decision is None or inp is None or stance is None:
         return result
-    if not coverage.related or decision.label != "ANSWER":
+    # Only a question asks for a yes or a no; a stated claim is shown with its stance, and
+    # the relation it states is met by any the source states, as the stance then reads.
+    if not stance.asked or not coverage.related or decision.label != "ANSWER":
         return result
     read = read_by(stance, coverage.related)
     if len(read) == len(coverage.related):
