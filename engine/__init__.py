@@ -39,6 +39,15 @@ if TYPE_CHECKING:
     from engine.core.verifiers import VerifierResult, VerifierStatus
     from engine.core.wire import Draft, parse_json, parse_payload
     from engine.evidence import answer_evidence, audit_answer, cite_labels
+    from engine.paper_table import (
+        PAGE_ROWS,
+        EvidenceTable,
+        Finding,
+        RowStatus,
+        TableRow,
+        evidence_table,
+        row_evidence,
+    )
     from engine.importers.zotero import import_zotero
     from engine.models.llm import (
         ENV_API_KEY,
@@ -57,7 +66,13 @@ if TYPE_CHECKING:
     from engine.navigation.result import NavResult
     from engine.navigation.steps import ActionKind, Step
     from engine.navigation.substrate import Neighbourhood, Node
-    from engine.report import ReportReason, ReportWords, report_html, report_markdown
+    from engine.report import (
+        ReportReason,
+        ReportWords,
+        report_html,
+        report_markdown,
+        table_markdown,
+    )
     from engine.review.cell import CellDetail, cell_detail, edge_key, find_edge, triage_history
     from engine.review.contest import Disclosure, ReviewState
     from engine.review.matrix import (

@@ -21,6 +21,8 @@ deterministic, with ties broken by address.
 
 from __future__ import annotations
 
+import csv
+import io
 import math
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -35,12 +37,20 @@ from engine.navigation.coverage import CoverageReport, QuestionTerms
 from engine.navigation.navigator import in_canon
 from engine.navigation.retrieval import retrieve
 from engine.reading.aims import asks
-from engine.workspace.evidence import cite_label
+from engine.workspace.evidence import Evidence, cite_label, evidence
 from engine.workspace.notes import Note, Store
 from engine.workspace.opened import OpenWorkspace
 from engine.workspace.passages import ABSTRACT_SUFFIX
 
-__all__ = ["PAGE_ROWS", "EvidenceTable", "Finding", "RowStatus", "TableRow", "evidence_table"]
+__all__ = [
+    "PAGE_ROWS",
+    "EvidenceTable",
+    "Finding",
+    "RowStatus",
+    "TableRow",
+    "evidence_table",
+    "row_evidence",
+]
 
 PAGE_ROWS = 10  # a page of papers: what a reader compares at a glance
 POOL = 40  # notes retrieval proposes; several may be one paper
@@ -49,6 +59,7 @@ MAX_CHECKS = 3  # sentences of one paper checked before it is left without a fin
 MIN_SHARE = 0.5
 
 
+CSV_COLUMNS = ("rank", "paper", "title", "finding", "page", "stance", "cue", "row", "address")
 class RowStatus(StrEnum):
     """What a row is to the answer: its licensed citation, its hedged one, or only related."""
 
@@ -116,6 +127,28 @@ class EvidenceTable:
     rows: tuple[TableRow, ...]
     papers: int = 0  # papers read, before the page was cut
 
+    def to_csv(self) -> str:
+        """The table as CSV: one line a row, the note's address last (for a tool, not a reader)."""
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(CSV_COLUMNS)
+        for rank, row in enumerate(self.rows, start=1):
+            finding = row.finding
+            writer.writerow(
+                [
+                    rank,
+                    row.name,
+                    row.title,
+                    finding.sentence if finding else "",
+                    row.page if row.page is not None else "",
+                    row.reading,
+                    row.cue,
+                    row.status.value,
+                    row.address,
+                ]
+            )
+        return out.getvalue()
+
     def to_dict(self) -> dict[str, object]:
         return {
             "question": self.question,
@@ -177,6 +210,12 @@ def evidence_table(opened: OpenWorkspace, result: Answer, *, rows: int = PAGE_RO
         replace(row, status=row_status) for *_, row, row_status in made[:rows]
     )
     return EvidenceTable(run.question, kept, len(made))
+
+
+def row_evidence(opened: OpenWorkspace, row: TableRow) -> Evidence:
+    """What a row opens: its note, the source page its finding is on, the finding marked."""
+    quoted = (row.finding.sentence,) if row.finding is not None else ()
+    return evidence(opened.workspace, row.address, quoted, row.page)
 
 
 def _rank(status: RowStatus) -> int:
