@@ -185,6 +185,31 @@ def enter_asks_html(key: str, button: str) -> str:
     )
 
 
+# At this width and below the sidebar starts folded, once per browser tab, so the page gets
+# the whole window; Streamlit folds it on its own only below 768 px.
+FOLD_SIDEBAR_WIDTH = 960
+
+
+def fold_sidebar_html(width: int = FOLD_SIDEBAR_WIDTH) -> str:
+    """A script that folds the open sidebar once per tab when the window is `width` px or less.
+
+    Once per tab, so a reader who opens it again keeps it open; the fold waits for the
+    sidebar's button, which Streamlit draws after the page's first elements.
+    """
+    return (
+        "<script>(function(){const w=window;"
+        f"if(w.innerWidth>{int(width)}||w.sessionStorage.getItem('synapseFolded')){{return;}}"
+        "let tries=0;const fold=function(){"
+        "const side=document.querySelector('[data-testid=\"stSidebar\"]');"
+        "const button=document.querySelector('[data-testid=\"stSidebarCollapseButton\"] button');"
+        "if(side&&button&&side.getAttribute('aria-expanded')==='true'){button.click();"
+        "w.sessionStorage.setItem('synapseFolded','1');return;}"
+        "if(side&&side.getAttribute('aria-expanded')==='false'){"
+        "w.sessionStorage.setItem('synapseFolded','1');return;}"
+        "if(++tries<40){setTimeout(fold,100);}};fold();})();</script>"
+    )
+
+
 def legend_html() -> str:
     """The app's one status legend as an HTML strip."""
     chips = [_chip(s.name, s.colour, s.meaning) for s in status_swatches]
