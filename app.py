@@ -5,7 +5,7 @@ import os
 import streamlit as st
 
 from engine import ENV_BASE_URL, ENV_MODEL, EngineError, check_connection
-from present.markup import fold_sidebar_html, md_escape, page_link_css
+from present.markup import md_escape, page_link_css
 from ui import services, shared
 from ui import state as app_state
 from ui.state import DEFAULTS, KEYS
@@ -153,7 +153,6 @@ with st.sidebar:
     # A keyed expander keeps its open state across the reruns its own inputs cause.
     with st.expander("Budget", key=KEYS.budget_open):
         budget_panel()
-    st.html(fold_sidebar_html(), unsafe_allow_javascript=True)
 
 st.html(page_link_css())
 if refused := st.session_state.get(KEYS.link_refused):

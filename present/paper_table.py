@@ -20,6 +20,11 @@ _STATUS_COLOURS = {
 _STANCE_COLOURS = {"yes": "#2e8b57", "no": "#c0392b", "mixed": "#6b7280"}
 NO_FINDING = "No sentence of it, found whole and word for word, states a finding on the question."
 HEADINGS = ("Paper", "Finding (verbatim, with its page)", "Stance", "Row")
+# The paper's name is a button: it wraps in its column rather than being cut short.
+TABLE_CSS = (
+    "<style>[class*='st-key-ask_table'] button{text-align:left;height:auto}"
+    "[class*='st-key-ask_table'] button p{white-space:normal;overflow:visible}</style>"
+)
 EMPTY = (
     "No paper in this workspace mentions every word of the question, so none is listed. "
     "Try fewer or other words."

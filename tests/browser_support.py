@@ -75,9 +75,10 @@ def press_in_question(page: Page, keys: str = "Enter") -> None:
 def sidebar(page: Page):
     """The sidebar, unfolded first when a narrow window (960 px or less) folded it."""
     side = page.get_by_test_id("stSidebar")
-    if side.get_attribute("aria-expanded") == "false":
-        page.get_by_test_id("stExpandSidebarButton").click()
-        expect(side).to_have_attribute("aria-expanded", "true")
+    unfold = page.get_by_test_id("stExpandSidebarButton")
+    if unfold.is_visible():
+        unfold.click()
+        expect(side.get_by_test_id("stSidebarNav")).to_be_in_viewport()
     return side
 
 

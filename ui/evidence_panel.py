@@ -18,6 +18,7 @@ from engine import (
 from present.evidence import evidence_html, source_label
 from present.paper_table import (
     EMPTY,
+    TABLE_CSS,
     HEADINGS,
     finding_html,
     stance_html,
@@ -93,6 +94,7 @@ def table_panel(result: Answer, page: str) -> EvidenceTable | None:
         url.save(page, ROW)
         return table
     st.caption(table_caption(table))
+    st.html(TABLE_CSS)
     chosen = st.session_state.get(KEYS.table_row)
     with st.container(key=f"{page}_table"):
         for column, heading in zip(st.columns(TABLE_COLUMNS), HEADINGS, strict=True):
