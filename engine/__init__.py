@@ -39,15 +39,6 @@ if TYPE_CHECKING:
     from engine.core.verifiers import VerifierResult, VerifierStatus
     from engine.core.wire import Draft, parse_json, parse_payload
     from engine.evidence import answer_evidence, audit_answer, cite_labels
-    from engine.paper_table import (
-        PAGE_ROWS,
-        EvidenceTable,
-        Finding,
-        RowStatus,
-        TableRow,
-        evidence_table,
-        row_evidence,
-    )
     from engine.importers.zotero import import_zotero
     from engine.models.llm import (
         ENV_API_KEY,
@@ -66,6 +57,15 @@ if TYPE_CHECKING:
     from engine.navigation.result import NavResult
     from engine.navigation.steps import ActionKind, Step
     from engine.navigation.substrate import Neighbourhood, Node
+    from engine.paper_table import (
+        PAGE_ROWS,
+        EvidenceTable,
+        Finding,
+        RowStatus,
+        TableRow,
+        evidence_table,
+        row_evidence,
+    )
     from engine.report import (
         ReportReason,
         ReportWords,

@@ -60,6 +60,8 @@ MIN_SHARE = 0.5
 
 
 CSV_COLUMNS = ("rank", "paper", "title", "finding", "page", "stance", "cue", "row", "address")
+
+
 class RowStatus(StrEnum):
     """What a row is to the answer: its licensed citation, its hedged one, or only related."""
 
@@ -168,7 +170,9 @@ class _Said:
     citekey: str  # the source text the note quotes (a paper's, or its abstract's)
 
 
-def evidence_table(opened: OpenWorkspace, result: Answer, *, rows: int = PAGE_ROWS) -> EvidenceTable:
+def evidence_table(
+    opened: OpenWorkspace, result: Answer, *, rows: int = PAGE_ROWS
+) -> EvidenceTable:
     """The papers that bear on the answer's question, up to `rows` of them, ranked.
 
     The answer's own citation leads (green or hedged as the router decided); every other
@@ -206,9 +210,7 @@ def evidence_table(opened: OpenWorkspace, result: Answer, *, rows: int = PAGE_RO
             row = replace(row, stance=run.stance)
         made.append((_rank(row_status), row.finding is None, -row.share, order, row, row_status))
     made.sort(key=lambda item: item[:4])
-    kept = tuple(
-        replace(row, status=row_status) for *_, row, row_status in made[:rows]
-    )
+    kept = tuple(replace(row, status=row_status) for *_, row, row_status in made[:rows])
     return EvidenceTable(run.question, kept, len(made))
 
 

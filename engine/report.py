@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 
 from engine.api import Answer
 from engine.evidence import cited_refs, quotes_of
-from engine.paper_table import EvidenceTable
 from engine.navigation.result import NavResult
+from engine.paper_table import EvidenceTable
 
 __all__ = ["ReportReason", "ReportWords", "report_html", "report_markdown", "table_markdown"]
 
@@ -152,9 +152,7 @@ def table_markdown(table: EvidenceTable) -> str:
     return "\n".join(lines) + "\n"
 
 
-def report_markdown(
-    result: Answer, words: ReportWords, table: EvidenceTable | None = None
-) -> str:
+def report_markdown(result: Answer, words: ReportWords, table: EvidenceTable | None = None) -> str:
     """The answer as a Markdown report; the same answer, words and table give the same text.
 
     `table`, the evidence table of the answer's question, is a section of its own.

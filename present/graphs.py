@@ -213,7 +213,25 @@ def neighbourhood_html(
     current = trace[step]
     positions = _positions(trace, hood)
     question = result.question
-    asked = wrap_label(question, width=28)
+    names = {a: _node_label(hood, a) for a in marks.visible}
+    boxes = {
+        a: label_box(
+            *positions.get(a, (0.0, 0.0)),
+            ("★ ✓ " if a in marks.cited else "✓ ") + names[a],
+            NODE_FONT,
+            below=(22 if a in marks.fresh else 14) + 4,
+        )
+        for a in marks.visible
+    }
+    # The cited nodes' names come first: the question's box gives way to them, shortened
+    # to "Question" (its text is in the box above the page and in its tip) or left blank.
+    cited_boxes = [boxes[a] for a in marks.cited if a in boxes]
+    asked, taken = " ", []
+    for text in (wrap_label(question, width=28), "Question"):
+        box = label_box(0.0, 0.0, text, QUESTION_FONT, below=None)
+        if not any(_overlap(box, other) for other in cited_boxes):
+            asked, taken = text, [box]
+            break
     net.add_node(
         QUESTION_NODE,
         label=asked,
@@ -225,18 +243,7 @@ def neighbourhood_html(
         color={"background": "#fff8dc", "border": "#333333"},
         font={"color": "#222222", "size": QUESTION_FONT},
     )
-    names = {a: _node_label(hood, a) for a in marks.visible}
-    boxes = {
-        a: label_box(
-            *positions.get(a, (0.0, 0.0)),
-            ("★ ✓ " if a in marks.cited else "✓ ") + names[a],
-            NODE_FONT,
-            below=(22 if a in marks.fresh else 14) + 4,
-        )
-        for a in marks.visible
-    }
-    question_box = label_box(0.0, 0.0, asked, QUESTION_FONT, below=None)
-    labelled = labelled_nodes(marks, boxes=boxes, taken=[question_box])
+    labelled = labelled_nodes(marks, boxes=boxes, taken=taken)
     for address in marks.visible:
         node = hood.nodes.get(address) or Node(address, "", "", address, "", "")
         x, y = positions.get(address, (0.0, 0.0))

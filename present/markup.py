@@ -182,8 +182,7 @@ def enter_asks_html(key: str, button: str) -> str:
         # Streamlit handles Ctrl+Enter only when the text changed; otherwise press the button.
         f"if(box.dispatchEvent(sent)){{const ask=doc.querySelector({button});"
         "if(ask){ask.click();}}};"
-        "doc.addEventListener('keydown',doc.__enterAsks,true);})();</script>"
-        + fold_sidebar_js()
+        "doc.addEventListener('keydown',doc.__enterAsks,true);})();</script>" + fold_sidebar_js()
     )
 
 

@@ -43,7 +43,9 @@ def finding_html(row: TableRow) -> str:
     """The finding quoted, with its page; or why the row shows none."""
     finding = row.finding
     if finding is None:
-        return f"<div class='finding none' style='opacity:0.75'><small>{esc(NO_FINDING)}</small></div>"
+        return (
+            f"<div class='finding none' style='opacity:0.75'><small>{esc(NO_FINDING)}</small></div>"
+        )
     page = f" <small style='white-space:nowrap'>p. {finding.page}</small>" if finding.page else ""
     return f"<div class='finding'>“{esc(finding.sentence)}”{page}</div>"
 
@@ -68,8 +70,8 @@ def table_caption(table: EvidenceTable) -> str:
     """How many papers the table lists, and the rule its findings obey."""
     shown = len(table.rows)
     more = f" (the {shown} closest of {table.papers})" if table.papers > shown else ""
-    papers = f"{shown} paper{'s' if shown != 1 else ''}"
+    papers = "1 paper bears" if shown == 1 else f"{shown} papers bear"
     return (
-        f"{papers} {'bears' if shown == 1 else 'bear'} on the question{more}. A finding is shown only when the sentence is "
-        "found word for word, whole, in the paper and states a result rather than an aim."
+        f"{papers} on the question{more}. A finding is shown only when the sentence is found "
+        "word for word, whole, in the paper and states a result rather than an aim."
     )

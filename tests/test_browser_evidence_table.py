@@ -17,6 +17,7 @@ from tests.workspaces import make_workspace, words_alone
 pytestmark = pytest.mark.browser
 
 SHOTS = ARTIFACTS / "evidence-table"
+LOOKS = [("dark", 1280, 800), ("light", 800, 900), ("dark", 800, 900)]
 WINNERS = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
 PAPER = "Past winners keep beating past losers for up to a year"
 QUOTE = (
@@ -77,7 +78,9 @@ def test_the_answer_first_then_the_evidence_table(tmp_path):
     with words_alone(), running_app(lab, tmp_path / "log") as url, sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
-            context = browser.new_context(viewport={"width": 1280, "height": 800}, accept_downloads=True)
+            context = browser.new_context(
+                viewport={"width": 1280, "height": 800}, accept_downloads=True
+            )
             page = context.new_page()
             page.goto(f"{url}/ask")
             wait_idle(page)
@@ -102,10 +105,13 @@ def test_the_answer_first_then_the_evidence_table(tmp_path):
             assert "row=" in page.url
             page.reload()
             wait_idle(page)
-            expect(page.locator("[class*='st-key-ask_row_evidence'] mark.quoted").first).to_have_text(
-                QUOTE, timeout=60_000
-            )
-            for name, wanted in (("CSV", "rank,paper,title,finding"), ("Markdown", "| # | Paper |")):
+            expect(
+                page.locator("[class*='st-key-ask_row_evidence'] mark.quoted").first
+            ).to_have_text(QUOTE, timeout=60_000)
+            for name, wanted in (
+                ("CSV", "rank,paper,title,finding"),
+                ("Markdown", "| # | Paper |"),
+            ):
                 with page.expect_download() as download:
                     page.get_by_role("button", name=f"Download table ({name})").click()
                 text = Path(download.value.path()).read_text(encoding="utf-8")
@@ -114,7 +120,11 @@ def test_the_answer_first_then_the_evidence_table(tmp_path):
                 page.get_by_role("button", name="Download report (Markdown)").click()
             assert "## Evidence table" in Path(download.value.path()).read_text(encoding="utf-8")
             context.close()
-            for scheme, width, height in (("dark", 1280, 800), ("light", 800, 900), ("dark", 800, 900)):
+            for scheme, width, height in (
+                ("dark", 1280, 800),
+                ("light", 800, 900),
+                ("dark", 800, 900),
+            ):
                 viewport = {"width": width, "height": height}
                 page = browser.new_context(viewport=viewport, color_scheme=scheme).new_page()
                 page.goto(f"{url}/ask")

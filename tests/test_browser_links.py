@@ -16,11 +16,11 @@ from tests.browser_support import (
     ARTIFACTS,
     CHROMIUM,
     CHROMIUM_ARGS,
-    sidebar,
     ROOT,
     press_in_question,
     question_box,
     shot,
+    sidebar,
     wait_idle,
 )
 from tests.workspaces import make_workspace, user_bytes, words_alone

@@ -18,8 +18,8 @@ from engine import (
 from present.evidence import evidence_html, source_label
 from present.paper_table import (
     EMPTY,
-    TABLE_CSS,
     HEADINGS,
+    TABLE_CSS,
     finding_html,
     stance_html,
     status_html,

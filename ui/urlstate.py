@@ -154,4 +154,9 @@ MATRIX = (
     Param("edge", KEYS.matrix_selected, "text", None),
 )
 MATRIX_NAMES = tuple(p.name for p in MATRIX)
-PAGE_PARAMS = {"matrix": MATRIX_NAMES, "ask": ("cite", "row"), "audit-dag": ("cite",), "dag": ("cite",)}
+PAGE_PARAMS = {
+    "matrix": MATRIX_NAMES,
+    "ask": ("cite", "row"),
+    "audit-dag": ("cite",),
+    "dag": ("cite",),
+}
