@@ -118,7 +118,7 @@ def test_the_evidence_table_is_a_section_of_the_report(answers):
     assert "Evidence table" not in report_markdown(result, words)
     text = report_markdown(result, words, table)
     section = text.split("## Evidence table\n\n")[1].split("\n\n")[0]
-    head, rule, first = section.splitlines()
+    head, _, first = section.splitlines()
     assert head == "| # | Paper | Finding (verbatim) | Page | Stance | Row |"
     assert first.startswith("| 1 | Past winners keep beating past losers") and "| 2 |" in first
     assert first.endswith("| green |") and "abnormal returns of about 1% per month" in first
