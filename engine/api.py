@@ -54,6 +54,7 @@ __all__ = [
     "review_stamp",
     "route_json",
     "route_payload",
+    "sentences_stance",
     "stance_toward",
 ]
 
@@ -324,18 +325,28 @@ def question_stance(
         if coverage is not None
         else bool(decision.unmentioned)
     )
+    return sentences_stance(question, _verified_sentences(decision), off_topic=off_topic)
+
+
+def sentences_stance(question: str, sentences: list[str], *, off_topic: bool) -> Stance | None:
+    """How verbatim `sentences` relate to the claim the question states or asks.
+
+    The reading `question_stance` gives an answer, for any sentences (a row of the evidence
+    table). `off_topic`: the sentences never say a word that sets the question apart, so
+    they read `neither`. None for a what, how or why question, or without sentences.
+    """
     if off_topic and (claim_shaped(question) or as_claim(question) is not None):
         # Text that never says what the question asks about cannot answer yes or no to it.
-        evidence = next(iter(_verified_sentences(decision)), "")
+        evidence = next(iter(sentences), "")
         return Stance(
             StanceRelation.NEITHER, NO_CUE, 0.0, evidence, asked=not claim_shaped(question)
         )
     if claim_shaped(question):
-        return stance_toward(question, _verified_sentences(decision))
+        return stance_toward(question, sentences)
     asked = as_claim(question)
     if asked is None:
         return None  # a what, how or why question has no yes or no to read
-    found = stance_toward(asked, _verified_sentences(decision))
+    found = stance_toward(asked, sentences)
     return replace(found, asked=True) if found is not None else None
 
 

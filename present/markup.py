@@ -161,6 +161,7 @@ def enter_asks_html(key: str, button: str) -> str:
     """A tiny page whose script makes Enter in the text area keyed `key` submit its form
     (through the form's button keyed `button` when the text did not change).
 
+    The same frame folds the sidebar in a narrow window (`fold_sidebar_js`).
     Shift+Enter still starts a new line; Ctrl+Enter (⌘+Enter) submits as Streamlit does. The
     script sends the text area the Ctrl+Enter Streamlit listens for, so the typed text is
     committed with the submit. Both keys are the app's own widget keys, never user text.
@@ -181,7 +182,31 @@ def enter_asks_html(key: str, button: str) -> str:
         # Streamlit handles Ctrl+Enter only when the text changed; otherwise press the button.
         f"if(box.dispatchEvent(sent)){{const ask=doc.querySelector({button});"
         "if(ask){ask.click();}}};"
-        "doc.addEventListener('keydown',doc.__enterAsks,true);})();</script>"
+        "doc.addEventListener('keydown',doc.__enterAsks,true);})();</script>" + fold_sidebar_js()
+    )
+
+
+# At this width and below the sidebar starts folded, once per browser tab, so the page gets
+# the whole window; Streamlit folds it on its own only below 768 px.
+FOLD_SIDEBAR_WIDTH = 960
+
+
+def fold_sidebar_js(width: int = FOLD_SIDEBAR_WIDTH) -> str:
+    """A script, run in a frame of the app, that folds the open sidebar once per tab when the
+    app's window is `width` px or less.
+
+    Once per tab, so a reader who opens it again keeps it open; the fold waits for the
+    sidebar's button, which Streamlit may draw after the frame loads.
+    """
+    return (
+        "<script>(function(){const w=window.parent;const doc=w.document;"
+        f"if(w.innerWidth>{int(width)}||w.sessionStorage.getItem('synapseFolded')){{return;}}"
+        "let tries=0;const fold=function(){"
+        "const button=doc.querySelector("
+        "'[data-testid=\"stSidebarCollapseButton\"] button[aria-expanded]');"
+        "if(button){if(button.getAttribute('aria-expanded')==='true'){button.click();}"
+        "w.sessionStorage.setItem('synapseFolded','1');return;}"
+        "if(++tries<40){setTimeout(fold,100);}};fold();})();</script>"
     )
 
 

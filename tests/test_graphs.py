@@ -327,3 +327,24 @@ def test_overlay_edges_draw_between_visible_nodes_only():
     _, edges = graph_data(graphs.neighbourhood_html(result, 2, overlay=overlay))
     drawn = [e for e in edges if e.get("dashes")]
     assert [(e["from"], e["to"], e["label"]) for e in drawn] == [(b, a, "contradicts")]
+
+
+@pytest.mark.parametrize("name", ["signal", "crash"])
+def test_walk_labels_never_overlap_and_the_cited_is_named_at_every_step(lab_answers, name):
+    result = lab_answers[name]
+    for step in range(len(result.steps)):
+        nodes, _ = graph_data(graphs.neighbourhood_html(result, step))
+        boxes = {}
+        for n in nodes:
+            if not n["label"].strip() or n["id"].startswith(graphs.PAPER_NODE):
+                continue
+            below = None if n["id"] == graphs.QUESTION_NODE else n["size"] + 4
+            boxes[n["id"]] = graphs.label_box(
+                n["x"], n["y"], n["label"], n["font"]["size"], below=below
+            )
+        ids = sorted(boxes)
+        for i, a in enumerate(ids):
+            for b in ids[i + 1 :]:
+                assert not graphs._overlap(boxes[a], boxes[b]), (step, a, b)
+    labelled = {n["id"] for n in nodes if n["label"].strip()}
+    assert set(result.cited) <= labelled

@@ -76,6 +76,21 @@ if (fresh := services.reviewed(result)) is not result:  # a triage decision touc
 shared.show_banner(result)
 run = result.run
 steps = step_count(run)
+# The answer first, under its verdict; the evidence table and the walk's graph follow it.
+main, side = st.columns(2, gap="large")
+with main:
+    area = answer_area(run)
+    st.subheader(area.heading)
+    if area.html:
+        st.html(area.html)
+    else:
+        st.caption("The reasoner produced no prose.")
+    quoted = in_context_html(quoted_in_context(worker.opened, run))
+    if quoted:
+        st.html(quoted)
+with side:
+    panels.sources_panel(result, "ask")
+table = panels.table_panel(result, "ask")
 
 
 @st.fragment(run_every=0.9 if state.get(KEYS.playing) else None)
@@ -106,22 +121,10 @@ def replay() -> None:
     st.html(store_legend_html())
 
 
+st.subheader("The walk, step by step")
 replay()
 
-main, side = st.columns(2, gap="large")
-with main:
-    area = answer_area(run)
-    st.subheader(area.heading)
-    if area.html:
-        st.html(area.html)
-    else:
-        st.caption("The reasoner produced no prose.")
-    quoted = in_context_html(quoted_in_context(worker.opened, run))
-    if quoted:
-        st.html(quoted)
-with side:
-    panels.sources_panel(result, "ask")
-panels.report_downloads(result, KEYS.nav_report, KEYS.nav_report_html)
+panels.report_downloads(result, KEYS.nav_report, KEYS.nav_report_html, table)
 left, right = st.columns(2)
 left.download_button(
     "Download decision JSON",

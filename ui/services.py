@@ -15,6 +15,7 @@ from engine import (
     Budget,
     ConfigError,
     Edge,
+    EvidenceTable,
     Freshness,
     LLMConfig,
     ModelReasoner,
@@ -26,6 +27,7 @@ from engine import (
     build_overlay,
     contests_now,
     environment,
+    evidence_table,
     link_may_open,
     model_typer,
     notes_changed,
@@ -329,6 +331,13 @@ def neighbourhood_page(_result: Answer, result_id: str, step: int, root: str = "
 def dag_page(_result: Answer, result_id: str, height: int) -> str:
     """The reasoning DAG page of the current result, rendered once per result."""
     return dag_html(_result.run, height=height, library=graph_library())
+
+
+@st.cache_data(show_spinner=False, max_entries=GRAPH_PAGES_KEPT)
+def paper_table(_result: Answer, result_id: str, root: str) -> EvidenceTable:
+    """The evidence table of the current result, computed once per result."""
+    w = worker(root)
+    return w.call(evidence_table, w.opened, _result)
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)

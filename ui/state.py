@@ -86,6 +86,9 @@ class Keys:
     audit_report: str = "audit_report"
     audit_report_html: str = "audit_report_html"
     evidence: str = "evidence"  # the cited address whose evidence the side panel shows
+    table_row: str = "table_row"  # the evidence table's open row: its paper's citekey
+    nav_table_csv: str = "nav_table_csv"
+    nav_table_md: str = "nav_table_md"
     # the Claim matrix page
     matrix_build: str = "matrix_build"
     matrix_rebuild: str = "matrix_rebuild"
@@ -168,6 +171,7 @@ RESULT_KEYS = (
     KEYS.audit_ref,
     KEYS.url_payload,
     KEYS.evidence,
+    KEYS.table_row,
     KEYS.nav_step,
     KEYS.playing,
     KEYS.url_q,
