@@ -66,7 +66,6 @@ if TYPE_CHECKING:
         distinct_labels,
         filter_frame,
         is_high_value,
-        next_open,
         page_rows,
         relations_in,
         review_matrix,
@@ -83,6 +82,7 @@ if TYPE_CHECKING:
     from engine.review.relations import EdgeKey
     from engine.review.snapshot import ReviewSnapshot, review_stamp
     from engine.review.triage import TriageDecision, confirmed_edges, read_log, record
+    from engine.review.walk import next_open, previous_pair
     from engine.review.typers import Typer, model_typer
     from engine.workspace.evidence import Evidence, EvidenceKind, Piece
     from engine.workspace.examples import (
