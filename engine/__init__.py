@@ -60,6 +60,7 @@ if TYPE_CHECKING:
     from engine.report import ReportReason, ReportWords, report_html, report_markdown
     from engine.review.cell import CellDetail, cell_detail, edge_key, find_edge, triage_history
     from engine.review.contest import Disclosure, ReviewState
+    from engine.review.export import review_export
     from engine.review.matrix import (
         Page,
         QueueOrder,
