@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from engine.core.traceability import Traceability
     from engine.core.verifiers import VerifierResult, VerifierStatus
     from engine.core.wire import Draft, parse_json, parse_payload
-    from engine.evidence import answer_evidence, audit_answer, cite_labels
+    from engine.evidence import answer_evidence, audit_answer, cite_labels, cited_refs
     from engine.importers.zotero import import_zotero
     from engine.models.llm import (
         ENV_API_KEY,
@@ -78,13 +78,14 @@ if TYPE_CHECKING:
         OverlayEdge,
         build_overlay,
         load_overlay,
+        practice_entries,
         read_overlay,
     )
     from engine.review.relations import EdgeKey
     from engine.review.snapshot import ReviewSnapshot, review_stamp
     from engine.review.triage import TriageDecision, confirmed_edges, read_log, record
-    from engine.review.walk import next_open, previous_pair
     from engine.review.typers import Typer, model_typer
+    from engine.review.walk import next_open, previous_pair
     from engine.workspace.evidence import Evidence, EvidenceKind, Piece
     from engine.workspace.examples import (
         PayloadExample,

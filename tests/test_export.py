@@ -31,7 +31,8 @@ def test_the_download_has_both_sentences_the_cue_and_who_decided_what_when(lab_p
     try:
         overlay = _overlay()
         frame = matrix_frame(overlay, opened.workspace, triage=state(lab_path))
-        rows = list(csv.DictReader(io.StringIO(to_csv(review_export(frame, overlay, opened, lab_path)))))
+        exported = to_csv(review_export(frame, overlay, opened, lab_path))
+        rows = list(csv.DictReader(io.StringIO(exported)))
     finally:
         opened.close()
     mom, sig = rows

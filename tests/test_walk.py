@@ -35,7 +35,5 @@ def test_next_goes_to_the_next_open_pair_after_the_one_decided(
     ],
     ids=["the-one-just-decided", "wraps-round", "no-walk", "nothing-selected", "alone", "none"],
 )
-def test_previous_goes_back_to_the_pair_before_decided_or_not(
-    walked, shown, triaged, now, earlier
-):
+def test_previous_goes_back_to_the_pair_before_decided_or_not(walked, shown, triaged, now, earlier):
     assert previous_pair(list(walked), list(shown), set(triaged), now) == earlier

@@ -163,7 +163,7 @@ def cue_words(practice: str, canon: str, *, contrary: bool = True) -> tuple[str,
 
 
 def cue_label(value: str) -> str:
-    """A stored cue as words (`direction` reads "opposite direction on the same aligned terms"), as-is if unknown."""
+    """A stored cue as words (`direction`: "opposite direction on …"), as-is if unknown."""
     try:
         return ContradictionCue(value).label
     except ValueError:
