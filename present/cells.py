@@ -156,7 +156,8 @@ def empty_matrix_words(practice: int) -> str:
             "where they disagree. This workspace has papers but no practice notes yet.\n\n"
             "To add one, save a Markdown file in the folder `.memory/` of the workspace, one "
             "note a file, with `id`, `type` (decision, experiment or checkpoint) and `title` "
-            "at the top, then press **Build the overlay**:"
+            "at the top, then press **Build the overlay**. For example "
+            "`.memory/exp-2024-trial.md`:"
         )
     return (
         f"**No pair to review yet.** None of the {practice:,} practice notes met a claim of "

@@ -231,6 +231,9 @@ def cite_clicks_html(page: str) -> str:
     )
 
 
+PLAIN = "#ffffff"  # a legend chip without a colour of its own: drawn in the theme's
+
+
 def legend_html() -> str:
     """The app's one status legend as an HTML strip."""
     chips = [_chip(s.name, s.colour, s.meaning) for s in status_swatches]
@@ -288,10 +291,13 @@ def _strip(chips: Sequence[str]) -> str:
 
 
 def _chip(name: str, colour: str, meaning: str, *, border: str = "") -> str:
-    style = (
-        f"background:{colour};color:{text_on(colour)};padding:2px 8px;"
-        f"border-radius:10px;font-size:0.85em;border:{border or '1px solid transparent'}"
-    )
+    # A key with no colour of its own (a mark, a border) takes the theme's background and
+    # text: a white chip is a bright block in the dark theme.
+    if colour == PLAIN:
+        paint, edge = "background:transparent;color:inherit", "1px solid rgba(128,128,128,.6)"
+    else:
+        paint, edge = f"background:{colour};color:{text_on(colour)}", "1px solid transparent"
+    style = f"{paint};padding:2px 8px;border-radius:10px;font-size:0.85em;border:{border or edge}"
     return f'<span style="{style}" title="{esc(meaning)}">{esc(name)}</span>'
 
 

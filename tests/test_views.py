@@ -460,3 +460,10 @@ def test_the_question_box_has_one_key_hint_and_the_cite_script_only_the_page_s_k
     script = markup.cite_clicks_html("ask")
     assert '".st-key-ask_cite_"' in script and '".st-key-ask_evidence"' in script
     assert "parseInt(mark.getAttribute('data-source'),10)" in script
+
+
+def test_a_legend_chip_without_a_colour_takes_the_theme_s():
+    """A white chip is a bright block in the dark theme; a mark's chip has no fill."""
+    legend = relation_legend_html()
+    assert "background:#ffffff" not in legend
+    assert "background:transparent;color:inherit" in legend

@@ -39,7 +39,7 @@ def needs_practice() -> None:
     """What an empty matrix needs and how to add it, with the build button."""
     with st.container(border=True, key="matrix_empty"):
         st.markdown(cells.empty_matrix_words(practice))
-        st.code(cells.PRACTICE_EXAMPLE, language="markdown")
+        st.code(cells.PRACTICE_EXAMPLE, language="markdown", wrap_lines=True)
         if st.button("Build the overlay", key=KEYS.matrix_build, type="primary"):
             services.type_overlay(worker)
             st.rerun()

@@ -215,15 +215,16 @@ def triage_pane(root: str, frame: pd.DataFrame, row: pd.Series, tokens: list[str
         f"{cells.pending_count(queue)} of {len(queue)} contradictions and possible tensions "
         "not yet reviewed (supports and extends are not triaged)."
     )
-    back, ahead, _ = st.columns([1, 1, 2])
-    back.button(
+    # Side by side, each as wide as its words (columns cut them short at 800 px).
+    walk = st.container(horizontal=True)
+    walk.button(
         "← Previous pair",
         key=KEYS.matrix_previous,
         on_click=_previous,
         args=(tokens, frame),
         shortcut=_KEY[KEYS.matrix_previous],
     )
-    ahead.button(
+    walk.button(
         "Next pair to review →",
         key=KEYS.matrix_next,
         on_click=_next,
