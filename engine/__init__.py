@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from engine.core.traceability import Traceability
     from engine.core.verifiers import VerifierResult, VerifierStatus
     from engine.core.wire import Draft, parse_json, parse_payload
-    from engine.evidence import answer_evidence, audit_answer, cite_labels
+    from engine.evidence import answer_evidence, audit_answer, cite_labels, cited_refs
     from engine.importers.recorded import import_pdf_folder, import_zotero_library
     from engine.importers.zotero import import_zotero
     from engine.models.llm import (
@@ -80,13 +80,13 @@ if TYPE_CHECKING:
     )
     from engine.review.cell import CellDetail, cell_detail, edge_key, find_edge, triage_history
     from engine.review.contest import Disclosure, ReviewState
+    from engine.review.export import review_export
     from engine.review.matrix import (
         Page,
         QueueOrder,
         distinct_labels,
         filter_frame,
         is_high_value,
-        next_open,
         page_rows,
         relations_in,
         review_matrix,
@@ -98,12 +98,14 @@ if TYPE_CHECKING:
         OverlayEdge,
         build_overlay,
         load_overlay,
+        practice_entries,
         read_overlay,
     )
     from engine.review.relations import EdgeKey
     from engine.review.snapshot import ReviewSnapshot, review_stamp
     from engine.review.triage import TriageDecision, confirmed_edges, read_log, record
     from engine.review.typers import Typer, model_typer
+    from engine.review.walk import next_open, previous_pair
     from engine.workspace.evidence import Evidence, EvidenceKind, Piece
     from engine.workspace.examples import (
         PayloadExample,
@@ -204,6 +206,7 @@ _EXPORTS: dict[str, str] = {
     "answer_evidence": "engine.evidence",
     "audit_answer": "engine.evidence",
     "cite_labels": "engine.evidence",
+    "cited_refs": "engine.evidence",
     "import_pdf_folder": "engine.importers.recorded",
     "import_zotero_library": "engine.importers.recorded",
     "import_zotero": "engine.importers.zotero",
@@ -244,12 +247,12 @@ _EXPORTS: dict[str, str] = {
     "triage_history": "engine.review.cell",
     "Disclosure": "engine.review.contest",
     "ReviewState": "engine.review.contest",
+    "review_export": "engine.review.export",
     "Page": "engine.review.matrix",
     "QueueOrder": "engine.review.matrix",
     "distinct_labels": "engine.review.matrix",
     "filter_frame": "engine.review.matrix",
     "is_high_value": "engine.review.matrix",
-    "next_open": "engine.review.matrix",
     "page_rows": "engine.review.matrix",
     "relations_in": "engine.review.matrix",
     "review_matrix": "engine.review.matrix",
@@ -259,6 +262,7 @@ _EXPORTS: dict[str, str] = {
     "OverlayEdge": "engine.review.overlay",
     "build_overlay": "engine.review.overlay",
     "load_overlay": "engine.review.overlay",
+    "practice_entries": "engine.review.overlay",
     "read_overlay": "engine.review.overlay",
     "EdgeKey": "engine.review.relations",
     "ReviewSnapshot": "engine.review.snapshot",
@@ -269,6 +273,8 @@ _EXPORTS: dict[str, str] = {
     "record": "engine.review.triage",
     "Typer": "engine.review.typers",
     "model_typer": "engine.review.typers",
+    "next_open": "engine.review.walk",
+    "previous_pair": "engine.review.walk",
     "Evidence": "engine.workspace.evidence",
     "EvidenceKind": "engine.workspace.evidence",
     "Piece": "engine.workspace.evidence",
@@ -418,6 +424,7 @@ __all__ = [
     "check_connection",
     "citations",
     "cite_labels",
+    "cited_refs",
     "confirmed_edges",
     "contests_now",
     "dismiss_import",
@@ -449,6 +456,8 @@ __all__ = [
     "passage_place",
     "payload_examples",
     "payload_ref",
+    "practice_entries",
+    "previous_pair",
     "question_problem",
     "quoted_in_context",
     "read_examples",
@@ -464,6 +473,7 @@ __all__ = [
     "report_markdown",
     "reveal",
     "review_edges",
+    "review_export",
     "review_matrix",
     "review_stamp",
     "route",

@@ -243,6 +243,14 @@ def test_matrix_figure_escapes_labels_and_bands_colours_by_relation():
     assert heatmap.picked_edge({"selection": {"points": [{"customdata": 3}]}}) is None
 
 
+def test_the_heatmap_paints_no_background_of_its_own():
+    """The theme shows through: an opaque paper or plot colour is a bright block in the dark."""
+    frame = pd.DataFrame([matrix_row(1, memory_id="m1", memory_title="entry 1")])
+    layout = heatmap.matrix_figure(frame).layout
+    for colour in (layout.paper_bgcolor, layout.plot_bgcolor):
+        assert colour.startswith("rgba(") and float(colour.rstrip(")").split(",")[-1]) <= 0.2
+
+
 def matrix_row(i: int, **fields) -> dict:
     """One claim-matrix row: a supporting edge to canon note n`i`, `fields` set on top."""
     return {

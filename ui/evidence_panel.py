@@ -60,7 +60,9 @@ def sources_panel(result: Answer, page: str) -> None:
         is_open = item.address == chosen
         st.button(
             source_label(item),
-            key=f"{page}_cite_{n}",
+            # An open source's button is keyed apart, so a citation marker's click shows it
+            # rather than closing it (present.markup.cite_clicks_html).
+            key=f"{page}_cite_{n}" + ("_open" if is_open else ""),
             type="tertiary",
             icon=":material/menu_book:" if not is_open else ":material/expand_more:",
             on_click=_open,

@@ -6,7 +6,7 @@ from engine import MAX_QUESTION_CHARS, quoted_in_context
 from present.answer import answer_area
 from present.graphs import step_caption, step_count
 from present.highlight import in_context_html
-from present.markup import enter_asks_html, md_escape, store_legend_html
+from present.markup import cite_clicks_html, enter_asks_html, md_escape, store_legend_html
 from present.views import decision_json, payload_json
 from ui import evidence_panel as panels
 from ui import services, shared
@@ -47,7 +47,7 @@ if asked:
     if typed:
         shared.ask(typed)
     else:
-        st.warning("Type a question first, then press Ctrl+Enter or Ask.")
+        st.warning("Type a question first, then press Enter or Ask.")
 elif pending:
     shared.ask(pending)
 
@@ -60,7 +60,7 @@ def enter_asks() -> None:
 
     Drawn last on the page, so the graph stays the page's first frame.
     """
-    shared.frame(enter_asks_html(KEYS.question, KEYS.ask), 1)
+    shared.frame(enter_asks_html(KEYS.question, KEYS.ask) + cite_clicks_html("ask"), 1)
 
 
 if result is None:

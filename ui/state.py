@@ -104,7 +104,8 @@ class Keys:
     matrix_pick: str = "matrix_pick"
     matrix_decided: str = "matrix_decided"  # the pair just decided: kept in view until "Next"
     matrix_next: str = "matrix_next"
-    matrix_walk: str = "matrix_walk"  # the queue's order when the last decision was made
+    matrix_previous: str = "matrix_previous"
+    matrix_walk: str = "matrix_walk"  # the queue's order the reviewer walks with Next/Previous
     queue_round: str = "queue_round"  # bumped to give the queue a fresh, unticked grid
     queue_page: str = "queue_page"
     queue_seen: str = "queue_seen"

@@ -25,6 +25,7 @@ ENV_MINILM_FOLDED = "SYNAPSE_MINILM_FOLDED"
 ENV_LLM_BASE_URL = "SYNAPSE_LLM_BASE_URL"
 ENV_LLM_MODEL = "SYNAPSE_LLM_MODEL"
 ENV_LLM_API_KEY = "SYNAPSE_LLM_API_KEY"
+ENV_REVIEWER = "SYNAPSE_REVIEWER"
 
 # Each variable and what it does, for people: the README's settings table lists these.
 VARIABLES: dict[str, str] = {
@@ -44,6 +45,7 @@ VARIABLES: dict[str, str] = {
     ENV_LLM_BASE_URL: "the OpenAI-compatible endpoint the model reasoner and typer talk to",
     ENV_LLM_MODEL: "the model name to ask at that endpoint",
     ENV_LLM_API_KEY: "the endpoint's key; empty for a local server that needs none",
+    ENV_REVIEWER: "the name a triage decision is recorded under; default the login name",
 }
 
 
@@ -67,6 +69,7 @@ class Environment:
     llm_base_url: str = ""
     llm_model: str = ""
     llm_api_key: str = ""
+    reviewer: str = ""
 
 
 def environment(env: Mapping[str, str] | None = None) -> Environment:
@@ -91,6 +94,7 @@ def environment(env: Mapping[str, str] | None = None) -> Environment:
         llm_base_url=text(ENV_LLM_BASE_URL),
         llm_model=text(ENV_LLM_MODEL),
         llm_api_key=text(ENV_LLM_API_KEY),
+        reviewer=text(ENV_REVIEWER),
     )
 
 

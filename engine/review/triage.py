@@ -1,9 +1,11 @@
 """The contradiction triage log: an append-only record of reviewers' decisions on edges.
 
 `.synapse/triage.jsonl` holds one JSON object a line,
-`{"at", "edge": {"memory_id", "zk_source", "zk_id"}, "decision", "note"}`. Lines are only
-ever appended, under an exclusive lock, each in one write followed by fsync; the current
-state is the fold of the log, the last decision on an edge winning.
+`{"at", "by", "edge": {"memory_id", "zk_source", "zk_id"}, "decision", "note"}` (`by`, who
+decided, is absent from older lines). Lines are only ever appended, under an exclusive lock,
+each in one write followed by fsync; the current state is the fold of the log, the last
+decision on an edge winning. A `reset` line returns an edge to unreviewed: the earlier lines
+stay, as every line does.
 
 Triage is the review of cross-store contradictions, and a decision says which side is wrong:
 `confirmed` asserts the practice entry contests the canon note (the literature claim is
@@ -12,11 +14,12 @@ note is the wrong side (the canon claim stays grounded, the note is flagged);
 `scope-differs` and `dismissed` say there is no contradiction to act on.
 Which contradictions contest a node for the router is decided in `engine.review.contest`:
 confirmed ones always, unreviewed overlay ones only when the workspace opts in. A later
-decision on an edge supersedes an earlier one, so undoing is deciding again.
+decision on an edge supersedes an earlier one, so undoing is deciding again, or resetting.
 """
 
 from __future__ import annotations
 
+import getpass
 import json
 import os
 from dataclasses import dataclass
@@ -27,6 +30,7 @@ from typing import Any
 from engine.core import jsonsafe
 from engine.core.errors import ConfigError, EngineError, WorkspaceError
 from engine.core.model import Edge
+from engine.core.settings import environment
 from engine.review.relations import EdgeKey, Relation
 from engine.workspace.atomic import AppFile, append_durable, file_lock, read_app_file, synapse_path
 from engine.workspace.layout import TRIAGE_LOCK, TRIAGE_LOG
@@ -49,6 +53,7 @@ class TriageDecision(StrEnum):
     FOLLOW_UP = "follow-up"  # undecided: look again later
     PRACTICE_WRONG = "practice-wrong"  # our practice note is wrong; the canon claim stands
     SCOPE_DIFFERS = "scope-differs"  # both stand: they speak of different scopes
+    RESET = "reset"  # back to unreviewed: the edge leaves the state, as if never decided
 
     @property
     def contests_canon(self) -> bool:
@@ -79,27 +84,29 @@ class TriageEntry:
     edge: EdgeKey
     decision: TriageDecision
     note: str = ""
+    by: str = ""  # who decided; "" on lines written before the log named anyone
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "at": self.at,
             "edge": self.edge.to_dict(),
             "decision": self.decision.value,
             "note": self.note,
         }
+        return out | ({"by": self.by} if self.by else {})
 
     @classmethod
     def from_dict(cls, data: object) -> TriageEntry:
         """Raises ValueError naming the problem."""
         if not isinstance(data, dict):
             raise ValueError("not a JSON object")
-        note = data.get("note", "")
-        if not isinstance(data.get("at"), str) or not isinstance(note, str):
-            raise ValueError("at and note must be strings")
+        note, by = data.get("note", ""), data.get("by", "")
+        if not all(isinstance(v, str) for v in (data.get("at"), note, by)):
+            raise ValueError("at, note and by must be strings")
         decision = jsonsafe.member(TriageDecision, data.get("decision"))
         if decision is None:
             raise ValueError(f"unknown decision {data.get('decision')!r}")
-        return cls(data["at"], EdgeKey.from_dict(data.get("edge")), decision, note)
+        return cls(data["at"], EdgeKey.from_dict(data.get("edge")), decision, note, by)
 
 
 @dataclass(frozen=True)
@@ -117,11 +124,11 @@ class TriageLog:
         return {key: entry.decision for key, entry in self.latest().items()}
 
     def latest(self) -> dict[EdgeKey, TriageEntry]:
-        """The last entry on each edge, in key order."""
+        """The last entry on each edge that stands, in key order: a reset edge is left out."""
         last: dict[EdgeKey, TriageEntry] = {}
         for entry in self.entries:
             last[entry.edge] = entry
-        return dict(sorted(last.items()))
+        return {k: e for k, e in sorted(last.items()) if e.decision is not TriageDecision.RESET}
 
 
 def record(
@@ -130,18 +137,22 @@ def record(
     decision: TriageDecision | str,
     *,
     note: str = "",
+    by: str | None = None,
 ) -> TriageEntry:
     """Append one decision to the log of the workspace at `root`; durable when it returns.
 
-    Raises ConfigError for an unknown decision.
+    `by` names who decided (`reviewer()` when None). Raises ConfigError for an unknown
+    decision.
     """
     try:
         decision = TriageDecision(decision)
     except ValueError:
         names = ", ".join(d.value for d in TriageDecision)
         raise ConfigError(f"unknown decision {decision!r} (one of {names})") from None
-    _check_fields(edge, note)
-    entry = TriageEntry(datetime.now(UTC).isoformat(timespec="microseconds"), edge, decision, note)
+    by = reviewer() if by is None else by
+    _check_fields(edge, note, by)
+    at = datetime.now(UTC).isoformat(timespec="microseconds")
+    entry = TriageEntry(at, edge, decision, note, by)
     line = json.dumps(entry.to_dict(), ensure_ascii=False, sort_keys=True) + "\n"
     log = synapse_path(root, LOG_PATH)
     try:
@@ -203,7 +214,22 @@ def practice_flags(decisions: dict[EdgeKey, TriageDecision]) -> frozenset[str]:
     return frozenset(key.memory_address for key, d in decisions.items() if d.flags_practice)
 
 
-def _check_fields(edge: EdgeKey, note: object) -> None:
+def reviewer() -> str:
+    """Who is deciding: `SYNAPSE_REVIEWER`, else the login name, else "" when neither is known.
+
+    A workspace shared on a synced folder is triaged by several people; each line says whose
+    decision it is.
+    """
+    name = environment().reviewer
+    if name:
+        return name
+    try:
+        return getpass.getuser()
+    except (OSError, KeyError):  # no login name in a bare container
+        return ""
+
+
+def _check_fields(edge: EdgeKey, note: object, by: object = "") -> None:
     """Refuse what `read_log` would later skip: empty or non-text ids, a non-text note."""
     for name, value in edge.to_dict().items():
         if not isinstance(value, str) or not value.strip():
@@ -214,6 +240,8 @@ def _check_fields(edge: EdgeKey, note: object) -> None:
         raise ConfigError("the triage note must be text")
     if len(note) > MAX_NOTE_CHARS:
         raise ConfigError(f"the triage note is over {MAX_NOTE_CHARS:,} characters")
+    if not isinstance(by, str) or len(by) > 200 or any(ord(c) < 32 for c in by):
+        raise ConfigError("who decided must be a name on one line, under 200 characters")
 
 
 def _ends_cleanly(log: AppFile) -> bool:
