@@ -1,7 +1,7 @@
 """Tokens, sentences and clause atoms of prose and claims, with offsets into the original text.
 
 Text is folded before matching so that copying from a PDF does not break it, by the one
-fold of `engine.core.fold` (NFKC, straight quotes, every minus look-alike as `-`, only the
+fold of `engine.text.fold` (NFKC, straight quotes, every minus look-alike as `-`, only the
 soft hyphen dropped). Every offset reported here still points into the text as given.
 
 Tokenisation rules, applied identically to prose and claims:
@@ -38,18 +38,16 @@ from collections.abc import Iterator
 from dataclasses import KW_ONLY, dataclass
 from typing import NamedTuple
 
-# Re-exported: callers read the format characters of a text through this module too.
-from engine.core.controls import BIDI_CONTROLS as BIDI_CONTROLS
-from engine.core.controls import bidi_controls as bidi_controls
-from engine.core.controls import control_names as control_names
-from engine.core.controls import format_controls as format_controls
-from engine.core.controls import reveal as reveal
-from engine.core.fold import clusters, fold_cluster
 from engine.core.memo import TextMemo
 
-# A run of non-ASCII characters, with the ASCII character before it so a combining mark
-# composes with its base letter.
-_NON_ASCII = re.compile(r"[\x00-\x7f]?[^\x00-\x7f]+")
+# Re-exported: callers read the format characters of a text through this module too.
+from engine.text.controls import BIDI_CONTROLS as BIDI_CONTROLS
+from engine.text.controls import bidi_controls as bidi_controls
+from engine.text.controls import control_names as control_names
+from engine.text.controls import format_controls as format_controls
+from engine.text.controls import reveal as reveal
+from engine.text.fold import Folded
+from engine.text.fold import fold_text as _fold
 
 # The spaces a sign may stand apart from its number by: any (thin, no-break, a line break),
 # but not a blank line. "− 1.2%" as PDF and LaTeX output write it is still -1.2%.
@@ -141,69 +139,6 @@ class Span:
 
     start: int
     end: int
-
-
-class _Folded:
-    """The folded text and, when folding changed it, where each folded character came from."""
-
-    __slots__ = ("ends", "starts", "text")
-
-    def __init__(self, text: str, starts: list[int] | None, ends: list[int] | None):
-        self.text = text
-        self.starts = starts
-        self.ends = ends
-
-    def span(self, start: int, end: int) -> tuple[int, int]:
-        if self.starts is None or self.ends is None:
-            return start, end
-        return self.starts[start], self.ends[end - 1]
-
-
-def _fold(text: str) -> _Folded:
-    if text.isascii():
-        return _Folded(text, None, None)
-    # Most folding keeps lengths (µ → μ, – → -); then offsets are the identity and no
-    # map is built.
-    parts = [
-        (lo, hi, fold_cluster(text, lo, hi))
-        for match in _NON_ASCII.finditer(text)
-        for lo, hi in clusters(text, *match.span())
-    ]
-    if all(len(out) == hi - lo for lo, hi, out in parts):
-        pieces: list[str] = []
-        done = 0
-        for lo, hi, out in parts:
-            pieces += (text[done:lo], out)
-            done = hi
-        pieces.append(text[done:])
-        return _Folded("".join(pieces), None, None)
-    return _mapped_fold(text)
-
-
-def _mapped_fold(text: str) -> _Folded:
-    parts: list[str] = []
-    starts: list[int] = []
-    ends: list[int] = []
-    done = 0
-    for match in _NON_ASCII.finditer(text):
-        first, last = match.span()
-        parts.append(text[done:first])
-        starts.extend(range(done, first))
-        ends.extend(range(done + 1, first + 1))
-        for lo, hi in clusters(text, first, last):
-            out = fold_cluster(text, lo, hi)
-            parts.append(out)
-            if len(out) == hi - lo:
-                starts.extend(range(lo, hi))
-                ends.extend(range(lo + 1, hi + 1))
-            else:  # composed or expanded: every output character stands for the cluster
-                starts.extend([lo] * len(out))
-                ends.extend([hi] * len(out))
-        done = last
-    parts.append(text[done:])
-    starts.extend(range(done, len(text)))
-    ends.extend(range(done + 1, len(text) + 1))
-    return _Folded("".join(parts), starts, ends)
 
 
 def _number_norm(digits: str, *, percent: bool, exponent: str | None = None) -> str:
@@ -302,7 +237,7 @@ def marks_end(text: str, end: int) -> int:
     return found.end()
 
 
-def _tokens(folded: _Folded, original: str) -> Iterator[Token]:
+def _tokens(folded: Folded, original: str) -> Iterator[Token]:
     for norm, is_number, start, end in _norms(folded.text):
         lo, hi = folded.span(start, end)
         yield Token(original[lo:hi], norm, lo, hi, is_number=is_number)

@@ -14,7 +14,7 @@ import random
 import re
 from collections.abc import Callable
 
-from engine.core.fold import MINUS_LIKE
+from engine.text.fold import MINUS_LIKE
 from engine.core.text import word_sequence
 from engine.datasets.scifact_text import TrainSentence
 from engine.evaluation.mutations import Mutant, Shape, negation_deletion, number_change, register

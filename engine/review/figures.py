@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from decimal import Decimal, InvalidOperation
 
-from engine.core.fold import SIGNS
+from engine.text.fold import SIGNS
 from engine.core.text import SIGN_GAP, one_line, sign_start
 
 _UNITS = (
