@@ -41,7 +41,6 @@ if TYPE_CHECKING:
         environment,
     )
     from engine.core.stance import ContradictionCue, Cue, CueShape, Stance, StanceRelation
-    from engine.core.text import reveal, shorten
     from engine.core.traceability import Traceability
     from engine.core.verifiers import VerifierResult, VerifierStatus
     from engine.core.wire import Draft, parse_json, parse_payload
@@ -89,6 +88,8 @@ if TYPE_CHECKING:
     from engine.review.snapshot import ReviewSnapshot, review_stamp
     from engine.review.triage import TriageDecision, confirmed_edges, read_log, record
     from engine.review.typers import Typer, model_typer
+    from engine.text.controls import reveal
+    from engine.text.lines import shorten
     from engine.workspace.evidence import Evidence, EvidenceKind, Piece
     from engine.workspace.examples import (
         PayloadExample,
@@ -178,8 +179,6 @@ _EXPORTS: dict[str, str] = {
     "CueShape": "engine.core.stance",
     "Stance": "engine.core.stance",
     "StanceRelation": "engine.core.stance",
-    "reveal": "engine.core.text",
-    "shorten": "engine.core.text",
     "Traceability": "engine.core.traceability",
     "VerifierResult": "engine.core.verifiers",
     "VerifierStatus": "engine.core.verifiers",
@@ -246,6 +245,8 @@ _EXPORTS: dict[str, str] = {
     "record": "engine.review.triage",
     "Typer": "engine.review.typers",
     "model_typer": "engine.review.typers",
+    "reveal": "engine.text.controls",
+    "shorten": "engine.text.lines",
     "Evidence": "engine.workspace.evidence",
     "EvidenceKind": "engine.workspace.evidence",
     "Piece": "engine.workspace.evidence",
@@ -292,21 +293,11 @@ _EXPORTS: dict[str, str] = {
 }
 
 __all__ = [
-    "CONTRADICTS",
-    "ENV_LLM_API_KEY",
-    "ENV_LLM_BASE_URL",
-    "ENV_LLM_MODEL",
-    "ENV_WORKSPACES_ROOT",
-    "IMPORT_REPORTS",
-    "MAX_QUESTION_CHARS",
-    "OVERLAY_PATH",
-    "PLACEHOLDER_KEY",
-    "REASON_EXPLANATIONS",
-    "VARIABLES",
     "ActionKind",
     "Address",
     "Answer",
     "Budget",
+    "CONTRADICTS",
     "Cause",
     "CellDetail",
     "Claim",
@@ -317,6 +308,10 @@ __all__ = [
     "Decision",
     "Disclosure",
     "Draft",
+    "ENV_LLM_API_KEY",
+    "ENV_LLM_BASE_URL",
+    "ENV_LLM_MODEL",
+    "ENV_WORKSPACES_ROOT",
     "Edge",
     "EdgeKey",
     "EngineError",
@@ -332,22 +327,26 @@ __all__ = [
     "GiveUpReason",
     "Holdings",
     "HonestyViolation",
+    "IMPORT_REPORTS",
     "ImportKind",
     "ImportProblem",
     "ImportRecord",
     "InContext",
     "LLMConfig",
     "LibrarySearch",
+    "MAX_QUESTION_CHARS",
     "Match",
     "MatchMethod",
     "ModelReasoner",
     "NavResult",
     "Neighbourhood",
     "Node",
+    "OVERLAY_PATH",
     "OpenAIChat",
     "OpenWorkspace",
     "Overlay",
     "OverlayEdge",
+    "PLACEHOLDER_KEY",
     "Page",
     "Paper",
     "PassagePlace",
@@ -359,6 +358,7 @@ __all__ = [
     "QueueOrder",
     "Quote",
     "QuoteMatch",
+    "REASON_EXPLANATIONS",
     "Reason",
     "ReasonerSpec",
     "ReasoningDAG",
@@ -373,6 +373,7 @@ __all__ = [
     "Traceability",
     "TriageDecision",
     "Typer",
+    "VARIABLES",
     "Verdict",
     "VerifierResult",
     "VerifierStatus",

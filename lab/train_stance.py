@@ -30,11 +30,11 @@ from typing import Any
 
 import numpy as np
 
-from engine.core.text import tokens
 from engine.evaluation.folds import FOLDS, claim_folds, fold_of
 from engine.evaluation.scifact import load_gold
 from engine.reading.words import short_stem
 from engine.review import alignment, calibration, passages, stance
+from engine.text.tokens import tokens
 from lab.tune_stance import ROOT, Pair, corpus, overlay_pairs, scifact_pairs
 
 MIN_DF = 8  # rarer stems fall back to the default rarity, which keeps the table small

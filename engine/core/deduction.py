@@ -32,7 +32,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from engine.core.licensing import extractively_licensed
-from engine.core.text import sentences, word_sequence
+from engine.text.sentences import sentence_texts
+from engine.text.tokens import word_sequence
 
 Words = tuple[str, ...]
 
@@ -133,7 +134,7 @@ def why_unproven(deduction: str, support: Sequence[str]) -> Unlike | None:
 
 def _kinds(deduction: str, support: Sequence[str]) -> Proof | Unlike:
     texts = [text for text in support if text.strip()]
-    parts = [deduction[s.start : s.end] for s in sentences(deduction)]
+    parts = list(sentence_texts(deduction))
     if not parts or not texts:
         return Unlike.NO_COMPARISON
     kinds = []
@@ -160,7 +161,11 @@ class _Stated:
 def _compares(part: str, texts: Sequence[str]) -> Unlike | None:
     """None when `part` compares two premises' numbers and holds; otherwise why not."""
     words = word_sequence(part)
-    stated = [s for s in map(_stated, _sentences(texts)) if s is not None]
+    stated = [
+        s
+        for s in map(_stated, (s for text in texts for s in sentence_texts(text)))
+        if s is not None
+    ]
     if len(words) == 3 and words[1] in _COMPARATORS:
         return _arithmetic(words, stated)
     hits = [i for i, w in enumerate(words[:-1]) if w in _MORE | _LESS and words[i + 1] == "than"]
@@ -260,10 +265,6 @@ def _arithmetic(words: Words, stated: list[_Stated]) -> Unlike | None:
         "!=": x != y,
     }[_COMPARATORS[op]]
     return None if holds else Unlike.DOES_NOT_HOLD
-
-
-def _sentences(texts: Sequence[str]) -> list[str]:
-    return [text[s.start : s.end] for text in texts for s in sentences(text)]
 
 
 def _stated(sentence: str) -> _Stated | None:

@@ -1,7 +1,7 @@
 """Extractive licensing: whether a source says a claim, as a whole sentence or independent clause.
 
 A claim is licensed by a source text when every sentence of the claim has the word sequence
-(see `engine.core.text`: case, punctuation and spacing aside, every meaning-bearing token
+(see `engine.text.tokens`: case, punctuation and spacing aside, every meaning-bearing token
 kept) of a *licensing unit* of the source: a whole sentence, or a whole independent clause
 of one (a question licenses only the same question, and never splits). A contiguous run of
 words is not enough: "vitamin D prevents tuberculosis" sits inside "We found no evidence
@@ -41,8 +41,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 
-from engine.core.text import sentences, whole_sentences_at, word_sequence
 from engine.core.typos import same_marks, typo_in
+from engine.text.sentences import sentence_texts, whole_sentences_at
+from engine.text.tokens import word_sequence
 
 Words = tuple[str, ...]
 # Marks a question's word sequence; no token is ever this string.
@@ -126,11 +127,6 @@ def _is_question(sentence: str) -> bool:
     return sentence.rstrip().rstrip("\"')]").endswith("?")
 
 
-@lru_cache(maxsize=1024)
-def _sentence_texts(text: str) -> tuple[str, ...]:
-    return tuple(text[span.start : span.end] for span in sentences(text))
-
-
 @dataclass(frozen=True)
 class _Source:
     """A source's sentences: their texts and whole-sentence forms, for licensing lookups."""
@@ -142,7 +138,7 @@ class _Source:
 
 @lru_cache(maxsize=64)
 def _source(source: str) -> _Source:
-    texts = _sentence_texts(source)
+    texts = sentence_texts(source)
     grouped = [word_sequence(text) for text in texts]
     wholes = []
     for text, words in zip(texts, grouped, strict=True):
@@ -174,7 +170,7 @@ def _joined(words: Words) -> str:
 def claim_sentences(claim: str) -> tuple[Words, ...]:
     """The word sequences of the claim's sentences, a question's marked as asked."""
     out = []
-    for sentence in _sentence_texts(claim):
+    for sentence in sentence_texts(claim):
         words = word_sequence(sentence)
         if words:
             out.append((*words, _ASKED) if _is_question(sentence) else words)
@@ -214,7 +210,7 @@ def licensable_part(quote: str, source: str) -> str | None:
     if _verbatim_sentences(quote, source):
         return quote.strip()
     kept = []
-    for sentence in _sentence_texts(quote):
+    for sentence in sentence_texts(quote):
         words = word_sequence(sentence)
         if not words:
             continue
@@ -269,7 +265,7 @@ def restatement_forms(claim: str) -> tuple[Words, ...]:
     soundly, so an atom never loses the restriction or condition it was stated under.
     """
     forms = [word_sequence(claim)]
-    for sentence in _sentence_texts(claim):
+    for sentence in sentence_texts(claim):
         forms.append(word_sequence(sentence))
         forms.extend(word_sequence(clause) for clause in independent_clauses(sentence))
     return tuple(dict.fromkeys(form for form in forms if form))
@@ -278,7 +274,7 @@ def restatement_forms(claim: str) -> tuple[Words, ...]:
 def clause_atoms(claim: str) -> tuple[str, ...]:
     """The atomic facts of a claim as text: each sentence, or its independent clauses."""
     atoms: list[str] = []
-    for sentence in _sentence_texts(claim):
+    for sentence in sentence_texts(claim):
         atoms.extend(independent_clauses(sentence) or (sentence,))
     return tuple(atoms)
 
@@ -296,7 +292,7 @@ def why_unlicensed(claim: str, sources: Iterable[str]) -> str:
     texts = [source for source in sources if source.strip()]
     if not texts:
         return "nothing cited holds text to restate"
-    sentences_of = [s for source in texts for s in _sentence_texts(source)]
+    sentences_of = [s for source in texts for s in sentence_texts(source)]
     parts = list(claim_sentences(claim))
     if not parts:
         return "the claim has no words to license"
@@ -361,11 +357,11 @@ def respelt(claim: str, source: str) -> str | None:
     known = frozenset(word_sequence(source))
     units = [
         (word_sequence(unit), unit)
-        for sentence in _sentence_texts(source)
+        for sentence in sentence_texts(source)
         for unit in (sentence, *independent_clauses(sentence))
     ]
     out = []
-    for sentence in _sentence_texts(claim):
+    for sentence in sentence_texts(claim):
         words = word_sequence(sentence)
         hit = next(
             (

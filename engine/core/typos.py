@@ -12,7 +12,7 @@ from collections.abc import Container
 
 from rapidfuzz.distance import OSA
 
-from engine.core.text import word_sequence
+from engine.text.tokens import word_sequence
 
 _SPELLING = re.compile(r"[-' ]")
 _DIGITS = re.compile(r"\d+")
@@ -162,7 +162,7 @@ def negation(word: str) -> bool:
 def same_marks(needle: str, window: str) -> bool:
     """Whether quote and source window carry the same numbers, signs, exponents and markers.
 
-    Compared with the tokenizer the licensing floor uses (`engine.core.text`), so a quote
+    Compared with the tokenizer the licensing floor uses (`engine.text.tokens`), so a quote
     the fuzzy check accepts never differs from its source in a token the floor would see.
     """
     return _marks(needle) == _marks(window)

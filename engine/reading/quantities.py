@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.core import text as _text
+from engine.text.tokens import Token
 
 
 def _words(text: str) -> frozenset[str]:
@@ -63,7 +63,7 @@ class Quantity:
 
 
 def quantities(
-    toks: tuple[_text.Token, ...],
+    toks: tuple[Token, ...],
     text: str,
     *,
     stems: tuple[str, ...],

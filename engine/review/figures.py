@@ -13,7 +13,8 @@ from collections.abc import Iterable
 from decimal import Decimal, InvalidOperation
 
 from engine.text.fold import SIGNS
-from engine.core.text import SIGN_GAP, one_line, sign_start
+from engine.text.lines import one_line
+from engine.text.tokens import SIGN_GAP, sign_start
 
 _UNITS = (
     (r"%|percent\b|per\s+cent\b|pct\b", "%"),

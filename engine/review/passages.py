@@ -11,16 +11,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.core import text as _text
 from engine.reading.aims import open_question, reports_finding
 from engine.reading.lexicon import CUES as _CUES
 from engine.reading.lexicon import EFFECT_WORDS as _EFFECT_WORDS
 from engine.reading.lexicon import NULL_AFTER_NEGATION as _NULL_AFTER_NEGATION
 from engine.reading.lexicon import cue_of
 from engine.reading.quantities import NUMBER_WORDS, Quantity, quantities
-from engine.reading.sentences import sentences_of as sentences_of
 from engine.reading.words import STOP_WORDS
 from engine.reading.words import short_stem as stem
+from engine.text import tokens as _text
+from engine.text.sentences import sentences_of as sentences_of
 
 _SCOPE = 5  # tokens after a negation that it governs
 _WITHOUT_REACH = 3  # "without a significant increase": how far "without" looks for a change

@@ -170,3 +170,12 @@ def ascii_fold(text: str) -> str:
     a sign or a symbol dropped here would change what the text says.
     """
     return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+
+
+def same_text(text: str) -> str:
+    """`text` as compared for being the same words: folded and its spacing collapsed.
+
+    Case, punctuation, every digit, sign and symbol are kept: two texts with one key differ
+    only in how a PDF or a keyboard wrote the same characters.
+    """
+    return " ".join(fold_text(text).text.split())

@@ -13,16 +13,16 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from engine.core.model import Address
-from engine.core.text import same_text
 from engine.navigation.coverage import claim_shaped, question_words
 from engine.navigation.navigator import NavState
 from engine.navigation.outcomes import Match
 from engine.navigation.reasoners.same_text import Key, citing_order, same_evidence, twins
 from engine.navigation.relevance import Relevance, RelevanceGate, shipped_gate
 from engine.reading.aims import asks
-from engine.reading.sentences import sentences_of
 from engine.reading.words import mentions, stem
 from engine.reading.words import tokens as terms
+from engine.text.fold import same_text
+from engine.text.sentences import sentences_of
 from engine.workspace.notes import Store
 
 # What a common question word the note never uses, or a distinct one its sentence leaves to
