@@ -18,10 +18,10 @@ never split):
 - each piece has at least three tokens and no top-level comma of its own (so a list
   `A, B, and C` or an introductory phrase `In mice, …` that may scope over every piece
   never splits);
-- no piece opens with a restricting or subordinating word (`_ONSETS`: `only`, `not`,
+- no piece opens with a restricting or subordinating word (`RESTRICTING_ONSETS`: `only`, `not`,
   `except`, `unless`, `if`, `when`, a preposition …), so `…, but only in mice` and `…, and
   not in rats` keep the sentence whole;
-- no piece but the last holds a word that can take scope over what follows (`_SCOPE`:
+- no piece but the last holds a word that can take scope over what follows (`SCOPE_WORDS`:
   complementisers and subordinators such as `that`, `whether`, `if`, `because`), so
   `These data suggest that A; B` and `If A, B and C` keep the sentence whole.
 
@@ -42,6 +42,7 @@ from enum import StrEnum
 from functools import lru_cache
 
 from engine.core.typos import same_marks, typo_in
+from engine.text.lexicon import RESTRICTING_ONSETS, SCOPE_WORDS
 from engine.text.sentences import sentence_texts, whole_sentences_at
 from engine.text.tokens import word_sequence
 
@@ -51,25 +52,6 @@ _ASKED = "\x00?"
 
 _SPLIT = re.compile(r";\s*|,\s*(?:and|but|whereas|yet)\s+|\s+whereas\s+", re.IGNORECASE)
 _MIN_CLAUSE = 3
-# Words that, opening a piece, restrict or subordinate it (or leave it a fragment).
-_ONSETS = frozenset(
-    """
-    only not no nor neither never none except excluding unless if when whenever whether once
-    until provided given assuming solely exclusively mainly mostly primarily largely partly
-    partially particularly especially even just merely almost nearly
-    in on at for with without among amongst during after before under over within between
-    from to by of via through throughout across against than as upon into despite following
-    compared relative versus vs
-    """.split()  # noqa: SIM905
-)
-# Words that, inside an earlier piece, may take scope over the pieces after it.
-_SCOPE = frozenset(
-    """
-    that whether if unless when whenever because since although though while whilst once
-    until provided assuming whereby suggest suggests suggested suggesting hypothesis
-    hypothesize hypothesized hypothesise hypothesised
-    """.split()  # noqa: SIM905
-)
 
 
 def independent_clauses(sentence: str) -> tuple[str, ...]:
@@ -84,9 +66,13 @@ def independent_clauses(sentence: str) -> tuple[str, ...]:
         return ()
     for i, piece in enumerate(pieces):
         words = word_sequence(piece)
-        if len(words) < _MIN_CLAUSE or words[0] in _ONSETS or _has_top_level_comma(piece):
+        if (
+            len(words) < _MIN_CLAUSE
+            or words[0] in RESTRICTING_ONSETS
+            or _has_top_level_comma(piece)
+        ):
             return ()
-        if i < len(pieces) - 1 and _SCOPE.intersection(words):
+        if i < len(pieces) - 1 and SCOPE_WORDS.intersection(words):
             return ()
     return tuple(pieces)
 

@@ -13,22 +13,12 @@ import re
 from collections import Counter
 from collections.abc import Set as AbstractSet
 
+from engine.text.lexicon import STOP_WORDS
+
 _TOKEN = re.compile(r"[^\W_]+")
 # word -> ranking term ("" for a stop word); bounded so a long-lived process stays small.
 _FOLDED: dict[str, str] = {}
 _FOLD_CACHE_SIZE = 200_000
-
-# Dropped for ranking only; small on purpose, so short claims keep their content words.
-_STOP_WORD_TEXT = """
-    a about above after again against all am an and any are as at be because been before
-    being below between both but by can could did do does doing down during each few for from
-    further had has have having he her here hers herself him himself his how i if in into is
-    it its itself just me more most my myself no nor not of off on once only or other our ours
-    ourselves out over own same she should so some such than that the their theirs them
-    themselves then there these they this those through to too under until up very was we
-    were what when where which while who whom why will with would you your yours yourself
-    yourselves"""
-STOP_WORDS = frozenset(_STOP_WORD_TEXT.split())
 
 
 def words(text: str) -> list[str]:

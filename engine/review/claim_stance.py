@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine.core.stance import NO_CUE, Cue, CueShape, Stance, StanceRelation
-from engine.reading.lexicon import link_strength
 from engine.reading.words import mentions, stem
 from engine.review.alignment import agreement_cue, contradiction_cue
 from engine.review.measured import measured
@@ -19,6 +18,7 @@ from engine.review.passages import passage
 from engine.review.relations import Relation, Typing
 from engine.review.stance import OfflineTyper, StanceModel
 from engine.review.stance import model as shipped_model
+from engine.text.lexicon import link_strength
 
 # The stance a typed relation gives: the matrix's relation and the answer's stance on the same
 # pair are one reading. A possible tension is a contradiction candidate (flagged `tension`).

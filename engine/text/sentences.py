@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from engine.text.fold import fold_text as _fold
+from engine.text.lexicon import ABSTRACT_HEADING_WORDS
 from engine.text.memo import TextMemo
 from engine.text.tokens import sign_start, tokens
 
@@ -36,21 +37,6 @@ _BEFORE_NUMBER = frozenset({"no", "nos", "p", "pp", "vol"})
 _LOWER_WORD = re.compile(r"[a-z]+(?![\w\-])")
 _OPENERS = " \t\n\r\f\v([{\"'"
 _TITLE_WORD = re.compile(r"[A-Z][a-z]+\b")
-# Section headings of structured abstracts: a leading run of these words, in capitals, is a
-# sentence of its own. The list is closed so that a capitalised term (`HIV`) never counts.
-_HEADING_WORDS = frozenset(
-    """
-    aim aims analyses analysis and background case clinical conclusion conclusions context
-    criteria data design discussion eligibility evidence exposure exposures extraction
-    findings funding goal goals hypothesis implications importance interpretation
-    intervention interventions introduction limitations main materials measure measurement
-    measurements measures method methodology methods objective objectives of outcome
-    outcomes participants patients population practice presentation primary principal
-    purpose question rationale registration relevance research result results review
-    sample search secondary selection setting settings significance source sources strategy
-    study subjects summary synthesis trial
-    """.split()  # noqa: SIM905
-)
 _HEADING = re.compile(r"(?:[A-Z]+(?:[ ,/&:-]+|\Z))+")
 
 
@@ -107,7 +93,7 @@ def _heading_end(text: str, start: int, end: int) -> int:
         return 0
     last = 0
     for word in re.finditer(r"[A-Z]+", found.group()):
-        if word.group().lower() not in _HEADING_WORDS:
+        if word.group().lower() not in ABSTRACT_HEADING_WORDS:
             break
         last = start + word.end()
     rest = text[last:end].lstrip(" ,/&:-")
