@@ -26,7 +26,6 @@ from engine.navigation.spelling import (
     split_compound,
 )
 from engine.reading.rarity import Rarity
-from engine.reading.words import mentions, stem, surface_words, tokens
 from engine.text.lexicon import (
     DEGREE_WORDS,
     QUESTION_FRAME_PHRASES,
@@ -35,6 +34,8 @@ from engine.text.lexicon import (
     link_strength,
     relation_word,
 )
+from engine.text.stems import mention_stem, mentions
+from engine.text.tokens import ranking_tokens, surface_words
 
 # A question word is salient when its rarity, ln((N + 1) / (df + 1)), reaches this share of
 # the rarest possible, ln(N + 1): on the 6,000-note SciFact demo, at most four notes
@@ -238,7 +239,7 @@ class QuestionTerms:
         rarest = max(self.weights.values(), default=0.0)
         self.salient_rarity = min(share * scale, max(TOPIC_FLOOR * scale, topic * rarest))
         self.distinct_rarity = DISTINCT_SHARE * scale
-        self._stems = {w: stem(w) for w in words}
+        self._stems = {w: mention_stem(w) for w in words}
         self.rules = rules or MentionRules()
         # Question word -> the corpus word it is a typo of; only with `known` (an index).
         self.corrections: dict[str, str] = {}
@@ -249,7 +250,7 @@ class QuestionTerms:
                 fixed = correction(word, known, min_length=self.rules.min_correct_len)
                 if fixed is not None:
                     self.corrections[word] = fixed
-        self._fixed = {w: stem(c) for w, c in self.corrections.items()}
+        self._fixed = {w: mention_stem(c) for w, c in self.corrections.items()}
         # A corrected word is named as the sources spell it ("asprin" is shown as "aspirin").
         self.respelled = tuple((self.shown[w], fixed) for w, fixed in self.corrections.items())
         self.shown |= self.corrections
@@ -291,7 +292,7 @@ class QuestionTerms:
         """See `mentioned`; without `relations` a relation word counts only as itself, as a
         link at least as strong ("linked", "caused" for "associated"), or as the same
         direction ("elevated" for "increased")."""
-        toks = tokens(text)
+        toks = ranking_tokens(text)
         strongest = max((s for w in toks if (s := link_strength(w)) is not None), default=-1)
         # A direction the text states the same way ("elevated" for "increased") is said.
         directions = {
@@ -299,7 +300,7 @@ class QuestionTerms:
             for w, after in zip(toks, [*toks[1:], ""][: len(toks)], strict=True)
             if (d := direction(w, after))
         }
-        said = {stem(w) for w in toks}
+        said = {mention_stem(w) for w in toks}
         same = mentions
         out = set()
         # A relation word of the question ("increases", "is associated with") is met by any
@@ -371,7 +372,7 @@ def question_words(question: str) -> list[str]:
     """The question's distinct content words, framing ("what does … say about") left out."""
     return [
         w
-        for w in dict.fromkeys(tokens(unframed(question)))
+        for w in dict.fromkeys(ranking_tokens(unframed(question)))
         if w not in QUESTION_FRAME_WORDS and w not in DEGREE_WORDS
     ]
 

@@ -13,7 +13,6 @@ from functools import lru_cache
 
 from engine.reading.aims import open_question, reports_finding
 from engine.reading.quantities import Quantity, quantities
-from engine.reading.words import short_stem as stem
 from engine.text import tokens as _text
 from engine.text.lexicon import (
     CLAUSE_BREAKS,
@@ -29,6 +28,7 @@ from engine.text.lexicon import (
     cue_of,
 )
 from engine.text.sentences import sentences_of as sentences_of
+from engine.text.stems import alignment_stem
 
 _SCOPE = 5  # tokens after a negation that it governs
 _WITHOUT_REACH = 3  # "without a significant increase": how far "without" looks for a change
@@ -117,7 +117,7 @@ def passage(text: str) -> Passage:
     norms = tuple(COUNTING_WORDS.get(t.norm, t.norm) for t in toks)
     n = len(norms)
     numeric = [t.is_number or t.norm in COUNTING_WORDS for t in toks]
-    stems = tuple(norms[i] if numeric[i] else stem(norms[i]) for i in range(n))
+    stems = tuple(norms[i] if numeric[i] else alignment_stem(norms[i]) for i in range(n))
     clause = _segments(toks, text, ";:")
     phrase = _segments(toks, text, ";:,")  # a null result covers its comma-delimited phrase
     negation_at = [_negates(norms, i) for i in range(n)]

@@ -1,4 +1,9 @@
-"""The one tokeniser: the words, numbers and signs of prose and claims, with offsets into the text.
+"""The one tokeniser and its named views: for licensing (`tokens`) and for ranking.
+
+The licensing view (`tokens`, `token_spans`, `word_sequence`) keeps every meaning-bearing
+token with its offsets; the ranking view (`ranking_tokens`, `term_counts`, `surface_words`)
+is the coarse cut the index stores and coverage counts, stop words dropped and plurals
+folded. The rules below are the licensing view's.
 
 Text is folded before matching so that copying from a PDF does not break it, by the one
 fold of `engine.text.fold` (NFKC, straight quotes, every minus look-alike as `-`, only the
@@ -33,12 +38,15 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import KW_ONLY, dataclass
 from typing import NamedTuple
 
 from engine.text.fold import Folded
 from engine.text.fold import fold_text as _fold
+from engine.text.lexicon import STOP_WORDS
+from engine.text.stems import plural_fold
 
 # The spaces a sign may stand apart from its number by: any (thin, no-break, a line break),
 # but not a blank line. "− 1.2%" as PDF and LaTeX output write it is still -1.2%.
@@ -231,3 +239,55 @@ def word_sequence(text: str) -> tuple[str, ...]:
 def numbers(text: str) -> tuple[str, ...]:
     """The norms of the number tokens of `text`, in order."""
     return tuple(norm for norm, is_number, _, _ in _norms(_fold(text).text) if is_number)
+
+
+_RANKING_RUN = re.compile(r"[^\W_]+")
+# word -> ranking term ("" for a stop word); bounded so a long-lived process stays small.
+_FOLDED: dict[str, str] = {}
+_FOLD_CACHE_SIZE = 200_000
+
+
+def plain_words(text: str) -> list[str]:
+    """The ranking view's words: lower-cased alphanumeric runs of `text`, in order.
+
+    Coarser than `tokens`: no fold, a decimal or an apostrophe splits a run (`3.5` is `3`, `5`).
+    """
+    return _RANKING_RUN.findall(text.lower())
+
+
+def ranking_tokens(text: str) -> list[str]:
+    """The ranking view: `plain_words` with stop words dropped and plurals folded.
+
+    What the index ranks and coverage counts; the index stores it, so it stays as it is.
+    """
+    return [plural_fold(word) for word in plain_words(text) if word not in STOP_WORDS]
+
+
+def surface_words(text: str) -> dict[str, str]:
+    """Each ranking token of `text` -> the word as written there first.
+
+    Matching goes by the token ("enzymes'" is `enzyme`); words for people show the surface
+    form the writer typed ("enzymes"), never the folded or stemmed one.
+    """
+    out: dict[str, str] = {}
+    for raw in _RANKING_RUN.findall(text):
+        lowered = raw.lower()
+        if lowered in STOP_WORDS:
+            continue
+        out.setdefault(plural_fold(lowered), raw)
+    return out
+
+
+def term_counts(text: str) -> dict[str, int]:
+    """How often each ranking token occurs in `text` (the same tokens as `ranking_tokens`)."""
+    counts: dict[str, int] = {}
+    # Count raw words first, so stop words and folding are looked at once per distinct word.
+    for word, count in Counter(plain_words(text)).items():
+        term = _FOLDED.get(word)
+        if term is None:
+            term = "" if word in STOP_WORDS else plural_fold(word)
+            if len(_FOLDED) < _FOLD_CACHE_SIZE:
+                _FOLDED[word] = term
+        if term:
+            counts[term] = counts.get(term, 0) + count
+    return counts
