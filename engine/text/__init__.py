@@ -2,7 +2,7 @@
 
 One concept per module, each imported by its full name (`engine.text.tokens`): the one
 Unicode fold (`fold`), format controls (`controls`), text work kept by content (`memo`),
-the tokeniser and its named views (`tokens`), stems (`stems`), the sentence splitter
-(`sentences`), numbers (`numbers`) and every closed word list (`lexicon`). Nothing here
-imports any other part of the engine.
+the tokeniser and its named views (`tokens`), the stemmer family (`stems`), the sentence
+splitter (`sentences`), text on one line (`lines`) and every closed word list
+(`lexicon`). Nothing here imports any other part of the engine.
 """
