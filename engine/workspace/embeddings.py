@@ -28,8 +28,8 @@ from typing import Any
 import numpy as np
 
 from engine.core.errors import WorkspaceError
-from engine.core.text import sentences
 from engine.models.encoder import Encoder
+from engine.text.sentences import sentences
 from engine.workspace.atomic import AppFile, read_app_file, synapse_path, write_atomic
 from engine.workspace.index_seal import index_key
 from engine.workspace.notes import Note
