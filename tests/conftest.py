@@ -11,7 +11,7 @@ import pytest
 
 from engine.api import OpenWorkspace, open_workspace
 from engine.core.settings import ENV_ENCODER
-from engine.workspace.embeddings import VECTORS_DIR
+from engine.workspace.caches import VECTORS_DIR, cache_folder
 from tests.workspaces import VARIANTS, built_once, make_workspace, scifact_workspace
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -101,5 +101,5 @@ def scifact_demo(tmp_path_factory) -> Iterator[Path]:
 def _never_encoded(path: Path) -> None:
     # A module fixture that opens a SciFact workspace runs before the autouse fixture above
     # and must put itself on words alone; one that forgot costs minutes of encoding a run.
-    vectors = sorted(p.name for p in (path / VECTORS_DIR).glob("*"))
+    vectors = sorted(p.name for p in (cache_folder(path) / VECTORS_DIR).glob("*"))
     assert not vectors, f"a test encoded the shared SciFact workspace {path.name}: {vectors}"
