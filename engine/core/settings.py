@@ -25,11 +25,15 @@ ENV_MINILM_FOLDED = "SYNAPSE_MINILM_FOLDED"
 ENV_LLM_BASE_URL = "SYNAPSE_LLM_BASE_URL"
 ENV_LLM_MODEL = "SYNAPSE_LLM_MODEL"
 ENV_LLM_API_KEY = "SYNAPSE_LLM_API_KEY"
+ENV_REVIEWER = "SYNAPSE_REVIEWER"
 
 # Each variable and what it does, for people: the README's settings table lists these.
 VARIABLES: dict[str, str] = {
-    ENV_STATE_DIR: "the folder for this user's derived state (index seal key, encoder tables); "
+    ENV_STATE_DIR: "the folder for this user's derived state (index seal key, encoder tables, "
+    "each workspace's index, vectors and passage offsets under `caches/`); "
     "default `$XDG_STATE_HOME/synapse-review` or `~/.local/state/synapse-review`",
+    ENV_REVIEWER: "the name a triage decision is recorded under; default the operating "
+    "system's user name",
     ENV_WORKSPACE: "the workspace the app opens first; default the built SciFact demo, "
     "else the bundled momentum-lab",
     ENV_WORKSPACES_ROOT: "folders (joined by the path separator) under which a link may open "
@@ -67,6 +71,7 @@ class Environment:
     llm_base_url: str = ""
     llm_model: str = ""
     llm_api_key: str = ""
+    reviewer: str = ""
 
 
 def environment(env: Mapping[str, str] | None = None) -> Environment:
@@ -91,6 +96,7 @@ def environment(env: Mapping[str, str] | None = None) -> Environment:
         llm_base_url=text(ENV_LLM_BASE_URL),
         llm_model=text(ENV_LLM_MODEL),
         llm_api_key=text(ENV_LLM_API_KEY),
+        reviewer=text(ENV_REVIEWER),
     )
 
 

@@ -126,6 +126,7 @@ def triage_history(
     return [
         {
             "at": e.at[:16].replace("T", " "),
+            "by": e.by,
             "decision": e.decision.value,
             "practice": title(e.edge.memory_address),
             "relation": "contradicts",

@@ -1,9 +1,17 @@
 """The contradiction triage log: an append-only record of reviewers' decisions on edges.
 
 `.synapse/triage.jsonl` holds one JSON object a line,
-`{"at", "edge": {"memory_id", "zk_source", "zk_id"}, "decision", "note"}`. Lines are only
-ever appended, under an exclusive lock, each in one write followed by fsync; the current
-state is the fold of the log, the last decision on an edge winning.
+`{"at", "by", "edge": {"memory_id", "zk_source", "zk_id"}, "decision", "note"}`. Lines are
+only ever appended, under an exclusive lock, each in one write followed by fsync. The log is
+shared by everyone who opens the workspace: `by` names the reviewer (`$SYNAPSE_REVIEWER`,
+else the operating system's user name) and `at` the time, in UTC.
+
+The current state is the fold of the log: each reviewer's last decision on an edge stands
+(undoing is deciding again). When reviewers' standing decisions on one edge differ, that is a
+disagreement, reported as such (`TriageLog.disagreements`), and until they agree the most
+cautious of them acts (`CAUTION`: a confirmation, which contests the literature claim,
+before anything that would leave it grounded). A line written before reviewers were named
+(no `by`) is superseded by any later decision on its edge, as it always was.
 
 Triage is the review of cross-store contradictions, and a decision says which side is wrong:
 `confirmed` asserts the practice entry contests the canon note (the literature claim is
@@ -17,6 +25,7 @@ decision on an edge supersedes an earlier one, so undoing is deciding again.
 
 from __future__ import annotations
 
+import getpass
 import json
 import os
 from dataclasses import dataclass
@@ -27,6 +36,7 @@ from typing import Any
 from engine.core import jsonsafe
 from engine.core.errors import ConfigError, EngineError, WorkspaceError
 from engine.core.model import Edge
+from engine.core.settings import environment
 from engine.review.relations import EdgeKey, Relation
 from engine.workspace.atomic import AppFile, append_durable, file_lock, read_app_file, synapse_path
 from engine.workspace.layout import TRIAGE_LOCK, TRIAGE_LOG
@@ -34,6 +44,7 @@ from engine.workspace.layout import TRIAGE_LOCK, TRIAGE_LOG
 LOG_PATH = TRIAGE_LOG
 LOCK_PATH = TRIAGE_LOCK
 MAX_NOTE_CHARS = 10_000
+MAX_REVIEWER_CHARS = 200
 
 
 class TriageDecision(StrEnum):
@@ -70,6 +81,28 @@ _SETTLED = frozenset(
     (TriageDecision.DISMISSED, TriageDecision.PRACTICE_WRONG, TriageDecision.SCOPE_DIFFERS)
 )
 
+# Which decision acts while reviewers disagree, most cautious first: a confirmation contests
+# the literature claim; a pair left to follow up stays an open contradiction; the rest let
+# the literature claim stand.
+CAUTION = (
+    TriageDecision.CONFIRMED,
+    TriageDecision.FOLLOW_UP,
+    TriageDecision.PRACTICE_WRONG,
+    TriageDecision.SCOPE_DIFFERS,
+    TriageDecision.DISMISSED,
+)
+
+
+def reviewer() -> str:
+    """Who records a decision from this process: `$SYNAPSE_REVIEWER`, else the OS user name."""
+    named = environment().reviewer
+    if named:
+        return named
+    try:
+        return getpass.getuser()
+    except (OSError, KeyError):  # no user name in the environment nor the password database
+        return ""
+
 
 @dataclass(frozen=True)
 class TriageEntry:
@@ -79,10 +112,12 @@ class TriageEntry:
     edge: EdgeKey
     decision: TriageDecision
     note: str = ""
+    by: str = ""  # the reviewer; "" on lines written before reviewers were named
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "at": self.at,
+            "by": self.by,
             "edge": self.edge.to_dict(),
             "decision": self.decision.value,
             "note": self.note,
@@ -93,13 +128,13 @@ class TriageEntry:
         """Raises ValueError naming the problem."""
         if not isinstance(data, dict):
             raise ValueError("not a JSON object")
-        note = data.get("note", "")
-        if not isinstance(data.get("at"), str) or not isinstance(note, str):
-            raise ValueError("at and note must be strings")
+        note, by = data.get("note", ""), data.get("by", "")
+        if not all(isinstance(x, str) for x in (data.get("at"), note, by)):
+            raise ValueError("at, by and note must be strings")
         decision = jsonsafe.member(TriageDecision, data.get("decision"))
         if decision is None:
             raise ValueError(f"unknown decision {data.get('decision')!r}")
-        return cls(data["at"], EdgeKey.from_dict(data.get("edge")), decision, note)
+        return cls(data["at"], EdgeKey.from_dict(data.get("edge")), decision, note, by)
 
 
 @dataclass(frozen=True)
@@ -114,7 +149,8 @@ class TriageLog:
         return cls(())
 
     def state(self) -> dict[EdgeKey, TriageDecision]:
-        return {key: entry.decision for key, entry in self.latest().items()}
+        """The decision that acts on each edge: the reviewers', or the most cautious of them."""
+        return {key: acting(standing) for key, standing in self.standing().items()}
 
     def latest(self) -> dict[EdgeKey, TriageEntry]:
         """The last entry on each edge, in key order."""
@@ -123,6 +159,31 @@ class TriageLog:
             last[entry.edge] = entry
         return dict(sorted(last.items()))
 
+    def standing(self) -> dict[EdgeKey, tuple[TriageEntry, ...]]:
+        """Each reviewer's last entry on each edge, oldest first, in key order."""
+        by_edge: dict[EdgeKey, dict[str, TriageEntry]] = {}
+        for entry in self.entries:
+            reviewers = by_edge.setdefault(entry.edge, {})
+            if not entry.by:  # an unnamed line supersedes every decision before it
+                reviewers.clear()
+            reviewers.pop("", None)  # and is superseded by any after it
+            reviewers.pop(entry.by, None)
+            reviewers[entry.by] = entry
+        return {key: tuple(by_edge[key].values()) for key in sorted(by_edge)}
+
+    def disagreements(self) -> dict[EdgeKey, tuple[TriageEntry, ...]]:
+        """The edges whose reviewers' standing decisions differ, with those decisions."""
+        return {
+            key: standing
+            for key, standing in self.standing().items()
+            if len({entry.decision for entry in standing}) > 1
+        }
+
+
+def acting(standing: tuple[TriageEntry, ...]) -> TriageDecision:
+    """The decision that acts on an edge given its reviewers' standing entries (not empty)."""
+    return min((entry.decision for entry in standing), key=CAUTION.index)
+
 
 def record(
     root: str | os.PathLike[str],
@@ -130,18 +191,22 @@ def record(
     decision: TriageDecision | str,
     *,
     note: str = "",
+    by: str | None = None,
 ) -> TriageEntry:
-    """Append one decision to the log of the workspace at `root`; durable when it returns.
+    """Append one decision by `by` (default: `reviewer()`) to the log of the workspace at
+    `root`; durable when it returns.
 
-    Raises ConfigError for an unknown decision.
+    Raises ConfigError for an unknown decision or an unusable reviewer name.
     """
     try:
         decision = TriageDecision(decision)
     except ValueError:
         names = ", ".join(d.value for d in TriageDecision)
         raise ConfigError(f"unknown decision {decision!r} (one of {names})") from None
-    _check_fields(edge, note)
-    entry = TriageEntry(datetime.now(UTC).isoformat(timespec="microseconds"), edge, decision, note)
+    by = reviewer() if by is None else by
+    _check_fields(edge, note, by)
+    at = datetime.now(UTC).isoformat(timespec="microseconds")
+    entry = TriageEntry(at, edge, decision, note, by)
     line = json.dumps(entry.to_dict(), ensure_ascii=False, sort_keys=True) + "\n"
     log = synapse_path(root, LOG_PATH)
     try:
@@ -203,8 +268,12 @@ def practice_flags(decisions: dict[EdgeKey, TriageDecision]) -> frozenset[str]:
     return frozenset(key.memory_address for key, d in decisions.items() if d.flags_practice)
 
 
-def _check_fields(edge: EdgeKey, note: object) -> None:
+def _check_fields(edge: EdgeKey, note: object, by: object) -> None:
     """Refuse what `read_log` would later skip: empty or non-text ids, a non-text note."""
+    if not isinstance(by, str) or len(by) > MAX_REVIEWER_CHARS:
+        raise ConfigError(f"the reviewer's name must be text of at most {MAX_REVIEWER_CHARS}")
+    if by != by.strip() or any(ord(c) < 32 for c in by):
+        raise ConfigError(f"reviewer {by!r} has surrounding spaces or control characters")
     for name, value in edge.to_dict().items():
         if not isinstance(value, str) or not value.strip():
             raise ConfigError(f"{name} is empty; name the note it refers to")
