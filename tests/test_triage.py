@@ -1,3 +1,4 @@
+import getpass
 import subprocess
 import sys
 import textwrap
@@ -123,3 +124,42 @@ def test_confirmed_contradiction_makes_the_router_abstain(lab_path):
         assert "contested" in after["decision"]["detail"]
     finally:
         opened.close()
+
+
+# "reviewer:decision" in the order recorded (":x" is a line from before reviewers were named),
+# the decision that then acts, and whether the reviewers disagree.
+REVIEWS = {
+    "one-reviewer-changes-their-mind": ("ann:confirmed ann:dismissed", "dismissed", False),
+    "two-agree": ("ann:dismissed bob:dismissed", "dismissed", False),
+    "confirmed-then-dismissed-by-another": ("ann:confirmed bob:dismissed", "confirmed", True),
+    "dismissed-then-confirmed-by-another": ("ann:dismissed bob:confirmed", "confirmed", True),
+    "follow-up-outranks-settled": ("ann:scope-differs bob:follow-up", "follow-up", True),
+    "they-come-to-agree": ("ann:confirmed bob:dismissed ann:dismissed", "dismissed", False),
+    "an-unnamed-line-is-superseded": (":confirmed bob:dismissed", "dismissed", False),
+    "an-unnamed-line-supersedes": ("ann:confirmed bob:confirmed :dismissed", "dismissed", False),
+}
+
+
+@pytest.mark.parametrize(("said", "acts", "disagree"), REVIEWS.values(), ids=REVIEWS.keys())
+def test_each_reviewer_keeps_a_decision_and_disagreement_is_reported(
+    tmp_path, said, acts, disagree
+):
+    for said_one in said.split():
+        by, decision = said_one.split(":")
+        record(tmp_path, MOM, decision, by=by)
+    log = read_log(tmp_path)
+    assert log.state() == {MOM: TriageDecision(acts)}
+    assert (MOM in log.disagreements()) is disagree
+    standing = log.standing()[MOM]
+    assert len({e.by for e in standing}) == len(standing)
+    assert all(e.at for e in standing)
+
+
+def test_the_reviewer_is_named_by_the_setting_else_the_user(tmp_path, monkeypatch):
+    monkeypatch.setenv("SYNAPSE_REVIEWER", "Dr. Ada Okafor")
+    assert record(tmp_path, MOM, "confirmed").by == "Dr. Ada Okafor"
+    monkeypatch.delenv("SYNAPSE_REVIEWER")
+    assert record(tmp_path, MOM, "confirmed").by == getpass.getuser()
+    assert [e.by for e in read_log(tmp_path).entries] == ["Dr. Ada Okafor", getpass.getuser()]
+    with pytest.raises(ConfigError, match="reviewer"):
+        record(tmp_path, MOM, "confirmed", by="ann\n")
