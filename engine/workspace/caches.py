@@ -205,7 +205,8 @@ def _twin(folder: Path, identity: str) -> Path | None:
 
 def _copy_cache(source: AppFile, folder: Path) -> bool:
     """Copy the index, vectors and offsets under `source` into `folder`; whether any was."""
-    copied = _copy_index(source.path / INDEX_FILE, folder / INDEX_FILE)
+    shared = source.parts[:1] == (SYNAPSE_DIR,)
+    copied = _copy_index(source.path / INDEX_FILE, folder / INDEX_FILE, shared=shared)
     names = []
     with contextlib.suppress(OSError):
         names = sorted(n for n in os.listdir(source.path / VECTORS_DIR) if n.endswith(".bin"))
@@ -220,23 +221,27 @@ def _copy_cache(source: AppFile, folder: Path) -> bool:
     return copied
 
 
-def _copy_index(source: Path, target: Path) -> bool:
-    """A consistent copy of the SQLite index at `source` (its WAL included), or nothing."""
+def _copy_index(source: Path, target: Path, *, shared: bool) -> bool:
+    """A copy of the SQLite index at `source`, checked whole, or nothing.
+
+    A `shared` source (in the workspace) is read as an immutable file, so no WAL or
+    shared-memory file is created beside it; a write it misses only costs those rows an update.
+    """
     if not source.is_file() or source.is_symlink() or target.exists():
         return False
-    # A folder this user cannot write takes no WAL reader: the file alone is then read.
-    for query in ("mode=ro", "mode=ro&immutable=1"):
-        try:
-            uri = f"{source.as_uri()}?{query}"
-            with (
-                contextlib.closing(sqlite3.connect(uri, uri=True)) as db,
-                contextlib.closing(sqlite3.connect(target)) as out,
-            ):
-                db.backup(out)
-            return True
-        except sqlite3.Error:
-            _remove(target)
-    return False
+    query = "mode=ro&immutable=1" if shared else "mode=ro"
+    try:
+        with (
+            contextlib.closing(sqlite3.connect(f"{source.as_uri()}?{query}", uri=True)) as db,
+            contextlib.closing(sqlite3.connect(target)) as out,
+        ):
+            db.backup(out)
+            if out.execute("PRAGMA quick_check").fetchone() != ("ok",):
+                raise sqlite3.DatabaseError("the copy is damaged")
+        return True
+    except sqlite3.Error:
+        _remove(target)
+        return False
 
 
 def _remove(path: Path) -> None:
