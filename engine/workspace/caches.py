@@ -168,10 +168,10 @@ def _origin_at(folder: Path) -> Origin | None:
         return None
     if not isinstance(data, dict):
         return None
-    fields = (data.get("path"), data.get("id"), data.get("seeded", ""))
-    if not all(isinstance(f, str) for f in fields):
+    path, identity, seeded = data.get("path"), data.get("id"), data.get("seeded", "")
+    if not (isinstance(path, str) and isinstance(identity, str) and isinstance(seeded, str)):
         return None
-    return Origin(*fields)
+    return Origin(path, identity, seeded)
 
 
 def _seed(folder: Path, workspace: Path, identity: str) -> str:
