@@ -33,17 +33,20 @@ $(VENV)/.dev: requirements-dev.txt $(VENV)/.runtime
 venv: $(VENV)/.runtime
 dev: $(VENV)/.dev
 
-# The demo is built once, completely: notes, search index, then the claim overlay.
+# The demo is built once: notes, search index, then the claim overlay (which reads words
+# only). Its sentence vectors are not built here: the app serves first and builds them in
+# the background (its sidebar follows them; answers use words until they are ready), and
+# `python -m engine index --workspace $(DEMO)` builds them the same way from a terminal.
 $(DEMO)/.ready: $(VENV)/.runtime data/scifact/corpus.jsonl.gz data/scifact/claims_train.jsonl \
 		engine/datasets/scifact.py engine/datasets/sections.py
 	@echo "building the SciFact demo workspace in $(DEMO) (once)…"
 	$(PY) -m engine import scifact --corpus data/scifact/corpus.jsonl.gz \
 		--claims data/scifact/claims_train.jsonl --out $(DEMO) >/dev/null
-	$(PY) -m engine index --workspace $(DEMO) >/dev/null
+	SYNAPSE_ENCODER=none $(PY) -m engine index --workspace $(DEMO) >/dev/null
 	touch $@
 
 $(OVERLAY): $(DEMO)/.ready
-	$(PY) -m engine overlay build --workspace $(DEMO) >/dev/null
+	SYNAPSE_ENCODER=none $(PY) -m engine overlay build --workspace $(DEMO) >/dev/null
 
 demo: $(DEMO)/.ready $(OVERLAY)
 

@@ -2,9 +2,10 @@
 
 import streamlit as st
 
-from engine import EngineError, check_connection, environment
+from engine import EngineError, Worker, check_connection, environment
 from present.library import holdings_text
-from present.markup import md_escape, page_link_css
+from present.markup import md_escape, page_link_css, question_hint_css
+from present.views import BUDGET_HELP
 from ui import papers, services, shared
 from ui import state as app_state
 from ui.state import DEFAULTS, KEYS
@@ -22,6 +23,15 @@ pages = [
     st.Page("ui/audit.py", title="Audit", url_path="audit-dag"),
 ]
 page = st.navigation(pages)
+
+
+@st.fragment(run_every=2.0)
+def _meaning_progress(worker: Worker) -> None:
+    """The sentence vectors' build, followed every two seconds until they are ready."""
+    if worker.meaning.building:
+        st.caption(md_escape(f"Meaning: {worker.opened.meaning_notice}."))
+    else:
+        st.caption("Meaning: sentence vectors ready; new answers use them.")
 
 
 def workspace_panel() -> None:
@@ -80,7 +90,9 @@ def workspace_panel() -> None:
     opened = worker.opened
     if opened.notice:  # a read-only workspace, or a `.synapse/` holding links
         st.info(md_escape(f"Nothing is saved in this workspace: {opened.notice}."))
-    if opened.meaning_notice:  # no sentence encoder: answers rest on words alone
+    if worker.meaning.building:
+        _meaning_progress(worker)
+    elif opened.meaning_notice:  # no sentence encoder: answers rest on words alone
         st.caption(md_escape(f"Meaning: {opened.meaning_notice}."))
     _, held = papers.shelf(opened)
     box.update(label=f"Workspace ready: {holdings_text(held)}", state="complete")
@@ -140,10 +152,26 @@ def reasoner_panel() -> None:
 def budget_panel() -> None:
     """Hops, node and step bounds for a navigation."""
     budget, d = DEFAULTS.budget, DEFAULTS
-    st.number_input("Hops", d.hops.low, d.hops.high, budget.hops, key=KEYS.budget_hops)
-    nodes, steps = d.max_nodes, d.max_steps
-    st.number_input("Max nodes", nodes.low, nodes.high, budget.max_nodes, key=KEYS.budget_nodes)
-    st.number_input("Max steps", steps.low, steps.high, budget.max_steps, key=KEYS.budget_steps)
+    hops, nodes, steps = d.hops, d.max_nodes, d.max_steps
+    st.number_input(
+        "Hops", hops.low, hops.high, budget.hops, key=KEYS.budget_hops, help=BUDGET_HELP["hops"]
+    )
+    st.number_input(
+        "Max nodes",
+        nodes.low,
+        nodes.high,
+        budget.max_nodes,
+        key=KEYS.budget_nodes,
+        help=BUDGET_HELP["max_nodes"],
+    )
+    st.number_input(
+        "Max steps",
+        steps.low,
+        steps.high,
+        budget.max_steps,
+        key=KEYS.budget_steps,
+        help=BUDGET_HELP["max_steps"],
+    )
 
 
 with st.sidebar:
@@ -156,6 +184,7 @@ with st.sidebar:
         budget_panel()
 
 st.html(page_link_css())
+st.html(question_hint_css(KEYS.question))
 if refused := st.session_state.get(KEYS.link_refused):
     shared.refuse_link(refused)  # says how to open it, and stops before the link is applied
 shared.sync_url(page.url_path)

@@ -127,21 +127,23 @@ def _realistic_payloads(count: int) -> list[dict]:
 
 
 def run_realistic() -> Iterator[dict]:
+    """The real-sentence route at first sight of its text, and once its text was seen.
+
+    Sources, quotes and prose sentences are kept by content between routes, so the same
+    abstract quoted again costs less: both figures are reported, first sight from the
+    payloads whose sentences this process has not routed yet.
+    """
     payloads = _realistic_payloads(_REALISTIC_REPEAT + 2)
+    fresh = len({c["text"] for p in payloads for c in p["dag"]["claims"]}) // 10
     for data in payloads[:3]:
         _check(data)
-    rest = iter(payloads[1:])
-    times = sample_ms(lambda: route_payload(next(rest)), repeat=_REALISTIC_REPEAT)
-    ms = median(times)
-    yield row(
-        "route_payload, 10 real SciFact sentences quoted and cited (median)",
-        ms,
-        "ms",
-        target="< 1 ms",
-        meets=ms < 1.0,
-    )
-    yield row(
-        "route_payload, 10 real SciFact sentences quoted and cited (p95)",
-        percentile(times, 95),
-        "ms",
-    )
+    label = "route_payload, 10 real SciFact sentences quoted and cited"
+    for name, chosen in (
+        ("first sight", payloads[3:fresh]),
+        ("text seen before", payloads[fresh:]),
+    ):
+        rest = iter(chosen)
+        times = sample_ms(lambda r=rest: route_payload(next(r)), repeat=len(chosen) - 1)
+        ms = median(times)
+        yield row(f"{label}, {name} (median)", ms, "ms", target="< 1 ms", meets=ms < 1.0)
+        yield row(f"{label}, {name} (p95)", percentile(times, 95), "ms")

@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from engine.core.traceability import Traceability
     from engine.core.verifiers import VerifierResult, VerifierStatus
     from engine.core.wire import Draft, parse_json, parse_payload
-    from engine.evidence import answer_evidence, audit_answer, cite_labels
+    from engine.evidence import answer_evidence, audit_answer, cite_labels, cited_refs
     from engine.importers.recorded import import_pdf_folder, import_zotero_library
     from engine.importers.zotero import import_zotero
     from engine.models.llm import (
@@ -62,16 +62,31 @@ if TYPE_CHECKING:
     from engine.navigation.result import NavResult
     from engine.navigation.steps import ActionKind, Step
     from engine.navigation.substrate import Neighbourhood, Node
-    from engine.report import ReportReason, ReportWords, report_html, report_markdown
+    from engine.paper_table import (
+        PAGE_ROWS,
+        EvidenceTable,
+        Finding,
+        RowStatus,
+        TableRow,
+        evidence_table,
+        row_evidence,
+    )
+    from engine.report import (
+        ReportReason,
+        ReportWords,
+        report_html,
+        report_markdown,
+        table_markdown,
+    )
     from engine.review.cell import CellDetail, cell_detail, edge_key, find_edge, triage_history
     from engine.review.contest import Disclosure, ReviewState
+    from engine.review.export import review_export
     from engine.review.matrix import (
         Page,
         QueueOrder,
         distinct_labels,
         filter_frame,
         is_high_value,
-        next_open,
         page_rows,
         relations_in,
         review_matrix,
@@ -83,6 +98,7 @@ if TYPE_CHECKING:
         OverlayEdge,
         build_overlay,
         load_overlay,
+        practice_entries,
         read_overlay,
     )
     from engine.review.relations import EdgeKey
@@ -95,6 +111,7 @@ if TYPE_CHECKING:
         record,
     )
     from engine.review.typers import Typer, model_typer
+    from engine.review.walk import next_open, previous_pair
     from engine.workspace.evidence import Evidence, EvidenceKind, Piece
     from engine.workspace.examples import (
         PayloadExample,
@@ -195,6 +212,7 @@ _EXPORTS: dict[str, str] = {
     "answer_evidence": "engine.evidence",
     "audit_answer": "engine.evidence",
     "cite_labels": "engine.evidence",
+    "cited_refs": "engine.evidence",
     "import_pdf_folder": "engine.importers.recorded",
     "import_zotero_library": "engine.importers.recorded",
     "import_zotero": "engine.importers.zotero",
@@ -216,10 +234,18 @@ _EXPORTS: dict[str, str] = {
     "Step": "engine.navigation.steps",
     "Neighbourhood": "engine.navigation.substrate",
     "Node": "engine.navigation.substrate",
+    "PAGE_ROWS": "engine.paper_table",
+    "EvidenceTable": "engine.paper_table",
+    "Finding": "engine.paper_table",
+    "RowStatus": "engine.paper_table",
+    "TableRow": "engine.paper_table",
+    "evidence_table": "engine.paper_table",
+    "row_evidence": "engine.paper_table",
     "ReportReason": "engine.report",
     "ReportWords": "engine.report",
     "report_html": "engine.report",
     "report_markdown": "engine.report",
+    "table_markdown": "engine.report",
     "CellDetail": "engine.review.cell",
     "cell_detail": "engine.review.cell",
     "edge_key": "engine.review.cell",
@@ -227,12 +253,12 @@ _EXPORTS: dict[str, str] = {
     "triage_history": "engine.review.cell",
     "Disclosure": "engine.review.contest",
     "ReviewState": "engine.review.contest",
+    "review_export": "engine.review.export",
     "Page": "engine.review.matrix",
     "QueueOrder": "engine.review.matrix",
     "distinct_labels": "engine.review.matrix",
     "filter_frame": "engine.review.matrix",
     "is_high_value": "engine.review.matrix",
-    "next_open": "engine.review.matrix",
     "page_rows": "engine.review.matrix",
     "relations_in": "engine.review.matrix",
     "review_matrix": "engine.review.matrix",
@@ -242,6 +268,7 @@ _EXPORTS: dict[str, str] = {
     "OverlayEdge": "engine.review.overlay",
     "build_overlay": "engine.review.overlay",
     "load_overlay": "engine.review.overlay",
+    "practice_entries": "engine.review.overlay",
     "read_overlay": "engine.review.overlay",
     "EdgeKey": "engine.review.relations",
     "ReviewSnapshot": "engine.review.snapshot",
@@ -253,6 +280,8 @@ _EXPORTS: dict[str, str] = {
     "record": "engine.review.triage",
     "Typer": "engine.review.typers",
     "model_typer": "engine.review.typers",
+    "next_open": "engine.review.walk",
+    "previous_pair": "engine.review.walk",
     "Evidence": "engine.workspace.evidence",
     "EvidenceKind": "engine.workspace.evidence",
     "Piece": "engine.workspace.evidence",
@@ -307,6 +336,7 @@ __all__ = [
     "IMPORT_REPORTS",
     "MAX_QUESTION_CHARS",
     "OVERLAY_PATH",
+    "PAGE_ROWS",
     "PLACEHOLDER_KEY",
     "REASON_EXPLANATIONS",
     "VARIABLES",
@@ -330,8 +360,10 @@ __all__ = [
     "Environment",
     "Evidence",
     "EvidenceKind",
+    "EvidenceTable",
     "Failure",
     "FailureKind",
+    "Finding",
     "Fit",
     "Found",
     "Freshness",
@@ -373,9 +405,11 @@ __all__ = [
     "ReportWords",
     "ReviewSnapshot",
     "ReviewState",
+    "RowStatus",
     "Stance",
     "StanceRelation",
     "Step",
+    "TableRow",
     "Tier",
     "Traceability",
     "TriageDecision",
@@ -398,12 +432,14 @@ __all__ = [
     "check_connection",
     "citations",
     "cite_labels",
+    "cited_refs",
     "confirmed_edges",
     "contests_now",
     "dismiss_import",
     "distinct_labels",
     "edge_key",
     "environment",
+    "evidence_table",
     "filter_frame",
     "find_edge",
     "holdings",
@@ -428,6 +464,8 @@ __all__ = [
     "passage_place",
     "payload_examples",
     "payload_ref",
+    "practice_entries",
+    "previous_pair",
     "question_problem",
     "quoted_in_context",
     "read_examples",
@@ -443,15 +481,18 @@ __all__ = [
     "report_markdown",
     "reveal",
     "review_edges",
+    "review_export",
     "review_matrix",
     "review_stamp",
     "route",
     "route_json",
     "route_payload",
+    "row_evidence",
     "save_payload",
     "search_library",
     "shorten",
     "sort_queue",
+    "table_markdown",
     "to_csv",
     "triage_history",
     "verify_quote",

@@ -54,6 +54,7 @@ __all__ = [
     "review_stamp",
     "route_json",
     "route_payload",
+    "sentences_stance",
     "stance_toward",
 ]
 
@@ -274,9 +275,9 @@ def _read_relations(
 
     Coverage lets a relation the source states ("downregulated") meet the one a question
     asks ("promote"), since which relation it is is the stance's to read. Unless the
-    stance of a yes/no or claim-shaped question reads that word (`read_by`), the asked
-    relation was never said: the word is unmet, and the answer stands at most hedged
-    ("lead to negative outcomes" against "weight loss … improved").
+    yes/no reading of a question reads that word (`read_by`), the asked relation was never
+    said: the word is unmet, and the answer stands at most hedged ("Does surgery lead to
+    negative outcomes?" against "weight loss … mental health improved").
     """
     coverage, decision, inp, stance = (
         result.coverage,
@@ -286,7 +287,9 @@ def _read_relations(
     )
     if coverage is None or decision is None or inp is None or stance is None:
         return result
-    if not coverage.related or decision.label != "ANSWER":
+    # Only a question asks for a yes or a no; a stated claim is shown with its stance, and
+    # the relation it states is met by any the source states, as the stance then reads.
+    if not stance.asked or not coverage.related or decision.label != "ANSWER":
         return result
     read = read_by(stance, coverage.related)
     if len(read) == len(coverage.related):
@@ -322,18 +325,28 @@ def question_stance(
         if coverage is not None
         else bool(decision.unmentioned)
     )
+    return sentences_stance(question, _verified_sentences(decision), off_topic=off_topic)
+
+
+def sentences_stance(question: str, sentences: list[str], *, off_topic: bool) -> Stance | None:
+    """How verbatim `sentences` relate to the claim the question states or asks.
+
+    The reading `question_stance` gives an answer, for any sentences (a row of the evidence
+    table). `off_topic`: the sentences never say a word that sets the question apart, so
+    they read `neither`. None for a what, how or why question, or without sentences.
+    """
     if off_topic and (claim_shaped(question) or as_claim(question) is not None):
         # Text that never says what the question asks about cannot answer yes or no to it.
-        evidence = next(iter(_verified_sentences(decision)), "")
+        evidence = next(iter(sentences), "")
         return Stance(
             StanceRelation.NEITHER, NO_CUE, 0.0, evidence, asked=not claim_shaped(question)
         )
     if claim_shaped(question):
-        return stance_toward(question, _verified_sentences(decision))
+        return stance_toward(question, sentences)
     asked = as_claim(question)
     if asked is None:
         return None  # a what, how or why question has no yes or no to read
-    found = stance_toward(asked, _verified_sentences(decision))
+    found = stance_toward(asked, sentences)
     return replace(found, asked=True) if found is not None else None
 
 

@@ -19,7 +19,7 @@ from engine.workspace.evidence import Evidence, cite_label, evidence
 from engine.workspace.opened import OpenWorkspace
 from engine.workspace.stores import Workspace
 
-__all__ = ["answer_evidence", "audit_answer", "cite_labels"]
+__all__ = ["answer_evidence", "audit_answer", "cite_labels", "cited_refs"]
 
 
 def cited_refs(run: NavResult) -> tuple[str, ...]:

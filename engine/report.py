@@ -18,10 +18,13 @@ from dataclasses import dataclass, field
 from engine.api import Answer
 from engine.evidence import cited_refs, quotes_of
 from engine.navigation.result import NavResult
+from engine.paper_table import EvidenceTable
 
-__all__ = ["ReportReason", "ReportWords", "report_html", "report_markdown"]
+__all__ = ["ReportReason", "ReportWords", "report_html", "report_markdown", "table_markdown"]
 
 NO_STANCE = "none: the question states no claim for the evidence to support or contradict."
+NO_FINDING = "no sentence of it states a finding on the question"
+TABLE_HEAD = ("#", "Paper", "Finding (verbatim)", "Page", "Stance", "Row")
 
 
 @dataclass(frozen=True)
@@ -128,8 +131,32 @@ def _md(text: object) -> str:
     return _MD_SPECIALS.sub(r"\\\1", " ".join(str(text).split()))
 
 
-def report_markdown(result: Answer, words: ReportWords) -> str:
-    """The answer as a Markdown report; the same answer and words give the same text."""
+def _table_cells(table: EvidenceTable) -> list[tuple[str, str, str, str, str, str]]:
+    """Each row's cells as plain text, in `TABLE_HEAD` order."""
+    out = []
+    for rank, row in enumerate(table.rows, start=1):
+        finding = f"“{row.finding.sentence}”" if row.finding is not None else NO_FINDING
+        stance = f"{row.reading}: {row.cue}" if row.cue else row.reading
+        page = str(row.page) if row.page is not None else "—"
+        out.append((str(rank), row.name, finding, page, stance or "—", row.status.value))
+    return out
+
+
+def table_markdown(table: EvidenceTable) -> str:
+    """The evidence table as a Markdown pipe table, every cell on one line and escaped."""
+    lines = [
+        "| " + " | ".join(TABLE_HEAD) + " |",
+        "|" + "---|" * len(TABLE_HEAD),
+    ]
+    lines += ["| " + " | ".join(_md(c) for c in cells) + " |" for cells in _table_cells(table)]
+    return "\n".join(lines) + "\n"
+
+
+def report_markdown(result: Answer, words: ReportWords, table: EvidenceTable | None = None) -> str:
+    """The answer as a Markdown report; the same answer, words and table give the same text.
+
+    `table`, the evidence table of the answer's question, is a section of its own.
+    """
     run = result.run
     lines = ["# Synapse Review report", ""]
     if run.question:
@@ -160,6 +187,8 @@ def report_markdown(result: Answer, words: ReportWords) -> str:
             said = f"“{_md(q.text)}” — " if q.text else ""
             lines.append(f"- {said}{_md(q.source)}{page} (check: {_md(q.check)})")
         lines.append("")
+    if table is not None and table.rows:
+        lines += ["## Evidence table", "", table_markdown(table)]
     lines += ["## Orphans", ""]
     orphans = _orphans(run)
     if orphans:
@@ -175,14 +204,25 @@ def _h(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-def report_html(result: Answer, words: ReportWords) -> str:
+def _table_html(table: EvidenceTable) -> str:
+    head = "".join(f"<th>{_h(c)}</th>" for c in TABLE_HEAD)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{_h(c)}</td>" for c in cells) + "</tr>"
+        for cells in _table_cells(table)
+    )
+    return f"<h2>Evidence table</h2><table><tr>{head}</tr>{body}</table>"
+
+
+def report_html(result: Answer, words: ReportWords, table: EvidenceTable | None = None) -> str:
     """The same report as one small HTML page, every text escaped."""
     run = result.run
     out = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8"><title>Synapse Review report</title>',
         "<style>body{font-family:sans-serif;max-width:50em;margin:2em auto;line-height:1.5;"
-        "color:#1f2328;background:#fff}mark{background:#fde68a;color:#1f2328}</style>",
+        "color:#1f2328;background:#fff}mark{background:#fde68a;color:#1f2328}"
+        "td,th{border:1px solid #d0d7de;padding:4px;vertical-align:top}"
+        "table{border-collapse:collapse}</style>",
         "</head><body>",
         "<h1>Synapse Review report</h1>",
     ]
@@ -215,6 +255,8 @@ def report_html(result: Answer, words: ReportWords) -> str:
             said = f"<mark>{_h(q.text)}</mark> — " if q.text else ""
             items.append(f"<li>{said}{_h(q.source)}{page} (check: {_h(q.check)})</li>")
         out.append(f"<h2>Quotes</h2><ul>{''.join(items)}</ul>")
+    if table is not None and table.rows:
+        out.append(_table_html(table))
     orphans = _orphans(run)
     body = (
         "<ul>" + "".join(f"<li>{_h(o)}</li>" for o in orphans) + "</ul>"

@@ -20,6 +20,7 @@ from engine import (
     StanceRelation,
     Tier,
     VerifierStatus,
+    cited_refs,
 )
 from present.markup import esc
 from present.names import node_name
@@ -339,13 +340,24 @@ def _prose_html(result: NavResult) -> str:
     dag = result.decision.dag if result.decision else None
     citations = sorted(dag.prose_citations if dag else (), key=lambda c: (c.end, c.start))
     claims = {c.id: c for c in dag.claims} if dag else {}
+    # A marker opens the first source its claim cites, by that source's place in the
+    # Sources list (which lists `cited_refs` in order); see `cite_clicks_html`.
+    listed = {ref: k for k, ref in enumerate(cited_refs(result))}
     out, at = [], 0
     for n, cite in enumerate(citations, start=1):
         end = min(max(cite.end, at), len(prose))
         out.append(esc(prose[at:end]))
         claim = claims.get(cite.claim)
-        sources = ", ".join(name_of(result, r) for r in (claim.cites if claim else ()))
-        out.append(f'<sup style="font-weight:700" title="{esc(sources)}">[{n}]</sup>')
+        refs = claim.cites if claim else ()
+        sources = ", ".join(name_of(result, r) for r in refs)
+        place = next((listed[r] for r in refs if r in listed), None)
+        mark = f"[{n}]"
+        if place is not None:
+            mark = (
+                f'<a class="cite-mark" href="#sources" data-source="{place}" '
+                f'title="Open {esc(sources)}">{mark}</a>'
+            )
+        out.append(f'<sup style="font-weight:700" title="{esc(sources)}">{mark}</sup>')
         at = end
     out.append(esc(prose[at:]))
     style = "white-space:normal;line-height:1.7"

@@ -85,15 +85,17 @@ def decision_message(row: Mapping[str, Any], decision: str, note: str) -> str:
     return text + (f" — note: {shorten(note, 120)}" if note.strip() else " — no note")
 
 
-def quotes_html(quotes: Sequence[Quote]) -> str:
-    """Verbatim quotes as escaped block quotes with their id and page."""
+def quotes_html(quotes: Sequence[Quote], source: str = "") -> str:
+    """Verbatim quotes as escaped block quotes, each with its source's name and page; the
+    quote's id only in the tooltip."""
     items = []
     for quote in quotes:
-        page = f", p. {esc(quote.page)}" if quote.page is not None else ""
+        page = f"p. {quote.page}" if quote.page is not None else ""
+        where = ", ".join(part for part in (source, page) if part)
+        mark = f" <small style='opacity:0.8'>({esc(where)})</small>" if where else ""
         items.append(
-            "<blockquote style='margin:6px 0;padding:4px 10px;border-left:3px solid #bbb'>"
-            f"“{esc(quote.body)}” <small style='opacity:0.8'>[{esc(quote.id)}{page}]</small>"
-            "</blockquote>"
+            "<blockquote style='margin:6px 0;padding:4px 10px;border-left:3px solid #bbb'"
+            f" title='quote {esc(quote.id)}'>“{esc(quote.body)}”{mark}</blockquote>"
         )
     return "".join(items) or "<small>No stored quotes.</small>"
 
@@ -121,11 +123,51 @@ def overlay_summary(counts: Mapping[str, Any]) -> str:
     )
 
 
-def edge_heading(row: Mapping[str, Any]) -> str:
-    """The selected edge in one line: both notes by title and id, the relation, confidence."""
+def edge_heading(row: Mapping[str, Any], canon: str = "") -> str:
+    """The selected edge in one line: both notes as a reader knows them (the practice note by
+    title, the canon note by `canon`, its "Author Year", else its title), the relation and
+    the confidence. No address: those stay in tooltips and downloads."""
     return (
-        f"{row['memory_title']} ({row['memory_id']}) — {row['relation']} — "
-        f"{row['zk_title']} ({row['zk_address']}); confidence {row['confidence']:.2f}"
+        f"{row['memory_title'] or row['memory_id']} — {row['relation']} — "
+        f"{canon or row['zk_title'] or row['zk_id']}; confidence {row['confidence']:.2f}"
+    )
+
+
+def edge_tooltip(row: Mapping[str, Any]) -> str:
+    """Both addresses of the selected edge, for a tooltip."""
+    return f"{row['memory_id']} × {row['zk_address']}"
+
+
+PRACTICE_EXAMPLE = """---
+id: exp-2024-trial
+type: experiment
+title: Our 2024 pilot
+---
+In our 2024 pilot, the treatment did not reduce readmissions.
+"""
+
+
+def empty_matrix_words(practice: int) -> str:
+    """What an empty claim matrix needs, and how to add it (Markdown, fixed text).
+
+    `practice` is how many practice notes the workspace holds: with none, the matrix has
+    nothing to compare; with some, none of them met a canon claim to type.
+    """
+    if practice == 0:
+        return (
+            "**The claim matrix needs practice notes.** It sets your team's own notes "
+            "(decisions, experiments, checkpoints) beside the claims of the papers, to find "
+            "where they disagree. This workspace has papers but no practice notes yet.\n\n"
+            "To add one, save a Markdown file in the folder `.memory/` of the workspace, one "
+            "note a file, with `id`, `type` (decision, experiment or checkpoint) and `title` "
+            "at the top, then press **Build the overlay**. For example "
+            "`.memory/exp-2024-trial.md`:"
+        )
+    return (
+        f"**No pair to review yet.** None of the {practice:,} practice notes met a claim of "
+        "the papers closely enough to compare. Add practice notes, or papers, that speak of "
+        "the same things (a file a note in `.memory/` for practice, like this one), then "
+        "press **Build the overlay**:"
     )
 
 

@@ -47,10 +47,36 @@ _tip_script = """
                     });
                   });
 """
-# vis fits the nodes, not their labels: zoom out once so labels at the edges are not cut.
+# vis fits the nodes, not their labels: zoom out once so labels at the edges are not cut,
+# but never so far that the smallest label is drawn under MIN_PX pixels (0: no floor); a
+# narrow frame then shows the middle of the graph, and the rest is a drag away.
 _margin_script = """
+                  window.synapseNetwork = network;  // for a reader's console and the tests
                   network.once("afterDrawing", function () {
-                    network.moveTo({scale: network.getScale() * 0.85});
+                    var smallest = Infinity, xs = [], ys = [];
+                    [[nodes, 14], [edges, 11]].forEach(function (pair) {
+                      pair[0].forEach(function (item) {
+                        if (String(item.label || "").trim()) {
+                          var size = item.font && item.font.size ? item.font.size : pair[1];
+                          smallest = Math.min(smallest, size);
+                          if (pair[0] === nodes && typeof item.x === "number") {
+                            xs.push(item.x);
+                            ys.push(item.y);
+                          }
+                        }
+                      });
+                    });
+                    var floor = MIN_PX > 0 && smallest < Infinity ? MIN_PX / smallest : 0;
+                    var scale = network.getScale() * 0.85;
+                    if (scale >= floor || !xs.length) {
+                      network.moveTo({scale: scale});
+                    } else {
+                      // Zoomed in to the floor: the labelled nodes stay in the middle of view.
+                      var mid = function (values) {
+                        return (Math.min.apply(null, values) + Math.max.apply(null, values)) / 2;
+                      };
+                      network.moveTo({scale: floor, position: {x: mid(xs), y: mid(ys)}});
+                    }
                   });
 """
 # On a dark app the frame takes the app's background, and what is drawn in grey for a white
@@ -159,19 +185,24 @@ def network(height: int, *, hierarchical: bool = False, library: str | None = No
     return net
 
 
-def render(net: Network, library: str | None = None) -> str:
+def render(net: Network, library: str | None = None, *, min_label_px: float = 0) -> str:
     """The network as one HTML page with no remote tag left.
 
     With `library` None every resource is inline; otherwise the page loads vis-network from
     that same-origin address (`SERVED_LIBRARY` in the app). `net` must come from `network`
-    with the same `library`.
+    with the same `library`. `min_label_px` is the least a label may be drawn on screen:
+    the first view zooms in to it when fitting the whole graph would draw labels smaller.
     """
     page = net.generate_html(notebook=False)
     if _network_call not in page:
         raise EngineError("the pyvis template changed: cannot attach node tips")
     page = page.replace(
         _network_call,
-        _tip_script + _dark_script + "                  " + _network_call + _margin_script,
+        _tip_script
+        + _dark_script
+        + "                  "
+        + _network_call
+        + _margin_script.replace("MIN_PX", f"{float(min_label_px):g}"),
         1,
     )
     page = _remote_link.sub("", page)

@@ -85,7 +85,17 @@ LABEL_WIDTH = 22
 LABEL_LINES = 3
 RING_SPACING = 160.0  # layout units between neighbours on a ring of the walk graph
 MAX_LABELS = 6  # labelled nodes in the walk graph; the others show their title on hover
+QUESTION_FONT = 28
+MIN_LABEL_PX = 11  # the smallest a label of the walk may be drawn on screen
 NODE_FONT = 32  # large enough to read when the whole neighbourhood is fitted in view
+RELATED_EDGE = "related"  # the navigator's edge between notes that share rare words
+EDGE_FONT = 24  # an edge's relation, at least 11 px on screen at the page's floor zoom
+# How much room a label takes, in layout units per unit of font size: wider than an average
+# letter and taller than a line, so two labels estimated apart never touch when drawn.
+CHAR_WIDTH = 0.62
+LINE_HEIGHT = 1.3
+LABEL_GAP = 6.0
+Box = tuple[float, float, float, float]
 cited_text = "#7a5200"  # a cited node's label: the gold of its mark, dark enough to read
 
 
@@ -134,16 +144,49 @@ def wrap_label(text: object, *, width: int = LABEL_WIDTH, lines: int = LABEL_LIN
     return "\n".join(label_text(line) for line in wrapped)
 
 
-def labelled_nodes(marks: WalkMarks, limit: int = MAX_LABELS) -> frozenset[str]:
-    """The visible nodes that carry a label: new at this step, cited, grounded, expanded, seeds.
+def labelled_nodes(
+    marks: WalkMarks,
+    limit: int = MAX_LABELS,
+    boxes: Mapping[str, Box] | None = None,
+    taken: Sequence[Box] = (),
+) -> frozenset[str]:
+    """The visible nodes that carry a label: cited, new at this step, grounded, expanded, seeds.
 
     At most `limit`, in that order of importance, so labels stay large and readable at the
-    default zoom; every other node shows its title on hover.
+    default zoom; every other node shows its title on hover. With `boxes` (each node's label
+    box in layout units), a label that would overlap one kept before, or one of `taken`,
+    is left to the hover: labels never overlap, at any step of a replay.
     """
     ranked: list[str] = []
-    for group in (marks.fresh, marks.cited, marks.grounded, marks.expanded, marks.seeds):
+    for group in (marks.cited, marks.fresh, marks.grounded, marks.expanded, marks.seeds):
         ranked.extend(sorted(a for a in group if a in marks.visible))
-    return frozenset(list(dict.fromkeys(ranked))[:limit])
+    kept: list[str] = []
+    placed = list(taken)
+    for address in dict.fromkeys(ranked):
+        if len(kept) >= limit:
+            break
+        box = boxes.get(address) if boxes is not None else None
+        if box is not None:
+            if any(_overlap(box, other) for other in placed):
+                continue
+            placed.append(box)
+        kept.append(address)
+    return frozenset(kept)
+
+
+def label_box(x: float, y: float, label: str, font: float, *, below: float | None) -> Box:
+    """Where a label is drawn, in layout units: under a dot `below` past its centre, or
+    centred on a box shape (`below` None). Estimated generously (`CHAR_WIDTH`)."""
+    lines = label.split("\n") or [""]
+    width = max(len(line) for line in lines) * CHAR_WIDTH * font
+    height = len(lines) * LINE_HEIGHT * font
+    top = y + below if below is not None else y - height / 2
+    return (x - width / 2, top, x + width / 2, top + height)
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    gap = LABEL_GAP
+    return a[0] < b[2] + gap and b[0] < a[2] + gap and a[1] < b[3] + gap and b[1] < a[3] + gap
 
 
 def neighbourhood_html(
@@ -172,18 +215,37 @@ def neighbourhood_html(
     current = trace[step]
     positions = _positions(trace, hood)
     question = result.question
+    names = {a: _node_label(hood, a) for a in marks.visible}
+    boxes = {
+        a: label_box(
+            *positions.get(a, (0.0, 0.0)),
+            ("★ ✓ " if a in marks.cited else "✓ ") + names[a],
+            NODE_FONT,
+            below=(22 if a in marks.fresh else 14) + 4,
+        )
+        for a in marks.visible
+    }
+    # The cited nodes' names come first: the question's box gives way to them, shortened
+    # to "Question" (its text is in the box above the page and in its tip) or left blank.
+    cited_boxes = [boxes[a] for a in marks.cited if a in boxes]
+    asked, taken = " ", []
+    for text in (wrap_label(question, width=28), "Question"):
+        box = label_box(0.0, 0.0, text, QUESTION_FONT, below=None)
+        if not any(_overlap(box, other) for other in cited_boxes):
+            asked, taken = text, [box]
+            break
     net.add_node(
         QUESTION_NODE,
-        label=wrap_label(question, width=28),
+        label=asked,
         tip=f"<b>Question</b><br>{esc(question)}",
         shape="box",
         x=0.0,
         y=0.0,
         borderWidth=2,
         color={"background": "#fff8dc", "border": "#333333"},
-        font={"color": "#222222", "size": 20},
+        font={"color": "#222222", "size": QUESTION_FONT},
     )
-    labelled = labelled_nodes(marks)
+    labelled = labelled_nodes(marks, boxes=boxes, taken=taken)
     for address in marks.visible:
         node = hood.nodes.get(address) or Node(address, "", "", address, "", "")
         x, y = positions.get(address, (0.0, 0.0))
@@ -196,10 +258,7 @@ def neighbourhood_html(
             unwritten_node(net, node, x, y)
             continue
         # Only the nodes that matter at this step carry a label; the rest show it on hover.
-        # A passage hangs under its paper's box, so its own label is its page.
-        place = passage_place(address, node.title)
-        name = place.where if place is not None and place.where else node.title or address
-        label = prefix + wrap_label(name) if address in labelled else " "
+        label = prefix + names[address] if address in labelled else " "
         net.add_node(
             address,
             label=label,
@@ -240,7 +299,10 @@ def neighbourhood_html(
         if src in seen and dst in seen and (src, dst, relation) not in drawn:
             drawn.add((src, dst, relation))
             tip = f"<b>{prefix}{esc(relation)}</b><br>{esc(src)} → {esc(dst)}"
-            net.add_edge(src, dst, label=label_text(relation), tip=tip, **style)
+            # Index word overlap ("related") is the tip alone: on a link-less corpus every
+            # edge is one, and their labels would only cover the nodes' names.
+            label = "" if relation == RELATED_EDGE else label_text(relation)
+            net.add_edge(src, dst, label=label, tip=tip, font={"size": EDGE_FONT}, **style)
 
     for s in trace[: step + 1]:
         for edge in s.edges_added:
@@ -249,7 +311,15 @@ def neighbourhood_html(
     for edge in overlay:
         colour = relation_colours.get(edge.relation, "#7f7f7f")
         draw(edge, prefix="overlay: ", color=colour, dashes=True, width=1.5)
-    return render(net, library)
+    return render(net, library, min_label_px=MIN_LABEL_PX)
+
+
+def _node_label(hood: Neighbourhood, address: str) -> str:
+    """A node's label wrapped; a passage hangs under its paper's box, so its label is its page."""
+    node = hood.nodes.get(address)
+    title = node.title if node is not None else ""
+    place = passage_place(address, title)
+    return wrap_label(place.where if place is not None and place.where else title or address)
 
 
 def _papers(

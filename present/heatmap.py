@@ -18,6 +18,8 @@ from engine import (
 )
 from present.markup import esc, relation_colours, triage_marks
 
+CLEAR = "rgba(0,0,0,0)"
+GRID = "rgba(128,128,128,0.12)"
 _relation_band = {"supports": 0, "contradicts": 1, "extends": 2, "tension": 3}
 _BANDS = len(_relation_band)
 
@@ -151,8 +153,11 @@ def _figure(shown: pd.DataFrame, rows: list[str], cols: list[str]) -> go.Figure:
             showlegend=False,
         )
     )
+    # No colour of its own behind the cells: the page's theme shows through (a white block in
+    # the dark theme otherwise), and the grid reads in both through a translucent grey.
     figure.update_layout(
-        plot_bgcolor="#f7f7f7",
+        paper_bgcolor=CLEAR,
+        plot_bgcolor=GRID,
         margin={"l": 10, "r": 10, "t": 10, "b": 10},
         xaxis={"tickvals": cols, "tickangle": -90, "side": "top", "automargin": True},
         yaxis={"tickvals": rows, "autorange": "reversed", "automargin": True},

@@ -157,10 +157,28 @@ def page_link_css() -> str:
     )
 
 
+QUESTION_HINT = "Enter asks, Shift+Enter: new line"
+
+
+def question_hint_css(key: str) -> str:
+    """A style sheet that puts the box's one true key hint where Streamlit writes its own.
+
+    A form's text area says "Press Ctrl+Enter to submit form" under the box, which beside
+    the app's Enter hook was a second, conflicting hint. Its words are replaced by
+    `QUESTION_HINT` (the character count beside them stays); `key` is the app's widget key.
+    """
+    where = f".st-key-{key} [data-testid='InputInstructions'] > span:first-child"
+    return (
+        f"<style>{where}{{font-size:0}}"
+        f"{where}::after{{content:{json.dumps(QUESTION_HINT)};font-size:0.75rem}}</style>"
+    )
+
+
 def enter_asks_html(key: str, button: str) -> str:
     """A tiny page whose script makes Enter in the text area keyed `key` submit its form
     (through the form's button keyed `button` when the text did not change).
 
+    The same frame folds the sidebar in a narrow window (`fold_sidebar_js`).
     Shift+Enter still starts a new line; Ctrl+Enter (⌘+Enter) submits as Streamlit does. The
     script sends the text area the Ctrl+Enter Streamlit listens for, so the typed text is
     committed with the submit. Both keys are the app's own widget keys, never user text.
@@ -181,8 +199,64 @@ def enter_asks_html(key: str, button: str) -> str:
         # Streamlit handles Ctrl+Enter only when the text changed; otherwise press the button.
         f"if(box.dispatchEvent(sent)){{const ask=doc.querySelector({button});"
         "if(ask){ask.click();}}};"
-        "doc.addEventListener('keydown',doc.__enterAsks,true);})();</script>"
+        "doc.addEventListener('keydown',doc.__enterAsks,true);})();</script>" + fold_sidebar_js()
     )
+
+
+# At this width and below the sidebar starts folded, once per browser tab, so the page gets
+# the whole window; Streamlit folds it on its own only below 768 px.
+FOLD_SIDEBAR_WIDTH = 960
+
+
+def fold_sidebar_js(width: int = FOLD_SIDEBAR_WIDTH) -> str:
+    """A script, run in a frame of the app, that folds the open sidebar once per tab when the
+    app's window is `width` px or less.
+
+    Once per tab, so a reader who opens it again keeps it open; the fold waits for the
+    sidebar's button, which Streamlit may draw after the frame loads.
+    """
+    return (
+        "<script>(function(){const w=window.parent;const doc=w.document;"
+        f"if(w.innerWidth>{int(width)}||w.sessionStorage.getItem('synapseFolded')){{return;}}"
+        "let tries=0;const fold=function(){"
+        "const button=doc.querySelector("
+        "'[data-testid=\"stSidebarCollapseButton\"] button[aria-expanded]');"
+        "if(button){if(button.getAttribute('aria-expanded')==='true'){button.click();}"
+        "w.sessionStorage.setItem('synapseFolded','1');return;}"
+        "if(++tries<40){setTimeout(fold,100);}};fold();})();</script>"
+    )
+
+
+def cite_clicks_html(page: str) -> str:
+    """A tiny page whose script makes a click on an answer's `[n]` marker open its source.
+
+    The marker carries its source's place in the Sources list; the script presses that
+    source's button (keyed `{page}_cite_{place}`, the page's own widget) unless it is open
+    already (keyed `…_open`), then scrolls the opened text into view. `page` is the app's
+    own page key, never user text; the place is read as an integer.
+    """
+    prefix = json.dumps(f".st-key-{page}_cite_")
+    box = json.dumps(f".st-key-{page}_evidence")
+    return (
+        "<script>(function(){const doc=window.parent.document;"
+        "if(doc.__citeClicks){doc.removeEventListener('click',doc.__citeClicks,true);}"
+        "doc.__citeClicks=function(e){"
+        "const mark=e.target&&e.target.closest?e.target.closest('a.cite-mark'):null;"
+        "if(!mark){return;}e.preventDefault();"
+        "const place=parseInt(mark.getAttribute('data-source'),10);"
+        "if(!(place>=0)){return;}"
+        f"const open=doc.querySelector({prefix}+place+'_open');"
+        f"const button=doc.querySelector({prefix}+place+' button');"
+        "if(!open&&button){button.click();}"
+        "let tries=0;const show=function(){"
+        f"const shown=doc.querySelector({box});"
+        "if(shown&&(open||tries>0)){shown.scrollIntoView({block:'center'});return;}"
+        "if(tries++<40){setTimeout(show,150);}};show();};"
+        "doc.addEventListener('click',doc.__citeClicks,true);})();</script>"
+    )
+
+
+PLAIN = "#ffffff"  # a legend chip without a colour of its own: drawn in the theme's
 
 
 def legend_html() -> str:
@@ -242,10 +316,13 @@ def _strip(chips: Sequence[str]) -> str:
 
 
 def _chip(name: str, colour: str, meaning: str, *, border: str = "") -> str:
-    style = (
-        f"background:{colour};color:{text_on(colour)};padding:2px 8px;"
-        f"border-radius:10px;font-size:0.85em;border:{border or '1px solid transparent'}"
-    )
+    # A key with no colour of its own (a mark, a border) takes the theme's background and
+    # text: a white chip is a bright block in the dark theme.
+    if colour == PLAIN:
+        paint, edge = "background:transparent;color:inherit", "1px solid rgba(128,128,128,.6)"
+    else:
+        paint, edge = f"background:{colour};color:{text_on(colour)}", "1px solid transparent"
+    style = f"{paint};padding:2px 8px;border-radius:10px;font-size:0.85em;border:{border or edge}"
     return f'<span style="{style}" title="{esc(meaning)}">{esc(name)}</span>'
 
 

@@ -18,7 +18,11 @@ TRIAGE_CHOICES = (
     ("Not a contradiction", TriageDecision.DISMISSED),
     ("Follow up later", TriageDecision.FOLLOW_UP),
 )
-_WORDS = {decision: label for label, decision in TRIAGE_CHOICES}
+# Not a side: it takes the pair back to unreviewed, as a new line of the log.
+RESET_LABEL = "Reset to unreviewed"
+_WORDS = {decision: label for label, decision in TRIAGE_CHOICES} | {
+    TriageDecision.RESET: RESET_LABEL
+}
 # What each decision does to the router, said once beside the buttons.
 _EFFECTS = {
     TriageDecision.CONFIRMED: "the canon claim is contested wherever an answer cites it",
@@ -28,6 +32,7 @@ _EFFECTS = {
     TriageDecision.SCOPE_DIFFERS: "neither side is contested",
     TriageDecision.DISMISSED: "neither side is contested",
     TriageDecision.FOLLOW_UP: "nothing changes until someone decides",
+    TriageDecision.RESET: "the pair is unreviewed again; earlier decisions stay in the log",
 }
 
 

@@ -139,3 +139,20 @@ def report_words(
         dict(names or {}),
         dict(citations or {}),
     )
+
+
+# What each bound of a navigation's budget does, for the sidebar's settings.
+BUDGET_HELP = {
+    "hops": (
+        "How many links the walk may follow out from the notes that match the question best. "
+        "More hops reach more distant notes; 0 keeps to the matches themselves."
+    ),
+    "max_nodes": (
+        "The most notes the walk may gather before it must answer. More can find a source "
+        "further away, but each answer takes longer."
+    ),
+    "max_steps": (
+        "The most moves (expand a note, check a source, answer) the reasoner may make. When "
+        "they run out the walk stops; too few steps can end in an abstention."
+    ),
+}

@@ -72,9 +72,19 @@ def press_in_question(page: Page, keys: str = "Enter") -> None:
     question_box(page).press(keys)
 
 
+def sidebar(page: Page):
+    """The sidebar, unfolded first when a narrow window (960 px or less) folded it."""
+    side = page.get_by_test_id("stSidebar")
+    unfold = page.get_by_test_id("stExpandSidebarButton")
+    if unfold.is_visible():
+        unfold.click()
+        expect(side.get_by_test_id("stSidebarNav")).to_be_in_viewport()
+    return side
+
+
 def open_page(page: Page, name: str) -> None:
     """Follow the sidebar link to page `name` and wait for its run to end."""
-    page.get_by_test_id("stSidebarNav").get_by_role("link", name=name).click()
+    sidebar(page).get_by_test_id("stSidebarNav").get_by_role("link", name=name).click()
     expect(page.get_by_role("heading", name=name, level=1)).to_be_visible(timeout=30_000)
     wait_idle(page)
 

@@ -60,6 +60,12 @@ def test_a_licensed_answer_is_shown_as_the_answer_with_numbered_citations():
     assert "answer-licensed" in area.html and "[1]" in area.html and "c1" not in area.html
 
 
+def test_a_citation_marker_is_a_link_to_its_source_in_the_sources_list():
+    html = answer.answer_area(result("ANSWER")).html
+    assert '<a class="cite-mark" href="#sources" data-source="0"' in html
+    assert 'title="Open “ART for prevention of TB”"' in html
+
+
 def test_unlicensed_prose_under_an_abstention_is_marked_not_an_answer():
     area = answer.answer_area(result("ABSTAIN", prose="<b>made up</b>"))
     assert not area.licensed and area.heading == "Not licensed"

@@ -20,6 +20,7 @@ from tests.browser_support import (
     press_in_question,
     question_box,
     shot,
+    sidebar,
     wait_idle,
 )
 from tests.workspaces import make_workspace, user_bytes, words_alone
@@ -158,7 +159,7 @@ def test_a_link_to_a_folder_never_opened_is_refused_until_typed_in(app, tmp_path
         expect(verdict(page)).to_have_count(0)
         shot(page, f"04-link-refused-{scheme}-{width}", folder=SHOTS)
     assert not (theirs / ".synapse").exists() and user_bytes(theirs) == before
-    field = page.get_by_test_id("stSidebar").get_by_label("Workspace folder")
+    field = sidebar(page).get_by_label("Workspace folder")
     field.fill(str(theirs))
     field.press("Enter")
     expect(verdict(page).first).to_contain_text("ABSTAIN", timeout=60_000)

@@ -24,6 +24,7 @@ from tests.browser_support import (
 pytestmark = pytest.mark.browser
 
 QUESTION = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
+MOM = "Past winners keep beating past losers for up to a year"  # z-mom-01, by its title
 
 
 def selected_heading(page: Page):
@@ -60,7 +61,7 @@ def test_triage_records_the_pair_the_reviewer_clicked(lab_path: Path, tmp_path: 
             timeout=30_000
         )
         wait_idle(page)
-        expect(selected_heading(page)).to_contain_text("zk:finance:z-mom-01")
+        expect(selected_heading(page)).to_contain_text(MOM)
 
         # A heatmap click selects that cell; the confirm and its note land on it.
         page.get_by_text("Heatmap", exact=True).click()
@@ -69,7 +70,7 @@ def test_triage_records_the_pair_the_reviewer_clicked(lab_path: Path, tmp_path: 
         x, y = plot_point(page, "zk:finance:z-crash-05", "chk-2024-q1")
         page.mouse.click(x, y)
         # The click's rerun may start after wait_idle returned; a loaded machine takes longer.
-        expect(selected_heading(page)).to_contain_text("zk:finance:z-crash-05", timeout=30_000)
+        expect(selected_heading(page)).to_contain_text("When momentum crashes", timeout=30_000)
         # The heading shows the click's run has started; the note field is drawn later in
         # that run, and typing into the previous selection's field would be lost.
         wait_idle(page)
@@ -110,9 +111,9 @@ def test_triage_records_the_pair_the_reviewer_clicked(lab_path: Path, tmp_path: 
         page.mouse.click(box["x"] + 18, box["y"] + 35 + 35 * 1 + 17)
         wait_idle(page)
         # The click's rerun may start after wait_idle returned; a loaded machine takes longer.
-        expect(selected_heading(page)).to_contain_text("zk:finance:z-mom-01", timeout=30_000)
+        expect(selected_heading(page)).to_contain_text(MOM, timeout=30_000)
         page.get_by_role("button", name="The literature claim is contested").click()
-        expect(log).to_contain_text("zk:finance:z-mom-01", timeout=30_000)
+        expect(log).to_contain_text(MOM, timeout=30_000)
         wait_idle(page)
         assert [e["edge"]["zk_id"] for e in log_lines(lab_path)] == ["z-crash-05", "z-mom-01"]
         shot(page, "claim-matrix-queue", tall=True)
@@ -123,7 +124,7 @@ def test_triage_records_the_pair_the_reviewer_clicked(lab_path: Path, tmp_path: 
         wait_idle(page)
         page.wait_for_selector(".js-plotly-plot .xtick", state="attached", timeout=30_000)
         # Switching views keeps the selection (and its confirmed state).
-        expect(selected_heading(page)).to_contain_text("zk:finance:z-mom-01")
+        expect(selected_heading(page)).to_contain_text(MOM)
         expect(page.get_by_text("This pair: The literature claim is contested.")).to_be_visible()
         shot(page, "claim-matrix-heatmap-800", tall=True)
         page.set_viewport_size({"width": 1400, "height": 1600})

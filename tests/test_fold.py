@@ -62,3 +62,26 @@ AGREED = {
 def test_quotes_verify_by_the_one_fold(source, quote, verified):
     found = verify_quote(quote, f"Preamble text here. In the cohort {source} here. More text.")
     assert found.verified is verified, found
+
+
+# White space the quote matcher rewrites, beside text it leaves alone: a text with no such
+# space skips the rewriting scan, and must fold as if it had run.
+SPACES = {
+    "plain-spaces-stay": ("a b c", "a b c"),
+    "double-space-is-one": ("a  b", "a b"),
+    "tab-is-a-space": ("a\tb", "a b"),
+    "line-break-is-a-space": ("a\nb", "a b"),
+    "next-line-is-a-space": ("a\x85b", "a b"),
+    "line-separator-is-a-space": ("a\u2028b", "a b"),
+    "no-break-space-is-a-space": ("a\u00a0b", "a b"),
+    "line-end-hyphen-joins": ("treat-\nment", "treatment"),
+    "line-end-hyphen-before-a-number-stays": ("covid-\n19", "covid-19"),
+    "edge-space-goes": (" a b ", "a b"),
+    "odd-and-space-together": ("don’t\u2028stop", "don't stop"),
+}
+
+
+@pytest.mark.parametrize(("text", "folded"), SPACES.values(), ids=SPACES.keys())
+def test_quote_matcher_folds_white_space(text, folded):
+    assert quote_needle(text) == folded
+    assert verify_quote(folded, f"Before. {text} after.").verified

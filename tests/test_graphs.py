@@ -243,6 +243,14 @@ def test_matrix_figure_escapes_labels_and_bands_colours_by_relation():
     assert heatmap.picked_edge({"selection": {"points": [{"customdata": 3}]}}) is None
 
 
+def test_the_heatmap_paints_no_background_of_its_own():
+    """The theme shows through: an opaque paper or plot colour is a bright block in the dark."""
+    frame = pd.DataFrame([matrix_row(1, memory_id="m1", memory_title="entry 1")])
+    layout = heatmap.matrix_figure(frame).layout
+    for colour in (layout.paper_bgcolor, layout.plot_bgcolor):
+        assert colour.startswith("rgba(") and float(colour.rstrip(")").split(",")[-1]) <= 0.2
+
+
 def matrix_row(i: int, **fields) -> dict:
     """One claim-matrix row: a supporting edge to canon note n`i`, `fields` set on top."""
     return {
@@ -327,3 +335,24 @@ def test_overlay_edges_draw_between_visible_nodes_only():
     _, edges = graph_data(graphs.neighbourhood_html(result, 2, overlay=overlay))
     drawn = [e for e in edges if e.get("dashes")]
     assert [(e["from"], e["to"], e["label"]) for e in drawn] == [(b, a, "contradicts")]
+
+
+@pytest.mark.parametrize("name", ["signal", "crash"])
+def test_walk_labels_never_overlap_and_the_cited_is_named_at_every_step(lab_answers, name):
+    result = lab_answers[name]
+    for step in range(len(result.steps)):
+        nodes, _ = graph_data(graphs.neighbourhood_html(result, step))
+        boxes = {}
+        for n in nodes:
+            if not n["label"].strip() or n["id"].startswith(graphs.PAPER_NODE):
+                continue
+            below = None if n["id"] == graphs.QUESTION_NODE else n["size"] + 4
+            boxes[n["id"]] = graphs.label_box(
+                n["x"], n["y"], n["label"], n["font"]["size"], below=below
+            )
+        ids = sorted(boxes)
+        for i, a in enumerate(ids):
+            for b in ids[i + 1 :]:
+                assert not graphs._overlap(boxes[a], boxes[b]), (step, a, b)
+    labelled = {n["id"] for n in nodes if n["label"].strip()}
+    assert set(result.cited) <= labelled

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from engine.core.errors import EngineError
-from engine.workspace.index import Index
 from engine.workspace.caches import index_path
+from engine.workspace.index import Index
 from engine.workspace.stores import load_workspace
 
 REPO = Path(__file__).resolve().parent.parent

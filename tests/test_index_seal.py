@@ -14,8 +14,8 @@ import pytest
 
 from engine.api import ask, open_workspace
 from engine.workspace.bm25 import BAG_DTYPE
-from engine.workspace.index import Index
 from engine.workspace.caches import index_path
+from engine.workspace.index import Index
 from engine.workspace.stores import load_workspace
 from tests.cli import invoke
 

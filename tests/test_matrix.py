@@ -15,7 +15,6 @@ from engine.review.matrix import (
     filter_frame,
     is_high_value,
     matrix_frame,
-    next_open,
     page_rows,
     sort_queue,
     to_csv,
@@ -200,21 +199,3 @@ def test_csv_neutralises_formula_prefixes(lab_path, title):
     titles = [row["memory_title"] for row in rows if row["memory_id"] == "chk-2024-q1"]
     assert titles and set(titles) == {"'" + title}
     assert all(not row["zk_title"].startswith(("=", "+", "-", "@")) for row in rows)
-
-
-@pytest.mark.parametrize(
-    ("walked", "shown", "open_pairs", "now", "following"),
-    [
-        ("abcd", "acdb", "ac", "b", "c"),
-        ("abcd", "acdb", "a", "d", "a"),
-        ("", "abcd", "ac", "b", "c"),
-        ("abcd", "abcd", "c", None, "c"),
-        ("ab", "abe", "ae", "b", "e"),
-        ("abcd", "abcd", "c", "c", "c"),
-    ],
-    ids=["after-the-decided", "wraps-round", "no-walk", "nothing-selected", "new-row", "none-open"],
-)
-def test_next_goes_to_the_next_open_pair_after_the_one_decided(
-    walked, shown, open_pairs, now, following
-):
-    assert next_open(list(walked), list(shown), set(open_pairs), now) == following

@@ -6,7 +6,14 @@ import json
 
 import pytest
 
-from engine import ReportReason, ReportWords, audit_answer, report_html, report_markdown
+from engine import (
+    ReportReason,
+    ReportWords,
+    audit_answer,
+    evidence_table,
+    report_html,
+    report_markdown,
+)
 from engine.api import answer
 from present.gallery import example
 from present.views import report_words
@@ -24,7 +31,12 @@ def answers(tmp_path_factory):
     root = make_workspace(tmp_path_factory.mktemp("report"), "momentum-lab")
     opened = open_workspace(root)
     try:
-        yield {"winners": answer(opened, WINNERS), "crash": answer(opened, CRASH)}
+        winners = answer(opened, WINNERS)
+        yield {
+            "winners": winners,
+            "crash": answer(opened, CRASH),
+            "table": evidence_table(opened, winners),
+        }
     finally:
         opened.close()
 
@@ -98,3 +110,17 @@ def test_a_run_that_never_reached_the_router_says_so(answers):
     text = report_markdown(bare, ReportWords("ABSTAIN — nothing relevant found"))
     assert "## Reasoning DAG" not in text and "## Quotes" not in text
     assert "No prose was traced: the run never reached the router." in text
+
+
+def test_the_evidence_table_is_a_section_of_the_report(answers):
+    result, table = answers["winners"], answers["table"]
+    words = report_words(result, names=NAMES, citations={})
+    assert "Evidence table" not in report_markdown(result, words)
+    text = report_markdown(result, words, table)
+    section = text.split("## Evidence table\n\n")[1].split("\n\n")[0]
+    head, _, first = section.splitlines()
+    assert head == "| # | Paper | Finding (verbatim) | Page | Stance | Row |"
+    assert first.startswith("| 1 | Past winners keep beating past losers") and "| 2 |" in first
+    assert first.endswith("| green |") and "abnormal returns of about 1% per month" in first
+    page = report_html(result, words, table)
+    assert "<h2>Evidence table</h2><table>" in page and "<td>green</td>" in page

@@ -1,4 +1,4 @@
-import getpass
+import json
 import subprocess
 import sys
 import textwrap
@@ -137,6 +137,7 @@ REVIEWS = {
     "they-come-to-agree": ("ann:confirmed bob:dismissed ann:dismissed", "dismissed", False),
     "an-unnamed-line-is-superseded": (":confirmed bob:dismissed", "dismissed", False),
     "an-unnamed-line-supersedes": ("ann:confirmed bob:confirmed :dismissed", "dismissed", False),
+    "a-reset-withdraws-its-own": ("ann:confirmed bob:dismissed ann:reset", "dismissed", False),
 }
 
 
@@ -155,11 +156,40 @@ def test_each_reviewer_keeps_a_decision_and_disagreement_is_reported(
     assert all(e.at for e in standing)
 
 
-def test_the_reviewer_is_named_by_the_setting_else_the_user(tmp_path, monkeypatch):
-    monkeypatch.setenv("SYNAPSE_REVIEWER", "Dr. Ada Okafor")
-    assert record(tmp_path, MOM, "confirmed").by == "Dr. Ada Okafor"
-    monkeypatch.delenv("SYNAPSE_REVIEWER")
-    assert record(tmp_path, MOM, "confirmed").by == getpass.getuser()
-    assert [e.by for e in read_log(tmp_path).entries] == ["Dr. Ada Okafor", getpass.getuser()]
-    with pytest.raises(ConfigError, match="reviewer"):
-        record(tmp_path, MOM, "confirmed", by="ann\n")
+def test_a_reset_returns_the_pair_to_unreviewed_and_keeps_every_line(tmp_path):
+    record(tmp_path, MOM, "confirmed", note="contested")
+    record(tmp_path, SIG, "dismissed")
+    record(tmp_path, MOM, TriageDecision.RESET)
+    read = read_log(tmp_path)
+    assert read.state() == {SIG: TriageDecision.DISMISSED}
+    assert [e.decision for e in read.entries] == ["confirmed", "dismissed", "reset"]
+    assert confirmed_edges(tmp_path) == []
+    record(tmp_path, MOM, "follow-up")
+    assert state(tmp_path)[MOM] is TriageDecision.FOLLOW_UP
+
+
+@pytest.mark.parametrize(
+    ("env", "by", "expected"),
+    [("Ada", None, "Ada"), ("Ada", "Grace", "Grace"), ("", "", "")],
+    ids=["from-env", "given", "nobody"],
+)
+def test_each_line_names_who_decided(tmp_path, monkeypatch, env, by, expected):
+    monkeypatch.setenv("SYNAPSE_REVIEWER", env)
+    record(tmp_path, MOM, "confirmed", by=by)
+    (entry,) = read_log(tmp_path).entries
+    assert entry.by == expected
+    line = json.loads((tmp_path / LOG_PATH).read_text())
+    assert line.get("by", "") == expected
+
+
+def test_a_line_written_before_names_were_kept_still_reads(tmp_path):
+    (tmp_path / LOG_PATH).parent.mkdir(parents=True)
+    old = {"at": "2024-01-01T00:00:00", "edge": MOM.to_dict(), "decision": "confirmed", "note": ""}
+    (tmp_path / LOG_PATH).write_text(json.dumps(old) + "\n")
+    (entry,) = read_log(tmp_path).entries
+    assert (entry.decision, entry.by) == (TriageDecision.CONFIRMED, "")
+
+
+def test_a_name_on_two_lines_is_refused(tmp_path):
+    with pytest.raises(ConfigError, match="who decided"):
+        record(tmp_path, MOM, "confirmed", by="Ada\nLovelace")

@@ -119,7 +119,9 @@ def test_an_old_log_line_keeps_its_meaning(lab_path, stored, label, edges):
 
 
 def test_every_decision_has_words_and_a_button():
-    assert {decision for _, decision in TRIAGE_CHOICES} == set(TriageDecision)
+    sides = {decision for _, decision in TRIAGE_CHOICES}
+    assert sides | {TriageDecision.RESET} == set(TriageDecision)
+    assert decision_words("reset") == "Reset to unreviewed"
     assert decision_words("confirmed") == "The literature claim is contested"
     assert decision_words("practice-wrong") == "Our practice note is wrong"
     assert decision_words("") == "unreviewed"

@@ -21,7 +21,7 @@ from engine.navigation.substrate import Neighbourhood
 from engine.review.contest import ContestScope, Contradiction, Disclosed, ReviewState
 from engine.review.overlay import EdgeKey
 from engine.workspace.notes import Quote
-from present import answer, cells, contests, highlight, tables, views
+from present import answer, cells, contests, highlight, markup, tables, views
 from present.gallery import example, examples
 from present.markup import (
     legend_html,
@@ -390,9 +390,11 @@ def test_cell_label_marks_the_triage_state():
 
 
 def test_quotes_and_triage_tables_are_escaped():
-    markup = cells.quotes_html([Quote("<q1>", HOSTILE, 3)])
+    markup = cells.quotes_html([Quote("<q1>", HOSTILE, 3)], "Smith <b>2020</b>")
     assert_escaped(markup)
-    assert "[&lt;q1&gt;, p. 3]" in markup
+    # The source by name and page on screen; the quote's id only in the tooltip.
+    assert "(Smith &lt;b&gt;2020&lt;/b&gt;, p. 3)" in markup
+    assert "title='quote &lt;q1&gt;'" in markup and markup.count("q1") == 1
     assert cells.quotes_html([]) == "<small>No stored quotes.</small>"
 
 
@@ -449,3 +451,19 @@ def test_the_contest_disclosure_is_escaped_and_links_each_edge():
     assert contests.review_note(replace(result, rerouted=True)).startswith("Re-routed")
     assert contests.review_note(replace(result, review_stale=True)).startswith("Stale")
     assert contests.review_note(result) == ""
+
+
+def test_the_question_box_has_one_key_hint_and_the_cite_script_only_the_page_s_keys():
+    css = markup.question_hint_css("question")
+    assert ".st-key-question [data-testid='InputInstructions'] > span:first-child" in css
+    assert 'content:"Enter asks, Shift+Enter: new line"' in css
+    script = markup.cite_clicks_html("ask")
+    assert '".st-key-ask_cite_"' in script and '".st-key-ask_evidence"' in script
+    assert "parseInt(mark.getAttribute('data-source'),10)" in script
+
+
+def test_a_legend_chip_without_a_colour_takes_the_theme_s():
+    """A white chip is a bright block in the dark theme; a mark's chip has no fill."""
+    legend = relation_legend_html()
+    assert "background:#ffffff" not in legend
+    assert "background:transparent;color:inherit" in legend

@@ -7,8 +7,10 @@ from engine import (
     EngineError,
     QueueOrder,
     filter_frame,
+    practice_entries,
     read_overlay,
     relations_in,
+    review_export,
     review_matrix,
     sort_queue,
     to_csv,
@@ -30,13 +32,32 @@ if worker is None:
 root = worker.opened.root
 session = st.session_state
 read = read_overlay(root)
+practice = len(practice_entries(worker.opened.workspace))
+
+
+def needs_practice() -> None:
+    """What an empty matrix needs and how to add it, with the build button."""
+    with st.container(border=True, key="matrix_empty"):
+        st.markdown(cells.empty_matrix_words(practice))
+        st.code(cells.PRACTICE_EXAMPLE, language="markdown", wrap_lines=True)
+        if st.button("Build the overlay", key=KEYS.matrix_build, type="primary"):
+            services.type_overlay(worker)
+            st.rerun()
+
+
 if read.overlay is None:
-    st.info(f"No claim overlay yet: {md_escape(read.reason)}.")
-    if st.button("Build the overlay", key=KEYS.matrix_build, type="primary"):
-        services.type_overlay(worker)
-        st.rerun()
+    if practice:
+        st.info(f"No claim overlay yet: {md_escape(read.reason)}.")
+        if st.button("Build the overlay", key=KEYS.matrix_build, type="primary"):
+            services.type_overlay(worker)
+            st.rerun()
+    else:
+        needs_practice()
     st.stop()
 overlay = read.overlay
+if not overlay.edges:
+    needs_practice()
+    st.stop()
 try:
     frame, scope = review_matrix(overlay, worker.opened.workspace, root)
 except EngineError as exc:
@@ -58,7 +79,13 @@ left, middle, right = st.columns([3, 2, 2])
 chosen = left.multiselect("Relations", relations, key=KEYS.matrix_relations)
 search = left.text_input("Find by title or id", key=KEYS.matrix_search)
 floor = middle.slider("Minimum confidence", 0.0, 1.0, step=0.05, key=KEYS.matrix_min_conf)
-order = middle.selectbox("Sort", list(QueueOrder), format_func=str, key=KEYS.matrix_order)
+order = middle.selectbox(
+    "Sort",
+    list(QueueOrder),
+    format_func=str,
+    key=KEYS.matrix_order,
+    on_change=lambda: session.pop(KEYS.matrix_walk, None),  # a new order, a new walk
+)
 high = right.checkbox("High-value only", key=KEYS.matrix_high_value)
 contested = right.checkbox("Contested only", key=KEYS.matrix_contested)
 pending = right.checkbox("Not yet reviewed only", key=KEYS.matrix_pending)
@@ -78,7 +105,13 @@ decided = session.get(KEYS.matrix_decided)
 if decided and decided not in set(visible["edge_id"]) and decided in set(frame["edge_id"]):
     visible = pd.concat([visible, frame[frame["edge_id"] == decided]], ignore_index=True)
 st.caption(f"{len(visible):,} of {len(frame):,} edges pass the filters.")
-st.download_button("Download these edges (CSV)", to_csv(visible), "claim_matrix.csv", "text/csv")
+st.download_button(
+    "Download these edges (CSV)",
+    lambda: to_csv(review_export(visible, overlay, worker.opened, root)),
+    "claim_matrix.csv",
+    "text/csv",
+    help="Both sentences, the cue, the decision, its note, who decided and when, per pair.",
+)
 if visible.empty:
     url.save("matrix", url.MATRIX, defaults)
     st.info("No edge passes these filters.")

@@ -16,12 +16,14 @@ from engine import (
     find_edge,
     next_open,
     page_rows,
+    previous_pair,
     read_log,
     record,
 )
 from present import cells, sides
 from present.heatmap import column_key_html, heatmap_view, picked_edge
 from present.markup import md_escape, relation_legend_html
+from present.shortcuts import shortcut_list, triage_shortcuts
 from ui import services
 from ui.state import KEYS
 
@@ -99,7 +101,7 @@ def heatmap_pane(visible: pd.DataFrame) -> str | None:
         key=KEYS.matrix_chart(row_page, column_page),
         on_select="rerun",
         selection_mode="points",
-        theme=None,
+        theme="streamlit",  # the figure paints no background: the app's theme shows through
         config={"displaylogo": False},
     )
     st.html(column_key_html(heat))
@@ -108,9 +110,10 @@ def heatmap_pane(visible: pd.DataFrame) -> str | None:
 
 def detail_pane(worker: Worker, overlay: Overlay, row: pd.Series) -> None:
     """What a reviewer reads about the selected edge: both notes, cue, brief, quotes."""
-    st.markdown(md_escape(cells.edge_heading(row)))
     edge = find_edge(overlay, row)
     detail = worker.call(cell_detail, worker.opened, edge, overlay.typer) if edge else None
+    canon = detail.canon_name if detail is not None else ""
+    st.markdown(md_escape(cells.edge_heading(row, canon)), help=cells.edge_tooltip(row))
     if detail is None or detail.missing:
         st.warning("One of this edge's notes is no longer in the workspace.")
         return
@@ -129,10 +132,13 @@ def detail_pane(worker: Worker, overlay: Overlay, row: pd.Series) -> None:
         st.success("Brief verified against its material.")
     else:
         st.warning(f"Brief flagged, not verified: {md_escape(detail.problem)}")
-    if detail.brief:
-        st.container(border=True).text(detail.brief)
+    if detail.reading:
+        brief = st.container(border=True, key="matrix_brief")
+        brief.text(detail.reading)
+        # The brief as checked, with the notes' ids, for whoever wants to trace it.
+        brief.caption("The brief as checked, with the notes' ids: hover here.", help=detail.brief)
     st.markdown("**Verbatim quotes**")
-    st.html(cells.quotes_html(detail.quotes))
+    st.html(cells.quotes_html(detail.quotes, detail.canon_name))
     st.markdown(f"**Rationale** — {md_escape(detail.rationale or 'none given')}")
 
 
@@ -149,7 +155,7 @@ def _decide(root: str, frame: pd.DataFrame, decision: TriageDecision, tokens: li
         return
     row = hits.iloc[0].to_dict()
     session[KEYS.matrix_decided] = token  # the decided pair stays selected until "Next"
-    session[KEYS.matrix_walk] = list(tokens)  # the order "Next" walks on from, before a re-sort
+    _keep_walk(tokens)
     _forget_queue_click()
     note_key = KEYS.triage_note(token)
     note = session.get(note_key, "")
@@ -170,6 +176,15 @@ def _forget_queue_click() -> None:
     session[KEYS.queue_seen] = (page, ())
 
 
+def _keep_walk(tokens: list[str]) -> list[str]:
+    """The order Next and Previous walk: the queue as the reviewer first saw it, kept while it
+    holds the same pairs (a decision re-sorts the queue; a new filter starts a new walk)."""
+    walked = session.get(KEYS.matrix_walk) or []
+    if set(walked) != set(tokens):
+        walked = session[KEYS.matrix_walk] = list(tokens)
+    return list(walked)
+
+
 def _next(tokens: list[str], frame: pd.DataFrame) -> None:
     """Move the selection on: the next pair after this one that a reviewer can still decide."""
     session.pop(KEYS.matrix_decided, None)
@@ -178,8 +193,20 @@ def _next(tokens: list[str], frame: pd.DataFrame) -> None:
     open_pairs = set(
         frame[(frame["triage"] == "") & frame["relation"].isin(cells.CANDIDATES)]["edge_id"]
     )
-    walked = session.pop(KEYS.matrix_walk, None) or []
-    session[KEYS.matrix_selected] = next_open(walked, tokens, open_pairs, now)
+    session[KEYS.matrix_selected] = next_open(_keep_walk(tokens), tokens, open_pairs, now)
+
+
+def _previous(tokens: list[str], frame: pd.DataFrame) -> None:
+    """Move the selection back: the triageable pair before this one, decided or not."""
+    session.pop(KEYS.matrix_decided, None)
+    _forget_queue_click()
+    now = session.get(KEYS.matrix_selected)
+    triaged = set(frame[frame["relation"].isin(cells.CANDIDATES)]["edge_id"])
+    session[KEYS.matrix_selected] = previous_pair(_keep_walk(tokens), tokens, triaged, now)
+
+
+SHORTCUTS = triage_shortcuts(KEYS.matrix_next, KEYS.matrix_previous, KEYS.triage)
+_KEY = {s.widget: s.key for s in SHORTCUTS}
 
 
 def triage_pane(root: str, frame: pd.DataFrame, row: pd.Series, tokens: list[str]) -> None:
@@ -189,7 +216,23 @@ def triage_pane(root: str, frame: pd.DataFrame, row: pd.Series, tokens: list[str
         f"{cells.pending_count(queue)} of {len(queue)} contradictions and possible tensions "
         "not yet reviewed (supports and extends are not triaged)."
     )
-    st.button("Next pair to review →", key=KEYS.matrix_next, on_click=_next, args=(tokens, frame))
+    # Side by side, each as wide as its words (columns cut them short at 800 px).
+    walk = st.container(horizontal=True)
+    walk.button(
+        "← Previous pair",
+        key=KEYS.matrix_previous,
+        on_click=_previous,
+        args=(tokens, frame),
+        shortcut=_KEY[KEYS.matrix_previous],
+    )
+    walk.button(
+        "Next pair to review →",
+        key=KEYS.matrix_next,
+        on_click=_next,
+        args=(tokens, frame),
+        shortcut=_KEY[KEYS.matrix_next],
+    )
+    st.caption("Keys: " + shortcut_list(SHORTCUTS) + " (not while typing in the note).")
     if row["relation"] not in cells.CANDIDATES:
         st.caption(
             "Triage is for contradictions and possible tensions; pick one in the queue or "
@@ -204,10 +247,23 @@ def triage_pane(root: str, frame: pd.DataFrame, row: pd.Series, tokens: list[str
     st.text_input("Note", key=KEYS.triage_note(row["edge_id"]), placeholder="Why, in a sentence")
     st.caption("Which side is wrong?")
     for label, decision in sides.TRIAGE_CHOICES:
+        key = KEYS.triage(decision)
         st.button(
             label,
-            key=KEYS.triage(decision),
+            key=key,
             on_click=_decide,
             args=(root, frame, decision, tokens),
             help=sides.decision_effect(decision),
+            shortcut=_KEY[key],
         )
+    reset = TriageDecision.RESET
+    st.button(
+        sides.RESET_LABEL,
+        key=KEYS.triage(reset),
+        on_click=_decide,
+        args=(root, frame, reset, tokens),
+        disabled=not row["triage"],
+        icon=":material/undo:",
+        help=sides.decision_effect(reset),
+        shortcut=_KEY[KEYS.triage(reset)],
+    )

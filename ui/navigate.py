@@ -6,7 +6,7 @@ from engine import MAX_QUESTION_CHARS, quoted_in_context
 from present.answer import answer_area
 from present.graphs import step_caption, step_count
 from present.highlight import in_context_html
-from present.markup import enter_asks_html, md_escape, store_legend_html
+from present.markup import cite_clicks_html, enter_asks_html, md_escape, store_legend_html
 from present.views import decision_json, payload_json
 from ui import evidence_panel as panels
 from ui import services, shared
@@ -47,7 +47,7 @@ if asked:
     if typed:
         shared.ask(typed)
     else:
-        st.warning("Type a question first, then press Ctrl+Enter or Ask.")
+        st.warning("Type a question first, then press Enter or Ask.")
 elif pending:
     shared.ask(pending)
 
@@ -60,7 +60,7 @@ def enter_asks() -> None:
 
     Drawn last on the page, so the graph stays the page's first frame.
     """
-    shared.frame(enter_asks_html(KEYS.question, KEYS.ask), 1)
+    shared.frame(enter_asks_html(KEYS.question, KEYS.ask) + cite_clicks_html("ask"), 1)
 
 
 if result is None:
@@ -76,6 +76,21 @@ if (fresh := services.reviewed(result)) is not result:  # a triage decision touc
 shared.show_banner(result)
 run = result.run
 steps = step_count(run)
+# The answer first, under its verdict; the evidence table and the walk's graph follow it.
+main, side = st.columns(2, gap="large")
+with main:
+    area = answer_area(run)
+    st.subheader(area.heading)
+    if area.html:
+        st.html(area.html)
+    else:
+        st.caption("The reasoner produced no prose.")
+    quoted = in_context_html(quoted_in_context(worker.opened, run))
+    if quoted:
+        st.html(quoted)
+with side:
+    panels.sources_panel(result, "ask")
+table = panels.table_panel(result, "ask")
 
 
 @st.fragment(run_every=0.9 if state.get(KEYS.playing) else None)
@@ -106,22 +121,10 @@ def replay() -> None:
     st.html(store_legend_html())
 
 
+st.subheader("The walk, step by step")
 replay()
 
-main, side = st.columns(2, gap="large")
-with main:
-    area = answer_area(run)
-    st.subheader(area.heading)
-    if area.html:
-        st.html(area.html)
-    else:
-        st.caption("The reasoner produced no prose.")
-    quoted = in_context_html(quoted_in_context(worker.opened, run))
-    if quoted:
-        st.html(quoted)
-with side:
-    panels.sources_panel(result, "ask")
-panels.report_downloads(result, KEYS.nav_report, KEYS.nav_report_html)
+panels.report_downloads(result, KEYS.nav_report, KEYS.nav_report_html, table)
 left, right = st.columns(2)
 left.download_button(
     "Download decision JSON",

@@ -15,6 +15,7 @@ from engine import (
     Budget,
     ConfigError,
     Edge,
+    EvidenceTable,
     Freshness,
     LLMConfig,
     ModelReasoner,
@@ -26,6 +27,7 @@ from engine import (
     build_overlay,
     contests_now,
     environment,
+    evidence_table,
     link_may_open,
     model_typer,
     notes_changed,
@@ -154,13 +156,16 @@ def _answer(
     name: str,
     bounds: tuple,
     review_key: tuple,
+    meaning: bool,
     _review: ReviewSnapshot,
     _policy=None,
     _cancel: threading.Event | None = None,
 ) -> Answer:
     w = worker(root)
     limits = Budget(*bounds)
-    del review_key  # the cache key of `_review`: a triage decision gives a fresh answer
+    # Cache keys only: a triage decision, or sentence vectors becoming ready, gives a fresh
+    # answer.
+    del review_key, meaning
     if _policy is None:
         # On the answer pool, beside other sessions' questions; a rerun drops it if queued.
         result = w.call_answer(
@@ -219,6 +224,7 @@ def ask(question: str) -> Answer:
             name=name,
             bounds=bounds,
             review_key=snapshot.key,
+            meaning=w.opened.meaning.semantic is not None,
             _review=snapshot,
             _policy=policy,
             _cancel=cancel,
@@ -325,6 +331,13 @@ def neighbourhood_page(_result: Answer, result_id: str, step: int, root: str = "
 def dag_page(_result: Answer, result_id: str, height: int) -> str:
     """The reasoning DAG page of the current result, rendered once per result."""
     return dag_html(_result.run, height=height, library=graph_library())
+
+
+@st.cache_data(show_spinner=False, max_entries=GRAPH_PAGES_KEPT)
+def paper_table(_result: Answer, result_id: str, root: str) -> EvidenceTable:
+    """The evidence table of the current result, computed once per result."""
+    w = worker(root)
+    return w.call(evidence_table, w.opened, _result)
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)

@@ -86,6 +86,9 @@ class Keys:
     audit_report: str = "audit_report"
     audit_report_html: str = "audit_report_html"
     evidence: str = "evidence"  # the cited address whose evidence the side panel shows
+    table_row: str = "table_row"  # the evidence table's open row: its paper's citekey
+    nav_table_csv: str = "nav_table_csv"
+    nav_table_md: str = "nav_table_md"
     # the Claim matrix page
     matrix_build: str = "matrix_build"
     matrix_rebuild: str = "matrix_rebuild"
@@ -101,7 +104,8 @@ class Keys:
     matrix_pick: str = "matrix_pick"
     matrix_decided: str = "matrix_decided"  # the pair just decided: kept in view until "Next"
     matrix_next: str = "matrix_next"
-    matrix_walk: str = "matrix_walk"  # the queue's order when the last decision was made
+    matrix_previous: str = "matrix_previous"
+    matrix_walk: str = "matrix_walk"  # the queue's order the reviewer walks with Next/Previous
     queue_round: str = "queue_round"  # bumped to give the queue a fresh, unticked grid
     queue_page: str = "queue_page"
     queue_seen: str = "queue_seen"
@@ -168,6 +172,7 @@ RESULT_KEYS = (
     KEYS.audit_ref,
     KEYS.url_payload,
     KEYS.evidence,
+    KEYS.table_row,
     KEYS.nav_step,
     KEYS.playing,
     KEYS.url_q,

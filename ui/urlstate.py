@@ -162,7 +162,7 @@ LIBRARY = (
 PAGE_PARAMS = {
     "matrix": MATRIX_NAMES,
     "library": tuple(p.name for p in LIBRARY),
-    "ask": ("cite",),
+    "ask": ("cite", "row"),
     "audit-dag": ("cite",),
     "dag": ("cite",),
 }

@@ -32,8 +32,6 @@ VARIABLES: dict[str, str] = {
     ENV_STATE_DIR: "the folder for this user's derived state (index seal key, encoder tables, "
     "each workspace's index, vectors and passage offsets under `caches/`); "
     "default `$XDG_STATE_HOME/synapse-review` or `~/.local/state/synapse-review`",
-    ENV_REVIEWER: "the name a triage decision is recorded under; default the operating "
-    "system's user name",
     ENV_WORKSPACE: "the workspace the app opens first; default the built SciFact demo, "
     "else the bundled momentum-lab",
     ENV_WORKSPACES_ROOT: "folders (joined by the path separator) under which a link may open "
@@ -48,6 +46,7 @@ VARIABLES: dict[str, str] = {
     ENV_LLM_BASE_URL: "the OpenAI-compatible endpoint the model reasoner and typer talk to",
     ENV_LLM_MODEL: "the model name to ask at that endpoint",
     ENV_LLM_API_KEY: "the endpoint's key; empty for a local server that needs none",
+    ENV_REVIEWER: "the name a triage decision is recorded under; default the login name",
 }
 
 

@@ -45,6 +45,7 @@ from engine.core.controls import control_names as control_names
 from engine.core.controls import format_controls as format_controls
 from engine.core.controls import reveal as reveal
 from engine.core.fold import clusters, fold_cluster
+from engine.core.memo import TextMemo
 
 # A run of non-ASCII characters, with the ASCII character before it so a combining mark
 # composes with its base letter.
@@ -474,8 +475,8 @@ def shorten(text: object, width: int) -> str:
     return flat if len(flat) <= width else flat[: width - 1].rstrip() + "…"
 
 
-# A source is checked for every claim citing it: fold it once while it stays recent.
-_fold_source = functools.lru_cache(maxsize=16)(_fold)
+# A source is checked for every claim citing it: fold it once, by content, while it stays recent.
+_fold_source = TextMemo(_fold, entries=4096, chars=2_000_000)
 _TERMINATED = re.compile(r"""[.!?]+["')\]]*\Z""")
 
 

@@ -19,6 +19,7 @@ from functools import lru_cache
 from typing import Any
 
 from engine.core.licensing import restatement_forms
+from engine.core.memo import TextMemo
 from engine.core.model import ProseCitation
 from engine.core.text import Span, TokenSpan, sentences, token_spans
 
@@ -187,14 +188,50 @@ def _parse(prose: str) -> tuple[_Sentence, ...]:
     """The sentences of the prose with their tokens; sentences cover every token."""
     # Text that folds away entirely (zero-width characters) still counts as one sentence.
     spans = sentences(prose) or (Span(0, len(prose)),)
-    starts = [span.start for span in spans]
-    grouped: list[list[TokenSpan]] = [[] for _ in spans]
-    for token in token_spans(prose):
-        grouped[max(0, bisect.bisect_right(starts, token.start) - 1)].append(token)
+    grouped = _tokens_by_sentence(prose, spans)
+    if grouped is None:
+        starts = [span.start for span in spans]
+        grouped = [[] for _ in spans]
+        for token in token_spans(prose):
+            grouped[max(0, bisect.bisect_right(starts, token.start) - 1)].append(token)
     return tuple(
         _Sentence(span, prose[span.start : span.end], tuple(words))
         for span, words in zip(spans, grouped, strict=True)
     )
+
+
+# Prose restates claims, and claims recur from answer to answer: a sentence is tokenised
+# once and kept by content, its tokens shifted to where it stands.
+_SENTENCE_TOKENS = TextMemo(lambda text: tuple(token_spans(text)), entries=4096, chars=500_000)
+_ENDS = re.compile(r"""[.!?]+["')\]]*\Z""")
+
+
+def _tokens_by_sentence(prose: str, spans: Sequence[Span]) -> list[list[TokenSpan]] | None:
+    """Each sentence's tokens read alone, or None where that might differ from the whole.
+
+    Alone is the same as in place when only ASCII white space lies between and around the
+    sentences, each starts with an ASCII character and all but the last end with a
+    terminator: no token reaches over a sentence's edge, what a token looks back at (a
+    digit before a dash) is never in the previous sentence, and every run of characters
+    the fold rewrites lies inside one sentence, folded as it is in place.
+    """
+    grouped, done = [], 0
+    for i, span in enumerate(spans):
+        text = prose[span.start : span.end]
+        gap = prose[done : span.start]
+        if (gap.strip() or not gap.isascii() or not text[:1].isascii()) or (
+            i < len(spans) - 1 and not _ENDS.search(text)
+        ):
+            return None
+        at, done = span.start, span.end
+        grouped.append(
+            [
+                TokenSpan(t.norm, t.is_number, t.start + at, t.end + at)
+                for t in _SENTENCE_TOKENS(text)
+            ]
+        )
+    rest = prose[done:]
+    return None if rest.strip() or not rest.isascii() else grouped
 
 
 def _citation_mode(

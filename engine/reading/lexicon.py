@@ -74,8 +74,17 @@ AGENT_NOUNS = frozenset(
 
 
 def relation_word(word: str) -> bool:
-    """Whether a lower-cased word relates topics (a direction, an effect or a link word)."""
-    return len(word) > 2 and word.startswith(RELATION_PREFIXES) and word not in AGENT_NOUNS
+    """Whether a lower-cased word relates topics (a direction, an effect or a link word).
+
+    "Significant" says how sure a finding is, not what relation it states (after a
+    negation it still makes a null result: see `NULL_AFTER_NEGATION`).
+    """
+    return (
+        len(word) > 2
+        and word.startswith(RELATION_PREFIXES)
+        and word not in AGENT_NOUNS
+        and not word.startswith("signific")
+    )
 
 
 # Words that state a link with no direction, weakest family first: a word says what any word

@@ -11,15 +11,17 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.core.stance import ContradictionCue
+from engine.core.text import one_line
 from engine.review.alignment import agreement_cue, contradiction_cue
 from engine.review.matrix import is_high_value
 from engine.review.measured import measured
 from engine.review.overlay import Overlay, OverlayEdge, note_text
 from engine.review.passages import passage
-from engine.review.relations import EdgeKey
+from engine.review.relations import EdgeKey, Relation
 from engine.review.stance import model
-from engine.review.synthesis import cell_material, synthesize
+from engine.review.synthesis import Material, cell_material, synthesize
 from engine.review.triage import read_log
+from engine.workspace.evidence import cite_label
 from engine.workspace.notes import Quote
 from engine.workspace.opened import OpenWorkspace
 from engine.workspace.stores import Workspace
@@ -59,6 +61,11 @@ class CellDetail:
     practice_text: str = ""
     canon_text: str = ""
     cue_words: tuple[str, ...] = ()
+    # The two notes as a reader knows them ("Author Year" or the title), and the brief as
+    # text for the screen: no address in it (the brief with ids is `brief`, for a tooltip).
+    practice_name: str = ""
+    canon_name: str = ""
+    reading: str = ""
 
 
 def cell_detail(opened: OpenWorkspace, edge: OverlayEdge, typer: str = "offline") -> CellDetail:
@@ -68,21 +75,21 @@ def cell_detail(opened: OpenWorkspace, edge: OverlayEdge, typer: str = "offline"
         high_value=is_high_value(edge.relation, edge.claim_strength, edge.confidence),
         rationale=edge.rationale,
         evidence=edge.evidence,
-        cue=_cue_label(edge.cue) if edge.relation.candidate else "",
+        cue=cue_label(edge.cue) if edge.relation.candidate else "",
         missing=material is None,
         measured=measured(edge.relation, edge.confidence, typer),
     )
     if material is None:
         return detail
-    memory = opened.workspace.note(edge.key.memory_address)
-    practice = note_text(memory) if memory is not None else material.memory_body
-    canon = edge.evidence or (material.quotes[0].body if material.quotes else material.zk_body)
+    practice, canon = compared_texts(opened, edge, material)
     detail = replace(
         detail,
         quotes=tuple(material.quotes),
         practice_text=practice,
         canon_text=canon,
         cue_words=cue_words(practice, canon, contrary=edge.relation.candidate),
+        practice_name=material.memory_title or material.memory_id,
+        canon_name=cite_label(opened.workspace, edge.key.zk_address),
     )
     if not detail.high_value:
         return detail
@@ -91,7 +98,56 @@ def cell_detail(opened: OpenWorkspace, edge: OverlayEdge, typer: str = "offline"
     if not brief.verified:
         failure = brief.check.failure.value if brief.check.failure else "failed"
         problem = f"{failure}: {brief.check.detail}".rstrip(": ")
-    return replace(detail, brief=brief.text, verified=brief.verified, problem=problem)
+    reading = reading_brief(detail, material, edge)
+    return replace(
+        detail, brief=brief.text, verified=brief.verified, problem=problem, reading=reading
+    )
+
+
+_SAYS = {
+    Relation.CONTRADICTS: "They contradict each other",
+    Relation.TENSION: "They may be in tension",
+    Relation.SUPPORTS: "The practice note agrees with it",
+    Relation.EXTENDS: "The practice note goes beyond it",
+}
+
+
+def reading_brief(detail: CellDetail, material: Material, edge: OverlayEdge) -> str:
+    """The brief as a reader reads it: both notes by name, the two sentences, the relation
+    with its cue and the typer's reason, from the same material as the verified brief.
+
+    Every part is the material's own text; only the names replace the addresses.
+    """
+    kind = f" ({material.memory_type})" if material.memory_type else ""
+    said = material.memory_body.strip() or detail.practice_text
+    # "Author Year" stands as it is; a title is set in quotation marks, as the practice's is.
+    canon = detail.canon_name
+    canon = f"“{canon}”" if canon == one_line(material.zk_title) else canon
+    page = next((q.page for q in material.quotes if q.body == detail.canon_text), None)
+    where = f", p. {page}" if page is not None else ""
+    lines = [
+        f"Our practice note “{detail.practice_name}”{kind} says: {one_line(said)}",
+        f"{canon} says: “{one_line(detail.canon_text)}”{where}",
+    ]
+    verdict = f"{_SAYS.get(edge.relation, edge.relation.value)} (confidence {edge.confidence:.2f})"
+    if detail.cue:
+        verdict += f"; cue: {detail.cue}"
+    if detail.cue_words:
+        words = " and ".join(f"“{w}”" for w in detail.cue_words)
+        verdict += f" — the word{'s' * (len(detail.cue_words) > 1)} {words}"
+    lines.append(verdict + ".")
+    if material.rationale.strip():
+        lines.append(f"Why: {one_line(material.rationale)}")
+    return "\n".join(lines)
+
+
+def compared_texts(opened: OpenWorkspace, edge: OverlayEdge, material: Material) -> tuple[str, str]:
+    """The two sides a reviewer compares: the practice note's text, and the canon sentence the
+    typer compared it with (its evidence, else the note's best quote, else its body)."""
+    memory = opened.workspace.note(edge.key.memory_address)
+    practice = note_text(memory) if memory is not None else material.memory_body
+    canon = edge.evidence or (material.quotes[0].body if material.quotes else material.zk_body)
+    return practice, canon
 
 
 def cue_words(practice: str, canon: str, *, contrary: bool = True) -> tuple[str, ...]:
@@ -106,7 +162,8 @@ def cue_words(practice: str, canon: str, *, contrary: bool = True) -> tuple[str,
     return tuple(w for w in dict.fromkeys((cue.theirs, cue.mine)) if w and w.strip())
 
 
-def _cue_label(value: str) -> str:
+def cue_label(value: str) -> str:
+    """A stored cue as words (`direction`: "opposite direction on …"), as-is if unknown."""
     try:
         return ContradictionCue(value).label
     except ValueError:
@@ -116,22 +173,22 @@ def _cue_label(value: str) -> str:
 def triage_history(
     root: str | os.PathLike[str], workspace: Workspace | None = None, *, last: int = 10
 ) -> list[dict[str, Any]]:
-    """The newest triage log lines as table rows, newest first, naming both notes by title."""
+    """The newest triage log lines as table rows, newest first, naming both notes as a reader
+    knows them ("Author Year" or the title; the address only for a note that is gone)."""
     entries = read_log(root).entries[-last:]
 
     def title(address: str) -> str:
-        note = workspace.note(address) if workspace is not None else None
-        return f"{note.title} ({address})" if note is not None and note.title else address
+        return cite_label(workspace, address) if workspace is not None else address
 
     return [
         {
             "at": e.at[:16].replace("T", " "),
-            "by": e.by,
             "decision": e.decision.value,
             "practice": title(e.edge.memory_address),
             "relation": "contradicts",
             "canon": title(e.edge.zk_address),
             "note": e.note,
+            "by": e.by,
         }
         for e in reversed(entries)
     ]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import csv
 import io
 import os
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -228,24 +228,6 @@ def sort_queue(frame: pd.DataFrame, order: QueueOrder | str = QueueOrder.PENDING
         out = out.sort_values(["_rank", "priority"], ascending=[True, False], kind="stable")
         out = out.drop(columns="_rank")
     return out.reset_index(drop=True)
-
-
-def next_open(
-    walked: Sequence[str], shown: Sequence[str], open_pairs: Collection[str], now: str | None
-) -> str | None:
-    """The pair "Next" moves to: the first open pair after `now`, wrapping round.
-
-    `walked` is the order the reviewer saw when deciding `now` (a decision re-sorts the
-    queue, moving the decided pair to the end, so the order shown after it would send
-    "Next" back to the first pair skipped); pairs `shown` now but not walked come after it.
-    Returns `now` when no other pair is open (the first shown pair when nothing is selected).
-    """
-    order = [t for t in walked if t in shown] if now in walked else []
-    order += [t for t in shown if t not in order]
-    start = order.index(now) + 1 if now in order else 0
-    ahead = order[start:] + order[:start]
-    following = next((t for t in ahead if t in open_pairs and t != now), None)
-    return following or now or (order[0] if order else None)
 
 
 @dataclass(frozen=True)

@@ -1,17 +1,18 @@
 """The contradiction triage log: an append-only record of reviewers' decisions on edges.
 
 `.synapse/triage.jsonl` holds one JSON object a line,
-`{"at", "by", "edge": {"memory_id", "zk_source", "zk_id"}, "decision", "note"}`. Lines are
-only ever appended, under an exclusive lock, each in one write followed by fsync. The log is
-shared by everyone who opens the workspace: `by` names the reviewer (`$SYNAPSE_REVIEWER`,
-else the operating system's user name) and `at` the time, in UTC.
+`{"at", "by", "edge": {"memory_id", "zk_source", "zk_id"}, "decision", "note"}` (`by`, who
+decided, is absent from older lines). Lines are only ever appended, under an exclusive lock,
+each in one write followed by fsync. The log is shared by everyone who opens the workspace:
+`by` names the reviewer (`reviewer()`) and `at` the time, in UTC.
 
-The current state is the fold of the log: each reviewer's last decision on an edge stands
-(undoing is deciding again). When reviewers' standing decisions on one edge differ, that is a
-disagreement, reported as such (`TriageLog.disagreements`), and until they agree the most
-cautious of them acts (`CAUTION`: a confirmation, which contests the literature claim,
-before anything that would leave it grounded). A line written before reviewers were named
-(no `by`) is superseded by any later decision on its edge, as it always was.
+The current state is the fold of the log: each reviewer's last decision on an edge stands,
+and a `reset` line withdraws its reviewer's (the earlier lines stay, as every line does).
+When reviewers' standing decisions on one edge differ, that is a disagreement, reported as
+such (`TriageLog.disagreements`), and until they agree the most cautious of them acts
+(`CAUTION`: a confirmation, which contests the literature claim, before anything that would
+leave it grounded), never the last one written. A line from before reviewers were named (no
+`by`) supersedes every decision before it and is superseded by any after it, as it was.
 
 Triage is the review of cross-store contradictions, and a decision says which side is wrong:
 `confirmed` asserts the practice entry contests the canon note (the literature claim is
@@ -20,7 +21,8 @@ note is the wrong side (the canon claim stays grounded, the note is flagged);
 `scope-differs` and `dismissed` say there is no contradiction to act on.
 Which contradictions contest a node for the router is decided in `engine.review.contest`:
 confirmed ones always, unreviewed overlay ones only when the workspace opts in. A later
-decision on an edge supersedes an earlier one, so undoing is deciding again.
+decision by the same reviewer supersedes their earlier one, so undoing is deciding again, or
+resetting.
 """
 
 from __future__ import annotations
@@ -44,7 +46,6 @@ from engine.workspace.layout import TRIAGE_LOCK, TRIAGE_LOG
 LOG_PATH = TRIAGE_LOG
 LOCK_PATH = TRIAGE_LOCK
 MAX_NOTE_CHARS = 10_000
-MAX_REVIEWER_CHARS = 200
 
 
 class TriageDecision(StrEnum):
@@ -60,6 +61,7 @@ class TriageDecision(StrEnum):
     FOLLOW_UP = "follow-up"  # undecided: look again later
     PRACTICE_WRONG = "practice-wrong"  # our practice note is wrong; the canon claim stands
     SCOPE_DIFFERS = "scope-differs"  # both stand: they speak of different scopes
+    RESET = "reset"  # back to unreviewed: the edge leaves the state, as if never decided
 
     @property
     def contests_canon(self) -> bool:
@@ -81,28 +83,6 @@ _SETTLED = frozenset(
     (TriageDecision.DISMISSED, TriageDecision.PRACTICE_WRONG, TriageDecision.SCOPE_DIFFERS)
 )
 
-# Which decision acts while reviewers disagree, most cautious first: a confirmation contests
-# the literature claim; a pair left to follow up stays an open contradiction; the rest let
-# the literature claim stand.
-CAUTION = (
-    TriageDecision.CONFIRMED,
-    TriageDecision.FOLLOW_UP,
-    TriageDecision.PRACTICE_WRONG,
-    TriageDecision.SCOPE_DIFFERS,
-    TriageDecision.DISMISSED,
-)
-
-
-def reviewer() -> str:
-    """Who records a decision from this process: `$SYNAPSE_REVIEWER`, else the OS user name."""
-    named = environment().reviewer
-    if named:
-        return named
-    try:
-        return getpass.getuser()
-    except (OSError, KeyError):  # no user name in the environment nor the password database
-        return ""
-
 
 @dataclass(frozen=True)
 class TriageEntry:
@@ -112,16 +92,16 @@ class TriageEntry:
     edge: EdgeKey
     decision: TriageDecision
     note: str = ""
-    by: str = ""  # the reviewer; "" on lines written before reviewers were named
+    by: str = ""  # who decided; "" on lines written before the log named anyone
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "at": self.at,
-            "by": self.by,
             "edge": self.edge.to_dict(),
             "decision": self.decision.value,
             "note": self.note,
         }
+        return out | ({"by": self.by} if self.by else {})
 
     @classmethod
     def from_dict(cls, data: object) -> TriageEntry:
@@ -129,8 +109,8 @@ class TriageEntry:
         if not isinstance(data, dict):
             raise ValueError("not a JSON object")
         note, by = data.get("note", ""), data.get("by", "")
-        if not all(isinstance(x, str) for x in (data.get("at"), note, by)):
-            raise ValueError("at, by and note must be strings")
+        if not all(isinstance(v, str) for v in (data.get("at"), note, by)):
+            raise ValueError("at, note and by must be strings")
         decision = jsonsafe.member(TriageDecision, data.get("decision"))
         if decision is None:
             raise ValueError(f"unknown decision {data.get('decision')!r}")
@@ -153,14 +133,17 @@ class TriageLog:
         return {key: acting(standing) for key, standing in self.standing().items()}
 
     def latest(self) -> dict[EdgeKey, TriageEntry]:
-        """The last entry on each edge, in key order."""
+        """The last entry on each edge that stands, in key order: a reset edge is left out."""
         last: dict[EdgeKey, TriageEntry] = {}
         for entry in self.entries:
             last[entry.edge] = entry
-        return dict(sorted(last.items()))
+        return {k: e for k, e in sorted(last.items()) if e.decision is not TriageDecision.RESET}
 
     def standing(self) -> dict[EdgeKey, tuple[TriageEntry, ...]]:
-        """Each reviewer's last entry on each edge, oldest first, in key order."""
+        """Each reviewer's standing entry on each edge, oldest first, in key order.
+
+        An edge every reviewer reset (or none decided) is left out.
+        """
         by_edge: dict[EdgeKey, dict[str, TriageEntry]] = {}
         for entry in self.entries:
             reviewers = by_edge.setdefault(entry.edge, {})
@@ -168,8 +151,9 @@ class TriageLog:
                 reviewers.clear()
             reviewers.pop("", None)  # and is superseded by any after it
             reviewers.pop(entry.by, None)
-            reviewers[entry.by] = entry
-        return {key: tuple(by_edge[key].values()) for key in sorted(by_edge)}
+            if entry.decision is not TriageDecision.RESET:
+                reviewers[entry.by] = entry
+        return {key: tuple(by_edge[key].values()) for key in sorted(by_edge) if by_edge[key]}
 
     def disagreements(self) -> dict[EdgeKey, tuple[TriageEntry, ...]]:
         """The edges whose reviewers' standing decisions differ, with those decisions."""
@@ -178,6 +162,18 @@ class TriageLog:
             for key, standing in self.standing().items()
             if len({entry.decision for entry in standing}) > 1
         }
+
+
+# Which decision acts while reviewers disagree, most cautious first: a confirmation contests
+# the literature claim; a pair left to follow up stays an open contradiction; the rest let
+# the literature claim stand.
+CAUTION = (
+    TriageDecision.CONFIRMED,
+    TriageDecision.FOLLOW_UP,
+    TriageDecision.PRACTICE_WRONG,
+    TriageDecision.SCOPE_DIFFERS,
+    TriageDecision.DISMISSED,
+)
 
 
 def acting(standing: tuple[TriageEntry, ...]) -> TriageDecision:
@@ -193,10 +189,10 @@ def record(
     note: str = "",
     by: str | None = None,
 ) -> TriageEntry:
-    """Append one decision by `by` (default: `reviewer()`) to the log of the workspace at
-    `root`; durable when it returns.
+    """Append one decision to the log of the workspace at `root`; durable when it returns.
 
-    Raises ConfigError for an unknown decision or an unusable reviewer name.
+    `by` names who decided (`reviewer()` when None). Raises ConfigError for an unknown
+    decision.
     """
     try:
         decision = TriageDecision(decision)
@@ -268,12 +264,23 @@ def practice_flags(decisions: dict[EdgeKey, TriageDecision]) -> frozenset[str]:
     return frozenset(key.memory_address for key, d in decisions.items() if d.flags_practice)
 
 
-def _check_fields(edge: EdgeKey, note: object, by: object) -> None:
+def reviewer() -> str:
+    """Who is deciding: `SYNAPSE_REVIEWER`, else the login name, else "" when neither is known.
+
+    A workspace shared on a synced folder is triaged by several people; each line says whose
+    decision it is.
+    """
+    name = environment().reviewer
+    if name:
+        return name
+    try:
+        return getpass.getuser()
+    except (OSError, KeyError):  # no login name in a bare container
+        return ""
+
+
+def _check_fields(edge: EdgeKey, note: object, by: object = "") -> None:
     """Refuse what `read_log` would later skip: empty or non-text ids, a non-text note."""
-    if not isinstance(by, str) or len(by) > MAX_REVIEWER_CHARS:
-        raise ConfigError(f"the reviewer's name must be text of at most {MAX_REVIEWER_CHARS}")
-    if by != by.strip() or any(ord(c) < 32 for c in by):
-        raise ConfigError(f"reviewer {by!r} has surrounding spaces or control characters")
     for name, value in edge.to_dict().items():
         if not isinstance(value, str) or not value.strip():
             raise ConfigError(f"{name} is empty; name the note it refers to")
@@ -283,6 +290,8 @@ def _check_fields(edge: EdgeKey, note: object, by: object) -> None:
         raise ConfigError("the triage note must be text")
     if len(note) > MAX_NOTE_CHARS:
         raise ConfigError(f"the triage note is over {MAX_NOTE_CHARS:,} characters")
+    if not isinstance(by, str) or len(by) > 200 or any(ord(c) < 32 for c in by):
+        raise ConfigError("who decided must be a name on one line, under 200 characters")
 
 
 def _ends_cleanly(log: AppFile) -> bool:

@@ -16,6 +16,10 @@ from engine.reading.words import STOP_WORDS as STOP_WORDS
 from engine.reading.words import term_counts as term_counts
 from engine.reading.words import tokens as tokens
 
+_NONE = np.zeros(0, dtype=np.int64)
+# The rarest words' postings a query's k-th best score is first looked for among.
+RAREST_ENTRIES = 256
+
 # One bag entry: a term id with its count in the title and in the body.
 BAG_DTYPE = np.dtype([("term", "<u4"), ("title", "<u2"), ("body", "<u2")])
 
@@ -93,13 +97,41 @@ class Postings:
 
     def scores(self, query: Mapping[int, int]) -> np.ndarray:
         """BM25 score of every document for a query given as term id -> count."""
-        scores = np.zeros(self.n_docs, dtype=np.float64)
+        docs, weights = [], []
         for term_id, count in sorted(query.items()):
             if 0 <= term_id < len(self.indptr) - 1:
                 start, end = self.indptr[term_id], self.indptr[term_id + 1]
-                # A term's postings hold each document once, so a fancy-indexed add is exact.
-                scores[self.docs[start:end]] += count * self.weights[start:end]
-        return scores
+                docs.append(self.docs[start:end])
+                weights.append(count * self.weights[start:end])
+        if not docs:
+            return np.zeros(self.n_docs, dtype=np.float64)
+        # One pass sums every term's weights, adding each document's in term order from 0.0
+        # in float64: the same sums, bit for bit, as one fancy-indexed add per term.
+        return np.bincount(
+            np.concatenate(docs), weights=np.concatenate(weights), minlength=self.n_docs
+        )
+
+    def rarest(self, query: Mapping[int, int]) -> np.ndarray:
+        """The documents of the query's rarest words, up to about `RAREST_ENTRIES` postings.
+
+        They hold a query's best documents more often than not: a k-th best score found
+        among them lets `top_k` pass over every document scoring less in one comparison.
+        """
+        spans = sorted(
+            (int(self.indptr[t + 1] - self.indptr[t]), int(self.indptr[t]))
+            for t in query
+            if 0 <= t < len(self.indptr) - 1
+        )
+        picked: list[np.ndarray] = []
+        total = 0
+        for size, start in spans:
+            if picked and total + size > RAREST_ENTRIES:
+                break
+            picked.append(self.docs[start : start + size])
+            total += size
+        if len(picked) < 2:
+            return picked[0] if picked else _NONE
+        return np.unique(np.concatenate(picked))  # a document counts once
 
 
 def _group_by_term(term: np.ndarray, n_terms: int) -> np.ndarray:
@@ -109,14 +141,26 @@ def _group_by_term(term: np.ndarray, n_terms: int) -> np.ndarray:
     return np.argsort(key, kind="stable")
 
 
-def top_k(scores: np.ndarray, k: int, *, allowed: np.ndarray | None = None) -> np.ndarray:
+def top_k(
+    scores: np.ndarray, k: int, *, allowed: np.ndarray | None = None, likely: np.ndarray = _NONE
+) -> np.ndarray:
     """Numbers of the best `k` documents with a positive score, best first.
 
     Ties keep document order, which is address order, so results are deterministic.
+    `likely` (document numbers, such as `Postings.rarest`) only makes it faster.
     """
-    if allowed is not None:
-        scores = np.where(allowed, scores, 0.0)
+    floor = _kth_of(scores, k, allowed, likely)
+    if floor > 0.0:
+        # The k-th best of some allowed documents: no document below it can be in the top k.
+        candidates = np.flatnonzero(scores >= floor)
+        if allowed is not None:
+            candidates = candidates[allowed[candidates]]
+        order = np.lexsort((candidates, -scores[candidates]))
+        return candidates[order[:k]]
     candidates = np.flatnonzero(scores > 0.0)
+    if allowed is not None:
+        # Filtering the few scored documents is cheaper than masking every document.
+        candidates = candidates[allowed[candidates]]
     if len(candidates) > k:
         kth = len(candidates) - k
         threshold = np.partition(scores[candidates], kth)[kth]
@@ -124,3 +168,14 @@ def top_k(scores: np.ndarray, k: int, *, allowed: np.ndarray | None = None) -> n
         candidates = candidates[scores[candidates] >= threshold]
     order = np.lexsort((candidates, -scores[candidates]))
     return candidates[order[:k]]
+
+
+def _kth_of(scores: np.ndarray, k: int, allowed: np.ndarray | None, docs: np.ndarray) -> float:
+    """The k-th best positive score among the allowed of `docs` (each once), else 0.0."""
+    if allowed is not None:
+        docs = docs[allowed[docs]]
+    values = scores[docs]
+    values = values[values > 0.0]
+    if len(values) < k or k < 1:
+        return 0.0
+    return float(np.partition(values, len(values) - k)[len(values) - k])

@@ -252,7 +252,7 @@ class Index:
         scores = loaded.postings.scores(terms)
         return [
             Hit(loaded.addresses[i], float(scores[i]), loaded.titles[i])
-            for i in top_k(scores, k, allowed=allowed)
+            for i in top_k(scores, k, allowed=allowed, likely=loaded.postings.rarest(terms))
         ]
 
     def rarity(self, terms: Iterable[str]) -> dict[str, float]:

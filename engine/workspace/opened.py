@@ -15,7 +15,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from engine.core.errors import WorkspaceError
 from engine.core.heap import give_back
-from engine.models.encoder import load_encoder
+from engine.models.encoder import EncoderChoice, load_encoder
 from engine.workspace.index import Index, UpdateStats
 from engine.workspace.index_reader import index_from_snapshot
 from engine.workspace.index_rows import note_stamp
@@ -68,10 +68,17 @@ class OpenWorkspace:
 
 
 def open_workspace(
-    path: str | os.PathLike[str], *, progress: Callable[[int, int], None] | None = None
+    path: str | os.PathLike[str],
+    *,
+    progress: Callable[[int, int], None] | None = None,
+    encoder: EncoderChoice | None = None,
 ) -> OpenWorkspace:
     """Load the workspace at `path` and update its index and sentence vectors (only what
-    changed is redone; `progress(done, total)` follows the sentences being encoded)."""
+    changed is redone; `progress(done, total)` follows the sentences being encoded).
+
+    `encoder` is the sentence encoder to bring the vectors up to date with (default: this
+    process's choice); one with none opens on words alone and encodes nothing.
+    """
     workspace = load_workspace(path)
     index = Index.open(workspace.root)
     stats = index.update(workspace)
@@ -81,7 +88,7 @@ def open_workspace(
     meaning = open_meaning(
         workspace.root,
         workspace.notes.values(),
-        load_encoder(),
+        load_encoder() if encoder is None else encoder,
         writable=writable,
         progress=progress,
     )
@@ -130,6 +137,16 @@ def notes_fingerprint(workspace: Workspace) -> str:
     return digest.hexdigest()
 
 
+@dataclass(frozen=True)
+class MeaningState:
+    """Whether a worker's sentence vectors are ready, and how far their build has come."""
+
+    ready: bool
+    building: bool
+    done: int = 0
+    total: int = 0
+
+
 class Worker:
     """An opened workspace, with three kinds of thread to call it on.
 
@@ -141,17 +158,80 @@ class Worker:
     stopped server exits whatever a call is waiting on.
     """
 
-    def __init__(self, root: str) -> None:
+    def __init__(self, root: str, *, encoder: EncoderChoice | None = None) -> None:
         self._pool = DaemonPool(1, "synapse-workspace")
         self._answer_pool = DaemonPool(ANSWER_WORKERS, "synapse-answer")
         self._model_pool = DaemonPool(MODEL_WORKERS, "synapse-model")
+        choice = load_encoder() if encoder is None else encoder
         # Opening runs on the worker's thread, so a page can draw before the load finishes.
-        self._opening: Future[OpenWorkspace] = self.submit(open_workspace, root)
+        # It opens on words alone: encoding a large library's sentences takes minutes, so
+        # the vectors are brought up to date beside it and answers use them once ready.
+        self._opening: Future[OpenWorkspace] = self.submit(
+            open_workspace, root, encoder=EncoderChoice(None, choice.notice)
+        )
+        self._encoded = (0, 0)
+        self._meaning: Future[Meaning] | None = None
+        if choice.encoder is not None:
+            self._meaning_pool = DaemonPool(1, "synapse-meaning")
+            self._meaning = self._meaning_pool.submit(self._bring_meaning, choice)
 
     @property
     def opened(self) -> OpenWorkspace:
-        """The opened workspace, waiting for the load; raises the load's WorkspaceError."""
-        return self._opening.result()
+        """The opened workspace, waiting for the load; raises the load's WorkspaceError.
+
+        On words alone, saying so, until its sentence vectors are up to date (`meaning`).
+        """
+        opened = self._opening.result()
+        if self._meaning is None:
+            return opened
+        if not self._meaning.done():
+            done, total = self._encoded
+            share = f" ({done:,}/{total:,} sentences)" if total else ""
+            notice = (
+                f"sentence vectors being brought up to date{share}; retrieval and relevance "
+                "use words alone until they are ready"
+            )
+            return replace(opened, meaning=Meaning(None, notice))
+        failed = self._meaning.exception()
+        if failed is not None:  # never stops the workspace from answering on words
+            notice = f"sentence vectors failed ({type(failed).__name__}: {failed}); words alone"
+            return replace(opened, meaning=Meaning(None, notice))
+        return replace(opened, meaning=self._meaning.result())
+
+    @property
+    def meaning(self) -> MeaningState:
+        """How far the sentence vectors are: none to build, being built, or ready."""
+        if self._meaning is None:
+            return MeaningState(ready=True, building=False)
+        return MeaningState(
+            ready=self._meaning.done(),
+            building=not self._meaning.done(),
+            done=self._encoded[0],
+            total=self._encoded[1],
+        )
+
+    def wait_meaning(self, timeout: float) -> bool:
+        """Whether the sentence vectors are ready (or none are built), after waiting up to
+        `timeout` seconds for their build."""
+        if self._meaning is not None:
+            futures.wait([self._meaning], timeout=timeout)
+        return self.meaning.ready
+
+    def _bring_meaning(self, choice: EncoderChoice) -> Meaning:
+        opened = self._opening.result()
+
+        def tick(done: int, total: int) -> None:
+            self._encoded = (done, total)
+
+        meaning = open_meaning(
+            opened.root,
+            opened.workspace.notes.values(),
+            choice,
+            writable=opened.index.path is not None,
+            progress=tick,
+        )
+        give_back()
+        return meaning
 
     def ready(self, *, wait: float = 0.0) -> bool:
         """Whether the load has finished, well or not, after waiting up to `wait` seconds."""
@@ -213,6 +293,8 @@ class Worker:
 
         self._model_pool.shutdown()
         self._answer_pool.shutdown()
+        if self._meaning is not None:
+            self._meaning_pool.shutdown()
         self.call(finish)
         self._pool.shutdown()
 

@@ -1,0 +1,69 @@
+"""BM25 postings: one pass sums every query word's weights exactly as a word-by-word sum."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine.workspace.bm25 import BAG_DTYPE, Bm25Params, Postings, top_k
+
+
+def _postings(seed: int, n_docs: int = 300, n_terms: int = 40) -> Postings:
+    rng = np.random.default_rng(seed)
+    bags = []
+    for _ in range(n_docs):
+        terms = np.sort(rng.choice(n_terms, size=rng.integers(1, 12), replace=False))
+        bag = np.empty(len(terms), dtype=BAG_DTYPE)
+        bag["term"], bag["title"] = terms, rng.integers(0, 3, len(terms))
+        bag["body"] = rng.integers(1, 9, len(terms))
+        bags.append(bag.tobytes())
+    return Postings.build(bags, n_terms=n_terms, params=Bm25Params())
+
+
+def _word_by_word(postings: Postings, query: dict[int, int]) -> np.ndarray:
+    scores = np.zeros(postings.n_docs, dtype=np.float64)
+    for term, count in sorted(query.items()):
+        if term >= len(postings.indptr) - 1:
+            continue
+        lo, hi = postings.indptr[term], postings.indptr[term + 1]
+        scores[postings.docs[lo:hi]] += count * postings.weights[lo:hi]
+    return scores
+
+
+@pytest.mark.parametrize("seed", range(5), ids=lambda s: f"corpus-{s}")
+def test_scores_equal_the_word_by_word_sum_bit_for_bit(seed: int) -> None:
+    postings = _postings(seed)
+    rng = np.random.default_rng(100 + seed)
+    for _ in range(50):
+        words = rng.choice(40, size=rng.integers(1, 9), replace=False)
+        query = {int(w): int(rng.integers(1, 4)) for w in words} | {999: 1}  # 999: unknown
+        assert postings.scores(query).tobytes() == _word_by_word(postings, query).tobytes()
+
+
+def test_an_empty_or_unknown_query_scores_nothing() -> None:
+    postings = _postings(0)
+    assert not postings.scores({}).any() and not postings.scores({-1: 1, 999: 2}).any()
+    assert postings.scores({}).shape == (postings.n_docs,)
+
+
+def test_top_k_keeps_only_allowed_positive_documents_ties_in_document_order() -> None:
+    scores = np.array([0.0, 2.0, 5.0, 2.0, 5.0, 1.0, 2.0])
+    allowed = np.array([True, True, False, True, True, True, True])
+    assert top_k(scores, 3).tolist() == [2, 4, 1]
+    assert top_k(scores, 3, allowed=allowed).tolist() == [4, 1, 3]
+    assert top_k(scores, 10, allowed=~allowed).tolist() == [2]
+
+
+@pytest.mark.parametrize("k", [1, 3, 10, 50], ids=lambda k: f"k-{k}")
+def test_the_rarest_words_hint_changes_no_result(k: int) -> None:
+    postings = _postings(7, n_docs=400, n_terms=30)
+    rng = np.random.default_rng(k)
+    allowed = rng.random(postings.n_docs) < 0.7
+    for _ in range(60):
+        words = rng.choice(30, size=rng.integers(1, 7), replace=False)
+        query = {int(w): int(rng.integers(1, 3)) for w in words}
+        scores, hint = postings.scores(query), postings.rarest(query)
+        assert len(set(hint.tolist())) == len(hint)  # each document once
+        for mask in (None, allowed):
+            want = top_k(scores, k, allowed=mask)
+            assert top_k(scores, k, allowed=mask, likely=hint).tolist() == want.tolist()

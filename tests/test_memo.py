@@ -1,0 +1,123 @@
+"""The content-keyed text memo: equal text gives the result computed once; it stays bounded."""
+
+from __future__ import annotations
+
+import bisect
+import copy
+
+import pytest
+
+from engine.api import route_payload
+from engine.core import quote, text, traceability
+from engine.core.memo import TextMemo
+from engine.core.quote import verify_quote
+from engine.core.text import Span, sentences, token_spans
+
+
+def _counting() -> tuple[TextMemo[str], list[str]]:
+    calls: list[str] = []
+
+    def upper(value: str) -> str:
+        calls.append(value)
+        return value.upper()
+
+    return TextMemo(upper, entries=3, chars=100), calls
+
+
+def test_equal_content_is_computed_once_whatever_object_holds_it() -> None:
+    memo, calls = _counting()
+    first = "".join(["cells ", "grow"])
+    second = "".join(["cells", " grow"])  # equal, a different object
+    assert first is not second
+    assert memo(first) == memo(second) == "CELLS GROW"
+    assert calls == ["cells grow"]
+
+
+def test_entries_are_bounded_least_recent_first() -> None:
+    memo, calls = _counting()
+    for word in ("a", "b", "c", "a", "d"):
+        memo(word)
+    assert len(memo) == 3
+    memo("b")  # the least recently used when "d" came in: forgotten, computed again
+    assert calls == ["a", "b", "c", "d", "b"]
+
+
+def test_characters_are_bounded_and_a_text_over_the_budget_is_never_kept() -> None:
+    memo, calls = _counting()
+    memo("x" * 60)
+    memo("y" * 60)  # 120 characters would pass the budget: the older goes
+    assert memo.size == 60 and len(memo) == 1
+    memo("z" * 101)
+    memo("z" * 101)
+    assert calls.count("z" * 101) == 2 and memo.size == 60
+
+
+@pytest.mark.parametrize(("entries", "chars"), [(0, 10), (10, 0)], ids=["no-entry", "no-char"])
+def test_an_empty_budget_is_refused(entries: int, chars: int) -> None:
+    with pytest.raises(ValueError):
+        TextMemo(str.upper, entries=entries, chars=chars)
+
+
+def test_a_payloads_sources_stay_folded_between_checks() -> None:
+    # Ten sources checked in turn, then again: the second round folds none of them.
+    sources = [f"Source {i}: the drug lowered mortality in cohort {i}." for i in range(10)]
+    for source in sources:
+        verify_quote("the drug lowered mortality", source)
+    kept = len(quote._fold_cached)
+    for source in sources:
+        assert verify_quote("the drug lowered mortality", source).verified
+    assert len(quote._fold_cached) == kept
+    assert all(source in quote._fold_cached._kept for source in sources)
+
+
+def test_routing_equal_content_twice_gives_the_same_decision() -> None:
+    abstract = "Background here. The drug lowered mortality in adults. More text follows."
+    payload = {
+        "dag": {
+            "claims": [
+                {"id": "c0", "text": "The drug lowered mortality in adults.",
+                 "kind": "restatement", "cites": ["zk:s:n0"]},
+            ],
+            "conclusion": "c0",
+            "prose_citations": [{"start": 0, "end": 37, "claim": "c0"}],
+        },
+        "prose": "The drug lowered mortality in adults.",
+        "groundings": {"zk:s:n0": {"type": "quote", "payload": {
+            "body": "The drug lowered mortality in adults.", "fulltext": abstract}}},
+        "node_bodies": {"zk:s:n0": abstract},
+    }  # fmt: skip
+    first = route_payload(payload)
+    assert first["verdict"] == "answer"
+    assert route_payload(copy.deepcopy(payload)) == first
+    assert abstract in text._fold_source._kept
+
+
+# Prose whose sentences are tokenised one by one (kept by content) must read exactly as the
+# whole prose does; where a token could reach over a sentence's end the whole is read.
+PROSE = {
+    "plain-sentences": "Cells grew. Mice died? Rates fell by 5%.",
+    "dash-after-a-terminator": "Doses were 5. -3 mg was given.",
+    "number-ends-a-paragraph": "Rates were 5\n\n-3 mg was given.",
+    "heading-before-a-dash": "RESULTS- 5 mg was given. Mice died.",
+    "leading-and-trailing-space": "  Cells grew.  Mice died.\n",
+    "marker-before-a-terminator": "Cells were ER(+). HER2- cells died.",
+    "non-ascii-prose": "Cells grew \u22125%. Mice died.",
+    "folded-lengths-change": "The \ufb01nal dose was 10\u00b2 mg. Mice di\u0301ed.",
+    "sentence-opens-non-ascii": "Cells grew 10. \u00b2H was traced.",
+    "no-break-space-between": "Cells grew.\u00a0-3 mg was given.",
+}
+
+
+@pytest.mark.parametrize("prose", PROSE.values(), ids=PROSE.keys())
+def test_sentences_tokenised_alone_read_as_the_whole_prose(prose: str) -> None:
+    spans = sentences(prose) or (Span(0, len(prose)),)
+    starts = [span.start for span in spans]
+    whole: list[list[object]] = [[] for _ in spans]
+    for token in token_spans(prose):
+        whole[max(0, bisect.bisect_right(starts, token.start) - 1)].append(token)
+    assert [list(part.words) for part in traceability._parse(prose)] == whole
+
+
+def test_a_prose_sentence_is_kept_by_content() -> None:
+    traceability._parse("Serum levels rose in site 9. Mice died.")
+    assert "Serum levels rose in site 9." in traceability._SENTENCE_TOKENS._kept
