@@ -40,10 +40,9 @@ from engine.workspace.atomic import (
     synapse_path,
     write_atomic,
 )
-from engine.workspace.layout import SYNAPSE_DIR
+from engine.workspace.layout import ID_FILE, SYNAPSE_DIR
 
 CACHES_DIR = "caches"  # under the user's state folder
-ID_FILE = f"{SYNAPSE_DIR}/workspace-id"
 INDEX_FILE = "index.sqlite"
 VECTORS_DIR = "vectors"
 PASSAGES_FILE = "passages.json"
