@@ -52,7 +52,7 @@ demo: $(DEMO)/.ready $(OVERLAY)
 
 run: demo
 	@echo "Synapse Review on http://127.0.0.1:$(PORT) (Ctrl-C stops it)"
-	$(PY) -m ui.serve --server.address 127.0.0.1 --server.port $(PORT) \
+	$(PY) -m webapp.serve --server.address 127.0.0.1 --server.port $(PORT) \
 		--server.headless true --browser.gatherUsageStats false
 
 chromium:

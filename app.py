@@ -6,21 +6,21 @@ from engine import EngineError, Worker, check_connection, environment
 from present.library import holdings_text
 from present.markup import md_escape, page_link_css, question_hint_css
 from present.views import BUDGET_HELP
-from ui import papers, services, shared
-from ui import state as app_state
-from ui.state import DEFAULTS, KEYS
+from webapp import papers, services, shared
+from webapp import state as app_state
+from webapp.state import DEFAULTS, KEYS
 
 st.set_page_config(page_title="Synapse Review", layout="wide")
 
 # Short URL paths, kept from before the pages moved to ui/, so saved links still work.
 pages = [
-    st.Page("ui/home.py", title="Start", url_path="start", default=True),
-    st.Page("ui/navigate.py", title="Navigate", url_path="ask"),
-    st.Page("ui/library.py", title="Library", url_path="library"),
-    st.Page("ui/reasoning_dag.py", title="Reasoning DAG", url_path="dag"),
-    st.Page("ui/traceability.py", title="Traceability", url_path="trace"),
-    st.Page("ui/claim_matrix.py", title="Claim matrix", url_path="matrix"),
-    st.Page("ui/audit.py", title="Audit", url_path="audit-dag"),
+    st.Page("pages/home.py", title="Start", url_path="start", default=True),
+    st.Page("pages/navigate.py", title="Navigate", url_path="ask"),
+    st.Page("pages/library.py", title="Library", url_path="library"),
+    st.Page("pages/reasoning_dag.py", title="Reasoning DAG", url_path="dag"),
+    st.Page("pages/traceability.py", title="Traceability", url_path="trace"),
+    st.Page("pages/claim_matrix.py", title="Claim matrix", url_path="matrix"),
+    st.Page("pages/audit.py", title="Audit", url_path="audit-dag"),
 ]
 page = st.navigation(pages)
 

@@ -38,7 +38,7 @@ def app_process(
     """Like `running_app`, yielding the server process too (to signal it)."""
     port = free_port()
     command = [
-        sys.executable, "-m", "ui.serve",
+        sys.executable, "-m", "webapp.serve",
         "--server.port", str(port),
         "--server.address", "127.0.0.1",
         "--server.headless", "true",

@@ -15,12 +15,12 @@ from engine.datasets.scifact import import_scifact
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = (
-    "ui/home.py",
-    "ui/navigate.py",
-    "ui/reasoning_dag.py",
-    "ui/traceability.py",
-    "ui/claim_matrix.py",
-    "ui/audit.py",
+    "pages/home.py",
+    "pages/navigate.py",
+    "pages/reasoning_dag.py",
+    "pages/traceability.py",
+    "pages/claim_matrix.py",
+    "pages/audit.py",
 )
 REPEAT = 5
 
@@ -53,14 +53,14 @@ def rendered_pages():
         os.chdir(ROOT)
         try:
             at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300).run()
-            at.switch_page("ui/navigate.py").run()
+            at.switch_page("pages/navigate.py").run()
             at.text_area(key="question").input(question)
             at.button(key="ask").click().run()  # the first ask opens the workspace and caches
             assert not at.exception, at.exception
             for page in PAGES:
                 times = sample_ms(lambda p=page: at.switch_page(p).run(), repeat=REPEAT)
                 assert not at.exception, (page, at.exception)
-                name = page.removeprefix("ui/").removesuffix(".py")
+                name = page.removeprefix("pages/").removesuffix(".py")
                 p50 = median(times)
                 yield row(
                     f"render {name} (cached answer), p50",

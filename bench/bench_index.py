@@ -20,7 +20,7 @@ import numpy as np
 from bench.timing import median, percentile, row
 from engine.datasets.scifact import finding_note, import_scifact
 from engine.datasets.sections import sectioned
-from engine.reading.words import tokens
+from engine.text.tokens import ranking_tokens
 from engine.workspace.index import Index
 from engine.workspace.stores import Workspace, load_workspace
 
@@ -113,7 +113,7 @@ def _peer(root: Path, workspace: Workspace, queries: list[str]) -> Iterator[dict
 
     notes = [note for note in workspace.notes.values() if note.store.value == "zk"]
     started = time.perf_counter()
-    peer = BM25Okapi([tokens(f"{note.title} {note.body}") for note in notes])
+    peer = BM25Okapi([ranking_tokens(f"{note.title} {note.body}") for note in notes])
     yield row("peer rank_bm25 build 50k", _since(started), "s")
     sample = queries[:: max(1, len(queries) // PEER_SAMPLE)][:PEER_SAMPLE]
     peer_ms, ours_ms, overlaps = [], [], []
@@ -121,7 +121,7 @@ def _peer(root: Path, workspace: Workspace, queries: list[str]) -> Iterator[dict
         index.search("warm up")
         for query in sample:
             started = time.perf_counter()
-            scores = peer.get_scores(tokens(query))
+            scores = peer.get_scores(ranking_tokens(query))
             best = np.lexsort((np.arange(len(notes)), -scores))[:10]
             peer_ms.append(_since(started) * 1000.0)
             theirs = {notes[i].address for i in best if scores[i] > 0}
@@ -156,15 +156,15 @@ def _bm25s(root: Path, notes: list, queries: list[str]) -> Iterator[dict]:
 
     started = time.perf_counter()
     peer = bm25s.BM25()
-    peer.index([tokens(f"{note.title} {note.body}") for note in notes], show_progress=False)
+    peer.index([ranking_tokens(f"{note.title} {note.body}") for note in notes], show_progress=False)
     yield row("peer bm25s build 50k (same tokens)", _since(started), "s")
     peer_ms, ours_ms = [], []
     with Index.open(root) as index:
         index.search("warm up")
-        peer.retrieve([tokens("warm up")], k=10, show_progress=False)
+        peer.retrieve([ranking_tokens("warm up")], k=10, show_progress=False)
         for query in queries:
             started = time.perf_counter()
-            peer.retrieve([tokens(query)], k=10, show_progress=False)
+            peer.retrieve([ranking_tokens(query)], k=10, show_progress=False)
             peer_ms.append(_since(started) * 1000.0)
             started = time.perf_counter()
             index.search(query, k=10, store="zk")

@@ -63,9 +63,9 @@ def _library_page(workspace: Path) -> tuple[float, float]:
     os.chdir(ROOT)
     try:
         at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=600).run()
-        at.switch_page("ui/library.py").run()
+        at.switch_page("pages/library.py").run()
         assert not at.exception, at.exception
-        times = sample_ms(lambda: at.switch_page("ui/library.py").run(), repeat=5)
+        times = sample_ms(lambda: at.switch_page("pages/library.py").run(), repeat=5)
     finally:
         os.chdir(cwd)
     return cold, median(times)

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 
 from bench.timing import median, percentile, row, sample_ms
 from engine.api import route_payload
-from engine.core.text import sentences
 from engine.datasets.scifact_text import restatement_payload, train_abstracts, train_sentences
+from engine.text.sentences import sentences
 
 _SIZES = ((10, 400), (100, 80), (1_000, 20))
 _TEMPLATES = (

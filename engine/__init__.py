@@ -41,7 +41,6 @@ if TYPE_CHECKING:
         environment,
     )
     from engine.core.stance import ContradictionCue, Cue, CueShape, Stance, StanceRelation
-    from engine.core.text import reveal, shorten
     from engine.core.traceability import Traceability
     from engine.core.verifiers import VerifierResult, VerifierStatus
     from engine.core.wire import Draft, parse_json, parse_payload
@@ -112,6 +111,8 @@ if TYPE_CHECKING:
     )
     from engine.review.typers import Typer, model_typer
     from engine.review.walk import next_open, previous_pair
+    from engine.text.controls import reveal
+    from engine.text.lines import shorten
     from engine.workspace.evidence import Evidence, EvidenceKind, Piece
     from engine.workspace.examples import (
         PayloadExample,
@@ -201,8 +202,6 @@ _EXPORTS: dict[str, str] = {
     "CueShape": "engine.core.stance",
     "Stance": "engine.core.stance",
     "StanceRelation": "engine.core.stance",
-    "reveal": "engine.core.text",
-    "shorten": "engine.core.text",
     "Traceability": "engine.core.traceability",
     "VerifierResult": "engine.core.verifiers",
     "VerifierStatus": "engine.core.verifiers",
@@ -282,6 +281,8 @@ _EXPORTS: dict[str, str] = {
     "model_typer": "engine.review.typers",
     "next_open": "engine.review.walk",
     "previous_pair": "engine.review.walk",
+    "reveal": "engine.text.controls",
+    "shorten": "engine.text.lines",
     "Evidence": "engine.workspace.evidence",
     "EvidenceKind": "engine.workspace.evidence",
     "Piece": "engine.workspace.evidence",

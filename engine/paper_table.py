@@ -31,12 +31,12 @@ from engine.api import Answer, sentences_stance
 from engine.core.licensing import Fit
 from engine.core.model import ClaimKind
 from engine.core.stance import Stance
-from engine.core.text import word_sequence
 from engine.core.verifiers import verify
 from engine.navigation.coverage import CoverageReport, QuestionTerms
 from engine.navigation.navigator import in_canon
 from engine.navigation.retrieval import retrieve
 from engine.reading.aims import asks
+from engine.text.tokens import word_sequence
 from engine.workspace.evidence import Evidence, cite_label, evidence
 from engine.workspace.notes import Note, Store
 from engine.workspace.opened import OpenWorkspace

@@ -30,11 +30,11 @@ from typing import Any
 
 import numpy as np
 
-from engine.core.text import tokens
 from engine.evaluation.folds import FOLDS, claim_folds, fold_of
 from engine.evaluation.scifact import load_gold
-from engine.reading.words import short_stem
 from engine.review import alignment, calibration, passages, stance
+from engine.text.stems import alignment_stem
+from engine.text.tokens import tokens
 from lab.tune_stance import ROOT, Pair, corpus, overlay_pairs, scifact_pairs
 
 MIN_DF = 8  # rarer stems fall back to the default rarity, which keeps the table small
@@ -66,7 +66,7 @@ def rarities() -> tuple[dict[str, float], float]:
     df: Counter[str] = Counter()
     for doc in docs.values():
         text = " ".join([doc["title"], *doc["sentences"]])
-        df.update({short_stem(t.norm) for t in tokens(text) if not t.is_number})
+        df.update({alignment_stem(t.norm) for t in tokens(text) if not t.is_number})
     n = len(docs)
     table = {s: round(math.log((n + 1) / (c + 1)), 3) for s, c in sorted(df.items()) if c >= MIN_DF}
     return table, round(math.log((n + 1) / (MIN_DF + 1)), 3)

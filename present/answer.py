@@ -25,7 +25,7 @@ from engine import (
 from present.markup import esc
 from present.names import node_name
 
-MATRIX_PAGE = "ui/claim_matrix.py"
+MATRIX_PAGE = "pages/claim_matrix.py"
 
 
 @dataclass(frozen=True)

@@ -110,6 +110,21 @@ def shot(page: Page, name: str, *, folder: Path = ARTIFACTS, tall: bool = False)
         wait_idle(page)
 
 
+def looks(page: Page, name: str, *, folder: Path = ARTIFACTS) -> None:
+    """Full-page shots `name-SCHEME-WIDTH` in light and dark, at 1280×800 and 800×900; the
+    page is left light at the size it had."""
+    size = page.viewport_size
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        for width, height in ((1280, 800), (800, 900)):
+            page.set_viewport_size({"width": width, "height": height})
+            wait_idle(page)
+            shot(page, f"{name}-{scheme}-{width}", folder=folder, tall=True)
+    page.emulate_media(color_scheme="light")
+    page.set_viewport_size(size)
+    wait_idle(page)
+
+
 def is_local(url: str) -> bool:
     """Whether a request stays on this machine."""
     if url.startswith(LOCAL_SCHEMES):

@@ -11,6 +11,7 @@ import pytest
 
 from engine.api import OpenWorkspace, open_workspace
 from engine.core.settings import ENV_ENCODER
+from engine.models.encoder import EncoderChoice
 from engine.workspace.caches import VECTORS_DIR, cache_folder
 from tests.workspaces import VARIANTS, built_once, make_workspace, scifact_workspace
 
@@ -96,6 +97,14 @@ def scifact_demo(tmp_path_factory) -> Iterator[Path]:
     path = built_once(tmp_path_factory, "scifact-demo", scifact_workspace)
     yield path
     _never_encoded(path)
+
+
+@pytest.fixture(scope="module")
+def demo(scifact_demo: Path) -> Iterator[OpenWorkspace]:
+    """That demo opened on words alone, for a module's tests to ask."""
+    opened = open_workspace(scifact_demo, encoder=EncoderChoice(None, "words alone"))
+    yield opened
+    opened.close()
 
 
 def _never_encoded(path: Path) -> None:

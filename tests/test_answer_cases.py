@@ -29,7 +29,7 @@ def demo_app(scifact_demo, monkeypatch) -> AppTest:
 
 def ask(at: AppTest, question: str) -> AppTest:
     if not any(t.key == "question" for t in at.text_area):
-        at.switch_page("ui/navigate.py").run()  # the app opens on its Start page
+        at.switch_page("pages/navigate.py").run()  # the app opens on its Start page
     at.text_area(key="question").input(question)
     return at.button(key="ask").click().run()
 
@@ -82,7 +82,7 @@ def test_a_topic_question_answers_about_the_topic_in_plain_words(demo_app):
         assert "covers" in banner or "never mentions" in banner
     else:
         assert "BRCA1" in html(demo_app)
-    demo_app.switch_page("ui/reasoning_dag.py").run()
+    demo_app.switch_page("pages/reasoning_dag.py").run()
     assert not demo_app.exception
     assert any(s.value.startswith("Why it") for s in demo_app.subheader)
 
@@ -113,7 +113,7 @@ def test_a_contested_answer_names_the_contradicting_note_and_links_to_the_matrix
     ask(at, SIGNAL)
     banner = verdict(at)
     assert banner.startswith("ABSTAIN") and "contradicts (not yet reviewed)" in banner
-    at.switch_page("ui/reasoning_dag.py").run()
+    at.switch_page("pages/reasoning_dag.py").run()
     lines = [m.value for m in at.markdown]
     assert any("not yet reviewed" in line and "Claim matrix" in line for line in lines)
     assert any("Claim matrix" in link.label for link in at.get("page_link"))

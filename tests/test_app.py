@@ -22,12 +22,12 @@ from tests.conftest import ROOT
 
 APP = str(ROOT / "app.py")
 PAGES = (
-    "ui/home.py",
-    "ui/navigate.py",
-    "ui/reasoning_dag.py",
-    "ui/traceability.py",
-    "ui/claim_matrix.py",
-    "ui/audit.py",
+    "pages/home.py",
+    "pages/navigate.py",
+    "pages/reasoning_dag.py",
+    "pages/traceability.py",
+    "pages/claim_matrix.py",
+    "pages/audit.py",
 )
 CRASH = "Do momentum crashes occur after market rebounds?"
 SIGNAL = "Does the momentum signal skip the most recent month?"
@@ -57,7 +57,7 @@ def slice_question(root: Path) -> str:
 
 def ask(at: AppTest, question: str) -> AppTest:
     if not any(t.key == "question" for t in at.text_area):
-        at.switch_page("ui/navigate.py").run()
+        at.switch_page("pages/navigate.py").run()
     at.text_area(key="question").input(question)
     return at.button(key="ask").click().run()
 
@@ -82,7 +82,7 @@ def visit_every_page(at: AppTest) -> None:
 def test_every_page_renders_on_momentum_lab(lab_app):
     assert not lab_app.exception
     visit_every_page(lab_app)
-    lab_app.switch_page("ui/navigate.py").run()
+    lab_app.switch_page("pages/navigate.py").run()
     ask(lab_app, CRASH)
     visit_every_page(lab_app)
 
@@ -124,7 +124,7 @@ def test_a_shared_link_answers_its_question(lab_path, monkeypatch):
     at.query_params["q"] = SIGNAL
     at.run()
     assert not at.exception
-    at.switch_page("ui/navigate.py").run()
+    at.switch_page("pages/navigate.py").run()
     assert at.text_area(key="question").value == SIGNAL
     assert banner(at).startswith("ANSWER")
 
@@ -148,20 +148,20 @@ def test_the_step_slider_redraws_the_neighbourhood(lab_app):
 
 def test_switching_pages_keeps_the_answer(lab_app):
     ask(lab_app, CRASH)
-    lab_app.switch_page("ui/reasoning_dag.py").run()
+    lab_app.switch_page("pages/reasoning_dag.py").run()
     assert banner(lab_app).startswith("ABSTAIN")
     assert "Showing the answer to" in lab_app.caption[0].value
     assert "dag-table" in html(lab_app)
     assert any("refuted source" in m.value for m in lab_app.markdown)
-    lab_app.switch_page("ui/traceability.py").run()
+    lab_app.switch_page("pages/traceability.py").run()
     assert banner(lab_app).startswith("ABSTAIN")
-    lab_app.switch_page("ui/navigate.py").run()
+    lab_app.switch_page("pages/navigate.py").run()
     assert banner(lab_app).startswith("ABSTAIN")
     assert lab_app.text_area(key="question").value == CRASH
 
 
 def route_example(at: AppTest, key: str) -> AppTest:
-    at.switch_page("ui/audit.py").run()
+    at.switch_page("pages/audit.py").run()
     at.selectbox(key="audit_example").set_value(key).run()
     at.button(key="audit_load").click().run()
     return at.button(key="audit_route").click().run()
@@ -170,7 +170,7 @@ def route_example(at: AppTest, key: str) -> AppTest:
 def test_traceability_highlights_the_orphans_of_a_known_payload(lab_app):
     route_example(lab_app, "orphan-prose")
     assert not lab_app.exception
-    lab_app.switch_page("ui/traceability.py").run()
+    lab_app.switch_page("pages/traceability.py").run()
     markup = html(lab_app)
     assert "Showing the payload routed on the Audit page." in lab_app.caption[0].value
     assert (
@@ -199,12 +199,12 @@ def test_audit_shows_the_verdict_dag_and_traceability(lab_app):
     assert banner(lab_app).startswith("HEDGED ANSWER")
     assert len(lab_app.tabs) == 2
     assert "vis.Network" in lab_app.get("iframe")[0].proto.srcdoc
-    lab_app.switch_page("ui/reasoning_dag.py").run()
+    lab_app.switch_page("pages/reasoning_dag.py").run()
     assert banner(lab_app).startswith("HEDGED ANSWER")
 
 
 def test_pages_without_a_result_say_how_to_get_one(lab_app):
-    for page in ("ui/reasoning_dag.py", "ui/traceability.py"):
+    for page in ("pages/reasoning_dag.py", "pages/traceability.py"):
         lab_app.switch_page(page).run()
         assert not lab_app.exception
         assert "Nothing to show yet" in lab_app.info[0].value
@@ -220,7 +220,7 @@ CONTRADICTION = "exp-2009-backtest|finance|z-sig-03"
 
 
 def test_matrix_builds_the_overlay_when_there_is_none(lab_app):
-    lab_app.switch_page("ui/claim_matrix.py").run()
+    lab_app.switch_page("pages/claim_matrix.py").run()
     assert "No claim overlay yet" in lab_app.info[0].value
     lab_app.button(key="matrix_build").click().run()
     assert not lab_app.exception
@@ -234,7 +234,7 @@ def test_matrix_filters_change_the_cell_count(lab_path, monkeypatch):
     save_contradiction_overlay(lab_path)
     monkeypatch.setenv("SYNAPSE_WORKSPACE", str(lab_path))
     at = AppTest.from_file(APP, default_timeout=120).run()
-    at.switch_page("ui/claim_matrix.py").run()
+    at.switch_page("pages/claim_matrix.py").run()
     assert visible_cells(at) == (2, 2)
     at.slider(key="matrix_min_conf").set_value(0.7).run()
     assert visible_cells(at) == (1, 2)
@@ -251,7 +251,7 @@ def test_matrix_cell_shows_brief_quotes_and_rationale(lab_path, monkeypatch):
     save_contradiction_overlay(lab_path)
     monkeypatch.setenv("SYNAPSE_WORKSPACE", str(lab_path))
     at = AppTest.from_file(APP, default_timeout=120).run()
-    at.switch_page("ui/claim_matrix.py").run()
+    at.switch_page("pages/claim_matrix.py").run()
     assert not at.exception
     picker = at.selectbox(key="matrix_pick")
     assert picker.value == CONTRADICTION  # pending contradictions first
@@ -275,7 +275,7 @@ def test_triage_decisions_reach_the_log_and_the_router(lab_path, monkeypatch):
     # The overlay's contradiction is unreviewed: disclosed on the answer, not contesting it.
     assert banner(at).startswith("ANSWER")
     assert "1 unreviewed contradiction against a cited source — review it" in html(at)
-    at.switch_page("ui/claim_matrix.py").run()
+    at.switch_page("pages/claim_matrix.py").run()
     at.text_input(key=f"triage_note_{CONTRADICTION}").input("The backtest predates the rule.")
     at.button(key="triage_dismissed").click().run()
     assert not at.exception
@@ -284,13 +284,13 @@ def test_triage_decisions_reach_the_log_and_the_router(lab_path, monkeypatch):
     assert "Not a contradiction" in html(at)
     assert any("Not a contradiction: “2009 backtest of the momentum book” contradicts" in c.value
                for c in at.caption)  # fmt: skip
-    at.switch_page("ui/navigate.py").run()
+    at.switch_page("pages/navigate.py").run()
     assert banner(at).startswith("ANSWER") and "unreviewed contradiction" not in html(at)
-    at.switch_page("ui/claim_matrix.py").run()
+    at.switch_page("pages/claim_matrix.py").run()
     at.button(key="triage_confirmed").click().run()
     assert len((lab_path / ".synapse" / "triage.jsonl").read_text().splitlines()) == 2
     # The answer on screen is re-routed without asking again: now contested.
-    at.switch_page("ui/navigate.py").run()
+    at.switch_page("pages/navigate.py").run()
     assert banner(at).startswith("ABSTAIN")
     assert any(c.value.startswith("Re-routed after a triage decision") for c in at.caption)
 
@@ -350,11 +350,11 @@ def test_the_dag_page_shows_the_re_routed_answer_after_a_decision(lab_path, monk
     monkeypatch.setenv("SYNAPSE_WORKSPACE", str(lab_path))
     at = AppTest.from_file(APP, default_timeout=120).run()
     ask(at, SIGNAL)
-    at.switch_page("ui/reasoning_dag.py").run()
+    at.switch_page("pages/reasoning_dag.py").run()
     assert banner(at).startswith("ANSWER")
-    at.switch_page("ui/claim_matrix.py").run()
+    at.switch_page("pages/claim_matrix.py").run()
     at.button(key="triage_confirmed").click().run()
-    at.switch_page("ui/reasoning_dag.py").run()
+    at.switch_page("pages/reasoning_dag.py").run()
     assert banner(at).startswith("ABSTAIN") and not at.exception
     assert any(c.value.startswith("Re-routed after a triage decision") for c in at.caption)
 
@@ -363,7 +363,7 @@ def test_a_triage_click_records_the_edge_selected_when_it_lands(lab_path, monkey
     save_review_overlay(lab_path)
     monkeypatch.setenv("SYNAPSE_WORKSPACE", str(lab_path))
     at = AppTest.from_file(APP, default_timeout=120).run()
-    at.switch_page("ui/claim_matrix.py").run()
+    at.switch_page("pages/claim_matrix.py").run()
     first = "exp-2009-backtest|finance|z-sig-03"
     assert at.selectbox(key="matrix_pick").value == first
     # A new selection and a click on the button drawn for the previous one, in one rerun:
@@ -385,7 +385,7 @@ def test_reviewers_who_disagree_on_a_pair_are_shown_as_such(lab_path, monkeypatc
     record(lab_path, pair, "dismissed", by="bob")
     monkeypatch.setenv("SYNAPSE_WORKSPACE", str(lab_path))
     at = AppTest.from_file(APP, default_timeout=120).run()
-    at.switch_page("ui/claim_matrix.py").run()
+    at.switch_page("pages/claim_matrix.py").run()
     assert not at.exception
     (warning,) = [w.value for w in at.warning if "Reviewers disagree" in w.value]
     assert "ann" in warning and "bob" in warning

@@ -76,7 +76,7 @@ def test_every_page_escapes_every_field_of_the_overlay_and_triage_files(lab_path
         shown = rendered_markdown(at)
         assert not [text for text in shown if UNESCAPED.search(text)], page
         assert "<img src=x" not in "\n".join(e.value for e in at.html), page
-    at.switch_page("ui/claim_matrix.py").run()
+    at.switch_page("pages/claim_matrix.py").run()
     assert any("bold" in text for text in rendered_markdown(at))  # the counts were shown
 
 
@@ -96,7 +96,7 @@ def test_an_unreadable_overlay_is_explained_escaped(lab_path, monkeypatch, overl
     (links / "claim_links.json").write_text(json.dumps(overlay), encoding="utf-8")
     monkeypatch.setenv("SYNAPSE_WORKSPACE", str(lab_path))
     at = AppTest.from_file(APP, default_timeout=120).run()
-    at.switch_page("ui/claim_matrix.py").run()
+    at.switch_page("pages/claim_matrix.py").run()
     assert not at.exception
     [info] = [e.value for e in at.info if e.value.startswith("No claim overlay yet")]
     assert "unreadable" in info and not UNESCAPED.search(info)

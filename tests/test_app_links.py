@@ -13,7 +13,7 @@ from tests.apptest import clear_caches  # noqa: F401 (empties Streamlit's caches
 from tests.test_app import APP, CRASH, banner
 from tests.test_app_url import fresh, url_of
 from tests.workspaces import make_workspace, user_bytes
-from ui.serve import take_workspaces_roots
+from webapp.serve import take_workspaces_roots
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 REFUSED = "This link names a workspace folder that has not been opened in this app."
@@ -38,7 +38,7 @@ def type_folder(at: AppTest, folder: Path) -> AppTest:
 
 def test_a_link_to_a_folder_never_opened_reads_and_writes_nothing_there(stranger):
     before = user_bytes(stranger)
-    at = fresh({"ws": str(stranger), "q": CRASH}, "ui/navigate.py")
+    at = fresh({"ws": str(stranger), "q": CRASH}, "pages/navigate.py")
     assert not at.exception
     assert not (stranger / ".synapse").exists()
     assert user_bytes(stranger) == before
@@ -50,7 +50,7 @@ def test_a_link_to_a_folder_never_opened_reads_and_writes_nothing_there(stranger
 
 
 def test_typing_the_refused_folder_opens_it_with_the_link_question(stranger):
-    at = fresh({"ws": str(stranger), "q": CRASH}, "ui/navigate.py")
+    at = fresh({"ws": str(stranger), "q": CRASH}, "pages/navigate.py")
     type_folder(at, stranger)
     assert not at.exception and not refused(at)
     assert banner(at).startswith("ABSTAIN — refuted source")
@@ -61,13 +61,13 @@ def test_a_folder_opened_in_the_sidebar_opens_from_a_link_later(stranger):
     at = AppTest.from_file(APP, default_timeout=120).run()
     type_folder(at, stranger)
     assert not at.exception and (stranger / ".synapse").is_dir()
-    later = fresh({"ws": str(stranger), "q": CRASH}, "ui/navigate.py")
+    later = fresh({"ws": str(stranger), "q": CRASH}, "pages/navigate.py")
     assert not refused(later)
     assert banner(later).startswith("ABSTAIN — refuted source")
 
 
 def test_stay_leaves_the_link_and_shows_the_open_workspace(stranger):
-    at = fresh({"ws": str(stranger), "q": CRASH}, "ui/navigate.py")
+    at = fresh({"ws": str(stranger), "q": CRASH}, "pages/navigate.py")
     assert at.button(key="link_continue").label == "Stay in default-lab"
     at.button(key="link_continue").click().run()
     assert not at.exception and not refused(at)
@@ -77,7 +77,7 @@ def test_stay_leaves_the_link_and_shows_the_open_workspace(stranger):
 
 def test_a_link_under_the_servers_workspaces_root_opens(stranger, monkeypatch):
     monkeypatch.setenv(ENV_WORKSPACES_ROOT, str(stranger.parent))
-    at = fresh({"ws": str(stranger), "q": CRASH}, "ui/navigate.py")
+    at = fresh({"ws": str(stranger), "q": CRASH}, "pages/navigate.py")
     assert not refused(at)
     assert banner(at).startswith("ABSTAIN — refuted source")
 
@@ -87,13 +87,13 @@ def test_a_link_through_a_symlink_under_the_root_leading_out_is_refused(stranger
     inside.mkdir()
     (inside / "door").symlink_to(stranger, target_is_directory=True)
     monkeypatch.setenv(ENV_WORKSPACES_ROOT, str(inside))
-    at = fresh({"ws": str(inside / "door"), "q": CRASH}, "ui/navigate.py")
+    at = fresh({"ws": str(inside / "door"), "q": CRASH}, "pages/navigate.py")
     assert not (stranger / ".synapse").exists() and refused(at)
 
 
 def test_the_bundled_examples_always_open_from_a_link(stranger):
     lab = Path(APP).parent / "examples" / "momentum-lab"
-    at = fresh({"ws": str(lab)}, "ui/home.py")
+    at = fresh({"ws": str(lab)}, "pages/home.py")
     assert not refused(at)
     assert at.text_input(key="workspace_path").value == str(lab)
 

@@ -12,7 +12,7 @@ from tests.apptest import clear_caches  # noqa: F401 (empties Streamlit's caches
 from tests.conftest import MOMENTUM_LAB, ROOT
 from tests.test_app import APP, CRASH, SIGNAL, ask, banner
 from tests.workspaces import make_workspace
-from ui.state import remembered
+from webapp.state import remembered
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -37,7 +37,7 @@ def test_an_empty_question_gets_a_message_and_no_answer(lab_app):
 
 def test_every_page_keeps_the_question_in_the_url(lab_app):
     ask(lab_app, CRASH)
-    for page in ("ui/reasoning_dag.py", "ui/claim_matrix.py", "ui/home.py"):
+    for page in ("pages/reasoning_dag.py", "pages/claim_matrix.py", "pages/home.py"):
         lab_app.query_params.clear()  # what a page switch in the browser does
         lab_app.switch_page(page).run()
         assert not lab_app.exception, page
@@ -50,7 +50,7 @@ def test_a_shared_dag_link_reproduces_the_dag(lab_path, monkeypatch):
     at.query_params["q"] = CRASH
     at.run()  # the link opens on the Start page, which shows no banner
     assert not at.exception and not labels(at)
-    at.switch_page("ui/reasoning_dag.py").run()
+    at.switch_page("pages/reasoning_dag.py").run()
     assert banner(at).startswith("ABSTAIN — refuted source")
     assert "vis.Network" in at.get("iframe")[0].proto.srcdoc
 
@@ -74,7 +74,7 @@ def test_switching_workspace_clears_the_old_results(lab_app, tmp_path):
     assert labels(lab_app) == []
     assert lab_app.text_area(key="question").value == ""
     assert "q" not in lab_app.query_params
-    lab_app.switch_page("ui/reasoning_dag.py").run()
+    lab_app.switch_page("pages/reasoning_dag.py").run()
     assert "Nothing to show yet" in lab_app.info[0].value
 
 
@@ -90,16 +90,16 @@ def test_a_folder_that_is_not_a_workspace_is_refused_and_left_untouched(lab_app,
 
 
 def test_the_audit_box_keeps_its_text_across_pages(lab_app):
-    lab_app.switch_page("ui/audit.py").run()
+    lab_app.switch_page("pages/audit.py").run()
     lab_app.text_area(key="audit_text").input('{"dag": "mine"}').run()
-    lab_app.switch_page("ui/navigate.py").run()
-    lab_app.switch_page("ui/audit.py").run()
+    lab_app.switch_page("pages/navigate.py").run()
+    lab_app.switch_page("pages/audit.py").run()
     assert lab_app.text_area(key="audit_text").value == '{"dag": "mine"}'
 
 
 def test_a_question_with_an_address_is_never_a_link(lab_app):
     ask(lab_app, "Is http://203.0.113.9/x a source for momentum crashes?")
-    lab_app.switch_page("ui/reasoning_dag.py").run()
+    lab_app.switch_page("pages/reasoning_dag.py").run()
     shown = " ".join(c.value for c in lab_app.caption)
     assert "http\u2060://203.0.113.9/x" in shown
 

@@ -50,7 +50,7 @@ def url_of(at: AppTest) -> dict[str, str]:
 
 
 @pytest.mark.parametrize(
-    "page", ["ui/navigate.py", "ui/reasoning_dag.py", "ui/traceability.py"], ids=str
+    "page", ["pages/navigate.py", "pages/reasoning_dag.py", "pages/traceability.py"], ids=str
 )
 def test_an_answer_page_comes_back_from_its_url_in_the_linked_workspace(two_labs, page):
     linked, _ = two_labs
@@ -59,19 +59,19 @@ def test_an_answer_page_comes_back_from_its_url_in_the_linked_workspace(two_labs
     assert at.text_input(key="workspace_path").value == str(linked)
     assert banner(at).startswith("ABSTAIN — refuted source")
     assert url_of(at)["ws"] == str(linked) and url_of(at)["q"] == CRASH
-    if page == "ui/navigate.py":
+    if page == "pages/navigate.py":
         assert at.text_area(key="question").value == CRASH
 
 
 def test_a_session_written_url_reproduces_navigate_with_its_open_source(two_labs):
     linked, _ = two_labs
-    at = fresh({"ws": str(linked)}, "ui/navigate.py")
+    at = fresh({"ws": str(linked)}, "pages/navigate.py")
     ask(at, SIGNAL)
     source = next(b for b in at.button if b.key.startswith("ask_cite_"))
     source.click().run()
     first = url_of(at)
     assert first["ws"] == str(linked) and first["q"] == SIGNAL and first["cite"]
-    again = fresh(first, "ui/navigate.py")
+    again = fresh(first, "pages/navigate.py")
     assert banner(again) == banner(at)
     assert url_of(again) == first
     assert "class='evidence'" in html(again)
@@ -79,7 +79,7 @@ def test_a_session_written_url_reproduces_navigate_with_its_open_source(two_labs
 
 def test_the_start_page_shows_the_linked_workspace(two_labs):
     linked, _ = two_labs
-    at = fresh({"ws": str(linked)}, "ui/home.py")
+    at = fresh({"ws": str(linked)}, "pages/home.py")
     shown = " ".join(m.value for m in at.markdown)
     assert "linked-lab" in shown and "default-lab" not in shown
 
@@ -97,7 +97,7 @@ def edge_tokens(root: Path) -> list[str]:
 def test_the_claim_matrix_filters_search_and_edge_come_back_from_the_url(two_labs):
     linked, _ = two_labs
     save_review_overlay(linked)
-    at = fresh({"ws": str(linked)}, "ui/claim_matrix.py")
+    at = fresh({"ws": str(linked)}, "pages/claim_matrix.py")
     at.multiselect(key="matrix_relations").set_value(["contradicts"]).run()
     at.text_input(key="matrix_search").input("backtest").run()
     at.slider(key="matrix_min_conf").set_value(0.5).run()
@@ -112,7 +112,7 @@ def test_the_claim_matrix_filters_search_and_edge_come_back_from_the_url(two_lab
     written = url_of(at)
     assert written["rel"] == "contradicts" and written["find"] == "backtest"
     assert written["conf"] == "0.5" and written["pending"] == "1" and written["edge"] == chosen
-    again = fresh(written, "ui/claim_matrix.py")
+    again = fresh(written, "pages/claim_matrix.py")
     assert not again.exception
     assert again.multiselect(key="matrix_relations").value == ["contradicts"]
     assert again.text_input(key="matrix_search").value == "backtest"
@@ -128,26 +128,26 @@ def test_the_claim_matrix_filters_search_and_edge_come_back_from_the_url(two_lab
 def test_the_matrix_keeps_its_filters_across_a_page_switch(two_labs):
     linked, _ = two_labs
     save_review_overlay(linked)
-    at = fresh({"ws": str(linked)}, "ui/claim_matrix.py")
+    at = fresh({"ws": str(linked)}, "pages/claim_matrix.py")
     at.text_input(key="matrix_search").input("backtest").run()
     at.query_params.clear()  # what a page switch in the browser does
-    at.switch_page("ui/navigate.py").run()
+    at.switch_page("pages/navigate.py").run()
     assert "find" not in at.query_params
     at.query_params.clear()
-    at.switch_page("ui/claim_matrix.py").run()
+    at.switch_page("pages/claim_matrix.py").run()
     assert at.text_input(key="matrix_search").value == "backtest"
     assert url_of(at)["find"] == "backtest"
 
 
 def test_a_bundled_example_audit_comes_back_from_its_url(two_labs):
     linked, _ = two_labs
-    at = fresh({"ws": str(linked)}, "ui/audit.py")
+    at = fresh({"ws": str(linked)}, "pages/audit.py")
     at.selectbox(key="audit_example").set_value("orphan-prose").run()
     at.button(key="audit_load").click().run()
     at.button(key="audit_route").click().run()
     written = url_of(at)
     assert written["example"] == "orphan-prose" and "payload" not in written
-    again = fresh(written, "ui/audit.py")
+    again = fresh(written, "pages/audit.py")
     assert banner(again) == banner(at)
     assert again.text_area(key="audit_text").value == example("orphan-prose").text
 
@@ -155,22 +155,22 @@ def test_a_bundled_example_audit_comes_back_from_its_url(two_labs):
 def test_a_pasted_audit_is_saved_in_the_workspace_and_comes_back_by_its_hash(two_labs):
     linked, _ = two_labs
     text = example("false-premise").text.replace("\n", " ")
-    at = fresh({"ws": str(linked)}, "ui/audit.py")
+    at = fresh({"ws": str(linked)}, "pages/audit.py")
     at.text_area(key="audit_text").input(text).run()
     at.button(key="audit_route").click().run()
     written = url_of(at)
     assert written["payload"] == save_payload(linked, text)  # the file the link names
-    for page in ("ui/audit.py", "ui/reasoning_dag.py"):
+    for page in ("pages/audit.py", "pages/reasoning_dag.py"):
         again = fresh(written, page)
         assert banner(again) == banner(at), page
-    assert fresh({"ws": str(linked), "payload": "0" * 20}, "ui/audit.py").warning
+    assert fresh({"ws": str(linked), "payload": "0" * 20}, "pages/audit.py").warning
 
 
 def test_a_link_with_both_an_answer_and_an_audit_shows_the_one_it_names(two_labs):
     linked, _ = two_labs
     params = {"ws": str(linked), "q": CRASH, "example": "grounded", "shows": "audit"}
-    dag = fresh(params, "ui/reasoning_dag.py")
+    dag = fresh(params, "pages/reasoning_dag.py")
     assert any("payload routed on the Audit page" in c.value for c in dag.caption)
     del params["shows"]
-    dag = fresh(params, "ui/reasoning_dag.py")
+    dag = fresh(params, "pages/reasoning_dag.py")
     assert any(CRASH in c.value for c in dag.caption)

@@ -6,25 +6,20 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
-from tests.browser_support import app_in_chromium, press_in_question, question_box, shot, wait_idle
+from tests.browser_support import (
+    app_in_chromium,
+    looks,
+    press_in_question,
+    question_box,
+    wait_idle,
+)
 
 pytestmark = pytest.mark.browser
 
 SHOTS = Path("/work/shots/triage")
 QUESTION = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
-
-
-def shots(page: Page, name: str) -> None:
-    """Light and dark, at 1280×800 and 800×900, full page."""
-    for scheme in ("light", "dark"):
-        page.emulate_media(color_scheme=scheme)
-        for width, height in ((1280, 800), (800, 900)):
-            page.set_viewport_size({"width": width, "height": height})
-            wait_idle(page)
-            shot(page, f"{name}-{scheme}-{width}", folder=SHOTS, tall=True)
-    page.emulate_media(color_scheme="light")
 
 
 def test_one_hint_a_clickable_citation_and_budget_help(lab_path: Path, tmp_path: Path):
@@ -59,7 +54,7 @@ def test_one_hint_a_clickable_citation_and_budget_help(lab_path: Path, tmp_path:
         page.wait_for_timeout(500)
         wait_idle(page)
         expect(opened).to_be_visible()
-        shots(page, "navigate-source-open")
+        looks(page, "navigate-source-open", folder=SHOTS)
 
         # Every budget setting says what it bounds.
         page.set_viewport_size({"width": 1400, "height": 1000})

@@ -110,8 +110,9 @@ def test_a_citation_opens_the_source_page_marked_and_the_report_downloads(app):
     press_in_question(page)
     expect(verdict(page).first).to_contain_text("ANSWER", timeout=60_000)
     wait_idle(page)
+    # The answer's Sources come first; the evidence table below lists the same paper again.
     source = page.get_by_role("button", name="Past winners keep beating past losers for up")
-    source.click()
+    source.first.click()
     wait_idle(page)
     panel = page.locator(".evidence")
     expect(panel).to_contain_text("Past winners keep beating past losers for up to a year, p. 2")

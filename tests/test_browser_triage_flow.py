@@ -16,7 +16,13 @@ import pytest
 from PIL import Image
 from playwright.sync_api import Page, expect
 
-from tests.browser_support import app_in_chromium, open_page, save_review_overlay, shot, wait_idle
+from tests.browser_support import (
+    app_in_chromium,
+    looks,
+    open_page,
+    save_review_overlay,
+    wait_idle,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -40,19 +46,6 @@ def press(page: Page, key: str) -> None:
     page.evaluate("() => document.activeElement && document.activeElement.blur()")
     page.keyboard.press(key)
     page.wait_for_timeout(300)  # the rerun starts after the key's click
-    wait_idle(page)
-
-
-def shots(page: Page, name: str) -> None:
-    """Light and dark, at 1280×800 and 800×900, full page."""
-    for scheme in ("light", "dark"):
-        page.emulate_media(color_scheme=scheme)
-        for width, height in ((1280, 800), (800, 900)):
-            page.set_viewport_size({"width": width, "height": height})
-            wait_idle(page)
-            shot(page, f"{name}-{scheme}-{width}", folder=SHOTS, tall=True)
-    page.emulate_media(color_scheme="light")
-    page.set_viewport_size({"width": 1400, "height": 1600})
     wait_idle(page)
 
 
@@ -97,7 +90,7 @@ def test_keys_reset_and_the_download(lab_path: Path, tmp_path: Path, monkeypatch
         press(page, "p")
         expect(heading(page)).to_contain_text(SIG)
         expect(page.get_by_text("This pair: Our practice note is wrong.")).to_be_visible()
-        shots(page, "matrix-decided")
+        looks(page, "matrix-decided", folder=SHOTS)
 
         # U resets it: a new line in the log, the pair unreviewed again, Reset disabled.
         press(page, "u")
@@ -146,7 +139,7 @@ def test_the_heatmap_follows_the_dark_theme(lab_path: Path, tmp_path: Path):
         bright = sum(counts[201:]) / sum(counts)
         assert bright < 0.05, f"{bright:.0%} of the dark heatmap is near white"
         page.emulate_media(color_scheme="light")
-        shots(page, "matrix-heatmap")
+        looks(page, "matrix-heatmap", folder=SHOTS)
 
 
 def test_an_empty_matrix_says_it_needs_practice_notes(lab_path: Path, tmp_path: Path):
@@ -164,4 +157,4 @@ def test_an_empty_matrix_says_it_needs_practice_notes(lab_path: Path, tmp_path: 
         # Built, with nothing to compare: the same words, never a bare "0 edges".
         expect(page.locator(".st-key-matrix_empty")).to_contain_text("needs practice notes")
         expect(page.get_by_test_id("stMain")).not_to_contain_text("0 edges")
-        shots(page, "matrix-empty")
+        looks(page, "matrix-empty", folder=SHOTS)

@@ -16,10 +16,10 @@ from playwright.sync_api import Page, expect
 
 from tests.browser_support import (
     app_in_chromium,
+    looks,
     open_page,
     question_box,
     save_review_overlay,
-    shot,
     wait_idle,
 )
 
@@ -32,19 +32,6 @@ SHOTS = Path("/work/shots/25c")
 
 def heading(page: Page):
     return page.get_by_test_id("stMarkdown").filter(has_text=re.compile(r"— contradicts —"))
-
-
-def shots(page: Page, name: str) -> None:
-    """Light and dark, at 1280×800 and 800×900, full page."""
-    for scheme in ("light", "dark"):
-        page.emulate_media(color_scheme=scheme)
-        for width, height in ((1280, 800), (800, 900)):
-            page.set_viewport_size({"width": width, "height": height})
-            wait_idle(page)
-            shot(page, f"{name}-{scheme}-{width}", folder=SHOTS, tall=True)
-    page.emulate_media(color_scheme="light")
-    page.set_viewport_size({"width": 1400, "height": 1600})
-    wait_idle(page)
 
 
 def test_practice_wrong_keeps_the_pair_and_the_canon_grounded(lab_path: Path, tmp_path: Path):
@@ -88,7 +75,7 @@ def test_practice_wrong_keeps_the_pair_and_the_canon_grounded(lab_path: Path, tm
         ).to_be_visible()
         lines = (lab_path / ".synapse" / "triage.jsonl").read_text().splitlines()
         assert [json.loads(x)["decision"] for x in lines] == ["practice-wrong"]
-        shots(page, "claim-matrix-detail")
+        looks(page, "claim-matrix-detail", folder=SHOTS)
 
         # "Next" moves on to the next undecided pair after this one, not back to the first
         # pair skipped (z-sig-03), although the decision re-sorted the queue.

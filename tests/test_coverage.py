@@ -7,8 +7,8 @@ from engine.navigation.coverage import (
     MentionRules,
     QuestionTerms,
     question_words,
-    stem,
 )
+from engine.text.stems import mention_stem
 
 # Document frequencies over a 1,000-note workspace: the rarer, the more a word weighs.
 DF = {"vitamin": 150, "d": 400, "deficiency": 120, "increase": 600, "risk": 500,
@@ -73,7 +73,7 @@ def test_question_framing_is_not_content(question, words):
 )
 def test_mentions_by_stem(a, b, same):
     question = QuestionTerms(a, lambda ws: dict.fromkeys(ws, 9.0), notes=NOTES)
-    assert (question.measure([b]).blocking_count == 0) is same, (stem(a), stem(b))
+    assert (question.measure([b]).blocking_count == 0) is same, (mention_stem(a), mention_stem(b))
 
 
 def test_an_empty_workspace_blocks_nothing():

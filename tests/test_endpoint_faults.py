@@ -10,9 +10,9 @@ import pytest
 
 from engine.api import ask as ask_workspace
 from engine.api import open_workspace
-from engine.core.text import sentences
 from engine.models.llm import LLMConfig, OpenAIChat
 from engine.navigation.reasoners.model import ModelReasoner
+from engine.text.sentences import sentences
 from tests.chat_server import (
     ChatServer,
     cut_mid_reply,

@@ -3,7 +3,7 @@
 import pytest
 
 from engine.core.quote import quote_needle, verify_quote
-from engine.core.text import word_sequence
+from engine.text.tokens import word_sequence
 
 # text -> what the quote matcher searches for (case folded). The tokenizer must read the
 # text exactly as it reads the folded form.

@@ -182,10 +182,10 @@ def test_the_reasoning_dag_page_shows_a_bad_references_file_instead_of_crashing(
     (lab_path / "references.json").write_text(content)
     monkeypatch.setenv("SYNAPSE_WORKSPACE", str(lab_path))
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
-    at.switch_page("ui/navigate.py").run()
+    at.switch_page("pages/navigate.py").run()
     at.text_area(key="question").input(SIGNAL)
     at.button(key="ask").click().run()
-    at.switch_page("ui/reasoning_dag.py").run()
+    at.switch_page("pages/reasoning_dag.py").run()
     assert not at.exception, at.exception
     captions = [c.value for c in at.caption]
     assert any("references.json" in c and named in c for c in captions), captions

@@ -10,7 +10,7 @@ from engine.core.licensing import (
     restatement_forms,
     why_unlicensed,
 )
-from engine.core.text import word_sequence
+from engine.text.tokens import word_sequence
 
 # Real sentences from SciFact train abstracts.
 SRGP = (

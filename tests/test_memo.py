@@ -8,10 +8,12 @@ import copy
 import pytest
 
 from engine.api import route_payload
-from engine.core import quote, text, traceability
-from engine.core.memo import TextMemo
+from engine.core import quote, traceability
 from engine.core.quote import verify_quote
-from engine.core.text import Span, sentences, token_spans
+from engine.text import sentences as text
+from engine.text.memo import TextMemo
+from engine.text.sentences import Span, sentences
+from engine.text.tokens import token_spans
 
 
 def _counting() -> tuple[TextMemo[str], list[str]]:

@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGE_FILES = sorted([ROOT / "app.py", *(ROOT / "ui").glob("*.py")])
+PAGE_FILES = sorted(
+    [ROOT / "app.py", *(ROOT / "pages").glob("*.py"), *(ROOT / "webapp").glob("*.py")]
+)
 
 
 def engine_imports(path: Path) -> list[str]:
@@ -32,4 +34,4 @@ def test_a_page_imports_only_the_engine_itself(path: Path) -> None:
 
 def test_the_check_sees_the_pages_and_their_engine_imports() -> None:
     assert {p.name for p in PAGE_FILES} >= {"app.py", "navigate.py", "audit.py", "services.py"}
-    assert "engine" in engine_imports(ROOT / "ui" / "services.py")
+    assert "engine" in engine_imports(ROOT / "webapp" / "services.py")

@@ -143,15 +143,6 @@ def test_the_table_exports_as_csv_and_markdown(papers):
     assert "“Statin use did not reduce fracture risk in this cohort.”" in text
 
 
-@pytest.fixture(scope="module")
-def demo(scifact_demo: Path) -> Iterator[OpenWorkspace]:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(ENV_ENCODER, "none")
-        opened = open_workspace(scifact_demo)
-        yield opened
-        opened.close()
-
-
 def test_on_the_demo_every_finding_is_a_quoted_finding_of_its_paper(demo):
     result = answer(demo, "What causes sepsis?")
     table = evidence_table(demo, result)

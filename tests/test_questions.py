@@ -62,7 +62,7 @@ def test_a_48_kb_link_is_refused_with_a_message_not_answered(lab_path, monkeypat
     assert not at.exception
     errors = [e.value for e in at.error]
     assert any(e.startswith("Cannot ask: the question is 48,000 characters long") for e in errors)
-    at.switch_page("ui/navigate.py").run()
+    at.switch_page("pages/navigate.py").run()
     assert not at.exception
     assert any(c.value.startswith("Ask a question") for c in at.caption)
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from engine import Cause, answer
-from engine.core.text import token_spans
 from engine.core.traceability import check_traceability, read_numbers
 from engine.navigation.coverage import CoverageReport, Term, question_words, typed_words
+from engine.text.tokens import token_spans
 from present import views
 from present.gallery import example
 

@@ -5,8 +5,8 @@ import pytest
 
 from engine.api import route_payload
 from engine.core.quote import verify_quote
-from engine.core.text import word_sequence
 from engine.review.figures import untraced_figures
+from engine.text.tokens import word_sequence
 from tests import values
 
 REF = "zk:lab:n1"

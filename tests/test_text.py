@@ -1,6 +1,7 @@
 import pytest
 
-from engine.core.text import numbers, sentences, token_spans, tokens, word_sequence
+from engine.text.sentences import sentences
+from engine.text.tokens import numbers, token_spans, tokens, word_sequence
 
 
 def split(text):

@@ -2,25 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
-from engine.api import OpenWorkspace, ask, open_workspace
-from engine.core.settings import ENV_ENCODER
+from engine.api import ask
 from engine.reading.aims import asks
 from engine.review.claim_stance import pair_stance
-
-
-@pytest.fixture(scope="module")
-def demo(scifact_demo: Path) -> Iterator[OpenWorkspace]:
-    # On words alone (the autouse fixture that says so runs after a module fixture).
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(ENV_ENCODER, "none")
-        opened = open_workspace(scifact_demo)
-        yield opened
-        opened.close()
 
 
 @pytest.mark.parametrize(

@@ -32,7 +32,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from engine.core.licensing import extractively_licensed
-from engine.core.text import sentences, word_sequence
+from engine.text.lexicon import SCOPE_FRAMES, SUBJECT_FRAMES
+from engine.text.sentences import sentence_texts
+from engine.text.tokens import word_sequence
 
 Words = tuple[str, ...]
 
@@ -58,22 +60,6 @@ BLOCKERS = (
     | frozenset({"±", "≈", "×"})
 )
 
-# Words that set a scope, condition or time frame ("in Japan", "during 2008", "among
-# women", "recently"): in one subject only, the premises do not say the same thing.
-_FRAMES = frozenset(
-    """
-    in at on among amongst during after before since until till for with within when
-    whenever while where across by via through throughout amid except excluding
-    including only if unless once following given despite against outside inside
-    today yesterday tomorrow recently previously currently now then later earlier
-    initially finally formerly ago
-    """.split()  # noqa: SIM905
-)
-# In a subject a time noun is a frame too ("last year momentum"); after a number it is the
-# rate's unit ("1.2% a month").
-_SUBJECT_FRAMES = _FRAMES | frozenset(
-    "year years month months week weeks day days decade decades quarter quarters".split()  # noqa: SIM905
-)
 # A number beside these is a rank or a position, never an amount: rank 1 is the top.
 _RANKS = frozenset(
     "rank ranked ranks ranking rankings position positions place placed placing tier".split()  # noqa: SIM905
@@ -133,7 +119,7 @@ def why_unproven(deduction: str, support: Sequence[str]) -> Unlike | None:
 
 def _kinds(deduction: str, support: Sequence[str]) -> Proof | Unlike:
     texts = [text for text in support if text.strip()]
-    parts = [deduction[s.start : s.end] for s in sentences(deduction)]
+    parts = list(sentence_texts(deduction))
     if not parts or not texts:
         return Unlike.NO_COMPARISON
     kinds = []
@@ -160,7 +146,11 @@ class _Stated:
 def _compares(part: str, texts: Sequence[str]) -> Unlike | None:
     """None when `part` compares two premises' numbers and holds; otherwise why not."""
     words = word_sequence(part)
-    stated = [s for s in map(_stated, _sentences(texts)) if s is not None]
+    stated = [
+        s
+        for s in map(_stated, (s for text in texts for s in sentence_texts(text)))
+        if s is not None
+    ]
     if len(words) == 3 and words[1] in _COMPARATORS:
         return _arithmetic(words, stated)
     hits = [i for i, w in enumerate(words[:-1]) if w in _MORE | _LESS and words[i + 1] == "than"]
@@ -203,14 +193,14 @@ def _like(
 ) -> Unlike | None:
     """Why two premises' numbers may not be compared, or None when they say like of like."""
     own = left[: len(left) - (len(second.before) - len(subject))]
-    if _SUBJECT_FRAMES.intersection(own) or _SUBJECT_FRAMES.intersection(subject):
+    if SUBJECT_FRAMES.intersection(own) or SUBJECT_FRAMES.intersection(subject):
         return Unlike.FRAME  # a scope or time frame belongs to one subject only
     if not (_magnitude(first) and _magnitude(second)):
         return Unlike.NOT_MAGNITUDE
     if first.after != second.after:
         tails = set(first.after) | set(second.after)
-        return Unlike.FRAME if _FRAMES.intersection(tails) else Unlike.UNITS
-    if _FRAMES.intersection(first.after) and not said:
+        return Unlike.FRAME if SCOPE_FRAMES.intersection(tails) else Unlike.UNITS
+    if SCOPE_FRAMES.intersection(first.after) and not said:
         return Unlike.FRAME  # the comparison drops the frame both premises hold
     if not _same_kind(first.number, second.number):
         return Unlike.UNITS
@@ -260,10 +250,6 @@ def _arithmetic(words: Words, stated: list[_Stated]) -> Unlike | None:
         "!=": x != y,
     }[_COMPARATORS[op]]
     return None if holds else Unlike.DOES_NOT_HOLD
-
-
-def _sentences(texts: Sequence[str]) -> list[str]:
-    return [text[s.start : s.end] for text in texts for s in sentences(text)]
 
 
 def _stated(sentence: str) -> _Stated | None:

@@ -1,7 +1,7 @@
 """Extractive licensing: whether a source says a claim, as a whole sentence or independent clause.
 
 A claim is licensed by a source text when every sentence of the claim has the word sequence
-(see `engine.core.text`: case, punctuation and spacing aside, every meaning-bearing token
+(see `engine.text.tokens`: case, punctuation and spacing aside, every meaning-bearing token
 kept) of a *licensing unit* of the source: a whole sentence, or a whole independent clause
 of one (a question licenses only the same question, and never splits). A contiguous run of
 words is not enough: "vitamin D prevents tuberculosis" sits inside "We found no evidence
@@ -18,10 +18,10 @@ never split):
 - each piece has at least three tokens and no top-level comma of its own (so a list
   `A, B, and C` or an introductory phrase `In mice, …` that may scope over every piece
   never splits);
-- no piece opens with a restricting or subordinating word (`_ONSETS`: `only`, `not`,
+- no piece opens with a restricting or subordinating word (`RESTRICTING_ONSETS`: `only`, `not`,
   `except`, `unless`, `if`, `when`, a preposition …), so `…, but only in mice` and `…, and
   not in rats` keep the sentence whole;
-- no piece but the last holds a word that can take scope over what follows (`_SCOPE`:
+- no piece but the last holds a word that can take scope over what follows (`SCOPE_WORDS`:
   complementisers and subordinators such as `that`, `whether`, `if`, `because`), so
   `These data suggest that A; B` and `If A, B and C` keep the sentence whole.
 
@@ -41,8 +41,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 
-from engine.core.text import sentences, whole_sentences_at, word_sequence
 from engine.core.typos import same_marks, typo_in
+from engine.text.lexicon import RESTRICTING_ONSETS, SCOPE_WORDS
+from engine.text.sentences import sentence_texts, whole_sentences_at
+from engine.text.tokens import word_sequence
 
 Words = tuple[str, ...]
 # Marks a question's word sequence; no token is ever this string.
@@ -50,25 +52,6 @@ _ASKED = "\x00?"
 
 _SPLIT = re.compile(r";\s*|,\s*(?:and|but|whereas|yet)\s+|\s+whereas\s+", re.IGNORECASE)
 _MIN_CLAUSE = 3
-# Words that, opening a piece, restrict or subordinate it (or leave it a fragment).
-_ONSETS = frozenset(
-    """
-    only not no nor neither never none except excluding unless if when whenever whether once
-    until provided given assuming solely exclusively mainly mostly primarily largely partly
-    partially particularly especially even just merely almost nearly
-    in on at for with without among amongst during after before under over within between
-    from to by of via through throughout across against than as upon into despite following
-    compared relative versus vs
-    """.split()  # noqa: SIM905
-)
-# Words that, inside an earlier piece, may take scope over the pieces after it.
-_SCOPE = frozenset(
-    """
-    that whether if unless when whenever because since although though while whilst once
-    until provided assuming whereby suggest suggests suggested suggesting hypothesis
-    hypothesize hypothesized hypothesise hypothesised
-    """.split()  # noqa: SIM905
-)
 
 
 def independent_clauses(sentence: str) -> tuple[str, ...]:
@@ -83,9 +66,13 @@ def independent_clauses(sentence: str) -> tuple[str, ...]:
         return ()
     for i, piece in enumerate(pieces):
         words = word_sequence(piece)
-        if len(words) < _MIN_CLAUSE or words[0] in _ONSETS or _has_top_level_comma(piece):
+        if (
+            len(words) < _MIN_CLAUSE
+            or words[0] in RESTRICTING_ONSETS
+            or _has_top_level_comma(piece)
+        ):
             return ()
-        if i < len(pieces) - 1 and _SCOPE.intersection(words):
+        if i < len(pieces) - 1 and SCOPE_WORDS.intersection(words):
             return ()
     return tuple(pieces)
 
@@ -126,11 +113,6 @@ def _is_question(sentence: str) -> bool:
     return sentence.rstrip().rstrip("\"')]").endswith("?")
 
 
-@lru_cache(maxsize=1024)
-def _sentence_texts(text: str) -> tuple[str, ...]:
-    return tuple(text[span.start : span.end] for span in sentences(text))
-
-
 @dataclass(frozen=True)
 class _Source:
     """A source's sentences: their texts and whole-sentence forms, for licensing lookups."""
@@ -142,7 +124,7 @@ class _Source:
 
 @lru_cache(maxsize=64)
 def _source(source: str) -> _Source:
-    texts = _sentence_texts(source)
+    texts = sentence_texts(source)
     grouped = [word_sequence(text) for text in texts]
     wholes = []
     for text, words in zip(texts, grouped, strict=True):
@@ -174,7 +156,7 @@ def _joined(words: Words) -> str:
 def claim_sentences(claim: str) -> tuple[Words, ...]:
     """The word sequences of the claim's sentences, a question's marked as asked."""
     out = []
-    for sentence in _sentence_texts(claim):
+    for sentence in sentence_texts(claim):
         words = word_sequence(sentence)
         if words:
             out.append((*words, _ASKED) if _is_question(sentence) else words)
@@ -214,7 +196,7 @@ def licensable_part(quote: str, source: str) -> str | None:
     if _verbatim_sentences(quote, source):
         return quote.strip()
     kept = []
-    for sentence in _sentence_texts(quote):
+    for sentence in sentence_texts(quote):
         words = word_sequence(sentence)
         if not words:
             continue
@@ -269,7 +251,7 @@ def restatement_forms(claim: str) -> tuple[Words, ...]:
     soundly, so an atom never loses the restriction or condition it was stated under.
     """
     forms = [word_sequence(claim)]
-    for sentence in _sentence_texts(claim):
+    for sentence in sentence_texts(claim):
         forms.append(word_sequence(sentence))
         forms.extend(word_sequence(clause) for clause in independent_clauses(sentence))
     return tuple(dict.fromkeys(form for form in forms if form))
@@ -278,7 +260,7 @@ def restatement_forms(claim: str) -> tuple[Words, ...]:
 def clause_atoms(claim: str) -> tuple[str, ...]:
     """The atomic facts of a claim as text: each sentence, or its independent clauses."""
     atoms: list[str] = []
-    for sentence in _sentence_texts(claim):
+    for sentence in sentence_texts(claim):
         atoms.extend(independent_clauses(sentence) or (sentence,))
     return tuple(atoms)
 
@@ -296,7 +278,7 @@ def why_unlicensed(claim: str, sources: Iterable[str]) -> str:
     texts = [source for source in sources if source.strip()]
     if not texts:
         return "nothing cited holds text to restate"
-    sentences_of = [s for source in texts for s in _sentence_texts(source)]
+    sentences_of = [s for source in texts for s in sentence_texts(source)]
     parts = list(claim_sentences(claim))
     if not parts:
         return "the claim has no words to license"
@@ -361,11 +343,11 @@ def respelt(claim: str, source: str) -> str | None:
     known = frozenset(word_sequence(source))
     units = [
         (word_sequence(unit), unit)
-        for sentence in _sentence_texts(source)
+        for sentence in sentence_texts(source)
         for unit in (sentence, *independent_clauses(sentence))
     ]
     out = []
-    for sentence in _sentence_texts(claim):
+    for sentence in sentence_texts(claim):
         words = word_sequence(sentence)
         hit = next(
             (

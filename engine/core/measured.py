@@ -15,7 +15,8 @@ Anything else stays below green: the restatement floor leaves it at most inferre
 from __future__ import annotations
 
 from engine.core.deduction import BLOCKERS
-from engine.core.text import sentences, tokens
+from engine.text.sentences import sentences
+from engine.text.tokens import tokens
 
 # Words naming an aggregate, by the aggregate `engine.core.evidence.recompute` computes.
 AGGREGATE_WORDS = {

@@ -14,10 +14,11 @@ from itertools import accumulate
 from rapidfuzz import fuzz
 
 from engine.core.errors import ConfigError
-from engine.core.fold import MINUS_LIKE, SOFT_HYPHEN, SUPERSCRIPT, fold_cluster
-from engine.core.memo import TextMemo
-from engine.core.text import bidi_controls, control_names, marks_end, sign_start
 from engine.core.typos import negation, same_marks, typo_in
+from engine.text.controls import bidi_controls, control_names
+from engine.text.fold import MINUS_LIKE, SOFT_HYPHEN, SUPERSCRIPT, fold_cluster
+from engine.text.memo import TextMemo
+from engine.text.tokens import marks_end, sign_start
 
 DEFAULT_FUZZY_FLOOR = 90.0
 ANNOTATION_COVERAGE = 90.0

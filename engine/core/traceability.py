@@ -2,7 +2,7 @@
 
 A sentence is licensed when its word sequence equals a claim's whole word sequence, one of
 its sentences or one of its independent clauses (see `engine.core.licensing`): verbatim up
-to case, punctuation and spacing, every meaning-bearing token kept (`engine.core.text`).
+to case, punctuation and spacing, every meaning-bearing token kept (`engine.text.tokens`).
 Licensing never pools words across claims, so a paraphrase or a synthesis of two claims is
 an orphan by design.
 """
@@ -19,9 +19,10 @@ from functools import lru_cache
 from typing import Any
 
 from engine.core.licensing import restatement_forms
-from engine.core.memo import TextMemo
 from engine.core.model import ProseCitation
-from engine.core.text import Span, TokenSpan, sentences, token_spans
+from engine.text.memo import TextMemo
+from engine.text.sentences import Span, sentences
+from engine.text.tokens import TokenSpan, token_spans
 
 Words = tuple[str, ...]
 

@@ -12,7 +12,8 @@ from collections.abc import Container
 
 from rapidfuzz.distance import OSA
 
-from engine.core.text import word_sequence
+from engine.text.lexicon import NEGATIONS
+from engine.text.tokens import word_sequence
 
 _SPELLING = re.compile(r"[-' ]")
 _DIGITS = re.compile(r"\d+")
@@ -22,10 +23,6 @@ def _pairs(spec: str) -> tuple[tuple[str, str], ...]:
     return tuple((left, right) for left, _, right in (pair.partition("/") for pair in spec.split()))
 
 
-_NEGATIONS = frozenset(
-    "not no nor never without none neither nobody nothing nowhere cannot dont doesnt didnt isnt"  # noqa: SIM905
-    " arent wasnt werent cant couldnt wont wouldnt shouldnt hasnt havent hadnt mustnt".split()
-)
 # Negating prefix -> shortest remainder it is checked on ("a" only on longer words).
 _NEGATING_PREFIXES = {"non": 3, "un": 3, "in": 3, "im": 3, "ir": 3, "il": 3, "dis": 3, "anti": 3}
 _NEGATING_PREFIXES |= {"de": 3, "a": 5}
@@ -92,7 +89,7 @@ def typo_of(said: str, source: str) -> bool:
     a, b = _SPELLING.sub("", said), _SPELLING.sub("", source)
     if a == b:
         return True
-    negated = {said, source} & _NEGATIONS or said.endswith("n't") or source.endswith("n't")
+    negated = {said, source} & NEGATIONS or said.endswith("n't") or source.endswith("n't")
     if negated or _opposed(a, b) or _opposed(b, a) or _negated_compound(said, source):
         return False
     distance = OSA.distance(a, b)
@@ -146,23 +143,23 @@ def _negated_compound(said: str, source: str) -> bool:
         return False
     if len(ours) == len(theirs):
         return any(
-            x != y and (_opposed(x, y) or _opposed(y, x) or {x, y} & _NEGATIONS)
+            x != y and (_opposed(x, y) or _opposed(y, x) or {x, y} & NEGATIONS)
             for x, y in zip(ours, theirs, strict=True)
         )
     longer, shorter = (ours, theirs) if len(ours) > len(theirs) else (theirs, ours)
     extra = [part for part in longer if part not in shorter]
-    return any(part in _NEGATING_PREFIXES or part in _NEGATIONS for part in extra)
+    return any(part in _NEGATING_PREFIXES or part in NEGATIONS for part in extra)
 
 
 def negation(word: str) -> bool:
     """Whether `word` negates what follows it (not, never, can't, ...)."""
-    return word.replace("'", "") in _NEGATIONS or word.endswith("n't")
+    return word.replace("'", "") in NEGATIONS or word.endswith("n't")
 
 
 def same_marks(needle: str, window: str) -> bool:
     """Whether quote and source window carry the same numbers, signs, exponents and markers.
 
-    Compared with the tokenizer the licensing floor uses (`engine.core.text`), so a quote
+    Compared with the tokenizer the licensing floor uses (`engine.text.tokens`), so a quote
     the fuzzy check accepts never differs from its source in a token the floor would see.
     """
     return _marks(needle) == _marks(window)

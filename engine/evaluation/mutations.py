@@ -15,8 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from engine.core.text import word_sequence
 from engine.datasets.scifact_text import TrainSentence
+from engine.text.tokens import word_sequence
 
 
 class Shape(StrEnum):

@@ -14,10 +14,10 @@ import random
 import re
 from collections.abc import Callable
 
-from engine.core.fold import MINUS_LIKE
-from engine.core.text import word_sequence
 from engine.datasets.scifact_text import TrainSentence
 from engine.evaluation.mutations import Mutant, Shape, negation_deletion, number_change, register
+from engine.text.fold import MINUS_LIKE
+from engine.text.tokens import word_sequence
 
 Control = Callable[[TrainSentence, random.Random], list[Mutant]]
 # Controls per family: unmutated claims of the family's shape that must answer grounded.

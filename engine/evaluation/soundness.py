@@ -23,7 +23,6 @@ from typing import Any
 
 from engine.api import route_payload
 from engine.core.quote import verify_quote
-from engine.core.text import word_sequence
 from engine.datasets.scifact_text import TrainSentence, restatement_payload
 from engine.evaluation.mutations import FAMILIES, FamilyScore
 from engine.evaluation.mutations_grounds import CONTROLS
@@ -31,6 +30,7 @@ from engine.evaluation.mutations_signs import FRAME_FAMILIES
 from engine.evaluation.soundness_index import index_tampering
 from engine.evaluation.soundness_payloads import mutant_payloads, write_ground_files
 from engine.evaluation.soundness_pdf import pdf_families
+from engine.text.tokens import word_sequence
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import re
-import unicodedata
 from pathlib import Path
 
+from engine.text.fold import ascii_fold
 from engine.workspace.notes import is_address_safe
 
 # 255 bytes of a file name, less the longest suffix written after a key
@@ -64,7 +64,7 @@ def bbt_citekey(last_name: str, year: int | str | None, title: str) -> str:
 
 
 def _plain(text: str) -> str:
-    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+    folded = ascii_fold(text).lower()
     return " ".join(re.sub(r"[^a-z0-9 ]+", " ", folded).split())
 
 
@@ -82,7 +82,7 @@ def citekey_from_name(name: str) -> str:
         key = bbt_citekey(author, zotero.group("year"), zotero.group("title"))
         if key and citekey_problem(key) is None:
             return key
-    ascii_only = unicodedata.normalize("NFKD", stem).encode("ascii", "ignore").decode()
+    ascii_only = ascii_fold(stem)
     key = re.sub(r"[^A-Za-z0-9_.+-]+", "-", ascii_only)
     key = re.sub(r"\.{2,}", ".", key).strip("-.")
     if len(key) > _CUT_TO:

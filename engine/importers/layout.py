@@ -27,6 +27,8 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from engine.text.lexicon import LINE_END_NEGATING_PREFIXES, LINE_END_NEGATIONS
+
 # A word split across lines: letters, an optional space, a hyphen (ASCII, soft or Unicode),
 # the line break, and the letters the next line goes on with.
 _SPLIT = re.compile(
@@ -37,14 +39,6 @@ _DIGITS = re.compile(r"\d+")
 # A running line repeats on at least this share of pages, and on at least this many.
 RUNNING_SHARE = 0.5
 RUNNING_MIN_PAGES = 3
-# Words that carry a negation on their own, and prefixes that make one: a line-end split
-# never glues them to the word before.
-NEGATIONS = frozenset(
-    {"not", "no", "non", "nor", "never", "none", "neither", "nothing", "nobody", "without"}
-    | {"cannot", "lack", "lacks", "lacking", "absent", "fail", "fails", "failed"}
-)
-# "in-" and "im-" are left out: "contain-" / "ing" is the commonest split there is.
-NEGATING_PREFIXES = ("un", "non", "dis", "anti", "counter")
 # A line that ends with one of these, or with a comma or a colon, goes on in the next.
 _GOES_ON = frozenset(
     {"a", "an", "the", "that", "which", "who", "whom", "whose", "whether", "if", "than"}
@@ -117,9 +111,9 @@ def _negating(left: str, right: str, seen: Counter[str]) -> bool:
     """True when `right` is a negation, or a word a negating prefix makes: the prefix on a
     word the document has ("un" + "safe"), after a word of its own ("adults")."""
     word = right.lower()
-    if word in NEGATIONS:
+    if word in LINE_END_NEGATIONS:
         return True
-    prefix = next((p for p in NEGATING_PREFIXES if word.startswith(p)), None)
+    prefix = next((p for p in LINE_END_NEGATING_PREFIXES if word.startswith(p)), None)
     if prefix is None:
         return False
     stem = word[len(prefix) :]

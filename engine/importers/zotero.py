@@ -16,7 +16,6 @@ import json
 import os
 import re
 import time
-import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +35,7 @@ from engine.importers.zotero_db import (
     ZoteroLibrary,
     read_items,
 )
+from engine.text.fold import ascii_fold
 from engine.workspace.import_reports import ImportProblem, ProblemKind, problem_kind
 from engine.workspace.import_writer import ImportWriter
 from engine.workspace.layout import CANON_DIR, SOURCES_DIR
@@ -409,7 +409,7 @@ class _Writer:
 
 
 def _ascii(text: str) -> str:
-    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+    plain = ascii_fold(text).lower()
     return re.sub(r"[^a-z0-9 ]+", "", plain)
 
 

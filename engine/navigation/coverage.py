@@ -25,14 +25,17 @@ from engine.navigation.spelling import (
     spells_out,
     split_compound,
 )
-from engine.reading.lexicon import (
+from engine.reading.rarity import Rarity
+from engine.text.lexicon import (
     DEGREE_WORDS,
+    QUESTION_FRAME_PHRASES,
+    QUESTION_FRAME_WORDS,
     direction,
     link_strength,
     relation_word,
 )
-from engine.reading.rarity import Rarity
-from engine.reading.words import mentions, stem, surface_words, tokens
+from engine.text.stems import mention_stem, mentions
+from engine.text.tokens import ranking_tokens, surface_words
 
 # A question word is salient when its rarity, ln((N + 1) / (df + 1)), reaches this share of
 # the rarest possible, ln(N + 1): on the 6,000-note SciFact demo, at most four notes
@@ -50,44 +53,6 @@ TOPIC_FLOOR = 0.46
 # HPV testing in a paper that mentions vaccines once is not green).
 DISTINCT_SHARE = 0.5
 
-# Words that frame a question rather than say what it is about.
-_FRAME_WORDS = frozenset(
-    [
-        "knowledge",
-        "base",
-        "say",
-        "says",
-        "said",
-        "tell",
-        "know",
-        "known",
-        "literature",
-        "claim",
-        "claims",
-        "true",
-        "whether",
-        "please",
-        "explain",
-        "describe",
-        "summarise",
-        "summarize",
-        "reviewing",
-    ]
-)
-# Phrases that frame a question wherever they stand: who asks, why, and where they look.
-_FRAME_PHRASES = re.compile(
-    r"\b(?:what\s+(?:does|do|did)\s+(?:the\s+)?(?:knowledge\s+base|literature|corpus|"
-    r"evidence|workspace)\s+(?:say|says|tell(?:\s+us)?)(?:\s+(?:about|on))?|"
-    r"(?:i\s*(?:'|’)?\s*m\s+|i\s+am\s+|we\s*(?:'|’)?\s*re\s+|we\s+are\s+)?reviewing"
-    r"(?:\s+(?:what\s+is\s+known|the\s+(?:literature|evidence))(?:\s+(?:about|on))?)?|"
-    r"what\s+is\s+(?:currently\s+)?known(?:\s+(?:about|on))?|"
-    r"(?:is|was)\s+it\s+(?:true|the\s+case)\s+that|"
-    r"(?:is|are)\s+there\s+(?:any\s+)?(?:evidence|data|proof)\s+(?:that|of|for)|"
-    r"(?:can|could)\s+you\s+tell\s+me(?:\s+about)?|tell\s+me(?:\s+about)?|"
-    r"according\s+to\s+(?:the\s+)?(?:literature|evidence|knowledge\s+base|sources|"
-    r"studies|research)|in\s+the\s+(?:literature|knowledge\s+base))\b",
-    re.IGNORECASE,
-)
 # A question asks; a claim states. These openings make a sentence a question.
 _ASKING = re.compile(
     r"^\s*(?:what|which|who|whom|whose|when|where|why|how|does|do|did|is|are|was|were|can|"
@@ -274,7 +239,7 @@ class QuestionTerms:
         rarest = max(self.weights.values(), default=0.0)
         self.salient_rarity = min(share * scale, max(TOPIC_FLOOR * scale, topic * rarest))
         self.distinct_rarity = DISTINCT_SHARE * scale
-        self._stems = {w: stem(w) for w in words}
+        self._stems = {w: mention_stem(w) for w in words}
         self.rules = rules or MentionRules()
         # Question word -> the corpus word it is a typo of; only with `known` (an index).
         self.corrections: dict[str, str] = {}
@@ -285,7 +250,7 @@ class QuestionTerms:
                 fixed = correction(word, known, min_length=self.rules.min_correct_len)
                 if fixed is not None:
                     self.corrections[word] = fixed
-        self._fixed = {w: stem(c) for w, c in self.corrections.items()}
+        self._fixed = {w: mention_stem(c) for w, c in self.corrections.items()}
         # A corrected word is named as the sources spell it ("asprin" is shown as "aspirin").
         self.respelled = tuple((self.shown[w], fixed) for w, fixed in self.corrections.items())
         self.shown |= self.corrections
@@ -327,7 +292,7 @@ class QuestionTerms:
         """See `mentioned`; without `relations` a relation word counts only as itself, as a
         link at least as strong ("linked", "caused" for "associated"), or as the same
         direction ("elevated" for "increased")."""
-        toks = tokens(text)
+        toks = ranking_tokens(text)
         strongest = max((s for w in toks if (s := link_strength(w)) is not None), default=-1)
         # A direction the text states the same way ("elevated" for "increased") is said.
         directions = {
@@ -335,7 +300,7 @@ class QuestionTerms:
             for w, after in zip(toks, [*toks[1:], ""][: len(toks)], strict=True)
             if (d := direction(w, after))
         }
-        said = {stem(w) for w in toks}
+        said = {mention_stem(w) for w in toks}
         same = mentions
         out = set()
         # A relation word of the question ("increases", "is associated with") is met by any
@@ -400,15 +365,15 @@ def claim_shaped(question: str) -> bool:
 
 def unframed(question: str) -> str:
     """The question with its framing ("is it true that", "what is known about") blanked."""
-    return _FRAME_PHRASES.sub(" ", question)
+    return QUESTION_FRAME_PHRASES.sub(" ", question)
 
 
 def question_words(question: str) -> list[str]:
     """The question's distinct content words, framing ("what does … say about") left out."""
     return [
         w
-        for w in dict.fromkeys(tokens(unframed(question)))
-        if w not in _FRAME_WORDS and w not in DEGREE_WORDS
+        for w in dict.fromkeys(ranking_tokens(unframed(question)))
+        if w not in QUESTION_FRAME_WORDS and w not in DEGREE_WORDS
     ]
 
 

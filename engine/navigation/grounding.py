@@ -9,9 +9,9 @@ from engine.core.grounds import GroundingSpec, VerifiedGround, check, merge_stat
 from engine.core.model import Address
 from engine.core.reads import FileRead
 from engine.core.registry import Registry
-from engine.core.text import word_sequence
 from engine.core.verifiers import Verifier, VerifierResult
 from engine.navigation.substrate import CODE_STORE, MAX_CODE_BYTES
+from engine.text.tokens import word_sequence
 from engine.workspace.notes import Note, Quote, Store
 from engine.workspace.stores import TetherState, Workspace, tether_state
 

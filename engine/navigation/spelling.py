@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from engine.core.typos import typo_of
-from engine.reading.words import tokens, words
+from engine.text.tokens import plain_words, ranking_tokens
 
 # An acronym as a question writes it: capitals only, three to six, an optional plural "s".
 _ACRONYM = re.compile(r"(?<![\w-])([A-Z]{3,6})s?(?![\w-])")
@@ -79,7 +79,7 @@ def acronyms_of(question: str, *, defined: bool = False) -> list[Acronym]:
     """
     out: dict[str, Acronym] = {}
     for match in _ACRONYM.finditer(question):
-        word = tokens(match.group(0))
+        word = ranking_tokens(match.group(0))
         if defined and not _spelled_before(question[: match.start()], match.group(1).lower()):
             continue
         if word:
@@ -98,7 +98,7 @@ def _spelled_before(text: str, letters: str) -> bool:
 
 def _initials(text: str) -> str:
     """First letters of the text's words, hyphenated parts counted apart ("sickle-cell")."""
-    return "".join(w[0] for w in words(text) if w[:1].isalpha())
+    return "".join(w[0] for w in plain_words(text) if w[:1].isalpha())
 
 
 def _edits(word: str) -> Iterator[str]:

@@ -8,9 +8,9 @@ from typing import Any, Protocol
 
 from engine.core.errors import PayloadError
 from engine.core.model import Address, Edge
-from engine.core.text import shorten
 from engine.navigation.budget import Budget as Budget
 from engine.navigation.retrieval import retrieve
+from engine.text.lines import shorten
 from engine.workspace.index import Index
 from engine.workspace.notes import MEMORY_SOURCE, Note, Store
 from engine.workspace.passages import PASSAGE_BOX

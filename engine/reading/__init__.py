@@ -1,4 +1,6 @@
-"""The reading layer: how both wings read text. One tokenizer and stemmer, one sentence splitter
-for notes and sources, one reader of aims and findings, one quantity reader, one rarity
-interface. It sits below the workspace, navigation and review, and imports only the core.
+"""The reading layer: how both wings read text, on the ground floor's language (`engine.text`).
+
+One reader of aims and findings, one quantity reader, one rarity interface, the claim a
+question asks. It sits below the workspace, navigation and review, and imports only the
+core and the ground floor.
 """

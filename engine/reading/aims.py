@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Set as AbstractSet
 
+from engine.text.lexicon import BACKGROUND_HEADINGS, METHOD_HEADINGS
+
 # A lead-in that frames the sentence without changing what its main clause does.
 _LEAD = (
     r"(?:(?:here|thus|therefore|in\s+(?:this|the\s+present|the\s+current|our)\s+"
@@ -88,21 +90,6 @@ _FURNITURE = re.compile(
     r"\bpublished\s+by\b|\bthis\s+is\s+an\s+open[\s-]access\b|\bdistributed\s+under\s+the\b)",
     re.IGNORECASE,
 )
-# Structured-abstract headings under which sentences give the background or the aim: what
-# was known or asked before the study, never what it found.
-_BACKGROUND_HEADINGS = frozenset(
-    ["BACKGROUND", "INTRODUCTION", "CONTEXT", "OBJECTIVE", "OBJECTIVES", "AIM", "AIMS",
-     "PURPOSE", "RATIONALE", "IMPORTANCE", "HYPOTHESIS", "AND", "OF", "THE", "STUDY"]
-)  # fmt: skip
-# Structured-abstract headings under which sentences describe the study, not its results.
-_METHOD_HEADINGS = frozenset(
-    ["DESIGN", "METHOD", "METHODS", "METHODOLOGY", "MATERIALS", "SETTING", "SETTINGS",
-     "PARTICIPANTS", "PATIENTS", "SUBJECTS", "POPULATION", "SAMPLE", "INTERVENTION",
-     "INTERVENTIONS", "MEASURE", "MEASURES", "MEASUREMENT", "MEASUREMENTS", "MAIN", "OUTCOME",
-     "OUTCOMES", "PRIMARY", "SECONDARY", "DATA", "SOURCES", "SEARCH", "STRATEGY", "SELECTION",
-     "EXTRACTION", "ELIGIBILITY", "CRITERIA", "STUDY", "EXPOSURE", "EXPOSURES", "STATISTICAL",
-     "ANALYSIS", "REGISTRATION", "TRIAL", "AND", "OF", "FOR"]
-)  # fmt: skip
 
 
 def asks(text: str, *, section: str = "") -> bool:
@@ -123,14 +110,14 @@ def asks(text: str, *, section: str = "") -> bool:
         # "SETTING Nurses' Health Study." sits under SETTING.
         section = inline.group(1)
     words = re.findall(r"[A-Za-z]+", section.upper())
-    if words and set(words) <= _BACKGROUND_HEADINGS and not set(words) <= {"AND", "OF", "THE"}:
+    if words and set(words) <= BACKGROUND_HEADINGS and not set(words) <= {"AND", "OF", "THE"}:
         return True
     finding = _FINDING.search(stripped) is not None
     if _ASKS.match(stripped) and not finding:
         return True
     if _METHOD_PASSIVE.search(stripped) and not finding and not _RESULT.search(stripped):
         return True
-    return bool(words) and set(words) <= _METHOD_HEADINGS and not finding
+    return bool(words) and set(words) <= METHOD_HEADINGS and not finding
 
 
 # Capitals opening a sentence: the structured-abstract heading it sits under, kept inline.

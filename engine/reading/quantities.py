@@ -10,25 +10,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.core import text as _text
-
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
+from engine.text.lexicon import APPROXIMATORS, COUNTING_WORDS
+from engine.text.tokens import Token
 
 _YEAR = re.compile(r"1[89]\d\d|20\d\d")
 _RANGE = re.compile(r"\s*(?:-|–|—|to)\s*")
 _EXACT = 0.1  # relative difference still read as the same number (rounding)
 _ROUGH = 0.3  # the same, when either side says "about" or "around"
-_APPROXIMATE = _words("about around approximately approx nearly roughly almost some circa")
-# Number words read as their digits.
-NUMBER_WORDS = {
-    w: str(i)
-    for i, w in enumerate(
-        ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
-    )
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +51,7 @@ class Quantity:
 
 
 def quantities(
-    toks: tuple[_text.Token, ...],
+    toks: tuple[Token, ...],
     text: str,
     *,
     stems: tuple[str, ...],
@@ -71,9 +59,9 @@ def quantities(
 ) -> tuple[Quantity, ...]:
     words = [t.norm for t in toks]
     values = {
-        i: _value(NUMBER_WORDS.get(w, w))
+        i: _value(COUNTING_WORDS.get(w, w))
         for i, (t, w) in enumerate(zip(toks, words, strict=True))
-        if t.is_number or w in NUMBER_WORDS
+        if t.is_number or w in COUNTING_WORDS
     }
     out = []
     for i, value in values.items():
@@ -92,7 +80,7 @@ def quantities(
                 low, high = min(low, end), max(high, end)
         before = next((stems[j] for j in range(i - 1, max(-1, i - 4), -1) if content_at[j]), "")
         unit = words[i + 1] if i + 1 < len(words) and content_at[i + 1] else ""
-        rough = any(w in _APPROXIMATE for w in words[max(0, i - 2) : i])
+        rough = any(w in APPROXIMATORS for w in words[max(0, i - 2) : i])
         value_text = stems[i]  # a number's stem is its norm, number words as digits
         out.append(Quantity(value_text, low, high, rough, before, unit if len(unit) <= 5 else ""))
     return tuple(out)

@@ -13,9 +13,9 @@ from rapidfuzz import fuzz
 
 from engine.core.stance import NO_CUE, CueShape
 from engine.core.stance import Cue as StanceCue
-from engine.reading.lexicon import relation_word
 from engine.reading.rarity import IdfTable as Rarity
 from engine.review.passages import Cue, Passage
+from engine.text.lexicon import MODALS, NEGATED_MODALS, RESTRICTING_WORDS, relation_word
 
 _DENIED = 0.2  # share of a text's weighted content its negation must govern to deny it
 # Words that say "hardly any": a text that puts one of these on what the other denies
@@ -24,18 +24,8 @@ _SCARCELY = frozenset(
     ("little", "few", "hardly", "barely", "scarcely", "rarely", "seldom", "negligible",
      "negligibly", "minimal")
 )  # fmt: skip
-# A text that says what "can", "may" or "potentially" happens states a possibility, which a
-# denial of the fact leaves standing; unless the denial is itself of what can ("can't provide").
-_MODALS = frozenset(
-    ("can", "could", "may", "might", "potential", "potentially", "possible", "possibly")
-)
-_NEGATED_MODALS = frozenset(("can't", "cannot", "couldn't", "unable"))
 _FIRM = 6.0  # anchored weight at which a pairing of direction words counts in full
-_RESTRICTING = (
-    "only", "solely", "exclusively", "restricted", "limited", "specifically", "subgroup",
-    "subgroups", "unless", "except", "provided",
-)  # fmt: skip
-_RESTRICTORS = frozenset(_RESTRICTING)
+_RESTRICTORS = frozenset(RESTRICTING_WORDS)
 _ANTONYMS = (
     ("positiv", "negativ"), ("high", "low"), ("benign", "malignan"), ("presen", "absen"),
     ("central", "peripher"), ("agonis", "antagonis"), ("sensitiv", "resistan"),
@@ -124,7 +114,7 @@ def denial(claim: Passage, sentence: Passage, rarity: Rarity, *, of_stated: bool
             continue
         if stating.open_question or not _SCARCELY.isdisjoint(stating.norms):
             continue  # "there was little net warming" agrees with "we had no warming"
-        if not _MODALS.isdisjoint(stating.norms) and _NEGATED_MODALS.isdisjoint(denying.negations):
+        if not MODALS.isdisjoint(stating.norms) and NEGATED_MODALS.isdisjoint(denying.negations):
             continue
         total = rarity.weight(denying.content)
         if of_stated:

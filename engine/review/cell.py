@@ -11,7 +11,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.core.stance import ContradictionCue
-from engine.core.text import one_line
 from engine.review.alignment import agreement_cue, contradiction_cue
 from engine.review.matrix import is_high_value
 from engine.review.measured import measured
@@ -21,6 +20,7 @@ from engine.review.relations import EdgeKey, Relation
 from engine.review.stance import model
 from engine.review.synthesis import Material, cell_material, synthesize
 from engine.review.triage import read_log
+from engine.text.lines import one_line
 from engine.workspace.evidence import cite_label
 from engine.workspace.notes import Quote
 from engine.workspace.opened import OpenWorkspace

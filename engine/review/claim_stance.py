@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine.core.stance import NO_CUE, Cue, CueShape, Stance, StanceRelation
-from engine.reading.lexicon import link_strength
-from engine.reading.words import mentions, stem
 from engine.review.alignment import agreement_cue, contradiction_cue
 from engine.review.measured import measured
 from engine.review.passages import passage
 from engine.review.relations import Relation, Typing
 from engine.review.stance import OfflineTyper, StanceModel
 from engine.review.stance import model as shipped_model
+from engine.text.lexicon import link_strength
+from engine.text.stems import mention_stem, mentions
 
 # The stance a typed relation gives: the matrix's relation and the answer's stance on the same
 # pair are one reading. A possible tension is a contradiction candidate (flagged `tension`).
@@ -80,7 +80,7 @@ def read_by(stance: Stance, words: Iterable[str]) -> tuple[str, ...]:
     out = []
     for word in words:
         low = word.lower()
-        on_cue = bool(cue.mine) and mentions(stem(low), {stem(cue.mine.lower())})
+        on_cue = bool(cue.mine) and mentions(mention_stem(low), {mention_stem(cue.mine.lower())})
         if on_cue or (agrees and link_strength(low) is not None):
             out.append(word)
     return tuple(out)

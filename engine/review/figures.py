@@ -12,8 +12,10 @@ import re
 from collections.abc import Iterable
 from decimal import Decimal, InvalidOperation
 
-from engine.core.fold import SIGNS
-from engine.core.text import SIGN_GAP, one_line, sign_start
+from engine.text.fold import SIGNS
+from engine.text.lexicon import NUMBER_WORDS
+from engine.text.lines import one_line
+from engine.text.tokens import SIGN_GAP, sign_start
 
 _UNITS = (
     (r"%|percent\b|per\s+cent\b|pct\b", "%"),
@@ -28,22 +30,7 @@ _DIGIT_FIGURE = re.compile(
     rf"(?:\s*(?:{_UNIT_RE})|\s+(?P<scale>thousand|million|billion)\b)?",
     re.IGNORECASE,
 )
-_ONES = {
-    word: value
-    for value, word in enumerate(
-        ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-         "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
-         "eighteen", "nineteen")
-    )
-}  # fmt: skip
-_TENS = {
-    word: 20 + 10 * n
-    for n, word in enumerate(
-        ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
-    )
-}
-_NUMBER_WORDS = _ONES | _TENS
-_WORD = "(?:" + "|".join(sorted([*_NUMBER_WORDS, *_SCALES], key=len, reverse=True)) + ")"
+_WORD = "(?:" + "|".join(sorted([*NUMBER_WORDS, *_SCALES], key=len, reverse=True)) + ")"
 _SPELLED_FIGURE = re.compile(
     rf"\b(?P<run>(?:a\s+(?=(?:{'|'.join(_SCALES)})\b))?{_WORD}(?:(?:\s+and\s+|[\s-]+){_WORD})*)\b"
     rf"(?:\s*(?:{_UNIT_RE}))?",
@@ -100,7 +87,7 @@ def _spelled_figures(text: str) -> Iterable[tuple[str, str, str]]:
     for match in _SPELLED_FIGURE.finditer(text):
         words = re.findall(r"[a-z]+", match.group("run").lower())
         unit = _unit(match)
-        if not any(word in _NUMBER_WORDS or word == "a" for word in words):
+        if not any(word in NUMBER_WORDS or word == "a" for word in words):
             continue  # a lone "million" or "hundred" is the tail of a digit figure or prose
         if not unit and not any(word in _SCALES for word in words):
             continue  # a bare cardinal is ordinary prose
@@ -108,8 +95,8 @@ def _spelled_figures(text: str) -> Iterable[tuple[str, str, str]]:
         for word in words:
             if word == "a":
                 current = 1
-            elif word in _NUMBER_WORDS:
-                current += _NUMBER_WORDS[word]
+            elif word in NUMBER_WORDS:
+                current += NUMBER_WORDS[word]
             elif word == "hundred":
                 current = max(current, 1) * 100
             elif word in _SCALES:

@@ -22,12 +22,12 @@ from typing import Any
 
 import pandas as pd
 
-from engine.core.text import shorten
 from engine.review.contest import ContestScope, contest_scope, scope_of
 from engine.review.measured import measured
 from engine.review.overlay import Overlay
 from engine.review.relations import EdgeKey, Relation
 from engine.review.triage import TriageDecision, practice_flags, read_log
+from engine.text.lines import shorten
 from engine.workspace.stores import Workspace
 
 STRONG_CLAIM = 0.7

@@ -11,41 +11,31 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.core import text as _text
 from engine.reading.aims import open_question, reports_finding
-from engine.reading.lexicon import CUES as _CUES
-from engine.reading.lexicon import EFFECT_WORDS as _EFFECT_WORDS
-from engine.reading.lexicon import NULL_AFTER_NEGATION as _NULL_AFTER_NEGATION
-from engine.reading.lexicon import cue_of
-from engine.reading.quantities import NUMBER_WORDS, Quantity, quantities
-from engine.reading.sentences import sentences_of as sentences_of
-from engine.reading.words import STOP_WORDS
-from engine.reading.words import short_stem as stem
+from engine.reading.quantities import Quantity, quantities
+from engine.text import tokens as _text
+from engine.text.lexicon import (
+    CLAUSE_BREAKS,
+    COUNTING_WORDS,
+    CUES,
+    EFFECT_WORDS,
+    FAIL_WORDS,
+    HEDGES,
+    NULL_AFTER_NEGATION,
+    NULL_WORDS,
+    PREDICATE_NEGATIONS,
+    STOP_WORDS,
+    cue_of,
+)
+from engine.text.sentences import sentences_of as sentences_of
+from engine.text.stems import alignment_stem
 
 _SCOPE = 5  # tokens after a negation that it governs
 _WITHOUT_REACH = 3  # "without a significant increase": how far "without" looks for a change
 _WINDOW = 5  # tokens either side of a direction word that anchor it
 
 
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
 _STOP = STOP_WORDS - {"no", "not", "nor", "more", "few", "up", "down", "against", "than"}
-# Predicate negations only: "lack of X" or "without X" remove X, which reverses a causal
-# chain rather than denying it, so those words are read as presence words (see _CUES).
-_NEGATIONS = _words("no not nor never neither unable cannot none incapable")
-_FAILS = _words("fail fails failed failing")  # a negation only before "to"
-_CLAUSE_BREAKS = _words("but whereas while however although though yet despite unlike except")
-_NULL_WORDS = (
-    "unchanged", "unaffected", "similar", "comparable", "nonsignificant", "insignific",
-    "unrelated",
-)  # fmt: skip
-_HEDGES = _words(
-    "may might could suggest suggests suggested suggesting possibly potentially perhaps likely "
-    "unlikely appear appears seem seems tend tends trend hypothesis hypothesize putative "
-    "presumably"
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,23 +79,23 @@ def _negates(norms: tuple[str, ...], i: int) -> bool:
     word = norms[i]
     if word == "without":
         # "without an increase in bleeding" denies the increase; "mice without X" removes
-        # X, a presence word (see _CUES).
+        # X, a presence word (see CUES).
         return any(_changes(w) for w in norms[i + 1 : i + 1 + _WITHOUT_REACH])
     if norms[i + 1 : i + 2] in (("only",), ("solely",), ("just",), ("merely",)):
         return False  # "not only X" still says X
     if word == "not" and norms[i - 1 : i] == ("but",):
         return False  # "X, but not Y" sets Y aside; it does not deny X
-    if word in _FAILS:
+    if word in FAIL_WORDS:
         return norms[i + 1 : i + 2] == ("to",)
-    return word in _NEGATIONS or word.endswith("n't")
+    return word in PREDICATE_NEGATIONS or word.endswith("n't")
 
 
 def _changes(word: str) -> bool:
     """Whether a word states a change or an effect (a direction word, or an effect word)."""
-    if word.startswith(_NULL_AFTER_NEGATION):
+    if word.startswith(NULL_AFTER_NEGATION):
         return True
     return any(
-        word.startswith(_CUES[axis][sign]) for axis in ("quantity", "valence") for sign in (1, -1)
+        word.startswith(CUES[axis][sign]) for axis in ("quantity", "valence") for sign in (1, -1)
     )
 
 
@@ -114,7 +104,7 @@ def _segments(toks: tuple[_text.Token, ...], text: str, marks: str) -> list[int]
     out, segment = [], 0
     for i, tok in enumerate(toks):
         gap = text[toks[i - 1].end : tok.start] if i else ""
-        if any(mark in gap for mark in marks) or tok.norm in _CLAUSE_BREAKS:
+        if any(mark in gap for mark in marks) or tok.norm in CLAUSE_BREAKS:
             segment += 1
         out.append(segment)
     return out
@@ -124,10 +114,10 @@ def _segments(toks: tuple[_text.Token, ...], text: str, marks: str) -> list[int]
 def passage(text: str) -> Passage:
     """Read one sentence for alignment (cached by text)."""
     toks = _text.tokens(text)
-    norms = tuple(NUMBER_WORDS.get(t.norm, t.norm) for t in toks)
+    norms = tuple(COUNTING_WORDS.get(t.norm, t.norm) for t in toks)
     n = len(norms)
-    numeric = [t.is_number or t.norm in NUMBER_WORDS for t in toks]
-    stems = tuple(norms[i] if numeric[i] else stem(norms[i]) for i in range(n))
+    numeric = [t.is_number or t.norm in COUNTING_WORDS for t in toks]
+    stems = tuple(norms[i] if numeric[i] else alignment_stem(norms[i]) for i in range(n))
     clause = _segments(toks, text, ";:")
     phrase = _segments(toks, text, ";:,")  # a null result covers its comma-delimited phrase
     negation_at = [_negates(norms, i) for i in range(n)]
@@ -139,7 +129,7 @@ def passage(text: str) -> Passage:
     null_phrases: set[int] = set()
     null_tokens: set[int] = set()
     for i in range(n):
-        if norms[i].startswith(_NULL_WORDS):
+        if norms[i].startswith(NULL_WORDS):
             null_phrases.add(phrase[i])
         if negation_at[i]:
             scope = [j for j in range(i + 1, min(n, i + 1 + _SCOPE)) if clause[j] == clause[i]]
@@ -147,7 +137,7 @@ def passage(text: str) -> Passage:
             if norms[i] == "without":
                 # "X fell without an increase in Y": the null result is Y's, not X's.
                 null_tokens.update(scope)
-            elif any(norms[j].startswith(_NULL_AFTER_NEGATION) for j in scope):
+            elif any(norms[j].startswith(NULL_AFTER_NEGATION) for j in scope):
                 null_phrases.add(phrase[i])
     # "diet-induced obesity", "lamin-associated domains": a hyphenated modifier names a
     # kind of thing rather than stating an effect.
@@ -176,9 +166,9 @@ def passage(text: str) -> Passage:
             for j in range(n)
             if content_at[j] and (phrase[j] in null_phrases or j in null_tokens)
         ),
-        hedges=tuple(w for w in dict.fromkeys(norms) if w in _HEDGES),
+        hedges=tuple(w for w in dict.fromkeys(norms) if w in HEDGES),
         affirms=any(
-            norms[i].startswith(_EFFECT_WORDS)
+            norms[i].startswith(EFFECT_WORDS)
             and not modifier[i]
             and i not in scoped
             and phrase[i] not in null_phrases

@@ -33,13 +33,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from engine.core.text import bidi_controls, control_names, one_line
 from engine.models.llm import ChatModel, LLMConfig, OpenAIChat
-from engine.reading.words import tokens as ranking_tokens
 from engine.review.figures import untraced_figures, without_spelled_figures
 from engine.review.matrix import is_high_value
 from engine.review.overlay import Overlay, OverlayEdge, note_text
 from engine.review.relations import EdgeKey
+from engine.text.controls import bidi_controls, control_names
+from engine.text.lines import one_line
+from engine.text.tokens import ranking_tokens
 from engine.workspace.notes import Quote
 from engine.workspace.opened import OpenWorkspace
 from engine.workspace.references import cite

@@ -12,9 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.reading.words import STOP_WORDS as STOP_WORDS
-from engine.reading.words import term_counts as term_counts
-from engine.reading.words import tokens as tokens
+from engine.text.lexicon import STOP_WORDS as STOP_WORDS
+from engine.text.tokens import term_counts as term_counts
 
 _NONE = np.zeros(0, dtype=np.int64)
 # The rarest words' postings a query's k-th best score is first looked for among.

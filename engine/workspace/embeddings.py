@@ -29,8 +29,8 @@ from typing import Any
 import numpy as np
 
 from engine.core.errors import WorkspaceError
-from engine.core.text import sentences
 from engine.models.encoder import Encoder
+from engine.text.sentences import sentences
 from engine.workspace.atomic import read_app_file, write_atomic
 from engine.workspace.caches import VECTORS_DIR, cache_file, cached_file
 from engine.workspace.index_seal import index_key

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.core.text import sentences
+from engine.text.sentences import sentences
 from engine.workspace.references import cite
 from engine.workspace.stores import Workspace
 

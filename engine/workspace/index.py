@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.core.errors import EngineError, WorkspaceError
-from engine.reading.words import tokens
+from engine.text.tokens import ranking_tokens as tokens
 from engine.workspace.bm25 import Bm25Params, bag, top_k
 from engine.workspace.index_check import IndexCheck, compare_rows
 from engine.workspace.index_file import (

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.core.text import shorten
+from engine.text.lines import shorten
 from engine.workspace.index import Index
 from engine.workspace.library import Paper, paper_name
 from engine.workspace.notes import Store

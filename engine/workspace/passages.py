@@ -29,7 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.core.errors import WorkspaceError
-from engine.core.text import sentences, word_sequence
+from engine.text.sentences import sentences
+from engine.text.tokens import word_sequence
 from engine.workspace.atomic import read_app_file, write_atomic
 from engine.workspace.caches import PASSAGES_FILE, cache_file, cached_file
 from engine.workspace.notes import FileStamp, Note, NoteKind, Quote, Store, is_address_safe

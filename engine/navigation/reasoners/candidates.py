@@ -13,16 +13,16 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from engine.core.model import Address
-from engine.core.text import same_text
 from engine.navigation.coverage import claim_shaped, question_words
 from engine.navigation.navigator import NavState
 from engine.navigation.outcomes import Match
 from engine.navigation.reasoners.same_text import Key, citing_order, same_evidence, twins
 from engine.navigation.relevance import Relevance, RelevanceGate, shipped_gate
 from engine.reading.aims import asks
-from engine.reading.sentences import sentences_of
-from engine.reading.words import mentions, stem
-from engine.reading.words import tokens as terms
+from engine.text.fold import same_text
+from engine.text.sentences import sentences_of
+from engine.text.stems import mention_stem, mentions
+from engine.text.tokens import ranking_tokens
 from engine.workspace.notes import Store
 
 # What a common question word the note never uses, or a distinct one its sentence leaves to
@@ -175,7 +175,7 @@ def rank_nodes(state: NavState) -> list[str]:
         node = state.neighbourhood.nodes[address]
         note = state.workspace.note(address)
         mentioned = _stems(f"{node.title} {note.body if note else node.excerpt}")
-        return round(sum(w for q, w in weights.items() if stem(q) in mentioned), 6)
+        return round(sum(w for q, w in weights.items() if mention_stem(q) in mentioned), 6)
 
     return sorted(order, key=lambda a: (-overlap(a), order[a]))
 
@@ -369,7 +369,7 @@ def _mention(state: NavState) -> Callable[[str], frozenset[str]]:
 
     def by_stem(text: str) -> frozenset[str]:
         said = _stems(text)
-        return frozenset(q for q in words if mentions(stem(q), said))
+        return frozenset(q for q in words if mentions(mention_stem(q), said))
 
     return by_stem
 
@@ -385,7 +385,7 @@ def _stems(text: str) -> frozenset[str]:
     # An entry is a whole note's text and its stems, about 10 KB: 1,024 of them hold a few
     # questions' neighbourhoods (4,096 held 43 MB for good in a server that had answered
     # a few hundred questions).
-    return frozenset(stem(w) for w in terms(text))
+    return frozenset(mention_stem(w) for w in ranking_tokens(text))
 
 
 def note_title(state: NavState, address: str) -> str:
@@ -433,6 +433,6 @@ def best_sentence_of(state: NavState, address: str, *, confirmed_only: bool = Fa
 
     def covered(text: str) -> float:
         said = _stems(text)
-        return sum(w for q, w in weights.items() if stem(q) in said)
+        return sum(w for q, w in weights.items() if mention_stem(q) in said)
 
     return max(texts, key=lambda t: (covered(t), -len(t)))

@@ -11,13 +11,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core.errors import PayloadError
-from engine.core.text import one_line
 from engine.core.wire import Draft, parse_draft
 from engine.models.llm import ChatModel
 from engine.navigation.navigator import Action, NavState
 from engine.navigation.outcomes import Failure, FailureKind
 from engine.navigation.reasoners.candidates import OfflineConfig
 from engine.navigation.reasoners.offline import explore
+from engine.text.lines import one_line
 
 log = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ from the other. They are one piece of evidence, not rivals: the answer cites the
 year (then by citekey, then by address, so the choice never depends on retrieval order)
 and names the others.
 
-Two sentences are the same only when their folded characters are (`engine.core.text.
+Two sentences are the same only when their folded characters are (`engine.text.fold.
 same_text`: the Unicode fold and spacing, nothing else): a changed number, sign, negation
 or word makes another sentence, which stays a rival as before. Only checked text (a
 quote a verifier confirms against its source) is ever cited; a note's own words that say
@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from engine.core.text import same_text
 from engine.navigation.navigator import NavState
 from engine.navigation.outcomes import AlsoStated
 from engine.navigation.substrate import RELATED
+from engine.text.fold import same_text
 from engine.workspace.evidence import cite_label
 from engine.workspace.passages import ABSTRACT_SUFFIX, passage_place
 from engine.workspace.references import paper_year as year_of

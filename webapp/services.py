@@ -38,7 +38,7 @@ from engine import (
 )
 from present.graph_page import SERVED_LIBRARY, served_files
 from present.graphs import dag_html, neighbourhood_html
-from ui.state import DEFAULTS, KEYS
+from webapp.state import DEFAULTS, KEYS
 
 app_dir = Path(__file__).resolve().parent.parent
 

@@ -7,10 +7,10 @@ import streamlit as st
 from engine import landing_examples, read_examples
 from present.library import holdings_text
 from present.markup import md_escape
-from ui import papers, services
-from ui import state as app_state
-from ui.imports import library_panel
-from ui.state import KEYS
+from webapp import papers, services
+from webapp import state as app_state
+from webapp.imports import library_panel
+from webapp.state import KEYS
 
 st.title("Synapse Review")
 st.markdown(
@@ -71,9 +71,9 @@ for i, example in enumerate(examples):
         # The example asks in the workspace that lists it, whatever the field says by then.
         st.session_state[KEYS.workspace_next] = str(root)
         app_state.ask_later(example.question)
-        st.switch_page("ui/navigate.py", query_params={"ws": str(root), "q": example.question})
+        st.switch_page("pages/navigate.py", query_params={"ws": str(root), "q": example.question})
     summary = f" — {example.summary}" if example.summary else ""
     right.caption(md_escape(" · ".join(tags) + summary))
-st.page_link("ui/navigate.py", label="Or ask your own question on Navigate", icon="➡️")
-st.page_link("ui/library.py", label="Browse the papers in the Library", icon="📚")
+st.page_link("pages/navigate.py", label="Or ask your own question on Navigate", icon="➡️")
+st.page_link("pages/library.py", label="Browse the papers in the Library", icon="📚")
 library_panel(root)

@@ -1,12 +1,11 @@
-"""The app's server: `python -m ui.serve [--workspaces-root FOLDER] [streamlit options]`.
+"""The app's server: `python -m webapp.serve [--workspaces-root FOLDER] [streamlit options]`.
 
 `--workspaces-root FOLDER` (repeatable; or `SYNAPSE_WORKSPACES_ROOT`) lets a link open any
 workspace under FOLDER; otherwise a link opens only a folder its user opened in the app.
 
 It runs `streamlit run app.py` once the default workspace has started opening and the
-heavy modules are imported, so the first visitor waits for neither. The pages live in
-`ui/`, declared with `st.navigation`; no folder is named `pages/`, so Streamlit never
-guesses an older pages-folder layout and a deep link such as `/dag?q=…` works at once.
+heavy modules are imported, so the first visitor waits for neither. The page scripts live
+in `pages/`, declared with `st.navigation` in `app.py`.
 """
 
 from __future__ import annotations
@@ -18,6 +17,7 @@ import os
 import sys
 from pathlib import Path
 
+from streamlit.runtime.pages_manager import PagesManager
 from streamlit.web import cli
 
 from engine import ENV_WORKSPACES_ROOT, Worker, environment
@@ -55,6 +55,10 @@ def main(argv: list[str]) -> None:
     # Serving once the default workspace is open means the first visitor never waits on it;
     # a workspace too large to open in time is served anyway and the pages follow its load.
     worker.ready(wait=OPEN_BEFORE_SERVING_S)
+    # app.py declares its pages with st.navigation. Streamlit would otherwise take the
+    # scripts' folder, `pages/`, for its older layout on a session's first run (every file
+    # a page under its file name), so a deep link such as `/dag?q=…` would open the wrong page.
+    PagesManager.uses_pages_directory = False
     sys.argv = ["streamlit", "run", str(APP), *argv]
     cli.main()
 
@@ -91,7 +95,7 @@ def open_default_workspace() -> Worker:
     level = check.level
     check.setLevel(logging.ERROR)
     try:
-        from ui import services
+        from webapp import services
     finally:
         check.setLevel(level)
     return services.worker(services.resolve(services.default_workspace()))

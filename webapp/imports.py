@@ -23,7 +23,7 @@ from engine import (
 )
 from present.library import problem_text, record_heading
 from present.markup import md_escape
-from ui.state import KEYS
+from webapp.state import KEYS
 
 
 def library_panel(root: Path | None = None) -> None:

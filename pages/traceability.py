@@ -5,7 +5,7 @@ import streamlit as st
 from present.highlight import highlight_html, sentence_rows, trace_counts, traceability
 from present.markup import trace_legend_html
 from present.tables import table_html
-from ui import shared
+from webapp import shared
 
 st.title("Traceability")
 run = shared.show_current().run

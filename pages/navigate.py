@@ -8,10 +8,10 @@ from present.graphs import step_caption, step_count
 from present.highlight import in_context_html
 from present.markup import cite_clicks_html, enter_asks_html, md_escape, store_legend_html
 from present.views import decision_json, payload_json
-from ui import evidence_panel as panels
-from ui import services, shared
-from ui import state as app_state
-from ui.state import KEYS
+from webapp import evidence_panel as panels
+from webapp import services, shared
+from webapp import state as app_state
+from webapp.state import KEYS
 
 st.title("Navigate")
 worker = services.current_worker()

@@ -7,9 +7,9 @@ from present.answer import MATRIX_PAGE, contested_pairs
 from present.markup import legend_html, md_escape
 from present.tables import claim_rows, claims_table_html, ground_rows, table_html
 from present.views import explanations
-from ui import evidence_panel as panels
-from ui import services, shared
-from ui import state as app_state
+from webapp import evidence_panel as panels
+from webapp import services, shared
+from webapp import state as app_state
 
 st.title("Reasoning DAG")
 result = shared.show_current()

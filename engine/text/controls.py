@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from engine.core.fold import SOFT_HYPHEN
+from engine.text.fold import SOFT_HYPHEN
 
 # Bidirectional controls: invisible, they reorder what is displayed around them, so a text
 # holding one can show "p > 0.001" or "21" where its characters say "<" and "12".

@@ -24,8 +24,8 @@ from present import cells, sides
 from present.heatmap import column_key_html, heatmap_view, picked_edge
 from present.markup import md_escape, relation_legend_html
 from present.shortcuts import shortcut_list, triage_shortcuts
-from ui import services
-from ui.state import KEYS
+from webapp import services
+from webapp.state import KEYS
 
 QUEUE_PAGE = 25
 QUEUE_ORDER = ("relation", "confidence", "state", "practice", "canon", "cue")

@@ -5,11 +5,11 @@ import streamlit as st
 from engine import bibtex, search_library
 from present.library import found_html, holdings_text, paper_caption, papers_frame, problem_text
 from present.markup import md_escape
-from ui import papers as shelf
-from ui import services
-from ui import urlstate as url
-from ui.imports import import_problems
-from ui.state import KEYS
+from webapp import papers as shelf
+from webapp import services
+from webapp import urlstate as url
+from webapp.imports import import_problems
+from webapp.state import KEYS
 
 st.title("Library")
 worker = services.current_worker()

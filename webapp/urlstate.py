@@ -20,7 +20,7 @@ from typing import Any
 import streamlit as st
 
 from engine import QueueOrder
-from ui.state import KEYS
+from webapp.state import KEYS
 
 # Parameters every page carries, kept by `ui/shared.sync_url`.
 GLOBAL = ("ws", "q", "payload", "example", "shows")

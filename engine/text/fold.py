@@ -1,6 +1,6 @@
 """The one Unicode fold: how a character, or a letter with its combining marks, is compared.
 
-Both the tokenizer (`engine.core.text`) and the quote matcher (`engine.core.quote`) fold
+Both the tokenizer (`engine.text.tokens`) and the quote matcher (`engine.core.quote`) fold
 text through `fold_cluster` before comparing it; each keeps its own map from folded
 offsets back to the text as written. Text is compared as it is displayed:
 
@@ -22,6 +22,7 @@ Case is not folded here: each caller folds case its own way.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterator
 from functools import lru_cache
@@ -87,3 +88,94 @@ def clusters(text: str, first: int, last: int) -> Iterator[tuple[int, int]]:
             yield lo, i
             lo = i
     yield lo, last
+
+
+# A run of non-ASCII characters, with the ASCII character before it so a combining mark
+# composes with its base letter.
+_NON_ASCII = re.compile(r"[\x00-\x7f]?[^\x00-\x7f]+")
+
+
+class Folded:
+    """The folded text and, when folding changed it, where each folded character came from.
+
+    `starts` and `ends` are None when folding kept every length: offsets are the identity.
+    """
+
+    __slots__ = ("ends", "starts", "text")
+
+    def __init__(self, text: str, starts: list[int] | None, ends: list[int] | None):
+        self.text = text
+        self.starts = starts
+        self.ends = ends
+
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        """The span of `text` as given that the folded `[start, end)` stands for."""
+        if self.starts is None or self.ends is None:
+            return start, end
+        return self.starts[start], self.ends[end - 1]
+
+
+def fold_text(text: str) -> Folded:
+    """`text` folded cluster by cluster, with the map from folded offsets back to `text`."""
+    if text.isascii():
+        return Folded(text, None, None)
+    # Most folding keeps lengths (µ → μ, – → -); then offsets are the identity and no
+    # map is built.
+    parts = [
+        (lo, hi, fold_cluster(text, lo, hi))
+        for match in _NON_ASCII.finditer(text)
+        for lo, hi in clusters(text, *match.span())
+    ]
+    if all(len(out) == hi - lo for lo, hi, out in parts):
+        pieces: list[str] = []
+        done = 0
+        for lo, hi, out in parts:
+            pieces += (text[done:lo], out)
+            done = hi
+        pieces.append(text[done:])
+        return Folded("".join(pieces), None, None)
+    return _mapped_fold(text)
+
+
+def _mapped_fold(text: str) -> Folded:
+    parts: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    done = 0
+    for match in _NON_ASCII.finditer(text):
+        first, last = match.span()
+        parts.append(text[done:first])
+        starts.extend(range(done, first))
+        ends.extend(range(done + 1, first + 1))
+        for lo, hi in clusters(text, first, last):
+            out = fold_cluster(text, lo, hi)
+            parts.append(out)
+            if len(out) == hi - lo:
+                starts.extend(range(lo, hi))
+                ends.extend(range(lo + 1, hi + 1))
+            else:  # composed or expanded: every output character stands for the cluster
+                starts.extend([lo] * len(out))
+                ends.extend([hi] * len(out))
+        done = last
+    parts.append(text[done:])
+    starts.extend(range(done, len(text)))
+    ends.extend(range(done + 1, len(text) + 1))
+    return Folded("".join(parts), starts, ends)
+
+
+def ascii_fold(text: str) -> str:
+    """`text` in ASCII letters alone: accents dropped (`é` → `e`), anything else left out.
+
+    For names that must be plain ASCII (citekeys, file names), never for comparing text:
+    a sign or a symbol dropped here would change what the text says.
+    """
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+
+
+def same_text(text: str) -> str:
+    """`text` as compared for being the same words: folded and its spacing collapsed.
+
+    Case, punctuation, every digit, sign and symbol are kept: two texts with one key differ
+    only in how a PDF or a keyboard wrote the same characters.
+    """
+    return " ".join(fold_text(text).text.split())

@@ -26,9 +26,9 @@ from present.paper_table import (
     table_caption,
 )
 from present.views import report_words
-from ui import services
-from ui import urlstate as url
-from ui.state import KEYS
+from webapp import services
+from webapp import urlstate as url
+from webapp.state import KEYS
 
 # The cited source whose evidence is open, in the URL of the pages that show the panel.
 CITE = (url.Param("cite", KEYS.evidence, "text", None),)

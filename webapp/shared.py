@@ -22,9 +22,9 @@ from present.contests import contest_lines, contests_html, review_note
 from present.graphs import step_count
 from present.markup import md_escape
 from present.views import banner
-from ui import services, urlstate
-from ui import state as app_state
-from ui.state import DEFAULTS, KEYS
+from webapp import services, urlstate
+from webapp import state as app_state
+from webapp.state import DEFAULTS, KEYS
 
 
 def frame(page: str, height: int) -> None:
@@ -257,7 +257,7 @@ def show_banner(result: Answer) -> None:
         st.html(disclosure)
         for line in contest_lines(result)[:3]:
             st.page_link(
-                "ui/claim_matrix.py",
+                "pages/claim_matrix.py",
                 label=md_escape(line.link_label),
                 query_params={"edge": line.edge_id},
             )
@@ -289,6 +289,6 @@ def show_current() -> Answer:
 def nothing_yet() -> None:
     """Say how to get a result, then stop the page."""
     st.info("Nothing to show yet: ask a question on Navigate or route a payload on Audit.")
-    st.page_link("ui/navigate.py", label="Go to Navigate")
-    st.page_link("ui/audit.py", label="Go to Audit")
+    st.page_link("pages/navigate.py", label="Go to Navigate")
+    st.page_link("pages/audit.py", label="Go to Audit")
     st.stop()

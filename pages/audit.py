@@ -8,10 +8,10 @@ from present.graphs import dag_html
 from present.highlight import highlight_html, traceability
 from present.markup import legend_html, md_escape, trace_legend_html
 from present.tables import claim_rows, claims_table_html
-from ui import evidence_panel as panels
-from ui import services, shared
-from ui import state as app_state
-from ui.state import KEYS
+from webapp import evidence_panel as panels
+from webapp import services, shared
+from webapp import state as app_state
+from webapp.state import KEYS
 
 st.title("Audit")
 st.caption(
@@ -82,13 +82,13 @@ if result is not None:
         st.html(legend_html())
         shared.frame(dag_html(run, height=380, library=services.graph_library()), 400)
         st.html(claims_table_html(claim_rows(run)))
-        st.page_link("ui/reasoning_dag.py", label="Open on the Reasoning DAG page")
+        st.page_link("pages/reasoning_dag.py", label="Open on the Reasoning DAG page")
     with trace_tab:
         if run.prose:
             st.html(trace_legend_html())
             st.html(highlight_html(run.prose, traceability(run)))
         else:
             st.caption("No prose to trace.")
-        st.page_link("ui/traceability.py", label="Open on the Traceability page")
+        st.page_link("pages/traceability.py", label="Open on the Traceability page")
     panels.sources_panel(result, "audit-dag")
     panels.report_downloads(result, KEYS.audit_report, KEYS.audit_report_html)

@@ -19,10 +19,10 @@ from engine import (
 from present import cells, sides
 from present.markup import md_escape
 from present.tables import table_html
-from ui import matrix_widgets as panes
-from ui import services
-from ui import urlstate as url
-from ui.state import KEYS
+from webapp import matrix_widgets as panes
+from webapp import services
+from webapp import urlstate as url
+from webapp.state import KEYS
 
 st.title("Claim matrix")
 worker = services.current_worker()

@@ -1,0 +1,208 @@
+"""The one sentence splitter: the sentences of prose, notes and sources, as spans or texts.
+
+Text is folded first (`engine.text.fold`), so a sentence ends alike however a PDF wrote its
+punctuation; every span reported still points into the text as given.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from engine.text.fold import fold_text as _fold
+from engine.text.lexicon import ABSTRACT_HEADING_WORDS
+from engine.text.memo import TextMemo
+from engine.text.tokens import sign_start, tokens
+
+# A terminator run (with closing quotes or brackets) before whitespace, or a blank line.
+_BREAK = re.compile(r"""[.!?]+["')\]]*(?=\s|\Z)|\n[ \t\r\f\v]*\n""")
+_NEXT_CHAR = re.compile(r"\s*(\S?)")
+_WORD_BEFORE = re.compile(r"(?<![\w.])\w+(?:\.\w+)*\Z")
+_ABBREVIATIONS = frozenset(
+    {
+        "al", "approx", "ca", "cf", "dept", "e.g", "eq", "eqs", "esp", "et", "fig", "figs",
+        "i.e", "ref", "refs", "resp", "sec", "viz", "vs",
+    }
+)  # fmt: skip
+# Titles abbreviate only when written as titles (`Dr.`, `Ms.`): `ms.` is milliseconds.
+_TITLES = frozenset({"dr", "jr", "mr", "mrs", "ms", "prof", "sr", "st"})
+# Abbreviations that also end sentences; they end one before a capital.
+_BEFORE_CAPITAL = frozenset({"co", "corp", "etc", "inc", "ltd", "sp", "spp"})
+# Abbreviations that are also ordinary words; they only abbreviate before a number.
+_BEFORE_NUMBER = frozenset({"no", "nos", "p", "pp", "vol"})
+# A plain lower-case word after a period continues the sentence (`P. falciparum`,
+# `An. gambiae`, a URL's `embl. html`); gene-like starts (`p53`, `mRNA`, `β-catenin`) do not.
+_LOWER_WORD = re.compile(r"[a-z]+(?![\w\-])")
+_OPENERS = " \t\n\r\f\v([{\"'"
+_TITLE_WORD = re.compile(r"[A-Z][a-z]+\b")
+_HEADING = re.compile(r"(?:[A-Z]+(?:[ ,/&:-]+|\Z))+")
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A character range `[start, end)` of the original text."""
+
+    start: int
+    end: int
+
+
+def sentences(text: str) -> tuple[Span, ...]:
+    """The sentences of `text` as whitespace-trimmed spans, in order.
+
+    A sentence ends at `.`, `!` or `?` followed by whitespace, or at a blank line. A period
+    after a decimal, a curated abbreviation (`e.g.`, `et al.`, `Fig.`, `vs.`, `No. 5`), a
+    title (`Dr.`), an initial (`J.`, `P. falciparum`) or in an ellipsis does not end one,
+    nor does one followed by a plain lower-case word; `etc.` and `spp.` do before a capital.
+    A period after a token holding digits or glued to a symbol (`PI3K.`, `E2F.`, `37°C.`,
+    `µm2/ms.`) ends one. A leading structured-abstract heading (`RESULTS`, `MAIN OUTCOME
+    MEASURES`) before a capitalised word is a sentence of its own.
+    """
+    folded = _fold(text)
+    flat = folded.text
+    cuts = [0]
+    for match in _BREAK.finditer(flat):
+        if match.group().startswith("\n"):
+            cuts.append(match.start())
+        elif _ends_sentence(flat, match.start(), match.group()):
+            cuts.append(match.end())
+    cuts.append(len(flat))
+    spans = []
+    for lo, hi in itertools.pairwise(cuts):
+        piece = flat[lo:hi]
+        stripped = piece.strip()
+        if not stripped:
+            continue
+        start = lo + len(piece) - len(piece.lstrip())
+        end = start + len(stripped)
+        heading = _heading_end(flat, start, end)
+        if heading:
+            spans.append(Span(*folded.span(start, heading)))
+            start = heading + len(flat[heading:end]) - len(flat[heading:end].lstrip(" ,/&:-"))
+            # A dash before a number after the heading is that number's sign, not a separator.
+            start = sign_start(flat, start) if flat[start : start + 1].isdigit() else start
+        spans.append(Span(*folded.span(start, end)))
+    return tuple(spans)
+
+
+def _heading_end(text: str, start: int, end: int) -> int:
+    """Where a leading heading of the sentence `text[start:end]` ends, or 0 for none."""
+    found = _HEADING.match(text, start, end)
+    if found is None:
+        return 0
+    last = 0
+    for word in re.finditer(r"[A-Z]+", found.group()):
+        if word.group().lower() not in ABSTRACT_HEADING_WORDS:
+            break
+        last = start + word.end()
+    rest = text[last:end].lstrip(" ,/&:-")
+    if not last or not rest or not (rest[0].isdigit() or rest[:2].istitle()):
+        return 0
+    return last
+
+
+def _ends_sentence(text: str, at: int, run: str) -> bool:
+    terminators = run.rstrip("\"')]")
+    if "!" in terminators or "?" in terminators:
+        return True
+    if len(terminators) > 1:
+        return False  # an ellipsis
+    # The common case, cheaply: a plain lower-case word of four letters or more, then a
+    # capital ("… disease. The"). No abbreviation or title is such a word.
+    space = text.rfind(" ", max(0, at - 40), at)
+    word = text[space + 1 : at]
+    after = at + len(run) + 1
+    if (
+        len(word) > 3
+        and word.isalpha()
+        and word.islower()
+        and word.isascii()
+        and text[after - 1 : after] == " "
+        and text[after : after + 1].isupper()
+    ):
+        return True
+    following = _NEXT_CHAR.match(text, at + len(run))
+    assert following is not None  # the pattern matches the empty string anywhere
+    if _LOWER_WORD.match(text, following.start(1)):
+        return False
+    found = _WORD_BEFORE.search(text, max(0, at - 24), at)
+    if found is None:
+        return True
+    if found.start() and text[found.start() - 1] not in _OPENERS:
+        return True  # a unit or symbol-glued token: 37°C, µm2/ms
+    word = found.group()
+    lowered = word.lower()
+    next_char = following.group(1)
+    if lowered in _BEFORE_CAPITAL:
+        return next_char.isupper()
+    # An abbreviation is written in small letters (`cf.`, `vs.`) or as a title (`Fig.`); in
+    # capitals it is an acronym ending its sentence ("… both PF and CF. In a …").
+    acronym = len(word) > 1 and word.isupper()
+    if (lowered in _ABBREVIATIONS and not acronym) or (lowered in _TITLES and word.istitle()):
+        return False
+    if lowered in _BEFORE_NUMBER:
+        return not next_char.isdigit()
+    if "." in word and all(len(part) == 1 and part.isalpha() for part in word.split(".")):
+        # A dotted initialism (`U.S.`) continues its sentence, but a small-letter one other
+        # than `e.g.` and `i.e.` ends it before a capitalised word ("… 2 h p.i. The …").
+        return word.islower() and _TITLE_WORD.match(text, at + len(run) + 1) is not None
+    return not (len(word) == 1 and word.isupper())
+
+
+# A source is checked for every claim citing it: fold it once, by content, while it stays recent.
+_fold_source = TextMemo(_fold, entries=4096, chars=2_000_000)
+_TERMINATED = re.compile(r"""[.!?]+["')\]]*\Z""")
+
+
+def whole_sentences_at(text: str, start: int, end: int) -> bool:
+    """Whether `text[start:end]` begins and ends where `sentences(text)` cuts, cheaply.
+
+    A fast, local test that only ever says yes when the full split agrees: the span starts
+    the text or follows a terminator that ends a sentence, and it ends with a terminator
+    that ends one there. Anything else (a heading before it, folding that changes
+    lengths) answers no, and the caller falls back to the full split.
+    """
+    if not 0 <= start < end <= len(text):
+        return False
+    folded = _fold_source(text)
+    if folded.starts is not None:
+        return False
+    text = folded.text
+    if text[end : end + 1].strip() or text[start : start + 1].isspace():
+        return False
+    run = _TERMINATED.search(text, max(0, end - 12), end)
+    if run is None or not _ends_sentence(text, run.start(), run.group()):
+        return False
+    before = text[:start].rstrip()
+    if not before:
+        return True
+    if len(before) == start:
+        return False  # glued to what precedes it
+    run = _TERMINATED.search(before, max(0, len(before) - 12))
+    return run is not None and _ends_sentence(text, run.start(), run.group())
+
+
+@lru_cache(maxsize=1024)
+def sentence_texts(text: str) -> tuple[str, ...]:
+    """The texts of `sentences(text)`, verbatim, in order."""
+    return tuple(text[span.start : span.end] for span in sentences(text))
+
+
+@lru_cache(maxsize=8192)
+def sentences_of(text: str) -> tuple[str, ...]:
+    """The sentences of a note as the reasoner restates and alignment compares them.
+
+    A heading or a first title line stands alone, and fragments of fewer than three
+    tokens are left out.
+    """
+    out = []
+    for span in sentences(text):
+        piece = text[span.start : span.end]
+        head, newline, rest = piece.partition("\n")
+        titled = newline and (span.start == 0 or head.lstrip().startswith("#"))
+        for part in (head, rest) if titled else (piece,):
+            part = part.strip().lstrip("#").strip()
+            if len(tokens(part)) >= 3:
+                out.append(part)
+    return tuple(out)

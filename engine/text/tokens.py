@@ -1,0 +1,293 @@
+"""The one tokeniser and its named views: for licensing (`tokens`) and for ranking.
+
+The licensing view (`tokens`, `token_spans`, `word_sequence`) keeps every meaning-bearing
+token with its offsets; the ranking view (`ranking_tokens`, `term_counts`, `surface_words`)
+is the coarse cut the index stores and coverage counts, stop words dropped and plurals
+folded. The rules below are the licensing view's.
+
+Text is folded before matching so that copying from a PDF does not break it, by the one
+fold of `engine.text.fold` (NFKC, straight quotes, every minus look-alike as `-`, only the
+soft hyphen dropped). Every offset reported here still points into the text as given.
+
+Tokenisation rules, applied identically to prose and claims:
+
+- A word starts with a letter and runs over letters and digits (`p53`, `covid`); an
+  apostrophe between two of them stays inside (`don't`). Norms are case-folded. Every word
+  counts: there is no stop-word list.
+- Hyphens, dashes, slashes and underscores separate words: `long-term` is `long`, `term`.
+- A number is an integer or decimal (`3.5`, `.05` → `0.05`); thousands groups are joined
+  (`1,000` → `1000`); a trailing percent sign joins it with or without a space (`12%` and
+  `12 %` → `12%`); `-5` keeps its sign whatever dash writes it (hyphen, U+2012–U+2015,
+  U+2212) and `+5` reads as `5`. A dash between two numbers is a range, never a sign
+  (`5-10`, `5 - 10` and `5%-10%` → `5`, `10`). Digits glued to letters after a number split
+  off (`5mg` → `5`, `mg`).
+- An exponent stays with its base: `10⁻³` and `10^-3` → `10^-3`, which is neither `10^3`,
+  `10-3` (a range) nor `103`.
+- Comparators and other meaning-bearing signs are tokens of their own: `< > ≤ ≥ = ≠ ± ≈ ×`
+  (`<=` → `≤`, `>=` → `≥`, `!=` → `≠`, `+/-` → `±`, `~` → `≈`).
+- A marker's trailing sign stays on the word: `ER+`, `HER2−`, `Aire(+)` → `er+`, `her2-`,
+  `aire+`; `ER-positive` is still `er`, `positive`. A trailing minus marks only a word with
+  a capital or a digit, so the extraction split `treat- ment` stays `treat`, `ment`; a
+  number keeps one too (`CD4+3−` → `cd4+`, `3-`), and genotypes keep theirs (`Nlrp3−/−`
+  → `nlrp3-/-`, `Casp-1/−` → `casp`, `1/-`). A `+` that is neither a sign nor a marker
+  is a token (`.48+.76` is a sum, not the range `.48-.76`).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import KW_ONLY, dataclass
+from typing import NamedTuple
+
+from engine.text.fold import Folded
+from engine.text.fold import fold_text as _fold
+from engine.text.lexicon import STOP_WORDS
+from engine.text.stems import plural_fold
+
+# The spaces a sign may stand apart from its number by: any (thin, no-break, a line break),
+# but not a blank line. "− 1.2%" as PDF and LaTeX output write it is still -1.2%.
+SIGN_GAP = r"[^\S\n]*(?:\n[^\S\n]*)?"
+_TOKEN = re.compile(
+    r"""
+    (?P<number>
+        (?P<sign>(?<!\w)(?:-{1,3}"""
+    + SIGN_GAP
+    + r"""|\+))?
+        (?P<base>
+            (?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?
+          | (?<![\w.])\.\d+
+        )
+        (?:\^\(?(?P<exp>[-+]?\d+(?:\.\d+)?)\)?)?
+    )
+    (?P<percent>[ \t]*%)?
+    (?P<marked>[-+](?![\w/+\-.])|/[-+](?!\w))?
+  | (?P<word>[^\W\d_][^\W_]*(?:'[^\W_]+)*)(?P<marker>[-+]/[-+](?!\w)|\+|-(?!\w)|\([-+]\)(?!\w))?
+  | (?P<prime>(?<=[\d%])'+)
+  | (?P<symbol><=|>=|!=|\+/-|\+-|[-+]/[-+]|[\^_][-+](?!\d)|[<>≤≥=≠±≈×~∼≃+])
+  | (?P<other>[^\s\w.,;:!?'"()\[\]{}/\\&*\#@|`^%\-\x00-\x1f\x7f])
+    """,
+    re.VERBOSE,
+)
+# Brackets, quotation marks and connectors: punctuation that says nothing by itself. Any
+# other character that is not a letter, digit or plain punctuation (an arrow, a per-mille
+# sign, a bidi control, a private-use glyph) is a token of its own, so nothing that shows,
+# or that changes how text shows, is dropped from a comparison. `‹ ›` look like `< >`.
+_QUIET = frozenset({"Ps", "Pe", "Pi", "Pf", "Pc"})
+# A run of primes after a number (folded to apostrophes): minutes, seconds, feet, inches.
+_PRIMES = {1: "′", 2: "″", 3: "‴"}
+_SYMBOLS = {"<=": "≤", ">=": "≥", "!=": "≠", "+/-": "±", "+-": "±", "~": "≈", "∼": "≈", "≃": "≈"}
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One word or number: its text as written, its norm, and `[start, end)` in the text."""
+
+    text: str
+    norm: str
+    start: int
+    end: int
+    _: KW_ONLY
+    is_number: bool = False
+
+
+def _number_norm(digits: str, *, percent: bool, exponent: str | None = None) -> str:
+    norm = digits.replace(",", "").removeprefix("+")
+    if norm.startswith("."):
+        norm = "0" + norm
+    elif norm.startswith("-."):
+        norm = "-0" + norm[1:]
+    if exponent is not None:
+        norm += "^" + exponent.removeprefix("+")
+    return norm + "%" if percent else norm
+
+
+def _norms(
+    text: str, *, lowered: bool = False, cased: str | None = None
+) -> Iterator[tuple[str, bool, int, int]]:
+    """(norm, is_number, start, end) of each token of already-folded `text`.
+
+    `lowered` says the caller already case-folded the whole text, which is cheaper; then
+    `cased` is the same text before lowering, which a trailing minus marker is read from.
+    """
+    for match in _TOKEN.finditer(text):
+        start, end = match.span()
+        word = match.group("word")
+        if word is not None:
+            norm = word if lowered else word.casefold()
+            marker = match.group("marker")
+            if marker in ("-", "(-)") and not _marker_word(
+                (cased or text)[start : start + len(word)]
+            ):
+                marker = None  # a hyphen left by text extraction ("treat- ment")
+            yield (norm + marker.strip("()") if marker else norm), False, start, end
+            continue
+        prime = match.group("prime")
+        if prime is not None:
+            yield _PRIMES.get(len(prime), prime), False, start, end
+            continue
+        symbol = match.group("symbol")
+        if symbol is not None:
+            yield _SYMBOLS.get(symbol, symbol), False, start, end
+            continue
+        other = match.group("other")
+        if other is not None:
+            if unicodedata.category(other) not in _QUIET or other in "‹›":
+                yield other, False, start, end
+            continue
+        sign = match.group("sign") or ""
+        if sign.startswith("-") and _digit_before(text, start):
+            # A dash after a number is a range, not a sign (`5-10`, LaTeX's `5--10`).
+            start += len(sign)
+            sign = ""
+        sign = sign.rstrip()  # a sign set apart by a space is still the number's sign
+        percent = match.group("percent") is not None
+        norm = _number_norm(
+            sign + match.group("base"), percent=percent, exponent=match.group("exp")
+        )
+        yield norm + (match.group("marked") or ""), True, start, end
+
+
+def _marker_word(word: str) -> bool:
+    """Whether a word can carry a minus marker: one with a capital or a digit (ER, HER2)."""
+    return any(ch.isupper() or ch.isdigit() for ch in word)
+
+
+# Not the minus of a plus-minus (`+/-`, `+-`), which is a symbol of its own.
+_SIGN_BEFORE = re.compile(rf"(?<![\w/+])-{{1,3}}{SIGN_GAP}\Z")
+_MARKS_AFTER = re.compile(r"'+|[\^_][-+](?!\d)|[-+](?![\w+\-])")
+
+
+def sign_start(text: str, at: int) -> int:
+    """Where the sign of the number starting at `at` in folded `text` begins; `at` if unsigned.
+
+    The one sign rule, for readers that cut text by offsets (the quote check): a dash
+    (folded to `-`) before a number is its sign, glued or set apart by spaces, unless a
+    word is glued to its left (`COVID-19`, a name) or a number precedes it (`5 - 10`, a
+    range). Read where a cut would start at the number and drop the sign.
+    """
+    found = _SIGN_BEFORE.search(text, max(0, at - 24), at)
+    if found is None or _digit_before(text, found.start()):
+        return at
+    return found.start()
+
+
+def marks_end(text: str, end: int) -> int:
+    """Where the marks glued after the token ending at `end` in folded `text` end.
+
+    Primes (folded to apostrophes) after a number, a raised or lowered sign (`^-`, `_+`)
+    and a trailing `+`/`-` marker belong to what they follow (`40″`, `ER⁻`, `ER+`): a cut
+    at `end` would drop them.
+    """
+    if not 0 < end < len(text):
+        return end
+    found = _MARKS_AFTER.match(text, end)
+    if found is None or (found.group().startswith("'") and not text[end - 1].isdigit()):
+        return end
+    return found.end()
+
+
+def _tokens(folded: Folded, original: str) -> Iterator[Token]:
+    for norm, is_number, start, end in _norms(folded.text):
+        lo, hi = folded.span(start, end)
+        yield Token(original[lo:hi], norm, lo, hi, is_number=is_number)
+
+
+def _digit_before(text: str, at: int) -> bool:
+    """Whether a number (a digit or a percent sign) precedes `at`, spaces and tabs aside."""
+    before = text[max(0, at - 32) : at].rstrip(" \t")
+    return before[-1:].isdigit() or before[-1:] == "%"
+
+
+class TokenSpan(NamedTuple):
+    """A token's norm, whether it is a number, and `[start, end)` in the text as given."""
+
+    norm: str
+    is_number: bool
+    start: int
+    end: int
+
+
+def token_spans(text: str) -> list[TokenSpan]:
+    """The tokens of `text` as light tuples: the same tokens as `tokens`, cheaper to build."""
+    folded = _fold(text)
+    if folded.starts is None and folded.text.isascii():
+        flat = folded.text
+        return [TokenSpan(*t) for t in _norms(flat.lower(), lowered=True, cased=flat)]
+    return [TokenSpan(n, num, *folded.span(a, b)) for n, num, a, b in _norms(folded.text)]
+
+
+def tokens(text: str) -> tuple[Token, ...]:
+    """The words and numbers of `text` in order; see the module docstring for the rules."""
+    return tuple(_tokens(_fold(text), text))
+
+
+@functools.lru_cache(maxsize=8192)
+def word_sequence(text: str) -> tuple[str, ...]:
+    """The norms of every token of `text`, in order: the sequence matching compares."""
+    # The hot path of matching: norms only, no offsets mapped back to the original.
+    folded = _fold(text).text
+    if folded.isascii():
+        lowered = folded.lower()
+        return tuple(norm for norm, _, _, _ in _norms(lowered, lowered=True, cased=folded))
+    return tuple(norm for norm, _, _, _ in _norms(folded))
+
+
+def numbers(text: str) -> tuple[str, ...]:
+    """The norms of the number tokens of `text`, in order."""
+    return tuple(norm for norm, is_number, _, _ in _norms(_fold(text).text) if is_number)
+
+
+_RANKING_RUN = re.compile(r"[^\W_]+")
+# word -> ranking term ("" for a stop word); bounded so a long-lived process stays small.
+_FOLDED: dict[str, str] = {}
+_FOLD_CACHE_SIZE = 200_000
+
+
+def plain_words(text: str) -> list[str]:
+    """The ranking view's words: lower-cased alphanumeric runs of `text`, in order.
+
+    Coarser than `tokens`: no fold, a decimal or an apostrophe splits a run (`3.5` is `3`, `5`).
+    """
+    return _RANKING_RUN.findall(text.lower())
+
+
+def ranking_tokens(text: str) -> list[str]:
+    """The ranking view: `plain_words` with stop words dropped and plurals folded.
+
+    What the index ranks and coverage counts; the index stores it, so it stays as it is.
+    """
+    return [plural_fold(word) for word in plain_words(text) if word not in STOP_WORDS]
+
+
+def surface_words(text: str) -> dict[str, str]:
+    """Each ranking token of `text` -> the word as written there first.
+
+    Matching goes by the token ("enzymes'" is `enzyme`); words for people show the surface
+    form the writer typed ("enzymes"), never the folded or stemmed one.
+    """
+    out: dict[str, str] = {}
+    for raw in _RANKING_RUN.findall(text):
+        lowered = raw.lower()
+        if lowered in STOP_WORDS:
+            continue
+        out.setdefault(plural_fold(lowered), raw)
+    return out
+
+
+def term_counts(text: str) -> dict[str, int]:
+    """How often each ranking token occurs in `text` (the same tokens as `ranking_tokens`)."""
+    counts: dict[str, int] = {}
+    # Count raw words first, so stop words and folding are looked at once per distinct word.
+    for word, count in Counter(plain_words(text)).items():
+        term = _FOLDED.get(word)
+        if term is None:
+            term = "" if word in STOP_WORDS else plural_fold(word)
+            if len(_FOLDED) < _FOLD_CACHE_SIZE:
+                _FOLDED[word] = term
+        if term:
+            counts[term] = counts.get(term, 0) + count
+    return counts
