@@ -102,7 +102,13 @@ if TYPE_CHECKING:
     )
     from engine.review.relations import EdgeKey
     from engine.review.snapshot import ReviewSnapshot, review_stamp
-    from engine.review.triage import TriageDecision, confirmed_edges, read_log, record
+    from engine.review.triage import (
+        TriageDecision,
+        TriageEntry,
+        confirmed_edges,
+        read_log,
+        record,
+    )
     from engine.review.typers import Typer, model_typer
     from engine.review.walk import next_open, previous_pair
     from engine.text.controls import reveal
@@ -267,6 +273,7 @@ _EXPORTS: dict[str, str] = {
     "ReviewSnapshot": "engine.review.snapshot",
     "review_stamp": "engine.review.snapshot",
     "TriageDecision": "engine.review.triage",
+    "TriageEntry": "engine.review.triage",
     "confirmed_edges": "engine.review.triage",
     "read_log": "engine.review.triage",
     "record": "engine.review.triage",
@@ -407,6 +414,7 @@ __all__ = [
     "Tier",
     "Traceability",
     "TriageDecision",
+    "TriageEntry",
     "Typer",
     "Verdict",
     "VerifierResult",

@@ -150,7 +150,7 @@ def overlay_pairs(workspace: Path = DEMO) -> list[Pair]:
     A pair SciFact did not annotate with evidence counts as none, as the overlay's
     evaluation charges it. Empty when the demo workspace has not been built.
     """
-    if not (workspace / ".synapse" / "index.sqlite").exists():
+    if not (workspace / ".zettelkasten").is_dir():
         return []
     gold = scifact_gold()
     opened = open_workspace(workspace)

@@ -160,7 +160,11 @@ if message := session.pop(KEYS.triage_message, None):
     st.caption(md_escape(f"Recorded — {message}"))
 with st.expander("Triage log (newest first)", expanded=True):
     log = [
-        {**line, "decision": sides.decision_words(line["decision"])}
+        {
+            **line,
+            "by": sides.reviewer_words(line["by"]),
+            "decision": sides.decision_words(line["decision"]),
+        }
         for line in triage_history(root, worker.opened.workspace)
     ]
     st.html(table_html(log) if log else "<small>No decision recorded yet.</small>")

@@ -56,6 +56,9 @@ def queue_table(frame: pd.DataFrame) -> pd.DataFrame:
     if "practice_wrong" in frame:
         flagged = frame["practice_wrong"].astype(bool) & (frame["triage"] != "practice-wrong")
         state = state.where(~flagged, state + " · note marked wrong elsewhere")
+    if "disagreement" in frame:
+        disputed = frame["disagreement"].astype(bool)
+        state = state.where(~disputed, state + " · reviewers disagree")
     state = state.where(frame["relation"].isin(CANDIDATES), "—")
     said = frame["measured"] if "measured" in frame else pd.Series("", index=frame.index)
     right = said.fillna("").astype(str).str.split(" at this confidence").str[0]

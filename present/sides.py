@@ -6,7 +6,9 @@ column, the log and the message after a click read from here (the marks: `presen
 
 from __future__ import annotations
 
-from engine import TriageDecision
+from collections.abc import Sequence
+
+from engine import TriageDecision, TriageEntry
 
 # The triage buttons, in the order shown: the side a decision names, and its value.
 TRIAGE_CHOICES = (
@@ -50,3 +52,24 @@ def decision_effect(value: str) -> str:
         return _EFFECTS[TriageDecision(value)]
     except ValueError:
         return ""
+
+
+def reviewer_words(by: str) -> str:
+    """A reviewer as named in the log; lines from before reviewers were named say so."""
+    return by or "an unnamed reviewer"
+
+
+def disagreement_words(standing: Sequence[TriageEntry], acting: str) -> str:
+    """One line saying that reviewers disagree on a pair, who said what and when, and what
+    acts until they agree; "" when they do not disagree."""
+    if len({entry.decision for entry in standing}) < 2:
+        return ""
+    said = "; ".join(
+        f"{reviewer_words(e.by)} ({e.at[:16].replace('T', ' ')} UTC): "
+        f"{decision_words(e.decision.value).lower()}"
+        for e in standing
+    )
+    return (
+        f"Reviewers disagree on this pair — {said}. Until they agree, the more cautious "
+        f"decision acts: {decision_words(acting).lower()}."
+    )

@@ -12,7 +12,7 @@ import pytest
 from engine.api import OpenWorkspace, open_workspace
 from engine.core.settings import ENV_ENCODER
 from engine.models.encoder import EncoderChoice
-from engine.workspace.embeddings import VECTORS_DIR
+from engine.workspace.caches import VECTORS_DIR, cache_folder
 from tests.workspaces import VARIANTS, built_once, make_workspace, scifact_workspace
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -110,5 +110,5 @@ def demo(scifact_demo: Path) -> Iterator[OpenWorkspace]:
 def _never_encoded(path: Path) -> None:
     # A module fixture that opens a SciFact workspace runs before the autouse fixture above
     # and must put itself on words alone; one that forgot costs minutes of encoding a run.
-    vectors = sorted(p.name for p in (path / VECTORS_DIR).glob("*"))
+    vectors = sorted(p.name for p in (cache_folder(path) / VECTORS_DIR).glob("*"))
     assert not vectors, f"a test encoded the shared SciFact workspace {path.name}: {vectors}"

@@ -373,3 +373,20 @@ def test_a_triage_click_records_the_edge_selected_when_it_lands(lab_path, monkey
     assert not at.exception
     log = (lab_path / ".synapse" / "triage.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(log) == 1 and '"z-crash-05"' in log[0] and '"z-sig-03"' not in log[0]
+
+
+def test_reviewers_who_disagree_on_a_pair_are_shown_as_such(lab_path, monkeypatch):
+    from engine.review.relations import EdgeKey
+    from engine.review.triage import record
+
+    save_contradiction_overlay(lab_path)
+    pair = EdgeKey(*CONTRADICTION.split("|"))
+    record(lab_path, pair, "confirmed", by="ann")
+    record(lab_path, pair, "dismissed", by="bob")
+    monkeypatch.setenv("SYNAPSE_WORKSPACE", str(lab_path))
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    at.switch_page("pages/claim_matrix.py").run()
+    assert not at.exception
+    (warning,) = [w.value for w in at.warning if "Reviewers disagree" in w.value]
+    assert "ann" in warning and "bob" in warning
+    assert "the literature claim is contested" in warning

@@ -19,8 +19,8 @@ from engine.api import open_workspace
 from engine.review.overlay import OVERLAY_PATH, build_overlay, load_overlay, read_overlay
 from engine.review.relations import EdgeKey
 from engine.review.triage import LOG_PATH, TriageDecision, read_log, record
+from engine.workspace.caches import index_path
 from engine.workspace.index import Index
-from engine.workspace.index_file import INDEX_PATH
 from engine.workspace.stores import load_workspace
 from tests.conftest import ROOT
 
@@ -193,7 +193,7 @@ def indexed(tmp_path) -> Path:
 @pytest.mark.parametrize("stop", [1000, 0], ids=["parked-after-1000-inserts", "free-running"])
 def test_a_killed_index_update_rolls_back_and_the_next_update_catches_up(indexed, tmp_path, stop):
     marker = tmp_path / "marker"
-    wal = Path(f"{indexed / INDEX_PATH}-wal")
+    wal = Path(f"{index_path(indexed)}-wal")
     with child(INDEX_CHILD, indexed, marker, stop) as proc:
         if stop:
             wait_for(marker.exists, "the child to park inside the transaction")
@@ -224,7 +224,7 @@ def test_a_killed_index_update_rolls_back_and_the_next_update_catches_up(indexed
     "keep", [0, 100, 0.5, -4096], ids=["empty", "header-cut", "half", "last-page-cut"]
 )
 def test_a_truncated_index_file_is_rebuilt(indexed, keep):
-    db = indexed / INDEX_PATH
+    db = index_path(indexed)
     data = db.read_bytes()
     db.write_bytes(data[: int(len(data) * keep) if isinstance(keep, float) else keep])
     with Index.open(indexed) as index:
@@ -235,7 +235,7 @@ def test_a_truncated_index_file_is_rebuilt(indexed, keep):
 
 
 def test_a_garbage_index_file_is_rebuilt(indexed):
-    db = indexed / INDEX_PATH
+    db = index_path(indexed)
     db.write_bytes(os.urandom(db.stat().st_size))
     with Index.open(indexed) as index:
         assert index.rebuilt and index.count() == 0

@@ -7,10 +7,10 @@ import pytest
 
 from engine.api import ask, open_workspace
 from engine.models.encoder import load_encoder
+from engine.workspace.caches import VECTORS_DIR, ready, vectors_path
 from engine.workspace.embeddings import (
     MAGIC,
     SCAN_SLICE,
-    VECTORS_DIR,
     SentenceVectors,
     note_sentences,
     quantise,
@@ -30,7 +30,7 @@ def minilm():
 
 
 def _file(root):
-    return root / VECTORS_DIR / "minilm.bin"
+    return vectors_path(root, "minilm")
 
 
 def _header_size(raw: bytes) -> int:
@@ -126,8 +126,7 @@ def test_a_tampered_vector_file_never_moves_an_answer(lab_path):
 
 
 def test_an_unwritable_vector_folder_keeps_vectors_in_memory(lab_path, minilm):
-    (lab_path / ".synapse").mkdir()
-    (lab_path / VECTORS_DIR).write_text("a file where the folder should be")
+    (ready(lab_path) / VECTORS_DIR).write_text("a file where the folder should be")
     workspace = load_workspace(lab_path)
     meaning = open_meaning(lab_path, workspace.notes.values(), load_encoder("minilm"))
     assert meaning.semantic is not None

@@ -114,7 +114,8 @@ def test_no_command_writes_through_a_planted_link(lab_path, plant):
     # Reading and answering still work; writing is refused with the link named.
     assert asked.code == 0, asked.err
     assert json.loads(asked.out)["decision"]["label"]
-    assert index.code == 0 and "notice: index kept in memory" in index.err
+    # The index lives in the user's cache folder, out of reach of anything planted here.
+    assert index.code == 0 and "notice: index kept in memory" not in index.err
     refused = [p for p in (overlay, triage) if p.code == 2]
     assert refused, "at least the write the link targets is refused"
     for proc in refused:
@@ -322,7 +323,8 @@ def test_a_read_only_workspace_can_be_asked(lab_path):
         pytest.skip(f"cannot make a read-only mount here: {proc.err.strip()}")
     assert proc.code == 0, proc.err
     assert json.loads(proc.out)["decision"]["label"] == "ANSWER"
-    assert "notice: index kept in memory" in proc.err
+    # The index is kept in the user's cache folder, which a read-only workspace leaves writable.
+    assert "notice: index kept in memory" not in proc.err
     os.chmod(lab_path, 0o755)
     assert snapshot(lab_path) == before
 

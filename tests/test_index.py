@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from engine.core.errors import EngineError
+from engine.workspace.caches import index_path
 from engine.workspace.index import Index
-from engine.workspace.index_file import INDEX_PATH
 from engine.workspace.stores import load_workspace
 
 REPO = Path(__file__).resolve().parent.parent
@@ -118,7 +118,7 @@ def test_a_touched_but_identical_file_is_unchanged(root, index):
 @pytest.mark.parametrize("damage", ["garbage", "old-schema"], ids=["garbage", "old-schema"])
 def test_a_broken_database_is_rebuilt(root, index, damage):
     index.close()
-    db = root / INDEX_PATH
+    db = index_path(root)
     if damage == "garbage":
         db.write_bytes(b"this is not a database" * 100)
         for suffix in ("-wal", "-shm"):
@@ -163,7 +163,7 @@ def run_python(script: str, *args: str) -> str:
 
 
 def test_another_process_reads_while_a_write_is_open(root, index):
-    with sqlite3.connect(root / INDEX_PATH, isolation_level=None, timeout=1) as writer:
+    with sqlite3.connect(index_path(root), isolation_level=None, timeout=1) as writer:
         assert writer.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         # An exclusive write lock would block every reader without WAL.
         writer.execute("BEGIN EXCLUSIVE")

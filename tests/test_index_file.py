@@ -4,8 +4,8 @@ import sqlite3
 import pytest
 
 from engine.core.errors import WorkspaceError
+from engine.workspace.caches import cache_folder, index_path
 from engine.workspace.index_file import (
-    INDEX_PATH,
     cannot_write,
     connect,
     refuse_unless_corrupt,
@@ -14,9 +14,10 @@ from engine.workspace.index_file import (
 )
 
 
-def test_the_index_file_opens_in_wal_mode_under_synapse(tmp_path):
+def test_the_index_file_opens_in_wal_mode_in_the_users_cache_folder(tmp_path):
     path = safe_index_path(tmp_path)
-    assert path == tmp_path / INDEX_PATH and path.parent.is_dir()
+    assert path == index_path(tmp_path) and path.parent.is_dir()
+    assert not (tmp_path / ".synapse" / "index.sqlite").exists()
     connection = connect(path)
     try:
         assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -24,15 +25,16 @@ def test_the_index_file_opens_in_wal_mode_under_synapse(tmp_path):
         connection.close()
 
 
-def test_a_linked_synapse_folder_is_refused(tmp_path):
-    elsewhere = tmp_path / "elsewhere"
-    elsewhere.mkdir()
+def test_a_link_in_the_cache_folder_is_refused(tmp_path):
+    elsewhere = tmp_path / "note.md"
+    elsewhere.write_text("a note")
     root = tmp_path / "ws"
     root.mkdir()
-    os.symlink(elsewhere, root / ".synapse")
+    safe_index_path(root)
+    os.symlink(elsewhere, cache_folder(root) / "index.sqlite-wal")
     with pytest.raises(WorkspaceError, match="link"):
         safe_index_path(root)
-    assert list(elsewhere.iterdir()) == []
+    assert elsewhere.read_text() == "a note"
 
 
 def test_removing_the_database_takes_its_side_files(tmp_path):

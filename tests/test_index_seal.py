@@ -14,8 +14,8 @@ import pytest
 
 from engine.api import ask, open_workspace
 from engine.workspace.bm25 import BAG_DTYPE
+from engine.workspace.caches import index_path
 from engine.workspace.index import Index
-from engine.workspace.index_file import INDEX_PATH
 from engine.workspace.stores import load_workspace
 from tests.cli import invoke
 
@@ -56,7 +56,7 @@ def test_the_tampered_question_abstains_untouched(lab_path):
 
 def test_a_term_injected_into_every_row_never_grants_an_answer(lab_path):
     label(lab_path, WINNERS)
-    inject(lab_path / INDEX_PATH, "japan")
+    inject(index_path(lab_path), "japan")
     reset_times(lab_path)
     assert label(lab_path, JAPAN) == "ABSTAIN"
     assert label(lab_path, WINNERS) == "ANSWER"
@@ -66,7 +66,7 @@ def test_rows_tampered_while_the_workspace_is_open_are_left_out(lab_path):
     opened = open_workspace(lab_path)
     try:
         assert ask(opened, WINNERS).label == "ANSWER"
-        inject(lab_path / INDEX_PATH, "japan")  # another process writes behind its back
+        inject(index_path(lab_path), "japan")  # another process writes behind its back
         assert ask(opened, JAPAN).label == "ABSTAIN"
         assert opened.index.rarity(["japan"])["japan"] > 2.0  # no sealed row holds it
     finally:
@@ -75,7 +75,7 @@ def test_rows_tampered_while_the_workspace_is_open_are_left_out(lab_path):
 
 def test_index_check_names_and_repairs_altered_rows(lab_path):
     label(lab_path, WINNERS)
-    db = lab_path / INDEX_PATH
+    db = index_path(lab_path)
     with contextlib.closing(sqlite3.connect(db)) as raw, raw:
         raw.execute("UPDATE docs SET title = 'forged' WHERE address = 'zk:finance:z-mom-01'")
     out = invoke("index", "--workspace", lab_path, "--check")
@@ -100,7 +100,7 @@ def test_a_note_edited_with_its_time_reset_is_indexed_again(lab_path):
 
 def test_dropped_tables_under_a_current_schema_version_are_rebuilt(lab_path):
     label(lab_path, WINNERS)
-    with contextlib.closing(sqlite3.connect(lab_path / INDEX_PATH)) as raw, raw:
+    with contextlib.closing(sqlite3.connect(index_path(lab_path))) as raw, raw:
         raw.execute("DROP TABLE docs")
         raw.execute("DROP TABLE terms")
     assert label(lab_path, WINNERS) == "ANSWER"
@@ -108,7 +108,7 @@ def test_dropped_tables_under_a_current_schema_version_are_rebuilt(lab_path):
 
 def test_corrupted_term_rows_make_the_index_rebuild_rather_than_abstain(lab_path):
     label(lab_path, WINNERS)
-    with contextlib.closing(sqlite3.connect(lab_path / INDEX_PATH)) as raw, raw:
+    with contextlib.closing(sqlite3.connect(index_path(lab_path))) as raw, raw:
         raw.execute("UPDATE terms SET term = term || 'q'")
     with Index.open(lab_path) as index:
         index.update(load_workspace(lab_path))
@@ -139,7 +139,7 @@ def test_an_index_file_that_cannot_be_written_falls_back_to_memory(lab_path):
     (lab_path / ".zettelkasten/finance/z-mom-01.md").write_text(
         (lab_path / ".zettelkasten/finance/z-mom-01.md").read_text("utf-8") + "\nMore.\n", "utf-8"
     )
-    with unwritable(lab_path / INDEX_PATH):
+    with unwritable(index_path(lab_path)):
         out = invoke("index", "--workspace", lab_path)
         assert (out.code, "index kept in memory" in out.err) == (0, True)
         asked = invoke("ask", WINNERS, "--workspace", lab_path)

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from engine.api import ask, open_workspace
-from engine.workspace.passages import CACHE_PATH, PASSAGE_BOX, PassagePlace, passage_place
+from engine.workspace.caches import passages_path
+from engine.workspace.passages import PASSAGE_BOX, PassagePlace, passage_place
 from engine.workspace.stores import load_workspace
 from present.graphs import PAPER_NODE, neighbourhood_html
 from tests.builders.pdfgen import write_pdf
@@ -127,7 +128,7 @@ def test_the_printed_page_label_is_cited(papers):
 
 def test_the_sentence_offsets_are_kept_and_a_forged_cache_injects_nothing(papers):
     answer(papers, "Were segments with more canopy cover cooler at noon?")
-    cache = papers / CACHE_PATH
+    cache = passages_path(papers)
     data = json.loads(cache.read_text("utf-8"))
     assert set(data["sources"]) == {"okafor2021sleep", "debock2019urban"}
     entry = data["sources"]["debock2019urban"]

@@ -126,6 +126,36 @@ def test_confirmed_contradiction_makes_the_router_abstain(lab_path):
         opened.close()
 
 
+# "reviewer:decision" in the order recorded (":x" is a line from before reviewers were named),
+# the decision that then acts, and whether the reviewers disagree.
+REVIEWS = {
+    "one-reviewer-changes-their-mind": ("ann:confirmed ann:dismissed", "dismissed", False),
+    "two-agree": ("ann:dismissed bob:dismissed", "dismissed", False),
+    "confirmed-then-dismissed-by-another": ("ann:confirmed bob:dismissed", "confirmed", True),
+    "dismissed-then-confirmed-by-another": ("ann:dismissed bob:confirmed", "confirmed", True),
+    "follow-up-outranks-settled": ("ann:scope-differs bob:follow-up", "follow-up", True),
+    "they-come-to-agree": ("ann:confirmed bob:dismissed ann:dismissed", "dismissed", False),
+    "an-unnamed-line-is-superseded": (":confirmed bob:dismissed", "dismissed", False),
+    "an-unnamed-line-supersedes": ("ann:confirmed bob:confirmed :dismissed", "dismissed", False),
+    "a-reset-withdraws-its-own": ("ann:confirmed bob:dismissed ann:reset", "dismissed", False),
+}
+
+
+@pytest.mark.parametrize(("said", "acts", "disagree"), REVIEWS.values(), ids=REVIEWS.keys())
+def test_each_reviewer_keeps_a_decision_and_disagreement_is_reported(
+    tmp_path, said, acts, disagree
+):
+    for said_one in said.split():
+        by, decision = said_one.split(":")
+        record(tmp_path, MOM, decision, by=by)
+    log = read_log(tmp_path)
+    assert log.state() == {MOM: TriageDecision(acts)}
+    assert (MOM in log.disagreements()) is disagree
+    standing = log.standing()[MOM]
+    assert len({e.by for e in standing}) == len(standing)
+    assert all(e.at for e in standing)
+
+
 def test_a_reset_returns_the_pair_to_unreviewed_and_keeps_every_line(tmp_path):
     record(tmp_path, MOM, "confirmed", note="contested")
     record(tmp_path, SIG, "dismissed")

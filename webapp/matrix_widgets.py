@@ -17,6 +17,7 @@ from engine import (
     next_open,
     page_rows,
     previous_pair,
+    read_log,
     record,
 )
 from present import cells, sides
@@ -239,7 +240,10 @@ def triage_pane(root: str, frame: pd.DataFrame, row: pd.Series, tokens: list[str
         )
         return
     now = sides.decision_words(row["triage"])
-    st.caption(md_escape(f"This pair: {now}. A new decision supersedes the last one."))
+    st.caption(md_escape(f"This pair: {now}. A new decision supersedes your last one."))
+    if row["disagreement"]:
+        standing = read_log(root).standing().get(edge_key(row), ())
+        st.warning(md_escape(sides.disagreement_words(standing, row["triage"])))
     st.text_input("Note", key=KEYS.triage_note(row["edge_id"]), placeholder="Why, in a sentence")
     st.caption("Which side is wrong?")
     for label, decision in sides.TRIAGE_CHOICES:

@@ -24,6 +24,11 @@ def _configure_set(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--zk-id", required=True, help="canon note id, e.g. z-mom-01")
     parser.add_argument("--decision", required=True, choices=[d.value for d in TriageDecision])
     parser.add_argument("--note", default="", help="why")
+    parser.add_argument(
+        "--by",
+        default=None,
+        help="the reviewer's name (default: $SYNAPSE_REVIEWER, else your user name)",
+    )
 
 
 def _run_set(args: argparse.Namespace) -> int:
@@ -32,20 +37,33 @@ def _run_set(args: argparse.Namespace) -> int:
 
     _require_folder(args.workspace)
     key = EdgeKey(args.memory_id, args.zk_source, args.zk_id)
-    entry = record(args.workspace, key, args.decision, note=args.note)
+    entry = record(args.workspace, key, args.decision, note=args.note, by=args.by)
     print(json.dumps(entry.to_dict(), ensure_ascii=False, sort_keys=True))
     return 0
 
 
 def _run_show(args: argparse.Namespace) -> int:
-    from engine.review.triage import read_log
+    from engine.review.triage import acting, read_log
 
     _require_folder(args.workspace)
     log = read_log(args.workspace)
     for problem in log.problems:
         print(f"triage log: {problem}", file=sys.stderr)
-    latest = [entry.to_dict() for entry in log.latest().values()]
-    print(json.dumps(latest, ensure_ascii=False, indent=1, sort_keys=True))
+    shown = []
+    for standing in log.standing().values():
+        # The newest entry, the decision that acts, and every reviewer's standing one.
+        shown.append(
+            {
+                **standing[-1].to_dict(),
+                "decision": acting(standing).value,
+                "disagreement": len({e.decision for e in standing}) > 1,
+                "reviewers": [
+                    {"by": e.by, "decision": e.decision.value, "at": e.at, "note": e.note}
+                    for e in standing
+                ],
+            }
+        )
+    print(json.dumps(shown, ensure_ascii=False, indent=1, sort_keys=True))
     return 0
 
 
@@ -60,5 +78,9 @@ register(
 )
 register(
     "triage show",
-    Command("Print the current triage decision on every edge", _workspace, _run_show),
+    Command(
+        "Print the decision that acts on every edge, each reviewer's, and any disagreement",
+        _workspace,
+        _run_show,
+    ),
 )

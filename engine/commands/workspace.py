@@ -63,6 +63,7 @@ def _configure_index(parser: argparse.ArgumentParser) -> None:
 
 def _run_index(args: argparse.Namespace) -> int:
     from engine.models.encoder import load_encoder
+    from engine.workspace.caches import cache_folder, read_origin
     from engine.workspace.index import Index
     from engine.workspace.opened import save_passages
     from engine.workspace.semantic import open_meaning
@@ -107,11 +108,18 @@ def _run_index(args: argparse.Namespace) -> int:
             "load_seconds": round(loaded - started, 3),
             "update_seconds": round(stats.seconds, 3),
             "vectors": meaning.stats.to_dict() if meaning.stats else None,
+            "cache": _cache_summary(cache_folder(workspace.root), read_origin(workspace.root)),
         }
         if checked is not None:
             summary["check"] = checked.to_dict()
     print(json.dumps(summary, sort_keys=True))
     return 1 if checked is not None and not checked.ok else 0
+
+
+def _cache_summary(folder: Path, origin: object) -> dict[str, object]:
+    """Where this user's derived files are and where they were first copied from."""
+    seeded = getattr(origin, "seeded", "")
+    return {"folder": str(folder), "seeded": seeded or None, "ready": origin is not None}
 
 
 # `import` is a group, so another dataset can join it as `import <name>`.

@@ -29,7 +29,8 @@ ENV_REVIEWER = "SYNAPSE_REVIEWER"
 
 # Each variable and what it does, for people: the README's settings table lists these.
 VARIABLES: dict[str, str] = {
-    ENV_STATE_DIR: "the folder for this user's derived state (index seal key, encoder tables); "
+    ENV_STATE_DIR: "the folder for this user's derived state (index seal key, encoder tables, "
+    "each workspace's index, vectors and passage offsets under `caches/`); "
     "default `$XDG_STATE_HOME/synapse-review` or `~/.local/state/synapse-review`",
     ENV_WORKSPACE: "the workspace the app opens first; default the built SciFact demo, "
     "else the bundled momentum-lab",

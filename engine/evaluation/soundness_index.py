@@ -26,7 +26,7 @@ from engine.api import ask, open_workspace
 from engine.datasets.scifact_text import TrainSentence
 from engine.evaluation.mutations import FamilyScore
 from engine.workspace.bm25 import BAG_DTYPE
-from engine.workspace.layout import INDEX_PATH
+from engine.workspace.caches import index_path
 
 FORGED = "zorblax"
 
@@ -47,7 +47,7 @@ def index_tampering(
         opened = open_workspace(root)
         try:
             before = [ask(opened, q).label == "ANSWER" for q in questions]
-            _forge(root / INDEX_PATH)  # behind the open workspace's back
+            _forge(index_path(root))  # behind the open workspace's back
             leaked = [q for q in attacks if ask(opened, q).label == "ANSWER"]
         finally:
             opened.close()

@@ -15,7 +15,7 @@ from __future__ import annotations
 import csv
 import io
 import os
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -26,7 +26,7 @@ from engine.review.contest import ContestScope, contest_scope, scope_of
 from engine.review.measured import measured
 from engine.review.overlay import Overlay
 from engine.review.relations import EdgeKey, Relation
-from engine.review.triage import TriageDecision, practice_flags, state
+from engine.review.triage import TriageDecision, practice_flags, read_log
 from engine.text.lines import shorten
 from engine.workspace.stores import Workspace
 
@@ -55,6 +55,7 @@ COLUMNS = (
     "contested",
     "triage",
     "practice_wrong",
+    "disagreement",
 )
 
 
@@ -90,7 +91,11 @@ def review_matrix(
     Raises ConfigError for an unusable `contest` setting.
     """
     scope = contest_scope(root)
-    return matrix_frame(overlay, workspace, triage=state(root), scope=scope), scope
+    log = read_log(root)
+    frame = matrix_frame(
+        overlay, workspace, triage=log.state(), scope=scope, disagreeing=log.disagreements()
+    )
+    return frame, scope
 
 
 def matrix_frame(
@@ -99,10 +104,12 @@ def matrix_frame(
     *,
     triage: dict[EdgeKey, TriageDecision] | None = None,
     scope: ContestScope = ContestScope.CONFIRMED,
+    disagreeing: Collection[EdgeKey] = (),
 ) -> pd.DataFrame:
     """One row per overlay edge, in the overlay's priority order, with `COLUMNS`.
 
-    `triage` is the current triage state; `triage` column holds the decision or "".
+    `triage` is the current triage state; `triage` column holds the decision that acts or
+    "", and `disagreement` whether the edge is among `disagreeing` (reviewers differ).
     `contested` follows the workspace's contest `scope`, as the router does. The label
     columns are distinct: a title shared by two notes carries the note's id.
     """
@@ -145,6 +152,7 @@ def matrix_frame(
                 "contested": key.zk_address in contested,
                 "triage": decision.value if decision else "",
                 "practice_wrong": key.memory_address in wrong,
+                "disagreement": key in disagreeing,
             }
         )
     frame = pd.DataFrame(rows, columns=list(COLUMNS))

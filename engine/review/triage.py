@@ -3,9 +3,16 @@
 `.synapse/triage.jsonl` holds one JSON object a line,
 `{"at", "by", "edge": {"memory_id", "zk_source", "zk_id"}, "decision", "note"}` (`by`, who
 decided, is absent from older lines). Lines are only ever appended, under an exclusive lock,
-each in one write followed by fsync; the current state is the fold of the log, the last
-decision on an edge winning. A `reset` line returns an edge to unreviewed: the earlier lines
-stay, as every line does.
+each in one write followed by fsync. The log is shared by everyone who opens the workspace:
+`by` names the reviewer (`reviewer()`) and `at` the time, in UTC.
+
+The current state is the fold of the log: each reviewer's last decision on an edge stands,
+and a `reset` line withdraws its reviewer's (the earlier lines stay, as every line does).
+When reviewers' standing decisions on one edge differ, that is a disagreement, reported as
+such (`TriageLog.disagreements`), and until they agree the most cautious of them acts
+(`CAUTION`: a confirmation, which contests the literature claim, before anything that would
+leave it grounded), never the last one written. A line from before reviewers were named (no
+`by`) supersedes every decision before it and is superseded by any after it, as it was.
 
 Triage is the review of cross-store contradictions, and a decision says which side is wrong:
 `confirmed` asserts the practice entry contests the canon note (the literature claim is
@@ -14,7 +21,8 @@ note is the wrong side (the canon claim stays grounded, the note is flagged);
 `scope-differs` and `dismissed` say there is no contradiction to act on.
 Which contradictions contest a node for the router is decided in `engine.review.contest`:
 confirmed ones always, unreviewed overlay ones only when the workspace opts in. A later
-decision on an edge supersedes an earlier one, so undoing is deciding again, or resetting.
+decision by the same reviewer supersedes their earlier one, so undoing is deciding again, or
+resetting.
 """
 
 from __future__ import annotations
@@ -121,7 +129,8 @@ class TriageLog:
         return cls(())
 
     def state(self) -> dict[EdgeKey, TriageDecision]:
-        return {key: entry.decision for key, entry in self.latest().items()}
+        """The decision that acts on each edge: the reviewers', or the most cautious of them."""
+        return {key: acting(standing) for key, standing in self.standing().items()}
 
     def latest(self) -> dict[EdgeKey, TriageEntry]:
         """The last entry on each edge that stands, in key order: a reset edge is left out."""
@@ -129,6 +138,47 @@ class TriageLog:
         for entry in self.entries:
             last[entry.edge] = entry
         return {k: e for k, e in sorted(last.items()) if e.decision is not TriageDecision.RESET}
+
+    def standing(self) -> dict[EdgeKey, tuple[TriageEntry, ...]]:
+        """Each reviewer's standing entry on each edge, oldest first, in key order.
+
+        An edge every reviewer reset (or none decided) is left out.
+        """
+        by_edge: dict[EdgeKey, dict[str, TriageEntry]] = {}
+        for entry in self.entries:
+            reviewers = by_edge.setdefault(entry.edge, {})
+            if not entry.by:  # an unnamed line supersedes every decision before it
+                reviewers.clear()
+            reviewers.pop("", None)  # and is superseded by any after it
+            reviewers.pop(entry.by, None)
+            if entry.decision is not TriageDecision.RESET:
+                reviewers[entry.by] = entry
+        return {key: tuple(by_edge[key].values()) for key in sorted(by_edge) if by_edge[key]}
+
+    def disagreements(self) -> dict[EdgeKey, tuple[TriageEntry, ...]]:
+        """The edges whose reviewers' standing decisions differ, with those decisions."""
+        return {
+            key: standing
+            for key, standing in self.standing().items()
+            if len({entry.decision for entry in standing}) > 1
+        }
+
+
+# Which decision acts while reviewers disagree, most cautious first: a confirmation contests
+# the literature claim; a pair left to follow up stays an open contradiction; the rest let
+# the literature claim stand.
+CAUTION = (
+    TriageDecision.CONFIRMED,
+    TriageDecision.FOLLOW_UP,
+    TriageDecision.PRACTICE_WRONG,
+    TriageDecision.SCOPE_DIFFERS,
+    TriageDecision.DISMISSED,
+)
+
+
+def acting(standing: tuple[TriageEntry, ...]) -> TriageDecision:
+    """The decision that acts on an edge given its reviewers' standing entries (not empty)."""
+    return min((entry.decision for entry in standing), key=CAUTION.index)
 
 
 def record(

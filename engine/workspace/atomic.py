@@ -75,25 +75,25 @@ def synapse_path(root: str | os.PathLike[str], relative: str) -> AppFile:
     return AppFile(Path(root).resolve(), parts)
 
 
-def check_no_links(root: str | os.PathLike[str]) -> None:
-    """Refuse a `.synapse/` under `root` that is, or holds, a symbolic or hard link.
+def check_no_links(root: str | os.PathLike[str], *, inside: str = SYNAPSE_DIR) -> None:
+    """Refuse a `.synapse/` under `root` (or the folder `inside` names, "" for `root` itself)
+    that is, or holds, a symbolic or hard link.
 
-    A missing `.synapse/` passes. Raises WorkspaceError naming the first link found.
+    A missing folder passes. Raises WorkspaceError naming the first link found.
     """
-    top = Path(root).resolve() / SYNAPSE_DIR
+    top = Path(root).resolve() / inside if inside else Path(root)
+    name = inside or str(top)
     try:
         info = top.lstat()
     except FileNotFoundError:
         return
     if stat.S_ISLNK(info.st_mode):
-        raise WorkspaceError(
-            f"{SYNAPSE_DIR} is a symbolic link; the app writes only into a real folder"
-        )
+        raise WorkspaceError(f"{name} is a symbolic link; the app writes only into a real folder")
     if not stat.S_ISDIR(info.st_mode):
-        raise WorkspaceError(f"{SYNAPSE_DIR} is not a folder")
+        raise WorkspaceError(f"{name} is not a folder")
     for folder, dirs, files in os.walk(top, followlinks=False):
-        for name in dirs + files:
-            path = Path(folder) / name
+        for entry in dirs + files:
+            path = Path(folder) / entry
             _refuse_link(path.lstat(), path.relative_to(top.parent).as_posix())
 
 

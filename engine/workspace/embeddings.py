@@ -1,9 +1,10 @@
-"""Sentence vectors of the workspace's notes, kept sealed under `.synapse/` beside the index.
+"""Sentence vectors of the workspace's notes, kept sealed in this user's cache beside the index.
 
 Every note's title, quotes and body sentences are encoded once and stored by a hash of their
 text, so an update encodes only sentences it has not seen (an edited note costs its new
 sentences, a passage its source's). Vectors are int8 with one scale each (about 400 bytes a
-sentence), in `.synapse/vectors/<encoder>.bin`, for the encoder's fingerprint only.
+sentence), in `vectors/<encoder>.bin` of this user's cache folder for the workspace
+(`engine.workspace.caches`), for the encoder's fingerprint only.
 
 Like the index, the file is a cache, never evidence: each record is sealed with HMAC-SHA256
 under the index's per-user key (`engine.workspace.index_seal`), and a record whose seal
@@ -30,11 +31,11 @@ import numpy as np
 from engine.core.errors import WorkspaceError
 from engine.models.encoder import Encoder
 from engine.text.sentences import sentences
-from engine.workspace.atomic import AppFile, read_app_file, synapse_path, write_atomic
+from engine.workspace.atomic import read_app_file, write_atomic
+from engine.workspace.caches import VECTORS_DIR, cache_file, cached_file
 from engine.workspace.index_seal import index_key
 from engine.workspace.notes import Note
 
-VECTORS_DIR = ".synapse/vectors"
 MAGIC = b"SYNVEC1\n"
 KEY_BYTES = 16
 SEAL_BYTES = 16
@@ -45,7 +46,7 @@ DENSE_SLICE = 4096
 # Records expanded at a time by a scan: small enough to stay in the CPU's cache.
 SCAN_SLICE = 512
 # Vectors this process encoded lately, by encoder and text: a workspace opened afresh
-# (a copy, a rebuilt `.synapse/`) does not encode the same sentences twice.
+# (a copy, a cleared cache) does not encode the same sentences twice.
 MEMO_SIZE = 8192
 _memo: OrderedDict[tuple[str, bytes], np.ndarray] = OrderedDict()
 _memo_lock = threading.Lock()
@@ -197,7 +198,7 @@ def read_vectors(root: Path, encoder: Encoder) -> tuple[SentenceVectors, int]:
     """
     empty = SentenceVectors.empty(encoder.fingerprint, encoder.dim)
     try:
-        raw = read_app_file(_path(root, encoder), max_bytes=MAX_FILE_BYTES)
+        raw = read_app_file(cached_file(root, *_parts(encoder)), max_bytes=MAX_FILE_BYTES)
     except (OSError, WorkspaceError):
         return empty, 0
     parsed = _parse(raw, encoder)
@@ -279,7 +280,7 @@ def refresh(
     saved, notice = False, ""
     if changed and writable:
         try:
-            write_atomic(_path(root, encoder), vectors.to_bytes(), durable=False)
+            write_atomic(cache_file(root, *_parts(encoder)), vectors.to_bytes(), durable=False)
             saved = True
         except (OSError, WorkspaceError) as exc:
             notice = f"sentence vectors kept in memory for this run: {exc}"
@@ -316,5 +317,5 @@ def _encoded(encoder: Encoder, keys: list[bytes], texts: list[str]) -> np.ndarra
     return out
 
 
-def _path(root: Path, encoder: Encoder) -> AppFile:
-    return synapse_path(root, f"{VECTORS_DIR}/{encoder.name}.bin")
+def _parts(encoder: Encoder) -> tuple[str, str]:
+    return (VECTORS_DIR, f"{encoder.name}.bin")

@@ -1,6 +1,7 @@
 """The workspace search index: SQLite store of record, BM25 ranking in numpy.
 
-`<workspace>/.synapse/index.sqlite` holds one `docs` row per note (text, file stamp and the
+The index file, in this user's cache folder for the workspace (`engine.workspace.caches`),
+holds one `docs` row per note (text, file stamp and the
 note's term bag) and the vocabulary. The index is a cache, never
 evidence: every row is sealed with a per-user key (`engine.workspace.index_seal`), rows whose
 seal fails or whose content hash differs from the note's are rebuilt, and a row that fails
@@ -108,7 +109,7 @@ class Index:
     ):
         self.path = path
         self.rebuilt = rebuilt
-        # Why the index lives in memory for this run (a read-only or unsafe `.synapse/`).
+        # Why the index lives in memory for this run (an unwritable or unsafe cache folder).
         self.notice = notice
         self._db = connection
         self._params = Bm25Params()
@@ -126,9 +127,10 @@ class Index:
         """Open (creating if needed) the index of the workspace at `workspace_root`.
 
         A database that is corrupt or from another schema version is rebuilt empty;
-        `rebuilt` tells. When the file cannot be written safely (a read-only workspace, a
-        `.synapse/` that is or holds a link, a hard-linked index file) the index is built
-        in memory for this run instead and `notice` says why; nothing is written then.
+        `rebuilt` tells. The file lives in this user's cache folder, never in the workspace.
+        When it cannot be written safely (an unwritable state folder, a cache folder that is
+        or holds a link) the index is built in memory for this run instead and `notice` says
+        why; nothing is written then.
         """
         try:
             path = safe_index_path(workspace_root)

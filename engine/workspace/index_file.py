@@ -8,8 +8,8 @@ import sqlite3
 from pathlib import Path
 
 from engine.core.errors import WorkspaceError
-from engine.workspace.atomic import check_no_links, open_parent, synapse_path
-from engine.workspace.layout import INDEX_PATH
+from engine.workspace.atomic import check_no_links, open_parent
+from engine.workspace.caches import INDEX_FILE, cache_file
 
 
 def connect(path: Path) -> sqlite3.Connection:
@@ -26,17 +26,16 @@ def connect(path: Path) -> sqlite3.Connection:
 
 
 def safe_index_path(root: str | Path) -> Path:
-    """The index file, once `.synapse/` and the database's files are known to hold no link.
+    """This user's index file of the workspace at `root`, in their cache folder, checked writable.
 
     SQLite opens the path itself (this build has no no-follow VFS), so the checks come
-    first: `.synapse/` is created without following links, and neither it nor any file in
-    it (the database, its WAL and shared-memory files) may be a symbolic or hard link.
+    first: neither the cache folder nor any file in it (the database, its WAL and
+    shared-memory files) may be a symbolic or hard link.
     """
-    check_no_links(root)
-    file = synapse_path(root, INDEX_PATH)
+    file = cache_file(root, INDEX_FILE)
+    check_no_links(file.root, inside="")
     with open_parent(file, create=True):
         pass
-    check_no_links(root)
     probe = file.path.parent / f".{file.name}.probe"
     # A read-only folder would only fail at the first write, deep inside an update.
     fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
@@ -48,7 +47,7 @@ def safe_index_path(root: str | Path) -> Path:
 def write_problem(exc: BaseException) -> str:
     """Why writing the index failed, in words (the file named when the OS named it)."""
     if isinstance(exc, OSError) and exc.strerror:
-        return f"cannot write {exc.filename or '.synapse/'} ({exc.strerror})"
+        return f"cannot write {exc.filename or 'the cache folder'} ({exc.strerror})"
     return str(exc)
 
 

@@ -11,8 +11,10 @@ MEMORY_DIR = ".memory"  # practice entries
 SOURCES_DIR = "sources"  # full texts, highlights and PDF sidecars
 CONFIG_FILE = "workspace.toml"  # the workspace's settings
 
-SYNAPSE_DIR = ".synapse"  # the app's own writes; nothing else is written
-INDEX_PATH = f"{SYNAPSE_DIR}/index.sqlite"
+SYNAPSE_DIR = ".synapse"  # the app's shared writes; nothing else is written in a workspace
+# The index, sentence vectors and passage offsets are private to each user: they live in the
+# user's state folder (`engine.workspace.caches`), never here.
+ID_FILE = f"{SYNAPSE_DIR}/workspace-id"  # the workspace's random id, written once
 OVERLAY_PATH = f"{SYNAPSE_DIR}/links/claim_links.json"
 TRIAGE_LOG = f"{SYNAPSE_DIR}/triage.jsonl"
 TRIAGE_LOCK = f"{SYNAPSE_DIR}/triage.lock"

@@ -83,7 +83,7 @@ def open_workspace(
     index = Index.open(workspace.root)
     stats = index.update(workspace)
     writable = index.path is not None
-    if writable:  # `.synapse/` may be written: keep the sources' sentence offsets
+    if writable:  # the cache folder may be written: keep the sources' sentence offsets
         save_passages(workspace)
     meaning = open_meaning(
         workspace.root,

@@ -12,8 +12,9 @@ A passage repeats nothing a note already quotes: sentences quoted by a canon not
 same source are left out (a SciFact abstract quoted sentence by sentence gives none), and
 an abstract's sentences found again in its paper's text are left out of the abstract (the
 paper cites the page). Splitting is the slow part (about 1.4 MB of text a second), so the
-sentence offsets of each source are kept in `.synapse/passages.json` by content hash; only
-offsets are kept, and the text always comes from the source file as it is now.
+sentence offsets of each source are kept in this user's cache folder for the workspace
+(`passages.json`, `engine.workspace.caches`) by content hash; only offsets are kept, and
+the text always comes from the source file as it is now.
 """
 
 from __future__ import annotations
@@ -30,12 +31,12 @@ from pathlib import Path
 from engine.core.errors import WorkspaceError
 from engine.text.sentences import is_furniture, sentences
 from engine.text.tokens import word_sequence
-from engine.workspace.atomic import read_app_file, synapse_path, write_atomic
+from engine.workspace.atomic import read_app_file, write_atomic
+from engine.workspace.caches import PASSAGES_FILE, cache_file, cached_file
 from engine.workspace.notes import FileStamp, Note, NoteKind, Quote, Store, is_address_safe
 
 PASSAGE_BOX = "~passages"
 ABSTRACT_SUFFIX = ".abstract"
-CACHE_PATH = ".synapse/passages.json"
 PASSAGE_SENTENCES = 3
 PASSAGE_CHARS = 900
 MAX_CACHE_BYTES = 256 * 1024 * 1024
@@ -58,7 +59,7 @@ class Sentence:
 
 @dataclass
 class PassageCache:
-    """Sentence offsets per source key and content hash, read from and saved to `.synapse/`."""
+    """Sentence offsets per source key and content hash, kept in this user's cache folder."""
 
     entries: dict[str, tuple[str, tuple[Sentence, ...]]] = field(default_factory=dict)
     changed: bool = False
@@ -67,7 +68,7 @@ class PassageCache:
     def read(cls, root: Path) -> PassageCache:
         """The saved offsets; an absent, unreadable or foreign file is an empty cache."""
         try:
-            raw = read_app_file(synapse_path(root, CACHE_PATH), max_bytes=MAX_CACHE_BYTES)
+            raw = read_app_file(cached_file(root, PASSAGES_FILE), max_bytes=MAX_CACHE_BYTES)
             data = json.loads(raw)
         except (OSError, ValueError, WorkspaceError, RecursionError):
             return cls()
@@ -94,7 +95,7 @@ class PassageCache:
     def save(self, root: Path, keys: Iterable[str]) -> None:
         """Write the offsets of `keys` (the sources present) when anything changed.
 
-        Raises WorkspaceError or OSError when `.synapse/` cannot be written; the caller
+        Raises WorkspaceError or OSError when the cache cannot be written; the caller
         goes on without a cache.
         """
         keep = set(keys)
@@ -106,7 +107,7 @@ class PassageCache:
             if key in keep
         }
         payload = json.dumps({"version": _CACHE_VERSION, "sources": sources}, separators=(",", ":"))
-        write_atomic(synapse_path(root, CACHE_PATH), payload, durable=False)
+        write_atomic(cache_file(root, PASSAGES_FILE), payload, durable=False)
         self.changed = False
 
 
