@@ -44,9 +44,12 @@ def test_a_pdf_bomb_is_refused_and_the_rest_of_the_folder_imports(tmp_path, work
     assert code == 1, err
     assert "a-bomb.pdf: too-large:" in err and "drawn by 4,999 pages" in err
     assert json.loads(out)["counts"] == {"added": 2, "updated": 0, "unchanged": 0, "failed": 1}
+    # Each paper read is kept beside its text (the Library opens it); the bomb is not.
     assert sorted(p.name for p in (workspace / "sources").iterdir()) == [
+        "b-good.pdf",
         "b-good.pdf.json",
         "b-good.txt",
+        "c-good.pdf",
         "c-good.pdf.json",
         "c-good.txt",
     ]

@@ -76,7 +76,9 @@ def test_failures_are_reported_and_write_nothing(tmp_path, workspace):
     )
     assert code == 1
     assert "scan.pdf: no-text-layer:" in err and "broken.pdf: malformed:" in err
+    # The paper read is kept beside its text (the Library opens it); the failures leave nothing.
     assert sorted(p.name for p in (workspace / "sources").iterdir()) == [
+        "good.pdf",
         "good.pdf.json",
         "good.txt",
     ]
