@@ -102,12 +102,13 @@ def test_an_unreadable_overlay_is_explained_escaped(lab_path, monkeypatch, overl
     assert "unreadable" in info and not UNESCAPED.search(info)
 
 
-def test_an_unwritable_synapse_folder_still_answers_with_a_notice(lab_path, monkeypatch):
+def test_an_unwritable_synapse_folder_still_answers(lab_path, monkeypatch):
+    # The index and vectors live in this user's cache, so the workspace's own `.synapse`
+    # being a file costs no answer; it is never replaced.
     (lab_path / ".synapse").write_text("not a folder")
     monkeypatch.setenv("SYNAPSE_WORKSPACE", str(lab_path))
     at = AppTest.from_file(APP, default_timeout=120).run()
     assert not at.exception
-    assert any("Nothing is saved in this workspace" in e.value for e in at.info)
     ask(at, CRASH)
     assert not at.exception
     labels = [e.value for e in (*at.success, *at.warning, *at.error)]
