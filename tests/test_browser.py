@@ -53,7 +53,8 @@ def test_a_review_session_in_chromium_stays_on_this_machine(lab_path: Path, tmp_
         served = f"{url}/{SERVED_LIBRARY}{LIBRARY_SCRIPT}"
         assert served in requests
         frame = next(f for f in page.frames if "mynetwork" in f.content())
-        assert len(frame.content()) < 100_000
+        # About 105 kB with the label-placing script; the library inlined would be ~700 kB.
+        assert len(frame.content()) < 200_000
         shot(page, "navigate")
 
         # The DAG and the traceability of the same answer.

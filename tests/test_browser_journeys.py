@@ -170,7 +170,7 @@ def test_switching_workspace_clears_the_results(app, tmp_path):
     sidebar = page.get_by_test_id("stSidebar")
     budget = sidebar.get_by_text("Budget")
     budget.click()
-    hops = sidebar.get_by_label("Hops")
+    hops = sidebar.get_by_label("Hops", exact=True)
     hops.fill("3")
     hops.press("Enter")
     wait_idle(page)
@@ -211,7 +211,7 @@ def test_the_sidebar_stays_whole_and_current_while_a_model_call_runs(app):
             field.press("Enter")
             wait_idle(page)
         sidebar.get_by_text("Budget").click()
-        expect(sidebar.get_by_label("Hops")).to_be_visible()
+        expect(sidebar.get_by_label("Hops", exact=True)).to_be_visible()
         box = question_box(page)
         box.fill(ASKED)
         press_in_question(page)
@@ -221,10 +221,10 @@ def test_the_sidebar_stays_whole_and_current_while_a_model_call_runs(app):
         expect(page.locator(RUNNING)).to_have_count(1)
         shot(page, "11-sidebar-during-a-model-call", folder=SHOTS)
         for label in ("Workspace folder", "Base URL", "Model", "Hops"):
-            expect(sidebar.get_by_label(label)).to_have_count(1)
+            expect(sidebar.get_by_label(label, exact=True)).to_have_count(1)
         # The status box, the load report and the budget: no greyed copy of any of them.
         expect(sidebar.get_by_test_id("stExpander")).to_have_count(3)
-        expect(sidebar.get_by_label("Hops")).to_be_visible()  # the budget stays open
+        expect(sidebar.get_by_label("Hops", exact=True)).to_be_visible()  # the budget stays open
         expect(sidebar.locator('[data-stale="true"]')).to_have_count(0)
         page.close()  # leaving cancels the call
         assert endpoint.hung_up.wait(15), "the model call ran on after the page closed"
