@@ -40,13 +40,19 @@ def summary(value: object) -> str:
     return f"a constant ({type(value).__name__})"
 
 
+def _ruff_order(name: str) -> tuple[int, str]:
+    """The order ruff keeps `__all__` in: constants, then classes, then the rest."""
+    kind = 0 if name.isupper() else 1 if name[:1].isupper() else 2
+    return kind, name
+
+
 def write_face() -> None:
     """Rewrite `_EXPORTS` and `__all__` in engine/__init__.py from its imports."""
     path = ROOT / "engine" / "__init__.py"
     text = path.read_text(encoding="utf-8")
     pairs = [(name, module) for module, names in groups() for name in names]
     table = "".join(f'    "{name}": "{module}",\n' for name, module in pairs)
-    listed = "".join(f'    "{name}",\n' for name in sorted(name for name, _ in pairs))
+    listed = "".join(f'    "{name}",\n' for name in sorted((n for n, _ in pairs), key=_ruff_order))
     start = text.index("_EXPORTS: dict[str, str] = {")
     end = text.index("def __getattr__")
     face = f"_EXPORTS: dict[str, str] = {{\n{table}}}\n\n__all__ = [\n{listed}]\n\n\n"
