@@ -240,6 +240,9 @@ class QuestionTerms:
         self.salient_rarity = min(share * scale, max(TOPIC_FLOOR * scale, topic * rarest))
         self.distinct_rarity = DISTINCT_SHARE * scale
         self._stems = {w: mention_stem(w) for w in words}
+        # What each word states as a relation, read once: its link strength and direction.
+        self._links = {w: link_strength(w) for w in words}
+        self._directions = {w: direction(w) for w in words}
         self.rules = rules or MentionRules()
         # Question word -> the corpus word it is a typo of; only with `known` (an index).
         self.corrections: dict[str, str] = {}
@@ -286,45 +289,43 @@ class QuestionTerms:
 
     def mentioned(self, text: str) -> frozenset[str]:
         """The question words `text` mentions (by `mentions`, or by the spelling rules)."""
-        return self._mentioned(text, relations=True)
+        return self._mentions(text)[0]
 
-    def _mentioned(self, text: str, *, relations: bool) -> frozenset[str]:
-        """See `mentioned`; without `relations` a relation word counts only as itself, as a
-        link at least as strong ("linked", "caused" for "associated"), or as the same
-        direction ("elevated" for "increased")."""
+    def _mentions(self, text: str) -> tuple[frozenset[str], frozenset[str]]:
+        """(`mentioned`, the same but a relation word counted only as itself), one reading.
+
+        A relation word of the question ("increases", "is associated with") is mentioned by
+        any relation the text states: which one is the stance's to read. As itself it is
+        mentioned by its own stem, a link at least as strong ("linked", "caused" for
+        "associated"), or the same direction in other words ("elevated" for "increased").
+        """
         toks = ranking_tokens(text)
         strongest = max((s for w in toks if (s := link_strength(w)) is not None), default=-1)
-        # A direction the text states the same way ("elevated" for "increased") is said.
         directions = {
             d
             for w, after in zip(toks, [*toks[1:], ""][: len(toks)], strict=True)
             if (d := direction(w, after))
         }
         said = {mention_stem(w) for w in toks}
-        same = mentions
-        out = set()
-        # A relation word of the question ("increases", "is associated with") is met by any
-        # relation the text states: which one it states is the stance's to read.
-        relates = relations and any(relation_word(w) for w in toks)
+        relates = any(relation_word(w) for w in toks)
+        anyhow, itself = set(), set()
         for word in self.words:
-            if (
-                (relates and relation_word(word))
-                or _linked(word, strongest)
-                or direction(word) in directions - {None}
-            ):
-                out.add(word)
-                continue
             fixed = self._fixed.get(word)
             acronym = self.acronyms.get(word)
             parts = self.compounds.get(word)
             if (
-                same(self._stems[word], said)
-                or (fixed is not None and same(fixed, said))
+                _linked(self._links[word], strongest)
+                or self._directions[word] in directions
+                or mentions(self._stems[word], said)
+                or (fixed is not None and mentions(fixed, said))
                 or (acronym is not None and spells_out(acronym, text))
                 or (parts is not None and joins(parts, toks))
             ):
-                out.add(word)
-        return frozenset(out)
+                itself.add(word)
+                anyhow.add(word)
+            elif relates and relation_word(word):
+                anyhow.add(word)
+        return frozenset(anyhow), frozenset(itself)
 
     def measure(self, texts: Iterable[str], quoted: Iterable[str] | None = None) -> CoverageReport:
         """Which question terms `texts` mention (see `mentioned`); one text is one source.
@@ -332,11 +333,11 @@ class QuestionTerms:
         `quoted` are the sentences an answer quotes and their papers' titles: a distinct
         word must be among them. None measures `texts` alone (every distinct word quoted).
         """
-        texts = list(texts)
-        mentioned = set().union(*(self.mentioned(text) for text in texts))
-        quoted = texts if quoted is None else list(quoted)
-        said = set().union(*map(self.mentioned, quoted))
-        itself = set().union(*(self._mentioned(t, relations=False) for t in quoted))
+        whole = [self._mentions(text) for text in texts]
+        read = whole if quoted is None else [self._mentions(text) for text in quoted]
+        mentioned = set().union(*(anyhow for anyhow, _ in whole))
+        said = set().union(*(anyhow for anyhow, _ in read))
+        itself = set().union(*(own for _, own in read))
         distinct = set(self.distinct)
         terms = []
         for word in self.words:
@@ -382,7 +383,6 @@ def typed_words(question: str) -> dict[str, str]:
     return surface_words(unframed(question))
 
 
-def _linked(word: str, strongest: int) -> bool:
-    """Whether a question's link word is said by a text whose strongest link is `strongest`."""
-    strength = link_strength(word)
+def _linked(strength: int | None, strongest: int) -> bool:
+    """Whether a question's link of `strength` is said by a text whose strongest is `strongest`."""
     return strength is not None and strength <= strongest
