@@ -141,10 +141,14 @@ def notes_fingerprint(workspace: Workspace) -> str:
 class MeaningState:
     """Whether a worker's sentence vectors are ready, and how far their build has come."""
 
-    ready: bool
     building: bool
     done: int = 0
     total: int = 0
+
+    @property
+    def ready(self) -> bool:
+        """Whether answers use the vectors (or none are built): nothing is being built."""
+        return not self.building
 
 
 class Worker:
@@ -202,9 +206,8 @@ class Worker:
     def meaning(self) -> MeaningState:
         """How far the sentence vectors are: none to build, being built, or ready."""
         if self._meaning is None:
-            return MeaningState(ready=True, building=False)
+            return MeaningState(building=False)
         return MeaningState(
-            ready=self._meaning.done(),
             building=not self._meaning.done(),
             done=self._encoded[0],
             total=self._encoded[1],
