@@ -157,9 +157,9 @@ def overlay_pairs(workspace: Path = DEMO) -> list[Pair]:
     try:
         out = []
         for pair in candidates(opened):
-            cid = pair.memory.id.removeprefix("claim-")
+            cid = pair.practice.id.removeprefix("claim-")
             label = gold.get((cid, pair.canon.id), "none")
-            out.append(Pair(cid, note_text(pair.memory), note_text(pair.canon), label))
+            out.append(Pair(cid, note_text(pair.practice), note_text(pair.canon), label))
         return out
     finally:
         opened.close()

@@ -23,8 +23,8 @@ EDGES = {
 
 def _overlay(root: Path) -> None:
     edges = tuple(
-        OverlayEdge(memory, "finance", canon, relation, confidence, None, confidence, "", "")
-        for memory, canon, relation, confidence in EDGES.values()
+        OverlayEdge(practice, "finance", canon, relation, confidence, None, confidence, "", "")
+        for practice, canon, relation, confidence in EDGES.values()
     )
     counts = {"practice": 2, "candidates": 2, "typed": 2, "kept": 2}
     save_overlay(root, Overlay("2026-01-01T00:00:00+00:00", "offline", {}, counts, 0.0, edges))
@@ -34,9 +34,9 @@ def _overlay(root: Path) -> None:
 @pytest.mark.parametrize("kind", list(EDGES), ids=list(EDGES))
 def test_the_selected_candidate_shows_its_band_precision(lab_path: Path, tmp_path: Path, kind):
     _overlay(lab_path)
-    memory, canon, _, confidence = EDGES[kind]
+    practice, canon, _, confidence = EDGES[kind]
     band = band_of(confidence)
-    token = urllib.parse.quote(f"{memory}|finance|{canon}")
+    token = urllib.parse.quote(f"{practice}|finance|{canon}")
     with app_in_chromium(lab_path, tmp_path / "app.log") as (url, page):
         page.goto(f"{url}/matrix?edge={token}")
         wait_idle(page)

@@ -82,7 +82,7 @@ def test_edges_are_in_priority_order_and_builds_are_deterministic(lab):
     first = build_overlay(lab, config=OverlayConfig(min_confidence=0.0)).edges
     second = build_overlay(lab, config=OverlayConfig(min_confidence=0.0)).edges
     assert first == second
-    keys = [(-e.priority, e.memory_id, e.zk_source, e.zk_id) for e in first]
+    keys = [(-e.priority, e.practice_id, e.canon_source, e.canon_id) for e in first]
     assert keys == sorted(keys)
 
 
@@ -114,16 +114,16 @@ def test_candidates_are_bounded_per_practice_entry(lab, k):
     pairs = candidates(lab, OverlayConfig(k=k, sim_floor=0.0))
     per_entry = {}
     for pair in pairs:
-        per_entry.setdefault(pair.memory.id, []).append(pair)
+        per_entry.setdefault(pair.practice.id, []).append(pair)
     assert len(per_entry) == 3 and all(len(group) <= k for group in per_entry.values())
     assert all(p.canon.type in {NoteKind.CLAIM, NoteKind.FINDING} for p in pairs)
-    assert all(p.memory.store.value == "mem" for p in pairs)
+    assert all(p.practice.store.value == "mem" for p in pairs)
 
 
 def test_similarity_floor_keeps_only_the_best_at_one(lab):
     pairs = candidates(lab, OverlayConfig(sim_floor=1.0))
     assert [p.similarity for p in pairs] == [1.0] * len(pairs)
-    assert len({p.memory.id for p in pairs}) == len(pairs)
+    assert len({p.practice.id for p in pairs}) == len(pairs)
 
 
 @pytest.mark.parametrize(
@@ -247,9 +247,9 @@ REFUSED_BY_THE_GATE = {
 
 def test_an_injected_typer_object_is_gated_by_the_stance_classifier(lab):
     built = build_overlay(lab, typer=Contrary())
-    pairs = {(p.memory.address, p.canon.address) for p in candidates(lab, OverlayConfig())}
+    pairs = {(p.practice.address, p.canon.address) for p in candidates(lab, OverlayConfig())}
     assert {e.relation for e in built.edges} == {Relation.CONTRADICTS}
-    kept = {(e.key.memory_address, e.key.zk_address) for e in built.edges}
+    kept = {(e.key.practice_address, e.key.canon_address) for e in built.edges}
     assert pairs - kept == REFUSED_BY_THE_GATE
     assert kept == {("mem:_memory:exp-2009-backtest", "zk:finance:z-persist-06")}
     assert built.typer == "contrary"

@@ -40,8 +40,13 @@ def test_overlay_show_without_an_overlay_is_a_one_line_error(lab_path):
     assert (code, out) == (2, "") and "overlay build" in err
 
 
-def test_triage_set_then_show(lab_path):
-    edge = ["--memory-id", "exp-2009-backtest", "--zk-source", "finance", "--zk-id", "z-mom-01"]
+@pytest.mark.parametrize(
+    "flags",
+    [("--practice-id", "--canon-source", "--canon-id"), ("--memory-id", "--zk-source", "--zk-id")],
+    ids=["practice-canon", "older-names"],
+)
+def test_triage_set_then_show(lab_path, flags):
+    edge = [f for pair in zip(flags, ("exp-2009-backtest", "finance", "z-mom-01")) for f in pair]
     for decision in ("follow-up", "confirmed"):
         code, out, _ = invoke(
             "triage", "set", "--workspace", lab_path, *edge, "--decision", decision

@@ -253,7 +253,7 @@ def state(root: str | os.PathLike[str]) -> dict[EdgeKey, TriageDecision]:
 def confirmed_edges(root: str | os.PathLike[str]) -> list[Edge]:
     """A `contradicts` edge, practice → canon, for every confirmed triage decision."""
     return [
-        Edge(key.memory_address, key.zk_address, Relation.CONTRADICTS.value)
+        Edge(key.practice_address, key.canon_address, Relation.CONTRADICTS.value)
         for key, decision in state(root).items()
         if decision.contests_canon
     ]
@@ -261,7 +261,7 @@ def confirmed_edges(root: str | os.PathLike[str]) -> list[Edge]:
 
 def practice_flags(decisions: dict[EdgeKey, TriageDecision]) -> frozenset[str]:
     """The addresses of practice notes a reviewer marked wrong, on any pair."""
-    return frozenset(key.memory_address for key, d in decisions.items() if d.flags_practice)
+    return frozenset(key.practice_address for key, d in decisions.items() if d.flags_practice)
 
 
 def reviewer() -> str:

@@ -30,7 +30,7 @@ from engine.workspace.front_matter import parse_note
 from engine.workspace.notes import (
     FEDERATED_PREFIX,
     KINDS_BY_STORE,
-    MEMORY_SOURCE,
+    PRACTICE_SOURCE,
     FileStamp,
     Link,
     Note,
@@ -102,7 +102,7 @@ def vault_folders(config: Mapping[str, Any]) -> tuple[tuple[VaultFolder, ...], t
             continue
         for name in names:
             path = name.strip().rstrip("/")
-            source = MEMORY_SOURCE if store is Store.PRACTICE else box_name(path)
+            source = PRACTICE_SOURCE if store is Store.PRACTICE else box_name(path)
             if any(f.path == path for f in folders):
                 problems.append(f"vault folder {path!r} is mapped twice")
             elif store is Store.CANON and not is_address_safe(source):
