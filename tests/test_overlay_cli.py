@@ -46,7 +46,8 @@ def test_overlay_show_without_an_overlay_is_a_one_line_error(lab_path):
     ids=["practice-canon", "older-names"],
 )
 def test_triage_set_then_show(lab_path, flags):
-    edge = [f for pair in zip(flags, ("exp-2009-backtest", "finance", "z-mom-01")) for f in pair]
+    ids = ("exp-2009-backtest", "finance", "z-mom-01")
+    edge = [part for pair in zip(flags, ids, strict=True) for part in pair]
     for decision in ("follow-up", "confirmed"):
         code, out, _ = invoke(
             "triage", "set", "--workspace", lab_path, *edge, "--decision", decision
