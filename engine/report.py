@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from engine.api import Answer
-from engine.evidence import cited_refs, quotes_of
+from engine.citations import cited_refs, quotes_of
 from engine.navigation.result import NavResult
 from engine.paper_table import EvidenceTable
 

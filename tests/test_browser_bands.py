@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from engine.core.stance import Cue, CueShape, Stance, StanceRelation
-from engine.review.measured import band_of
+from engine.review.band_precision import band_of
 from engine.review.overlay import Overlay, OverlayEdge, save_overlay
 from engine.review.relations import Relation
 from present.answer import stance_line

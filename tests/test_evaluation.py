@@ -5,7 +5,7 @@ import pytest
 
 from engine.api import ask, open_workspace
 from engine.datasets.scifact import labels_path
-from engine.evaluation.scifact import ClaimOutcome, load_gold, run_claims, score
+from engine.evaluation.navigation_scores import ClaimOutcome, load_gold, run_claims, score
 from engine.review.relations import EdgeKey
 from engine.review.triage import record
 from tests.workspaces import words_alone

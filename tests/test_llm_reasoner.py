@@ -3,7 +3,7 @@ import json
 import pytest
 
 from engine.models.llm import LLMConfig, OpenAIChat
-from engine.navigation.reasoners.model import (
+from engine.navigation.reasoners.model_reasoner import (
     NODE_CHARS,
     SYSTEM_PROMPT,
     DraftReply,

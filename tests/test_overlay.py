@@ -4,11 +4,12 @@ from datetime import datetime
 import pytest
 
 from engine.api import open_workspace
+from engine.core.environment import ENV_ENCODER
 from engine.core.errors import ConfigError
-from engine.core.settings import ENV_ENCODER
 from engine.core.stance import ContradictionCue
 from engine.datasets.scifact import import_scifact
 from engine.models.llm import LLMConfig, OpenAIChat
+from engine.review.offline_stance import model
 from engine.review.overlay import (
     OVERLAY_PATH,
     OverlayConfig,
@@ -18,7 +19,6 @@ from engine.review.overlay import (
     read_overlay,
 )
 from engine.review.relations import Relation, Typing
-from engine.review.stance import model
 from engine.review.strength import ClaimStrength, combine, pagerank, priority_weight
 from engine.review.typers import TYPERS, ModelTyper
 from engine.workspace.notes import NoteKind

@@ -20,7 +20,7 @@ import pytest
 from engine.api import ask, open_workspace
 from engine.models.llm import LLMConfig, OpenAIChat
 from engine.navigation.outcomes import FailureKind
-from engine.navigation.reasoners.model import ModelReasoner
+from engine.navigation.reasoners.model_reasoner import ModelReasoner
 from engine.review.overlay import build_overlay, note_text
 from engine.review.relations import Relation
 from engine.review.synthesis import ModelSynthesizer, cell_material, synthesize

@@ -3,7 +3,7 @@ from dataclasses import replace
 import pytest
 
 from engine.api import open_workspace
-from engine.core.settings import ENV_ENCODER
+from engine.core.environment import ENV_ENCODER
 from engine.datasets.scifact import import_scifact
 from engine.models.llm import LLMConfig, OpenAIChat
 from engine.review.overlay import Overlay, OverlayEdge, build_overlay

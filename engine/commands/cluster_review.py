@@ -16,10 +16,10 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from engine.commands.cluster import Session, Where, session, skipped_line, worker_workspace
+from engine.commands.cluster_session import Session, Where, session, skipped_line, worker_workspace
 from engine.distributed.cluster import ClusterSpec
 from engine.distributed.ordered import Plan, Skipped, Task
-from engine.evaluation.scifact import ClaimOutcome, GoldClaim, run_claims, score
+from engine.evaluation.navigation_scores import ClaimOutcome, GoldClaim, run_claims, score
 from engine.review.overlay import Candidate, Pairwise, Progress, note_text
 from engine.review.relations import Typing
 from engine.review.typers import make_typer

@@ -12,16 +12,16 @@ from typing import Any
 
 from engine.core.stance import ContradictionCue
 from engine.review.alignment import agreement_cue, contradiction_cue
+from engine.review.band_precision import measured
 from engine.review.matrix import is_high_value
-from engine.review.measured import measured
+from engine.review.offline_stance import model
 from engine.review.overlay import Overlay, OverlayEdge, note_text
-from engine.review.passages import passage
 from engine.review.relations import EdgeKey, Relation
-from engine.review.stance import model
+from engine.review.sentence_reading import passage
 from engine.review.synthesis import Material, cell_material, synthesize
 from engine.review.triage import read_log
 from engine.text.lines import one_line
-from engine.workspace.evidence import cite_label
+from engine.workspace.cited_notes import cite_label
 from engine.workspace.notes import Quote
 from engine.workspace.opened import OpenWorkspace
 from engine.workspace.stores import Workspace

@@ -22,8 +22,8 @@ from typing import Any
 
 import pandas as pd
 
+from engine.review.band_precision import measured
 from engine.review.contest import ContestScope, contest_scope, scope_of
-from engine.review.measured import measured
 from engine.review.overlay import Overlay
 from engine.review.relations import EdgeKey, Relation
 from engine.review.triage import TriageDecision, practice_flags, read_log

@@ -36,9 +36,9 @@ from enum import StrEnum
 from typing import Any
 
 from engine.core import jsonsafe
+from engine.core.environment import environment
 from engine.core.errors import ConfigError, EngineError, WorkspaceError
 from engine.core.model import Edge
-from engine.core.settings import environment
 from engine.review.relations import EdgeKey, Relation
 from engine.workspace.atomic import AppFile, append_durable, file_lock, read_app_file, synapse_path
 from engine.workspace.layout import TRIAGE_LOCK, TRIAGE_LOG

@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from engine.commands.registry import Command, register
+from engine.commands.command_registry import Command, register
 from engine.core.errors import WorkspaceError
 
 
