@@ -11,6 +11,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from engine.answer_citations import answer_evidence, audit_answer, cite_labels, cited_refs
     from engine.api import (
         MAX_QUESTION_CHARS,
         Answer,
@@ -25,7 +26,6 @@ if TYPE_CHECKING:
         route_json,
         route_payload,
     )
-    from engine.citations import answer_evidence, audit_answer, cite_labels, cited_refs
     from engine.core.environment import (
         ENV_LLM_API_KEY,
         ENV_LLM_BASE_URL,
@@ -157,6 +157,10 @@ if TYPE_CHECKING:
 
 # The lazy table: each public name's defining module (`__getattr__` imports it on first use).
 _EXPORTS: dict[str, str] = {
+    "answer_evidence": "engine.answer_citations",
+    "audit_answer": "engine.answer_citations",
+    "cite_labels": "engine.answer_citations",
+    "cited_refs": "engine.answer_citations",
     "MAX_QUESTION_CHARS": "engine.api",
     "Answer": "engine.api",
     "Freshness": "engine.api",
@@ -169,10 +173,6 @@ _EXPORTS: dict[str, str] = {
     "review_edges": "engine.api",
     "route_json": "engine.api",
     "route_payload": "engine.api",
-    "answer_evidence": "engine.citations",
-    "audit_answer": "engine.citations",
-    "cite_labels": "engine.citations",
-    "cited_refs": "engine.citations",
     "ENV_LLM_API_KEY": "engine.core.environment",
     "ENV_LLM_BASE_URL": "engine.core.environment",
     "ENV_LLM_MODEL": "engine.core.environment",
