@@ -1,0 +1,370 @@
+"""The one number reader: a text's numbers as values, each with its sign as displayed.
+
+Every number rule reads numbers here: the tokeniser's number tokens (their grammar, norm
+and sign rule), the numbers a reader sees in a sentence (`read`: "10/66", "95% CI 1.2–3.4"
+as one), the ranges quantities compare, the figures of briefs (units, scales, spelled
+figures) and the values deductions compare (`value_of`).
+
+- A sign is what is displayed: any dash or minus look-alike (folded to `-`) or a `+`
+  before the digits, glued or set apart by any space (U+0020, U+2009, U+00A0, U+202F, a
+  line break, but not a blank line), is the number's sign, unless a word is glued to its
+  left (`COVID-19`) or a number precedes it (`5 - 10` is a range): `sign_start`.
+- A value is a `Decimal` of the digits with their sign; an exponent (`10^-3`) or a trailing
+  marker (`3-`) makes a token a label, never an amount compared by its digits (`value_of`).
+- Numbers join into the one number a reader sees by what stands between them (`Joint`);
+  each rule reads the joints its decision needs (`READER_JOINTS`, `RANGE_JOINTS`), so no
+  rule is loosened by another's reading.
+- Spelled numbers are read through the lexicon's number words and scales only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from enum import StrEnum
+from typing import Protocol
+
+from engine.text.fold import SIGNS
+from engine.text.lexicon import NUMBER_SCALES, NUMBER_WORDS
+
+# The spaces a sign may stand apart from its number by: any (thin, no-break, a line break),
+# but not a blank line. "− 1.2%" as PDF and LaTeX output write it is still -1.2%.
+SIGN_GAP = r"[^\S\n]*(?:\n[^\S\n]*)?"
+# A number as the tokeniser reads it from folded text (minus look-alikes are `-`): a sign,
+# the digits (thousands groups joined, a bare `.05`) and an exponent (`10^-3`, `10^(-3)`).
+NUMBER_PATTERN = (
+    r"(?P<sign>(?<!\w)(?:-{1,3}" + SIGN_GAP + r"|\+))?"
+    r"(?P<base>(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?|(?<![\w.])\.\d+)"
+    r"(?:\^\(?(?P<exp>[-+]?\d+(?:\.\d+)?)\)?)?"
+)
+# Not the minus of a plus-minus (`+/-`, `+-`), which is a symbol of its own.
+_SIGN_BEFORE = re.compile(rf"(?<![\w/+])-{{1,3}}{SIGN_GAP}\Z")
+# A number token's norm: signed digits, an exponent, a percent, a trailing marker.
+_NORM = re.compile(
+    r"(?P<value>-?\d+(?:\.\d+)?)(?:\^(?P<exp>-?\d+(?:\.\d+)?))?(?P<percent>%)?(?P<marker>[-+]|/[-+])?"
+)
+_YEAR = re.compile(r"1[89]\d\d|20\d\d")
+
+
+def digit_before(text: str, at: int) -> bool:
+    """Whether a number (a digit or a percent sign) precedes `at`, spaces and tabs aside."""
+    before = text[max(0, at - 32) : at].rstrip(" \t")
+    return before[-1:].isdigit() or before[-1:] == "%"
+
+
+def range_dash(text: str, at: int, sign: str) -> bool:
+    """Whether the `sign` matched at `at` in folded `text` is a range's dash, not a sign."""
+    return sign.startswith("-") and digit_before(text, at)
+
+
+def sign_start(text: str, at: int) -> int:
+    """Where the sign of the number starting at `at` in folded `text` begins; `at` if unsigned.
+
+    The one sign rule, for readers that cut text by offsets (the quote check): a dash
+    (folded to `-`) before a number is its sign, glued or set apart by spaces, unless a
+    word is glued to its left (`COVID-19`, a name) or a number precedes it (`5 - 10`, a
+    range). Read where a cut would start at the number and drop the sign.
+    """
+    found = _SIGN_BEFORE.search(text, max(0, at - 24), at)
+    if found is None or digit_before(text, found.start()):
+        return at
+    return found.start()
+
+
+def number_norm(sign: str, base: str, *, percent: bool, exponent: str | None = None) -> str:
+    """The norm of a number token: `-0.05`, `1000`, `12%`, `10^-3` (a `+` sign reads as none)."""
+    norm = (sign.rstrip() + base).replace(",", "").removeprefix("+")
+    if norm.startswith("."):
+        norm = "0" + norm
+    elif norm.startswith("-."):
+        norm = "-0" + norm[1:]
+    if exponent is not None:
+        norm += "^" + exponent.removeprefix("+")
+    return norm + "%" if percent else norm
+
+
+def value_of(norm: str) -> Decimal | None:
+    """The amount a number token's norm states, or None when it is not an amount.
+
+    `-1.2%` is -1.2 (a percent); `10^-3` (an exponent is never compared by its digits), a
+    marked `3-` and any word are None.
+    """
+    found = _NORM.fullmatch(norm)
+    if found is None or found.group("exp") or found.group("marker"):
+        return None
+    return Decimal(found.group("value"))
+
+
+def is_percent(norm: str) -> bool:
+    """Whether a number token's norm is a percentage."""
+    return norm.endswith("%")
+
+
+def is_year(norm: str) -> bool:
+    """Whether a number token's norm reads as a year (1800–2099): a date, not an amount."""
+    return _YEAR.fullmatch(norm) is not None
+
+
+class Spanned(Protocol):
+    """A token as the reader takes it: its norm, whether it is a number, and its span."""
+
+    @property
+    def norm(self) -> str: ...
+    @property
+    def is_number(self) -> bool: ...
+    @property
+    def start(self) -> int: ...
+    @property
+    def end(self) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Number:
+    """One number: `[start, end)` and its text as displayed, its sign and its value.
+
+    `sign` is the sign's character as displayed (`−`, `-`, `+`) or ""; `value` holds it.
+    `unit` is a figure's unit where stated (`%`, `pp`, `bp`), `spelled` a figure written
+    in words. A number token with an exponent or a trailing marker has no `value`.
+    """
+
+    text: str
+    start: int
+    end: int
+    norm: str
+    sign: str
+    value: Decimal | None
+    exponent: Decimal | None = None
+    percent: bool = False
+    marker: str = ""
+    unit: str = ""
+    spelled: bool = False
+
+
+def number(text: str, token: Spanned) -> Number:
+    """The number token `token` of `text` read as a value."""
+    shown = text[token.start : token.end]
+    found = _NORM.fullmatch(token.norm)
+    sign = shown[0] if shown[:1] and not (shown[0].isdigit() or shown[0] == ".") else ""
+    if found is None:
+        return Number(shown, token.start, token.end, token.norm, sign, None)
+    exponent = found.group("exp")
+    return Number(
+        shown,
+        token.start,
+        token.end,
+        token.norm,
+        sign,
+        Decimal(found.group("value")),
+        Decimal(exponent) if exponent else None,
+        percent=bool(found.group("percent")),
+        marker=found.group("marker") or "",
+    )
+
+
+class Joint(StrEnum):
+    """What stands between two numbers that a reader may see as one."""
+
+    DASH = "dash"  # a range: "5-10" written tight, "1.2–3.4", "18 – 20" (en or em dash)
+    MINUS_DASH = "minus-dash"  # "5−10" written tight with a minus sign
+    SPACED_HYPHEN = "spaced-hyphen"  # "5 - 10": a range, or two numbers of a list
+    TO = "to"  # "5 to 10"
+    RATIO = "ratio"  # "10/66", "3:1" written tight ("Group 1: 45" is two numbers)
+    DECIMAL_POINT = "decimal-point"  # "18·2": a decimal point written as a middle dot
+    PLUS_MINUS = "plus-minus"  # "4 ± 1", "4 +/- 1"
+    INTERVAL = "interval"  # "95% CI 1.2–3.4": an interval after its level
+
+
+_JOINTS = (
+    (Joint.DASH, re.compile(r"-|\s*[–—]\s*")),
+    (Joint.MINUS_DASH, re.compile(r"−")),
+    (Joint.SPACED_HYPHEN, re.compile(r"\s*-\s*")),
+    (Joint.TO, re.compile(r"\s*to\s*")),
+    (Joint.RATIO, re.compile(r"[/:]")),
+    (Joint.DECIMAL_POINT, re.compile(r"\s*[·•]\s*")),
+    (Joint.PLUS_MINUS, re.compile(r"\s*(?:±|\+/?-)\s*")),
+    (
+        Joint.INTERVAL,
+        re.compile(
+            r"\s*\(?\s*(?:CI|CrI|confidence\s+interval|credible\s+interval)\s*[,:=]?\s*\(?\s*",
+            re.IGNORECASE,
+        ),
+    ),
+)
+# The joints of the one number a reader sees (a sentence's numbers, named one by one): a
+# spaced hyphen may separate list items, "to" is a word of the sentence.
+READER_JOINTS = frozenset(
+    {
+        Joint.DASH,
+        Joint.MINUS_DASH,
+        Joint.RATIO,
+        Joint.DECIMAL_POINT,
+        Joint.PLUS_MINUS,
+        Joint.INTERVAL,
+    }
+)
+# The joints of a range whose ends a quantity spans ("5-10", "5 to 10"). A tight minus is
+# not one: reading it as a range widens what a quantity agrees with.
+RANGE_JOINTS = frozenset({Joint.DASH, Joint.SPACED_HYPHEN, Joint.TO})
+# Tokens that may stand between the parts of one number ("·" is a token of its own).
+_JOINERS = frozenset({"·", "•", "±", "ci", "cri", "confidence", "credible", "interval"})
+
+
+def joint(gap: str) -> Joint | None:
+    """What joins two numbers with `gap` (the text as given) between them; None if nothing."""
+    return next((kind for kind, pattern in _JOINTS if pattern.fullmatch(gap)), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One number as a reader sees it: its parts and the joints between them.
+
+    `label` names it: a lone number's norm, a joined one's text as written on one line.
+    """
+
+    text: str
+    start: int
+    end: int
+    parts: tuple[Number, ...]
+    joints: tuple[Joint, ...]
+
+    @property
+    def label(self) -> str:
+        """The lone number's norm, or the joined number's text as written on one line."""
+        return " ".join(self.text.split()) if self.joints else self.parts[0].norm
+
+
+def read(
+    text: str, spans: Sequence[Spanned], *, joints: frozenset[Joint] = READER_JOINTS
+) -> tuple[Reading, ...]:
+    """The numbers of `text` (tokenised as `spans`) as a reader sees them, in order.
+
+    With the reader's joints "10/66", "18·2", "95% CI 1.2–3.4", "1,234" and "−0.5" are each
+    one number; pass `RANGE_JOINTS` to read ranges only.
+    """
+    out: list[Reading] = []
+    previous: Spanned | None = None
+    for token in spans:
+        if not token.is_number:
+            if token.norm not in _JOINERS:
+                previous = None
+            continue
+        part = number(text, token)
+        kind = joint(text[previous.end : token.start]) if previous is not None else None
+        if out and kind in joints:
+            last = out[-1]
+            shown = text[last.start : token.end]
+            out[-1] = Reading(
+                shown, last.start, token.end, (*last.parts, part), (*last.joints, kind)
+            )
+        else:
+            out.append(Reading(part.text, part.start, part.end, (part,), ()))
+        previous = token
+    return tuple(out)
+
+
+# Figures: digits or spelled numbers with a unit or a scale, as briefs and their material
+# state them.
+_UNITS = (
+    (r"%|percent\b|per\s+cent\b|pct\b", "%"),
+    (r"percentage\s+points?\b|pp\b", "pp"),
+    (r"basis\s+points?\b|bps?\b", "bp"),
+)
+_UNIT_RE = "|".join(f"(?P<u{n}>{pattern})" for n, (pattern, _) in enumerate(_UNITS))
+_BIG = "|".join(scale for scale in NUMBER_SCALES if scale != "hundred")
+_DIGIT_FIGURE = re.compile(
+    rf"(?P<sign>(?<![\w.%])-{{1,3}}{SIGN_GAP})?"
+    r"(?<![\w.])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+    rf"(?:\s*(?:{_UNIT_RE})|\s+(?P<scale>{_BIG})\b)?",
+    re.IGNORECASE,
+)
+_WORD = "(?:" + "|".join(sorted([*NUMBER_WORDS, *NUMBER_SCALES], key=len, reverse=True)) + ")"
+_SPELLED_FIGURE = re.compile(
+    rf"\b(?P<run>(?:a\s+(?=(?:{'|'.join(NUMBER_SCALES)})\b))?{_WORD}(?:(?:\s+and\s+|[\s-]+){_WORD})*)\b"
+    rf"(?:\s*(?:{_UNIT_RE}))?",
+    re.IGNORECASE,
+)
+
+
+def digit_figures(text: str) -> Iterator[Number]:
+    """The figures of `text` written in digits, with their unit or scale, signs as displayed.
+
+    Every minus look-alike reads as a minus, so a sign added, dropped or written with a
+    look-alike never passes as the same figure.
+    """
+    signed = text.translate(SIGNS)
+    for match in _DIGIT_FIGURE.finditer(signed):
+        try:
+            value = Decimal(match.group("num").replace(",", ""))
+        except InvalidOperation:
+            continue
+        start = match.start("num")
+        if match.group("sign") and sign_start(signed, start) < start:
+            start = match.start()
+            value = -value
+        if match.group("scale"):
+            value *= NUMBER_SCALES[match.group("scale").lower()]
+        shown = text[start : match.end()]
+        sign = shown[0] if start < match.start("num") else ""
+        unit = _unit(match)
+        yield Number(
+            shown, start, match.end(), canonical(value), sign, value, percent=unit == "%", unit=unit
+        )
+
+
+def spelled_figures(text: str) -> Iterator[Number]:
+    """The figures of `text` spelled in words that carry a scale or a unit ("two million").
+
+    A bare spelled cardinal ("one of our decisions") is prose, not a figure, and a lone
+    scale word ("million") is the tail of a digit figure or prose.
+    """
+    for match in _SPELLED_FIGURE.finditer(text):
+        words = re.findall(r"[a-z]+", match.group("run").lower())
+        unit = _unit(match)
+        if not any(word in NUMBER_WORDS or word == "a" for word in words):
+            continue
+        if not unit and not any(word in NUMBER_SCALES for word in words):
+            continue
+        total, current = 0, 0
+        for word in words:
+            if word == "a":
+                current = 1
+            elif word in NUMBER_WORDS:
+                current += NUMBER_WORDS[word]
+            elif word == "hundred":
+                current = max(current, 1) * 100
+            elif word in NUMBER_SCALES:
+                total += max(current, 1) * NUMBER_SCALES[word]
+                current = 0
+        shown = match.group(0).strip()
+        start = match.start() + match.group(0).index(shown)
+        yield Number(
+            shown,
+            start,
+            start + len(shown),
+            canonical(Decimal(total + current)),
+            "",
+            Decimal(total + current),
+            percent=unit == "%",
+            unit=unit,
+            spelled=True,
+        )
+
+
+def without_spelled_figures(text: str) -> str:
+    """`text` with every spelled figure blanked out."""
+    return _SPELLED_FIGURE.sub(" ", text)
+
+
+def canonical(value: Decimal) -> str:
+    """A figure's value written one way: `1000000`, `0.5`, `-3` (no exponent, no trailing 0)."""
+    shown = format(value.normalize(), "f")
+    return shown.rstrip("0").rstrip(".") if "." in shown else shown
+
+
+def _unit(match: re.Match[str]) -> str:
+    for n, (_, unit) in enumerate(_UNITS):
+        if match.group(f"u{n}"):
+            return unit
+    return ""
