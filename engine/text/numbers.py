@@ -174,9 +174,12 @@ class Joint(StrEnum):
     DECIMAL_POINT = "decimal-point"  # "18·2": a decimal point written as a middle dot
     PLUS_MINUS = "plus-minus"  # "4 ± 1", "4 +/- 1"
     INTERVAL = "interval"  # "95% CI 1.2–3.4": an interval after its level
+    TIMES_TEN = "times-ten"  # "1.2 × 10^-3": a mantissa and its power of ten
+    E_NOTATION = "e-notation"  # "1e-3", "2.5E+04" (a signed exponent; "1e3" is 1 and a word)
 
 
 _JOINTS = (
+    (Joint.E_NOTATION, re.compile(r"[eE][-−+]")),
     (Joint.DASH, re.compile(r"-|\s*[–—]\s*")),
     (Joint.MINUS_DASH, re.compile(r"−")),
     (Joint.SPACED_HYPHEN, re.compile(r"\s*-\s*")),
@@ -202,17 +205,30 @@ READER_JOINTS = frozenset(
         Joint.DECIMAL_POINT,
         Joint.PLUS_MINUS,
         Joint.INTERVAL,
+        Joint.TIMES_TEN,
+        Joint.E_NOTATION,
     }
 )
 # The joints of a range whose ends a quantity spans ("5-10", "5 to 10"). A tight minus is
 # not one: reading it as a range widens what a quantity agrees with.
 RANGE_JOINTS = frozenset({Joint.DASH, Joint.SPACED_HYPHEN, Joint.TO})
+# The joints between a range's or an interval's two ends, however a rule reads them.
+_BOUNDED = RANGE_JOINTS | {Joint.MINUS_DASH}
 # Tokens that may stand between the parts of one number ("·" is a token of its own).
-_JOINERS = frozenset({"·", "•", "±", "ci", "cri", "confidence", "credible", "interval"})
+_JOINERS = frozenset(
+    {"·", "•", "±", "×", "+", "e", "e+", "ci", "cri", "confidence", "credible", "interval", "to"}
+)
+_TIMES = re.compile(r"\s*[×x·⋅]\s*")
 
 
-def joint(gap: str) -> Joint | None:
-    """What joins two numbers with `gap` (the text as given) between them; None if nothing."""
+def joint(gap: str, right: str = "") -> Joint | None:
+    """What joins two numbers with `gap` (the text as given) between them; None if nothing.
+
+    `right` is the norm of the number after the gap: a power of ten (`10^-3`) after a
+    multiplication sign is the left number's exponent.
+    """
+    if right.startswith("10^") and _TIMES.fullmatch(gap):
+        return Joint.TIMES_TEN
     return next((kind for kind, pattern in _JOINTS if pattern.fullmatch(gap)), None)
 
 
@@ -234,6 +250,30 @@ class Reading:
         """The lone number's norm, or the joined number's text as written on one line."""
         return " ".join(self.text.split()) if self.joints else self.parts[0].norm
 
+    @property
+    def amount(self) -> Decimal | None:
+        """The value a lone number or a number in scientific notation states; else None."""
+        first = self.parts[0].value
+        if not self.joints or first is None:
+            return first
+        if self.joints == (Joint.E_NOTATION,) and self.parts[1].value is not None:
+            power = self.parts[1].value
+            gap = self.text[self.parts[0].end - self.start : self.parts[1].start - self.start]
+            return first.scaleb(-power if "-" in gap.translate(SIGNS) else power)
+        exponent = self.parts[1].exponent
+        if self.joints == (Joint.TIMES_TEN,) and exponent is not None:
+            return first.scaleb(exponent)
+        return None
+
+    @property
+    def bounds(self) -> tuple[Decimal, Decimal] | None:
+        """The low and high ends of a range or interval ("5-10", "95% CI 0.8 to 1.2")."""
+        ends = [p.value for p in self.parts[-2:]]
+        if len(ends) < 2 or self.joints[-1] not in _BOUNDED or None in ends:
+            return None
+        low, high = sorted(value for value in ends if value is not None)
+        return low, high
+
 
 def read(
     text: str, spans: Sequence[Spanned], *, joints: frozenset[Joint] = READER_JOINTS
@@ -251,13 +291,15 @@ def read(
                 previous = None
             continue
         part = number(text, token)
-        kind = joint(text[previous.end : token.start]) if previous is not None else None
-        if out and kind in joints:
+        gap = text[previous.end : token.start] if previous is not None else None
+        kind = joint(gap, token.norm) if gap is not None else None
+        # The bounds of an interval may be written with "to" ("95% CI 0.8 to 1.2").
+        bound = kind is Joint.TO and out and out[-1].joints[-1:] == (Joint.INTERVAL,)
+        if out and (kind in joints or (bound and Joint.INTERVAL in joints)):
             last = out[-1]
             shown = text[last.start : token.end]
-            out[-1] = Reading(
-                shown, last.start, token.end, (*last.parts, part), (*last.joints, kind)
-            )
+            joined = (*last.joints, kind) if kind is not None else last.joints
+            out[-1] = Reading(shown, last.start, token.end, (*last.parts, part), joined)
         else:
             out.append(Reading(part.text, part.start, part.end, (part,), ()))
         previous = token
