@@ -124,9 +124,10 @@ class Spanned(Protocol):
 class Number:
     """One number: `[start, end)` and its text as displayed, its sign and its value.
 
-    `sign` is the sign's character as displayed (`−`, `-`, `+`) or ""; `value` holds it.
-    `unit` is a figure's unit where stated (`%`, `pp`, `bp`), `spelled` a figure written
-    in words. A number token with an exponent or a trailing marker has no `value`.
+    `sign` is the sign's character as displayed (`−`, `-`, `+`) or ""; `value` is the
+    digits' value with it (`10^-3`: 10, raised to `exponent` -3). A trailing `marker`
+    (`3-`) makes the number a label. `unit` is a figure's unit where stated (`%`, `pp`,
+    `bp`), `spelled` a figure written in words.
     """
 
     text: str
@@ -252,17 +253,23 @@ class Reading:
 
     @property
     def amount(self) -> Decimal | None:
-        """The value a lone number or a number in scientific notation states; else None."""
-        first = self.parts[0].value
-        if not self.joints or first is None:
-            return first
-        if self.joints == (Joint.E_NOTATION,) and self.parts[1].value is not None:
-            power = self.parts[1].value
-            gap = self.text[self.parts[0].end - self.start : self.parts[1].start - self.start]
-            return first.scaleb(-power if "-" in gap.translate(SIGNS) else power)
-        exponent = self.parts[1].exponent
-        if self.joints == (Joint.TIMES_TEN,) and exponent is not None:
-            return first.scaleb(exponent)
+        """The value a lone number or one in scientific notation states; None for others.
+
+        `10^-3` is 0.001, `1.2 × 10^-3` is 0.0012, `1e-3` is 0.001; a marked label (`3-`),
+        a range, a ratio or an interval states no one amount.
+        """
+        first = self.parts[0]
+        if not self.joints:
+            return _amount(first)
+        if first.value is None or first.exponent is not None or first.marker:
+            return None
+        power = _amount(self.parts[1]) if self.joints == (Joint.TIMES_TEN,) else None
+        if power is not None:
+            return first.value * power
+        if self.joints == (Joint.E_NOTATION,) and _integral(self.parts[1]):
+            gap = self.text[first.end - self.start : self.parts[1].start - self.start]
+            exponent = self.parts[1].value or Decimal(0)
+            return first.value.scaleb(-exponent if "-" in gap.translate(SIGNS) else exponent)
         return None
 
     @property
@@ -273,6 +280,24 @@ class Reading:
             return None
         low, high = sorted(value for value in ends if value is not None)
         return low, high
+
+
+def _integral(part: Number) -> bool:
+    """Whether a number is a plain whole number: no exponent, marker, fraction or percent."""
+    value = part.value
+    plain = not (part.exponent is not None or part.marker or part.percent)
+    return plain and value is not None and value == value.to_integral_value()
+
+
+def _amount(part: Number) -> Decimal | None:
+    """A number token's amount: its value raised to its exponent; None for a label."""
+    if part.value is None or part.marker:
+        return None
+    if part.exponent is None:
+        return part.value
+    if part.exponent != part.exponent.to_integral_value():
+        return None  # a fractional power is no figure written to compare
+    return part.value**part.exponent
 
 
 def read(
