@@ -8,13 +8,12 @@ from engine.text.numbers import (
     RANGE_JOINTS,
     Joint,
     Reading,
-    digit_figures,
     is_year,
     read,
-    spelled_figures,
     value_of,
 )
 from engine.text.tokens import token_spans
+from engine.text.units import digit_figures, spelled_figures
 
 D = Decimal
 

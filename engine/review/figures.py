@@ -3,15 +3,15 @@
 Figures are digits (with `%`, `percent`, `bps`, `basis points`, or a magnitude word:
 `2 million`) and spelled numbers that carry a magnitude word or a unit ("two million",
 "twenty percent", "four hundred basis points"), as the number reader reads them
-(`engine.text.numbers`). A bare spelled cardinal ("one of our decisions") is prose, not a
+(`engine.text.units`). A bare spelled cardinal ("one of our decisions") is prose, not a
 figure. Each figure reads as a canonical (value, unit) pair: its norm and unit.
 """
 
 from __future__ import annotations
 
 from engine.text.lines import one_line
-from engine.text.numbers import digit_figures, spelled_figures
-from engine.text.numbers import without_spelled_figures as without_spelled_figures
+from engine.text.units import digit_figures, spelled_figures
+from engine.text.units import without_spelled_figures as without_spelled_figures
 
 
 def figures(text: str) -> set[tuple[str, str]]:

@@ -2,8 +2,8 @@
 
 Every number rule reads numbers here: the tokeniser's number tokens (their grammar, norm
 and sign rule), the numbers a reader sees in a sentence (`read`: "10/66", "95% CI 1.2–3.4"
-as one), the ranges quantities compare, the figures of briefs (units, scales, spelled
-figures) and the values deductions compare (`value_of`).
+as one), the ranges quantities compare and the values deductions compare (`value_of`); figures
+with units and spelled figures are read on the same rules by `engine.text.units`.
 
 - A sign is what is displayed: any dash or minus look-alike (folded to `-`) or a `+`
   before the digits, glued or set apart by any space (U+0020, U+2009, U+00A0, U+202F, a
@@ -14,20 +14,18 @@ figures) and the values deductions compare (`value_of`).
 - Numbers join into the one number a reader sees by what stands between them (`Joint`);
   each rule reads the joints its decision needs (`READER_JOINTS`, `RANGE_JOINTS`), so no
   rule is loosened by another's reading.
-- Spelled numbers are read through the lexicon's number words and scales only.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from enum import StrEnum
 from typing import Protocol
 
 from engine.text.fold import SIGNS
-from engine.text.lexicon import NUMBER_SCALES, NUMBER_WORDS
 
 # The spaces a sign may stand apart from its number by: any (thin, no-break, a line break),
 # but not a blank line. "− 1.2%" as PDF and LaTeX output write it is still -1.2%.
@@ -198,18 +196,7 @@ _JOINTS = (
 )
 # The joints of the one number a reader sees (a sentence's numbers, named one by one): a
 # spaced hyphen may separate list items, "to" is a word of the sentence.
-READER_JOINTS = frozenset(
-    {
-        Joint.DASH,
-        Joint.MINUS_DASH,
-        Joint.RATIO,
-        Joint.DECIMAL_POINT,
-        Joint.PLUS_MINUS,
-        Joint.INTERVAL,
-        Joint.TIMES_TEN,
-        Joint.E_NOTATION,
-    }
-)
+READER_JOINTS = frozenset(Joint) - {Joint.SPACED_HYPHEN, Joint.TO}
 # The joints of a range whose ends a quantity spans ("5-10", "5 to 10"). A tight minus is
 # not one: reading it as a range widens what a quantity agrees with.
 RANGE_JOINTS = frozenset({Joint.DASH, Joint.SPACED_HYPHEN, Joint.TO})
@@ -329,109 +316,3 @@ def read(
             out.append(Reading(part.text, part.start, part.end, (part,), ()))
         previous = token
     return tuple(out)
-
-
-# Figures: digits or spelled numbers with a unit or a scale, as briefs and their material
-# state them.
-_UNITS = (
-    (r"%|percent\b|per\s+cent\b|pct\b", "%"),
-    (r"percentage\s+points?\b|pp\b", "pp"),
-    (r"basis\s+points?\b|bps?\b", "bp"),
-)
-_UNIT_RE = "|".join(f"(?P<u{n}>{pattern})" for n, (pattern, _) in enumerate(_UNITS))
-_BIG = "|".join(scale for scale in NUMBER_SCALES if scale != "hundred")
-_DIGIT_FIGURE = re.compile(
-    rf"(?P<sign>(?<![\w.%])-{{1,3}}{SIGN_GAP})?"
-    r"(?<![\w.])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
-    rf"(?:\s*(?:{_UNIT_RE})|\s+(?P<scale>{_BIG})\b)?",
-    re.IGNORECASE,
-)
-_WORD = "(?:" + "|".join(sorted([*NUMBER_WORDS, *NUMBER_SCALES], key=len, reverse=True)) + ")"
-_SPELLED_FIGURE = re.compile(
-    rf"\b(?P<run>(?:a\s+(?=(?:{'|'.join(NUMBER_SCALES)})\b))?{_WORD}(?:(?:\s+and\s+|[\s-]+){_WORD})*)\b"
-    rf"(?:\s*(?:{_UNIT_RE}))?",
-    re.IGNORECASE,
-)
-
-
-def digit_figures(text: str) -> Iterator[Number]:
-    """The figures of `text` written in digits, with their unit or scale, signs as displayed.
-
-    Every minus look-alike reads as a minus, so a sign added, dropped or written with a
-    look-alike never passes as the same figure.
-    """
-    signed = text.translate(SIGNS)
-    for match in _DIGIT_FIGURE.finditer(signed):
-        try:
-            value = Decimal(match.group("num").replace(",", ""))
-        except InvalidOperation:
-            continue
-        start = match.start("num")
-        if match.group("sign") and sign_start(signed, start) < start:
-            start = match.start()
-            value = -value
-        if match.group("scale"):
-            value *= NUMBER_SCALES[match.group("scale").lower()]
-        shown = text[start : match.end()]
-        sign = shown[0] if start < match.start("num") else ""
-        unit = _unit(match)
-        yield Number(
-            shown, start, match.end(), canonical(value), sign, value, percent=unit == "%", unit=unit
-        )
-
-
-def spelled_figures(text: str) -> Iterator[Number]:
-    """The figures of `text` spelled in words that carry a scale or a unit ("two million").
-
-    A bare spelled cardinal ("one of our decisions") is prose, not a figure, and a lone
-    scale word ("million") is the tail of a digit figure or prose.
-    """
-    for match in _SPELLED_FIGURE.finditer(text):
-        words = re.findall(r"[a-z]+", match.group("run").lower())
-        unit = _unit(match)
-        if not any(word in NUMBER_WORDS or word == "a" for word in words):
-            continue
-        if not unit and not any(word in NUMBER_SCALES for word in words):
-            continue
-        total, current = 0, 0
-        for word in words:
-            if word == "a":
-                current = 1
-            elif word in NUMBER_WORDS:
-                current += NUMBER_WORDS[word]
-            elif word == "hundred":
-                current = max(current, 1) * 100
-            elif word in NUMBER_SCALES:
-                total += max(current, 1) * NUMBER_SCALES[word]
-                current = 0
-        shown = match.group(0).strip()
-        start = match.start() + match.group(0).index(shown)
-        yield Number(
-            shown,
-            start,
-            start + len(shown),
-            canonical(Decimal(total + current)),
-            "",
-            Decimal(total + current),
-            percent=unit == "%",
-            unit=unit,
-            spelled=True,
-        )
-
-
-def without_spelled_figures(text: str) -> str:
-    """`text` with every spelled figure blanked out."""
-    return _SPELLED_FIGURE.sub(" ", text)
-
-
-def canonical(value: Decimal) -> str:
-    """A figure's value written one way: `1000000`, `0.5`, `-3` (no exponent, no trailing 0)."""
-    shown = format(value.normalize(), "f")
-    return shown.rstrip("0").rstrip(".") if "." in shown else shown
-
-
-def _unit(match: re.Match[str]) -> str:
-    for n, (_, unit) in enumerate(_UNITS):
-        if match.group(f"u{n}"):
-            return unit
-    return ""
