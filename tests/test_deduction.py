@@ -54,6 +54,9 @@ UNLIKE = {
               ("Momentum earned 1.2% a month.", "Reversal earned 0.4% a year."), Unlike.UNITS),
     "spaced-sign": ("Reversal earned more than momentum.", SIGNED, Unlike.DOES_NOT_HOLD),
     "spaced-sign-arithmetic": ("1.2% > 0.4%.", SIGNED, Unlike.NO_COMPARISON),
+    "not-finite": ("Momentum earned more than reversal.",
+                   ("Momentum earned infinity a month.", "Reversal earned 0.4 a month."),
+                   Unlike.NO_COMPARISON),
 }  # fmt: skip
 
 

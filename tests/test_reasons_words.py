@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from engine import Cause, answer
-from engine.core.traceability import check_traceability, read_numbers
+from engine.core.traceability import check_traceability
 from engine.navigation.coverage import CoverageReport, Term, question_words, typed_words
+from engine.text.numbers import read
 from engine.text.tokens import token_spans
 from present import views
 from present.gallery import example
@@ -164,7 +165,7 @@ def test_every_cause_is_explained_under_its_own_name():
     ],
 )
 def test_numbers_are_counted_as_a_reader_sees_them(text, numbers):
-    assert [label for _, _, label in read_numbers(text, token_spans(text))] == numbers
+    assert [found.label for found in read(text, token_spans(text))] == numbers
     trace = check_traceability(text, {})
     stray = [o.removeprefix("number:") for o in trace.orphans if o.startswith("number:")]
     assert stray == numbers

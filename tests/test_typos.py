@@ -95,9 +95,10 @@ def test_a_typo_inside_a_long_word_still_verifies(quote, source):
         ("form", "from", {"from"}, False),
         ("teh", "the", {"the"}, False),
         ("il6", "il-6", {"il-6"}, True),
+        ("fifteen", "fifteenth", {"fifteenth"}, False),
     ],
     ids=["long-word-typo", "word-of-the-text", "common-word", "short-word", "short-typo",
-         "spelling"],
+         "spelling", "number-word"],
 )  # fmt: skip
 def test_a_typo_in_a_text_is_no_word_of_it_and_no_short_word(said, source, known, forgiven):
     assert typo_in(said, source, known) is forgiven
