@@ -31,7 +31,7 @@ LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 LOCAL_SCHEMES = ("data:", "blob:", "about:")
 
 
-def wait_idle(page, timeout: float = 60_000) -> None:
+def wait_idle(page: Page, timeout: float = 60_000) -> None:
     """Wait until the app is connected and its script has finished running."""
     page.wait_for_selector(
         '[data-testid="stApp"][data-test-connection-state="CONNECTED"]', timeout=timeout
@@ -191,7 +191,7 @@ def save_review_overlay(root: Path) -> None:
     save_overlay(root, Overlay("2026-01-01T00:00:00+00:00", "fixture", {}, counts, 0.0, edges))
 
 
-def plot_point(page, x: str, y: str) -> tuple[float, float]:
+def plot_point(page: Page, x: str, y: str) -> tuple[float, float]:
     """Page coordinates of the category point (x, y) on the first plotly chart."""
     page.wait_for_selector(".js-plotly-plot .xtick", state="attached", timeout=30_000)
     return page.evaluate(

@@ -58,7 +58,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _scifact_on_words_alone(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch):
+def _scifact_on_words_alone(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
     if SCIFACT_FIXTURES & set(request.fixturenames):
         monkeypatch.setenv(ENV_ENCODER, "none")
 
@@ -84,7 +86,7 @@ def lab_questions() -> list[dict]:
 
 
 @pytest.fixture(scope="session")
-def scifact_slice(tmp_path_factory) -> Iterator[Path]:
+def scifact_slice(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """A real SciFact workspace of the first 300 abstracts and the claims citing them, indexed."""
     path = built_once(tmp_path_factory, "scifact-300", lambda out: scifact_workspace(out, 300))
     yield path
@@ -92,7 +94,7 @@ def scifact_slice(tmp_path_factory) -> Iterator[Path]:
 
 
 @pytest.fixture(scope="session")
-def scifact_demo(tmp_path_factory) -> Iterator[Path]:
+def scifact_demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """The whole SciFact demo workspace (every abstract, every train claim), indexed."""
     path = built_once(tmp_path_factory, "scifact-demo", scifact_workspace)
     yield path

@@ -72,7 +72,7 @@ def labels_read_apart(page: Page) -> None:
             assert ar <= bl or br <= al or ab <= bt or bb <= at, (a, b)
 
 
-def test_the_answer_first_then_the_evidence_table(tmp_path):
+def test_the_answer_first_then_the_evidence_table(tmp_path: Path) -> None:
     assert Path(CHROMIUM).is_file(), "Debian chromium is required: apt-get install chromium"
     lab = make_workspace(tmp_path)
     with words_alone(), running_app(lab, tmp_path / "log") as url, sync_playwright() as driver:

@@ -79,7 +79,7 @@ def flags(page: Page) -> list:
     ]
 
 
-def test_hostile_titles_and_bodies_never_run(lab_path: Path, tmp_path: Path):
+def test_hostile_titles_and_bodies_never_run(lab_path: Path, tmp_path: Path) -> None:
     write_hostile_notes(lab_path)
     requests: list[str] = []
     dialogs: list[str] = []

@@ -37,7 +37,7 @@ TYPED_IDS = ["dark-1280", "light-800"]
 
 
 @pytest.fixture(scope="module")
-def app(tmp_path_factory):
+def app(tmp_path_factory: pytest.TempPathFactory):
     """One server on the vault for the module; each test opens its own browser context."""
     root = claim_vault(tmp_path_factory.mktemp("reasons"))
     log = tmp_path_factory.mktemp("reasons-log") / "streamlit.log"
@@ -79,7 +79,7 @@ def graph_is_dark(page: Page, holding: str) -> bool:
 
 
 @pytest.mark.parametrize(("scheme", "width", "height"), MISSING_LOOKS, ids=MISSING_IDS)
-def test_the_missing_hop_is_named_and_drawn_red(app, scheme, width, height):
+def test_the_missing_hop_is_named_and_drawn_red(app, scheme: str, width: int, height: int) -> None:
     page = asked(app, CLAIM_QUESTION, scheme, width, height)
     banner = page.get_by_test_id("stAlert").filter(has_text="ABSTAIN")
     expect(banner).to_contain_text("ABSTAIN — missing hop.", timeout=30_000)
@@ -106,7 +106,7 @@ def test_the_missing_hop_is_named_and_drawn_red(app, scheme, width, height):
 
 
 @pytest.mark.parametrize(("scheme", "width", "height"), TYPED_LOOKS, ids=TYPED_IDS)
-def test_reasons_use_the_words_the_user_typed(app, scheme, width, height):
+def test_reasons_use_the_words_the_user_typed(app, scheme: str, width: int, height: int) -> None:
     page = asked(app, FRAMED, scheme, width, height)
     banner = page.get_by_test_id("stAlert").filter(has_text="ABSTAIN")
     expect(banner).to_contain_text("ABSTAIN — uncovered term.", timeout=30_000)

@@ -36,7 +36,7 @@ def log_lines(root: Path) -> list[dict]:
     return [json.loads(line) for line in text.splitlines()]
 
 
-def test_triage_records_the_pair_the_reviewer_clicked(lab_path: Path, tmp_path: Path):
+def test_triage_records_the_pair_the_reviewer_clicked(lab_path: Path, tmp_path: Path) -> None:
     save_review_overlay(lab_path)
     with app_in_chromium(lab_path, tmp_path / "streamlit.log") as (url, page):
         page.goto(f"{url}/ask")

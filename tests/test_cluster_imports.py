@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import signal
+from pathlib import Path
 
 import pytest
 
@@ -37,7 +38,7 @@ def cluster():
 
 
 @pytest.fixture
-def papers(tmp_path):
+def papers(tmp_path: Path):
     folder = tmp_path / "papers"
     for n in range(6):
         write_pdf(folder / f"paper{n}.pdf", pages(n))
@@ -53,7 +54,9 @@ def items(workspace) -> list[dict]:
     return json.loads((workspace / REPORT).read_text())["items"]
 
 
-def test_sources_add_on_the_cluster_writes_the_serial_files(cluster, papers, tmp_path):
+def test_sources_add_on_the_cluster_writes_the_serial_files(
+    cluster, papers, tmp_path: Path
+) -> None:
     serial = add(papers, tmp_path / "serial")
     spread = add(papers, tmp_path / "spread", "--cluster", cluster)
     assert spread.code == serial.code == 0
@@ -62,7 +65,7 @@ def test_sources_add_on_the_cluster_writes_the_serial_files(cluster, papers, tmp
     assert len(list((tmp_path / "spread/sources").glob("*.txt"))) == 6
 
 
-def test_import_zotero_on_the_cluster_writes_the_serial_files(cluster, tmp_path):
+def test_import_zotero_on_the_cluster_writes_the_serial_files(cluster, tmp_path: Path) -> None:
     papers = [
         Paper(
             key=f"K{n:07d}",
@@ -89,7 +92,7 @@ def test_import_zotero_on_the_cluster_writes_the_serial_files(cluster, tmp_path)
     assert sum(name.endswith(".abstract.txt") for name in texts) == 7  # every abstract
 
 
-def test_a_poison_pdf_is_named_and_skipped(cluster, papers, tmp_path):
+def test_a_poison_pdf_is_named_and_skipped(cluster, papers, tmp_path: Path) -> None:
     serial = add(papers, tmp_path / "serial")
     with faults(cluster, tmp_path / "faults") as folder:
         (folder / "paper2.pdf").touch()
@@ -105,8 +108,8 @@ def test_a_poison_pdf_is_named_and_skipped(cluster, papers, tmp_path):
 
 
 def test_a_killed_client_leaves_whole_files_and_the_rerun_reads_only_the_rest(
-    cluster, papers, tmp_path
-):
+    cluster, papers, tmp_path: Path
+) -> None:
     add(papers, tmp_path / "serial")
     serial = tree(tmp_path / "serial/sources")
     good = (papers / "paper3.pdf").read_bytes()

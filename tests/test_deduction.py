@@ -58,7 +58,7 @@ UNLIKE = {
 
 
 @pytest.mark.parametrize(("text", "premises", "why"), UNLIKE.values(), ids=UNLIKE.keys())
-def test_unlike_premises_prove_nothing(text, premises, why):
+def test_unlike_premises_prove_nothing(text: str, premises: tuple[str, str], why: Unlike) -> None:
     out = route_payload(compared(text, premises))
     assert out["label"] != "ANSWER", out["detail"]
     assert out["claims"]["d1"]["unproven"] == why.value
@@ -74,6 +74,6 @@ LIKE = {
 
 
 @pytest.mark.parametrize(("text", "premises"), LIKE.values(), ids=LIKE.keys())
-def test_like_premises_still_prove_the_comparison(text, premises):
+def test_like_premises_still_prove_the_comparison(text: str, premises: tuple[str, str]) -> None:
     out = route_payload(compared(text, premises))
     assert (out["label"], out["claims"]["d1"]["unproven"]) == ("ANSWER", None), out["detail"]

@@ -4,6 +4,7 @@ import json
 import re
 import socket
 import time
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -78,12 +79,12 @@ def user_message(request) -> str:
 
 
 @pytest.fixture
-def question(lab_questions) -> dict:
+def question(lab_questions: list[dict]) -> dict:
     return next(q for q in lab_questions if q["id"] == QUESTION_ID)
 
 
 @pytest.fixture
-def connections(monkeypatch) -> list:
+def connections(monkeypatch: pytest.MonkeyPatch) -> list:
     """Every address any socket in this process connects to while the test runs."""
     seen = []
     real = socket.socket.connect
@@ -150,8 +151,8 @@ def connections(monkeypatch) -> list:
     ],
 )
 def test_endpoint_fault_ends_labelled_in_bounded_time(
-    lab_path, question, connections, steps, label, cause, requests
-):
+    lab_path: Path, question: dict, connections: list, steps, label: str, cause: str, requests: int
+) -> None:
     opened = open_workspace(lab_path)
     try:
         ok = grounded_draft(opened, question["cites"])
@@ -176,7 +177,9 @@ def test_endpoint_fault_ends_labelled_in_bounded_time(
     assert connections and set(connections) == {("127.0.0.1", urlsplit(url).port)}
 
 
-def test_injected_note_never_grounds_and_the_router_still_decides(lab_path, question, connections):
+def test_injected_note_never_grounds_and_the_router_still_decides(
+    lab_path: Path, question: dict, connections: list
+) -> None:
     injected = "zk:finance:z-inject-12"
     (lab_path / ".zettelkasten" / "finance" / "z-inject-12.md").write_text(
         "---\nid: z-inject-12\ntype: finding\n"
@@ -229,7 +232,9 @@ def test_injected_note_never_grounds_and_the_router_still_decides(lab_path, ques
     assert set(connections) == {("127.0.0.1", urlsplit(server.base_url).port)}
 
 
-def test_a_model_answer_that_misses_the_question_is_held_to_the_coverage_report(lab_path):
+def test_a_model_answer_that_misses_the_question_is_held_to_the_coverage_report(
+    lab_path: Path,
+) -> None:
     opened = open_workspace(lab_path)
     try:
         ok = grounded_draft(opened, "zk:finance:z-mom-01")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,7 +22,7 @@ TEXTS = [
 
 
 @pytest.fixture
-def state(tmp_path, monkeypatch):
+def state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("SYNAPSE_STATE_DIR", str(tmp_path / "state"))
     monkeypatch.delenv(ENV_FOLDED, raising=False)
     return tmp_path / "state"
@@ -41,13 +42,13 @@ def _kept(state) -> list:
     return sorted((state / "encoder").glob("*.onnx"))
 
 
-def test_int8_tables_give_the_pinned_files_vectors_bit_for_bit(state, folded):
+def test_int8_tables_give_the_pinned_files_vectors_bit_for_bit(state, folded) -> None:
     encoder = MiniLM.load()
     assert encoder.tables == "int8"
     assert encoder.encode(TEXTS).tobytes() == folded.tobytes()
 
 
-def test_the_derived_model_is_made_once_into_the_state_folder(state):
+def test_the_derived_model_is_made_once_into_the_state_folder(state) -> None:
     first = MiniLM.load()
     [kept] = _kept(state)
     assert kept.name.startswith("minilm-int8-tables-8199be6f699a395f")
@@ -66,7 +67,7 @@ def test_the_derived_model_is_made_once_into_the_state_folder(state):
     ],
     ids=["truncated", "one-bit-flipped", "emptied"],
 )
-def test_a_tampered_derived_model_is_refused_and_derived_again(state, folded, damage):
+def test_a_tampered_derived_model_is_refused_and_derived_again(state, folded, damage) -> None:
     MiniLM.load()
     [kept] = _kept(state)
     kept.write_bytes(damage(kept.read_bytes()))
@@ -76,14 +77,16 @@ def test_a_tampered_derived_model_is_refused_and_derived_again(state, folded, da
     assert again.encode(TEXTS).tobytes() == folded.tobytes()
 
 
-def test_without_onnx_the_pinned_file_runs_as_it_is(state, folded, monkeypatch):
+def test_without_onnx_the_pinned_file_runs_as_it_is(
+    state, folded, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setitem(sys.modules, "onnx", None)  # `import onnx` now fails
     encoder = MiniLM.load()
     assert encoder.tables == "float32" and _kept(state) == []
     assert encoder.encode(TEXTS).tobytes() == folded.tobytes()
 
 
-def test_a_kept_derived_model_needs_no_onnx(state, monkeypatch):
+def test_a_kept_derived_model_needs_no_onnx(state, monkeypatch: pytest.MonkeyPatch) -> None:
     MiniLM.load()
     monkeypatch.setitem(sys.modules, "onnx", None)
     assert MiniLM.load().tables == "int8"
@@ -91,8 +94,8 @@ def test_a_kept_derived_model_needs_no_onnx(state, monkeypatch):
 
 @pytest.mark.parametrize("folded_env", ["0", "1"], ids=["int8-tables", "folded"])
 def test_either_way_a_vector_does_not_depend_on_the_rest_of_its_call(
-    state, monkeypatch, folded_env
-):
+    state, monkeypatch: pytest.MonkeyPatch, folded_env: str
+) -> None:
     monkeypatch.setenv(ENV_FOLDED, folded_env)
     encoder = MiniLM.load()
     alone = encoder.encode([TEXTS[0]])[0]
@@ -100,5 +103,5 @@ def test_either_way_a_vector_does_not_depend_on_the_rest_of_its_call(
         assert np.array_equal(encoder.encode([*others, TEXTS[0], *others])[len(others)], alone)
 
 
-def test_the_derived_model_lives_in_the_state_folder(state):
+def test_the_derived_model_lives_in_the_state_folder(state) -> None:
     assert derived_path("ab" * 32).is_relative_to(state)

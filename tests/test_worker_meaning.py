@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 import numpy as np
 
@@ -36,7 +37,7 @@ class _Gated:
         return np.array([[1.0, 0.0] if "momentum" in t else [0.0, 1.0] for t in texts], np.float32)
 
 
-def test_words_first_then_the_same_answers_as_a_full_open(tmp_path):
+def test_words_first_then_the_same_answers_as_a_full_open(tmp_path: Path) -> None:
     root = make_workspace(tmp_path, "momentum-lab")
     encoder = _Gated()
     worker = Worker(str(root), encoder=EncoderChoice(encoder))
@@ -65,7 +66,7 @@ def test_words_first_then_the_same_answers_as_a_full_open(tmp_path):
         full.close()
 
 
-def test_without_an_encoder_nothing_is_built_and_the_notice_says_why(tmp_path):
+def test_without_an_encoder_nothing_is_built_and_the_notice_says_why(tmp_path: Path) -> None:
     root = make_workspace(tmp_path, "momentum-lab")
     worker = Worker(str(root), encoder=EncoderChoice(None, "sentence encoder off"))
     try:
