@@ -9,6 +9,7 @@ interrupted `--out` file end in the serial output or a named, skipped line.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,7 @@ PAYLOADS = sorted((EXAMPLES / "payloads").glob("*.json"))
 
 
 @pytest.fixture(scope="module")
-def cluster():
+def cluster() -> Iterator[str]:
     with two_workers() as address:
         yield address
 
@@ -48,7 +49,7 @@ def payloads(tmp_path: Path) -> Path:
 
 
 def test_ask_batch_on_the_cluster_prints_the_serial_lines(
-    cluster, lab_path: Path, questions: Path
+    cluster: str, lab_path: Path, questions: Path
 ) -> None:
     serial = bounded("ask", "--batch", questions, "--workspace", lab_path)
     spread = bounded("ask", "--batch", questions, "--workspace", lab_path, "--cluster", cluster)
@@ -60,7 +61,9 @@ def test_ask_batch_on_the_cluster_prints_the_serial_lines(
 
 
 @pytest.mark.parametrize("where", ["tcp", "local"], ids=["scheduler-address", "local-cluster"])
-def test_route_batch_on_the_cluster_is_byte_identical(cluster, payloads: Path, where: str) -> None:
+def test_route_batch_on_the_cluster_is_byte_identical(
+    cluster: str, payloads: Path, where: str
+) -> None:
     serial = bounded("route", "--batch", payloads, "--workspace", EXAMPLES / "momentum-lab")
     spec = cluster if where == "tcp" else "local"
     spread = bounded(
@@ -74,7 +77,7 @@ def test_route_batch_on_the_cluster_is_byte_identical(cluster, payloads: Path, w
     assert {row.get("label") for row in rows[:-2]} >= {"ANSWER", "ABSTAIN", "HEDGED ANSWER"}
 
 
-def test_overlay_built_on_the_cluster_is_the_serial_overlay(cluster, tmp_path: Path) -> None:
+def test_overlay_built_on_the_cluster_is_the_serial_overlay(cluster: str, tmp_path: Path) -> None:
     saved = []
     for args in ((), ("--cluster", cluster)):
         workspace = make_workspace(tmp_path / str(len(saved)))
@@ -85,7 +88,7 @@ def test_overlay_built_on_the_cluster_is_the_serial_overlay(cluster, tmp_path: P
     assert json.loads(saved[0])["counts"]["kept"] >= 1
 
 
-def test_eval_scifact_on_the_cluster_scores_the_same(cluster, scifact_slice: Path) -> None:
+def test_eval_scifact_on_the_cluster_scores_the_same(cluster: str, scifact_slice: Path) -> None:
     args = ("eval", "scifact", "--workspace", scifact_slice, "--claims", labels_path(scifact_slice))
     serial = bounded(*args, "--limit", "24")
     spread = bounded(*args, "--limit", "24", "--cluster", cluster)
@@ -96,7 +99,7 @@ def test_eval_scifact_on_the_cluster_scores_the_same(cluster, scifact_slice: Pat
 
 
 def test_a_worker_killed_mid_task_is_retried_and_the_output_is_unchanged(
-    cluster, payloads: Path, tmp_path: Path
+    cluster: str, payloads: Path, tmp_path: Path
 ) -> None:
     serial = bounded("route", "--batch", payloads)
     with faults(cluster, tmp_path / "faults") as folder:
@@ -107,7 +110,7 @@ def test_a_worker_killed_mid_task_is_retried_and_the_output_is_unchanged(
 
 
 def test_a_poison_line_is_named_skipped_and_the_rest_answered(
-    cluster, payloads: Path, tmp_path: Path
+    cluster: str, payloads: Path, tmp_path: Path
 ) -> None:
     serial = lines(bounded("route", "--batch", payloads).out)
     with faults(cluster, tmp_path / "faults") as folder:
@@ -124,7 +127,7 @@ def test_a_poison_line_is_named_skipped_and_the_rest_answered(
 
 
 def test_an_interrupted_out_file_is_finished_by_the_next_run(
-    cluster, lab_path: Path, questions: Path, tmp_path: Path
+    cluster: str, lab_path: Path, questions: Path, tmp_path: Path
 ) -> None:
     whole = tmp_path / "whole.jsonl"
     assert bounded("ask", "--batch", questions, "--workspace", lab_path, "--out", whole).code == 2

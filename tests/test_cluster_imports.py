@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import signal
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -32,13 +33,13 @@ def pages(n: int) -> list[list[str]]:
 
 
 @pytest.fixture(scope="module")
-def cluster():
+def cluster() -> Iterator[str]:
     with two_workers() as address:
         yield address
 
 
 @pytest.fixture
-def papers(tmp_path: Path):
+def papers(tmp_path: Path) -> Path:
     folder = tmp_path / "papers"
     for n in range(6):
         write_pdf(folder / f"paper{n}.pdf", pages(n))
@@ -55,7 +56,7 @@ def items(workspace) -> list[dict]:
 
 
 def test_sources_add_on_the_cluster_writes_the_serial_files(
-    cluster, papers, tmp_path: Path
+    cluster: str, papers: Path, tmp_path: Path
 ) -> None:
     serial = add(papers, tmp_path / "serial")
     spread = add(papers, tmp_path / "spread", "--cluster", cluster)
@@ -65,7 +66,7 @@ def test_sources_add_on_the_cluster_writes_the_serial_files(
     assert len(list((tmp_path / "spread/sources").glob("*.txt"))) == 6
 
 
-def test_import_zotero_on_the_cluster_writes_the_serial_files(cluster, tmp_path: Path) -> None:
+def test_import_zotero_on_the_cluster_writes_the_serial_files(cluster: str, tmp_path: Path) -> None:
     papers = [
         Paper(
             key=f"K{n:07d}",
@@ -92,7 +93,7 @@ def test_import_zotero_on_the_cluster_writes_the_serial_files(cluster, tmp_path:
     assert sum(name.endswith(".abstract.txt") for name in texts) == 7  # every abstract
 
 
-def test_a_poison_pdf_is_named_and_skipped(cluster, papers, tmp_path: Path) -> None:
+def test_a_poison_pdf_is_named_and_skipped(cluster: str, papers: Path, tmp_path: Path) -> None:
     serial = add(papers, tmp_path / "serial")
     with faults(cluster, tmp_path / "faults") as folder:
         (folder / "paper2.pdf").touch()
@@ -108,7 +109,7 @@ def test_a_poison_pdf_is_named_and_skipped(cluster, papers, tmp_path: Path) -> N
 
 
 def test_a_killed_client_leaves_whole_files_and_the_rerun_reads_only_the_rest(
-    cluster, papers, tmp_path: Path
+    cluster: str, papers: Path, tmp_path: Path
 ) -> None:
     add(papers, tmp_path / "serial")
     serial = tree(tmp_path / "serial/sources")

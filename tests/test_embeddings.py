@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from engine.api import OpenWorkspace, ask, open_workspace
-from engine.models.encoder import load_encoder
+from engine.models.encoder import Encoder, load_encoder
 from engine.workspace.caches import VECTORS_DIR, ready, vectors_path
 from engine.workspace.embeddings import (
     MAGIC,
@@ -27,8 +27,10 @@ QUESTION = "Did momentum returns survive transaction costs?"
 
 
 @pytest.fixture(scope="module")
-def minilm():
-    return load_encoder("minilm").encoder
+def minilm() -> Encoder:
+    encoder = load_encoder("minilm").encoder
+    assert encoder is not None
+    return encoder
 
 
 def _file(root):
@@ -39,7 +41,9 @@ def _header_size(raw: bytes) -> int:
     return len(MAGIC) + 4 + int.from_bytes(raw[len(MAGIC) : len(MAGIC) + 4], "little")
 
 
-def test_every_sentence_is_encoded_once_and_kept_for_the_next_open(lab_path: Path, minilm) -> None:
+def test_every_sentence_is_encoded_once_and_kept_for_the_next_open(
+    lab_path: Path, minilm: Encoder
+) -> None:
     workspace = load_workspace(lab_path)
     wanted = {text_key(t) for n in workspace.notes.values() for t in note_sentences(n)}
     _, first = refresh(lab_path, workspace.notes.values(), minilm)
@@ -49,7 +53,7 @@ def test_every_sentence_is_encoded_once_and_kept_for_the_next_open(lab_path: Pat
     assert len(again) == len(wanted)
 
 
-def test_an_edited_note_costs_only_its_new_sentences(lab_path: Path, minilm) -> None:
+def test_an_edited_note_costs_only_its_new_sentences(lab_path: Path, minilm: Encoder) -> None:
     workspace = load_workspace(lab_path)
     refresh(lab_path, workspace.notes.values(), minilm)
     note = next(n for n in workspace.notes.values() if n.path.startswith(".zettelkasten"))
@@ -59,7 +63,7 @@ def test_an_edited_note_costs_only_its_new_sentences(lab_path: Path, minilm) -> 
     assert stats.encoded == 1 and stats.saved
 
 
-def test_a_removed_note_takes_its_sentences_out(lab_path: Path, minilm) -> None:
+def test_a_removed_note_takes_its_sentences_out(lab_path: Path, minilm: Encoder) -> None:
     workspace = load_workspace(lab_path)
     refresh(lab_path, workspace.notes.values(), minilm)
     note = next(n for n in workspace.notes.values() if n.path.startswith(".zettelkasten"))
@@ -73,7 +77,7 @@ def test_a_removed_note_takes_its_sentences_out(lab_path: Path, minilm) -> None:
     ["flip-a-vector-byte", "swap-two-vectors", "truncate-a-record"],
 )
 def test_a_tampered_vector_is_dropped_and_encoded_again(
-    lab_path: Path, minilm, damage: str
+    lab_path: Path, minilm: Encoder, damage: str
 ) -> None:
     workspace = load_workspace(lab_path)
     before, _ = refresh(lab_path, workspace.notes.values(), minilm)
@@ -102,7 +106,7 @@ def test_a_tampered_vector_is_dropped_and_encoded_again(
     assert np.array_equal(after.records["codes"], before.records["codes"])
 
 
-def test_vectors_of_another_model_are_never_read(lab_path: Path, minilm) -> None:
+def test_vectors_of_another_model_are_never_read(lab_path: Path, minilm: Encoder) -> None:
     workspace = load_workspace(lab_path)
     refresh(lab_path, workspace.notes.values(), minilm)
     raw = _file(lab_path).read_bytes().replace(b"minilm:", b"othmod:", 1)
@@ -129,7 +133,9 @@ def test_a_tampered_vector_file_never_moves_an_answer(lab_path: Path) -> None:
     reopened.close()
 
 
-def test_an_unwritable_vector_folder_keeps_vectors_in_memory(lab_path: Path, minilm) -> None:
+def test_an_unwritable_vector_folder_keeps_vectors_in_memory(
+    lab_path: Path, minilm: Encoder
+) -> None:
     (ready(lab_path) / VECTORS_DIR).write_text("a file where the folder should be")
     workspace = load_workspace(lab_path)
     meaning = open_meaning(lab_path, workspace.notes.values(), load_encoder("minilm"))

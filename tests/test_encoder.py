@@ -14,6 +14,7 @@ from engine.core.registry import Registry
 from engine.core.settings import ENV_MINILM_MODEL as ENV_MODEL
 from engine.models.encoder import (
     ENCODERS,
+    Encoder,
     EncoderUnavailable,
     lexical_notice,
     load_encoder,
@@ -24,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
-def minilm():
+def minilm() -> Encoder:
     choice = load_encoder("minilm")
     assert choice.encoder is not None, choice.notice
     return choice.encoder
@@ -34,7 +35,9 @@ def test_the_builtin_is_registered_like_any_encoder() -> None:
     assert "minilm" in ENCODERS.names()
 
 
-def test_a_sentence_is_its_own_nearest_and_a_paraphrase_beats_an_unrelated_sentence(minilm) -> None:
+def test_a_sentence_is_its_own_nearest_and_a_paraphrase_beats_an_unrelated_sentence(
+    minilm: Encoder,
+) -> None:
     texts = [
         "Statin use is associated with a lower risk of hip fracture in older adults.",
         "Older people who take statins break their hips less often.",
@@ -52,7 +55,9 @@ def test_a_sentence_is_its_own_nearest_and_a_paraphrase_beats_an_unrelated_sente
     [[], ["short"], ["a much longer sentence " * 20], ["x"] * 40],
     ids=["alone", "with-short", "with-long-padding", "in-a-second-batch"],
 )
-def test_a_vector_does_not_depend_on_the_rest_of_its_call(minilm, others: list[str]) -> None:
+def test_a_vector_does_not_depend_on_the_rest_of_its_call(
+    minilm: Encoder, others: list[str]
+) -> None:
     # Padding and batching must not leak into a sentence's vector (the shipped tokenizer
     # pads to 128 unless told not to; a mean over padding would shift every vector).
     text = "Vitamin D supplementation reduces the risk of falls."
@@ -61,12 +66,12 @@ def test_a_vector_does_not_depend_on_the_rest_of_its_call(minilm, others: list[s
     assert np.array_equal(alone, mixed)
 
 
-def test_the_same_text_gives_the_same_bits_every_time(minilm) -> None:
+def test_the_same_text_gives_the_same_bits_every_time(minilm: Encoder) -> None:
     text = "Aspirin lowers the risk of colorectal cancer."
     assert minilm.encode([text])[0].tobytes() == minilm.encode([text])[0].tobytes()
 
 
-def test_a_text_over_the_token_limit_is_truncated_not_refused(minilm) -> None:
+def test_a_text_over_the_token_limit_is_truncated_not_refused(minilm: Encoder) -> None:
     v = minilm.encode(["word " * 2000])
     assert np.isclose(np.linalg.norm(v[0]), 1.0, atol=1e-5)
 

@@ -1,19 +1,21 @@
 import json
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from engine import OpenWorkspace
 from engine.api import ask, open_workspace
 from engine.datasets.scifact import labels_path
-from engine.evaluation.scifact import ClaimOutcome, load_gold, run_claims, score
+from engine.evaluation.scifact import ClaimOutcome, GoldClaim, load_gold, run_claims, score
 from engine.review.relations import EdgeKey
 from engine.review.triage import record
 from tests.workspaces import words_alone
 
 
 @pytest.fixture(scope="module")
-def opened(scifact_slice: Path):
+def opened(scifact_slice: Path) -> Iterator[OpenWorkspace]:
     # A module fixture is set up before the autouse one that puts SciFact tests on words
     # alone, so it says so itself (or it would encode the slice's 3,000 sentences).
     with words_alone():
@@ -23,7 +25,7 @@ def opened(scifact_slice: Path):
 
 
 @pytest.fixture(scope="module")
-def gold(scifact_slice: Path):
+def gold(scifact_slice: Path) -> list[GoldClaim]:
     return load_gold(labels_path(scifact_slice))
 
 
@@ -61,7 +63,7 @@ def test_the_rationale_rate_counts_answers_restating_an_annotated_sentence() -> 
 
 
 def test_gold_rationales_are_read_and_answers_record_the_sentences_they_restate(
-    opened, gold
+    opened: OpenWorkspace, gold: list[GoldClaim]
 ) -> None:
     with_rows = [g for g in gold if any(g.rationales.values())]
     assert with_rows and all(
@@ -72,7 +74,9 @@ def test_gold_rationales_are_read_and_answers_record_the_sentences_they_restate(
     assert any(o.restates_rationale for o in outcomes)
 
 
-def test_a_train_claim_gets_a_grounded_cited_answer(opened, gold) -> None:
+def test_a_train_claim_gets_a_grounded_cited_answer(
+    opened: OpenWorkspace, gold: list[GoldClaim]
+) -> None:
     answered = [g for g in gold if g.evidence][:20]
     results = [ask(opened, g.claim) for g in answered]
     grounded = [r for g, r in zip(answered, results, strict=True) if r.label == "ANSWER"]
@@ -81,12 +85,14 @@ def test_a_train_claim_gets_a_grounded_cited_answer(opened, gold) -> None:
     assert first["decision"]["status"] == "grounded" and first["cited"][0].startswith("zk:scifact:")
 
 
-def test_an_unanswerable_question_abstains_with_reasons(opened) -> None:
+def test_an_unanswerable_question_abstains_with_reasons(opened: OpenWorkspace) -> None:
     out = ask(opened, "Which football club won the 1998 league title?").to_dict()
     assert out["decision"]["verdict"] == "abstain" and out["decision"]["reasons"]
 
 
-def test_evaluation_on_a_slice_reports_all_figures(opened, gold) -> None:
+def test_evaluation_on_a_slice_reports_all_figures(
+    opened: OpenWorkspace, gold: list[GoldClaim]
+) -> None:
     figures = score(run_claims(opened, gold[:40]))
     assert figures["claims"] == 40
     assert 0.0 < figures["answer_rate"] <= 1.0
@@ -101,7 +107,7 @@ def test_labels_never_enter_the_workspace(scifact_slice: Path) -> None:
 
 
 def test_confirmed_triage_contests_the_cited_abstract(
-    scifact_slice: Path, gold, tmp_path: Path
+    scifact_slice: Path, gold: list[GoldClaim], tmp_path: Path
 ) -> None:
     workspace = tmp_path / "sf"
     shutil.copytree(scifact_slice, workspace)

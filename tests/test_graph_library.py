@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import pyvis
 
-from engine import EngineError
+from engine import EngineError, NavResult
 from engine.api import ask, open_workspace
 from present.graph_page import (
     LIBRARY_DIR,
@@ -48,7 +48,7 @@ def _live_tags(page: str) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory: pytest.TempPathFactory):
+def run(tmp_path_factory: pytest.TempPathFactory) -> NavResult:
     """An answer on momentum-lab with a trace and a reasoning DAG."""
     opened = open_workspace(make_workspace(tmp_path_factory.mktemp("library"), "momentum-lab"))
     try:
@@ -76,7 +76,7 @@ def test_the_copy_is_served_beside_the_main_script_with_its_licence() -> None:
 
 
 @pytest.mark.parametrize("kind", list(PAGES), ids=list(PAGES))
-def test_an_in_app_graph_page_references_the_served_library(run, kind: str) -> None:
+def test_an_in_app_graph_page_references_the_served_library(run: NavResult, kind: str) -> None:
     page = PAGES[kind](run, SERVED_LIBRARY)
     assert "new vis.Network(container, data, options)" in page
     for name in (LIBRARY_SCRIPT, LIBRARY_STYLE):
@@ -90,7 +90,7 @@ def test_an_in_app_graph_page_references_the_served_library(run, kind: str) -> N
 
 
 @pytest.mark.parametrize("kind", list(PAGES), ids=list(PAGES))
-def test_a_standalone_graph_page_still_carries_the_library(run, kind: str) -> None:
+def test_a_standalone_graph_page_still_carries_the_library(run: NavResult, kind: str) -> None:
     page = PAGES[kind](run, None)
     for name in (LIBRARY_SCRIPT, LIBRARY_STYLE):
         assert _chunk(name) in page

@@ -1,5 +1,6 @@
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import replace
 
 import pandas as pd
@@ -57,7 +58,7 @@ def hostile_answer() -> NavResult:
 
 
 @pytest.fixture(scope="module")
-def lab_answers(tmp_path_factory: pytest.TempPathFactory):
+def lab_answers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, NavResult]]:
     root = make_workspace(tmp_path_factory.mktemp("graphs"), "momentum-lab", name="lab")
     opened = open_workspace(root)
     try:
@@ -93,7 +94,9 @@ def test_neighbourhood_labels_and_tips_are_escaped() -> None:
     assert "&lt;b&gt;rel&lt;/b&gt;" in relation["tip"]
 
 
-def test_the_walk_labels_only_the_nodes_that_matter_in_large_type(lab_answers) -> None:
+def test_the_walk_labels_only_the_nodes_that_matter_in_large_type(
+    lab_answers: dict[str, NavResult],
+) -> None:
     result = lab_answers["signal"]
     nodes, _ = graph_data(graphs.neighbourhood_html(result, len(result.steps) - 1))
     walked = [n for n in nodes if n["id"] != graphs.QUESTION_NODE]
@@ -121,7 +124,7 @@ def test_dag_labels_and_tips_are_escaped() -> None:
     assert "&lt;img src=x onerror=alert(1)&gt;" in claim["tip"]
 
 
-def test_graph_pages_make_no_remote_request(lab_answers) -> None:
+def test_graph_pages_make_no_remote_request(lab_answers: dict[str, NavResult]) -> None:
     for result in lab_answers.values():
         assert_offline(graphs.neighbourhood_html(result, 0))
         assert_offline(graphs.dag_html(result))
@@ -140,7 +143,7 @@ def _paper(node: dict) -> bool:
     return node["id"].startswith(graphs.PAPER_NODE)
 
 
-def test_steps_grow_the_graph_and_highlight_what_is_new(lab_answers) -> None:
+def test_steps_grow_the_graph_and_highlight_what_is_new(lab_answers: dict[str, NavResult]) -> None:
     result = lab_answers["signal"]
     first, first_edges = graph_data(graphs.neighbourhood_html(result, 0))
     last_step = graphs.step_count(result) - 1
@@ -159,7 +162,9 @@ def test_steps_grow_the_graph_and_highlight_what_is_new(lab_answers) -> None:
     assert all(positions[n["id"]] == (n["x"], n["y"]) for n in last if n["id"] in positions)
 
 
-def test_unexpanded_nodes_are_dashed_and_expanded_ones_solid(lab_answers) -> None:
+def test_unexpanded_nodes_are_dashed_and_expanded_ones_solid(
+    lab_answers: dict[str, NavResult],
+) -> None:
     result = lab_answers["signal"]
     nodes, _ = graph_data(graphs.neighbourhood_html(result, graphs.step_count(result) - 1))
     nodes = [n for n in nodes if n["id"] != graphs.QUESTION_NODE and not _paper(n)]
@@ -171,7 +176,7 @@ def test_unexpanded_nodes_are_dashed_and_expanded_ones_solid(lab_answers) -> Non
     assert store_colours["zk"] in stores and store_colours["code"] in stores
 
 
-def test_step_is_clamped_and_captioned(lab_answers) -> None:
+def test_step_is_clamped_and_captioned(lab_answers: dict[str, NavResult]) -> None:
     result = lab_answers["crash"]
     steps = graphs.step_count(result)
     assert graph_data(graphs.neighbourhood_html(result, 999)) == graph_data(
@@ -289,7 +294,7 @@ def test_heatmap_pages_rows_and_columns_and_says_so() -> None:
     assert len(set(labels)) == len(labels) == 5  # the same title, told apart by id
 
 
-def test_grounded_and_cited_marks_persist_across_steps(lab_answers) -> None:
+def test_grounded_and_cited_marks_persist_across_steps(lab_answers: dict[str, NavResult]) -> None:
     result = lab_answers["signal"]
     trace = result.steps
     first_ground = next(s for s in trace if s.action is ActionKind.GROUND)
@@ -307,7 +312,7 @@ def test_grounded_and_cited_marks_persist_across_steps(lab_answers) -> None:
     assert not any(n["label"].startswith("★") for n in before)
 
 
-def test_stores_have_their_own_shapes(lab_answers) -> None:
+def test_stores_have_their_own_shapes(lab_answers: dict[str, NavResult]) -> None:
     nodes, _ = graph_data(graphs.neighbourhood_html(lab_answers["signal"], 99))
     shapes = {n["id"].split(":", 1)[0]: n["shape"] for n in nodes if ":" in n["id"]}
     assert shapes == {"zk": "dot", "mem": "square", "code": "triangle"}
@@ -339,7 +344,7 @@ def test_overlay_edges_draw_between_visible_nodes_only() -> None:
 
 @pytest.mark.parametrize("name", ["signal", "crash"])
 def test_walk_labels_never_overlap_and_the_cited_is_named_at_every_step(
-    lab_answers, name: str
+    lab_answers: dict[str, NavResult], name: str
 ) -> None:
     result = lab_answers[name]
     for step in range(len(result.steps)):

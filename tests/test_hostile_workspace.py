@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
-from engine import Budget, NavResult, cell_detail
+from engine import Budget, NavResult, OpenWorkspace, cell_detail
 from engine import triage_history as triage_rows
 from engine.api import ask, open_workspace, route_payload
 from engine.navigation.grounding import ground_node
@@ -89,14 +90,14 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> Hostile:
 
 
 @pytest.fixture(scope="module")
-def opened(hostile: Hostile):
+def opened(hostile: Hostile) -> Iterator[OpenWorkspace]:
     opened = open_workspace(hostile.root)
     yield opened
     opened.close()
 
 
 @pytest.fixture(scope="module")
-def runs(opened, hostile: Hostile) -> dict[str, NavResult]:
+def runs(opened: OpenWorkspace, hostile: Hostile) -> dict[str, NavResult]:
     return {q: ask(opened, q) for q in hostile.questions}
 
 
@@ -108,7 +109,9 @@ def answers(runs: dict[str, NavResult]) -> dict[str, dict]:
 # --- loading --------------------------------------------------------------------------
 
 
-def test_every_bad_file_is_reported_with_its_reason(opened, hostile: Hostile) -> None:
+def test_every_bad_file_is_reported_with_its_reason(
+    opened: OpenWorkspace, hostile: Hostile
+) -> None:
     report = [(p.path, p.problem) for p in opened.report]
     missing = [
         (path, reason)
@@ -119,7 +122,9 @@ def test_every_bad_file_is_reported_with_its_reason(opened, hostile: Hostile) ->
     assert {path for path, _ in report} == {path for path, _ in hostile.refused}
 
 
-def test_the_good_notes_load_and_nothing_from_outside(opened, hostile: Hostile) -> None:
+def test_the_good_notes_load_and_nothing_from_outside(
+    opened: OpenWorkspace, hostile: Hostile
+) -> None:
     notes = opened.workspace.notes
     # The marked source's text is split into passages too; every other note is one file's.
     passages = {a for a in notes if a.startswith(f"zk:{PASSAGE_BOX}:")}
@@ -148,7 +153,7 @@ def test_answers_never_show_what_lies_outside(answers: dict[str, dict], hostile:
 
 @pytest.mark.parametrize("note_id", LEAKY_IDS, ids=str)
 def test_grounding_a_leaky_note_is_unverifiable_with_the_reason(
-    opened, hostile: Hostile, note_id: str
+    opened: OpenWorkspace, hostile: Hostile, note_id: str
 ) -> None:
     workspace = opened.workspace
     ground = ground_node(workspace, f"zk:{BOX}:{note_id}")

@@ -18,11 +18,13 @@ SECOND = [["Muller reports that caffeine had no effect on reaction times in mice
 
 
 @pytest.fixture
-def workspace(tmp_path: Path):
+def workspace(tmp_path: Path) -> Path:
     return make_workspace(tmp_path, "empty", name="ws")
 
 
-def test_a_citekey_clash_across_runs_keeps_the_first_papers_text(tmp_path: Path, workspace) -> None:
+def test_a_citekey_clash_across_runs_keeps_the_first_papers_text(
+    tmp_path: Path, workspace: Path
+) -> None:
     first = write_pdf(tmp_path / "run1" / "Müller 2020.pdf", FIRST)
     second = write_pdf(tmp_path / "run2" / "Muller 2020.pdf", SECOND)
     assert invoke("sources", "add", first, "--workspace", workspace).code == 0
@@ -39,7 +41,7 @@ def test_a_citekey_clash_across_runs_keeps_the_first_papers_text(tmp_path: Path,
     assert code == 0 and "caffeine" in (workspace / "sources/muller2020b.txt").read_text()
 
 
-def test_a_changed_pdf_of_the_same_name_is_still_updated(tmp_path: Path, workspace) -> None:
+def test_a_changed_pdf_of_the_same_name_is_still_updated(tmp_path: Path, workspace: Path) -> None:
     pdf = write_pdf(tmp_path / "Müller 2020.pdf", FIRST)
     assert invoke("sources", "add", pdf, "--workspace", workspace).code == 0
     write_pdf(pdf, SECOND)
@@ -48,7 +50,7 @@ def test_a_changed_pdf_of_the_same_name_is_still_updated(tmp_path: Path, workspa
     assert "caffeine" in (workspace / "sources/Muller-2020.txt").read_text()
 
 
-def test_a_source_text_edited_after_import_is_kept(tmp_path: Path, workspace) -> None:
+def test_a_source_text_edited_after_import_is_kept(tmp_path: Path, workspace: Path) -> None:
     pdf = write_pdf(tmp_path / "p.pdf", FIRST)
     invoke("sources", "add", pdf, "--workspace", workspace)
     text = workspace / "sources/p.txt"
@@ -69,7 +71,7 @@ def _library(tmp_path: Path, papers):
 PAPER = Paper(key="K0000001", title="The Winner Effect", authors=[("Smith", "A")], date="2001")
 
 
-def test_reading_notes_added_to_an_imported_note_are_kept(tmp_path: Path, workspace) -> None:
+def test_reading_notes_added_to_an_imported_note_are_kept(tmp_path: Path, workspace: Path) -> None:
     library = _library(tmp_path, [PAPER])
     assert invoke("import", "zotero", "--data-dir", library, "--workspace", workspace).code == 0
     note = workspace / ".zettelkasten/zotero/smith2001winner.md"

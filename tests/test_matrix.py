@@ -8,6 +8,7 @@ from typing import Any
 import pandas as pd
 import pytest
 
+from engine import Workspace
 from engine.review.contest import ContestScope
 from engine.review.matrix import (
     Page,
@@ -38,7 +39,7 @@ OVERLAY = Overlay("t", "offline", {}, {}, 0.0, (FOR, ALSO_FOR, AGAINST, SIDE))
 
 
 @pytest.fixture
-def workspace(lab_path: Path):
+def workspace(lab_path: Path) -> Workspace:
     return load_workspace(lab_path)
 
 
@@ -59,7 +60,7 @@ def test_is_high_value(
     assert is_high_value(relation, strength, confidence) is expected
 
 
-def test_frame_has_one_row_per_edge_with_titles_and_flags(workspace) -> None:
+def test_frame_has_one_row_per_edge_with_titles_and_flags(workspace: Workspace) -> None:
     frame = matrix_frame(OVERLAY, workspace)
     assert len(frame) == 4
     row = frame.iloc[2]
@@ -95,7 +96,9 @@ def test_frame_has_one_row_per_edge_with_titles_and_flags(workspace) -> None:
         "id", "pending",
     ],
 )  # fmt: skip
-def test_filters_change_the_row_count(workspace, filters: dict[str, Any], rows: int) -> None:
+def test_filters_change_the_row_count(
+    workspace: Workspace, filters: dict[str, Any], rows: int
+) -> None:
     frame = matrix_frame(
         OVERLAY,
         workspace,
@@ -105,20 +108,20 @@ def test_filters_change_the_row_count(workspace, filters: dict[str, Any], rows: 
     assert len(filter_frame(frame, **filters)) == rows
 
 
-def test_dismissed_contradiction_is_not_contested_and_triage_shows(workspace) -> None:
+def test_dismissed_contradiction_is_not_contested_and_triage_shows(workspace: Workspace) -> None:
     triage = {AGAINST.key: TriageDecision.DISMISSED}
     frame = matrix_frame(OVERLAY, workspace, triage=triage)
     assert not frame["contested"].any()
     assert frame["triage"].tolist() == ["", "", "dismissed", ""]
 
 
-def test_empty_overlay_gives_an_empty_typed_frame(workspace) -> None:
+def test_empty_overlay_gives_an_empty_typed_frame(workspace: Workspace) -> None:
     frame = matrix_frame(None, workspace)
     assert frame.empty and frame["confidence"].dtype == float
     assert len(filter_frame(frame, high_value_only=True)) == 0
 
 
-def test_csv_has_a_header_and_a_line_per_row(workspace) -> None:
+def test_csv_has_a_header_and_a_line_per_row(workspace: Workspace) -> None:
     lines = to_csv(matrix_frame(OVERLAY, workspace)).splitlines()
     assert lines[0].startswith("edge_id,memory_id,memory_title") and len(lines) == 5
 
@@ -177,7 +180,7 @@ def test_pages_count_truthfully(
     assert page.caption("rows") == caption
 
 
-def test_queue_sorts_and_pages(workspace) -> None:
+def test_queue_sorts_and_pages(workspace: Workspace) -> None:
     frame = matrix_frame(OVERLAY, workspace, triage={AGAINST.key: TriageDecision.DISMISSED})
     assert list(sort_queue(frame, QueueOrder.CONFIDENCE)["confidence"]) == [0.9, 0.7, 0.6, 0.6]
     decided = sort_queue(frame, QueueOrder.PENDING)["edge_id"].tolist()

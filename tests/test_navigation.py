@@ -1,5 +1,6 @@
 import json
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ from tests.workspaces import make_workspace
 QUESTIONS = [json.loads(line) for line in (MOMENTUM_LAB / "questions.jsonl").open()]
 
 
-def opened_copy(tmp_path_factory: pytest.TempPathFactory, variant: str):
+def opened_copy(tmp_path_factory: pytest.TempPathFactory, variant: str) -> Iterator[OpenWorkspace]:
     """A fresh, opened copy of a named workspace variant; closed after the module."""
     opened = open_workspace(make_workspace(tmp_path_factory.mktemp("nav"), variant))
     yield opened
@@ -42,7 +43,7 @@ def decided_as_listed(opened, case: dict) -> dict:
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory: pytest.TempPathFactory):
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OpenWorkspace]:
     yield from opened_copy(tmp_path_factory, "momentum-lab")
 
 
@@ -226,12 +227,14 @@ VAULT_QUESTIONS = [json.loads(line) for line in (VAULT_LAB / "questions.jsonl").
 
 
 @pytest.fixture(scope="module")
-def vault_lab(tmp_path_factory: pytest.TempPathFactory):
+def vault_lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OpenWorkspace]:
     yield from opened_copy(tmp_path_factory, "vault-lab")
 
 
 @pytest.mark.parametrize("case", VAULT_QUESTIONS, ids=[q["id"] for q in VAULT_QUESTIONS])
-def test_every_decision_path_is_reached_in_a_vault(vault_lab, case: dict[str, Any]) -> None:
+def test_every_decision_path_is_reached_in_a_vault(
+    vault_lab: OpenWorkspace, case: dict[str, Any]
+) -> None:
     out = decided_as_listed(vault_lab, case)
     if "page" in case:
         assert out["decision"]["verifiers"][case["cites"]]["page"] == case["page"]
@@ -258,7 +261,7 @@ def test_the_vault_example_sources_are_what_sources_add_extracts(tmp_path: Path)
             assert made.read_bytes() == shipped.read_bytes(), shipped.name
 
 
-def test_asking_in_a_vault_writes_only_under_synapse(vault_lab) -> None:
+def test_asking_in_a_vault_writes_only_under_synapse(vault_lab: OpenWorkspace) -> None:
     root = vault_lab.root
     before = {
         p: p.read_bytes() for p in root.rglob("*") if ".synapse" not in p.parts and p.is_file()

@@ -46,7 +46,7 @@ class OwnTypers:
 
 
 @pytest.fixture
-def typers():
+def typers() -> OwnTypers:
     return OwnTypers()
 
 
@@ -96,7 +96,9 @@ def test_rebuild_replaces_the_file_whole(lab: OpenWorkspace) -> None:
     assert saved.edges == () and saved.parameters["min_confidence"] == 1.0
 
 
-def test_failure_mid_build_leaves_the_previous_file_intact(lab: OpenWorkspace, typers) -> None:
+def test_failure_mid_build_leaves_the_previous_file_intact(
+    lab: OpenWorkspace, typers: OwnTypers
+) -> None:
     build_overlay(lab)
     before = (lab.root / OVERLAY_PATH).read_bytes()
     typers("dies-after-two", Agreeing(fail_after=2))
@@ -181,7 +183,7 @@ def test_pagerank_of_two_nodes_matches_the_closed_form() -> None:
     assert rank["a"] == pytest.approx(0.5 / 1.425) and sum(rank.values()) == pytest.approx(1.0)
 
 
-def test_priority_reorders_but_never_drops_an_edge(lab: OpenWorkspace, typers) -> None:
+def test_priority_reorders_but_never_drops_an_edge(lab: OpenWorkspace, typers: OwnTypers) -> None:
     typers("always-agrees", Agreeing(confidence=0.6))
     overlay = build_overlay(
         lab,

@@ -22,7 +22,7 @@ LATER = [["A later version: the effect did not hold in children under twelve."]]
 
 
 @pytest.fixture
-def workspace(tmp_path: Path):
+def workspace(tmp_path: Path) -> Path:
     return make_workspace(tmp_path, "empty", name="ws")
 
 
@@ -36,7 +36,7 @@ def _folder(tmp_path: Path, first_name: str, first: bytes) -> Path:
 
 
 def test_a_pdf_bomb_is_refused_and_the_rest_of_the_folder_imports(
-    tmp_path: Path, workspace
+    tmp_path: Path, workspace: Path
 ) -> None:
     # 4,999 pages drawing one 1 MB stream: under 1 MB on disk, 5 GB of operators to parse.
     bomb = shared_stream_pdf_bytes(4999, stream_bytes=1_000_000)
@@ -58,7 +58,7 @@ def test_a_pdf_bomb_is_refused_and_the_rest_of_the_folder_imports(
 
 
 def test_the_time_budget_kills_a_slow_pdf_and_the_next_one_is_read(
-    tmp_path: Path, workspace
+    tmp_path: Path, workspace: Path
 ) -> None:
     # Under the content cap (3,000 pages × 30 KB), but minutes of parsing for pypdf.
     slow = shared_stream_pdf_bytes(3000, stream_bytes=30_000)
@@ -69,7 +69,7 @@ def test_the_time_budget_kills_a_slow_pdf_and_the_next_one_is_read(
     assert json.loads(out)["counts"]["added"] == 2
 
 
-def test_the_memory_bound_stops_one_pdf_not_the_run(tmp_path: Path, workspace) -> None:
+def test_the_memory_bound_stops_one_pdf_not_the_run(tmp_path: Path, workspace: Path) -> None:
     heavy = shared_stream_pdf_bytes(1, stream_bytes=4_000_000)
     folder = _folder(tmp_path, "a-heavy.pdf", heavy)
     pdfs = sorted(folder.iterdir())
@@ -79,7 +79,7 @@ def test_the_memory_bound_stops_one_pdf_not_the_run(tmp_path: Path, workspace) -
     assert "needs more than 80 MB of memory" in report.items[0].problem
 
 
-def test_a_240_character_name_is_filed_under_a_shorter_key(tmp_path: Path, workspace) -> None:
+def test_a_240_character_name_is_filed_under_a_shorter_key(tmp_path: Path, workspace: Path) -> None:
     long_name = "A" * 120 + " study of " + "b" * 106 + ".pdf"
     assert len(long_name) == 240
     folder = _folder(tmp_path, long_name, pdf_bytes(PAGES))
@@ -91,7 +91,7 @@ def test_a_240_character_name_is_filed_under_a_shorter_key(tmp_path: Path, works
 
 
 def test_a_name_the_file_system_cannot_hold_is_reported_not_fatal(
-    tmp_path: Path, workspace
+    tmp_path: Path, workspace: Path
 ) -> None:
     folder = _folder(tmp_path, "a.pdf", pdf_bytes(PAGES))
     report = add_pdfs(workspace, sorted(folder.iterdir()), AddOptions())
@@ -119,7 +119,7 @@ def killed_import(root: str, pdf: str, after: str) -> None:
 @pytest.mark.parametrize("earlier", [False, True], ids=["first-add", "update"])
 @pytest.mark.parametrize("after", [".txt", ".pdf.json"], ids=["after-text", "after-sidecar"])
 def test_a_run_killed_mid_write_is_finished_by_the_next_without_replace(
-    tmp_path: Path, workspace, earlier: bool, after: str
+    tmp_path: Path, workspace: Path, earlier: bool, after: str
 ) -> None:
     pdf = tmp_path / "p.pdf"
     if earlier:

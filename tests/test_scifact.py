@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from engine.core.errors import EngineError
-from engine.datasets.scifact import import_scifact, labels_path
+from engine.datasets.scifact import ImportSummary, import_scifact, labels_path
 from engine.datasets.sections import split_heading
 from engine.workspace.notes import NoteKind, Store
 from engine.workspace.stores import load_workspace
@@ -25,13 +25,15 @@ def first_abstracts(n: int) -> list[dict]:
 
 
 @pytest.fixture(scope="module")
-def imported(tmp_path_factory: pytest.TempPathFactory):
+def imported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, ImportSummary]:
     out = tmp_path_factory.mktemp("import") / "ws"
     summary = import_scifact(CORPUS, CLAIMS, out, limit=LIMIT)
     return out, summary
 
 
-def test_abstracts_become_findings_with_verbatim_quotes(imported) -> None:
+def test_abstracts_become_findings_with_verbatim_quotes(
+    imported: tuple[Path, ImportSummary],
+) -> None:
     out, summary = imported
     ws = load_workspace(out)
     assert ws.report == ()
@@ -49,7 +51,7 @@ def test_abstracts_become_findings_with_verbatim_quotes(imported) -> None:
         assert ws.source_text(note.citekey) == f"{doc['title']}\n\n{note.body}"
 
 
-def test_structured_abstract_headings_become_sections(imported) -> None:
+def test_structured_abstract_headings_become_sections(imported: tuple[Path, ImportSummary]) -> None:
     out, _ = imported
     ws = load_workspace(out)
     quotes = [q for n in ws.notes.values() if n.store is Store.CANON for q in n.quotes]
@@ -60,7 +62,7 @@ def test_structured_abstract_headings_become_sections(imported) -> None:
     assert {"Background", "Methods", "Results"} & {q.section for q in sectioned}
 
 
-def test_claims_citing_the_slice_become_hypotheses(imported) -> None:
+def test_claims_citing_the_slice_become_hypotheses(imported: tuple[Path, ImportSummary]) -> None:
     out, summary = imported
     ids = {str(doc["doc_id"]) for doc in first_abstracts(LIMIT)}
     claims = [json.loads(line) for line in CLAIMS.read_text("utf-8").splitlines()]
@@ -73,7 +75,7 @@ def test_claims_citing_the_slice_become_hypotheses(imported) -> None:
     assert (note.type, note.title, note.body) == (NoteKind.EXPERIMENT, text, text)
 
 
-def test_labels_stay_beside_the_workspace(imported) -> None:
+def test_labels_stay_beside_the_workspace(imported: tuple[Path, ImportSummary]) -> None:
     out, summary = imported
     gold = labels_path(out)
     assert gold.parent == out.parent / "ws.labels"
@@ -91,7 +93,7 @@ def test_labels_stay_beside_the_workspace(imported) -> None:
     assert (out / "README.md").is_file()
 
 
-def test_a_second_import_changes_nothing(imported) -> None:
+def test_a_second_import_changes_nothing(imported: tuple[Path, ImportSummary]) -> None:
     out, _ = imported
     before = {path: path.stat().st_mtime_ns for path in out.rglob("*") if path.is_file()}
     again = import_scifact(CORPUS, CLAIMS, out, limit=LIMIT)

@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from engine import Typer
 from engine.review.alignment import denial
 from engine.review.calibration import Calibration, ContradictionCue
 from engine.review.passages import passage, sentences_of
@@ -33,7 +34,7 @@ REDUCES = "Statin therapy reduces the incidence of major cardiovascular events."
 
 
 @pytest.fixture(scope="module")
-def typer():
+def typer() -> Typer:
     return make_typer("offline")
 
 
@@ -69,7 +70,9 @@ def typer():
         "unrelated-text",
     ],
 )  # fmt: skip
-def test_decision_table(typer, practice: str, canon: str, expected: Relation, named: str) -> None:
+def test_decision_table(
+    typer: Typer, practice: str, canon: str, expected: Relation, named: str
+) -> None:
     typing = typer(practice, canon)
     assert typing.relation is expected
     assert named in typing.rationale
@@ -77,7 +80,7 @@ def test_decision_table(typer, practice: str, canon: str, expected: Relation, na
     assert 0.0 <= typing.confidence <= 1.0
 
 
-def test_a_hedge_lowers_confidence_without_changing_the_relation(typer) -> None:
+def test_a_hedge_lowers_confidence_without_changing_the_relation(typer: Typer) -> None:
     plain = typer(REDUCES, STATINS)
     hedged = typer(REDUCES.replace("reduces", "may reduce"), STATINS)
     assert hedged.relation is plain.relation is Relation.SUPPORTS
@@ -97,7 +100,7 @@ def test_typing_is_deterministic() -> None:
     [("", STATINS), ("the of and", STATINS), (REDUCES, ""), (REDUCES, "   \n\n ")],
     ids=["empty-practice", "stop-words-only", "empty-note", "blank-note"],
 )
-def test_nothing_to_align_is_unrelated(typer, practice: str, canon: str) -> None:
+def test_nothing_to_align_is_unrelated(typer: Typer, practice: str, canon: str) -> None:
     typing = typer(practice, canon)
     assert typing.relation is Relation.UNRELATED
     assert typing.confidence == 0.0
@@ -139,7 +142,7 @@ SHRINKING = "Satellite records show Arctic sea ice shrinking since 1979."
          "denies-what-can-be"],
 )  # fmt: skip
 def test_a_denial_of_an_aligned_statement_contradicts_in_both_directions(
-    typer, claim: str, sentence: str, denied: bool
+    typer: Typer, claim: str, sentence: str, denied: bool
 ) -> None:
     rarity = model().rarity
     a, b = passage(claim), passage(sentence)
@@ -163,7 +166,7 @@ def test_a_denial_of_an_aligned_statement_contradicts_in_both_directions(
     ids=["denial-well-aligned", "denial-less-aligned"],
 )  # fmt: skip
 def test_a_denial_in_a_band_right_too_rarely_stays_a_possible_tension(
-    typer, claim: str, sentence: str
+    typer: Typer, claim: str, sentence: str
 ) -> None:
     calibration = model().calibration
     typing = typer(claim, sentence)
@@ -201,7 +204,7 @@ def test_a_calibration_family_survives_its_json_form() -> None:
     assert Calibration.from_json(plain.to_json()).families == ()
 
 
-def test_a_contradiction_without_a_named_cue_is_refused(typer) -> None:
+def test_a_contradiction_without_a_named_cue_is_refused(typer: Typer) -> None:
     # With the bar at zero every candidate passes the calibration; the cue still decides.
     shipped = model()
     permissive = OfflineTyper(
@@ -250,7 +253,7 @@ def scifact_pairs():
     return [json.loads(line) for line in FIXTURE.read_text("utf-8").splitlines()]
 
 
-def test_real_scifact_pairs_are_typed_mostly_right(typer) -> None:
+def test_real_scifact_pairs_are_typed_mostly_right(typer: Typer) -> None:
     # 18 held-half pairs, six per gold label, sampled by position rather than chosen.
     as_gold = {"supports": "supports", "contradicts": "contradicts"}
     typed = [(p["gold"], as_gold.get(str(typer(p["claim"], p["canon"]).relation), "none"))

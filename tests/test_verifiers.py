@@ -13,8 +13,10 @@ from PIL import Image
 
 from engine.core.epistemics import Tier, Verdict
 from engine.core.errors import EngineError
+from engine.core.registry import Registry
 from engine.core.verifiers import (
     VERIFIERS,
+    Verifier,
     VerifierResult,
     VerifierStatus,
     VerifyContext,
@@ -86,7 +88,7 @@ def workspace(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def registry():
+def registry() -> Registry[Verifier]:
     """A registry of the test's own, with the built-ins copied in."""
     return VERIFIERS.copy()
 
@@ -162,7 +164,9 @@ def test_bad_dispatch_is_unverifiable(
     assert detail in result.detail
 
 
-def test_user_verifier_is_dispatched_with_workspace(registry, workspace: Path) -> None:
+def test_user_verifier_is_dispatched_with_workspace(
+    registry: Registry[Verifier], workspace: Path
+) -> None:
     def always(payload, context: VerifyContext) -> VerifierResult:
         return VerifierResult.confirmed(
             f"{payload['n']} in {context.workspace.name}", method="custom"
@@ -183,7 +187,9 @@ def test_user_verifier_is_dispatched_with_workspace(registry, workspace: Path) -
     ],
     ids=["raises", "key-error", "wrong-return"],
 )
-def test_misbehaving_verifier_is_unverifiable(registry, fn, detail: str) -> None:
+def test_misbehaving_verifier_is_unverifiable(
+    registry: Registry[Verifier], fn, detail: str
+) -> None:
     registry.register("boom", fn)
     result = verify("boom", {}, registry=registry)
     assert (result.status, result.detail) == (UNVERIFIABLE, detail)
@@ -192,7 +198,7 @@ def test_misbehaving_verifier_is_unverifiable(registry, fn, detail: str) -> None
 @pytest.mark.parametrize(
     ("name", "fn"), [("", print), (None, print), ("x", "not callable")], ids=["empty", "none", "fn"]
 )
-def test_register_rejects_misuse(registry, name: str | None, fn) -> None:
+def test_register_rejects_misuse(registry: Registry[Verifier], name: str | None, fn) -> None:
     with pytest.raises(EngineError):
         registry.register(name, fn)
 

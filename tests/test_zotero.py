@@ -47,11 +47,11 @@ def papers():
 
 
 @pytest.fixture
-def library(tmp_path: Path):
+def library(tmp_path: Path) -> Path:
     return build_library(tmp_path / "Zotero", papers())
 
 
-def test_items_become_source_notes_with_highlights_as_quotes(library, tmp_path: Path) -> None:
+def test_items_become_source_notes_with_highlights_as_quotes(library: Path, tmp_path: Path) -> None:
     root = tmp_path / "ws"
     report = import_zotero(library, root)
     assert report.items == 5 and report.highlights == 1
@@ -66,7 +66,9 @@ def test_items_become_source_notes_with_highlights_as_quotes(library, tmp_path: 
     assert result.ok and result.page == 2
 
 
-def test_citekeys_come_from_better_bibtex_zotero_or_a_stable_rule(library, tmp_path: Path) -> None:
+def test_citekeys_come_from_better_bibtex_zotero_or_a_stable_rule(
+    library: Path, tmp_path: Path
+) -> None:
     import_zotero(library, tmp_path / "ws")
     names = sorted(p.stem for p in (tmp_path / "ws/.zettelkasten/zotero").iterdir())
     # The later of the two Smith 2001 items gets the suffix; the trashed item is left out.
@@ -79,7 +81,7 @@ def test_citekeys_come_from_better_bibtex_zotero_or_a_stable_rule(library, tmp_p
     ]
 
 
-def test_a_rerun_writes_nothing_and_an_edit_updates_in_place(library, tmp_path: Path) -> None:
+def test_a_rerun_writes_nothing_and_an_edit_updates_in_place(library: Path, tmp_path: Path) -> None:
     root = tmp_path / "ws"
     import_zotero(library, root)
     before = {p: p.stat().st_mtime_ns for p in root.rglob("*") if p.is_file()}
@@ -99,7 +101,9 @@ def test_a_rerun_writes_nothing_and_an_edit_updates_in_place(library, tmp_path: 
     assert load_workspace(root).note("zk:zotero:smith2001winner").title == "Revised title"
 
 
-def test_pdf_problems_are_reported_and_the_note_still_written(library, tmp_path: Path) -> None:
+def test_pdf_problems_are_reported_and_the_note_still_written(
+    library: Path, tmp_path: Path
+) -> None:
     report = import_zotero(library, tmp_path / "ws")
     assert report.pdfs == {"added": 1, "failed": 1, "none": 3}
     assert any("no-text-layer" in text for _, text in report.problems)
@@ -107,7 +111,7 @@ def test_pdf_problems_are_reported_and_the_note_still_written(library, tmp_path:
     assert not (tmp_path / "ws/sources/scan2010scanned.txt").exists()
 
 
-def test_references_name_authors_and_years(library, tmp_path: Path) -> None:
+def test_references_name_authors_and_years(library: Path, tmp_path: Path) -> None:
     import_zotero(library, tmp_path / "ws")
     csl = json.loads((tmp_path / "ws/sources/zotero.csl.json").read_text())
     first = next(item for item in csl if item["id"] == "jegadeesh1993")
@@ -115,7 +119,7 @@ def test_references_name_authors_and_years(library, tmp_path: Path) -> None:
     assert first["issued"] == {"date-parts": [[1993]]}
 
 
-def test_the_library_is_opened_read_only_from_a_copy(library, tmp_path: Path) -> None:
+def test_the_library_is_opened_read_only_from_a_copy(library: Path, tmp_path: Path) -> None:
     database = library / "zotero.sqlite"
     before = database.read_bytes()
     lock = sqlite3.connect(database)
@@ -145,7 +149,7 @@ def test_a_bad_data_dir_is_a_one_line_error(tmp_path: Path, setup, message: str)
     assert code == 2 and err.startswith("error:") and message in err
 
 
-def test_a_new_better_bibtex_key_moves_the_note(library, tmp_path: Path) -> None:
+def test_a_new_better_bibtex_key_moves_the_note(library: Path, tmp_path: Path) -> None:
     root = tmp_path / "ws"
     import_zotero(library, root)
     bbt = sqlite3.connect(library / "better-bibtex.sqlite")
@@ -158,7 +162,7 @@ def test_a_new_better_bibtex_key_moves_the_note(library, tmp_path: Path) -> None
     assert any("re-keyed as jt1993" in text for _, text in report.problems)
 
 
-def test_the_command_prints_a_summary(library, tmp_path: Path) -> None:
+def test_the_command_prints_a_summary(library: Path, tmp_path: Path) -> None:
     code, out, err = invoke(
         "import", "zotero", "--data-dir", library, "--workspace", tmp_path / "w"
     )
