@@ -7,7 +7,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 
 from bench.app_server import running_app
 from engine.review.overlay import Overlay, OverlayEdge, save_overlay
@@ -53,7 +53,7 @@ def app_in_chromium(
             browser.close()
 
 
-def question_box(page: Page):
+def question_box(page: Page) -> Locator:
     """The question text area.
 
     Matched exactly and by role: a loose label match also finds the "Try a question" heading,
@@ -72,7 +72,7 @@ def press_in_question(page: Page, keys: str = "Enter") -> None:
     question_box(page).press(keys)
 
 
-def sidebar(page: Page):
+def sidebar(page: Page) -> Locator:
     """The sidebar, unfolded first when a narrow window (960 px or less) folded it."""
     side = page.get_by_test_id("stSidebar")
     unfold = page.get_by_test_id("stExpandSidebarButton")
@@ -97,6 +97,7 @@ def shot(page: Page, name: str, *, folder: Path = ARTIFACTS, tall: bool = False)
     """
     folder.mkdir(parents=True, exist_ok=True)
     size = page.viewport_size
+    assert size is not None, "the page was opened with a viewport"
     if tall:
         height = page.evaluate(
             "() => Math.max(document.body.scrollHeight,"
@@ -114,6 +115,7 @@ def looks(page: Page, name: str, *, folder: Path = ARTIFACTS) -> None:
     """Full-page shots `name-SCHEME-WIDTH` in light and dark, at 1280×800 and 800×900; the
     page is left light at the size it had."""
     size = page.viewport_size
+    assert size is not None, "the page was opened with a viewport"
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
         for width, height in ((1280, 800), (800, 900)):

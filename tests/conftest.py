@@ -6,6 +6,7 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -80,7 +81,8 @@ def lab(lab_path: Path) -> Iterator[OpenWorkspace]:
 
 
 @pytest.fixture(scope="session")
-def lab_questions() -> list[dict]:
+def lab_questions() -> list[dict[str, Any]]:
+    assert MOMENTUM_LAB is not None, "the momentum-lab example ships with the repository"
     lines = (MOMENTUM_LAB / "questions.jsonl").read_text(encoding="utf-8").splitlines()
     return [json.loads(line) for line in lines if line.strip()]
 

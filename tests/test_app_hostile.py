@@ -18,7 +18,7 @@ MD = "![x](http://203.0.113.9/md.png) **bold** <img src=x onerror=alert(1)>"
 UNESCAPED = re.compile(r"(?<!\\)\[x(?<!\\)\]\(|(?<!\\)<img")
 
 
-def hostile_overlay() -> dict:
+def hostile_overlay() -> dict[str, Any]:
     edge = {
         "memory_id": "exp-2009-backtest",
         "zk_source": "finance",

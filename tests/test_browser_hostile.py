@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -71,7 +72,7 @@ def visit(page: Page, name: str) -> None:
     wait_idle(page)
 
 
-def flags(page: Page) -> list:
+def flags(page: Page) -> list[Any]:
     """The `__xss` flag in the page and in every frame (graphs live in iframes)."""
     return [
         frame.evaluate("() => window.__xss === undefined ? null : window.__xss")

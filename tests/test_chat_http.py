@@ -1,6 +1,7 @@
 """The chat transport under attack: trickling and endless replies, redirects, echoed keys, size."""
 
 import threading
+from typing import Any
 
 import pytest
 
@@ -34,7 +35,7 @@ def config(server: ChatServer, **overrides) -> LLMConfig:
 
 def complete_within_harness(chat: OpenAIChat, *, after_start=None):
     """Run one `complete`; fail the test if it is still running HARNESS_S after `after_start`."""
-    out: dict = {}
+    out: dict[str, Any] = {}
     thread = threading.Thread(target=lambda: out.update(reply=chat.complete(MESSAGES)))
     thread.daemon = True
     thread.start()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -29,7 +30,7 @@ def cluster() -> Iterator[str]:
 
 
 @pytest.fixture
-def questions(tmp_path: Path, lab_questions: list[dict]) -> Path:
+def questions(tmp_path: Path, lab_questions: list[dict[str, Any]]) -> Path:
     """The lab's questions, a malformed line and an over-long question among them."""
     rows = [json.dumps(q) for q in lab_questions]
     rows[2:2] = ["not json", json.dumps({"id": "long", "question": "why " * 600})]

@@ -11,6 +11,7 @@ import json
 import signal
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -51,7 +52,7 @@ def add(papers, workspace, *args):
     return bounded("sources", "add", papers, "--workspace", workspace, *args)
 
 
-def items(workspace) -> list[dict]:
+def items(workspace) -> list[dict[str, Any]]:
     return json.loads((workspace / REPORT).read_text())["items"]
 
 

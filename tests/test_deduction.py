@@ -1,5 +1,7 @@
 """Deductions compare like with like: one frame, magnitudes in one unit, signs as displayed."""
 
+from typing import Any
+
 import pytest
 
 from engine.api import route_payload
@@ -10,7 +12,7 @@ SPEC = ("Momentum earned 1.2% a month.", "Reversal earned 0.4% a month.")
 SIGNED = ("Reversal earned \u2212 1.2% a month.", "Momentum earned 0.4% a month.")
 
 
-def compared(text: str, premises: tuple[str, str]) -> dict:
+def compared(text: str, premises: tuple[str, str]) -> dict[str, Any]:
     """A deduction resting on two quoted premises, each citing its own note."""
     refs = (A1, A2)
     claims = [

@@ -5,6 +5,7 @@ import re
 import socket
 import time
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -50,14 +51,14 @@ def model_reasoner(base_url: str) -> ModelReasoner:
     return ModelReasoner(OpenAIChat(config))
 
 
-def draft(claims: list[dict], conclusion: str, prose: str = "", **extra) -> str:
+def draft(claims: list[dict[str, Any]], conclusion: str, prose: str = "", **extra) -> str:
     """A reply text: the DAG, prose citing the conclusion when given, and any extra keys."""
     spans = [{"start": 0, "end": len(prose), "claim": conclusion}] if prose else []
     dag = {"claims": claims, "conclusion": conclusion, "prose_citations": spans}
     return json.dumps({"dag": dag, "prose": prose, **extra})
 
 
-def claim(cid: str, text: str, kind: str, cites: list[str], premises=()) -> dict:
+def claim(cid: str, text: str, kind: str, cites: list[str], premises=()) -> dict[str, Any]:
     return {"id": cid, "text": text, "kind": kind, "cites": cites, "premises": list(premises)}
 
 
@@ -79,12 +80,12 @@ def user_message(request) -> str:
 
 
 @pytest.fixture
-def question(lab_questions: list[dict]) -> dict:
+def question(lab_questions: list[dict[str, Any]]) -> dict[str, Any]:
     return next(q for q in lab_questions if q["id"] == QUESTION_ID)
 
 
 @pytest.fixture
-def connections(monkeypatch: pytest.MonkeyPatch) -> list:
+def connections(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     """Every address any socket in this process connects to while the test runs."""
     seen = []
     real = socket.socket.connect
@@ -151,7 +152,13 @@ def connections(monkeypatch: pytest.MonkeyPatch) -> list:
     ],
 )
 def test_endpoint_fault_ends_labelled_in_bounded_time(
-    lab_path: Path, question: dict, connections: list, steps, label: str, cause: str, requests: int
+    lab_path: Path,
+    question: dict[str, Any],
+    connections: list[Any],
+    steps,
+    label: str,
+    cause: str,
+    requests: int,
 ) -> None:
     opened = open_workspace(lab_path)
     try:
@@ -178,7 +185,7 @@ def test_endpoint_fault_ends_labelled_in_bounded_time(
 
 
 def test_injected_note_never_grounds_and_the_router_still_decides(
-    lab_path: Path, question: dict, connections: list
+    lab_path: Path, question: dict[str, Any], connections: list[Any]
 ) -> None:
     injected = "zk:finance:z-inject-12"
     (lab_path / ".zettelkasten" / "finance" / "z-inject-12.md").write_text(

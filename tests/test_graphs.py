@@ -2,6 +2,7 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import replace
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -27,7 +28,7 @@ HOSTILE_TITLE = "<img src=x onerror=alert(1)> <script>alert(1)</script>"
 REMOTE_TAG = re.compile(r"<(?:script|link)\b[^>]*(?:src|href)\s*=\s*[\"']?\s*(?:https?:)?//", re.I)
 
 
-def graph_data(markup: str) -> tuple[list[dict], list[dict]]:
+def graph_data(markup: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The node and edge lists the page hands to vis-network."""
     nodes = re.search(r"nodes = new vis\.DataSet\((\[.*?\])\);\n", markup, re.S)
     edges = re.search(r"edges = new vis\.DataSet\((\[.*?\])\);\n", markup, re.S)
@@ -138,7 +139,7 @@ def test_node_ids_are_strings_and_tips_become_elements() -> None:
     assert "box.innerHTML = item.tip" in markup
 
 
-def _paper(node: dict) -> bool:
+def _paper(node: dict[str, Any]) -> bool:
     """A paper box drawn above its passages, not a node of the walk."""
     return node["id"].startswith(graphs.PAPER_NODE)
 
@@ -256,7 +257,7 @@ def test_the_heatmap_paints_no_background_of_its_own() -> None:
         assert colour.startswith("rgba(") and float(colour.rstrip(")").split(",")[-1]) <= 0.2
 
 
-def matrix_row(i: int, **fields) -> dict:
+def matrix_row(i: int, **fields) -> dict[str, Any]:
     """One claim-matrix row: a supporting edge to canon note n`i`, `fields` set on top."""
     return {
         "zk_address": f"zk:lab:n{i}",

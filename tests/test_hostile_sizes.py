@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import multiprocessing
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -98,7 +99,7 @@ def test_a_yaml_alias_bomb_is_refused_in_the_load_report(lab_path: Path) -> None
     assert "zk:finance:z-few" in problems["loaded"]
 
 
-def _load_report(root) -> dict:
+def _load_report(root) -> dict[str, Any]:
     opened = open_workspace(root)
     try:
         return {

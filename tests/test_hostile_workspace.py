@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -102,7 +103,7 @@ def runs(opened: OpenWorkspace, hostile: Hostile) -> dict[str, NavResult]:
 
 
 @pytest.fixture(scope="module")
-def answers(runs: dict[str, NavResult]) -> dict[str, dict]:
+def answers(runs: dict[str, NavResult]) -> dict[str, dict[str, Any]]:
     return {q: run.to_dict() for q, run in runs.items()}
 
 
@@ -140,7 +141,9 @@ def test_the_good_notes_load_and_nothing_from_outside(
 # --- never reading outside ------------------------------------------------------------
 
 
-def test_answers_never_show_what_lies_outside(answers: dict[str, dict], hostile: Hostile) -> None:
+def test_answers_never_show_what_lies_outside(
+    answers: dict[str, dict[str, Any]], hostile: Hostile
+) -> None:
     for question, result in answers.items():
         assert hostile.canary not in json.dumps(result), question
         for ref, check in (result["decision"].get("verifiers") or {}).items():
@@ -168,7 +171,7 @@ def test_grounding_a_leaky_note_is_unverifiable_with_the_reason(
     assert verdict.unresolved
 
 
-def outside_groundings(hostile: Hostile) -> dict[str, dict]:
+def outside_groundings(hostile: Hostile) -> dict[str, dict[str, Any]]:
     climb = f"../{hostile.outside.name}"
     return {
         "quote-climbing-source": {"type": "quote", "payload": {"body": "x", "source": f"{climb}"}},
@@ -315,7 +318,7 @@ def test_hostile_markup_reaches_the_reader_as_text(
     assert any(raw in shown for raw in RAW), shown
 
 
-def vis_items(page: str) -> list[dict]:
+def vis_items(page: str) -> list[dict[str, Any]]:
     """The nodes and edges a pyvis page hands to vis-network."""
     found = re.findall(r"(?:nodes|edges) = new vis\.DataSet\((.*?)\);\n", page, re.S)
     assert len(found) == 2

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -38,7 +39,7 @@ def folded() -> np.ndarray:
     return encoder.encode(TEXTS)
 
 
-def _kept(state) -> list:
+def _kept(state) -> list[Any]:
     return sorted((state / "encoder").glob("*.onnx"))
 
 

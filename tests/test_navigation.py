@@ -29,7 +29,7 @@ def opened_copy(tmp_path_factory: pytest.TempPathFactory, variant: str) -> Itera
     opened.close()
 
 
-def decided_as_listed(opened, case: dict) -> dict:
+def decided_as_listed(opened, case: dict[str, Any]) -> dict[str, Any]:
     """Ask a listed question; its label, status, reasons and cited note are as listed."""
     out = ask(opened, case["question"]).to_dict()
     assert (out["decision"]["label"], out["decision"]["status"], out["decision"]["reasons"]) == (

@@ -3,6 +3,7 @@
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,7 +25,7 @@ def _add(tmp_path: Path, data: bytes):
     return workspace, added
 
 
-def _answer(workspace, question: str) -> dict:
+def _answer(workspace, question: str) -> dict[str, Any]:
     asked = invoke("ask", question, "--workspace", workspace)
     assert asked.code == 0, asked.err
     return json.loads(asked.out)

@@ -525,14 +525,14 @@ def _quote_input():
     return parse_payload(payload(restate(), groundings={A1: quote}, node_bodies=BODIES))
 
 
-def _counting(calls: list):
+def _counting(calls: list[Any]):
     registry = VERIFIERS.copy()
     registry.register("quote", lambda p, c: calls.append(p) or VERIFIERS["quote"](p, c))
     return registry
 
 
 def test_a_ground_verified_before_routing_is_not_verified_again() -> None:
-    calls: list = []
+    calls: list[Any] = []
     inp = _quote_input()
     spec = inp.groundings[A1]
     known = VerifiedGround(spec, VerifierResult.confirmed("checked at grounding time"))
@@ -541,7 +541,7 @@ def test_a_ground_verified_before_routing_is_not_verified_again() -> None:
 
 
 def test_a_result_for_another_spec_is_not_reused() -> None:
-    calls: list = []
+    calls: list[Any] = []
     inp = _quote_input()
     other = VerifiedGround(GroundingSpec("quote", {"body": "x"}), VerifierResult.refuted("no"))
     decision = route(replace(inp, verified={A1: other}), verifiers=_counting(calls))

@@ -34,11 +34,11 @@ def _bytes(data: object) -> str:
     return json.dumps(route_payload(data), sort_keys=True)
 
 
-def _strip(data: dict, *keys: str) -> dict:
+def _strip(data: dict[str, Any], *keys: str) -> dict[str, Any]:
     return {k: v for k, v in data.items() if k not in keys}
 
 
-def check_valid(data: dict) -> None:
+def check_valid(data: dict[str, Any]) -> None:
     """Route a valid payload and check every invariant of the decision."""
     out = route_payload(data)
     json.dumps(out, allow_nan=False)
@@ -47,7 +47,7 @@ def check_valid(data: dict) -> None:
     _check_claims(data, out)
 
 
-def _check_decision(data: dict, out: dict) -> None:
+def _check_decision(data: dict[str, Any], out: dict[str, Any]) -> None:
     claims, conclusion = data["dag"]["claims"], data["dag"]["conclusion"]
     members = closure(claims, conclusion)
     mine = out["claims"][conclusion]
@@ -73,7 +73,7 @@ def _check_decision(data: dict, out: dict) -> None:
     assert not failed & closure_cites(claims, conclusion)
 
 
-def _check_reasons(data: dict, out: dict) -> None:
+def _check_reasons(data: dict[str, Any], out: dict[str, Any]) -> None:
     """Each structural reason is reported exactly when the input calls for it."""
     cites = closure_cites(data["dag"]["claims"], data["dag"]["conclusion"])
     checked = set(data.get("node_status", {})) | set(data.get("groundings", {}))
@@ -93,7 +93,7 @@ def _check_reasons(data: dict, out: dict) -> None:
     assert [v["claim"] for v in out["honesty_violations"]] == violations
 
 
-def _check_claims(data: dict, out: dict) -> None:
+def _check_claims(data: dict[str, Any], out: dict[str, Any]) -> None:
     """Kinds cap statuses; a claim never outranks what it rests on and inherits its flags."""
     disputed = {
         end
@@ -177,7 +177,7 @@ def test_fuzz_arbitrary_json(data) -> None:
     check_malformed(data)
 
 
-def _chain(count: int) -> dict:
+def _chain(count: int) -> dict[str, Any]:
     claims = [{"id": "c0", "text": "Returns rose.", "kind": "restatement", "cites": ["zk:b:n1"]}]
     claims += [
         {"id": f"c{i}", "text": "Returns rose.", "kind": "deduction", "premises": [f"c{i - 1}"]}

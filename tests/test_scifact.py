@@ -2,6 +2,7 @@ import gzip
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,7 +20,7 @@ LIMIT = 50
 LABEL_FIELD = re.compile(r"^\s*-?\s*(evidence|cited_doc_ids|label|sentences)\s*:", re.M)
 
 
-def first_abstracts(n: int) -> list[dict]:
+def first_abstracts(n: int) -> list[dict[str, Any]]:
     with gzip.open(CORPUS, "rt", encoding="utf-8") as stream:
         return [json.loads(line) for line, _ in zip(stream, range(n), strict=False)]
 

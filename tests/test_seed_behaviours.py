@@ -2,6 +2,7 @@
 saying exactly what a recomputation reproduced is measured."""
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,11 +14,11 @@ SOURCE = "Background first. Winner portfolios earned 1.2% a month in the sample.
 TYPED = "Winner portfolois earned 1.2% a month in the sample."
 
 
-def restating(claim: str, ground: dict) -> dict:
+def restating(claim: str, ground: dict[str, Any]) -> dict[str, Any]:
     return values.restating(claim, REF, ground)
 
 
-def typed_quote(claim: str) -> dict:
+def typed_quote(claim: str) -> dict[str, Any]:
     return restating(claim, {"type": "quote", "payload": {"body": TYPED, "fulltext": SOURCE}})
 
 
@@ -57,7 +58,7 @@ def test_the_tolerance_is_typos_inside_words_only(claim: str) -> None:
     assert route_payload(typed_quote(claim))["label"] != "ANSWER"
 
 
-def recomputed(tmp_path: Path, claim: str, agg: str = "mean") -> dict:
+def recomputed(tmp_path: Path, claim: str, agg: str = "mean") -> dict[str, Any]:
     (tmp_path / "data").mkdir(exist_ok=True)
     (tmp_path / "data" / "returns.csv").write_text("ret\n0.010\n0.014\n0.012\n", encoding="utf-8")
     payload = {"file": "data/returns.csv", "column": "ret", "agg": agg, "value": 0.012}

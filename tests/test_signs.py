@@ -1,6 +1,8 @@
 """Every sign that shows is kept: spaced minus signs, primes and raised or lowered signs,
 in the tokens, the quote check, licensing, traceability and the figures of briefs."""
 
+from typing import Any
+
 import pytest
 
 from engine.api import route_payload
@@ -14,7 +16,7 @@ SPACES = {"space": " ", "thin": "\u2009", "no-break": "\u00a0", "narrow": "\u202
 DASHES = {"hyphen": "-", "minus": "\u2212", "en": "\u2013", "em": "\u2014"}
 
 
-def restating(claim: str, source: str) -> dict:
+def restating(claim: str, source: str) -> dict[str, Any]:
     """A restatement of `source`, quoted whole against itself and its note's body."""
     ground = {"type": "quote", "payload": {"body": source, "fulltext": source}}
     return values.restating(claim, REF, ground, node_bodies={REF: source})

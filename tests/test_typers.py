@@ -1,4 +1,5 @@
 import json
+from typing import Any
 
 import pytest
 
@@ -52,9 +53,9 @@ class Scripted:
 
     def __init__(self, *replies) -> None:
         self.replies = list(replies)
-        self.sent: list[list[dict]] = []
+        self.sent: list[list[dict[str, Any]]] = []
 
-    def complete(self, messages: list[dict], *, json_mode: bool = True) -> ChatReply:
+    def complete(self, messages: list[dict[str, Any]], *, json_mode: bool = True) -> ChatReply:
         self.sent.append(messages)
         step = self.replies.pop(0)
         if isinstance(step, Exception):

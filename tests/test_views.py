@@ -2,6 +2,7 @@ import html
 import json
 import re
 from dataclasses import replace
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -49,7 +50,9 @@ def failed(kind: FailureKind, detail: str = "") -> NavResult:
     return NavResult("q", "offline", Budget(), Neighbourhood(), (), failure=failure)
 
 
-def trace_of(prose: str, sentences: list[dict], spans: list[dict]) -> Traceability:
+def trace_of(
+    prose: str, sentences: list[dict[str, Any]], spans: list[dict[str, Any]]
+) -> Traceability:
     return Traceability(
         False,
         TraceMode.CITATION,
@@ -357,7 +360,7 @@ def test_markdown_escape_neutralises_links_images_and_markup() -> None:
     assert md_escape("12. item") == "12\\. item"
 
 
-def matrix_row(**overrides) -> dict:
+def matrix_row(**overrides) -> dict[str, Any]:
     row = {
         "memory_id": "m1",
         "memory_title": "A <script>alert(1)</script> decision",

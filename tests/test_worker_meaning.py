@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -15,7 +16,7 @@ from tests.workspaces import make_workspace
 QUESTION = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
 
 
-def untimed(answer: dict) -> dict:
+def untimed(answer: dict[str, Any]) -> dict[str, Any]:
     """The answer's JSON without what the clock says (latencies), which no two runs share."""
     answer.pop("latency_ms", None)
     answer["trace"] = [{k: v for k, v in step.items() if k != "ms"} for step in answer["trace"]]
