@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.apptest import clear_caches  # noqa: F401 (empties Streamlit's caches per test)
@@ -25,7 +26,9 @@ def prose(at: AppTest) -> str:
     return "\n".join(m.value for m in at.markdown) + "\n".join(h.value for h in at.html)
 
 
-def test_a_corrected_note_and_source_re_route_the_answer_shown(lab_path, monkeypatch):
+def test_a_corrected_note_and_source_re_route_the_answer_shown(
+    lab_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("SYNAPSE_WORKSPACE", str(lab_path))
     at = AppTest.from_file(APP, default_timeout=120).run()
     ask(at, WINNERS)
@@ -37,7 +40,9 @@ def test_a_corrected_note_and_source_re_route_the_answer_shown(lab_path, monkeyp
     assert any(c.value.startswith("Re-routed: a note or source") for c in at.caption)
 
 
-def test_a_new_session_never_gets_the_stale_answer(lab_path, monkeypatch):
+def test_a_new_session_never_gets_the_stale_answer(
+    lab_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("SYNAPSE_WORKSPACE", str(lab_path))
     first = AppTest.from_file(APP, default_timeout=120).run()
     ask(first, WINNERS)

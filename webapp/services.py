@@ -116,10 +116,11 @@ def llm_config() -> LLMConfig:
 
 def offline() -> bool:
     """Whether the sidebar picked the built-in offline reasoner."""
-    return st.session_state.get(KEYS.reasoner, DEFAULTS.reasoner) == DEFAULTS.reasoner
+    chosen: str = st.session_state.get(KEYS.reasoner, DEFAULTS.reasoner)
+    return chosen == DEFAULTS.reasoner
 
 
-def reasoner(cancel: threading.Event | None = None) -> tuple[str, object | None]:
+def reasoner(cancel: threading.Event | None = None) -> tuple[str, ModelReasoner | None]:
     """A cache key naming the reasoner (never its key) and the policy object, if not offline.
 
     Setting `cancel` ends the model policy's call in progress.
@@ -154,11 +155,11 @@ def _answer(
     question: str,
     *,
     name: str,
-    bounds: tuple,
-    review_key: tuple,
+    bounds: tuple[int, int, int],
+    review_key: tuple[str, ...],
     meaning: bool,
     _review: ReviewSnapshot,
-    _policy=None,
+    _policy: ModelReasoner | None = None,
     _cancel: threading.Event | None = None,
 ) -> Answer:
     w = worker(root)
@@ -209,6 +210,8 @@ def ask(question: str) -> Answer:
     if (problem := question_problem(question)) is not None:
         raise ConfigError(problem)
     w = current_worker()
+    if w is None:
+        raise ConfigError("no workspace is open: open one in the sidebar first")
     cancel = threading.Event()
     name, policy = reasoner(cancel)
     b = budget()
