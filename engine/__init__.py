@@ -14,7 +14,6 @@ if TYPE_CHECKING:
     from engine.api import (
         MAX_QUESTION_CHARS,
         Answer,
-        Freshness,
         add_pdf_folder,
         answer,
         ask,
@@ -120,7 +119,7 @@ if TYPE_CHECKING:
         payload_examples,
         read_examples,
     )
-    from engine.workspace.freshness import notes_changed
+    from engine.workspace.freshness import Freshness, notes_changed
     from engine.workspace.import_reports import (
         ImportKind,
         ImportProblem,
@@ -159,7 +158,6 @@ if TYPE_CHECKING:
 _EXPORTS: dict[str, str] = {
     "MAX_QUESTION_CHARS": "engine.api",
     "Answer": "engine.api",
-    "Freshness": "engine.api",
     "add_pdf_folder": "engine.api",
     "answer": "engine.api",
     "ask": "engine.api",
@@ -290,6 +288,7 @@ _EXPORTS: dict[str, str] = {
     "landing_examples": "engine.workspace.examples",
     "payload_examples": "engine.workspace.examples",
     "read_examples": "engine.workspace.examples",
+    "Freshness": "engine.workspace.freshness",
     "notes_changed": "engine.workspace.freshness",
     "ImportKind": "engine.workspace.import_reports",
     "ImportProblem": "engine.workspace.import_reports",

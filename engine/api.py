@@ -10,7 +10,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -33,9 +32,10 @@ from engine.reading.questions import as_claim
 from engine.review.claim_stance import read_by, stance_toward
 from engine.review.contest import Disclosure
 from engine.review.snapshot import ReviewSnapshot, review_stamp
-from engine.workspace.freshness import content_stamp, notes_changed
+from engine.workspace.freshness import Freshness, content_stamp, freshness
 from engine.workspace.in_context import InContext, in_context
 from engine.workspace.opened import OpenWorkspace, open_workspace
+from engine.workspace.watch import Seen, Watcher
 
 __all__ = [
     "MAX_QUESTION_CHARS",
@@ -83,14 +83,6 @@ def review_edges(root: str | Path) -> list[Edge]:
     return ReviewSnapshot.load(root).edges()
 
 
-class Freshness(StrEnum):
-    """Whether an answer's files changed on disk since it was routed, and which."""
-
-    CURRENT = "current"
-    FILES_CHANGED = "files-changed"  # a source, tethered or evidence file: ask again
-    NOTES_CHANGED = "notes-changed"  # a cited note: reload the workspace, then ask again
-
-
 @dataclass(frozen=True)
 class Answer:
     """A navigation run with the contradictions on its cited nodes and the review it saw."""
@@ -123,16 +115,27 @@ class Answer:
         out.update({k: True for k in flags if getattr(self, k)})
         return out
 
-    def freshness(self, opened: OpenWorkspace) -> Freshness:
-        """Whether the files this answer rests on are still what it was routed on."""
+    def freshness(self, opened: OpenWorkspace, watcher: Watcher | None = None) -> Freshness:
+        """Whether the files this answer rests on are still what it was routed on.
+
+        With the workspace's `watcher`, the files' hashes as on disk now are the watcher's
+        (each file stat-ed, read only when it moved); without one, every file is read.
+        """
+        return self.checked(opened, watcher, None)[0]
+
+    def checked(
+        self, opened: OpenWorkspace, watcher: Watcher | None, seen: Seen | None
+    ) -> tuple[Freshness, Seen | None]:
+        """`freshness`, and where it was found current to skip the next check while the
+        watcher publishes no change to its files (`seen`, that of the previous check).
+
+        Nothing is stat-ed or read when `seen` still holds: sessions compare stamps.
+        """
         if not self.content_stamp or not self.run.question:
-            return Freshness.CURRENT
-        cited = self.run.cited
-        if content_stamp(opened.workspace, cited) == self.content_stamp:
-            return Freshness.CURRENT
-        if notes_changed(opened.workspace, cited):
-            return Freshness.NOTES_CHANGED
-        return Freshness.FILES_CHANGED
+            return Freshness.CURRENT, None
+        if watcher is None:
+            return freshness(opened.workspace, self.run.cited, self.content_stamp), None
+        return watcher.freshness(opened.workspace, self.run.cited, self.content_stamp, seen)
 
 
 def answer(

@@ -30,7 +30,6 @@ from engine import (
     evidence_table,
     link_may_open,
     model_typer,
-    notes_changed,
     question_problem,
     remember_workspace,
     review_stamp,
@@ -243,7 +242,11 @@ def reload_notes(root: str, cited: tuple[str, ...]) -> Worker:
     """
     with _reload_lock:
         w = worker(root)
-        if not w.ready() or w.failure() is not None or notes_changed_now(w, cited):
+        if (
+            not w.ready()
+            or w.failure() is not None
+            or w.watcher.notes_changed(w.opened.workspace, cited)
+        ):
             worker.clear(root)
             w = worker(root)
             answer_cache_clear()
@@ -251,9 +254,15 @@ def reload_notes(root: str, cited: tuple[str, ...]) -> Worker:
         return w
 
 
-def notes_changed_now(w: Worker, cited: tuple[str, ...]) -> bool:
-    """Whether a cited note's file differs on disk from what the worker loaded."""
-    return notes_changed(w.opened.workspace, cited)
+def freshness(w: Worker, result: Answer) -> Freshness:
+    """Whether `result`'s files are unchanged, by the workspace's watcher, shared by sessions.
+
+    While the watcher publishes no change to the files this session last found `result`
+    current over, nothing is stat-ed or read.
+    """
+    state, seen = result.checked(w.opened, w.watcher, st.session_state.get(KEYS.files_seen))
+    st.session_state[KEYS.files_seen] = seen
+    return state
 
 
 def current(result: Answer) -> Answer:
@@ -265,7 +274,7 @@ def current(result: Answer) -> Answer:
     w = current_worker()
     if w is None or not result.run.question or not w.ready() or w.failure() is not None:
         return result
-    state = result.freshness(w.opened)
+    state = freshness(w, result)
     if state is Freshness.CURRENT:
         return result
     root = str(w.opened.root)
