@@ -12,13 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from engine.api import (
-        MAX_QUESTION_CHARS,
         Answer,
         add_pdf_folder,
         answer,
         ask,
         contests_now,
-        question_problem,
         quoted_in_context,
         review_edges,
         route_json,
@@ -68,6 +66,12 @@ if TYPE_CHECKING:
         TableRow,
         evidence_table,
         row_evidence,
+    )
+    from engine.reading.asked import (
+        MAX_QUESTION_CHARS,
+        Question,
+        question_problem,
+        read_question,
     )
     from engine.report import (
         ReportReason,
@@ -156,13 +160,11 @@ if TYPE_CHECKING:
 
 # The lazy table: each public name's defining module (`__getattr__` imports it on first use).
 _EXPORTS: dict[str, str] = {
-    "MAX_QUESTION_CHARS": "engine.api",
     "Answer": "engine.api",
     "add_pdf_folder": "engine.api",
     "answer": "engine.api",
     "ask": "engine.api",
     "contests_now": "engine.api",
-    "question_problem": "engine.api",
     "quoted_in_context": "engine.api",
     "review_edges": "engine.api",
     "route_json": "engine.api",
@@ -238,6 +240,10 @@ _EXPORTS: dict[str, str] = {
     "TableRow": "engine.paper_table",
     "evidence_table": "engine.paper_table",
     "row_evidence": "engine.paper_table",
+    "MAX_QUESTION_CHARS": "engine.reading.asked",
+    "Question": "engine.reading.asked",
+    "question_problem": "engine.reading.asked",
+    "read_question": "engine.reading.asked",
     "ReportReason": "engine.report",
     "ReportWords": "engine.report",
     "report_html": "engine.report",
@@ -395,6 +401,7 @@ __all__ = [
     "Piece",
     "Policy",
     "ProblemKind",
+    "Question",
     "QueueOrder",
     "Quote",
     "QuoteMatch",
@@ -473,6 +480,7 @@ __all__ = [
     "read_library",
     "read_log",
     "read_overlay",
+    "read_question",
     "record",
     "reference_problems",
     "relations_in",

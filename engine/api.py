@@ -13,7 +13,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from engine.core.errors import ConfigError
 from engine.core.model import ClaimKind, Edge
 from engine.core.registry import Registry
 from engine.core.router import Decision, route
@@ -22,13 +21,19 @@ from engine.core.verifiers import Verifier
 from engine.core.wire import parse_json, parse_payload
 from engine.importers.sources import AddReport, add_pdfs, collect_pdfs
 from engine.navigation.budget import Budget
-from engine.navigation.coverage import CoverageReport, claim_shaped
+from engine.navigation.coverage import CoverageReport
 from engine.navigation.navigator import Observer, navigate
 from engine.navigation.outcomes import Failure, FailureKind
 from engine.navigation.reasoners.registry import ReasonerSpec, make_reasoner
 from engine.navigation.result import NavResult
 from engine.navigation.substrate import Neighbourhood
-from engine.reading.questions import as_claim
+from engine.reading.asked import (
+    MAX_QUESTION_CHARS,
+    Question,
+    claim_shaped,
+    question_problem,
+    read_question,
+)
 from engine.review.claim_stance import read_by, stance_toward
 from engine.review.contest import Disclosure
 from engine.review.snapshot import ReviewSnapshot, review_stamp
@@ -57,21 +62,6 @@ __all__ = [
     "sentences_stance",
     "stance_toward",
 ]
-
-
-# A question longer than this is refused before any work: a question is a sentence or a
-# paragraph, and every extra word costs retrieval, coverage and spelling work.
-MAX_QUESTION_CHARS = 2000
-
-
-def question_problem(question: str) -> str | None:
-    """Why `question` cannot be asked (it is over MAX_QUESTION_CHARS), or None."""
-    if len(question) > MAX_QUESTION_CHARS:
-        return (
-            f"the question is {len(question):,} characters long; ask in at most "
-            f"{MAX_QUESTION_CHARS:,}"
-        )
-    return None
 
 
 def review_edges(root: str | Path) -> list[Edge]:
@@ -140,7 +130,7 @@ class Answer:
 
 def answer(
     opened: OpenWorkspace,
-    question: str,
+    question: str | Question,
     *,
     reasoner: ReasonerSpec = "offline",
     budget: Budget | None = None,
@@ -153,13 +143,14 @@ def answer(
     `review` is the snapshot of the workspace's review the answer is made under, read now
     when not given; `verifiers` and `observer` are `ask`'s. Raises ConfigError for an
     unusable `contest` setting or a question `question_problem` refuses; nothing else raises.
+    A question given as text is read here, once (`read_question`).
     """
-    _check(question)
+    asked = read_question(question)
     if review is None:
         review = ReviewSnapshot.load(opened.root)
     run = ask(
         opened,
-        question,
+        asked,
         reasoner=reasoner,
         budget=budget,
         edges=review.edges(),
@@ -213,7 +204,7 @@ def contests_now(
 
 def ask(
     opened: OpenWorkspace,
-    question: str,
+    question: str | Question,
     *,
     reasoner: ReasonerSpec = "offline",
     budget: Budget | None = None,
@@ -229,10 +220,10 @@ def ask(
     that cannot be built (say, no endpoint configured) becomes a labelled abstention.
     `edges` default to `review_edges`: confirmed triage contradictions (and unreviewed
     overlay ones when the workspace opts in), which make their endpoints contested.
-    `verifiers` defaults to the built-in verifier registry. Raises ConfigError for a
-    question `question_problem` refuses.
+    `verifiers` defaults to the built-in verifier registry. A question given as text is read
+    here, once (`read_question`: ConfigError for one `question_problem` refuses).
     """
-    _check(question)
+    asked = read_question(question)
     if edges is None:
         edges = review_edges(opened.root)
     if isinstance(reasoner, str):
@@ -240,7 +231,7 @@ def ask(
             policy = make_reasoner(reasoner)
         except Exception as exc:  # a misconfigured reasoner is reported, not raised
             return NavResult(
-                question=question,
+                question=asked.text,
                 reasoner=reasoner,
                 budget=budget or Budget(),
                 neighbourhood=Neighbourhood(),
@@ -254,7 +245,7 @@ def ask(
     result = navigate(
         opened.workspace,
         opened.index,
-        question,
+        asked,
         policy,
         budget=budget,
         edges=edges,
@@ -264,8 +255,9 @@ def ask(
     )
     started = time.perf_counter()
     # A typo the coverage report corrected is read as the sources spell it ("asprin").
-    asked = result.coverage.respell(question) if result.coverage is not None else question
-    stance = question_stance(asked, result.decision, result.coverage)
+    spelled = result.coverage.respell(asked.text) if result.coverage is not None else asked.text
+    as_spelled = asked if spelled == asked.text else Question.of(spelled)
+    stance = question_stance(as_spelled, result.decision, result.coverage)
     result = _read_relations(replace(result, stance=stance), opened, verifiers)
     spent = (time.perf_counter() - started) * 1000.0
     return replace(result, latency_ms=result.latency_ms + spent)
@@ -303,13 +295,8 @@ def _read_relations(
     return replace(result, decision=rerouted, route_input=again, coverage=unread)
 
 
-def _check(question: str) -> None:
-    if (problem := question_problem(question)) is not None:
-        raise ConfigError(problem)
-
-
 def question_stance(
-    question: str, decision: Decision | None, coverage: CoverageReport | None = None
+    question: str | Question, decision: Decision | None, coverage: CoverageReport | None = None
 ) -> Stance | None:
     """How the answer's verified sentences relate to the claim the question states or asks.
 
@@ -331,22 +318,23 @@ def question_stance(
     return sentences_stance(question, _verified_sentences(decision), off_topic=off_topic)
 
 
-def sentences_stance(question: str, sentences: list[str], *, off_topic: bool) -> Stance | None:
+def sentences_stance(
+    question: str | Question, sentences: list[str], *, off_topic: bool
+) -> Stance | None:
     """How verbatim `sentences` relate to the claim the question states or asks.
 
     The reading `question_stance` gives an answer, for any sentences (a row of the evidence
     table). `off_topic`: the sentences never say a word that sets the question apart, so
     they read `neither`. None for a what, how or why question, or without sentences.
     """
-    if off_topic and (claim_shaped(question) or as_claim(question) is not None):
+    read = question if isinstance(question, Question) else Question.of(question)
+    if off_topic and (read.claim_shaped or read.asks is not None):
         # Text that never says what the question asks about cannot answer yes or no to it.
         evidence = next(iter(sentences), "")
-        return Stance(
-            StanceRelation.NEITHER, NO_CUE, 0.0, evidence, asked=not claim_shaped(question)
-        )
-    if claim_shaped(question):
-        return stance_toward(question, sentences)
-    asked = as_claim(question)
+        return Stance(StanceRelation.NEITHER, NO_CUE, 0.0, evidence, asked=not read.claim_shaped)
+    if read.claim_shaped:
+        return stance_toward(read.text, sentences)
+    asked = read.asks
     if asked is None:
         return None  # a what, how or why question has no yes or no to read
     found = stance_toward(asked, sentences)

@@ -20,6 +20,7 @@ from engine import (
     LLMConfig,
     ModelReasoner,
     OpenAIChat,
+    Question,
     ReviewSnapshot,
     Typer,
     Worker,
@@ -30,7 +31,7 @@ from engine import (
     evidence_table,
     link_may_open,
     model_typer,
-    question_problem,
+    read_question,
     remember_workspace,
     review_stamp,
     workspaces_roots,
@@ -156,6 +157,7 @@ def _answer(
     bounds: tuple,
     review_key: tuple,
     meaning: bool,
+    _question: Question,
     _review: ReviewSnapshot,
     _policy=None,
     _cancel: threading.Event | None = None,
@@ -164,13 +166,13 @@ def _answer(
     limits = Budget(*bounds)
     # Cache keys only: a triage decision, or sentence vectors becoming ready, gives a fresh
     # answer.
-    del review_key, meaning
+    del review_key, meaning, question  # the text keys the cache; the value is what is asked
     if _policy is None:
         # On the answer pool, beside other sessions' questions; a rerun drops it if queued.
         result = w.call_answer(
             answer,
             w.opened,
-            question,
+            _question,
             reasoner=name,
             budget=limits,
             review=_review,
@@ -182,7 +184,7 @@ def _answer(
         result = w.call_model(
             answer,
             w.opened,
-            question,
+            _question,
             reasoner=_policy,
             budget=limits,
             review=_review,
@@ -205,8 +207,7 @@ def ask(question: str) -> Answer:
 
     Raises ConfigError for a question over the length cap, before any work is queued.
     """
-    if (problem := question_problem(question)) is not None:
-        raise ConfigError(problem)
+    asked = read_question(question)  # read once: the length limit, then its words
     w = current_worker()
     cancel = threading.Event()
     name, policy = reasoner(cancel)
@@ -224,6 +225,7 @@ def ask(question: str) -> Answer:
             bounds=bounds,
             review_key=snapshot.key,
             meaning=w.opened.meaning.semantic is not None,
+            _question=asked,
             _review=snapshot,
             _policy=policy,
             _cancel=cancel,
