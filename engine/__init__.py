@@ -12,14 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from engine.api import (
-        MAX_QUESTION_CHARS,
         Answer,
-        Freshness,
         add_pdf_folder,
         answer,
         ask,
         contests_now,
-        question_problem,
         quoted_in_context,
         review_edges,
         route_json,
@@ -69,6 +66,12 @@ if TYPE_CHECKING:
         TableRow,
         evidence_table,
         row_evidence,
+    )
+    from engine.reading.asked import (
+        MAX_QUESTION_CHARS,
+        Question,
+        question_problem,
+        read_question,
     )
     from engine.report import (
         ReportReason,
@@ -120,7 +123,7 @@ if TYPE_CHECKING:
         payload_examples,
         read_examples,
     )
-    from engine.workspace.freshness import notes_changed
+    from engine.workspace.freshness import Freshness, notes_changed
     from engine.workspace.import_reports import (
         ImportKind,
         ImportProblem,
@@ -157,14 +160,11 @@ if TYPE_CHECKING:
 
 # The lazy table: each public name's defining module (`__getattr__` imports it on first use).
 _EXPORTS: dict[str, str] = {
-    "MAX_QUESTION_CHARS": "engine.api",
     "Answer": "engine.api",
-    "Freshness": "engine.api",
     "add_pdf_folder": "engine.api",
     "answer": "engine.api",
     "ask": "engine.api",
     "contests_now": "engine.api",
-    "question_problem": "engine.api",
     "quoted_in_context": "engine.api",
     "review_edges": "engine.api",
     "route_json": "engine.api",
@@ -240,6 +240,10 @@ _EXPORTS: dict[str, str] = {
     "TableRow": "engine.paper_table",
     "evidence_table": "engine.paper_table",
     "row_evidence": "engine.paper_table",
+    "MAX_QUESTION_CHARS": "engine.reading.asked",
+    "Question": "engine.reading.asked",
+    "question_problem": "engine.reading.asked",
+    "read_question": "engine.reading.asked",
     "ReportReason": "engine.report",
     "ReportWords": "engine.report",
     "report_html": "engine.report",
@@ -290,6 +294,7 @@ _EXPORTS: dict[str, str] = {
     "landing_examples": "engine.workspace.examples",
     "payload_examples": "engine.workspace.examples",
     "read_examples": "engine.workspace.examples",
+    "Freshness": "engine.workspace.freshness",
     "notes_changed": "engine.workspace.freshness",
     "ImportKind": "engine.workspace.import_reports",
     "ImportProblem": "engine.workspace.import_reports",
@@ -396,6 +401,7 @@ __all__ = [
     "Piece",
     "Policy",
     "ProblemKind",
+    "Question",
     "QueueOrder",
     "Quote",
     "QuoteMatch",
@@ -474,6 +480,7 @@ __all__ = [
     "read_library",
     "read_log",
     "read_overlay",
+    "read_question",
     "record",
     "reference_problems",
     "relations_in",

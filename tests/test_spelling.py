@@ -58,9 +58,9 @@ def test_a_correction_never_lands_on_a_negation() -> None:
 def test_acronyms_are_capitals_and_only_defined_ones_when_asked() -> None:
     question = "Decreased diastolic blood pressure (DBP) is linked to AAA in SCD patients."
     assert [a.word for a in acronyms_of(question)] == ["dbp", "aaa", "scd"]
-    assert acronyms_of(question, defined=True) == [Acronym("dbp", "dbp")]
+    assert acronyms_of(question, defined=True) == [Acronym("dbp", "dbp", defined=True)]
     assert acronyms_of("Pure neural progenitor cells (NPCs) grow.", defined=True) == [
-        Acronym("npc", "npc")
+        Acronym("npc", "npc", defined=True)
     ]
 
 

@@ -253,7 +253,7 @@ def watch_files(result: Answer) -> None:
     w = services.current_worker()
     if w is None or not w.ready() or w.failure() is not None:
         return
-    if result.freshness(w.opened) is not Freshness.CURRENT:
+    if services.freshness(w, result) is not Freshness.CURRENT:
         st.rerun(scope="app")
 
 
