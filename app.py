@@ -111,7 +111,7 @@ def workspace_panel() -> None:
 
 
 @st.fragment(run_every=0.3)
-def wait_for_open(worker) -> None:
+def wait_for_open(worker: Worker) -> None:
     """Rerun the app once the workspace has opened; until then say so."""
     if worker.ready():
         st.rerun(scope="app")

@@ -10,11 +10,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from engine.core.errors import ConfigError
 from engine.core.model import ClaimKind, Edge
 from engine.core.registry import Registry
 from engine.core.router import Decision, route
@@ -23,19 +21,26 @@ from engine.core.verifiers import Verifier
 from engine.core.wire import parse_json, parse_payload
 from engine.importers.sources import AddReport, add_pdfs, collect_pdfs
 from engine.navigation.budget import Budget
-from engine.navigation.coverage import CoverageReport, claim_shaped
+from engine.navigation.coverage import CoverageReport
 from engine.navigation.navigator import Observer, navigate
 from engine.navigation.outcomes import Failure, FailureKind
 from engine.navigation.reasoners.reasoner_registry import ReasonerSpec, make_reasoner
 from engine.navigation.result import NavResult
 from engine.navigation.substrate import Neighbourhood
-from engine.reading.questions import as_claim
+from engine.reading.asked import (
+    MAX_QUESTION_CHARS,
+    Question,
+    claim_shaped,
+    question_problem,
+    read_question,
+)
 from engine.review.claim_stance import read_by, stance_toward
 from engine.review.contest import Disclosure
 from engine.review.snapshot import ReviewSnapshot, review_stamp
-from engine.workspace.freshness import content_stamp, notes_changed
+from engine.workspace.freshness import Freshness, content_stamp, freshness
 from engine.workspace.in_context import InContext, in_context
 from engine.workspace.opened import OpenWorkspace, open_workspace
+from engine.workspace.watch import Seen, Watcher
 
 __all__ = [
     "MAX_QUESTION_CHARS",
@@ -59,21 +64,6 @@ __all__ = [
 ]
 
 
-# A question longer than this is refused before any work: a question is a sentence or a
-# paragraph, and every extra word costs retrieval, coverage and spelling work.
-MAX_QUESTION_CHARS = 2000
-
-
-def question_problem(question: str) -> str | None:
-    """Why `question` cannot be asked (it is over MAX_QUESTION_CHARS), or None."""
-    if len(question) > MAX_QUESTION_CHARS:
-        return (
-            f"the question is {len(question):,} characters long; ask in at most "
-            f"{MAX_QUESTION_CHARS:,}"
-        )
-    return None
-
-
 def review_edges(root: str | Path) -> list[Edge]:
     """The `contradicts` edges that contest nodes for the workspace at `root`.
 
@@ -81,14 +71,6 @@ def review_edges(root: str | Path) -> list[Edge]:
     workspace sets `contest = "unreviewed"`. Raises ConfigError for a bad setting.
     """
     return ReviewSnapshot.load(root).edges()
-
-
-class Freshness(StrEnum):
-    """Whether an answer's files changed on disk since it was routed, and which."""
-
-    CURRENT = "current"
-    FILES_CHANGED = "files-changed"  # a source, tethered or evidence file: ask again
-    NOTES_CHANGED = "notes-changed"  # a cited note: reload the workspace, then ask again
 
 
 @dataclass(frozen=True)
@@ -123,21 +105,32 @@ class Answer:
         out.update({k: True for k in flags if getattr(self, k)})
         return out
 
-    def freshness(self, opened: OpenWorkspace) -> Freshness:
-        """Whether the files this answer rests on are still what it was routed on."""
+    def freshness(self, opened: OpenWorkspace, watcher: Watcher | None = None) -> Freshness:
+        """Whether the files this answer rests on are still what it was routed on.
+
+        With the workspace's `watcher`, the files' hashes as on disk now are the watcher's
+        (each file stat-ed, read only when it moved); without one, every file is read.
+        """
+        return self.checked(opened, watcher, None)[0]
+
+    def checked(
+        self, opened: OpenWorkspace, watcher: Watcher | None, seen: Seen | None
+    ) -> tuple[Freshness, Seen | None]:
+        """`freshness`, and where it was found current to skip the next check while the
+        watcher publishes no change to its files (`seen`, that of the previous check).
+
+        Nothing is stat-ed or read when `seen` still holds: sessions compare stamps.
+        """
         if not self.content_stamp or not self.run.question:
-            return Freshness.CURRENT
-        cited = self.run.cited
-        if content_stamp(opened.workspace, cited) == self.content_stamp:
-            return Freshness.CURRENT
-        if notes_changed(opened.workspace, cited):
-            return Freshness.NOTES_CHANGED
-        return Freshness.FILES_CHANGED
+            return Freshness.CURRENT, None
+        if watcher is None:
+            return freshness(opened.workspace, self.run.cited, self.content_stamp), None
+        return watcher.freshness(opened.workspace, self.run.cited, self.content_stamp, seen)
 
 
 def answer(
     opened: OpenWorkspace,
-    question: str,
+    question: str | Question,
     *,
     reasoner: ReasonerSpec = "offline",
     budget: Budget | None = None,
@@ -150,13 +143,14 @@ def answer(
     `review` is the snapshot of the workspace's review the answer is made under, read now
     when not given; `verifiers` and `observer` are `ask`'s. Raises ConfigError for an
     unusable `contest` setting or a question `question_problem` refuses; nothing else raises.
+    A question given as text is read here, once (`read_question`).
     """
-    _check(question)
+    asked = read_question(question)
     if review is None:
         review = ReviewSnapshot.load(opened.root)
     run = ask(
         opened,
-        question,
+        asked,
         reasoner=reasoner,
         budget=budget,
         edges=review.edges(),
@@ -210,7 +204,7 @@ def contests_now(
 
 def ask(
     opened: OpenWorkspace,
-    question: str,
+    question: str | Question,
     *,
     reasoner: ReasonerSpec = "offline",
     budget: Budget | None = None,
@@ -226,10 +220,10 @@ def ask(
     that cannot be built (say, no endpoint configured) becomes a labelled abstention.
     `edges` default to `review_edges`: confirmed triage contradictions (and unreviewed
     overlay ones when the workspace opts in), which make their endpoints contested.
-    `verifiers` defaults to the built-in verifier registry. Raises ConfigError for a
-    question `question_problem` refuses.
+    `verifiers` defaults to the built-in verifier registry. A question given as text is read
+    here, once (`read_question`: ConfigError for one `question_problem` refuses).
     """
-    _check(question)
+    asked = read_question(question)
     if edges is None:
         edges = review_edges(opened.root)
     if isinstance(reasoner, str):
@@ -237,7 +231,7 @@ def ask(
             policy = make_reasoner(reasoner)
         except Exception as exc:  # a misconfigured reasoner is reported, not raised
             return NavResult(
-                question=question,
+                question=asked.text,
                 reasoner=reasoner,
                 budget=budget or Budget(),
                 neighbourhood=Neighbourhood(),
@@ -251,7 +245,7 @@ def ask(
     result = navigate(
         opened.workspace,
         opened.index,
-        question,
+        asked,
         policy,
         budget=budget,
         edges=edges,
@@ -261,8 +255,9 @@ def ask(
     )
     started = time.perf_counter()
     # A typo the coverage report corrected is read as the sources spell it ("asprin").
-    asked = result.coverage.respell(question) if result.coverage is not None else question
-    stance = question_stance(asked, result.decision, result.coverage)
+    spelled = result.coverage.respell(asked.text) if result.coverage is not None else asked.text
+    as_spelled = asked if spelled == asked.text else Question.of(spelled)
+    stance = question_stance(as_spelled, result.decision, result.coverage)
     result = _read_relations(replace(result, stance=stance), opened, verifiers)
     spent = (time.perf_counter() - started) * 1000.0
     return replace(result, latency_ms=result.latency_ms + spent)
@@ -300,13 +295,8 @@ def _read_relations(
     return replace(result, decision=rerouted, route_input=again, coverage=unread)
 
 
-def _check(question: str) -> None:
-    if (problem := question_problem(question)) is not None:
-        raise ConfigError(problem)
-
-
 def question_stance(
-    question: str, decision: Decision | None, coverage: CoverageReport | None = None
+    question: str | Question, decision: Decision | None, coverage: CoverageReport | None = None
 ) -> Stance | None:
     """How the answer's verified sentences relate to the claim the question states or asks.
 
@@ -328,22 +318,23 @@ def question_stance(
     return sentences_stance(question, _verified_sentences(decision), off_topic=off_topic)
 
 
-def sentences_stance(question: str, sentences: list[str], *, off_topic: bool) -> Stance | None:
+def sentences_stance(
+    question: str | Question, sentences: list[str], *, off_topic: bool
+) -> Stance | None:
     """How verbatim `sentences` relate to the claim the question states or asks.
 
     The reading `question_stance` gives an answer, for any sentences (a row of the evidence
     table). `off_topic`: the sentences never say a word that sets the question apart, so
     they read `neither`. None for a what, how or why question, or without sentences.
     """
-    if off_topic and (claim_shaped(question) or as_claim(question) is not None):
+    read = question if isinstance(question, Question) else Question.of(question)
+    if off_topic and (read.claim_shaped or read.asks is not None):
         # Text that never says what the question asks about cannot answer yes or no to it.
         evidence = next(iter(sentences), "")
-        return Stance(
-            StanceRelation.NEITHER, NO_CUE, 0.0, evidence, asked=not claim_shaped(question)
-        )
-    if claim_shaped(question):
-        return stance_toward(question, sentences)
-    asked = as_claim(question)
+        return Stance(StanceRelation.NEITHER, NO_CUE, 0.0, evidence, asked=not read.claim_shaped)
+    if read.claim_shaped:
+        return stance_toward(read.text, sentences)
+    asked = read.asks
     if asked is None:
         return None  # a what, how or why question has no yes or no to read
     found = stance_toward(asked, sentences)

@@ -59,14 +59,14 @@ if st.button("Route", key=KEYS.audit_route, type="primary"):
     opened = worker.opened if worker is not None else None
     text = state.get(KEYS.audit_text, "")
     try:
-        result = audit_answer(text, opened)
+        routed = audit_answer(text, opened)
     except PayloadError as exc:
         state.pop(KEYS.audit, None)
         state.pop(KEYS.audit_ref, None)
         st.error(f"Invalid payload: {md_escape(exc)}")
     else:
-        state[KEYS.audit] = result
-        app_state.set_current(result, "audit")
+        state[KEYS.audit] = routed
+        app_state.set_current(routed, "audit")
         if opened is not None:
             state[KEYS.audit_ref] = shared.link_audit(str(opened.root), text)
             shared.write_url(str(opened.root), "audit-dag")

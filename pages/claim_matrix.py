@@ -1,5 +1,7 @@
 """Claim matrix: the edge queue, the heatmap overview, one selected edge and its triage."""
 
+from collections.abc import Sequence
+
 import pandas as pd
 import streamlit as st
 
@@ -20,15 +22,12 @@ from present import cells, sides
 from present.markup import md_escape
 from present.tables import table_html
 from webapp import matrix_widgets as panes
-from webapp import services
+from webapp import services, shared
 from webapp import urlstate as url
 from webapp.state import KEYS
 
 st.title("Claim matrix")
-worker = services.current_worker()
-if worker is None:
-    st.warning("Open a workspace in the sidebar to see its claim matrix.")
-    st.stop()
+worker = shared.open_worker("Open a workspace in the sidebar to see its claim matrix.")
 root = worker.opened.root
 session = st.session_state
 read = read_overlay(root)
@@ -73,7 +72,8 @@ with st.expander(built):
 
 relations = relations_in(frame)
 defaults = {"rel": relations}
-options = {"rel": relations, "sort": list(QueueOrder), "view": ["Queue", "Heatmap"]}
+orders = list(QueueOrder)  # bound first: a bare list(...) in the call types as empty
+options: dict[str, Sequence[str]] = {"rel": relations, "sort": orders, "view": ["Queue", "Heatmap"]}
 url.restore("matrix", url.MATRIX, options, defaults)
 left, middle, right = st.columns([3, 2, 2])
 chosen = left.multiselect("Relations", relations, key=KEYS.matrix_relations)
@@ -81,7 +81,7 @@ search = left.text_input("Find by title or id", key=KEYS.matrix_search)
 floor = middle.slider("Minimum confidence", 0.0, 1.0, step=0.05, key=KEYS.matrix_min_conf)
 order = middle.selectbox(
     "Sort",
-    list(QueueOrder),
+    orders,
     format_func=str,
     key=KEYS.matrix_order,
     on_change=lambda: session.pop(KEYS.matrix_walk, None),  # a new order, a new walk
@@ -146,7 +146,7 @@ session[KEYS.matrix_pick] = session[KEYS.matrix_selected]
 token = st.selectbox(
     "Edge",
     tokens,
-    format_func=labels.get,
+    format_func=labels.__getitem__,
     key=KEYS.matrix_pick,
     on_change=lambda: session.update({KEYS.matrix_selected: session[KEYS.matrix_pick]}),
 )

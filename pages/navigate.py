@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from engine import MAX_QUESTION_CHARS, quoted_in_context
+from engine import MAX_QUESTION_CHARS, Answer, quoted_in_context
 from present.answer import answer_area
 from present.graphs import step_caption, step_count
 from present.highlight import in_context_html
@@ -14,10 +14,7 @@ from webapp import state as app_state
 from webapp.state import KEYS
 
 st.title("Navigate")
-worker = services.current_worker()
-if worker is None:
-    st.warning("Open a workspace in the sidebar to ask questions.")
-    st.stop()
+worker = shared.open_worker("Open a workspace in the sidebar to ask questions.")
 
 state = st.session_state
 QUESTION_HEIGHT = 96  # about three lines; a longer question scrolls inside the box
@@ -94,8 +91,11 @@ table = panels.table_panel(result, "ask")
 
 
 @st.fragment(run_every=0.9 if state.get(KEYS.playing) else None)
-def replay() -> None:
-    """The step slider, the play control and the neighbourhood as of the chosen step."""
+def replay(result: Answer) -> None:
+    """The step slider, the play control and the neighbourhood as of the chosen step.
+
+    The answer comes as an argument: a fragment's own reruns call it again with it.
+    """
     if state.get(KEYS.playing):
         nxt = state.get(KEYS.nav_step, 0) + 1
         if nxt >= steps:
@@ -122,7 +122,7 @@ def replay() -> None:
 
 
 st.subheader("The walk, step by step")
-replay()
+replay(result)
 
 panels.report_downloads(result, KEYS.nav_report, KEYS.nav_report_html, table)
 left, right = st.columns(2)

@@ -26,5 +26,5 @@ st.caption("Hover a highlight to read why it is marked.")
 st.html(highlight_html(prose, trace))
 
 st.subheader("Sentence by sentence")
-columns = ("#", "licensed", "claim", "reason", "sentence", "claim text")
-st.html(table_html(sentence_rows(run), columns))
+headers = ("#", "licensed", "claim", "reason", "sentence", "claim text")
+st.html(table_html(sentence_rows(run), headers))

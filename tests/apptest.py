@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 import streamlit as st
 
 
 @pytest.fixture(autouse=True)
-def clear_caches():
+def clear_caches() -> Iterator[None]:
     """Each test starts and ends with empty caches, so no answer or worker leaks across tests."""
     st.cache_data.clear()
     st.cache_resource.clear()

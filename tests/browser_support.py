@@ -7,7 +7,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 
 from bench.app_server import running_app
 from engine.review.overlay import Overlay, OverlayEdge, save_overlay
@@ -31,7 +31,7 @@ LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 LOCAL_SCHEMES = ("data:", "blob:", "about:")
 
 
-def wait_idle(page, timeout: float = 60_000) -> None:
+def wait_idle(page: Page, timeout: float = 60_000) -> None:
     """Wait until the app is connected and its script has finished running."""
     page.wait_for_selector(
         '[data-testid="stApp"][data-test-connection-state="CONNECTED"]', timeout=timeout
@@ -53,7 +53,7 @@ def app_in_chromium(
             browser.close()
 
 
-def question_box(page: Page):
+def question_box(page: Page) -> Locator:
     """The question text area.
 
     Matched exactly and by role: a loose label match also finds the "Try a question" heading,
@@ -72,7 +72,7 @@ def press_in_question(page: Page, keys: str = "Enter") -> None:
     question_box(page).press(keys)
 
 
-def sidebar(page: Page):
+def sidebar(page: Page) -> Locator:
     """The sidebar, unfolded first when a narrow window (960 px or less) folded it."""
     side = page.get_by_test_id("stSidebar")
     unfold = page.get_by_test_id("stExpandSidebarButton")
@@ -97,6 +97,7 @@ def shot(page: Page, name: str, *, folder: Path = ARTIFACTS, tall: bool = False)
     """
     folder.mkdir(parents=True, exist_ok=True)
     size = page.viewport_size
+    assert size is not None, "the page was opened with a viewport"
     if tall:
         height = page.evaluate(
             "() => Math.max(document.body.scrollHeight,"
@@ -114,6 +115,7 @@ def looks(page: Page, name: str, *, folder: Path = ARTIFACTS) -> None:
     """Full-page shots `name-SCHEME-WIDTH` in light and dark, at 1280×800 and 800×900; the
     page is left light at the size it had."""
     size = page.viewport_size
+    assert size is not None, "the page was opened with a viewport"
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
         for width, height in ((1280, 800), (800, 900)):
@@ -191,7 +193,7 @@ def save_review_overlay(root: Path) -> None:
     save_overlay(root, Overlay("2026-01-01T00:00:00+00:00", "fixture", {}, counts, 0.0, edges))
 
 
-def plot_point(page, x: str, y: str) -> tuple[float, float]:
+def plot_point(page: Page, x: str, y: str) -> tuple[float, float]:
     """Page coordinates of the category point (x, y) on the first plotly chart."""
     page.wait_for_selector(".js-plotly-plot .xtick", state="attached", timeout=30_000)
     return page.evaluate(

@@ -13,6 +13,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
 
 import pytest
 
@@ -111,7 +112,7 @@ class RecordedRequest:
     body: object = None
 
 
-def completion(content: str, model: str = DEFAULT_MODEL) -> dict:
+def completion(content: str, model: str = DEFAULT_MODEL) -> dict[str, Any]:
     """A minimal valid Chat Completions response carrying `content`."""
     return {
         "id": "chatcmpl-test",

@@ -10,7 +10,7 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,7 +37,7 @@ class Result:
         """Standard output decoded as JSON."""
         return json.loads(self.out)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[int | str]:
         # So that `code, out, err = run(...)` reads like the tuple it stands for.
         return iter((self.code, self.out, self.err))
 
@@ -45,7 +45,7 @@ class Result:
 class Running:
     """A CLI process started by `start`; `wait` collects its `Result`."""
 
-    def __init__(self, proc: subprocess.Popen, stdin: str | None, timeout: float) -> None:
+    def __init__(self, proc: subprocess.Popen[str], stdin: str | None, timeout: float) -> None:
         self.proc, self.stdin, self.timeout = proc, stdin, timeout
 
     def wait(self) -> Result:
@@ -133,7 +133,7 @@ def invoke(
 
 
 @contextlib.contextmanager
-def _environment(extra: Mapping[str, str]):
+def _environment(extra: Mapping[str, str]) -> Iterator[None]:
     saved = {name: os.environ.get(name) for name in extra}
     os.environ.update(extra)
     try:
@@ -147,7 +147,7 @@ def _environment(extra: Mapping[str, str]):
 
 
 @contextlib.contextmanager
-def _stdin(feed: io.TextIOBase):
+def _stdin(feed: io.TextIOBase) -> Iterator[None]:
     saved = sys.stdin
     sys.stdin = feed
     try:

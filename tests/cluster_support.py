@@ -16,6 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from distributed import Client, WorkerPlugin
 
@@ -110,5 +111,5 @@ def tree(root: Path, *, skip: tuple[str, ...] = ()) -> dict[str, bytes]:
     }
 
 
-def lines(text: str) -> list[dict]:
+def lines(text: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in text.splitlines() if line.strip()]

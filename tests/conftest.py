@@ -6,6 +6,7 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -58,7 +59,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _scifact_on_words_alone(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch):
+def _scifact_on_words_alone(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
     if SCIFACT_FIXTURES & set(request.fixturenames):
         monkeypatch.setenv(ENV_ENCODER, "none")
 
@@ -78,13 +81,14 @@ def lab(lab_path: Path) -> Iterator[OpenWorkspace]:
 
 
 @pytest.fixture(scope="session")
-def lab_questions() -> list[dict]:
+def lab_questions() -> list[dict[str, Any]]:
+    assert MOMENTUM_LAB is not None, "the momentum-lab example ships with the repository"
     lines = (MOMENTUM_LAB / "questions.jsonl").read_text(encoding="utf-8").splitlines()
     return [json.loads(line) for line in lines if line.strip()]
 
 
 @pytest.fixture(scope="session")
-def scifact_slice(tmp_path_factory) -> Iterator[Path]:
+def scifact_slice(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """A real SciFact workspace of the first 300 abstracts and the claims citing them, indexed."""
     path = built_once(tmp_path_factory, "scifact-300", lambda out: scifact_workspace(out, 300))
     yield path
@@ -92,7 +96,7 @@ def scifact_slice(tmp_path_factory) -> Iterator[Path]:
 
 
 @pytest.fixture(scope="session")
-def scifact_demo(tmp_path_factory) -> Iterator[Path]:
+def scifact_demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """The whole SciFact demo workspace (every abstract, every train claim), indexed."""
     path = built_once(tmp_path_factory, "scifact-demo", scifact_workspace)
     yield path

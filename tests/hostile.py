@@ -66,8 +66,8 @@ def build_hostile(root: Path, *, outside: Path | None = None, huge: bool = True)
     canon, practice = root / ".zettelkasten" / BOX, root / ".memory"
     for folder in (canon, root / ".zettelkasten" / PEER, practice, outside / "box"):
         folder.mkdir(parents=True, exist_ok=True)
-    for folder in ("sources", "figures", "data", "trees", "src"):
-        (root / folder).mkdir(exist_ok=True)
+    for name in ("sources", "figures", "data", "trees", "src"):
+        (root / name).mkdir(exist_ok=True)
 
     # Outside: each file would make its check pass if it were read, and shows the canary.
     # Read through a leak, the quote would match around the canary or show it as a near miss.

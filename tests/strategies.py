@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import string
+from typing import Any
 
 from hypothesis import strategies as st
 
@@ -73,7 +74,7 @@ def verdicts() -> st.SearchStrategy[object]:
     return st.one_of(st.sampled_from(TIERS), flagged)
 
 
-def closure(claims: list[dict], conclusion: str) -> set[str]:
+def closure(claims: list[dict[str, Any]], conclusion: str) -> set[str]:
     """The conclusion and every claim it transitively rests on."""
     by_id = {c["id"]: c for c in claims}
     seen: set[str] = set()
@@ -86,16 +87,16 @@ def closure(claims: list[dict], conclusion: str) -> set[str]:
     return seen
 
 
-def closure_cites(claims: list[dict], conclusion: str) -> set[str]:
+def closure_cites(claims: list[dict[str, Any]], conclusion: str) -> set[str]:
     members = closure(claims, conclusion)
     return {ref for c in claims if c["id"] in members for ref in c["cites"]}
 
 
 @st.composite
-def _claims(draw, max_claims: int, sane: bool) -> list[dict]:
+def _claims(draw: st.DrawFn, max_claims: int, sane: bool) -> list[dict[str, Any]]:
     """Claims whose premises point only to earlier claims; `sane` ones all rest on something."""
     count = draw(st.integers(1, max_claims))
-    claims = []
+    claims: list[dict[str, Any]] = []
     for i in range(count):
         earlier = [c["id"] for c in claims]
         last = i == count - 1
@@ -124,7 +125,9 @@ def _claims(draw, max_claims: int, sane: bool) -> list[dict]:
 
 
 @st.composite
-def _prose(draw, claims: list[dict], conclusion: str, sane: bool) -> tuple[str, list[dict]]:
+def _prose(
+    draw: st.DrawFn, claims: list[dict[str, Any]], conclusion: str, sane: bool
+) -> tuple[str, list[dict[str, Any]]]:
     """Prose built from claim texts, with citation spans (or none, for fallback mode)."""
     by_id = {c["id"]: c for c in claims}
     modes = ("empty", "cited", "fallback") if sane else ("empty", "cited", "fallback", "random")
@@ -158,7 +161,9 @@ def _prose(draw, claims: list[dict], conclusion: str, sane: bool) -> tuple[str, 
 
 
 @st.composite
-def _grounding(draw, ref: str, claims: list[dict], sane: bool) -> dict:
+def _grounding(
+    draw: st.DrawFn, ref: str, claims: list[dict[str, Any]], sane: bool
+) -> dict[str, Any]:
     kind = draw(st.sampled_from(("quote", "equation") if sane else GROUNDING_TYPES))
     if kind == "equation":
         return {
@@ -178,22 +183,22 @@ def _grounding(draw, ref: str, claims: list[dict], sane: bool) -> dict:
     return {"type": kind, "payload": payload}
 
 
-def _body(draw, ref: str, claims: list[dict], sane: bool) -> str:
+def _body(draw: st.DrawFn, ref: str, claims: list[dict[str, Any]], sane: bool) -> str:
     texts = [c["text"] for c in claims if ref in c["cites"]]
     if sane:
         return " ".join(texts)
-    options = ["", draw(st.sampled_from(SENTENCES))]
+    options: list[str] = ["", draw(st.sampled_from(SENTENCES))]
     if texts:
         options += [" ".join(texts), f"{draw(st.sampled_from(texts))} {SENTENCES[1]}"]
     return draw(st.sampled_from(options))
 
 
-def _node_status(draw, sane: bool) -> dict:
+def _node_status(draw: st.DrawFn, sane: bool) -> dict[str, Any]:
     if not sane:
         refs = st.lists(st.sampled_from(ADDRESSES), max_size=len(ADDRESSES), unique=True)
         return {ref: draw(verdicts()) for ref in draw(refs)}
     verified = st.sampled_from(TIERS[:2])
-    status: dict = {ref: draw(verified) for ref in ADDRESSES}
+    status: dict[str, Any] = {ref: draw(verified) for ref in ADDRESSES}
     # A few flags on an otherwise verified substrate reach the stale / contested / hedge paths.
     for ref in draw(st.lists(st.sampled_from(ADDRESSES), max_size=2)):
         status[ref] = {"tier": draw(verified), draw(st.sampled_from(FLAGS)): True}
@@ -201,7 +206,7 @@ def _node_status(draw, sane: bool) -> dict:
 
 
 @st.composite
-def payloads(draw, max_claims: int = 30) -> dict:
+def payloads(draw: st.DrawFn, max_claims: int = 30) -> dict[str, Any]:
     """A random valid wire payload: an acyclic claim DAG with prose, statuses and groundings.
 
     About half are "sane" (every claim rests on something, sources license the texts, the
@@ -259,7 +264,7 @@ json_values = st.recursive(
 )
 
 
-def _paths(value: object, prefix: tuple = ()) -> list[tuple]:
+def _paths(value: object, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     """Every path (sequence of keys and indices) into a nested JSON value."""
     out = [prefix]
     if isinstance(value, dict):
@@ -272,7 +277,7 @@ def _paths(value: object, prefix: tuple = ()) -> list[tuple]:
 
 
 @st.composite
-def mutated_payloads(draw) -> object:
+def mutated_payloads(draw: st.DrawFn) -> object:
     """A valid payload with one nested value replaced by arbitrary JSON."""
     data = copy.deepcopy(draw(payloads(max_claims=6)))
     path = draw(st.sampled_from(_paths(data)))

@@ -54,31 +54,31 @@ def result(
     )
 
 
-def test_a_licensed_answer_is_shown_as_the_answer_with_numbered_citations():
+def test_a_licensed_answer_is_shown_as_the_answer_with_numbered_citations() -> None:
     area = answer.answer_area(result("ANSWER"))
     assert area.licensed and area.heading == "Answer"
     assert "answer-licensed" in area.html and "[1]" in area.html and "c1" not in area.html
 
 
-def test_a_citation_marker_is_a_link_to_its_source_in_the_sources_list():
+def test_a_citation_marker_is_a_link_to_its_source_in_the_sources_list() -> None:
     html = answer.answer_area(result("ANSWER")).html
     assert '<a class="cite-mark" href="#sources" data-source="0"' in html
     assert 'title="Open “ART for prevention of TB”"' in html
 
 
-def test_unlicensed_prose_under_an_abstention_is_marked_not_an_answer():
+def test_unlicensed_prose_under_an_abstention_is_marked_not_an_answer() -> None:
     area = answer.answer_area(result("ABSTAIN", prose="<b>made up</b>"))
     assert not area.licensed and area.heading == "Not licensed"
     assert "Not an answer" in area.html and "answer-unlicensed" in area.html
     assert "&lt;b&gt;made up&lt;/b&gt;" in area.html
 
 
-def test_a_given_up_abstention_shows_the_closest_sentence_marked():
+def test_a_given_up_abstention_shows_the_closest_sentence_marked() -> None:
     area = answer.answer_area(result("ABSTAIN", prose=""))
     assert "closest sentence" in area.html and ART in area.html
 
 
-def test_the_banner_names_sources_by_title_and_gaps_in_words():
+def test_the_banner_names_sources_by_title_and_gaps_in_words() -> None:
     gaps = result(
         "ABSTAIN",
         uncovered=("tuberculosis",),
@@ -87,7 +87,7 @@ def test_the_banner_names_sources_by_title_and_gaps_in_words():
     assert "“ART for prevention of TB”" in answer.summary(result("ANSWER"))
 
 
-def test_stance_lines():
+def test_stance_lines() -> None:
     said = Cue(CueShape.DIRECTION, "reduction", "increases")
     contra = replace(result("ANSWER"), stance=Stance(StanceRelation.CONTRADICTS, said, 0.9))
     line = answer.stance_line(contra)
@@ -98,7 +98,7 @@ def test_stance_lines():
     assert "neither" in answer.stance_line(neither).text
 
 
-def test_a_yes_no_question_is_read_yes_no_or_not_stated_with_why():
+def test_a_yes_no_question_is_read_yes_no_or_not_stated_with_why() -> None:
     cue = Cue(CueShape.AGREEMENT, "reduction", "reduce")
     yes = replace(result("ANSWER"), stance=Stance(StanceRelation.SUPPORTS, cue, 0.9, asked=True))
     assert answer.stance_line(yes).text.startswith("Yes: ")
@@ -110,7 +110,7 @@ def test_a_yes_no_question_is_read_yes_no_or_not_stated_with_why():
     assert "answer-hedged" in area.html and "never says ‘sepsis’" in area.html
 
 
-def test_a_contested_node_names_the_contradicting_note_and_its_review_state():
+def test_a_contested_node_names_the_contradicting_note_and_its_review_state() -> None:
     practice = "mem:_memory:exp-1"
     contested = result(
         "ABSTAIN",
@@ -126,7 +126,7 @@ def test_a_contested_node_names_the_contradicting_note_and_its_review_state():
     assert answer.contested_pairs(contested) == [(practice, REF)]
 
 
-def test_an_answer_says_which_terms_it_covers_and_which_checks_passed():
+def test_an_answer_says_which_terms_it_covers_and_which_checks_passed() -> None:
     answered = result(
         "ANSWER",
         coverage=CoverageReport(

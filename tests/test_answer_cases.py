@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
@@ -20,7 +22,7 @@ SECTION_HEADS = ("BACKGROUND", "METHODS", "RESULTS", "CONCLUSION", "OBJECTIVE", 
 
 
 @pytest.fixture
-def demo_app(scifact_demo, monkeypatch) -> AppTest:
+def demo_app(scifact_demo: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
     st.cache_data.clear()
     st.cache_resource.clear()
     monkeypatch.setenv("SYNAPSE_WORKSPACE", str(scifact_demo))
@@ -47,7 +49,9 @@ def html(at: AppTest) -> str:
     return "\n".join(e.value for e in at.html)
 
 
-def test_an_answer_about_something_else_abstains_and_names_the_missing_term(demo_app):
+def test_an_answer_about_something_else_abstains_and_names_the_missing_term(
+    demo_app: AppTest,
+) -> None:
     ask(demo_app, TB_VITAMIN)
     assert not demo_app.exception
     banner = verdict(demo_app)
@@ -59,7 +63,7 @@ def test_an_answer_about_something_else_abstains_and_names_the_missing_term(demo
     assert "answer-licensed" not in html(demo_app)
 
 
-def test_a_contradicting_source_is_said_beside_the_verdict(demo_app):
+def test_a_contradicting_source_is_said_beside_the_verdict(demo_app: AppTest) -> None:
     ask(demo_app, TB_ART)
     banner = verdict(demo_app)
     # The source says "incidence", never "rates": verified text, not all of the question.
@@ -74,7 +78,7 @@ def test_a_contradicting_source_is_said_beside_the_verdict(demo_app):
     assert not any(f">{head}" in answer for head in SECTION_HEADS)
 
 
-def test_a_topic_question_answers_about_the_topic_in_plain_words(demo_app):
+def test_a_topic_question_answers_about_the_topic_in_plain_words(demo_app: AppTest) -> None:
     ask(demo_app, BRCA1)
     banner = verdict(demo_app)
     assert "'c1'" not in banner
@@ -88,8 +92,8 @@ def test_a_topic_question_answers_about_the_topic_in_plain_words(demo_app):
 
 
 def test_a_hedged_answer_shows_its_conclusion_as_an_inference_with_its_premises(
-    lab_path, monkeypatch
-):
+    lab_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     st.cache_data.clear()
     monkeypatch.setenv("SYNAPSE_WORKSPACE", str(lab_path))
     at = AppTest.from_file(APP, default_timeout=120).run()
@@ -101,8 +105,8 @@ def test_a_hedged_answer_shows_its_conclusion_as_an_inference_with_its_premises(
 
 
 def test_a_contested_answer_names_the_contradicting_note_and_links_to_the_matrix(
-    lab_path, monkeypatch
-):
+    lab_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     save_contradiction_overlay(lab_path)
     # Unreviewed contradictions contest only when the workspace opts in.
     config = lab_path / "workspace.toml"

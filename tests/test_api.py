@@ -3,7 +3,15 @@ import pickle
 
 import pytest
 
-from engine.api import Answer, answer, claim_shaped, question_stance, route_json, stance_toward
+from engine.api import (
+    Answer,
+    OpenWorkspace,
+    answer,
+    claim_shaped,
+    question_stance,
+    route_json,
+    stance_toward,
+)
 from engine.core.wire import dumps
 
 ART = (
@@ -37,11 +45,11 @@ def decision_citing(sentence: str, *, body: str | None = None):
     ],
     ids=["statement", "what-question", "yes-no-question", "question-mark", "empty"],
 )
-def test_claim_shaped(text, claim):
+def test_claim_shaped(text: str, claim: bool) -> None:
     assert claim_shaped(text) is claim
 
 
-def test_opposite_direction_words_contradict_with_the_cue_named():
+def test_opposite_direction_words_contradict_with_the_cue_named() -> None:
     stance = question_stance(
         "Antiretroviral therapy increases rates of tuberculosis across CD4 strata.",
         decision_citing(ART),
@@ -52,7 +60,7 @@ def test_opposite_direction_words_contradict_with_the_cue_named():
     assert stance.to_dict()["relation"] == "contradicts"
 
 
-def test_the_same_direction_supports():
+def test_the_same_direction_supports() -> None:
     stance = question_stance(
         "Antiretroviral therapy reduces the incidence of tuberculosis across CD4 strata.",
         decision_citing(ART),
@@ -60,7 +68,7 @@ def test_the_same_direction_supports():
     assert stance.relation.value == "supports" and "reduc" in stance.phrase
 
 
-def test_no_explicit_cue_is_neither():
+def test_no_explicit_cue_is_neither() -> None:
     sentence = "We reviewed studies of antiretroviral therapy and tuberculosis in adults."
     stance = question_stance(
         "Antiretroviral therapy increases rates of tuberculosis.", decision_citing(sentence)
@@ -68,7 +76,7 @@ def test_no_explicit_cue_is_neither():
     assert stance.relation.value == "neither" and stance.confidence == 0.0
 
 
-def test_a_yes_no_question_is_answered_yes_or_no():
+def test_a_yes_no_question_is_answered_yes_or_no() -> None:
     said = question_stance("Does antiretroviral therapy reduce tuberculosis?", decision_citing(ART))
     assert said is not None and said.asked and said.reading == "yes"
     denied = question_stance(
@@ -77,7 +85,7 @@ def test_a_yes_no_question_is_answered_yes_or_no():
     assert denied is not None and denied.reading == "no"
 
 
-def test_no_stance_for_an_open_question_or_an_abstention():
+def test_no_stance_for_an_open_question_or_an_abstention() -> None:
     assert question_stance("How does therapy affect tuberculosis?", decision_citing(ART)) is None
     unlicensed = decision_citing(ART, body="Something else entirely.")
     assert not unlicensed.answered
@@ -85,7 +93,7 @@ def test_no_stance_for_an_open_question_or_an_abstention():
     assert question_stance("Antiretroviral therapy increases tuberculosis.", None) is None
 
 
-def test_a_flip_in_a_loosely_matching_sentence_does_not_contradict():
+def test_a_flip_in_a_loosely_matching_sentence_does_not_contradict() -> None:
     stance = stance_toward(
         "Antiretroviral therapy increases rates of tuberculosis across CD4 strata.",
         ["Poverty reduces adherence to treatment in rural clinics."],
@@ -94,7 +102,9 @@ def test_a_flip_in_a_loosely_matching_sentence_does_not_contradict():
     assert stance_toward("Anything at all.", ["  "]) is None
 
 
-def test_an_answer_survives_the_app_cache_and_a_routed_payload_reads_like_one(lab):
+def test_an_answer_survives_the_app_cache_and_a_routed_payload_reads_like_one(
+    lab: OpenWorkspace,
+) -> None:
     # The app's answer cache pickles the frozen value and hands back a copy.
     answered = answer(lab, "Does the momentum signal skip the most recent month?")
     assert pickle.loads(pickle.dumps(answered)) == answered

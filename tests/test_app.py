@@ -14,6 +14,7 @@ from present.graph_page import LIBRARY_SCRIPT, SERVED_LIBRARY
 from tests.apptest import clear_caches  # noqa: F401 (empties Streamlit's caches per test)
 from tests.browser_support import save_contradiction_overlay, save_review_overlay
 from tests.chat_server import (
+    ChatServer,
     chat_server_fixture,  # noqa: F401 (registers chat_server)
     reply,
     status,
@@ -35,7 +36,7 @@ PERSIST = "Are momentum profits likely to persist in future samples?"
 
 
 @pytest.fixture(scope="session")
-def scifact_slice(tmp_path_factory) -> Path:
+def scifact_slice(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A small SciFact workspace: the first abstracts and the claims citing them."""
     out = tmp_path_factory.mktemp("scifact") / "slice"
     data = ROOT / "data" / "scifact"
@@ -44,7 +45,7 @@ def scifact_slice(tmp_path_factory) -> Path:
 
 
 @pytest.fixture
-def lab_app(lab_path, monkeypatch) -> AppTest:
+def lab_app(lab_path: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
     monkeypatch.setenv("SYNAPSE_WORKSPACE", str(lab_path))
     return AppTest.from_file(APP, default_timeout=120).run()
 
@@ -79,7 +80,7 @@ def visit_every_page(at: AppTest) -> None:
         assert not at.exception, (page, at.exception)
 
 
-def test_every_page_renders_on_momentum_lab(lab_app):
+def test_every_page_renders_on_momentum_lab(lab_app: AppTest) -> None:
     assert not lab_app.exception
     visit_every_page(lab_app)
     lab_app.switch_page("pages/navigate.py").run()
@@ -87,7 +88,9 @@ def test_every_page_renders_on_momentum_lab(lab_app):
     visit_every_page(lab_app)
 
 
-def test_every_page_renders_on_the_scifact_demo(scifact_slice, monkeypatch):
+def test_every_page_renders_on_the_scifact_demo(
+    scifact_slice: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("SYNAPSE_WORKSPACE", str(scifact_slice))
     at = AppTest.from_file(APP, default_timeout=120).run()
     assert not at.exception
@@ -98,7 +101,7 @@ def test_every_page_renders_on_the_scifact_demo(scifact_slice, monkeypatch):
     visit_every_page(at)
 
 
-def test_sidebar_shows_the_workspace_and_its_load_report(lab_app, lab_path):
+def test_sidebar_shows_the_workspace_and_its_load_report(lab_app: AppTest, lab_path: Path) -> None:
     assert lab_app.text_input(key="workspace_path").value == str(lab_path)
     assert any("Load report" in e.label for e in lab_app.sidebar.expander)
     lab_app.text_input(key="workspace_path").input(str(lab_path / "missing")).run()
@@ -106,7 +109,7 @@ def test_sidebar_shows_the_workspace_and_its_load_report(lab_app, lab_path):
     assert "Cannot open this workspace" in lab_app.sidebar.error[0].value
 
 
-def test_asking_sets_the_banner_and_the_shared_link(lab_app):
+def test_asking_sets_the_banner_and_the_shared_link(lab_app: AppTest) -> None:
     ask(lab_app, CRASH)
     assert not lab_app.exception
     assert banner(lab_app).startswith("ABSTAIN — refuted source.")
@@ -118,7 +121,9 @@ def test_asking_sets_the_banner_and_the_shared_link(lab_app):
     assert banner(lab_app).startswith("HEDGED ANSWER")
 
 
-def test_a_shared_link_answers_its_question(lab_path, monkeypatch):
+def test_a_shared_link_answers_its_question(
+    lab_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("SYNAPSE_WORKSPACE", str(lab_path))
     at = AppTest.from_file(APP, default_timeout=120)
     at.query_params["q"] = SIGNAL
@@ -129,7 +134,7 @@ def test_a_shared_link_answers_its_question(lab_path, monkeypatch):
     assert banner(at).startswith("ANSWER")
 
 
-def test_the_step_slider_redraws_the_neighbourhood(lab_app):
+def test_the_step_slider_redraws_the_neighbourhood(lab_app: AppTest) -> None:
     ask(lab_app, SIGNAL)
     slider = lab_app.slider(key="nav_step")
     assert slider.value == slider.max > 0
@@ -146,7 +151,7 @@ def test_the_step_slider_redraws_the_neighbourhood(lab_app):
     assert not lab_app.exception and lab_app.session_state["playing"]
 
 
-def test_switching_pages_keeps_the_answer(lab_app):
+def test_switching_pages_keeps_the_answer(lab_app: AppTest) -> None:
     ask(lab_app, CRASH)
     lab_app.switch_page("pages/reasoning_dag.py").run()
     assert banner(lab_app).startswith("ABSTAIN")
@@ -167,7 +172,7 @@ def route_example(at: AppTest, key: str) -> AppTest:
     return at.button(key="audit_route").click().run()
 
 
-def test_traceability_highlights_the_orphans_of_a_known_payload(lab_app):
+def test_traceability_highlights_the_orphans_of_a_known_payload(lab_app: AppTest) -> None:
     route_example(lab_app, "orphan-prose")
     assert not lab_app.exception
     lab_app.switch_page("pages/traceability.py").run()
@@ -184,7 +189,7 @@ def test_traceability_highlights_the_orphans_of_a_known_payload(lab_app):
     assert [m.value for m in lab_app.metric] == ["1", "2", "4", "2"]
 
 
-def test_audit_rejects_a_cyclic_dag_with_its_message(lab_app):
+def test_audit_rejects_a_cyclic_dag_with_its_message(lab_app: AppTest) -> None:
     route_example(lab_app, "cyclic")
     assert not lab_app.exception
     assert lab_app.error[0].value == "Invalid payload: premise cycle among claims \\['c1', 'c2'\\]"
@@ -194,7 +199,7 @@ def test_audit_rejects_a_cyclic_dag_with_its_message(lab_app):
     assert lab_app.error[0].value.startswith("Invalid payload: payload is not valid JSON")
 
 
-def test_audit_shows_the_verdict_dag_and_traceability(lab_app):
+def test_audit_shows_the_verdict_dag_and_traceability(lab_app: AppTest) -> None:
     route_example(lab_app, "hedged")
     assert banner(lab_app).startswith("HEDGED ANSWER")
     assert len(lab_app.tabs) == 2
@@ -203,7 +208,7 @@ def test_audit_shows_the_verdict_dag_and_traceability(lab_app):
     assert banner(lab_app).startswith("HEDGED ANSWER")
 
 
-def test_pages_without_a_result_say_how_to_get_one(lab_app):
+def test_pages_without_a_result_say_how_to_get_one(lab_app: AppTest) -> None:
     for page in ("pages/reasoning_dag.py", "pages/traceability.py"):
         lab_app.switch_page(page).run()
         assert not lab_app.exception
@@ -219,7 +224,7 @@ def visible_cells(at: AppTest) -> tuple[int, int]:
 CONTRADICTION = "exp-2009-backtest|finance|z-sig-03"
 
 
-def test_matrix_builds_the_overlay_when_there_is_none(lab_app):
+def test_matrix_builds_the_overlay_when_there_is_none(lab_app: AppTest) -> None:
     lab_app.switch_page("pages/claim_matrix.py").run()
     assert "No claim overlay yet" in lab_app.info[0].value
     lab_app.button(key="matrix_build").click().run()
@@ -230,7 +235,9 @@ def test_matrix_builds_the_overlay_when_there_is_none(lab_app):
     assert visible_cells(lab_app) == (0, total)
 
 
-def test_matrix_filters_change_the_cell_count(lab_path, monkeypatch):
+def test_matrix_filters_change_the_cell_count(
+    lab_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     save_contradiction_overlay(lab_path)
     monkeypatch.setenv("SYNAPSE_WORKSPACE", str(lab_path))
     at = AppTest.from_file(APP, default_timeout=120).run()
@@ -247,7 +254,9 @@ def test_matrix_filters_change_the_cell_count(lab_path, monkeypatch):
     assert not at.exception
 
 
-def test_matrix_cell_shows_brief_quotes_and_rationale(lab_path, monkeypatch):
+def test_matrix_cell_shows_brief_quotes_and_rationale(
+    lab_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     save_contradiction_overlay(lab_path)
     monkeypatch.setenv("SYNAPSE_WORKSPACE", str(lab_path))
     at = AppTest.from_file(APP, default_timeout=120).run()
@@ -267,7 +276,9 @@ def test_matrix_cell_shows_brief_quotes_and_rationale(lab_path, monkeypatch):
     assert visible_cells(at) == (1, 2)
 
 
-def test_triage_decisions_reach_the_log_and_the_router(lab_path, monkeypatch):
+def test_triage_decisions_reach_the_log_and_the_router(
+    lab_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     save_contradiction_overlay(lab_path)
     monkeypatch.setenv("SYNAPSE_WORKSPACE", str(lab_path))
     at = AppTest.from_file(APP, default_timeout=120).run()
@@ -295,7 +306,9 @@ def test_triage_decisions_reach_the_log_and_the_router(lab_path, monkeypatch):
     assert any(c.value.startswith("Re-routed after a triage decision") for c in at.caption)
 
 
-def test_an_unreviewed_contradiction_contests_under_the_workspace_setting(lab_path, monkeypatch):
+def test_an_unreviewed_contradiction_contests_under_the_workspace_setting(
+    lab_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     save_contradiction_overlay(lab_path)
     settings = lab_path / "workspace.toml"
     settings.write_text('contest = "unreviewed"\n' + settings.read_text())
@@ -315,7 +328,9 @@ def everything_shown(at: AppTest) -> str:
     return "\n".join(parts)
 
 
-def test_openai_reasoner_connection_test_never_echoes_the_key(lab_app, chat_server):
+def test_openai_reasoner_connection_test_never_echoes_the_key(
+    lab_app: AppTest, chat_server: ChatServer
+) -> None:
     key = "sk-app-test-91b7e2"
     chat_server.script(status(401, {"error": {"message": f"Incorrect API key: {key}"}}))
     lab_app.radio(key="reasoner").set_value("openai").run()
@@ -335,7 +350,7 @@ def test_openai_reasoner_connection_test_never_echoes_the_key(lab_app, chat_serv
     assert key not in everything_shown(lab_app)
 
 
-def test_an_unreachable_or_invalid_endpoint_is_reported(lab_app):
+def test_an_unreachable_or_invalid_endpoint_is_reported(lab_app: AppTest) -> None:
     lab_app.radio(key="reasoner").set_value("openai").run()
     lab_app.text_input(key="llm_base_url").input("not a url").run()
     lab_app.button(key="llm_test").click().run()
@@ -345,7 +360,9 @@ def test_an_unreachable_or_invalid_endpoint_is_reported(lab_app):
     assert "must be an http(s) URL" in lab_app.error[0].value
 
 
-def test_the_dag_page_shows_the_re_routed_answer_after_a_decision(lab_path, monkeypatch):
+def test_the_dag_page_shows_the_re_routed_answer_after_a_decision(
+    lab_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     save_contradiction_overlay(lab_path)
     monkeypatch.setenv("SYNAPSE_WORKSPACE", str(lab_path))
     at = AppTest.from_file(APP, default_timeout=120).run()
@@ -359,7 +376,9 @@ def test_the_dag_page_shows_the_re_routed_answer_after_a_decision(lab_path, monk
     assert any(c.value.startswith("Re-routed after a triage decision") for c in at.caption)
 
 
-def test_a_triage_click_records_the_edge_selected_when_it_lands(lab_path, monkeypatch):
+def test_a_triage_click_records_the_edge_selected_when_it_lands(
+    lab_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     save_review_overlay(lab_path)
     monkeypatch.setenv("SYNAPSE_WORKSPACE", str(lab_path))
     at = AppTest.from_file(APP, default_timeout=120).run()
@@ -375,7 +394,9 @@ def test_a_triage_click_records_the_edge_selected_when_it_lands(lab_path, monkey
     assert len(log) == 1 and '"z-crash-05"' in log[0] and '"z-sig-03"' not in log[0]
 
 
-def test_reviewers_who_disagree_on_a_pair_are_shown_as_such(lab_path, monkeypatch):
+def test_reviewers_who_disagree_on_a_pair_are_shown_as_such(
+    lab_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from engine.review.relations import EdgeKey
     from engine.review.triage import record
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
+from typing import Any
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -16,7 +18,7 @@ MD = "![x](http://203.0.113.9/md.png) **bold** <img src=x onerror=alert(1)>"
 UNESCAPED = re.compile(r"(?<!\\)\[x(?<!\\)\]\(|(?<!\\)<img")
 
 
-def hostile_overlay() -> dict:
+def hostile_overlay() -> dict[str, Any]:
     edge = {
         "memory_id": "exp-2009-backtest",
         "zk_source": "finance",
@@ -62,7 +64,9 @@ def rendered_markdown(at: AppTest) -> list[str]:
     return values
 
 
-def test_every_page_escapes_every_field_of_the_overlay_and_triage_files(lab_path, monkeypatch):
+def test_every_page_escapes_every_field_of_the_overlay_and_triage_files(
+    lab_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     links = lab_path / ".synapse" / "links"
     links.mkdir(parents=True)
     (links / "claim_links.json").write_text(json.dumps(hostile_overlay()), encoding="utf-8")
@@ -90,7 +94,9 @@ def test_every_page_escapes_every_field_of_the_overlay_and_triage_files(lab_path
     ],
     ids=["bad-relation", "bad-kind", "non-numeric-count"],
 )  # fmt: skip
-def test_an_unreadable_overlay_is_explained_escaped(lab_path, monkeypatch, overlay):
+def test_an_unreadable_overlay_is_explained_escaped(
+    lab_path: Path, monkeypatch: pytest.MonkeyPatch, overlay: dict[str, Any]
+) -> None:
     links = lab_path / ".synapse" / "links"
     links.mkdir(parents=True)
     (links / "claim_links.json").write_text(json.dumps(overlay), encoding="utf-8")
@@ -102,7 +108,9 @@ def test_an_unreadable_overlay_is_explained_escaped(lab_path, monkeypatch, overl
     assert "unreadable" in info and not UNESCAPED.search(info)
 
 
-def test_an_unwritable_synapse_folder_still_answers(lab_path, monkeypatch):
+def test_an_unwritable_synapse_folder_still_answers(
+    lab_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # The index and vectors live in this user's cache, so the workspace's own `.synapse`
     # being a file costs no answer; it is never replaced.
     (lab_path / ".synapse").write_text("not a folder")

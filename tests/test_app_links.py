@@ -20,7 +20,7 @@ REFUSED = "This link names a workspace folder that has not been opened in this a
 
 
 @pytest.fixture
-def stranger(tmp_path, monkeypatch) -> Path:
+def stranger(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A workspace no one opened in the app, beside the server's default one elsewhere."""
     default = make_workspace(tmp_path / "server", "momentum-lab", name="default-lab")
     monkeypatch.setenv("SYNAPSE_WORKSPACE", str(default))
@@ -36,7 +36,7 @@ def type_folder(at: AppTest, folder: Path) -> AppTest:
     return at.text_input(key="workspace_path").input(str(folder)).run()
 
 
-def test_a_link_to_a_folder_never_opened_reads_and_writes_nothing_there(stranger):
+def test_a_link_to_a_folder_never_opened_reads_and_writes_nothing_there(stranger: Path) -> None:
     before = user_bytes(stranger)
     at = fresh({"ws": str(stranger), "q": CRASH}, "pages/navigate.py")
     assert not at.exception
@@ -49,7 +49,7 @@ def test_a_link_to_a_folder_never_opened_reads_and_writes_nothing_there(stranger
     assert not any(t.startswith(("ANSWER", "HEDGED", "ABSTAIN")) for t in labels)
 
 
-def test_typing_the_refused_folder_opens_it_with_the_link_question(stranger):
+def test_typing_the_refused_folder_opens_it_with_the_link_question(stranger: Path) -> None:
     at = fresh({"ws": str(stranger), "q": CRASH}, "pages/navigate.py")
     type_folder(at, stranger)
     assert not at.exception and not refused(at)
@@ -57,7 +57,7 @@ def test_typing_the_refused_folder_opens_it_with_the_link_question(stranger):
     assert url_of(at)["ws"] == str(stranger)
 
 
-def test_a_folder_opened_in_the_sidebar_opens_from_a_link_later(stranger):
+def test_a_folder_opened_in_the_sidebar_opens_from_a_link_later(stranger: Path) -> None:
     at = AppTest.from_file(APP, default_timeout=120).run()
     type_folder(at, stranger)
     assert not at.exception and (stranger / ".synapse").is_dir()
@@ -66,7 +66,7 @@ def test_a_folder_opened_in_the_sidebar_opens_from_a_link_later(stranger):
     assert banner(later).startswith("ABSTAIN — refuted source")
 
 
-def test_stay_leaves_the_link_and_shows_the_open_workspace(stranger):
+def test_stay_leaves_the_link_and_shows_the_open_workspace(stranger: Path) -> None:
     at = fresh({"ws": str(stranger), "q": CRASH}, "pages/navigate.py")
     assert at.button(key="link_continue").label == "Stay in default-lab"
     at.button(key="link_continue").click().run()
@@ -75,14 +75,18 @@ def test_stay_leaves_the_link_and_shows_the_open_workspace(stranger):
     assert not (stranger / ".synapse").exists()
 
 
-def test_a_link_under_the_servers_workspaces_root_opens(stranger, monkeypatch):
+def test_a_link_under_the_servers_workspaces_root_opens(
+    stranger: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv(ENV_WORKSPACES_ROOT, str(stranger.parent))
     at = fresh({"ws": str(stranger), "q": CRASH}, "pages/navigate.py")
     assert not refused(at)
     assert banner(at).startswith("ABSTAIN — refuted source")
 
 
-def test_a_link_through_a_symlink_under_the_root_leading_out_is_refused(stranger, monkeypatch):
+def test_a_link_through_a_symlink_under_the_root_leading_out_is_refused(
+    stranger: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     inside = stranger.parent.parent / "root"
     inside.mkdir()
     (inside / "door").symlink_to(stranger, target_is_directory=True)
@@ -91,14 +95,16 @@ def test_a_link_through_a_symlink_under_the_root_leading_out_is_refused(stranger
     assert not (stranger / ".synapse").exists() and refused(at)
 
 
-def test_the_bundled_examples_always_open_from_a_link(stranger):
+def test_the_bundled_examples_always_open_from_a_link(stranger: Path) -> None:
     lab = Path(APP).parent / "examples" / "momentum-lab"
     at = fresh({"ws": str(lab)}, "pages/home.py")
     assert not refused(at)
     assert at.text_input(key="workspace_path").value == str(lab)
 
 
-def test_the_server_option_sets_the_root_and_leaves_streamlit_its_options(tmp_path, monkeypatch):
+def test_the_server_option_sets_the_root_and_leaves_streamlit_its_options(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv(ENV_WORKSPACES_ROOT, raising=False)
     rest = take_workspaces_roots(["--workspaces-root", str(tmp_path), "--server.port", "9"])
     assert rest == ["--server.port", "9"]

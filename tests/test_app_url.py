@@ -19,7 +19,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 @pytest.fixture
-def two_labs(tmp_path, monkeypatch) -> tuple[Path, Path]:
+def two_labs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
     """The lab a link names, and another one the server opens by default.
 
     The server is started with the folder holding both as its workspaces root, so a link
@@ -52,7 +52,9 @@ def url_of(at: AppTest) -> dict[str, str]:
 @pytest.mark.parametrize(
     "page", ["pages/navigate.py", "pages/reasoning_dag.py", "pages/traceability.py"], ids=str
 )
-def test_an_answer_page_comes_back_from_its_url_in_the_linked_workspace(two_labs, page):
+def test_an_answer_page_comes_back_from_its_url_in_the_linked_workspace(
+    two_labs: tuple[Path, Path], page: str
+) -> None:
     linked, _ = two_labs
     at = fresh({"ws": str(linked), "q": CRASH}, page)
     assert not at.exception
@@ -63,7 +65,9 @@ def test_an_answer_page_comes_back_from_its_url_in_the_linked_workspace(two_labs
         assert at.text_area(key="question").value == CRASH
 
 
-def test_a_session_written_url_reproduces_navigate_with_its_open_source(two_labs):
+def test_a_session_written_url_reproduces_navigate_with_its_open_source(
+    two_labs: tuple[Path, Path],
+) -> None:
     linked, _ = two_labs
     at = fresh({"ws": str(linked)}, "pages/navigate.py")
     ask(at, SIGNAL)
@@ -77,7 +81,7 @@ def test_a_session_written_url_reproduces_navigate_with_its_open_source(two_labs
     assert "class='evidence'" in html(again)
 
 
-def test_the_start_page_shows_the_linked_workspace(two_labs):
+def test_the_start_page_shows_the_linked_workspace(two_labs: tuple[Path, Path]) -> None:
     linked, _ = two_labs
     at = fresh({"ws": str(linked)}, "pages/home.py")
     shown = " ".join(m.value for m in at.markdown)
@@ -94,7 +98,9 @@ def edge_tokens(root: Path) -> list[str]:
     return list(frame["edge_id"])
 
 
-def test_the_claim_matrix_filters_search_and_edge_come_back_from_the_url(two_labs):
+def test_the_claim_matrix_filters_search_and_edge_come_back_from_the_url(
+    two_labs: tuple[Path, Path],
+) -> None:
     linked, _ = two_labs
     save_review_overlay(linked)
     at = fresh({"ws": str(linked)}, "pages/claim_matrix.py")
@@ -125,7 +131,7 @@ def test_the_claim_matrix_filters_search_and_edge_come_back_from_the_url(two_lab
     assert url_of(again) == written
 
 
-def test_the_matrix_keeps_its_filters_across_a_page_switch(two_labs):
+def test_the_matrix_keeps_its_filters_across_a_page_switch(two_labs: tuple[Path, Path]) -> None:
     linked, _ = two_labs
     save_review_overlay(linked)
     at = fresh({"ws": str(linked)}, "pages/claim_matrix.py")
@@ -139,7 +145,7 @@ def test_the_matrix_keeps_its_filters_across_a_page_switch(two_labs):
     assert url_of(at)["find"] == "backtest"
 
 
-def test_a_bundled_example_audit_comes_back_from_its_url(two_labs):
+def test_a_bundled_example_audit_comes_back_from_its_url(two_labs: tuple[Path, Path]) -> None:
     linked, _ = two_labs
     at = fresh({"ws": str(linked)}, "pages/audit.py")
     at.selectbox(key="audit_example").set_value("orphan-prose").run()
@@ -152,7 +158,9 @@ def test_a_bundled_example_audit_comes_back_from_its_url(two_labs):
     assert again.text_area(key="audit_text").value == example("orphan-prose").text
 
 
-def test_a_pasted_audit_is_saved_in_the_workspace_and_comes_back_by_its_hash(two_labs):
+def test_a_pasted_audit_is_saved_in_the_workspace_and_comes_back_by_its_hash(
+    two_labs: tuple[Path, Path],
+) -> None:
     linked, _ = two_labs
     text = example("false-premise").text.replace("\n", " ")
     at = fresh({"ws": str(linked)}, "pages/audit.py")
@@ -166,7 +174,9 @@ def test_a_pasted_audit_is_saved_in_the_workspace_and_comes_back_by_its_hash(two
     assert fresh({"ws": str(linked), "payload": "0" * 20}, "pages/audit.py").warning
 
 
-def test_a_link_with_both_an_answer_and_an_audit_shows_the_one_it_names(two_labs):
+def test_a_link_with_both_an_answer_and_an_audit_shows_the_one_it_names(
+    two_labs: tuple[Path, Path],
+) -> None:
     linked, _ = two_labs
     params = {"ws": str(linked), "q": CRASH, "example": "grounded", "shows": "audit"}
     dag = fresh(params, "pages/reasoning_dag.py")

@@ -1,9 +1,10 @@
 import json
+from pathlib import Path
 
 from tests.cli import invoke
 
 
-def test_ask_prints_the_decision(lab_path):
+def test_ask_prints_the_decision(lab_path: Path) -> None:
     question = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
     proc = invoke("ask", question, "--workspace", str(lab_path))
     assert proc.code == 0, proc.err
@@ -16,7 +17,7 @@ def test_ask_prints_the_decision(lab_path):
     assert out["cited"] == ["zk:finance:z-mom-01"]
 
 
-def test_ask_budget_flags_bound_the_trace(lab_path):
+def test_ask_budget_flags_bound_the_trace(lab_path: Path) -> None:
     proc = invoke(
         "ask", "Which sample did we use?", "--workspace", str(lab_path), "--max-steps", "2"
     )
@@ -24,7 +25,7 @@ def test_ask_budget_flags_bound_the_trace(lab_path):
     assert len(out["trace"]) <= 3
 
 
-def test_batch_prints_one_line_per_question(lab_path, tmp_path):
+def test_batch_prints_one_line_per_question(lab_path: Path, tmp_path: Path) -> None:
     batch = tmp_path / "q.jsonl"
     batch.write_text(
         '{"id": "a", "question": "Does the momentum signal skip the most recent month?"}\n'
@@ -38,13 +39,13 @@ def test_batch_prints_one_line_per_question(lab_path, tmp_path):
     assert lines[2]["decision"]["verdict"] == "abstain"
 
 
-def test_missing_workspace_exits_2(tmp_path):
+def test_missing_workspace_exits_2(tmp_path: Path) -> None:
     proc = invoke("ask", "q", "--workspace", str(tmp_path / "nope"))
     assert proc.code == 2
     assert proc.err.strip().startswith("error:") and len(proc.err.strip().splitlines()) == 1
 
 
-def test_single_and_batch_answers_carry_the_stance(lab_path, tmp_path):
+def test_single_and_batch_answers_carry_the_stance(lab_path: Path, tmp_path: Path) -> None:
     claim = "Past winners keep beating past losers over 3 to 12 month holding periods."
     single = json.loads(invoke("ask", claim, "--workspace", str(lab_path)).out)
     batch = tmp_path / "q.jsonl"

@@ -1,6 +1,7 @@
 import fcntl
 import os
 import time
+from pathlib import Path
 
 import pytest
 
@@ -17,7 +18,7 @@ from engine.workspace.atomic import (
 )
 
 
-def test_write_atomic_creates_then_replaces_whole(tmp_path):
+def test_write_atomic_creates_then_replaces_whole(tmp_path: Path) -> None:
     target = tmp_path / ".synapse" / "links" / "x.json"
     write_atomic(target, "first")
     write_atomic(target, b"second")
@@ -25,7 +26,7 @@ def test_write_atomic_creates_then_replaces_whole(tmp_path):
     assert os.listdir(target.parent) == ["x.json"]
 
 
-def test_failed_write_keeps_the_previous_file_and_no_temp(tmp_path):
+def test_failed_write_keeps_the_previous_file_and_no_temp(tmp_path: Path) -> None:
     target = tmp_path / "x.json"
     write_atomic(target, "kept")
     with pytest.raises(TypeError):
@@ -34,14 +35,14 @@ def test_failed_write_keeps_the_previous_file_and_no_temp(tmp_path):
     assert os.listdir(tmp_path) == ["x.json"]
 
 
-def test_append_durable_appends_in_order(tmp_path):
+def test_append_durable_appends_in_order(tmp_path: Path) -> None:
     log = tmp_path / "sub" / "log.jsonl"
     for n in range(3):
         append_durable(log, f"{n}\n".encode())
     assert log.read_text() == "0\n1\n2\n"
 
 
-def test_file_lock_excludes_a_second_holder(tmp_path):
+def test_file_lock_excludes_a_second_holder(tmp_path: Path) -> None:
     lock = tmp_path / "a.lock"
     with file_lock(lock):
         fd = os.open(lock, os.O_RDWR)
@@ -57,7 +58,7 @@ def test_file_lock_excludes_a_second_holder(tmp_path):
         os.close(fd)
 
 
-def test_synapse_path_refuses_a_symlink_leading_outside(tmp_path):
+def test_synapse_path_refuses_a_symlink_leading_outside(tmp_path: Path) -> None:
     outside = tmp_path / "outside"
     outside.mkdir()
     root = tmp_path / "ws"
@@ -71,7 +72,7 @@ def test_synapse_path_refuses_a_symlink_leading_outside(tmp_path):
         synapse_path(tmp_path, "notes/x")
 
 
-def test_a_later_write_sweeps_old_leftovers_but_not_fresh_ones(tmp_path):
+def test_a_later_write_sweeps_old_leftovers_but_not_fresh_ones(tmp_path: Path) -> None:
     target = tmp_path / "links" / "claim_links.json"
     write_atomic(target, "{}")
     old = target.parent / ".claim_links.json.crashed.tmp"
@@ -85,7 +86,7 @@ def test_a_later_write_sweeps_old_leftovers_but_not_fresh_ones(tmp_path):
     assert target.read_text() == '{"edges": []}'
 
 
-def test_read_app_file_refuses_links_fifos_and_oversize(tmp_path):
+def test_read_app_file_refuses_links_fifos_and_oversize(tmp_path: Path) -> None:
     synapse = tmp_path / ".synapse"
     synapse.mkdir()
     (synapse / "big.json").write_bytes(b"x" * 100)
@@ -104,7 +105,7 @@ def test_read_app_file_refuses_links_fifos_and_oversize(tmp_path):
 
 
 @pytest.mark.parametrize("kind", ["symlink", "hardlink"], ids=str)
-def test_writes_refuse_a_linked_target_and_leave_the_note_alone(tmp_path, kind):
+def test_writes_refuse_a_linked_target_and_leave_the_note_alone(tmp_path: Path, kind: str) -> None:
     note = tmp_path / "note.md"
     note.write_text("a note")
     (tmp_path / ".synapse").mkdir()
@@ -122,7 +123,7 @@ def test_writes_refuse_a_linked_target_and_leave_the_note_alone(tmp_path, kind):
     assert not (tmp_path / ".synapse" / "other.json").exists()
 
 
-def test_a_linked_folder_on_the_way_is_refused(tmp_path):
+def test_a_linked_folder_on_the_way_is_refused(tmp_path: Path) -> None:
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     (tmp_path / ".synapse").mkdir()
@@ -133,7 +134,9 @@ def test_a_linked_folder_on_the_way_is_refused(tmp_path):
 
 
 @pytest.mark.parametrize("count", [3, SYNC_ALL_FROM + 5], ids=["fsync-each", "sync-once"])
-def test_a_batch_written_without_fsync_is_whole_and_leaves_no_temporary(tmp_path, count):
+def test_a_batch_written_without_fsync_is_whole_and_leaves_no_temporary(
+    tmp_path: Path, count: int
+) -> None:
     files = [AppFile(tmp_path, ("a", f"f{n}.txt")) for n in range(count)]
     write_atomic(files[0], "old")
     for n, file in enumerate(files):
@@ -143,7 +146,7 @@ def test_a_batch_written_without_fsync_is_whole_and_leaves_no_temporary(tmp_path
     assert (tmp_path / "a/f0.txt").read_text() == "new 0"
 
 
-def test_a_very_long_name_gets_a_temporary_name_that_fits(tmp_path):
+def test_a_very_long_name_gets_a_temporary_name_that_fits(tmp_path: Path) -> None:
     target = tmp_path / ("n" * 250 + ".txt")
     write_atomic(target, "text", durable=False)
     assert target.read_text() == "text" and len(list(tmp_path.iterdir())) == 1

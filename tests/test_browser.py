@@ -24,7 +24,7 @@ pytestmark = pytest.mark.browser
 QUESTION = "Do momentum crashes occur after market rebounds?"
 
 
-def test_a_review_session_in_chromium_stays_on_this_machine(lab_path: Path, tmp_path: Path):
+def test_a_review_session_in_chromium_stays_on_this_machine(lab_path: Path, tmp_path: Path) -> None:
     save_contradiction_overlay(lab_path)
     requests: list[str] = []
     log = tmp_path / "streamlit.log"

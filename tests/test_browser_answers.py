@@ -21,7 +21,7 @@ def ask(page: Page, question: str, label: str) -> None:
     wait_idle(page)
 
 
-def test_the_four_first_hour_cases_in_chromium(scifact_demo: Path, tmp_path: Path):
+def test_the_four_first_hour_cases_in_chromium(scifact_demo: Path, tmp_path: Path) -> None:
     with app_in_chromium(scifact_demo, tmp_path / "streamlit.log") as (url, page):
         page.goto(f"{url}/ask")
         wait_idle(page)
@@ -60,7 +60,7 @@ def test_the_four_first_hour_cases_in_chromium(scifact_demo: Path, tmp_path: Pat
 
 def test_a_hedged_answer_shows_its_conclusion_and_premises_in_chromium(
     lab_path: Path, tmp_path: Path
-):
+) -> None:
     with app_in_chromium(lab_path, tmp_path / "streamlit.log", height=1400) as (url, page):
         page.goto(f"{url}/ask")
         wait_idle(page)

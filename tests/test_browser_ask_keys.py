@@ -22,7 +22,7 @@ SHOTS = Path("/work/shots/triage")
 QUESTION = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
 
 
-def test_one_hint_a_clickable_citation_and_budget_help(lab_path: Path, tmp_path: Path):
+def test_one_hint_a_clickable_citation_and_budget_help(lab_path: Path, tmp_path: Path) -> None:
     with app_in_chromium(lab_path, tmp_path / "streamlit.log") as (url, page):
         page.goto(f"{url}/ask")
         wait_idle(page)

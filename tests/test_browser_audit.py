@@ -17,7 +17,7 @@ SHOTS = ARTIFACTS / "desk"
 LOOKS = [("light", 1280, 800), ("dark", 1280, 800), ("light", 800, 900), ("dark", 800, 900)]
 
 
-def test_a_quote_inside_a_longer_sentence_is_said_to_be_found_not_missing(tmp_path):
+def test_a_quote_inside_a_longer_sentence_is_said_to_be_found_not_missing(tmp_path: Path) -> None:
     assert Path(CHROMIUM).is_file(), "Debian chromium is required: apt-get install chromium"
     lab = make_workspace(tmp_path)
     log = tmp_path / "streamlit.log"

@@ -32,7 +32,9 @@ def _overlay(root: Path) -> None:
 
 @pytest.mark.browser
 @pytest.mark.parametrize("kind", list(EDGES), ids=list(EDGES))
-def test_the_selected_candidate_shows_its_band_precision(lab_path: Path, tmp_path: Path, kind):
+def test_the_selected_candidate_shows_its_band_precision(
+    lab_path: Path, tmp_path: Path, kind: str
+) -> None:
     _overlay(lab_path)
     practice, canon, _, confidence = EDGES[kind]
     band = band_of(confidence)
@@ -48,7 +50,7 @@ def test_the_selected_candidate_shows_its_band_precision(lab_path: Path, tmp_pat
 
 
 @pytest.mark.parametrize("tension", [False, True], ids=["contradicts", "possible-tension"])
-def test_the_stance_line_carries_the_measured_band(tension):
+def test_the_stance_line_carries_the_measured_band(tension: bool) -> None:
     measured = "about 4 in 10 at this confidence were right (out of fold, 30 flagged)"
     cue = Cue(CueShape.DIRECTION, "reduced", "raised")
     stance = Stance(StanceRelation.CONTRADICTS, cue, 0.47, "", measured, tension)

@@ -5,6 +5,7 @@ the link), and at 800 px a folded sidebar and a graph whose labels read and neve
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
@@ -49,7 +50,7 @@ def bottom(locator) -> float:
     return box["y"] + box["height"]
 
 
-def graph_labels(page: Page) -> list[dict]:
+def graph_labels(page: Page) -> list[dict[str, Any]]:
     """The graph's labels once drawn; during Play each step loads the frame anew."""
     for _ in range(20):
         page.wait_for_timeout(400)  # the first draw and its zoom
@@ -72,7 +73,7 @@ def labels_read_apart(page: Page) -> None:
             assert ar <= bl or br <= al or ab <= bt or bb <= at, (a, b)
 
 
-def test_the_answer_first_then_the_evidence_table(tmp_path):
+def test_the_answer_first_then_the_evidence_table(tmp_path: Path) -> None:
     assert Path(CHROMIUM).is_file(), "Debian chromium is required: apt-get install chromium"
     lab = make_workspace(tmp_path)
     with words_alone(), running_app(lab, tmp_path / "log") as url, sync_playwright() as driver:

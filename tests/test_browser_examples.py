@@ -25,7 +25,7 @@ SAYS = {
 }
 
 
-def test_each_start_example_shows_the_verdict_and_stance_it_promises(tmp_path):
+def test_each_start_example_shows_the_verdict_and_stance_it_promises(tmp_path: Path) -> None:
     assert Path(CHROMIUM).is_file(), "Debian chromium is required: apt-get install chromium"
     lab = make_workspace(tmp_path)
     examples = landing_examples(read_examples(lab))

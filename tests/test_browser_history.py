@@ -44,7 +44,7 @@ def shows(page, question: str, verdict: str) -> None:
     expect(page.get_by_text(f"Showing the answer to: {question}")).to_have_count(0)
 
 
-def test_back_and_forward_restore_the_question_with_its_answer(tmp_path):
+def test_back_and_forward_restore_the_question_with_its_answer(tmp_path: Path) -> None:
     assert Path(CHROMIUM).is_file(), "Debian chromium is required: apt-get install chromium"
     lab = make_workspace(tmp_path)
     with words_alone(), running_app(lab, tmp_path / "log") as url, sync_playwright() as driver:

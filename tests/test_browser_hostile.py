@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -71,7 +72,7 @@ def visit(page: Page, name: str) -> None:
     wait_idle(page)
 
 
-def flags(page: Page) -> list:
+def flags(page: Page) -> list[Any]:
     """The `__xss` flag in the page and in every frame (graphs live in iframes)."""
     return [
         frame.evaluate("() => window.__xss === undefined ? null : window.__xss")
@@ -79,7 +80,7 @@ def flags(page: Page) -> list:
     ]
 
 
-def test_hostile_titles_and_bodies_never_run(lab_path: Path, tmp_path: Path):
+def test_hostile_titles_and_bodies_never_run(lab_path: Path, tmp_path: Path) -> None:
     write_hostile_notes(lab_path)
     requests: list[str] = []
     dialogs: list[str] = []

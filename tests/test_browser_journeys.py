@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from engine import holdings, read_library
 from engine.api import open_workspace
@@ -34,7 +35,7 @@ RUNNING = '[data-testid="stApp"][data-test-script-state="running"]'
 
 
 @pytest.fixture(scope="module")
-def demo_slice(tmp_path_factory) -> Path:
+def demo_slice(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The first 1,200 SciFact abstracts and their claims, indexed, with the claim overlay built."""
     root = tmp_path_factory.mktemp("journeys") / "scifact"
     with words_alone():
@@ -48,7 +49,9 @@ def demo_slice(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def app(demo_slice, tmp_path_factory):
+def app(
+    demo_slice: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[str, Browser, list[str]]]:
     """One app server for the module; each test opens its own browser session."""
     log = tmp_path_factory.mktemp("journeys-log") / "streamlit.log"
     with words_alone(), served_browser(demo_slice, log) as served:
@@ -70,7 +73,7 @@ def verdict(page: Page):
     )
 
 
-def test_first_open_to_first_answer(app, demo_slice):
+def test_first_open_to_first_answer(app: tuple[str, Browser, list[str]], demo_slice: Path) -> None:
     url, page = session(app)
     page.goto(url)
     wait_idle(page)
@@ -108,7 +111,9 @@ def test_first_open_to_first_answer(app, demo_slice):
     shot(page, "03-claim-matrix", folder=SHOTS)
 
 
-def test_each_landing_example_reaches_its_verdict(app, demo_slice):
+def test_each_landing_example_reaches_its_verdict(
+    app: tuple[str, Browser, list[str]], demo_slice: Path
+) -> None:
     examples = landing_examples(read_examples(demo_slice))
     assert {e.label for e in examples} >= {"ANSWER", "ABSTAIN"}
     url, page = session(app)
@@ -124,7 +129,7 @@ def test_each_landing_example_reaches_its_verdict(app, demo_slice):
         shot(page, f"04-example-{i}", folder=SHOTS)
 
 
-def test_reloading_a_dag_link_reproduces_the_dag(app):
+def test_reloading_a_dag_link_reproduces_the_dag(app: tuple[str, Browser, list[str]]) -> None:
     url, page = session(app)
     page.goto(f"{url}/dag?q={quote(ASKED)}")
     wait_idle(page)
@@ -139,7 +144,9 @@ def test_reloading_a_dag_link_reproduces_the_dag(app):
     assert "q=" in page.url
 
 
-def test_enter_submits_and_an_address_in_a_question_stays_text(app):
+def test_enter_submits_and_an_address_in_a_question_stays_text(
+    app: tuple[str, Browser, list[str]],
+) -> None:
     url, page = session(app)
     page.goto(f"{url}/ask")
     wait_idle(page)
@@ -161,7 +168,9 @@ def test_enter_submits_and_an_address_in_a_question_stays_text(app):
     shot(page, "07-address-not-linked", folder=SHOTS)
 
 
-def test_switching_workspace_clears_the_results(app, tmp_path):
+def test_switching_workspace_clears_the_results(
+    app: tuple[str, Browser, list[str]], tmp_path: Path
+) -> None:
     lab = make_workspace(tmp_path, "momentum-lab")
     url, page = session(app)
     page.goto(f"{url}/ask?q={quote(ASKED)}")
@@ -196,7 +205,9 @@ def test_switching_workspace_clears_the_results(app, tmp_path):
     shot(page, "10-missing-folder", folder=SHOTS)
 
 
-def test_the_sidebar_stays_whole_and_current_while_a_model_call_runs(app):
+def test_the_sidebar_stays_whole_and_current_while_a_model_call_runs(
+    app: tuple[str, Browser, list[str]],
+) -> None:
     url, page = session(app)
     # 200 s of trickled reply: the run is still waiting on the model while we look.
     with ChatServer(trickle('{"dag": {}}' + " " * 4000, 0.05)) as endpoint:

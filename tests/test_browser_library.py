@@ -34,7 +34,7 @@ def write_papers(folder: Path) -> None:
     )
 
 
-def test_add_a_folder_of_pdfs_ask_and_read_the_cited_page(tmp_path: Path):
+def test_add_a_folder_of_pdfs_ask_and_read_the_cited_page(tmp_path: Path) -> None:
     papers = tmp_path / "papers"
     write_papers(papers)
     start = make_workspace(tmp_path, "momentum-lab")

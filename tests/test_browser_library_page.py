@@ -33,7 +33,7 @@ def write_papers(folder: Path) -> None:
     write_pdf(folder / "scan.pdf", [None, None])
 
 
-def test_import_browse_search_open_a_pdf_and_export_bibtex(tmp_path: Path):
+def test_import_browse_search_open_a_pdf_and_export_bibtex(tmp_path: Path) -> None:
     papers = tmp_path / "papers"
     write_papers(papers)
     before = user_bytes(papers)

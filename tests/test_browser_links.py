@@ -4,11 +4,12 @@ folder never opened in the app is refused until its user types it in."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from bench.app_server import running_app
 from engine.workspace.examples import landing_examples, read_examples
@@ -32,7 +33,9 @@ LAB = ROOT / "examples" / "momentum-lab"
 
 
 @pytest.fixture(scope="module")
-def app(scifact_slice, tmp_path_factory):
+def app(
+    scifact_slice: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[str, Browser]]:
     """The app serving a SciFact workspace by default; each test opens its own session."""
     assert Path(CHROMIUM).is_file(), "Debian chromium is required: apt-get install chromium"
     log = tmp_path_factory.mktemp("links-log") / "streamlit.log"
@@ -57,7 +60,9 @@ def verdict(page: Page):
     return alerts.filter(has_text="ANSWER").or_(alerts.filter(has_text="ABSTAIN"))
 
 
-def test_a_momentum_lab_example_asks_in_momentum_lab_and_a_reload_keeps_it(app):
+def test_a_momentum_lab_example_asks_in_momentum_lab_and_a_reload_keeps_it(
+    app: tuple[str, Browser],
+) -> None:
     url, page = session(app)
     page.goto(url)
     wait_idle(page)
@@ -85,7 +90,7 @@ def test_a_momentum_lab_example_asks_in_momentum_lab_and_a_reload_keeps_it(app):
 
 
 @pytest.mark.parametrize("keys", ["Enter", "Control+Enter"], ids=["enter", "ctrl-enter"])
-def test_enter_asks_and_shift_enter_starts_a_line(app, keys):
+def test_enter_asks_and_shift_enter_starts_a_line(app: tuple[str, Browser], keys: str) -> None:
     url, page = session(app)
     page.goto(f"{url}/ask?ws={LAB}")
     wait_idle(page)
@@ -100,7 +105,9 @@ def test_enter_asks_and_shift_enter_starts_a_line(app, keys):
     assert "q=" in page.url
 
 
-def test_a_citation_opens_the_source_page_marked_and_the_report_downloads(app):
+def test_a_citation_opens_the_source_page_marked_and_the_report_downloads(
+    app: tuple[str, Browser],
+) -> None:
     url, page = session(app)
     page.goto(f"{url}/ask?ws={LAB}")
     wait_idle(page)
@@ -128,7 +135,7 @@ def test_a_citation_opens_the_source_page_marked_and_the_report_downloads(app):
     assert text.startswith("# Synapse Review report") and question in text
 
 
-def test_page_links_look_like_links(app):
+def test_page_links_look_like_links(app: tuple[str, Browser]) -> None:
     url, page = session(app)
     page.goto(f"{url}/audit-dag?ws={LAB}&example=orphan-prose")
     wait_idle(page)
@@ -145,7 +152,9 @@ def test_page_links_look_like_links(app):
 LOOKS = [("light", 1280, 800), ("dark", 1280, 800), ("light", 800, 900), ("dark", 800, 900)]
 
 
-def test_a_link_to_a_folder_never_opened_is_refused_until_typed_in(app, tmp_path):
+def test_a_link_to_a_folder_never_opened_is_refused_until_typed_in(
+    app: tuple[str, Browser], tmp_path: Path
+) -> None:
     theirs = make_workspace(tmp_path, "momentum-lab", name="their-lab").resolve()
     before = user_bytes(theirs)
     crash = "Do momentum crashes occur after market rebounds?"

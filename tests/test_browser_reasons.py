@@ -7,10 +7,11 @@ in both schemes and both sizes, crossed), and leave a full-page screenshot of ea
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from urllib.parse import quote
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from tests.browser_support import (
     ARTIFACTS,
@@ -37,7 +38,7 @@ TYPED_IDS = ["dark-1280", "light-800"]
 
 
 @pytest.fixture(scope="module")
-def app(tmp_path_factory):
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Browser, list[str]]]:
     """One server on the vault for the module; each test opens its own browser context."""
     root = claim_vault(tmp_path_factory.mktemp("reasons"))
     log = tmp_path_factory.mktemp("reasons-log") / "streamlit.log"
@@ -79,7 +80,9 @@ def graph_is_dark(page: Page, holding: str) -> bool:
 
 
 @pytest.mark.parametrize(("scheme", "width", "height"), MISSING_LOOKS, ids=MISSING_IDS)
-def test_the_missing_hop_is_named_and_drawn_red(app, scheme, width, height):
+def test_the_missing_hop_is_named_and_drawn_red(
+    app: tuple[str, Browser, list[str]], scheme: str, width: int, height: int
+) -> None:
     page = asked(app, CLAIM_QUESTION, scheme, width, height)
     banner = page.get_by_test_id("stAlert").filter(has_text="ABSTAIN")
     expect(banner).to_contain_text("ABSTAIN — missing hop.", timeout=30_000)
@@ -106,7 +109,9 @@ def test_the_missing_hop_is_named_and_drawn_red(app, scheme, width, height):
 
 
 @pytest.mark.parametrize(("scheme", "width", "height"), TYPED_LOOKS, ids=TYPED_IDS)
-def test_reasons_use_the_words_the_user_typed(app, scheme, width, height):
+def test_reasons_use_the_words_the_user_typed(
+    app: tuple[str, Browser, list[str]], scheme: str, width: int, height: int
+) -> None:
     page = asked(app, FRAMED, scheme, width, height)
     banner = page.get_by_test_id("stAlert").filter(has_text="ABSTAIN")
     expect(banner).to_contain_text("ABSTAIN — uncovered term.", timeout=30_000)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -31,12 +32,12 @@ def selected_heading(page: Page):
     return page.get_by_test_id("stMarkdown").filter(has_text=re.compile(r"— contradicts —"))
 
 
-def log_lines(root: Path) -> list[dict]:
+def log_lines(root: Path) -> list[dict[str, Any]]:
     text = (root / ".synapse" / "triage.jsonl").read_text()
     return [json.loads(line) for line in text.splitlines()]
 
 
-def test_triage_records_the_pair_the_reviewer_clicked(lab_path: Path, tmp_path: Path):
+def test_triage_records_the_pair_the_reviewer_clicked(lab_path: Path, tmp_path: Path) -> None:
     save_review_overlay(lab_path)
     with app_in_chromium(lab_path, tmp_path / "streamlit.log") as (url, page):
         page.goto(f"{url}/ask")

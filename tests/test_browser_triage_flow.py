@@ -49,7 +49,9 @@ def press(page: Page, key: str) -> None:
     wait_idle(page)
 
 
-def test_keys_reset_and_the_download(lab_path: Path, tmp_path: Path, monkeypatch):
+def test_keys_reset_and_the_download(
+    lab_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("SYNAPSE_REVIEWER", "Ada Lovelace")
     save_review_overlay(lab_path)
     with app_in_chromium(lab_path, tmp_path / "streamlit.log") as (url, page):
@@ -121,7 +123,7 @@ def test_keys_reset_and_the_download(lab_path: Path, tmp_path: Path, monkeypatch
         assert sig["decided_at"].startswith("20") and rows["z-mom-01"]["decision"] == ""
 
 
-def test_the_heatmap_follows_the_dark_theme(lab_path: Path, tmp_path: Path):
+def test_the_heatmap_follows_the_dark_theme(lab_path: Path, tmp_path: Path) -> None:
     save_review_overlay(lab_path)
     with app_in_chromium(lab_path, tmp_path / "streamlit.log") as (url, page):
         page.emulate_media(color_scheme="dark")
@@ -142,7 +144,7 @@ def test_the_heatmap_follows_the_dark_theme(lab_path: Path, tmp_path: Path):
         looks(page, "matrix-heatmap", folder=SHOTS)
 
 
-def test_an_empty_matrix_says_it_needs_practice_notes(lab_path: Path, tmp_path: Path):
+def test_an_empty_matrix_says_it_needs_practice_notes(lab_path: Path, tmp_path: Path) -> None:
     shutil.rmtree(lab_path / ".memory")
     with app_in_chromium(lab_path, tmp_path / "streamlit.log") as (url, page):
         page.goto(f"{url}/ask")

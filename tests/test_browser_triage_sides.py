@@ -34,7 +34,9 @@ def heading(page: Page):
     return page.get_by_test_id("stMarkdown").filter(has_text=re.compile(r"— contradicts —"))
 
 
-def test_practice_wrong_keeps_the_pair_and_the_canon_grounded(lab_path: Path, tmp_path: Path):
+def test_practice_wrong_keeps_the_pair_and_the_canon_grounded(
+    lab_path: Path, tmp_path: Path
+) -> None:
     save_review_overlay(lab_path)
     with app_in_chromium(lab_path, tmp_path / "streamlit.log") as (url, page):
         page.goto(f"{url}/ask")

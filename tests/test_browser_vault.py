@@ -24,7 +24,7 @@ VAULT_LAB = ROOT / "examples" / "vault-lab"
 QUESTION = "Does daily IL-10 administration delay the onset of diabetes in NOD mice?"
 
 
-def test_the_dag_page_cites_author_year_and_the_printed_page(tmp_path: Path):
+def test_the_dag_page_cites_author_year_and_the_printed_page(tmp_path: Path) -> None:
     workspace = make_workspace(tmp_path, "vault-lab")
     # A CSL entry for this copy only: the example itself knows no authors for its abstracts.
     csl = [

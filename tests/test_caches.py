@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -25,7 +26,9 @@ def _opened(root):
     return opened.stats, opened.meaning.stats
 
 
-def test_derived_files_live_in_the_state_folder_and_the_workspace_keeps_its_id(tmp_path):
+def test_derived_files_live_in_the_state_folder_and_the_workspace_keeps_its_id(
+    tmp_path: Path,
+) -> None:
     lab = make_workspace(tmp_path)
     stats, vectors = _opened(lab)
     assert stats.added == 20 and vectors.encoded > 0
@@ -37,7 +40,9 @@ def test_derived_files_live_in_the_state_folder_and_the_workspace_keeps_its_id(t
 
 
 @pytest.mark.parametrize("how", ["moved", "copied"], ids=["moved", "copied"])
-def test_a_moved_or_copied_workspace_starts_from_the_originals_cache(tmp_path, how):
+def test_a_moved_or_copied_workspace_starts_from_the_originals_cache(
+    tmp_path: Path, how: str
+) -> None:
     lab = make_workspace(tmp_path)
     _opened(lab)
     other = tmp_path / "elsewhere"
@@ -53,7 +58,7 @@ def test_a_moved_or_copied_workspace_starts_from_the_originals_cache(tmp_path, h
         assert _opened(lab)[0].removed == 0
 
 
-def test_an_index_left_in_the_workspace_seeds_once_and_is_kept(tmp_path):
+def test_an_index_left_in_the_workspace_seeds_once_and_is_kept(tmp_path: Path) -> None:
     lab = make_workspace(tmp_path)
     _opened(lab)
     legacy = lab / ".synapse"
@@ -75,7 +80,7 @@ def test_an_index_left_in_the_workspace_seeds_once_and_is_kept(tmp_path):
 @pytest.mark.parametrize(
     "written", ["../../etc", "not hex at all", "", "a" * 64], ids=["path", "words", "empty", "long"]
 )
-def test_a_malformed_workspace_id_is_ignored(tmp_path, written):
+def test_a_malformed_workspace_id_is_ignored(tmp_path: Path, written: str) -> None:
     (tmp_path / ".synapse").mkdir()
     (tmp_path / ID_FILE).write_text(written)
     assert workspace_id(tmp_path) == ""

@@ -1,4 +1,5 @@
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 
@@ -6,7 +7,7 @@ from engine.datasets.scifact import labels_path
 from lab.ceiling_offline import held_out_scores, observe
 
 
-def test_every_claim_gets_one_standing_and_answers_are_hits(scifact_slice):
+def test_every_claim_gets_one_standing_and_answers_are_hits(scifact_slice: Path) -> None:
     cases = observe(str(scifact_slice), str(labels_path(scifact_slice)))
     standings = Counter(c.standing for c in cases)
     assert sum(standings.values()) == len(cases)
@@ -22,7 +23,7 @@ def test_every_claim_gets_one_standing_and_answers_are_hits(scifact_slice):
             assert bool(case.best.gaps) == case.standing.endswith("a salient term unmentioned")
 
 
-def test_the_gate_scores_are_out_of_fold_and_deterministic(scifact_slice):
+def test_the_gate_scores_are_out_of_fold_and_deterministic(scifact_slice: Path) -> None:
     cases = observe(str(scifact_slice), str(labels_path(scifact_slice)))
     pool = [c for c in cases if c.best is not None and not c.best.gaps]
     first, second = held_out_scores(pool), held_out_scores(pool)

@@ -1,5 +1,7 @@
 """A matrix cell as a reviewer reads it: the brief as text, names instead of addresses."""
 
+from pathlib import Path
+
 from engine.api import open_workspace
 from engine.review.cell import cell_detail, triage_history
 from engine.review.overlay import OverlayEdge
@@ -13,7 +15,7 @@ EDGE = OverlayEdge(
 )
 
 
-def test_the_brief_reads_as_text_with_names_sentences_and_cue(lab_path):
+def test_the_brief_reads_as_text_with_names_sentences_and_cue(lab_path: Path) -> None:
     opened = open_workspace(lab_path)
     try:
         detail = cell_detail(opened, EDGE)
@@ -31,7 +33,7 @@ def test_the_brief_reads_as_text_with_names_sentences_and_cue(lab_path):
     assert "mem:_memory:exp-2009-backtest" in (detail.brief or "")
 
 
-def test_the_triage_log_names_notes_by_title_and_who_decided(lab_path):
+def test_the_triage_log_names_notes_by_title_and_who_decided(lab_path: Path) -> None:
     record(lab_path, MOM, "confirmed", note="checked", by="Ada")
     opened = open_workspace(lab_path)
     try:

@@ -1,6 +1,7 @@
 """The chat transport under attack: trickling and endless replies, redirects, echoed keys, size."""
 
 import threading
+from typing import Any
 
 import pytest
 
@@ -34,7 +35,7 @@ def config(server: ChatServer, **overrides) -> LLMConfig:
 
 def complete_within_harness(chat: OpenAIChat, *, after_start=None):
     """Run one `complete`; fail the test if it is still running HARNESS_S after `after_start`."""
-    out: dict = {}
+    out: dict[str, Any] = {}
     thread = threading.Thread(target=lambda: out.update(reply=chat.complete(MESSAGES)))
     thread.daemon = True
     thread.start()
@@ -46,13 +47,15 @@ def complete_within_harness(chat: OpenAIChat, *, after_start=None):
 
 
 @NEVER_COMPLETES
-def test_a_reply_that_never_completes_ends_at_the_total_deadline(chat_server, step):
+def test_a_reply_that_never_completes_ends_at_the_total_deadline(
+    chat_server: ChatServer, step
+) -> None:
     chat_server.script(step)
     result = complete_within_harness(OpenAIChat(config(chat_server, timeout_s=1)))
     assert not result.ok and result.error == "endpoint timed out after 1.0 s"
 
 
-def test_a_redirect_to_another_origin_is_not_followed(chat_server):
+def test_a_redirect_to_another_origin_is_not_followed(chat_server: ChatServer) -> None:
     with ChatServer() as elsewhere:
         chat_server.script(redirect(elsewhere.base_url + "/chat/completions"))
         result = OpenAIChat(config(chat_server)).complete(MESSAGES)
@@ -61,27 +64,27 @@ def test_a_redirect_to_another_origin_is_not_followed(chat_server):
 
 
 @pytest.mark.parametrize("code", [301, 302, 307, 308])
-def test_a_same_origin_redirect_is_followed(chat_server, code):
+def test_a_same_origin_redirect_is_followed(chat_server: ChatServer, code: int) -> None:
     chat_server.script(redirect("/v1/chat/completions?moved=1", code), reply('{"ok": 1}'))
     result = OpenAIChat(config(chat_server)).complete(MESSAGES)
     assert result.ok and result.text == '{"ok": 1}'
     assert [r.path for r in chat_server.chat_requests][-1] == "/v1/chat/completions?moved=1"
 
 
-def test_redirect_loops_end(chat_server):
+def test_redirect_loops_end(chat_server: ChatServer) -> None:
     chat_server.script(redirect("/v1/chat/completions"))
     result = OpenAIChat(config(chat_server)).complete(MESSAGES)
     assert not result.ok and "redirected more than" in result.error
 
 
-def test_a_reply_repeating_the_key_comes_back_redacted(chat_server):
+def test_a_reply_repeating_the_key_comes_back_redacted(chat_server: ChatServer) -> None:
     chat_server.script(echo_key())
     result = OpenAIChat(config(chat_server)).complete(MESSAGES)
     assert result.ok and KEY not in result.text
     assert result.text == '{"answer": "the key is [redacted]"}'
 
 
-def test_an_oversized_reply_is_refused_before_parsing(chat_server):
+def test_an_oversized_reply_is_refused_before_parsing(chat_server: ChatServer) -> None:
     chat_server.script(reply("x" * 50_000))
     result = OpenAIChat(config(chat_server, max_reply_bytes=10_000)).complete(MESSAGES)
     assert not result.ok and result.error == (
@@ -89,13 +92,13 @@ def test_an_oversized_reply_is_refused_before_parsing(chat_server):
     )
 
 
-def test_an_oversized_endless_stream_is_cut_at_the_cap(chat_server):
+def test_an_oversized_endless_stream_is_cut_at_the_cap(chat_server: ChatServer) -> None:
     chat_server.script(stream_forever(0.0))
     result = complete_within_harness(OpenAIChat(config(chat_server, max_reply_bytes=20_000)))
     assert not result.ok and "larger than 20,000 bytes" in result.error
 
 
-def test_a_deeply_nested_reply_is_a_labelled_failure(chat_server):
+def test_a_deeply_nested_reply_is_a_labelled_failure(chat_server: ChatServer) -> None:
     chat_server.script(reply("[" * 100_000))
     nested = '{"choices": ' + "[" * 5000 + "]" * 5000 + "}"
     chat_server.script(status(200, nested))
@@ -106,7 +109,9 @@ def test_a_deeply_nested_reply_is_a_labelled_failure(chat_server):
 
 
 @NEVER_COMPLETES
-def test_cancelling_ends_a_call_in_progress_long_before_its_deadline(chat_server, step):
+def test_cancelling_ends_a_call_in_progress_long_before_its_deadline(
+    chat_server: ChatServer, step
+) -> None:
     chat_server.script(step)
     cancel = threading.Event()
 
@@ -119,7 +124,7 @@ def test_cancelling_ends_a_call_in_progress_long_before_its_deadline(chat_server
     assert not result.ok and result.error == CANCELLED
 
 
-def test_a_cancelled_chat_sends_nothing(chat_server):
+def test_a_cancelled_chat_sends_nothing(chat_server: ChatServer) -> None:
     chat_server.script(reply('{"answer": "yes"}'))
     cancel = threading.Event()
     cancel.set()

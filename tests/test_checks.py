@@ -55,7 +55,7 @@ CASES = [
 @pytest.mark.parametrize(
     ("quote", "fit", "words", "label"), CASES, ids=["whole", "typo", "inside", "across", "absent"]
 )
-def test_each_check_says_what_it_found(quote, fit, words, label):
+def test_each_check_says_what_it_found(quote: str, fit: Fit | None, words: str, label: str) -> None:
     run = routed(quote)
     check = run.decision.verifier_results["zk:t:n1"]
     assert check.fit is fit
@@ -64,7 +64,7 @@ def test_each_check_says_what_it_found(quote, fit, words, label):
     assert words in claim_rows(run)[0]["verifiers"][0]
 
 
-def test_a_quote_found_inside_a_longer_sentence_is_never_called_not_found():
+def test_a_quote_found_inside_a_longer_sentence_is_never_called_not_found() -> None:
     run = routed("vitamin D supplements reduced hip fractures by a third.")
     said = summary(run)
     assert "not found" not in said and "not found" not in headline(run)
@@ -75,7 +75,7 @@ def test_a_quote_found_inside_a_longer_sentence_is_never_called_not_found():
     assert confirmed_words(check, True) == "none: the quote is found, but inside a longer sentence"
 
 
-def test_a_claim_that_differs_from_a_whole_quote_is_still_not_found_word_for_word():
+def test_a_claim_that_differs_from_a_whole_quote_is_still_not_found_word_for_word() -> None:
     run = routed("Falls were unchanged.", claim="Falls were much reduced.")
     assert "is not found word for word in what it cites" in summary(run)
     assert headline(run) == "not found word for word"

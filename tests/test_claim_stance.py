@@ -30,21 +30,23 @@ ART = "Antiretroviral therapy is associated with a reduction in tuberculosis inc
     ],
     ids=["opposite-direction", "same-direction", "no-cue"],
 )
-def test_a_stance_needs_an_explicit_cue(claim, evidence, relation, cue_words):
+def test_a_stance_needs_an_explicit_cue(
+    claim: str, evidence: list[str], relation: StanceRelation, cue_words: tuple[str, ...]
+) -> None:
     stance = stance_toward(claim, evidence)
     assert stance.relation is relation
     assert all(word in stance.phrase for word in cue_words)
     assert stance.evidence == evidence[0]
 
 
-def test_a_contradicting_sentence_outranks_a_neutral_one():
+def test_a_contradicting_sentence_outranks_a_neutral_one() -> None:
     neutral = "We reviewed studies of antiretroviral therapy and tuberculosis in adults."
     claim = "Antiretroviral therapy increases tuberculosis incidence."
     stance = stance_toward(claim, [neutral, ART])
     assert stance.relation is StanceRelation.CONTRADICTS and stance.evidence == ART
 
 
-def test_no_evidence_no_stance():
+def test_no_evidence_no_stance() -> None:
     assert stance_toward("Antiretroviral therapy increases tuberculosis.", ["", "  "]) is None
 
 
@@ -69,5 +71,7 @@ FLIP = Cue(CueShape.DIRECTION, "effectiveness", "impairment")
         "neither",
     ],
 )
-def test_a_stance_reads_the_relation_words_its_cue_is_on(relation, cue, words, read):
+def test_a_stance_reads_the_relation_words_its_cue_is_on(
+    relation: StanceRelation, cue: Cue, words: tuple[str, ...], read: tuple[str, ...]
+) -> None:
     assert read_by(Stance(relation, cue, 0.9), words) == read

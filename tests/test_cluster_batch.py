@@ -9,7 +9,9 @@ interrupted `--out` file end in the serial output or a named, skipped line.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,13 +24,13 @@ PAYLOADS = sorted((EXAMPLES / "payloads").glob("*.json"))
 
 
 @pytest.fixture(scope="module")
-def cluster():
+def cluster() -> Iterator[str]:
     with two_workers() as address:
         yield address
 
 
 @pytest.fixture
-def questions(tmp_path, lab_questions) -> Path:
+def questions(tmp_path: Path, lab_questions: list[dict[str, Any]]) -> Path:
     """The lab's questions, a malformed line and an over-long question among them."""
     rows = [json.dumps(q) for q in lab_questions]
     rows[2:2] = ["not json", json.dumps({"id": "long", "question": "why " * 600})]
@@ -38,7 +40,7 @@ def questions(tmp_path, lab_questions) -> Path:
 
 
 @pytest.fixture
-def payloads(tmp_path) -> Path:
+def payloads(tmp_path: Path) -> Path:
     """Every example payload, one a line, then a malformed line and a cyclic DAG."""
     rows = [json.dumps(json.loads(p.read_text())["payload"]) for p in PAYLOADS]
     rows += ["{not json", json.dumps({"dag": None})]
@@ -47,7 +49,9 @@ def payloads(tmp_path) -> Path:
     return path
 
 
-def test_ask_batch_on_the_cluster_prints_the_serial_lines(cluster, lab_path, questions):
+def test_ask_batch_on_the_cluster_prints_the_serial_lines(
+    cluster: str, lab_path: Path, questions: Path
+) -> None:
     serial = bounded("ask", "--batch", questions, "--workspace", lab_path)
     spread = bounded("ask", "--batch", questions, "--workspace", lab_path, "--cluster", cluster)
     assert spread.code == serial.code == 2
@@ -58,7 +62,9 @@ def test_ask_batch_on_the_cluster_prints_the_serial_lines(cluster, lab_path, que
 
 
 @pytest.mark.parametrize("where", ["tcp", "local"], ids=["scheduler-address", "local-cluster"])
-def test_route_batch_on_the_cluster_is_byte_identical(cluster, payloads, where):
+def test_route_batch_on_the_cluster_is_byte_identical(
+    cluster: str, payloads: Path, where: str
+) -> None:
     serial = bounded("route", "--batch", payloads, "--workspace", EXAMPLES / "momentum-lab")
     spec = cluster if where == "tcp" else "local"
     spread = bounded(
@@ -72,7 +78,7 @@ def test_route_batch_on_the_cluster_is_byte_identical(cluster, payloads, where):
     assert {row.get("label") for row in rows[:-2]} >= {"ANSWER", "ABSTAIN", "HEDGED ANSWER"}
 
 
-def test_overlay_built_on_the_cluster_is_the_serial_overlay(cluster, tmp_path):
+def test_overlay_built_on_the_cluster_is_the_serial_overlay(cluster: str, tmp_path: Path) -> None:
     saved = []
     for args in ((), ("--cluster", cluster)):
         workspace = make_workspace(tmp_path / str(len(saved)))
@@ -83,7 +89,7 @@ def test_overlay_built_on_the_cluster_is_the_serial_overlay(cluster, tmp_path):
     assert json.loads(saved[0])["counts"]["kept"] >= 1
 
 
-def test_eval_scifact_on_the_cluster_scores_the_same(cluster, scifact_slice):
+def test_eval_scifact_on_the_cluster_scores_the_same(cluster: str, scifact_slice: Path) -> None:
     args = ("eval", "scifact", "--workspace", scifact_slice, "--claims", labels_path(scifact_slice))
     serial = bounded(*args, "--limit", "24")
     spread = bounded(*args, "--limit", "24", "--cluster", cluster)
@@ -94,8 +100,8 @@ def test_eval_scifact_on_the_cluster_scores_the_same(cluster, scifact_slice):
 
 
 def test_a_worker_killed_mid_task_is_retried_and_the_output_is_unchanged(
-    cluster, payloads, tmp_path
-):
+    cluster: str, payloads: Path, tmp_path: Path
+) -> None:
     serial = bounded("route", "--batch", payloads)
     with faults(cluster, tmp_path / "faults") as folder:
         (folder / "line 3.once").touch()
@@ -104,7 +110,9 @@ def test_a_worker_killed_mid_task_is_retried_and_the_output_is_unchanged(
     assert (spread.code, spread.out) == (serial.code, serial.out)
 
 
-def test_a_poison_line_is_named_skipped_and_the_rest_answered(cluster, payloads, tmp_path):
+def test_a_poison_line_is_named_skipped_and_the_rest_answered(
+    cluster: str, payloads: Path, tmp_path: Path
+) -> None:
     serial = lines(bounded("route", "--batch", payloads).out)
     with faults(cluster, tmp_path / "faults") as folder:
         (folder / "line 2").touch()
@@ -120,8 +128,8 @@ def test_a_poison_line_is_named_skipped_and_the_rest_answered(cluster, payloads,
 
 
 def test_an_interrupted_out_file_is_finished_by_the_next_run(
-    cluster, lab_path, questions, tmp_path
-):
+    cluster: str, lab_path: Path, questions: Path, tmp_path: Path
+) -> None:
     whole = tmp_path / "whole.jsonl"
     assert bounded("ask", "--batch", questions, "--workspace", lab_path, "--out", whole).code == 2
     out = tmp_path / "answers.jsonl"
@@ -136,7 +144,9 @@ def test_an_interrupted_out_file_is_finished_by_the_next_run(
     assert again.code == 2  # the malformed line an earlier run wrote still counts
 
 
-def test_an_out_file_of_another_batch_is_refused(lab_path, questions, tmp_path):
+def test_an_out_file_of_another_batch_is_refused(
+    lab_path: Path, questions: Path, tmp_path: Path
+) -> None:
     out = tmp_path / "other.jsonl"
     out.write_text(json.dumps({"id": "someone-else", "decision": {}}) + "\n")
     done = bounded("ask", "--batch", questions, "--workspace", lab_path, "--out", out)
@@ -153,6 +163,6 @@ def test_an_out_file_of_another_batch_is_refused(lab_path, questions, tmp_path):
     ],
     ids=["no-port", "no-scheme", "single-question"],
 )
-def test_unusable_cluster_arguments_exit_2_with_one_line(argv):
+def test_unusable_cluster_arguments_exit_2_with_one_line(argv: tuple[str, ...]) -> None:
     done = bounded(*argv)
     assert done.code == 2 and "error:" in done.err

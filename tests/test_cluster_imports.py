@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import json
 import signal
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,13 +34,13 @@ def pages(n: int) -> list[list[str]]:
 
 
 @pytest.fixture(scope="module")
-def cluster():
+def cluster() -> Iterator[str]:
     with two_workers() as address:
         yield address
 
 
 @pytest.fixture
-def papers(tmp_path):
+def papers(tmp_path: Path) -> Path:
     folder = tmp_path / "papers"
     for n in range(6):
         write_pdf(folder / f"paper{n}.pdf", pages(n))
@@ -49,11 +52,13 @@ def add(papers, workspace, *args):
     return bounded("sources", "add", papers, "--workspace", workspace, *args)
 
 
-def items(workspace) -> list[dict]:
+def items(workspace) -> list[dict[str, Any]]:
     return json.loads((workspace / REPORT).read_text())["items"]
 
 
-def test_sources_add_on_the_cluster_writes_the_serial_files(cluster, papers, tmp_path):
+def test_sources_add_on_the_cluster_writes_the_serial_files(
+    cluster: str, papers: Path, tmp_path: Path
+) -> None:
     serial = add(papers, tmp_path / "serial")
     spread = add(papers, tmp_path / "spread", "--cluster", cluster)
     assert spread.code == serial.code == 0
@@ -62,7 +67,7 @@ def test_sources_add_on_the_cluster_writes_the_serial_files(cluster, papers, tmp
     assert len(list((tmp_path / "spread/sources").glob("*.txt"))) == 6
 
 
-def test_import_zotero_on_the_cluster_writes_the_serial_files(cluster, tmp_path):
+def test_import_zotero_on_the_cluster_writes_the_serial_files(cluster: str, tmp_path: Path) -> None:
     papers = [
         Paper(
             key=f"K{n:07d}",
@@ -89,7 +94,7 @@ def test_import_zotero_on_the_cluster_writes_the_serial_files(cluster, tmp_path)
     assert sum(name.endswith(".abstract.txt") for name in texts) == 7  # every abstract
 
 
-def test_a_poison_pdf_is_named_and_skipped(cluster, papers, tmp_path):
+def test_a_poison_pdf_is_named_and_skipped(cluster: str, papers: Path, tmp_path: Path) -> None:
     serial = add(papers, tmp_path / "serial")
     with faults(cluster, tmp_path / "faults") as folder:
         (folder / "paper2.pdf").touch()
@@ -105,8 +110,8 @@ def test_a_poison_pdf_is_named_and_skipped(cluster, papers, tmp_path):
 
 
 def test_a_killed_client_leaves_whole_files_and_the_rerun_reads_only_the_rest(
-    cluster, papers, tmp_path
-):
+    cluster: str, papers: Path, tmp_path: Path
+) -> None:
     add(papers, tmp_path / "serial")
     serial = tree(tmp_path / "serial/sources")
     good = (papers / "paper3.pdf").read_bytes()

@@ -1,3 +1,5 @@
+from pathlib import Path
+
 import pytest
 
 from engine.api import answer, open_workspace, review_edges
@@ -40,7 +42,9 @@ def _set_contest(root, value: str) -> None:
     ],
     ids=["no-file", "empty", "confirmed", "unreviewed"],
 )
-def test_the_contest_setting_defaults_to_confirmed(tmp_path, text, expected):
+def test_the_contest_setting_defaults_to_confirmed(
+    tmp_path: Path, text: str | None, expected: ContestScope
+) -> None:
     if text is not None:
         (tmp_path / "workspace.toml").write_text(text)
     assert contest_scope(tmp_path) is expected
@@ -58,13 +62,13 @@ def test_the_contest_setting_defaults_to_confirmed(tmp_path, text, expected):
     ],
     ids=["unknown-value", "not-a-string", "broken-toml"],
 )
-def test_a_bad_contest_setting_is_a_clear_error(tmp_path, text, message):
+def test_a_bad_contest_setting_is_a_clear_error(tmp_path: Path, text: str, message: str) -> None:
     (tmp_path / "workspace.toml").write_text(text)
     with pytest.raises(ConfigError, match=message):
         contest_scope(tmp_path)
 
 
-def test_review_states_follow_the_triage_log():
+def test_review_states_follow_the_triage_log() -> None:
     keys = [EdgeKey(f"m{i}", "lab", f"n{i}") for i in range(4)]
     overlay = Overlay("t", "offline", {}, {}, 0.0, tuple(_contradiction(k) for k in keys[:3]))
     decisions = {
@@ -81,7 +85,9 @@ def test_review_states_follow_the_triage_log():
     assert [c.contests for c in trusting] == [True, True, True]
 
 
-def test_an_unreviewed_contradiction_is_disclosed_but_does_not_contest_by_default(lab_path):
+def test_an_unreviewed_contradiction_is_disclosed_but_does_not_contest_by_default(
+    lab_path: Path,
+) -> None:
     save_overlay(lab_path, Overlay("t", "offline", {}, {}, 0.0, (_contradiction(MOM),)))
     opened = open_workspace(lab_path)
     try:
@@ -102,7 +108,7 @@ def test_an_unreviewed_contradiction_is_disclosed_but_does_not_contest_by_defaul
     assert data["contests"]["items"][0]["contests"] is False
 
 
-def test_under_the_unreviewed_setting_the_same_edge_contests(lab_path):
+def test_under_the_unreviewed_setting_the_same_edge_contests(lab_path: Path) -> None:
     save_overlay(lab_path, Overlay("t", "offline", {}, {}, 0.0, (_contradiction(MOM),)))
     _set_contest(lab_path, '"unreviewed"')
     opened = open_workspace(lab_path)
@@ -125,7 +131,9 @@ def test_under_the_unreviewed_setting_the_same_edge_contests(lab_path):
     ],
     ids=["confirmed-contests", "follow-up-only-disclosed", "dismissed-gone"],
 )
-def test_a_triage_decision_changes_the_answer_and_its_stamp(lab_path, decision, label, disclosed):
+def test_a_triage_decision_changes_the_answer_and_its_stamp(
+    lab_path: Path, decision: TriageDecision, label: str, disclosed: str | None
+) -> None:
     save_overlay(lab_path, Overlay("t", "offline", {}, {}, 0.0, (_contradiction(MOM),)))
     opened = open_workspace(lab_path)
     try:
@@ -140,7 +148,7 @@ def test_a_triage_decision_changes_the_answer_and_its_stamp(lab_path, decision, 
     assert states == ([disclosed] if disclosed else [])
 
 
-def test_review_scope_reads_the_workspace(lab_path):
+def test_review_scope_reads_the_workspace(lab_path: Path) -> None:
     save_overlay(lab_path, Overlay("t", "offline", {}, {}, 0.0, (_contradiction(MOM),)))
     scope = review_scope(lab_path)
     assert scope.scope is ContestScope.CONFIRMED and scope.edges() == []

@@ -24,7 +24,7 @@ def terms(question: str) -> QuestionTerms:
     return QuestionTerms(question, rarity, notes=NOTES)
 
 
-def test_the_topic_an_answer_never_mentions_is_the_blocking_gap():
+def test_the_topic_an_answer_never_mentions_is_the_blocking_gap() -> None:
     report = terms("Vitamin D deficiency increases the risk of tuberculosis.").measure(
         ["Vitamin D insufficiency and deficiency increase the risk of skeletal fractures."]
     )
@@ -34,14 +34,14 @@ def test_the_topic_an_answer_never_mentions_is_the_blocking_gap():
     assert report.to_dict()["uncovered"] == ["tuberculosis"]
 
 
-def test_an_answer_that_mentions_every_salient_term_has_no_gap():
+def test_an_answer_that_mentions_every_salient_term_has_no_gap() -> None:
     report = terms("Vitamin D deficiency increases the risk of tuberculosis.").measure(
         ["Deficient vitamin D raises tuberculosis risk."]
     )
     assert report.blocking_count == 0
 
 
-def test_common_words_are_not_salient():
+def test_common_words_are_not_salient() -> None:
     salient = terms("Vitamin D deficiency increases the risk of tuberculosis.").salient
     assert "tuberculosis" in salient and "increase" not in salient and "risk" not in salient
 
@@ -55,7 +55,7 @@ def test_common_words_are_not_salient():
     ],
     ids=["knowledge-base", "is-it-true", "tell-me"],
 )
-def test_question_framing_is_not_content(question, words):
+def test_question_framing_is_not_content(question: str, words: list[str]) -> None:
     assert question_words(question) == words
 
 
@@ -71,12 +71,12 @@ def test_question_framing_is_not_content(question, words):
     ],
     ids=["tb", "deficien", "increase", "irregular", "different", "numbers"],
 )
-def test_mentions_by_stem(a, b, same):
+def test_mentions_by_stem(a: str, b: str, same: bool) -> None:
     question = QuestionTerms(a, lambda ws: dict.fromkeys(ws, 9.0), notes=NOTES)
     assert (question.measure([b]).blocking_count == 0) is same, (mention_stem(a), mention_stem(b))
 
 
-def test_an_empty_workspace_blocks_nothing():
+def test_an_empty_workspace_blocks_nothing() -> None:
     question = QuestionTerms("tuberculosis", lambda ws: dict.fromkeys(ws, 0.0), notes=0)
     assert question.measure([""]).blocking_count == 0
 
@@ -120,13 +120,15 @@ def spelled(question: str, **rules) -> QuestionTerms:
         "undefined-acronym",
     ],
 )
-def test_spelling_rules_cover_only_what_the_question_means(question, text, covered):
+def test_spelling_rules_cover_only_what_the_question_means(
+    question: str, text: str, covered: bool
+) -> None:
     report = spelled(question).measure([text])
     assert (report.blocking_count == 0) is covered, report.to_dict()
     assert len(report.uncovered) <= 1, "only the word under test may be uncovered"
 
 
-def test_without_an_index_or_with_the_rules_off_only_stems_count():
+def test_without_an_index_or_with_the_rules_off_only_stems_count() -> None:
     off = {"correct_unseen": False, "compounds": False, "acronyms": AcronymRule.OFF}
     assert spelled("the coavtivator", **off).measure(["the coactivator"]).uncovered
     unknown = QuestionTerms("the coavtivator", lambda ws: {w: 9.0 for w in ws}, notes=NOTES)
@@ -134,12 +136,12 @@ def test_without_an_index_or_with_the_rules_off_only_stems_count():
     assert unknown.measure(["the coactivator"]).uncovered == ("coavtivator",)
 
 
-def test_an_undefined_acronym_may_be_spelled_out_only_when_asked():
+def test_an_undefined_acronym_may_be_spelled_out_only_when_asked() -> None:
     question = spelled("DBP fell", acronyms=AcronymRule.ANY)
     assert question.measure(["diastolic blood pressure fell"]).blocking_count == 0
 
 
-def test_a_word_whose_stem_is_a_corpus_word_is_not_corrected():
+def test_a_word_whose_stem_is_a_corpus_word_is_not_corrected() -> None:
     known = {"tumour", "tumoral", "cell"}.__contains__
     question = QuestionTerms(
         "tumoural cells", lambda ws: {w: 9.0 for w in ws}, notes=NOTES, known=known
@@ -171,7 +173,9 @@ def test_a_word_whose_stem_is_a_corpus_word_is_not_corrected():
         "opposite-direction",
     ],
 )
-def test_a_relation_said_only_in_other_words_is_left_to_the_stance(question, text, related):
+def test_a_relation_said_only_in_other_words_is_left_to_the_stance(
+    question: str, text: str, related: tuple[str, ...]
+) -> None:
     report = terms(question).measure([text])
     assert report.related == related, report.to_dict()
     assert report.unmentioned == ()

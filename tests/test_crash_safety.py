@@ -99,7 +99,9 @@ build_overlay(open_workspace(root), typer="slow", progress=progress, typers=type
 
 
 @pytest.mark.parametrize("stop", ["while-typing", "before-rename"], ids=str)
-def test_a_killed_overlay_build_leaves_the_previous_file(lab_path, tmp_path, stop):
+def test_a_killed_overlay_build_leaves_the_previous_file(
+    lab_path: Path, tmp_path: Path, stop: str
+) -> None:
     opened = open_workspace(lab_path)
     built = build_overlay(opened)
     opened.close()
@@ -177,7 +179,7 @@ def top(index: Index, query: str) -> str | None:
 
 
 @pytest.fixture
-def indexed(tmp_path) -> Path:
+def indexed(tmp_path: Path) -> Path:
     """A workspace of NOTES indexed notes, then changed on disk: NEW new, 50 edited, 50 gone."""
     root = tmp_path / "ws"
     write_notes(root, range(NOTES), "old")
@@ -191,7 +193,9 @@ def indexed(tmp_path) -> Path:
 
 
 @pytest.mark.parametrize("stop", [1000, 0], ids=["parked-after-1000-inserts", "free-running"])
-def test_a_killed_index_update_rolls_back_and_the_next_update_catches_up(indexed, tmp_path, stop):
+def test_a_killed_index_update_rolls_back_and_the_next_update_catches_up(
+    indexed: Path, tmp_path: Path, stop: int
+) -> None:
     marker = tmp_path / "marker"
     wal = Path(f"{index_path(indexed)}-wal")
     with child(INDEX_CHILD, indexed, marker, stop) as proc:
@@ -223,7 +227,7 @@ def test_a_killed_index_update_rolls_back_and_the_next_update_catches_up(indexed
 @pytest.mark.parametrize(
     "keep", [0, 100, 0.5, -4096], ids=["empty", "header-cut", "half", "last-page-cut"]
 )
-def test_a_truncated_index_file_is_rebuilt(indexed, keep):
+def test_a_truncated_index_file_is_rebuilt(indexed: Path, keep: float) -> None:
     db = index_path(indexed)
     data = db.read_bytes()
     db.write_bytes(data[: int(len(data) * keep) if isinstance(keep, float) else keep])
@@ -234,7 +238,7 @@ def test_a_truncated_index_file_is_rebuilt(indexed, keep):
         assert top(index, "new2100") == "zk:bulk:n2100"
 
 
-def test_a_garbage_index_file_is_rebuilt(indexed):
+def test_a_garbage_index_file_is_rebuilt(indexed: Path) -> None:
     db = index_path(indexed)
     db.write_bytes(os.urandom(db.stat().st_size))
     with Index.open(indexed) as index:
@@ -272,7 +276,9 @@ def log_lines(root: Path) -> int:
 
 
 @pytest.mark.parametrize("tear", [False, True], ids=["as-killed", "tail-torn-after"])
-def test_a_killed_triage_writer_leaves_whole_lines_and_the_next_record_is_clean(tmp_path, tear):
+def test_a_killed_triage_writer_leaves_whole_lines_and_the_next_record_is_clean(
+    tmp_path: Path, tear: bool
+) -> None:
     with child(TRIAGE_CHILD, tmp_path, "w", 0) as proc:
         wait_for(lambda: log_lines(tmp_path) >= 100, "100 decisions in the log")
         acknowledged = [int(line) for line in kill9(proc).split()]
@@ -302,7 +308,7 @@ def test_a_killed_triage_writer_leaves_whole_lines_and_the_next_record_is_clean(
     assert len(read.problems) == torn
 
 
-def test_two_writers_started_together_lose_nothing(tmp_path):
+def test_two_writers_started_together_lose_nothing(tmp_path: Path) -> None:
     go = tmp_path / "go"
     with (
         child(TRIAGE_CHILD, tmp_path, "a", 200, go) as first,

@@ -1,5 +1,7 @@
 """Deductions compare like with like: one frame, magnitudes in one unit, signs as displayed."""
 
+from typing import Any
+
 import pytest
 
 from engine.api import route_payload
@@ -10,7 +12,7 @@ SPEC = ("Momentum earned 1.2% a month.", "Reversal earned 0.4% a month.")
 SIGNED = ("Reversal earned \u2212 1.2% a month.", "Momentum earned 0.4% a month.")
 
 
-def compared(text: str, premises: tuple[str, str]) -> dict:
+def compared(text: str, premises: tuple[str, str]) -> dict[str, Any]:
     """A deduction resting on two quoted premises, each citing its own note."""
     refs = (A1, A2)
     claims = [
@@ -54,11 +56,14 @@ UNLIKE = {
               ("Momentum earned 1.2% a month.", "Reversal earned 0.4% a year."), Unlike.UNITS),
     "spaced-sign": ("Reversal earned more than momentum.", SIGNED, Unlike.DOES_NOT_HOLD),
     "spaced-sign-arithmetic": ("1.2% > 0.4%.", SIGNED, Unlike.NO_COMPARISON),
+    "not-finite": ("Momentum earned more than reversal.",
+                   ("Momentum earned infinity a month.", "Reversal earned 0.4 a month."),
+                   Unlike.NO_COMPARISON),
 }  # fmt: skip
 
 
 @pytest.mark.parametrize(("text", "premises", "why"), UNLIKE.values(), ids=UNLIKE.keys())
-def test_unlike_premises_prove_nothing(text, premises, why):
+def test_unlike_premises_prove_nothing(text: str, premises: tuple[str, str], why: Unlike) -> None:
     out = route_payload(compared(text, premises))
     assert out["label"] != "ANSWER", out["detail"]
     assert out["claims"]["d1"]["unproven"] == why.value
@@ -74,6 +79,6 @@ LIKE = {
 
 
 @pytest.mark.parametrize(("text", "premises"), LIKE.values(), ids=LIKE.keys())
-def test_like_premises_still_prove_the_comparison(text, premises):
+def test_like_premises_still_prove_the_comparison(text: str, premises: tuple[str, str]) -> None:
     out = route_payload(compared(text, premises))
     assert (out["label"], out["claims"]["d1"]["unproven"]) == ("ANSWER", None), out["detail"]

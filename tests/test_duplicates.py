@@ -4,6 +4,7 @@ text) and keep every paper."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -22,7 +23,7 @@ def _add(workspace, *paths):
     return invoke("sources", "add", *map(str, paths), "--workspace", str(workspace))
 
 
-def test_the_same_pdf_under_two_names_is_reported_and_both_are_kept(tmp_path):
+def test_the_same_pdf_under_two_names_is_reported_and_both_are_kept(tmp_path: Path) -> None:
     folder = tmp_path / "papers"
     write_pdf(folder / "okafor2019.pdf", TRIAL)
     write_pdf(folder / "okafor2019-copy.pdf", TRIAL)
@@ -41,7 +42,7 @@ def test_the_same_pdf_under_two_names_is_reported_and_both_are_kept(tmp_path):
     }
 
 
-def test_a_pdf_whose_text_a_source_file_already_holds_is_reported(tmp_path):
+def test_a_pdf_whose_text_a_source_file_already_holds_is_reported(tmp_path: Path) -> None:
     first = _add(tmp_path / "ws", write_pdf(tmp_path / "okafor2019.pdf", TRIAL))
     assert json.loads(first.out)["duplicates"] == []
     text = (tmp_path / "ws" / "sources" / "okafor2019.txt").read_text("utf-8")
@@ -62,7 +63,9 @@ def test_a_pdf_whose_text_a_source_file_already_holds_is_reported(tmp_path):
     ],
     ids=["same-title-and-year", "another-year", "another-title"],
 )
-def test_pdfs_with_one_title_and_year_are_reported(tmp_path, name, title, reported):
+def test_pdfs_with_one_title_and_year_are_reported(
+    tmp_path: Path, name: str, title: str, reported: bool
+) -> None:
     first = write_pdf(tmp_path / "Okafor 2019 preprint.pdf", TRIAL, title="Statins in the liver")
     # The published version's text differs from the preprint's; only its title and year agree.
     second = write_pdf(tmp_path / f"{name}.pdf", [*TRIAL, ["Erratum follows."]], title=title)
@@ -73,7 +76,7 @@ def test_pdfs_with_one_title_and_year_are_reported(tmp_path, name, title, report
     assert json.loads(done.out)["duplicates"] == expected
 
 
-def test_pages_without_text_are_no_duplicates(tmp_path):
+def test_pages_without_text_are_no_duplicates(tmp_path: Path) -> None:
     done = _add(
         tmp_path / "ws",
         write_pdf(tmp_path / "a.pdf", [None]),
@@ -82,7 +85,7 @@ def test_pages_without_text_are_no_duplicates(tmp_path):
     assert json.loads(done.out)["duplicates"] == []
 
 
-def _library(tmp_path):
+def _library(tmp_path: Path):
     papers = [
         Paper("ITEM0001", "Statins in the liver", AUTHORS, "2019", pages=TRIAL,
               fields={"DOI": "10.1000/Liver.1"}),
@@ -99,7 +102,9 @@ def _library(tmp_path):
     return build_library(tmp_path / "Zotero", papers)
 
 
-def test_import_zotero_reports_each_kind_of_duplicate_and_imports_every_item(tmp_path):
+def test_import_zotero_reports_each_kind_of_duplicate_and_imports_every_item(
+    tmp_path: Path,
+) -> None:
     report = import_zotero(_library(tmp_path), tmp_path / "ws")
     assert report.items == 6 and report.notes_written == 6
     found = {d.keys: [b.value for b in d.bases] for d in report.duplicates}
@@ -114,7 +119,7 @@ def test_import_zotero_reports_each_kind_of_duplicate_and_imports_every_item(tmp
     }
 
 
-def test_import_zotero_prints_the_duplicates(tmp_path):
+def test_import_zotero_prints_the_duplicates(tmp_path: Path) -> None:
     done = invoke(
         "import", "zotero", "--data-dir", _library(tmp_path), "--workspace", tmp_path / "ws"
     )

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
-from engine.api import ask, open_workspace
-from engine.models.encoder import load_encoder
+from engine.api import OpenWorkspace, ask, open_workspace
+from engine.models.encoder import Encoder, load_encoder
 from engine.workspace.caches import VECTORS_DIR, ready, vectors_path
 from engine.workspace.embeddings import (
     MAGIC,
@@ -25,8 +27,10 @@ QUESTION = "Did momentum returns survive transaction costs?"
 
 
 @pytest.fixture(scope="module")
-def minilm():
-    return load_encoder("minilm").encoder
+def minilm() -> Encoder:
+    encoder = load_encoder("minilm").encoder
+    assert encoder is not None
+    return encoder
 
 
 def _file(root):
@@ -37,7 +41,9 @@ def _header_size(raw: bytes) -> int:
     return len(MAGIC) + 4 + int.from_bytes(raw[len(MAGIC) : len(MAGIC) + 4], "little")
 
 
-def test_every_sentence_is_encoded_once_and_kept_for_the_next_open(lab_path, minilm):
+def test_every_sentence_is_encoded_once_and_kept_for_the_next_open(
+    lab_path: Path, minilm: Encoder
+) -> None:
     workspace = load_workspace(lab_path)
     wanted = {text_key(t) for n in workspace.notes.values() for t in note_sentences(n)}
     _, first = refresh(lab_path, workspace.notes.values(), minilm)
@@ -47,7 +53,7 @@ def test_every_sentence_is_encoded_once_and_kept_for_the_next_open(lab_path, min
     assert len(again) == len(wanted)
 
 
-def test_an_edited_note_costs_only_its_new_sentences(lab_path, minilm):
+def test_an_edited_note_costs_only_its_new_sentences(lab_path: Path, minilm: Encoder) -> None:
     workspace = load_workspace(lab_path)
     refresh(lab_path, workspace.notes.values(), minilm)
     note = next(n for n in workspace.notes.values() if n.path.startswith(".zettelkasten"))
@@ -57,7 +63,7 @@ def test_an_edited_note_costs_only_its_new_sentences(lab_path, minilm):
     assert stats.encoded == 1 and stats.saved
 
 
-def test_a_removed_note_takes_its_sentences_out(lab_path, minilm):
+def test_a_removed_note_takes_its_sentences_out(lab_path: Path, minilm: Encoder) -> None:
     workspace = load_workspace(lab_path)
     refresh(lab_path, workspace.notes.values(), minilm)
     note = next(n for n in workspace.notes.values() if n.path.startswith(".zettelkasten"))
@@ -70,7 +76,9 @@ def test_a_removed_note_takes_its_sentences_out(lab_path, minilm):
     "damage",
     ["flip-a-vector-byte", "swap-two-vectors", "truncate-a-record"],
 )
-def test_a_tampered_vector_is_dropped_and_encoded_again(lab_path, minilm, damage):
+def test_a_tampered_vector_is_dropped_and_encoded_again(
+    lab_path: Path, minilm: Encoder, damage: str
+) -> None:
     workspace = load_workspace(lab_path)
     before, _ = refresh(lab_path, workspace.notes.values(), minilm)
     raw = bytearray(_file(lab_path).read_bytes())
@@ -98,7 +106,7 @@ def test_a_tampered_vector_is_dropped_and_encoded_again(lab_path, minilm, damage
     assert np.array_equal(after.records["codes"], before.records["codes"])
 
 
-def test_vectors_of_another_model_are_never_read(lab_path, minilm):
+def test_vectors_of_another_model_are_never_read(lab_path: Path, minilm: Encoder) -> None:
     workspace = load_workspace(lab_path)
     refresh(lab_path, workspace.notes.values(), minilm)
     raw = _file(lab_path).read_bytes().replace(b"minilm:", b"othmod:", 1)
@@ -107,7 +115,7 @@ def test_vectors_of_another_model_are_never_read(lab_path, minilm):
     assert len(stored) == 0 and unsealed == 0
 
 
-def test_a_tampered_vector_file_never_moves_an_answer(lab_path):
+def test_a_tampered_vector_file_never_moves_an_answer(lab_path: Path) -> None:
     opened = open_workspace(lab_path)
     clean = ask(opened, QUESTION).to_json(timings=False)
     opened.close()
@@ -125,7 +133,9 @@ def test_a_tampered_vector_file_never_moves_an_answer(lab_path):
     reopened.close()
 
 
-def test_an_unwritable_vector_folder_keeps_vectors_in_memory(lab_path, minilm):
+def test_an_unwritable_vector_folder_keeps_vectors_in_memory(
+    lab_path: Path, minilm: Encoder
+) -> None:
     (ready(lab_path) / VECTORS_DIR).write_text("a file where the folder should be")
     workspace = load_workspace(lab_path)
     meaning = open_meaning(lab_path, workspace.notes.values(), load_encoder("minilm"))
@@ -133,7 +143,7 @@ def test_an_unwritable_vector_folder_keeps_vectors_in_memory(lab_path, minilm):
     assert "kept in memory" in meaning.notice
 
 
-def test_nearest_notes_come_best_first_and_ties_go_to_the_address(lab):
+def test_nearest_notes_come_best_first_and_ties_go_to_the_address(lab: OpenWorkspace) -> None:
     semantic = lab.meaning.semantic
     assert semantic is not None
     found = semantic.nearest(semantic.question(QUESTION), 5, store="zk")
@@ -144,7 +154,7 @@ def test_nearest_notes_come_best_first_and_ties_go_to_the_address(lab):
     assert keys == sorted(keys)
 
 
-def test_a_sentence_without_a_stored_vector_is_encoded_on_demand(lab):
+def test_a_sentence_without_a_stored_vector_is_encoded_on_demand(lab: OpenWorkspace) -> None:
     semantic = lab.meaning.semantic
     query = semantic.question(QUESTION)
     text = "Transaction costs erase the momentum premium."
@@ -154,7 +164,7 @@ def test_a_sentence_without_a_stored_vector_is_encoded_on_demand(lab):
 
 
 @pytest.mark.parametrize("count", [1, SCAN_SLICE, 3 * SCAN_SLICE + 7])
-def test_a_scan_of_the_records_gives_the_float_vectors_products_bit_for_bit(count):
+def test_a_scan_of_the_records_gives_the_float_vectors_products_bit_for_bit(count: int) -> None:
     rng = np.random.default_rng(count)
     floats = rng.standard_normal((count, 384)).astype(np.float32)
     floats /= np.linalg.norm(floats, axis=1, keepdims=True)
@@ -167,7 +177,9 @@ def test_a_scan_of_the_records_gives_the_float_vectors_products_bit_for_bit(coun
         assert np.array_equal(scanned, dense @ query)
 
 
-def test_the_nearest_sentence_scan_reads_the_int8_records_and_keeps_no_float_copy(lab):
+def test_the_nearest_sentence_scan_reads_the_int8_records_and_keeps_no_float_copy(
+    lab: OpenWorkspace,
+) -> None:
     semantic = lab.meaning.semantic
     query = semantic.question(QUESTION)
     every = semantic.vectors.dense(np.arange(len(semantic.vectors))) @ query

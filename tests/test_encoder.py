@@ -14,6 +14,7 @@ from engine.core.environment import ENV_MINILM_MODEL as ENV_MODEL
 from engine.core.registry import Registry
 from engine.models.encoder import (
     ENCODERS,
+    Encoder,
     EncoderUnavailable,
     lexical_notice,
     load_encoder,
@@ -24,17 +25,19 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
-def minilm():
+def minilm() -> Encoder:
     choice = load_encoder("minilm")
     assert choice.encoder is not None, choice.notice
     return choice.encoder
 
 
-def test_the_builtin_is_registered_like_any_encoder():
+def test_the_builtin_is_registered_like_any_encoder() -> None:
     assert "minilm" in ENCODERS.names()
 
 
-def test_a_sentence_is_its_own_nearest_and_a_paraphrase_beats_an_unrelated_sentence(minilm):
+def test_a_sentence_is_its_own_nearest_and_a_paraphrase_beats_an_unrelated_sentence(
+    minilm: Encoder,
+) -> None:
     texts = [
         "Statin use is associated with a lower risk of hip fracture in older adults.",
         "Older people who take statins break their hips less often.",
@@ -52,7 +55,9 @@ def test_a_sentence_is_its_own_nearest_and_a_paraphrase_beats_an_unrelated_sente
     [[], ["short"], ["a much longer sentence " * 20], ["x"] * 40],
     ids=["alone", "with-short", "with-long-padding", "in-a-second-batch"],
 )
-def test_a_vector_does_not_depend_on_the_rest_of_its_call(minilm, others):
+def test_a_vector_does_not_depend_on_the_rest_of_its_call(
+    minilm: Encoder, others: list[str]
+) -> None:
     # Padding and batching must not leak into a sentence's vector (the shipped tokenizer
     # pads to 128 unless told not to; a mean over padding would shift every vector).
     text = "Vitamin D supplementation reduces the risk of falls."
@@ -61,17 +66,17 @@ def test_a_vector_does_not_depend_on_the_rest_of_its_call(minilm, others):
     assert np.array_equal(alone, mixed)
 
 
-def test_the_same_text_gives_the_same_bits_every_time(minilm):
+def test_the_same_text_gives_the_same_bits_every_time(minilm: Encoder) -> None:
     text = "Aspirin lowers the risk of colorectal cancer."
     assert minilm.encode([text])[0].tobytes() == minilm.encode([text])[0].tobytes()
 
 
-def test_a_text_over_the_token_limit_is_truncated_not_refused(minilm):
+def test_a_text_over_the_token_limit_is_truncated_not_refused(minilm: Encoder) -> None:
     v = minilm.encode(["word " * 2000])
     assert np.isclose(np.linalg.norm(v[0]), 1.0, atol=1e-5)
 
 
-def test_a_swapped_model_file_is_refused(tmp_path, monkeypatch):
+def test_a_swapped_model_file_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     fake = tmp_path / "model.onnx"
     fake.write_bytes(b"not the pinned model")
     monkeypatch.setenv(ENV_MODEL, str(fake))
@@ -90,11 +95,11 @@ class _Fixed:
         return np.array([[1.0, 0.0] if "a" in t else [0.0, 1.0] for t in texts], np.float32)
 
 
-def _unavailable():
+def _unavailable() -> None:
     raise EncoderUnavailable("its weights are not installed")
 
 
-def _broken():
+def _broken() -> None:
     raise RuntimeError("the runtime crashed")
 
 
@@ -108,21 +113,21 @@ def _broken():
     ],
     ids=["turned-off", "unknown", "unavailable", "broken-runtime"],
 )
-def test_without_an_encoder_the_product_says_it_uses_words_alone(name, notice):
+def test_without_an_encoder_the_product_says_it_uses_words_alone(name: str, notice: str) -> None:
     registry = Registry("encoder", {"missing": _unavailable, "broken": _broken})
     choice = load_encoder(name, registry=registry)
     assert choice.encoder is None and notice in choice.notice
     assert lexical_notice(choice).endswith("retrieval and relevance use words alone")
 
 
-def test_a_registered_encoder_is_used_by_name():
+def test_a_registered_encoder_is_used_by_name() -> None:
     registry = ENCODERS.copy()
     registry.register("fixed", _Fixed)
     choice = load_encoder("fixed", registry=registry)
     assert choice.name == "fixed" and lexical_notice(choice) == ""
 
 
-def test_loading_the_encoder_writes_nothing_under_home(tmp_path):
+def test_loading_the_encoder_writes_nothing_under_home(tmp_path: Path) -> None:
     # onnxruntime's telemetry keeps an event store under ~/.cache unless it is turned off.
     home = tmp_path / "home"
     home.mkdir()

@@ -4,6 +4,8 @@ import json
 import re
 import socket
 import time
+from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -49,14 +51,14 @@ def model_reasoner(base_url: str) -> ModelReasoner:
     return ModelReasoner(OpenAIChat(config))
 
 
-def draft(claims: list[dict], conclusion: str, prose: str = "", **extra) -> str:
+def draft(claims: list[dict[str, Any]], conclusion: str, prose: str = "", **extra) -> str:
     """A reply text: the DAG, prose citing the conclusion when given, and any extra keys."""
     spans = [{"start": 0, "end": len(prose), "claim": conclusion}] if prose else []
     dag = {"claims": claims, "conclusion": conclusion, "prose_citations": spans}
     return json.dumps({"dag": dag, "prose": prose, **extra})
 
 
-def claim(cid: str, text: str, kind: str, cites: list[str], premises=()) -> dict:
+def claim(cid: str, text: str, kind: str, cites: list[str], premises=()) -> dict[str, Any]:
     return {"id": cid, "text": text, "kind": kind, "cites": cites, "premises": list(premises)}
 
 
@@ -78,12 +80,12 @@ def user_message(request) -> str:
 
 
 @pytest.fixture
-def question(lab_questions) -> dict:
+def question(lab_questions: list[dict[str, Any]]) -> dict[str, Any]:
     return next(q for q in lab_questions if q["id"] == QUESTION_ID)
 
 
 @pytest.fixture
-def connections(monkeypatch) -> list:
+def connections(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     """Every address any socket in this process connects to while the test runs."""
     seen = []
     real = socket.socket.connect
@@ -150,8 +152,14 @@ def connections(monkeypatch) -> list:
     ],
 )
 def test_endpoint_fault_ends_labelled_in_bounded_time(
-    lab_path, question, connections, steps, label, cause, requests
-):
+    lab_path: Path,
+    question: dict[str, Any],
+    connections: list[Any],
+    steps,
+    label: str,
+    cause: str,
+    requests: int,
+) -> None:
     opened = open_workspace(lab_path)
     try:
         ok = grounded_draft(opened, question["cites"])
@@ -176,7 +184,9 @@ def test_endpoint_fault_ends_labelled_in_bounded_time(
     assert connections and set(connections) == {("127.0.0.1", urlsplit(url).port)}
 
 
-def test_injected_note_never_grounds_and_the_router_still_decides(lab_path, question, connections):
+def test_injected_note_never_grounds_and_the_router_still_decides(
+    lab_path: Path, question: dict[str, Any], connections: list[Any]
+) -> None:
     injected = "zk:finance:z-inject-12"
     (lab_path / ".zettelkasten" / "finance" / "z-inject-12.md").write_text(
         "---\nid: z-inject-12\ntype: finding\n"
@@ -229,7 +239,9 @@ def test_injected_note_never_grounds_and_the_router_still_decides(lab_path, ques
     assert set(connections) == {("127.0.0.1", urlsplit(server.base_url).port)}
 
 
-def test_a_model_answer_that_misses_the_question_is_held_to_the_coverage_report(lab_path):
+def test_a_model_answer_that_misses_the_question_is_held_to_the_coverage_report(
+    lab_path: Path,
+) -> None:
     opened = open_workspace(lab_path)
     try:
         ok = grounded_draft(opened, "zk:finance:z-mom-01")

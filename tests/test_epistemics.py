@@ -26,11 +26,11 @@ M = Verdict(Tier.MEASURED)
     ],
     ids=["grounded", "stale", "contested", "unresolved", "outdated-kept", "assumption"],
 )
-def test_wire_status(verdict, wire):
+def test_wire_status(verdict: Verdict, wire: Tier) -> None:
     assert verdict.wire() is wire
 
 
-def test_weakest_takes_lowest_tier_and_all_flags():
+def test_weakest_takes_lowest_tier_and_all_flags() -> None:
     got = weakest([M, Verdict(Tier.GROUNDED, outdated=True), Verdict(Tier.MEASURED, stale=True)])
     assert got == Verdict(Tier.GROUNDED, stale=True, outdated=True)
     assert weakest([]) is None
@@ -59,12 +59,14 @@ def dag(*claims, conclusion):
         "no-verdict",
     ],
 )
-def test_claim_derivation(kind, cites, nodes, expected):
+def test_claim_derivation(
+    kind: ClaimKind, cites: tuple[str, ...], nodes: dict[str, Verdict], expected: Verdict
+) -> None:
     d = dag(Claim("c", "t", kind, cites), conclusion="c")
     assert derive_claims(d, nodes)["c"] == expected
 
 
-def test_flags_inherit_through_premises_and_caps_apply():
+def test_flags_inherit_through_premises_and_caps_apply() -> None:
     d = dag(
         Claim("a", "t", ClaimKind.RESTATEMENT, ("zk:a:1",)),
         Claim("b", "t", ClaimKind.DEDUCTION, (), ("a",)),
@@ -76,7 +78,7 @@ def test_flags_inherit_through_premises_and_caps_apply():
     assert capped["b"].tier is Tier.INFERRED and capped["b"].outdated
 
 
-def test_contradicts_edges_mark_both_endpoints():
+def test_contradicts_edges_mark_both_endpoints() -> None:
     nodes = {"zk:a:1": G, "mem:_memory:x": G, "zk:a:2": G}
     edges = [Edge("mem:_memory:x", "zk:a:1", "contradicts"), Edge("zk:a:2", "zk:a:1", "supports")]
     marked = mark_contested(nodes, edges)
@@ -84,7 +86,7 @@ def test_contradicts_edges_mark_both_endpoints():
     assert not marked["zk:a:2"].contested
 
 
-def test_honesty_flags_only_upgrades():
+def test_honesty_flags_only_upgrades() -> None:
     derived = {"a": G, "b": Verdict(Tier.INFERRED)}
     asserted = {"a": Tier.INFERRED, "b": Tier.GROUNDED}
     (violation,) = check_honesty(asserted, derived)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from engine import EvidenceKind, answer_evidence, audit_answer, cite_labels
-from engine.api import answer
+from engine.api import OpenWorkspace, answer
 from engine.workspace.cited_notes import evidence, mark
 from present.evidence import evidence_html, source_label
 from present.gallery import example
@@ -22,7 +23,9 @@ QUOTE = (
 BIB = "@article{jt1993, author = {Jegadeesh, N. and Titman, S.}, title = {Returns}, year = {1993}}"
 
 
-def test_a_source_the_references_know_is_named_author_year(lab, lab_path):
+def test_a_source_the_references_know_is_named_author_year(
+    lab: OpenWorkspace, lab_path: Path
+) -> None:
     assert cite_labels(lab.workspace, [MOM]) == {
         MOM: "Past winners keep beating past losers for up to a year"
     }
@@ -33,7 +36,7 @@ def test_a_source_the_references_know_is_named_author_year(lab, lab_path):
     }
 
 
-def test_an_answer_opens_the_source_page_with_the_quote_marked(lab):
+def test_an_answer_opens_the_source_page_with_the_quote_marked(lab: OpenWorkspace) -> None:
     result = answer(lab, WINNERS)
     (item,) = answer_evidence(lab, result.run)
     assert item.address == MOM and item.kind is EvidenceKind.SOURCE
@@ -46,7 +49,7 @@ def test_an_answer_opens_the_source_page_with_the_quote_marked(lab):
     assert source_label(item) == "Past winners keep beating past losers for up to a year"
 
 
-def test_a_note_without_a_source_opens_its_own_text(lab):
+def test_a_note_without_a_source_opens_its_own_text(lab: OpenWorkspace) -> None:
     note = next(n for n in lab.workspace.notes.values() if not n.citekey and n.body.strip())
     first = note.body.split(".")[0] + "."
     item = evidence(lab.workspace, note.address, [first])
@@ -54,7 +57,7 @@ def test_a_note_without_a_source_opens_its_own_text(lab):
     assert item.pieces[0].quoted and item.pieces[0].text == " ".join(first.split())
 
 
-def test_an_address_the_workspace_lacks_opens_nothing(lab):
+def test_an_address_the_workspace_lacks_opens_nothing(lab: OpenWorkspace) -> None:
     item = evidence(lab.workspace, "zk:elsewhere:x1", ["anything"])
     assert item.kind is EvidenceKind.UNKNOWN and item.label == "zk:elsewhere:x1"
     assert "holds no note at this address" in evidence_html(item)
@@ -70,18 +73,18 @@ def test_an_address_the_workspace_lacks_opens_nothing(lab):
     ],
     ids=["one", "across-lines", "absent", "overlapping"],
 )
-def test_marks_cover_each_quote_once(text, quoted, marked):
+def test_marks_cover_each_quote_once(text: str, quoted: list[str], marked: list[str]) -> None:
     pieces = mark(text, quoted)
     assert "".join(p.text for p in pieces) == " ".join(text.split())
     assert ["".join(p.text for p in pieces if p.quoted)] == ["".join(marked)]
 
 
-def test_evidence_text_is_escaped(lab):
+def test_evidence_text_is_escaped(lab: OpenWorkspace) -> None:
     item = evidence(lab.workspace, "zk:elsewhere:<script>", [])
     assert "<script>" not in evidence_html(item)
 
 
-def test_an_audited_payload_names_the_notes_the_workspace_knows(lab):
+def test_an_audited_payload_names_the_notes_the_workspace_knows(lab: OpenWorkspace) -> None:
     payload = json.loads(example("grounded").text)
     cited = payload["dag"]["claims"][0]["cites"][0]
     assert banner(audit_answer(json.dumps(payload)).run).text.count(cited) >= 1
@@ -92,7 +95,9 @@ def test_an_audited_payload_names_the_notes_the_workspace_knows(lab):
     assert "“Past winners keep beating past losers for up to a year”" in text
 
 
-def test_the_source_page_says_how_much_hidden_text_was_left_out(lab, lab_path):
+def test_the_source_page_says_how_much_hidden_text_was_left_out(
+    lab: OpenWorkspace, lab_path: Path
+) -> None:
     citekey = lab.workspace.note(MOM).citekey
     sidecar = {"hidden_text": [{"page": 2, "lines": 1}]}
     (lab_path / f"sources/{citekey}.pdf.json").write_text(json.dumps(sidecar), encoding="utf-8")

@@ -3,6 +3,8 @@ the stance the Start page says they will."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from engine import answer, open_workspace
@@ -44,12 +46,14 @@ PROMISES = [
         "no-stance-shown",
     ],
 )
-def test_a_promise_is_kept_only_by_the_verdict_and_stance_it_names(stance, label, shown, kept):
+def test_a_promise_is_kept_only_by_the_verdict_and_stance_it_names(
+    stance: str, label: str, shown: Stance | None, kept: bool
+) -> None:
     promised = "ABSTAIN" if label == "ABSTAIN" else "ANSWER"
     assert Example("Q?", promised, stance).kept_by(label, shown) is kept
 
 
-def test_the_stance_shown_is_named_as_an_example_names_it():
+def test_the_stance_shown_is_named_as_an_example_names_it() -> None:
     assert [stance_shown(s) for s in (FIRM, TENSION, YES, NEITHER, None)] == [
         "contradicts",
         "may contradict",
@@ -75,14 +79,14 @@ def broken(root) -> list[str]:
 
 
 @pytest.mark.parametrize("variant", ["momentum-lab", "vault-lab"])
-def test_every_bundled_example_keeps_its_promise(tmp_path, variant):
+def test_every_bundled_example_keeps_its_promise(tmp_path: Path, variant: str) -> None:
     with words_alone():
         root = make_workspace(tmp_path, variant)
         assert read_examples(root)
         assert broken(root) == []
 
 
-def test_every_scifact_example_keeps_its_promise(scifact_demo):
+def test_every_scifact_example_keeps_its_promise(scifact_demo: Path) -> None:
     examples = read_examples(scifact_demo)
     assert {e.stance for e in examples} >= {"contradicts"}
     with words_alone():

@@ -2,6 +2,7 @@
 
 import csv
 import io
+from pathlib import Path
 
 from engine.api import open_workspace
 from engine.review.export import review_export
@@ -23,7 +24,7 @@ def _overlay() -> Overlay:
     return Overlay("t", "offline", {}, {}, 0.0, (against, other))
 
 
-def test_the_download_has_both_sentences_the_cue_and_who_decided_what_when(lab_path):
+def test_the_download_has_both_sentences_the_cue_and_who_decided_what_when(lab_path: Path) -> None:
     record(lab_path, MOM, "practice-wrong", note="the 2009 book skipped no month", by="Ada")
     record(lab_path, SIG, "confirmed", by="Ada")
     record(lab_path, SIG, "reset", by="Grace")

@@ -30,7 +30,7 @@ FOLDS = {
 
 
 @pytest.mark.parametrize(("text", "folded"), FOLDS.values(), ids=FOLDS.keys())
-def test_quote_matcher_and_tokenizer_fold_alike(text, folded):
+def test_quote_matcher_and_tokenizer_fold_alike(text: str, folded: str) -> None:
     assert quote_needle(text) == folded
     assert word_sequence(text) == word_sequence(folded)
 
@@ -59,7 +59,7 @@ AGREED = {
 
 
 @pytest.mark.parametrize(("source", "quote", "verified"), AGREED.values(), ids=AGREED.keys())
-def test_quotes_verify_by_the_one_fold(source, quote, verified):
+def test_quotes_verify_by_the_one_fold(source: str, quote: str, verified: bool) -> None:
     found = verify_quote(quote, f"Preamble text here. In the cohort {source} here. More text.")
     assert found.verified is verified, found
 
@@ -82,6 +82,6 @@ SPACES = {
 
 
 @pytest.mark.parametrize(("text", "folded"), SPACES.values(), ids=SPACES.keys())
-def test_quote_matcher_folds_white_space(text, folded):
+def test_quote_matcher_folds_white_space(text: str, folded: str) -> None:
     assert quote_needle(text) == folded
     assert verify_quote(folded, f"Before. {text} after.").verified

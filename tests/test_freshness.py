@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.api import Freshness, answer
+from engine.api import Freshness, OpenWorkspace, answer
 from engine.core.reads import CHANGED_WHILE_READ, FileRead, as_read
 from engine.core.verifiers import VERIFIERS, check_quote
 from engine.navigation.steps import ActionKind
@@ -33,8 +33,10 @@ def touch(root: Path, relative: str) -> None:
 
 
 @pytest.mark.parametrize(("question", "relative"), READ_DURING)
-def test_a_file_edited_after_it_was_read_leaves_the_answer_stale_at_once(lab, question, relative):
-    def edit_when_answering(state, action):
+def test_a_file_edited_after_it_was_read_leaves_the_answer_stale_at_once(
+    lab: OpenWorkspace, question: str, relative: str
+) -> None:
+    def edit_when_answering(state, action) -> None:
         if action.kind is ActionKind.ANSWER:  # everything cited was read; routing is next
             touch(lab.root, relative)
 
@@ -43,7 +45,7 @@ def test_a_file_edited_after_it_was_read_leaves_the_answer_stale_at_once(lab, qu
     assert result.freshness(lab) is not Freshness.CURRENT
 
 
-def test_a_source_edited_right_after_its_verifier_read_it_is_stale(lab):
+def test_a_source_edited_right_after_its_verifier_read_it_is_stale(lab: OpenWorkspace) -> None:
     verifiers = VERIFIERS.copy()
 
     def quote_then_edit(payload, context):
@@ -57,14 +59,16 @@ def test_a_source_edited_right_after_its_verifier_read_it_is_stale(lab):
     assert result.freshness(lab) is not Freshness.CURRENT
 
 
-def test_an_answer_nothing_touched_is_current_and_an_edit_after_it_is_not(lab):
+def test_an_answer_nothing_touched_is_current_and_an_edit_after_it_is_not(
+    lab: OpenWorkspace,
+) -> None:
     result = answer(lab, WINNERS)
     assert result.freshness(lab) is Freshness.CURRENT
     touch(lab.root, "sources/jt1993.txt")
     assert result.freshness(lab) is Freshness.FILES_CHANGED
 
 
-def test_a_file_read_twice_with_different_bytes_matches_no_file():
+def test_a_file_read_twice_with_different_bytes_matches_no_file() -> None:
     reads = [FileRead.of("./sources/a.txt", b"one"), FileRead.of("sources/a.txt", b"two")]
     assert as_read(reads) == {"sources/a.txt": CHANGED_WHILE_READ}
     assert as_read(reads[:1]) == {"sources/a.txt": FileRead.of("x", b"one").sha256}

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import pyvis
 
-from engine import EngineError
+from engine import EngineError, NavResult
 from engine.api import ask, open_workspace
 from present.graph_page import (
     LIBRARY_DIR,
@@ -48,7 +48,7 @@ def _live_tags(page: str) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory):
+def run(tmp_path_factory: pytest.TempPathFactory) -> NavResult:
     """An answer on momentum-lab with a trace and a reasoning DAG."""
     opened = open_workspace(make_workspace(tmp_path_factory.mktemp("library"), "momentum-lab"))
     try:
@@ -60,13 +60,13 @@ def run(tmp_path_factory):
 
 
 @pytest.mark.parametrize("name", [LIBRARY_SCRIPT, LIBRARY_STYLE], ids=["script", "style"])
-def test_the_served_copy_is_the_library_pyvis_bundles(name):
+def test_the_served_copy_is_the_library_pyvis_bundles(name: str) -> None:
     served = STATIC_DIR / LIBRARY_DIR / name
     assert served.read_bytes() == (BUNDLED / name).read_bytes()
     assert served in served_files()
 
 
-def test_the_copy_is_served_beside_the_main_script_with_its_licence():
+def test_the_copy_is_served_beside_the_main_script_with_its_licence() -> None:
     # Streamlit serves `static/` beside the main script (app.py) once enableStaticServing is on.
     assert STATIC_DIR == APP_DIR / "static" and (APP_DIR / "app.py").is_file()
     notice = (STATIC_DIR / LIBRARY_DIR / "NOTICE").read_text(encoding="utf-8")
@@ -76,7 +76,7 @@ def test_the_copy_is_served_beside_the_main_script_with_its_licence():
 
 
 @pytest.mark.parametrize("kind", list(PAGES), ids=list(PAGES))
-def test_an_in_app_graph_page_references_the_served_library(run, kind):
+def test_an_in_app_graph_page_references_the_served_library(run: NavResult, kind: str) -> None:
     page = PAGES[kind](run, SERVED_LIBRARY)
     assert "new vis.Network(container, data, options)" in page
     for name in (LIBRARY_SCRIPT, LIBRARY_STYLE):
@@ -90,7 +90,7 @@ def test_an_in_app_graph_page_references_the_served_library(run, kind):
 
 
 @pytest.mark.parametrize("kind", list(PAGES), ids=list(PAGES))
-def test_a_standalone_graph_page_still_carries_the_library(run, kind):
+def test_a_standalone_graph_page_still_carries_the_library(run: NavResult, kind: str) -> None:
     page = PAGES[kind](run, None)
     for name in (LIBRARY_SCRIPT, LIBRARY_STYLE):
         assert _chunk(name) in page
@@ -103,6 +103,6 @@ def test_a_standalone_graph_page_still_carries_the_library(run, kind):
     ["https://cdn.example/vis/", "//cdn.example/vis/", 'app/static/"><script>/', "app/static"],
     ids=["remote", "protocol-relative", "markup", "no-slash"],
 )
-def test_the_library_is_only_loaded_from_a_plain_same_origin_address(base):
+def test_the_library_is_only_loaded_from_a_plain_same_origin_address(base: str) -> None:
     with pytest.raises(EngineError):
         library_tags(base)

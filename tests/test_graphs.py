@@ -1,6 +1,8 @@
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import replace
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -26,7 +28,7 @@ HOSTILE_TITLE = "<img src=x onerror=alert(1)> <script>alert(1)</script>"
 REMOTE_TAG = re.compile(r"<(?:script|link)\b[^>]*(?:src|href)\s*=\s*[\"']?\s*(?:https?:)?//", re.I)
 
 
-def graph_data(markup: str) -> tuple[list[dict], list[dict]]:
+def graph_data(markup: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The node and edge lists the page hands to vis-network."""
     nodes = re.search(r"nodes = new vis\.DataSet\((\[.*?\])\);\n", markup, re.S)
     edges = re.search(r"edges = new vis\.DataSet\((\[.*?\])\);\n", markup, re.S)
@@ -57,7 +59,7 @@ def hostile_answer() -> NavResult:
 
 
 @pytest.fixture(scope="module")
-def lab_answers(tmp_path_factory):
+def lab_answers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, NavResult]]:
     root = make_workspace(tmp_path_factory.mktemp("graphs"), "momentum-lab", name="lab")
     opened = open_workspace(root)
     try:
@@ -76,7 +78,7 @@ def assert_offline(markup: str) -> None:
     assert "vis.Network" in markup  # the library is inlined, not fetched
 
 
-def test_neighbourhood_labels_and_tips_are_escaped():
+def test_neighbourhood_labels_and_tips_are_escaped() -> None:
     markup = graphs.neighbourhood_html(hostile_answer(), 2)
     assert "<img" not in markup and "<script>alert" not in markup
     nodes, edges = graph_data(markup)
@@ -93,7 +95,9 @@ def test_neighbourhood_labels_and_tips_are_escaped():
     assert "&lt;b&gt;rel&lt;/b&gt;" in relation["tip"]
 
 
-def test_the_walk_labels_only_the_nodes_that_matter_in_large_type(lab_answers):
+def test_the_walk_labels_only_the_nodes_that_matter_in_large_type(
+    lab_answers: dict[str, NavResult],
+) -> None:
     result = lab_answers["signal"]
     nodes, _ = graph_data(graphs.neighbourhood_html(result, len(result.steps) - 1))
     walked = [n for n in nodes if n["id"] != graphs.QUESTION_NODE]
@@ -105,7 +109,7 @@ def test_the_walk_labels_only_the_nodes_that_matter_in_large_type(lab_answers):
     assert cited <= {n["id"] for n in labelled}
 
 
-def test_dag_labels_and_tips_are_escaped():
+def test_dag_labels_and_tips_are_escaped() -> None:
     data = json.loads(example("grounded").text)
     data["dag"]["claims"][0]["text"] = HOSTILE_TITLE
     data["dag"]["claims"][0]["id"] = "<script>"
@@ -121,26 +125,26 @@ def test_dag_labels_and_tips_are_escaped():
     assert "&lt;img src=x onerror=alert(1)&gt;" in claim["tip"]
 
 
-def test_graph_pages_make_no_remote_request(lab_answers):
+def test_graph_pages_make_no_remote_request(lab_answers: dict[str, NavResult]) -> None:
     for result in lab_answers.values():
         assert_offline(graphs.neighbourhood_html(result, 0))
         assert_offline(graphs.dag_html(result))
     assert_offline(graphs.neighbourhood_html(hostile_answer(), 1))
 
 
-def test_node_ids_are_strings_and_tips_become_elements():
+def test_node_ids_are_strings_and_tips_become_elements() -> None:
     markup = graphs.neighbourhood_html(hostile_answer(), 2)
     nodes, _ = graph_data(markup)
     assert all(isinstance(n["id"], str) for n in nodes)
     assert "box.innerHTML = item.tip" in markup
 
 
-def _paper(node: dict) -> bool:
+def _paper(node: dict[str, Any]) -> bool:
     """A paper box drawn above its passages, not a node of the walk."""
     return node["id"].startswith(graphs.PAPER_NODE)
 
 
-def test_steps_grow_the_graph_and_highlight_what_is_new(lab_answers):
+def test_steps_grow_the_graph_and_highlight_what_is_new(lab_answers: dict[str, NavResult]) -> None:
     result = lab_answers["signal"]
     first, first_edges = graph_data(graphs.neighbourhood_html(result, 0))
     last_step = graphs.step_count(result) - 1
@@ -159,7 +163,9 @@ def test_steps_grow_the_graph_and_highlight_what_is_new(lab_answers):
     assert all(positions[n["id"]] == (n["x"], n["y"]) for n in last if n["id"] in positions)
 
 
-def test_unexpanded_nodes_are_dashed_and_expanded_ones_solid(lab_answers):
+def test_unexpanded_nodes_are_dashed_and_expanded_ones_solid(
+    lab_answers: dict[str, NavResult],
+) -> None:
     result = lab_answers["signal"]
     nodes, _ = graph_data(graphs.neighbourhood_html(result, graphs.step_count(result) - 1))
     nodes = [n for n in nodes if n["id"] != graphs.QUESTION_NODE and not _paper(n)]
@@ -171,7 +177,7 @@ def test_unexpanded_nodes_are_dashed_and_expanded_ones_solid(lab_answers):
     assert store_colours["zk"] in stores and store_colours["code"] in stores
 
 
-def test_step_is_clamped_and_captioned(lab_answers):
+def test_step_is_clamped_and_captioned(lab_answers: dict[str, NavResult]) -> None:
     result = lab_answers["crash"]
     steps = graphs.step_count(result)
     assert graph_data(graphs.neighbourhood_html(result, 999)) == graph_data(
@@ -181,7 +187,7 @@ def test_step_is_clamped_and_captioned(lab_answers):
     assert graphs.step_caption(replace(result, steps=()), 0) == "no steps were recorded"
 
 
-def test_dag_colours_claims_by_derived_status_and_marks_flags_and_violations():
+def test_dag_colours_claims_by_derived_status_and_marks_flags_and_violations() -> None:
     stale = graph_data(graphs.dag_html(views.audit_result(example("stale").text).run))[0]
     claim = next(n for n in stale if n["id"] == "claim:c1")
     assert claim["color"]["background"] == status_colours["inferred"]
@@ -194,7 +200,7 @@ def test_dag_colours_claims_by_derived_status_and_marks_flags_and_violations():
     assert claim["label"].startswith("⚠")
 
 
-def test_dag_draws_premises_and_cites_and_refuted_grounds():
+def test_dag_draws_premises_and_cites_and_refuted_grounds() -> None:
     hedged = graph_data(graphs.dag_html(views.audit_result(example("hedged").text).run))
     assert {(e["from"], e["to"], e["label"]) for e in hedged[1]} == {
         ("claim:c2", "claim:p1", "rests on"),
@@ -205,7 +211,7 @@ def test_dag_draws_premises_and_cites_and_refuted_grounds():
     assert "refuted" in cite["label"] and "near miss" in cite["tip"]
 
 
-def test_matrix_figure_escapes_labels_and_bands_colours_by_relation():
+def test_matrix_figure_escapes_labels_and_bands_colours_by_relation() -> None:
     frame = pd.DataFrame(
         [
             {
@@ -243,7 +249,7 @@ def test_matrix_figure_escapes_labels_and_bands_colours_by_relation():
     assert heatmap.picked_edge({"selection": {"points": [{"customdata": 3}]}}) is None
 
 
-def test_the_heatmap_paints_no_background_of_its_own():
+def test_the_heatmap_paints_no_background_of_its_own() -> None:
     """The theme shows through: an opaque paper or plot colour is a bright block in the dark."""
     frame = pd.DataFrame([matrix_row(1, practice_id="m1", practice_title="entry 1")])
     layout = heatmap.matrix_figure(frame).layout
@@ -251,7 +257,7 @@ def test_the_heatmap_paints_no_background_of_its_own():
         assert colour.startswith("rgba(") and float(colour.rstrip(")").split(",")[-1]) <= 0.2
 
 
-def matrix_row(i: int, **fields) -> dict:
+def matrix_row(i: int, **fields) -> dict[str, Any]:
     """One claim-matrix row: a supporting edge to canon note n`i`, `fields` set on top."""
     return {
         "canon_address": f"zk:lab:n{i}",
@@ -266,13 +272,13 @@ def matrix_row(i: int, **fields) -> dict:
     }
 
 
-def test_matrix_figure_shows_at_most_the_limit():
+def test_matrix_figure_shows_at_most_the_limit() -> None:
     rows = [matrix_row(i, practice_id=f"m{i}", practice_title=f"entry {i}") for i in range(12)]
     heat = heatmap.matrix_figure(pd.DataFrame(rows), limit=5).data[0]
     assert len(heat.y) == 5 and len(heat.x) == 5
 
 
-def test_heatmap_pages_rows_and_columns_and_says_so():
+def test_heatmap_pages_rows_and_columns_and_says_so() -> None:
     title = "Birth-weight and later outcomes in a long cohort study"
     rows = [
         matrix_row(i, practice_id=f"m{i // 2}", practice_title=title, canon_source="lab")
@@ -289,7 +295,7 @@ def test_heatmap_pages_rows_and_columns_and_says_so():
     assert len(set(labels)) == len(labels) == 5  # the same title, told apart by id
 
 
-def test_grounded_and_cited_marks_persist_across_steps(lab_answers):
+def test_grounded_and_cited_marks_persist_across_steps(lab_answers: dict[str, NavResult]) -> None:
     result = lab_answers["signal"]
     trace = result.steps
     first_ground = next(s for s in trace if s.action is ActionKind.GROUND)
@@ -307,7 +313,7 @@ def test_grounded_and_cited_marks_persist_across_steps(lab_answers):
     assert not any(n["label"].startswith("★") for n in before)
 
 
-def test_stores_have_their_own_shapes(lab_answers):
+def test_stores_have_their_own_shapes(lab_answers: dict[str, NavResult]) -> None:
     nodes, _ = graph_data(graphs.neighbourhood_html(lab_answers["signal"], 99))
     shapes = {n["id"].split(":", 1)[0]: n["shape"] for n in nodes if ":" in n["id"]}
     assert shapes == {"zk": "dot", "mem": "square", "code": "triangle"}
@@ -324,11 +330,11 @@ def test_stores_have_their_own_shapes(lab_answers):
         ),
     ],
 )
-def test_labels_wrap_on_words(title, lines):
+def test_labels_wrap_on_words(title: str, lines: list[str]) -> None:
     assert graphs.wrap_label(title).split("\n") == lines
 
 
-def test_overlay_edges_draw_between_visible_nodes_only():
+def test_overlay_edges_draw_between_visible_nodes_only() -> None:
     result = hostile_answer()
     a, b = "zk:lab:<script>", "mem:_memory:m1"
     overlay = [Edge(b, a, "contradicts"), Edge(b, "zk:lab:absent", "supports")]
@@ -338,7 +344,9 @@ def test_overlay_edges_draw_between_visible_nodes_only():
 
 
 @pytest.mark.parametrize("name", ["signal", "crash"])
-def test_walk_labels_never_overlap_and_the_cited_is_named_at_every_step(lab_answers, name):
+def test_walk_labels_never_overlap_and_the_cited_is_named_at_every_step(
+    lab_answers: dict[str, NavResult], name: str
+) -> None:
     result = lab_answers[name]
     for step in range(len(result.steps)):
         nodes, _ = graph_data(graphs.neighbourhood_html(result, step))

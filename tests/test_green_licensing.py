@@ -49,7 +49,9 @@ BOTH_WAYS = pytest.mark.parametrize("encoder", ["minilm", "none"], ids=["meaning
 
 
 @BOTH_WAYS
-def test_the_reader_s_own_sentence_beside_a_verified_quote_is_no_green(vault, monkeypatch, encoder):
+def test_the_reader_s_own_sentence_beside_a_verified_quote_is_no_green(
+    vault: Path, monkeypatch: pytest.MonkeyPatch, encoder
+) -> None:
     monkeypatch.setenv("SYNAPSE_ENCODER", encoder)
     add_own_sentence(vault, OPPOSITE)
     result = answer(vault, OPPOSITE)
@@ -62,7 +64,7 @@ def test_the_reader_s_own_sentence_beside_a_verified_quote_is_no_green(vault, mo
         )
 
 
-def test_the_quote_itself_still_answers(vault):
+def test_the_quote_itself_still_answers(vault: Path) -> None:
     add_own_sentence(vault, OPPOSITE)
     result = answer(vault, f"In subsequent studies, {QUOTED}.")
     assert result.label == "ANSWER", result.decision.detail
@@ -83,7 +85,9 @@ The profits are not due to systematic risk. The profits are entirely due to syst
 
 
 @BOTH_WAYS
-def test_a_canon_note_s_body_sentence_beside_its_quote_is_no_green(lab_path, monkeypatch, encoder):
+def test_a_canon_note_s_body_sentence_beside_its_quote_is_no_green(
+    lab_path: Path, monkeypatch: pytest.MonkeyPatch, encoder
+) -> None:
     monkeypatch.setenv("SYNAPSE_ENCODER", encoder)
     (lab_path / ".zettelkasten" / "finance" / "z-risk-09.md").write_text(CANON_NOTE, "utf-8")
     result = answer(lab_path, "The profits are entirely due to systematic risk.")
@@ -103,7 +107,7 @@ Cumulative momentum returns fell steadily after 2008.
 """
 
 
-def test_a_real_image_never_grounds_a_sentence_about_it(lab_path):
+def test_a_real_image_never_grounds_a_sentence_about_it(lab_path: Path) -> None:
     (lab_path / ".zettelkasten" / "finance" / "z-fig-12.md").write_text(FIGURE_NOTE, "utf-8")
     result = answer(lab_path, "Did cumulative momentum returns fall steadily after 2008?")
     assert result.label == "ABSTAIN", result.decision.detail
@@ -125,7 +129,7 @@ The drug lowered blood pressure at {BIDI}12 months (p < 0.001).
 
 
 @pytest.mark.parametrize("where", ["note-and-source", "note-only"])
-def test_a_bidi_override_in_a_hostile_note_never_answers(lab_path, where):
+def test_a_bidi_override_in_a_hostile_note_never_answers(lab_path: Path, where: str) -> None:
     source = "The drug lowered blood pressure at 12 months (p < 0.001)."
     if where == "note-and-source":
         source = f"The drug lowered blood pressure at {BIDI}12 months (p < 0.001)."

@@ -8,6 +8,8 @@ A child, not a thread: a regex holds the GIL, so a thread's join could not time 
 from __future__ import annotations
 
 import multiprocessing
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -49,11 +51,11 @@ def within_harness(fn, *args):
     ],
     ids=["quote-run-inside", "quote-runs-around", "open-notes", "many-notes", "many-dash-notes"],
 )
-def test_the_quote_normaliser_is_linear(body, needle):
+def test_the_quote_normaliser_is_linear(body: str, needle: str) -> None:
     assert within_harness(quote_needle, body) == needle
 
 
-def test_a_long_near_miss_is_refused_for_fuzzy_matching_with_the_limit():
+def test_a_long_near_miss_is_refused_for_fuzzy_matching_with_the_limit() -> None:
     source = ("Momentum returns persisted in every sample we studied. " * 20_000)[:1_000_000]
     quote = "Momentum returns persisted in every sampel we studied. " * 60
     match = within_harness(verify_quote, quote, source)
@@ -63,7 +65,7 @@ def test_a_long_near_miss_is_refused_for_fuzzy_matching_with_the_limit():
     assert short.verified and short.method == "fuzzy" and short.reason is None
 
 
-def test_highlighting_is_linear_in_spans():
+def test_highlighting_is_linear_in_spans() -> None:
     prose = "word " * 40_000
     spans = tuple(OrphanSpan(5 * i, 5 * i + 4, OrphanKind.UNCITED, "") for i in range(40_000))
     trace = Traceability(False, TraceMode.CITATION, spans=spans)
@@ -77,7 +79,7 @@ def _note(root, relative: str, text: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
-def test_a_yaml_alias_bomb_is_refused_in_the_load_report(lab_path):
+def test_a_yaml_alias_bomb_is_refused_in_the_load_report(lab_path: Path) -> None:
     quote = "Momentum persists. " * 700  # about 13 KB
     aliases = ", ".join(["*q"] * 100_000)
     _note(
@@ -97,7 +99,7 @@ def test_a_yaml_alias_bomb_is_refused_in_the_load_report(lab_path):
     assert "zk:finance:z-few" in problems["loaded"]
 
 
-def _load_report(root) -> dict:
+def _load_report(root) -> dict[str, Any]:
     opened = open_workspace(root)
     try:
         return {
@@ -108,7 +110,7 @@ def _load_report(root) -> dict:
         opened.close()
 
 
-def test_an_oversized_source_is_refused_with_the_cap(lab_path):
+def test_an_oversized_source_is_refused_with_the_cap(lab_path: Path) -> None:
     citekey = "huge2024"
     sentence = "Past winners keep beating past losers over long holding periods."
     with (lab_path / "sources" / f"{citekey}.txt").open("w", encoding="utf-8") as out:

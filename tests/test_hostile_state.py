@@ -15,6 +15,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -100,7 +101,7 @@ PLANTS = {
 
 
 @pytest.mark.parametrize("plant", PLANTS.values(), ids=PLANTS.keys())
-def test_no_command_writes_through_a_planted_link(lab_path, plant):
+def test_no_command_writes_through_a_planted_link(lab_path: Path, plant) -> None:
     plant(lab_path)
     before = snapshot(lab_path)
     ws = ["--workspace", str(lab_path)]
@@ -122,7 +123,7 @@ def test_no_command_writes_through_a_planted_link(lab_path, plant):
         assert "link" in one_line_error(proc)
 
 
-def test_a_clean_workspace_still_writes_everything(lab_path):
+def test_a_clean_workspace_still_writes_everything(lab_path: Path) -> None:
     ws = ["--workspace", str(lab_path)]
     before = snapshot(lab_path)
     for args in (["index", *ws], ["overlay", "build", *ws, "--quiet"], [*TRIAGE_SET, *ws]):
@@ -139,7 +140,7 @@ def test_a_clean_workspace_still_writes_everything(lab_path):
 @pytest.mark.parametrize(
     "relative", [".synapse/triage.jsonl", ".synapse/links/claim_links.json"], ids=str
 )
-def test_a_fifo_in_place_of_an_app_file_does_not_block_ask(lab_path, relative):
+def test_a_fifo_in_place_of_an_app_file_does_not_block_ask(lab_path: Path, relative: str) -> None:
     fifo = lab_path / relative
     fifo.parent.mkdir(parents=True, exist_ok=True)
     os.mkfifo(fifo)
@@ -148,7 +149,7 @@ def test_a_fifo_in_place_of_an_app_file_does_not_block_ask(lab_path, relative):
     assert json.loads(proc.out)["decision"]["label"] == "ANSWER"
 
 
-def test_readers_of_app_files_refuse_a_fifo_with_the_reason(lab_path):
+def test_readers_of_app_files_refuse_a_fifo_with_the_reason(lab_path: Path) -> None:
     (lab_path / ".synapse/links").mkdir(parents=True)
     os.mkfifo(lab_path / ".synapse/triage.jsonl")
     os.mkfifo(lab_path / ".synapse/links/claim_links.json")
@@ -164,7 +165,7 @@ def test_readers_of_app_files_refuse_a_fifo_with_the_reason(lab_path):
     assert "not a regular file" in out["overlay"].reason
 
 
-def test_deeply_nested_app_files_are_reported_not_raised(lab_path):
+def test_deeply_nested_app_files_are_reported_not_raised(lab_path: Path) -> None:
     (lab_path / ".synapse/links").mkdir(parents=True)
     (lab_path / ".synapse/triage.jsonl").write_text(NESTED + "\n")
     (lab_path / ".synapse/links/claim_links.json").write_text(NESTED)
@@ -174,7 +175,7 @@ def test_deeply_nested_app_files_are_reported_not_raised(lab_path):
     assert proc.code == 0, proc.err
 
 
-def test_a_deeply_nested_annotations_file_is_treated_as_absent(lab_path):
+def test_a_deeply_nested_annotations_file_is_treated_as_absent(lab_path: Path) -> None:
     sources = lab_path / "sources"
     for path in sources.glob("*.txt"):
         (sources / f"{path.stem}.annotations.json").write_text(NESTED)
@@ -188,7 +189,9 @@ def test_a_deeply_nested_annotations_file_is_treated_as_absent(lab_path):
     [{"kept": "many"}, {"by_relation": {"contradicts": [1]}}, "12", {"kept": True}],
     ids=["text", "list-in-relation", "not-an-object", "boolean"],
 )
-def test_overlay_fields_of_the_wrong_type_make_it_unreadable(lab_path, counts):
+def test_overlay_fields_of_the_wrong_type_make_it_unreadable(
+    lab_path: Path, counts: dict[str, Any] | str
+) -> None:
     folder = lab_path / ".synapse/links"
     folder.mkdir(parents=True)
     data = {"kind": "claim", "counts": counts, "edges": []}
@@ -207,7 +210,9 @@ BAD_LINES = {
 
 
 @pytest.mark.parametrize("line", BAD_LINES.values(), ids=BAD_LINES.keys())
-def test_ask_batch_reports_a_malformed_line_and_exits_2(lab_path, tmp_path, line):
+def test_ask_batch_reports_a_malformed_line_and_exits_2(
+    lab_path: Path, tmp_path: Path, line: bytes
+) -> None:
     batch = tmp_path / "q.jsonl"
     batch.write_bytes(b'{"id": "ok", "question": "Which sample did we use?"}\n' + line)
     proc = invoke("ask", "--batch", str(batch), "--workspace", str(lab_path))
@@ -217,7 +222,9 @@ def test_ask_batch_reports_a_malformed_line_and_exits_2(lab_path, tmp_path, line
 
 
 @pytest.mark.parametrize("line", BAD_LINES.values(), ids=BAD_LINES.keys())
-def test_verify_quote_batch_reports_a_malformed_line_and_exits_2(tmp_path, line):
+def test_verify_quote_batch_reports_a_malformed_line_and_exits_2(
+    tmp_path: Path, line: bytes
+) -> None:
     batch = tmp_path / "q.jsonl"
     batch.write_bytes(line)
     proc = invoke("verify-quote", "--batch", str(batch))
@@ -225,7 +232,7 @@ def test_verify_quote_batch_reports_a_malformed_line_and_exits_2(tmp_path, line)
 
 
 @pytest.mark.parametrize("line", BAD_LINES.values(), ids=BAD_LINES.keys())
-def test_import_scifact_refuses_a_malformed_line(tmp_path, line):
+def test_import_scifact_refuses_a_malformed_line(tmp_path: Path, line: bytes) -> None:
     corpus = tmp_path / "corpus.jsonl"
     corpus.write_bytes(line)
     claims = tmp_path / "claims.jsonl"
@@ -238,7 +245,9 @@ def test_import_scifact_refuses_a_malformed_line(tmp_path, line):
 
 
 @pytest.mark.parametrize("line", BAD_LINES.values(), ids=BAD_LINES.keys())
-def test_eval_scifact_refuses_a_malformed_claims_line(lab_path, tmp_path, line):
+def test_eval_scifact_refuses_a_malformed_claims_line(
+    lab_path: Path, tmp_path: Path, line: bytes
+) -> None:
     claims = tmp_path / "claims.jsonl"
     claims.write_bytes(line)
     proc = invoke("eval", "scifact", "--workspace", str(lab_path), "--claims", str(claims))
@@ -250,7 +259,9 @@ def test_eval_scifact_refuses_a_malformed_claims_line(lab_path, tmp_path, line):
     [*BAD_LINES.values(), b'{"id": 1, "evidence": [1, 2]}\n', b'{"id": 1, "cited_doc_ids": 5}\n'],
     ids=[*BAD_LINES.keys(), "evidence-list", "cited-not-list"],
 )
-def test_eval_overlay_refuses_a_malformed_gold_line(lab_path, tmp_path, line):
+def test_eval_overlay_refuses_a_malformed_gold_line(
+    lab_path: Path, tmp_path: Path, line: bytes
+) -> None:
     assert invoke("overlay", "build", "--workspace", str(lab_path), "--quiet").code == 0
     gold = tmp_path / "gold.jsonl"
     gold.write_bytes(line)
@@ -261,7 +272,7 @@ def test_eval_overlay_refuses_a_malformed_gold_line(lab_path, tmp_path, line):
 @pytest.mark.parametrize(
     "field", ["--memory-id", "--zk-source", "--zk-id"], ids=lambda f: f.strip("-")
 )
-def test_triage_set_refuses_an_empty_field(lab_path, field):
+def test_triage_set_refuses_an_empty_field(lab_path: Path, field: str) -> None:
     args = list(TRIAGE_SET)
     args[args.index(field) + 1] = ""
     proc = invoke(*args, "--workspace", str(lab_path))
@@ -269,7 +280,7 @@ def test_triage_set_refuses_an_empty_field(lab_path, field):
     assert not (lab_path / ".synapse/triage.jsonl").exists()
 
 
-def test_batch_sources_stay_inside_the_batch_folder(tmp_path):
+def test_batch_sources_stay_inside_the_batch_folder(tmp_path: Path) -> None:
     secret = tmp_path / "secret.txt"
     secret.write_text("the root password is hunter2 and nobody knows it")
     folder = tmp_path / "batch"
@@ -314,7 +325,7 @@ def read_only_command(root: Path, *args: str) -> list[str]:
     return ["unshare", "-m", "sh", "-c", script, str(root), *command]
 
 
-def test_a_read_only_workspace_can_be_asked(lab_path):
+def test_a_read_only_workspace_can_be_asked(lab_path: Path) -> None:
     before = snapshot(lab_path)
     command = read_only_command(lab_path, "ask", QUESTION, "--workspace", str(lab_path))
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
@@ -337,7 +348,7 @@ def _file_size_limit(limit: int):
     return apply
 
 
-def test_a_full_disk_keeps_the_previous_overlay(lab_path):
+def test_a_full_disk_keeps_the_previous_overlay(lab_path: Path) -> None:
     ws = ["--workspace", str(lab_path)]
     assert invoke("overlay", "build", *ws, "--quiet").code == 0
     overlay = lab_path / ".synapse/links/claim_links.json"
@@ -349,7 +360,7 @@ def test_a_full_disk_keeps_the_previous_overlay(lab_path):
     assert list(overlay.parent.glob(".*.tmp")) == []
 
 
-def test_a_full_disk_leaves_no_torn_triage_line(lab_path):
+def test_a_full_disk_leaves_no_torn_triage_line(lab_path: Path) -> None:
     ws = ["--workspace", str(lab_path)]
     log = lab_path / ".synapse/triage.jsonl"
     assert invoke(*TRIAGE_SET, *ws).code == 0

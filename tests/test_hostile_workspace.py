@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from collections.abc import Iterator
 from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
 
 import pytest
 
-from engine import Budget, NavResult, cell_detail
+from engine import Budget, NavResult, OpenWorkspace, cell_detail
 from engine import triage_history as triage_rows
 from engine.api import ask, open_workspace, route_payload
 from engine.navigation.grounding import ground_node
@@ -66,10 +69,10 @@ class Tags(HTMLParser):
         self.feed(markup)
         self.close()
 
-    def handle_starttag(self, tag, attrs):
+    def handle_starttag(self, tag, attrs) -> None:
         self.found.append((tag, tuple(name for name, _ in attrs)))
 
-    def handle_data(self, data):
+    def handle_data(self, data) -> None:
         self.text += data
 
 
@@ -83,31 +86,33 @@ def assert_builder_markup_only(markup: str, tags: set[str] = BUILDER_TAGS) -> No
 
 
 @pytest.fixture(scope="module")
-def hostile(tmp_path_factory) -> Hostile:
+def hostile(tmp_path_factory: pytest.TempPathFactory) -> Hostile:
     return build_hostile(tmp_path_factory.mktemp("hostile") / "ws")
 
 
 @pytest.fixture(scope="module")
-def opened(hostile):
+def opened(hostile: Hostile) -> Iterator[OpenWorkspace]:
     opened = open_workspace(hostile.root)
     yield opened
     opened.close()
 
 
 @pytest.fixture(scope="module")
-def runs(opened, hostile) -> dict[str, NavResult]:
+def runs(opened: OpenWorkspace, hostile: Hostile) -> dict[str, NavResult]:
     return {q: ask(opened, q) for q in hostile.questions}
 
 
 @pytest.fixture(scope="module")
-def answers(runs) -> dict[str, dict]:
+def answers(runs: dict[str, NavResult]) -> dict[str, dict[str, Any]]:
     return {q: run.to_dict() for q, run in runs.items()}
 
 
 # --- loading --------------------------------------------------------------------------
 
 
-def test_every_bad_file_is_reported_with_its_reason(opened, hostile):
+def test_every_bad_file_is_reported_with_its_reason(
+    opened: OpenWorkspace, hostile: Hostile
+) -> None:
     report = [(p.path, p.problem) for p in opened.report]
     missing = [
         (path, reason)
@@ -118,7 +123,9 @@ def test_every_bad_file_is_reported_with_its_reason(opened, hostile):
     assert {path for path, _ in report} == {path for path, _ in hostile.refused}
 
 
-def test_the_good_notes_load_and_nothing_from_outside(opened, hostile):
+def test_the_good_notes_load_and_nothing_from_outside(
+    opened: OpenWorkspace, hostile: Hostile
+) -> None:
     notes = opened.workspace.notes
     # The marked source's text is split into passages too; every other note is one file's.
     passages = {a for a in notes if a.startswith(f"zk:{PASSAGE_BOX}:")}
@@ -134,7 +141,9 @@ def test_the_good_notes_load_and_nothing_from_outside(opened, hostile):
 # --- never reading outside ------------------------------------------------------------
 
 
-def test_answers_never_show_what_lies_outside(answers, hostile):
+def test_answers_never_show_what_lies_outside(
+    answers: dict[str, dict[str, Any]], hostile: Hostile
+) -> None:
     for question, result in answers.items():
         assert hostile.canary not in json.dumps(result), question
         for ref, check in (result["decision"].get("verifiers") or {}).items():
@@ -146,7 +155,9 @@ def test_answers_never_show_what_lies_outside(answers, hostile):
 
 
 @pytest.mark.parametrize("note_id", LEAKY_IDS, ids=str)
-def test_grounding_a_leaky_note_is_unverifiable_with_the_reason(opened, hostile, note_id):
+def test_grounding_a_leaky_note_is_unverifiable_with_the_reason(
+    opened: OpenWorkspace, hostile: Hostile, note_id: str
+) -> None:
     workspace = opened.workspace
     ground = ground_node(workspace, f"zk:{BOX}:{note_id}")
     result, verdict = ground.check(workspace)
@@ -160,7 +171,7 @@ def test_grounding_a_leaky_note_is_unverifiable_with_the_reason(opened, hostile,
     assert verdict.unresolved
 
 
-def outside_groundings(hostile: Hostile) -> dict[str, dict]:
+def outside_groundings(hostile: Hostile) -> dict[str, dict[str, Any]]:
     climb = f"../{hostile.outside.name}"
     return {
         "quote-climbing-source": {"type": "quote", "payload": {"body": "x", "source": f"{climb}"}},
@@ -202,7 +213,7 @@ GROUNDING_KINDS = (
 
 
 @pytest.mark.parametrize("kind", GROUNDING_KINDS, ids=str)
-def test_routed_groundings_at_outside_paths_are_unverifiable(hostile, kind):
+def test_routed_groundings_at_outside_paths_are_unverifiable(hostile: Hostile, kind: str) -> None:
     ref = f"zk:{BOX}:leak-source"
     payload = {
         "dag": {
@@ -272,7 +283,7 @@ def hostile_audit(hostile: Hostile) -> NavResult:
 
 
 @pytest.fixture(scope="module")
-def results(runs, hostile) -> dict[str, NavResult]:
+def results(runs: dict[str, NavResult], hostile: Hostile) -> dict[str, NavResult]:
     marked = runs[hostile.questions[-1]]
     # The marked note, or a passage of its marked source: hostile text either way.
     of_marked = {a for a in marked.cited if a.startswith(f"zk:{PASSAGE_BOX}:marked~")}
@@ -291,19 +302,23 @@ HTML_BUILDERS = {
 
 @pytest.mark.parametrize("source", ["answer", "audit"], ids=str)
 @pytest.mark.parametrize("builder", list(HTML_BUILDERS), ids=str)
-def test_html_builders_escape_hostile_text(results, builder, source):
+def test_html_builders_escape_hostile_text(
+    results: dict[str, NavResult], builder: str, source: str
+) -> None:
     markup = HTML_BUILDERS[builder](results[source])
     assert_builder_markup_only(markup)
 
 
 @pytest.mark.parametrize("builder", list(HTML_BUILDERS), ids=str)
-def test_hostile_markup_reaches_the_reader_as_text(results, builder):
+def test_hostile_markup_reaches_the_reader_as_text(
+    results: dict[str, NavResult], builder: str
+) -> None:
     # Otherwise the escaping test above would pass on empty tables.
     shown = Tags(HTML_BUILDERS[builder](results["audit"])).text
     assert any(raw in shown for raw in RAW), shown
 
 
-def vis_items(page: str) -> list[dict]:
+def vis_items(page: str) -> list[dict[str, Any]]:
     """The nodes and edges a pyvis page hands to vis-network."""
     found = re.findall(r"(?:nodes|edges) = new vis\.DataSet\((.*?)\);\n", page, re.S)
     assert len(found) == 2
@@ -316,7 +331,7 @@ def graph_pages(result: NavResult) -> list[str]:
 
 
 @pytest.mark.parametrize("source", ["answer", "audit"], ids=str)
-def test_graph_labels_and_tips_are_escaped(results, source):
+def test_graph_labels_and_tips_are_escaped(results: dict[str, NavResult], source: str) -> None:
     empty = NavResult("", "offline", Budget(), Neighbourhood(), ())
     template = Counter(tag for tag, _ in Tags(neighbourhood_html(empty, 0)).found)
     pages = graph_pages(results[source])
@@ -339,7 +354,7 @@ def flat(values) -> list[str]:
     return [v for v in out if isinstance(v, str)]
 
 
-def test_matrix_hover_ticks_quotes_and_triage_are_escaped(tmp_path):
+def test_matrix_hover_ticks_quotes_and_triage_are_escaped(tmp_path: Path) -> None:
     hostile = build_hostile(tmp_path / "ws", huge=False)
     edge = OverlayEdge(
         "marked-decision",
@@ -375,7 +390,9 @@ def test_matrix_hover_ticks_quotes_and_triage_are_escaped(tmp_path):
 
 
 @pytest.mark.parametrize("source", ["answer", "audit"], ids=str)
-def test_markdown_lines_escape_every_angle_bracket(results, source):
+def test_markdown_lines_escape_every_angle_bracket(
+    results: dict[str, NavResult], source: str
+) -> None:
     result = results[source]
     lines = [banner(result).text, result.question]
     lines += [s for e in explanations(result) for s in e.specifics]

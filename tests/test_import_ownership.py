@@ -2,6 +2,7 @@
 
 import json
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -17,11 +18,13 @@ SECOND = [["Muller reports that caffeine had no effect on reaction times in mice
 
 
 @pytest.fixture
-def workspace(tmp_path):
+def workspace(tmp_path: Path) -> Path:
     return make_workspace(tmp_path, "empty", name="ws")
 
 
-def test_a_citekey_clash_across_runs_keeps_the_first_papers_text(tmp_path, workspace):
+def test_a_citekey_clash_across_runs_keeps_the_first_papers_text(
+    tmp_path: Path, workspace: Path
+) -> None:
     first = write_pdf(tmp_path / "run1" / "Müller 2020.pdf", FIRST)
     second = write_pdf(tmp_path / "run2" / "Muller 2020.pdf", SECOND)
     assert invoke("sources", "add", first, "--workspace", workspace).code == 0
@@ -38,7 +41,7 @@ def test_a_citekey_clash_across_runs_keeps_the_first_papers_text(tmp_path, works
     assert code == 0 and "caffeine" in (workspace / "sources/muller2020b.txt").read_text()
 
 
-def test_a_changed_pdf_of_the_same_name_is_still_updated(tmp_path, workspace):
+def test_a_changed_pdf_of_the_same_name_is_still_updated(tmp_path: Path, workspace: Path) -> None:
     pdf = write_pdf(tmp_path / "Müller 2020.pdf", FIRST)
     assert invoke("sources", "add", pdf, "--workspace", workspace).code == 0
     write_pdf(pdf, SECOND)
@@ -47,7 +50,7 @@ def test_a_changed_pdf_of_the_same_name_is_still_updated(tmp_path, workspace):
     assert "caffeine" in (workspace / "sources/Muller-2020.txt").read_text()
 
 
-def test_a_source_text_edited_after_import_is_kept(tmp_path, workspace):
+def test_a_source_text_edited_after_import_is_kept(tmp_path: Path, workspace: Path) -> None:
     pdf = write_pdf(tmp_path / "p.pdf", FIRST)
     invoke("sources", "add", pdf, "--workspace", workspace)
     text = workspace / "sources/p.txt"
@@ -61,14 +64,14 @@ def test_a_source_text_edited_after_import_is_kept(tmp_path, workspace):
     assert code == 0 and "caffeine" in text.read_text()
 
 
-def _library(tmp_path, papers):
+def _library(tmp_path: Path, papers):
     return build_library(tmp_path / "Zotero", papers)
 
 
 PAPER = Paper(key="K0000001", title="The Winner Effect", authors=[("Smith", "A")], date="2001")
 
 
-def test_reading_notes_added_to_an_imported_note_are_kept(tmp_path, workspace):
+def test_reading_notes_added_to_an_imported_note_are_kept(tmp_path: Path, workspace: Path) -> None:
     library = _library(tmp_path, [PAPER])
     assert invoke("import", "zotero", "--data-dir", library, "--workspace", workspace).code == 0
     note = workspace / ".zettelkasten/zotero/smith2001winner.md"
@@ -93,7 +96,9 @@ def test_reading_notes_added_to_an_imported_note_are_kept(tmp_path, workspace):
     [(".hidden2001", "starts with '.'"), ("k" * 300, "over the 200-byte limit")],
     ids=["leading-dot", "300-characters"],
 )
-def test_an_unusable_better_bibtex_key_is_reported_and_replaced(tmp_path, bbt_key, named):
+def test_an_unusable_better_bibtex_key_is_reported_and_replaced(
+    tmp_path: Path, bbt_key: str, named: str
+) -> None:
     papers = [
         Paper(
             key="K0000001", title="Odd Key", authors=[("Odd", "O")], date="2001", bbt_key=bbt_key
@@ -112,7 +117,7 @@ def test_an_unusable_better_bibtex_key_is_reported_and_replaced(tmp_path, bbt_ke
     assert {n.id for n in load_workspace(root).notes.values()} == {"fine", "odd2001odd"}
 
 
-def test_import_scifact_into_a_folder_of_other_files_asks_for_force(tmp_path):
+def test_import_scifact_into_a_folder_of_other_files_asks_for_force(tmp_path: Path) -> None:
     out = tmp_path / "project"
     out.mkdir()
     (out / "README.md").write_text("# My project\n")
@@ -130,7 +135,7 @@ def test_import_scifact_into_a_folder_of_other_files_asks_for_force(tmp_path):
     assert (out / ".zettelkasten/scifact").is_dir()
 
 
-def test_import_scifact_again_into_its_own_workspace_needs_no_force(tmp_path):
+def test_import_scifact_again_into_its_own_workspace_needs_no_force(tmp_path: Path) -> None:
     out = tmp_path / "demo"
     argv = ("import", "scifact", "--corpus", CORPUS, "--claims", CLAIMS, "--limit", 5, "--out", out)
     assert invoke(*argv).code == 0

@@ -3,6 +3,7 @@
 import hashlib
 import json
 import os
+from pathlib import Path
 
 import pytest
 
@@ -16,7 +17,7 @@ ORIGIN = "pdf:a.pdf"
 
 
 @pytest.fixture
-def root(tmp_path):
+def root(tmp_path: Path) -> Path:
     (tmp_path / ".memory").mkdir()
     (tmp_path / ".memory/d.md").write_text("mine\n")
     return tmp_path
@@ -27,7 +28,7 @@ def _write(root, relative, data, origin=ORIGIN, *, replace=False):
         return writer.write(relative, data, origin)
 
 
-def test_it_writes_new_files_and_replaces_only_its_own(root):
+def test_it_writes_new_files_and_replaces_only_its_own(root: Path) -> None:
     assert _write(root, "sources/a.txt", "one").allowed
     assert _write(root, "sources/a.txt", "two").allowed
     assert (root / "sources/a.txt").read_text() == "two"
@@ -48,7 +49,7 @@ def test_it_writes_new_files_and_replaces_only_its_own(root):
     ],
     ids=["not-imported", "other-origin", "edited"],
 )
-def test_replace_is_the_way_past_ownership_refusals(root, prepare, refusal):
+def test_replace_is_the_way_past_ownership_refusals(root: Path, prepare, refusal: Refusal) -> None:
     (root / "sources").mkdir()
     prepare(root)
     before = user_bytes(root)
@@ -69,7 +70,9 @@ def test_replace_is_the_way_past_ownership_refusals(root, prepare, refusal):
     ],
     ids=["symlink", "hard-link", "fifo", "folder"],
 )
-def test_links_and_special_files_are_refused_even_with_replace(root, plant, refusal):
+def test_links_and_special_files_are_refused_even_with_replace(
+    root: Path, plant, refusal: Refusal
+) -> None:
     (root / "sources").mkdir()
     plant(root)
     before = user_bytes(root)
@@ -83,12 +86,12 @@ def test_links_and_special_files_are_refused_even_with_replace(root, plant, refu
     ["../outside.txt", "/etc/x", ".synapse/index.sqlite", "sources/" + "n" * 300, "a\x00b"],
     ids=["climbs", "absolute", "app-folder", "name-too-long", "nul"],
 )
-def test_unsafe_names_are_refused_with_the_reason(root, relative):
+def test_unsafe_names_are_refused_with_the_reason(root: Path, relative: str) -> None:
     checked = _write(root, relative, "x")
     assert checked.refusal is Refusal.UNSAFE_NAME and checked.reason.startswith("cannot be")
 
 
-def test_it_removes_only_what_it_wrote(root):
+def test_it_removes_only_what_it_wrote(root: Path) -> None:
     _write(root, "sources/a.txt", "one")
     (root / "sources/b.txt").write_text("mine")
     with ImportWriter(root, "test") as writer:
@@ -98,7 +101,7 @@ def test_it_removes_only_what_it_wrote(root):
     assert "sources/a.txt" not in read_record(root).entries
 
 
-def test_an_unreadable_manifest_makes_nothing_ours(root):
+def test_an_unreadable_manifest_makes_nothing_ours(root: Path) -> None:
     _write(root, "sources/a.txt", "one")
     (root / MANIFEST_FILE).write_text("[" * 100_000)
     with ImportWriter(root, "test") as writer:
@@ -108,7 +111,7 @@ def test_an_unreadable_manifest_makes_nothing_ours(root):
     assert (root / "sources/a.txt").read_text() == "one"
 
 
-def test_a_torn_journal_line_is_skipped_and_whole_ones_still_prove_ownership(root):
+def test_a_torn_journal_line_is_skipped_and_whole_ones_still_prove_ownership(root: Path) -> None:
     (root / "sources").mkdir()
     (root / "sources/a.txt").write_text("killed mid-run")
     sha = hashlib.sha256(b"killed mid-run").hexdigest()
@@ -120,7 +123,7 @@ def test_a_torn_journal_line_is_skipped_and_whole_ones_still_prove_ownership(roo
     assert read_record(root).entries["sources/a.txt"].sha256 != sha
 
 
-def test_a_linked_app_folder_stops_the_import_before_anything_is_written(root):
+def test_a_linked_app_folder_stops_the_import_before_anything_is_written(root: Path) -> None:
     (root / ".synapse").symlink_to(".memory")
     with pytest.raises(WorkspaceError, match="link"):
         ImportWriter(root, "test")

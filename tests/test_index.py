@@ -3,6 +3,7 @@ import math
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -46,7 +47,7 @@ def root(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def index(root: Path):
+def index(root: Path) -> Iterator[Index]:
     with Index.open(root) as opened:
         opened.update(load_workspace(root))
         yield opened
@@ -56,7 +57,7 @@ def addresses(hits) -> list[str]:
     return [hit.address for hit in hits]
 
 
-def test_the_best_note_comes_first_and_titles_count_more(index):
+def test_the_best_note_comes_first_and_titles_count_more(index: Index) -> None:
     assert addresses(index.search("momentum returns"))[0] == "zk:finance:mom"
     # "momentum" sits in the title of mom and deci-1 but only in the body of val.
     assert addresses(index.search("momentum", box="finance"))[-1] == "zk:finance:val"
@@ -78,18 +79,18 @@ FILTER_IDS = ["mem", "zk", "box", "federated", "encoded", "box-and-store", "unkn
 
 
 @pytest.mark.parametrize(("filters", "expected"), SEARCH_FILTERS, ids=FILTER_IDS)
-def test_store_and_box_filters(index, filters, expected):
+def test_store_and_box_filters(index: Index, filters: dict[str, str], expected: list[str]) -> None:
     assert sorted(addresses(index.search("momentum", **filters))) == expected
 
 
-def test_ties_break_by_address(index):
+def test_ties_break_by_address(index: Index) -> None:
     hits = index.search("twins genes", k=2)
     assert addresses(hits) == ["zk:bio:twin", "zk:econ:twin"]
     assert hits[0].score == hits[1].score
     assert addresses(index.search("twins genes", k=1)) == ["zk:bio:twin"]
 
 
-def test_incremental_update_counts_and_follows_the_files(root, index):
+def test_incremental_update_counts_and_follows_the_files(root: Path, index: Index) -> None:
     assert index.count() == len(NOTES)
     write_note(root, ".zettelkasten/bio/cell.md", "cell", "finding", "Cell death", "Apoptosis.")
     (root / ".zettelkasten/finance/val.md").unlink()
@@ -102,13 +103,13 @@ def test_incremental_update_counts_and_follows_the_files(root, index):
     assert "zk:finance:val" not in addresses(index.search("cheap stocks"))
 
 
-def test_bad_arguments(index):
+def test_bad_arguments(index: Index) -> None:
     assert index.search("momentum", k=0) == []
     with pytest.raises(EngineError):
         index.search("momentum", store="code")
 
 
-def test_a_touched_but_identical_file_is_unchanged(root, index):
+def test_a_touched_but_identical_file_is_unchanged(root: Path, index: Index) -> None:
     path = root / ".zettelkasten/bio/cell.md"
     path.write_bytes(path.read_bytes())
     stats = index.update(load_workspace(root))
@@ -116,7 +117,7 @@ def test_a_touched_but_identical_file_is_unchanged(root, index):
 
 
 @pytest.mark.parametrize("damage", ["garbage", "old-schema"], ids=["garbage", "old-schema"])
-def test_a_broken_database_is_rebuilt(root, index, damage):
+def test_a_broken_database_is_rebuilt(root: Path, index: Index, damage: str) -> None:
     index.close()
     db = index_path(root)
     if damage == "garbage":
@@ -162,7 +163,7 @@ def run_python(script: str, *args: str) -> str:
     return done.stdout
 
 
-def test_another_process_reads_while_a_write_is_open(root, index):
+def test_another_process_reads_while_a_write_is_open(root: Path, index: Index) -> None:
     with sqlite3.connect(index_path(root), isolation_level=None, timeout=1) as writer:
         assert writer.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         # An exclusive write lock would block every reader without WAL.
@@ -173,7 +174,7 @@ def test_another_process_reads_while_a_write_is_open(root, index):
     assert seen == ["zk:bio:cell"]
 
 
-def test_an_open_index_follows_updates_from_another_process(root, index):
+def test_an_open_index_follows_updates_from_another_process(root: Path, index: Index) -> None:
     assert index.search("apoptosis") == []
     write_note(root, ".zettelkasten/bio/death.md", "death", "finding", "Cell death", "Apoptosis.")
     run_python(WRITER, str(root))
@@ -181,7 +182,7 @@ def test_an_open_index_follows_updates_from_another_process(root, index):
     assert index.update(load_workspace(root)).unchanged == len(NOTES) + 1
 
 
-def test_one_index_serves_many_threads(tmp_path):
+def test_one_index_serves_many_threads(tmp_path: Path) -> None:
     from concurrent.futures import ThreadPoolExecutor
 
     from engine.workspace.index import Index
@@ -201,7 +202,7 @@ def test_one_index_serves_many_threads(tmp_path):
     index.close()
 
 
-def test_rarity_weighs_words_fewer_notes_mention_higher(index):
+def test_rarity_weighs_words_fewer_notes_mention_higher(index: Index) -> None:
     rare = index.rarity(["momentum", "mitosis", "unheard"])
     n = index.count()
     assert rare["unheard"] == pytest.approx(math.log(n + 1))  # no note mentions it
@@ -209,7 +210,7 @@ def test_rarity_weighs_words_fewer_notes_mention_higher(index):
     assert rare["unheard"] > rare["mitosis"] > rare["momentum"] > 0
 
 
-def test_related_notes_share_the_notes_rarest_terms_and_leave_it_out(index):
+def test_related_notes_share_the_notes_rarest_terms_and_leave_it_out(index: Index) -> None:
     text = "Momentum crashes after rebounds. Rebounds hurt momentum."
     hits = index.related("zk:~fed~peer~fin:crash", text, k=3)
     assert "zk:~fed~peer~fin:crash" not in addresses(hits)
@@ -217,5 +218,5 @@ def test_related_notes_share_the_notes_rarest_terms_and_leave_it_out(index):
     assert addresses(hits) == addresses(index.related("zk:~fed~peer~fin:crash", text, k=3))
 
 
-def test_a_note_whose_words_no_other_note_has_relates_to_nothing(index):
+def test_a_note_whose_words_no_other_note_has_relates_to_nothing(index: Index) -> None:
     assert index.related("zk:x:y", "zebra quokka", k=3) == []

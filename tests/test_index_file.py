@@ -1,5 +1,6 @@
 import os
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -14,7 +15,7 @@ from engine.workspace.index_file import (
 )
 
 
-def test_the_index_file_opens_in_wal_mode_in_the_users_cache_folder(tmp_path):
+def test_the_index_file_opens_in_wal_mode_in_the_users_cache_folder(tmp_path: Path) -> None:
     path = safe_index_path(tmp_path)
     assert path == index_path(tmp_path) and path.parent.is_dir()
     assert not (tmp_path / ".synapse" / "index.sqlite").exists()
@@ -25,7 +26,7 @@ def test_the_index_file_opens_in_wal_mode_in_the_users_cache_folder(tmp_path):
         connection.close()
 
 
-def test_a_link_in_the_cache_folder_is_refused(tmp_path):
+def test_a_link_in_the_cache_folder_is_refused(tmp_path: Path) -> None:
     elsewhere = tmp_path / "note.md"
     elsewhere.write_text("a note")
     root = tmp_path / "ws"
@@ -37,7 +38,7 @@ def test_a_link_in_the_cache_folder_is_refused(tmp_path):
     assert elsewhere.read_text() == "a note"
 
 
-def test_removing_the_database_takes_its_side_files(tmp_path):
+def test_removing_the_database_takes_its_side_files(tmp_path: Path) -> None:
     db = tmp_path / "index.sqlite"
     for suffix in ("", "-wal", "-shm", "-journal"):
         (tmp_path / f"index.sqlite{suffix}").write_text("x")
@@ -54,11 +55,13 @@ def test_removing_the_database_takes_its_side_files(tmp_path):
     ],
     ids=["read-only", "disk-full", "corrupt"],
 )
-def test_cannot_write_tells_an_unwritable_place_from_a_corrupt_file(message, unwritable):
+def test_cannot_write_tells_an_unwritable_place_from_a_corrupt_file(
+    message: str, unwritable: bool
+) -> None:
     assert cannot_write(sqlite3.DatabaseError(message)) is unwritable
 
 
-def test_a_locked_index_is_the_callers_problem_and_a_corrupt_one_is_rebuilt():
+def test_a_locked_index_is_the_callers_problem_and_a_corrupt_one_is_rebuilt() -> None:
     with pytest.raises(WorkspaceError, match="cannot open the index"):
         refuse_unless_corrupt(sqlite3.OperationalError("database is locked"))
     refuse_unless_corrupt(sqlite3.DatabaseError("file is not a database"))  # no raise

@@ -49,12 +49,12 @@ def label(root: Path, question: str) -> str:
         opened.close()
 
 
-def test_the_tampered_question_abstains_untouched(lab_path):
+def test_the_tampered_question_abstains_untouched(lab_path: Path) -> None:
     assert label(lab_path, JAPAN) == "ABSTAIN"
     assert label(lab_path, WINNERS) == "ANSWER"
 
 
-def test_a_term_injected_into_every_row_never_grants_an_answer(lab_path):
+def test_a_term_injected_into_every_row_never_grants_an_answer(lab_path: Path) -> None:
     label(lab_path, WINNERS)
     inject(index_path(lab_path), "japan")
     reset_times(lab_path)
@@ -62,7 +62,7 @@ def test_a_term_injected_into_every_row_never_grants_an_answer(lab_path):
     assert label(lab_path, WINNERS) == "ANSWER"
 
 
-def test_rows_tampered_while_the_workspace_is_open_are_left_out(lab_path):
+def test_rows_tampered_while_the_workspace_is_open_are_left_out(lab_path: Path) -> None:
     opened = open_workspace(lab_path)
     try:
         assert ask(opened, WINNERS).label == "ANSWER"
@@ -73,7 +73,7 @@ def test_rows_tampered_while_the_workspace_is_open_are_left_out(lab_path):
         opened.close()
 
 
-def test_index_check_names_and_repairs_altered_rows(lab_path):
+def test_index_check_names_and_repairs_altered_rows(lab_path: Path) -> None:
     label(lab_path, WINNERS)
     db = index_path(lab_path)
     with contextlib.closing(sqlite3.connect(db)) as raw, raw:
@@ -85,7 +85,7 @@ def test_index_check_names_and_repairs_altered_rows(lab_path):
     assert (again.code, again.json()["check"]["ok"]) == (0, True)
 
 
-def test_a_note_edited_with_its_time_reset_is_indexed_again(lab_path):
+def test_a_note_edited_with_its_time_reset_is_indexed_again(lab_path: Path) -> None:
     note = lab_path / ".zettelkasten/finance/z-mom-01.md"
     label(lab_path, WINNERS)
     info = note.stat()
@@ -98,7 +98,7 @@ def test_a_note_edited_with_its_time_reset_is_indexed_again(lab_path):
         assert [h.address for h in index.search("xylophonic")] == ["zk:finance:z-mom-01"]
 
 
-def test_dropped_tables_under_a_current_schema_version_are_rebuilt(lab_path):
+def test_dropped_tables_under_a_current_schema_version_are_rebuilt(lab_path: Path) -> None:
     label(lab_path, WINNERS)
     with contextlib.closing(sqlite3.connect(index_path(lab_path))) as raw, raw:
         raw.execute("DROP TABLE docs")
@@ -106,7 +106,7 @@ def test_dropped_tables_under_a_current_schema_version_are_rebuilt(lab_path):
     assert label(lab_path, WINNERS) == "ANSWER"
 
 
-def test_corrupted_term_rows_make_the_index_rebuild_rather_than_abstain(lab_path):
+def test_corrupted_term_rows_make_the_index_rebuild_rather_than_abstain(lab_path: Path) -> None:
     label(lab_path, WINNERS)
     with contextlib.closing(sqlite3.connect(index_path(lab_path))) as raw, raw:
         raw.execute("UPDATE terms SET term = term || 'q'")
@@ -134,7 +134,7 @@ def unwritable(path: Path) -> Iterator[None]:
         subprocess.run(["chattr", "-i", str(path)], check=True)
 
 
-def test_an_index_file_that_cannot_be_written_falls_back_to_memory(lab_path):
+def test_an_index_file_that_cannot_be_written_falls_back_to_memory(lab_path: Path) -> None:
     invoke("index", "--workspace", lab_path)
     (lab_path / ".zettelkasten/finance/z-mom-01.md").write_text(
         (lab_path / ".zettelkasten/finance/z-mom-01.md").read_text("utf-8") + "\nMore.\n", "utf-8"
@@ -147,7 +147,7 @@ def test_an_index_file_that_cannot_be_written_falls_back_to_memory(lab_path):
 
 
 @pytest.mark.parametrize("notes", [1, 2], ids=["one-note", "two-notes"])
-def test_a_tiny_workspace_answers_a_verbatim_question(tmp_path, notes):
+def test_a_tiny_workspace_answers_a_verbatim_question(tmp_path: Path, notes: int) -> None:
     sentence = "Buying past winners and selling past losers generated significant abnormal returns."
     box = tmp_path / ".zettelkasten" / "lab"
     box.mkdir(parents=True)

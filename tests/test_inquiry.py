@@ -39,5 +39,7 @@ CASES = [
     CASES,
     ids=[f"{'asks' if e else 'states'}-{i}" for i, (_, _, e) in enumerate(CASES)],
 )
-def test_aims_questions_and_methods_ask_and_findings_state(text, section, expected):
+def test_aims_questions_and_methods_ask_and_findings_state(
+    text: str, section: str, expected: bool
+) -> None:
     assert asks(text, section=section) is expected

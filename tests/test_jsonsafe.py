@@ -13,12 +13,12 @@ from engine.core.jsonsafe import MAX_DEPTH, depth_exceeds, loads
     ],
     ids=["bad-utf8", "recursion-deep", "just-past-the-bound", "truncated"],
 )
-def test_bad_json_is_a_value_error_naming_the_problem(data, problem):
+def test_bad_json_is_a_value_error_naming_the_problem(data: bytes | str, problem: str) -> None:
     with pytest.raises(ValueError, match=problem):
         loads(data)
 
 
-def test_json_up_to_the_bound_loads():
+def test_json_up_to_the_bound_loads() -> None:
     nested = "[" * MAX_DEPTH + "]" * MAX_DEPTH
     assert depth_exceeds(loads(nested), MAX_DEPTH) is False
     assert loads(b'{"a": [1, {"b": null}]}') == {"a": [1, {"b": None}]}

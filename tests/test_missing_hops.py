@@ -23,7 +23,7 @@ def vault(tmp_path: Path) -> Path:
     return claim_vault(tmp_path)
 
 
-def test_inline_tags_leave_the_prose_but_not_code_or_anchors(vault):
+def test_inline_tags_leave_the_prose_but_not_code_or_anchors(vault: Path) -> None:
     note = load_workspace(vault).notes["zk:Concepts:Neurogenesis-therapy"]
     assert "#claim" not in note.body and "#topic" not in note.body
     assert "in humans." in note.body
@@ -31,7 +31,7 @@ def test_inline_tags_leave_the_prose_but_not_code_or_anchors(vault):
     assert {"claim", "topic/stroke"} <= set(note.tags)
 
 
-def test_a_premise_not_written_yet_is_a_named_missing_hop_and_blocks(vault):
+def test_a_premise_not_written_yet_is_a_named_missing_hop_and_blocks(vault: Path) -> None:
     run = answer(open_workspace(vault), QUESTION).run
     decision = run.decision
     assert run.label == "ABSTAIN" and [r.value for r in decision.reasons] == ["missing-hop"]
@@ -50,7 +50,7 @@ def test_a_premise_not_written_yet_is_a_named_missing_hop_and_blocks(vault):
     assert "Human trial of neurogenesis" not in run.prose, "no words are put in its mouth"
 
 
-def test_the_dag_and_the_walk_draw_the_missing_hop_in_red(vault):
+def test_the_dag_and_the_walk_draw_the_missing_hop_in_red(vault: Path) -> None:
     run = answer(open_workspace(vault), QUESTION).run
     dag = graphs.dag_html(run)
     assert "Human trial of neurogenesis" in dag and "missing: not written yet" in dag
@@ -59,7 +59,7 @@ def test_the_dag_and_the_walk_draw_the_missing_hop_in_red(vault):
     assert "Human trial of neurogenesis" in walk and missing_mark.colour in walk
 
 
-def test_writing_the_missing_note_lets_the_claim_stand_as_an_inference(vault):
+def test_writing_the_missing_note_lets_the_claim_stand_as_an_inference(vault: Path) -> None:
     (vault / "Literature" / "Human trial of neurogenesis.md").write_text(
         "# Human trial of neurogenesis\n\n"
         "> Here we show that stroke, caused by transient middle cerebral artery occlusion in "
@@ -73,7 +73,7 @@ def test_writing_the_missing_note_lets_the_claim_stand_as_an_inference(vault):
     assert not any(run.neighbourhood.unwritten(a) for a in run.neighbourhood.nodes)
 
 
-def test_any_reasoner_that_leaves_the_missing_premise_out_gets_it_back(vault):
+def test_any_reasoner_that_leaves_the_missing_premise_out_gets_it_back(vault: Path) -> None:
     workspace = load_workspace(vault)
     claim = "zk:Concepts:Neurogenesis-therapy"
     premise = "zk:Literature:Stroke-and-new-neurons"

@@ -18,7 +18,7 @@ def claim(cid, *premises, kind=ClaimKind.DEDUCTION, cites=()):
     ],
     ids=["canon", "code-path", "federated", "colon-in-id"],
 )
-def test_address_round_trip(text, parts):
+def test_address_round_trip(text: str, parts: tuple[str, str, str]) -> None:
     address = Address.parse(text)
     assert (address.store, address.source, address.id) == parts
     assert str(address) == text
@@ -27,12 +27,12 @@ def test_address_round_trip(text, parts):
 @pytest.mark.parametrize(
     "text", ["zk:box", "zk::id", ":a:b", "zk:bo x:id", "zk:box:i\nd", 5], ids=str
 )
-def test_address_rejects(text):
+def test_address_rejects(text: str | int) -> None:
     with pytest.raises(PayloadError):
         Address.parse(text)
 
 
-def test_topological_order_puts_premises_first():
+def test_topological_order_puts_premises_first() -> None:
     dag = ReasoningDAG.build([claim("c", "b"), claim("b", "a"), claim("a")], "c")
     assert [c.id for c in dag.claims] == ["a", "b", "c"]
     assert dag.premise_closure("c") == ("a", "b", "c")
@@ -48,7 +48,9 @@ def test_topological_order_puts_premises_first():
     ],
     ids=["duplicate", "unknown-premise", "cycle", "unknown-conclusion"],
 )
-def test_build_rejects_with_named_problem(claims, conclusion, message):
+def test_build_rejects_with_named_problem(
+    claims: list[Claim], conclusion: str, message: str
+) -> None:
     with pytest.raises(PayloadError, match=message):
         ReasoningDAG.build(claims, conclusion)
 
@@ -62,12 +64,12 @@ def test_build_rejects_with_named_problem(claims, conclusion, message):
     ],
     ids=["past-end", "empty", "unknown-claim"],
 )
-def test_citation_spans_are_checked(span, message):
+def test_citation_spans_are_checked(span: ProseCitation, message: str) -> None:
     with pytest.raises(PayloadError, match=message):
         ReasoningDAG.build([claim("a")], "a", [span], prose="short")
 
 
-def test_closure_cites_are_sorted_and_exclude_unrelated_claims():
+def test_closure_cites_are_sorted_and_exclude_unrelated_claims() -> None:
     dag = ReasoningDAG.build(
         [
             claim("a", cites=["zk:b:2", "zk:b:1"]),
@@ -79,13 +81,13 @@ def test_closure_cites_are_sorted_and_exclude_unrelated_claims():
     assert dag.closure_cites("c") == ("zk:b:1", "zk:b:2", "zk:b:3")
 
 
-def test_deep_chain_builds_without_recursion():
+def test_deep_chain_builds_without_recursion() -> None:
     n = 10_000
     claims = [claim("c0")] + [claim(f"c{i}", f"c{i - 1}") for i in range(1, n)]
     dag = ReasoningDAG.build(reversed(claims), f"c{n - 1}")
     assert len(dag.premise_closure(f"c{n - 1}")) == n
 
 
-def test_too_many_claims_refused():
+def test_too_many_claims_refused() -> None:
     with pytest.raises(PayloadError, match="too many claims"):
         ReasoningDAG.build([claim(f"c{i}") for i in range(10_001)], "c0")

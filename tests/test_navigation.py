@@ -1,9 +1,12 @@
 import json
 from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
-from engine.api import ask, open_workspace
+from engine.api import OpenWorkspace, ask, open_workspace
 from engine.core.errors import ConfigError
 from engine.core.registry import Registry
 from engine.core.verifiers import VERIFIERS
@@ -19,14 +22,14 @@ from tests.workspaces import make_workspace
 QUESTIONS = [json.loads(line) for line in (MOMENTUM_LAB / "questions.jsonl").open()]
 
 
-def opened_copy(tmp_path_factory, variant: str):
+def opened_copy(tmp_path_factory: pytest.TempPathFactory, variant: str) -> Iterator[OpenWorkspace]:
     """A fresh, opened copy of a named workspace variant; closed after the module."""
     opened = open_workspace(make_workspace(tmp_path_factory.mktemp("nav"), variant))
     yield opened
     opened.close()
 
 
-def decided_as_listed(opened, case: dict) -> dict:
+def decided_as_listed(opened, case: dict[str, Any]) -> dict[str, Any]:
     """Ask a listed question; its label, status, reasons and cited note are as listed."""
     out = ask(opened, case["question"]).to_dict()
     assert (out["decision"]["label"], out["decision"]["status"], out["decision"]["reasons"]) == (
@@ -40,17 +43,17 @@ def decided_as_listed(opened, case: dict) -> dict:
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory):
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OpenWorkspace]:
     yield from opened_copy(tmp_path_factory, "momentum-lab")
 
 
 @pytest.mark.parametrize("case", QUESTIONS, ids=[q["id"] for q in QUESTIONS])
-def test_every_decision_path_is_reached(lab, case):
+def test_every_decision_path_is_reached(lab: OpenWorkspace, case: dict[str, Any]) -> None:
     out = decided_as_listed(lab, case)
     assert out["decision"].get("outdated", False) is case.get("outdated", False)
 
 
-def test_the_listed_questions_fixture_reaches_every_label_and_reason():
+def test_the_listed_questions_fixture_reaches_every_label_and_reason() -> None:
     assert {q["label"] for q in QUESTIONS} == {"ANSWER", "HEDGED ANSWER", "ABSTAIN"}
     reasons = {r for q in QUESTIONS for r in q["reasons"]}
     assert reasons == {"missing-hop", "stale", "false-premise", "low-coverage"}
@@ -71,7 +74,7 @@ def counting_verifiers() -> tuple[Registry, Counter]:
 
 
 @pytest.mark.parametrize("case", QUESTIONS, ids=[q["id"] for q in QUESTIONS])
-def test_each_cited_ground_is_verified_once(lab, case):
+def test_each_cited_ground_is_verified_once(lab: OpenWorkspace, case: dict[str, Any]) -> None:
     verifiers, calls = counting_verifiers()
     run = ask(lab, case["question"], verifiers=verifiers)
     assert (run.label, run.to_dict()["decision"]["reasons"]) == (case["label"], case["reasons"])
@@ -85,7 +88,7 @@ def test_each_cited_ground_is_verified_once(lab, case):
     assert per_node == dict.fromkeys(checked, 1)
 
 
-def test_trace_records_every_step_within_budget(lab):
+def test_trace_records_every_step_within_budget(lab: OpenWorkspace) -> None:
     budget = Budget(hops=1, max_nodes=8, max_steps=4)
     result = ask(lab, QUESTIONS[0]["question"], budget=budget)
     actions = [s.action for s in result.steps]
@@ -97,19 +100,19 @@ def test_trace_records_every_step_within_budget(lab):
     assert sorted(added) == sorted(result.neighbourhood.nodes)
 
 
-def test_no_edge_dangles(lab):
+def test_no_edge_dangles(lab: OpenWorkspace) -> None:
     result = ask(lab, "Does the momentum signal skip the most recent month?")
     nodes = result.neighbourhood.nodes
     assert result.neighbourhood.edges
     assert all(e.src in nodes and e.dst in nodes for e in result.neighbourhood.edges)
 
 
-def test_same_question_same_json(lab):
+def test_same_question_same_json(lab: OpenWorkspace) -> None:
     question = QUESTIONS[0]["question"]
     assert ask(lab, question).to_json(timings=False) == ask(lab, question).to_json(timings=False)
 
 
-def test_offline_answer_copies_text_verbatim(lab):
+def test_offline_answer_copies_text_verbatim(lab: OpenWorkspace) -> None:
     result = ask(lab, QUESTIONS[0]["question"])
     bodies = " ".join(n.body for n in lab.workspace.notes.values())
     for claim in result.decision.dag.claims:
@@ -119,7 +122,7 @@ def test_offline_answer_copies_text_verbatim(lab):
 class Exploding:
     name = "exploding"
 
-    def decide(self, state):
+    def decide(self, state) -> None:
         raise RuntimeError("policy blew up")
 
 
@@ -135,7 +138,9 @@ class Dawdling:
     [(Exploding(), "policy blew up"), (Dawdling(), "step budget of 12 exhausted")],
     ids=["policy-raises", "never-answers"],
 )
-def test_failures_inside_become_labelled_abstentions(lab, policy, failure):
+def test_failures_inside_become_labelled_abstentions(
+    lab: OpenWorkspace, policy: Exploding | Dawdling, failure: str
+) -> None:
     out = ask(lab, QUESTIONS[0]["question"], reasoner=policy).to_dict()
     assert out["decision"]["label"] == "ABSTAIN" and failure in out["failure"]
 
@@ -143,20 +148,22 @@ def test_failures_inside_become_labelled_abstentions(lab, policy, failure):
 class FailingExpansion:
     """A real adapter whose one-hop expansion raises: retrieval and fetch-back still work."""
 
-    def __init__(self, adapter):
+    def __init__(self, adapter) -> None:
         self.inner, self.store, self.source = adapter, adapter.store, adapter.source
 
     def retrieve(self, query, k):
         return self.inner.retrieve(query, k)
 
-    def expand(self, node):
+    def expand(self, node) -> None:
         raise OSError("link store unreadable")
 
     def get(self, address):
         return self.inner.get(address)
 
 
-def test_an_expansion_that_raises_adds_no_neighbours_and_the_run_goes_on(lab, monkeypatch):
+def test_an_expansion_that_raises_adds_no_neighbours_and_the_run_goes_on(
+    lab: OpenWorkspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
     question = QUESTIONS[0]["question"]
     healthy = ask(lab, question).to_dict()
     real = navigator.build_adapters
@@ -173,12 +180,14 @@ def test_an_expansion_that_raises_adds_no_neighbours_and_the_run_goes_on(lab, mo
     assert healthy["decision"]["label"] == "ANSWER"
 
 
-def test_unknown_reasoner_is_a_labelled_abstention(lab):
+def test_unknown_reasoner_is_a_labelled_abstention(lab: OpenWorkspace) -> None:
     out = ask(lab, "anything", reasoner="crystal-ball").to_dict()
     assert out["decision"]["label"] == "ABSTAIN" and "unknown reasoner" in out["failure"]
 
 
-def test_openai_reasoner_without_endpoint_abstains(lab, monkeypatch):
+def test_openai_reasoner_without_endpoint_abstains(
+    lab: OpenWorkspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("SYNAPSE_LLM_BASE_URL", raising=False)
     out = ask(lab, "anything", reasoner="openai").to_dict()
     assert out["decision"]["label"] == "ABSTAIN" and "SYNAPSE_LLM_BASE_URL" in out["failure"]
@@ -187,19 +196,19 @@ def test_openai_reasoner_without_endpoint_abstains(lab, monkeypatch):
 @pytest.mark.parametrize(
     "fields", [{"hops": -1}, {"max_nodes": 0}, {"max_steps": "3"}], ids=["hops", "nodes", "steps"]
 )
-def test_bad_budget_is_refused(fields):
+def test_bad_budget_is_refused(fields: dict[str, Any]) -> None:
     with pytest.raises(ConfigError):
         Budget(**fields)
 
 
-def test_broken_index_becomes_an_abstention(lab_path):
+def test_broken_index_becomes_an_abstention(lab_path: Path) -> None:
     opened = open_workspace(lab_path)
     opened.index.close()
     out = ask(opened, QUESTIONS[0]["question"]).to_dict()
     assert out["decision"]["label"] == "ABSTAIN" and "navigation failed" in out["failure"]
 
 
-def test_confirmed_triage_changes_the_answer(lab_path):
+def test_confirmed_triage_changes_the_answer(lab_path: Path) -> None:
     question = QUESTIONS[0]["question"]
     opened = open_workspace(lab_path)
     before = ask(opened, question).to_dict()
@@ -218,24 +227,26 @@ VAULT_QUESTIONS = [json.loads(line) for line in (VAULT_LAB / "questions.jsonl").
 
 
 @pytest.fixture(scope="module")
-def vault_lab(tmp_path_factory):
+def vault_lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OpenWorkspace]:
     yield from opened_copy(tmp_path_factory, "vault-lab")
 
 
 @pytest.mark.parametrize("case", VAULT_QUESTIONS, ids=[q["id"] for q in VAULT_QUESTIONS])
-def test_every_decision_path_is_reached_in_a_vault(vault_lab, case):
+def test_every_decision_path_is_reached_in_a_vault(
+    vault_lab: OpenWorkspace, case: dict[str, Any]
+) -> None:
     out = decided_as_listed(vault_lab, case)
     if "page" in case:
         assert out["decision"]["verifiers"][case["cites"]]["page"] == case["page"]
 
 
-def test_the_vault_questions_fixture_reaches_all_three_outcomes():
+def test_the_vault_questions_fixture_reaches_all_three_outcomes() -> None:
     assert {q["label"] for q in VAULT_QUESTIONS} == {"ANSWER", "HEDGED ANSWER", "ABSTAIN"}
     reasons = {r for q in VAULT_QUESTIONS for r in q["reasons"]}
     assert reasons == {"missing-hop", "stale", "false-premise", "low-coverage"}
 
 
-def test_the_vault_example_sources_are_what_sources_add_extracts(tmp_path):
+def test_the_vault_example_sources_are_what_sources_add_extracts(tmp_path: Path) -> None:
     report = add_pdfs(tmp_path, collect_pdfs([str(VAULT_LAB / "papers")]))
     assert not report.failures
     for shipped in (VAULT_LAB / "sources").iterdir():
@@ -250,7 +261,7 @@ def test_the_vault_example_sources_are_what_sources_add_extracts(tmp_path):
             assert made.read_bytes() == shipped.read_bytes(), shipped.name
 
 
-def test_asking_in_a_vault_writes_only_under_synapse(vault_lab):
+def test_asking_in_a_vault_writes_only_under_synapse(vault_lab: OpenWorkspace) -> None:
     root = vault_lab.root
     before = {
         p: p.read_bytes() for p in root.rglob("*") if ".synapse" not in p.parts and p.is_file()
@@ -263,14 +274,14 @@ def test_asking_in_a_vault_writes_only_under_synapse(vault_lab):
     assert after == before
 
 
-def test_a_budget_that_runs_out_is_told_apart_from_nothing_found(lab):
+def test_a_budget_that_runs_out_is_told_apart_from_nothing_found(lab: OpenWorkspace) -> None:
     tight = ask(lab, "Do momentum crashes occur after market rebounds?", budget=Budget(max_steps=1))
     out = tight.to_dict()
     assert out["decision"]["label"] == "ABSTAIN"
     assert "step budget" in (out["failure"] or "") + out["trace"][-1]["reason"]
 
 
-def test_a_link_less_corpus_expands_to_related_notes_deterministically(scifact_slice):
+def test_a_link_less_corpus_expands_to_related_notes_deterministically(scifact_slice: Path) -> None:
     opened = open_workspace(scifact_slice)
     try:
         question = "Egr2 regulates the homeostasis of B and T cells."
@@ -286,7 +297,7 @@ def test_a_link_less_corpus_expands_to_related_notes_deterministically(scifact_s
     assert result == again
 
 
-def test_a_linked_corpus_never_expands_to_related_notes(lab):
+def test_a_linked_corpus_never_expands_to_related_notes(lab: OpenWorkspace) -> None:
     result = ask(lab, "Does the momentum signal skip the most recent month?").to_dict()
     relations = {e["relation"] for s in result["trace"] for e in s["edges_added"]}
     assert "related" not in relations

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import gzip
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from engine.api import ask, open_workspace
+from engine.api import OpenWorkspace, ask, open_workspace
 from engine.core.environment import ENV_ENCODER
 from engine.datasets.scifact import import_scifact
 from tests.cli import run, untimed
@@ -98,7 +99,7 @@ def _corpus(tmp_path: Path) -> tuple[Path, Path]:
 
 
 @pytest.fixture(scope="module")
-def workspace(tmp_path_factory):
+def workspace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OpenWorkspace]:
     tmp = tmp_path_factory.mktemp("offline")
     corpus, claims = _corpus(tmp)
     import_scifact(corpus, claims, tmp / "ws")
@@ -107,7 +108,9 @@ def workspace(tmp_path_factory):
     opened.close()
 
 
-def test_a_rare_word_said_only_elsewhere_in_the_cited_abstract_hedges(workspace):
+def test_a_rare_word_said_only_elsewhere_in_the_cited_abstract_hedges(
+    workspace: OpenWorkspace,
+) -> None:
     # The paper says "dialysis", so nothing blocks; the quoted finding never does, so the
     # answer is verified text that leaves a word of the question unsaid: hedged, named.
     out = ask(workspace, "Vitamin K2 intake lowers arterial calcification in dialysis").to_dict()
@@ -118,25 +121,27 @@ def test_a_rare_word_said_only_elsewhere_in_the_cited_abstract_hedges(workspace)
     assert out["decision"]["unmentioned"] == ["dialysis"]
 
 
-def test_a_salient_word_no_cited_note_mentions_still_blocks(workspace):
+def test_a_salient_word_no_cited_note_mentions_still_blocks(workspace: OpenWorkspace) -> None:
     out = ask(workspace, "Vitamin K2 intake lowers arterial calcification in gliomas").to_dict()
     assert out["decision"]["label"] == "ABSTAIN"
     assert "gliomas" in out["payload"]["coverage_report"]["uncovered"]
 
 
-def test_it_gives_up_when_no_note_stands_out(workspace):
+def test_it_gives_up_when_no_note_stands_out(workspace: OpenWorkspace) -> None:
     out = ask(workspace, "Osteoblast dedifferentiation drives zebrafish fin regrowth").to_dict()
     assert out["decision"]["label"] == "ABSTAIN"
     assert "neither note stands out" in out["trace"][-1]["reason"]
 
 
-def test_any_note_that_covers_a_topic_question_answers_it(workspace):
+def test_any_note_that_covers_a_topic_question_answers_it(workspace: OpenWorkspace) -> None:
     out = ask(workspace, "What do we know about zebrafish fin regrowth?").to_dict()
     assert out["decision"]["label"] == "ANSWER", out["decision"]["detail"]
     assert out["cited"][0] in ("zk:scifact:201", "zk:scifact:202")
 
 
-def test_a_misspelt_word_no_note_contains_is_covered_by_its_unique_correction(workspace):
+def test_a_misspelt_word_no_note_contains_is_covered_by_its_unique_correction(
+    workspace: OpenWorkspace,
+) -> None:
     question = "MafA ubiquitination reduced recruitment of the coavtivator P/CAF"
     out = ask(workspace, question).to_dict()
     assert out["decision"]["label"] == "ANSWER", out["decision"]["detail"]
@@ -144,14 +149,16 @@ def test_a_misspelt_word_no_note_contains_is_covered_by_its_unique_correction(wo
     assert out["payload"]["coverage_report"]["uncovered"] == []
 
 
-def test_a_correction_that_would_change_the_meaning_never_covers(workspace):
+def test_a_correction_that_would_change_the_meaning_never_covers(workspace: OpenWorkspace) -> None:
     question = "Asymptomatic carriers of gametocytes transmitted parasites to feeding mosquitoes"
     out = ask(workspace, question).to_dict()
     assert out["decision"]["label"] == "ABSTAIN"
     assert "Asymptomatic" in out["payload"]["coverage_report"]["uncovered"]
 
 
-def test_an_acronym_the_question_defines_is_covered_by_its_spelled_out_words(workspace):
+def test_an_acronym_the_question_defines_is_covered_by_its_spelled_out_words(
+    workspace: OpenWorkspace,
+) -> None:
     question = "Inhaled nitric oxide lowers morphine use in sickle cell disease (SCD) crises"
     out = ask(workspace, question).to_dict()
     # Covered, so never blocked; no one sentence says both SCD and morphine, so hedged.
@@ -160,7 +167,7 @@ def test_an_acronym_the_question_defines_is_covered_by_its_spelled_out_words(wor
     assert out["cited"] == ["zk:scifact:301"]
 
 
-def test_an_acronym_the_question_never_defines_is_not_guessed(workspace):
+def test_an_acronym_the_question_never_defines_is_not_guessed(workspace: OpenWorkspace) -> None:
     out = ask(workspace, "Inhaled nitric oxide lowers morphine use in SCD crises").to_dict()
     assert out["decision"]["label"] == "ABSTAIN"
     assert "SCD" in out["payload"]["coverage_report"]["uncovered"]
@@ -169,7 +176,9 @@ def test_an_acronym_the_question_never_defines_is_not_guessed(workspace):
 @pytest.mark.parametrize(
     ("share", "label"), [("40%", "ANSWER"), ("53%", "ABSTAIN")], ids=["stated", "never-stated"]
 )
-def test_a_number_the_claim_states_must_be_in_the_cited_note(workspace, share, label):
+def test_a_number_the_claim_states_must_be_in_the_cited_note(
+    workspace: OpenWorkspace, share: str, label: str
+) -> None:
     # "53" is in most filler notes, so it is too common to be salient: only the number rule
     # makes the reasoner give up.
     out = ask(workspace, f"Low birth weight accounts for {share} of perinatal deaths").to_dict()
@@ -178,19 +187,23 @@ def test_a_number_the_claim_states_must_be_in_the_cited_note(workspace, share, l
         assert "never mentions \u201853\u2019" in out["trace"][-1]["reason"]
 
 
-def test_a_tethered_file_is_no_rival_to_its_note(lab):
+def test_a_tethered_file_is_no_rival_to_its_note(lab: OpenWorkspace) -> None:
     out = ask(lab, "The momentum signal skips the most recent month.").to_dict()
     assert out["decision"]["label"] == "ANSWER", out["trace"][-1]["reason"]
     assert "zk:finance:z-sig-03" in out["cited"]
 
 
-def test_a_finding_is_restated_rather_than_the_aim_that_covers_more(workspace):
+def test_a_finding_is_restated_rather_than_the_aim_that_covers_more(
+    workspace: OpenWorkspace,
+) -> None:
     out = ask(workspace, "Statin use is associated with reduced hip fracture risk").to_dict()
     assert out["decision"]["label"] == "ANSWER", out["trace"][-1]["reason"]
     assert out["prose"] == "Statin users had fewer hip fractures than non-users over five years."
 
 
-def test_it_gives_up_when_only_an_aim_or_a_method_covers_the_claim(workspace):
+def test_it_gives_up_when_only_an_aim_or_a_method_covers_the_claim(
+    workspace: OpenWorkspace,
+) -> None:
     out = ask(workspace, "Tocopherol supplements slow cataract progression").to_dict()
     assert out["decision"]["label"] == "ABSTAIN"
     assert out["cited"] == ["zk:scifact:801"]
@@ -205,7 +218,9 @@ def test_it_gives_up_when_only_an_aim_or_a_method_covers_the_claim(workspace):
 TIED_RIVALS = ("672", "795")
 
 
-def test_the_same_questions_give_the_same_json_under_any_hash_seed(scifact_slice, tmp_path):
+def test_the_same_questions_give_the_same_json_under_any_hash_seed(
+    scifact_slice: Path, tmp_path: Path
+) -> None:
     claims = ROOT / "data" / "scifact" / "claims_train.jsonl"
     lines = [json.loads(line) for line in claims.read_text(encoding="utf-8").splitlines()]
     batch = tmp_path / "tied.jsonl"
@@ -242,7 +257,9 @@ def test_the_same_questions_give_the_same_json_under_any_hash_seed(scifact_slice
     ],
     ids=["losers-are-no-losses", "control", "include-is-asked"],
 )
-def test_a_word_named_for_what_it_does_states_no_relation(lab, question, label):
+def test_a_word_named_for_what_it_does_states_no_relation(
+    lab: OpenWorkspace, question: str, label: str | None
+) -> None:
     # "past losers" names stocks, it says no loss; "include" is the relation a question asks.
     out = ask(lab, question).to_dict()
     if label is None:

@@ -59,7 +59,9 @@ PAIR_IDS = [*NEGATION_IDS, "same-direction", "opposite-direction", "no-direction
 
 
 @pytest.mark.parametrize(("practice", "canon"), NEGATIONS, ids=NEGATION_IDS)
-def test_a_negated_restatement_is_a_contradiction_candidate_never_support(practice, canon):
+def test_a_negated_restatement_is_a_contradiction_candidate_never_support(
+    practice: str, canon: str
+) -> None:
     typing = OfflineTyper()(practice, canon)
     assert typing.relation in (Relation.CONTRADICTS, Relation.TENSION), typing.rationale
     stance = stance_toward(practice, [canon])
@@ -69,7 +71,7 @@ def test_a_negated_restatement_is_a_contradiction_candidate_never_support(practi
 
 
 @pytest.mark.parametrize(("practice", "canon"), PAIRS, ids=PAIR_IDS)
-def test_the_matrix_relation_and_the_answer_stance_agree(practice, canon):
+def test_the_matrix_relation_and_the_answer_stance_agree(practice: str, canon: str) -> None:
     typing = OfflineTyper()(practice, canon)
     stance = pair_stance(practice, canon)
     assert stance.relation is STANCE_OF.get(typing.relation, StanceRelation.NEITHER)
@@ -87,5 +89,5 @@ def test_the_matrix_relation_and_the_answer_stance_agree(practice, canon):
     ],
     ids=["same-direction", "opposite-direction", "direction-unsaid", "unrelated"],
 )
-def test_the_stance_of_a_pair(practice, canon, expected):
+def test_the_stance_of_a_pair(practice: str, canon: str, expected: StanceRelation) -> None:
     assert pair_stance(practice, canon).relation is expected

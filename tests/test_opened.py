@@ -1,5 +1,6 @@
 import platform
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -8,7 +9,7 @@ from engine.core.heap import give_back
 from engine.workspace.opened import Worker
 
 
-def test_a_worker_opens_in_the_background_and_serves_calls(lab_path):
+def test_a_worker_opens_in_the_background_and_serves_calls(lab_path: Path) -> None:
     worker = Worker(str(lab_path))
     try:
         assert worker.ready(wait=60)
@@ -19,7 +20,7 @@ def test_a_worker_opens_in_the_background_and_serves_calls(lab_path):
         worker.close()
 
 
-def test_a_failed_open_is_reported_and_raised(tmp_path):
+def test_a_failed_open_is_reported_and_raised(tmp_path: Path) -> None:
     worker = Worker(str(tmp_path / "missing"))
     try:
         assert worker.ready(wait=60)
@@ -34,7 +35,7 @@ class Interrupted(Exception):
     """Stands for the exception a page gets when its user asks again or leaves."""
 
 
-def test_an_interrupted_wait_cancels_the_model_call_and_frees_its_thread(lab_path):
+def test_an_interrupted_wait_cancels_the_model_call_and_frees_its_thread(lab_path: Path) -> None:
     worker = Worker(str(lab_path))
     cancel = threading.Event()
     started, finished = threading.Event(), threading.Event()
@@ -58,7 +59,7 @@ def test_an_interrupted_wait_cancels_the_model_call_and_frees_its_thread(lab_pat
         worker.close()
 
 
-def test_a_wait_that_ends_normally_returns_the_result_and_cancels_nothing(lab_path):
+def test_a_wait_that_ends_normally_returns_the_result_and_cancels_nothing(lab_path: Path) -> None:
     worker = Worker(str(lab_path))
     cancel = threading.Event()
     ticks = 0
@@ -76,6 +77,6 @@ def test_a_wait_that_ends_normally_returns_the_result_and_cancels_nothing(lab_pa
         worker.close()
 
 
-def test_freed_memory_is_given_back_where_the_c_library_can():
+def test_freed_memory_is_given_back_where_the_c_library_can() -> None:
     # glibc keeps what threads freed; another C library has no such call, and nothing is done.
     assert give_back() is (platform.libc_ver()[0] == "glibc")

@@ -1,9 +1,11 @@
 import json
 from datetime import datetime
+from pathlib import Path
+from typing import Any
 
 import pytest
 
-from engine.api import open_workspace
+from engine.api import OpenWorkspace, open_workspace
 from engine.core.environment import ENV_ENCODER
 from engine.core.errors import ConfigError
 from engine.core.stance import ContradictionCue
@@ -23,6 +25,7 @@ from engine.review.strength import ClaimStrength, combine, pagerank, priority_we
 from engine.review.typers import TYPERS, ModelTyper
 from engine.workspace.notes import NoteKind
 from tests.chat_server import (
+    ChatServer,
     chat_server_fixture,  # noqa: F401 (registers the chat_server fixture)
     reply,
 )
@@ -34,23 +37,23 @@ SCIFACT = ROOT / "data" / "scifact"
 class OwnTypers:
     """A typer registry of the test's own: the built-ins plus typers added by name."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.registry = TYPERS.copy()
 
-    def __call__(self, name, typer):
+    def __call__(self, name, typer) -> None:
         typer.name = name
         self.registry.register(name, lambda: typer)
 
 
 @pytest.fixture
-def typers():
+def typers() -> OwnTypers:
     return OwnTypers()
 
 
 class Agreeing:
     """Calls every pair a supporting one at a fixed confidence; raises after `fail_after`."""
 
-    def __init__(self, confidence=0.6, fail_after=None):
+    def __init__(self, confidence=0.6, fail_after=None) -> None:
         self.confidence, self.fail_after, self.calls = confidence, fail_after, 0
 
     def __call__(self, practice, canon):
@@ -60,7 +63,7 @@ class Agreeing:
         return Typing(Relation.SUPPORTS, self.confidence, "agrees", canon.splitlines()[0])
 
 
-def test_build_writes_the_file_with_what_built_it(lab):
+def test_build_writes_the_file_with_what_built_it(lab: OpenWorkspace) -> None:
     seen = []
     overlay = build_overlay(lab, progress=lambda done, total: seen.append((done, total)))
     path = lab.root / OVERLAY_PATH
@@ -78,7 +81,7 @@ def test_build_writes_the_file_with_what_built_it(lab):
     assert all(fields | {"priority", "rationale", "evidence"} <= set(e) for e in data["edges"])
 
 
-def test_edges_are_in_priority_order_and_builds_are_deterministic(lab):
+def test_edges_are_in_priority_order_and_builds_are_deterministic(lab: OpenWorkspace) -> None:
     first = build_overlay(lab, config=OverlayConfig(min_confidence=0.0)).edges
     second = build_overlay(lab, config=OverlayConfig(min_confidence=0.0)).edges
     assert first == second
@@ -86,14 +89,16 @@ def test_edges_are_in_priority_order_and_builds_are_deterministic(lab):
     assert keys == sorted(keys)
 
 
-def test_rebuild_replaces_the_file_whole(lab):
+def test_rebuild_replaces_the_file_whole(lab: OpenWorkspace) -> None:
     assert build_overlay(lab, config=OverlayConfig(min_confidence=0.0)).edges
     build_overlay(lab, config=OverlayConfig(min_confidence=1.0))
     saved = load_overlay(lab.root)
     assert saved.edges == () and saved.parameters["min_confidence"] == 1.0
 
 
-def test_failure_mid_build_leaves_the_previous_file_intact(lab, typers):
+def test_failure_mid_build_leaves_the_previous_file_intact(
+    lab: OpenWorkspace, typers: OwnTypers
+) -> None:
     build_overlay(lab)
     before = (lab.root / OVERLAY_PATH).read_bytes()
     typers("dies-after-two", Agreeing(fail_after=2))
@@ -103,14 +108,14 @@ def test_failure_mid_build_leaves_the_previous_file_intact(lab, typers):
     assert len(list((lab.root / OVERLAY_PATH).parent.iterdir())) == 1
 
 
-def test_unknown_typer_is_refused_before_anything_is_written(lab):
+def test_unknown_typer_is_refused_before_anything_is_written(lab: OpenWorkspace) -> None:
     with pytest.raises(ConfigError, match="unknown typer"):
         build_overlay(lab, typer="no-such-typer")
     assert not (lab.root / OVERLAY_PATH).exists()
 
 
 @pytest.mark.parametrize("k", [1, 2, 5], ids=["k1", "k2", "k5"])
-def test_candidates_are_bounded_per_practice_entry(lab, k):
+def test_candidates_are_bounded_per_practice_entry(lab: OpenWorkspace, k: int) -> None:
     pairs = candidates(lab, OverlayConfig(k=k, sim_floor=0.0))
     per_entry = {}
     for pair in pairs:
@@ -120,7 +125,7 @@ def test_candidates_are_bounded_per_practice_entry(lab, k):
     assert all(p.practice.store.value == "mem" for p in pairs)
 
 
-def test_similarity_floor_keeps_only_the_best_at_one(lab):
+def test_similarity_floor_keeps_only_the_best_at_one(lab: OpenWorkspace) -> None:
     pairs = candidates(lab, OverlayConfig(sim_floor=1.0))
     assert [p.similarity for p in pairs] == [1.0] * len(pairs)
     assert len({p.practice.id for p in pairs}) == len(pairs)
@@ -131,7 +136,7 @@ def test_similarity_floor_keeps_only_the_best_at_one(lab):
     [(None, 0.75), (0.0, 0.5), (0.5, 0.75), (1.0, 1.0), (1.7, 1.0), (-0.3, 0.5)],
     ids=["unknown", "zero", "half", "one", "clamped-high", "clamped-low"],
 )
-def test_priority_weight(strength, weight):
+def test_priority_weight(strength: float | None, weight: float) -> None:
     assert priority_weight(strength) == pytest.approx(weight)
 
 
@@ -145,7 +150,9 @@ def test_priority_weight(strength, weight):
     ],
     ids=["all-unknown", "quotes-only", "two-known", "all-known"],
 )
-def test_strength_is_the_renormalised_weighted_mean(terms, strength):
+def test_strength_is_the_renormalised_weighted_mean(
+    terms: dict[str, Any], strength: float | None
+) -> None:
     assert combine(terms) == strength
 
 
@@ -160,7 +167,9 @@ def test_strength_is_the_renormalised_weighted_mean(terms, strength):
     ],
     ids=["verified-quotes", "fabricated-quote", "linked-only", "no-data", "unlinked"],
 )
-def test_claim_strength_terms_on_the_lab(lab, address, terms):
+def test_claim_strength_terms_on_the_lab(
+    lab: OpenWorkspace, address: str, terms: dict[str, Any]
+) -> None:
     strength = ClaimStrength(lab.workspace)
     got = strength.terms(address)
     assert got.keys() == terms.keys()
@@ -169,12 +178,12 @@ def test_claim_strength_terms_on_the_lab(lab, address, terms):
     assert strength(address) == combine(got)
 
 
-def test_pagerank_of_two_nodes_matches_the_closed_form():
+def test_pagerank_of_two_nodes_matches_the_closed_form() -> None:
     rank = pagerank(["a", "b"], {("a", "b")})
     assert rank["a"] == pytest.approx(0.5 / 1.425) and sum(rank.values()) == pytest.approx(1.0)
 
 
-def test_priority_reorders_but_never_drops_an_edge(lab, typers):
+def test_priority_reorders_but_never_drops_an_edge(lab: OpenWorkspace, typers: OwnTypers) -> None:
     typers("always-agrees", Agreeing(confidence=0.6))
     overlay = build_overlay(
         lab,
@@ -199,7 +208,9 @@ def test_priority_reorders_but_never_drops_an_edge(lab, typers):
     ],
     ids=["missing", "not-json", "other-kind", "bad-edge"],
 )
-def test_a_bad_overlay_file_reads_as_none_with_a_reason(tmp_path, content, reason):
+def test_a_bad_overlay_file_reads_as_none_with_a_reason(
+    tmp_path: Path, content: str | None, reason: str
+) -> None:
     if content is not None:
         (tmp_path / OVERLAY_PATH).parent.mkdir(parents=True)
         (tmp_path / OVERLAY_PATH).write_text(content)
@@ -209,7 +220,9 @@ def test_a_bad_overlay_file_reads_as_none_with_a_reason(tmp_path, content, reaso
 
 
 @pytest.mark.skipif(not (SCIFACT / "corpus.jsonl.gz").exists(), reason="SciFact data absent")
-def test_scifact_slice_lists_supports_and_contradicts(tmp_path, monkeypatch):
+def test_scifact_slice_lists_supports_and_contradicts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Stance reads words; encoding the 6,000 sentences would cost a minute.
     monkeypatch.setenv(ENV_ENCODER, "none")
     import_scifact(
@@ -245,7 +258,7 @@ REFUSED_BY_THE_GATE = {
 }
 
 
-def test_an_injected_typer_object_is_gated_by_the_stance_classifier(lab):
+def test_an_injected_typer_object_is_gated_by_the_stance_classifier(lab: OpenWorkspace) -> None:
     built = build_overlay(lab, typer=Contrary())
     pairs = {(p.practice.address, p.canon.address) for p in candidates(lab, OverlayConfig())}
     assert {e.relation for e in built.edges} == {Relation.CONTRADICTS}
@@ -255,7 +268,9 @@ def test_an_injected_typer_object_is_gated_by_the_stance_classifier(lab):
     assert built.typer == "contrary"
 
 
-def test_a_model_typer_in_the_overlay_is_gated_by_its_model(lab, chat_server):
+def test_a_model_typer_in_the_overlay_is_gated_by_its_model(
+    lab: OpenWorkspace, chat_server: ChatServer
+) -> None:
     # The model calls every pair a contradiction and every text a contradiction of any
     # other, itself included: its own gate's control refuses all of them.
     everything = json.dumps({"contradicts": 1.0, "rationale": "always"})
@@ -270,7 +285,9 @@ def test_a_model_typer_in_the_overlay_is_gated_by_its_model(lab, chat_server):
     assert not [e for e in built.edges if e.relation is Relation.CONTRADICTS]
 
 
-def test_offline_contradictions_carry_a_cue_and_a_calibrated_confidence(tmp_path, monkeypatch):
+def test_offline_contradictions_carry_a_cue_and_a_calibrated_confidence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv(ENV_ENCODER, "none")  # stance reads words; meaning would cost a minute
     if not (SCIFACT / "corpus.jsonl.gz").exists():
         pytest.skip("SciFact data absent")

@@ -1,4 +1,6 @@
 import json
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,7 +15,7 @@ from tests.conftest import ROOT
 SCIFACT = ROOT / "data" / "scifact"
 
 
-def test_overlay_build_prints_a_summary_then_show_lists_edges(lab_path):
+def test_overlay_build_prints_a_summary_then_show_lists_edges(lab_path: Path) -> None:
     code, out, err = invoke("overlay", "build", "--workspace", lab_path, "--min-confidence", 0)
     summary = json.loads(out)
     assert code == 0 and summary["typer"] == "offline" and summary["counts"]["practice"] == 3
@@ -27,7 +29,7 @@ def test_overlay_build_prints_a_summary_then_show_lists_edges(lab_path):
     ]  # fmt: skip
 
 
-def test_overlay_build_if_missing_keeps_a_saved_overlay(lab_path):
+def test_overlay_build_if_missing_keeps_a_saved_overlay(lab_path: Path) -> None:
     invoke("overlay", "build", "--workspace", lab_path)
     saved = (lab_path / OVERLAY_PATH).stat().st_mtime_ns
     code, out, _ = invoke("overlay", "build", "--workspace", lab_path, "--if-missing")
@@ -35,7 +37,7 @@ def test_overlay_build_if_missing_keeps_a_saved_overlay(lab_path):
     assert (lab_path / OVERLAY_PATH).stat().st_mtime_ns == saved
 
 
-def test_overlay_show_without_an_overlay_is_a_one_line_error(lab_path):
+def test_overlay_show_without_an_overlay_is_a_one_line_error(lab_path: Path) -> None:
     code, out, err = invoke("overlay", "show", "--workspace", lab_path)
     assert (code, out) == (2, "") and "overlay build" in err
 
@@ -45,7 +47,7 @@ def test_overlay_show_without_an_overlay_is_a_one_line_error(lab_path):
     [("--practice-id", "--canon-source", "--canon-id"), ("--memory-id", "--zk-source", "--zk-id")],
     ids=["practice-canon", "older-names"],
 )
-def test_triage_set_then_show(lab_path, flags):
+def test_triage_set_then_show(lab_path: Path, flags: tuple[str, str, str]) -> None:
     ids = ("exp-2009-backtest", "finance", "z-mom-01")
     edge = [part for pair in zip(flags, ids, strict=True) for part in pair]
     for decision in ("follow-up", "confirmed"):
@@ -60,14 +62,16 @@ def test_triage_set_then_show(lab_path, flags):
     ]
 
 
-def test_triage_set_refuses_an_unknown_decision(lab_path):
+def test_triage_set_refuses_an_unknown_decision(lab_path: Path) -> None:
     code, out, err = invoke("triage", "set", "--workspace", lab_path, "--memory-id", "m",
                          "--zk-source", "s", "--zk-id", "z", "--decision", "maybe")  # fmt: skip
     assert (code, out) == (2, "") and "invalid choice: 'maybe'" in err
 
 
 @pytest.mark.skipif(not (SCIFACT / "corpus.jsonl.gz").exists(), reason="SciFact data absent")
-def test_eval_overlay_scores_both_relations(tmp_path, monkeypatch):
+def test_eval_overlay_scores_both_relations(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv(ENV_ENCODER, "none")  # stance reads words; meaning would cost a minute
     out_dir = tmp_path / "sf"
     import_scifact(SCIFACT / "corpus.jsonl.gz", SCIFACT / "claims_train.jsonl", out_dir, limit=300)
@@ -98,17 +102,17 @@ def test_eval_overlay_scores_both_relations(tmp_path, monkeypatch):
     ],
     ids=["rationale-lists", "single-objects"],
 )
-def test_gold_pairs_read_both_label_shapes(evidence):
+def test_gold_pairs_read_both_label_shapes(evidence: dict[str, Any]) -> None:
     line = json.dumps({"id": 3, "claim": "c", "cited_doc_ids": [7, 8, 9], "evidence": evidence})
     assert gold_pairs([line, ""]) == {("claim-3", "7"): "contradicts", ("claim-3", "8"): "supports"}
 
 
-def test_annotated_pairs_are_each_claim_against_its_cited_abstracts():
+def test_annotated_pairs_are_each_claim_against_its_cited_abstracts() -> None:
     lines = [json.dumps({"id": 3, "claim": "c", "cited_doc_ids": [7, 9], "evidence": {}}), ""]
     assert annotated_pairs(lines) == {("claim-3", "7"), ("claim-3", "9")}
 
 
-def test_contradiction_bands_count_precision_by_confidence_and_cue():
+def test_contradiction_bands_count_precision_by_confidence_and_cue() -> None:
     def edge(doc: str, confidence: float, cue: str) -> OverlayEdge:
         return OverlayEdge(
             "claim-1", "scifact", doc, Relation.CONTRADICTS, confidence, None, 0.5, "", "", cue

@@ -43,28 +43,28 @@ def _read(ops: bytes) -> PdfText:
         "rules-above-and-below",
     ],
 )
-def test_a_glyph_is_kept_when_a_reader_sees_it(ops, kept):
+def test_a_glyph_is_kept_when_a_reader_sees_it(ops: bytes, kept: bool) -> None:
     filler = text_ops("A first line a reader always sees on this page.", TOP + 40)
     text = _read(filler + b"\n" + ops)
     assert (LINE in text.pages[0]) is kept
     assert text.hidden_lines == ((0,) if kept else (1,))
 
 
-def test_a_glyph_painted_twice_reads_once_and_a_superscript_stays_on_its_line():
+def test_a_glyph_painted_twice_reads_once_and_a_superscript_stays_on_its_line() -> None:
     bold = text_ops(LINE, TOP) + b"\n" + text_ops(LINE, TOP, x=56.3)
     assert _read(bold).pages[0] == LINE
     marked = b"BT /F1 11 Tf 56 760 Td (mortality) Tj 4 Ts (1) Tj 0 Ts ( in the trial.) Tj ET"
     assert _read(marked).pages[0] == "mortality1 in the trial."
 
 
-def test_two_columns_drawn_one_after_the_other_stay_apart():
+def test_two_columns_drawn_one_after_the_other_stay_apart() -> None:
     left = [text_ops(f"Left line {n}.", TOP - 16 * n) for n in range(2)]
     right = [text_ops(f"Right line {n}.", TOP - 16 * n, x=320) for n in range(2)]
     text = _read(b"\n".join(left + right))
     assert text.pages[0] == "Left line 0.\nLeft line 1.\nRight line 0.\nRight line 1."
 
 
-def test_a_type3_font_is_as_large_as_its_own_matrix_makes_it():
+def test_a_type3_font_is_as_large_as_its_own_matrix_makes_it() -> None:
     # Set at 1 pt, its matrix (0.011 a unit) makes it 11 pt: text to read, not a speck.
     shown = b"BT /T3 1 Tf 56 760 Td (Zorbex lowered mortality.) Tj ET"
     writer = PdfWriter(clone_from=PdfReader(io.BytesIO(one_page_pdf(shown))))

@@ -7,11 +7,13 @@ import re
 import pytest
 
 from engine import Answer
+from engine.api import OpenWorkspace
 from present import markup
 from present.highlight import highlight_html
 from present.markup import (
     HIGHLIGHT_TEXT,
     QUOTE_MARK,
+    Swatch,
     contrast,
     relation_swatches,
     status_swatches,
@@ -41,7 +43,7 @@ def ratio(a: str, b: str) -> float:
     return (high + 0.05) / (low + 0.05)
 
 
-def test_the_contrast_formula_matches_known_pairs():
+def test_the_contrast_formula_matches_known_pairs() -> None:
     assert ratio("#000000", "#ffffff") == pytest.approx(21.0)
     assert contrast("#000000", "#ffffff") == pytest.approx(21.0)
     assert contrast("#777777", "#ffffff") == pytest.approx(4.48, abs=0.01)
@@ -51,13 +53,15 @@ SWATCHES = [*trace_swatches, *status_swatches, *store_swatches, *relation_swatch
 
 
 @pytest.mark.parametrize("swatch", SWATCHES, ids=[s.name for s in SWATCHES])
-def test_every_chip_text_passes_aa_on_its_colour(swatch):
+def test_every_chip_text_passes_aa_on_its_colour(swatch: Swatch) -> None:
     assert ratio(text_on(swatch.colour), swatch.colour) >= AA
 
 
 @pytest.mark.parametrize("theme", THEMES, ids=list(THEMES))
 @pytest.mark.parametrize("kind", [s.name for s in trace_swatches] + ["quote"])
-def test_highlights_set_their_own_text_colour_and_pass_aa_in_both_themes(theme, kind):
+def test_highlights_set_their_own_text_colour_and_pass_aa_in_both_themes(
+    theme: str, kind: str
+) -> None:
     colour = QUOTE_MARK if kind == "quote" else markup.trace_colours[kind]
     # The text on a highlight is the highlight's own, never the theme's: light text in the
     # dark theme on a pastel would fail.
@@ -67,7 +71,7 @@ def test_highlights_set_their_own_text_colour_and_pass_aa_in_both_themes(theme, 
         assert ratio(theme_text, colour) < AA
 
 
-def test_traceability_highlights_carry_a_text_colour(lab):
+def test_traceability_highlights_carry_a_text_colour(lab: OpenWorkspace) -> None:
     from engine.api import answer
 
     result: Answer = answer(lab, "Do momentum crashes occur after market rebounds?")
@@ -76,5 +80,5 @@ def test_traceability_highlights_carry_a_text_colour(lab):
     assert spans and all(f"color:{HIGHLIGHT_TEXT}" in style for style in spans)
 
 
-def test_the_unlicensed_answer_box_reads(lab):
+def test_the_unlicensed_answer_box_reads(lab: OpenWorkspace) -> None:
     assert ratio("#6b6b6b", "#fbf1f0") >= AA

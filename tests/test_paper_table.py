@@ -90,18 +90,20 @@ def rows_by_paper(table: EvidenceTable) -> dict[str, tuple[str, str]]:
     ],
     ids=["finding-yes", "finding-no", "aim-is-no-finding", "misquote-no-finding", "whole-sentence"],
 )
-def test_a_row_shows_only_a_whole_verbatim_finding(papers, paper, finding, reading):
+def test_a_row_shows_only_a_whole_verbatim_finding(
+    papers: OpenWorkspace, paper: str, finding: str, reading: str
+) -> None:
     table = evidence_table(papers, answer(papers, BROAD))
     assert rows_by_paper(table)[paper] == (finding, reading)
 
 
-def test_a_paper_that_leaves_out_a_question_word_is_not_listed(papers):
+def test_a_paper_that_leaves_out_a_question_word_is_not_listed(papers: OpenWorkspace) -> None:
     table = evidence_table(papers, answer(papers, BROAD))
     assert "chol2001" not in rows_by_paper(table)
     assert table.papers == len(table.rows) == 5
 
 
-def test_the_answers_citation_is_green_and_reads_as_the_answer_does(papers):
+def test_the_answers_citation_is_green_and_reads_as_the_answer_does(papers: OpenWorkspace) -> None:
     result = answer(papers, NARROW)
     assert result.label == "ANSWER"
     first = evidence_table(papers, result).rows[0]
@@ -109,13 +111,13 @@ def test_the_answers_citation_is_green_and_reads_as_the_answer_does(papers):
     assert first.stance == result.run.stance and first.page == 1
 
 
-def test_an_abstention_has_only_related_rows(papers):
+def test_an_abstention_has_only_related_rows(papers: OpenWorkspace) -> None:
     result = answer(papers, BROAD)
     assert result.label == "ABSTAIN"  # the misquote is a false premise
     assert {r.status for r in evidence_table(papers, result).rows} == {RowStatus.RELATED}
 
 
-def test_same_workspace_and_question_same_rows(papers, tmp_path):
+def test_same_workspace_and_question_same_rows(papers: OpenWorkspace, tmp_path: Path) -> None:
     first = evidence_table(papers, answer(papers, BROAD))
     again = open_workspace(write_workspace(tmp_path / "copy"))
     try:
@@ -124,7 +126,7 @@ def test_same_workspace_and_question_same_rows(papers, tmp_path):
         again.close()
 
 
-def test_a_row_opens_its_source_page_with_the_finding_marked(papers):
+def test_a_row_opens_its_source_page_with_the_finding_marked(papers: OpenWorkspace) -> None:
     table = evidence_table(papers, answer(papers, BROAD))
     row = next(r for r in table.rows if r.paper == "part2015")
     item = row_evidence(papers, row)
@@ -132,7 +134,7 @@ def test_a_row_opens_its_source_page_with_the_finding_marked(papers):
     assert item.context is not None and (item.context.sentence, item.context.page) == (WHOLE, 1)
 
 
-def test_the_table_exports_as_csv_and_markdown(papers):
+def test_the_table_exports_as_csv_and_markdown(papers: OpenWorkspace) -> None:
     table = evidence_table(papers, answer(papers, BROAD))
     lines = list(csv.DictReader(io.StringIO(table.to_csv())))
     assert [line["title"] for line in lines] == [r.title for r in table.rows]
@@ -143,7 +145,7 @@ def test_the_table_exports_as_csv_and_markdown(papers):
     assert "“Statin use did not reduce fracture risk in this cohort.”" in text
 
 
-def test_on_the_demo_every_finding_is_a_quoted_finding_of_its_paper(demo):
+def test_on_the_demo_every_finding_is_a_quoted_finding_of_its_paper(demo: OpenWorkspace) -> None:
     result = answer(demo, "What causes sepsis?")
     table = evidence_table(demo, result)
     assert len(table.rows) == 10 and table.rows[0].status is RowStatus.GREEN

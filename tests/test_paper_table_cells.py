@@ -31,7 +31,7 @@ def row(finding: str | None, relation: StanceRelation | None, status=RowStatus.R
     return TableRow("x", "Smith 2001", "A title", "zk:lit:x", status, found, stance)
 
 
-def test_a_finding_is_quoted_with_its_page_and_escaped():
+def test_a_finding_is_quoted_with_its_page_and_escaped() -> None:
     markup = finding_html(row(HOSTILE, StanceRelation.SUPPORTS))
     assert "&lt;script&gt;" in markup and "<script>" not in markup
     assert "p. 3" in markup
@@ -48,11 +48,13 @@ def test_a_finding_is_quoted_with_its_page_and_escaped():
     ],
     ids=["yes", "no", "mixed", "not-yes-no", "no-finding-no-stance"],
 )
-def test_the_stance_reads_only_a_finding(finding, relation, shown):
+def test_the_stance_reads_only_a_finding(
+    finding: str | None, relation: StanceRelation | None, shown: str
+) -> None:
     assert shown in stance_html(row(finding, relation))
 
 
-def test_a_row_without_a_finding_says_why():
+def test_a_row_without_a_finding_says_why() -> None:
     assert NO_FINDING in finding_html(row(None, None))
 
 
@@ -61,11 +63,11 @@ def test_a_row_without_a_finding_says_why():
     [(RowStatus.GREEN, "green"), (RowStatus.HEDGED, "hedged"), (RowStatus.RELATED, "related")],
     ids=["green", "hedged", "related"],
 )
-def test_each_row_names_its_status(status, word):
+def test_each_row_names_its_status(status: RowStatus, word: str) -> None:
     assert f">{word}</span>" in status_html(row("A b c.", None, status))
 
 
-def test_the_caption_counts_what_was_cut():
+def test_the_caption_counts_what_was_cut() -> None:
     one = EvidenceTable("q", (row("A b c.", None),), papers=1)
     many = EvidenceTable("q", (row("A b c.", None),) * 2, papers=14)
     assert table_caption(one).startswith("1 paper bears on the question.")

@@ -32,7 +32,7 @@ def _pages(*bodies: list[str]) -> list[list[str]]:
 
 
 @pytest.fixture(scope="module")
-def papers(tmp_path_factory) -> Path:
+def papers(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder of two PDFs as Zotero names them: running headers, page labels from 101."""
     root = tmp_path_factory.mktemp("library")
     folder = root / "papers"
@@ -66,7 +66,7 @@ def answer(root: Path, question: str):
         opened.close()
 
 
-def test_a_folder_of_pdfs_is_a_workspace_of_passages(papers):
+def test_a_folder_of_pdfs_is_a_workspace_of_passages(papers: Path) -> None:
     workspace = load_workspace(papers)
     passages = [n for n in workspace.notes.values() if n.source == PASSAGE_BOX]
     assert {n.citekey for n in passages} == {"okafor2021sleep", "debock2019urban"}
@@ -92,8 +92,8 @@ def test_a_folder_of_pdfs_is_a_workspace_of_passages(papers):
     ids=["sleep-results-page", "canopy-results-page"],
 )
 def test_a_question_stated_in_a_paper_s_body_answers_with_its_sentence_and_page(
-    papers, question, paper, page, said
-):
+    papers: Path, question: str, paper: str, page: int, said: str
+) -> None:
     result = answer(papers, question)
     assert result.label == "ANSWER", result.decision.detail
     (cited,) = result.decision.cited
@@ -112,12 +112,12 @@ def test_a_question_stated_in_a_paper_s_body_answers_with_its_sentence_and_page(
     ],
     ids=["caffeine-not-stated", "asthma-not-studied", "direction-flipped"],
 )
-def test_questions_the_papers_do_not_state_never_answer_green(papers, question):
+def test_questions_the_papers_do_not_state_never_answer_green(papers: Path, question: str) -> None:
     result = answer(papers, question)
     assert result.label != "ANSWER" or "fewer" not in result.prose
 
 
-def test_the_printed_page_label_is_cited(papers):
+def test_the_printed_page_label_is_cited(papers: Path) -> None:
     result = answer(papers, "Did students who slept more than eight hours recall more word pairs?")
     (cited,) = result.decision.cited
     assert (
@@ -126,7 +126,7 @@ def test_the_printed_page_label_is_cited(papers):
     )
 
 
-def test_the_sentence_offsets_are_kept_and_a_forged_cache_injects_nothing(papers):
+def test_the_sentence_offsets_are_kept_and_a_forged_cache_injects_nothing(papers: Path) -> None:
     answer(papers, "Were segments with more canopy cover cooler at noon?")
     cache = passages_path(papers)
     data = json.loads(cache.read_text("utf-8"))
@@ -142,7 +142,7 @@ def test_the_sentence_offsets_are_kept_and_a_forged_cache_injects_nothing(papers
     assert result.label != "ANSWER" or " ".join(result.prose.split()) == CANOPY
 
 
-def test_a_source_its_notes_quote_in_full_gives_no_passage(tmp_path):
+def test_a_source_its_notes_quote_in_full_gives_no_passage(tmp_path: Path) -> None:
     box = tmp_path / ".zettelkasten" / "lab"
     box.mkdir(parents=True)
     (tmp_path / "sources").mkdir()
@@ -156,7 +156,7 @@ def test_a_source_its_notes_quote_in_full_gives_no_passage(tmp_path):
     assert not [n for n in load_workspace(tmp_path).notes.values() if n.source == PASSAGE_BOX]
 
 
-def test_an_abstract_s_sentences_found_in_its_paper_cite_the_paper(tmp_path):
+def test_an_abstract_s_sentences_found_in_its_paper_cite_the_paper(tmp_path: Path) -> None:
     (tmp_path / "sources").mkdir()
     said = "Extended sleep improved recall in every group we studied."
     (tmp_path / "sources" / "ok21.txt").write_text(f"Intro.\f{said} More follows.", "utf-8")
@@ -167,7 +167,7 @@ def test_an_abstract_s_sentences_found_in_its_paper_cite_the_paper(tmp_path):
     assert from_abstract == ["Only the abstract says that naps also helped."]
 
 
-def test_a_passage_knows_its_paper_and_printed_page(papers):
+def test_a_passage_knows_its_paper_and_printed_page(papers: Path) -> None:
     workspace = load_workspace(papers)
     (passage,) = [
         n
@@ -179,7 +179,7 @@ def test_a_passage_knows_its_paper_and_printed_page(papers):
     assert passage_place("zk:finance:z-1", "A note") is None
 
 
-def test_the_walk_draws_each_paper_above_its_passages_by_page(papers):
+def test_the_walk_draws_each_paper_above_its_passages_by_page(papers: Path) -> None:
     result = answer(papers, "Did students who slept more than eight hours recall more word pairs?")
     page = neighbourhood_html(result, len(result.steps) - 1)
     assert f'"id": "{PAPER_NODE}okafor2021sleep"' in page

@@ -21,11 +21,11 @@ from tests.builders.pdfgen import pdf_bytes
     ],
     ids=["ligatures", "hyphen", "soft-hyphen", "digits", "capital", "signs", "form-feed", "spaces"],
 )
-def test_page_text_is_cleaned_without_touching_meaning(raw, clean):
+def test_page_text_is_cleaned_without_touching_meaning(raw: str, clean: str) -> None:
     assert clean_page_text(raw) == clean
 
 
-def test_pages_come_back_in_order_with_labels():
+def test_pages_come_back_in_order_with_labels() -> None:
     data = pdf_bytes(
         [["Preface text that is long enough."], ["First chapter begins here, treat-", "ment."]],
         labels=[(0, "r", 1), (1, "D", 12)],
@@ -60,28 +60,28 @@ LINES = [["Enough words on this page to count as a text layer."]]
     ],
     ids=["encrypted", "image-only", "garbage", "truncated", "not-pdf"],
 )
-def test_bad_pdfs_give_a_specific_failure(data, kind):
+def test_bad_pdfs_give_a_specific_failure(data: bytes, kind: PdfFailureKind) -> None:
     result = extract_pdf(data)
     assert isinstance(result, PdfFailure) and result.kind is kind and result.message
 
 
-def test_an_empty_user_password_opens():
+def test_an_empty_user_password_opens() -> None:
     text = extract_pdf(_encrypt(pdf_bytes(LINES), ""))
     assert isinstance(text, PdfText) and "text layer" in text.pages[0]
 
 
-def test_limits_make_a_pdf_too_large():
+def test_limits_make_a_pdf_too_large() -> None:
     data = pdf_bytes(LINES * 3)
     assert extract_pdf(data, max_pages=2).kind is PdfFailureKind.TOO_LARGE
     assert extract_pdf(data, max_bytes=100).kind is PdfFailureKind.TOO_LARGE
 
 
-def test_a_partly_scanned_pdf_names_its_empty_pages():
+def test_a_partly_scanned_pdf_names_its_empty_pages() -> None:
     text = extract_pdf(pdf_bytes([LINES[0], None, LINES[0]]))
     assert isinstance(text, PdfText) and text.empty_pages == (2,)
 
 
-def test_a_whole_pdf_loses_its_running_lines_and_rejoins_split_words():
+def test_a_whole_pdf_loses_its_running_lines_and_rejoins_split_words() -> None:
     from engine.core.quote import verify_quote
 
     pages = [

@@ -22,11 +22,11 @@ LATER = [["A later version: the effect did not hold in children under twelve."]]
 
 
 @pytest.fixture
-def workspace(tmp_path):
+def workspace(tmp_path: Path) -> Path:
     return make_workspace(tmp_path, "empty", name="ws")
 
 
-def _folder(tmp_path, first_name: str, first: bytes) -> Path:
+def _folder(tmp_path: Path, first_name: str, first: bytes) -> Path:
     folder = tmp_path / "papers"
     folder.mkdir()
     (folder / first_name).write_bytes(first)
@@ -35,7 +35,9 @@ def _folder(tmp_path, first_name: str, first: bytes) -> Path:
     return folder
 
 
-def test_a_pdf_bomb_is_refused_and_the_rest_of_the_folder_imports(tmp_path, workspace):
+def test_a_pdf_bomb_is_refused_and_the_rest_of_the_folder_imports(
+    tmp_path: Path, workspace: Path
+) -> None:
     # 4,999 pages drawing one 1 MB stream: under 1 MB on disk, 5 GB of operators to parse.
     bomb = shared_stream_pdf_bytes(4999, stream_bytes=1_000_000)
     assert len(bomb) < 1_000_000
@@ -55,7 +57,9 @@ def test_a_pdf_bomb_is_refused_and_the_rest_of_the_folder_imports(tmp_path, work
     ]
 
 
-def test_the_time_budget_kills_a_slow_pdf_and_the_next_one_is_read(tmp_path, workspace):
+def test_the_time_budget_kills_a_slow_pdf_and_the_next_one_is_read(
+    tmp_path: Path, workspace: Path
+) -> None:
     # Under the content cap (3,000 pages × 30 KB), but minutes of parsing for pypdf.
     slow = shared_stream_pdf_bytes(3000, stream_bytes=30_000)
     folder = _folder(tmp_path, "a-slow.pdf", slow)
@@ -65,7 +69,7 @@ def test_the_time_budget_kills_a_slow_pdf_and_the_next_one_is_read(tmp_path, wor
     assert json.loads(out)["counts"]["added"] == 2
 
 
-def test_the_memory_bound_stops_one_pdf_not_the_run(tmp_path, workspace):
+def test_the_memory_bound_stops_one_pdf_not_the_run(tmp_path: Path, workspace: Path) -> None:
     heavy = shared_stream_pdf_bytes(1, stream_bytes=4_000_000)
     folder = _folder(tmp_path, "a-heavy.pdf", heavy)
     pdfs = sorted(folder.iterdir())
@@ -75,7 +79,7 @@ def test_the_memory_bound_stops_one_pdf_not_the_run(tmp_path, workspace):
     assert "needs more than 80 MB of memory" in report.items[0].problem
 
 
-def test_a_240_character_name_is_filed_under_a_shorter_key(tmp_path, workspace):
+def test_a_240_character_name_is_filed_under_a_shorter_key(tmp_path: Path, workspace: Path) -> None:
     long_name = "A" * 120 + " study of " + "b" * 106 + ".pdf"
     assert len(long_name) == 240
     folder = _folder(tmp_path, long_name, pdf_bytes(PAGES))
@@ -86,7 +90,9 @@ def test_a_240_character_name_is_filed_under_a_shorter_key(tmp_path, workspace):
     assert len(texts) == 3 and all(len(name.encode()) < 120 for name in texts)
 
 
-def test_a_name_the_file_system_cannot_hold_is_reported_not_fatal(tmp_path, workspace):
+def test_a_name_the_file_system_cannot_hold_is_reported_not_fatal(
+    tmp_path: Path, workspace: Path
+) -> None:
     folder = _folder(tmp_path, "a.pdf", pdf_bytes(PAGES))
     report = add_pdfs(workspace, sorted(folder.iterdir()), AddOptions())
     gone = folder / ("x" * 300 + ".pdf")  # longer than a file name may be: cannot even exist
@@ -113,8 +119,8 @@ def killed_import(root: str, pdf: str, after: str) -> None:
 @pytest.mark.parametrize("earlier", [False, True], ids=["first-add", "update"])
 @pytest.mark.parametrize("after", [".txt", ".pdf.json"], ids=["after-text", "after-sidecar"])
 def test_a_run_killed_mid_write_is_finished_by_the_next_without_replace(
-    tmp_path, workspace, earlier, after
-):
+    tmp_path: Path, workspace: Path, earlier: bool, after: str
+) -> None:
     pdf = tmp_path / "p.pdf"
     if earlier:
         write_pdf(pdf, PAGES)

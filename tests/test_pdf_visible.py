@@ -2,6 +2,8 @@
 
 import json
 import re
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,7 +16,7 @@ HIDDEN = "Zorbex lowered mortality by 40 percent in the ARC trial."
 QUESTION = "Did Zorbex lower mortality by 40 percent in the ARC trial?"
 
 
-def _add(tmp_path, data: bytes):
+def _add(tmp_path: Path, data: bytes):
     pdf = tmp_path / "paper.pdf"
     pdf.write_bytes(data)
     workspace = tmp_path / "ws"
@@ -23,7 +25,7 @@ def _add(tmp_path, data: bytes):
     return workspace, added
 
 
-def _answer(workspace, question: str) -> dict:
+def _answer(workspace, question: str) -> dict[str, Any]:
     asked = invoke("ask", question, "--workspace", workspace)
     assert asked.code == 0, asked.err
     return json.loads(asked.out)
@@ -41,7 +43,7 @@ def _green_without(workspace, question: str, words: str) -> bool:
 
 
 @pytest.mark.parametrize("trick", TRICKS, ids=list(TRICKS))
-def test_hidden_text_is_left_out_counted_and_never_answers(tmp_path, trick):
+def test_hidden_text_is_left_out_counted_and_never_answers(tmp_path: Path, trick: str) -> None:
     workspace, added = _add(tmp_path, hiding_pdf(SHOWN, HIDDEN, trick))
     assert _label(workspace, QUESTION) != "ANSWER"
     assert (workspace / "sources/paper.txt").read_text().strip() == SHOWN
@@ -53,14 +55,14 @@ def test_hidden_text_is_left_out_counted_and_never_answers(tmp_path, trick):
 
 
 @pytest.mark.parametrize("control", CONTROLS, ids=list(CONTROLS))
-def test_text_a_reader_sees_still_answers(tmp_path, control):
+def test_text_a_reader_sees_still_answers(tmp_path: Path, control: str) -> None:
     workspace, added = _add(tmp_path, hiding_pdf(SHOWN, HIDDEN, control))
     assert "hidden text" not in added.err
     assert HIDDEN in (workspace / "sources/paper.txt").read_text()
     assert _label(workspace, QUESTION) == "ANSWER"
 
 
-def test_a_word_drawn_last_reads_where_it_stands(tmp_path):
+def test_a_word_drawn_last_reads_where_it_stands(tmp_path: Path) -> None:
     after = "Zorbex raised blood pressure in the ARC trial."
     workspace, _ = _add(tmp_path, order_pdf(SHOWN, "not", after))
     # A green answer here may only be the page's own "did not".
@@ -69,7 +71,7 @@ def test_a_word_drawn_last_reads_where_it_stands(tmp_path):
     assert (workspace / "sources/paper.txt").read_text().splitlines()[0] == SHOWN
 
 
-def test_a_negation_at_a_line_end_is_never_glued_to_the_word_before(tmp_path):
+def test_a_negation_at_a_line_end_is_never_glued_to_the_word_before(tmp_path: Path) -> None:
     lines = ["Zorbex is safe for adults-", "not for children in the ARC trial."]
     workspace, _ = _add(tmp_path, pdf_bytes([lines]))
     question = "Is Zorbex safe for children in the ARC trial?"
@@ -77,7 +79,7 @@ def test_a_negation_at_a_line_end_is_never_glued_to_the_word_before(tmp_path):
     assert "adultsnot" not in (workspace / "sources/paper.txt").read_text()
 
 
-def test_a_word_split_at_a_line_end_joins_when_the_paper_has_it(tmp_path):
+def test_a_word_split_at_a_line_end_joins_when_the_paper_has_it(tmp_path: Path) -> None:
     pages = [
         ["The pheno-", "type of Zorbex carriers differed in the ARC trial."],
         ["Each phenotype was measured twice in the ARC trial."],
@@ -95,7 +97,7 @@ _BODY = [
 ]
 
 
-def test_a_sentence_opening_every_page_is_not_a_running_header(tmp_path):
+def test_a_sentence_opening_every_page_is_not_a_running_header(tmp_path: Path) -> None:
     pages = [["We found no evidence that", body] for body in _BODY]
     workspace, _ = _add(tmp_path, pdf_bytes(pages))
     question = "Did Zorbex lower mortality in older adults in the ARC trial?"
@@ -103,7 +105,7 @@ def test_a_sentence_opening_every_page_is_not_a_running_header(tmp_path):
     assert "We found no evidence that" in (workspace / "sources/paper.txt").read_text()
 
 
-def test_a_real_running_header_is_removed_and_the_text_still_answers(tmp_path):
+def test_a_real_running_header_is_removed_and_the_text_still_answers(tmp_path: Path) -> None:
     pages = [["Journal of Zorbex Studies", body] for body in _BODY]
     workspace, _ = _add(tmp_path, pdf_bytes(pages))
     assert "Journal of Zorbex Studies" not in (workspace / "sources/paper.txt").read_text()

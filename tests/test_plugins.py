@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -40,7 +41,7 @@ def install(site: Path, group: str, entries: dict[str, str]) -> Path:
 
 
 @pytest.fixture
-def site(tmp_path, monkeypatch):
+def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A folder on sys.path holding the demo plugin package, for this test only."""
     folder = tmp_path / "site"
     folder.mkdir()
@@ -49,7 +50,7 @@ def site(tmp_path, monkeypatch):
     sys.modules.pop("synapse_demo_plugin", None)
 
 
-def test_an_installed_verifier_is_registered_on_first_use(site):
+def test_an_installed_verifier_is_registered_on_first_use(site: Path) -> None:
     install(site, PLUGIN_GROUPS["verifier"], {"demo-undecided": "always_undecided"})
     verifiers: Registry[object] = Registry("verifier", plugins=PLUGIN_GROUPS["verifier"])
     assert verifiers.names() == ["demo-undecided"]
@@ -57,7 +58,7 @@ def test_an_installed_verifier_is_registered_on_first_use(site):
     assert isinstance(result, VerifierResult) and not result.ok
 
 
-def test_a_plugin_never_replaces_a_built_in_and_a_broken_one_is_named(site):
+def test_a_plugin_never_replaces_a_built_in_and_a_broken_one_is_named(site: Path) -> None:
     group = PLUGIN_GROUPS["verifier"]
     install(site, group, {"quote": "always_undecided", "demo-broken": "missing_name"})
     verifiers: Registry[object] = Registry("verifier", plugins=group)
@@ -67,14 +68,14 @@ def test_a_plugin_never_replaces_a_built_in_and_a_broken_one_is_named(site):
     assert any(p.startswith("demo-broken: AttributeError") for p in verifiers.problems)
 
 
-def test_the_plugins_command_lists_an_installed_reasoner(site):
+def test_the_plugins_command_lists_an_installed_reasoner(site: Path) -> None:
     install(site, PLUGIN_GROUPS["reasoner"], {"demo-reasoner": "always_undecided"})
     # A fresh process, so the built-in registries look for plugins with the package there.
     listed = run("plugins", "--json", env={"PYTHONPATH": f"{ROOT}:{site}"}).json()
     assert "demo-reasoner" in listed["reasoners"] and "offline" in listed["reasoners"]
 
 
-def test_the_package_declares_the_runtime_pins_and_the_synapse_script():
+def test_the_package_declares_the_runtime_pins_and_the_synapse_script() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     pins = [
         line.strip()

@@ -5,6 +5,7 @@ import pty
 import select
 import subprocess
 import sys
+from pathlib import Path
 
 from engine.commands.progress import Progress
 from tests.conftest import ROOT
@@ -15,7 +16,7 @@ class Terminal(io.StringIO):
         return True
 
 
-def test_a_terminal_gets_one_line_redrawn_per_percent_and_ended_when_done():
+def test_a_terminal_gets_one_line_redrawn_per_percent_and_ended_when_done() -> None:
     stream = Terminal()
     line = Progress("typing pairs", stream=stream)
     for done in range(0, 401):
@@ -26,7 +27,7 @@ def test_a_terminal_gets_one_line_redrawn_per_percent_and_ended_when_done():
     assert "\rtyping pairs: 200/400 (50%)" in text
 
 
-def test_a_pipe_gets_nothing():
+def test_a_pipe_gets_nothing() -> None:
     stream = io.StringIO()
     line = Progress("asking", stream=stream)
     line(1, 2)
@@ -35,13 +36,13 @@ def test_a_pipe_gets_nothing():
     assert stream.getvalue() == ""
 
 
-def test_an_empty_job_ends_its_line():
+def test_an_empty_job_ends_its_line() -> None:
     stream = Terminal()
     Progress("importing", stream=stream)(0, 0)
     assert stream.getvalue() == "\rimporting: 0/0 (100%)\n"
 
 
-def test_quiet_overrides_a_terminal():
+def test_quiet_overrides_a_terminal() -> None:
     stream = Terminal()
     line = Progress("x", stream=stream, enabled=False)
     line(1, 1)
@@ -73,7 +74,9 @@ def _ask_batch(workspace, batch, *, stdout) -> tuple[str, int]:
     return seen.decode(), done.returncode
 
 
-def test_a_redirected_batch_shows_how_far_it_got_on_the_terminal(lab_path, tmp_path):
+def test_a_redirected_batch_shows_how_far_it_got_on_the_terminal(
+    lab_path: Path, tmp_path: Path
+) -> None:
     batch = tmp_path / "questions.jsonl"
     lines = [json.dumps({"id": i, "question": "Does momentum persist?"}) for i in range(3)]
     batch.write_text("\n".join(lines) + "\n\n")
@@ -84,7 +87,9 @@ def test_a_redirected_batch_shows_how_far_it_got_on_the_terminal(lab_path, tmp_p
     assert len((tmp_path / "out.jsonl").read_text().splitlines()) == 3
 
 
-def test_a_batch_into_a_pipe_keeps_the_terminal_quiet_when_stdout_is_one_too(lab_path, tmp_path):
+def test_a_batch_into_a_pipe_keeps_the_terminal_quiet_when_stdout_is_one_too(
+    lab_path: Path, tmp_path: Path
+) -> None:
     batch = tmp_path / "questions.jsonl"
     batch.write_text(json.dumps({"id": 1, "question": "Does momentum persist?"}) + "\n")
     leader, follower = pty.openpty()

@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from engine import MAX_QUESTION_CHARS, ConfigError, answer, question_problem
+from engine.api import OpenWorkspace
 from engine.workspace.opened import ANSWER_WORKERS, Worker
 from tests.apptest import clear_caches  # noqa: F401 (empties Streamlit's caches per test)
 from tests.cli import invoke
@@ -26,25 +28,27 @@ TOO_LONG = "x" * (MAX_QUESTION_CHARS + 1)
     [(SIGNAL, False), ("y" * MAX_QUESTION_CHARS, False), (TOO_LONG, True), (HUGE, True)],
     ids=["short", "at-the-cap", "one-over", "48-kb"],
 )
-def test_the_cap_is_the_one_rule(question, refused):
+def test_the_cap_is_the_one_rule(question: str, refused: bool) -> None:
     problem = question_problem(question)
     assert (problem is not None) == refused
     if refused:
         assert f"{len(question):,} characters" in problem and "2,000" in problem
 
 
-def test_the_engine_refuses_a_question_over_the_cap(lab):
+def test_the_engine_refuses_a_question_over_the_cap(lab: OpenWorkspace) -> None:
     with pytest.raises(ConfigError, match="2,000"):
         answer(lab, HUGE)
 
 
-def test_ask_refuses_a_question_over_the_cap_on_one_line(lab_path):
+def test_ask_refuses_a_question_over_the_cap_on_one_line(lab_path: Path) -> None:
     code, out, err = invoke("ask", TOO_LONG, "--workspace", lab_path)
     assert code == 2 and out == "" and err.startswith("error: the question is 2,001 characters")
     assert err.count("\n") == 1
 
 
-def test_a_batch_line_over_the_cap_is_an_error_record_and_the_rest_answer(tmp_path, lab_path):
+def test_a_batch_line_over_the_cap_is_an_error_record_and_the_rest_answer(
+    tmp_path: Path, lab_path: Path
+) -> None:
     batch = tmp_path / "questions.jsonl"
     lines = [{"id": "a", "question": SIGNAL}, {"id": "b", "question": HUGE}]
     batch.write_text("".join(json.dumps(line) + "\n" for line in lines))
@@ -54,7 +58,9 @@ def test_a_batch_line_over_the_cap_is_an_error_record_and_the_rest_answer(tmp_pa
     assert "decision" in records[0] and "48,000 characters" in records[1]["error"]
 
 
-def test_a_48_kb_link_is_refused_with_a_message_not_answered(lab_path, monkeypatch):
+def test_a_48_kb_link_is_refused_with_a_message_not_answered(
+    lab_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("SYNAPSE_WORKSPACE", str(lab_path))
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
     at.query_params["q"] = HUGE
@@ -67,7 +73,7 @@ def test_a_48_kb_link_is_refused_with_a_message_not_answered(lab_path, monkeypat
     assert any(c.value.startswith("Ask a question") for c in at.caption)
 
 
-def test_a_long_answer_does_not_hold_back_the_others(lab_path):
+def test_a_long_answer_does_not_hold_back_the_others(lab_path: Path) -> None:
     worker = Worker(str(lab_path))
     release = threading.Event()
     started = threading.Event()
@@ -100,7 +106,7 @@ class Interrupted(Exception):
     """Stands for the exception a page gets when its user asks again or leaves."""
 
 
-def test_a_session_asking_again_drops_its_queued_answer(lab_path):
+def test_a_session_asking_again_drops_its_queued_answer(lab_path: Path) -> None:
     worker = Worker(str(lab_path))
     release = threading.Event()
     ran: list[str] = []

@@ -89,7 +89,7 @@ def add_word(sentence: str) -> str | None:
     return " ".join([*words[: len(words) // 2], "also", *words[len(words) // 2 :]])
 
 
-def test_every_rationale_verifies_exactly_against_its_abstract():
+def test_every_rationale_verifies_exactly_against_its_abstract() -> None:
     results = [verify_quote(r["rationale"], r["abstract"]) for r in RATIONALES]
     assert len(results) >= 150
     assert [m.method for m in results] == ["exact"] * len(results)
@@ -108,7 +108,7 @@ def test_every_rationale_verifies_exactly_against_its_abstract():
     ],
     ids=["number", "negation", "antonym", "negating-prefix", "dropped-word", "added-word"],
 )
-def test_altered_rationales_never_verify_and_show_a_near_miss(alter, at_least):
+def test_altered_rationales_never_verify_and_show_a_near_miss(alter, at_least: int) -> None:
     altered = [(r, alter(r["rationale"])) for r in RATIONALES]
     altered = [(r, body) for r, body in altered if body is not None]
     assert len(altered) >= at_least
@@ -137,7 +137,7 @@ def test_altered_rationales_never_verify_and_show_a_near_miss(alter, at_least):
         "hyphen-before-digits", "whitespace-and-case",
     ],
 )  # fmt: skip
-def test_typography_is_normalised_to_an_exact_match(source, quote):
+def test_typography_is_normalised_to_an_exact_match(source: str, quote: str) -> None:
     match = verify_quote(quote, source)
     assert (match.verified, match.method) == (True, "exact")
 
@@ -161,7 +161,7 @@ def test_typography_is_normalised_to_an_exact_match(source, quote):
         "typo-beside-digits",
     ],
 )  # fmt: skip
-def test_in_word_noise_verifies_as_fuzzy(quote, source):
+def test_in_word_noise_verifies_as_fuzzy(quote: str, source: str) -> None:
     match = verify_quote(quote, "Preamble text here. " + source + " More text.")
     assert (match.verified, match.method) == (True, "fuzzy")
     assert 90.0 <= match.score < 100.0
@@ -194,13 +194,13 @@ def test_in_word_noise_verifies_as_fuzzy(quote, source):
         "dropped-word", "sign", "dropped-symbol", "digit-in-word",
     ],
 )  # fmt: skip
-def test_meaning_changes_are_rejected(quote, source):
+def test_meaning_changes_are_rejected(quote: str, source: str) -> None:
     match = verify_quote(quote, source)
     assert not match.verified
     assert match.method == "none"
 
 
-def test_near_miss_quotes_the_source_in_its_own_wording():
+def test_near_miss_quotes_the_source_in_its_own_wording() -> None:
     source = "Intro.\fResults:  The Drug “lowered” mortality by 12%\nin adults."
     match = verify_quote("the drug lowered mortality by 13% in adults", source)
     assert not match.verified
@@ -208,7 +208,7 @@ def test_near_miss_quotes_the_source_in_its_own_wording():
     assert match.page == 2
 
 
-def test_pages_are_counted_from_form_feeds():
+def test_pages_are_counted_from_form_feeds() -> None:
     source = "cover page\fsecond page text\f\nthird page holds the finding we want\fend"
     assert verify_quote("the finding we want", source).page == 3
     assert verify_quote("the findng we want", source).page == 3
@@ -217,14 +217,14 @@ def test_pages_are_counted_from_form_feeds():
 
 
 @pytest.mark.parametrize("fulltext", [None, "", " \n\f "], ids=["none", "empty", "blank"])
-def test_missing_source_is_unavailable_not_refuted(fulltext):
+def test_missing_source_is_unavailable_not_refuted(fulltext: str | None) -> None:
     match = verify_quote("anything", fulltext)
     assert (match.verified, match.method) == (False, "unavailable")
     assert match == QuoteMatch.unavailable()
 
 
 @pytest.mark.parametrize("quote", ["", "   ", "[my note: check this]", "“ ”"])
-def test_empty_quote_is_not_verified(quote):
+def test_empty_quote_is_not_verified(quote: str) -> None:
     match = verify_quote(quote, "some source text")
     assert (match.verified, match.method, match.near_miss) == (False, "none", None)
 
@@ -242,12 +242,12 @@ def test_empty_quote_is_not_verified(quote):
     ],
     ids=["my-note", "paren-note", "dash-note", "nb", "emphasis", "sic", "quotes-and-ellipsis"],
 )
-def test_reader_notes_are_stripped(quote):
+def test_reader_notes_are_stripped(quote: str) -> None:
     assert quote_needle(quote) in {"the drug lowered mortality", "the drug lowerd mortality"}
     assert verify_quote(quote, "In 2019 the drug lowered mortality in adults.").verified
 
 
-def test_a_parenthesis_that_is_not_a_note_is_kept():
+def test_a_parenthesis_that_is_not_a_note_is_kept() -> None:
     assert quote_needle("mortality fell (n = 20)") == "mortality fell (n = 20)"
     assert not verify_quote("mortality fell (n = 20)", "mortality fell (n = 30)").verified
 
@@ -264,7 +264,7 @@ SOURCE = "Page one.\fWe found that drug X lowered blood pressure; the effect las
     ],
     ids=["highlight-covers-quote", "extra-words-outside-highlight", "highlight-not-in-source"],
 )
-def test_annotation_highlight_confirms_quote(quote, highlight, verified):
+def test_annotation_highlight_confirms_quote(quote: str, highlight: str, verified: bool) -> None:
     notes = [{"text": "unrelated", "page": 9, "color": "#ff0"}, {"text": highlight, "page": "4"}]
     match = verify_quote(quote, SOURCE, notes)
     assert match.verified is verified
@@ -279,7 +279,7 @@ def test_annotation_highlight_confirms_quote(quote, highlight, verified):
         assert match.method == "none"
 
 
-def test_fuzzy_floor_is_respected_and_validated():
+def test_fuzzy_floor_is_respected_and_validated() -> None:
     source = "the patients received a placebo daily"
     assert verify_quote("the patients recieved a placebo daily", source).verified
     strict = verify_quote("the patients recieved a placebo daily", source, fuzzy_floor=99)
@@ -288,7 +288,7 @@ def test_fuzzy_floor_is_respected_and_validated():
         verify_quote("x", source, fuzzy_floor=101)
 
 
-def test_match_is_frozen_and_serialises_its_seven_fields():
+def test_match_is_frozen_and_serialises_its_seven_fields() -> None:
     match = verify_quote("a placebo", "patients received a placebo")
     assert json.loads(json.dumps(match.to_dict())) == {
         "verified": True,
@@ -303,7 +303,7 @@ def test_match_is_frozen_and_serialises_its_seven_fields():
         match.verified = False  # type: ignore[misc]
 
 
-def test_typo_deep_in_a_long_source_is_found_on_its_page():
+def test_typo_deep_in_a_long_source_is_found_on_its_page() -> None:
     pages = [r["abstract"] for r in RATIONALES[::3]]
     source = "\f".join(pages)
     target = RATIONALES[-3]["rationale"]
@@ -316,7 +316,7 @@ def test_typo_deep_in_a_long_source_is_found_on_its_page():
 
 
 @pytest.fixture(scope="module")
-def cli(tmp_path_factory) -> dict[str, tuple[int, str, str]]:
+def cli(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[int, str, str]]:
     """Every CLI case, run at once as `python -m engine` subprocesses: name -> (code, out, err)."""
     folder = tmp_path_factory.mktemp("cli")
     (folder / "paper.txt").write_text("Cover.\fDrug X lowered mortality by 12%.", "utf-8")
@@ -340,7 +340,7 @@ def cli(tmp_path_factory) -> dict[str, tuple[int, str, str]]:
     return {name: tuple(proc.wait()) for name, proc in running.items()}
 
 
-def test_cli_single_quote(cli):
+def test_cli_single_quote(cli: dict[str, tuple[int, str, str]]) -> None:
     code, out, _ = cli["verified"]
     assert code == 0
     assert json.loads(out) == {
@@ -352,7 +352,7 @@ def test_cli_single_quote(cli):
     }
 
 
-def test_cli_batch_reports_each_line_and_keeps_going(cli):
+def test_cli_batch_reports_each_line_and_keeps_going(cli: dict[str, tuple[int, str, str]]) -> None:
     code, out, _ = cli["batch"]
     rows = [json.loads(line) for line in out.splitlines()]
     assert code == 2  # malformed lines (not JSON, no quote) make the batch exit 2
@@ -366,7 +366,7 @@ def test_cli_batch_reports_each_line_and_keeps_going(cli):
     assert rows[5]["near_miss"] == "Drug X lowered mortality by 12%"
 
 
-def test_cli_misuse_exits_2_with_one_line(cli):
+def test_cli_misuse_exits_2_with_one_line(cli: dict[str, tuple[int, str, str]]) -> None:
     code, out, err = cli["misuse"]
     assert (code, out) == (2, "")
     assert err.count("\n") == 1 and err.startswith("error:")
@@ -423,7 +423,7 @@ def test_cli_misuse_exits_2_with_one_line(cli):
         "negation-cut-off-fuzzy",
     ],
 )
-def test_meaning_changes_are_refused_with_a_near_miss(quote, source):
+def test_meaning_changes_are_refused_with_a_near_miss(quote: str, source: str) -> None:
     match = verify_quote(quote, "Preamble text here. " + source + " More text.")
     assert not match.verified, match
     assert match.method == "none" and match.near_miss
@@ -446,7 +446,7 @@ def test_meaning_changes_are_refused_with_a_near_miss(quote, source):
         "typo-beside-sign",
     ],
 )
-def test_noise_beside_meaning_marks_still_verifies(quote, source):
+def test_noise_beside_meaning_marks_still_verifies(quote: str, source: str) -> None:
     assert verify_quote(quote, "Preamble text here. " + source + " More text.").verified
 
 
@@ -462,7 +462,7 @@ DISPLAYED = "The drug lowered blood pressure at 12 months (p < 0.001)."
     ],
     ids=["right-to-left-override", "left-to-right-isolate", "right-to-left-mark"],
 )
-def test_a_quote_holding_a_bidi_control_is_refused_with_the_control_named(quote):
+def test_a_quote_holding_a_bidi_control_is_refused_with_the_control_named(quote: str) -> None:
     found = verify_quote(quote, f"Trial. {DISPLAYED} End.")
     assert (found.verified, found.method.value) == (False, "refused")
     assert "U+20" in (found.reason or "")
@@ -480,5 +480,7 @@ def test_a_quote_holding_a_bidi_control_is_refused_with_the_control_named(quote)
     ids=["modifier-minus", "heavy-minus-for-comparator", "line-extension", "zero-width",
          "soft-hyphen"],
 )  # fmt: skip
-def test_look_alikes_and_invisible_characters_are_compared_as_displayed(quote, verified):
+def test_look_alikes_and_invisible_characters_are_compared_as_displayed(
+    quote: str, verified: bool
+) -> None:
     assert verify_quote(quote, f"Trial. {DISPLAYED} End.").verified is verified

@@ -27,7 +27,7 @@ from engine.reading.questions import as_claim, as_question, yes_no
     ],
     ids=["third-person", "past", "plural-have", "copula", "modal", "perfect", "no-verb-found"],
 )
-def test_a_claim_is_asked_as_a_yes_no_question(claim, question):
+def test_a_claim_is_asked_as_a_yes_no_question(claim: str, question: str) -> None:
     assert as_question(claim) == question
     assert yes_no(question)
 
@@ -61,6 +61,6 @@ def test_a_claim_is_asked_as_a_yes_no_question(claim, question):
         "no-question-mark",
     ],
 )
-def test_a_yes_no_question_is_read_as_the_claim_it_asks(question, claim):
+def test_a_yes_no_question_is_read_as_the_claim_it_asks(question: str, claim: str | None) -> None:
     assert as_claim(question) == claim
     assert yes_no(question) is (claim is not None)

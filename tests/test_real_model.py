@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.api import ask, open_workspace
+from engine.api import OpenWorkspace, ask, open_workspace
 from engine.models.llm import LLMConfig, OpenAIChat
 from engine.navigation.outcomes import FailureKind
 from engine.navigation.reasoners.model_reasoner import ModelReasoner
@@ -85,7 +85,9 @@ def _chat(base_url: str, *, timeout_s: float = DEADLINE_S, max_tokens: int = 256
 
 
 @pytest.mark.parametrize("question", QUESTIONS, ids=["claim", "topic", "rule"])
-def test_the_model_reasoner_routes_or_abstains_with_a_reason(server, lab, question):
+def test_the_model_reasoner_routes_or_abstains_with_a_reason(
+    server: str, lab: OpenWorkspace, question: str
+) -> None:
     started = time.monotonic()
     result = ask(lab, question, reasoner=ModelReasoner(_chat(server)))
     spent = time.monotonic() - started
@@ -100,7 +102,9 @@ def test_the_model_reasoner_routes_or_abstains_with_a_reason(server, lab, questi
         assert not result.decision.honesty_violations
 
 
-def test_a_deadline_shorter_than_the_reply_abstains_on_time(server, lab):
+def test_a_deadline_shorter_than_the_reply_abstains_on_time(
+    server: str, lab: OpenWorkspace
+) -> None:
     started = time.monotonic()
     result = ask(
         lab,
@@ -113,7 +117,7 @@ def test_a_deadline_shorter_than_the_reply_abstains_on_time(server, lab):
     assert "timed out" in result.failure.detail
 
 
-def test_the_model_typer_types_every_pair_or_says_why_not(server, lab):
+def test_the_model_typer_types_every_pair_or_says_why_not(server: str, lab: OpenWorkspace) -> None:
     typer = model_typer(_chat(server, max_tokens=128))
     workspace = lab.workspace
     practice = [n for n in workspace.notes.values() if n.store.value == "mem"][:2]
@@ -128,7 +132,7 @@ def test_the_model_typer_types_every_pair_or_says_why_not(server, lab):
             assert typing.rationale.strip()
 
 
-def test_model_briefs_are_kept_and_checked_never_trusted(server, lab_path):
+def test_model_briefs_are_kept_and_checked_never_trusted(server: str, lab_path: Path) -> None:
     opened = open_workspace(lab_path)
     try:
         overlay = build_overlay(opened)

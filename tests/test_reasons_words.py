@@ -6,8 +6,10 @@ from __future__ import annotations
 import pytest
 
 from engine import Cause, answer
-from engine.core.traceability import check_traceability, read_numbers
+from engine.api import OpenWorkspace
+from engine.core.traceability import check_traceability
 from engine.navigation.coverage import CoverageReport, Term, question_words, typed_words
+from engine.text.numbers import read
 from engine.text.tokens import token_spans
 from present import views
 from present.gallery import example
@@ -45,7 +47,7 @@ SIGNAL = "does the momentum signal skip the most recent month?"
         "in-the-literature",
     ],
 )
-def test_framing_words_are_never_question_words(question, words):
+def test_framing_words_are_never_question_words(question: str, words: list[str]) -> None:
     assert question_words(question) == words
 
 
@@ -61,11 +63,11 @@ def test_framing_words_are_never_question_words(question, words):
     ],
     ids=["possessive-plural", "case-kept", "ies-plural"],
 )
-def test_each_question_word_maps_to_the_word_as_typed(question, typed):
+def test_each_question_word_maps_to_the_word_as_typed(question: str, typed: dict[str, str]) -> None:
     assert typed_words(question) == typed
 
 
-def test_a_report_names_its_gaps_as_typed_and_keeps_the_tokens_for_matching():
+def test_a_report_names_its_gaps_as_typed_and_keeps_the_tokens_for_matching() -> None:
     report = CoverageReport(
         (
             Term("enzyme", 3.0, True, False, "enzymes"),
@@ -97,7 +99,9 @@ def test_a_report_names_its_gaps_as_typed_and_keeps_the_tokens_for_matching():
     ],
     ids=["plain", "reviewing", "is-it-true", "according-to", "uncovered-as-typed"],
 )
-def test_framing_never_blocks_and_gaps_are_named_as_typed(lab, question, label, head):
+def test_framing_never_blocks_and_gaps_are_named_as_typed(
+    lab: OpenWorkspace, question: str, label: str, head: str
+) -> None:
     run = answer(lab, question).run
     banner = views.banner(run)
     assert run.label == label
@@ -118,7 +122,9 @@ def test_framing_never_blocks_and_gaps_are_named_as_typed(lab, question, label, 
     ],
     ids=["missing-hop", "stale", "refuted", "orphan-prose", "honesty", "contested", "answer"],
 )
-def test_the_headline_names_the_real_cause_never_low_coverage(key, causes, head):
+def test_the_headline_names_the_real_cause_never_low_coverage(
+    key: str, causes: tuple[Cause, ...], head: str
+) -> None:
     run = views.audit_result(example(key).text).run
     assert run.decision.causes == causes
     assert run.decision.to_dict()["causes"] == [c.value for c in causes]
@@ -126,7 +132,7 @@ def test_the_headline_names_the_real_cause_never_low_coverage(key, causes, head)
     assert text.startswith(head) and "low-coverage" not in text
 
 
-def test_every_cause_is_explained_under_its_own_name():
+def test_every_cause_is_explained_under_its_own_name() -> None:
     run = views.audit_result(example("honesty").text).run
     (item,) = views.explanations(run)
     assert item.reason == "honesty violation"
@@ -163,8 +169,8 @@ def test_every_cause_is_explained_under_its_own_name():
         "ratio-and-spaced-dash-range",
     ],
 )
-def test_numbers_are_counted_as_a_reader_sees_them(text, numbers):
-    assert [label for _, _, label in read_numbers(text, token_spans(text))] == numbers
+def test_numbers_are_counted_as_a_reader_sees_them(text: str, numbers: list[str]) -> None:
+    assert [found.label for found in read(text, token_spans(text))] == numbers
     trace = check_traceability(text, {})
     stray = [o.removeprefix("number:") for o in trace.orphans if o.startswith("number:")]
     assert stray == numbers

@@ -1,4 +1,5 @@
 import json
+from pathlib import Path
 
 import pytest
 
@@ -28,7 +29,7 @@ CSL = [
 
 
 @pytest.fixture
-def root(tmp_path):
+def root(tmp_path: Path) -> Path:
     (tmp_path / "references.bib").write_text(BIB)
     (tmp_path / "references.json").write_text(json.dumps(CSL))
     (tmp_path / ".zettelkasten/lit").mkdir(parents=True)
@@ -49,19 +50,19 @@ def root(tmp_path):
     ],
     ids=["two-authors-bib-wins", "three-authors-latex", "csl-literal-raw-date", "particle-no-year"],
 )
-def test_labels_name_authors_and_year(root, citekey, label):
+def test_labels_name_authors_and_year(root: Path, citekey: str, label: str) -> None:
     assert load_references(root).get(citekey).label == label
 
 
-def test_latex_accents_are_decoded(root):
+def test_latex_accents_are_decoded(root: Path) -> None:
     assert load_references(root).get("dm2016").authors[-1] == "Müller"
 
 
-def test_a_reference_without_authors_or_year_falls_back_to_the_citekey():
+def test_a_reference_without_authors_or_year_falls_back_to_the_citekey() -> None:
     assert Reference("key").label == "key"
 
 
-def test_cite_shows_the_printed_page_label(root):
+def test_cite_shows_the_printed_page_label(root: Path) -> None:
     (root / "sources").mkdir()
     (root / "sources/jt1993.pdf.json").write_text(json.dumps({"labels": ["i", "ii", "65", "66"]}))
     workspace = load_workspace(root)
@@ -72,13 +73,13 @@ def test_cite_shows_the_printed_page_label(root):
     assert page_label(root, "jt1993", 9) == "9" and page_label(root, "../x", 2) == "2"
 
 
-def test_a_changed_file_is_read_again(root):
+def test_a_changed_file_is_read_again(root: Path) -> None:
     assert load_references(root).get("jt1993").year == 1993
     (root / "references.bib").write_text("@article{jt1993, author={Solo, Han}, year={1977}}")
     assert load_references(root).get("jt1993").label == "Solo 1977"
 
 
-def test_an_unreadable_csl_file_is_a_problem_not_an_error(root):
+def test_an_unreadable_csl_file_is_a_problem_not_an_error(root: Path) -> None:
     (root / "references.json").write_text("{not json")
     refs = load_references(root)
     assert refs.get("jt1993") is not None
@@ -86,7 +87,7 @@ def test_an_unreadable_csl_file_is_a_problem_not_an_error(root):
     assert "references.bib: 1 entry not parsed" in refs.problems
 
 
-def test_a_later_file_fills_what_the_first_left_empty(root):
+def test_a_later_file_fills_what_the_first_left_empty(root: Path) -> None:
     (root / "references.bib").write_text("@article{who2020, title = {Guidance}}\n")
     reference = load_references(root).get("who2020")
     assert (reference.title, reference.label) == ("Guidance", "World Health Organization 2020")

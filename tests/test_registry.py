@@ -25,7 +25,7 @@ def test_register_and_look_up() -> None:
     [("", str.upper, "non-empty"), ("  ", str.upper, "non-empty"), ("x", 42, "not callable")],
     ids=["empty-name", "blank-name", "not-callable"],
 )
-def test_misuse_is_refused(name, entry, message) -> None:
+def test_misuse_is_refused(name: str, entry, message: str) -> None:
     with pytest.raises(EngineError, match=message):
         Registry("verifier").register(name, entry)
 
@@ -38,7 +38,9 @@ def test_a_copy_is_independent() -> None:
     assert copied.names() == ["extra", "offline"]
 
 
-def test_the_parser_is_built_from_the_registry_it_is_given(capsys) -> None:
+def test_the_parser_is_built_from_the_registry_it_is_given(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     commands: Registry[Command] = Registry("command", callables=False)
     commands.register("hello", Command("say hello", lambda p: None, lambda a: print("hi") or 0))
     args = build_parser(commands).parse_args(["hello"])

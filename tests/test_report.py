@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -24,7 +26,7 @@ NAMES = {"zk:finance:z-mom-01": "Jegadeesh & Titman 1993"}
 
 
 @pytest.fixture(scope="module")
-def answers(tmp_path_factory):
+def answers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     from engine.api import open_workspace
     from tests.workspaces import make_workspace
 
@@ -41,7 +43,9 @@ def answers(tmp_path_factory):
         opened.close()
 
 
-def test_a_grounded_answer_reports_question_verdict_dag_quote_page_and_source(answers):
+def test_a_grounded_answer_reports_question_verdict_dag_quote_page_and_source(
+    answers: dict[str, Any],
+) -> None:
     result = answers["winners"]
     words = report_words(result, names=NAMES, citations={})
     text = report_markdown(result, words)
@@ -59,14 +63,16 @@ def test_a_grounded_answer_reports_question_verdict_dag_quote_page_and_source(an
     assert "zk:finance:z-mom-01" not in text
 
 
-def test_the_stance_is_reported_as_the_page_words_it(answers):
+def test_the_stance_is_reported_as_the_page_words_it(answers: dict[str, Any]) -> None:
     result = answers["winners"]
     words = ReportWords("ANSWER — grounded.", stance="The cited source supports the question.")
     assert "**Stance:** The cited source supports the question." in report_markdown(result, words)
     assert "<b>Stance:</b> The cited source supports the question." in report_html(result, words)
 
 
-def test_an_abstention_reports_its_reasons_in_words_and_its_orphans(answers):
+def test_an_abstention_reports_its_reasons_in_words_and_its_orphans(
+    answers: dict[str, Any],
+) -> None:
     result = answers["crash"]
     text = report_markdown(result, report_words(result))
     assert "ABSTAIN — refuted source" in text
@@ -78,7 +84,7 @@ def test_an_abstention_reports_its_reasons_in_words_and_its_orphans(answers):
 
 
 @pytest.mark.parametrize("kind", ["markdown", "html"], ids=["markdown", "html"])
-def test_the_same_answer_gives_the_same_report(answers, kind):
+def test_the_same_answer_gives_the_same_report(answers: dict[str, Any], kind: str) -> None:
     render = report_markdown if kind == "markdown" else report_html
     result = answers["winners"]
     first = render(result, report_words(result, names=NAMES))
@@ -86,7 +92,7 @@ def test_the_same_answer_gives_the_same_report(answers, kind):
     assert first == again
 
 
-def test_the_html_report_escapes_every_text_from_the_payload():
+def test_the_html_report_escapes_every_text_from_the_payload() -> None:
     payload = json.loads(example("grounded").text)
     hostile = "<script>alert(1)</script> & <img src=x onerror=alert(2)>"
     payload["dag"]["claims"][0]["text"] = hostile
@@ -102,7 +108,7 @@ def test_the_html_report_escapes_every_text_from_the_payload():
     assert "<script>" not in text and "\\<script\\>" in text
 
 
-def test_a_run_that_never_reached_the_router_says_so(answers):
+def test_a_run_that_never_reached_the_router_says_so(answers: dict[str, Any]) -> None:
     from dataclasses import replace
 
     result = answers["crash"]
@@ -112,7 +118,7 @@ def test_a_run_that_never_reached_the_router_says_so(answers):
     assert "No prose was traced: the run never reached the router." in text
 
 
-def test_the_evidence_table_is_a_section_of_the_report(answers):
+def test_the_evidence_table_is_a_section_of_the_report(answers: dict[str, Any]) -> None:
     result, table = answers["winners"], answers["table"]
     words = report_words(result, names=NAMES, citations={})
     assert "Evidence table" not in report_markdown(result, words)

@@ -1,6 +1,8 @@
 """The `python -m engine route` command: output fields, stdin, workspace, and exit status 2."""
 
 import json
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -37,13 +39,13 @@ def route(*args, stdin=None, seed="0"):
     return invoke("route", *args, stdin=stdin, env={"PYTHONHASHSEED": seed})
 
 
-def write(tmp_path, data, name="payload.json"):
+def write(tmp_path: Path, data, name="payload.json"):
     path = tmp_path / name
     path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
     return path
 
 
-def test_file_routes_to_a_grounded_answer_with_every_field(tmp_path):
+def test_file_routes_to_a_grounded_answer_with_every_field(tmp_path: Path) -> None:
     done = route(write(tmp_path, payload()))
     assert done.code == 0, done.err
     out = json.loads(done.out)
@@ -52,7 +54,7 @@ def test_file_routes_to_a_grounded_answer_with_every_field(tmp_path):
     assert out["verifiers"][A1]["status"] == "ok"
 
 
-def test_stdin_dash_reads_the_payload():
+def test_stdin_dash_reads_the_payload() -> None:
     done = route("-", stdin=json.dumps(payload(prose="Momentum always wins.")))
     assert done.code == 0, done.err
     out = json.loads(done.out)
@@ -74,7 +76,9 @@ MEASURED = "The mean of ret in data/returns.csv is 12."
     ],
     ids=["with-workspace", "the-note-s-own-words", "without-workspace"],
 )
-def test_workspace_lets_recompute_read_a_csv(tmp_path, use_workspace, said, expected):
+def test_workspace_lets_recompute_read_a_csv(
+    tmp_path: Path, use_workspace: bool, said: str, expected: tuple[str, str | None, str]
+) -> None:
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "returns.csv").write_text("year,ret\n2020,10\n2021,14\n")
     data = payload(
@@ -104,20 +108,22 @@ MALFORMED = {
 
 
 @pytest.mark.parametrize(("data", "named"), MALFORMED.values(), ids=MALFORMED.keys())
-def test_malformed_input_exits_2_with_one_line(tmp_path, data, named):
+def test_malformed_input_exits_2_with_one_line(
+    tmp_path: Path, data: dict[str, Any] | str, named: str
+) -> None:
     done = route(write(tmp_path, data))
     assert done.code == 2
     assert done.out == ""
     assert len(done.err.splitlines()) == 1 and named in done.err
 
 
-def test_missing_file_exits_2_naming_it(tmp_path):
+def test_missing_file_exits_2_naming_it(tmp_path: Path) -> None:
     done = route(tmp_path / "nowhere.json")
     assert (done.code, done.out) == (2, "")
     assert len(done.err.splitlines()) == 1 and "nowhere.json" in done.err
 
 
-def test_lone_surrogate_is_rejected_or_routed(tmp_path):
+def test_lone_surrogate_is_rejected_or_routed(tmp_path: Path) -> None:
     # Valid JSON syntax, but "\\ud800" decodes to a lone surrogate that is not UTF-8 encodable.
     raw = json.dumps(payload()).replace("Momentum", "\\ud800omentum")
     done = route(write(tmp_path, raw))
@@ -125,7 +131,7 @@ def test_lone_surrogate_is_rejected_or_routed(tmp_path):
     assert len(done.err.splitlines()) == 1 and "lone surrogate" in done.err
 
 
-def test_output_is_byte_identical_across_runs(tmp_path):
+def test_output_is_byte_identical_across_runs(tmp_path: Path) -> None:
     data = payload(
         [claim(cites=(A1, A2)), claim("c2", "Value returns were 99% a year.", cites=(A2,))],
         prose=f"{BODY} Buy now 40%.",
@@ -144,7 +150,7 @@ def test_output_is_byte_identical_across_runs(tmp_path):
     assert first.out == second.out
 
 
-def test_the_specification_wire_example_is_a_complete_routable_file():
+def test_the_specification_wire_example_is_a_complete_routable_file() -> None:
     example = ROOT / "examples" / "wire" / "answer.json"
     text = example.read_text(encoding="utf-8")
     assert f"```json\n{text}```" in (ROOT / "docs" / "SPEC.md").read_text(encoding="utf-8")

@@ -1,8 +1,10 @@
 import json
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
+from engine import PayloadExample
 from engine.api import route_payload
 from engine.core.errors import PayloadError
 from engine.core.grounds import GroundingSpec, VerifiedGround
@@ -265,54 +267,54 @@ CASES = {
 
 
 @pytest.mark.parametrize(("data", "expected"), CASES.values(), ids=CASES.keys())
-def test_decision_table(data, expected):
+def test_decision_table(data: dict[str, Any], expected: tuple[str, str | None, list[str]]) -> None:
     out = route_payload(data)
     assert (out["verdict"], out["status"], out["reasons"]) == expected, out["detail"]
 
 
-def test_outdated_is_disclosed_on_the_answer():
+def test_outdated_is_disclosed_on_the_answer() -> None:
     out = route_payload(CASES["outdated-answered-with-disclosure"][0])
     assert out["outdated"] is True and "outdated" in out["detail"]
 
 
-def test_hedged_answer_is_labelled():
+def test_hedged_answer_is_labelled() -> None:
     out = route_payload(HEDGE)
     assert out["label"] == "HEDGED ANSWER" and out["hedged"] is True
 
 
-def test_honesty_violation_is_reported():
+def test_honesty_violation_is_reported() -> None:
     out = route_payload(CASES["honesty-violation"][0])
     assert out["honesty_violations"] == [
         {"claim": "c1", "asserted": "measured", "derived": "grounded"}
     ]
 
 
-def test_floored_restatement_is_named():
+def test_floored_restatement_is_named() -> None:
     out = route_payload(CASES["floor-drifted-restatement"][0])
     assert out["floored"] == ["c1"] and out["claims"]["c1"]["status"] == "inferred"
 
 
-def test_orphan_spans_point_into_prose():
+def test_orphan_spans_point_into_prose() -> None:
     data = CASES["citation-uncited-words"][0]
     out = route_payload(data)
     words = {data["prose"][s["start"] : s["end"]] for s in out["traceability"]["spans"]}
     assert {"Buy", "now"} <= words
 
 
-def test_verifier_results_are_reported():
+def test_verifier_results_are_reported() -> None:
     out = route_payload(CASES["false-premise"][0])
     assert out["verifiers"][A1]["status"] == "failed"
     assert out["verifiers"][A1]["near_miss"]
 
 
-def test_closed_book_signal():
+def test_closed_book_signal() -> None:
     out = route_payload(CASES["missing-hop"][0])
     assert out["confabulation"]["closed_book"] is True
     assert route_payload(CASES["grounded-answer"][0])["confabulation"]["closed_book"] is False
 
 
 @pytest.mark.parametrize("name", sorted(CASES), ids=sorted(CASES))
-def test_same_input_same_bytes(name):
+def test_same_input_same_bytes(name: str) -> None:
     data = CASES[name][0]
     first = json.dumps(route_payload(data), sort_keys=True)
     assert json.dumps(route_payload(json.loads(json.dumps(data))), sort_keys=True) == first
@@ -482,7 +484,9 @@ UNSOUND = {
 
 
 @pytest.mark.parametrize(("data", "label", "reason"), UNSOUND.values(), ids=UNSOUND.keys())
-def test_unsound_restatements_never_answer_grounded(data, label, reason):
+def test_unsound_restatements_never_answer_grounded(
+    data: dict[str, Any], label: str, reason: str
+) -> None:
     out = route_payload(data)
     assert out["label"] == label, out["detail"]
     assert reason in " ".join(out["floor_reasons"].values()), out["floor_reasons"]
@@ -509,7 +513,7 @@ SOUND = {
 
 
 @pytest.mark.parametrize("data", SOUND.values(), ids=SOUND.keys())
-def test_faithful_restatements_still_answer_grounded(data):
+def test_faithful_restatements_still_answer_grounded(data: dict[str, Any]) -> None:
     out = route_payload(data)
     assert (out["label"], out["status"], out["floored"]) == ("ANSWER", "grounded", []), out[
         "detail"
@@ -521,14 +525,14 @@ def _quote_input():
     return parse_payload(payload(restate(), groundings={A1: quote}, node_bodies=BODIES))
 
 
-def _counting(calls: list):
+def _counting(calls: list[Any]):
     registry = VERIFIERS.copy()
     registry.register("quote", lambda p, c: calls.append(p) or VERIFIERS["quote"](p, c))
     return registry
 
 
-def test_a_ground_verified_before_routing_is_not_verified_again():
-    calls: list = []
+def test_a_ground_verified_before_routing_is_not_verified_again() -> None:
+    calls: list[Any] = []
     inp = _quote_input()
     spec = inp.groundings[A1]
     known = VerifiedGround(spec, VerifierResult.confirmed("checked at grounding time"))
@@ -536,8 +540,8 @@ def test_a_ground_verified_before_routing_is_not_verified_again():
     assert calls == [] and decision.verifier_results[A1].detail == "checked at grounding time"
 
 
-def test_a_result_for_another_spec_is_not_reused():
-    calls: list = []
+def test_a_result_for_another_spec_is_not_reused() -> None:
+    calls: list[Any] = []
     inp = _quote_input()
     other = VerifiedGround(GroundingSpec("quote", {"body": "x"}), VerifierResult.refuted("no"))
     decision = route(replace(inp, verified={A1: other}), verifiers=_counting(calls))
@@ -545,7 +549,7 @@ def test_a_result_for_another_spec_is_not_reused():
 
 
 @pytest.mark.parametrize("example", payload_examples(), ids=lambda e: e.key)
-def test_the_shared_payload_examples_get_their_listed_decision(example):
+def test_the_shared_payload_examples_get_their_listed_decision(example: PayloadExample) -> None:
     if example.expect == "invalid":
         with pytest.raises(PayloadError, match="premise cycle"):
             route_payload(example.payload())
@@ -554,7 +558,7 @@ def test_the_shared_payload_examples_get_their_listed_decision(example):
     assert (decision["label"], decision["reasons"]) == (example.expect, list(example.reasons))
 
 
-def test_the_payload_examples_fixture_covers_every_decision_path():
+def test_the_payload_examples_fixture_covers_every_decision_path() -> None:
     listed = payload_examples()
     assert len(listed) == len(list(PAYLOADS.glob("*.json"))) > 0
     assert {e.expect for e in listed} == {"ANSWER", "HEDGED ANSWER", "ABSTAIN", "invalid"}

@@ -4,6 +4,7 @@ import copy
 import json
 import os
 import time
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -33,11 +34,11 @@ def _bytes(data: object) -> str:
     return json.dumps(route_payload(data), sort_keys=True)
 
 
-def _strip(data: dict, *keys: str) -> dict:
+def _strip(data: dict[str, Any], *keys: str) -> dict[str, Any]:
     return {k: v for k, v in data.items() if k not in keys}
 
 
-def check_valid(data: dict) -> None:
+def check_valid(data: dict[str, Any]) -> None:
     """Route a valid payload and check every invariant of the decision."""
     out = route_payload(data)
     json.dumps(out, allow_nan=False)
@@ -46,7 +47,7 @@ def check_valid(data: dict) -> None:
     _check_claims(data, out)
 
 
-def _check_decision(data: dict, out: dict) -> None:
+def _check_decision(data: dict[str, Any], out: dict[str, Any]) -> None:
     claims, conclusion = data["dag"]["claims"], data["dag"]["conclusion"]
     members = closure(claims, conclusion)
     mine = out["claims"][conclusion]
@@ -72,7 +73,7 @@ def _check_decision(data: dict, out: dict) -> None:
     assert not failed & closure_cites(claims, conclusion)
 
 
-def _check_reasons(data: dict, out: dict) -> None:
+def _check_reasons(data: dict[str, Any], out: dict[str, Any]) -> None:
     """Each structural reason is reported exactly when the input calls for it."""
     cites = closure_cites(data["dag"]["claims"], data["dag"]["conclusion"])
     checked = set(data.get("node_status", {})) | set(data.get("groundings", {}))
@@ -92,7 +93,7 @@ def _check_reasons(data: dict, out: dict) -> None:
     assert [v["claim"] for v in out["honesty_violations"]] == violations
 
 
-def _check_claims(data: dict, out: dict) -> None:
+def _check_claims(data: dict[str, Any], out: dict[str, Any]) -> None:
     """Kinds cap statuses; a claim never outranks what it rests on and inherits its flags."""
     disputed = {
         end
@@ -127,19 +128,19 @@ def check_malformed(data: object) -> None:
 
 @given(payloads())
 @_settings(200)
-def test_valid_payloads_route_and_keep_the_guards(data):
+def test_valid_payloads_route_and_keep_the_guards(data) -> None:
     check_valid(data)
 
 
 @given(malformed_payloads)
 @_settings(300)
-def test_arbitrary_json_routes_or_raises_payload_error(data):
+def test_arbitrary_json_routes_or_raises_payload_error(data) -> None:
     check_malformed(data)
 
 
 @given(payloads())
 @_settings(100)
-def test_asserted_status_never_changes_a_derived_status(data):
+def test_asserted_status_never_changes_a_derived_status(data) -> None:
     with_claims = route_payload(data)["claims"]
     without = route_payload(_strip(data, "asserted"))["claims"]
     assert [_strip(v, "asserted") for v in with_claims.values()] == [
@@ -149,7 +150,7 @@ def test_asserted_status_never_changes_a_derived_status(data):
 
 @given(payloads())
 @_settings(100)
-def test_same_input_same_bytes(data):
+def test_same_input_same_bytes(data) -> None:
     first = _bytes(data)
     assert _bytes(data) == first
     assert _bytes(json.loads(json.dumps(data))) == first
@@ -157,7 +158,7 @@ def test_same_input_same_bytes(data):
 
 @given(payloads())
 @_settings(100)
-def test_removing_statuses_never_turns_abstain_into_answer(data):
+def test_removing_statuses_never_turns_abstain_into_answer(data) -> None:
     if route_payload(data)["verdict"] == "abstain":
         assert route_payload(_strip(data, "node_status", "groundings"))["verdict"] == "abstain"
 
@@ -165,18 +166,18 @@ def test_removing_statuses_never_turns_abstain_into_answer(data):
 @pytest.mark.fuzz
 @given(payloads())
 @_settings(20_000)
-def test_fuzz_valid_payloads(data):
+def test_fuzz_valid_payloads(data) -> None:
     check_valid(data)
 
 
 @pytest.mark.fuzz
 @given(malformed_payloads)
 @_settings(20_000)
-def test_fuzz_arbitrary_json(data):
+def test_fuzz_arbitrary_json(data) -> None:
     check_malformed(data)
 
 
-def _chain(count: int) -> dict:
+def _chain(count: int) -> dict[str, Any]:
     claims = [{"id": "c0", "text": "Returns rose.", "kind": "restatement", "cites": ["zk:b:n1"]}]
     claims += [
         {"id": f"c{i}", "text": "Returns rose.", "kind": "deduction", "premises": [f"c{i - 1}"]}
@@ -190,7 +191,7 @@ def _chain(count: int) -> dict:
     }
 
 
-def test_longest_premise_chain_routes():
+def test_longest_premise_chain_routes() -> None:
     started = time.perf_counter()
     out = route_payload(_chain(MAX_CLAIMS))
     # Generous bound: catches quadratic blow-ups, not machine noise.
@@ -216,7 +217,7 @@ OVERSIZED = {
 
 
 @pytest.mark.parametrize("data", OVERSIZED.values(), ids=OVERSIZED.keys())
-def test_oversized_input_is_rejected(data):
+def test_oversized_input_is_rejected(data: dict[str, Any]) -> None:
     with pytest.raises(PayloadError):
         route_payload(data)
 
@@ -242,7 +243,7 @@ UNICODE = {
 
 
 @pytest.mark.parametrize("text", UNICODE.values(), ids=UNICODE.keys())
-def test_unicode_edge_cases_route_or_raise_payload_error(text):
+def test_unicode_edge_cases_route_or_raise_payload_error(text: str) -> None:
     try:
         decision = route(parse_json(_with_text(text)))
     except PayloadError:
@@ -262,12 +263,12 @@ RAW = {
 
 
 @pytest.mark.parametrize("text", RAW.values(), ids=RAW.keys())
-def test_pathological_json_raises_payload_error(text):
+def test_pathological_json_raises_payload_error(text: str | bytes) -> None:
     with pytest.raises(PayloadError):
         parse_json(text)
 
 
-def test_mutation_does_not_leak_into_input():
+def test_mutation_does_not_leak_into_input() -> None:
     data = _chain(3)
     before = copy.deepcopy(data)
     route_payload(data)

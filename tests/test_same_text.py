@@ -66,8 +66,8 @@ def _paper(address: str) -> str:
 )
 @pytest.mark.parametrize("question", [CLAIM, YES_NO], ids=["claim", "yes-no"])
 def test_two_papers_stating_the_finding_answer_citing_the_first_by_year(
-    tmp_path, years, first, named, question
-):
+    tmp_path: Path, years: dict[str, int], first: str, named: str, question: str
+) -> None:
     papers = {key: (key.title(), year, FINDING) for key, year in years.items()}
     result = _ask(_workspace(tmp_path, papers), question)
     assert result.label == "ANSWER" and result.given_up is None
@@ -79,7 +79,7 @@ def test_two_papers_stating_the_finding_answer_citing_the_first_by_year(
     assert line in answered_lines(result) and "zk:" not in line
 
 
-def test_three_copies_name_the_two_later_papers_in_year_order(tmp_path):
+def test_three_copies_name_the_two_later_papers_in_year_order(tmp_path: Path) -> None:
     years = {"chen": 2018, "okafor": 2023, "brandt": 2020}
     papers = {key: (key.title(), year, FINDING) for key, year in years.items()}
     result = _ask(_workspace(tmp_path, papers), CLAIM)
@@ -97,7 +97,9 @@ def test_three_copies_name_the_two_later_papers_in_year_order(tmp_path):
     ],
     ids=["number", "sign", "negation"],
 )
-def test_a_sentence_that_differs_stays_a_rival_and_nothing_is_merged(tmp_path, changed):
+def test_a_sentence_that_differs_stays_a_rival_and_nothing_is_merged(
+    tmp_path: Path, changed: str
+) -> None:
     # Two papers state the finding word for word, a third one changed: the twins are one
     # piece of evidence, the changed one still keeps either from standing out.
     papers = {
@@ -112,7 +114,7 @@ def test_a_sentence_that_differs_stays_a_rival_and_nothing_is_merged(tmp_path, c
     assert result.also_stated is None
 
 
-def test_a_changed_sentence_alone_is_never_named_as_the_same(tmp_path):
+def test_a_changed_sentence_alone_is_never_named_as_the_same(tmp_path: Path) -> None:
     papers = {
         "okafor": ("Okafor", 2019, FINDING),
         "brandt": ("Brandt", 2020, FINDING.replace("-0.4", "-0.7")),
@@ -123,7 +125,9 @@ def test_a_changed_sentence_alone_is_never_named_as_the_same(tmp_path):
     assert json.loads(result.to_json())["also_stated"] is None
 
 
-def test_a_zotero_preprint_and_its_published_version_answer_naming_the_other(tmp_path):
+def test_a_zotero_preprint_and_its_published_version_answer_naming_the_other(
+    tmp_path: Path,
+) -> None:
     authors = [("Okafor", "Ada"), ("Lee", "Min")]
     papers = [
         Paper("ITEM0002", "Statins and the liver: final report", authors, "2021",

@@ -2,11 +2,12 @@ import gzip
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from engine.core.errors import EngineError
-from engine.datasets.scifact import import_scifact, labels_path
+from engine.datasets.scifact import ImportSummary, import_scifact, labels_path
 from engine.datasets.sections import split_heading
 from engine.workspace.notes import NoteKind, Store
 from engine.workspace.stores import load_workspace
@@ -19,19 +20,21 @@ LIMIT = 50
 LABEL_FIELD = re.compile(r"^\s*-?\s*(evidence|cited_doc_ids|label|sentences)\s*:", re.M)
 
 
-def first_abstracts(n: int) -> list[dict]:
+def first_abstracts(n: int) -> list[dict[str, Any]]:
     with gzip.open(CORPUS, "rt", encoding="utf-8") as stream:
         return [json.loads(line) for line, _ in zip(stream, range(n), strict=False)]
 
 
 @pytest.fixture(scope="module")
-def imported(tmp_path_factory):
+def imported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, ImportSummary]:
     out = tmp_path_factory.mktemp("import") / "ws"
     summary = import_scifact(CORPUS, CLAIMS, out, limit=LIMIT)
     return out, summary
 
 
-def test_abstracts_become_findings_with_verbatim_quotes(imported):
+def test_abstracts_become_findings_with_verbatim_quotes(
+    imported: tuple[Path, ImportSummary],
+) -> None:
     out, summary = imported
     ws = load_workspace(out)
     assert ws.report == ()
@@ -49,7 +52,7 @@ def test_abstracts_become_findings_with_verbatim_quotes(imported):
         assert ws.source_text(note.citekey) == f"{doc['title']}\n\n{note.body}"
 
 
-def test_structured_abstract_headings_become_sections(imported):
+def test_structured_abstract_headings_become_sections(imported: tuple[Path, ImportSummary]) -> None:
     out, _ = imported
     ws = load_workspace(out)
     quotes = [q for n in ws.notes.values() if n.store is Store.CANON for q in n.quotes]
@@ -60,7 +63,7 @@ def test_structured_abstract_headings_become_sections(imported):
     assert {"Background", "Methods", "Results"} & {q.section for q in sectioned}
 
 
-def test_claims_citing_the_slice_become_hypotheses(imported):
+def test_claims_citing_the_slice_become_hypotheses(imported: tuple[Path, ImportSummary]) -> None:
     out, summary = imported
     ids = {str(doc["doc_id"]) for doc in first_abstracts(LIMIT)}
     claims = [json.loads(line) for line in CLAIMS.read_text("utf-8").splitlines()]
@@ -73,7 +76,7 @@ def test_claims_citing_the_slice_become_hypotheses(imported):
     assert (note.type, note.title, note.body) == (NoteKind.EXPERIMENT, text, text)
 
 
-def test_labels_stay_beside_the_workspace(imported):
+def test_labels_stay_beside_the_workspace(imported: tuple[Path, ImportSummary]) -> None:
     out, summary = imported
     gold = labels_path(out)
     assert gold.parent == out.parent / "ws.labels"
@@ -91,7 +94,7 @@ def test_labels_stay_beside_the_workspace(imported):
     assert (out / "README.md").is_file()
 
 
-def test_a_second_import_changes_nothing(imported):
+def test_a_second_import_changes_nothing(imported: tuple[Path, ImportSummary]) -> None:
     out, _ = imported
     before = {path: path.stat().st_mtime_ns for path in out.rglob("*") if path.is_file()}
     again = import_scifact(CORPUS, CLAIMS, out, limit=LIMIT)
@@ -101,7 +104,7 @@ def test_a_second_import_changes_nothing(imported):
     assert not list(out.rglob("*.tmp"))
 
 
-def test_malformed_input_is_an_engine_error(tmp_path):
+def test_malformed_input_is_an_engine_error(tmp_path: Path) -> None:
     bad = tmp_path / "corpus.jsonl"
     bad.write_text('{"doc_id": "1", "title": "T", "sentences": ["a"]}\nnot json\n', "utf-8")
     with pytest.raises(EngineError, match=r"corpus\.jsonl:2"):
@@ -110,7 +113,7 @@ def test_malformed_input_is_an_engine_error(tmp_path):
         import_scifact(tmp_path / "missing.jsonl", CLAIMS, tmp_path / "ws")
 
 
-def test_cli_imports_then_indexes(tmp_path):
+def test_cli_imports_then_indexes(tmp_path: Path) -> None:
     out = tmp_path / "demo"
     args = ["--corpus", str(CORPUS), "--claims", str(CLAIMS), "--out", str(out)]
     imported = invoke("import", "scifact", *args, "--limit", "10")

@@ -3,6 +3,7 @@
 import json
 import logging
 import tomllib
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +15,7 @@ from engine.models.llm import LLMConfig, OpenAIChat
 from engine.navigation.reasoners.model_reasoner import ModelReasoner
 from tests.chat_server import (
     ChatServer,
+    Step,
     chat_server_fixture,  # noqa: F401 (registers the chat_server fixture)
     cut_mid_reply,
     reply,
@@ -46,7 +48,7 @@ def assert_key_only_in_authorization(server: ChatServer) -> None:
         assert KEY not in request.raw + request.path + others
 
 
-def test_config_shows_no_key():
+def test_config_shows_no_key() -> None:
     cfg = config("http://127.0.0.1:9/v1")
     assert KEY_HEAD not in repr(cfg) and KEY_HEAD not in json.dumps(cfg.to_dict())
     assert cfg.to_dict()["has_api_key"] is True
@@ -77,7 +79,9 @@ def test_config_shows_no_key():
         "refused",
     ],
 )
-def test_chat_errors_never_carry_the_key(chat_server, step, error):
+def test_chat_errors_never_carry_the_key(
+    chat_server: ChatServer, step: Step | None, error: str
+) -> None:
     url = closed_port_url() if step is None else chat_server.script(step).base_url
     result = OpenAIChat(config(url)).complete(MESSAGES)
     assert not result.ok and error in result.error
@@ -86,7 +90,9 @@ def test_chat_errors_never_carry_the_key(chat_server, step, error):
         assert_key_only_in_authorization(chat_server)
 
 
-def test_logs_and_export_of_model_backed_asks_never_carry_the_key(lab_path, caplog):
+def test_logs_and_export_of_model_backed_asks_never_carry_the_key(
+    lab_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level(logging.DEBUG)
     opened = open_workspace(lab_path)
     try:
@@ -109,7 +115,9 @@ def test_logs_and_export_of_model_backed_asks_never_carry_the_key(lab_path, capl
     [(False, "ANSWER", None), (True, "ABSTAIN", "HTTP 500")],
     ids=["answer", "500-echoing-the-key"],
 )
-def test_cli_ask_with_the_openai_reasoner_never_prints_the_key(lab_path, echo, label, cause):
+def test_cli_ask_with_the_openai_reasoner_never_prints_the_key(
+    lab_path: Path, echo: bool, label: str, cause: str | None
+) -> None:
     opened = open_workspace(lab_path)
     try:
         step = status(500, {"error": {"message": f"bad {KEY}"}}) if echo else None
@@ -126,7 +134,7 @@ def test_cli_ask_with_the_openai_reasoner_never_prints_the_key(lab_path, echo, l
     assert_key_only_in_authorization(server)
 
 
-def test_a_reply_repeating_the_key_never_reaches_the_output_or_the_export(lab_path):
+def test_a_reply_repeating_the_key_never_reaches_the_output_or_the_export(lab_path: Path) -> None:
     opened = open_workspace(lab_path)
     try:
         valid = json.loads(grounded_draft(opened, CITED))
@@ -143,7 +151,7 @@ def test_a_reply_repeating_the_key_never_reaches_the_output_or_the_export(lab_pa
     assert "[redacted]" in proc.out
 
 
-def test_streamlit_app_binds_to_loopback_and_sends_no_usage_stats():
+def test_streamlit_app_binds_to_loopback_and_sends_no_usage_stats() -> None:
     settings = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
     assert settings["server"]["address"] == "127.0.0.1"
     assert settings["browser"]["gatherUsageStats"] is False

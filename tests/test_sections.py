@@ -15,11 +15,11 @@ from engine.datasets.sections import Sectioned, sectioned, split_heading
     ],
     ids=["plain", "joined", "article-kept", "colon", "acronym-not-heading", "heading-alone"],
 )
-def test_split_heading(sentence, section, text):
+def test_split_heading(sentence: str, section: str, text: str) -> None:
     assert split_heading(sentence) == Sectioned(section, text)
 
 
-def test_a_section_runs_until_the_next_heading():
+def test_a_section_runs_until_the_next_heading() -> None:
     parts = sectioned(["BACKGROUND First.", "Second.", "METHODS Third.", "Fourth."])
     assert [p.section for p in parts] == ["Background", "Background", "Methods", "Methods"]
     assert [p.text for p in parts] == ["First.", "Second.", "Third.", "Fourth."]

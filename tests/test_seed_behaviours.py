@@ -1,6 +1,9 @@
 """Seed behaviours kept soundly: a typo'd quote licenses its source's own span; a sentence
 saying exactly what a recomputation reproduced is measured."""
 
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from engine.api import route_payload
@@ -11,11 +14,11 @@ SOURCE = "Background first. Winner portfolios earned 1.2% a month in the sample.
 TYPED = "Winner portfolois earned 1.2% a month in the sample."
 
 
-def restating(claim: str, ground: dict) -> dict:
+def restating(claim: str, ground: dict[str, Any]) -> dict[str, Any]:
     return values.restating(claim, REF, ground)
 
 
-def typed_quote(claim: str) -> dict:
+def typed_quote(claim: str) -> dict[str, Any]:
     return restating(claim, {"type": "quote", "payload": {"body": TYPED, "fulltext": SOURCE}})
 
 
@@ -24,7 +27,7 @@ def typed_quote(claim: str) -> dict:
     [TYPED, "Winner portfolios earned 1.2% a month in the sample."],
     ids=["as-typed", "as-in-source"],
 )
-def test_a_typo_d_quote_licenses_its_source_span(claim):
+def test_a_typo_d_quote_licenses_its_source_span(claim: str) -> None:
     out = route_payload(typed_quote(claim))
     assert (out["label"], out["status"]) == ("ANSWER", "grounded"), out["detail"]
     assert out["verifiers"][REF]["method"] == "fuzzy"
@@ -33,7 +36,7 @@ def test_a_typo_d_quote_licenses_its_source_span(claim):
     )
 
 
-def test_the_answer_shows_the_source_spelling():
+def test_the_answer_shows_the_source_spelling() -> None:
     out = route_payload(typed_quote(TYPED))
     assert out["claims"]["c1"]["as_in_source"] == (
         "Winner portfolios earned 1.2% a month in the sample."
@@ -51,11 +54,11 @@ def test_the_answer_shows_the_source_spelling():
     ],
     ids=["number", "sign", "negation", "word", "dropped-scope"],
 )
-def test_the_tolerance_is_typos_inside_words_only(claim):
+def test_the_tolerance_is_typos_inside_words_only(claim: str) -> None:
     assert route_payload(typed_quote(claim))["label"] != "ANSWER"
 
 
-def recomputed(tmp_path, claim: str, agg: str = "mean") -> dict:
+def recomputed(tmp_path: Path, claim: str, agg: str = "mean") -> dict[str, Any]:
     (tmp_path / "data").mkdir(exist_ok=True)
     (tmp_path / "data" / "returns.csv").write_text("ret\n0.010\n0.014\n0.012\n", encoding="utf-8")
     payload = {"file": "data/returns.csv", "column": "ret", "agg": agg, "value": 0.012}
@@ -63,7 +66,7 @@ def recomputed(tmp_path, claim: str, agg: str = "mean") -> dict:
     return route_payload(data, workspace=tmp_path)
 
 
-def test_a_sentence_stating_the_reproduced_mean_is_measured(tmp_path):
+def test_a_sentence_stating_the_reproduced_mean_is_measured(tmp_path: Path) -> None:
     out = recomputed(tmp_path, "Mean monthly return was 0.012.")
     assert (out["label"], out["status"]) == ("ANSWER", "measured"), out["detail"]
 
@@ -80,7 +83,7 @@ def test_a_sentence_stating_the_reproduced_mean_is_measured(tmp_path):
     ],
     ids=["other-aggregate", "other-number", "second-number", "negated", "bound", "no-aggregate"],
 )
-def test_anything_beyond_the_recomputation_stays_below_green(tmp_path, claim):
+def test_anything_beyond_the_recomputation_stays_below_green(tmp_path: Path, claim: str) -> None:
     out = recomputed(tmp_path, claim)
     assert not (out["label"] == "ANSWER" and out["status"] == "measured"), out["detail"]
     assert out["label"] != "ANSWER"

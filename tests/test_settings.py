@@ -12,13 +12,13 @@ from engine.core.environment import VARIABLES, environment
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_the_readme_table_lists_every_variable_once():
+def test_the_readme_table_lists_every_variable_once() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     rows = re.findall(r"^\| `(SYNAPSE_[A-Z_]+)`", readme, flags=re.MULTILINE)
     assert sorted(rows) == sorted(VARIABLES)
 
 
-def test_no_module_but_the_settings_reads_a_synapse_variable():
+def test_no_module_but_the_settings_reads_a_synapse_variable() -> None:
     readers = []
     for path in [
         *ROOT.glob("engine/**/*.py"),
@@ -65,5 +65,5 @@ def test_no_module_but_the_settings_reads_a_synapse_variable():
         "state-dir-empty",
     ],
 )
-def test_each_variable_reads_as_its_type(env, field, value):
+def test_each_variable_reads_as_its_type(env: dict[str, str], field: str, value) -> None:
     assert getattr(environment(env), field) == value

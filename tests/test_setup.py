@@ -26,7 +26,7 @@ def need(what: str, tmp_path: Path, **env: str) -> subprocess.CompletedProcess:
     )
 
 
-def test_a_present_chromium_needs_nothing(tmp_path):
+def test_a_present_chromium_needs_nothing(tmp_path: Path) -> None:
     browser = tmp_path / "chromium"
     browser.write_text("#!/bin/sh\n")
     browser.chmod(0o755)
@@ -34,7 +34,7 @@ def test_a_present_chromium_needs_nothing(tmp_path):
     assert (done.returncode, done.stderr) == (0, "")
 
 
-def test_a_missing_chromium_names_the_one_command_to_run(tmp_path):
+def test_a_missing_chromium_names_the_one_command_to_run(tmp_path: Path) -> None:
     done = need("chromium", tmp_path, CHROMIUM=str(tmp_path / "absent"))
     assert done.returncode == 2
     assert done.stderr.strip() == (
@@ -49,12 +49,12 @@ def test_a_missing_chromium_names_the_one_command_to_run(tmp_path):
         pytest.param("false", "needs Python 3.11 or newer", id="no-python"),
     ],
 )
-def test_the_venv_need(tmp_path, python, message):
+def test_the_venv_need(tmp_path: Path, python: str, message: str) -> None:
     done = need("venv", tmp_path, PYTHON=python)
     assert (done.returncode == 0) == (not message)
     assert message in done.stderr
 
 
-def test_an_unknown_need_is_an_error(tmp_path):
+def test_an_unknown_need_is_an_error(tmp_path: Path) -> None:
     done = need("nothing", tmp_path)
     assert done.returncode == 2 and "unknown need" in done.stderr

@@ -23,7 +23,7 @@ def _stamp(path: Path) -> tuple[int, int, int]:
     return info.st_ino, info.st_mtime_ns, info.st_size
 
 
-def test_two_users_alternating_never_rebuild_and_both_decisions_are_kept(tmp_path):
+def test_two_users_alternating_never_rebuild_and_both_decisions_are_kept(tmp_path: Path) -> None:
     lab = make_workspace(tmp_path)
     ws = ("--workspace", str(lab))
 

@@ -8,7 +8,7 @@ from present.shortcuts import Shortcut, shortcut_list, triage_shortcuts
 KEYS = triage_shortcuts("matrix_next", "matrix_previous", lambda d: f"triage_{d}")
 
 
-def test_every_triage_action_has_its_own_key_and_the_list_names_them():
+def test_every_triage_action_has_its_own_key_and_the_list_names_them() -> None:
     listed = shortcut_list(KEYS)
     assert listed.startswith("N next pair to review · P previous pair · 1 The literature")
     assert "2 Our practice note is wrong" in listed and listed.endswith("U reset to unreviewed")
@@ -18,6 +18,6 @@ def test_every_triage_action_has_its_own_key_and_the_list_names_them():
 
 
 @pytest.mark.parametrize("key", ["C", "r", "NN", ".", ""], ids=["c", "r", "two", "dot", "none"])
-def test_a_key_streamlit_refuses_is_refused_here(key):
+def test_a_key_streamlit_refuses_is_refused_here(key: str) -> None:
     with pytest.raises(ValueError):
         Shortcut(key, "matrix_next", "x")

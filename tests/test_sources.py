@@ -1,4 +1,5 @@
 import json
+from pathlib import Path
 
 import pytest
 
@@ -20,11 +21,13 @@ PAGES = [
 
 
 @pytest.fixture
-def workspace(tmp_path):
+def workspace(tmp_path: Path) -> Path:
     return make_workspace(tmp_path, "empty", name="ws")
 
 
-def test_sources_add_writes_pages_and_the_quote_finds_its_page(tmp_path, workspace):
+def test_sources_add_writes_pages_and_the_quote_finds_its_page(
+    tmp_path: Path, workspace: Path
+) -> None:
     pdf = write_pdf(tmp_path / "Smith 2020 (trial).pdf", PAGES)
     code, out, _ = invoke("sources", "add", str(pdf), "--workspace", str(workspace))
     assert code == 0 and json.loads(out)["counts"]["added"] == 1
@@ -41,7 +44,9 @@ def test_sources_add_writes_pages_and_the_quote_finds_its_page(tmp_path, workspa
     assert not verify_quote("The effect held in children under twelve.", text).verified
 
 
-def test_a_folder_adds_every_pdf_and_a_rerun_changes_nothing(tmp_path, workspace):
+def test_a_folder_adds_every_pdf_and_a_rerun_changes_nothing(
+    tmp_path: Path, workspace: Path
+) -> None:
     for name in ("a.pdf", "sub/b.PDF"):
         write_pdf(tmp_path / "papers" / name, PAGES)
     (tmp_path / "papers" / "notes.txt").write_text("not a pdf")
@@ -57,7 +62,7 @@ def test_a_folder_adds_every_pdf_and_a_rerun_changes_nothing(tmp_path, workspace
     assert (workspace / "sources/a.txt").stat().st_mtime_ns == stamp
 
 
-def test_a_changed_pdf_is_updated(tmp_path, workspace):
+def test_a_changed_pdf_is_updated(tmp_path: Path, workspace: Path) -> None:
     pdf = write_pdf(tmp_path / "p.pdf", PAGES)
     add_pdfs(workspace, [pdf])
     write_pdf(pdf, PAGES[:1])
@@ -66,7 +71,7 @@ def test_a_changed_pdf_is_updated(tmp_path, workspace):
     assert (workspace / "sources/p.txt").read_text().count("\f") == 0
 
 
-def test_failures_are_reported_and_write_nothing(tmp_path, workspace):
+def test_failures_are_reported_and_write_nothing(tmp_path: Path, workspace: Path) -> None:
     scan = write_pdf(tmp_path / "scan.pdf", [None])
     broken = tmp_path / "broken.pdf"
     broken.write_bytes(pdf_bytes(PAGES)[:300])
@@ -87,7 +92,7 @@ def test_failures_are_reported_and_write_nothing(tmp_path, workspace):
     assert kinds == {"scan": "no-text-layer", "broken": "malformed", "good": None}
 
 
-def test_a_hand_made_source_is_kept_unless_replaced(tmp_path, workspace):
+def test_a_hand_made_source_is_kept_unless_replaced(tmp_path: Path, workspace: Path) -> None:
     (workspace / "sources").mkdir()
     (workspace / "sources/p.txt").write_text("typed by hand")
     pdf = write_pdf(tmp_path / "p.pdf", PAGES)
@@ -105,7 +110,7 @@ class _FullDiskForSidecars(ImportWriter):
         return super().write(relative, data, origin, optional=optional)
 
 
-def test_a_failed_second_write_restores_the_first(tmp_path, workspace):
+def test_a_failed_second_write_restores_the_first(tmp_path: Path, workspace: Path) -> None:
     pdf = write_pdf(tmp_path / "p.pdf", PAGES)
     with _FullDiskForSidecars(workspace, "test") as writer, PdfWorker() as worker:
         added = SourceAdder(writer, worker, AddOptions()).add(pdf, "p", pdf_origin(pdf))
@@ -113,7 +118,7 @@ def test_a_failed_second_write_restores_the_first(tmp_path, workspace):
     assert list((workspace / "sources").iterdir()) == []
 
 
-def test_a_symlinked_sources_folder_leading_out_is_refused(tmp_path, workspace):
+def test_a_symlinked_sources_folder_leading_out_is_refused(tmp_path: Path, workspace: Path) -> None:
     outside = tmp_path / "outside"
     outside.mkdir()
     (workspace / "sources").symlink_to(outside)
@@ -132,7 +137,9 @@ def test_a_symlinked_sources_folder_leading_out_is_refused(tmp_path, workspace):
     ],
     ids=["missing", "citekey-many", "citekey-unsafe", "citekey-hidden", "citekey-long"],
 )
-def test_usage_errors_are_one_line(tmp_path, workspace, argv, message):
+def test_usage_errors_are_one_line(
+    tmp_path: Path, workspace: Path, argv: list[str], message: str
+) -> None:
     write_pdf(tmp_path / "a.pdf", PAGES)
     write_pdf(tmp_path / "b.pdf", PAGES)
     code, _, err = invoke("sources", "add", *argv, "--workspace", workspace, cwd=tmp_path)
@@ -150,11 +157,13 @@ def test_usage_errors_are_one_line(tmp_path, workspace, argv, message):
     ],
     ids=["spaces", "accents-dots", "empty", "zotero-named-et-al", "zotero-named-particle"],
 )
-def test_citekeys_from_file_names_are_address_safe(name, key):
+def test_citekeys_from_file_names_are_address_safe(name: str, key: str) -> None:
     assert citekey_from_name(name) == key
 
 
-def test_a_pdf_over_the_size_limit_is_refused_before_reading(tmp_path, workspace):
+def test_a_pdf_over_the_size_limit_is_refused_before_reading(
+    tmp_path: Path, workspace: Path
+) -> None:
     pdf = write_pdf(tmp_path / "big.pdf", PAGES)
     report = add_pdfs(workspace, [pdf], AddOptions(max_bytes=100))
     assert report.items[0].kind == "too-large" and "100-byte limit" in report.items[0].problem

@@ -18,7 +18,9 @@ def known_of(*words):
     ],
     ids=["substitution", "insertion", "deletion", "short-plural"],
 )
-def test_an_unknown_word_stands_for_the_one_word_a_typo_away(word, vocabulary, fixed):
+def test_an_unknown_word_stands_for_the_one_word_a_typo_away(
+    word: str, vocabulary: set[str], fixed: str
+) -> None:
     assert correction(word, known_of(*vocabulary)) == fixed
 
 
@@ -43,20 +45,22 @@ def test_an_unknown_word_stands_for_the_one_word_a_typo_away(word, vocabulary, f
         "not-letters",
     ],
 )
-def test_no_correction_that_is_not_sure_or_would_change_the_meaning(word, vocabulary):
+def test_no_correction_that_is_not_sure_or_would_change_the_meaning(
+    word: str, vocabulary: set[str]
+) -> None:
     assert correction(word, known_of(*vocabulary), min_length=7 if word != "cd4" else 1) is None
 
 
-def test_a_correction_never_lands_on_a_negation():
+def test_a_correction_never_lands_on_a_negation() -> None:
     assert correction("nevers", known_of("never"), min_length=5) is None
 
 
-def test_acronyms_are_capitals_and_only_defined_ones_when_asked():
+def test_acronyms_are_capitals_and_only_defined_ones_when_asked() -> None:
     question = "Decreased diastolic blood pressure (DBP) is linked to AAA in SCD patients."
     assert [a.word for a in acronyms_of(question)] == ["dbp", "aaa", "scd"]
-    assert acronyms_of(question, defined=True) == [Acronym("dbp", "dbp")]
+    assert acronyms_of(question, defined=True) == [Acronym("dbp", "dbp", defined=True)]
     assert acronyms_of("Pure neural progenitor cells (NPCs) grow.", defined=True) == [
-        Acronym("npc", "npc")
+        Acronym("npc", "npc", defined=True)
     ]
 
 
@@ -70,5 +74,5 @@ def test_acronyms_are_capitals_and_only_defined_ones_when_asked():
     ],
     ids=["words", "hyphenated", "stop-word-in-between", "wrong-order"],
 )
-def test_an_acronym_is_spelled_out_by_consecutive_initials(text, spelled):
+def test_an_acronym_is_spelled_out_by_consecutive_initials(text: str, spelled: bool) -> None:
     assert spells_out(Acronym("scd", "scd"), text) is spelled

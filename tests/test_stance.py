@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from engine import Typer
 from engine.review.alignment import denial
 from engine.review.calibration import Calibration, ContradictionCue
 from engine.review.offline_stance import OfflineTyper, model, offline_stance
@@ -33,7 +34,7 @@ REDUCES = "Statin therapy reduces the incidence of major cardiovascular events."
 
 
 @pytest.fixture(scope="module")
-def typer():
+def typer() -> Typer:
     return make_typer("offline")
 
 
@@ -69,7 +70,9 @@ def typer():
         "unrelated-text",
     ],
 )  # fmt: skip
-def test_decision_table(typer, practice, canon, expected, named):
+def test_decision_table(
+    typer: Typer, practice: str, canon: str, expected: Relation, named: str
+) -> None:
     typing = typer(practice, canon)
     assert typing.relation is expected
     assert named in typing.rationale
@@ -77,7 +80,7 @@ def test_decision_table(typer, practice, canon, expected, named):
     assert 0.0 <= typing.confidence <= 1.0
 
 
-def test_a_hedge_lowers_confidence_without_changing_the_relation(typer):
+def test_a_hedge_lowers_confidence_without_changing_the_relation(typer: Typer) -> None:
     plain = typer(REDUCES, STATINS)
     hedged = typer(REDUCES.replace("reduces", "may reduce"), STATINS)
     assert hedged.relation is plain.relation is Relation.SUPPORTS
@@ -85,7 +88,7 @@ def test_a_hedge_lowers_confidence_without_changing_the_relation(typer):
     assert '"may"' in hedged.rationale
 
 
-def test_typing_is_deterministic():
+def test_typing_is_deterministic() -> None:
     first = OfflineTyper()(REDUCES, STATINS)
     passage.cache_clear()
     sentences_of.cache_clear()
@@ -97,13 +100,13 @@ def test_typing_is_deterministic():
     [("", STATINS), ("the of and", STATINS), (REDUCES, ""), (REDUCES, "   \n\n ")],
     ids=["empty-practice", "stop-words-only", "empty-note", "blank-note"],
 )
-def test_nothing_to_align_is_unrelated(typer, practice, canon):
+def test_nothing_to_align_is_unrelated(typer: Typer, practice: str, canon: str) -> None:
     typing = typer(practice, canon)
     assert typing.relation is Relation.UNRELATED
     assert typing.confidence == 0.0
 
 
-def test_stance_is_directional_and_reads_the_best_aligned_sentence():
+def test_stance_is_directional_and_reads_the_best_aligned_sentence() -> None:
     flipped = "Statin therapy increases the incidence of major cardiovascular events."
     assert offline_stance(flipped, STATINS) > 0.8
     assert offline_stance(REDUCES, STATINS) < 0.2
@@ -139,8 +142,8 @@ SHRINKING = "Satellite records show Arctic sea ice shrinking since 1979."
          "denies-what-can-be"],
 )  # fmt: skip
 def test_a_denial_of_an_aligned_statement_contradicts_in_both_directions(
-    typer, claim, sentence, denied
-):
+    typer: Typer, claim: str, sentence: str, denied: bool
+) -> None:
     rarity = model().rarity
     a, b = passage(claim), passage(sentence)
     assert denial(a, b, rarity) == denial(b, a, rarity)
@@ -162,7 +165,9 @@ def test_a_denial_of_an_aligned_statement_contradicts_in_both_directions(
     ],
     ids=["denial-well-aligned", "denial-less-aligned"],
 )  # fmt: skip
-def test_a_denial_in_a_band_right_too_rarely_stays_a_possible_tension(typer, claim, sentence):
+def test_a_denial_in_a_band_right_too_rarely_stays_a_possible_tension(
+    typer: Typer, claim: str, sentence: str
+) -> None:
     calibration = model().calibration
     typing = typer(claim, sentence)
     band = calibration.band(typing.confidence)
@@ -177,7 +182,9 @@ def test_a_denial_in_a_band_right_too_rarely_stays_a_possible_tension(typer, cla
     [(0.85, Relation.CONTRADICTS), (0.70, Relation.CONTRADICTS), (0.69, Relation.TENSION)],
     ids=["well-above", "at-the-bar", "just-below"],
 )
-def test_only_a_band_measured_right_seven_times_in_ten_is_called_contradicts(precision, relation):
+def test_only_a_band_measured_right_seven_times_in_ten_is_called_contradicts(
+    precision: float, relation: Relation
+) -> None:
     shipped = model()
     bands = tuple(replace(b, precision=precision) for b in shipped.calibration.bands)
     banded = OfflineTyper(replace(shipped, calibration=replace(shipped.calibration, bands=bands)))
@@ -188,7 +195,7 @@ def test_only_a_band_measured_right_seven_times_in_ten_is_called_contradicts(pre
     assert typing.relation is relation
 
 
-def test_a_calibration_family_survives_its_json_form():
+def test_a_calibration_family_survives_its_json_form() -> None:
     calibration = model().calibration
     again = Calibration.from_json(calibration.to_json())
     assert again.families == calibration.families and again.families
@@ -197,7 +204,7 @@ def test_a_calibration_family_survives_its_json_form():
     assert Calibration.from_json(plain.to_json()).families == ()
 
 
-def test_a_contradiction_without_a_named_cue_is_refused(typer):
+def test_a_contradiction_without_a_named_cue_is_refused(typer: Typer) -> None:
     # With the bar at zero every candidate passes the calibration; the cue still decides.
     shipped = model()
     permissive = OfflineTyper(
@@ -225,14 +232,16 @@ def test_a_contradiction_without_a_named_cue_is_refused(typer):
     ],
     ids=["negated-verb", "not-only", "but-not", "hyphen-modifier", "agent-noun"],
 )
-def test_reading_negation_scope_and_direction_words(text, negated, direction):
+def test_reading_negation_scope_and_direction_words(
+    text: str, negated: set[str], direction: list[tuple[str, int, bool]]
+) -> None:
     read = passage(text)
     assert set(read.negated) >= negated and (negated or not read.negated)
     cues = [(c.word, c.sign, c.negated) for c in read.cues if c.axis == "quantity"]
     assert cues == direction
 
 
-def test_a_title_line_is_its_own_sentence():
+def test_a_title_line_is_its_own_sentence() -> None:
     assert sentences_of("A title without a stop\nThe body starts here. It goes on.") == (
         "A title without a stop",
         "The body starts here.",
@@ -244,7 +253,7 @@ def scifact_pairs():
     return [json.loads(line) for line in FIXTURE.read_text("utf-8").splitlines()]
 
 
-def test_real_scifact_pairs_are_typed_mostly_right(typer):
+def test_real_scifact_pairs_are_typed_mostly_right(typer: Typer) -> None:
     # 18 held-half pairs, six per gold label, sampled by position rather than chosen.
     as_gold = {"supports": "supports", "contradicts": "contradicts"}
     typed = [(p["gold"], as_gold.get(str(typer(p["claim"], p["canon"]).relation), "none"))
@@ -258,7 +267,7 @@ def test_real_scifact_pairs_are_typed_mostly_right(typer):
     assert sum(got == "contradicts" for gold, got in typed if gold != "contradicts") == 0
 
 
-def test_the_shipped_model_names_its_features_and_thresholds():
+def test_the_shipped_model_names_its_features_and_thresholds() -> None:
     shipped = model()
     assert shipped.weights.shape == (3, len(shipped.features))
     assert set(shipped.thresholds) == {"contradicts", "supports", "related", "floor"}

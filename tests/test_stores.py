@@ -69,7 +69,7 @@ def problems_for(workspace, rel: str) -> list[str]:
     return [p.problem for p in workspace.report if p.path == rel]
 
 
-def test_good_notes_load_with_every_field(root):
+def test_good_notes_load_with_every_field(root: Path) -> None:
     ws = load_workspace(root)
     assert ws.report == ()
     note = ws.note("zk:finance:z-mom-01")
@@ -94,7 +94,7 @@ def test_good_notes_load_with_every_field(root):
     assert list(ws.notes) == sorted(ws.notes)
 
 
-def test_federated_box_gets_an_address_safe_source(root):
+def test_federated_box_gets_an_address_safe_source(root: Path) -> None:
     ws = load_workspace(root)
     assert [fed.source for fed in ws.federated] == ["~fed~peerlab~finance"]
     peer = ws.note("zk:~fed~peerlab~finance:p-1")
@@ -125,7 +125,9 @@ BAD_FILES = [
 @pytest.mark.parametrize(
     ("name", "content", "expected"), BAD_FILES, ids=[row[0] for row in BAD_FILES]
 )
-def test_a_bad_file_is_reported_and_the_rest_loads(root, name, content, expected):
+def test_a_bad_file_is_reported_and_the_rest_loads(
+    root: Path, name: str, content: str | bytes, expected: str
+) -> None:
     write(root, f".zettelkasten/finance/{name}", content)
     ws = load_workspace(root)
     found = problems_for(ws, f".zettelkasten/finance/{name}")
@@ -133,19 +135,19 @@ def test_a_bad_file_is_reported_and_the_rest_loads(root, name, content, expected
     assert {"zk:finance:z-mom-01", "zk:finance:z-mom-02", "mem:_memory:deci-1"} <= set(ws.notes)
 
 
-def test_a_field_of_the_wrong_shape_is_dropped_but_the_note_loads(root):
+def test_a_field_of_the_wrong_shape_is_dropped_but_the_note_loads(root: Path) -> None:
     write(root, ".zettelkasten/finance/qs.md", note_text("qs", "quotes: oops\n"))
     assert load_workspace(root).note("zk:finance:qs").quotes == ()
 
 
-def test_duplicate_id_keeps_the_first_file(root):
+def test_duplicate_id_keeps_the_first_file(root: Path) -> None:
     write(root, ".zettelkasten/finance/zz-copy.md", note_text("z-mom-02", body="Second."))
     ws = load_workspace(root)
     assert ws.note("zk:finance:z-mom-02").body == "Body."
     assert "duplicate id 'z-mom-02'" in problems_for(ws, ".zettelkasten/finance/zz-copy.md")[0]
 
 
-def test_symlink_leaving_the_workspace_is_not_followed(root, tmp_path):
+def test_symlink_leaving_the_workspace_is_not_followed(root: Path, tmp_path: Path) -> None:
     secret = write(tmp_path, "outside/secret.md", note_text("secret"))
     (root / ".zettelkasten/finance/escape.md").symlink_to(secret)
     (root / ".zettelkasten/elsewhere").symlink_to(secret.parent, target_is_directory=True)
@@ -155,7 +157,7 @@ def test_symlink_leaving_the_workspace_is_not_followed(root, tmp_path):
     assert not any(note.id == "secret" for note in ws.notes.values())
 
 
-def test_settings_behind_an_outside_symlink_are_not_read(root, tmp_path):
+def test_settings_behind_an_outside_symlink_are_not_read(root: Path, tmp_path: Path) -> None:
     outside = write(tmp_path, "outside/workspace.toml", (root / "workspace.toml").read_text())
     (root / "workspace.toml").unlink()
     (root / "workspace.toml").symlink_to(outside)
@@ -165,7 +167,7 @@ def test_settings_behind_an_outside_symlink_are_not_read(root, tmp_path):
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
-def test_a_named_pipe_is_refused_without_blocking(root):
+def test_a_named_pipe_is_refused_without_blocking(root: Path) -> None:
     os.mkfifo(root / ".zettelkasten/finance/pipe.md")
     ws = load_workspace(root)
     assert problems_for(ws, ".zettelkasten/finance/pipe.md") == ["not a regular file"]
@@ -182,14 +184,14 @@ BAD_BOXES = [
 @pytest.mark.parametrize(
     ("entry", "expected"), BAD_BOXES, ids=["colon", "tilde", "space", "no-path"]
 )
-def test_unsafe_federated_declarations_are_refused(root, entry, expected):
+def test_unsafe_federated_declarations_are_refused(root: Path, entry: str, expected: str) -> None:
     write(root, "workspace.toml", f"[[federated]]\n{entry}\n")
     ws = load_workspace(root)
     assert ws.federated == ()
     assert expected in problems_for(ws, "workspace.toml")[0]
 
 
-def test_local_box_may_not_use_the_federated_prefix(root):
+def test_local_box_may_not_use_the_federated_prefix(root: Path) -> None:
     write(root, ".zettelkasten/~fed~peerlab~finance/x.md", note_text("x"))
     ws = load_workspace(root)
     assert problems_for(ws, ".zettelkasten/~fed~peerlab~finance") == [
@@ -198,7 +200,7 @@ def test_local_box_may_not_use_the_federated_prefix(root):
     assert "zk:~fed~peerlab~finance:x" not in ws.notes
 
 
-def test_report_is_sorted_by_path(root):
+def test_report_is_sorted_by_path(root: Path) -> None:
     write(root, ".memory/bad.md", "nothing")
     write(root, ".zettelkasten/finance/bad.md", "nothing")
     write(root, "workspace.toml", "not toml [")
@@ -208,7 +210,7 @@ def test_report_is_sorted_by_path(root):
 
 
 @pytest.mark.parametrize("make", ["missing", "file"], ids=["missing", "not-a-folder"])
-def test_only_a_missing_folder_raises(tmp_path, make):
+def test_only_a_missing_folder_raises(tmp_path: Path, make: str) -> None:
     target = tmp_path / "ws"
     if make == "file":
         target.write_text("x")
@@ -216,7 +218,7 @@ def test_only_a_missing_folder_raises(tmp_path, make):
         load_workspace(target)
 
 
-def test_sources_annotations_and_safe_reads(root):
+def test_sources_annotations_and_safe_reads(root: Path) -> None:
     ws = load_workspace(root)
     assert ws.source_text("smith2020").split("\f") == ["Page one.", "Winners keep winning."]
     assert ws.source_text("../etc") is None
@@ -226,7 +228,7 @@ def test_sources_annotations_and_safe_reads(root):
     assert ws.read_file("../ws/src/strategy.py") is None
 
 
-def test_reload_reuses_unchanged_files_and_sees_edits(root):
+def test_reload_reuses_unchanged_files_and_sees_edits(root: Path) -> None:
     first = load_workspace(root)
     write(root, ".zettelkasten/finance/z-mom-02.md", note_text("z-mom-02", body="Edited."))
     second = load_workspace(root, previous=first)
@@ -245,7 +247,7 @@ TETHER_CASES = [
 @pytest.mark.parametrize(
     ("content", "state"), TETHER_CASES, ids=[state.value for _, state in TETHER_CASES]
 )
-def test_tether_freshness(root, content, state):
+def test_tether_freshness(root: Path, content: str | None, state: TetherState) -> None:
     if content is None:
         (root / "src/strategy.py").unlink()
     else:
@@ -254,7 +256,7 @@ def test_tether_freshness(root, content, state):
     assert tether_status(ws, ws.note("zk:finance:z-mom-01")) is state
 
 
-def test_unsafe_tether_path_is_unresolved_and_untethered_note_is_misuse(root):
+def test_unsafe_tether_path_is_unresolved_and_untethered_note_is_misuse(root: Path) -> None:
     write(root, ".zettelkasten/finance/tt.md", note_text("tt", "tether: {path: ../../x}\n"))
     ws = load_workspace(root)
     assert tether_status(ws, ws.note("zk:finance:tt")) is TetherState.UNRESOLVED
@@ -266,7 +268,9 @@ def test_unsafe_tether_path_is_unresolved_and_untethered_note_is_misuse(root):
     "made",
     [pytest.param((), id="empty"), pytest.param(("notes", "src"), id="other-folders")],
 )
-def test_a_folder_without_canon_or_practice_is_refused_and_left_untouched(tmp_path, made):
+def test_a_folder_without_canon_or_practice_is_refused_and_left_untouched(
+    tmp_path: Path, made: tuple[str, ...]
+) -> None:
     for name in made:
         (tmp_path / name).mkdir()
     before = sorted(p.name for p in tmp_path.iterdir())
@@ -276,6 +280,6 @@ def test_a_folder_without_canon_or_practice_is_refused_and_left_untouched(tmp_pa
 
 
 @pytest.mark.parametrize("folder", [".zettelkasten", ".memory"])
-def test_either_store_folder_alone_makes_a_workspace(tmp_path, folder):
+def test_either_store_folder_alone_makes_a_workspace(tmp_path: Path, folder: str) -> None:
     (tmp_path / folder).mkdir()
     assert load_workspace(tmp_path).notes == {}

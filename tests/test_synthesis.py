@@ -1,8 +1,9 @@
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
-from engine.api import open_workspace
+from engine.api import OpenWorkspace, open_workspace
 from engine.core.environment import ENV_ENCODER
 from engine.datasets.scifact import import_scifact
 from engine.models.llm import LLMConfig, OpenAIChat
@@ -10,6 +11,7 @@ from engine.review.overlay import Overlay, OverlayEdge, build_overlay
 from engine.review.relations import Relation
 from engine.review.synthesis import (
     BriefFailure,
+    Material,
     ModelSynthesizer,
     cell_material,
     offline_brief,
@@ -17,7 +19,7 @@ from engine.review.synthesis import (
     synthesize_overlay,
     verify_brief,
 )
-from tests.chat_server import chat_server_fixture, reply, status  # noqa: F401
+from tests.chat_server import ChatServer, chat_server_fixture, reply, status  # noqa: F401
 from tests.conftest import ROOT
 
 SCIFACT = ROOT / "data" / "scifact"
@@ -35,17 +37,19 @@ WEAK = replace(SIG, practice_id="chk-2024-q1", relation=Relation.EXTENDS)
 
 
 @pytest.fixture
-def mom(lab):
-    return cell_material(lab, MOM)
+def mom(lab: OpenWorkspace) -> Material:
+    material = cell_material(lab, MOM)
+    assert material is not None
+    return material
 
 
-def test_material_holds_the_notes_and_verbatim_quotes_evidence_first(mom):
+def test_material_holds_the_notes_and_verbatim_quotes_evidence_first(mom: Material) -> None:
     assert mom.practice_address == "mem:_memory:exp-2009-backtest"
     assert [q.id for q in mom.quotes] == ["q1", "q2"]
     assert mom.quotes[0].body.startswith("Buying past winners and selling past losers")
 
 
-def test_offline_brief_cites_the_id_quotes_verbatim_and_verifies(mom):
+def test_offline_brief_cites_the_id_quotes_verbatim_and_verifies(mom: Material) -> None:
     brief = offline_brief(mom)
     assert "mem:_memory:exp-2009-backtest" in brief and "zk:finance:z-mom-01" in brief
     assert f"“{mom.quotes[1].body}”" in brief
@@ -90,7 +94,9 @@ IDS = [
 
 
 @pytest.mark.parametrize(("brief", "body", "failure"), CASES, ids=IDS)
-def test_verify_brief(mom, brief, body, failure):
+def test_verify_brief(
+    mom: Material, brief: str, body: str | None, failure: BriefFailure | None
+) -> None:
     material = mom if body is None else replace(mom, practice_body=body)
     assert verify_brief(brief, material).failure is failure
 
@@ -104,29 +110,31 @@ def test_verify_brief(mom, brief, body, failure):
     ],
     ids=["id-cited", "id-hash-digits-7688", "id-hash-digits-22"],
 )
-def test_practice_id_digits_never_trace(lab, brief, failure):
+def test_practice_id_digits_never_trace(
+    lab: OpenWorkspace, brief: str, failure: str | None
+) -> None:
     check = verify_brief(brief, cell_material(lab, SIG))
     assert check.ok is (failure is None)
     if failure:
         assert check.failure is BriefFailure.UNTRACED_NUMBER and failure in check.detail
 
 
-def test_failing_brief_is_kept_and_flagged(mom):
+def test_failing_brief_is_kept_and_flagged(mom: Material) -> None:
     brief = synthesize(mom, lambda material: "A brief that forgets whom it is about.")
     assert brief.text == "A brief that forgets whom it is about."
     assert (brief.verified, brief.check.failure) == (False, BriefFailure.MISSING_ID)
     assert brief.quote_ids == ("q1", "q2")
 
 
-def test_synthesiser_that_raises_gives_a_flagged_empty_brief(mom):
-    def broken(material):
+def test_synthesiser_that_raises_gives_a_flagged_empty_brief(mom: Material) -> None:
+    def broken(material) -> None:
         raise RuntimeError("down")
 
     brief = synthesize(mom, broken)
     assert (brief.text, brief.verified, brief.check.failure) == ("", False, BriefFailure.EMPTY)
 
 
-def test_only_high_value_cells_get_a_brief(lab):
+def test_only_high_value_cells_get_a_brief(lab: OpenWorkspace) -> None:
     overlay = Overlay("t", "offline", {}, {}, 0.0, (MOM, SIG, WEAK))
     briefs = synthesize_overlay(lab, overlay)
     assert [b.key for b in briefs] == [MOM.key]
@@ -138,21 +146,25 @@ def _model(server) -> ModelSynthesizer:
     return ModelSynthesizer(OpenAIChat(config))
 
 
-def test_model_synthesiser_brief_is_verified(chat_server, mom):
+def test_model_synthesiser_brief_is_verified(chat_server: ChatServer, mom: Material) -> None:
     chat_server.script(reply("exp-2009-backtest lost 4% per month after the market rebound."))
     brief = synthesize(mom, _model(chat_server))
     assert brief.verified, brief.check
     assert "exp-2009-backtest" in chat_server.chat_requests[0].body["messages"][1]["content"]
 
 
-def test_model_synthesiser_failure_is_flagged_not_raised(chat_server, mom):
+def test_model_synthesiser_failure_is_flagged_not_raised(
+    chat_server: ChatServer, mom: Material
+) -> None:
     chat_server.script(status(500))
     brief = synthesize(mom, _model(chat_server))
     assert (brief.text, brief.verified, brief.check.failure) == ("", False, BriefFailure.EMPTY)
 
 
 @pytest.mark.skipif(not (SCIFACT / "corpus.jsonl.gz").exists(), reason="SciFact data absent")
-def test_offline_briefs_on_a_scifact_slice_all_verify(tmp_path, monkeypatch):
+def test_offline_briefs_on_a_scifact_slice_all_verify(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Briefs read words; encoding the 6,000 sentences would cost a minute.
     monkeypatch.setenv(ENV_ENCODER, "none")
     import_scifact(SCIFACT / "corpus.jsonl.gz", SCIFACT / "claims_train.jsonl", tmp_path, limit=600)
@@ -164,7 +176,7 @@ def test_offline_briefs_on_a_scifact_slice_all_verify(tmp_path, monkeypatch):
     assert briefs and all(cell.brief.verified for cell in briefs)
 
 
-def test_briefs_cite_author_year_and_page_from_the_bibliography(lab_path):
+def test_briefs_cite_author_year_and_page_from_the_bibliography(lab_path: Path) -> None:
     (lab_path / "references.bib").write_text(
         "@article{jt1993, author = {Jegadeesh, N. and Titman, S.}, year = {1993},"
         " title = {Returns to Buying Winners}}\n"
@@ -190,7 +202,9 @@ def test_briefs_cite_author_year_and_page_from_the_bibliography(lab_path):
     ],
     ids=["rationale-score", "typer-score", "score-label", "quote-figure"],
 )
-def test_figures_trace_only_to_the_named_material(mom, brief, failure):
+def test_figures_trace_only_to_the_named_material(
+    mom: Material, brief: str, failure: BriefFailure | None
+) -> None:
     material = replace(mom, rationale="It shares 88% of the claim's words.")
     assert verify_brief(brief, material).failure is failure
 
@@ -216,7 +230,9 @@ def test_figures_trace_only_to_the_named_material(mom, brief, failure):
         "apostrophes-are-not-quotes",
     ],
 )
-def test_every_quotation_style_is_a_quotation(mom, brief, failure):
+def test_every_quotation_style_is_a_quotation(
+    mom: Material, brief: str, failure: str | None
+) -> None:
     check = verify_brief(brief, mom)
     if failure is None:
         assert check.failure is not BriefFailure.UNTRACED_QUOTE, check.detail
@@ -224,7 +240,7 @@ def test_every_quotation_style_is_a_quotation(mom, brief, failure):
         assert check.failure is BriefFailure.UNTRACED_QUOTE
 
 
-def test_offline_brief_quotes_nothing_but_the_quotes(mom):
+def test_offline_brief_quotes_nothing_but_the_quotes(mom: Material) -> None:
     brief = offline_brief(replace(mom, practice_title="Our «test» 'run'"))
     assert "«" not in brief and "'run'" not in brief
     assert verify_brief(brief, mom).ok

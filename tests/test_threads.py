@@ -9,7 +9,7 @@ from engine.workspace.threads import DaemonPool
 from tests.conftest import ROOT
 
 
-def test_calls_run_in_order_and_errors_reach_the_caller():
+def test_calls_run_in_order_and_errors_reach_the_caller() -> None:
     pool = DaemonPool(1, "test")
     seen = []
     futures = [pool.submit(seen.append, n) for n in range(5)]
@@ -23,7 +23,7 @@ def test_calls_run_in_order_and_errors_reach_the_caller():
         pool.submit(print)
 
 
-def test_a_queued_call_can_be_cancelled():
+def test_a_queued_call_can_be_cancelled() -> None:
     pool = DaemonPool(1, "test")
     release = threading.Event()
     busy = pool.submit(release.wait)
@@ -34,7 +34,7 @@ def test_a_queued_call_can_be_cancelled():
     assert queued.cancelled()
 
 
-def test_a_stuck_call_does_not_keep_the_process_alive():
+def test_a_stuck_call_does_not_keep_the_process_alive() -> None:
     script = textwrap.dedent(
         """
         import threading

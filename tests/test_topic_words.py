@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.api import ask
+from engine.api import OpenWorkspace, ask
 from engine.reading.aims import asks
 from engine.review.claim_stance import pair_stance
 
@@ -18,7 +18,9 @@ from engine.review.claim_stance import pair_stance
     ],
     ids=["sepsis-never-said", "cancer-never-said", "vaccination-not-testing"],
 )
-def test_an_answer_that_never_says_a_topic_word_is_not_green(demo, question, word):
+def test_an_answer_that_never_says_a_topic_word_is_not_green(
+    demo: OpenWorkspace, question: str, word: str
+) -> None:
     result = ask(demo, question)
     assert result.label != "ANSWER", result.prose
     named = result.decision.unmentioned if result.decision else ()
@@ -28,14 +30,14 @@ def test_an_answer_that_never_says_a_topic_word_is_not_green(demo, question, wor
         assert result.stance is not None and result.stance.reading == "mixed"
 
 
-def test_an_aim_is_never_the_answer(demo):
+def test_an_aim_is_never_the_answer(demo: OpenWorkspace) -> None:
     result = ask(demo, "Are PD-1 inhibitors effective in melanoma?")
     assert "This review will focus" not in result.prose
     if result.label == "ANSWER":
         assert not asks(result.prose)
 
 
-def test_a_typo_in_the_question_finds_the_word_the_sources_spell(demo):
+def test_a_typo_in_the_question_finds_the_word_the_sources_spell(demo: OpenWorkspace) -> None:
     result = ask(demo, "Does asprin reduce the risk of colorectal cancer?")
     assert result.coverage is not None and "asprin" not in result.coverage.uncovered
     assert ("asprin", "aspirin") in result.coverage.respelled
@@ -43,7 +45,7 @@ def test_a_typo_in_the_question_finds_the_word_the_sources_spell(demo):
     assert result.stance is not None and result.stance.asked and result.stance.reading == "yes"
 
 
-def test_without_an_increase_is_never_an_increase(demo):
+def test_without_an_increase_is_never_an_increase(demo: OpenWorkspace) -> None:
     result = ask(
         demo,
         "Ticagrelor increases the rate of major bleeding compared with clopidogrel in diabetic "
@@ -90,7 +92,9 @@ STANCES = [
 @pytest.mark.parametrize(
     ("claim", "sentence", "allowed"), [s[1:] for s in STANCES], ids=[s[0] for s in STANCES]
 )
-def test_negation_in_scope_and_swapped_words_never_support(claim, sentence, allowed):
+def test_negation_in_scope_and_swapped_words_never_support(
+    claim: str, sentence: str, allowed: set[str]
+) -> None:
     assert pair_stance(claim, sentence).relation.value in allowed
 
 
@@ -105,7 +109,9 @@ def test_negation_in_scope_and_swapped_words_never_support(claim, sentence, allo
     ],
     ids=["haplogroup-counts-not-risk", "a-role-is-no-suppression"],
 )
-def test_a_relation_the_source_never_states_is_not_green(demo, question, word):
+def test_a_relation_the_source_never_states_is_not_green(
+    demo: OpenWorkspace, question: str, word: str
+) -> None:
     # The cited sentence states a relation of its own (or none) that no cue reads as the
     # one asked: the answer may stand hedged, naming the word, never green.
     result = ask(demo, question)
@@ -117,7 +123,9 @@ def test_a_relation_the_source_never_states_is_not_green(demo, question, word):
 @pytest.mark.parametrize(
     ("verb", "reading"), [("reduce", "yes"), ("increase", "no")], ids=["same-way", "opposite"]
 )
-def test_a_relation_said_in_other_words_and_read_by_the_stance_stays_green(demo, verb, reading):
+def test_a_relation_said_in_other_words_and_read_by_the_stance_stays_green(
+    demo: OpenWorkspace, verb: str, reading: str
+) -> None:
     asked = "in-hospital mortality in extremely preterm infants?"
     question = f"Does screening echocardiography {verb} {asked}"
     result = ask(demo, question)

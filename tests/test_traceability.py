@@ -92,7 +92,9 @@ def trace(prose, *pairs):
         "zero-width-only",
     ],
 )
-def test_decision_table(prose, pairs, mode, orphans):
+def test_decision_table(
+    prose: str, pairs: list[tuple[str, str]], mode: str, orphans: tuple[str, ...]
+) -> None:
     result = trace(prose, *pairs)
     assert (result.ok, result.mode, result.orphans) == (not orphans, TraceMode(mode), orphans)
 
@@ -110,13 +112,13 @@ def test_decision_table(prose, pairs, mode, orphans):
     ],
     ids=["unverified", "unknown", "first-difference", "extra", "missing", "reorder", "uncited"],
 )
-def test_orphan_reasons(prose, pairs, reason):
+def test_orphan_reasons(prose: str, pairs: list[tuple[str, str]], reason: str) -> None:
     result = trace(prose, *pairs)
     assert reason in result.sentences[0].reason
     assert result.sentences[0].claim is None
 
 
-def test_spans_point_at_the_prose_as_given():
+def test_spans_point_at_the_prose_as_given() -> None:
     prose = "Mice gained weight. Dose 10\u00a0mg cut pain by 30 %. Extra ’words’ here."
     result = trace(
         prose, ("Mice gained weight.", "c3"), ("Dose 10\u00a0mg cut pain by 30 %.", "c1")
@@ -134,13 +136,13 @@ def test_spans_point_at_the_prose_as_given():
     assert len(result.orphans) == len(result.spans)
 
 
-def test_uncited_number_is_reported_once():
+def test_uncited_number_is_reported_once() -> None:
     prose = "Mice gained weight. It was 7."
     result = trace(prose, ("Mice gained weight.", "c3"))
     assert result.orphans == ("It was 7.", "uncited:it", "uncited:was", "uncited:7")
 
 
-def test_sentence_traces_name_the_licensing_claim():
+def test_sentence_traces_name_the_licensing_claim() -> None:
     prose = "Mice gained weight. Aspirin reduced fever in adults."
     result = trace(prose, ("Mice gained weight.", "c3"), ("Aspirin reduced fever in adults.", "c2"))
     assert result.ok
@@ -150,19 +152,19 @@ def test_sentence_traces_name_the_licensing_claim():
     ]
 
 
-def test_licensing_never_pools_claims():
+def test_licensing_never_pools_claims() -> None:
     prose = "Mice gained weight and ibuprofen reduced pain."
     result = trace(prose, ("Mice gained weight and", "c3"), ("ibuprofen reduced pain.", "c2"))
     assert result.orphans == (prose,)
     assert "c3" in result.sentences[0].reason and "c2" in result.sentences[0].reason
 
 
-def test_fallback_names_a_sentence_that_would_license_alone():
+def test_fallback_names_a_sentence_that_would_license_alone() -> None:
     result = check_traceability("Mice gained weight. Ibuprofen reduced pain.", CLAIMS)
     assert [t.reason.split(" alone")[0] for t in result.sentences] == ["restates c3", "restates c2"]
 
 
-def test_to_dict_is_json():
+def test_to_dict_is_json() -> None:
     result = trace("Dose 10 mg cut pain by 30%.", ("", "c1"))
     data = json.loads(json.dumps(result.to_dict()))
     assert data["mode"] == "citation" and data["ok"] is False
@@ -179,7 +181,7 @@ A20 = (
 )
 
 
-def test_a_claim_of_two_sentences_licenses_each_sentence_of_the_prose():
+def test_a_claim_of_two_sentences_licenses_each_sentence_of_the_prose() -> None:
     cites = [ProseCitation(0, len(A20), "c1")]
     trace = check_traceability(A20, {"c1": A20}, citations=cites)
     assert trace.ok and [s.claim for s in trace.sentences] == ["c1", "c1"]
@@ -206,6 +208,6 @@ def test_a_claim_of_two_sentences_licenses_each_sentence_of_the_prose():
     ],
     ids=["independent-clause", "clause-losing-its-restriction", "clause-inside-embedding"],
 )
-def test_compound_claim_atoms_keep_their_restrictions(claim, prose, ok):
+def test_compound_claim_atoms_keep_their_restrictions(claim: str, prose: str, ok: bool) -> None:
     cites = [ProseCitation(0, len(prose), "c1")]
     assert check_traceability(prose, {"c1": claim}, citations=cites).ok is ok

@@ -2,6 +2,7 @@ import json
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -38,7 +39,9 @@ def _contradiction(key: EdgeKey) -> OverlayEdge:
     ],
     ids=["one", "last-wins", "three-steps"],
 )
-def test_state_is_the_fold_of_the_log(tmp_path, decisions, expected):
+def test_state_is_the_fold_of_the_log(
+    tmp_path: Path, decisions: list[str], expected: TriageDecision
+) -> None:
     for decision in decisions:
         record(tmp_path, MOM, decision, note=f"said {decision}")
     record(tmp_path, SIG, "follow-up")
@@ -46,12 +49,14 @@ def test_state_is_the_fold_of_the_log(tmp_path, decisions, expected):
     assert len(read_log(tmp_path).entries) == len(decisions) + 1
 
 
-def test_unknown_decision_is_refused(tmp_path):
+def test_unknown_decision_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="unknown decision"):
         record(tmp_path, MOM, "maybe")
 
 
-def test_torn_last_line_is_ignored_and_reported_and_the_next_record_survives(tmp_path):
+def test_torn_last_line_is_ignored_and_reported_and_the_next_record_survives(
+    tmp_path: Path,
+) -> None:
     record(tmp_path, MOM, "confirmed")
     log = tmp_path / LOG_PATH
     with log.open("ab") as stream:
@@ -65,7 +70,7 @@ def test_torn_last_line_is_ignored_and_reported_and_the_next_record_survives(tmp
     assert len(read.problems) == 1 and "line 2: skipped" in read.problems[0]
 
 
-def test_malformed_middle_line_is_skipped_and_reported(tmp_path):
+def test_malformed_middle_line_is_skipped_and_reported(tmp_path: Path) -> None:
     record(tmp_path, MOM, "confirmed")
     with (tmp_path / LOG_PATH).open("a") as stream:
         stream.write('{"at": "x", "edge": {"memory_id": "m"}, "decision": "confirmed"}\n')
@@ -87,7 +92,7 @@ _WRITER = textwrap.dedent(
 )
 
 
-def test_two_processes_writing_concurrently_lose_nothing(tmp_path):
+def test_two_processes_writing_concurrently_lose_nothing(tmp_path: Path) -> None:
     writers = [
         subprocess.Popen([sys.executable, "-c", _WRITER, str(tmp_path), name], cwd=ROOT)
         for name in ("a", "b")
@@ -98,7 +103,9 @@ def test_two_processes_writing_concurrently_lose_nothing(tmp_path):
     assert len(read.entries) == 400 and len(read.state()) == 400
 
 
-def test_review_edges_are_confirmed_triage_and_undismissed_overlay_ones_only_when_set(tmp_path):
+def test_review_edges_are_confirmed_triage_and_undismissed_overlay_ones_only_when_set(
+    tmp_path: Path,
+) -> None:
     other = EdgeKey("chk-2024-q1", "finance", "z-ret-02")
     overlay = Overlay("t", "offline", {}, {}, 0.0, (_contradiction(SIG), _contradiction(other)))
     save_overlay(tmp_path, overlay)
@@ -112,7 +119,7 @@ def test_review_edges_are_confirmed_triage_and_undismissed_overlay_ones_only_whe
     assert review_edges(tmp_path) == [sig, mom]
 
 
-def test_confirmed_contradiction_makes_the_router_abstain(lab_path):
+def test_confirmed_contradiction_makes_the_router_abstain(lab_path: Path) -> None:
     opened = open_workspace(lab_path)
     try:
         before = ask(opened, GROUNDED_QUESTION, edges=review_edges(lab_path)).to_dict()
@@ -143,8 +150,8 @@ REVIEWS = {
 
 @pytest.mark.parametrize(("said", "acts", "disagree"), REVIEWS.values(), ids=REVIEWS.keys())
 def test_each_reviewer_keeps_a_decision_and_disagreement_is_reported(
-    tmp_path, said, acts, disagree
-):
+    tmp_path: Path, said: str, acts: str, disagree: bool
+) -> None:
     for said_one in said.split():
         by, decision = said_one.split(":")
         record(tmp_path, MOM, decision, by=by)
@@ -156,7 +163,7 @@ def test_each_reviewer_keeps_a_decision_and_disagreement_is_reported(
     assert all(e.at for e in standing)
 
 
-def test_a_reset_returns_the_pair_to_unreviewed_and_keeps_every_line(tmp_path):
+def test_a_reset_returns_the_pair_to_unreviewed_and_keeps_every_line(tmp_path: Path) -> None:
     record(tmp_path, MOM, "confirmed", note="contested")
     record(tmp_path, SIG, "dismissed")
     record(tmp_path, MOM, TriageDecision.RESET)
@@ -173,7 +180,9 @@ def test_a_reset_returns_the_pair_to_unreviewed_and_keeps_every_line(tmp_path):
     [("Ada", None, "Ada"), ("Ada", "Grace", "Grace"), ("", "", "")],
     ids=["from-env", "given", "nobody"],
 )
-def test_each_line_names_who_decided(tmp_path, monkeypatch, env, by, expected):
+def test_each_line_names_who_decided(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, env: str, by: str | None, expected: str
+) -> None:
     monkeypatch.setenv("SYNAPSE_REVIEWER", env)
     record(tmp_path, MOM, "confirmed", by=by)
     (entry,) = read_log(tmp_path).entries
@@ -182,7 +191,7 @@ def test_each_line_names_who_decided(tmp_path, monkeypatch, env, by, expected):
     assert line.get("by", "") == expected
 
 
-def test_a_line_written_before_names_were_kept_still_reads(tmp_path):
+def test_a_line_written_before_names_were_kept_still_reads(tmp_path: Path) -> None:
     (tmp_path / LOG_PATH).parent.mkdir(parents=True)
     old = {"at": "2024-01-01T00:00:00", "edge": MOM.to_dict(), "decision": "confirmed", "note": ""}
     (tmp_path / LOG_PATH).write_text(json.dumps(old) + "\n")
@@ -190,6 +199,6 @@ def test_a_line_written_before_names_were_kept_still_reads(tmp_path):
     assert (entry.decision, entry.by) == (TriageDecision.CONFIRMED, "")
 
 
-def test_a_name_on_two_lines_is_refused(tmp_path):
+def test_a_name_on_two_lines_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="who decided"):
         record(tmp_path, MOM, "confirmed", by="Ada\nLovelace")

@@ -7,6 +7,7 @@ keep their meaning.
 """
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -51,7 +52,9 @@ def _ask(root, question: str = GROUNDED_QUESTION):
     ],
     ids=["literature-contested", "practice-wrong", "scope-differs", "not-a-contradiction", "later"],
 )
-def test_only_the_literature_side_contests_the_canon_claim(decision, contests, state_on_pair):
+def test_only_the_literature_side_contests_the_canon_claim(
+    decision: TriageDecision, contests: bool, state_on_pair: ReviewState | None
+) -> None:
     edge = OverlayEdge(*vars(MOM).values(), Relation.CONTRADICTS, 0.9, None, 0.6, "", "", "")
     overlay = Overlay("t", "offline", {}, {}, 0.0, (edge,))
     # Even a workspace that trusts unreviewed contradictions honours the reviewer's side.
@@ -63,7 +66,7 @@ def test_only_the_literature_side_contests_the_canon_claim(decision, contests, s
     assert bool(confirmed_only.edges()) is contests
 
 
-def test_practice_wrong_keeps_the_canon_answer_grounded_and_flags_the_note(lab_path):
+def test_practice_wrong_keeps_the_canon_answer_grounded_and_flags_the_note(lab_path: Path) -> None:
     _overlay(lab_path)
     record(lab_path, MOM, TriageDecision.PRACTICE_WRONG, note="our backtest had a bug")
     result = _ask(lab_path)
@@ -86,7 +89,7 @@ def test_practice_wrong_keeps_the_canon_answer_grounded_and_flags_the_note(lab_p
     assert frame["triage"].tolist() == ["practice-wrong"]
 
 
-def test_literature_contested_makes_the_canon_claim_contested_as_before(lab_path):
+def test_literature_contested_makes_the_canon_claim_contested_as_before(lab_path: Path) -> None:
     _overlay(lab_path)
     record(lab_path, MOM, TriageDecision.CONFIRMED)
     result = _ask(lab_path)
@@ -101,7 +104,9 @@ def test_literature_contested_makes_the_canon_claim_contested_as_before(lab_path
     [("confirmed", "ABSTAIN", 1), ("dismissed", "ANSWER", 0), ("follow-up", "ANSWER", 0)],
     ids=["old-confirmed", "old-dismissed", "old-follow-up"],
 )
-def test_an_old_log_line_keeps_its_meaning(lab_path, stored, label, edges):
+def test_an_old_log_line_keeps_its_meaning(
+    lab_path: Path, stored: str, label: str, edges: int
+) -> None:
     _overlay(lab_path)
     line = {
         "at": "2025-06-01T09:00:00.000000+00:00",
@@ -118,7 +123,7 @@ def test_an_old_log_line_keeps_its_meaning(lab_path, stored, label, edges):
     assert _ask(lab_path).label == label
 
 
-def test_every_decision_has_words_and_a_button():
+def test_every_decision_has_words_and_a_button() -> None:
     sides = {decision for _, decision in TRIAGE_CHOICES}
     assert sides | {TriageDecision.RESET} == set(TriageDecision)
     assert decision_words("reset") == "Reset to unreviewed"

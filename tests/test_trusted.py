@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from engine.workspace.trusted import KNOWN_FILE, known_workspaces, link_may_open
@@ -22,7 +24,7 @@ CASES = [
 
 
 @pytest.fixture
-def place(tmp_path, monkeypatch):
+def place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("SYNAPSE_STATE_DIR", str(tmp_path / "state"))
     for folder in ("root/lab", "root/deep/lab", "root-sibling/lab", "elsewhere", "named/inside"):
         (tmp_path / folder).mkdir(parents=True)
@@ -31,19 +33,21 @@ def place(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize(("folder", "allowed"), CASES, ids=[c[0] for c in CASES])
-def test_a_link_opens_a_folder_under_a_root_or_named(place, folder, allowed):
+def test_a_link_opens_a_folder_under_a_root_or_named(
+    place: Path, folder: str, allowed: bool
+) -> None:
     roots, folders = [place / "root"], [place / "named"]
     assert link_may_open(place / folder, roots, folders) is allowed
 
 
-def test_a_folder_opened_in_the_app_is_remembered_for_links(place):
+def test_a_folder_opened_in_the_app_is_remembered_for_links(place: Path) -> None:
     assert not link_may_open(place / "elsewhere")
     remember(place / "root" / "door")  # remembered as where it leads
     assert link_may_open(place / "elsewhere")
     assert known_workspaces() == ((place / "elsewhere").resolve(),)
 
 
-def test_an_unreadable_list_remembers_nothing_and_is_replaced(place):
+def test_an_unreadable_list_remembers_nothing_and_is_replaced(place: Path) -> None:
     (place / "state").mkdir()
     (place / "state" / KNOWN_FILE).write_text("{not json", "utf-8")
     assert known_workspaces() == ()

@@ -1,4 +1,5 @@
 import json
+from typing import Any
 
 import pytest
 
@@ -19,6 +20,7 @@ from engine.review.typers import (
     offline_stance,
 )
 from tests.chat_server import (
+    ChatServer,
     chat_server_fixture,  # noqa: F401 (registers the chat_server fixture)
     reply,
 )
@@ -51,9 +53,9 @@ class Scripted:
 
     def __init__(self, *replies) -> None:
         self.replies = list(replies)
-        self.sent: list[list[dict]] = []
+        self.sent: list[list[dict[str, Any]]] = []
 
-    def complete(self, messages: list[dict], *, json_mode: bool = True) -> ChatReply:
+    def complete(self, messages: list[dict[str, Any]], *, json_mode: bool = True) -> ChatReply:
         self.sent.append(messages)
         step = self.replies.pop(0)
         if isinstance(step, Exception):
@@ -84,7 +86,9 @@ CONTRADICTION = Typing(Relation.CONTRADICTS, 0.9, "it says the opposite", EVIDEN
     ],
     ids=["both-above", "backward-below", "forward-below", "at-the-floor"],
 )
-def test_the_gate_needs_both_directions_above_the_floor(forward, backward, expected):
+def test_the_gate_needs_both_directions_above_the_floor(
+    forward: float, backward: float, expected: Relation
+) -> None:
     stance, calls = stance_table(forward, backward)
     typing = gated(Fixed(CONTRADICTION), stance, floor=0.5)(PRACTICE, CANON)
     assert typing.relation is expected
@@ -94,7 +98,7 @@ def test_the_gate_needs_both_directions_above_the_floor(forward, backward, expec
         assert typing.evidence == EVIDENCE and typing.confidence < CONTRADICTION.confidence
 
 
-def test_a_refused_contradiction_on_unrelated_text_becomes_unrelated():
+def test_a_refused_contradiction_on_unrelated_text_becomes_unrelated() -> None:
     typing = Typing(Relation.CONTRADICTS, 0.9, "model says so", "")
     refused = gated(Fixed(typing), lambda a, b: 0.0)("Bananas are yellow.", CANON)
     assert refused.relation is Relation.UNRELATED
@@ -103,24 +107,24 @@ def test_a_refused_contradiction_on_unrelated_text_becomes_unrelated():
 @pytest.mark.parametrize(
     "relation", [Relation.SUPPORTS, Relation.EXTENDS, Relation.UNRELATED], ids=str
 )
-def test_the_gate_passes_other_relations_without_asking(relation):
+def test_the_gate_passes_other_relations_without_asking(relation: Relation) -> None:
     stance, calls = stance_table(0.0, 0.0)
     typing = Typing(relation, 0.7, "whatever", EVIDENCE)
     assert gated(Fixed(typing), stance, floor=0.5)(PRACTICE, CANON) == typing
     assert calls == []
 
 
-def test_an_injected_typer_without_a_stance_classifier_is_refused():
+def test_an_injected_typer_without_a_stance_classifier_is_refused() -> None:
     with pytest.raises(ConfigError, match="needs a stance classifier"):
         gated(Fixed(CONTRADICTION), None)
 
 
-def test_a_floor_outside_zero_to_one_is_refused():
+def test_a_floor_outside_zero_to_one_is_refused() -> None:
     with pytest.raises(ConfigError, match="floor"):
         gated(Fixed(CONTRADICTION), lambda a, b: 1.0, floor=1.5)
 
 
-def test_the_registry_hands_out_gated_typers():
+def test_the_registry_hands_out_gated_typers() -> None:
     registry = TYPERS.copy()
     registry.register("fixed", lambda: Fixed(CONTRADICTION))
     assert {"offline", "openai"} <= set(TYPERS)
@@ -131,7 +135,7 @@ def test_the_registry_hands_out_gated_typers():
     assert "fixed" not in TYPERS
 
 
-def test_register_adds_a_typer():
+def test_register_adds_a_typer() -> None:
     registry = Registry("typer")
     registry.register("another", lambda: Fixed(CONTRADICTION))
     assert make_typer("another", registry=registry).name == "fixed"
@@ -139,12 +143,12 @@ def test_register_adds_a_typer():
         make_typer("offline", registry=registry)
 
 
-def test_an_unknown_typer_is_a_config_error():
+def test_an_unknown_typer_is_a_config_error() -> None:
     with pytest.raises(ConfigError, match=r"unknown typer 'nope'.*offline"):
         make_typer("nope")
 
 
-def test_the_model_typer_needs_an_endpoint(monkeypatch):
+def test_the_model_typer_needs_an_endpoint(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("SYNAPSE_LLM_BASE_URL", raising=False)
     with pytest.raises(ConfigError, match="SYNAPSE_LLM_BASE_URL"):
         make_typer("openai")
@@ -186,14 +190,14 @@ def answer(relation="supports", confidence=0.8, rationale="The note says the sam
         "client-raised",
     ],
 )
-def test_the_model_typer_turns_every_failure_into_unrelated(step, reason):
+def test_the_model_typer_turns_every_failure_into_unrelated(step, reason: str) -> None:
     typing = ModelTyper(Scripted(step))(PRACTICE, CANON)
     assert typing.relation is Relation.UNRELATED and typing.confidence == 0.0
     assert typing.rationale.startswith("model typer failed: ")
     assert reason in typing.rationale
 
 
-def test_the_model_typer_reads_a_valid_reply_and_finds_the_evidence():
+def test_the_model_typer_reads_a_valid_reply_and_finds_the_evidence() -> None:
     chat = Scripted(answer("supports", 0.75, "Both say statins reduce events."))
     typing = ModelTyper(chat)(PRACTICE, CANON)
     assert typing == Typing(Relation.SUPPORTS, 0.75, "Both say statins reduce events.", EVIDENCE)
@@ -210,12 +214,12 @@ def test_the_model_typer_reads_a_valid_reply_and_finds_the_evidence():
     ],
     ids=["real-disagreement-passes", "invented-disagreement-is-refused"],
 )
-def test_the_model_typer_behind_the_offline_gate(practice, expected):
+def test_the_model_typer_behind_the_offline_gate(practice: str, expected: Relation) -> None:
     chat = Scripted(answer("contradicts", 0.9, "They disagree."))
     assert gated(ModelTyper(chat), offline_stance)(practice, CANON).relation is expected
 
 
-def test_the_model_typer_over_http_asks_for_json(chat_server):
+def test_the_model_typer_over_http_asks_for_json(chat_server: ChatServer) -> None:
     chat_server.script(reply(answer("extends", 0.6, "Adds an age group.")))
     chat = OpenAIChat(LLMConfig(chat_server.base_url, "test-model", timeout_s=5))
     typing = ModelTyper(chat)(PRACTICE, CANON)
@@ -227,7 +231,7 @@ def stance_reply(p: float) -> str:
     return json.dumps({"contradicts": p, "rationale": "scripted"})
 
 
-def test_the_registry_gates_the_model_typer_with_the_model(monkeypatch):
+def test_the_registry_gates_the_model_typer_with_the_model(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SYNAPSE_LLM_BASE_URL", "http://127.0.0.1:9/v1")
     monkeypatch.setenv("SYNAPSE_LLM_MODEL", "some-model")
     typer = make_typer("openai")
@@ -249,8 +253,8 @@ def test_the_registry_gates_the_model_typer_with_the_model(monkeypatch):
     ids=["both-directions-agree", "backward-refuses", "forward-refuses", "fails-the-control"],
 )
 def test_the_model_gate_over_http_asks_both_directions_and_a_control(
-    chat_server, stances, expected
-):
+    chat_server: ChatServer, stances: tuple[float, float, float], expected: Relation
+) -> None:
     # A practice the offline classifier would never call a contradiction of the note: the
     # model gate decides alone.
     chat_server.script(
@@ -271,7 +275,9 @@ def test_the_model_gate_over_http_asks_both_directions_and_a_control(
         assert "model stance gate refused" in typing.rationale
 
 
-def test_a_model_that_calls_everything_a_contradiction_flags_nothing(chat_server):
+def test_a_model_that_calls_everything_a_contradiction_flags_nothing(
+    chat_server: ChatServer,
+) -> None:
     # The model types every pair a contradiction and says every text contradicts any other,
     # itself included: the control catches it, so not one contradiction stands.
     everything = json.dumps({"contradicts": 1.0, "rationale": "always"})
@@ -287,13 +293,13 @@ def test_a_model_that_calls_everything_a_contradiction_flags_nothing(chat_server
     assert all("contradicts itself" in t.rationale for t in typed)
 
 
-def test_a_failing_model_gate_refuses(chat_server):
+def test_a_failing_model_gate_refuses(chat_server: ChatServer) -> None:
     chat_server.script(reply(answer("contradicts", 0.9, "They disagree.")), reply("not json"))
     chat = OpenAIChat(LLMConfig(chat_server.base_url, "test-model", timeout_s=5))
     assert model_typer(chat)(PRACTICE, CANON).relation is not Relation.CONTRADICTS
 
 
-def test_the_offline_typer_keeps_its_offline_gate_over_http_free_paths():
+def test_the_offline_typer_keeps_its_offline_gate_over_http_free_paths() -> None:
     # The offline path never asks a model: its gate is the offline classifier.
     typer = make_typer("offline")
     flipped = "Statin therapy increases the incidence of major cardiovascular events."

@@ -24,7 +24,9 @@ from engine.core.typos import negation, same_marks, typo_in, typo_of
         "negation-word",
     ],
 )  # fmt: skip
-def test_a_typo_is_forgiven_only_when_it_cannot_change_the_meaning(said, source, forgiven):
+def test_a_typo_is_forgiven_only_when_it_cannot_change_the_meaning(
+    said: str, source: str, forgiven: bool
+) -> None:
     assert typo_of(said, source) is forgiven
 
 
@@ -33,11 +35,11 @@ def test_a_typo_is_forgiven_only_when_it_cannot_change_the_meaning(said, source,
     [("not", True), ("can't", True), ("never", True), ("note", False), ("now", False)],
     ids=["not", "cant", "never", "note", "now"],
 )
-def test_negation_words(word, negates):
+def test_negation_words(word: str, negates: bool) -> None:
     assert negation(word) is negates
 
 
-def test_marks_compare_numbers_signs_and_markers():
+def test_marks_compare_numbers_signs_and_markers() -> None:
     assert same_marks("ER+ tumours grew 10%", "ER+ tumors grew 10%")
     assert not same_marks("ER+ tumours", "ER- tumours")
     assert not same_marks("10⁻³ M", "10^3 M")
@@ -67,7 +69,7 @@ GLUTAMATE = (
         "common-word", "word-of-the-document", "dropped-word-at-start", "dropped-word-at-end",
     ],
 )  # fmt: skip
-def test_a_real_word_for_another_is_a_word_change_not_a_typo(quote, source):
+def test_a_real_word_for_another_is_a_word_change_not_a_typo(quote: str, source: str) -> None:
     assert not verify_quote(quote, "Preamble text here. " + source + " More text.").verified
 
 
@@ -81,7 +83,7 @@ def test_a_real_word_for_another_is_a_word_change_not_a_typo(quote, source):
     ],
     ids=["seed-typo", "ocr-in-long-words", "hyphenation", "typo-beside-close-short-words"],
 )
-def test_a_typo_inside_a_long_word_still_verifies(quote, source):
+def test_a_typo_inside_a_long_word_still_verifies(quote: str, source: str) -> None:
     match = verify_quote(quote, "Preamble text here. " + source + " More text.")
     assert (match.verified, match.method) == (True, "fuzzy")
 
@@ -95,9 +97,12 @@ def test_a_typo_inside_a_long_word_still_verifies(quote, source):
         ("form", "from", {"from"}, False),
         ("teh", "the", {"the"}, False),
         ("il6", "il-6", {"il-6"}, True),
+        ("fifteen", "fifteenth", {"fifteenth"}, False),
     ],
     ids=["long-word-typo", "word-of-the-text", "common-word", "short-word", "short-typo",
-         "spelling"],
+         "spelling", "number-word"],
 )  # fmt: skip
-def test_a_typo_in_a_text_is_no_word_of_it_and_no_short_word(said, source, known, forgiven):
+def test_a_typo_in_a_text_is_no_word_of_it_and_no_short_word(
+    said: str, source: str, known: set[str], forgiven: bool
+) -> None:
     assert typo_in(said, source, known) is forgiven

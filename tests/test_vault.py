@@ -1,5 +1,6 @@
 import os
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -52,7 +53,7 @@ Crashes follow rebounds.
 
 
 @pytest.fixture
-def vault(tmp_path):
+def vault(tmp_path: Path) -> Path:
     root = tmp_path / "vault"
     for name, text in FILES.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
@@ -70,7 +71,7 @@ def snapshot(root):
     return {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
 
 
-def test_vault_notes_load_with_titles_links_tags_and_quotes(vault):
+def test_vault_notes_load_with_titles_links_tags_and_quotes(vault: Path) -> None:
     workspace = load_workspace(vault)
     note = workspace.note("zk:Literature:Jegadeesh-1993")
     assert note.title == "Returns to buying winners" and note.type.value == "finding"
@@ -86,7 +87,7 @@ def test_vault_notes_load_with_titles_links_tags_and_quotes(vault):
     assert "see the concept." in note.body
 
 
-def test_front_matter_id_wins_and_nested_paths_make_ids(vault):
+def test_front_matter_id_wins_and_nested_paths_make_ids(vault: Path) -> None:
     workspace = load_workspace(vault)
     daniel = workspace.note("zk:Literature:dm-2016")
     assert daniel.title == "Momentum crashes" and daniel.quotes[0].page == 3
@@ -94,7 +95,7 @@ def test_front_matter_id_wins_and_nested_paths_make_ids(vault):
     assert workspace.boxes == ("Literature", "Concepts")
 
 
-def test_practice_folders_load_as_entries_with_typed_links(vault):
+def test_practice_folders_load_as_entries_with_typed_links(vault: Path) -> None:
     workspace = load_workspace(vault)
     entry = workspace.note("mem:_memory:2024-01-05-backtest")
     assert entry.type.value == "experiment"
@@ -105,7 +106,7 @@ def test_practice_folders_load_as_entries_with_typed_links(vault):
     assert decision.links == ()
 
 
-def test_unmapped_hidden_and_unresolved_are_left_out_or_reported(vault):
+def test_unmapped_hidden_and_unresolved_are_left_out_or_reported(vault: Path) -> None:
     workspace = load_workspace(vault)
     paths = {note.path for note in workspace.notes.values()}
     assert not any(".obsidian" in p or "hidden" in p or "Elsewhere" in p for p in paths)
@@ -119,19 +120,19 @@ def test_unmapped_hidden_and_unresolved_are_left_out_or_reported(vault):
     ) in problems
 
 
-def test_quotes_verify_against_the_source_with_the_page(vault):
+def test_quotes_verify_against_the_source_with_the_page(vault: Path) -> None:
     note = load_workspace(vault).note("zk:Literature:Jegadeesh-1993")
     result = verify("quote", {"body": note.quotes[0].body, "source": note.citekey}, workspace=vault)
     assert result.ok and result.page == 2
 
 
-def test_nothing_is_written_into_the_vault(vault):
+def test_nothing_is_written_into_the_vault(vault: Path) -> None:
     before = snapshot(vault)
     load_workspace(vault)
     assert snapshot(vault) == before
 
 
-def test_an_edit_reloads_and_a_rename_keeps_a_front_matter_id(vault):
+def test_an_edit_reloads_and_a_rename_keeps_a_front_matter_id(vault: Path) -> None:
     first = load_workspace(vault)
     shutil.move(vault / "Literature/2024/Daniel.md", vault / "Literature/Daniel renamed.md")
     second = load_workspace(vault, previous=first)
@@ -148,14 +149,16 @@ def test_an_edit_reloads_and_a_rename_keeps_a_front_matter_id(vault):
     ],
     ids=["binary", "not-utf8", "bad-yaml", "unsafe-id"],
 )
-def test_malformed_notes_are_reported_and_skipped(vault, name, data, problem):
+def test_malformed_notes_are_reported_and_skipped(
+    vault: Path, name: str, data: bytes, problem: str
+) -> None:
     (vault / name).write_bytes(data)
     workspace = load_workspace(vault)
     assert any(p.path == name and problem in p.problem for p in workspace.report)
     assert workspace.note("zk:Concepts:Momentum") is not None
 
 
-def test_a_symlink_out_of_the_vault_is_not_followed(vault, tmp_path):
+def test_a_symlink_out_of_the_vault_is_not_followed(vault: Path, tmp_path: Path) -> None:
     secret = tmp_path / "secret.md"
     secret.write_text("# Secret\nprivate")
     os.symlink(secret, vault / "Concepts/link.md")
@@ -175,7 +178,7 @@ def test_a_symlink_out_of_the_vault_is_not_followed(vault, tmp_path):
     ],
     ids=["dotdot", "absolute", "not-a-list", "missing", "not-a-table"],
 )
-def test_bad_vault_settings_are_reported(vault, config, problem):
+def test_bad_vault_settings_are_reported(vault: Path, config: str, problem: str) -> None:
     (vault / "workspace.toml").write_text(config)
     workspace = load_workspace(vault)
     assert any(problem in p.problem for p in workspace.report), workspace.report
@@ -190,11 +193,11 @@ def test_bad_vault_settings_are_reported(vault, config, problem):
     ],
     ids=["plain", "spaces-and-nesting", "federated-prefix"],
 )
-def test_folder_names_become_address_safe_boxes(folder, box):
+def test_folder_names_become_address_safe_boxes(folder: str, box: str) -> None:
     assert box_name(folder) == box
 
 
-def test_a_printed_page_becomes_its_position_in_the_pdf_text(vault):
+def test_a_printed_page_becomes_its_position_in_the_pdf_text(vault: Path) -> None:
     (vault / "sources/jt1993.pdf.json").write_text('{"labels": ["i", "2"]}')
     (vault / "sources/daniel2016.pdf.json").write_text('{"labels": ["ii", "iii", "iv", "3"]}')
     workspace = load_workspace(vault)

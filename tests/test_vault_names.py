@@ -1,6 +1,7 @@
 """Names are unambiguous: Unicode twins are reported, links matching only by case are named."""
 
 import unicodedata
+from pathlib import Path
 
 import pytest
 
@@ -10,7 +11,7 @@ NFC = unicodedata.normalize("NFC", "Café au lait")
 NFD = unicodedata.normalize("NFD", "Café au lait")
 
 
-def _vault(tmp_path, notes: dict[str, str]):
+def _vault(tmp_path: Path, notes: dict[str, str]):
     (tmp_path / "workspace.toml").write_text('[vault]\ncanon = ["Lit"]\n')
     (tmp_path / "Lit").mkdir()
     for name, body in notes.items():
@@ -27,7 +28,9 @@ def _links(root) -> dict[str, tuple[str, ...]]:
     return {n.id: tuple(link.target_address for link in n.links) for n in notes}
 
 
-def test_vault_names_that_differ_only_in_normalisation_load_once_and_are_reported(tmp_path):
+def test_vault_names_that_differ_only_in_normalisation_load_once_and_are_reported(
+    tmp_path: Path,
+) -> None:
     assert NFC != NFD
     root = _vault(tmp_path, {NFC: "# Coffee\nOne.\n", NFD: "# Coffee too\nTwo.\n"})
     workspace = load_workspace(root)
@@ -36,7 +39,7 @@ def test_vault_names_that_differ_only_in_normalisation_load_once_and_are_reporte
     assert "Unicode normalisation (NFC/NFD)" in problem
 
 
-def test_note_ids_that_differ_only_in_normalisation_are_reported(tmp_path):
+def test_note_ids_that_differ_only_in_normalisation_are_reported(tmp_path: Path) -> None:
     box = tmp_path / ".zettelkasten/lit"
     box.mkdir(parents=True)
     for n, ident in enumerate(unicodedata.normalize(form, "café") for form in ("NFC", "NFD")):
@@ -45,7 +48,7 @@ def test_note_ids_that_differ_only_in_normalisation_are_reported(tmp_path):
     assert any("NFC/NFD" in p for p in _problems(tmp_path))
 
 
-def test_a_link_typed_in_another_normalisation_still_resolves_exactly(tmp_path):
+def test_a_link_typed_in_another_normalisation_still_resolves_exactly(tmp_path: Path) -> None:
     root = _vault(tmp_path, {NFD: "# Coffee\nOne.\n", "Reader": f"See [[{NFC}]].\n"})
     assert _problems(root) == []
     assert _links(root)["Reader"] == (f"zk:Lit:{NFD.replace(' ', '-')}",)
@@ -60,7 +63,9 @@ def test_a_link_typed_in_another_normalisation_still_resolves_exactly(tmp_path):
     ],
     ids=["inexact-reported", "ambiguous-not-linked", "exact-wins"],
 )
-def test_a_link_matching_only_by_letter_case_is_reported(tmp_path, notes, linked, reported):
+def test_a_link_matching_only_by_letter_case_is_reported(
+    tmp_path: Path, notes: dict[str, str], linked: tuple[str] | None, reported: str | None
+) -> None:
     root = _vault(tmp_path, {**notes, "Reader": "See [[case]].\n"})
     problems = [p for p in _problems(root) if p.startswith("Lit/Reader.md")]
     if reported is None:

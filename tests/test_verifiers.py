@@ -6,14 +6,17 @@ import json
 import struct
 import zlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
 
 from engine.core.epistemics import Tier, Verdict
 from engine.core.errors import EngineError
+from engine.core.registry import Registry
 from engine.core.verifiers import (
     VERIFIERS,
+    Verifier,
     VerifierResult,
     VerifierStatus,
     VerifyContext,
@@ -85,7 +88,7 @@ def workspace(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def registry():
+def registry() -> Registry[Verifier]:
     """A registry of the test's own, with the built-ins copied in."""
     return VERIFIERS.copy()
 
@@ -103,11 +106,11 @@ def registry():
     ],
     ids=["ok-grounded", "ok-measured", "failed", "unverifiable"],
 )
-def test_verdict_mapping(result, expected):
+def test_verdict_mapping(result: VerifierResult, expected: Verdict) -> None:
     assert result.verdict() == expected
 
 
-def test_constructors_and_status_properties():
+def test_constructors_and_status_properties() -> None:
     good = VerifierResult.confirmed("found", method="exact", confirmed_source_text="x", score=1.0)
     bad = VerifierResult.refuted("absent", near_miss="y")
     assert (good.status, good.ok, good.failed, good.unverifiable) == (OK, True, False, False)
@@ -117,7 +120,7 @@ def test_constructors_and_status_properties():
         VerifierResult.refuted("absent", confirmed_source_text="never on a failure")
 
 
-def test_to_dict_is_json_serialisable():
+def test_to_dict_is_json_serialisable() -> None:
     result = VerifierResult.confirmed(
         "found", method="exact", confirmed_source_text="a b", score=0.97, page=3
     )
@@ -137,7 +140,7 @@ def test_to_dict_is_json_serialisable():
 # --- registry and dispatch ------------------------------------------------------------
 
 
-def test_builtins_are_registered():
+def test_builtins_are_registered() -> None:
     assert {"quote", "expr-recompute", "equation", "figure", "decision-tree"} <= set(VERIFIERS)
     assert VERIFIERS.get("decision_tree") is VERIFIERS["decision-tree"]  # the older wire name
 
@@ -153,13 +156,17 @@ def test_builtins_are_registered():
     ],
     ids=["unknown-type", "unhashable-type", "list-payload", "none-payload", "str-payload"],
 )
-def test_bad_dispatch_is_unverifiable(kind, payload, detail):
+def test_bad_dispatch_is_unverifiable(
+    kind: str | list[str], payload: dict[Any, Any] | list[str] | str | None, detail: str
+) -> None:
     result = verify(kind, payload)
     assert result.status is UNVERIFIABLE
     assert detail in result.detail
 
 
-def test_user_verifier_is_dispatched_with_workspace(registry, workspace):
+def test_user_verifier_is_dispatched_with_workspace(
+    registry: Registry[Verifier], workspace: Path
+) -> None:
     def always(payload, context: VerifyContext) -> VerifierResult:
         return VerifierResult.confirmed(
             f"{payload['n']} in {context.workspace.name}", method="custom"
@@ -180,7 +187,9 @@ def test_user_verifier_is_dispatched_with_workspace(registry, workspace):
     ],
     ids=["raises", "key-error", "wrong-return"],
 )
-def test_misbehaving_verifier_is_unverifiable(registry, fn, detail):
+def test_misbehaving_verifier_is_unverifiable(
+    registry: Registry[Verifier], fn, detail: str
+) -> None:
     registry.register("boom", fn)
     result = verify("boom", {}, registry=registry)
     assert (result.status, result.detail) == (UNVERIFIABLE, detail)
@@ -189,7 +198,7 @@ def test_misbehaving_verifier_is_unverifiable(registry, fn, detail):
 @pytest.mark.parametrize(
     ("name", "fn"), [("", print), (None, print), ("x", "not callable")], ids=["empty", "none", "fn"]
 )
-def test_register_rejects_misuse(registry, name, fn):
+def test_register_rejects_misuse(registry: Registry[Verifier], name: str | None, fn) -> None:
     with pytest.raises(EngineError):
         registry.register(name, fn)
 
@@ -232,7 +241,9 @@ SOURCE = "Aspirin reduced the risk of stroke by 20%."
         "floor-not-a-number",
     ],
 )
-def test_quote(workspace, payload, status, method):
+def test_quote(
+    workspace: Path, payload: dict[str, str], status: VerifierStatus, method: str | None
+) -> None:
     result = verify("quote", payload, workspace=workspace)
     assert result.status is status, result.detail
     if method:
@@ -251,7 +262,7 @@ def test_quote(workspace, payload, status, method):
 # --- expr-recompute -------------------------------------------------------------------
 
 
-def recompute_payload(**overrides) -> dict:
+def recompute_payload(**overrides) -> dict[str, Any]:
     return {"file": "scores.csv", "column": "score", "agg": "mean", "value": 4.0} | overrides
 
 
@@ -318,7 +329,13 @@ def recompute_payload(**overrides) -> dict:
         "file-is-directory",
     ],
 )
-def test_recompute(workspace, monkeypatch, overrides, status, detail):
+def test_recompute(
+    workspace: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    overrides: dict[str, Any],
+    status: VerifierStatus,
+    detail: str,
+) -> None:
     monkeypatch.chdir(workspace)
     result = verify("expr-recompute", recompute_payload(**overrides), workspace=workspace)
     assert result.status is status, result.detail
@@ -328,7 +345,7 @@ def test_recompute(workspace, monkeypatch, overrides, status, detail):
         assert (result.method, result.verdict()) == ("recompute", Verdict(Tier.MEASURED))
 
 
-def test_recompute_needs_a_workspace():
+def test_recompute_needs_a_workspace() -> None:
     result = verify("expr-recompute", recompute_payload())
     assert result.status is UNVERIFIABLE
     assert "no workspace" in result.detail
@@ -364,7 +381,9 @@ def test_recompute_needs_a_workspace():
         "quote-symlink",
     ],
 )
-def test_paths_outside_the_workspace_are_refused(workspace, kind, payload, reason):
+def test_paths_outside_the_workspace_are_refused(
+    workspace: Path, kind: str, payload: dict[str, Any], reason: str
+) -> None:
     outside = str(workspace.parent / "outside")
     payload = {k: v.replace("{outside}", outside) if isinstance(v, str) else v
                for k, v in payload.items()}  # fmt: skip
@@ -431,7 +450,7 @@ def test_paths_outside_the_workspace_are_refused(workspace, kind, payload, reaso
         "no-body",
     ],
 )
-def test_equation(payload, status, detail):
+def test_equation(payload: dict[str, Any], status: VerifierStatus, detail: str) -> None:
     result = verify("equation", payload)
     assert result.status is status, result.detail
     assert detail in result.detail
@@ -473,7 +492,9 @@ def test_equation(payload, status, detail):
         "no-path",
     ],
 )
-def test_figure(workspace, payload, status, detail):
+def test_figure(
+    workspace: Path, payload: dict[str, str], status: VerifierStatus, detail: str
+) -> None:
     result = verify("figure", payload, workspace=workspace)
     assert result.status is status, result.detail
     assert detail in result.detail
@@ -513,7 +534,9 @@ def test_figure(workspace, payload, status, detail):
         "unknown-target",
     ],
 )
-def test_decision_tree_file(workspace, target, params, status, detail):
+def test_decision_tree_file(
+    workspace: Path, target: str, params: dict[str, Any], status: VerifierStatus, detail: str
+) -> None:
     payload = {"file": "tree.json", "params": params, "target": target}
     result = verify("decision_tree", payload, workspace=workspace)
     assert result.status is status, result.detail
@@ -533,13 +556,13 @@ def test_decision_tree_file(workspace, target, params, status, detail):
     ],
     ids=["duplicate-id", "unknown-op", "in-needs-list", "children-not-list", "no-id", "not-object"],
 )
-def test_malformed_tree_is_unverifiable(tree, detail):
+def test_malformed_tree_is_unverifiable(tree: dict[str, Any] | str, detail: str) -> None:
     result = verify("decision_tree", {"tree": tree, "params": {"age": 3}, "target": "root"})
     assert result.status is UNVERIFIABLE
     assert detail in result.detail
 
 
-def test_inline_tree_needs_no_workspace():
+def test_inline_tree_needs_no_workspace() -> None:
     payload = {"tree": TREE, "params": {"age": 40}, "target": "adult"}
     assert verify("decision_tree", payload).status is OK
 
@@ -549,13 +572,13 @@ def test_inline_tree_needs_no_workspace():
     [("broken.json", "cannot read tree"), ("missing.json", "not a file")],
     ids=["invalid-json", "missing"],
 )
-def test_unreadable_tree_file_is_unverifiable(workspace, file, detail):
+def test_unreadable_tree_file_is_unverifiable(workspace: Path, file: str, detail: str) -> None:
     result = verify("decision_tree", {"file": file, "target": "root"}, workspace=workspace)
     assert result.status is UNVERIFIABLE
     assert detail in result.detail
 
 
-def test_a_quote_without_a_usable_citekey_says_so(tmp_path):
+def test_a_quote_without_a_usable_citekey_says_so(tmp_path: Path) -> None:
     result = verify("quote", {"body": "Some quoted words.", "source": ""}, workspace=tmp_path)
     assert result.status is VerifierStatus.UNVERIFIABLE
     assert "no usable source citekey" in result.detail

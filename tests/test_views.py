@@ -2,6 +2,7 @@ import html
 import json
 import re
 from dataclasses import replace
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -49,7 +50,9 @@ def failed(kind: FailureKind, detail: str = "") -> NavResult:
     return NavResult("q", "offline", Budget(), Neighbourhood(), (), failure=failure)
 
 
-def trace_of(prose: str, sentences: list[dict], spans: list[dict]) -> Traceability:
+def trace_of(
+    prose: str, sentences: list[dict[str, Any]], spans: list[dict[str, Any]]
+) -> Traceability:
     return Traceability(
         False,
         TraceMode.CITATION,
@@ -88,7 +91,7 @@ def strip_tags(markup: str) -> str:
     return re.sub(r"<[^>]*>", "", markup)
 
 
-def test_highlight_html_escapes_every_piece_of_text():
+def test_highlight_html_escapes_every_piece_of_text() -> None:
     result = hostile_result()
     markup = highlight.highlight_html(result.prose, result.decision.traceability)
     assert "<img" not in markup and "<script" not in markup and "<b>" not in markup
@@ -97,21 +100,21 @@ def test_highlight_html_escapes_every_piece_of_text():
     assert 'title="orphan sentence: cites &lt;b&gt;c1&lt;/b&gt;' in markup
 
 
-def test_claims_table_html_escapes_ids_text_and_cites():
+def test_claims_table_html_escapes_ids_text_and_cites() -> None:
     markup = tables.claims_table_html(tables.claim_rows(hostile_result()))
     assert_escaped(markup)
     assert "&lt;b&gt;c1&lt;/b&gt;" in markup
     assert "<b>c1</b>" not in markup
 
 
-def test_plain_tables_and_cited_prose_escape_cells():
+def test_plain_tables_and_cited_prose_escape_cells() -> None:
     result = hostile_result()
     assert_escaped(tables.table_html(highlight.sentence_rows(result)))
     assert "&lt;script&gt;" in tables.table_html(tables.ground_rows(result))
     assert_escaped(highlight.cited_prose_html(result))
 
 
-def test_title_attributes_are_escaped():
+def test_title_attributes_are_escaped() -> None:
     prose = 'A "quoted" <tag> & more.'
     trace = trace_of(
         prose,
@@ -123,7 +126,7 @@ def test_title_attributes_are_escaped():
     assert "&lt;tag&gt; &amp; more." in markup
 
 
-def test_highlight_marks_each_kind_with_its_colour_and_reason():
+def test_highlight_marks_each_kind_with_its_colour_and_reason() -> None:
     result = routed("orphan-prose")
     prose = result.prose
     markup = highlight.highlight_html(prose, result.decision.traceability)
@@ -136,13 +139,13 @@ def test_highlight_marks_each_kind_with_its_colour_and_reason():
     assert 'title="restates c1"' in markup
 
 
-def test_highlight_keeps_every_character_once():
+def test_highlight_keeps_every_character_once() -> None:
     result = routed("orphan-prose")
     markup = highlight.highlight_html(result.prose, result.decision.traceability)
     assert html.unescape(strip_tags(markup)) == result.prose
 
 
-def test_number_wins_over_uncited_and_orphan_where_they_overlap():
+def test_number_wins_over_uncited_and_orphan_where_they_overlap() -> None:
     prose = "Up 40% today."
     trace = trace_of(
         prose,
@@ -158,11 +161,11 @@ def test_number_wins_over_uncited_and_orphan_where_they_overlap():
     assert "orphan sentence: r; uncited: u; stray number: n" in markup
 
 
-def test_empty_traceability_is_plain_escaped_text():
+def test_empty_traceability_is_plain_escaped_text() -> None:
     assert highlight.highlight_html("a < b", None).endswith(">a &lt; b</div>")
 
 
-def test_legend_names_every_status_and_both_marks():
+def test_legend_names_every_status_and_both_marks() -> None:
     markup = legend_html()
     for name in ("measured", "grounded", "inferred", "assumption"):
         assert f">{name}</span>" in markup
@@ -174,7 +177,7 @@ def test_legend_names_every_status_and_both_marks():
     assert len({s.colour for s in trace_swatches}) == 4
 
 
-def test_trace_and_store_legends_cover_their_kinds():
+def test_trace_and_store_legends_cover_their_kinds() -> None:
     assert all(f">{s.name}</span>" in trace_legend_html() for s in trace_swatches)
     store = store_legend_html()
     assert all(f">{name}</span>" in store for name in ("zk", "mem", "code", "not expanded"))
@@ -209,13 +212,15 @@ def test_trace_and_store_legends_cover_their_kinds():
         "all-reasons",
     ],
 )
-def test_banner_starts_with_the_label_and_names_status_or_reasons(key, tone, start):
+def test_banner_starts_with_the_label_and_names_status_or_reasons(
+    key: str, tone: str, start: str
+) -> None:
     verdict = views.banner(routed(key))
     assert verdict.tone == tone
     assert verdict.text.startswith(start)
 
 
-def test_banner_discloses_outdated_and_failures():
+def test_banner_discloses_outdated_and_failures() -> None:
     assert "outdated" in views.banner(routed("outdated")).text
     assert views.banner(failed(FailureKind.INTERNAL, "endpoint down")).text == (
         "ABSTAIN — the run failed. The run failed inside: endpoint down."
@@ -244,7 +249,9 @@ def test_banner_discloses_outdated_and_failures():
     ],
     ids=["endpoint", "invalid", "budget", "nothing"],
 )
-def test_a_failed_run_is_an_actionable_error_not_a_coverage_verdict(failure, head, advice):
+def test_a_failed_run_is_an_actionable_error_not_a_coverage_verdict(
+    failure: Failure, head: str, advice: str
+) -> None:
     result = failed(failure.kind, failure.detail)
     verdict = views.banner(result)
     assert verdict.text.startswith(f"ABSTAIN — {head}.") and "low-coverage" not in verdict.text
@@ -253,7 +260,7 @@ def test_a_failed_run_is_an_actionable_error_not_a_coverage_verdict(failure, hea
     assert item.reason == head
 
 
-def test_every_abstain_reason_is_explained_with_specifics():
+def test_every_abstain_reason_is_explained_with_specifics() -> None:
     result = routed("all-reasons")
     items = views.explanations(result)
     assert [i.reason for i in items] == [
@@ -271,7 +278,7 @@ def test_every_abstain_reason_is_explained_with_specifics():
     assert grounded.reason == "grounded" and grounded.specifics
 
 
-def test_honesty_violation_is_explained_and_marked():
+def test_honesty_violation_is_explained_and_marked() -> None:
     result = routed("honesty")
     (item,) = views.explanations(result)
     assert any("as measured, but only grounded could be derived" in s for s in item.specifics)
@@ -280,7 +287,7 @@ def test_honesty_violation_is_explained_and_marked():
     assert "⚠ grounded" in tables.claims_table_html([row])
 
 
-def test_claim_and_ground_rows_carry_verifier_results():
+def test_claim_and_ground_rows_carry_verifier_results() -> None:
     result = routed("false-premise")
     (row,) = tables.claim_rows(result)
     assert row["kind"] == "restatement" and row["conclusion"]
@@ -290,7 +297,7 @@ def test_claim_and_ground_rows_carry_verifier_results():
     assert isinstance(ground["score"], float)
 
 
-def test_ground_rows_show_a_reference_when_given_citations():
+def test_ground_rows_show_a_reference_when_given_citations() -> None:
     result = routed("false-premise")
     (plain,) = tables.ground_rows(result)
     assert "reference" not in plain
@@ -299,13 +306,13 @@ def test_ground_rows_show_a_reference_when_given_citations():
     assert "Smith 2020, p. 3" in tables.table_html([ground])
 
 
-def test_missing_hop_ground_row_says_so():
+def test_missing_hop_ground_row_says_so() -> None:
     (ground,) = tables.ground_rows(routed("missing-hop"))
     assert ground["status"] == "missing"
     assert "missing hop" in ground["detail"]
 
 
-def test_sentence_rows_name_the_licensing_claim_or_the_reason():
+def test_sentence_rows_name_the_licensing_claim_or_the_reason() -> None:
     rows = highlight.sentence_rows(routed("orphan-prose"))
     assert [r["licensed"] for r in rows] == [True, False, False]
     assert rows[0]["claim"] == "c1" and rows[0]["claim text"]
@@ -318,7 +325,7 @@ def test_sentence_rows_name_the_licensing_claim_or_the_reason():
     }
 
 
-def test_audit_result_has_the_answer_shape_and_rejects_cycles():
+def test_audit_result_has_the_answer_shape_and_rejects_cycles() -> None:
     result = routed("hedged")
     assert result.reasoner == "audit"
     assert result.label == "HEDGED ANSWER" and result.decision.dag.conclusion == "c2"
@@ -328,7 +335,7 @@ def test_audit_result_has_the_answer_shape_and_rejects_cycles():
         views.audit_result("{nope")
 
 
-def test_gallery_examples_reach_their_expected_decisions():
+def test_gallery_examples_reach_their_expected_decisions() -> None:
     seen = set()
     for item in examples():
         if item.expect == "invalid":
@@ -344,7 +351,7 @@ def test_gallery_examples_reach_their_expected_decisions():
     assert reasons == {"missing-hop", "stale", "false-premise", "low-coverage"}
 
 
-def test_markdown_escape_neutralises_links_images_and_markup():
+def test_markdown_escape_neutralises_links_images_and_markup() -> None:
     text = md_escape("![x](http://evil/x.png) [a](b) *b* `c` <i>\n# h")
     assert "\\!" not in text and "!\\[x\\]" in text
     assert "\\*b\\*" in text and "\\`c\\`" in text and "\\<i\\>" in text
@@ -353,7 +360,7 @@ def test_markdown_escape_neutralises_links_images_and_markup():
     assert md_escape("12. item") == "12\\. item"
 
 
-def matrix_row(**overrides) -> dict:
+def matrix_row(**overrides) -> dict[str, Any]:
     row = {
         "practice_id": "m1",
         "practice_title": "A <script>alert(1)</script> decision",
@@ -372,7 +379,7 @@ def matrix_row(**overrides) -> dict:
     return {**row, **overrides}
 
 
-def test_triage_queue_puts_unreviewed_contradictions_first():
+def test_triage_queue_puts_unreviewed_contradictions_first() -> None:
     frame = pd.DataFrame(
         [
             matrix_row(practice_id="a", triage="confirmed", priority=0.9),
@@ -384,12 +391,12 @@ def test_triage_queue_puts_unreviewed_contradictions_first():
     assert list(cells.triage_queue(frame)["practice_id"]) == ["d", "c", "a"]
 
 
-def test_cell_label_marks_the_triage_state():
+def test_cell_label_marks_the_triage_state() -> None:
     assert cells.cell_label(matrix_row(triage="dismissed")).endswith("contradicts 0.90 ✗")
     assert "×" in cells.cell_label(matrix_row())
 
 
-def test_quotes_and_triage_tables_are_escaped():
+def test_quotes_and_triage_tables_are_escaped() -> None:
     markup = cells.quotes_html([Quote("<q1>", HOSTILE, 3)], "Smith <b>2020</b>")
     assert_escaped(markup)
     # The source by name and page on screen; the quote's id only in the tooltip.
@@ -398,7 +405,7 @@ def test_quotes_and_triage_tables_are_escaped():
     assert cells.quotes_html([]) == "<small>No stored quotes.</small>"
 
 
-def test_relation_legend_and_overlay_summary():
+def test_relation_legend_and_overlay_summary() -> None:
     legend = relation_legend_html()
     assert all(f">{s.name}</span>" in legend for s in relation_swatches)
     counts = {"practice": 3, "typed": 6, "kept": 2, "by_relation": {"supports": 2}}
@@ -407,7 +414,7 @@ def test_relation_legend_and_overlay_summary():
     )
 
 
-def test_the_queue_table_names_both_sides_with_cue_and_state():
+def test_the_queue_table_names_both_sides_with_cue_and_state() -> None:
     frame = pd.DataFrame(
         [
             matrix_row(practice_label="Decision A", canon_label="Note [n1]", cue="direction"),
@@ -426,7 +433,7 @@ def test_the_queue_table_names_both_sides_with_cue_and_state():
     assert table["cue"].tolist() == ["direction", "", "number"]
 
 
-def test_a_decision_message_names_both_titles_the_relation_and_the_note():
+def test_a_decision_message_names_both_titles_the_relation_and_the_note() -> None:
     row = matrix_row(
         practice_title="Birth-weight cohort", canon_title="Chenodeoxycholic acid trial"
     )
@@ -439,7 +446,7 @@ def test_a_decision_message_names_both_titles_the_relation_and_the_note():
     assert cells.decision_message(row, "dismissed", " ").endswith("— no note")
 
 
-def test_the_contest_disclosure_is_escaped_and_links_each_edge():
+def test_the_contest_disclosure_is_escaped_and_links_each_edge() -> None:
     found = Contradiction(
         EdgeKey("m1", "lab", "n1"), ReviewState.UNREVIEWED, False, 0.81, "direction"
     )
@@ -457,7 +464,7 @@ def test_the_contest_disclosure_is_escaped_and_links_each_edge():
     assert contests.review_note(result) == ""
 
 
-def test_the_question_box_has_one_key_hint_and_the_cite_script_only_the_page_s_keys():
+def test_the_question_box_has_one_key_hint_and_the_cite_script_only_the_page_s_keys() -> None:
     css = markup.question_hint_css("question")
     assert ".st-key-question [data-testid='InputInstructions'] > span:first-child" in css
     assert 'content:"Enter asks, Shift+Enter: new line"' in css
@@ -466,7 +473,7 @@ def test_the_question_box_has_one_key_hint_and_the_cite_script_only_the_page_s_k
     assert "parseInt(mark.getAttribute('data-source'),10)" in script
 
 
-def test_a_legend_chip_without_a_colour_takes_the_theme_s():
+def test_a_legend_chip_without_a_colour_takes_the_theme_s() -> None:
     """A white chip is a bright block in the dark theme; a mark's chip has no fill."""
     legend = relation_legend_html()
     assert "background:#ffffff" not in legend

@@ -18,8 +18,8 @@ from engine.review.walk import next_open, previous_pair
     ids=["after-the-decided", "wraps-round", "no-walk", "nothing-selected", "new-row", "none-open"],
 )
 def test_next_goes_to_the_next_open_pair_after_the_one_decided(
-    walked, shown, open_pairs, now, following
-):
+    walked: str, shown: str, open_pairs: str, now: str | None, following: str
+) -> None:
     assert next_open(list(walked), list(shown), set(open_pairs), now) == following
 
 
@@ -35,5 +35,7 @@ def test_next_goes_to_the_next_open_pair_after_the_one_decided(
     ],
     ids=["the-one-just-decided", "wraps-round", "no-walk", "nothing-selected", "alone", "none"],
 )
-def test_previous_goes_back_to_the_pair_before_decided_or_not(walked, shown, triaged, now, earlier):
+def test_previous_goes_back_to_the_pair_before_decided_or_not(
+    walked: str, shown: str, triaged: str, now: str | None, earlier: str
+) -> None:
     assert previous_pair(list(walked), list(shown), set(triaged), now) == earlier

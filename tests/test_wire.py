@@ -1,4 +1,5 @@
 import json
+from typing import Any
 
 import pytest
 
@@ -21,13 +22,13 @@ def payload(**overrides):
     return base
 
 
-def test_minimal_payload_parses_with_defaults():
+def test_minimal_payload_parses_with_defaults() -> None:
     inp = parse_payload(payload())
     assert inp.dag.conclusion == "c1"
     assert inp.groundings == {} and inp.edges == () and inp.blocking_count == 0
 
 
-def test_full_payload_parses():
+def test_full_payload_parses() -> None:
     inp = parse_payload(
         payload(
             groundings={"zk:b:1": {"type": "quote", "payload": {"body": "A"}}},
@@ -146,7 +147,9 @@ def _claims(*claims):
         "body-type",
     ],
 )
-def test_malformed_payload_names_the_problem(data, message):
+def test_malformed_payload_names_the_problem(
+    data: list[Any] | dict[str, Any], message: str
+) -> None:
     with pytest.raises(PayloadError, match=message):
         parse_payload(data)
 
@@ -156,10 +159,10 @@ def test_malformed_payload_names_the_problem(data, message):
     [("{", "not valid JSON"), ("[" * 100_000 + "]" * 100_000, "nested too deeply|not valid")],
     ids=["truncated", "deep"],
 )
-def test_parse_json_rejects_bad_text(text, message):
+def test_parse_json_rejects_bad_text(text: str, message: str) -> None:
     with pytest.raises(PayloadError, match=message):
         parse_json(text)
 
 
-def test_parse_json_accepts_bytes():
+def test_parse_json_accepts_bytes() -> None:
     assert parse_json(json.dumps(payload()).encode()).prose == "A holds."

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import threading
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -14,7 +16,7 @@ from tests.workspaces import make_workspace
 QUESTION = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
 
 
-def untimed(answer: dict) -> dict:
+def untimed(answer: dict[str, Any]) -> dict[str, Any]:
     """The answer's JSON without what the clock says (latencies), which no two runs share."""
     answer.pop("latency_ms", None)
     answer["trace"] = [{k: v for k, v in step.items() if k != "ms"} for step in answer["trace"]]
@@ -36,7 +38,7 @@ class _Gated:
         return np.array([[1.0, 0.0] if "momentum" in t else [0.0, 1.0] for t in texts], np.float32)
 
 
-def test_words_first_then_the_same_answers_as_a_full_open(tmp_path):
+def test_words_first_then_the_same_answers_as_a_full_open(tmp_path: Path) -> None:
     root = make_workspace(tmp_path, "momentum-lab")
     encoder = _Gated()
     worker = Worker(str(root), encoder=EncoderChoice(encoder))
@@ -65,7 +67,7 @@ def test_words_first_then_the_same_answers_as_a_full_open(tmp_path):
         full.close()
 
 
-def test_without_an_encoder_nothing_is_built_and_the_notice_says_why(tmp_path):
+def test_without_an_encoder_nothing_is_built_and_the_notice_says_why(tmp_path: Path) -> None:
     root = make_workspace(tmp_path, "momentum-lab")
     worker = Worker(str(root), encoder=EncoderChoice(None, "sentence encoder off"))
     try:

@@ -1,5 +1,6 @@
 import json
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -46,11 +47,11 @@ def papers():
 
 
 @pytest.fixture
-def library(tmp_path):
+def library(tmp_path: Path) -> Path:
     return build_library(tmp_path / "Zotero", papers())
 
 
-def test_items_become_source_notes_with_highlights_as_quotes(library, tmp_path):
+def test_items_become_source_notes_with_highlights_as_quotes(library: Path, tmp_path: Path) -> None:
     root = tmp_path / "ws"
     report = import_zotero(library, root)
     assert report.items == 5 and report.highlights == 1
@@ -65,7 +66,9 @@ def test_items_become_source_notes_with_highlights_as_quotes(library, tmp_path):
     assert result.ok and result.page == 2
 
 
-def test_citekeys_come_from_better_bibtex_zotero_or_a_stable_rule(library, tmp_path):
+def test_citekeys_come_from_better_bibtex_zotero_or_a_stable_rule(
+    library: Path, tmp_path: Path
+) -> None:
     import_zotero(library, tmp_path / "ws")
     names = sorted(p.stem for p in (tmp_path / "ws/.zettelkasten/zotero").iterdir())
     # The later of the two Smith 2001 items gets the suffix; the trashed item is left out.
@@ -78,7 +81,7 @@ def test_citekeys_come_from_better_bibtex_zotero_or_a_stable_rule(library, tmp_p
     ]
 
 
-def test_a_rerun_writes_nothing_and_an_edit_updates_in_place(library, tmp_path):
+def test_a_rerun_writes_nothing_and_an_edit_updates_in_place(library: Path, tmp_path: Path) -> None:
     root = tmp_path / "ws"
     import_zotero(library, root)
     before = {p: p.stat().st_mtime_ns for p in root.rglob("*") if p.is_file()}
@@ -98,7 +101,9 @@ def test_a_rerun_writes_nothing_and_an_edit_updates_in_place(library, tmp_path):
     assert load_workspace(root).note("zk:zotero:smith2001winner").title == "Revised title"
 
 
-def test_pdf_problems_are_reported_and_the_note_still_written(library, tmp_path):
+def test_pdf_problems_are_reported_and_the_note_still_written(
+    library: Path, tmp_path: Path
+) -> None:
     report = import_zotero(library, tmp_path / "ws")
     assert report.pdfs == {"added": 1, "failed": 1, "none": 3}
     assert any("no-text-layer" in text for _, text in report.problems)
@@ -106,7 +111,7 @@ def test_pdf_problems_are_reported_and_the_note_still_written(library, tmp_path)
     assert not (tmp_path / "ws/sources/scan2010scanned.txt").exists()
 
 
-def test_references_name_authors_and_years(library, tmp_path):
+def test_references_name_authors_and_years(library: Path, tmp_path: Path) -> None:
     import_zotero(library, tmp_path / "ws")
     csl = json.loads((tmp_path / "ws/sources/zotero.csl.json").read_text())
     first = next(item for item in csl if item["id"] == "jegadeesh1993")
@@ -114,7 +119,7 @@ def test_references_name_authors_and_years(library, tmp_path):
     assert first["issued"] == {"date-parts": [[1993]]}
 
 
-def test_the_library_is_opened_read_only_from_a_copy(library, tmp_path):
+def test_the_library_is_opened_read_only_from_a_copy(library: Path, tmp_path: Path) -> None:
     database = library / "zotero.sqlite"
     before = database.read_bytes()
     lock = sqlite3.connect(database)
@@ -136,7 +141,7 @@ def test_the_library_is_opened_read_only_from_a_copy(library, tmp_path):
     ],
     ids=["missing", "not-sqlite", "wrong-schema"],
 )
-def test_a_bad_data_dir_is_a_one_line_error(tmp_path, setup, message):
+def test_a_bad_data_dir_is_a_one_line_error(tmp_path: Path, setup, message: str) -> None:
     folder = tmp_path / "Zotero"
     folder.mkdir()
     setup(folder)
@@ -144,7 +149,7 @@ def test_a_bad_data_dir_is_a_one_line_error(tmp_path, setup, message):
     assert code == 2 and err.startswith("error:") and message in err
 
 
-def test_a_new_better_bibtex_key_moves_the_note(library, tmp_path):
+def test_a_new_better_bibtex_key_moves_the_note(library: Path, tmp_path: Path) -> None:
     root = tmp_path / "ws"
     import_zotero(library, root)
     bbt = sqlite3.connect(library / "better-bibtex.sqlite")
@@ -157,7 +162,7 @@ def test_a_new_better_bibtex_key_moves_the_note(library, tmp_path):
     assert any("re-keyed as jt1993" in text for _, text in report.problems)
 
 
-def test_the_command_prints_a_summary(library, tmp_path):
+def test_the_command_prints_a_summary(library: Path, tmp_path: Path) -> None:
     code, out, err = invoke(
         "import", "zotero", "--data-dir", library, "--workspace", tmp_path / "w"
     )
@@ -167,7 +172,7 @@ def test_the_command_prints_a_summary(library, tmp_path):
     assert "scan2010scanned: no-text-layer" in err
 
 
-def test_a_zotero_5_library_imports_without_highlights(tmp_path):
+def test_a_zotero_5_library_imports_without_highlights(tmp_path: Path) -> None:
     folder = build_library(tmp_path / "Zotero5", papers(), zotero_version=5)
     report = import_zotero(folder, tmp_path / "ws")
     assert report.items == 5 and report.highlights == 0
@@ -185,7 +190,9 @@ STORES = {
 
 
 @pytest.mark.parametrize(("layout", "store"), STORES.items(), ids=STORES.keys())
-def test_better_bibtex_keys_are_read_from_every_store_layout(tmp_path, layout, store):
+def test_better_bibtex_keys_are_read_from_every_store_layout(
+    tmp_path: Path, layout: str, store: str
+) -> None:
     folder = build_library(tmp_path / "Zotero", papers(), better_bibtex=layout)
     report = import_zotero(folder, tmp_path / "ws")
     assert (tmp_path / "ws/.zettelkasten/zotero/jegadeesh1993.md").is_file()
@@ -202,14 +209,16 @@ def test_better_bibtex_keys_are_read_from_every_store_layout(tmp_path, layout, s
     ],
     ids=["particle-de", "particle-van-der", "accents", "no-author"],
 )
-def test_generated_citekeys_follow_better_bibtex_s_default(tmp_path, authors, title, key):
+def test_generated_citekeys_follow_better_bibtex_s_default(
+    tmp_path: Path, authors: list[tuple[str, str]], title: str, key: str
+) -> None:
     paper = Paper(key="K0000009", title=title, authors=authors, date="2020")
     folder = build_library(tmp_path / "Zotero", [paper], better_bibtex=False)
     import_zotero(folder, tmp_path / "ws")
     assert (tmp_path / f"ws/.zettelkasten/zotero/{key}.md").is_file()
 
 
-def test_an_untitled_item_is_reported_and_left_out(tmp_path):
+def test_an_untitled_item_is_reported_and_left_out(tmp_path: Path) -> None:
     folder = build_library(
         tmp_path / "Zotero", [*papers(), Paper(key="K0000010", title="", authors=[("A", "B")])]
     )
@@ -219,7 +228,7 @@ def test_an_untitled_item_is_reported_and_left_out(tmp_path):
     assert not any(name.startswith(("anon", "a20")) for name in names)
 
 
-def test_an_empty_item_is_skipped_with_a_notice_and_the_import_succeeds(tmp_path):
+def test_an_empty_item_is_skipped_with_a_notice_and_the_import_succeeds(tmp_path: Path) -> None:
     good = papers()[:1]
     empty = Paper(key="K0000011", title="", authors=[])
     folder = build_library(tmp_path / "Zotero", [*good, empty])

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from engine import Decision, ReasoningDAG, Tier, Traceability, Verdict
 from engine.core.router import Confabulation, Outcome
 
 
-def decision(dag: ReasoningDAG, **fields) -> Decision:
+def decision(dag: ReasoningDAG, **fields: Any) -> Decision:
     """A grounded ANSWER on `dag` with no checks behind it; `fields` replace any of its fields."""
     bare = Decision(
         outcome=Outcome.ANSWER,
@@ -27,7 +28,7 @@ def decision(dag: ReasoningDAG, **fields) -> Decision:
     return replace(bare, **fields)
 
 
-def restating(claim: str, ref: str, ground: dict, **fields: object) -> dict:
+def restating(claim: str, ref: str, ground: dict[str, Any], **fields: object) -> dict[str, Any]:
     """A wire payload whose one claim restates `claim`, citing `ref` grounded by `ground`;
     `fields` add top-level payload keys (node bodies, statuses)."""
     return {

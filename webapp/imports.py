@@ -102,7 +102,7 @@ def _path(text: str) -> Path:
 def _run(job: Callable[..., ImportRecord], where: Path, unit: str) -> None:
     """Run an import off the page's thread with a progress bar; open its workspace after."""
     seen = {"done": 0, "total": 0}
-    outcome: dict = {}
+    outcome: dict[str, ImportRecord | Exception] = {}
 
     def work() -> None:
         try:

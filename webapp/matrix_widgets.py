@@ -150,7 +150,7 @@ def _decide(root: str, frame: pd.DataFrame, decision: TriageDecision, tokens: li
     """
     token = session.get(KEYS.matrix_selected)
     hits = frame[frame["edge_id"] == token]
-    if hits.empty or hits.iloc[0]["relation"] not in cells.CANDIDATES:
+    if token is None or hits.empty or hits.iloc[0]["relation"] not in cells.CANDIDATES:
         session[KEYS.triage_message] = "Not recorded: the selected edge is not a contradiction."
         return
     row = hits.iloc[0].to_dict()

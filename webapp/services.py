@@ -20,6 +20,7 @@ from engine import (
     LLMConfig,
     ModelReasoner,
     OpenAIChat,
+    Question,
     ReviewSnapshot,
     Typer,
     Worker,
@@ -30,8 +31,7 @@ from engine import (
     evidence_table,
     link_may_open,
     model_typer,
-    notes_changed,
-    question_problem,
+    read_question,
     remember_workspace,
     review_stamp,
     workspaces_roots,
@@ -116,10 +116,11 @@ def llm_config() -> LLMConfig:
 
 def offline() -> bool:
     """Whether the sidebar picked the built-in offline reasoner."""
-    return st.session_state.get(KEYS.reasoner, DEFAULTS.reasoner) == DEFAULTS.reasoner
+    chosen: str = st.session_state.get(KEYS.reasoner, DEFAULTS.reasoner)
+    return chosen == DEFAULTS.reasoner
 
 
-def reasoner(cancel: threading.Event | None = None) -> tuple[str, object | None]:
+def reasoner(cancel: threading.Event | None = None) -> tuple[str, ModelReasoner | None]:
     """A cache key naming the reasoner (never its key) and the policy object, if not offline.
 
     Setting `cancel` ends the model policy's call in progress.
@@ -154,24 +155,25 @@ def _answer(
     question: str,
     *,
     name: str,
-    bounds: tuple,
-    review_key: tuple,
+    bounds: tuple[int, int, int],
+    review_key: tuple[str, ...],
     meaning: bool,
+    _question: Question,
     _review: ReviewSnapshot,
-    _policy=None,
+    _policy: ModelReasoner | None = None,
     _cancel: threading.Event | None = None,
 ) -> Answer:
     w = worker(root)
     limits = Budget(*bounds)
     # Cache keys only: a triage decision, or sentence vectors becoming ready, gives a fresh
     # answer.
-    del review_key, meaning
+    del review_key, meaning, question  # the text keys the cache; the value is what is asked
     if _policy is None:
         # On the answer pool, beside other sessions' questions; a rerun drops it if queued.
         result = w.call_answer(
             answer,
             w.opened,
-            question,
+            _question,
             reasoner=name,
             budget=limits,
             review=_review,
@@ -183,7 +185,7 @@ def _answer(
         result = w.call_model(
             answer,
             w.opened,
-            question,
+            _question,
             reasoner=_policy,
             budget=limits,
             review=_review,
@@ -206,9 +208,10 @@ def ask(question: str) -> Answer:
 
     Raises ConfigError for a question over the length cap, before any work is queued.
     """
-    if (problem := question_problem(question)) is not None:
-        raise ConfigError(problem)
+    asked = read_question(question)  # read once: the length limit, then its words
     w = current_worker()
+    if w is None:
+        raise ConfigError("no workspace is open: open one in the sidebar first")
     cancel = threading.Event()
     name, policy = reasoner(cancel)
     b = budget()
@@ -225,6 +228,7 @@ def ask(question: str) -> Answer:
             bounds=bounds,
             review_key=snapshot.key,
             meaning=w.opened.meaning.semantic is not None,
+            _question=asked,
             _review=snapshot,
             _policy=policy,
             _cancel=cancel,
@@ -243,7 +247,11 @@ def reload_notes(root: str, cited: tuple[str, ...]) -> Worker:
     """
     with _reload_lock:
         w = worker(root)
-        if not w.ready() or w.failure() is not None or notes_changed_now(w, cited):
+        if (
+            not w.ready()
+            or w.failure() is not None
+            or w.watcher.notes_changed(w.opened.workspace, cited)
+        ):
             worker.clear(root)
             w = worker(root)
             answer_cache_clear()
@@ -251,9 +259,15 @@ def reload_notes(root: str, cited: tuple[str, ...]) -> Worker:
         return w
 
 
-def notes_changed_now(w: Worker, cited: tuple[str, ...]) -> bool:
-    """Whether a cited note's file differs on disk from what the worker loaded."""
-    return notes_changed(w.opened.workspace, cited)
+def freshness(w: Worker, result: Answer) -> Freshness:
+    """Whether `result`'s files are unchanged, by the workspace's watcher, shared by sessions.
+
+    While the watcher publishes no change to the files this session last found `result`
+    current over, nothing is stat-ed or read.
+    """
+    state, seen = result.checked(w.opened, w.watcher, st.session_state.get(KEYS.files_seen))
+    st.session_state[KEYS.files_seen] = seen
+    return state
 
 
 def current(result: Answer) -> Answer:
@@ -265,7 +279,7 @@ def current(result: Answer) -> Answer:
     w = current_worker()
     if w is None or not result.run.question or not w.ready() or w.failure() is not None:
         return result
-    state = result.freshness(w.opened)
+    state = freshness(w, result)
     if state is Freshness.CURRENT:
         return result
     root = str(w.opened.root)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NoReturn
 from urllib.parse import urlsplit
 
 import streamlit as st
@@ -12,6 +13,7 @@ from engine import (
     EngineError,
     Freshness,
     PayloadError,
+    Worker,
     audit_answer,
     load_payload,
     save_payload,
@@ -36,7 +38,10 @@ def frame(page: str, height: int) -> None:
     st.iframe(page, height=height)
     # st.iframe asks urllib whether the page is an address, and urlsplit remembers its last
     # 128 inputs: each graph page would stay in memory (0.7 MB when the library is inline).
-    urlsplit.cache_clear()
+    # The stubs do not say it is cached, so its cache is looked up rather than assumed.
+    clear = getattr(urlsplit, "cache_clear", None)
+    if clear is not None:
+        clear()
 
 
 def ask(question: str) -> bool:
@@ -85,6 +90,15 @@ def recent_panel(shown: str) -> None:
                 on_click=_ask_again,
                 args=(question,),
             )
+
+
+def open_worker(missing: str) -> Worker:
+    """The sidebar's workspace; when none opened, warn with `missing` and stop the page."""
+    worker = services.current_worker()
+    if worker is None:
+        st.warning(missing)
+        st.stop()
+    return worker
 
 
 def refuse_link(folder: str) -> None:
@@ -149,8 +163,9 @@ def sync_url(page: str) -> None:
         state[KEYS.url_payload] = ref
         if ref != state.get(KEYS.audit_ref):
             route_linked(root, ref)
-        if params.get("shows") != "audit" and app_state.asked() is not None:
-            app_state.set_current(app_state.asked(), "answer")
+        asked = app_state.asked()
+        if params.get("shows") != "audit" and asked is not None:
+            app_state.set_current(asked, "answer")
     write_url(root, page)
 
 
@@ -238,7 +253,7 @@ def watch_files(result: Answer) -> None:
     w = services.current_worker()
     if w is None or not w.ready() or w.failure() is not None:
         return
-    if result.freshness(w.opened) is not Freshness.CURRENT:
+    if services.freshness(w, result) is not Freshness.CURRENT:
         st.rerun(scope="app")
 
 
@@ -286,7 +301,7 @@ def show_current() -> Answer:
     return result
 
 
-def nothing_yet() -> None:
+def nothing_yet() -> NoReturn:
     """Say how to get a result, then stop the page."""
     st.info("Nothing to show yet: ask a question on Navigate or route a payload on Audit.")
     st.page_link("pages/navigate.py", label="Go to Navigate")

@@ -50,6 +50,7 @@ class Keys:
     answer: str = "answer"
     answer_id: str = "answer_id"
     current: str = "current"
+    files_seen: str = "files_seen"  # where the workspace's watcher last found it current
     nav_step: str = "nav_step"
     nav_play: str = "nav_play"
     playing: str = "playing"

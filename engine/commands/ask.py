@@ -37,14 +37,15 @@ def _configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from engine.api import answer, open_workspace, question_problem
+    from engine.api import answer, open_workspace
     from engine.core.wire import dumps
     from engine.navigation.budget import Budget
+    from engine.reading.asked import read_question
 
     if (args.question is None) == (args.batch is None):
         raise ConfigError("give either a QUESTION or --batch FILE.jsonl")
-    if args.question is not None and (problem := question_problem(args.question)):
-        raise ConfigError(problem)  # before the workspace is even opened
+    # Read once, before the workspace is even opened: a question over the limit stops here.
+    asked = read_question(args.question) if args.question is not None else None
     if args.batch is None and (args.cluster is not None or args.out is not None):
         raise ConfigError("--cluster and --out run a batch: give --batch FILE.jsonl")
     budget = Budget(hops=args.hops, max_nodes=args.max_nodes, max_steps=args.max_steps)
@@ -55,7 +56,8 @@ def _run(args: argparse.Namespace) -> int:
         print(f"notice: {opened.meaning_notice}", file=sys.stderr)
     try:
         if args.batch is None:
-            result = answer(opened, args.question, reasoner=args.reasoner, budget=budget)
+            assert asked is not None
+            result = answer(opened, asked, reasoner=args.reasoner, budget=budget)
             print(dumps(_shape(result.to_dict(), args.full)))
             return 0
         if args.cluster is not None or args.out is not None:

@@ -26,13 +26,13 @@ and the router keeps the deduction at most inferred.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
 from engine.core.licensing import extractively_licensed
 from engine.text.lexicon import SCOPE_FRAMES, SUBJECT_FRAMES
+from engine.text.numbers import is_percent, is_year, value_of
 from engine.text.sentences import sentence_texts
 from engine.text.tokens import word_sequence
 
@@ -72,13 +72,14 @@ _TIMES = frozenset(
     year years yr yrs decade decades century centuries
     """.split()  # noqa: SIM905
 )
+# Words that name no finite amount: a premise stating one is never compared.
+_NOT_FINITE = frozenset({"nan", "inf", "infinity"})
 _MONTHS = frozenset(
     """
     january february march april may june july august september october november december
     jan feb mar apr jun jul aug sep sept oct nov dec
     """.split()  # noqa: SIM905
 )
-_YEAR = re.compile(r"1[89]\d\d|20\d\d")
 
 
 class ProofKind(StrEnum):
@@ -141,6 +142,7 @@ class _Stated:
     before: Words
     number: str
     after: Words
+    value: float
 
 
 def _compares(part: str, texts: Sequence[str]) -> Unlike | None:
@@ -173,7 +175,7 @@ def _compares(part: str, texts: Sequence[str]) -> Unlike | None:
                 continue
             refused = _like(first, second, left, subject, said)
             if refused is None:
-                a, b = _value(first.number), _value(second.number)
+                a, b = first.value, second.value
                 refused = None if ((a > b) if more else (a < b)) else Unlike.DOES_NOT_HOLD
             if refused is None:
                 return None
@@ -216,7 +218,7 @@ def _magnitude(stated: _Stated) -> bool:
         return False
     if "ago" in stated.after:
         return False
-    return not _YEAR.fullmatch(stated.number)
+    return not is_year(stated.number)
 
 
 def _same_predicate(left: Words, before: Words, right: Words) -> bool:
@@ -240,7 +242,7 @@ def _arithmetic(words: Words, stated: list[_Stated]) -> Unlike | None:
         return Unlike.NOT_MAGNITUDE
     if not _same_kind(a, b) or by_number[a].after[:2] != by_number[b].after[:2]:
         return Unlike.UNITS
-    x, y = _value(a), _value(b)
+    x, y = by_number[a].value, by_number[b].value
     holds = {
         ">": x > y,
         "<": x < y,
@@ -254,28 +256,22 @@ def _arithmetic(words: Words, stated: list[_Stated]) -> Unlike | None:
 
 def _stated(sentence: str) -> _Stated | None:
     words = word_sequence(sentence)
-    numbers = [i for i, w in enumerate(words) if _is_number(w)]
-    if len(numbers) != 1 or BLOCKERS.intersection(words) or any(w.endswith("n't") for w in words):
+    values = {i: value for i, w in enumerate(words) if (value := _value(w)) is not None}
+    if len(values) != 1 or BLOCKERS.intersection(words) or any(w.endswith("n't") for w in words):
         return None
-    at = numbers[0]
+    if _NOT_FINITE.intersection(words):
+        return None
+    ((at, value),) = values.items()
     if at == 0 or sentence.rstrip().endswith("?"):
         return None
-    return _Stated(words[:at], words[at], words[at + 1 :])
+    return _Stated(words[:at], words[at], words[at + 1 :], value)
 
 
-def _is_number(token: str) -> bool:
-    try:
-        _value(token)
-    except ValueError:
-        return False
-    return True
-
-
-def _value(token: str) -> float:
-    if "^" in token:
-        raise ValueError(token)  # an exponent is never compared by its digits
-    return float(token.removesuffix("%"))
+def _value(norm: str) -> float | None:
+    """A premise number's amount, as the number reader reads it; None for anything else."""
+    amount = value_of(norm)
+    return None if amount is None else float(amount)
 
 
 def _same_kind(a: str, b: str) -> bool:
-    return a.endswith("%") == b.endswith("%")
+    return is_percent(a) == is_percent(b)

@@ -15,3 +15,7 @@ class WorkspaceError(EngineError):
 
 class ConfigError(EngineError):
     """A setting (budget, reasoner, endpoint) is invalid."""
+
+
+class EncoderUnavailable(EngineError):
+    """An encoder cannot run here (a package or its weights missing); the message says which."""

@@ -15,6 +15,7 @@ Anything else stays below green: the restatement floor leaves it at most inferre
 from __future__ import annotations
 
 from engine.core.deduction import BLOCKERS
+from engine.text.numbers import is_percent, value_of
 from engine.text.sentences import sentences
 from engine.text.tokens import tokens
 
@@ -49,7 +50,5 @@ def measured_sentence(text: str, agg: str, value: float) -> bool:
 
 def _equals(norm: str, value: float) -> bool:
     # As written: "1.2%" is not 0.012 and "10^-3" is no plain number.
-    try:
-        return float(norm) == value
-    except ValueError:
-        return False
+    amount = value_of(norm)
+    return amount is not None and not is_percent(norm) and float(amount) == value

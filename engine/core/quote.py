@@ -18,7 +18,8 @@ from engine.core.typos import negation, same_marks, typo_in
 from engine.text.controls import bidi_controls, control_names
 from engine.text.fold import MINUS_LIKE, SOFT_HYPHEN, SUPERSCRIPT, fold_cluster
 from engine.text.memo import TextMemo
-from engine.text.tokens import marks_end, sign_start
+from engine.text.numbers import sign_start
+from engine.text.tokens import marks_end
 
 DEFAULT_FUZZY_FLOOR = 90.0
 ANNOTATION_COVERAGE = 90.0

@@ -21,6 +21,7 @@ from typing import Any
 from engine.core.licensing import restatement_forms
 from engine.core.model import ProseCitation
 from engine.text.memo import TextMemo
+from engine.text.numbers import read
 from engine.text.sentences import Span, sentences
 from engine.text.tokens import TokenSpan, token_spans
 
@@ -361,45 +362,6 @@ def _common_prefix(a: Words, b: Words) -> int:
     return k
 
 
-# What joins number tokens into the one number a reader sees: a ratio or score ("10/66",
-# "3:1") and a hyphen range ("2-5") written tight, a decimal point written as a middle dot
-# ("18·2"), a dash range ("1.2–3.4", "18 – 20"), a plus-minus ("4 ± 1"), and a confidence
-# interval after its level ("95% CI 1.2–3.4"). "Group 1: 45" stays two numbers.
-_JOINED = re.compile(r"[/:−-]|\s*(?:[·•±–—]|\+/?-)\s*")
-_INTERVAL = re.compile(
-    r"\s*\(?\s*(?:CI|CrI|confidence\s+interval|credible\s+interval)\s*[,:=]?\s*\(?\s*",
-    re.IGNORECASE,
-)
-
-
-def read_numbers(text: str, words: Sequence[TokenSpan]) -> list[tuple[int, int, str]]:
-    """The numbers of `text` as a reader sees them: (start, end, label) per number, where
-    "10/66", "18·2", "95% CI 1.2–3.4", "1,234" and "−0.5" are each one number. A lone
-    number's label is its token; a joined one's is its text as written."""
-    out: list[tuple[int, int, str]] = []
-    previous: TokenSpan | None = None
-    for token in words:
-        if not token.is_number:
-            if token.norm not in _JOINERS:
-                previous = None
-            continue
-        if previous is not None and out and _joins(text[previous.end : token.start]):
-            start = out[-1][0]
-            out[-1] = (start, token.end, " ".join(text[start : token.end].split()))
-        else:
-            out.append((token.start, token.end, token.norm))
-        previous = token
-    return out
-
-
-# Tokens that may stand between the parts of one number ("·" is a token of its own).
-_JOINERS = frozenset({"·", "•", "±", "ci", "cri", "confidence", "credible", "interval"})
-
-
-def _joins(gap: str) -> bool:
-    return bool(_JOINED.fullmatch(gap) or _INTERVAL.fullmatch(gap))
-
-
 def _sentence_findings(
     part: _Sentence, reason: str, *, skip: set[int]
 ) -> list[tuple[OrphanSpan, str]]:
@@ -409,14 +371,13 @@ def _sentence_findings(
     out = [(span, part.text)]
     offset = part.span.start
     starts = {token.start: token for token in part.words if token.is_number}
-    for start, end, norm in read_numbers(part.text, _shifted(part.words, offset)):
-        inside = [t for at, t in starts.items() if start + offset <= at < end + offset]
+    for found in read(part.text, _shifted(part.words, offset)):
+        start, end = found.start + offset, found.end + offset
+        inside = [t for at, t in starts.items() if start <= at < end]
         if all(t.start in skip for t in inside):
             continue
-        number = OrphanSpan(
-            start + offset, end + offset, OrphanKind.NUMBER, "in an orphan sentence"
-        )
-        out.append((number, f"number:{norm}"))
+        number = OrphanSpan(start, end, OrphanKind.NUMBER, "in an orphan sentence")
+        out.append((number, f"number:{found.label}"))
     return out
 
 

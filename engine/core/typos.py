@@ -12,7 +12,7 @@ from collections.abc import Container
 
 from rapidfuzz.distance import OSA
 
-from engine.text.lexicon import NEGATIONS
+from engine.text.lexicon import NEGATIONS, NUMBER_SCALES, NUMBER_WORDS
 from engine.text.tokens import word_sequence
 
 _SPELLING = re.compile(r"[-' ]")
@@ -54,23 +54,24 @@ _OPPOSED_STEMS = _pairs(
 # Real words a typo must not turn one into: the function words, number words and common
 # short words of English. A quote word among them (or among its document's own words)
 # that differs from its source's word is another word, not a misspelling of it.
-COMMON_WORDS = frozenset(
-    "a about above across after again against all almost along also although always am"  # noqa: SIM905
-    " among an and another any are around as at be because been before being below"
-    " between both but by can could did do does done down during each either else enough"
-    " even ever every few for form from further had has have having he hence her here"
-    " hers him his how however if in into is it its itself just least less like made"
-    " make many may me might more most much must my near neither never no nor not now"
-    " of off often on once one only onto or other others otherwise our out over own per"
-    " perhaps quite rather same shall she should since so some such than that the their"
-    " theirs them then there thereby therefore these they this those though through"
-    " throughout thus till to too toward towards under unless until up upon us very via"
-    " was we well were what whatever when where whereas whether which while who whom"
-    " whose why will with within without would yet you your"
-    " zero two three four five six seven eight nine ten eleven twelve twenty thirty"
-    " forty fifty sixty seventy eighty ninety hundred thousand million billion first"
-    " second third fourth fifth sixth seventh eighth ninth tenth half twice single"
-    " double triple".split()
+COMMON_WORDS = (
+    frozenset(
+        "a about above across after again against all almost along also although always am"  # noqa: SIM905
+        " among an and another any are around as at be because been before being below"
+        " between both but by can could did do does done down during each either else enough"
+        " even ever every few for form from further had has have having he hence her here"
+        " hers him his how however if in into is it its itself just least less like made"
+        " make many may me might more most much must my near neither never no nor not now"
+        " of off often on once one only onto or other others otherwise our out over own per"
+        " perhaps quite rather same shall she should since so some such than that the their"
+        " theirs them then there thereby therefore these they this those though through"
+        " throughout thus till to too toward towards under unless until up upon us very via"
+        " was we well were what whatever when where whereas whether which while who whom"
+        " whose why will with within without would yet you your first second third fourth"
+        " fifth sixth seventh eighth ninth tenth half twice single double triple".split()
+    )
+    | frozenset(NUMBER_WORDS)
+    | frozenset(NUMBER_SCALES)
 )
 
 

@@ -21,16 +21,12 @@ from typing import Protocol
 import numpy as np
 
 from engine.core.environment import ENV_ENCODER, environment
-from engine.core.errors import EngineError
+from engine.core.errors import EncoderUnavailable
 from engine.core.registry import Registry
 
 DEFAULT_ENCODER = "minilm"
 # Values of SYNAPSE_ENCODER that turn the encoder off.
 OFF = frozenset({"", "none", "off", "lexical"})
-
-
-class EncoderUnavailable(EngineError):
-    """An encoder cannot run here (a package or its weights missing); the message says which."""
 
 
 class Encoder(Protocol):

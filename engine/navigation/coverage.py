@@ -17,25 +17,34 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
-from engine.navigation.spelling import (
+from engine.navigation.spelling import correction, joins, spells_out, split_compound
+from engine.reading.asked import (
     Acronym,
-    acronyms_of,
-    correction,
-    joins,
-    spells_out,
-    split_compound,
+    Question,
+    claim_shaped,
+    question_words,
+    read_question,
+    typed_words,
+    unframed,
 )
 from engine.reading.rarity import Rarity
-from engine.text.lexicon import (
-    DEGREE_WORDS,
-    QUESTION_FRAME_PHRASES,
-    QUESTION_FRAME_WORDS,
-    direction,
-    link_strength,
-    relation_word,
-)
+from engine.text.lexicon import direction, link_strength, relation_word
 from engine.text.stems import mention_stem, mentions
-from engine.text.tokens import ranking_tokens, surface_words
+from engine.text.tokens import ranking_tokens
+
+# The question's own words are read where it is asked (`engine.reading.asked`); these stay
+# importable from here, where coverage's callers found them.
+__all__ = [
+    "AcronymRule",
+    "CoverageReport",
+    "MentionRules",
+    "QuestionTerms",
+    "Term",
+    "claim_shaped",
+    "question_words",
+    "typed_words",
+    "unframed",
+]
 
 # A question word is salient when its rarity, ln((N + 1) / (df + 1)), reaches this share of
 # the rarest possible, ln(N + 1): on the 6,000-note SciFact demo, at most four notes
@@ -52,13 +61,6 @@ TOPIC_FLOOR = 0.46
 # must say it, not only the paper somewhere ("HPV vaccination" answered by a sentence on
 # HPV testing in a paper that mentions vaccines once is not green).
 DISTINCT_SHARE = 0.5
-
-# A question asks; a claim states. These openings make a sentence a question.
-_ASKING = re.compile(
-    r"^\s*(?:what|which|who|whom|whose|when|where|why|how|does|do|did|is|are|was|were|can|"
-    r"could|should|would|will|has|have|had|tell|list|show|explain|describe|summari[sz]e)\b",
-    re.IGNORECASE,
-)
 
 Known = Callable[[str], bool]
 
@@ -217,7 +219,7 @@ class QuestionTerms:
 
     def __init__(
         self,
-        question: str,
+        question: str | Question,
         rarity: Rarity,
         *,
         notes: int,
@@ -226,10 +228,11 @@ class QuestionTerms:
         known: Known | None = None,
         rules: MentionRules | None = None,
     ):
-        words = question_words(question)
+        asked = read_question(question)
+        words = list(asked.words)
         weights = rarity(words) if words else {}
         self.words = tuple(words)
-        typed = typed_words(question)
+        typed = asked.typed()
         # Question word -> the word as the user typed it, for every word people read.
         self.shown = {w: typed.get(w, w) for w in words}
         self.weights = {w: float(weights.get(w, 0.0)) for w in words}
@@ -266,8 +269,10 @@ class QuestionTerms:
                     self.compounds[word] = parts
         self.acronyms: dict[str, Acronym] = {
             a.word: a
-            for a in acronyms_of(question, defined=self.rules.acronyms is AcronymRule.DEFINED)
-            if a.word in self.weights and self.rules.acronyms is not AcronymRule.OFF
+            for a in asked.acronyms
+            if (a.defined or self.rules.acronyms is AcronymRule.ANY)
+            and a.word in self.weights
+            and self.rules.acronyms is not AcronymRule.OFF
         }
 
     @property
@@ -356,31 +361,6 @@ class QuestionTerms:
                 )
             )
         return CoverageReport(tuple(terms), self.respelled)
-
-
-def claim_shaped(question: str) -> bool:
-    """Whether the text states a claim (rather than asks a question) that evidence can judge."""
-    text = question.strip()
-    return bool(text) and not text.endswith("?") and _ASKING.match(text) is None
-
-
-def unframed(question: str) -> str:
-    """The question with its framing ("is it true that", "what is known about") blanked."""
-    return QUESTION_FRAME_PHRASES.sub(" ", question)
-
-
-def question_words(question: str) -> list[str]:
-    """The question's distinct content words, framing ("what does … say about") left out."""
-    return [
-        w
-        for w in dict.fromkeys(ranking_tokens(unframed(question)))
-        if w not in QUESTION_FRAME_WORDS and w not in DEGREE_WORDS
-    ]
-
-
-def typed_words(question: str) -> dict[str, str]:
-    """Each content word of the question -> the word as the user typed it."""
-    return surface_words(unframed(question))
 
 
 def _linked(strength: int | None, strongest: int) -> bool:

@@ -32,6 +32,7 @@ from engine.navigation.substrate import (
     owner,
     unwritten_nodes,
 )
+from engine.reading.asked import Question, read_question
 from engine.workspace.index import Index
 from engine.workspace.notes import Store
 from engine.workspace.semantic import Semantic
@@ -55,9 +56,9 @@ class Checked:
 
 @dataclass(frozen=True)
 class NavState:
-    """What a policy sees when it decides."""
+    """What a policy sees when it decides: the question as read once, never to tokenise again."""
 
-    question: str
+    question: Question
     neighbourhood: Neighbourhood
     grounded: Mapping[str, Checked]
     budget: Budget
@@ -96,7 +97,7 @@ Observer = Callable[["NavState", Action], None]
 def navigate(
     workspace: Workspace,
     index: Index,
-    question: str,
+    question: str | Question,
     policy: Policy,
     *,
     budget: Budget | None = None,
@@ -113,13 +114,16 @@ def navigate(
     policy decided from with the action it chose (tuning and tracing watch the walk with
     it instead of wrapping the reasoner). `semantic` (the workspace's sentence vectors)
     fuses meaning into retrieval and lets the reasoner weigh it; it never licenses anything.
+    A question given as text is read here (`read_question`, which raises ConfigError for
+    one over the length limit).
     """
+    asked = read_question(question)
     budget = budget or Budget()
     started = time.perf_counter()
     run = _Run(
         workspace,
         index,
-        question,
+        asked,
         policy,
         budget=budget,
         edges=tuple(edges),
@@ -134,7 +138,7 @@ def navigate(
             FailureKind.INTERNAL, f"navigation failed: {type(exc).__name__}: {exc}"
         )
     return NavResult(
-        question=question,
+        question=asked.text,
         reasoner=getattr(policy, "name", type(policy).__name__),
         budget=budget,
         neighbourhood=run.hood,
@@ -157,7 +161,7 @@ class _Run:
         self,
         workspace: Workspace,
         index: Index,
-        question: str,
+        question: Question,
         policy: Policy,
         *,
         budget: Budget,
@@ -186,7 +190,7 @@ class _Run:
         self.reads: list[FileRead] = []
 
     def execute(self) -> None:
-        if not self.question.strip():
+        if self.question.blank:
             self.failure = Failure(FailureKind.EMPTY)
             return
         self.adapters = build_adapters(self.workspace, self.index, self.semantic)
@@ -244,7 +248,7 @@ class _Run:
     def _retrieve(self) -> tuple[tuple[str, ...], tuple[Edge, ...]]:
         seeds: list[Node] = []
         for adapter in self.adapters:
-            seeds += adapter.retrieve(self.question, SEEDS_PER_SOURCE)
+            seeds += adapter.retrieve(self.question.text, SEEDS_PER_SOURCE)
         self.hood, added, edges = self.hood.grow(seeds, (), hop=0, max_nodes=self.budget.max_nodes)
         return added, edges
 

@@ -8,29 +8,19 @@ typo test, so it never turns a word into its opposite or drops a negation.
 
 from __future__ import annotations
 
-import re
 import string
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from itertools import pairwise
 
 from engine.core.typos import typo_of
-from engine.text.tokens import plain_words, ranking_tokens
+from engine.reading.asked import Acronym, acronyms_of, initials
 
-# An acronym as a question writes it: capitals only, three to six, an optional plural "s".
-_ACRONYM = re.compile(r"(?<![\w-])([A-Z]{3,6})s?(?![\w-])")
+__all__ = ["Acronym", "acronyms_of", "correction", "joins", "spells_out", "split_compound"]
+
 # Never corrected, nor a correction: negations (typo_of refuses opposite meanings).
 _FIXED = frozenset(
     ["not", "no", "nor", "never", "without", "none", "neither", "cannot", "absent", "lack"]
 )
-
-
-@dataclass(frozen=True)
-class Acronym:
-    """A question word written in capitals and the letters its spelled-out form starts with."""
-
-    word: str
-    letters: str
 
 
 def correction(word: str, known: Callable[[str], bool], *, min_length: int = 7) -> str | None:
@@ -71,34 +61,9 @@ def joins(parts: tuple[str, str], words: list[str]) -> bool:
     return any(a == first and b == second for a, b in pairwise(words))
 
 
-def acronyms_of(question: str, *, defined: bool = False) -> list[Acronym]:
-    """The acronyms the question writes in capitals ("SCD", "CRCTs"), as ranking words.
-
-    With `defined`, only those the question spells out just before them ("diastolic blood
-    pressure (DBP)").
-    """
-    out: dict[str, Acronym] = {}
-    for match in _ACRONYM.finditer(question):
-        word = ranking_tokens(match.group(0))
-        if defined and not _spelled_before(question[: match.start()], match.group(1).lower()):
-            continue
-        if word:
-            out.setdefault(word[0], Acronym(word[0], match.group(1).lower()))
-    return list(out.values())
-
-
 def spells_out(acronym: Acronym, text: str) -> bool:
     """Whether `text` has consecutive words whose initials spell the acronym."""
-    return bool(acronym.letters) and acronym.letters in _initials(text)
-
-
-def _spelled_before(text: str, letters: str) -> bool:
-    return _initials(text).endswith(letters)
-
-
-def _initials(text: str) -> str:
-    """First letters of the text's words, hyphenated parts counted apart ("sickle-cell")."""
-    return "".join(w[0] for w in plain_words(text) if w[:1].isalpha())
+    return bool(acronym.letters) and acronym.letters in initials(text)
 
 
 def _edits(word: str) -> Iterator[str]:

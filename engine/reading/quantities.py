@@ -7,14 +7,12 @@ rounding, or one falls in the other's range.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from engine.text.lexicon import APPROXIMATORS, COUNTING_WORDS
+from engine.text.numbers import RANGE_JOINTS, is_year, joint, value_of
 from engine.text.tokens import Token
 
-_YEAR = re.compile(r"1[89]\d\d|20\d\d")
-_RANGE = re.compile(r"\s*(?:-|–|—|to)\s*")
 _EXACT = 0.1  # relative difference still read as the same number (rounding)
 _ROUGH = 0.3  # the same, when either side says "about" or "around"
 
@@ -68,7 +66,7 @@ def quantities(
         gap_before = text[toks[i - 1].end : toks[i].start] if i else ""
         if gap_before == "-" and i - 1 not in values:
             continue  # part of a name such as IL-1 or COVID-19
-        if value is None or _YEAR.fullmatch(words[i]):
+        if value is None or is_year(words[i]):
             continue  # a date places a finding; it is not a quantity the finding measures
         low = high = value
         for j in (i - 1, i + 1):
@@ -76,7 +74,7 @@ def quantities(
             first, last = sorted((i, j))
             gap = text[toks[first].end : toks[last].start] if j in values else ""
             end = values.get(j)
-            if end is not None and _RANGE.fullmatch(gap):
+            if end is not None and joint(gap) in RANGE_JOINTS:
                 low, high = min(low, end), max(high, end)
         before = next((stems[j] for j in range(i - 1, max(-1, i - 4), -1) if content_at[j]), "")
         unit = words[i + 1] if i + 1 < len(words) and content_at[i + 1] else ""
@@ -87,7 +85,5 @@ def quantities(
 
 
 def _value(norm: str) -> float | None:
-    try:
-        return float(norm.rstrip("%"))
-    except ValueError:
-        return None
+    amount = value_of(norm)
+    return None if amount is None else float(amount)

@@ -457,7 +457,7 @@ APPROXIMATORS = _words("about around approximately approx nearly roughly almost 
 
 
 # Number words with their values: the ones and the tens a figure may be spelled with
-# ("twenty-five", "three hundred"); scales (hundred, thousand, ...) are the figure reader's.
+# ("twenty-five", "three hundred"); the scales that multiply them are `NUMBER_SCALES`.
 _ONES = (
     "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
     "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
@@ -470,3 +470,5 @@ NUMBER_WORDS = {word: value for value, word in enumerate(_ONES)} | {
 # The counting words a quantity in prose is read from, as their digits: zero to ten only, so
 # "eleven" in a name or a title is never read as a measured amount.
 COUNTING_WORDS = {word: str(value) for word, value in NUMBER_WORDS.items() if value <= 10}
+# The scale words a spelled or digit figure is multiplied by ("two million", "4 thousand").
+NUMBER_SCALES = {"hundred": 100, "thousand": 10**3, "million": 10**6, "billion": 10**9}

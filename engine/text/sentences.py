@@ -14,7 +14,8 @@ from functools import lru_cache
 from engine.text.fold import fold_text as _fold
 from engine.text.lexicon import ABSTRACT_HEADING_WORDS
 from engine.text.memo import TextMemo
-from engine.text.tokens import sign_start, tokens
+from engine.text.numbers import sign_start
+from engine.text.tokens import tokens
 
 # A terminator run (with closing quotes or brackets) before whitespace, or a blank line.
 _BREAK = re.compile(r"""[.!?]+["')\]]*(?=\s|\Z)|\n[ \t\r\f\v]*\n""")

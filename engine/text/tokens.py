@@ -15,7 +15,8 @@ Tokenisation rules, applied identically to prose and claims:
   apostrophe between two of them stays inside (`don't`). Norms are case-folded. Every word
   counts: there is no stop-word list.
 - Hyphens, dashes, slashes and underscores separate words: `long-term` is `long`, `term`.
-- A number is an integer or decimal (`3.5`, `.05` → `0.05`); thousands groups are joined
+- A number (its grammar, norm and sign rule are the number reader's, `engine.text.numbers`)
+  is an integer or decimal (`3.5`, `.05` → `0.05`); thousands groups are joined
   (`1,000` → `1000`); a trailing percent sign joins it with or without a space (`12%` and
   `12 %` → `12%`); `-5` keeps its sign whatever dash writes it (hyphen, U+2012–U+2015,
   U+2212) and `+5` reads as `5`. A dash between two numbers is a range, never a sign
@@ -46,23 +47,14 @@ from typing import NamedTuple
 from engine.text.fold import Folded
 from engine.text.fold import fold_text as _fold
 from engine.text.lexicon import STOP_WORDS
+from engine.text.numbers import NUMBER_PATTERN, number_norm, range_dash
 from engine.text.stems import plural_fold
 
-# The spaces a sign may stand apart from its number by: any (thin, no-break, a line break),
-# but not a blank line. "− 1.2%" as PDF and LaTeX output write it is still -1.2%.
-SIGN_GAP = r"[^\S\n]*(?:\n[^\S\n]*)?"
 _TOKEN = re.compile(
     r"""
-    (?P<number>
-        (?P<sign>(?<!\w)(?:-{1,3}"""
-    + SIGN_GAP
-    + r"""|\+))?
-        (?P<base>
-            (?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?
-          | (?<![\w.])\.\d+
-        )
-        (?:\^\(?(?P<exp>[-+]?\d+(?:\.\d+)?)\)?)?
-    )
+    (?P<number>"""
+    + NUMBER_PATTERN
+    + r""")
     (?P<percent>[ \t]*%)?
     (?P<marked>[-+](?![\w/+\-.])|/[-+](?!\w))?
   | (?P<word>[^\W\d_][^\W_]*(?:'[^\W_]+)*)(?P<marker>[-+]/[-+](?!\w)|\+|-(?!\w)|\([-+]\)(?!\w))?
@@ -92,17 +84,6 @@ class Token:
     end: int
     _: KW_ONLY
     is_number: bool = False
-
-
-def _number_norm(digits: str, *, percent: bool, exponent: str | None = None) -> str:
-    norm = digits.replace(",", "").removeprefix("+")
-    if norm.startswith("."):
-        norm = "0" + norm
-    elif norm.startswith("-."):
-        norm = "-0" + norm[1:]
-    if exponent is not None:
-        norm += "^" + exponent.removeprefix("+")
-    return norm + "%" if percent else norm
 
 
 def _norms(
@@ -139,15 +120,12 @@ def _norms(
                 yield other, False, start, end
             continue
         sign = match.group("sign") or ""
-        if sign.startswith("-") and _digit_before(text, start):
+        if range_dash(text, start, sign):
             # A dash after a number is a range, not a sign (`5-10`, LaTeX's `5--10`).
             start += len(sign)
             sign = ""
-        sign = sign.rstrip()  # a sign set apart by a space is still the number's sign
         percent = match.group("percent") is not None
-        norm = _number_norm(
-            sign + match.group("base"), percent=percent, exponent=match.group("exp")
-        )
+        norm = number_norm(sign, match.group("base"), percent=percent, exponent=match.group("exp"))
         yield norm + (match.group("marked") or ""), True, start, end
 
 
@@ -156,23 +134,7 @@ def _marker_word(word: str) -> bool:
     return any(ch.isupper() or ch.isdigit() for ch in word)
 
 
-# Not the minus of a plus-minus (`+/-`, `+-`), which is a symbol of its own.
-_SIGN_BEFORE = re.compile(rf"(?<![\w/+])-{{1,3}}{SIGN_GAP}\Z")
 _MARKS_AFTER = re.compile(r"'+|[\^_][-+](?!\d)|[-+](?![\w+\-])")
-
-
-def sign_start(text: str, at: int) -> int:
-    """Where the sign of the number starting at `at` in folded `text` begins; `at` if unsigned.
-
-    The one sign rule, for readers that cut text by offsets (the quote check): a dash
-    (folded to `-`) before a number is its sign, glued or set apart by spaces, unless a
-    word is glued to its left (`COVID-19`, a name) or a number precedes it (`5 - 10`, a
-    range). Read where a cut would start at the number and drop the sign.
-    """
-    found = _SIGN_BEFORE.search(text, max(0, at - 24), at)
-    if found is None or _digit_before(text, found.start()):
-        return at
-    return found.start()
 
 
 def marks_end(text: str, end: int) -> int:
@@ -194,12 +156,6 @@ def _tokens(folded: Folded, original: str) -> Iterator[Token]:
     for norm, is_number, start, end in _norms(folded.text):
         lo, hi = folded.span(start, end)
         yield Token(original[lo:hi], norm, lo, hi, is_number=is_number)
-
-
-def _digit_before(text: str, at: int) -> bool:
-    """Whether a number (a digit or a percent sign) precedes `at`, spaces and tabs aside."""
-    before = text[max(0, at - 32) : at].rstrip(" \t")
-    return before[-1:].isdigit() or before[-1:] == "%"
 
 
 class TokenSpan(NamedTuple):
@@ -234,11 +190,6 @@ def word_sequence(text: str) -> tuple[str, ...]:
         lowered = folded.lower()
         return tuple(norm for norm, _, _, _ in _norms(lowered, lowered=True, cased=folded))
     return tuple(norm for norm, _, _, _ in _norms(folded))
-
-
-def numbers(text: str) -> tuple[str, ...]:
-    """The norms of the number tokens of `text`, in order."""
-    return tuple(norm for norm, is_number, _, _ in _norms(_fold(text).text) if is_number)
 
 
 _RANKING_RUN = re.compile(r"[^\W_]+")

@@ -6,18 +6,47 @@ answer is stamped with the hashes of the bytes its reasoner and verifiers read, 
 they read them; it is current while the same files on disk hash the same (a missing or
 unreadable file counts as such). So a note or source edited on disk, whatever its
 modification time, and even while the answer was being computed, makes it stale.
+
+Each function takes the files' hashes as on disk now from `disk` when given (what the
+workspace's watcher holds, `engine.workspace.watch`) and reads the file only for a path
+`disk` lacks.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from enum import StrEnum
 
 from engine.core.reads import FileRead, as_read, file_key, sha256_of
 from engine.workspace.notes import Note
 from engine.workspace.stores import Workspace
 
 CODE_PREFIX = "code:"
+
+
+class Freshness(StrEnum):
+    """Whether an answer's files changed on disk since it was routed, and which."""
+
+    CURRENT = "current"
+    FILES_CHANGED = "files-changed"  # a source, tethered or evidence file: ask again
+    NOTES_CHANGED = "notes-changed"  # a cited note: reload the workspace, then ask again
+
+
+def freshness(
+    workspace: Workspace,
+    addresses: Iterable[str],
+    stamp: str,
+    *,
+    disk: Mapping[str, str] | None = None,
+) -> Freshness:
+    """Whether the files the nodes at `addresses` rest on still hash to the answer's `stamp`."""
+    addresses = tuple(addresses)
+    if content_stamp(workspace, addresses, disk=disk) == stamp:
+        return Freshness.CURRENT
+    if notes_changed(workspace, addresses, disk=disk):
+        return Freshness.NOTES_CHANGED
+    return Freshness.FILES_CHANGED
 
 
 def closure_files(workspace: Workspace, addresses: Iterable[str]) -> tuple[str, ...]:
@@ -34,7 +63,11 @@ def closure_files(workspace: Workspace, addresses: Iterable[str]) -> tuple[str, 
 
 
 def content_stamp(
-    workspace: Workspace, addresses: Iterable[str], *, reads: Iterable[FileRead] | None = None
+    workspace: Workspace,
+    addresses: Iterable[str],
+    *,
+    reads: Iterable[FileRead] | None = None,
+    disk: Mapping[str, str] | None = None,
 ) -> str:
     """A hash of the bytes of every file the nodes at `addresses` rest on, as on disk now.
 
@@ -49,7 +82,7 @@ def content_stamp(
     for relative in closure_files(workspace, addresses):
         sha = seen.get(file_key(relative))
         if sha is None:
-            sha = sha256_of(workspace.read_file(relative))
+            sha = _on_disk(workspace, relative, disk)
         digest.update(f"{relative}\x1f{sha}\x1e".encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
 
@@ -71,13 +104,19 @@ def loaded_stamp(workspace: Workspace, addresses: Iterable[str]) -> dict[str, st
     return out
 
 
-def notes_changed(workspace: Workspace, addresses: Iterable[str]) -> bool:
+def notes_changed(
+    workspace: Workspace, addresses: Iterable[str], *, disk: Mapping[str, str] | None = None
+) -> bool:
     """Whether a note file among `addresses` differs on disk from what was loaded."""
-    for path, sha in loaded_stamp(workspace, addresses).items():
-        data = workspace.read_file(path)
-        if data is None or hashlib.sha256(data).hexdigest() != sha:
-            return True
-    return False
+    return any(
+        _on_disk(workspace, path, disk) != sha
+        for path, sha in loaded_stamp(workspace, addresses).items()
+    )
+
+
+def _on_disk(workspace: Workspace, relative: str, disk: Mapping[str, str] | None) -> str:
+    sha = disk.get(file_key(relative)) if disk is not None else None
+    return sha if sha is not None else sha256_of(workspace.read_file(relative))
 
 
 def _note_files(note: Note) -> list[str]:

@@ -23,6 +23,7 @@ from engine.workspace.passages import source_keys
 from engine.workspace.semantic import Meaning, open_meaning
 from engine.workspace.stores import LoadProblem, Workspace, load_workspace
 from engine.workspace.threads import DaemonPool
+from engine.workspace.watch import Watcher
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -159,10 +160,12 @@ class Worker:
     session's long question is answered beside the others' instead of in front of them.
     Calls that wait on a model endpoint run on a separate, bounded pool of `MODEL_WORKERS`
     threads, so a slow endpoint can hold at most that pool. Every thread is a daemon: a
-    stopped server exits whatever a call is waiting on.
+    stopped server exits whatever a call is waiting on. Its `watcher` is the one every
+    session showing an answer from this workspace compares stamps with.
     """
 
     def __init__(self, root: str, *, encoder: EncoderChoice | None = None) -> None:
+        self.watcher = Watcher(root)
         self._pool = DaemonPool(1, "synapse-workspace")
         self._answer_pool = DaemonPool(ANSWER_WORKERS, "synapse-answer")
         self._model_pool = DaemonPool(MODEL_WORKERS, "synapse-model")

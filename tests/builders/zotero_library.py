@@ -12,6 +12,7 @@ import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from tests.builders.pdfgen import write_pdf
 
@@ -72,7 +73,7 @@ class Paper:
     added: str = "2024-01-01 00:00:00"
     deleted: bool = False
     pdf_bytes: bytes | None = None
-    fields: dict = field(default_factory=dict)
+    fields: dict[str, Any] = field(default_factory=dict)
 
 
 # Better BibTeX's key stores over the years: its `citationkey` table (BBT 6 and later), a

@@ -13,7 +13,6 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from engine.core.model import Address
-from engine.navigation.coverage import claim_shaped, question_words
 from engine.navigation.navigator import NavState
 from engine.navigation.outcomes import Match
 from engine.navigation.reasoners.same_text import Key, citing_order, same_evidence, twins
@@ -162,7 +161,7 @@ def _weights(state: NavState) -> dict[str, float]:
     """Question term -> rarity weight; plain counts when the navigator gave no rarities."""
     if state.terms is not None and state.terms.words:
         return {w: max(state.terms.weights[w], 0.0) for w in state.terms.words}
-    return dict.fromkeys(question_words(state.question), 1.0)
+    return dict.fromkeys(state.question.words, 1.0)
 
 
 def rank_nodes(state: NavState) -> list[str]:
@@ -199,7 +198,7 @@ def best_candidate(state: NavState, config: OfflineConfig) -> Candidate | None:
     mentioned = _mention(state)
     # A number the claim states is what it is about: a note that never mentions it can
     # neither confirm nor refute it.
-    needed = salient | ({q for q in weights if q.isdigit()} if config.numbers_block else set())
+    needed = salient | (set(state.question.numbers) if config.numbers_block else set())
     rank = {address: i for i, address in enumerate(rank_nodes(state))}
     closeness = _closeness(state, config)
     gate = config.relevance_gate()
@@ -354,9 +353,9 @@ def _closeness(state: NavState, config: OfflineConfig) -> Callable[[list[str]], 
     gate = config.relevance_gate()
     if semantic is None or gate is None or not gate.applies_to(semantic.encoder.fingerprint):
         return None
-    if not claim_shaped(state.question):
+    if not state.question.claim_shaped:
         return None
-    question = semantic.question(state.question)
+    question = semantic.question(state.question.text)
     return lambda texts: [float(c) for c in semantic.similarities(question, texts)]
 
 
@@ -365,7 +364,7 @@ def _mention(state: NavState) -> Callable[[str], frozenset[str]]:
     terms = state.terms
     if terms is not None and terms.words:
         return terms.mentioned
-    words = question_words(state.question)
+    words = state.question.words
 
     def by_stem(text: str) -> frozenset[str]:
         said = _stems(text)

@@ -141,7 +141,7 @@ class ModelReasoner:
         ]
         if not views:
             return Action.abstain(Failure(FailureKind.NOTHING_FOUND))
-        reply = draft_answer(self.model, state.question, views)
+        reply = draft_answer(self.model, state.question.text, views)
         if reply.draft is None:
             return Action.abstain(reply.failure or Failure(FailureKind.ABSTAINED))
         return Action.answer(reply.draft, f"model draft after {reply.attempts} attempt(s)")

@@ -7,7 +7,6 @@ from dataclasses import replace
 
 from engine.core.model import Claim, ClaimKind, ProseCitation
 from engine.core.wire import Draft
-from engine.navigation.coverage import claim_shaped
 from engine.navigation.navigator import Action, NavState
 from engine.navigation.outcomes import Failure, FailureKind, GiveUp, GiveUpReason, Match
 from engine.navigation.premises import PREMISE_RELATIONS, kept_premises, link_name
@@ -52,7 +51,7 @@ class OfflineReasoner:
                     )
                 )
             return Action.abstain(Failure(FailureKind.NOTHING_FOUND))
-        claim = claim_shaped(state.question)
+        claim = state.question.claim_shaped
         close = claim and bool(best.rival) and best.margin < self.config.min_margin
         match = best.match(
             note_title(state, best.address),

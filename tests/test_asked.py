@@ -1,0 +1,65 @@
+"""The question is read once, at the boundary, into the value every wing takes."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.api import answer, ask
+from engine.core.errors import ConfigError
+from engine.reading.asked import MAX_QUESTION_CHARS, Acronym, Question, read_question
+
+WINNERS = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
+
+READINGS = [
+    pytest.param(
+        "Does aspirin reduce stroke in 2 trials?",
+        ("aspirin", "reduce", "stroke", "2", "trial"),
+        False,
+        "aspirin reduce stroke in 2 trials",
+        id="yes-no",
+    ),
+    pytest.param("What is known about Aspirin?", ("aspirin",), False, None, id="framing-left-out"),
+    pytest.param(
+        "Aspirin reduces stroke.", ("aspirin", "reduce", "stroke"), True, None, id="a-claim"
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "words", "claim", "asks"), READINGS)
+def test_a_question_is_read_into_its_words_and_forms(text, words, claim, asks):
+    question = read_question(text)
+    assert (question.text, question.words) == (text, words)
+    assert (question.claim_shaped, question.asks) == (claim, asks)
+
+
+def test_words_keep_how_they_were_typed_and_numbers_are_named():
+    question = read_question("Does Aspirin cut 30-day mortality by 12%?")
+    assert question.typed()["aspirin"] == "Aspirin"
+    assert question.numbers == tuple(w for w in question.words if w.isdigit())
+    assert question.numbers
+
+
+def test_acronyms_say_whether_the_question_spells_them_out():
+    question = read_question("Is diastolic blood pressure (DBP) linked to AAA?")
+    assert question.acronyms == (Acronym("dbp", "dbp", True), Acronym("aaa", "aaa", False))
+
+
+def test_the_one_length_limit_is_checked_where_the_question_is_read():
+    read_question("x" * MAX_QUESTION_CHARS)
+    with pytest.raises(ConfigError, match="characters long"):
+        read_question("x" * (MAX_QUESTION_CHARS + 1))
+    long = Question.of("x" * (MAX_QUESTION_CHARS + 1))  # a text derived from one asked
+    assert read_question(long) is long
+
+
+def test_every_step_of_the_walk_sees_the_value_read_at_the_boundary(lab):
+    asked = read_question(WINNERS)
+    seen = []
+    result = answer(lab, asked, observer=lambda state, action: seen.append(state.question))
+    assert seen and all(q is asked for q in seen)
+    as_text = answer(lab, WINNERS)
+    assert result.to_dict(timings=False) == as_text.to_dict(timings=False)
+
+
+def test_ask_still_takes_the_question_as_text(lab):
+    assert ask(lab, WINNERS).question == WINNERS
