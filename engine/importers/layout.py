@@ -141,6 +141,8 @@ def strip_running_lines(
     needed = max(RUNNING_MIN_PAGES, RUNNING_SHARE * len(pages))
     running_heads = {shape for shape, n in heads.items() if n >= needed and shape}
     running_feet = {shape for shape, n in feet.items() if n >= needed and shape}
+    if edges is not None:
+        return _strip_banded(pages, edges, needed)
     out, removed = [], 0
     for n, page in enumerate(pages):
         lines = page.split("\n")
@@ -153,6 +155,27 @@ def strip_running_lines(
             lines[last] = ""
             removed += 1
         out.append("\n".join(lines).strip())
+    return tuple(out), removed
+
+
+def _strip_banded(
+    pages: Sequence[str], edges: Sequence[frozenset[str]], needed: float
+) -> tuple[tuple[str, ...], int]:
+    """The pages without any line of their bands that repeats in the bands of most pages.
+
+    Where the extraction knows the bands, a running line is found wherever the page drew
+    it (a footer drawn between two paragraphs is read between them).
+    """
+    seen: Counter[str] = Counter()
+    for n, page in enumerate(pages):
+        seen.update({_shape(line) for line in _lines(page) if _at_edge(line, edges, n)})
+    running = {shape for shape, count in seen.items() if count >= needed and shape}
+    out, removed = [], 0
+    for n, page in enumerate(pages):
+        lines = page.split("\n")
+        kept = [line for line in lines if not _running(line, running, edges, n)]
+        removed += len(lines) - len(kept)
+        out.append("\n".join(kept).strip())
     return tuple(out), removed
 
 

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine.importers.canvas import Glyph, PagePaint
+from engine.importers.furniture import LineShape, paragraphs, unmarked
 
 # A glyph is on a line when its baseline is within this share of the font size of it
 # (superscripts and subscripts stay on their line; the next line is a full size away).
@@ -67,17 +68,19 @@ def read_page(paint: PagePaint) -> PageLines:
         for g, why in zip(paint.glyphs, paint.hidden, strict=True)
         if why is not None and g.text.strip()
     ]
-    texts, edges = [], set()
+    shapes, edges = [], set()
     low, high = paint.box[1], paint.box[3]
     band = BAND * (high - low)
     for line in lines_of(visible):
-        text = _line_text(line)
+        ordered = unmarked(sorted(line.glyphs, key=lambda g: g.along))
+        text = _line_text(ordered)
         if not text:
             continue
-        texts.append(text)
-        if line.turn == 0 and not low + band < line.across < high - band:
+        edge = line.turn == 0 and not low + band < line.across < high - band
+        shapes.append(LineShape.of(text, ordered, edge=edge))
+        if edge:
             edges.add(" ".join(text.split()))
-    return PageLines("\n".join(texts), len(lines_of(hidden)), frozenset(edges))
+    return PageLines(paragraphs(shapes), len(lines_of(hidden)), frozenset(edges))
 
 
 def lines_of(glyphs: Sequence[Glyph]) -> list[_Line]:
@@ -111,8 +114,7 @@ def _key(turn: int, across: float) -> tuple[int, int]:
     return turn, int(across // _BUCKET)
 
 
-def _line_text(line: _Line) -> str:
-    ordered = sorted(line.glyphs, key=lambda g: g.along)
+def _line_text(ordered: Sequence[Glyph]) -> str:
     parts: list[str] = []
     last: Glyph | None = None
     for glyph in ordered:
