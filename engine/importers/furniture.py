@@ -11,6 +11,7 @@ digit, a single letter or a unit is an exponent and stays (10⁵, R², cm²).
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -90,9 +91,7 @@ class LineShape:
     def of(cls, text: str, ordered: Sequence[Glyph], *, edge: bool = False) -> LineShape:
         inked = [g for g in ordered if not g.text.isspace()]
         size = max((g.size for g in inked), default=0.0)
-        wide = sum(
-            1 for a, b in zip(inked, inked[1:], strict=False) if b.along - a.end >= CELL_GAP * size
-        )
+        wide = sum(1 for a, b in itertools.pairwise(inked) if b.along - a.end >= CELL_GAP * size)
         width = inked[-1].end - inked[0].along if inked else 0.0
         return cls(text, size, width, wide + 1, edge)
 
