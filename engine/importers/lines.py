@@ -58,6 +58,9 @@ class PageLines:
     text: str
     hidden_lines: int
     edges: frozenset[str] = frozenset()
+    # Whether lines stand between the bands: only then can a band line drawn anywhere in
+    # the page's order be a running line rather than the page's own text.
+    bodied: bool = False
 
 
 def read_page(paint: PagePaint) -> PageLines:
@@ -71,16 +74,21 @@ def read_page(paint: PagePaint) -> PageLines:
     shapes, edges = [], set()
     low, high = paint.box[1], paint.box[3]
     band = BAND * (high - low)
-    for line in lines_of(visible):
+    drawn = lines_of(visible)
+    # A page's bands hold running lines wherever they were drawn only beside a body: on a
+    # page whose every line sits in a band (a short note, five lines at the top), a line
+    # repeated on other pages is its text; only its first and last lines may be running.
+    body = any(line.turn == 0 and low + band < line.across < high - band for line in drawn)
+    for line in drawn:
         ordered = unmarked(sorted(line.glyphs, key=lambda g: g.along))
         text = _line_text(ordered)
         if not text:
             continue
         edge = line.turn == 0 and not low + band < line.across < high - band
-        shapes.append(LineShape.of(text, ordered, edge=edge))
+        shapes.append(LineShape.of(text, ordered, edge=edge and body))
         if edge:
             edges.add(" ".join(text.split()))
-    return PageLines(paragraphs(shapes), len(lines_of(hidden)), frozenset(edges))
+    return PageLines(paragraphs(shapes), len(lines_of(hidden)), frozenset(edges), body)
 
 
 def lines_of(glyphs: Sequence[Glyph]) -> list[_Line]:
