@@ -22,7 +22,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from bench.timing import median, row, sample_ms
-from engine.core.settings import ENV_ENCODER
+from engine.core.environment import ENV_ENCODER
 from engine.models.encoder import load_encoder
 from engine.models.minilm import MiniLM
 

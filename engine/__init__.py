@@ -11,6 +11,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from engine.answer_citations import answer_evidence, audit_answer, cite_labels, cited_refs
     from engine.api import (
         Answer,
         add_pdf_folder,
@@ -22,13 +23,7 @@ if TYPE_CHECKING:
         route_json,
         route_payload,
     )
-    from engine.core.epistemics import HonestyViolation, Tier, Verdict
-    from engine.core.errors import ConfigError, EngineError, PayloadError, WorkspaceError
-    from engine.core.licensing import Fit
-    from engine.core.model import CONTRADICTS, Address, Claim, Edge, ReasoningDAG
-    from engine.core.quote import MatchMethod, QuoteMatch, verify_quote
-    from engine.core.router import REASON_EXPLANATIONS, Cause, Decision, Reason, route
-    from engine.core.settings import (
+    from engine.core.environment import (
         ENV_LLM_API_KEY,
         ENV_LLM_BASE_URL,
         ENV_LLM_MODEL,
@@ -37,11 +32,16 @@ if TYPE_CHECKING:
         Environment,
         environment,
     )
+    from engine.core.epistemics import HonestyViolation, Tier, Verdict
+    from engine.core.errors import ConfigError, EngineError, PayloadError, WorkspaceError
+    from engine.core.licensing import Fit
+    from engine.core.model import CONTRADICTS, Address, Claim, Edge, ReasoningDAG
+    from engine.core.quote import MatchMethod, QuoteMatch, verify_quote
+    from engine.core.router import REASON_EXPLANATIONS, Cause, Decision, Reason, route
     from engine.core.stance import ContradictionCue, Cue, CueShape, Stance, StanceRelation
     from engine.core.traceability import Traceability
     from engine.core.verifiers import VerifierResult, VerifierStatus
     from engine.core.wire import Draft, parse_json, parse_payload
-    from engine.evidence import answer_evidence, audit_answer, cite_labels, cited_refs
     from engine.importers.recorded import import_pdf_folder, import_zotero_library
     from engine.importers.zotero import import_zotero
     from engine.models.llm import (
@@ -53,8 +53,8 @@ if TYPE_CHECKING:
     from engine.navigation.budget import Budget
     from engine.navigation.navigator import Policy
     from engine.navigation.outcomes import Failure, FailureKind, GiveUp, GiveUpReason, Match
-    from engine.navigation.reasoners.model import ModelReasoner
-    from engine.navigation.reasoners.registry import ReasonerSpec
+    from engine.navigation.reasoners.model_reasoner import ModelReasoner
+    from engine.navigation.reasoners.reasoner_registry import ReasonerSpec
     from engine.navigation.result import NavResult
     from engine.navigation.steps import ActionKind, Step
     from engine.navigation.substrate import Neighbourhood, Node
@@ -116,7 +116,7 @@ if TYPE_CHECKING:
     from engine.review.walk import next_open, previous_pair
     from engine.text.controls import reveal
     from engine.text.lines import shorten
-    from engine.workspace.evidence import Evidence, EvidenceKind, Piece
+    from engine.workspace.cited_notes import Evidence, EvidenceKind, Piece
     from engine.workspace.examples import (
         PayloadExample,
         landing_examples,
@@ -190,13 +190,13 @@ _EXPORTS: dict[str, str] = {
     "Decision": "engine.core.router",
     "Reason": "engine.core.router",
     "route": "engine.core.router",
-    "ENV_LLM_API_KEY": "engine.core.settings",
-    "ENV_LLM_BASE_URL": "engine.core.settings",
-    "ENV_LLM_MODEL": "engine.core.settings",
-    "ENV_WORKSPACES_ROOT": "engine.core.settings",
-    "VARIABLES": "engine.core.settings",
-    "Environment": "engine.core.settings",
-    "environment": "engine.core.settings",
+    "ENV_LLM_API_KEY": "engine.core.environment",
+    "ENV_LLM_BASE_URL": "engine.core.environment",
+    "ENV_LLM_MODEL": "engine.core.environment",
+    "ENV_WORKSPACES_ROOT": "engine.core.environment",
+    "VARIABLES": "engine.core.environment",
+    "Environment": "engine.core.environment",
+    "environment": "engine.core.environment",
     "ContradictionCue": "engine.core.stance",
     "Cue": "engine.core.stance",
     "CueShape": "engine.core.stance",
@@ -208,10 +208,10 @@ _EXPORTS: dict[str, str] = {
     "Draft": "engine.core.wire",
     "parse_json": "engine.core.wire",
     "parse_payload": "engine.core.wire",
-    "answer_evidence": "engine.evidence",
-    "audit_answer": "engine.evidence",
-    "cite_labels": "engine.evidence",
-    "cited_refs": "engine.evidence",
+    "answer_evidence": "engine.answer_citations",
+    "audit_answer": "engine.answer_citations",
+    "cite_labels": "engine.answer_citations",
+    "cited_refs": "engine.answer_citations",
     "import_pdf_folder": "engine.importers.recorded",
     "import_zotero_library": "engine.importers.recorded",
     "import_zotero": "engine.importers.zotero",
@@ -226,8 +226,8 @@ _EXPORTS: dict[str, str] = {
     "GiveUp": "engine.navigation.outcomes",
     "GiveUpReason": "engine.navigation.outcomes",
     "Match": "engine.navigation.outcomes",
-    "ModelReasoner": "engine.navigation.reasoners.model",
-    "ReasonerSpec": "engine.navigation.reasoners.registry",
+    "ModelReasoner": "engine.navigation.reasoners.model_reasoner",
+    "ReasonerSpec": "engine.navigation.reasoners.reasoner_registry",
     "NavResult": "engine.navigation.result",
     "ActionKind": "engine.navigation.steps",
     "Step": "engine.navigation.steps",
@@ -287,9 +287,9 @@ _EXPORTS: dict[str, str] = {
     "previous_pair": "engine.review.walk",
     "reveal": "engine.text.controls",
     "shorten": "engine.text.lines",
-    "Evidence": "engine.workspace.evidence",
-    "EvidenceKind": "engine.workspace.evidence",
-    "Piece": "engine.workspace.evidence",
+    "Evidence": "engine.workspace.cited_notes",
+    "EvidenceKind": "engine.workspace.cited_notes",
+    "Piece": "engine.workspace.cited_notes",
     "PayloadExample": "engine.workspace.examples",
     "landing_examples": "engine.workspace.examples",
     "payload_examples": "engine.workspace.examples",

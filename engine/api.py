@@ -24,7 +24,7 @@ from engine.navigation.budget import Budget
 from engine.navigation.coverage import CoverageReport
 from engine.navigation.navigator import Observer, navigate
 from engine.navigation.outcomes import Failure, FailureKind
-from engine.navigation.reasoners.registry import ReasonerSpec, make_reasoner
+from engine.navigation.reasoners.reasoner_registry import ReasonerSpec, make_reasoner
 from engine.navigation.result import NavResult
 from engine.navigation.substrate import Neighbourhood
 from engine.reading.asked import (

@@ -7,7 +7,7 @@ import sys
 
 # Importing the commands package registers the built-in commands.
 from engine.commands import COMMANDS
-from engine.commands.registry import Command
+from engine.commands.command_registry import Command
 from engine.core.errors import EngineError
 from engine.core.registry import Registry
 

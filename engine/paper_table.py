@@ -37,7 +37,7 @@ from engine.navigation.navigator import in_canon
 from engine.navigation.retrieval import retrieve
 from engine.reading.aims import asks
 from engine.text.tokens import word_sequence
-from engine.workspace.evidence import Evidence, cite_label, evidence
+from engine.workspace.cited_notes import Evidence, cite_label, evidence
 from engine.workspace.notes import Note, Store
 from engine.workspace.opened import OpenWorkspace
 from engine.workspace.passages import ABSTRACT_SUFFIX

@@ -15,8 +15,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from engine.answer_citations import cited_refs, quotes_of
 from engine.api import Answer
-from engine.evidence import cited_refs, quotes_of
 from engine.navigation.result import NavResult
 from engine.paper_table import EvidenceTable
 

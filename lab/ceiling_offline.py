@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.api import OpenWorkspace, open_workspace
-from engine.evaluation.scifact import SCIFACT_BOX, GoldClaim
+from engine.evaluation.navigation_scores import SCIFACT_BOX, GoldClaim
 from engine.navigation.navigator import NavState
 from engine.navigation.reasoners.candidates import (
     Candidate,

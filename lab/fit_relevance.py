@@ -40,9 +40,9 @@ from typing import Any
 import numpy as np
 
 from engine.api import ask, open_workspace
-from engine.core.settings import ENV_ENCODER
+from engine.core.environment import ENV_ENCODER
 from engine.evaluation.folds import FOLDS, claim_folds
-from engine.evaluation.scifact import GoldClaim, load_gold, run_claims, score
+from engine.evaluation.navigation_scores import GoldClaim, load_gold, run_claims, score
 from engine.navigation.coverage import claim_shaped
 from engine.navigation.navigator import Action, NavState
 from engine.navigation.reasoners.candidates import (

@@ -32,9 +32,9 @@ import numpy as np
 
 from engine.core.stance import ContradictionCue
 from engine.evaluation.folds import claim_folds
-from engine.review import calibration, stance
+from engine.review import calibration, offline_stance
 from engine.review.calibration import CONTRADICTS_PRECISION, Band, Family
-from engine.review.passages import passage
+from engine.review.sentence_reading import passage
 from lab.fit_relevance import cited_docs
 from lab.train_stance import _standardise, fit_binary
 from lab.tune_stance import (
@@ -76,11 +76,11 @@ def read(pairs: list[Pair], domain: str, folds: dict[str, int]) -> list[Read]:
         claim = passage(pair.claim)
         fold = folds.get(pair.claim_id, _fold(pair.claim))
         right = pair.gold == "contradicts"
-        scored = stance.score(pair.claim, pair.canon) if claim.content else ()
+        scored = offline_stance.score(pair.claim, pair.canon) if claim.content else ()
         if not scored or not scored[0].sentence.content:
             out.append(Read(domain, fold, right, False, False, None, -1.0))
             continue
-        evidence = stance.contradiction_candidate(claim, pair.claim, scored).evidence
+        evidence = offline_stance.contradiction_candidate(claim, pair.claim, scored).evidence
         candidate = calibrated.is_candidate(evidence)
         out.append(
             Read(
@@ -235,10 +235,12 @@ def main() -> None:
         families=(family,) if family is not None else (),
         bands=tuple(found),
     )
-    raw = json.loads(stance.MODEL_PATH.read_text(encoding="utf-8"))
+    raw = json.loads(offline_stance.MODEL_PATH.read_text(encoding="utf-8"))
     raw["calibration"] = fitted.to_json()
-    stance.MODEL_PATH.write_text(json.dumps(raw, sort_keys=True, separators=(",", ":")) + "\n")
-    print(f"wrote {stance.MODEL_PATH.relative_to(ROOT)} (family: {family})")
+    offline_stance.MODEL_PATH.write_text(
+        json.dumps(raw, sort_keys=True, separators=(",", ":")) + "\n"
+    )
+    print(f"wrote {offline_stance.MODEL_PATH.relative_to(ROOT)} (family: {family})")
 
 
 if __name__ == "__main__":

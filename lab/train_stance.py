@@ -31,8 +31,8 @@ from typing import Any
 import numpy as np
 
 from engine.evaluation.folds import FOLDS, claim_folds, fold_of
-from engine.evaluation.scifact import load_gold
-from engine.review import alignment, calibration, passages, stance
+from engine.evaluation.navigation_scores import load_gold
+from engine.review import alignment, calibration, offline_stance, sentence_reading
 from engine.text.stems import alignment_stem
 from engine.text.tokens import tokens
 from lab.tune_stance import ROOT, Pair, corpus, overlay_pairs, scifact_pairs
@@ -73,17 +73,17 @@ def rarities() -> tuple[dict[str, float], float]:
 
 
 def examples(
-    pairs: list[Pair], model: stance.StanceModel
+    pairs: list[Pair], model: offline_stance.StanceModel
 ) -> tuple[list[dict[str, float]], list[int]]:
-    """Sentence-level feature dicts and labels (indices into `stance.CLASSES`)."""
+    """Sentence-level feature dicts and labels (indices into `offline_stance.CLASSES`)."""
     rarity = model.rarity
     rows, labels = [], []
     for pair in pairs:
-        claim = passages.passage(pair.claim)
-        read = [passages.passage(s) for s in pair.sentences]
+        claim = sentence_reading.passage(pair.claim)
+        read = [sentence_reading.passage(s) for s in pair.sentences]
         ranked = sorted(range(len(read)), key=lambda i: -alignment.overlap(claim, read[i], rarity))
         for i in sorted(set(ranked[:4]) | set(pair.rationale)):
-            label = stance.CLASSES.index(pair.gold) if i in pair.rationale else 2
+            label = offline_stance.CLASSES.index(pair.gold) if i in pair.rationale else 2
             for a, b in ((claim, read[i]), (read[i], claim)):
                 rows.append(alignment.pair_features(a, b, rarity))
                 labels.append(label)
@@ -92,7 +92,7 @@ def examples(
 
 def fit(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Multinomial logistic regression by full-batch gradient descent, classes half-balanced."""
-    k = len(stance.CLASSES)
+    k = len(offline_stance.CLASSES)
     counts = np.bincount(y, minlength=k)
     sample_weight = (len(y) / (k * counts))[y] ** 0.5
     onehot = np.eye(k)[y]
@@ -111,18 +111,18 @@ def fit(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 # Gold label, scored sentences, reverse stance of the likeliest contradiction, the claim read.
-Replayed = tuple[str, tuple[stance.Scored, ...], float, passages.Passage]
+Replayed = tuple[str, tuple[offline_stance.Scored, ...], float, sentence_reading.Passage]
 Confusion = Counter[tuple[str, str]]  # (gold, decided) -> pairs
 
 
-def replay(pairs: list[Pair], model: stance.StanceModel) -> list[Replayed]:
+def replay(pairs: list[Pair], model: offline_stance.StanceModel) -> list[Replayed]:
     """Per pair: gold label, scored sentences, reverse stance of the likeliest contradiction."""
     out: list[Replayed] = []
     for pair in pairs:
-        claim = passages.passage(pair.claim)
-        scored = stance.score(pair.claim, pair.canon, model)
-        against = max(scored[: stance._AGAINST], key=lambda s: s.contradicts)
-        reverse = stance.offline_stance(against.sentence.text, pair.claim, model)
+        claim = sentence_reading.passage(pair.claim)
+        scored = offline_stance.score(pair.claim, pair.canon, model)
+        against = max(scored[: offline_stance._AGAINST], key=lambda s: s.contradicts)
+        reverse = offline_stance.offline_stance(against.sentence.text, pair.claim, model)
         out.append((pair.gold, scored, reverse, claim))
     return out
 
@@ -131,7 +131,7 @@ def confusion(cached: list[Replayed], thresholds: dict[str, float]) -> Confusion
     """Gold against the gated typer's decision, replayed from cached scores."""
     c: Confusion = Counter()
     for gold, scored, reverse, claim in cached:
-        relation, _ = stance.decide(claim, scored, thresholds)
+        relation, _ = offline_stance.decide(claim, scored, thresholds)
         label = {"supports": "supports", "contradicts": "contradicts"}.get(str(relation), "none")
         if label == "contradicts" and reverse < thresholds["floor"]:
             label = "none"
@@ -183,19 +183,19 @@ def pick_thresholds(cached: list[Replayed]) -> dict[str, float]:
 
 
 def calibration_rows(
-    pairs: list[Pair], model: stance.StanceModel
+    pairs: list[Pair], model: offline_stance.StanceModel
 ) -> tuple[list[dict[str, float]], list[int], list[str]]:
     """Calibration features, gold (1: contradicts) and claim ids of the candidate pairs."""
     floor = CANDIDATE_FLOOR
     rows, gold, ids = [], [], []
     for pair in pairs:
-        claim = passages.passage(pair.claim)
+        claim = sentence_reading.passage(pair.claim)
         if not claim.content:
             continue
-        scored = stance.score(pair.claim, pair.canon, model)
+        scored = offline_stance.score(pair.claim, pair.canon, model)
         if not scored[0].sentence.content:
             continue
-        evidence = stance.contradiction_candidate(claim, pair.claim, scored, model).evidence
+        evidence = offline_stance.contradiction_candidate(claim, pair.claim, scored, model).evidence
         if min(evidence.forward, evidence.backward) < floor:
             continue
         rows.append(calibration.calibration_features(evidence))
@@ -241,7 +241,9 @@ def cross_validated(x: np.ndarray, y: np.ndarray, ids: list[str], l2: float) -> 
     return out
 
 
-def fit_calibration(pairs: list[Pair], model: stance.StanceModel) -> calibration.Calibration:
+def fit_calibration(
+    pairs: list[Pair], model: offline_stance.StanceModel
+) -> calibration.Calibration:
     """Pick the calibration's strength and bar by cross-validation, then fit it on all pairs."""
     rows, gold, ids = calibration_rows(pairs, model)
     names = tuple(rows[0])
@@ -276,7 +278,7 @@ def calibrate(raw: dict[str, Any]) -> dict[str, Any]:
     """`raw` with a calibration fitted on the overlay-shaped pairs of the fit half."""
     base = {k: v for k, v in raw.items() if k != "calibration"}
     pairs = overlay_pairs(DEMO)
-    fitted = fit_calibration(pairs, stance.StanceModel.from_json(base)).to_json()
+    fitted = fit_calibration(pairs, offline_stance.StanceModel.from_json(base)).to_json()
     # The families are cross-validated on both tuning sets by tune_stance; keep them.
     families = raw.get("calibration", {}).get("families")
     if families:
@@ -289,12 +291,12 @@ def calibrate(raw: dict[str, Any]) -> dict[str, Any]:
 
 def main() -> None:
     if "--calibration-only" in sys.argv[1:]:
-        _write(calibrate(json.loads(stance.MODEL_PATH.read_text(encoding="utf-8"))))
+        _write(calibrate(json.loads(offline_stance.MODEL_PATH.read_text(encoding="utf-8"))))
         return
     idf, default_idf = rarities()
     raw: dict[str, Any] = {"idf": idf, "default_idf": default_idf}
     pairs = scifact_pairs("fit")
-    rows, labels = examples(pairs, stance.StanceModel.from_json(raw))
+    rows, labels = examples(pairs, offline_stance.StanceModel.from_json(raw))
     names = tuple(rows[0])
     x = np.array([[r[n] for n in names] for r in rows])
     y = np.array(labels)
@@ -308,7 +310,7 @@ def main() -> None:
         "weights": [_rounded(row) for row in w],
         "bias": _rounded(b),
     }
-    trained = stance.StanceModel.from_json(raw)
+    trained = offline_stance.StanceModel.from_json(raw)
     print(f"{len(rows)} examples; weights (supports, contradicts, none):")
     for name, row in zip(names, w.T, strict=True):
         print(f"  {name:<16} " + " ".join(f"{v:+.2f}" for v in row))
@@ -318,9 +320,11 @@ def main() -> None:
 
 
 def _write(raw: dict[str, Any]) -> None:
-    stance.MODEL_PATH.parent.mkdir(parents=True, exist_ok=True)
-    stance.MODEL_PATH.write_text(json.dumps(raw, sort_keys=True, separators=(",", ":")) + "\n")
-    print("wrote", stance.MODEL_PATH.relative_to(stance.MODEL_PATH.parents[3]))
+    offline_stance.MODEL_PATH.parent.mkdir(parents=True, exist_ok=True)
+    offline_stance.MODEL_PATH.write_text(
+        json.dumps(raw, sort_keys=True, separators=(",", ":")) + "\n"
+    )
+    print("wrote", offline_stance.MODEL_PATH.relative_to(offline_stance.MODEL_PATH.parents[3]))
 
 
 def _rounded(values: Iterable[float]) -> list[float]:

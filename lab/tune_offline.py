@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 
 from engine.api import OpenWorkspace, ask, open_workspace
 from engine.evaluation.folds import FOLDS, claim_folds
-from engine.evaluation.scifact import SCIFACT_BOX, GoldClaim, load_gold
+from engine.evaluation.navigation_scores import SCIFACT_BOX, GoldClaim, load_gold
 from engine.navigation.coverage import (
     SALIENT_SHARE,
     TOPIC_SHARE,

@@ -34,10 +34,10 @@ from typing import Any
 
 from engine.core.stance import ContradictionCue
 from engine.evaluation.folds import FOLDS, text_fold
-from engine.review import stance
+from engine.review import offline_stance
 from engine.review.calibration import Calibration, Family
 from engine.review.overlay import candidates, note_text
-from engine.review.passages import passage
+from engine.review.sentence_reading import passage
 from engine.review.typers import Typer, make_typer
 from engine.workspace.opened import open_workspace
 
@@ -90,7 +90,7 @@ Confusion = Counter[tuple[str, str]]  # (gold, predicted) -> pairs
 
 def shipped_calibration() -> Calibration:
     """The shipped stance model's calibration, which every band and family is read through."""
-    found = stance.model().calibration
+    found = offline_stance.model().calibration
     if found is None:
         raise SystemExit("error: the shipped stance model has no calibration to tune")
     return found
@@ -157,9 +157,9 @@ def overlay_pairs(workspace: Path = DEMO) -> list[Pair]:
     try:
         out = []
         for pair in candidates(opened):
-            cid = pair.memory.id.removeprefix("claim-")
+            cid = pair.practice.id.removeprefix("claim-")
             label = gold.get((cid, pair.canon.id), "none")
-            out.append(Pair(cid, note_text(pair.memory), note_text(pair.canon), label))
+            out.append(Pair(cid, note_text(pair.practice), note_text(pair.canon), label))
         return out
     finally:
         opened.close()
@@ -271,11 +271,11 @@ def family_flags(shaped: list[Pair], climate: list[Pair], feature: str) -> list[
 
     The bar only decides which of the family's edges stand, so one reading serves every bar.
     """
-    shipped = stance.model()
+    shipped = offline_stance.model()
     cal = shipped_calibration()
     probe = Family(feature, feature, FAMILY_BARS[0], 0.5)
     probing = replace(shipped, calibration=replace(cal, families=(probe,)))
-    typer = stance.OfflineTyper(probing)
+    typer = offline_stance.OfflineTyper(probing)
     out = []
     for domain, pairs in (("scifact", shaped), ("climate-fever", climate)):
         for pair in pairs:
@@ -293,8 +293,8 @@ def _family_value(pair: Pair, feature: str) -> float:
     """The family feature of a flagged pair when the calibration alone refused it, else -1."""
     calibrated = shipped_calibration()
     claim = passage(pair.claim)
-    scored = stance.score(pair.claim, pair.canon)
-    candidate = stance.contradiction_candidate(claim, pair.claim, scored)
+    scored = offline_stance.score(pair.claim, pair.canon)
+    candidate = offline_stance.contradiction_candidate(claim, pair.claim, scored)
     cued = candidate.evidence.cue is not ContradictionCue.NONE
     if cued and calibrated.probability(candidate.evidence) >= calibrated.threshold:
         return -1.0
@@ -354,10 +354,12 @@ def fit_families(shaped: list[Pair], climate: list[Pair], *, write: bool) -> str
     family = Family("denial", "denial", bar, family_rate(flags, bar))
     lines.append(f"  fitted on all pairs: bar {family.bar}, rate {family.rate}")
     if write:
-        raw = json.loads(stance.MODEL_PATH.read_text(encoding="utf-8"))
+        raw = json.loads(offline_stance.MODEL_PATH.read_text(encoding="utf-8"))
         raw["calibration"]["families"] = [family.to_json()]
-        stance.MODEL_PATH.write_text(json.dumps(raw, sort_keys=True, separators=(",", ":")) + "\n")
-        lines.append(f"  wrote {stance.MODEL_PATH.relative_to(ROOT)}")
+        offline_stance.MODEL_PATH.write_text(
+            json.dumps(raw, sort_keys=True, separators=(",", ":")) + "\n"
+        )
+        lines.append(f"  wrote {offline_stance.MODEL_PATH.relative_to(ROOT)}")
     return "\n".join(lines)
 
 

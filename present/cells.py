@@ -22,8 +22,8 @@ def cell_label(row: Mapping[str, Any]) -> str:
     Uses the frame's distinct labels when it has them, so two notes sharing a title differ.
     """
     mark = triage_marks.get(row.get("triage") or "", "")
-    practice = row.get("memory_label") or shorten(row["memory_title"], 60)
-    canon = row.get("zk_label") or shorten(row["zk_title"], 60)
+    practice = row.get("practice_label") or shorten(row["practice_title"], 60)
+    canon = row.get("canon_label") or shorten(row["canon_title"], 60)
     return f"{practice} × {canon} — {row['relation']} {row['confidence']:.2f}" + (
         f" {mark}" if mark else ""
     )
@@ -64,8 +64,8 @@ def queue_table(frame: pd.DataFrame) -> pd.DataFrame:
     right = said.fillna("").astype(str).str.split(" at this confidence").str[0]
     return pd.DataFrame(
         {
-            "practice": frame["memory_label"],
-            "canon": frame["zk_label"],
+            "practice": frame["practice_label"],
+            "canon": frame["canon_label"],
             "relation": frame["relation"],
             "confidence": frame["confidence"].round(2),
             "right": right,
@@ -79,8 +79,8 @@ def queue_table(frame: pd.DataFrame) -> pd.DataFrame:
 def decision_message(row: Mapping[str, Any], decision: str, note: str) -> str:
     """What a recorded decision says back: both sides by title, the relation and the note."""
     text = (
-        f"{decision_words(decision)}: “{shorten(row['memory_title'], 80)}” {row['relation']} "
-        f"“{shorten(row['zk_title'], 80)}”"
+        f"{decision_words(decision)}: “{shorten(row['practice_title'], 80)}” {row['relation']} "
+        f"“{shorten(row['canon_title'], 80)}”"
     )
     return text + (f" — note: {shorten(note, 120)}" if note.strip() else " — no note")
 
@@ -128,14 +128,14 @@ def edge_heading(row: Mapping[str, Any], canon: str = "") -> str:
     title, the canon note by `canon`, its "Author Year", else its title), the relation and
     the confidence. No address: those stay in tooltips and downloads."""
     return (
-        f"{row['memory_title'] or row['memory_id']} — {row['relation']} — "
-        f"{canon or row['zk_title'] or row['zk_id']}; confidence {row['confidence']:.2f}"
+        f"{row['practice_title'] or row['practice_id']} — {row['relation']} — "
+        f"{canon or row['canon_title'] or row['canon_id']}; confidence {row['confidence']:.2f}"
     )
 
 
 def edge_tooltip(row: Mapping[str, Any]) -> str:
     """Both addresses of the selected edge, for a tooltip."""
-    return f"{row['memory_id']} × {row['zk_address']}"
+    return f"{row['practice_id']} × {row['canon_address']}"
 
 
 PRACTICE_EXAMPLE = """---

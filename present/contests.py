@@ -44,7 +44,7 @@ def contest_lines(result: Answer) -> tuple[ContestLine, ...]:
             effect = "does not contest it until confirmed"
         cue = f", cue: {found.cue}" if found.cue and found.cue != "none" else ""
         sure = f", confidence {found.confidence:.2f}" if found.confidence is not None else ""
-        practice, canon = found.key.memory_address, found.key.zk_address
+        practice, canon = found.key.practice_address, found.key.canon_address
         text = (
             f"“{shorten(item.practice_title, 70)}” ({practice}) "
             f"contradicts {'the cited' if item.cited == canon else 'the canon'} "

@@ -74,16 +74,16 @@ def heatmap_view(
     those rows meet, paged. Labels are escaped and distinct (a repeated title carries its
     id). An invisible marker on every cell carries the edge's token for selection.
     """
-    all_rows = list(dict.fromkeys(frame["memory_id"]))
+    all_rows = list(dict.fromkeys(frame["practice_id"]))
     rows_at = Page.of(len(all_rows), row_page, rows_per_page)
     rows = all_rows[rows_at.start : rows_at.stop]
-    on_rows = frame[frame["memory_id"].isin(rows)]
-    all_cols = list(dict.fromkeys(on_rows["zk_address"]))
+    on_rows = frame[frame["practice_id"].isin(rows)]
+    all_cols = list(dict.fromkeys(on_rows["canon_address"]))
     cols_at = Page.of(len(all_cols), column_page, columns_per_page)
     cols = all_cols[cols_at.start : cols_at.stop]
-    shown = on_rows[on_rows["zk_address"].isin(cols)]
-    titles = dict(zip(frame["memory_id"], frame["memory_title"], strict=False))
-    canon = dict(zip(frame["zk_address"], frame["zk_title"], strict=False))
+    shown = on_rows[on_rows["canon_address"].isin(cols)]
+    titles = dict(zip(frame["practice_id"], frame["practice_title"], strict=False))
+    canon = dict(zip(frame["canon_address"], frame["canon_title"], strict=False))
     row_labels = distinct_labels({m: titles.get(m, m) for m in rows}, width=32)
     col_labels = distinct_labels({a: canon.get(a, a) for a in cols}, width=90)
     # Columns carry short codes and a key below the chart: long titles on a column axis
@@ -118,7 +118,7 @@ def _figure(shown: pd.DataFrame, rows: list[str], cols: list[str]) -> go.Figure:
     text = [[""] * len(cols) for _ in rows]
     hover = []
     for _, cell in shown.iterrows():
-        r, c = rows.index(cell["memory_id"]), cols.index(cell["zk_address"])
+        r, c = rows.index(cell["practice_id"]), cols.index(cell["canon_address"])
         z[r][c] = _relation_band.get(cell["relation"], 0) + 0.1 + 0.85 * float(cell["confidence"])
         marks = ("⚑" if cell["contested"] else "") + triage_marks.get(cell["triage"] or "", "")
         text[r][c] = marks
@@ -143,8 +143,8 @@ def _figure(shown: pd.DataFrame, rows: list[str], cols: list[str]) -> go.Figure:
     # and it carries the hover text and the edge's token.
     figure.add_trace(
         go.Scatter(
-            x=list(shown["zk_address"]),
-            y=list(shown["memory_id"]),
+            x=list(shown["canon_address"]),
+            y=list(shown["practice_id"]),
             customdata=[_token(cell) for _, cell in shown.iterrows()],
             hovertext=hover,
             hovertemplate="%{hovertext}<extra></extra>",
@@ -170,8 +170,10 @@ def _figure(shown: pd.DataFrame, rows: list[str], cols: list[str]) -> go.Figure:
 def _token(cell: pd.Series) -> str:
     if "edge_id" in cell and isinstance(cell["edge_id"], str):
         return cell["edge_id"]
-    address = Address.parse(str(cell["zk_address"]))
-    return EdgeKey(cell["memory_id"], cell.get("zk_source") or address.source, address.id).token
+    address = Address.parse(str(cell["canon_address"]))
+    return EdgeKey(
+        cell["practice_id"], cell.get("canon_source") or address.source, address.id
+    ).token
 
 
 def picked_edge(event: Mapping[str, Any] | None) -> str | None:
@@ -184,8 +186,8 @@ def picked_edge(event: Mapping[str, Any] | None) -> str | None:
 def _cell_hover(cell: pd.Series) -> str:
     strength = cell["claim_strength"]
     lines = [
-        f"<b>{esc(shorten(cell['memory_title'], 60))}</b> ({esc(cell['memory_id'])})",
-        f"× <b>{esc(shorten(cell['zk_title'], 60))}</b> ({esc(cell['zk_address'])})",
+        f"<b>{esc(shorten(cell['practice_title'], 60))}</b> ({esc(cell['practice_id'])})",
+        f"× <b>{esc(shorten(cell['canon_title'], 60))}</b> ({esc(cell['canon_address'])})",
         f"{esc(cell['relation'])} · confidence {cell['confidence']:.2f}"
         + ("" if pd.isna(strength) else f" · claim strength {strength:.2f}"),
     ]

@@ -138,9 +138,9 @@ def save_contradiction_overlay(root: Path) -> None:
     """An overlay for momentum-lab with one contradiction and one support, as a reviewer sees."""
     edges = (
         OverlayEdge(
-            memory_id="exp-2009-backtest",
-            zk_source="finance",
-            zk_id="z-sig-03",
+            practice_id="exp-2009-backtest",
+            canon_source="finance",
+            canon_id="z-sig-03",
             relation=Relation.CONTRADICTS,
             confidence=0.9,
             claim_strength=None,
@@ -149,9 +149,9 @@ def save_contradiction_overlay(root: Path) -> None:
             evidence="The signal skips the most recent month",
         ),
         OverlayEdge(
-            memory_id="chk-2024-q1",
-            zk_source="finance",
-            zk_id="z-ret-02",
+            practice_id="chk-2024-q1",
+            canon_source="finance",
+            canon_id="z-ret-02",
             relation=Relation.SUPPORTS,
             confidence=0.6,
             claim_strength=None,
@@ -167,16 +167,16 @@ def save_contradiction_overlay(root: Path) -> None:
 def save_review_overlay(root: Path) -> None:
     """An overlay for momentum-lab with three contradictions and a support, for triage."""
 
-    def contradiction(memory_id: str, zk_id: str, confidence: float) -> OverlayEdge:
+    def contradiction(practice_id: str, canon_id: str, confidence: float) -> OverlayEdge:
         return OverlayEdge(
-            memory_id=memory_id,
-            zk_source="finance",
-            zk_id=zk_id,
+            practice_id=practice_id,
+            canon_source="finance",
+            canon_id=canon_id,
             relation=Relation.CONTRADICTS,
             confidence=confidence,
             claim_strength=None,
             priority=round(confidence * 0.75, 4),
-            rationale=f"The practice disagrees with {zk_id}.",
+            rationale=f"The practice disagrees with {canon_id}.",
             evidence="",
             cue="direction",
         )

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from engine.api import OpenWorkspace, open_workspace
-from engine.core.settings import ENV_ENCODER
+from engine.core.environment import ENV_ENCODER
 from engine.models.encoder import EncoderChoice
 from engine.workspace.caches import VECTORS_DIR, cache_folder
 from tests.workspaces import VARIANTS, built_once, make_workspace, scifact_workspace

@@ -63,8 +63,8 @@ def build_hostile(root: Path, *, outside: Path | None = None, huge: bool = True)
     outside = outside or root.parent / f"{root.name}-outside"
     canary = f"CANARY-{uuid.uuid4().hex}"
     climb = os.path.relpath(outside, root)
-    canon, memory = root / ".zettelkasten" / BOX, root / ".memory"
-    for folder in (canon, root / ".zettelkasten" / PEER, memory, outside / "box"):
+    canon, practice = root / ".zettelkasten" / BOX, root / ".memory"
+    for folder in (canon, root / ".zettelkasten" / PEER, practice, outside / "box"):
         folder.mkdir(parents=True, exist_ok=True)
     for name in ("sources", "figures", "data", "trees", "src"):
         (root / name).mkdir(exist_ok=True)

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from engine.core.stance import Cue, CueShape, Stance, StanceRelation
-from engine.review.measured import band_of
+from engine.review.band_precision import band_of
 from engine.review.overlay import Overlay, OverlayEdge, save_overlay
 from engine.review.relations import Relation
 from present.answer import stance_line
@@ -23,8 +23,8 @@ EDGES = {
 
 def _overlay(root: Path) -> None:
     edges = tuple(
-        OverlayEdge(memory, "finance", canon, relation, confidence, None, confidence, "", "")
-        for memory, canon, relation, confidence in EDGES.values()
+        OverlayEdge(practice, "finance", canon, relation, confidence, None, confidence, "", "")
+        for practice, canon, relation, confidence in EDGES.values()
     )
     counts = {"practice": 2, "candidates": 2, "typed": 2, "kept": 2}
     save_overlay(root, Overlay("2026-01-01T00:00:00+00:00", "offline", {}, counts, 0.0, edges))
@@ -36,9 +36,9 @@ def test_the_selected_candidate_shows_its_band_precision(
     lab_path: Path, tmp_path: Path, kind: str
 ) -> None:
     _overlay(lab_path)
-    memory, canon, _, confidence = EDGES[kind]
+    practice, canon, _, confidence = EDGES[kind]
     band = band_of(confidence)
-    token = urllib.parse.quote(f"{memory}|finance|{canon}")
+    token = urllib.parse.quote(f"{practice}|finance|{canon}")
     with app_in_chromium(lab_path, tmp_path / "app.log") as (url, page):
         page.goto(f"{url}/matrix?edge={token}")
         wait_idle(page)

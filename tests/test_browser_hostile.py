@@ -53,9 +53,9 @@ def write_hostile_notes(root: Path) -> None:
         text = f"---\n{yaml.safe_dump(meta)}---\n{body}\n"
         (root / relative).write_text(text, encoding="utf-8")
     edge = OverlayEdge(
-        memory_id="exp-xss",
-        zk_source="finance",
-        zk_id="z-xss-01",
+        practice_id="exp-xss",
+        canon_source="finance",
+        canon_id="z-xss-01",
         relation=Relation.CONTRADICTS,
         confidence=0.9,
         claim_strength=None,

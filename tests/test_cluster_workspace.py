@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from engine.api import OpenWorkspace
-from engine.commands.cluster import Where, worker_workspace
+from engine.commands.cluster_session import Where, worker_workspace
 from engine.core.errors import ConfigError, WorkspaceError
 from engine.distributed.cluster import ClusterSpec, parse_cluster
-from engine.distributed.lines import LinesOut
+from engine.distributed.jsonl_out import LinesOut
 from engine.workspace.opened import notes_fingerprint, open_snapshot, open_workspace
 from tests.workspaces import ROOT, make_workspace
 

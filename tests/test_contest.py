@@ -97,7 +97,7 @@ def test_an_unreviewed_contradiction_is_disclosed_but_does_not_contest_by_defaul
     assert (result.label, result.run.decision.status.value) == ("ANSWER", "grounded")
     assert review_edges(lab_path) == []
     (item,) = result.contests.unreviewed
-    assert item.contradiction.key == MOM and item.cited == MOM.zk_address
+    assert item.contradiction.key == MOM and item.cited == MOM.canon_address
     assert item.practice_title == "2009 backtest of the momentum book"
     assert result.contests.summary() == (
         "1 unreviewed contradiction against a cited source — review it"
@@ -152,5 +152,5 @@ def test_review_scope_reads_the_workspace(lab_path: Path) -> None:
     save_overlay(lab_path, Overlay("t", "offline", {}, {}, 0.0, (_contradiction(MOM),)))
     scope = review_scope(lab_path)
     assert scope.scope is ContestScope.CONFIRMED and scope.edges() == []
-    assert [c.key for c in scope.touching({MOM.zk_address})] == [MOM]
+    assert [c.key for c in scope.touching({MOM.canon_address})] == [MOM]
     assert scope.touching({"zk:finance:elsewhere"}) == ()

@@ -283,7 +283,7 @@ def test_a_killed_triage_writer_leaves_whole_lines_and_the_next_record_is_clean(
         wait_for(lambda: log_lines(tmp_path) >= 100, "100 decisions in the log")
         acknowledged = [int(line) for line in kill9(proc).split()]
     read = read_log(tmp_path)
-    ids = [entry.edge.memory_id for entry in read.entries]
+    ids = [entry.edge.practice_id for entry in read.entries]
     # Every whole line parses, in order, and every acknowledged decision is there.
     assert ids == [f"w-{n}" for n in range(len(ids))]
     assert acknowledged == list(range(len(acknowledged)))
@@ -303,7 +303,7 @@ def test_a_killed_triage_writer_leaves_whole_lines_and_the_next_record_is_clean(
     record(tmp_path, after, TriageDecision.DISMISSED)
     read = read_log(tmp_path)
     # The new decision starts its own line: it is not glued to a torn fragment.
-    assert [e.edge.memory_id for e in read.entries] == [*ids, after.memory_id]
+    assert [e.edge.practice_id for e in read.entries] == [*ids, after.practice_id]
     assert read.state()[after] is TriageDecision.DISMISSED
     assert len(read.problems) == torn
 
@@ -320,5 +320,5 @@ def test_two_writers_started_together_lose_nothing(tmp_path: Path) -> None:
     assert read.problems == ()
     assert len(read.entries) == log_lines(tmp_path) == 400
     for worker in ("a", "b"):
-        mine = [e.edge.memory_id for e in read.entries if e.edge.memory_id.startswith(worker)]
+        mine = [e.edge.practice_id for e in read.entries if e.edge.practice_id.startswith(worker)]
         assert mine == [f"{worker}-{n}" for n in range(200)]

@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from engine.core.environment import ENV_MINILM_MODEL as ENV_MODEL
 from engine.core.registry import Registry
-from engine.core.settings import ENV_MINILM_MODEL as ENV_MODEL
 from engine.models.encoder import (
     ENCODERS,
     Encoder,

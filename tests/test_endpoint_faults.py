@@ -13,7 +13,7 @@ import pytest
 from engine.api import ask as ask_workspace
 from engine.api import open_workspace
 from engine.models.llm import LLMConfig, OpenAIChat
-from engine.navigation.reasoners.model import ModelReasoner
+from engine.navigation.reasoners.model_reasoner import ModelReasoner
 from engine.text.sentences import sentences
 from tests.chat_server import (
     ChatServer,

@@ -8,7 +8,13 @@ import pytest
 from engine import OpenWorkspace
 from engine.api import ask, open_workspace
 from engine.datasets.scifact import labels_path
-from engine.evaluation.scifact import ClaimOutcome, GoldClaim, load_gold, run_claims, score
+from engine.evaluation.navigation_scores import (
+    ClaimOutcome,
+    GoldClaim,
+    load_gold,
+    run_claims,
+    score,
+)
 from engine.review.relations import EdgeKey
 from engine.review.triage import record
 from tests.workspaces import words_alone

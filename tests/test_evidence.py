@@ -9,7 +9,7 @@ import pytest
 
 from engine import EvidenceKind, answer_evidence, audit_answer, cite_labels
 from engine.api import OpenWorkspace, answer
-from engine.workspace.evidence import evidence, mark
+from engine.workspace.cited_notes import evidence, mark
 from present.evidence import evidence_html, source_label
 from present.gallery import example
 from present.views import banner

@@ -215,12 +215,12 @@ def test_matrix_figure_escapes_labels_and_bands_colours_by_relation() -> None:
     frame = pd.DataFrame(
         [
             {
-                "memory_id": "m1",
-                "memory_title": HOSTILE_TITLE,
-                "zk_address": "zk:lab:<b>",
-                "zk_source": "lab",
-                "zk_id": "<b>",
-                "zk_title": HOSTILE_TITLE,
+                "practice_id": "m1",
+                "practice_title": HOSTILE_TITLE,
+                "canon_address": "zk:lab:<b>",
+                "canon_source": "lab",
+                "canon_id": "<b>",
+                "canon_title": HOSTILE_TITLE,
                 "relation": relation,
                 "confidence": confidence,
                 "claim_strength": None,
@@ -231,7 +231,7 @@ def test_matrix_figure_escapes_labels_and_bands_colours_by_relation() -> None:
             }
             for relation, confidence in (("contradicts", 1.0), ("supports", 0.6))
         ]
-    ).assign(memory_id=["m1", "m2"])
+    ).assign(practice_id=["m1", "m2"])
     figure = heatmap.matrix_figure(frame)
     heat, picks = figure.data
     assert list(figure.layout.xaxis.ticktext) == ["1"]  # titles go to the column key
@@ -251,7 +251,7 @@ def test_matrix_figure_escapes_labels_and_bands_colours_by_relation() -> None:
 
 def test_the_heatmap_paints_no_background_of_its_own() -> None:
     """The theme shows through: an opaque paper or plot colour is a bright block in the dark."""
-    frame = pd.DataFrame([matrix_row(1, memory_id="m1", memory_title="entry 1")])
+    frame = pd.DataFrame([matrix_row(1, practice_id="m1", practice_title="entry 1")])
     layout = heatmap.matrix_figure(frame).layout
     for colour in (layout.paper_bgcolor, layout.plot_bgcolor):
         assert colour.startswith("rgba(") and float(colour.rstrip(")").split(",")[-1]) <= 0.2
@@ -260,8 +260,8 @@ def test_the_heatmap_paints_no_background_of_its_own() -> None:
 def matrix_row(i: int, **fields) -> dict[str, Any]:
     """One claim-matrix row: a supporting edge to canon note n`i`, `fields` set on top."""
     return {
-        "zk_address": f"zk:lab:n{i}",
-        "zk_title": f"note {i}",
+        "canon_address": f"zk:lab:n{i}",
+        "canon_title": f"note {i}",
         "relation": "supports",
         "confidence": 0.7,
         "claim_strength": 0.5,
@@ -273,7 +273,7 @@ def matrix_row(i: int, **fields) -> dict[str, Any]:
 
 
 def test_matrix_figure_shows_at_most_the_limit() -> None:
-    rows = [matrix_row(i, memory_id=f"m{i}", memory_title=f"entry {i}") for i in range(12)]
+    rows = [matrix_row(i, practice_id=f"m{i}", practice_title=f"entry {i}") for i in range(12)]
     heat = heatmap.matrix_figure(pd.DataFrame(rows), limit=5).data[0]
     assert len(heat.y) == 5 and len(heat.x) == 5
 
@@ -281,7 +281,7 @@ def test_matrix_figure_shows_at_most_the_limit() -> None:
 def test_heatmap_pages_rows_and_columns_and_says_so() -> None:
     title = "Birth-weight and later outcomes in a long cohort study"
     rows = [
-        matrix_row(i, memory_id=f"m{i // 2}", memory_title=title, zk_source="lab")
+        matrix_row(i, practice_id=f"m{i // 2}", practice_title=title, canon_source="lab")
         for i in range(30)
     ]
     view = heatmap.heatmap_view(

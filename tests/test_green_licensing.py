@@ -70,7 +70,7 @@ def test_the_quote_itself_still_answers(vault: Path) -> None:
     assert result.label == "ANSWER", result.decision.detail
 
 
-ZETTEL_NOTE = """---
+CANON_NOTE = """---
 id: z-risk-09
 type: finding
 title: Momentum profits and systematic risk
@@ -85,11 +85,11 @@ The profits are not due to systematic risk. The profits are entirely due to syst
 
 
 @BOTH_WAYS
-def test_a_zettel_s_body_sentence_beside_its_quote_is_no_green(
+def test_a_canon_note_s_body_sentence_beside_its_quote_is_no_green(
     lab_path: Path, monkeypatch: pytest.MonkeyPatch, encoder
 ) -> None:
     monkeypatch.setenv("SYNAPSE_ENCODER", encoder)
-    (lab_path / ".zettelkasten" / "finance" / "z-risk-09.md").write_text(ZETTEL_NOTE, "utf-8")
+    (lab_path / ".zettelkasten" / "finance" / "z-risk-09.md").write_text(CANON_NOTE, "utf-8")
     result = answer(lab_path, "The profits are entirely due to systematic risk.")
     if result.label == "ANSWER":
         assert result.prose.strip() == "The profits are not due to systematic risk."

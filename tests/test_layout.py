@@ -1,6 +1,6 @@
 import pytest
 
-from engine.importers.layout import goes_on, rejoin_hyphenation, strip_running_lines
+from engine.importers.page_layout import goes_on, rejoin_hyphenation, strip_running_lines
 
 
 @pytest.mark.parametrize(

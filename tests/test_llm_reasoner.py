@@ -4,7 +4,7 @@ from typing import Any
 import pytest
 
 from engine.models.llm import LLMConfig, OpenAIChat
-from engine.navigation.reasoners.model import (
+from engine.navigation.reasoners.model_reasoner import (
     NODE_CHARS,
     SYSTEM_PROMPT,
     DraftReply,

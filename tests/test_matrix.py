@@ -31,7 +31,7 @@ AGAINST = OverlayEdge(
     "exp-2009-backtest", "finance", "z-mom-01", Relation.CONTRADICTS, 0.6, 0.2, 0.36, "r", "e"
 )
 FOR = OverlayEdge("chk-2024-q1", "finance", "z-ret-02", Relation.SUPPORTS, 0.9, 0.8, 0.81, "r", "e")
-ALSO_FOR = replace(FOR, zk_id="z-mom-01", confidence=0.7, priority=0.6)
+ALSO_FOR = replace(FOR, canon_id="z-mom-01", confidence=0.7, priority=0.6)
 SIDE = OverlayEdge(
     "deci-a7688a22", "finance", "z-sig-03", Relation.EXTENDS, 0.6, None, 0.45, "", ""
 )
@@ -64,7 +64,7 @@ def test_frame_has_one_row_per_edge_with_titles_and_flags(workspace: Workspace) 
     frame = matrix_frame(OVERLAY, workspace)
     assert len(frame) == 4
     row = frame.iloc[2]
-    assert (row.memory_title, row.zk_address) == (
+    assert (row.practice_title, row.canon_address) == (
         "2009 backtest of the momentum book",
         "zk:finance:z-mom-01",
     )
@@ -129,10 +129,10 @@ def test_csv_has_a_header_and_a_line_per_row(workspace: Workspace) -> None:
 def test_debate_map_per_canon_claim() -> None:
     confirmed = EdgeKey("chk-2024-q1", "finance", "z-sig-03")
     triage = {confirmed: TriageDecision.CONFIRMED}
-    entries = {e.zk_address: e for e in debate_map(OVERLAY, triage=triage)}
+    entries = {e.canon_address: e for e in debate_map(OVERLAY, triage=triage)}
     assert entries["zk:finance:z-mom-01"].contradicting == ()  # unreviewed: not by default
     trusting = debate_map(OVERLAY, triage=triage, scope=ContestScope.UNREVIEWED)
-    entries = {e.zk_address: e for e in trusting}
+    entries = {e.canon_address: e for e in trusting}
     assert sorted(entries) == ["zk:finance:z-mom-01", "zk:finance:z-ret-02", "zk:finance:z-sig-03"]
     mom = entries["zk:finance:z-mom-01"]
     assert (mom.supporting, mom.contradicting, mom.contested) == (
@@ -148,7 +148,7 @@ def test_debate_map_keeps_dismissed_apart() -> None:
     entries = debate_map(
         OVERLAY, triage={AGAINST.key: TriageDecision.DISMISSED}, scope=ContestScope.UNREVIEWED
     )
-    mom = next(e for e in entries if e.zk_address == "zk:finance:z-mom-01")
+    mom = next(e for e in entries if e.canon_address == "zk:finance:z-mom-01")
     assert (mom.contradicting, mom.dismissed, mom.contested) == ((), ("exp-2009-backtest",), False)
 
 
@@ -203,7 +203,7 @@ def test_csv_neutralises_formula_prefixes(lab_path: Path, title: str) -> None:
     end = text.index("\n", start)
     note.write_text(text[:start] + f"title: {json.dumps(title)}" + text[end:], encoding="utf-8")
     frame = matrix_frame(OVERLAY, load_workspace(lab_path))
-    assert title in list(frame["memory_title"])
+    assert title in list(frame["practice_title"])
     rows = list(csv.DictReader(io.StringIO(to_csv(frame), newline="")))
     titles = [row["memory_title"] for row in rows if row["memory_id"] == "chk-2024-q1"]
     assert titles and set(titles) == {"'" + title}

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from engine.core.settings import ENV_MINILM_FOLDED as ENV_FOLDED
+from engine.core.environment import ENV_MINILM_FOLDED as ENV_FOLDED
 from engine.models.minilm import MiniLM
 from engine.models.minilm_int8 import DERIVED_SHA256, derived_path
 

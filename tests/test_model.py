@@ -16,7 +16,7 @@ def claim(cid, *premises, kind=ClaimKind.DEDUCTION, cites=()):
         ("zk:~fed~peer~box:z1", ("zk", "~fed~peer~box", "z1")),
         ("mem:_memory:a:b", ("mem", "_memory", "a:b")),
     ],
-    ids=["zettel", "code-path", "federated", "colon-in-id"],
+    ids=["canon", "code-path", "federated", "colon-in-id"],
 )
 def test_address_round_trip(text: str, parts: tuple[str, str, str]) -> None:
     address = Address.parse(text)

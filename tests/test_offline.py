@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine.api import OpenWorkspace, ask, open_workspace
-from engine.core.settings import ENV_ENCODER
+from engine.core.environment import ENV_ENCODER
 from engine.datasets.scifact import import_scifact
 from tests.cli import run, untimed
 from tests.conftest import ROOT

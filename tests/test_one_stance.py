@@ -9,8 +9,8 @@ import pytest
 
 from engine.core.stance import StanceRelation
 from engine.review.claim_stance import STANCE_OF, pair_stance, stance_toward
+from engine.review.offline_stance import OfflineTyper
 from engine.review.relations import Relation
-from engine.review.stance import OfflineTyper
 
 NEGATIONS = [
     (

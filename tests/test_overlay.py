@@ -6,11 +6,12 @@ from typing import Any
 import pytest
 
 from engine.api import OpenWorkspace, open_workspace
+from engine.core.environment import ENV_ENCODER
 from engine.core.errors import ConfigError
-from engine.core.settings import ENV_ENCODER
 from engine.core.stance import ContradictionCue
 from engine.datasets.scifact import import_scifact
 from engine.models.llm import LLMConfig, OpenAIChat
+from engine.review.offline_stance import model
 from engine.review.overlay import (
     OVERLAY_PATH,
     OverlayConfig,
@@ -20,7 +21,6 @@ from engine.review.overlay import (
     read_overlay,
 )
 from engine.review.relations import Relation, Typing
-from engine.review.stance import model
 from engine.review.strength import ClaimStrength, combine, pagerank, priority_weight
 from engine.review.typers import TYPERS, ModelTyper
 from engine.workspace.notes import NoteKind
@@ -85,7 +85,7 @@ def test_edges_are_in_priority_order_and_builds_are_deterministic(lab: OpenWorks
     first = build_overlay(lab, config=OverlayConfig(min_confidence=0.0)).edges
     second = build_overlay(lab, config=OverlayConfig(min_confidence=0.0)).edges
     assert first == second
-    keys = [(-e.priority, e.memory_id, e.zk_source, e.zk_id) for e in first]
+    keys = [(-e.priority, e.practice_id, e.canon_source, e.canon_id) for e in first]
     assert keys == sorted(keys)
 
 
@@ -119,16 +119,16 @@ def test_candidates_are_bounded_per_practice_entry(lab: OpenWorkspace, k: int) -
     pairs = candidates(lab, OverlayConfig(k=k, sim_floor=0.0))
     per_entry = {}
     for pair in pairs:
-        per_entry.setdefault(pair.memory.id, []).append(pair)
+        per_entry.setdefault(pair.practice.id, []).append(pair)
     assert len(per_entry) == 3 and all(len(group) <= k for group in per_entry.values())
     assert all(p.canon.type in {NoteKind.CLAIM, NoteKind.FINDING} for p in pairs)
-    assert all(p.memory.store.value == "mem" for p in pairs)
+    assert all(p.practice.store.value == "mem" for p in pairs)
 
 
 def test_similarity_floor_keeps_only_the_best_at_one(lab: OpenWorkspace) -> None:
     pairs = candidates(lab, OverlayConfig(sim_floor=1.0))
     assert [p.similarity for p in pairs] == [1.0] * len(pairs)
-    assert len({p.memory.id for p in pairs}) == len(pairs)
+    assert len({p.practice.id for p in pairs}) == len(pairs)
 
 
 @pytest.mark.parametrize(
@@ -260,9 +260,9 @@ REFUSED_BY_THE_GATE = {
 
 def test_an_injected_typer_object_is_gated_by_the_stance_classifier(lab: OpenWorkspace) -> None:
     built = build_overlay(lab, typer=Contrary())
-    pairs = {(p.memory.address, p.canon.address) for p in candidates(lab, OverlayConfig())}
+    pairs = {(p.practice.address, p.canon.address) for p in candidates(lab, OverlayConfig())}
     assert {e.relation for e in built.edges} == {Relation.CONTRADICTS}
-    kept = {(e.key.memory_address, e.key.zk_address) for e in built.edges}
+    kept = {(e.key.practice_address, e.key.canon_address) for e in built.edges}
     assert pairs - kept == REFUSED_BY_THE_GATE
     assert kept == {("mem:_memory:exp-2009-backtest", "zk:finance:z-persist-06")}
     assert built.typer == "contrary"

@@ -5,7 +5,7 @@ from typing import Any
 import pytest
 
 from engine.commands.eval_overlay import annotated_pairs, contradiction_bands, gold_pairs
-from engine.core.settings import ENV_ENCODER
+from engine.core.environment import ENV_ENCODER
 from engine.datasets.scifact import import_scifact, labels_path
 from engine.review.overlay import OVERLAY_PATH, Overlay, OverlayEdge
 from engine.review.relations import Relation
@@ -42,8 +42,14 @@ def test_overlay_show_without_an_overlay_is_a_one_line_error(lab_path: Path) -> 
     assert (code, out) == (2, "") and "overlay build" in err
 
 
-def test_triage_set_then_show(lab_path: Path) -> None:
-    edge = ["--memory-id", "exp-2009-backtest", "--zk-source", "finance", "--zk-id", "z-mom-01"]
+@pytest.mark.parametrize(
+    "flags",
+    [("--practice-id", "--canon-source", "--canon-id"), ("--memory-id", "--zk-source", "--zk-id")],
+    ids=["practice-canon", "older-names"],
+)
+def test_triage_set_then_show(lab_path: Path, flags: tuple[str, str, str]) -> None:
+    ids = ("exp-2009-backtest", "finance", "z-mom-01")
+    edge = [part for pair in zip(flags, ids, strict=True) for part in pair]
     for decision in ("follow-up", "confirmed"):
         code, out, _ = invoke(
             "triage", "set", "--workspace", lab_path, *edge, "--decision", decision

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import pkgutil
 import re
 from pathlib import Path
 
@@ -34,6 +35,12 @@ def documented_names() -> list[str]:
 def test_every_exported_name_resolves(name: str) -> None:
     value = getattr(engine, name)
     assert getattr(value, "__name__", name).split(".")[-1] == name
+
+
+def test_no_module_of_the_engine_shadows_an_exported_name() -> None:
+    """Importing `engine.X` binds `X` on the package, hiding an export of that name."""
+    modules = {module.name for module in pkgutil.iter_modules(engine.__path__)}
+    assert not modules & set(engine.__all__)
 
 
 def test_an_unknown_name_is_an_attribute_error() -> None:

@@ -20,7 +20,7 @@ import pytest
 from engine.api import OpenWorkspace, ask, open_workspace
 from engine.models.llm import LLMConfig, OpenAIChat
 from engine.navigation.outcomes import FailureKind
-from engine.navigation.reasoners.model import ModelReasoner
+from engine.navigation.reasoners.model_reasoner import ModelReasoner
 from engine.review.overlay import build_overlay, note_text
 from engine.review.relations import Relation
 from engine.review.synthesis import ModelSynthesizer, cell_material, synthesize
@@ -122,10 +122,10 @@ def test_the_model_typer_types_every_pair_or_says_why_not(server: str, lab: Open
     workspace = lab.workspace
     practice = [n for n in workspace.notes.values() if n.store.value == "mem"][:2]
     canon = [n for n in workspace.notes.values() if n.store.value == "zk"][:2]
-    for memory in practice:
+    for entry in practice:
         for note in canon:
             started = time.monotonic()
-            typing = typer(note_text(memory), note_text(note))
+            typing = typer(note_text(entry), note_text(note))
             assert time.monotonic() - started < 4 * DEADLINE_S
             assert typing.relation in Relation
             assert 0.0 <= typing.confidence <= 1.0

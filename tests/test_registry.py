@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.cli import build_parser
-from engine.commands.registry import COMMANDS, Command
+from engine.commands.command_registry import COMMANDS, Command
 from engine.core.errors import EngineError
 from engine.core.registry import Registry
 from tests.cli import invoke

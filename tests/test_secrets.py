@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from engine.api import ask, open_workspace
-from engine.core.settings import ENV_LLM_API_KEY as ENV_API_KEY
-from engine.core.settings import ENV_LLM_BASE_URL as ENV_BASE_URL
-from engine.core.settings import ENV_LLM_MODEL as ENV_MODEL
+from engine.core.environment import ENV_LLM_API_KEY as ENV_API_KEY
+from engine.core.environment import ENV_LLM_BASE_URL as ENV_BASE_URL
+from engine.core.environment import ENV_LLM_MODEL as ENV_MODEL
 from engine.models.llm import LLMConfig, OpenAIChat
-from engine.navigation.reasoners.model import ModelReasoner
+from engine.navigation.reasoners.model_reasoner import ModelReasoner
 from tests.chat_server import (
     ChatServer,
     Step,

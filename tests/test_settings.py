@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.core.settings import VARIABLES, environment
+from engine.core.environment import VARIABLES, environment
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -7,9 +7,9 @@ import pytest
 from engine import Typer
 from engine.review.alignment import denial
 from engine.review.calibration import Calibration, ContradictionCue
-from engine.review.passages import passage, sentences_of
+from engine.review.offline_stance import OfflineTyper, model, offline_stance
 from engine.review.relations import Relation
-from engine.review.stance import OfflineTyper, model, offline_stance
+from engine.review.sentence_reading import passage, sentences_of
 from engine.review.typers import make_typer
 
 FIXTURE = Path(__file__).parent / "fixtures" / "stance_scifact.jsonl"

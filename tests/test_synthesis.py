@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 
 from engine.api import OpenWorkspace, open_workspace
-from engine.core.settings import ENV_ENCODER
+from engine.core.environment import ENV_ENCODER
 from engine.datasets.scifact import import_scifact
 from engine.models.llm import LLMConfig, OpenAIChat
 from engine.review.overlay import Overlay, OverlayEdge, build_overlay
@@ -33,7 +33,7 @@ MOM = OverlayEdge(
 SIG = OverlayEdge(
     "deci-a7688a22", "finance", "z-sig-03", Relation.SUPPORTS, 0.7, None, 0.525, "same", ""
 )
-WEAK = replace(SIG, memory_id="chk-2024-q1", relation=Relation.EXTENDS)
+WEAK = replace(SIG, practice_id="chk-2024-q1", relation=Relation.EXTENDS)
 
 
 @pytest.fixture
@@ -44,7 +44,7 @@ def mom(lab: OpenWorkspace) -> Material:
 
 
 def test_material_holds_the_notes_and_verbatim_quotes_evidence_first(mom: Material) -> None:
-    assert mom.memory_address == "mem:_memory:exp-2009-backtest"
+    assert mom.practice_address == "mem:_memory:exp-2009-backtest"
     assert [q.id for q in mom.quotes] == ["q1", "q2"]
     assert mom.quotes[0].body.startswith("Buying past winners and selling past losers")
 
@@ -97,7 +97,7 @@ IDS = [
 def test_verify_brief(
     mom: Material, brief: str, body: str | None, failure: BriefFailure | None
 ) -> None:
-    material = mom if body is None else replace(mom, memory_body=body)
+    material = mom if body is None else replace(mom, practice_body=body)
     assert verify_brief(brief, material).failure is failure
 
 
@@ -110,7 +110,9 @@ def test_verify_brief(
     ],
     ids=["id-cited", "id-hash-digits-7688", "id-hash-digits-22"],
 )
-def test_memory_id_digits_never_trace(lab: OpenWorkspace, brief: str, failure: str | None) -> None:
+def test_practice_id_digits_never_trace(
+    lab: OpenWorkspace, brief: str, failure: str | None
+) -> None:
     check = verify_brief(brief, cell_material(lab, SIG))
     assert check.ok is (failure is None)
     if failure:
@@ -239,6 +241,6 @@ def test_every_quotation_style_is_a_quotation(
 
 
 def test_offline_brief_quotes_nothing_but_the_quotes(mom: Material) -> None:
-    brief = offline_brief(replace(mom, memory_title="Our «test» 'run'"))
+    brief = offline_brief(replace(mom, practice_title="Our «test» 'run'"))
     assert "«" not in brief and "'run'" not in brief
     assert verify_brief(brief, mom).ok

@@ -77,12 +77,12 @@ def test_practice_wrong_keeps_the_canon_answer_grounded_and_flags_the_note(lab_p
     # Where the practice note is cited, the answer says a reviewer marked it wrong.
     snapshot = ReviewSnapshot.load(lab_path)
     workspace = load_workspace(lab_path)
-    disclosure = snapshot.disclose([MOM.memory_address], workspace)
+    disclosure = snapshot.disclose([MOM.practice_address], workspace)
     (item,) = disclosure.practice_wrong
     assert item.practice_title == "2009 backtest of the momentum book"
     assert disclosure.unreviewed == () and disclosure.contesting == ()
     assert disclosure.summary() == "1 cited practice note marked wrong by a reviewer"
-    assert snapshot.practice_wrong() == {MOM.memory_address}
+    assert snapshot.practice_wrong() == {MOM.practice_address}
     frame = matrix_frame(snapshot.overlay, workspace, triage=dict(snapshot.decisions))
     assert frame["practice_wrong"].tolist() == [True]
     assert frame["contested"].tolist() == [False]
@@ -95,7 +95,7 @@ def test_literature_contested_makes_the_canon_claim_contested_as_before(lab_path
     result = _ask(lab_path)
     assert result.label == "ABSTAIN" and "contested" in result.run.decision.detail
     assert review_edges(lab_path) == [
-        Edge(MOM.memory_address, MOM.zk_address, Relation.CONTRADICTS.value)
+        Edge(MOM.practice_address, MOM.canon_address, Relation.CONTRADICTS.value)
     ]
 
 

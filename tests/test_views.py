@@ -362,12 +362,12 @@ def test_markdown_escape_neutralises_links_images_and_markup() -> None:
 
 def matrix_row(**overrides) -> dict[str, Any]:
     row = {
-        "memory_id": "m1",
-        "memory_title": "A <script>alert(1)</script> decision",
-        "zk_address": "zk:lab:n1",
-        "zk_source": "lab",
-        "zk_id": "n1",
-        "zk_title": "<img src=x onerror=alert(1)>",
+        "practice_id": "m1",
+        "practice_title": "A <script>alert(1)</script> decision",
+        "canon_address": "zk:lab:n1",
+        "canon_source": "lab",
+        "canon_id": "n1",
+        "canon_title": "<img src=x onerror=alert(1)>",
         "relation": "contradicts",
         "confidence": 0.9,
         "claim_strength": None,
@@ -382,13 +382,13 @@ def matrix_row(**overrides) -> dict[str, Any]:
 def test_triage_queue_puts_unreviewed_contradictions_first() -> None:
     frame = pd.DataFrame(
         [
-            matrix_row(memory_id="a", triage="confirmed", priority=0.9),
-            matrix_row(memory_id="b", relation="supports", priority=0.8),
-            matrix_row(memory_id="c", priority=0.2),
-            matrix_row(memory_id="d", priority=0.4),
+            matrix_row(practice_id="a", triage="confirmed", priority=0.9),
+            matrix_row(practice_id="b", relation="supports", priority=0.8),
+            matrix_row(practice_id="c", priority=0.2),
+            matrix_row(practice_id="d", priority=0.4),
         ]
     )
-    assert list(cells.triage_queue(frame)["memory_id"]) == ["d", "c", "a"]
+    assert list(cells.triage_queue(frame)["practice_id"]) == ["d", "c", "a"]
 
 
 def test_cell_label_marks_the_triage_state() -> None:
@@ -417,11 +417,13 @@ def test_relation_legend_and_overlay_summary() -> None:
 def test_the_queue_table_names_both_sides_with_cue_and_state() -> None:
     frame = pd.DataFrame(
         [
-            matrix_row(memory_label="Decision A", zk_label="Note [n1]", cue="direction"),
+            matrix_row(practice_label="Decision A", canon_label="Note [n1]", cue="direction"),
             matrix_row(
-                memory_label="Decision B", zk_label="Note [n2]", relation="supports", cue=""
+                practice_label="Decision B", canon_label="Note [n2]", relation="supports", cue=""
             ),
-            matrix_row(memory_label="Decision C", zk_label="N", cue="number", triage="confirmed"),
+            matrix_row(
+                practice_label="Decision C", canon_label="N", cue="number", triage="confirmed"
+            ),
         ]
     )
     table = cells.queue_table(frame)
@@ -432,7 +434,9 @@ def test_the_queue_table_names_both_sides_with_cue_and_state() -> None:
 
 
 def test_a_decision_message_names_both_titles_the_relation_and_the_note() -> None:
-    row = matrix_row(memory_title="Birth-weight cohort", zk_title="Chenodeoxycholic acid trial")
+    row = matrix_row(
+        practice_title="Birth-weight cohort", canon_title="Chenodeoxycholic acid trial"
+    )
     text = cells.decision_message(row, "confirmed", "Checked the cohort.")
     assert text == (
         "The literature claim is contested: “Birth-weight cohort” contradicts "

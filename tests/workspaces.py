@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from engine.api import open_workspace
-from engine.core.settings import ENV_ENCODER
+from engine.core.environment import ENV_ENCODER
 from engine.datasets.scifact import import_scifact
 
 ROOT = Path(__file__).resolve().parent.parent

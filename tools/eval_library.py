@@ -24,7 +24,7 @@ from pathlib import Path
 
 from engine.api import open_workspace
 from engine.datasets.scifact import read_jsonl
-from engine.evaluation.scifact import load_gold, run_claims, score
+from engine.evaluation.navigation_scores import load_gold, run_claims, score
 from engine.importers.sources import add_pdfs, collect_pdfs
 from tests.builders.pdfgen import LINES_PER_PAGE, write_pdf
 

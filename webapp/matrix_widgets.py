@@ -83,7 +83,7 @@ def heatmap_pane(visible: pd.DataFrame) -> str | None:
     st.html(relation_legend_html())
     left, right = st.columns(2)
     with left:
-        rows = Page.of(visible["memory_id"].nunique(), 0, HEAT_ROWS).pages
+        rows = Page.of(visible["practice_id"].nunique(), 0, HEAT_ROWS).pages
         row_page = _pager("Row page", KEYS.heat_row_page, rows)
     columns = heatmap_view(visible, row_page=row_page, rows_per_page=HEAT_ROWS).columns.pages
     with right:

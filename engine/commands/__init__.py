@@ -3,7 +3,7 @@
 import importlib
 import pkgutil
 
-from engine.commands.registry import COMMANDS
+from engine.commands.command_registry import COMMANDS
 
 __all__ = ["COMMANDS"]
 

@@ -9,8 +9,8 @@ from typing import Any
 
 from engine.commands.batch import Tally, batch_lines, count_lines
 from engine.commands.cluster_args import add_cluster_argument, add_out_argument
+from engine.commands.command_registry import Command, register
 from engine.commands.progress import Progress, answers_redirected
-from engine.commands.registry import Command, register
 from engine.core.errors import ConfigError
 
 # Fields of a result that the command prints unless --full is given; the router's verdict,

@@ -1,6 +1,6 @@
 """The `--cluster` and `--out` options every batch command takes, light to import.
 
-The cluster machinery (`engine.commands.cluster`) loads only when a run asks for it, so a
+The cluster machinery (`engine.commands.cluster_session`) loads only when a run asks for it, so a
 command that never uses `--cluster` starts without it.
 """
 

@@ -19,11 +19,11 @@ from typing import Any
 
 from engine.api import answer, route_json
 from engine.commands.batch import Tally, batch_lines
-from engine.commands.cluster import Where, session, skipped_line, worker_workspace
+from engine.commands.cluster_session import Where, session, skipped_line, worker_workspace
 from engine.commands.progress import Progress, answers_redirected
 from engine.core.errors import ConfigError, PayloadError
 from engine.core.wire import dumps
-from engine.distributed.lines import Identity, LinesOut
+from engine.distributed.jsonl_out import Identity, LinesOut
 from engine.distributed.ordered import Plan, Ready, Skipped, Task
 from engine.navigation.substrate import Budget
 from engine.workspace.opened import OpenWorkspace

@@ -20,7 +20,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from engine.commands.cluster import session
+from engine.commands.cluster_session import session
 from engine.commands.progress import Progress
 from engine.core.errors import WorkspaceError
 from engine.distributed.cluster import ClusterSpec

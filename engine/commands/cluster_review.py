@@ -16,10 +16,10 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from engine.commands.cluster import Session, Where, session, skipped_line, worker_workspace
+from engine.commands.cluster_session import Session, Where, session, skipped_line, worker_workspace
 from engine.distributed.cluster import ClusterSpec
 from engine.distributed.ordered import Plan, Skipped, Task
-from engine.evaluation.scifact import ClaimOutcome, GoldClaim, run_claims, score
+from engine.evaluation.navigation_scores import ClaimOutcome, GoldClaim, run_claims, score
 from engine.review.overlay import Candidate, Pairwise, Progress, note_text
 from engine.review.relations import Typing
 from engine.review.typers import make_typer
@@ -45,17 +45,17 @@ class ClusterTyping:
         self, typed_by: Pairwise, pairs: Sequence[Candidate], progress: Progress | None
     ) -> list[Typing | None]:
         groups = [
-            list(group) for _, group in itertools.groupby(pairs, key=lambda p: p.memory.address)
+            list(group) for _, group in itertools.groupby(pairs, key=lambda p: p.practice.address)
         ]
         items = [
             Task(
-                group[0].memory.address,
+                group[0].practice.address,
                 type_entry,
                 (
                     self.where,
                     self.image,
                     self.typer,
-                    [(p.memory.address, p.canon.address) for p in group],
+                    [(p.practice.address, p.canon.address) for p in group],
                 ),
                 weight=len(group),
             )
@@ -68,7 +68,7 @@ class ClusterTyping:
         with self.run.run(items, plan) as results:
             for group, value in zip(groups, results, strict=True):
                 if isinstance(value, Skipped):
-                    self.skipped.append(skipped_line(group[0].memory.address, value.reason))
+                    self.skipped.append(skipped_line(group[0].practice.address, value.reason))
                     out.extend([None] * len(group))
                 else:
                     out.extend(value)
@@ -94,7 +94,9 @@ def type_entry(
     """One practice entry's pairs typed on a worker, in order (the task)."""
     notes = worker_workspace(where, image).workspace.notes
     typed_by = _typer(typer)
-    return [typed_by(note_text(notes[memory]), note_text(notes[canon])) for memory, canon in pairs]
+    return [
+        typed_by(note_text(notes[practice]), note_text(notes[canon])) for practice, canon in pairs
+    ]
 
 
 def score_on_cluster(

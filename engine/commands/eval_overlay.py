@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine.commands.registry import Command, register
+from engine.commands.command_registry import Command, register
 from engine.core.errors import ConfigError, WorkspaceError
 from engine.review.relations import Relation
 
@@ -41,7 +41,7 @@ Pair = tuple[str, str]
 
 
 def gold_pairs(lines: Sequence[str | bytes]) -> dict[Pair, str]:
-    """(memory id, doc id) → gold relation, from the lines of a SciFact labels file."""
+    """(practice id, doc id) → gold relation, from the lines of a SciFact labels file."""
     gold: dict[Pair, str] = {}
     for number, line in enumerate(lines, start=1):
         if not line.strip():
@@ -50,19 +50,19 @@ def gold_pairs(lines: Sequence[str | bytes]) -> dict[Pair, str]:
         evidence = claim.get("evidence") or {}
         if not isinstance(evidence, dict):
             raise ConfigError(f"gold line {number}: evidence is not an object")
-        memory_id = f"claim-{claim['id']}"
+        practice_id = f"claim-{claim['id']}"
         for doc_id, sets in evidence.items():
             # SciFact lists rationale sets per document; a single object is read as one.
             sets = [sets] if isinstance(sets, dict) else sets if isinstance(sets, list) else []
             labels = [item.get("label") for item in sets if isinstance(item, dict)]
             relation = next((GOLD_RELATIONS[x] for x in labels if x in GOLD_RELATIONS), None)
             if relation is not None:
-                gold[(memory_id, str(doc_id))] = relation
+                gold[(practice_id, str(doc_id))] = relation
     return gold
 
 
 def annotated_pairs(lines: Sequence[str | bytes]) -> set[Pair]:
-    """Every (memory id, doc id) SciFact annotated: each claim against each abstract it cites."""
+    """Every (practice id, doc id) SciFact annotated: each claim against each abstract it cites."""
     pairs: set[Pair] = set()
     for number, line in enumerate(lines, start=1):
         if line.strip():
@@ -98,11 +98,11 @@ def score_overlay(
 
     gold = {pair: rel for pair, rel in gold.items() if pair[0] in scope}
     predicted = {
-        (edge.memory_id, edge.zk_id): edge.relation.value
+        (edge.practice_id, edge.canon_id): edge.relation.value
         for edge in overlay.edges
-        if edge.zk_source == BOX
-        and edge.memory_id in scope
-        and (within is None or (edge.memory_id, edge.zk_id) in within)
+        if edge.canon_source == BOX
+        and edge.practice_id in scope
+        and (within is None or (edge.practice_id, edge.canon_id) in within)
     }
     report: dict[str, Any] = {}
     for relation in SCORED:
@@ -139,11 +139,11 @@ def contradiction_bands(overlay: Overlay, gold: dict[Pair, str], scope: set[str]
     bands: dict[str, list[bool]] = {}
     cues: dict[str, list[bool]] = {}
     for edge in overlay.edges:
-        if edge.relation is not Relation.CONTRADICTS or edge.zk_source != BOX:
+        if edge.relation is not Relation.CONTRADICTS or edge.canon_source != BOX:
             continue
-        if edge.memory_id not in scope:
+        if edge.practice_id not in scope:
             continue
-        right = gold.get((edge.memory_id, edge.zk_id)) == Relation.CONTRADICTS.value
+        right = gold.get((edge.practice_id, edge.canon_id)) == Relation.CONTRADICTS.value
         low = max(b for b in BANDS if edge.confidence >= b)
         high = next((b for b in BANDS if b > low), 1.0)
         bands.setdefault(f"[{low:.1f}, {high:.1f}{']' if high == 1.0 else ')'}", []).append(right)

@@ -13,8 +13,8 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from engine.commands.command_registry import Command, register
 from engine.commands.progress import Progress
-from engine.commands.registry import Command, register
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
@@ -32,8 +32,8 @@ def _configure(parser: argparse.ArgumentParser) -> None:
 def _run(args: argparse.Namespace) -> int:
     from engine.api import open_workspace
     from engine.core.wire import dumps
-    from engine.evaluation.questions import as_questions, present_figures, removed_run
-    from engine.evaluation.scifact import load_gold, run_claims, score
+    from engine.evaluation.natural_questions import as_questions, present_figures, removed_run
+    from engine.evaluation.navigation_scores import load_gold, run_claims, score
     from engine.workspace.opened import words_alone
 
     claims = load_gold(args.claims)[: args.limit]

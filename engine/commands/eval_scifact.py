@@ -13,8 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from engine.commands.cluster_args import add_cluster_argument
+from engine.commands.command_registry import Command, register
 from engine.commands.progress import Progress
-from engine.commands.registry import Command, register
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
@@ -29,8 +29,8 @@ def _run(args: argparse.Namespace) -> int:
     """Exit 1 when a claim was skipped on the cluster as poison (named on stderr)."""
     from engine.api import open_workspace
     from engine.core.wire import dumps
-    from engine.evaluation.retrieval import retrieval_figures
-    from engine.evaluation.scifact import load_gold, run_claims, score
+    from engine.evaluation.navigation_scores import load_gold, run_claims, score
+    from engine.evaluation.retrieval_scores import retrieval_figures
     from engine.workspace.opened import words_alone
 
     claims = load_gold(args.claims)[: args.limit]

@@ -13,7 +13,7 @@ import random
 import sys
 from pathlib import Path
 
-from engine.commands.registry import Command, register
+from engine.commands.command_registry import Command, register
 from engine.core.errors import ConfigError, EngineError
 
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 
-from engine.commands.registry import COMMANDS, Command, register
+from engine.commands.command_registry import COMMANDS, Command, register
 
 
 def registered() -> dict[str, list[str]]:
     """Each registry's kind mapped to its sorted names."""
     from engine.core.verifiers import VERIFIERS
-    from engine.navigation.reasoners.registry import REASONERS
+    from engine.navigation.reasoners.reasoner_registry import REASONERS
     from engine.review.typers import TYPERS
 
     return {

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from engine.commands.cluster_args import add_cluster_argument, add_out_argument
-from engine.commands.registry import Command, register
+from engine.commands.command_registry import Command, register
 from engine.core.errors import ConfigError, PayloadError
 
 

@@ -8,8 +8,8 @@ import sys
 import time
 from pathlib import Path
 
+from engine.commands.command_registry import Command, register
 from engine.commands.progress import Progress
-from engine.commands.registry import Command, register
 
 
 def _configure_import(parser: argparse.ArgumentParser) -> None:

@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.core.settings import environment
+from engine.core.environment import environment
 
 
 @dataclass(frozen=True)

@@ -24,14 +24,14 @@ from engine.datasets.sections import Sectioned, sectioned
 from engine.workspace.atomic import write_atomic
 from engine.workspace.examples import EXAMPLES_FILE
 from engine.workspace.import_writer import ImportWriter
-from engine.workspace.layout import CANON_DIR, CONFIG_FILE, MEMORY_DIR
+from engine.workspace.layout import CANON_DIR, CONFIG_FILE, PRACTICE_DIR
 from engine.workspace.notes import is_address_safe
 
 BOX = "scifact"
 IMPORTER = "import scifact"
 ORIGIN = "scifact"
 # What makes a folder a workspace already, so importing into it needs no `force`.
-_WORKSPACE_MARKS = (CANON_DIR, MEMORY_DIR, CONFIG_FILE, ".synapse")
+_WORKSPACE_MARKS = (CANON_DIR, PRACTICE_DIR, CONFIG_FILE, ".synapse")
 
 _FALLBACK_LICENSE = """# SciFact data
 
@@ -162,7 +162,7 @@ def _write_all(
     for done, claim in enumerate(selected, start=len(documents) + 1):
         claim_id = _safe_id(claim.get("id"), "claim id")
         text = _text(claim.get("claim"), "claim")
-        writer.write(f"{MEMORY_DIR}/claim-{claim_id}.md", _hypothesis(claim_id, text))
+        writer.write(f"{PRACTICE_DIR}/claim-{claim_id}.md", _hypothesis(claim_id, text))
         if progress is not None and (done % 100 == 0 or done == total):
             progress(done, total)
     texts = {str(claim.get("id")): str(claim.get("claim")) for claim in selected}

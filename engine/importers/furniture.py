@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.importers.canvas import Glyph
-from engine.importers.layout import goes_on
+from engine.importers.page_layout import goes_on
 from engine.text.sentences import CAPTION_START, ends_terminated
 
 # A footnote mark is at most this share of the line's size, raised at least this share.

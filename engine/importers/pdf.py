@@ -2,7 +2,7 @@
 
 pypdf does the parsing (pure Python, BSD licence); `engine.importers.paint` judges each
 glyph as the page paints it, so only text a reader sees is kept (the lines of hidden text
-left out are counted per page), and `engine.importers.lines` reads each line in the order
+left out are counted per page), and `engine.importers.glyph_lines` reads each line in the order
 its glyphs stand. Pages come back in order with their labels (the printed page numbers,
 when the PDF declares them); the cleaning undoes what typesetting does to words (ligature
 glyphs, hyphens at line ends) and never touches digits or signs. A PDF that cannot give
@@ -22,8 +22,8 @@ from pypdf import PageObject, PdfReader
 from pypdf.errors import DependencyError, FileNotDecryptedError, PyPdfError
 from pypdf.generic import IndirectObject, StreamObject
 
-from engine.importers.layout import rejoin_hyphenation, undo_layout
-from engine.importers.lines import PageLines, read_page
+from engine.importers.glyph_lines import PageLines, read_page
+from engine.importers.page_layout import rejoin_hyphenation, undo_layout
 from engine.importers.paint import paint_page
 
 MAX_PDF_BYTES = 256 * 1024 * 1024
@@ -96,7 +96,7 @@ def clean_page_text(text: str) -> str:
     A hyphen at a line end joins the two halves only when the next line goes on in lower
     case ("treat-\\nment" → "treatment"); "COVID-\\n19" and "Anglo-\\nSaxon" keep theirs.
     Form feeds and control characters go, so a page never splits in two. A whole PDF is
-    cleaned with `engine.importers.layout`, which also reads the rest of the document.
+    cleaned with `engine.importers.page_layout`, which also reads the rest of the document.
     """
     return rejoin_hyphenation([_normalised(text)])[0].replace("\u00ad", "")
 

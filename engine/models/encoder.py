@@ -20,9 +20,9 @@ from typing import Protocol
 
 import numpy as np
 
+from engine.core.environment import ENV_ENCODER, environment
 from engine.core.errors import EncoderUnavailable
 from engine.core.registry import Registry
-from engine.core.settings import ENV_ENCODER, environment
 
 DEFAULT_ENCODER = "minilm"
 # Values of SYNAPSE_ENCODER that turn the encoder off.

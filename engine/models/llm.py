@@ -15,8 +15,8 @@ from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from engine.core import jsonsafe
+from engine.core.environment import ENV_LLM_BASE_URL, ENV_LLM_MODEL, environment
 from engine.core.errors import ConfigError
-from engine.core.settings import ENV_LLM_BASE_URL, ENV_LLM_MODEL, environment
 from engine.models.chat_http import (
     Cancelled,
     DeadlineExpired,

@@ -30,9 +30,9 @@ from typing import Any
 
 import numpy as np
 
+from engine.core.environment import ENV_MINILM_MODEL, environment
 from engine.core.errors import EncoderUnavailable
 from engine.core.heap import give_back
-from engine.core.settings import ENV_MINILM_MODEL, environment
 from engine.models.minilm_int8 import NotDerived, int8_tables
 
 NAME = "minilm"

@@ -12,7 +12,7 @@ from engine.navigation.budget import Budget as Budget
 from engine.navigation.retrieval import retrieve
 from engine.text.lines import shorten
 from engine.workspace.index import Index
-from engine.workspace.notes import MEMORY_SOURCE, Note, Store
+from engine.workspace.notes import PRACTICE_SOURCE, Note, Store
 from engine.workspace.passages import PASSAGE_BOX
 from engine.workspace.semantic import Semantic
 from engine.workspace.stores import Workspace
@@ -244,7 +244,7 @@ def build_adapters(
     sources += [(Store.CANON.value, fed.source) for fed in workspace.federated]
     if any(note.source == PASSAGE_BOX for note in workspace.notes.values()):
         sources.append((Store.CANON.value, PASSAGE_BOX))
-    sources.append((Store.PRACTICE.value, MEMORY_SOURCE))
+    sources.append((Store.PRACTICE.value, PRACTICE_SOURCE))
     adapters: list[Adapter] = [
         NoteAdapter(
             workspace,

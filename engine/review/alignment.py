@@ -14,7 +14,7 @@ from rapidfuzz import fuzz
 from engine.core.stance import NO_CUE, CueShape
 from engine.core.stance import Cue as StanceCue
 from engine.reading.rarity import IdfTable as Rarity
-from engine.review.passages import Cue, Passage
+from engine.review.sentence_reading import Cue, Passage
 from engine.text.lexicon import MODALS, NEGATED_MODALS, RESTRICTING_WORDS, relation_word
 
 _DENIED = 0.2  # share of a text's weighted content its negation must govern to deny it

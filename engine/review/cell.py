@@ -12,16 +12,16 @@ from typing import Any
 
 from engine.core.stance import ContradictionCue
 from engine.review.alignment import agreement_cue, contradiction_cue
+from engine.review.band_precision import measured
 from engine.review.matrix import is_high_value
-from engine.review.measured import measured
+from engine.review.offline_stance import model
 from engine.review.overlay import Overlay, OverlayEdge, note_text
-from engine.review.passages import passage
 from engine.review.relations import EdgeKey, Relation
-from engine.review.stance import model
+from engine.review.sentence_reading import passage
 from engine.review.synthesis import Material, cell_material, synthesize
 from engine.review.triage import read_log
 from engine.text.lines import one_line
-from engine.workspace.evidence import cite_label
+from engine.workspace.cited_notes import cite_label
 from engine.workspace.notes import Quote
 from engine.workspace.opened import OpenWorkspace
 from engine.workspace.stores import Workspace
@@ -29,7 +29,7 @@ from engine.workspace.stores import Workspace
 
 def edge_key(row: Mapping[str, Any]) -> EdgeKey:
     """The triage key of a matrix row."""
-    return EdgeKey(row["memory_id"], row["zk_source"], row["zk_id"])
+    return EdgeKey(row["practice_id"], row["canon_source"], row["canon_id"])
 
 
 def find_edge(overlay: Overlay | None, row: Mapping[str, Any]) -> OverlayEdge | None:
@@ -88,8 +88,8 @@ def cell_detail(opened: OpenWorkspace, edge: OverlayEdge, typer: str = "offline"
         practice_text=practice,
         canon_text=canon,
         cue_words=cue_words(practice, canon, contrary=edge.relation.candidate),
-        practice_name=material.memory_title or material.memory_id,
-        canon_name=cite_label(opened.workspace, edge.key.zk_address),
+        practice_name=material.practice_title or material.practice_id,
+        canon_name=cite_label(opened.workspace, edge.key.canon_address),
     )
     if not detail.high_value:
         return detail
@@ -118,11 +118,11 @@ def reading_brief(detail: CellDetail, material: Material, edge: OverlayEdge) -> 
 
     Every part is the material's own text; only the names replace the addresses.
     """
-    kind = f" ({material.memory_type})" if material.memory_type else ""
-    said = material.memory_body.strip() or detail.practice_text
+    kind = f" ({material.practice_type})" if material.practice_type else ""
+    said = material.practice_body.strip() or detail.practice_text
     # "Author Year" stands as it is; a title is set in quotation marks, as the practice's is.
     canon = detail.canon_name
-    canon = f"“{canon}”" if canon == one_line(material.zk_title) else canon
+    canon = f"“{canon}”" if canon == one_line(material.canon_title) else canon
     page = next((q.page for q in material.quotes if q.body == detail.canon_text), None)
     where = f", p. {page}" if page is not None else ""
     lines = [
@@ -144,9 +144,9 @@ def reading_brief(detail: CellDetail, material: Material, edge: OverlayEdge) -> 
 def compared_texts(opened: OpenWorkspace, edge: OverlayEdge, material: Material) -> tuple[str, str]:
     """The two sides a reviewer compares: the practice note's text, and the canon sentence the
     typer compared it with (its evidence, else the note's best quote, else its body)."""
-    memory = opened.workspace.note(edge.key.memory_address)
-    practice = note_text(memory) if memory is not None else material.memory_body
-    canon = edge.evidence or (material.quotes[0].body if material.quotes else material.zk_body)
+    practice_note = opened.workspace.note(edge.key.practice_address)
+    practice = note_text(practice_note) if practice_note is not None else material.practice_body
+    canon = edge.evidence or (material.quotes[0].body if material.quotes else material.canon_body)
     return practice, canon
 
 
@@ -184,9 +184,9 @@ def triage_history(
         {
             "at": e.at[:16].replace("T", " "),
             "decision": e.decision.value,
-            "practice": title(e.edge.memory_address),
+            "practice": title(e.edge.practice_address),
             "relation": "contradicts",
-            "canon": title(e.edge.zk_address),
+            "canon": title(e.edge.canon_address),
             "note": e.note,
             "by": e.by,
         }

@@ -12,11 +12,11 @@ from collections.abc import Iterable
 
 from engine.core.stance import NO_CUE, Cue, CueShape, Stance, StanceRelation
 from engine.review.alignment import agreement_cue, contradiction_cue
-from engine.review.measured import measured
-from engine.review.passages import passage
+from engine.review.band_precision import measured
+from engine.review.offline_stance import OfflineTyper, StanceModel
+from engine.review.offline_stance import model as shipped_model
 from engine.review.relations import Relation, Typing
-from engine.review.stance import OfflineTyper, StanceModel
-from engine.review.stance import model as shipped_model
+from engine.review.sentence_reading import passage
 from engine.text.lexicon import link_strength
 from engine.text.stems import mention_stem, mentions
 

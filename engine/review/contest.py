@@ -55,8 +55,8 @@ class Contradiction:
     def to_dict(self) -> dict[str, Any]:
         return {
             "edge": self.key.to_dict(),
-            "practice": self.key.memory_address,
-            "canon": self.key.zk_address,
+            "practice": self.key.practice_address,
+            "canon": self.key.canon_address,
             "state": self.state.value,
             "contests": self.contests,
             "confidence": self.confidence,
@@ -74,7 +74,7 @@ class ReviewScope:
     def edges(self) -> list[Edge]:
         """The `contradicts` edges the router honours: those that contest, practice → canon."""
         return [
-            Edge(c.key.memory_address, c.key.zk_address, Relation.CONTRADICTS.value)
+            Edge(c.key.practice_address, c.key.canon_address, Relation.CONTRADICTS.value)
             for c in self.contradictions
             if c.contests
         ]
@@ -88,8 +88,8 @@ class ReviewScope:
         return tuple(
             c
             for c in self.contradictions
-            if c.key.memory_address in refs
-            or (c.key.zk_address in refs and c.state is not ReviewState.PRACTICE_WRONG)
+            if c.key.practice_address in refs
+            or (c.key.canon_address in refs and c.state is not ReviewState.PRACTICE_WRONG)
         )
 
 
@@ -198,7 +198,7 @@ class Disclosure:
                 + ("it" if n == 1 else "them")
             )
         if self.practice_wrong:
-            n = len({d.contradiction.key.memory_address for d in self.practice_wrong})
+            n = len({d.contradiction.key.practice_address for d in self.practice_wrong})
             parts.append(f"{n} cited practice note{'s' * (n != 1)} marked wrong by a reviewer")
         return "; ".join(parts)
 
@@ -216,13 +216,13 @@ def disclose(review: ReviewScope, cited: Iterable[str], workspace: Workspace) ->
     items = []
     for found in review.touching(set(refs)):
         key = found.key
-        touched = key.zk_address if key.zk_address in refs else key.memory_address
+        touched = key.canon_address if key.canon_address in refs else key.practice_address
         items.append(
             Disclosed(
                 found,
                 touched,
-                _title(workspace, key.memory_address, key.memory_id),
-                _title(workspace, key.zk_address, key.zk_id),
+                _title(workspace, key.practice_address, key.practice_id),
+                _title(workspace, key.canon_address, key.canon_id),
             )
         )
     return Disclosure(review.scope, tuple(items))

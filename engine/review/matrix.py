@@ -22,8 +22,8 @@ from typing import Any
 
 import pandas as pd
 
+from engine.review.band_precision import measured
 from engine.review.contest import ContestScope, contest_scope, scope_of
-from engine.review.measured import measured
 from engine.review.overlay import Overlay
 from engine.review.relations import EdgeKey, Relation
 from engine.review.triage import TriageDecision, practice_flags, read_log
@@ -37,14 +37,14 @@ HIGH_CONFIDENCE = 0.8
 
 COLUMNS = (
     "edge_id",
-    "memory_id",
-    "memory_title",
-    "memory_label",
-    "zk_address",
-    "zk_source",
-    "zk_id",
-    "zk_title",
-    "zk_label",
+    "practice_id",
+    "practice_title",
+    "practice_label",
+    "canon_address",
+    "canon_source",
+    "canon_id",
+    "canon_title",
+    "canon_label",
     "relation",
     "confidence",
     "cue",
@@ -98,6 +98,20 @@ def review_matrix(
     return frame, scope
 
 
+# The downloaded CSV keeps the column names it had before the stores were named practice
+# and canon, so a spreadsheet or script reading it keeps working.
+CSV_NAMES = {
+    "practice_id": "memory_id",
+    "practice_title": "memory_title",
+    "practice_label": "memory_label",
+    "canon_address": "zk_address",
+    "canon_source": "zk_source",
+    "canon_id": "zk_id",
+    "canon_title": "zk_title",
+    "canon_label": "zk_label",
+}
+
+
 def matrix_frame(
     overlay: Overlay | None,
     workspace: Workspace,
@@ -115,17 +129,17 @@ def matrix_frame(
     """
     decisions = triage or {}
     review = scope_of(overlay, decisions, scope)
-    contested = {c.key.zk_address for c in review.contradictions if c.contests}
+    contested = {c.key.canon_address for c in review.contradictions if c.contests}
     wrong = practice_flags(decisions)
     edges = overlay.edges if overlay is not None else ()
     typer = overlay.typer if overlay is not None else ""
-    memory_titles, canon_titles = {}, {}
+    practice_titles, canon_titles = {}, {}
     for edge in edges:
-        memory = workspace.note(edge.key.memory_address)
-        canon = workspace.note(edge.key.zk_address)
-        memory_titles[edge.memory_id] = memory.title if memory else edge.memory_id
-        canon_titles[edge.key.zk_address] = canon.title if canon else edge.zk_id
-    memory_labels = distinct_labels(memory_titles)
+        practice = workspace.note(edge.key.practice_address)
+        canon = workspace.note(edge.key.canon_address)
+        practice_titles[edge.practice_id] = practice.title if practice else edge.practice_id
+        canon_titles[edge.key.canon_address] = canon.title if canon else edge.canon_id
+    practice_labels = distinct_labels(practice_titles)
     canon_labels = distinct_labels(canon_titles)
     rows = []
     for edge in edges:
@@ -134,14 +148,14 @@ def matrix_frame(
         rows.append(
             {
                 "edge_id": edge_id(key),
-                "memory_id": edge.memory_id,
-                "memory_title": memory_titles[edge.memory_id],
-                "memory_label": memory_labels[edge.memory_id],
-                "zk_address": key.zk_address,
-                "zk_source": edge.zk_source,
-                "zk_id": edge.zk_id,
-                "zk_title": canon_titles[key.zk_address],
-                "zk_label": canon_labels[key.zk_address],
+                "practice_id": edge.practice_id,
+                "practice_title": practice_titles[edge.practice_id],
+                "practice_label": practice_labels[edge.practice_id],
+                "canon_address": key.canon_address,
+                "canon_source": edge.canon_source,
+                "canon_id": edge.canon_id,
+                "canon_title": canon_titles[key.canon_address],
+                "canon_label": canon_labels[key.canon_address],
                 "relation": edge.relation.value,
                 "confidence": edge.confidence,
                 "cue": edge.cue if edge.relation.candidate else "",
@@ -149,9 +163,9 @@ def matrix_frame(
                 "claim_strength": edge.claim_strength,
                 "priority": edge.priority,
                 "high_value": is_high_value(edge.relation, edge.claim_strength, edge.confidence),
-                "contested": key.zk_address in contested,
+                "contested": key.canon_address in contested,
                 "triage": decision.value if decision else "",
-                "practice_wrong": key.memory_address in wrong,
+                "practice_wrong": key.practice_address in wrong,
                 "disagreement": key in disagreeing,
             }
         )
@@ -188,7 +202,7 @@ def filter_frame(
     needle = text.strip().casefold()
     if needle:
         haystack = (
-            frame["memory_title"] + "\n" + frame["zk_title"] + "\n" + frame["edge_id"]
+            frame["practice_title"] + "\n" + frame["canon_title"] + "\n" + frame["edge_id"]
         ).str.casefold()
         keep &= haystack.str.contains(needle, regex=False)
     return frame[keep].reset_index(drop=True)
@@ -215,9 +229,9 @@ def sort_queue(frame: pd.DataFrame, order: QueueOrder | str = QueueOrder.PENDING
     elif order is QueueOrder.CONFIDENCE:
         out = frame.sort_values("confidence", ascending=False, kind="stable")
     elif order is QueueOrder.PRACTICE:
-        out = frame.sort_values("memory_label", key=lambda c: c.str.casefold(), kind="stable")
+        out = frame.sort_values("practice_label", key=lambda c: c.str.casefold(), kind="stable")
     elif order is QueueOrder.CANON:
-        out = frame.sort_values("zk_label", key=lambda c: c.str.casefold(), kind="stable")
+        out = frame.sort_values("canon_label", key=lambda c: c.str.casefold(), kind="stable")
     else:
         # Undecided contradictions first (what needs a reviewer), then undecided possible
         # tensions, then the rest by priority.
@@ -267,7 +281,7 @@ def relations_in(frame: pd.DataFrame) -> list[str]:
 
 
 def to_csv(frame: pd.DataFrame) -> str:
-    """The table as CSV text (header row, no index), for download.
+    """The table as CSV text (header row under the names in `CSV_NAMES`, no index), for download.
 
     A text cell a spreadsheet would read as a formula (starting with `=`, `+`, `-`, `@`, a
     tab or a carriage return, say a note title `=HYPERLINK(…)`) gets a leading `'`, as
@@ -277,7 +291,7 @@ def to_csv(frame: pd.DataFrame) -> str:
     # return is left unquoted, which splits the row in every reader.
     buffer = io.StringIO()
     writer = csv.writer(buffer)
-    writer.writerow(list(frame.columns))
+    writer.writerow([CSV_NAMES.get(name, name) for name in frame.columns])
     for row in frame.itertuples(index=False, name=None):
         writer.writerow(["" if _missing(value) else neutralise_formula(value) for value in row])
     return buffer.getvalue()
@@ -296,9 +310,9 @@ def neutralise_formula(value: object) -> object:
 
 @dataclass(frozen=True)
 class DebateEntry:
-    """Where practice stands on one canon note: memory ids supporting and contradicting it."""
+    """Where practice stands on one canon note: practice ids supporting and contradicting it."""
 
-    zk_address: str
+    canon_address: str
     supporting: tuple[str, ...]
     contradicting: tuple[str, ...]
     dismissed: tuple[str, ...]
@@ -306,7 +320,7 @@ class DebateEntry:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "zk_address": self.zk_address,
+            "zk_address": self.canon_address,  # the key the JSON has always had
             "supporting": list(self.supporting),
             "contradicting": list(self.contradicting),
             "dismissed": list(self.dismissed),
@@ -334,18 +348,18 @@ def debate_map(
     for edge in overlay.edges if overlay is not None else ():
         key = edge.key
         if edge.relation is Relation.SUPPORTS:
-            support.setdefault(key.zk_address, set()).add(edge.memory_id)
+            support.setdefault(key.canon_address, set()).add(edge.practice_id)
         elif (
             edge.relation is Relation.CONTRADICTS and decisions.get(key) == TriageDecision.DISMISSED
         ):
-            dismissed.setdefault(key.zk_address, set()).add(edge.memory_id)
+            dismissed.setdefault(key.canon_address, set()).add(edge.practice_id)
     for found in scope_of(overlay, decisions, scope).contradictions:
         if found.contests:
-            against.setdefault(found.key.zk_address, set()).add(found.key.memory_id)
+            against.setdefault(found.key.canon_address, set()).add(found.key.practice_id)
     addresses = sorted(support.keys() | against.keys() | dismissed.keys())
     return [
         DebateEntry(
-            zk_address=address,
+            canon_address=address,
             supporting=tuple(sorted(support.get(address, ()))),
             contradicting=tuple(sorted(against.get(address, ()))),
             dismissed=tuple(sorted(dismissed.get(address, ()))),

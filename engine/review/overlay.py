@@ -31,7 +31,7 @@ from engine.core import jsonsafe
 from engine.core.errors import EngineError, WorkspaceError
 from engine.core.registry import Registry
 from engine.review.overlay_config import OverlayConfig as OverlayConfig
-from engine.review.relations import EdgeKey, Relation, Typing
+from engine.review.relations import WIRE_KEYS, EdgeKey, Relation, Typing
 from engine.review.strength import ClaimStrength, priority_weight
 from engine.review.typers import TyperFactory, TyperSpec, gate_for, make_typer
 from engine.workspace.atomic import read_app_file, synapse_path, write_atomic
@@ -57,7 +57,7 @@ DEFAULTS = OverlayConfig()
 class Candidate:
     """A practice entry and a canon note worth typing; `similarity` is the scaled BM25 score."""
 
-    memory: Note
+    practice: Note
     canon: Note
     similarity: float
 
@@ -66,9 +66,9 @@ class Candidate:
 class OverlayEdge:
     """One kept, typed pair; `evidence` is the canon sentence the typer aligned with."""
 
-    memory_id: str
-    zk_source: str
-    zk_id: str
+    practice_id: str
+    canon_source: str
+    canon_id: str
     relation: Relation
     confidence: float
     claim_strength: float | None
@@ -79,10 +79,11 @@ class OverlayEdge:
 
     @property
     def key(self) -> EdgeKey:
-        return EdgeKey(self.memory_id, self.zk_source, self.zk_id)
+        return EdgeKey(self.practice_id, self.canon_source, self.canon_id)
 
     def to_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "relation": self.relation.value}
+        fields = {name: value for name, value in asdict(self).items() if name not in WIRE_KEYS}
+        return {**self.key.to_dict(), **fields, "relation": self.relation.value}
 
     @classmethod
     def from_dict(cls, data: object) -> OverlayEdge:
@@ -99,9 +100,9 @@ class OverlayEdge:
         if relation is None:
             raise ValueError(f"{data.get('relation')!r} is not a valid Relation")
         return cls(
-            key.memory_id,
-            key.zk_source,
-            key.zk_id,
+            key.practice_id,
+            key.canon_source,
+            key.canon_id,
             relation=relation,
             confidence=float(data["confidence"]),
             claim_strength=None if strength is None else float(strength),
@@ -260,7 +261,7 @@ def build_overlay(
         kept = typed.confidence >= config.min_confidence or typed.relation is Relation.TENSION
         if typed.relation is not Relation.UNRELATED and kept:
             edges.append(_edge(pair, typed, strength(pair.canon.address)))
-    edges.sort(key=lambda e: (-e.priority, e.memory_id, e.zk_source, e.zk_id))
+    edges.sort(key=lambda e: (-e.priority, e.practice_id, e.canon_source, e.canon_id))
     by_relation = {r.value: 0 for r in Relation if r is not Relation.UNRELATED}
     for edge in edges:
         by_relation[edge.relation.value] += 1
@@ -294,7 +295,7 @@ def type_pairs(
     if progress is not None:
         progress(0, len(pairs))
     for done, pair in enumerate(pairs, start=1):
-        out.append(typed_by(note_text(pair.memory), note_text(pair.canon)))
+        out.append(typed_by(note_text(pair.practice), note_text(pair.canon)))
         if progress is not None:
             progress(done, len(pairs))
     return out
@@ -313,9 +314,9 @@ def save_overlay(root: str | os.PathLike[str], overlay: Overlay) -> None:
 
 def _edge(pair: Candidate, typing: Typing, strength: float | None) -> OverlayEdge:
     return OverlayEdge(
-        memory_id=pair.memory.id,
-        zk_source=pair.canon.source,
-        zk_id=pair.canon.id,
+        practice_id=pair.practice.id,
+        canon_source=pair.canon.source,
+        canon_id=pair.canon.id,
         relation=typing.relation,
         confidence=round(float(typing.confidence), 4),
         claim_strength=strength,

@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.core.jsonsafe import filled_strings
 from engine.core.stance import ContradictionCue
-from engine.workspace.notes import MEMORY_SOURCE, Store, note_address
+from engine.workspace.notes import PRACTICE_SOURCE, Store, note_address
 
 __all__ = ["EdgeKey", "Relation", "Typing"]
 
@@ -52,26 +52,31 @@ class Typing:
         return cls(Relation.UNRELATED, 0.0, f"model typer failed: {reason}")
 
 
+# The files saved before the stores were named practice and canon keep their keys: an
+# edge's ids are written and read under these names, whatever the fields are called.
+WIRE_KEYS = {"practice_id": "memory_id", "canon_source": "zk_source", "canon_id": "zk_id"}
+
+
 @dataclass(frozen=True, order=True)
 class EdgeKey:
     """Which (practice entry, canon note) pair an edge, a brief or a triage decision is about."""
 
-    memory_id: str
-    zk_source: str
-    zk_id: str
+    practice_id: str
+    canon_source: str
+    canon_id: str
 
     @property
-    def memory_address(self) -> str:
-        return note_address(Store.PRACTICE, MEMORY_SOURCE, self.memory_id)
+    def practice_address(self) -> str:
+        return note_address(Store.PRACTICE, PRACTICE_SOURCE, self.practice_id)
 
     @property
-    def zk_address(self) -> str:
-        return note_address(Store.CANON, self.zk_source, self.zk_id)
+    def canon_address(self) -> str:
+        return note_address(Store.CANON, self.canon_source, self.canon_id)
 
     @property
     def token(self) -> str:
         """The key as one string, for a selection or a link (`EdgeKey.from_token` reads it)."""
-        return f"{self.memory_id}|{self.zk_source}|{self.zk_id}"
+        return f"{self.practice_id}|{self.canon_source}|{self.canon_id}"
 
     @classmethod
     def from_token(cls, text: object) -> EdgeKey | None:
@@ -80,14 +85,15 @@ class EdgeKey:
         return cls(*parts) if len(parts) == 3 and all(parts) else None
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The key under its wire names (`WIRE_KEYS`), as the overlay and triage files hold it."""
+        return {WIRE_KEYS[name]: value for name, value in asdict(self).items()}
 
     @classmethod
     def from_dict(cls, data: object) -> EdgeKey:
         """Raises ValueError unless `data` holds the three ids as non-empty strings."""
         if not isinstance(data, dict):
             raise ValueError("edge is not an object")
-        values = [data.get(name) for name in ("memory_id", "zk_source", "zk_id")]
+        values = [data.get(wire) for wire in WIRE_KEYS.values()]
         if not filled_strings(values):
             raise ValueError("edge needs memory_id, zk_source and zk_id as strings")
         return cls(*values)

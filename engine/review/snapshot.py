@@ -69,14 +69,14 @@ class ReviewSnapshot:
         if self.overlay is None:
             return ()
         return tuple(
-            Edge(e.key.memory_address, e.key.zk_address, e.relation.value)
+            Edge(e.key.practice_address, e.key.canon_address, e.relation.value)
             for e in self.overlay.edges
         )
 
     def confirmed_pairs(self) -> frozenset[tuple[str, str]]:
         """(practice, canon) addresses of contradictions a reviewer confirmed."""
         return frozenset(
-            (key.memory_address, key.zk_address)
+            (key.practice_address, key.canon_address)
             for key, decision in self.decisions.items()
             if decision.contests_canon
         )
@@ -84,7 +84,7 @@ class ReviewSnapshot:
     def confirmed_edges(self) -> list[Edge]:
         """A `contradicts` edge, practice → canon, for every confirmed triage decision."""
         return [
-            Edge(key.memory_address, key.zk_address, Relation.CONTRADICTS.value)
+            Edge(key.practice_address, key.canon_address, Relation.CONTRADICTS.value)
             for key, decision in self.decisions.items()
             if decision.contests_canon
         ]

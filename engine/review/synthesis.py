@@ -1,7 +1,7 @@
 """Briefs for high-value matrix cells, and the check that a brief traces to its material.
 
 A brief says what the practice entry did, what the canon note asserts and how they relate,
-citing the memory id and quoting the note's stored quotes verbatim. `verify_brief` is a
+citing the practice id and quoting the note's stored quotes verbatim. `verify_brief` is a
 traceability check, not an entailment check: it catches invented specifics (a number, a
 quotation, an uncited entry, vocabulary from nowhere) and cannot catch a brief that
 inverts the meaning with the material's own words, restates a figure in other units
@@ -9,13 +9,13 @@ inverts the meaning with the material's own words, restates a figure in other un
 ("tenfold", "a quarter", "a third"). A brief that fails is kept and flagged, never dropped.
 
 The four checks, in order (the first failure is reported):
-  a. the memory id appears verbatim;
+  a. the practice id appears verbatim;
   b. every figure (see `engine.review.figures`) traces to the material the figures may come
      from (`Material.figure_texts`: the practice entry's title and text, the canon note's
      title and text, the quote bodies and their references), a spelled figure by its value
      or by the same words.
      The typer's rationale and evidence and the scores are not that material: a figure
-     found only there is untraced. The node addresses, the memory id and the brief's own
+     found only there is untraced. The node addresses, the practice id and the brief's own
      score label (`(confidence 0.81)`) are removed first, so an id such as `deci-a7688a22`
      never lends "7688" or "22" to the brief;
   c. every span in “…”, "…", «…», ‘…’ or '…' is, case and spacing aside, inside one of the
@@ -67,14 +67,14 @@ _QUOTED = (
 class Material:
     """What a brief may draw on: the practice entry, the canon note, its quotes, the edge."""
 
-    memory_id: str
-    memory_address: str
-    memory_title: str
-    memory_type: str
-    memory_body: str
-    zk_address: str
-    zk_title: str
-    zk_body: str
+    practice_id: str
+    practice_address: str
+    practice_title: str
+    practice_type: str
+    practice_body: str
+    canon_address: str
+    canon_title: str
+    canon_body: str
     quotes: tuple[Quote, ...]
     relation: str
     confidence: float
@@ -87,11 +87,11 @@ class Material:
     def texts(self) -> tuple[str, ...]:
         """Every text of the material, quotes included."""
         return (
-            self.memory_title,
-            self.memory_type,
-            self.memory_body,
-            self.zk_title,
-            self.zk_body,
+            self.practice_title,
+            self.practice_type,
+            self.practice_body,
+            self.canon_title,
+            self.canon_body,
             self.relation,
             f"{self.confidence:.2f}",
             self.rationale,
@@ -104,18 +104,18 @@ class Material:
     def figure_texts(self) -> tuple[str, ...]:
         """The texts a brief's figures may come from: both notes, the quotes, their references."""
         return (
-            self.memory_title,
-            self.memory_body,
-            self.zk_title,
-            self.zk_body,
+            self.practice_title,
+            self.practice_body,
+            self.canon_title,
+            self.canon_body,
             *(quote.body for quote in self.quotes),
             self.citation,
             *self.quote_citations,
         )
 
     def identifiers(self) -> tuple[str, ...]:
-        """Addresses and the memory id, longest first, to strip before reading figures."""
-        return (self.memory_address, self.zk_address, self.memory_id)
+        """Addresses and the practice id, longest first, to strip before reading figures."""
+        return (self.practice_address, self.canon_address, self.practice_id)
 
 
 class BriefFailure(StrEnum):
@@ -180,10 +180,10 @@ def cell_material(opened: OpenWorkspace, edge: OverlayEdge) -> Material | None:
     """
     workspace = opened.workspace
     key = edge.key
-    memory, canon = workspace.note(key.memory_address), workspace.note(key.zk_address)
-    if memory is None or canon is None:
+    practice, canon = workspace.note(key.practice_address), workspace.note(key.canon_address)
+    if practice is None or canon is None:
         return None
-    practice_words = set(ranking_tokens(note_text(memory)))
+    practice_words = set(ranking_tokens(note_text(practice)))
     evidence = one_line(edge.evidence).lower()
 
     def rank(quote: Quote) -> tuple[int, int]:
@@ -193,14 +193,14 @@ def cell_material(opened: OpenWorkspace, edge: OverlayEdge) -> Material | None:
 
     quotes = tuple(sorted(canon.quotes, key=rank)[:MAX_QUOTES])
     return Material(
-        memory_id=memory.id,
-        memory_address=memory.address,
-        memory_title=memory.title,
-        memory_type=memory.type.value if memory.type else "",
-        memory_body=memory.body,
-        zk_address=canon.address,
-        zk_title=canon.title,
-        zk_body=canon.body,
+        practice_id=practice.id,
+        practice_address=practice.address,
+        practice_title=practice.title,
+        practice_type=practice.type.value if practice.type else "",
+        practice_body=practice.body,
+        canon_address=canon.address,
+        canon_title=canon.title,
+        canon_body=canon.body,
         quotes=quotes,
         relation=edge.relation.value,
         confidence=edge.confidence,
@@ -216,10 +216,10 @@ def offline_brief(material: Material) -> str:
     # Only the quote bodies are written between quotation marks: titles, bodies and the
     # typer's rationale are set off by brackets, and the rationale loses its own marks (it
     # may clip a sentence inside them), so none of them reads as a verbatim quotation.
-    kind = f", {material.memory_type}" if material.memory_type else ""
+    kind = f", {material.practice_type}" if material.practice_type else ""
     lines = [
-        f"Practice {material.memory_address} [{_unquoted(material.memory_title)}{kind}]: "
-        f"{_unquoted(_clip(material.memory_body or material.memory_title))}"
+        f"Practice {material.practice_address} [{_unquoted(material.practice_title)}{kind}]: "
+        f"{_unquoted(_clip(material.practice_body or material.practice_title))}"
     ]
     if material.quotes:
         cited = material.quote_citations or ("",) * len(material.quotes)
@@ -228,10 +228,10 @@ def offline_brief(material: Material) -> str:
             for quote, where in zip(material.quotes, cited, strict=False)
         )
     else:
-        quoted = _unquoted(_clip(material.zk_body or material.zk_title))
-    title = _unquoted(material.zk_title)
+        quoted = _unquoted(_clip(material.canon_body or material.canon_title))
+    title = _unquoted(material.canon_title)
     source = f", {material.citation}" if material.citation else ""
-    lines.append(f"Literature {material.zk_address} [{title}{source}]: {quoted}")
+    lines.append(f"Literature {material.canon_address} [{title}{source}]: {quoted}")
     rationale = _unquoted(material.rationale.strip())
     if untraced_figures(rationale, "\n".join(material.figure_texts())):
         # The typer's own scores ("shares 88% of the words") are not the material's figures.
@@ -265,12 +265,12 @@ class ModelSynthesizer:
 
     def __call__(self, material: Material) -> str:
         payload = {
-            "practice_id": material.memory_id,
-            "practice_title": material.memory_title,
-            "practice_text": material.memory_body,
-            "literature_id": material.zk_address,
-            "literature_title": material.zk_title,
-            "literature_text": material.zk_body,
+            "practice_id": material.practice_id,
+            "practice_title": material.practice_title,
+            "practice_text": material.practice_body,
+            "literature_id": material.canon_address,
+            "literature_title": material.canon_title,
+            "literature_text": material.canon_body,
             "QUOTES": [{"id": quote.id, "text": quote.body} for quote in material.quotes],
             "relation": material.relation,
             "confidence": round(material.confidence, 2),
@@ -298,9 +298,9 @@ def verify_brief(brief: str, material: Material) -> BriefCheck:
             f"holds invisible bidirectional controls ({control_names(controls)}) that change"
             " the order it is displayed in",
         )
-    if material.memory_id not in brief:
+    if material.practice_id not in brief:
         return BriefCheck.failed(
-            BriefFailure.MISSING_ID, f"the memory id {material.memory_id} is not cited"
+            BriefFailure.MISSING_ID, f"the practice id {material.practice_id} is not cited"
         )
     source = "\n".join(material.figure_texts())
     label = f"(confidence {material.confidence:.2f})"

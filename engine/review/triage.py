@@ -36,9 +36,9 @@ from enum import StrEnum
 from typing import Any
 
 from engine.core import jsonsafe
+from engine.core.environment import environment
 from engine.core.errors import ConfigError, EngineError, WorkspaceError
 from engine.core.model import Edge
-from engine.core.settings import environment
 from engine.review.relations import EdgeKey, Relation
 from engine.workspace.atomic import AppFile, append_durable, file_lock, read_app_file, synapse_path
 from engine.workspace.layout import TRIAGE_LOCK, TRIAGE_LOG
@@ -253,7 +253,7 @@ def state(root: str | os.PathLike[str]) -> dict[EdgeKey, TriageDecision]:
 def confirmed_edges(root: str | os.PathLike[str]) -> list[Edge]:
     """A `contradicts` edge, practice → canon, for every confirmed triage decision."""
     return [
-        Edge(key.memory_address, key.zk_address, Relation.CONTRADICTS.value)
+        Edge(key.practice_address, key.canon_address, Relation.CONTRADICTS.value)
         for key, decision in state(root).items()
         if decision.contests_canon
     ]
@@ -261,7 +261,7 @@ def confirmed_edges(root: str | os.PathLike[str]) -> list[Edge]:
 
 def practice_flags(decisions: dict[EdgeKey, TriageDecision]) -> frozenset[str]:
     """The addresses of practice notes a reviewer marked wrong, on any pair."""
-    return frozenset(key.memory_address for key, d in decisions.items() if d.flags_practice)
+    return frozenset(key.practice_address for key, d in decisions.items() if d.flags_practice)
 
 
 def reviewer() -> str:

@@ -25,14 +25,14 @@ from engine.core.jsonsafe import member
 from engine.core.registry import PLUGIN_GROUPS, Registry
 from engine.core.stance import ContradictionCue
 from engine.models.llm import ChatModel, LLMConfig, OpenAIChat
-from engine.review.relations import Relation, Typing
-from engine.review.stance import (
+from engine.review.offline_stance import (
     OfflineTyper,
     best_sentence,
     model,
     offline_stance,
     related,
 )
+from engine.review.relations import Relation, Typing
 
 __all__ = [
     "TYPERS",

@@ -31,7 +31,7 @@ from engine.core.errors import WorkspaceError
 from engine.workspace.layout import SYNAPSE_DIR
 
 STALE_TEMP_SECONDS = 3600
-TEMP_STEM_BYTES = 96
+TEMP_NAME_BYTES = 96
 # From this many files on, one sync of the whole disk beats an fsync per file.
 SYNC_ALL_FROM = 64
 # The app's own files are small; the overlay of the 5k-note demo is under 1 MB.
@@ -339,12 +339,12 @@ def _write_all(fd: int, payload: bytes) -> None:
 
 def _temp_name(name: str) -> str:
     """A fresh temporary name beside `name`, short enough whatever the length of `name`."""
-    return f".{_temp_stem(name)}.{secrets.token_hex(8)}.tmp"
+    return f".{_clipped_name(name)}.{secrets.token_hex(8)}.tmp"
 
 
-def _temp_stem(name: str) -> str:
-    # A file name may take 255 bytes; its temporary sibling adds 22, so the stem is cut.
-    return name.encode("utf-8")[:TEMP_STEM_BYTES].decode("utf-8", errors="ignore")
+def _clipped_name(name: str) -> str:
+    # A file name may take 255 bytes; its temporary sibling adds 22, so the name is cut.
+    return name.encode("utf-8")[:TEMP_NAME_BYTES].decode("utf-8", errors="ignore")
 
 
 def _sweep_leftovers(folder: int, name: str) -> None:
@@ -353,7 +353,7 @@ def _sweep_leftovers(folder: int, name: str) -> None:
     Only files older than an hour go, so a concurrent writer's temporary file is never taken.
     """
     cutoff = time.time() - STALE_TEMP_SECONDS
-    prefix = f".{_temp_stem(name)}."
+    prefix = f".{_clipped_name(name)}."
     for leftover in os.listdir(folder):
         if not (leftover.startswith(prefix) and leftover.endswith(".tmp")):
             continue

@@ -7,7 +7,7 @@ importers and the index never spell a path of their own.
 from __future__ import annotations
 
 CANON_DIR = ".zettelkasten"  # canon boxes, one subfolder each
-MEMORY_DIR = ".memory"  # practice entries
+PRACTICE_DIR = ".memory"  # practice entries
 SOURCES_DIR = "sources"  # full texts, highlights and PDF sidecars
 CONFIG_FILE = "workspace.toml"  # the workspace's settings
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-MEMORY_SOURCE = "_memory"
+PRACTICE_SOURCE = "_memory"
 FEDERATED_PREFIX = "~fed~"
 
 # Characters no id, box or citekey may contain: they would break the `store:source:id`

@@ -21,10 +21,10 @@ from engine.core.errors import EngineError, WorkspaceError
 from engine.core.jsonsafe import filled_strings
 from engine.core.paths import resolve_inside
 from engine.workspace.front_matter import ParsedNote, parse_note
-from engine.workspace.layout import CANON_DIR, CONFIG_FILE, MEMORY_DIR, SOURCES_DIR
+from engine.workspace.layout import CANON_DIR, CONFIG_FILE, PRACTICE_DIR, SOURCES_DIR
 from engine.workspace.notes import (
     FEDERATED_PREFIX,
-    MEMORY_SOURCE,
+    PRACTICE_SOURCE,
     FileStamp,
     Note,
     Store,
@@ -163,11 +163,11 @@ def load_workspace(path: str | os.PathLike[str], *, previous: Workspace | None =
     if not root.is_dir():
         raise WorkspaceError(f"workspace {str(path)!r} is not a directory")
     root = root.resolve()
-    stores = any((root / name).is_dir() for name in (CANON_DIR, MEMORY_DIR, SOURCES_DIR))
+    stores = any((root / name).is_dir() for name in (CANON_DIR, PRACTICE_DIR, SOURCES_DIR))
     if not stores and not read_settings(root).is_vault:
         raise WorkspaceError(
             f"{str(path)!r} is not a workspace: a workspace folder holds {CANON_DIR}/ "
-            f"(canon notes, one subfolder per box), {MEMORY_DIR}/ (practice entries) or "
+            f"(canon notes, one subfolder per box), {PRACTICE_DIR}/ (practice entries) or "
             f"{SOURCES_DIR}/ (full texts, added with `sources add`), or a {CONFIG_FILE} with "
             "a [vault] section mapping folders to stores"
         )
@@ -175,7 +175,7 @@ def load_workspace(path: str | os.PathLike[str], *, previous: Workspace | None =
     reusable = dict(previous.parse_cache) if previous is not None and previous.root == root else {}
     loader = _Loader(root, reusable)
     boxes = loader.load_local_boxes()
-    loader.load_folder(MEMORY_DIR, store=Store.PRACTICE, source=MEMORY_SOURCE, required=False)
+    loader.load_folder(PRACTICE_DIR, store=Store.PRACTICE, source=PRACTICE_SOURCE, required=False)
     boxes += loader.load_vault(boxes)
     federated = loader.load_federated()
     cache = previous.passages if previous is not None and previous.root == root else None

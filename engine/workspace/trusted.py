@@ -16,9 +16,9 @@ import threading
 from collections.abc import Iterable
 from pathlib import Path
 
+from engine.core.environment import environment
 from engine.core.errors import WorkspaceError
 from engine.core.paths import state_dir
-from engine.core.settings import environment
 from engine.workspace.atomic import write_atomic
 from engine.workspace.user_files import Refused, read_regular
 

@@ -30,7 +30,7 @@ from engine.workspace.front_matter import parse_note
 from engine.workspace.notes import (
     FEDERATED_PREFIX,
     KINDS_BY_STORE,
-    MEMORY_SOURCE,
+    PRACTICE_SOURCE,
     FileStamp,
     Link,
     Note,
@@ -102,7 +102,7 @@ def vault_folders(config: Mapping[str, Any]) -> tuple[tuple[VaultFolder, ...], t
             continue
         for name in names:
             path = name.strip().rstrip("/")
-            source = MEMORY_SOURCE if store is Store.PRACTICE else box_name(path)
+            source = PRACTICE_SOURCE if store is Store.PRACTICE else box_name(path)
             if any(f.path == path for f in folders):
                 problems.append(f"vault folder {path!r} is mapped twice")
             elif store is Store.CANON and not is_address_safe(source):
@@ -121,8 +121,10 @@ def box_name(folder: str) -> str:
 
 def path_id(relative: str) -> str:
     """The id of a note without one: its path in the mapped folder, address-safe."""
-    stem = relative[:-3] if relative.lower().endswith(".md") else relative
-    parts = [re.sub(r"[\s:\\\x00-\x1f\x7f]+", "-", part).strip("-") for part in stem.split("/")]
+    file_stem = relative[:-3] if relative.lower().endswith(".md") else relative
+    parts = [
+        re.sub(r"[\s:\\\x00-\x1f\x7f]+", "-", part).strip("-") for part in file_stem.split("/")
+    ]
     return re.sub(r"\.{2,}", ".", "~".join(part for part in parts if part)) or "note"
 
 
@@ -191,7 +193,7 @@ def parse_vault_note(
     )
     if base is not None:
         note = replace(base, citekey=base.citekey or citekey, quotes=base.quotes + tuple(quotes))
-    names = [_stem(rel), _stem(inner), _stem(Path(inner).name), note_id, title]
+    names = [_file_stem(rel), _file_stem(inner), _file_stem(Path(inner).name), note_id, title]
     names += _meta_tags(meta.get("aliases"), strip_hash=False)
     note = replace(note, tags=tags)
     names = [unicodedata.normalize("NFC", name) for name in names]
@@ -226,7 +228,7 @@ def resolve_links(
         inexact: list[str] = []
         ambiguous: list[str] = []
         for target, relation in item.pending:
-            wanted = _stem(unicodedata.normalize("NFC", target.strip()))
+            wanted = _file_stem(unicodedata.normalize("NFC", target.strip()))
             address = names.exact(wanted) or ids.exact(wanted)
             if address is None:
                 folded = names.folded(wanted) or ids.folded(wanted)
@@ -290,7 +292,7 @@ class _Names:
         return self._folded.get(name.casefold(), [])
 
 
-def _stem(name: str) -> str:
+def _file_stem(name: str) -> str:
     return name[:-3] if name.lower().endswith(".md") else name
 
 

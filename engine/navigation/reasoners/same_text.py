@@ -21,7 +21,7 @@ from engine.navigation.navigator import NavState
 from engine.navigation.outcomes import AlsoStated
 from engine.navigation.substrate import RELATED
 from engine.text.fold import same_text
-from engine.workspace.evidence import cite_label
+from engine.workspace.cited_notes import cite_label
 from engine.workspace.passages import ABSTRACT_SUFFIX, passage_place
 from engine.workspace.references import paper_year as year_of
 from engine.workspace.stores import Workspace

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine.commands.cluster_args import add_cluster_argument
-from engine.commands.registry import Command, register
+from engine.commands.command_registry import Command, register
 from engine.core.errors import WorkspaceError
 from engine.workspace.layout import SOURCES_REPORT
 

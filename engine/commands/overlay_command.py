@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 from engine.commands.cluster_args import add_cluster_argument
+from engine.commands.command_registry import Command, register
 from engine.commands.progress import Progress
-from engine.commands.registry import Command, register
 from engine.core.errors import WorkspaceError
 from engine.workspace.layout import OVERLAY_PATH
 

@@ -15,7 +15,7 @@ from typing import Any
 from engine.api import Answer, route_json
 from engine.navigation.result import NavResult
 from engine.navigation.substrate import Neighbourhood, Node
-from engine.workspace.evidence import Evidence, cite_label, evidence
+from engine.workspace.cited_notes import Evidence, cite_label, evidence
 from engine.workspace.opened import OpenWorkspace
 from engine.workspace.stores import Workspace
 

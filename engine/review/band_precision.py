@@ -9,8 +9,8 @@ own, so for them the precision is said to be unmeasured.
 from __future__ import annotations
 
 from engine.review.calibration import Band
+from engine.review.offline_stance import model
 from engine.review.relations import Relation
-from engine.review.stance import model
 
 CALIBRATED_TYPERS = frozenset({"offline"})
 UNMEASURED = "precision not measured for this typer"

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine.commands.batch import Tally, batch_lines
-from engine.commands.registry import Command, register
+from engine.commands.command_registry import Command, register
 from engine.core.errors import ConfigError, PayloadError
 
 if TYPE_CHECKING:

@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from engine.commands.registry import Command, register
+from engine.commands.command_registry import Command, register
 from engine.core.errors import WorkspaceError
 
 
@@ -19,9 +19,24 @@ def _configure_set(parser: argparse.ArgumentParser) -> None:
     from engine.review.triage import TriageDecision
 
     _workspace(parser)
-    parser.add_argument("--memory-id", required=True, help="practice entry id, e.g. deci-a7688a22")
-    parser.add_argument("--zk-source", required=True, help="canon box, e.g. finance")
-    parser.add_argument("--zk-id", required=True, help="canon note id, e.g. z-mom-01")
+    # The older flag names stay accepted: scripts written against them keep working.
+    parser.add_argument(
+        "--practice-id",
+        "--memory-id",
+        dest="practice_id",
+        required=True,
+        help="practice entry id, e.g. deci-a7688a22",
+    )
+    parser.add_argument(
+        "--canon-source",
+        "--zk-source",
+        dest="canon_source",
+        required=True,
+        help="canon box, e.g. finance",
+    )
+    parser.add_argument(
+        "--canon-id", "--zk-id", dest="canon_id", required=True, help="canon note id, e.g. z-mom-01"
+    )
     parser.add_argument("--decision", required=True, choices=[d.value for d in TriageDecision])
     parser.add_argument("--note", default="", help="why")
     parser.add_argument(
@@ -36,7 +51,7 @@ def _run_set(args: argparse.Namespace) -> int:
     from engine.review.triage import record
 
     _require_folder(args.workspace)
-    key = EdgeKey(args.memory_id, args.zk_source, args.zk_id)
+    key = EdgeKey(args.practice_id, args.canon_source, args.canon_id)
     entry = record(args.workspace, key, args.decision, note=args.note, by=args.by)
     print(json.dumps(entry.to_dict(), ensure_ascii=False, sort_keys=True))
     return 0

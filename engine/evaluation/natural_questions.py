@@ -20,7 +20,7 @@ from typing import Any
 from engine.api import ask, open_workspace
 from engine.datasets.scifact import import_scifact
 from engine.evaluation.folds import FOLDS, claim_folds
-from engine.evaluation.scifact import ClaimOutcome, GoldClaim, run_claims
+from engine.evaluation.navigation_scores import ClaimOutcome, GoldClaim, run_claims
 from engine.reading.questions import as_question
 from engine.workspace.opened import OpenWorkspace, words_alone
 

@@ -8,7 +8,7 @@ from engine.core.errors import ConfigError
 from engine.core.registry import PLUGIN_GROUPS, Registry
 from engine.models.llm import LLMConfig, OpenAIChat
 from engine.navigation.navigator import Policy
-from engine.navigation.reasoners.model import ModelReasoner
+from engine.navigation.reasoners.model_reasoner import ModelReasoner
 from engine.navigation.reasoners.offline import OfflineReasoner
 
 # A reasoner by registered name (`offline`, `openai`) or a policy object itself.

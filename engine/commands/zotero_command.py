@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 from engine.commands.cluster_args import add_cluster_argument
-from engine.commands.registry import Command, register
-from engine.commands.sources import add_budget_arguments
+from engine.commands.command_registry import Command, register
+from engine.commands.sources_command import add_budget_arguments
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:

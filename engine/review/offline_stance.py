@@ -1,9 +1,9 @@
 """Offline stance: type how a practice claim relates to a canon note; the gate's classifier.
 
-The typer reads the claim and each sentence of the note (`engine.review.passages`), compares them
-(`engine.review.alignment`), and a small logistic model trained on the SciFact train split turns
-the comparison into probabilities of support, contradiction or neither. The weights, the
-word rarities and the decision thresholds live in `engine/data/stance_model.json`;
+The typer reads the claim and each sentence of the note (`engine.review.sentence_reading`),
+compares them (`engine.review.alignment`), and a small logistic model trained on the SciFact
+train split turns the comparison into probabilities of support, contradiction or neither. The
+weights, the word rarities and the decision thresholds live in `engine/data/stance_model.json`;
 `python -m lab.train_stance` rebuilds that file and
 `python -m lab.tune_stance` reports how well it does.
 """
@@ -30,8 +30,8 @@ from engine.review.alignment import (
     swapped,
 )
 from engine.review.calibration import Calibration, Evidence
-from engine.review.passages import Passage, passage, sentences_of
 from engine.review.relations import Relation, Typing
+from engine.review.sentence_reading import Passage, passage, sentences_of
 
 MODEL_PATH = Path(__file__).parent / "data" / "stance_model.json"
 CLASSES = ("supports", "contradicts", "none")

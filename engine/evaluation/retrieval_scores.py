@@ -10,7 +10,7 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from engine.evaluation.scifact import SCIFACT_BOX, GoldClaim
+from engine.evaluation.navigation_scores import SCIFACT_BOX, GoldClaim
 from engine.navigation.retrieval import retrieve
 from engine.workspace.notes import Store
 from engine.workspace.opened import OpenWorkspace
