@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine.importers.canvas import Glyph, PagePaint
+from engine.importers.furniture import LineShape, paragraphs, unmarked
 
 # A glyph is on a line when its baseline is within this share of the font size of it
 # (superscripts and subscripts stay on their line; the next line is a full size away).
@@ -57,6 +58,9 @@ class PageLines:
     text: str
     hidden_lines: int
     edges: frozenset[str] = frozenset()
+    # Whether lines stand between the bands: only then can a band line drawn anywhere in
+    # the page's order be a running line rather than the page's own text.
+    bodied: bool = False
 
 
 def read_page(paint: PagePaint) -> PageLines:
@@ -67,17 +71,24 @@ def read_page(paint: PagePaint) -> PageLines:
         for g, why in zip(paint.glyphs, paint.hidden, strict=True)
         if why is not None and g.text.strip()
     ]
-    texts, edges = [], set()
+    shapes, edges = [], set()
     low, high = paint.box[1], paint.box[3]
     band = BAND * (high - low)
-    for line in lines_of(visible):
-        text = _line_text(line)
+    drawn = lines_of(visible)
+    # A page's bands hold running lines wherever they were drawn only beside a body: on a
+    # page whose every line sits in a band (a short note, five lines at the top), a line
+    # repeated on other pages is its text; only its first and last lines may be running.
+    body = any(line.turn == 0 and low + band < line.across < high - band for line in drawn)
+    for line in drawn:
+        ordered = unmarked(sorted(line.glyphs, key=lambda g: g.along))
+        text = _line_text(ordered)
         if not text:
             continue
-        texts.append(text)
-        if line.turn == 0 and not low + band < line.across < high - band:
+        edge = line.turn == 0 and not low + band < line.across < high - band
+        shapes.append(LineShape.of(text, ordered, edge=edge and body))
+        if edge:
             edges.add(" ".join(text.split()))
-    return PageLines("\n".join(texts), len(lines_of(hidden)), frozenset(edges))
+    return PageLines(paragraphs(shapes), len(lines_of(hidden)), frozenset(edges), body)
 
 
 def lines_of(glyphs: Sequence[Glyph]) -> list[_Line]:
@@ -111,8 +122,7 @@ def _key(turn: int, across: float) -> tuple[int, int]:
     return turn, int(across // _BUCKET)
 
 
-def _line_text(line: _Line) -> str:
-    ordered = sorted(line.glyphs, key=lambda g: g.along)
+def _line_text(ordered: Sequence[Glyph]) -> str:
     parts: list[str] = []
     last: Glyph | None = None
     for glyph in ordered:

@@ -52,15 +52,18 @@ _LAST_WORD = re.compile(r"([^\W\d_]+)\W*\Z")
 
 
 def undo_layout(
-    pages: Sequence[str], edges: Sequence[frozenset[str]] | None = None
+    pages: Sequence[str],
+    edges: Sequence[frozenset[str]] | None = None,
+    bodied: Sequence[bool] | None = None,
 ) -> tuple[tuple[str, ...], int]:
     """The pages with running headers and footers removed and line-end splits rejoined.
 
     `edges` holds, per page, the lines (as text) that sit in its top or bottom band; None
-    when unknown, and then a page's first and last lines are taken to be there. Returns
-    the pages and how many running lines were removed.
+    when unknown, and then a page's first and last lines are taken to be there. `bodied`
+    says, per page, whether lines stand between its bands (see `strip_running_lines`).
+    Returns the pages and how many running lines were removed.
     """
-    kept, removed = strip_running_lines(pages, edges)
+    kept, removed = strip_running_lines(pages, edges, bodied)
     return rejoin_hyphenation(kept), removed
 
 
@@ -121,12 +124,17 @@ def _negating(left: str, right: str, seen: Counter[str]) -> bool:
 
 
 def strip_running_lines(
-    pages: Sequence[str], edges: Sequence[frozenset[str]] | None = None
+    pages: Sequence[str],
+    edges: Sequence[frozenset[str]] | None = None,
+    bodied: Sequence[bool] | None = None,
 ) -> tuple[tuple[str, ...], int]:
     """The pages without a first or last line that repeats on most pages; and how many went.
 
     A line goes only when it sits in its page's top or bottom band (`edges`, per page, the
     lines there; None: the first and last lines are) and does not go on in the next line.
+    On a page with lines between its bands (`bodied`), a band line that repeats in the
+    bands of most such pages goes wherever the page drew it (a footer drawn between two
+    paragraphs); a page all of whose lines sit in a band keeps all but its first and last.
     """
     if len(pages) < RUNNING_MIN_PAGES:
         return tuple(pages), 0
@@ -153,6 +161,33 @@ def strip_running_lines(
             lines[last] = ""
             removed += 1
         out.append("\n".join(lines).strip())
+    if edges is None or bodied is None:
+        return tuple(out), removed
+    banded, more = _strip_banded(out, edges, bodied, needed)
+    return banded, removed + more
+
+
+def _strip_banded(
+    pages: Sequence[str], edges: Sequence[frozenset[str]], bodied: Sequence[bool], needed: float
+) -> tuple[tuple[str, ...], int]:
+    """The pages without any band line that repeats in the bands of most bodied pages.
+
+    Where the extraction knows the bands, a running line is found wherever the page drew
+    it (a footer drawn between two paragraphs is read between them), but only on pages
+    with lines between the bands: a short page's lines are its text.
+    """
+    body = [n < len(bodied) and bodied[n] for n in range(len(pages))]
+    seen: Counter[str] = Counter()
+    for n, page in enumerate(pages):
+        if body[n]:
+            seen.update({_shape(line) for line in _lines(page) if _at_edge(line, edges, n)})
+    running = {shape for shape, count in seen.items() if count >= needed and shape}
+    out, removed = [], 0
+    for n, page in enumerate(pages):
+        lines = page.split("\n")
+        kept = [line for line in lines if not (body[n] and _running(line, running, edges, n))]
+        removed += sum(1 for line in lines if line.strip()) - sum(1 for k in kept if k.strip())
+        out.append("\n".join(kept).strip())
     return tuple(out), removed
 
 

@@ -158,7 +158,8 @@ def _read(reader: PdfReader, *, max_pages: int) -> PdfText | PdfFailure:
     )
     raw = tuple(_normalised(page.text) for page in read)
     edges = [frozenset(" ".join(_normalised(line).split()) for line in p.edges) for p in read]
-    laid_out, running = undo_layout(raw, edges)
+    bodied = [p.bodied for p in read]
+    laid_out, running = undo_layout(raw, edges, bodied)
     pages = tuple(page.replace("\u00ad", "") for page in laid_out)
     empty = tuple(
         n

@@ -39,6 +39,12 @@ _LOWER_WORD = re.compile(r"[a-z]+(?![\w\-])")
 _OPENERS = " \t\n\r\f\v([{\"'"
 _TITLE_WORD = re.compile(r"[A-Z][a-z]+\b")
 _HEADING = re.compile(r"(?:[A-Z]+(?:[ ,/&:-]+|\Z))+")
+# A figure or table caption's opening: "Figure 2:", "Fig. 3.", "Table 1 |", "Table S2."
+CAPTION_START = re.compile(r"\s*(?:Fig(?:ure)?\.?|Table|Tab\.)\s*S?[0-9IVX]+[a-z]?\s*[.:|]")
+_ENDED = re.compile(r"""[.!?]+["')\]\u201d\u2019]*\Z""")
+# A paragraph of at most this many words that ends no sentence is a heading, a table row
+# or a page's furniture, not prose.
+FURNITURE_WORDS = 12
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +155,19 @@ def _ends_sentence(text: str, at: int, run: str) -> bool:
         # than `e.g.` and `i.e.` ends it before a capitalised word ("… 2 h p.i. The …").
         return word.islower() and _TITLE_WORD.match(text, at + len(run) + 1) is not None
     return not (len(word) == 1 and word.isupper())
+
+
+def ends_terminated(text: str) -> bool:
+    """Whether `text` ends with a sentence's terminator (closing quotes or brackets after)."""
+    return _ENDED.search(text.rstrip()) is not None
+
+
+def is_furniture(paragraph: str) -> bool:
+    """Whether a paragraph (text between blank lines) is no prose: a caption, or a few
+    words that end no sentence (a heading, a table row, a page number)."""
+    if CAPTION_START.match(paragraph):
+        return True
+    return not ends_terminated(paragraph) and len(paragraph.split()) <= FURNITURE_WORDS
 
 
 # A source is checked for every claim citing it: fold it once, by content, while it stays recent.

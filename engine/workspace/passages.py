@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.core.errors import WorkspaceError
-from engine.text.sentences import sentences
+from engine.text.sentences import is_furniture, sentences
 from engine.text.tokens import word_sequence
 from engine.workspace.atomic import read_app_file, write_atomic
 from engine.workspace.caches import PASSAGES_FILE, cache_file, cached_file
@@ -44,7 +44,8 @@ MAX_CACHE_BYTES = 256 * 1024 * 1024
 MAX_SOURCE_BYTES = 20 * 1024 * 1024
 _LETTER = re.compile(r"[^\W\d_]")
 _ZOTERO_NAME = re.compile(r"^.+? - \d{4} - (?P<title>.+)$")
-_CACHE_VERSION = 1
+_CACHE_VERSION = 2
+_PARAGRAPH = re.compile(r"\n[ \t\r\v]*\n")
 
 
 @dataclass(frozen=True)
@@ -111,15 +112,30 @@ class PassageCache:
 
 
 def split_sentences(text: str) -> tuple[Sentence, ...]:
-    """The sentences of a source text, page by page (pages split by form feeds)."""
+    """The sentences of a source text, page by page (pages split by form feeds).
+
+    A paragraph that is furniture (a heading, a table row, a caption: `is_furniture`)
+    gives none: it is not evidence, and a passage never joins it to prose.
+    """
     out = []
     start = 0
     for page, chunk in enumerate(text.split("\f"), start=1):
+        furniture = [
+            (lo, hi) for lo, hi in _paragraphs(chunk) if is_furniture(chunk[lo:hi].strip())
+        ]
         for span in sentences(chunk):
-            if _LETTER.search(chunk, span.start, span.end):
+            if _LETTER.search(chunk, span.start, span.end) and not any(
+                lo <= span.start < hi for lo, hi in furniture
+            ):
                 out.append(Sentence(start + span.start, start + span.end, page))
         start += len(chunk) + 1
     return tuple(out)
+
+
+def _paragraphs(chunk: str) -> list[tuple[int, int]]:
+    """The `[start, end)` of each paragraph of `chunk` (text between blank lines)."""
+    cuts = [0, *(x for m in _PARAGRAPH.finditer(chunk) for x in (m.start(), m.end())), len(chunk)]
+    return list(zip(cuts[::2], cuts[1::2], strict=True))
 
 
 def source_keys(root: Path) -> list[str]:
