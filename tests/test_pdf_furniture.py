@@ -81,3 +81,25 @@ def test_a_caption_is_not_joined_to_prose(sentences):
 
 def test_a_footnote_mark_glued_to_a_word_is_left_out(sentences):
     assert "The act was signed into law by President Clinton in 1998." in sentences
+
+
+def test_a_short_page_s_heading_and_running_lines_stay_out_of_its_sentences() -> None:
+    # Every line at the top of the page, as a short paper or a generated one sets it: the
+    # header and the page number are running lines, "Results" a heading of its own.
+    from tests.builders.pdfgen import pdf_bytes
+
+    body = [
+        ["Sleep and memory in adolescents", "We studied 240 students."],
+        ["Methods", "Recall was measured twice in each group."],
+        ["Results", "Students who slept longer recalled more word pairs."],
+    ]
+    pages = [[HEADER, *lines, f"Page {n}"] for n, lines in enumerate(body, 1)]
+    read = extract_pdf(pdf_bytes(pages))
+    assert isinstance(read, PdfText) and read.running_lines == 6
+    text = read.fulltext
+    source = SourceText("paper", text, FileStamp.of(text.encode(), mtime_ns=0))
+    notes = passage_notes([source], {}, PassageCache())
+    said = [" ".join(q.body.split()) for note in notes.values() for q in note.quotes]
+    assert "Students who slept longer recalled more word pairs." in said
+    assert "Recall was measured twice in each group." in said
+    assert not any("Results" in s or "Methods" in s or "Journal" in s for s in said), said

@@ -10,7 +10,7 @@ line, within that line's run, joins it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from engine.importers.canvas import Glyph, PagePaint
 from engine.importers.furniture import LineShape, paragraphs, unmarked
@@ -85,9 +85,14 @@ def read_page(paint: PagePaint) -> PageLines:
         if not text:
             continue
         edge = line.turn == 0 and not low + band < line.across < high - band
-        shapes.append(LineShape.of(text, ordered, edge=edge and body))
+        shapes.append(LineShape.of(text, ordered, edge=edge))
         if edge:
             edges.add(" ".join(text.split()))
+    if not body:
+        # Only the first and last lines may be running there, so only they stand aside
+        # while the page's headings and paragraphs are told.
+        inner = slice(1, len(shapes) - 1)
+        shapes[inner] = [replace(shape, edge=False) for shape in shapes[inner]]
     return PageLines(paragraphs(shapes), len(lines_of(hidden)), frozenset(edges), body)
 
 
