@@ -91,6 +91,7 @@ def test_stance_lines() -> None:
     said = Cue(CueShape.DIRECTION, "reduction", "increases")
     contra = replace(result("ANSWER"), stance=Stance(StanceRelation.CONTRADICTS, said, 0.9))
     line = answer.stance_line(contra)
+    assert line is not None
     assert line.tone == "warning" and line.text.startswith("The cited source contradicts")
     assert 'says "reduction" where the question says "increases"' in line.text
     assert answer.stance_line(result("ANSWER")) is None

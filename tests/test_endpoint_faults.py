@@ -177,6 +177,8 @@ def test_endpoint_fault_ends_labelled_in_bounded_time(
         assert result.decision is None and cause in str(result.failure)
         assert result.to_dict()["decision"]["label"] == "ABSTAIN"
     else:
+        assert result.decision is not None
+        assert result.decision.status is not None
         assert result.decision.status.value == question["status"] and not result.failure
         assert result.to_dict()["cited"] == [question["cites"]]
     assert server.requests == server.chat_requests and len(server.requests) == requests

@@ -115,6 +115,7 @@ def test_same_question_same_json(lab: OpenWorkspace) -> None:
 def test_offline_answer_copies_text_verbatim(lab: OpenWorkspace) -> None:
     result = ask(lab, QUESTIONS[0]["question"])
     bodies = " ".join(n.body for n in lab.workspace.notes.values())
+    assert result.decision is not None
     for claim in result.decision.dag.claims:
         assert claim.text in bodies
 
@@ -222,6 +223,7 @@ def test_confirmed_triage_changes_the_answer(lab_path: Path) -> None:
     opened.close()
 
 
+assert MOMENTUM_LAB is not None
 VAULT_LAB = MOMENTUM_LAB.parent / "vault-lab"
 VAULT_QUESTIONS = [json.loads(line) for line in (VAULT_LAB / "questions.jsonl").open()]
 

@@ -93,6 +93,7 @@ def test_rebuild_replaces_the_file_whole(lab: OpenWorkspace) -> None:
     assert build_overlay(lab, config=OverlayConfig(min_confidence=0.0)).edges
     build_overlay(lab, config=OverlayConfig(min_confidence=1.0))
     saved = load_overlay(lab.root)
+    assert saved is not None
     assert saved.edges == () and saved.parameters["min_confidence"] == 1.0
 
 

@@ -107,6 +107,7 @@ def test_the_answers_citation_is_green_and_reads_as_the_answer_does(papers: Open
     result = answer(papers, NARROW)
     assert result.label == "ANSWER"
     first = evidence_table(papers, result).rows[0]
+    assert first.finding is not None
     assert (first.paper, first.status, first.finding.sentence) == ("hip2000", RowStatus.GREEN, HIP)
     assert first.stance == result.run.stance and first.page == 1
 

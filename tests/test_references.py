@@ -90,4 +90,5 @@ def test_an_unreadable_csl_file_is_a_problem_not_an_error(root: Path) -> None:
 def test_a_later_file_fills_what_the_first_left_empty(root: Path) -> None:
     (root / "references.bib").write_text("@article{who2020, title = {Guidance}}\n")
     reference = load_references(root).get("who2020")
+    assert reference is not None
     assert (reference.title, reference.label) == ("Guidance", "World Health Organization 2020")

@@ -73,6 +73,7 @@ def test_good_notes_load_with_every_field(root: Path) -> None:
     ws = load_workspace(root)
     assert ws.report == ()
     note = ws.note("zk:finance:z-mom-01")
+    assert note is not None
     assert (note.store, note.source, note.type) == (Store.CANON, "finance", NoteKind.CLAIM)
     assert note.path == ".zettelkasten/finance/z-mom-01.md"
     assert note.citekey == "smith2020"
@@ -82,9 +83,12 @@ def test_good_notes_load_with_every_field(root: Path) -> None:
         ("zk:finance:z-mom-02", "supports"),
         ("mem:_memory:deci-1", "contradicts"),
     ]
+    assert note.tether is not None
     assert note.tether.anchor == "return momentum"
     assert note.evidence.equation == "r_t = \\alpha + \\beta m_t"
+    assert note.evidence.data is not None
     assert note.evidence.data.payload()["where"] == {"year": [2019, 2020]}
+    assert note.evidence.tree is not None
     assert note.evidence.tree.payload() == {
         "file": "trees/alloc.json",
         "params": {"risk": "low"},
@@ -98,6 +102,7 @@ def test_federated_box_gets_an_address_safe_source(root: Path) -> None:
     ws = load_workspace(root)
     assert [fed.source for fed in ws.federated] == ["~fed~peerlab~finance"]
     peer = ws.note("zk:~fed~peerlab~finance:p-1")
+    assert peer is not None
     assert peer.body == "Peer."
     assert peer.path == "vendor/peerlab/.zettelkasten/finance/p-1.md"
 

@@ -74,6 +74,8 @@ def snapshot(root):
 def test_vault_notes_load_with_titles_links_tags_and_quotes(vault: Path) -> None:
     workspace = load_workspace(vault)
     note = workspace.note("zk:Literature:Jegadeesh-1993")
+    assert note is not None
+    assert note.type is not None
     assert note.title == "Returns to buying winners" and note.type.value == "finding"
     assert note.tags == ("momentum", "finance") and note.citekey == "jt1993"
     assert [(q.body, q.page) for q in note.quotes] == [
@@ -90,6 +92,7 @@ def test_vault_notes_load_with_titles_links_tags_and_quotes(vault: Path) -> None
 def test_front_matter_id_wins_and_nested_paths_make_ids(vault: Path) -> None:
     workspace = load_workspace(vault)
     daniel = workspace.note("zk:Literature:dm-2016")
+    assert daniel is not None
     assert daniel.title == "Momentum crashes" and daniel.quotes[0].page == 3
     assert path_id("2024/Daniel.md") == "2024~Daniel"
     assert workspace.boxes == ("Literature", "Concepts")
@@ -98,10 +101,14 @@ def test_front_matter_id_wins_and_nested_paths_make_ids(vault: Path) -> None:
 def test_practice_folders_load_as_entries_with_typed_links(vault: Path) -> None:
     workspace = load_workspace(vault)
     entry = workspace.note("mem:_memory:2024-01-05-backtest")
+    assert entry is not None
+    assert entry.type is not None
     assert entry.type.value == "experiment"
     assert entry.links[0].relation == "contradicts"
     assert entry.links[0].target_address == "zk:Literature:Jegadeesh-1993"
     decision = workspace.note("mem:_memory:Skip-month")
+    assert decision is not None
+    assert decision.type is not None
     assert decision.type.value == "decision" and decision.title == "Skip the most recent month"
     assert decision.links == ()
 
@@ -122,6 +129,7 @@ def test_unmapped_hidden_and_unresolved_are_left_out_or_reported(vault: Path) ->
 
 def test_quotes_verify_against_the_source_with_the_page(vault: Path) -> None:
     note = load_workspace(vault).note("zk:Literature:Jegadeesh-1993")
+    assert note is not None
     result = verify("quote", {"body": note.quotes[0].body, "source": note.citekey}, workspace=vault)
     assert result.ok and result.page == 2
 

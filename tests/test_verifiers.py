@@ -168,6 +168,7 @@ def test_user_verifier_is_dispatched_with_workspace(
     registry: Registry[Verifier], workspace: Path
 ) -> None:
     def always(payload, context: VerifyContext) -> VerifierResult:
+        assert context.workspace is not None
         return VerifierResult.confirmed(
             f"{payload['n']} in {context.workspace.name}", method="custom"
         )

@@ -93,6 +93,7 @@ def strip_tags(markup: str) -> str:
 
 def test_highlight_html_escapes_every_piece_of_text() -> None:
     result = hostile_result()
+    assert result.decision is not None
     markup = highlight.highlight_html(result.prose, result.decision.traceability)
     assert "<img" not in markup and "<script" not in markup and "<b>" not in markup
     assert "&lt;script&gt;" in markup
@@ -129,6 +130,7 @@ def test_title_attributes_are_escaped() -> None:
 def test_highlight_marks_each_kind_with_its_colour_and_reason() -> None:
     result = routed("orphan-prose")
     prose = result.prose
+    assert result.decision is not None
     markup = highlight.highlight_html(prose, result.decision.traceability)
     for kind in ("licensed", "orphan", "uncited", "number"):
         assert f'class="trace-{kind}"' in markup
@@ -141,6 +143,7 @@ def test_highlight_marks_each_kind_with_its_colour_and_reason() -> None:
 
 def test_highlight_keeps_every_character_once() -> None:
     result = routed("orphan-prose")
+    assert result.decision is not None
     markup = highlight.highlight_html(result.prose, result.decision.traceability)
     assert html.unescape(strip_tags(markup)) == result.prose
 
@@ -328,6 +331,7 @@ def test_sentence_rows_name_the_licensing_claim_or_the_reason() -> None:
 def test_audit_result_has_the_answer_shape_and_rejects_cycles() -> None:
     result = routed("hedged")
     assert result.reasoner == "audit"
+    assert result.decision is not None
     assert result.label == "HEDGED ANSWER" and result.decision.dag.conclusion == "c2"
     with pytest.raises(PayloadError, match="cycle"):
         views.audit_result(example("cyclic").text)

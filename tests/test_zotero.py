@@ -58,6 +58,8 @@ def test_items_become_source_notes_with_highlights_as_quotes(library: Path, tmp_
     workspace = load_workspace(root)
     assert workspace.report == ()
     note = workspace.note("zk:zotero:jegadeesh1993")
+    assert note is not None
+    assert note.type is not None
     assert note.type.value == "source" and note.title.startswith("Returns to Buying")
     assert note.quotes[0].body == WINNERS and note.quotes[0].page == 2
     highlights = json.loads((root / "sources/jegadeesh1993.annotations.json").read_text())
