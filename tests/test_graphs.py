@@ -32,6 +32,7 @@ def graph_data(markup: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]
     """The node and edge lists the page hands to vis-network."""
     nodes = re.search(r"nodes = new vis\.DataSet\((\[.*?\])\);\n", markup, re.S)
     edges = re.search(r"edges = new vis\.DataSet\((\[.*?\])\);\n", markup, re.S)
+    assert nodes is not None and edges is not None
     return json.loads(nodes.group(1)), json.loads(edges.group(1))
 
 

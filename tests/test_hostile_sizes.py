@@ -129,6 +129,8 @@ def test_an_oversized_source_is_refused_with_the_cap(lab_path: Path) -> None:
 def _ground(root, address):
     opened = open_workspace(root)
     try:
-        return ground_node(opened.workspace, address).check(opened.workspace)[0]
+        ground = ground_node(opened.workspace, address)
+        assert ground is not None
+        return ground.check(opened.workspace)[0]
     finally:
         opened.close()

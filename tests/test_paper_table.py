@@ -150,10 +150,14 @@ def test_on_the_demo_every_finding_is_a_quoted_finding_of_its_paper(demo: OpenWo
     result = answer(demo, "What causes sepsis?")
     table = evidence_table(demo, result)
     assert len(table.rows) == 10 and table.rows[0].status is RowStatus.GREEN
-    assert table.rows[0].finding.sentence == result.run.prose
+    first = table.rows[0].finding
+    assert first is not None
+    assert first.sentence == result.run.prose
     for row in table.rows:
         if row.finding is None:
             continue
-        quotes = {q.body.strip() for q in demo.workspace.note(row.finding.address).quotes}
+        note = demo.workspace.note(row.finding.address)
+        assert note is not None
+        quotes = {q.body.strip() for q in note.quotes}
         assert row.finding.sentence in quotes and not asks(row.finding.sentence)
         assert row.name and not row.name.startswith("zk:")

@@ -142,13 +142,17 @@ def test_a_bad_file_is_reported_and_the_rest_loads(
 
 def test_a_field_of_the_wrong_shape_is_dropped_but_the_note_loads(root: Path) -> None:
     write(root, ".zettelkasten/finance/qs.md", note_text("qs", "quotes: oops\n"))
-    assert load_workspace(root).note("zk:finance:qs").quotes == ()
+    note = load_workspace(root).note("zk:finance:qs")
+    assert note is not None
+    assert note.quotes == ()
 
 
 def test_duplicate_id_keeps_the_first_file(root: Path) -> None:
     write(root, ".zettelkasten/finance/zz-copy.md", note_text("z-mom-02", body="Second."))
     ws = load_workspace(root)
-    assert ws.note("zk:finance:z-mom-02").body == "Body."
+    kept = ws.note("zk:finance:z-mom-02")
+    assert kept is not None
+    assert kept.body == "Body."
     assert "duplicate id 'z-mom-02'" in problems_for(ws, ".zettelkasten/finance/zz-copy.md")[0]
 
 
@@ -225,7 +229,9 @@ def test_only_a_missing_folder_raises(tmp_path: Path, make: str) -> None:
 
 def test_sources_annotations_and_safe_reads(root: Path) -> None:
     ws = load_workspace(root)
-    assert ws.source_text("smith2020").split("\f") == ["Page one.", "Winners keep winning."]
+    text = ws.source_text("smith2020")
+    assert text is not None
+    assert text.split("\f") == ["Page one.", "Winners keep winning."]
     assert ws.source_text("../etc") is None
     assert [(a.text, a.page) for a in ws.annotations("smith2020")] == [("Winners", 2)]
     assert ws.annotations("nobody") == ()
@@ -238,7 +244,9 @@ def test_reload_reuses_unchanged_files_and_sees_edits(root: Path) -> None:
     write(root, ".zettelkasten/finance/z-mom-02.md", note_text("z-mom-02", body="Edited."))
     second = load_workspace(root, previous=first)
     assert second.note("zk:finance:z-mom-01") is first.note("zk:finance:z-mom-01")
-    assert second.note("zk:finance:z-mom-02").body == "Edited."
+    edited = second.note("zk:finance:z-mom-02")
+    assert edited is not None
+    assert edited.body == "Edited."
 
 
 TETHER_CASES = [

@@ -119,7 +119,9 @@ def test_unmapped_hidden_and_unresolved_are_left_out_or_reported(vault: Path) ->
     assert not any(".obsidian" in p or "hidden" in p or "Elsewhere" in p for p in paths)
     problems = {(p.path, p.problem) for p in workspace.report}
     assert ("Concepts/Momentum.md", "links to notes not in the vault: [[Nowhere]]") in problems
-    links = {link.target_address for link in workspace.note("zk:Concepts:Momentum").links}
+    momentum = workspace.note("zk:Concepts:Momentum")
+    assert momentum is not None
+    links = {link.target_address for link in momentum.links}
     assert links == {"zk:Literature:Jegadeesh-1993", "zk:Concepts:Nowhere"}
     assert (
         "Literature/Jegadeesh 1993.md",
@@ -144,7 +146,9 @@ def test_an_edit_reloads_and_a_rename_keeps_a_front_matter_id(vault: Path) -> No
     first = load_workspace(vault)
     shutil.move(vault / "Literature/2024/Daniel.md", vault / "Literature/Daniel renamed.md")
     second = load_workspace(vault, previous=first)
-    assert second.note("zk:Literature:dm-2016").path == "Literature/Daniel renamed.md"
+    renamed = second.note("zk:Literature:dm-2016")
+    assert renamed is not None
+    assert renamed.path == "Literature/Daniel renamed.md"
 
 
 @pytest.mark.parametrize(
@@ -209,5 +213,8 @@ def test_a_printed_page_becomes_its_position_in_the_pdf_text(vault: Path) -> Non
     (vault / "sources/jt1993.pdf.json").write_text('{"labels": ["i", "2"]}')
     (vault / "sources/daniel2016.pdf.json").write_text('{"labels": ["ii", "iii", "iv", "3"]}')
     workspace = load_workspace(vault)
-    assert workspace.note("zk:Literature:Jegadeesh-1993").quotes[0].page == 2
-    assert workspace.note("zk:Literature:dm-2016").quotes[0].page == 4
+    jegadeesh = workspace.note("zk:Literature:Jegadeesh-1993")
+    daniel = workspace.note("zk:Literature:dm-2016")
+    assert jegadeesh is not None and daniel is not None
+    assert jegadeesh.quotes[0].page == 2
+    assert daniel.quotes[0].page == 4

@@ -100,7 +100,9 @@ def test_a_rerun_writes_nothing_and_an_edit_updates_in_place(library: Path, tmp_
     assert third.notes_written == 1
     notes = list((root / ".zettelkasten/zotero").iterdir())
     assert len(notes) == 5
-    assert load_workspace(root).note("zk:zotero:smith2001winner").title == "Revised title"
+    revised = load_workspace(root).note("zk:zotero:smith2001winner")
+    assert revised is not None
+    assert revised.title == "Revised title"
 
 
 def test_pdf_problems_are_reported_and_the_note_still_written(
