@@ -20,7 +20,7 @@ from engine.workspace.caches import (
 from tests.workspaces import make_workspace
 
 
-def _opened(root):
+def _opened(root: Path):
     opened = open_workspace(root)
     opened.close()
     return opened.stats, opened.meaning.stats

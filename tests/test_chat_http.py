@@ -29,7 +29,7 @@ NEVER_COMPLETES = pytest.mark.parametrize(
 HARNESS_S = 20
 
 
-def config(server: ChatServer, **overrides) -> LLMConfig:
+def config(server: ChatServer, **overrides: Any) -> LLMConfig:
     return LLMConfig(base_url=server.base_url, model="test-model", api_key=KEY, **overrides)
 
 

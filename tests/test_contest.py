@@ -26,7 +26,7 @@ def _contradiction(key: EdgeKey, confidence: float = 0.9) -> OverlayEdge:
     )
 
 
-def _set_contest(root, value: str) -> None:
+def _set_contest(root: Path, value: str) -> None:
     settings = root / "workspace.toml"
     before = settings.read_text() if settings.exists() else ""
     settings.write_text(f"contest = {value}\n" + before)

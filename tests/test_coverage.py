@@ -1,4 +1,5 @@
 import math
+from typing import Any
 
 import pytest
 
@@ -85,7 +86,7 @@ CORPUS_WORDS = {"coactivator", "recruitment", "panic", "prone", "state", "sympto
                 "carrier", "decreased", "risk", "diastolic", "blood", "pressure"}  # fmt: skip
 
 
-def spelled(question: str, **rules) -> QuestionTerms:
+def spelled(question: str, **rules: Any) -> QuestionTerms:
     """Terms over a workspace whose canon notes hold exactly CORPUS_WORDS."""
     return QuestionTerms(
         question,

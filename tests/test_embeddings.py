@@ -33,7 +33,7 @@ def minilm() -> Encoder:
     return encoder
 
 
-def _file(root):
+def _file(root: Path):
     return vectors_path(root, "minilm")
 
 

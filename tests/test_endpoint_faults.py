@@ -51,7 +51,7 @@ def model_reasoner(base_url: str) -> ModelReasoner:
     return ModelReasoner(OpenAIChat(config))
 
 
-def draft(claims: list[dict[str, Any]], conclusion: str, prose: str = "", **extra) -> str:
+def draft(claims: list[dict[str, Any]], conclusion: str, prose: str = "", **extra: Any) -> str:
     """A reply text: the DAG, prose citing the conclusion when given, and any extra keys."""
     spans = [{"start": 0, "end": len(prose), "claim": conclusion}] if prose else []
     dag = {"claims": claims, "conclusion": conclusion, "prose_citations": spans}

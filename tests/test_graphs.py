@@ -258,7 +258,7 @@ def test_the_heatmap_paints_no_background_of_its_own() -> None:
         assert colour.startswith("rgba(") and float(colour.rstrip(")").split(",")[-1]) <= 0.2
 
 
-def matrix_row(i: int, **fields) -> dict[str, Any]:
+def matrix_row(i: int, **fields: Any) -> dict[str, Any]:
     """One claim-matrix row: a supporting edge to canon note n`i`, `fields` set on top."""
     return {
         "zk_address": f"zk:lab:n{i}",

@@ -73,7 +73,7 @@ def test_highlighting_is_linear_in_spans() -> None:
     assert html.count('class="trace-uncited"') == 40_000
 
 
-def _note(root, relative: str, text: str) -> None:
+def _note(root: Path, relative: str, text: str) -> None:
     path = root / relative
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
@@ -99,7 +99,7 @@ def test_a_yaml_alias_bomb_is_refused_in_the_load_report(lab_path: Path) -> None
     assert "zk:finance:z-few" in problems["loaded"]
 
 
-def _load_report(root) -> dict[str, Any]:
+def _load_report(root: Path) -> dict[str, Any]:
     opened = open_workspace(root)
     try:
         return {
@@ -126,7 +126,7 @@ def test_an_oversized_source_is_refused_with_the_cap(lab_path: Path) -> None:
     assert result.unverifiable and f"{MAX_VERIFIED_FILE_BYTES:,}-byte cap" in result.detail
 
 
-def _ground(root, address):
+def _ground(root: Path, address):
     opened = open_workspace(root)
     try:
         ground = ground_node(opened.workspace, address)

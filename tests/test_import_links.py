@@ -23,17 +23,17 @@ def _workspace(tmp_path: Path):
     return root
 
 
-def _symlink_text(root) -> None:
+def _symlink_text(root: Path) -> None:
     (root / "sources/p.txt").symlink_to("../.memory/d1.md")
     # A sidecar with a stale hash, so the text looks due for an update.
     (root / "sources/p.pdf.json").write_text('{"sha256": "0", "text_bytes": 1}')
 
 
-def _hard_link_text(root) -> None:
+def _hard_link_text(root: Path) -> None:
     os.link(root / ".memory/d1.md", root / "sources/p.txt")
 
 
-def _linked_folder(root) -> None:
+def _linked_folder(root: Path) -> None:
     (root / "sources").rmdir()
     (root / "sources").symlink_to(".memory")
 
@@ -82,18 +82,18 @@ def _zotero_library(tmp_path: Path):
     return build_library(tmp_path / "Zotero", [paper])
 
 
-def _note_link(root) -> None:
+def _note_link(root: Path) -> None:
     (root / ".zettelkasten/zotero").mkdir(parents=True)
     (root / ".zettelkasten/zotero/jt1993.md").symlink_to("../../.memory/d1.md")
 
 
-def _box_link(root) -> None:
+def _box_link(root: Path) -> None:
     (root / ".zettelkasten").mkdir()
     (root / ".zettelkasten/zotero").symlink_to("../.memory")
     (root / ".memory/jt1993.md").write_text(NOTE.replace("d1", "jt1993"))
 
 
-def _highlights_link(root) -> None:
+def _highlights_link(root: Path) -> None:
     (root / "sources/jt1993.annotations.json").symlink_to("../.memory/d1.md")
 
 

@@ -23,7 +23,7 @@ def root(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def _write(root, relative, data, origin=ORIGIN, *, replace=False):
+def _write(root: Path, relative, data, origin=ORIGIN, *, replace=False):
     with ImportWriter(root, "test", replace=replace) as writer:
         return writer.write(relative, data, origin)
 

@@ -26,14 +26,14 @@ MOM = EdgeKey("exp-2009-backtest", "finance", "z-mom-01")
 GROUNDED_QUESTION = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
 
 
-def _overlay(root) -> None:
+def _overlay(root: Path) -> None:
     edge = OverlayEdge(
         *vars(MOM).values(), Relation.CONTRADICTS, 0.9, None, 0.675, "why", "", "direction"
     )
     save_overlay(root, Overlay("t", "offline", {}, {}, 0.0, (edge,)))
 
 
-def _ask(root, question: str = GROUNDED_QUESTION):
+def _ask(root: Path, question: str = GROUNDED_QUESTION):
     opened = open_workspace(root)
     try:
         return answer(opened, question)

@@ -158,7 +158,7 @@ def test_the_model_typer_needs_an_endpoint(monkeypatch: pytest.MonkeyPatch) -> N
     assert isinstance(typer, GatedTyper) and isinstance(typer.typer, ModelTyper)
 
 
-def answer(relation="supports", confidence=0.8, rationale="The note says the same.", **extra):
+def answer(relation="supports", confidence=0.8, rationale="The note says the same.", **extra: Any):
     fields = {"relation": relation, "confidence": confidence, "rationale": rationale}
     return json.dumps(fields | extra)
 

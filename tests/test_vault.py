@@ -67,7 +67,7 @@ def vault(tmp_path: Path) -> Path:
     return root
 
 
-def snapshot(root):
+def snapshot(root: Path):
     return {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
 
 

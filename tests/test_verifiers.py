@@ -263,7 +263,7 @@ def test_quote(
 # --- expr-recompute -------------------------------------------------------------------
 
 
-def recompute_payload(**overrides) -> dict[str, Any]:
+def recompute_payload(**overrides: Any) -> dict[str, Any]:
     return {"file": "scores.csv", "column": "score", "agg": "mean", "value": 4.0} | overrides
 
 

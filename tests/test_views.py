@@ -364,7 +364,7 @@ def test_markdown_escape_neutralises_links_images_and_markup() -> None:
     assert md_escape("12. item") == "12\\. item"
 
 
-def matrix_row(**overrides) -> dict[str, Any]:
+def matrix_row(**overrides: Any) -> dict[str, Any]:
     row = {
         "memory_id": "m1",
         "memory_title": "A <script>alert(1)</script> decision",
