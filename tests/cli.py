@@ -12,7 +12,7 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 ROOT = Path(__file__).resolve().parents[1]
 _TIMINGS = re.compile(
@@ -35,7 +35,7 @@ class Result(NamedTuple):
     out: str
     err: str
 
-    def json(self) -> object:
+    def json(self) -> Any:
         """Standard output decoded as JSON."""
         return json.loads(self.out)
 

@@ -6,7 +6,13 @@ import pytest
 
 from engine.core.errors import EngineError, WorkspaceError
 from engine.workspace.notes import NoteKind, Store
-from engine.workspace.stores import LoadProblem, TetherState, load_workspace, tether_status
+from engine.workspace.stores import (
+    LoadProblem,
+    TetherState,
+    Workspace,
+    load_workspace,
+    tether_status,
+)
 
 GOOD_NOTE = """---
 id: z-mom-01
@@ -65,7 +71,7 @@ def root(tmp_path: Path) -> Path:
     return ws
 
 
-def problems_for(workspace, rel: str) -> list[str]:
+def problems_for(workspace: Workspace, rel: str) -> list[str]:
     return [p.problem for p in workspace.report if p.path == rel]
 
 
@@ -266,15 +272,19 @@ def test_tether_freshness(root: Path, content: str | None, state: TetherState) -
     else:
         write(root, "src/strategy.py", content)
     ws = load_workspace(root)
-    assert tether_status(ws, ws.note("zk:finance:z-mom-01")) is state
+    tethered = ws.note("zk:finance:z-mom-01")
+    assert tethered is not None
+    assert tether_status(ws, tethered) is state
 
 
 def test_unsafe_tether_path_is_unresolved_and_untethered_note_is_misuse(root: Path) -> None:
     write(root, ".zettelkasten/finance/tt.md", note_text("tt", "tether: {path: ../../x}\n"))
     ws = load_workspace(root)
-    assert tether_status(ws, ws.note("zk:finance:tt")) is TetherState.UNRESOLVED
+    unsafe, untethered = ws.note("zk:finance:tt"), ws.note("zk:finance:z-mom-02")
+    assert unsafe is not None and untethered is not None
+    assert tether_status(ws, unsafe) is TetherState.UNRESOLVED
     with pytest.raises(EngineError):
-        tether_status(ws, ws.note("zk:finance:z-mom-02"))
+        tether_status(ws, untethered)
 
 
 @pytest.mark.parametrize(
