@@ -12,6 +12,7 @@ from engine.api import (
     route_json,
     stance_toward,
 )
+from engine.core.router import Decision
 from engine.core.wire import dumps
 
 ART = (
@@ -20,7 +21,7 @@ ART = (
 )
 
 
-def decision_citing(sentence: str, *, body: str | None = None):
+def decision_citing(sentence: str, *, body: str | None = None) -> Decision:
     ref = "zk:scifact:4883040"
     payload = {
         "dag": {

@@ -73,6 +73,7 @@ def test_a_session_written_url_reproduces_navigate_with_its_open_source(
     ask(at, SIGNAL)
     assert b.key is not None
     assert b.key is not None
+    assert b.key is not None
     source = next(b for b in at.button if b.key.startswith("ask_cite_"))
     source.click().run()
     first = url_of(at)

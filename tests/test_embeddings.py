@@ -33,7 +33,7 @@ def minilm() -> Encoder:
     return encoder
 
 
-def _file(root: Path):
+def _file(root: Path) -> Path:
     return vectors_path(root, "minilm")
 
 

@@ -15,7 +15,7 @@ NOTE = "---\nid: d1\ntype: decision\ntitle: Keep\n---\nOur own decision, typed b
 WINNERS = "Buying past winners and selling past losers generated significant abnormal returns."
 
 
-def _workspace(tmp_path: Path):
+def _workspace(tmp_path: Path) -> Path:
     root = make_workspace(tmp_path, "empty", name="ws")
     (root / ".memory").mkdir()
     (root / ".memory/d1.md").write_text(NOTE)
@@ -69,7 +69,7 @@ def test_replace_never_writes_through_a_link_either(tmp_path: Path, plant, named
     assert user_bytes(root) == before
 
 
-def _zotero_library(tmp_path: Path):
+def _zotero_library(tmp_path: Path) -> Path:
     paper = Paper(
         key="K0000001",
         title="Returns to Buying Winners and Selling Losers",

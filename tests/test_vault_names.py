@@ -11,7 +11,7 @@ NFC = unicodedata.normalize("NFC", "Café au lait")
 NFD = unicodedata.normalize("NFD", "Café au lait")
 
 
-def _vault(tmp_path: Path, notes: dict[str, str]):
+def _vault(tmp_path: Path, notes: dict[str, str]) -> Path:
     (tmp_path / "workspace.toml").write_text('[vault]\ncanon = ["Lit"]\n')
     (tmp_path / "Lit").mkdir()
     for name, body in notes.items():
