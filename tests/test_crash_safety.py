@@ -120,18 +120,16 @@ def test_a_killed_overlay_build_leaves_the_previous_file(
         assert temps == []
     assert overlay_file.read_bytes() == before
     assert read_overlay(lab_path).reason == ""
-    assert built is not None
-    assert built is not None
-    assert built is not None
-    assert load_overlay(lab_path).to_dict() == built.to_dict()
+    loaded = load_overlay(lab_path)
+    assert loaded is not None
+    assert loaded.to_dict() == built.to_dict()
     # A stale temp file neither blocks nor leaks into the next build.
     reopened = open_workspace(lab_path)
     rebuilt = build_overlay(reopened)
     reopened.close()
-    assert rebuilt is not None
-    assert rebuilt is not None
-    assert rebuilt is not None
-    assert load_overlay(lab_path).to_dict() == rebuilt.to_dict()
+    reloaded = load_overlay(lab_path)
+    assert reloaded is not None
+    assert reloaded.to_dict() == rebuilt.to_dict()
 
 
 # --- the index ------------------------------------------------------------------------
