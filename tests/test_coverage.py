@@ -1,4 +1,5 @@
 import math
+from collections.abc import Iterable
 from typing import Any
 
 import pytest
@@ -17,7 +18,7 @@ DF = {"vitamin": 150, "d": 400, "deficiency": 120, "increase": 600, "risk": 500,
 NOTES = 1000
 
 
-def rarity(words):
+def rarity(words: Iterable[str]) -> dict[str, float]:
     return {w: math.log((NOTES + 1) / (DF.get(w, 0) + 1)) for w in words}
 
 

@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -27,7 +28,10 @@ from tests.conftest import ROOT
 DEADLINE = 60.0
 
 
-def wait_for(condition: Callable[[], object], what: str, *, deadline: float = DEADLINE):
+T = TypeVar("T")
+
+
+def wait_for(condition: Callable[[], T], what: str, *, deadline: float = DEADLINE) -> T:
     """Poll `condition` until it returns something truthy; fail after `deadline` seconds."""
     end = time.monotonic() + deadline
     while time.monotonic() < end:

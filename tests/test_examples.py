@@ -9,7 +9,7 @@ from typing import Any
 from engine.workspace.examples import PAYLOADS, payload_examples
 
 
-def write(folder, name, **item: Any) -> None:
+def write(folder: Path, name: str, **item: Any) -> None:
     (folder / name).write_text(json.dumps(item), encoding="utf-8")
 
 

@@ -1,6 +1,7 @@
 """No importer writes through a link: every user file keeps its bytes, whatever is planted."""
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -47,7 +48,9 @@ PLANT_IDS = ["symlinked-text", "hard-linked-text", "symlinked-sources-folder"]
 
 
 @pytest.mark.parametrize(("plant", "named"), PLANTS, ids=PLANT_IDS)
-def test_sources_add_never_writes_through_a_link(tmp_path: Path, plant, named: str) -> None:
+def test_sources_add_never_writes_through_a_link(
+    tmp_path: Path, plant: Callable[[Path], None], named: str
+) -> None:
     root = _workspace(tmp_path)
     plant(root)
     before = user_bytes(root)
@@ -59,7 +62,9 @@ def test_sources_add_never_writes_through_a_link(tmp_path: Path, plant, named: s
 
 
 @pytest.mark.parametrize(("plant", "named"), PLANTS, ids=PLANT_IDS)
-def test_replace_never_writes_through_a_link_either(tmp_path: Path, plant, named: str) -> None:
+def test_replace_never_writes_through_a_link_either(
+    tmp_path: Path, plant: Callable[[Path], None], named: str
+) -> None:
     root = _workspace(tmp_path)
     plant(root)
     before = user_bytes(root)
@@ -100,7 +105,9 @@ def _highlights_link(root: Path) -> None:
 @pytest.mark.parametrize(
     "plant", [_note_link, _box_link, _highlights_link], ids=["note", "box-folder", "highlights"]
 )
-def test_import_zotero_never_writes_through_a_link(tmp_path: Path, plant) -> None:
+def test_import_zotero_never_writes_through_a_link(
+    tmp_path: Path, plant: Callable[[Path], None]
+) -> None:
     library = _zotero_library(tmp_path)
     root = _workspace(tmp_path)
     plant(root)

@@ -23,6 +23,7 @@ from bench.app_server import app_process
 from bench.bench_load import (
     ASKS,
     SESSIONS,
+    Asked,
     LoadRun,
     Session,
     drive,
@@ -62,7 +63,7 @@ def load(
     return run, cases, log, reached
 
 
-def offline_asks(run):
+def offline_asks(run: LoadRun) -> list[Asked]:
     return [a for a in run.asked if a.reasoner == "offline"]
 
 

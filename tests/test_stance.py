@@ -1,6 +1,7 @@
 import json
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -253,7 +254,7 @@ def test_a_title_line_is_its_own_sentence() -> None:
     )
 
 
-def scifact_pairs():
+def scifact_pairs() -> list[dict[str, Any]]:
     return [json.loads(line) for line in FIXTURE.read_text("utf-8").splitlines()]
 
 

@@ -67,7 +67,7 @@ def vault(tmp_path: Path) -> Path:
     return root
 
 
-def snapshot(root: Path):
+def snapshot(root: Path) -> dict[Path, bytes]:
     return {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
 
 

@@ -1,5 +1,6 @@
 import json
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ WINNERS = "Buying past winners and selling past losers generated significant abn
 PAGES = [["Introduction to the study of returns."], [WINNERS, "The profits are not due to risk."]]
 
 
-def papers():
+def papers() -> list[Paper]:
     return [
         Paper(
             key="K0000001",
@@ -145,7 +146,9 @@ def test_the_library_is_opened_read_only_from_a_copy(library: Path, tmp_path: Pa
     ],
     ids=["missing", "not-sqlite", "wrong-schema"],
 )
-def test_a_bad_data_dir_is_a_one_line_error(tmp_path: Path, setup, message: str) -> None:
+def test_a_bad_data_dir_is_a_one_line_error(
+    tmp_path: Path, setup: Callable[[Path], object], message: str
+) -> None:
     folder = tmp_path / "Zotero"
     folder.mkdir()
     setup(folder)
