@@ -10,7 +10,6 @@ import pytest
 
 from engine.api import open_workspace
 from engine.workspace.caches import (
-    ID_FILE,
     cache_folder,
     index_path,
     read_origin,
@@ -19,6 +18,7 @@ from engine.workspace.caches import (
 )
 from engine.workspace.embeddings import VectorStats
 from engine.workspace.index import UpdateStats
+from engine.workspace.layout import ID_FILE
 from tests.workspaces import make_workspace
 
 

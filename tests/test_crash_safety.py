@@ -17,11 +17,12 @@ from typing import TypeVar
 import pytest
 
 from engine.api import open_workspace
-from engine.review.overlay import OVERLAY_PATH, build_overlay, load_overlay, read_overlay
+from engine.review.overlay import build_overlay, load_overlay, read_overlay
 from engine.review.relations import EdgeKey
 from engine.review.triage import LOG_PATH, TriageDecision, read_log, record
 from engine.workspace.caches import index_path
 from engine.workspace.index import Index
+from engine.workspace.layout import OVERLAY_PATH
 from engine.workspace.stores import load_workspace
 from tests.conftest import ROOT
 

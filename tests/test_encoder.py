@@ -10,12 +10,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from engine.core.errors import EncoderUnavailable
 from engine.core.registry import Registry
 from engine.core.settings import ENV_MINILM_MODEL as ENV_MODEL
 from engine.models.encoder import (
     ENCODERS,
     Encoder,
-    EncoderUnavailable,
     lexical_notice,
     load_encoder,
 )

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from bench.app_server import app_process
+from bench.app_server import app_process, running_app
 from bench.bench_load import (
     ASKS,
     SESSIONS,
@@ -30,7 +30,6 @@ from bench.bench_load import (
     expected_banner,
     lab_questions,
     plan,
-    running_app,
 )
 from tests.chat_server import ChatServer, stream_forever, trickle
 from tests.workspaces import make_workspace

@@ -12,7 +12,6 @@ from engine.core.stance import ContradictionCue
 from engine.datasets.scifact import import_scifact
 from engine.models.llm import LLMConfig, OpenAIChat
 from engine.review.overlay import (
-    OVERLAY_PATH,
     OverlayConfig,
     build_overlay,
     candidates,
@@ -23,6 +22,7 @@ from engine.review.relations import Relation, Typing
 from engine.review.stance import model
 from engine.review.strength import ClaimStrength, combine, pagerank, priority_weight
 from engine.review.typers import TYPERS, ModelTyper
+from engine.workspace.layout import OVERLAY_PATH
 from engine.workspace.notes import NoteKind
 from tests.chat_server import (
     ChatServer,

@@ -19,7 +19,7 @@ from engine import (
     table_markdown,
 )
 from engine.api import OpenWorkspace, answer, open_workspace
-from engine.models.encoder import ENV_ENCODER
+from engine.core.settings import ENV_ENCODER
 from engine.reading.aims import asks
 
 BROAD = "Do statins reduce fracture risk?"

@@ -6,8 +6,9 @@ from typing import Any
 import pytest
 
 from engine import Typer
+from engine.core.stance import ContradictionCue
 from engine.review.alignment import denial
-from engine.review.calibration import Calibration, ContradictionCue
+from engine.review.calibration import Calibration
 from engine.review.passages import passage, sentences_of
 from engine.review.relations import Relation
 from engine.review.stance import OfflineTyper, model, offline_stance

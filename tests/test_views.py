@@ -20,7 +20,7 @@ from engine import (
 from engine.core.traceability import OrphanKind, OrphanSpan, SentenceTrace, TraceMode
 from engine.navigation.substrate import Neighbourhood
 from engine.review.contest import ContestScope, Contradiction, Disclosed, ReviewState
-from engine.review.overlay import EdgeKey
+from engine.review.relations import EdgeKey
 from engine.workspace.notes import Quote
 from present import answer, cells, contests, highlight, markup, tables, views
 from present.gallery import example, examples
