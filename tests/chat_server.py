@@ -109,7 +109,7 @@ class RecordedRequest:
     path: str
     headers: Mapping[str, str] = field(default_factory=dict)
     raw: str = ""
-    body: object = None
+    body: Any = None
 
 
 def completion(content: str, model: str = DEFAULT_MODEL) -> dict[str, Any]:

@@ -11,8 +11,8 @@ import re
 import subprocess
 import sys
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, NamedTuple
 
 ROOT = Path(__file__).resolve().parents[1]
 _TIMINGS = re.compile(
@@ -25,21 +25,19 @@ def untimed(text: str) -> str:
     return _TIMINGS.sub(r'"\1": 0', text)
 
 
-@dataclass(frozen=True)
-class Result:
-    """What one CLI run gave: exit code, standard output and standard error."""
+class Result(NamedTuple):
+    """What one CLI run gave: exit code, standard output and standard error.
+
+    A named tuple so that `code, out, err = run(...)` unpacks each with its own type.
+    """
 
     code: int
     out: str
     err: str
 
-    def json(self) -> object:
+    def json(self) -> Any:
         """Standard output decoded as JSON."""
         return json.loads(self.out)
-
-    def __iter__(self) -> Iterator[int | str]:
-        # So that `code, out, err = run(...)` reads like the tuple it stands for.
-        return iter((self.code, self.out, self.err))
 
 
 class Running:

@@ -57,7 +57,7 @@ class Faults(WorkerPlugin):
     def __init__(self, folder: str) -> None:
         self.folder = folder
 
-    def transition(self, key, start, finish, **kwargs) -> None:
+    def transition(self, key: object, start: str, finish: str, **kwargs: Any) -> None:
         if finish != "executing":
             return
         for marker in sorted(Path(self.folder).iterdir()):

@@ -91,20 +91,27 @@ def test_stance_lines() -> None:
     said = Cue(CueShape.DIRECTION, "reduction", "increases")
     contra = replace(result("ANSWER"), stance=Stance(StanceRelation.CONTRADICTS, said, 0.9))
     line = answer.stance_line(contra)
+    assert line is not None
     assert line.tone == "warning" and line.text.startswith("The cited source contradicts")
     assert 'says "reduction" where the question says "increases"' in line.text
     assert answer.stance_line(result("ANSWER")) is None
     neither = replace(result("ANSWER"), stance=Stance(StanceRelation.NEITHER, NO_CUE, 0.0))
-    assert "neither" in answer.stance_line(neither).text
+    neither_line = answer.stance_line(neither)
+    assert neither_line is not None
+    assert "neither" in neither_line.text
 
 
 def test_a_yes_no_question_is_read_yes_no_or_not_stated_with_why() -> None:
     cue = Cue(CueShape.AGREEMENT, "reduction", "reduce")
     yes = replace(result("ANSWER"), stance=Stance(StanceRelation.SUPPORTS, cue, 0.9, asked=True))
-    assert answer.stance_line(yes).text.startswith("Yes: ")
+    yes_line = answer.stance_line(yes)
+    assert yes_line is not None
+    assert yes_line.text.startswith("Yes: ")
     hedged = result("HEDGED ANSWER", status=Tier.INFERRED, unmentioned=("sepsis",))
     unsaid = replace(hedged, stance=Stance(StanceRelation.NEITHER, NO_CUE, 0.0, asked=True))
-    line = answer.stance_line(unsaid).text
+    unsaid_line = answer.stance_line(unsaid)
+    assert unsaid_line is not None
+    line = unsaid_line.text
     assert line.startswith("Not stated: ") and "never says ‘sepsis’" in line
     area = answer.answer_area(hedged)
     assert "answer-hedged" in area.html and "never says ‘sepsis’" in area.html

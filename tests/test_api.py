@@ -12,6 +12,7 @@ from engine.api import (
     route_json,
     stance_toward,
 )
+from engine.core.router import Decision
 from engine.core.wire import dumps
 
 ART = (
@@ -20,7 +21,7 @@ ART = (
 )
 
 
-def decision_citing(sentence: str, *, body: str | None = None):
+def decision_citing(sentence: str, *, body: str | None = None) -> Decision:
     ref = "zk:scifact:4883040"
     payload = {
         "dag": {
@@ -54,6 +55,7 @@ def test_opposite_direction_words_contradict_with_the_cue_named() -> None:
         "Antiretroviral therapy increases rates of tuberculosis across CD4 strata.",
         decision_citing(ART),
     )
+    assert stance is not None
     assert stance.relation.value == "contradicts"
     assert "reduction" in stance.phrase and "increases" in stance.phrase
     assert stance.evidence == ART
@@ -65,6 +67,7 @@ def test_the_same_direction_supports() -> None:
         "Antiretroviral therapy reduces the incidence of tuberculosis across CD4 strata.",
         decision_citing(ART),
     )
+    assert stance is not None
     assert stance.relation.value == "supports" and "reduc" in stance.phrase
 
 
@@ -73,6 +76,7 @@ def test_no_explicit_cue_is_neither() -> None:
     stance = question_stance(
         "Antiretroviral therapy increases rates of tuberculosis.", decision_citing(sentence)
     )
+    assert stance is not None
     assert stance.relation.value == "neither" and stance.confidence == 0.0
 
 
@@ -98,6 +102,7 @@ def test_a_flip_in_a_loosely_matching_sentence_does_not_contradict() -> None:
         "Antiretroviral therapy increases rates of tuberculosis across CD4 strata.",
         ["Poverty reduces adherence to treatment in rural clinics."],
     )
+    assert stance is not None
     assert stance.relation.value == "neither"
     assert stance_toward("Anything at all.", ["  "]) is None
 

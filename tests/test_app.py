@@ -217,7 +217,9 @@ def test_pages_without_a_result_say_how_to_get_one(lab_app: AppTest) -> None:
 
 def visible_cells(at: AppTest) -> tuple[int, int]:
     caption = next(c.value for c in at.caption if c.value.endswith("edges pass the filters."))
-    shown, total = re.match(r"([\d,]+) of ([\d,]+) edges pass", caption).groups()
+    counts = re.match(r"([\d,]+) of ([\d,]+) edges pass", caption)
+    assert counts is not None
+    shown, total = counts.groups()
     return int(shown.replace(",", "")), int(total.replace(",", ""))
 
 

@@ -132,7 +132,7 @@ def test_the_landing_offers_the_bundled_lab(
 ) -> None:
     monkeypatch.setenv("SYNAPSE_WORKSPACE", str(scifact_slice))
     at = AppTest.from_file(APP, default_timeout=120).run()
-    assert [b.key for b in at.button if b.key.startswith("home_example_")]
+    assert [b.key for b in at.button if (b.key or "").startswith("home_example_")]
     at.button(key="home_lab").click().run()
     assert not at.exception
     assert Path(at.text_input(key="workspace_path").value) == ROOT / "examples" / "momentum-lab"

@@ -71,7 +71,7 @@ def test_a_session_written_url_reproduces_navigate_with_its_open_source(
     linked, _ = two_labs
     at = fresh({"ws": str(linked)}, "pages/navigate.py")
     ask(at, SIGNAL)
-    source = next(b for b in at.button if b.key.startswith("ask_cite_"))
+    source = next(b for b in at.button if (b.key or "").startswith("ask_cite_"))
     source.click().run()
     first = url_of(at)
     assert first["ws"] == str(linked) and first["q"] == SIGNAL and first["cite"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.api import answer, ask
+from engine.api import OpenWorkspace, answer, ask
 from engine.core.errors import ConfigError
 from engine.reading.asked import MAX_QUESTION_CHARS, Acronym, Question, read_question
 
@@ -26,25 +26,27 @@ READINGS = [
 
 
 @pytest.mark.parametrize(("text", "words", "claim", "asks"), READINGS)
-def test_a_question_is_read_into_its_words_and_forms(text, words, claim, asks):
+def test_a_question_is_read_into_its_words_and_forms(
+    text: str, words: tuple[str, ...], claim: bool, asks: str | None
+) -> None:
     question = read_question(text)
     assert (question.text, question.words) == (text, words)
     assert (question.claim_shaped, question.asks) == (claim, asks)
 
 
-def test_words_keep_how_they_were_typed_and_numbers_are_named():
+def test_words_keep_how_they_were_typed_and_numbers_are_named() -> None:
     question = read_question("Does Aspirin cut 30-day mortality by 12%?")
     assert question.typed()["aspirin"] == "Aspirin"
     assert question.numbers == tuple(w for w in question.words if w.isdigit())
     assert question.numbers
 
 
-def test_acronyms_say_whether_the_question_spells_them_out():
+def test_acronyms_say_whether_the_question_spells_them_out() -> None:
     question = read_question("Is diastolic blood pressure (DBP) linked to AAA?")
     assert question.acronyms == (Acronym("dbp", "dbp", True), Acronym("aaa", "aaa", False))
 
 
-def test_the_one_length_limit_is_checked_where_the_question_is_read():
+def test_the_one_length_limit_is_checked_where_the_question_is_read() -> None:
     read_question("x" * MAX_QUESTION_CHARS)
     with pytest.raises(ConfigError, match="characters long"):
         read_question("x" * (MAX_QUESTION_CHARS + 1))
@@ -52,7 +54,7 @@ def test_the_one_length_limit_is_checked_where_the_question_is_read():
     assert read_question(long) is long
 
 
-def test_every_step_of_the_walk_sees_the_value_read_at_the_boundary(lab):
+def test_every_step_of_the_walk_sees_the_value_read_at_the_boundary(lab: OpenWorkspace) -> None:
     asked = read_question(WINNERS)
     seen = []
     result = answer(lab, asked, observer=lambda state, action: seen.append(state.question))
@@ -61,5 +63,5 @@ def test_every_step_of_the_walk_sees_the_value_read_at_the_boundary(lab):
     assert result.to_dict(timings=False) == as_text.to_dict(timings=False)
 
 
-def test_ask_still_takes_the_question_as_text(lab):
+def test_ask_still_takes_the_question_as_text(lab: OpenWorkspace) -> None:
     assert ask(lab, WINNERS).question == WINNERS

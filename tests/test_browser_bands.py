@@ -42,6 +42,7 @@ def test_the_selected_candidate_shows_its_band_precision(
     with app_in_chromium(lab_path, tmp_path / "app.log") as (url, page):
         page.goto(f"{url}/matrix?edge={token}")
         wait_idle(page)
+        assert band is not None
         callout = page.get_by_text(f"about {band.in_ten} in 10 at this confidence were right")
         expect(callout.first).to_be_visible(timeout=30_000)
         lead = "Machine contradiction" if kind == "contradicts" else "Possible tension"
@@ -62,5 +63,6 @@ def test_the_stance_line_carries_the_measured_band(tension: bool) -> None:
     result.stance = stance
     result.decision = None
     line = stance_line(result)
+    assert line is not None
     assert line.text.endswith(f"Measured: {measured}.")
     assert ("possible tension" in line.text) is tension

@@ -10,20 +10,24 @@ import pytest
 
 from engine.api import open_workspace
 from engine.workspace.caches import (
-    ID_FILE,
     cache_folder,
     index_path,
     read_origin,
     vectors_path,
     workspace_id,
 )
+from engine.workspace.embeddings import VectorStats
+from engine.workspace.index import UpdateStats
+from engine.workspace.layout import ID_FILE
 from tests.workspaces import make_workspace
 
 
-def _opened(root):
+def _opened(root: Path) -> tuple[UpdateStats, VectorStats]:
     opened = open_workspace(root)
     opened.close()
-    return opened.stats, opened.meaning.stats
+    vectors = opened.meaning.stats
+    assert vectors is not None
+    return opened.stats, vectors
 
 
 def test_derived_files_live_in_the_state_folder_and_the_workspace_keeps_its_id(

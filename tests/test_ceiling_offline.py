@@ -14,12 +14,14 @@ def test_every_claim_gets_one_standing_and_answers_are_hits(scifact_slice: Path)
     assert standings["gold answered"] > 0
     for case in cases:
         if case.standing == "gold answered":
+            assert case.best is not None
             assert case.hit and not case.best.gaps
         if case.standing == "no evidence in the corpus":
             assert not case.hit
         if case.standing.startswith("gold best"):
             # A give-up names the first rule that turned the gold abstract down.
             assert case.hit and ": " in case.standing
+            assert case.best is not None
             assert bool(case.best.gaps) == case.standing.endswith("a salient term unmentioned")
 
 

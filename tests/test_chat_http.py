@@ -1,11 +1,12 @@
 """The chat transport under attack: trickling and endless replies, redirects, echoed keys, size."""
 
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from engine.models.llm import CANCELLED, LLMConfig, OpenAIChat
+from engine.models.llm import CANCELLED, ChatReply, LLMConfig, OpenAIChat
 from tests.chat_server import (
     ChatServer,
     chat_server_fixture,  # noqa: F401 (registers the chat_server fixture)
@@ -29,11 +30,13 @@ NEVER_COMPLETES = pytest.mark.parametrize(
 HARNESS_S = 20
 
 
-def config(server: ChatServer, **overrides) -> LLMConfig:
+def config(server: ChatServer, **overrides: Any) -> LLMConfig:
     return LLMConfig(base_url=server.base_url, model="test-model", api_key=KEY, **overrides)
 
 
-def complete_within_harness(chat: OpenAIChat, *, after_start=None):
+def complete_within_harness(
+    chat: OpenAIChat, *, after_start: Callable[[], object] | None = None
+) -> ChatReply:
     """Run one `complete`; fail the test if it is still running HARNESS_S after `after_start`."""
     out: dict[str, Any] = {}
     thread = threading.Thread(target=lambda: out.update(reply=chat.complete(MESSAGES)))
@@ -43,7 +46,8 @@ def complete_within_harness(chat: OpenAIChat, *, after_start=None):
         after_start()
     thread.join(HARNESS_S)
     assert not thread.is_alive(), "the call outlived its deadline or its cancel by far"
-    return out["reply"]
+    reply: ChatReply = out["reply"]
+    return reply
 
 
 @NEVER_COMPLETES

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from engine import Fit, audit_answer
+from engine.navigation.result import NavResult
 from present.causes import headline, summary
 from present.checks import check_words, confirmed_words
 from present.tables import claim_rows
@@ -17,7 +18,7 @@ SOURCE = (
 )
 
 
-def routed(quote: str, claim: str | None = None):
+def routed(quote: str, claim: str | None = None) -> NavResult:
     """The audited answer for one restatement citing one quote of SOURCE."""
     text = claim or quote
     payload = {
@@ -57,6 +58,7 @@ CASES = [
 )
 def test_each_check_says_what_it_found(quote: str, fit: Fit | None, words: str, label: str) -> None:
     run = routed(quote)
+    assert run.decision is not None
     check = run.decision.verifier_results["zk:t:n1"]
     assert check.fit is fit
     assert check_words(check).startswith(words)
@@ -71,6 +73,7 @@ def test_a_quote_found_inside_a_longer_sentence_is_never_called_not_found() -> N
     assert "so it licenses nothing (only a whole sentence or clause" in said
     assert said.endswith("“In this trial, vitamin D supplements reduced hip fractures by a third.”")
     assert headline(run) == "quote not a whole sentence"
+    assert run.decision is not None
     check = run.decision.verifier_results["zk:t:n1"]
     assert confirmed_words(check, True) == "none: the quote is found, but inside a longer sentence"
 

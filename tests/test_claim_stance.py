@@ -34,6 +34,7 @@ def test_a_stance_needs_an_explicit_cue(
     claim: str, evidence: list[str], relation: StanceRelation, cue_words: tuple[str, ...]
 ) -> None:
     stance = stance_toward(claim, evidence)
+    assert stance is not None
     assert stance.relation is relation
     assert all(word in stance.phrase for word in cue_words)
     assert stance.evidence == evidence[0]
@@ -43,6 +44,7 @@ def test_a_contradicting_sentence_outranks_a_neutral_one() -> None:
     neutral = "We reviewed studies of antiretroviral therapy and tuberculosis in adults."
     claim = "Antiretroviral therapy increases tuberculosis incidence."
     stance = stance_toward(claim, [neutral, ART])
+    assert stance is not None
     assert stance.relation is StanceRelation.CONTRADICTS and stance.evidence == ART
 
 

@@ -17,7 +17,7 @@ import pytest
 
 from tests.builders.pdfgen import shared_stream_pdf_bytes, write_pdf
 from tests.builders.zotero_library import Mark, Paper, build_library
-from tests.cli import start
+from tests.cli import Result, start
 from tests.cluster_support import TIMEOUT, bounded, faults, tree, two_workers, wait_for
 
 SENTENCES = [
@@ -47,12 +47,12 @@ def papers(tmp_path: Path) -> Path:
     return folder
 
 
-def add(papers, workspace, *args):
+def add(papers: Path, workspace: Path, *args: str) -> Result:
     workspace.mkdir(exist_ok=True)
     return bounded("sources", "add", papers, "--workspace", workspace, *args)
 
 
-def items(workspace) -> list[dict[str, Any]]:
+def items(workspace: Path) -> list[dict[str, Any]]:
     return json.loads((workspace / REPORT).read_text())["items"]
 
 

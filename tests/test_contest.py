@@ -26,7 +26,7 @@ def _contradiction(key: EdgeKey, confidence: float = 0.9) -> OverlayEdge:
     )
 
 
-def _set_contest(root, value: str) -> None:
+def _set_contest(root: Path, value: str) -> None:
     settings = root / "workspace.toml"
     before = settings.read_text() if settings.exists() else ""
     settings.write_text(f"contest = {value}\n" + before)
@@ -94,8 +94,11 @@ def test_an_unreviewed_contradiction_is_disclosed_but_does_not_contest_by_defaul
         result = answer(opened, GROUNDED_QUESTION)
     finally:
         opened.close()
+    assert result.run.decision is not None
+    assert result.run.decision.status is not None
     assert (result.label, result.run.decision.status.value) == ("ANSWER", "grounded")
     assert review_edges(lab_path) == []
+    assert result.contests is not None
     (item,) = result.contests.unreviewed
     assert item.contradiction.key == MOM and item.cited == MOM.canon_address
     assert item.practice_title == "2009 backtest of the momentum book"
@@ -116,7 +119,9 @@ def test_under_the_unreviewed_setting_the_same_edge_contests(lab_path: Path) -> 
         result = answer(opened, GROUNDED_QUESTION)
     finally:
         opened.close()
+    assert result.run.decision is not None
     assert result.label == "ABSTAIN" and "contested" in result.run.decision.detail
+    assert result.contests is not None
     (item,) = result.contests.contesting
     assert item.contradiction.state is ReviewState.UNREVIEWED
     assert result.contests.summary() == "1 contradiction contests a cited source"
@@ -144,6 +149,7 @@ def test_a_triage_decision_changes_the_answer_and_its_stamp(
         opened.close()
     assert before.review_stamp != after.review_stamp == review_stamp(lab_path)
     assert after.label == label
+    assert after.contests is not None
     states = [d.contradiction.state.value for d in after.contests.items]
     assert states == ([disclosed] if disclosed else [])
 

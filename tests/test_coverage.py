@@ -1,4 +1,6 @@
 import math
+from collections.abc import Iterable
+from typing import Any
 
 import pytest
 
@@ -16,7 +18,7 @@ DF = {"vitamin": 150, "d": 400, "deficiency": 120, "increase": 600, "risk": 500,
 NOTES = 1000
 
 
-def rarity(words):
+def rarity(words: Iterable[str]) -> dict[str, float]:
     return {w: math.log((NOTES + 1) / (DF.get(w, 0) + 1)) for w in words}
 
 
@@ -85,7 +87,7 @@ CORPUS_WORDS = {"coactivator", "recruitment", "panic", "prone", "state", "sympto
                 "carrier", "decreased", "risk", "diastolic", "blood", "pressure"}  # fmt: skip
 
 
-def spelled(question: str, **rules) -> QuestionTerms:
+def spelled(question: str, **rules: Any) -> QuestionTerms:
     """Terms over a workspace whose canon notes hold exactly CORPUS_WORDS."""
     return QuestionTerms(
         question,

@@ -12,22 +12,27 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
 from engine.api import open_workspace
-from engine.review.overlay import OVERLAY_PATH, build_overlay, load_overlay, read_overlay
+from engine.review.overlay import build_overlay, load_overlay, read_overlay
 from engine.review.relations import EdgeKey
 from engine.review.triage import LOG_PATH, TriageDecision, read_log, record
 from engine.workspace.caches import index_path
 from engine.workspace.index import Index
+from engine.workspace.layout import OVERLAY_PATH
 from engine.workspace.stores import load_workspace
 from tests.conftest import ROOT
 
 DEADLINE = 60.0
 
 
-def wait_for(condition: Callable[[], object], what: str, *, deadline: float = DEADLINE):
+T = TypeVar("T")
+
+
+def wait_for(condition: Callable[[], T], what: str, *, deadline: float = DEADLINE) -> T:
     """Poll `condition` until it returns something truthy; fail after `deadline` seconds."""
     end = time.monotonic() + deadline
     while time.monotonic() < end:
@@ -120,12 +125,16 @@ def test_a_killed_overlay_build_leaves_the_previous_file(
         assert temps == []
     assert overlay_file.read_bytes() == before
     assert read_overlay(lab_path).reason == ""
-    assert load_overlay(lab_path).to_dict() == built.to_dict()
+    loaded = load_overlay(lab_path)
+    assert loaded is not None
+    assert loaded.to_dict() == built.to_dict()
     # A stale temp file neither blocks nor leaks into the next build.
     reopened = open_workspace(lab_path)
     rebuilt = build_overlay(reopened)
     reopened.close()
-    assert load_overlay(lab_path).to_dict() == rebuilt.to_dict()
+    reloaded = load_overlay(lab_path)
+    assert reloaded is not None
+    assert reloaded.to_dict() == rebuilt.to_dict()
 
 
 # --- the index ------------------------------------------------------------------------

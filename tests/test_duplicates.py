@@ -12,14 +12,14 @@ from engine.importers.zotero import import_zotero
 from engine.workspace.layout import SOURCES_REPORT
 from tests.builders.pdfgen import write_pdf
 from tests.builders.zotero_library import Paper, build_library
-from tests.cli import invoke
+from tests.cli import Result, invoke
 
 TRIAL = [["Statins in the liver"], ["Atorvastatin reduced hepatic fibrosis by 40% in adults."]]
 OTHER = [["Sleep and memory"], ["Short sleep impaired recall in students over two weeks."]]
 AUTHORS = [("Okafor", "Ada")]
 
 
-def _add(workspace, *paths):
+def _add(workspace: Path, *paths: Path) -> Result:
     return invoke("sources", "add", *map(str, paths), "--workspace", str(workspace))
 
 
@@ -85,7 +85,7 @@ def test_pages_without_text_are_no_duplicates(tmp_path: Path) -> None:
     assert json.loads(done.out)["duplicates"] == []
 
 
-def _library(tmp_path: Path):
+def _library(tmp_path: Path) -> Path:
     papers = [
         Paper("ITEM0001", "Statins in the liver", AUTHORS, "2019", pages=TRIAL,
               fields={"DOI": "10.1000/Liver.1"}),

@@ -33,7 +33,7 @@ def minilm() -> Encoder:
     return encoder
 
 
-def _file(root):
+def _file(root: Path) -> Path:
     return vectors_path(root, "minilm")
 
 
@@ -128,6 +128,7 @@ def test_a_tampered_vector_file_never_moves_an_answer(lab_path: Path) -> None:
         raw[at : at + 384] = bytes([127] * 384)
     _file(lab_path).write_bytes(bytes(raw))
     reopened = open_workspace(lab_path)
+    assert reopened.meaning.stats is not None
     assert reopened.meaning.stats.unsealed == len(stored)
     assert ask(reopened, QUESTION).to_json(timings=False) == clean
     reopened.close()
@@ -156,6 +157,7 @@ def test_nearest_notes_come_best_first_and_ties_go_to_the_address(lab: OpenWorks
 
 def test_a_sentence_without_a_stored_vector_is_encoded_on_demand(lab: OpenWorkspace) -> None:
     semantic = lab.meaning.semantic
+    assert semantic is not None
     query = semantic.question(QUESTION)
     text = "Transaction costs erase the momentum premium."
     got = semantic.similarities(query, [text])[0]
@@ -181,6 +183,7 @@ def test_the_nearest_sentence_scan_reads_the_int8_records_and_keeps_no_float_cop
     lab: OpenWorkspace,
 ) -> None:
     semantic = lab.meaning.semantic
+    assert semantic is not None
     query = semantic.question(QUESTION)
     every = semantic.vectors.dense(np.arange(len(semantic.vectors))) @ query
     expected = {}

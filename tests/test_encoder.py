@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 
 from engine.core.environment import ENV_MINILM_MODEL as ENV_MODEL
+from engine.core.errors import EncoderUnavailable
 from engine.core.registry import Registry
 from engine.models.encoder import (
     ENCODERS,
     Encoder,
-    EncoderUnavailable,
     lexical_notice,
     load_encoder,
 )

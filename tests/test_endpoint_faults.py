@@ -4,19 +4,22 @@ import json
 import re
 import socket
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
 
+from engine.api import OpenWorkspace, open_workspace
 from engine.api import ask as ask_workspace
-from engine.api import open_workspace
 from engine.models.llm import LLMConfig, OpenAIChat
 from engine.navigation.reasoners.model_reasoner import ModelReasoner
 from engine.text.sentences import sentences
 from tests.chat_server import (
     ChatServer,
+    RecordedRequest,
+    Step,
     cut_mid_reply,
     redirect,
     reply,
@@ -51,32 +54,37 @@ def model_reasoner(base_url: str) -> ModelReasoner:
     return ModelReasoner(OpenAIChat(config))
 
 
-def draft(claims: list[dict[str, Any]], conclusion: str, prose: str = "", **extra) -> str:
+def draft(claims: list[dict[str, Any]], conclusion: str, prose: str = "", **extra: Any) -> str:
     """A reply text: the DAG, prose citing the conclusion when given, and any extra keys."""
     spans = [{"start": 0, "end": len(prose), "claim": conclusion}] if prose else []
     dag = {"claims": claims, "conclusion": conclusion, "prose_citations": spans}
     return json.dumps({"dag": dag, "prose": prose, **extra})
 
 
-def claim(cid: str, text: str, kind: str, cites: list[str], premises=()) -> dict[str, Any]:
+def claim(
+    cid: str, text: str, kind: str, cites: list[str], premises: Sequence[str] = ()
+) -> dict[str, Any]:
     return {"id": cid, "text": text, "kind": kind, "cites": cites, "premises": list(premises)}
 
 
-def first_sentence(opened, address: str) -> str:
-    body = opened.workspace.note(address).body
+def first_sentence(opened: OpenWorkspace, address: str) -> str:
+    note = opened.workspace.note(address)
+    assert note is not None
+    body = note.body
     span = sentences(body)[0]
     return body[span.start : span.end]
 
 
-def grounded_draft(opened, address: str) -> str:
+def grounded_draft(opened: OpenWorkspace, address: str) -> str:
     """A valid reply restating the cited note's first sentence verbatim."""
     text = first_sentence(opened, address)
     c1 = claim("c1", text, "restatement", [address])
     return draft([c1], "c1", text, asserted={"c1": "grounded"})
 
 
-def user_message(request) -> str:
-    return request.body["messages"][1]["content"]
+def user_message(request: RecordedRequest) -> str:
+    content: str = request.body["messages"][1]["content"]
+    return content
 
 
 @pytest.fixture
@@ -90,7 +98,7 @@ def connections(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     seen = []
     real = socket.socket.connect
 
-    def connect(sock, address):
+    def connect(sock: socket.socket, address: Any) -> None:
         seen.append(address[:2])
         return real(sock, address)
 
@@ -155,7 +163,7 @@ def test_endpoint_fault_ends_labelled_in_bounded_time(
     lab_path: Path,
     question: dict[str, Any],
     connections: list[Any],
-    steps,
+    steps: Callable[[str], list[Step] | None],
     label: str,
     cause: str,
     requests: int,
@@ -177,6 +185,8 @@ def test_endpoint_fault_ends_labelled_in_bounded_time(
         assert result.decision is None and cause in str(result.failure)
         assert result.to_dict()["decision"]["label"] == "ABSTAIN"
     else:
+        assert result.decision is not None
+        assert result.decision.status is not None
         assert result.decision.status.value == question["status"] and not result.failure
         assert result.to_dict()["cited"] == [question["cites"]]
     assert server.requests == server.chat_requests and len(server.requests) == requests
@@ -223,6 +233,7 @@ def test_injected_note_never_grounds_and_the_router_still_decides(
     assert result.label == "ABSTAIN" and decision["status"] is None
     assert decision["nodes"][injected]["tier"] != "grounded"
     assert all(c["tier"] != "grounded" for c in decision["claims"].values())
+    assert result.payload is not None
     assert result.payload["node_status"][injected] != {"tier": "grounded"}
     assert injected not in result.payload["groundings"]
     assert FABRICATED not in result.payload["node_bodies"].values()

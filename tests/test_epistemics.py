@@ -36,7 +36,7 @@ def test_weakest_takes_lowest_tier_and_all_flags() -> None:
     assert weakest([]) is None
 
 
-def dag(*claims, conclusion):
+def dag(*claims: Claim, conclusion: str) -> ReasoningDAG:
     return ReasoningDAG.build(claims, conclusion)
 
 

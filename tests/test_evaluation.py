@@ -35,7 +35,7 @@ def gold(scifact_slice: Path) -> list[GoldClaim]:
     return load_gold(labels_path(scifact_slice))
 
 
-def outcome(label, cited, gold):
+def outcome(label: str, cited: list[str], gold: list[str]) -> ClaimOutcome:
     return ClaimOutcome("x", label, tuple(cited), frozenset(gold), 1.0)
 
 
@@ -57,7 +57,7 @@ def test_score_counts_each_figure() -> None:
 
 
 def test_the_rationale_rate_counts_answers_restating_an_annotated_sentence() -> None:
-    def answered(restated):
+    def answered(restated: set[int]) -> ClaimOutcome:
         return ClaimOutcome(
             "x", "ANSWER", ("1",), frozenset({"1"}), 1.0,
             restated={"1": frozenset(restated)}, rationales={"1": frozenset({2, 3})},

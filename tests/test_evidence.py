@@ -98,7 +98,9 @@ def test_an_audited_payload_names_the_notes_the_workspace_knows(lab: OpenWorkspa
 def test_the_source_page_says_how_much_hidden_text_was_left_out(
     lab: OpenWorkspace, lab_path: Path
 ) -> None:
-    citekey = lab.workspace.note(MOM).citekey
+    note = lab.workspace.note(MOM)
+    assert note is not None
+    citekey = note.citekey
     sidecar = {"hidden_text": [{"page": 2, "lines": 1}]}
     (lab_path / f"sources/{citekey}.pdf.json").write_text(json.dumps(sidecar), encoding="utf-8")
     (item,) = answer_evidence(lab, answer(lab, WINNERS).run)

@@ -63,7 +63,7 @@ def test_the_stance_shown_is_named_as_an_example_names_it() -> None:
     ]
 
 
-def broken(root) -> list[str]:
+def broken(root: Path) -> list[str]:
     """Every example of the workspace at `root` whose answer breaks its promise."""
     opened = open_workspace(root)
     try:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from engine.workspace.examples import PAYLOADS, payload_examples
 
 
-def write(folder, name, **item) -> None:
+def write(folder: Path, name: str, **item: Any) -> None:
     (folder / name).write_text(json.dumps(item), encoding="utf-8")
 
 

@@ -32,6 +32,7 @@ def graph_data(markup: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]
     """The node and edge lists the page hands to vis-network."""
     nodes = re.search(r"nodes = new vis\.DataSet\((\[.*?\])\);\n", markup, re.S)
     edges = re.search(r"edges = new vis\.DataSet\((\[.*?\])\);\n", markup, re.S)
+    assert nodes is not None and edges is not None
     return json.loads(nodes.group(1)), json.loads(edges.group(1))
 
 
@@ -257,7 +258,7 @@ def test_the_heatmap_paints_no_background_of_its_own() -> None:
         assert colour.startswith("rgba(") and float(colour.rstrip(")").split(",")[-1]) <= 0.2
 
 
-def matrix_row(i: int, **fields) -> dict[str, Any]:
+def matrix_row(i: int, **fields: Any) -> dict[str, Any]:
     """One claim-matrix row: a supporting edge to canon note n`i`, `fields` set on top."""
     return {
         "canon_address": f"zk:lab:n{i}",

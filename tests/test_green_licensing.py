@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine.api import ask, open_workspace
+from engine.navigation.result import NavResult
 from tests.conftest import ROOT
 
 VAULT = ROOT / "examples" / "vault-lab"
@@ -22,7 +23,7 @@ OPPOSITE = (
 )
 
 
-def answer(root: Path, question: str):
+def answer(root: Path, question: str) -> NavResult:
     opened = open_workspace(root)
     try:
         return ask(opened, question)
@@ -59,6 +60,7 @@ def test_the_reader_s_own_sentence_beside_a_verified_quote_is_no_green(
         assert QUOTED in result.prose and OPPOSITE not in result.prose
         assert result.stance is not None and result.stance.relation.value == "contradicts"
     else:
+        assert result.decision is not None
         assert OPPOSITE not in result.prose or "own text" in " ".join(
             result.decision.floor_reasons.values()
         )
@@ -67,6 +69,7 @@ def test_the_reader_s_own_sentence_beside_a_verified_quote_is_no_green(
 def test_the_quote_itself_still_answers(vault: Path) -> None:
     add_own_sentence(vault, OPPOSITE)
     result = answer(vault, f"In subsequent studies, {QUOTED}.")
+    assert result.decision is not None
     assert result.label == "ANSWER", result.decision.detail
 
 
@@ -110,6 +113,7 @@ Cumulative momentum returns fell steadily after 2008.
 def test_a_real_image_never_grounds_a_sentence_about_it(lab_path: Path) -> None:
     (lab_path / ".zettelkasten" / "finance" / "z-fig-12.md").write_text(FIGURE_NOTE, "utf-8")
     result = answer(lab_path, "Did cumulative momentum returns fall steadily after 2008?")
+    assert result.decision is not None
     assert result.label == "ABSTAIN", result.decision.detail
 
 
@@ -136,4 +140,5 @@ def test_a_bidi_override_in_a_hostile_note_never_answers(lab_path: Path, where: 
     (lab_path / "sources" / "bp2020.txt").write_text(f"Trial. {source} End.", "utf-8")
     (lab_path / ".zettelkasten" / "finance" / "z-bidi-13.md").write_text(HOSTILE_NOTE, "utf-8")
     result = answer(lab_path, "Did the drug lower blood pressure at 12 months?")
+    assert result.decision is not None
     assert result.label != "ANSWER", result.decision.detail

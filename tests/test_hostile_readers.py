@@ -74,7 +74,7 @@ def _workspace(tmp_path: Path) -> Path:
 
 @examples
 @given(value=st.one_of(csl_items, values))
-def test_references_json_never_raises(tmp_path, value) -> None:
+def test_references_json_never_raises(tmp_path: Path, value: object) -> None:
     root = _workspace(tmp_path)
     (root / "references.json").write_text(json.dumps(value))
     refs = load_references(root)
@@ -84,7 +84,7 @@ def test_references_json_never_raises(tmp_path, value) -> None:
 
 @examples
 @given(text=st.text(string.printable + "{}@\\é", max_size=300))
-def test_references_bib_never_raises(tmp_path, text) -> None:
+def test_references_bib_never_raises(tmp_path: Path, text: str) -> None:
     root = _workspace(tmp_path)
     (root / "references.bib").write_text("@article{k, author = {" + text + "}}\n" + text)
     assert all(p.startswith("references.bib") for p in load_references(root).problems)
@@ -92,7 +92,7 @@ def test_references_bib_never_raises(tmp_path, text) -> None:
 
 @examples
 @given(value=values)
-def test_highlights_never_raise(tmp_path, value) -> None:
+def test_highlights_never_raise(tmp_path: Path, value: object) -> None:
     root = _workspace(tmp_path)
     (root / "sources/k.annotations.json").write_text(json.dumps(value))
     found, problems = load_workspace(root).read_annotations("k")
@@ -102,7 +102,7 @@ def test_highlights_never_raise(tmp_path, value) -> None:
 
 @examples
 @given(meta=st.dictionaries(st.sampled_from(FIELDS), values, max_size=8), as_json=st.booleans())
-def test_front_matter_never_raises(tmp_path, meta, as_json) -> None:
+def test_front_matter_never_raises(tmp_path: Path, meta: object, as_json: bool) -> None:
     front = json.dumps(meta) if as_json else yaml.safe_dump(meta, allow_unicode=True)
     data = f"---\n{front}\n---\nA body with [[a link]] and #tag.\n".encode()
     parsed = parse_note(data, store=Store.CANON, source="box", path="n.md", root=tmp_path)
@@ -114,7 +114,7 @@ def test_front_matter_never_raises(tmp_path, meta, as_json) -> None:
 
 @examples
 @given(text=st.text(string.printable + "[]{}é", max_size=200))
-def test_workspace_toml_never_raises(tmp_path, text) -> None:
+def test_workspace_toml_never_raises(tmp_path: Path, text: str) -> None:
     root = _workspace(tmp_path)
     (root / "workspace.toml").write_text("[vault]\ncanon = " + text + "\n" + text)
     workspace = load_workspace(root)

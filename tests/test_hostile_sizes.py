@@ -8,15 +8,16 @@ A child, not a thread: a regex holds the GIL, so a thread's join could not time 
 from __future__ import annotations
 
 import multiprocessing
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
 from engine.api import open_workspace
 from engine.core.quote import MAX_FUZZY_QUOTE_CHARS, quote_needle, verify_quote
 from engine.core.traceability import OrphanKind, OrphanSpan, Traceability, TraceMode
-from engine.core.verifiers import MAX_VERIFIED_FILE_BYTES
+from engine.core.verifiers import MAX_VERIFIED_FILE_BYTES, VerifierResult
 from engine.navigation.grounding import ground_node
 from engine.workspace.front_matter import MAX_ALIASES
 from present.highlight import highlight_html
@@ -24,7 +25,10 @@ from present.highlight import highlight_html
 HARNESS_S = 10
 
 
-def within_harness(fn, *args):
+T = TypeVar("T")
+
+
+def within_harness(fn: Callable[..., T], *args: object) -> T:
     """`fn(*args)` computed in a forked child; fails the test if it outlives HARNESS_S."""
     context = multiprocessing.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
@@ -35,7 +39,7 @@ def within_harness(fn, *args):
         child.kill()
         child.join()
         pytest.fail(f"{fn.__name__} gave no result within {HARNESS_S} s: super-linear here")
-    value = receiver.recv()
+    value: T = receiver.recv()
     child.join()
     return value
 
@@ -73,7 +77,7 @@ def test_highlighting_is_linear_in_spans() -> None:
     assert html.count('class="trace-uncited"') == 40_000
 
 
-def _note(root, relative: str, text: str) -> None:
+def _note(root: Path, relative: str, text: str) -> None:
     path = root / relative
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
@@ -99,7 +103,7 @@ def test_a_yaml_alias_bomb_is_refused_in_the_load_report(lab_path: Path) -> None
     assert "zk:finance:z-few" in problems["loaded"]
 
 
-def _load_report(root) -> dict[str, Any]:
+def _load_report(root: Path) -> dict[str, Any]:
     opened = open_workspace(root)
     try:
         return {
@@ -126,9 +130,11 @@ def test_an_oversized_source_is_refused_with_the_cap(lab_path: Path) -> None:
     assert result.unverifiable and f"{MAX_VERIFIED_FILE_BYTES:,}-byte cap" in result.detail
 
 
-def _ground(root, address):
+def _ground(root: Path, address: str) -> VerifierResult:
     opened = open_workspace(root)
     try:
-        return ground_node(opened.workspace, address).check(opened.workspace)[0]
+        ground = ground_node(opened.workspace, address)
+        assert ground is not None
+        return ground.check(opened.workspace)[0]
     finally:
         opened.close()

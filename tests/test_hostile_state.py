@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -101,7 +102,9 @@ PLANTS = {
 
 
 @pytest.mark.parametrize("plant", PLANTS.values(), ids=PLANTS.keys())
-def test_no_command_writes_through_a_planted_link(lab_path: Path, plant) -> None:
+def test_no_command_writes_through_a_planted_link(
+    lab_path: Path, plant: Callable[[Path], object]
+) -> None:
     plant(lab_path)
     before = snapshot(lab_path)
     ws = ["--workspace", str(lab_path)]
@@ -340,7 +343,7 @@ def test_a_read_only_workspace_can_be_asked(lab_path: Path) -> None:
     assert snapshot(lab_path) == before
 
 
-def _file_size_limit(limit: int):
+def _file_size_limit(limit: int) -> Callable[[], None]:
     def apply() -> None:
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))

@@ -160,11 +160,13 @@ def test_grounding_a_leaky_note_is_unverifiable_with_the_reason(
 ) -> None:
     workspace = opened.workspace
     ground = ground_node(workspace, f"zk:{BOX}:{note_id}")
+    assert ground is not None
     result, verdict = ground.check(workspace)
     if ground.spec is None:  # a tether: its file is refused, so its freshness is unknown
         assert ground.tether is TetherState.UNRESOLVED
         assert tether_status(workspace, workspace.notes[ground.address]) is TetherState.UNRESOLVED
     else:
+        assert result is not None
         assert result.unverifiable, result
         assert REFUSAL.search(result.detail), result.detail
         assert hostile.canary not in json.dumps(result.to_dict())

@@ -1,6 +1,7 @@
 """No importer writes through a link: every user file keeps its bytes, whatever is planted."""
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ NOTE = "---\nid: d1\ntype: decision\ntitle: Keep\n---\nOur own decision, typed b
 WINNERS = "Buying past winners and selling past losers generated significant abnormal returns."
 
 
-def _workspace(tmp_path: Path):
+def _workspace(tmp_path: Path) -> Path:
     root = make_workspace(tmp_path, "empty", name="ws")
     (root / ".memory").mkdir()
     (root / ".memory/d1.md").write_text(NOTE)
@@ -23,17 +24,17 @@ def _workspace(tmp_path: Path):
     return root
 
 
-def _symlink_text(root) -> None:
+def _symlink_text(root: Path) -> None:
     (root / "sources/p.txt").symlink_to("../.memory/d1.md")
     # A sidecar with a stale hash, so the text looks due for an update.
     (root / "sources/p.pdf.json").write_text('{"sha256": "0", "text_bytes": 1}')
 
 
-def _hard_link_text(root) -> None:
+def _hard_link_text(root: Path) -> None:
     os.link(root / ".memory/d1.md", root / "sources/p.txt")
 
 
-def _linked_folder(root) -> None:
+def _linked_folder(root: Path) -> None:
     (root / "sources").rmdir()
     (root / "sources").symlink_to(".memory")
 
@@ -47,7 +48,9 @@ PLANT_IDS = ["symlinked-text", "hard-linked-text", "symlinked-sources-folder"]
 
 
 @pytest.mark.parametrize(("plant", "named"), PLANTS, ids=PLANT_IDS)
-def test_sources_add_never_writes_through_a_link(tmp_path: Path, plant, named: str) -> None:
+def test_sources_add_never_writes_through_a_link(
+    tmp_path: Path, plant: Callable[[Path], None], named: str
+) -> None:
     root = _workspace(tmp_path)
     plant(root)
     before = user_bytes(root)
@@ -59,7 +62,9 @@ def test_sources_add_never_writes_through_a_link(tmp_path: Path, plant, named: s
 
 
 @pytest.mark.parametrize(("plant", "named"), PLANTS, ids=PLANT_IDS)
-def test_replace_never_writes_through_a_link_either(tmp_path: Path, plant, named: str) -> None:
+def test_replace_never_writes_through_a_link_either(
+    tmp_path: Path, plant: Callable[[Path], None], named: str
+) -> None:
     root = _workspace(tmp_path)
     plant(root)
     before = user_bytes(root)
@@ -69,7 +74,7 @@ def test_replace_never_writes_through_a_link_either(tmp_path: Path, plant, named
     assert user_bytes(root) == before
 
 
-def _zotero_library(tmp_path: Path):
+def _zotero_library(tmp_path: Path) -> Path:
     paper = Paper(
         key="K0000001",
         title="Returns to Buying Winners and Selling Losers",
@@ -82,25 +87,27 @@ def _zotero_library(tmp_path: Path):
     return build_library(tmp_path / "Zotero", [paper])
 
 
-def _note_link(root) -> None:
+def _note_link(root: Path) -> None:
     (root / ".zettelkasten/zotero").mkdir(parents=True)
     (root / ".zettelkasten/zotero/jt1993.md").symlink_to("../../.memory/d1.md")
 
 
-def _box_link(root) -> None:
+def _box_link(root: Path) -> None:
     (root / ".zettelkasten").mkdir()
     (root / ".zettelkasten/zotero").symlink_to("../.memory")
     (root / ".memory/jt1993.md").write_text(NOTE.replace("d1", "jt1993"))
 
 
-def _highlights_link(root) -> None:
+def _highlights_link(root: Path) -> None:
     (root / "sources/jt1993.annotations.json").symlink_to("../.memory/d1.md")
 
 
 @pytest.mark.parametrize(
     "plant", [_note_link, _box_link, _highlights_link], ids=["note", "box-folder", "highlights"]
 )
-def test_import_zotero_never_writes_through_a_link(tmp_path: Path, plant) -> None:
+def test_import_zotero_never_writes_through_a_link(
+    tmp_path: Path, plant: Callable[[Path], None]
+) -> None:
     library = _zotero_library(tmp_path)
     root = _workspace(tmp_path)
     plant(root)

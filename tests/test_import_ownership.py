@@ -64,7 +64,7 @@ def test_a_source_text_edited_after_import_is_kept(tmp_path: Path, workspace: Pa
     assert code == 0 and "caffeine" in text.read_text()
 
 
-def _library(tmp_path: Path, papers):
+def _library(tmp_path: Path, papers: list[Paper]) -> Path:
     return build_library(tmp_path / "Zotero", papers)
 
 

@@ -3,13 +3,15 @@
 import hashlib
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from engine.core.errors import WorkspaceError
-from engine.workspace.import_writer import ImportWriter, Refusal
-from engine.workspace.manifest import JOURNAL_FILE, MANIFEST_FILE, read_record
+from engine.workspace.import_writer import Checked, ImportWriter, Refusal
+from engine.workspace.layout import JOURNAL_FILE, MANIFEST_FILE
+from engine.workspace.manifest import read_record
 from tests.cli import invoke
 from tests.workspaces import user_bytes
 
@@ -23,7 +25,9 @@ def root(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def _write(root, relative, data, origin=ORIGIN, *, replace=False):
+def _write(
+    root: Path, relative: str, data: str, origin: str = ORIGIN, *, replace: bool = False
+) -> Checked:
     with ImportWriter(root, "test", replace=replace) as writer:
         return writer.write(relative, data, origin)
 
@@ -49,7 +53,9 @@ def test_it_writes_new_files_and_replaces_only_its_own(root: Path) -> None:
     ],
     ids=["not-imported", "other-origin", "edited"],
 )
-def test_replace_is_the_way_past_ownership_refusals(root: Path, prepare, refusal: Refusal) -> None:
+def test_replace_is_the_way_past_ownership_refusals(
+    root: Path, prepare: Callable[[Path], object], refusal: Refusal
+) -> None:
     (root / "sources").mkdir()
     prepare(root)
     before = user_bytes(root)
@@ -71,7 +77,7 @@ def test_replace_is_the_way_past_ownership_refusals(root: Path, prepare, refusal
     ids=["symlink", "hard-link", "fifo", "folder"],
 )
 def test_links_and_special_files_are_refused_even_with_replace(
-    root: Path, plant, refusal: Refusal
+    root: Path, plant: Callable[[Path], object], refusal: Refusal
 ) -> None:
     (root / "sources").mkdir()
     plant(root)

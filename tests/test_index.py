@@ -3,14 +3,14 @@ import math
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
 
 from engine.core.errors import EngineError
 from engine.workspace.caches import index_path
-from engine.workspace.index import Index
+from engine.workspace.index import Hit, Index
 from engine.workspace.stores import load_workspace
 
 REPO = Path(__file__).resolve().parent.parent
@@ -53,7 +53,7 @@ def index(root: Path) -> Iterator[Index]:
         yield opened
 
 
-def addresses(hits) -> list[str]:
+def addresses(hits: Iterable[Hit]) -> list[str]:
     return [hit.address for hit in hits]
 
 

@@ -3,6 +3,7 @@ import logging
 import socket
 import time
 import urllib.request
+from typing import Any
 
 import pytest
 
@@ -32,7 +33,7 @@ KEY = "sk-test-5f1d2c9a7b"
 MESSAGES = [{"role": "user", "content": "Say something in JSON."}]
 
 
-def config(server: ChatServer, **overrides) -> LLMConfig:
+def config(server: ChatServer, **overrides: Any) -> LLMConfig:
     return LLMConfig(base_url=server.base_url, model="test-model", api_key=KEY, **overrides)
 
 

@@ -19,17 +19,17 @@ from typing import Any
 
 import pytest
 
-from bench.app_server import app_process
+from bench.app_server import app_process, running_app
 from bench.bench_load import (
     ASKS,
     SESSIONS,
+    Asked,
     LoadRun,
     Session,
     drive,
     expected_banner,
     lab_questions,
     plan,
-    running_app,
 )
 from tests.chat_server import ChatServer, stream_forever, trickle
 from tests.workspaces import make_workspace
@@ -62,7 +62,7 @@ def load(
     return run, cases, log, reached
 
 
-def offline_asks(run):
+def offline_asks(run: LoadRun) -> list[Asked]:
     return [a for a in run.asked if a.reasoner == "offline"]
 
 

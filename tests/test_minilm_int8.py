@@ -6,7 +6,6 @@ from __future__ import annotations
 import hashlib
 import sys
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
@@ -39,7 +38,7 @@ def folded() -> np.ndarray:
     return encoder.encode(TEXTS)
 
 
-def _kept(state) -> list[Any]:
+def _kept(state: Path) -> list[Path]:
     return sorted((state / "encoder").glob("*.onnx"))
 
 

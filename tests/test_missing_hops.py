@@ -34,6 +34,7 @@ def test_inline_tags_leave_the_prose_but_not_code_or_anchors(vault: Path) -> Non
 def test_a_premise_not_written_yet_is_a_named_missing_hop_and_blocks(vault: Path) -> None:
     run = answer(open_workspace(vault), QUESTION).run
     decision = run.decision
+    assert decision is not None
     assert run.label == "ABSTAIN" and [r.value for r in decision.reasons] == ["missing-hop"]
     assert decision.missing_refs == (MISSING,)
     cites = [ref for claim in decision.dag.claims for ref in claim.cites]
@@ -69,6 +70,7 @@ def test_writing_the_missing_note_lets_the_claim_stand_as_an_inference(vault: Pa
     )
     run = answer(open_workspace(vault), QUESTION).run
     assert run.label == "HEDGED ANSWER"
+    assert run.decision is not None
     assert not run.decision.missing_refs
     assert not any(run.neighbourhood.unwritten(a) for a in run.neighbourhood.nodes)
 

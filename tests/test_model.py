@@ -1,10 +1,14 @@
+from collections.abc import Sequence
+
 import pytest
 
 from engine.core.errors import PayloadError
 from engine.core.model import Address, Claim, ClaimKind, ProseCitation, ReasoningDAG
 
 
-def claim(cid, *premises, kind=ClaimKind.DEDUCTION, cites=()):
+def claim(
+    cid: str, *premises: str, kind: ClaimKind = ClaimKind.DEDUCTION, cites: Sequence[str] = ()
+) -> Claim:
     return Claim(cid, f"text {cid}", kind, tuple(cites), tuple(premises))
 
 

@@ -1,6 +1,6 @@
 import json
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -8,17 +8,20 @@ import pytest
 
 from engine.api import OpenWorkspace, ask, open_workspace
 from engine.core.errors import ConfigError
+from engine.core.model import Edge
 from engine.core.registry import Registry
-from engine.core.verifiers import VERIFIERS
+from engine.core.verifiers import VERIFIERS, Verifier, VerifierResult, VerifyContext
 from engine.importers.sources import add_pdfs, collect_pdfs
-from engine.navigation import navigator
-from engine.navigation.navigator import Action, ActionKind
-from engine.navigation.substrate import Budget
+from engine.navigation import navigator, substrate
+from engine.navigation.navigator import Action, ActionKind, NavState
+from engine.navigation.substrate import Adapter, Budget, Node
 from engine.review.relations import EdgeKey
 from engine.review.triage import record
+from engine.workspace.notes import Note
 from tests.conftest import MOMENTUM_LAB
 from tests.workspaces import make_workspace
 
+assert MOMENTUM_LAB is not None
 QUESTIONS = [json.loads(line) for line in (MOMENTUM_LAB / "questions.jsonl").open()]
 
 
@@ -29,7 +32,7 @@ def opened_copy(tmp_path_factory: pytest.TempPathFactory, variant: str) -> Itera
     opened.close()
 
 
-def decided_as_listed(opened, case: dict[str, Any]) -> dict[str, Any]:
+def decided_as_listed(opened: OpenWorkspace, case: dict[str, Any]) -> dict[str, Any]:
     """Ask a listed question; its label, status, reasons and cited note are as listed."""
     out = ask(opened, case["question"]).to_dict()
     assert (out["decision"]["label"], out["decision"]["status"], out["decision"]["reasons"]) == (
@@ -59,13 +62,18 @@ def test_the_listed_questions_fixture_reaches_every_label_and_reason() -> None:
     assert reasons == {"missing-hop", "stale", "false-premise", "low-coverage"}
 
 
-def counting_verifiers() -> tuple[Registry, Counter]:
+def counting_verifiers() -> tuple[Registry[Verifier], Counter[tuple[str, str]]]:
     """The built-in verifiers, each wrapped to count its calls per (type, payload)."""
-    calls: Counter = Counter()
-    registry = Registry("verifier")
+    calls: Counter[tuple[str, str]] = Counter()
+    registry: Registry[Verifier] = Registry("verifier")
     for name in VERIFIERS.names():
 
-        def counted(payload, context, _check=VERIFIERS[name], _name=name):
+        def counted(
+            payload: Mapping[str, Any],
+            context: VerifyContext,
+            _check: Verifier = VERIFIERS[name],
+            _name: str = name,
+        ) -> VerifierResult:
             calls[_name, json.dumps(payload, sort_keys=True)] += 1
             return _check(payload, context)
 
@@ -115,6 +123,7 @@ def test_same_question_same_json(lab: OpenWorkspace) -> None:
 def test_offline_answer_copies_text_verbatim(lab: OpenWorkspace) -> None:
     result = ask(lab, QUESTIONS[0]["question"])
     bodies = " ".join(n.body for n in lab.workspace.notes.values())
+    assert result.decision is not None
     for claim in result.decision.dag.claims:
         assert claim.text in bodies
 
@@ -122,14 +131,14 @@ def test_offline_answer_copies_text_verbatim(lab: OpenWorkspace) -> None:
 class Exploding:
     name = "exploding"
 
-    def decide(self, state) -> None:
+    def decide(self, state: NavState) -> Action:
         raise RuntimeError("policy blew up")
 
 
 class Dawdling:
     name = "dawdling"
 
-    def decide(self, state):
+    def decide(self, state: NavState) -> Action:
         return Action.ground(next(iter(state.neighbourhood.nodes)), "again")
 
 
@@ -148,16 +157,16 @@ def test_failures_inside_become_labelled_abstentions(
 class FailingExpansion:
     """A real adapter whose one-hop expansion raises: retrieval and fetch-back still work."""
 
-    def __init__(self, adapter) -> None:
+    def __init__(self, adapter: Adapter) -> None:
         self.inner, self.store, self.source = adapter, adapter.store, adapter.source
 
-    def retrieve(self, query, k):
+    def retrieve(self, query: str, k: int) -> list[Node]:
         return self.inner.retrieve(query, k)
 
-    def expand(self, node) -> None:
+    def expand(self, node: Node) -> tuple[list[Node], list[Edge]]:
         raise OSError("link store unreadable")
 
-    def get(self, address):
+    def get(self, address: str) -> Note | None:
         return self.inner.get(address)
 
 
@@ -166,7 +175,7 @@ def test_an_expansion_that_raises_adds_no_neighbours_and_the_run_goes_on(
 ) -> None:
     question = QUESTIONS[0]["question"]
     healthy = ask(lab, question).to_dict()
-    real = navigator.build_adapters
+    real = substrate.build_adapters
     monkeypatch.setattr(
         navigator, "build_adapters", lambda *a: [FailingExpansion(x) for x in real(*a)]
     )
@@ -222,6 +231,7 @@ def test_confirmed_triage_changes_the_answer(lab_path: Path) -> None:
     opened.close()
 
 
+assert MOMENTUM_LAB is not None
 VAULT_LAB = MOMENTUM_LAB.parent / "vault-lab"
 VAULT_QUESTIONS = [json.loads(line) for line in (VAULT_LAB / "questions.jsonl").open()]
 

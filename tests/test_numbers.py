@@ -39,7 +39,7 @@ def readings(text: str, joints: frozenset[Joint] | None = None) -> tuple[Reading
     ids=["hyphen", "minus", "spaced-minus", "thin-space", "no-break-space", "narrow-en-dash",
          "plus", "unsigned", "word-glued-dash-is-no-sign"],
 )  # fmt: skip
-def test_a_sign_is_read_as_displayed(text, sign, value):
+def test_a_sign_is_read_as_displayed(text: str, sign: str, value: Decimal) -> None:
     (found,) = readings(text)
     (number,) = found.parts
     assert (number.sign, number.value) == (sign, value)
@@ -61,14 +61,16 @@ def test_a_sign_is_read_as_displayed(text, sign, value):
     ids=["en-dash-range", "hyphen-range", "spaced-hyphen", "to", "tight-minus",
          "ci-with-to", "ci-with-dash"],
 )  # fmt: skip
-def test_ranges_and_intervals_by_view(text, reader, ranges, bounds):
+def test_ranges_and_intervals_by_view(
+    text: str, reader: list[str], ranges: list[str], bounds: tuple[Decimal, Decimal] | None
+) -> None:
     assert [r.label for r in readings(text)] == reader
     assert [r.text for r in readings(text, RANGE_JOINTS)] == ranges
     if bounds is not None:
         assert readings(text)[0].bounds == bounds
 
 
-def test_an_interval_s_bounds_are_its_last_two_parts():
+def test_an_interval_s_bounds_are_its_last_two_parts() -> None:
     (_, interval) = readings("OR 2.1 (95% CI 0.8 to 1.2)")
     assert interval.joints == (Joint.INTERVAL, Joint.TO)
     assert interval.bounds == (D("0.8"), D("1.2"))
@@ -95,7 +97,9 @@ def test_an_interval_s_bounds_are_its_last_two_parts():
         "times-a-number-is-two",
     ],
 )
-def test_what_joins_numbers_into_one(text, labels, joints):
+def test_what_joins_numbers_into_one(
+    text: str, labels: list[str], joints: tuple[Joint, ...]
+) -> None:
     found = readings(text)
     assert [r.label for r in found] == labels
     assert found[0].joints == joints
@@ -114,7 +118,7 @@ def test_what_joins_numbers_into_one(text, labels, joints):
     ids=["times-ten", "superscript-exponent", "e-notation", "e-plus", "signed-mantissa",
          "bare-power"],
 )  # fmt: skip
-def test_exponents_are_read_with_their_base(text, label, amount):
+def test_exponents_are_read_with_their_base(text: str, label: str, amount: Decimal) -> None:
     (found,) = readings(text)
     assert found.label == label
     assert found.amount == amount
@@ -134,7 +138,7 @@ def test_exponents_are_read_with_their_base(text, label, amount):
     ],
     ids=["percent", "decimal", "integer", "exponent", "marked", "word", "infinity", "nan"],
 )
-def test_the_value_a_norm_states(norm, value):
+def test_the_value_a_norm_states(norm: str, value: Decimal | None) -> None:
     assert value_of(norm) == value
 
 
@@ -148,7 +152,7 @@ def test_the_value_a_norm_states(norm, value):
     ],
     ids=["spaced-percent", "percent", "thousands", "bare-decimal"],
 )
-def test_norms_and_percents(text, norms, percent):
+def test_norms_and_percents(text: str, norms: list[str], percent: bool) -> None:
     found = readings(text)
     assert [r.label for r in found] == norms
     assert found[0].parts[0].percent is percent
@@ -167,7 +171,7 @@ def test_norms_and_percents(text, norms, percent):
     ids=["basis-points", "percentage-points", "percent-word", "scale", "spaced-minus",
          "range-dash-is-no-sign"],
 )  # fmt: skip
-def test_digit_figures_with_units(text, figures):
+def test_digit_figures_with_units(text: str, figures: list[tuple[str, str]]) -> None:
     assert [(f.norm, f.unit) for f in digit_figures(text)] == figures
 
 
@@ -183,7 +187,7 @@ def test_digit_figures_with_units(text, figures):
     ],
     ids=["scale", "unit", "basis-points", "hyphenated", "a-million", "bare-cardinal-is-prose"],
 )
-def test_spelled_figures_through_the_lexicon(text, figures):
+def test_spelled_figures_through_the_lexicon(text: str, figures: list[tuple[str, str]]) -> None:
     found = list(spelled_figures(text))
     assert [(f.norm, f.unit) for f in found] == figures
     assert all(f.spelled and text[f.start : f.end] == f.text for f in found)
@@ -194,7 +198,7 @@ def test_spelled_figures_through_the_lexicon(text, figures):
     [("The angle was 40\u2032 wide.", "40"), ("The angle was 40\u2033 wide.", "40")],
     ids=["prime", "double-prime"],
 )
-def test_primes_are_not_part_of_a_number(text, label):
+def test_primes_are_not_part_of_a_number(text: str, label: str) -> None:
     (found,) = readings(text)
     assert found.label == label
     assert found.text == "40"
@@ -205,5 +209,5 @@ def test_primes_are_not_part_of_a_number(text, label):
     [("2019", True), ("1850", True), ("1750", False), ("2019.5", False), ("20190", False)],
     ids=["this-century", "nineteenth-century", "too-early", "decimal", "five-digits"],
 )
-def test_years(norm, year):
+def test_years(norm: str, year: bool) -> None:
     assert is_year(norm) is year

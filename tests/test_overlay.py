@@ -13,7 +13,6 @@ from engine.datasets.scifact import import_scifact
 from engine.models.llm import LLMConfig, OpenAIChat
 from engine.review.offline_stance import model
 from engine.review.overlay import (
-    OVERLAY_PATH,
     OverlayConfig,
     build_overlay,
     candidates,
@@ -23,6 +22,7 @@ from engine.review.overlay import (
 from engine.review.relations import Relation, Typing
 from engine.review.strength import ClaimStrength, combine, pagerank, priority_weight
 from engine.review.typers import TYPERS, ModelTyper
+from engine.workspace.layout import OVERLAY_PATH
 from engine.workspace.notes import NoteKind
 from tests.chat_server import (
     ChatServer,
@@ -70,7 +70,9 @@ def test_build_writes_the_file_with_what_built_it(lab: OpenWorkspace) -> None:
     data = json.loads(path.read_text(encoding="utf-8"))
     assert data == json.loads(json.dumps(overlay.to_dict()))
     assert data["kind"] == "claim" and data["typer"] == "offline"
-    assert datetime.fromisoformat(data["built_at"]).utcoffset().total_seconds() == 0
+    offset = datetime.fromisoformat(data["built_at"]).utcoffset()
+    assert offset is not None
+    assert offset.total_seconds() == 0
     assert data["parameters"]["k"] == 5 and data["parameters"]["stance_floor"] is not None
     counts = data["counts"]
     assert counts["practice"] == 3 and counts["typed"] == counts["candidates"] == len(seen) - 1
@@ -93,6 +95,7 @@ def test_rebuild_replaces_the_file_whole(lab: OpenWorkspace) -> None:
     assert build_overlay(lab, config=OverlayConfig(min_confidence=0.0)).edges
     build_overlay(lab, config=OverlayConfig(min_confidence=1.0))
     saved = load_overlay(lab.root)
+    assert saved is not None
     assert saved.edges == () and saved.parameters["min_confidence"] == 1.0
 
 
@@ -299,7 +302,9 @@ def test_offline_contradictions_carry_a_cue_and_a_calibrated_confidence(
         overlay = build_overlay(opened)
     finally:
         opened.close()
-    bar = model().calibration.threshold
+    calibration = model().calibration
+    assert calibration is not None
+    bar = calibration.threshold
     against = [e for e in overlay.edges if e.relation is Relation.CONTRADICTS]
     assert against, "the slice should hold at least one calibrated contradiction"
     assert all(e.cue in {c.value for c in ContradictionCue} for e in against)

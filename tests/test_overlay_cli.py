@@ -7,8 +7,9 @@ import pytest
 from engine.commands.eval_overlay import annotated_pairs, contradiction_bands, gold_pairs
 from engine.core.environment import ENV_ENCODER
 from engine.datasets.scifact import import_scifact, labels_path
-from engine.review.overlay import OVERLAY_PATH, Overlay, OverlayEdge
+from engine.review.overlay import Overlay, OverlayEdge
 from engine.review.relations import Relation
+from engine.workspace.layout import OVERLAY_PATH
 from tests.cli import invoke
 from tests.conftest import ROOT
 

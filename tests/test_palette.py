@@ -75,6 +75,7 @@ def test_traceability_highlights_carry_a_text_colour(lab: OpenWorkspace) -> None
     from engine.api import answer
 
     result: Answer = answer(lab, "Do momentum crashes occur after market rebounds?")
+    assert result.run.decision is not None
     html = highlight_html(result.run.prose, result.run.decision.traceability)
     spans = re.findall(r'<span class="trace-\w+" style="([^"]+)"', html)
     assert spans and all(f"color:{HIGHLIGHT_TEXT}" in style for style in spans)

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from engine.core.settings import ENV_ENCODER
 
 from engine import (
     EvidenceKind,
@@ -19,7 +20,6 @@ from engine import (
     table_markdown,
 )
 from engine.api import OpenWorkspace, answer, open_workspace
-from engine.models.encoder import ENV_ENCODER
 from engine.reading.aims import asks
 
 BROAD = "Do statins reduce fracture risk?"
@@ -107,6 +107,7 @@ def test_the_answers_citation_is_green_and_reads_as_the_answer_does(papers: Open
     result = answer(papers, NARROW)
     assert result.label == "ANSWER"
     first = evidence_table(papers, result).rows[0]
+    assert first.finding is not None
     assert (first.paper, first.status, first.finding.sentence) == ("hip2000", RowStatus.GREEN, HIP)
     assert first.stance == result.run.stance and first.page == 1
 
@@ -149,10 +150,14 @@ def test_on_the_demo_every_finding_is_a_quoted_finding_of_its_paper(demo: OpenWo
     result = answer(demo, "What causes sepsis?")
     table = evidence_table(demo, result)
     assert len(table.rows) == 10 and table.rows[0].status is RowStatus.GREEN
-    assert table.rows[0].finding.sentence == result.run.prose
+    first = table.rows[0].finding
+    assert first is not None
+    assert first.sentence == result.run.prose
     for row in table.rows:
         if row.finding is None:
             continue
-        quotes = {q.body.strip() for q in demo.workspace.note(row.finding.address).quotes}
+        note = demo.workspace.note(row.finding.address)
+        assert note is not None
+        quotes = {q.body.strip() for q in note.quotes}
         assert row.finding.sentence in quotes and not asks(row.finding.sentence)
         assert row.name and not row.name.startswith("zk:")

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine.api import ask, open_workspace
+from engine.navigation.result import NavResult
 from engine.workspace.caches import passages_path
 from engine.workspace.passages import PASSAGE_BOX, PassagePlace, passage_place
 from engine.workspace.stores import load_workspace
@@ -58,7 +59,7 @@ def papers(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root / "ws"
 
 
-def answer(root: Path, question: str):
+def answer(root: Path, question: str) -> NavResult:
     opened = open_workspace(root)
     try:
         return ask(opened, question)
@@ -95,6 +96,7 @@ def test_a_question_stated_in_a_paper_s_body_answers_with_its_sentence_and_page(
     papers: Path, question: str, paper: str, page: int, said: str
 ) -> None:
     result = answer(papers, question)
+    assert result.decision is not None
     assert result.label == "ANSWER", result.decision.detail
     (cited,) = result.decision.cited
     assert cited.startswith(f"zk:{PASSAGE_BOX}:{paper}~p{page}")
@@ -119,6 +121,7 @@ def test_questions_the_papers_do_not_state_never_answer_green(papers: Path, ques
 
 def test_the_printed_page_label_is_cited(papers: Path) -> None:
     result = answer(papers, "Did students who slept more than eight hours recall more word pairs?")
+    assert result.decision is not None
     (cited,) = result.decision.cited
     assert (
         result.neighbourhood.nodes[cited].title

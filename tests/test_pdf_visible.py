@@ -9,14 +9,14 @@ import pytest
 
 from engine.evaluation.pdf_tricks import CONTROLS, TRICKS, hiding_pdf, order_pdf
 from tests.builders.pdfgen import pdf_bytes
-from tests.cli import invoke
+from tests.cli import Result, invoke
 
 SHOWN = "Zorbex did not lower mortality in the ARC trial."
 HIDDEN = "Zorbex lowered mortality by 40 percent in the ARC trial."
 QUESTION = "Did Zorbex lower mortality by 40 percent in the ARC trial?"
 
 
-def _add(tmp_path: Path, data: bytes):
+def _add(tmp_path: Path, data: bytes) -> tuple[Path, Result]:
     pdf = tmp_path / "paper.pdf"
     pdf.write_bytes(data)
     workspace = tmp_path / "ws"
@@ -25,17 +25,17 @@ def _add(tmp_path: Path, data: bytes):
     return workspace, added
 
 
-def _answer(workspace, question: str) -> dict[str, Any]:
+def _answer(workspace: Path, question: str) -> dict[str, Any]:
     asked = invoke("ask", question, "--workspace", workspace)
     assert asked.code == 0, asked.err
     return json.loads(asked.out)
 
 
-def _label(workspace, question: str) -> str:
+def _label(workspace: Path, question: str) -> str:
     return _answer(workspace, question)["decision"]["label"]
 
 
-def _green_without(workspace, question: str, words: str) -> bool:
+def _green_without(workspace: Path, question: str, words: str) -> bool:
     """A green answer whose text does not carry `words` (the page's negation) as words."""
     answer = _answer(workspace, question)
     said = " ".join(answer["prose"].split())

@@ -126,6 +126,7 @@ def test_the_headline_names_the_real_cause_never_low_coverage(
     key: str, causes: tuple[Cause, ...], head: str
 ) -> None:
     run = views.audit_result(example(key).text).run
+    assert run.decision is not None
     assert run.decision.causes == causes
     assert run.decision.to_dict()["causes"] == [c.value for c in causes]
     text = views.banner(run).text

@@ -51,11 +51,15 @@ def root(tmp_path: Path) -> Path:
     ids=["two-authors-bib-wins", "three-authors-latex", "csl-literal-raw-date", "particle-no-year"],
 )
 def test_labels_name_authors_and_year(root: Path, citekey: str, label: str) -> None:
-    assert load_references(root).get(citekey).label == label
+    reference = load_references(root).get(citekey)
+    assert reference is not None
+    assert reference.label == label
 
 
 def test_latex_accents_are_decoded(root: Path) -> None:
-    assert load_references(root).get("dm2016").authors[-1] == "Müller"
+    reference = load_references(root).get("dm2016")
+    assert reference is not None
+    assert reference.authors[-1] == "Müller"
 
 
 def test_a_reference_without_authors_or_year_falls_back_to_the_citekey() -> None:
@@ -74,9 +78,13 @@ def test_cite_shows_the_printed_page_label(root: Path) -> None:
 
 
 def test_a_changed_file_is_read_again(root: Path) -> None:
-    assert load_references(root).get("jt1993").year == 1993
+    first = load_references(root).get("jt1993")
+    assert first is not None
+    assert first.year == 1993
     (root / "references.bib").write_text("@article{jt1993, author={Solo, Han}, year={1977}}")
-    assert load_references(root).get("jt1993").label == "Solo 1977"
+    again = load_references(root).get("jt1993")
+    assert again is not None
+    assert again.label == "Solo 1977"
 
 
 def test_an_unreadable_csl_file_is_a_problem_not_an_error(root: Path) -> None:
@@ -90,4 +98,5 @@ def test_an_unreadable_csl_file_is_a_problem_not_an_error(root: Path) -> None:
 def test_a_later_file_fills_what_the_first_left_empty(root: Path) -> None:
     (root / "references.bib").write_text("@article{who2020, title = {Guidance}}\n")
     reference = load_references(root).get("who2020")
+    assert reference is not None
     assert (reference.title, reference.label) == ("Guidance", "World Health Organization 2020")

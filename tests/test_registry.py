@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from engine.cli import build_parser
@@ -12,7 +14,7 @@ from tests.cli import invoke
 
 
 def test_register_and_look_up() -> None:
-    registry: Registry = Registry("verifier")
+    registry: Registry[Callable[[str], str]] = Registry("verifier")
     registry.register("shout", str.upper)
     assert registry.get("shout") is str.upper
     assert "shout" in registry
@@ -25,13 +27,14 @@ def test_register_and_look_up() -> None:
     [("", str.upper, "non-empty"), ("  ", str.upper, "non-empty"), ("x", 42, "not callable")],
     ids=["empty-name", "blank-name", "not-callable"],
 )
-def test_misuse_is_refused(name: str, entry, message: str) -> None:
+def test_misuse_is_refused(name: str, entry: object, message: str) -> None:
     with pytest.raises(EngineError, match=message):
-        Registry("verifier").register(name, entry)
+        registry: Registry[object] = Registry("verifier")
+        registry.register(name, entry)
 
 
 def test_a_copy_is_independent() -> None:
-    original: Registry = Registry("typer", {"offline": str.lower})
+    original: Registry[Callable[[str], str]] = Registry("typer", {"offline": str.lower})
     copied = original.copy()
     copied.register("extra", str.upper)
     assert "extra" not in original
@@ -62,7 +65,7 @@ def test_plugins_lists_every_registry() -> None:
 
 
 def test_an_alias_looks_up_its_entry_but_is_not_listed() -> None:
-    registry: Registry = Registry("verifier", {"decision-tree": str.upper})
+    registry: Registry[Callable[[str], str]] = Registry("verifier", {"decision-tree": str.upper})
     registry.alias("decision_tree", "decision-tree")
     assert registry.get("decision_tree") is str.upper and "decision_tree" in registry
     assert registry.copy()["decision_tree"] is str.upper

@@ -41,17 +41,20 @@ def _relevance(cosine: float, *, salient: int = 1) -> Relevance:
 def test_the_shipped_gate_is_fitted_for_the_shipped_encoder(lab: OpenWorkspace) -> None:
     gate = shipped_gate()
     assert gate is not None
+    assert lab.meaning.semantic is not None
     assert gate.applies_to(lab.meaning.semantic.encoder.fingerprint)
     assert RelevanceGate.from_json(gate.to_json()) == gate
 
 
 def test_a_note_nearer_in_meaning_makes_the_gate_more_willing_not_less() -> None:
     gate = shipped_gate()
+    assert gate is not None
     assert gate.probability(_relevance(0.9)) > gate.probability(_relevance(0.3))
 
 
 def test_the_gate_reads_the_title_and_the_claims_salient_terms() -> None:
     gate = shipped_gate()
+    assert gate is not None
     assert {"title_cosine", "salient"} <= set(gate.features)
     near = replace(_relevance(0.6), title_cosine=0.9)
     assert gate.probability(near) > gate.probability(replace(near, title_cosine=0.3))
@@ -106,6 +109,7 @@ def test_a_gate_that_admits_everything_never_turns_an_unlicensed_sentence_green(
             if verdict.verified and claim.kind.value == "restatement":
                 note = lab.workspace.note(claim.cites[0])
                 confirmed = [q.body.strip() for q in note.quotes] if note else []
+                assert note is not None
                 assert claim.text in confirmed or not note.quotes
 
 
@@ -128,5 +132,6 @@ def test_words_alone_answers_as_before_meaning(lab: OpenWorkspace) -> None:
 def test_a_claim_naming_many_salient_terms_counts_as_naming_three() -> None:
     # SciFact claims name one to three; a pasted quote naming eleven must not sink the gate.
     gate = shipped_gate()
+    assert gate is not None
     many = gate.probability(_relevance(0.9, salient=11))
     assert many == gate.probability(_relevance(0.9, salient=3))

@@ -1,12 +1,13 @@
 """The `python -m engine route` command: output fields, stdin, workspace, and exit status 2."""
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.cli import ROOT, invoke
+from tests.cli import ROOT, Result, invoke
 
 FIELDS = {
     "verdict", "status", "reasons", "outdated", "conclusion", "claims", "traceability",
@@ -17,12 +18,23 @@ SOURCE = f"Intro. {BODY} Value returns were flat."
 A1, A2 = "zk:lab:n1", "zk:lab:n2"
 
 
-def claim(cid="c1", text=BODY, kind="restatement", cites=(A1,), premises=()):
+def claim(
+    cid: str = "c1",
+    text: str = BODY,
+    kind: str = "restatement",
+    cites: Sequence[str] = (A1,),
+    premises: Sequence[str] = (),
+) -> dict[str, Any]:
     return {"id": cid, "text": text, "kind": kind, "cites": list(cites), "premises": list(premises)}
 
 
-def payload(claims=None, conclusion="c1", prose=BODY, **extra):
-    data = {
+def payload(
+    claims: list[dict[str, Any]] | None = None,
+    conclusion: str = "c1",
+    prose: str = BODY,
+    **extra: Any,
+) -> dict[str, Any]:
+    data: dict[str, Any] = {
         "dag": {
             "claims": claims or [claim()],
             "conclusion": conclusion,
@@ -34,12 +46,12 @@ def payload(claims=None, conclusion="c1", prose=BODY, **extra):
     return {**data, **extra}
 
 
-def route(*args, stdin=None, seed="0"):
+def route(*args: object, stdin: str | None = None, seed: str = "0") -> Result:
     # A fixed but different hash seed per run shows the output does not depend on it.
     return invoke("route", *args, stdin=stdin, env={"PYTHONHASHSEED": seed})
 
 
-def write(tmp_path: Path, data, name="payload.json"):
+def write(tmp_path: Path, data: object, name: str = "payload.json") -> Path:
     path = tmp_path / name
     path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
     return path

@@ -1,4 +1,5 @@
 import json
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -8,9 +9,10 @@ from engine import PayloadExample
 from engine.api import route_payload
 from engine.core.errors import PayloadError
 from engine.core.grounds import GroundingSpec, VerifiedGround
+from engine.core.registry import Registry
 from engine.core.router import route
-from engine.core.verifiers import VERIFIERS, VerifierResult
-from engine.core.wire import parse_payload
+from engine.core.verifiers import VERIFIERS, Verifier, VerifierResult, VerifyContext
+from engine.core.wire import RouteInput, parse_payload
 from engine.workspace.examples import PAYLOADS, payload_examples
 
 SOURCE = "Momentum returns were 12% a year in the sample. Value returns were flat."
@@ -18,7 +20,12 @@ BODY = "Momentum returns were 12% a year in the sample."
 A1, A2, A3 = "zk:lab:n1", "zk:lab:n2", "zk:lab:n3"
 
 
-def restate(cid="c1", text=BODY, cites=(A1,), premises=()):
+def restate(
+    cid: str = "c1",
+    text: str = BODY,
+    cites: tuple[str, ...] = (A1,),
+    premises: tuple[str, ...] = (),
+) -> dict[str, Any]:
     return {
         "id": cid,
         "text": text,
@@ -28,12 +35,19 @@ def restate(cid="c1", text=BODY, cites=(A1,), premises=()):
     }
 
 
-def payload(claims, *, prose=None, cite_spans=True, conclusion=None, **extra):
+def payload(
+    claims: list[dict[str, Any]] | dict[str, Any],
+    *,
+    prose: str | None = None,
+    cite_spans: bool = True,
+    conclusion: str | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
     claims = claims if isinstance(claims, list) else [claims]
     conclusion = conclusion or claims[-1]["id"]
     if prose is None:
         prose = next(c["text"] for c in claims if c["id"] == conclusion)
-    dag = {"claims": claims, "conclusion": conclusion}
+    dag: dict[str, Any] = {"claims": claims, "conclusion": conclusion}
     if cite_spans and prose.strip():
         dag["prose_citations"] = [{"start": 0, "end": len(prose), "claim": conclusion}]
     return {"dag": dag, "prose": prose, **extra}
@@ -50,7 +64,7 @@ HEDGE = payload(
 )
 
 
-def quote(body, fulltext=SOURCE):
+def quote(body: str, fulltext: str = SOURCE) -> dict[str, Any]:
     return {"type": "quote", "payload": {"body": body, "fulltext": fulltext}}
 
 
@@ -323,15 +337,19 @@ def test_same_input_same_bytes(name: str) -> None:
 # --- soundness on real-looking text: what the sources say, not a span of it -------------
 
 
-def sourced(claim, source, *, body=True, quoted=None):
+def sourced(
+    claim: str, source: str, *, body: bool = True, quoted: str | None = None
+) -> dict[str, Any]:
     """One restatement citing A1, its source as node body and as the quote's full text."""
-    extra = {"groundings": {A1: quote(source if quoted is None else quoted, fulltext=source)}}
+    extra: dict[str, Any] = {
+        "groundings": {A1: quote(source if quoted is None else quoted, fulltext=source)}
+    }
     if body:
         extra["node_bodies"] = {A1: source}
     return payload(restate(text=claim), **extra)
 
 
-def deduction(text, premise, *, prose=None):
+def deduction(text: str, premise: str, *, prose: str | None = None) -> dict[str, Any]:
     claims = [
         restate("p1", text=premise),
         {"id": "d1", "text": text, "kind": "deduction", "premises": ["p1"]},
@@ -348,7 +366,11 @@ def deduction(text, premise, *, prose=None):
     return data
 
 
-def compared(text, *, premises=("Momentum earned 1.2% a month.", "Reversal earned 0.4% a month.")):
+def compared(
+    text: str,
+    *,
+    premises: tuple[str, str] = ("Momentum earned 1.2% a month.", "Reversal earned 0.4% a month."),
+) -> dict[str, Any]:
     """A deduction resting on two quoted premises, each citing its own note."""
     refs = (A1, A2)
     claims = [
@@ -360,7 +382,7 @@ def compared(text, *, premises=("Momentum earned 1.2% a month.", "Reversal earne
     return payload(claims, prose=text, groundings=groundings)
 
 
-def quoted_note(claim, *, quote, body):
+def quoted_note(claim: str, *, quote: str, body: str) -> dict[str, Any]:
     """A restatement of a note whose one checked quote sits in a longer body of its own words."""
     return payload(
         restate(text=claim),
@@ -520,14 +542,19 @@ def test_faithful_restatements_still_answer_grounded(data: dict[str, Any]) -> No
     ]
 
 
-def _quote_input():
+def _quote_input() -> RouteInput:
     quote = {"type": "quote", "payload": {"body": BODY, "fulltext": SOURCE}}
     return parse_payload(payload(restate(), groundings={A1: quote}, node_bodies=BODIES))
 
 
-def _counting(calls: list[Any]):
+def _counting(calls: list[Any]) -> Registry[Verifier]:
     registry = VERIFIERS.copy()
-    registry.register("quote", lambda p, c: calls.append(p) or VERIFIERS["quote"](p, c))
+
+    def counted(p: Mapping[str, Any], c: VerifyContext, /) -> VerifierResult:
+        calls.append(p)
+        return VERIFIERS["quote"](p, c)
+
+    registry.register("quote", counted)
     return registry
 
 

@@ -4,7 +4,7 @@ import copy
 import json
 import os
 import time
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -30,7 +30,7 @@ def _settings(default: int) -> settings:
     )
 
 
-def _bytes(data: object) -> str:
+def _bytes(data: dict[str, Any]) -> str:
     return json.dumps(route_payload(data), sort_keys=True)
 
 
@@ -119,7 +119,8 @@ def _check_claims(data: dict[str, Any], out: dict[str, Any]) -> None:
 def check_malformed(data: object) -> None:
     """Arbitrary JSON routes to serialisable output or raises `PayloadError`, nothing else."""
     try:
-        out = route_payload(data)
+        # Arbitrary JSON on purpose: what a caller might wrongly pass where an object belongs.
+        out = route_payload(cast(dict[str, Any], data))
     except PayloadError as exc:
         assert str(exc)
     else:
@@ -128,19 +129,19 @@ def check_malformed(data: object) -> None:
 
 @given(payloads())
 @_settings(200)
-def test_valid_payloads_route_and_keep_the_guards(data) -> None:
+def test_valid_payloads_route_and_keep_the_guards(data: dict[str, Any]) -> None:
     check_valid(data)
 
 
 @given(malformed_payloads)
 @_settings(300)
-def test_arbitrary_json_routes_or_raises_payload_error(data) -> None:
+def test_arbitrary_json_routes_or_raises_payload_error(data: object) -> None:
     check_malformed(data)
 
 
 @given(payloads())
 @_settings(100)
-def test_asserted_status_never_changes_a_derived_status(data) -> None:
+def test_asserted_status_never_changes_a_derived_status(data: dict[str, Any]) -> None:
     with_claims = route_payload(data)["claims"]
     without = route_payload(_strip(data, "asserted"))["claims"]
     assert [_strip(v, "asserted") for v in with_claims.values()] == [
@@ -150,7 +151,7 @@ def test_asserted_status_never_changes_a_derived_status(data) -> None:
 
 @given(payloads())
 @_settings(100)
-def test_same_input_same_bytes(data) -> None:
+def test_same_input_same_bytes(data: dict[str, Any]) -> None:
     first = _bytes(data)
     assert _bytes(data) == first
     assert _bytes(json.loads(json.dumps(data))) == first
@@ -158,7 +159,7 @@ def test_same_input_same_bytes(data) -> None:
 
 @given(payloads())
 @_settings(100)
-def test_removing_statuses_never_turns_abstain_into_answer(data) -> None:
+def test_removing_statuses_never_turns_abstain_into_answer(data: dict[str, Any]) -> None:
     if route_payload(data)["verdict"] == "abstain":
         assert route_payload(_strip(data, "node_status", "groundings"))["verdict"] == "abstain"
 
@@ -166,14 +167,14 @@ def test_removing_statuses_never_turns_abstain_into_answer(data) -> None:
 @pytest.mark.fuzz
 @given(payloads())
 @_settings(20_000)
-def test_fuzz_valid_payloads(data) -> None:
+def test_fuzz_valid_payloads(data: dict[str, Any]) -> None:
     check_valid(data)
 
 
 @pytest.mark.fuzz
 @given(malformed_payloads)
 @_settings(20_000)
-def test_fuzz_arbitrary_json(data) -> None:
+def test_fuzz_arbitrary_json(data: object) -> None:
     check_malformed(data)
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from engine.api import ask, open_workspace
 from engine.importers.zotero import import_zotero
+from engine.navigation.result import NavResult
 from present.answer import answered_lines
 from tests.builders.zotero_library import Paper, build_library
 from tests.workspaces import words_alone
@@ -42,7 +43,7 @@ def _workspace(root: Path, papers: dict[str, tuple[str, int, str]]) -> Path:
     return root
 
 
-def _ask(root: Path, question: str):
+def _ask(root: Path, question: str) -> NavResult:
     opened = open_workspace(root)
     try:
         return ask(opened, question)

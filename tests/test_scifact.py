@@ -42,6 +42,7 @@ def test_abstracts_become_findings_with_verbatim_quotes(
     assert len(findings) == summary.abstracts == LIMIT
     for doc in first_abstracts(LIMIT):
         note = ws.note(f"zk:scifact:{doc['doc_id']}")
+        assert note is not None
         assert (note.type, note.title, note.citekey) == (NoteKind.FINDING, doc["title"], note.id)
         parts = [split_heading(s) for s in doc["sentences"]]
         assert [quote.body for quote in note.quotes] == [p.text for p in parts]
@@ -73,6 +74,7 @@ def test_claims_citing_the_slice_become_hypotheses(imported: tuple[Path, ImportS
     assert len(practice) == summary.claims == len(citing) > 0
     note = ws.note(f"mem:_memory:claim-{citing[0]['id']}")
     text = citing[0]["claim"]
+    assert note is not None
     assert (note.type, note.title, note.body) == (NoteKind.EXPERIMENT, text, text)
 
 

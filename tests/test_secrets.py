@@ -157,7 +157,7 @@ def test_streamlit_app_binds_to_loopback_and_sends_no_usage_stats() -> None:
     assert settings["browser"]["gatherUsageStats"] is False
 
 
-def ask_openai_cli(lab_path, server: ChatServer) -> Result:
+def ask_openai_cli(lab_path: Path, server: ChatServer) -> Result:
     """`ask --reasoner openai --full` in a subprocess, against `server`, with the test key."""
     env = {ENV_BASE_URL: server.base_url, ENV_MODEL: "m", ENV_API_KEY: KEY}
     args = ["ask", QUESTION, "--workspace", lab_path, "--reasoner", "openai", "--full"]

@@ -65,5 +65,5 @@ def test_no_module_but_the_settings_reads_a_synapse_variable() -> None:
         "state-dir-empty",
     ],
 )
-def test_each_variable_reads_as_its_type(env: dict[str, str], field: str, value) -> None:
+def test_each_variable_reads_as_its_type(env: dict[str, str], field: str, value: object) -> None:
     assert getattr(environment(env), field) == value

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.cli import invoke
+from tests.cli import Result, invoke
 from tests.workspaces import make_workspace
 
 QUESTION = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
@@ -27,7 +27,7 @@ def test_two_users_alternating_never_rebuild_and_both_decisions_are_kept(tmp_pat
     lab = make_workspace(tmp_path)
     ws = ("--workspace", str(lab))
 
-    def as_user(user: str, *argv: str):
+    def as_user(user: str, *argv: str) -> Result:
         env = {"SYNAPSE_STATE_DIR": str(tmp_path / f"state-{user}"), "SYNAPSE_REVIEWER": user}
         out = invoke(*argv, *ws, env=env)
         assert out.code == 0, out.err

@@ -123,6 +123,7 @@ def test_one_typo_changes_one_word() -> None:
     rng = random.Random(0)
     text = "Aspirin reduced bleeding considerably in elderly patients."
     typo = one_typo(text, rng)
+    assert typo is not None
     assert typo != text and len(typo.split()) == len(text.split())
 
 

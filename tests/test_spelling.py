@@ -1,9 +1,11 @@
+from collections.abc import Callable
+
 import pytest
 
 from engine.navigation.spelling import Acronym, acronyms_of, correction, spells_out
 
 
-def known_of(*words):
+def known_of(*words: str) -> Callable[[object], bool]:
     vocabulary = set(words)
     return vocabulary.__contains__
 

@@ -1,12 +1,14 @@
 import json
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from engine import Typer
+from engine.core.stance import ContradictionCue
 from engine.review.alignment import denial
-from engine.review.calibration import Calibration, ContradictionCue
+from engine.review.calibration import Calibration
 from engine.review.offline_stance import OfflineTyper, model, offline_stance
 from engine.review.relations import Relation
 from engine.review.sentence_reading import passage, sentences_of
@@ -170,6 +172,7 @@ def test_a_denial_in_a_band_right_too_rarely_stays_a_possible_tension(
 ) -> None:
     calibration = model().calibration
     typing = typer(claim, sentence)
+    assert calibration is not None
     band = calibration.band(typing.confidence)
     assert band is not None and not band.contradicts
     assert typing.relation is Relation.TENSION
@@ -186,6 +189,7 @@ def test_only_a_band_measured_right_seven_times_in_ten_is_called_contradicts(
     precision: float, relation: Relation
 ) -> None:
     shipped = model()
+    assert shipped.calibration is not None
     bands = tuple(replace(b, precision=precision) for b in shipped.calibration.bands)
     banded = OfflineTyper(replace(shipped, calibration=replace(shipped.calibration, bands=bands)))
     typing = banded(
@@ -197,9 +201,11 @@ def test_only_a_band_measured_right_seven_times_in_ten_is_called_contradicts(
 
 def test_a_calibration_family_survives_its_json_form() -> None:
     calibration = model().calibration
+    assert calibration is not None
     again = Calibration.from_json(calibration.to_json())
     assert again.families == calibration.families and again.families
     plain = replace(calibration, families=())
+    assert plain is not None
     assert "families" not in plain.to_json()
     assert Calibration.from_json(plain.to_json()).families == ()
 
@@ -249,7 +255,7 @@ def test_a_title_line_is_its_own_sentence() -> None:
     )
 
 
-def scifact_pairs():
+def scifact_pairs() -> list[dict[str, Any]]:
     return [json.loads(line) for line in FIXTURE.read_text("utf-8").splitlines()]
 
 

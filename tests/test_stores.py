@@ -6,7 +6,13 @@ import pytest
 
 from engine.core.errors import EngineError, WorkspaceError
 from engine.workspace.notes import NoteKind, Store
-from engine.workspace.stores import LoadProblem, TetherState, load_workspace, tether_status
+from engine.workspace.stores import (
+    LoadProblem,
+    TetherState,
+    Workspace,
+    load_workspace,
+    tether_status,
+)
 
 GOOD_NOTE = """---
 id: z-mom-01
@@ -65,7 +71,7 @@ def root(tmp_path: Path) -> Path:
     return ws
 
 
-def problems_for(workspace, rel: str) -> list[str]:
+def problems_for(workspace: Workspace, rel: str) -> list[str]:
     return [p.problem for p in workspace.report if p.path == rel]
 
 
@@ -73,6 +79,7 @@ def test_good_notes_load_with_every_field(root: Path) -> None:
     ws = load_workspace(root)
     assert ws.report == ()
     note = ws.note("zk:finance:z-mom-01")
+    assert note is not None
     assert (note.store, note.source, note.type) == (Store.CANON, "finance", NoteKind.CLAIM)
     assert note.path == ".zettelkasten/finance/z-mom-01.md"
     assert note.citekey == "smith2020"
@@ -82,9 +89,12 @@ def test_good_notes_load_with_every_field(root: Path) -> None:
         ("zk:finance:z-mom-02", "supports"),
         ("mem:_memory:deci-1", "contradicts"),
     ]
+    assert note.tether is not None
     assert note.tether.anchor == "return momentum"
     assert note.evidence.equation == "r_t = \\alpha + \\beta m_t"
+    assert note.evidence.data is not None
     assert note.evidence.data.payload()["where"] == {"year": [2019, 2020]}
+    assert note.evidence.tree is not None
     assert note.evidence.tree.payload() == {
         "file": "trees/alloc.json",
         "params": {"risk": "low"},
@@ -98,6 +108,7 @@ def test_federated_box_gets_an_address_safe_source(root: Path) -> None:
     ws = load_workspace(root)
     assert [fed.source for fed in ws.federated] == ["~fed~peerlab~finance"]
     peer = ws.note("zk:~fed~peerlab~finance:p-1")
+    assert peer is not None
     assert peer.body == "Peer."
     assert peer.path == "vendor/peerlab/.zettelkasten/finance/p-1.md"
 
@@ -137,13 +148,17 @@ def test_a_bad_file_is_reported_and_the_rest_loads(
 
 def test_a_field_of_the_wrong_shape_is_dropped_but_the_note_loads(root: Path) -> None:
     write(root, ".zettelkasten/finance/qs.md", note_text("qs", "quotes: oops\n"))
-    assert load_workspace(root).note("zk:finance:qs").quotes == ()
+    note = load_workspace(root).note("zk:finance:qs")
+    assert note is not None
+    assert note.quotes == ()
 
 
 def test_duplicate_id_keeps_the_first_file(root: Path) -> None:
     write(root, ".zettelkasten/finance/zz-copy.md", note_text("z-mom-02", body="Second."))
     ws = load_workspace(root)
-    assert ws.note("zk:finance:z-mom-02").body == "Body."
+    kept = ws.note("zk:finance:z-mom-02")
+    assert kept is not None
+    assert kept.body == "Body."
     assert "duplicate id 'z-mom-02'" in problems_for(ws, ".zettelkasten/finance/zz-copy.md")[0]
 
 
@@ -220,7 +235,9 @@ def test_only_a_missing_folder_raises(tmp_path: Path, make: str) -> None:
 
 def test_sources_annotations_and_safe_reads(root: Path) -> None:
     ws = load_workspace(root)
-    assert ws.source_text("smith2020").split("\f") == ["Page one.", "Winners keep winning."]
+    text = ws.source_text("smith2020")
+    assert text is not None
+    assert text.split("\f") == ["Page one.", "Winners keep winning."]
     assert ws.source_text("../etc") is None
     assert [(a.text, a.page) for a in ws.annotations("smith2020")] == [("Winners", 2)]
     assert ws.annotations("nobody") == ()
@@ -233,7 +250,9 @@ def test_reload_reuses_unchanged_files_and_sees_edits(root: Path) -> None:
     write(root, ".zettelkasten/finance/z-mom-02.md", note_text("z-mom-02", body="Edited."))
     second = load_workspace(root, previous=first)
     assert second.note("zk:finance:z-mom-01") is first.note("zk:finance:z-mom-01")
-    assert second.note("zk:finance:z-mom-02").body == "Edited."
+    edited = second.note("zk:finance:z-mom-02")
+    assert edited is not None
+    assert edited.body == "Edited."
 
 
 TETHER_CASES = [
@@ -253,15 +272,19 @@ def test_tether_freshness(root: Path, content: str | None, state: TetherState) -
     else:
         write(root, "src/strategy.py", content)
     ws = load_workspace(root)
-    assert tether_status(ws, ws.note("zk:finance:z-mom-01")) is state
+    tethered = ws.note("zk:finance:z-mom-01")
+    assert tethered is not None
+    assert tether_status(ws, tethered) is state
 
 
 def test_unsafe_tether_path_is_unresolved_and_untethered_note_is_misuse(root: Path) -> None:
     write(root, ".zettelkasten/finance/tt.md", note_text("tt", "tether: {path: ../../x}\n"))
     ws = load_workspace(root)
-    assert tether_status(ws, ws.note("zk:finance:tt")) is TetherState.UNRESOLVED
+    unsafe, untethered = ws.note("zk:finance:tt"), ws.note("zk:finance:z-mom-02")
+    assert unsafe is not None and untethered is not None
+    assert tether_status(ws, unsafe) is TetherState.UNRESOLVED
     with pytest.raises(EngineError):
-        tether_status(ws, ws.note("zk:finance:z-mom-02"))
+        tether_status(ws, untethered)
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,7 @@ from engine.text.sentences import sentences
 from engine.text.tokens import token_spans, tokens, word_sequence
 
 
-def split(text):
+def split(text: str) -> list[str]:
     return [text[s.start : s.end] for s in sentences(text)]
 
 

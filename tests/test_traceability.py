@@ -3,7 +3,7 @@ import json
 import pytest
 
 from engine.core.model import ProseCitation
-from engine.core.traceability import OrphanKind, TraceMode, check_traceability
+from engine.core.traceability import OrphanKind, Traceability, TraceMode, check_traceability
 
 CLAIMS = {
     "c1": "Dose 5 mg cut pain by 30%; 10 mg had no effect.",
@@ -13,7 +13,7 @@ CLAIMS = {
 KNOWN = {**CLAIMS, "c9": "Unverified guess."}
 
 
-def cite(prose, *pairs):
+def cite(prose: str, *pairs: tuple[str, str]) -> list[ProseCitation]:
     """Citations for (fragment, claim) pairs located in the prose; "" cites all of it."""
     out = []
     for fragment, claim in pairs:
@@ -22,7 +22,7 @@ def cite(prose, *pairs):
     return out
 
 
-def trace(prose, *pairs):
+def trace(prose: str, *pairs: tuple[str, str]) -> Traceability:
     return check_traceability(prose, CLAIMS, citations=cite(prose, *pairs), known=KNOWN)
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.api import answer, open_workspace, review_edges
+from engine.api import Answer, answer, open_workspace, review_edges
 from engine.core.model import Edge
 from engine.review.contest import ContestScope, ReviewState, scope_of
 from engine.review.matrix import matrix_frame
@@ -26,14 +26,14 @@ MOM = EdgeKey("exp-2009-backtest", "finance", "z-mom-01")
 GROUNDED_QUESTION = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
 
 
-def _overlay(root) -> None:
+def _overlay(root: Path) -> None:
     edge = OverlayEdge(
         *vars(MOM).values(), Relation.CONTRADICTS, 0.9, None, 0.675, "why", "", "direction"
     )
     save_overlay(root, Overlay("t", "offline", {}, {}, 0.0, (edge,)))
 
 
-def _ask(root, question: str = GROUNDED_QUESTION):
+def _ask(root: Path, question: str = GROUNDED_QUESTION) -> Answer:
     opened = open_workspace(root)
     try:
         return answer(opened, question)
@@ -70,9 +70,12 @@ def test_practice_wrong_keeps_the_canon_answer_grounded_and_flags_the_note(lab_p
     _overlay(lab_path)
     record(lab_path, MOM, TriageDecision.PRACTICE_WRONG, note="our backtest had a bug")
     result = _ask(lab_path)
+    assert result.run.decision is not None
+    assert result.run.decision.status is not None
     assert (result.label, result.run.decision.status.value) == ("ANSWER", "grounded")
     assert review_edges(lab_path) == []
     # The canon note is cited; the pair is about our practice note, so nothing is disclosed.
+    assert result.contests is not None
     assert result.contests.items == ()
     # Where the practice note is cited, the answer says a reviewer marked it wrong.
     snapshot = ReviewSnapshot.load(lab_path)
@@ -93,6 +96,7 @@ def test_literature_contested_makes_the_canon_claim_contested_as_before(lab_path
     _overlay(lab_path)
     record(lab_path, MOM, TriageDecision.CONFIRMED)
     result = _ask(lab_path)
+    assert result.run.decision is not None
     assert result.label == "ABSTAIN" and "contested" in result.run.decision.detail
     assert review_edges(lab_path) == [
         Edge(MOM.practice_address, MOM.canon_address, Relation.CONTRADICTS.value)

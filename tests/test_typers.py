@@ -1,4 +1,5 @@
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ from engine.review.typers import (
     ModelStance,
     ModelTyper,
     Relation,
+    TyperFactory,
     Typing,
     gate_for,
     gated,
@@ -51,7 +53,7 @@ class Fixed:
 class Scripted:
     """A chat model that replays scripted replies and keeps the conversations it was sent."""
 
-    def __init__(self, *replies) -> None:
+    def __init__(self, *replies: ChatReply | str | Exception) -> None:
         self.replies = list(replies)
         self.sent: list[list[dict[str, Any]]] = []
 
@@ -63,8 +65,10 @@ class Scripted:
         return step if isinstance(step, ChatReply) else ChatReply.answered(step)
 
 
-def stance_table(forward: float, backward: float):
-    calls = []
+def stance_table(
+    forward: float, backward: float
+) -> tuple[Callable[[str, str], float], list[tuple[str, str]]]:
+    calls: list[tuple[str, str]] = []
 
     def stance(a: str, b: str) -> float:
         calls.append((a, b))
@@ -136,7 +140,7 @@ def test_the_registry_hands_out_gated_typers() -> None:
 
 
 def test_register_adds_a_typer() -> None:
-    registry = Registry("typer")
+    registry: Registry[TyperFactory] = Registry("typer")
     registry.register("another", lambda: Fixed(CONTRADICTION))
     assert make_typer("another", registry=registry).name == "fixed"
     with pytest.raises(ConfigError, match="known typers: another"):
@@ -158,7 +162,12 @@ def test_the_model_typer_needs_an_endpoint(monkeypatch: pytest.MonkeyPatch) -> N
     assert isinstance(typer, GatedTyper) and isinstance(typer.typer, ModelTyper)
 
 
-def answer(relation="supports", confidence=0.8, rationale="The note says the same.", **extra):
+def answer(
+    relation: str = "supports",
+    confidence: object = 0.8,
+    rationale: str = "The note says the same.",
+    **extra: Any,
+) -> str:
     fields = {"relation": relation, "confidence": confidence, "rationale": rationale}
     return json.dumps(fields | extra)
 
@@ -190,7 +199,9 @@ def answer(relation="supports", confidence=0.8, rationale="The note says the sam
         "client-raised",
     ],
 )
-def test_the_model_typer_turns_every_failure_into_unrelated(step, reason: str) -> None:
+def test_the_model_typer_turns_every_failure_into_unrelated(
+    step: ChatReply | str | Exception, reason: str
+) -> None:
     typing = ModelTyper(Scripted(step))(PRACTICE, CANON)
     assert typing.relation is Relation.UNRELATED and typing.confidence == 0.0
     assert typing.rationale.startswith("model typer failed: ")
@@ -238,6 +249,7 @@ def test_the_registry_gates_the_model_typer_with_the_model(monkeypatch: pytest.M
     assert isinstance(typer, GatedTyper) and isinstance(typer.stance, ModelStance)
     assert typer.control and typer.gate == "model"
     offline = make_typer("offline")
+    assert isinstance(offline, GatedTyper)
     assert offline.stance is offline_stance and offline.gate == "offline"
     assert gate_for(typer) is typer
 
@@ -304,6 +316,7 @@ def test_the_offline_typer_keeps_its_offline_gate_over_http_free_paths() -> None
     typer = make_typer("offline")
     flipped = "Statin therapy increases the incidence of major cardiovascular events."
     typing = typer(flipped, CANON)
+    assert isinstance(typer, GatedTyper)
     assert typer.stance is offline_stance
     assert typing.relation in (Relation.CONTRADICTS, Relation.EXTENDS)
     if typing.relation is Relation.CONTRADICTS:

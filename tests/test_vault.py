@@ -67,13 +67,15 @@ def vault(tmp_path: Path) -> Path:
     return root
 
 
-def snapshot(root):
+def snapshot(root: Path) -> dict[Path, bytes]:
     return {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
 
 
 def test_vault_notes_load_with_titles_links_tags_and_quotes(vault: Path) -> None:
     workspace = load_workspace(vault)
     note = workspace.note("zk:Literature:Jegadeesh-1993")
+    assert note is not None
+    assert note.type is not None
     assert note.title == "Returns to buying winners" and note.type.value == "finding"
     assert note.tags == ("momentum", "finance") and note.citekey == "jt1993"
     assert [(q.body, q.page) for q in note.quotes] == [
@@ -90,6 +92,7 @@ def test_vault_notes_load_with_titles_links_tags_and_quotes(vault: Path) -> None
 def test_front_matter_id_wins_and_nested_paths_make_ids(vault: Path) -> None:
     workspace = load_workspace(vault)
     daniel = workspace.note("zk:Literature:dm-2016")
+    assert daniel is not None
     assert daniel.title == "Momentum crashes" and daniel.quotes[0].page == 3
     assert path_id("2024/Daniel.md") == "2024~Daniel"
     assert workspace.boxes == ("Literature", "Concepts")
@@ -98,10 +101,14 @@ def test_front_matter_id_wins_and_nested_paths_make_ids(vault: Path) -> None:
 def test_practice_folders_load_as_entries_with_typed_links(vault: Path) -> None:
     workspace = load_workspace(vault)
     entry = workspace.note("mem:_memory:2024-01-05-backtest")
+    assert entry is not None
+    assert entry.type is not None
     assert entry.type.value == "experiment"
     assert entry.links[0].relation == "contradicts"
     assert entry.links[0].target_address == "zk:Literature:Jegadeesh-1993"
     decision = workspace.note("mem:_memory:Skip-month")
+    assert decision is not None
+    assert decision.type is not None
     assert decision.type.value == "decision" and decision.title == "Skip the most recent month"
     assert decision.links == ()
 
@@ -112,7 +119,9 @@ def test_unmapped_hidden_and_unresolved_are_left_out_or_reported(vault: Path) ->
     assert not any(".obsidian" in p or "hidden" in p or "Elsewhere" in p for p in paths)
     problems = {(p.path, p.problem) for p in workspace.report}
     assert ("Concepts/Momentum.md", "links to notes not in the vault: [[Nowhere]]") in problems
-    links = {link.target_address for link in workspace.note("zk:Concepts:Momentum").links}
+    momentum = workspace.note("zk:Concepts:Momentum")
+    assert momentum is not None
+    links = {link.target_address for link in momentum.links}
     assert links == {"zk:Literature:Jegadeesh-1993", "zk:Concepts:Nowhere"}
     assert (
         "Literature/Jegadeesh 1993.md",
@@ -122,6 +131,7 @@ def test_unmapped_hidden_and_unresolved_are_left_out_or_reported(vault: Path) ->
 
 def test_quotes_verify_against_the_source_with_the_page(vault: Path) -> None:
     note = load_workspace(vault).note("zk:Literature:Jegadeesh-1993")
+    assert note is not None
     result = verify("quote", {"body": note.quotes[0].body, "source": note.citekey}, workspace=vault)
     assert result.ok and result.page == 2
 
@@ -136,7 +146,9 @@ def test_an_edit_reloads_and_a_rename_keeps_a_front_matter_id(vault: Path) -> No
     first = load_workspace(vault)
     shutil.move(vault / "Literature/2024/Daniel.md", vault / "Literature/Daniel renamed.md")
     second = load_workspace(vault, previous=first)
-    assert second.note("zk:Literature:dm-2016").path == "Literature/Daniel renamed.md"
+    renamed = second.note("zk:Literature:dm-2016")
+    assert renamed is not None
+    assert renamed.path == "Literature/Daniel renamed.md"
 
 
 @pytest.mark.parametrize(
@@ -201,5 +213,8 @@ def test_a_printed_page_becomes_its_position_in_the_pdf_text(vault: Path) -> Non
     (vault / "sources/jt1993.pdf.json").write_text('{"labels": ["i", "2"]}')
     (vault / "sources/daniel2016.pdf.json").write_text('{"labels": ["ii", "iii", "iv", "3"]}')
     workspace = load_workspace(vault)
-    assert workspace.note("zk:Literature:Jegadeesh-1993").quotes[0].page == 2
-    assert workspace.note("zk:Literature:dm-2016").quotes[0].page == 4
+    jegadeesh = workspace.note("zk:Literature:Jegadeesh-1993")
+    daniel = workspace.note("zk:Literature:dm-2016")
+    assert jegadeesh is not None and daniel is not None
+    assert jegadeesh.quotes[0].page == 2
+    assert daniel.quotes[0].page == 4

@@ -11,7 +11,7 @@ NFC = unicodedata.normalize("NFC", "Café au lait")
 NFD = unicodedata.normalize("NFD", "Café au lait")
 
 
-def _vault(tmp_path: Path, notes: dict[str, str]):
+def _vault(tmp_path: Path, notes: dict[str, str]) -> Path:
     (tmp_path / "workspace.toml").write_text('[vault]\ncanon = ["Lit"]\n')
     (tmp_path / "Lit").mkdir()
     for name, body in notes.items():
@@ -19,11 +19,11 @@ def _vault(tmp_path: Path, notes: dict[str, str]):
     return tmp_path
 
 
-def _problems(root) -> list[str]:
+def _problems(root: Path) -> list[str]:
     return [f"{p.path}: {p.problem}" for p in load_workspace(root).report]
 
 
-def _links(root) -> dict[str, tuple[str, ...]]:
+def _links(root: Path) -> dict[str, tuple[str, ...]]:
     notes = load_workspace(root).notes.values()
     return {n.id: tuple(link.target_address for link in n.links) for n in notes}
 

@@ -168,6 +168,7 @@ def test_user_verifier_is_dispatched_with_workspace(
     registry: Registry[Verifier], workspace: Path
 ) -> None:
     def always(payload, context: VerifyContext) -> VerifierResult:
+        assert context.workspace is not None
         return VerifierResult.confirmed(
             f"{payload['n']} in {context.workspace.name}", method="custom"
         )
@@ -262,7 +263,7 @@ def test_quote(
 # --- expr-recompute -------------------------------------------------------------------
 
 
-def recompute_payload(**overrides) -> dict[str, Any]:
+def recompute_payload(**overrides: Any) -> dict[str, Any]:
     return {"file": "scores.csv", "column": "score", "agg": "mean", "value": 4.0} | overrides
 
 

@@ -20,7 +20,7 @@ from engine import (
 from engine.core.traceability import OrphanKind, OrphanSpan, SentenceTrace, TraceMode
 from engine.navigation.substrate import Neighbourhood
 from engine.review.contest import ContestScope, Contradiction, Disclosed, ReviewState
-from engine.review.overlay import EdgeKey
+from engine.review.relations import EdgeKey
 from engine.workspace.notes import Quote
 from present import answer, cells, contests, highlight, markup, tables, views
 from present.gallery import example, examples
@@ -93,6 +93,7 @@ def strip_tags(markup: str) -> str:
 
 def test_highlight_html_escapes_every_piece_of_text() -> None:
     result = hostile_result()
+    assert result.decision is not None
     markup = highlight.highlight_html(result.prose, result.decision.traceability)
     assert "<img" not in markup and "<script" not in markup and "<b>" not in markup
     assert "&lt;script&gt;" in markup
@@ -129,6 +130,7 @@ def test_title_attributes_are_escaped() -> None:
 def test_highlight_marks_each_kind_with_its_colour_and_reason() -> None:
     result = routed("orphan-prose")
     prose = result.prose
+    assert result.decision is not None
     markup = highlight.highlight_html(prose, result.decision.traceability)
     for kind in ("licensed", "orphan", "uncited", "number"):
         assert f'class="trace-{kind}"' in markup
@@ -141,6 +143,7 @@ def test_highlight_marks_each_kind_with_its_colour_and_reason() -> None:
 
 def test_highlight_keeps_every_character_once() -> None:
     result = routed("orphan-prose")
+    assert result.decision is not None
     markup = highlight.highlight_html(result.prose, result.decision.traceability)
     assert html.unescape(strip_tags(markup)) == result.prose
 
@@ -328,6 +331,7 @@ def test_sentence_rows_name_the_licensing_claim_or_the_reason() -> None:
 def test_audit_result_has_the_answer_shape_and_rejects_cycles() -> None:
     result = routed("hedged")
     assert result.reasoner == "audit"
+    assert result.decision is not None
     assert result.label == "HEDGED ANSWER" and result.decision.dag.conclusion == "c2"
     with pytest.raises(PayloadError, match="cycle"):
         views.audit_result(example("cyclic").text)
@@ -360,7 +364,7 @@ def test_markdown_escape_neutralises_links_images_and_markup() -> None:
     assert md_escape("12. item") == "12\\. item"
 
 
-def matrix_row(**overrides) -> dict[str, Any]:
+def matrix_row(**overrides: Any) -> dict[str, Any]:
     row = {
         "practice_id": "m1",
         "practice_title": "A <script>alert(1)</script> decision",

@@ -50,7 +50,9 @@ def winners(lab: OpenWorkspace) -> Answer:
     return result
 
 
-def test_two_sessions_share_one_watcher_and_hash_each_file_once(lab, winners):
+def test_two_sessions_share_one_watcher_and_hash_each_file_once(
+    lab: OpenWorkspace, winners: Answer
+) -> None:
     shared = watcher(lab.root)
     files = closure_files(lab.workspace, winners.run.cited)
     first, seen_a = winners.checked(lab, shared, None)
@@ -64,7 +66,7 @@ def test_two_sessions_share_one_watcher_and_hash_each_file_once(lab, winners):
     assert shared.counts == before
 
 
-def test_an_edit_is_published_once_and_a_touch_not_at_all(lab_path):
+def test_an_edit_is_published_once_and_a_touch_not_at_all(lab_path: Path) -> None:
     shared = watcher(lab_path)
     shared.hashes([SOURCE, "sources/jt1993.annotations.json"])
     os.utime(lab_path / SOURCE)  # a touch: the stat moves, the content does not
@@ -77,14 +79,14 @@ def test_an_edit_is_published_once_and_a_touch_not_at_all(lab_path):
     assert shared.changed_since(1) == frozenset()
 
 
-def test_a_same_size_edit_with_its_mtime_put_back_is_published(lab_path):
+def test_a_same_size_edit_with_its_mtime_put_back_is_published(lab_path: Path) -> None:
     shared = watcher(lab_path)
     shared.hashes([SOURCE])
     same_size_edit(lab_path / SOURCE)
     assert shared.check() == 1
 
 
-def test_a_file_written_just_now_is_hashed_again_at_the_next_check(lab_path):
+def test_a_file_written_just_now_is_hashed_again_at_the_next_check(lab_path: Path) -> None:
     shared = Watcher(lab_path, interval=3600.0)
     (lab_path / "fresh.txt").write_bytes(b"one")
     shared.hashes(["fresh.txt"])
@@ -92,11 +94,11 @@ def test_a_file_written_just_now_is_hashed_again_at_the_next_check(lab_path):
     assert shared.counts.hashes == 2
 
 
-def test_an_edit_while_the_answer_is_computed_leaves_it_stale(lab):
+def test_an_edit_while_the_answer_is_computed_leaves_it_stale(lab: OpenWorkspace) -> None:
     shared = watcher(lab.root)
     shared.hashes(closure_files(lab.workspace, answer(lab, WINNERS).run.cited))
 
-    def edit_when_answering(state, action):
+    def edit_when_answering(state, action) -> None:
         if action.kind is ActionKind.ANSWER:
             with (lab.root / SOURCE).open("ab") as handle:
                 handle.write(b"\n")
@@ -105,7 +107,9 @@ def test_an_edit_while_the_answer_is_computed_leaves_it_stale(lab):
     assert result.checked(lab, shared, None)[0] is Freshness.FILES_CHANGED
 
 
-def test_a_session_comparing_first_sees_an_edit_the_watcher_has_not_checked(lab, winners):
+def test_a_session_comparing_first_sees_an_edit_the_watcher_has_not_checked(
+    lab: OpenWorkspace, winners: Answer
+) -> None:
     shared = watcher(lab.root)
     shared.hashes(closure_files(lab.workspace, winners.run.cited))  # another session's
     shared.check()  # the last check: the next is an interval away
@@ -114,7 +118,9 @@ def test_a_session_comparing_first_sees_an_edit_the_watcher_has_not_checked(lab,
     assert shared.stamp == 1
 
 
-def test_an_edit_after_a_session_found_it_current_is_seen_at_the_next_check(lab, winners):
+def test_an_edit_after_a_session_found_it_current_is_seen_at_the_next_check(
+    lab: OpenWorkspace, winners: Answer
+) -> None:
     shared = watcher(lab.root)
     state, seen = winners.checked(lab, shared, None)
     assert state is Freshness.CURRENT
@@ -124,7 +130,7 @@ def test_an_edit_after_a_session_found_it_current_is_seen_at_the_next_check(lab,
     assert winners.checked(lab, shared, seen) == (Freshness.FILES_CHANGED, None)
 
 
-def test_a_cited_note_edited_reads_as_notes_changed(lab, winners):
+def test_a_cited_note_edited_reads_as_notes_changed(lab: OpenWorkspace, winners: Answer) -> None:
     shared = watcher(lab.root)
     _, seen = winners.checked(lab, shared, None)
     note = lab.workspace.note(winners.run.cited[0])
@@ -136,13 +142,13 @@ def test_a_cited_note_edited_reads_as_notes_changed(lab, winners):
     assert shared.notes_changed(lab.workspace, winners.run.cited)
 
 
-def test_a_seen_from_another_watcher_is_not_trusted(lab, winners):
+def test_a_seen_from_another_watcher_is_not_trusted(lab: OpenWorkspace, winners: Answer) -> None:
     _, seen = winners.checked(lab, watcher(lab.root), None)
     same_size_edit(lab.root / SOURCE)
     assert winners.checked(lab, watcher(lab.root), seen)[0] is Freshness.FILES_CHANGED
 
 
-def test_a_file_dropped_beyond_the_limit_is_published_as_changed(lab_path):
+def test_a_file_dropped_beyond_the_limit_is_published_as_changed(lab_path: Path) -> None:
     shared = watcher(lab_path, limit=1)
     shared.hashes([SOURCE])
     shared.hashes(["sources/jt1993.annotations.json"])
@@ -150,7 +156,7 @@ def test_a_file_dropped_beyond_the_limit_is_published_as_changed(lab_path):
     assert shared.changed_since(0) == {SOURCE}
 
 
-def test_watching_writes_nothing(lab, winners):
+def test_watching_writes_nothing(lab: OpenWorkspace, winners: Answer) -> None:
     before = tree(lab.root)
     shared = watcher(lab.root, rehash_every=1)
     _, seen = winners.checked(lab, shared, None)

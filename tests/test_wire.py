@@ -8,8 +8,8 @@ from engine.core.errors import PayloadError
 from engine.core.wire import parse_json, parse_payload
 
 
-def payload(**overrides):
-    base = {
+def payload(**overrides: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {
         "dag": {
             "claims": [
                 {"id": "c1", "text": "A holds.", "kind": "restatement", "cites": ["zk:b:1"]}
@@ -46,7 +46,7 @@ def test_full_payload_parses() -> None:
     assert inp.blocking_count == 2
 
 
-def _claims(*claims):
+def _claims(*claims: dict[str, Any]) -> dict[str, Any]:
     return {"claims": list(claims), "conclusion": claims[0]["id"] if claims else "c1"}
 
 

@@ -1,5 +1,6 @@
 import json
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ WINNERS = "Buying past winners and selling past losers generated significant abn
 PAGES = [["Introduction to the study of returns."], [WINNERS, "The profits are not due to risk."]]
 
 
-def papers():
+def papers() -> list[Paper]:
     return [
         Paper(
             key="K0000001",
@@ -58,6 +59,8 @@ def test_items_become_source_notes_with_highlights_as_quotes(library: Path, tmp_
     workspace = load_workspace(root)
     assert workspace.report == ()
     note = workspace.note("zk:zotero:jegadeesh1993")
+    assert note is not None
+    assert note.type is not None
     assert note.type.value == "source" and note.title.startswith("Returns to Buying")
     assert note.quotes[0].body == WINNERS and note.quotes[0].page == 2
     highlights = json.loads((root / "sources/jegadeesh1993.annotations.json").read_text())
@@ -98,7 +101,9 @@ def test_a_rerun_writes_nothing_and_an_edit_updates_in_place(library: Path, tmp_
     assert third.notes_written == 1
     notes = list((root / ".zettelkasten/zotero").iterdir())
     assert len(notes) == 5
-    assert load_workspace(root).note("zk:zotero:smith2001winner").title == "Revised title"
+    revised = load_workspace(root).note("zk:zotero:smith2001winner")
+    assert revised is not None
+    assert revised.title == "Revised title"
 
 
 def test_pdf_problems_are_reported_and_the_note_still_written(
@@ -141,7 +146,9 @@ def test_the_library_is_opened_read_only_from_a_copy(library: Path, tmp_path: Pa
     ],
     ids=["missing", "not-sqlite", "wrong-schema"],
 )
-def test_a_bad_data_dir_is_a_one_line_error(tmp_path: Path, setup, message: str) -> None:
+def test_a_bad_data_dir_is_a_one_line_error(
+    tmp_path: Path, setup: Callable[[Path], object], message: str
+) -> None:
     folder = tmp_path / "Zotero"
     folder.mkdir()
     setup(folder)

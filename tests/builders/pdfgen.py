@@ -12,6 +12,7 @@ import textwrap
 import zlib
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from engine.evaluation.pdf_tricks import assemble
 
@@ -81,7 +82,7 @@ def pdf_bytes(
     return assemble(objects, catalog, info)
 
 
-def write_pdf(path: str | Path, pages: Sequence[Sequence[str] | None], **options) -> Path:
+def write_pdf(path: str | Path, pages: Sequence[Sequence[str] | None], **options: Any) -> Path:
     """Write `pdf_bytes(pages, **options)` to `path` and return it."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
