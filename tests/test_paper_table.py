@@ -9,7 +9,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from engine.core.settings import ENV_ENCODER
 
 from engine import (
     EvidenceKind,
@@ -20,6 +19,7 @@ from engine import (
     table_markdown,
 )
 from engine.api import OpenWorkspace, answer, open_workspace
+from engine.core.environment import ENV_ENCODER
 from engine.reading.aims import asks
 
 BROAD = "Do statins reduce fracture risk?"
