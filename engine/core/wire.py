@@ -325,7 +325,16 @@ def _require_unicode(value: object) -> None:
     stack = [value]
     while stack:
         item = stack.pop()
-        if isinstance(item, str):
+        kind = type(item)
+        # Exact types first: the abstract-base checks below cost more than the walk itself.
+        if kind is dict:
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif kind is list:
+            stack.extend(item)
+        elif isinstance(item, str):
+            if item.isascii():
+                continue  # O(1) in CPython; only non-ASCII text can hold a surrogate
             try:
                 item.encode("utf-8")
             except UnicodeEncodeError:
