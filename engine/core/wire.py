@@ -325,12 +325,11 @@ def _require_unicode(value: object) -> None:
     stack = [value]
     while stack:
         item = stack.pop()
-        kind = type(item)
-        # Exact types first: the abstract-base checks below cost more than the walk itself.
-        if kind is dict:
+        # Concrete types first: the abstract-base check below costs more than the walk itself.
+        if isinstance(item, dict):
             stack.extend(item.keys())
             stack.extend(item.values())
-        elif kind is list:
+        elif isinstance(item, list):
             stack.extend(item)
         elif isinstance(item, str):
             if item.isascii():
@@ -344,8 +343,6 @@ def _require_unicode(value: object) -> None:
         elif isinstance(item, Mapping):
             stack.extend(item.keys())
             stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
 
 
 def _mapping(value: object, where: str) -> Mapping[str, Any]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
 
@@ -106,6 +106,6 @@ class PairMemo(Generic[K, T]):
 _MISSING = object()
 
 
-def _table(_text: str) -> dict:
+def _table(_text: str) -> dict[Any, Any]:
     # A text's results start empty; they are filled as keys are asked of it.
     return {}
