@@ -15,7 +15,7 @@ from engine.core.verifiers import verify
 from engine.text import sentences as text
 from engine.text.memo import PairMemo, TextMemo
 from engine.text.sentences import Span, sentences
-from engine.text.tokens import token_spans
+from engine.text.tokens import token_spans, word_sequence
 
 
 def _counting() -> tuple[TextMemo[str], list[str]]:
@@ -122,9 +122,13 @@ def test_sentences_tokenised_alone_read_as_the_whole_prose(prose: str) -> None:
     assert [list(part.words) for part in traceability._parse(prose)] == whole
 
 
-def test_a_prose_sentence_is_kept_by_content() -> None:
+def test_a_prose_sentence_is_read_once_by_content() -> None:
     traceability._parse("Serum levels rose in site 9. Mice died.")
-    assert "Serum levels rose in site 9." in traceability._SENTENCE_TOKENS._kept
+    misses = word_sequence.cache_info().misses
+    traceability._parse("Serum levels rose in site 9. Rats died.")
+    assert word_sequence.cache_info().misses == misses + 1  # only the new sentence is read
+    traceability._parse("Serum levels rose by 9 \u00b5g. Mice died.")
+    assert "Serum levels rose by 9 \u00b5g." in traceability._SENTENCE_TOKENS._kept
 
 
 def test_a_pair_is_computed_once_per_equal_text_and_bounded_per_text() -> None:
