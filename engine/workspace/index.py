@@ -25,8 +25,6 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
 from engine.core.errors import EngineError, WorkspaceError
 from engine.text.tokens import ranking_tokens as tokens
 from engine.workspace.bm25 import Bm25Params, bag, top_k
@@ -117,8 +115,6 @@ class Index:
         self._params = Bm25Params()
         self._loaded: RankingView | None = None
         self._seen_version = -1
-        # Per loaded view, each store's document mask (a reload brings a new view).
-        self._store_masks: tuple[RankingView, dict[int, np.ndarray]] | None = None
         self._cached_catalog: Catalog | None = None
         # How many notes the workspace held at the last update: rarity is measured against
         # the notes, so rows left out of ranking (unsealed) can only make words rarer.
@@ -243,7 +239,7 @@ class Index:
             return []
         allowed = None
         if store is not None:
-            allowed = self._in_store(loaded, STORE_CODES[_store(store)])
+            allowed = loaded.in_store(STORE_CODES[_store(store)])
         if box is not None:
             if ":" in box:
                 repo, _, name = box.partition(":")
@@ -258,18 +254,6 @@ class Index:
             Hit(loaded.addresses[i], float(scores[i]), loaded.titles[i])
             for i in top_k(scores, k, allowed=allowed, likely=loaded.postings.rarest(terms))
         ]
-
-    def _in_store(self, loaded: RankingView, code: int) -> np.ndarray:
-        """Which documents of `loaded` are in the store `code`: one mask per view and store."""
-        masks = self._store_masks
-        if masks is None or masks[0] is not loaded:
-            masks = self._store_masks = (loaded, {})
-        mask = masks[1].get(code)
-        if mask is None:
-            mask = loaded.stores == code
-            mask.flags.writeable = False  # shared by every search of this view
-            masks[1][code] = mask
-        return mask
 
     def rarity(self, terms: Iterable[str]) -> dict[str, float]:
         """Inverse document frequency, ln((N + 1) / (df + 1)), of each ranking term.
