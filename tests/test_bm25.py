@@ -67,3 +67,17 @@ def test_the_rarest_words_hint_changes_no_result(k: int) -> None:
         for mask in (None, allowed):
             want = top_k(scores, k, allowed=mask)
             assert top_k(scores, k, allowed=mask, likely=hint).tolist() == want.tolist()
+
+
+def test_the_rarest_words_hint_holds_each_document_once_empty_words_included() -> None:
+    bag = np.zeros(3, dtype=BAG_DTYPE)
+    bag["term"], bag["body"] = [0, 1, 2], 1
+    other = np.zeros(2, dtype=BAG_DTYPE)
+    other["term"], other["body"] = [1, 3], 2
+    # Words 4 to 59 are in no document.
+    postings = Postings.build(
+        [bag.tobytes(), other.tobytes(), bag.tobytes()], n_terms=60, params=Bm25Params()
+    )
+    empty = {40: 1, 41: 1, 59: 2}
+    assert postings.rarest(empty).tolist() == []
+    assert postings.rarest({**empty, 0: 1, 1: 1, 3: 1}).tolist() == [0, 1, 2]

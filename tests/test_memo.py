@@ -8,12 +8,14 @@ import copy
 import pytest
 
 from engine.api import route_payload
-from engine.core import quote, traceability
+from engine.core import licensing, quote, traceability
+from engine.core.licensing import extractively_licensed
 from engine.core.quote import verify_quote
+from engine.core.verifiers import verify
 from engine.text import sentences as text
-from engine.text.memo import TextMemo
+from engine.text.memo import PairMemo, TextMemo
 from engine.text.sentences import Span, sentences
-from engine.text.tokens import token_spans
+from engine.text.tokens import token_spans, word_sequence
 
 
 def _counting() -> tuple[TextMemo[str], list[str]]:
@@ -120,6 +122,42 @@ def test_sentences_tokenised_alone_read_as_the_whole_prose(prose: str) -> None:
     assert [list(part.words) for part in traceability._parse(prose)] == whole
 
 
-def test_a_prose_sentence_is_kept_by_content() -> None:
+def test_a_prose_sentence_is_read_once_by_content() -> None:
     traceability._parse("Serum levels rose in site 9. Mice died.")
-    assert "Serum levels rose in site 9." in traceability._SENTENCE_TOKENS._kept
+    misses = word_sequence.cache_info().misses
+    traceability._parse("Serum levels rose in site 9. Rats died.")
+    assert word_sequence.cache_info().misses == misses + 1  # only the new sentence is read
+    traceability._parse("Serum levels rose by 9 \u00b5g. Mice died.")
+    assert "Serum levels rose by 9 \u00b5g." in traceability._SENTENCE_TOKENS._kept
+
+
+def test_a_pair_is_computed_once_per_equal_text_and_bounded_per_text() -> None:
+    calls: list[tuple[str, str]] = []
+
+    def joined(key: str, text: str) -> str:
+        calls.append((key, text))
+        return key + text
+
+    memo = PairMemo(joined, entries=2, chars=100, per_text=2)
+    text = "".join(["cells ", "grow"])
+    assert memo("a", text) == memo("a", "cells grow") == "acells grow"
+    assert calls == [("a", "cells grow")]
+    memo("b", text)
+    memo("c", text)  # a third key fills the text's table: it starts again from this one
+    memo("a", text)
+    assert [key for key, _ in calls] == ["a", "b", "c", "a"]
+
+
+def test_a_quote_against_equal_content_is_checked_once() -> None:
+    source = "Background here. Serum levels rose in site 12. More text follows."
+    payload = {"body": "Serum levels rose in site 12.", "fulltext": source}
+    first = verify("quote", payload)
+    assert first.ok and first.confirmed_source_text == "Serum levels rose in site 12."
+    assert verify("quote", copy.deepcopy(payload)) is first
+
+
+def test_a_claim_is_licensed_once_per_source_content() -> None:
+    source = "Background here. Mice in group 7 gained weight. More text follows."
+    assert extractively_licensed("Mice in group 7 gained weight.", source)
+    assert not extractively_licensed("Mice in group 7 gained.", source)
+    assert source in licensing._LICENSED._tables._kept

@@ -21,14 +21,14 @@ class Tier(StrEnum):
     @property
     def rank(self) -> int:
         """Higher is stronger: measured 3, grounded 2, inferred 1, assumption 0."""
-        return _RANK[self]
+        return _RANK[self._value_]  # keyed by the plain string: an enum member hashes in Python
 
     @property
     def verified(self) -> bool:
         return self in (Tier.MEASURED, Tier.GROUNDED)
 
 
-_RANK = {Tier.MEASURED: 3, Tier.GROUNDED: 2, Tier.INFERRED: 1, Tier.ASSUMPTION: 0}
+_RANK = {"measured": 3, "grounded": 2, "inferred": 1, "assumption": 0}
 FLAGS = ("stale", "outdated", "contested", "unresolved")
 
 

@@ -43,6 +43,7 @@ from functools import lru_cache
 
 from engine.core.typos import same_marks, typo_in
 from engine.text.lexicon import RESTRICTING_ONSETS, SCOPE_WORDS
+from engine.text.memo import PairMemo
 from engine.text.sentences import sentence_texts, whole_sentences_at
 from engine.text.tokens import word_sequence
 
@@ -169,10 +170,18 @@ def extractively_licensed(claim: str, source: str) -> bool:
     An empty claim is never licensed; a question only by the same question, never by a
     statement, and a statement never by a question.
     """
+    return _LICENSED(claim, source)
+
+
+def _licensed(claim: str, source: str) -> bool:
     if _verbatim_sentences(claim, source):
         return True
     parts = claim_sentences(claim)
     return bool(parts) and all(_unit_of(part, source) for part in parts)
+
+
+# A claim is licensed against its source on every route that restates it: kept by content.
+_LICENSED = PairMemo(_licensed, entries=4096, chars=2_000_000, per_text=64)
 
 
 def _verbatim_sentences(text: str, source: str) -> bool:

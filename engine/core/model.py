@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any
 
 from engine.core.errors import PayloadError
@@ -31,6 +32,12 @@ class Address:
     def parse(cls, text: object) -> Address:
         if not isinstance(text, str):
             raise PayloadError(f"address must be a string, got {type(text).__name__}")
+        if cls is Address:
+            return _parsed(text)  # the same address recurs in every payload citing it
+        return cls._read(text)
+
+    @classmethod
+    def _read(cls, text: str) -> Address:
         parts = text.split(":", 2)
         if len(parts) != 3 or not all(parts):
             raise PayloadError(f"address {text!r} is not of the form store:source:id")
@@ -41,6 +48,11 @@ class Address:
 
     def __str__(self) -> str:
         return f"{self.store}:{self.source}:{self.id}"
+
+
+@lru_cache(maxsize=4096)
+def _parsed(text: str) -> Address:
+    return Address._read(text)
 
 
 class ClaimKind(StrEnum):

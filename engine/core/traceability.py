@@ -15,7 +15,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import KW_ONLY, dataclass
 from enum import StrEnum
-from functools import lru_cache
+from functools import cached_property, lru_cache
+from operator import attrgetter
 from typing import Any
 
 from engine.core.licensing import restatement_forms
@@ -23,7 +24,7 @@ from engine.core.model import ProseCitation
 from engine.text.memo import TextMemo
 from engine.text.numbers import read
 from engine.text.sentences import Span, sentences
-from engine.text.tokens import TokenSpan, token_spans
+from engine.text.tokens import TokenSpan, token_spans, word_sequence
 
 Words = tuple[str, ...]
 
@@ -174,13 +175,31 @@ def _license(text: str) -> _License:
 
 @dataclass(frozen=True)
 class _Sentence:
+    """A prose sentence with its word sequence; its tokens are read only when needed.
+
+    A sentence read alone (`given` None) takes its tokens from the memo by content when a
+    finding needs them, placed at `offset` in the prose; its word sequence is licensing's
+    own, so a sentence licensing already read is not tokenised again.
+    """
+
     span: Span
     text: str
-    words: tuple[TokenSpan, ...]
+    offset: int
+    seq: Words
+    given: tuple[TokenSpan, ...] | None = None
 
-    @property
-    def seq(self) -> Words:
-        return tuple(token.norm for token in self.words)
+    @cached_property
+    def local(self) -> tuple[TokenSpan, ...]:
+        """The tokens, spans relative to `offset`."""
+        return self.given if self.given is not None else _SENTENCE_TOKENS(self.text)[0]
+
+    @cached_property
+    def words(self) -> tuple[TokenSpan, ...]:
+        """The tokens with their spans in the prose."""
+        at = self.offset
+        if not at:
+            return self.local
+        return tuple(TokenSpan(t.norm, t.is_number, t.start + at, t.end + at) for t in self.local)
 
     def trace(self, claim: str | None, reason: str) -> SentenceTrace:
         return SentenceTrace(self.span.start, self.span.end, self.text, claim=claim, reason=reason)
@@ -189,27 +208,48 @@ class _Sentence:
 def _parse(prose: str) -> tuple[_Sentence, ...]:
     """The sentences of the prose with their tokens; sentences cover every token."""
     # Text that folds away entirely (zero-width characters) still counts as one sentence.
-    spans = sentences(prose) or (Span(0, len(prose)),)
-    grouped = _tokens_by_sentence(prose, spans)
-    if grouped is None:
-        starts = [span.start for span in spans]
-        grouped = [[] for _ in spans]
-        for token in token_spans(prose):
-            grouped[max(0, bisect.bisect_right(starts, token.start) - 1)].append(token)
+    spans = _PROSE_SPANS(prose) or (Span(0, len(prose)),)
+    alone = _read_by_sentence(prose, spans)
+    if alone is not None:
+        return tuple(
+            _Sentence(span, prose[span.start : span.end], span.start, seq)
+            for span, seq in zip(spans, alone, strict=True)
+        )
+    starts = [span.start for span in spans]
+    grouped: list[list[TokenSpan]] = [[] for _ in spans]
+    for token in token_spans(prose):
+        grouped[max(0, bisect.bisect_right(starts, token.start) - 1)].append(token)
     return tuple(
-        _Sentence(span, prose[span.start : span.end], tuple(words))
+        _Sentence(span, prose[span.start : span.end], 0, _norms(words), tuple(words))
         for span, words in zip(spans, grouped, strict=True)
     )
 
 
+def _norms(words: Iterable[TokenSpan]) -> Words:
+    return tuple(token.norm for token in words)
+
+
+def _read_alone(text: str) -> tuple[tuple[TokenSpan, ...], Words]:
+    words = tuple(token_spans(text))
+    return words, _norms(words)
+
+
+def _sequence(text: str) -> Words:
+    # ASCII text folds to itself, and then `word_sequence` reads exactly the norms
+    # `token_spans` reads: licensing's memo serves, with no spans built.
+    return word_sequence(text) if text.isascii() else _SENTENCE_TOKENS(text)[1]
+
+
 # Prose restates claims, and claims recur from answer to answer: a sentence is tokenised
-# once and kept by content, its tokens shifted to where it stands.
-_SENTENCE_TOKENS = TextMemo(lambda text: tuple(token_spans(text)), entries=4096, chars=500_000)
+# once and kept by content with its word sequence; the same answer's prose is split once.
+_SENTENCE_TOKENS = TextMemo(_read_alone, entries=4096, chars=500_000)
+_PROSE_SPANS = TextMemo(sentences, entries=1024, chars=1_000_000)
 _ENDS = re.compile(r"""[.!?]+["')\]]*\Z""")
 
 
-def _tokens_by_sentence(prose: str, spans: Sequence[Span]) -> list[list[TokenSpan]] | None:
-    """Each sentence's tokens read alone, or None where that might differ from the whole.
+def _read_by_sentence(prose: str, spans: Sequence[Span]) -> list[Words] | None:
+    """Each sentence's word sequence read alone, or None where that might differ from the
+    whole.
 
     Alone is the same as in place when only ASCII white space lies between and around the
     sentences, each starts with an ASCII character and all but the last end with a
@@ -225,13 +265,8 @@ def _tokens_by_sentence(prose: str, spans: Sequence[Span]) -> list[list[TokenSpa
             i < len(spans) - 1 and not _ENDS.search(text)
         ):
             return None
-        at, done = span.start, span.end
-        grouped.append(
-            [
-                TokenSpan(t.norm, t.is_number, t.start + at, t.end + at)
-                for t in _SENTENCE_TOKENS(text)
-            ]
-        )
+        done = span.end
+        grouped.append(_sequence(text))
     rest = prose[done:]
     return None if rest.strip() or not rest.isascii() else grouped
 
@@ -245,7 +280,7 @@ def _citation_mode(
 ) -> Traceability:
     cited = _cited_claims([part.span for part in parts], citations)
     covered = _covered(citations)
-    empty_prose = not any(part.words for part in parts)
+    empty_prose = not any(part.seq for part in parts)
     findings: list[tuple[OrphanSpan, str]] = []
     flagged: set[int] = set()
     for token in _uncited(parts, covered):
@@ -254,12 +289,12 @@ def _citation_mode(
         findings.append((span, f"uncited:{token.norm}"))
     traces = []
     for part, claim_ids in zip(parts, cited, strict=True):
-        if part.words:
+        if part.seq:
             claim, reason = _judge_cited(part.seq, claim_ids, licensing, known=known)
         else:
             claim, reason = None, "no words or numbers"
         traces.append(part.trace(claim, reason))
-        if claim is None and (part.words or empty_prose):
+        if claim is None and (part.seq or empty_prose):
             findings.extend(_sentence_findings(part, reason, skip=flagged))
     return Traceability.judged(TraceMode.CITATION, traces, findings)
 
@@ -292,11 +327,27 @@ def _covered(citations: Sequence[ProseCitation]) -> list[tuple[int, int]]:
     return merged
 
 
+_START, _END = attrgetter("start"), attrgetter("end")
+
+
 def _uncited(parts: Sequence[_Sentence], covered: Sequence[tuple[int, int]]) -> list[TokenSpan]:
     """Tokens that overlap no citation span."""
     out = []
     i = 0
     for part in parts:
+        if not part.seq:
+            continue
+        # A sentence read alone has its tokens inside its span; whole-prose tokens are
+        # grouped by where they start, so their own bounds are taken.
+        if part.given is None:
+            lo, hi = part.span.start, part.span.end
+        else:
+            lo = min(part.local, key=_START).start + part.offset
+            hi = max(part.local, key=_END).end + part.offset
+        while i < len(covered) and covered[i][1] <= lo:
+            i += 1
+        if i < len(covered) and covered[i][0] <= lo and hi <= covered[i][1]:
+            continue  # the whole sentence lies inside one citation span: nothing uncited
         for token in part.words:
             while i < len(covered) and covered[i][1] <= token.start:
                 i += 1
@@ -391,12 +442,12 @@ def _fallback_mode(parts: Sequence[_Sentence], licensing: Mapping[str, str]) -> 
     for claim_id, text in licensing.items():
         for form in _license(text).forms:
             by_words.setdefault(form, claim_id)
-    whole = tuple(token.norm for part in parts for token in part.words)
+    whole = tuple(norm for part in parts for norm in part.seq)
     claim = by_words.get(whole) if whole else None
     findings: list[tuple[OrphanSpan, str]] = []
     traces = []
     for part in parts:
-        if not part.words:
+        if not part.seq:
             reason = "no words or numbers"
         elif claim is not None:
             reason = f"the whole prose restates {claim}"
@@ -405,9 +456,9 @@ def _fallback_mode(parts: Sequence[_Sentence], licensing: Mapping[str, str]) -> 
             alone = by_words.get(part.seq)
             if alone is not None:
                 reason = f"restates {alone} alone, but {reason}"
-        licensed = claim if part.words else None
+        licensed = claim if part.seq else None
         traces.append(part.trace(licensed, reason))
-        if licensed is None and (part.words or not whole):
+        if licensed is None and (part.seq or not whole):
             findings.extend(_sentence_findings(part, reason, skip=set()))
     return Traceability.judged(TraceMode.FALLBACK, traces, findings)
 

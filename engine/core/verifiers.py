@@ -36,6 +36,7 @@ from engine.core.quote import verify_quote
 from engine.core.reads import FileRead, ReadLog
 from engine.core.registry import PLUGIN_GROUPS, Registry
 from engine.core.statements import recompute_statement, tree_statement
+from engine.text.memo import PairMemo
 
 __all__ = [
     "VERIFIERS",
@@ -239,7 +240,8 @@ def verify(
             f"{kind} verifier returned {type(result).__name__}, not a VerifierResult"
         )
     # Even a check that could not decide read what it read: its answer rests on that too.
-    return replace(result, reads=(*result.reads, *log.reads()))
+    reads = log.reads()
+    return replace(result, reads=(*result.reads, *reads)) if reads else result
 
 
 # --- helpers shared by the built-ins ---------------------------------------------------
@@ -310,6 +312,25 @@ def check_quote(payload: Mapping[str, Any], context: VerifyContext) -> VerifierR
         raise CannotCheck(f"fulltext must be a string, got {type(fulltext).__name__}")
     floor = payload.get("fuzzy_floor")
     floor = None if floor is None else _number(floor, "fuzzy_floor")
+    if fulltext is not None and annotations is None:
+        return _QUOTE_RESULTS((body, floor), fulltext)
+    return _quote_result(body, fulltext, annotations, floor)
+
+
+def _quote_in_text(key: tuple[str, float | None], fulltext: str) -> VerifierResult:
+    body, floor = key
+    return _quote_result(body, fulltext, None, floor)
+
+
+# A source is quoted again and again (every answer citing the same sentence of it): the
+# result of one quote against one text is kept by their content, as their folds are.
+_QUOTE_RESULTS = PairMemo(_quote_in_text, entries=4096, chars=2_000_000, per_text=64)
+
+
+def _quote_result(
+    body: str, fulltext: str | None, annotations: Any, floor: float | None
+) -> VerifierResult:
+    """The quote check proper, on a validated body, source text and annotations."""
     match = verify_quote(body, fulltext, annotations, fuzzy_floor=floor)
     method = str(match.method)
     if match.verified:

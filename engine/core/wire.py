@@ -325,7 +325,15 @@ def _require_unicode(value: object) -> None:
     stack = [value]
     while stack:
         item = stack.pop()
-        if isinstance(item, str):
+        # Concrete types first: the abstract-base check below costs more than the walk itself.
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str):
+            if item.isascii():
+                continue  # O(1) in CPython; only non-ASCII text can hold a surrogate
             try:
                 item.encode("utf-8")
             except UnicodeEncodeError:
@@ -335,8 +343,6 @@ def _require_unicode(value: object) -> None:
         elif isinstance(item, Mapping):
             stack.extend(item.keys())
             stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
 
 
 def _mapping(value: object, where: str) -> Mapping[str, Any]:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
-from typing import Generic, TypeVar
+from collections.abc import Callable, Hashable
+from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
 
@@ -64,3 +64,48 @@ class TextMemo(Generic[T]):
         with self._lock:
             self._kept.clear()
             self._size = 0
+
+
+K = TypeVar("K", bound=Hashable)
+
+
+class PairMemo(Generic[K, T]):
+    """`memo(key, text)` is `function(key, text)`, kept per text while `text` stays recent.
+
+    For a small key checked against a large text (a quote against its source): the texts
+    are kept as `TextMemo` keeps them, by content and bounded by `entries` and `chars`, and
+    each text holds the results of at most `per_text` keys (the oldest set forgotten at
+    once when full). The function must be pure: its result may be shared between callers.
+    """
+
+    def __init__(
+        self, function: Callable[[K, str], T], *, entries: int, chars: int, per_text: int
+    ) -> None:
+        if per_text < 1:
+            raise ValueError("a memo keeps at least one result per text")
+        self._function = function
+        self._per_text = per_text
+        self._tables: TextMemo[dict[K, T]] = TextMemo(_table, entries=entries, chars=chars)
+
+    def __call__(self, key: K, text: str) -> T:
+        table = self._tables(text)
+        found = table.get(key, _MISSING)
+        if found is not _MISSING:
+            return found  # type: ignore[return-value]  # only results are stored
+        value = self._function(key, text)
+        if len(table) >= self._per_text:
+            table.clear()
+        table[key] = value
+        return value
+
+    def clear(self) -> None:
+        """Forget every kept result."""
+        self._tables.clear()
+
+
+_MISSING = object()
+
+
+def _table(_text: str) -> dict[Any, Any]:
+    # A text's results start empty; they are filled as keys are asked of it.
+    return {}

@@ -101,7 +101,10 @@ class Postings:
             if 0 <= term_id < len(self.indptr) - 1:
                 start, end = self.indptr[term_id], self.indptr[term_id + 1]
                 docs.append(self.docs[start:end])
-                weights.append(count * self.weights[start:end])
+                # Once is the weight itself: a product would copy it for the same values.
+                weights.append(
+                    self.weights[start:end] if count == 1 else count * self.weights[start:end]
+                )
         if not docs:
             return np.zeros(self.n_docs, dtype=np.float64)
         # One pass sums every term's weights, adding each document's in term order from 0.0
@@ -130,7 +133,11 @@ class Postings:
             total += size
         if len(picked) < 2:
             return picked[0] if picked else _NONE
-        return np.unique(np.concatenate(picked))  # a document counts once
+        # A document counts once; for a few hundred postings a sort beats a hashed unique.
+        docs = np.sort(np.concatenate(picked))
+        first = np.ones(len(docs), dtype=bool)
+        np.not_equal(docs[1:], docs[:-1], out=first[1:])
+        return docs[first]
 
 
 def _group_by_term(term: np.ndarray, n_terms: int) -> np.ndarray:

@@ -239,7 +239,7 @@ class Index:
             return []
         allowed = None
         if store is not None:
-            allowed = loaded.stores == STORE_CODES[_store(store)]
+            allowed = loaded.in_store(STORE_CODES[_store(store)])
         if box is not None:
             if ":" in box:
                 repo, _, name = box.partition(":")

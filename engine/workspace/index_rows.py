@@ -7,7 +7,7 @@ catalog names the rows that fail, so the next update indexes their notes again.
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -29,6 +29,17 @@ class RankingView:
     sources: np.ndarray
     source_codes: dict[str, int]
     vocabulary: dict[str, int]
+    # Each store's document mask, made at its first search: one per view, not per query.
+    _masks: dict[int, np.ndarray] = field(default_factory=dict, compare=False, repr=False)
+
+    def in_store(self, code: int) -> np.ndarray:
+        """Which documents are in the store numbered `code` (read-only, shared)."""
+        mask = self._masks.get(code)
+        if mask is None:
+            mask = self.stores == code
+            mask.flags.writeable = False  # shared by every search of this view
+            self._masks[code] = mask
+        return mask
 
 
 @dataclass
