@@ -161,6 +161,11 @@ def paper_name(workspace: Workspace, citekey: str, title: str = "") -> str:
 _PAGE_KINDS = frozenset({ProblemKind.PAGES_WITHOUT_TEXT, ProblemKind.PAGES_TOO_LARGE})
 
 
+def forget() -> None:
+    """Drop the sidecars read so far in this process, as a new process starts without them."""
+    _sidecar_cached.cache_clear()
+
+
 def _paper_of(
     key: str,
     reference: Reference | None,
