@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -103,3 +104,21 @@ def test_an_empty_folder_is_no_import(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="no PDF"):
         import_pdf_folder(tmp_path / "empty", tmp_path / "ws")
     assert not (tmp_path / "ws").exists()
+
+
+@pytest.mark.parametrize(
+    ("change", "pages"),
+    [({"pages": 9}, 9), ({"pages": None}, 3)],
+    ids=["sidecar-pages-changed", "sidecar-pages-dropped-last-passage-page"],
+)
+def test_a_changed_sidecar_shows_at_the_next_read(tmp_path: Path, change: dict, pages: int) -> None:
+    import_pdf_folder(papers_folder(tmp_path), tmp_path / "ws")
+    opened = open_workspace(tmp_path / "ws")
+    okafor = next(p for p in read_library(opened.workspace) if p.citekey == "okafor2021sleep")
+    assert okafor.pages == 3 and okafor.pdf == "sources/okafor2021sleep.pdf"
+    sidecar = tmp_path / "ws/sources/okafor2021sleep.pdf.json"
+    side = json.loads(sidecar.read_text(encoding="utf-8")) | change
+    sidecar.write_text(json.dumps(side, indent=1) + "\n", encoding="utf-8")
+    again = next(p for p in read_library(opened.workspace) if p.citekey == "okafor2021sleep")
+    assert (again.pages, again.passages, again.name) == (pages, okafor.passages, okafor.name)
+    opened.close()
