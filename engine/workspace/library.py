@@ -82,8 +82,8 @@ def read_library(workspace: Workspace) -> tuple[Paper, ...]:
     """Every paper of the workspace, by name; those an import could not read among them."""
     root = workspace.root
     references = load_references(root)
-    # One dict append a note: a 2,000-paper library holds hundreds of thousands of passages,
-    # and counting them is most of the time this takes.
+    # One dict append a passage (a 2,000-paper library holds hundreds of thousands of them);
+    # their counts, titles and pages are then taken a source at a time.
     runs: dict[str, list[Note]] = {}  # a source's passages, by its key
     notes: Counter[str] = Counter()
     named: dict[str, str] = {}  # from the canon notes', which win over the passages'
