@@ -139,3 +139,15 @@ def test_forget_reads_the_sidecars_again_as_a_new_process_would(tmp_path: Path) 
     okafor = next(p for p in read_library(opened.workspace) if p.citekey == "okafor2021sleep")
     assert okafor.pages == 8
     opened.close()
+
+
+def test_no_pdf_is_found_through_a_sources_folder_that_is_a_link(tmp_path: Path) -> None:
+    import_pdf_folder(papers_folder(tmp_path), tmp_path / "ws")
+    (tmp_path / "ws/sources").rename(tmp_path / "elsewhere")
+    (tmp_path / "ws/sources").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    (tmp_path / "ws/.zettelkasten/box").mkdir(parents=True)  # a workspace without sources/
+    opened = open_workspace(tmp_path / "ws")
+    papers = read_library(opened.workspace)
+    assert "okafor2021sleep" in {p.citekey for p in papers}
+    assert [p.pdf for p in papers if p.pdf] == []
+    opened.close()
