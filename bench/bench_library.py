@@ -4,7 +4,8 @@ The PDFs are generated from SciFact abstracts (tools/pdfgen: about 50 lines a pa
 running header and footer). Rows: `sources add` over the whole folder, the first open
 (sentence splitting of every source, passages indexed), a reopen (offsets from the cache),
 and the latency of questions asked of the opened workspace, beside the note-only demo's;
-the Library page on it: its papers read cold, and its render through AppTest.
+the Library page on it: its papers read in a new process, its first render through AppTest
+and a re-render (`bench_library_page` has the same rows on 2,000 papers built in minutes).
 `SYNAPSE_BENCH_PAPERS` lowers the paper count for a quick run.
 """
 
@@ -19,18 +20,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from streamlit.testing.v1 import AppTest
-
 from bench.bench_importers import _pages, _sentences
-from bench.timing import median, row, sample_ms
-from engine import holdings, read_library
+from bench.bench_library_page import cold_read, page_render
+from bench.timing import row
 from engine.api import ask, open_workspace
 from engine.importers.sources import add_pdfs, collect_pdfs
 from engine.workspace.passages import PASSAGE_BOX
-from present.library import papers_frame
 from tests.builders.pdfgen import write_pdf
-
-ROOT = Path(__file__).resolve().parent.parent
 
 PAPERS = int(os.environ.get("SYNAPSE_BENCH_PAPERS", "2000"))
 PAGES = 20
@@ -45,30 +41,6 @@ def run() -> list[dict]:
         return _rows(folder, sentences, rng)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-
-
-def _library_page(workspace: Path) -> tuple[float, float]:
-    """Seconds to read the papers, holdings and table of a freshly opened workspace, and the
-    median time the Library page takes to render through AppTest once it is open."""
-    opened = open_workspace(workspace)
-    started = time.perf_counter()
-    papers = read_library(opened.workspace)
-    holdings(opened.workspace, papers)
-    papers_frame(papers)
-    cold = time.perf_counter() - started
-    opened.close()
-    os.environ["SYNAPSE_WORKSPACE"] = str(workspace)
-    os.environ["SYNAPSE_OPEN_WAIT"] = "600"  # time the page, not the first load
-    cwd = Path.cwd()
-    os.chdir(ROOT)
-    try:
-        at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=600).run()
-        at.switch_page("pages/library.py").run()
-        assert not at.exception, at.exception
-        times = sample_ms(lambda: at.switch_page("pages/library.py").run(), repeat=5)
-    finally:
-        os.chdir(cwd)
-    return cold, median(times)
 
 
 def _rows(folder: Path, sentences: list[str], rng: random.Random) -> list[dict]:
@@ -96,19 +68,27 @@ def _rows(folder: Path, sentences: list[str], rng: random.Random) -> list[dict]:
     started = time.perf_counter()
     open_workspace(workspace).close()
     reopen = time.perf_counter() - started
-    shelf_s, page_ms = _library_page(workspace)
+    shelf_s = cold_read(workspace)
+    first_ms, page_ms = page_render(workspace)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     label = f"{PAPERS:,} papers × {PAGES} pages"
     return [
         row(
-            f"library: Library page's papers read cold ({PAPERS:,} papers)",
+            f"library: Library page's papers read, new process ({PAPERS:,} papers)",
             shelf_s,
             "s",
             target="< 2 s",
             meets=shelf_s < 2,
         ),
         row(
-            f"library: Library page render p50 ({PAPERS:,} papers, AppTest)",
+            f"library: Library page first render, papers unread ({PAPERS:,} papers, AppTest)",
+            first_ms,
+            "ms",
+            target="< 2000 ms",
+            meets=first_ms < 2000,
+        ),
+        row(
+            f"library: Library page re-render p50 ({PAPERS:,} papers, AppTest)",
             page_ms,
             "ms",
             target="< 2000 ms",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 
 import pytest
@@ -20,6 +22,7 @@ from engine import (
     read_library,
     search_library,
 )
+from engine.workspace.library import forget as forget_sidecars
 from tests.builders.pdfgen import write_pdf
 from tests.builders.zotero_library import Paper as ZoteroPaper
 from tests.builders.zotero_library import build_library
@@ -103,3 +106,48 @@ def test_an_empty_folder_is_no_import(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="no PDF"):
         import_pdf_folder(tmp_path / "empty", tmp_path / "ws")
     assert not (tmp_path / "ws").exists()
+
+
+@pytest.mark.parametrize(
+    ("change", "pages"),
+    [({"pages": 9}, 9), ({"pages": None}, 3)],
+    ids=["sidecar-pages-changed", "sidecar-pages-dropped-last-passage-page"],
+)
+def test_a_changed_sidecar_shows_at_the_next_read(tmp_path: Path, change: dict, pages: int) -> None:
+    import_pdf_folder(papers_folder(tmp_path), tmp_path / "ws")
+    opened = open_workspace(tmp_path / "ws")
+    okafor = next(p for p in read_library(opened.workspace) if p.citekey == "okafor2021sleep")
+    assert okafor.pages == 3 and okafor.pdf == "sources/okafor2021sleep.pdf"
+    sidecar = tmp_path / "ws/sources/okafor2021sleep.pdf.json"
+    side = json.loads(sidecar.read_text(encoding="utf-8")) | change
+    sidecar.write_text(json.dumps(side, indent=1) + "\n", encoding="utf-8")
+    again = next(p for p in read_library(opened.workspace) if p.citekey == "okafor2021sleep")
+    assert (again.pages, again.passages, again.name) == (pages, okafor.passages, okafor.name)
+    opened.close()
+
+
+def test_forget_reads_the_sidecars_again_as_a_new_process_would(tmp_path: Path) -> None:
+    import_pdf_folder(papers_folder(tmp_path), tmp_path / "ws")
+    opened = open_workspace(tmp_path / "ws")
+    read_library(opened.workspace)
+    # Same size and time stamp, so only a process that forgot what it read sees the change.
+    sidecar = tmp_path / "ws/sources/okafor2021sleep.pdf.json"
+    before = sidecar.stat()
+    sidecar.write_text(sidecar.read_text(encoding="utf-8").replace('"pages": 3', '"pages": 8'))
+    os.utime(sidecar, ns=(before.st_atime_ns, before.st_mtime_ns))
+    forget_sidecars()
+    okafor = next(p for p in read_library(opened.workspace) if p.citekey == "okafor2021sleep")
+    assert okafor.pages == 8
+    opened.close()
+
+
+def test_no_pdf_is_found_through_a_sources_folder_that_is_a_link(tmp_path: Path) -> None:
+    import_pdf_folder(papers_folder(tmp_path), tmp_path / "ws")
+    (tmp_path / "ws/sources").rename(tmp_path / "elsewhere")
+    (tmp_path / "ws/sources").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    (tmp_path / "ws/.zettelkasten/box").mkdir(parents=True)  # a workspace without sources/
+    opened = open_workspace(tmp_path / "ws")
+    papers = read_library(opened.workspace)
+    assert "okafor2021sleep" in {p.citekey for p in papers}
+    assert [p.pdf for p in papers if p.pdf] == []
+    opened.close()

@@ -45,6 +45,12 @@ def shelf(opened: OpenWorkspace) -> tuple[tuple[Paper, ...], Holdings]:
     return papers, held
 
 
+def forget() -> None:
+    """Drop every workspace's papers read so far (the next `shelf` reads them again)."""
+    with _LOCK:
+        _SHELF.clear()
+
+
 def pdf_address(opened: OpenWorkspace, paper: Paper, page: int) -> str | None:
     """A same-origin address opening the paper's PDF at page position `page`; None when the
     workspace holds no PDF of it."""

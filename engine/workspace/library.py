@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -30,7 +31,7 @@ from engine.workspace.import_reports import (
     read_imports,
 )
 from engine.workspace.layout import SOURCES_DIR
-from engine.workspace.notes import Store, is_address_safe
+from engine.workspace.notes import Note, Store, is_address_safe
 from engine.workspace.passages import ABSTRACT_SUFFIX, PASSAGE_BOX, passage_place, source_keys
 from engine.workspace.references import (
     Reference,
@@ -81,35 +82,42 @@ def read_library(workspace: Workspace) -> tuple[Paper, ...]:
     """Every paper of the workspace, by name; those an import could not read among them."""
     root = workspace.root
     references = load_references(root)
-    passages: Counter[str] = Counter()
-    last_page: dict[str, int] = {}
+    # One dict append a passage (a 2,000-paper library holds hundreds of thousands of them);
+    # their counts, titles and pages are then taken a source at a time.
+    runs: dict[str, list[Note]] = {}  # a source's passages, by its key
     notes: Counter[str] = Counter()
-    titles: dict[str, str] = {}  # from the passages' titles
-    named: dict[str, str] = {}  # from the canon notes', which win
+    named: dict[str, str] = {}  # from the canon notes', which win over the passages'
     for note in workspace.notes.values():
         if note.store is not Store.CANON or not note.citekey:
             continue
-        key = _paper(note.citekey)
         if note.source == PASSAGE_BOX:
-            passages[key] += 1
-            page = note.quotes[0].page if note.quotes else None
-            if isinstance(page, int) and not note.citekey.endswith(ABSTRACT_SUFFIX):
-                last_page[key] = max(last_page.get(key, 0), page)
-            place = passage_place(note.address, note.title) if key not in titles else None
-            if place is not None and place.paper_title != place.paper:
-                titles[key] = place.paper_title
-        else:
-            notes[key] += 1
-            if note.title.strip() and key not in named:
-                named[key] = " ".join(note.title.split())
+            runs.setdefault(note.citekey, []).append(note)
+            continue
+        key = _paper(note.citekey)
+        notes[key] += 1
+        if note.title.strip() and key not in named:
+            named[key] = " ".join(note.title.split())
+    passages: Counter[str] = Counter()
+    paged: dict[str, list[Note]] = {}  # a paper's passages with pages (not its abstract's)
+    titles: dict[str, str] = {}  # from the passages' titles
+    for citekey, run in runs.items():
+        key = _paper(citekey)
+        passages[key] += len(run)
+        if not citekey.endswith(ABSTRACT_SUFFIX):
+            paged[key] = run
+        place = passage_place(run[0].address, run[0].title) if key not in titles else None
+        if place is not None and place.paper_title != place.paper:
+            titles[key] = place.paper_title
     titles |= named
     texts = source_keys(root)
     keys = {_paper(k) for k in texts} | set(notes)
     stamps = {_paper(k): _mtime(root, f"{SOURCES_DIR}/{k}.txt") for k in texts}
+    sources_inside = resolve_inside(root, SOURCES_DIR).allowed
     papers = []
     for key in keys:
         side = _sidecar(str(root), key)
-        pages = _int(side.get("pages")) or last_page.get(key, 0) or (1 if key in stamps else 0)
+        # The sidecar's count, else the last page a passage quotes (read only when needed).
+        pages = _int(side.get("pages")) or _last_page(paged.get(key, ())) or int(key in stamps)
         papers.append(
             _paper_of(
                 key,
@@ -119,7 +127,7 @@ def read_library(workspace: Workspace) -> tuple[Paper, ...]:
                 counts=(pages, passages[key], notes[key]),
                 imported=stamps.get(key),
                 problems=_sidecar_problems(side, key),
-                pdf=_pdf_path(str(root), key, side),
+                pdf=_pdf_path(str(root), key, side, sources_inside=sources_inside),
             )
         )
     for key, problem in latest_problems(read_imports(root)).items():
@@ -132,10 +140,12 @@ def read_library(workspace: Workspace) -> tuple[Paper, ...]:
 def holdings(workspace: Workspace, papers: Iterable[Paper]) -> Holdings:
     """How much the workspace holds, counted as a reader would."""
     with_text = [p for p in papers if p.has_text]
-    canon = sum(
-        1 for n in workspace.notes.values() if n.store is Store.CANON and n.source != PASSAGE_BOX
-    )
-    practice = sum(1 for n in workspace.notes.values() if n.store is Store.PRACTICE)
+    canon = practice = 0
+    for note in workspace.notes.values():
+        if note.store is Store.PRACTICE:
+            practice += 1
+        elif note.store is Store.CANON and note.source != PASSAGE_BOX:
+            canon += 1
     return Holdings(len(with_text), sum(p.pages for p in with_text), canon, practice)
 
 
@@ -159,6 +169,11 @@ def paper_name(workspace: Workspace, citekey: str, title: str = "") -> str:
 
 
 _PAGE_KINDS = frozenset({ProblemKind.PAGES_WITHOUT_TEXT, ProblemKind.PAGES_TOO_LARGE})
+
+
+def forget() -> None:
+    """Drop the sidecars read so far in this process, as a new process starts without them."""
+    _sidecar_cached.cache_clear()
 
 
 def _paper_of(
@@ -198,6 +213,11 @@ def _paper_of(
     )
 
 
+def _last_page(run: Iterable[Note]) -> int:
+    pages = (n.quotes[0].page for n in run if n.quotes)
+    return max((p for p in pages if isinstance(p, int)), default=0)
+
+
 def _paper(citekey: str) -> str:
     return citekey.removesuffix(ABSTRACT_SUFFIX)
 
@@ -215,9 +235,21 @@ def _sidecar_problems(side: Mapping[str, Any], key: str) -> tuple[ImportProblem,
     return tuple(out)
 
 
-def _pdf_path(root: str, key: str, side: Mapping[str, Any]) -> str | None:
-    """The PDF's path inside the workspace the import recorded, else its copy in sources/."""
-    for relative in (side.get("file"), f"{SOURCES_DIR}/{key}.pdf"):
+def _pdf_path(root: str, key: str, side: Mapping[str, Any], *, sources_inside: bool) -> str | None:
+    """The PDF's path inside the workspace the import recorded, else its copy in sources/.
+
+    `sources_inside`: `sources/` itself resolves inside the workspace, so a copy there that
+    is a regular file and no link is inside too, found with one call instead of a resolve.
+    """
+    copy = f"{SOURCES_DIR}/{key}.pdf"
+    for relative in (side.get("file"), copy):
+        if sources_inside and relative == copy and is_address_safe(key):
+            try:
+                mode = os.lstat(os.path.join(root, relative)).st_mode
+            except OSError:
+                continue
+            if stat.S_ISREG(mode):
+                return relative
         if isinstance(relative, str) and resolve_inside(root, relative).allowed:
             with contextlib.suppress(OSError):
                 if (Path(root) / relative).is_file():
@@ -233,7 +265,8 @@ def _sidecar(root: str, key: str) -> dict[str, Any]:
         info = path.lstat()
     except OSError:
         return {}
-    if not path.is_file() or path.is_symlink() or info.st_size > MAX_SIDECAR_BYTES:
+    # lstat's own answer: a regular file, not a link (two more calls a paper otherwise).
+    if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_SIDECAR_BYTES:
         return {}
     return _sidecar_cached(str(path), (info.st_size, info.st_mtime_ns))
 
