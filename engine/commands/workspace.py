@@ -122,10 +122,40 @@ def _cache_summary(folder: Path, origin: object) -> dict[str, object]:
     return {"folder": str(folder), "seeded": seeded or None, "ready": origin is not None}
 
 
+def _configure_prune(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--unused-days",
+        type=float,
+        default=None,
+        metavar="DAYS",
+        help="let go of caches of workspaces that are gone and unused this long (default 14;"
+        " 0: every cache whose workspace is gone)",
+    )
+
+
+def _run_prune(args: argparse.Namespace) -> int:
+    from engine.workspace.cache_prune import UNUSED_DAYS, prune_caches
+
+    days = UNUSED_DAYS if args.unused_days is None else args.unused_days
+    if days < 0:
+        print("error: --unused-days must be 0 or more", file=sys.stderr)
+        return 2
+    print(json.dumps(prune_caches(days).to_dict(), sort_keys=True))
+    return 0
+
+
 # `import` is a group, so another dataset can join it as `import <name>`.
 register(
     "import scifact",
     Command("Build a workspace from the SciFact corpus and claims", _configure_import, _run_import),
+)
+register(
+    "caches prune",
+    Command(
+        "Let go of this user's caches of workspaces that were deleted or moved",
+        _configure_prune,
+        _run_prune,
+    ),
 )
 register(
     "index",

@@ -103,7 +103,7 @@ def passages_path(root: str | os.PathLike[str]) -> Path:
 
 def read_origin(root: str | os.PathLike[str]) -> Origin | None:
     """What this user's cache of `root` says it serves, or None before the first open."""
-    return _origin_at(cache_folder(root))
+    return read_origin_at(cache_folder(root))
 
 
 def ready(root: str | os.PathLike[str]) -> Path:
@@ -160,7 +160,7 @@ def _read_id(file: AppFile) -> str:
     return text if _ID.match(text) else ""
 
 
-def _origin_at(folder: Path) -> Origin | None:
+def read_origin_at(folder: Path) -> Origin | None:
     try:
         data = json.loads(read_app_file(AppFile(folder, (ORIGIN_FILE,)), max_bytes=64 * 1024))
     except (OSError, ValueError, WorkspaceError, RecursionError):
@@ -194,7 +194,7 @@ def _twin(folder: Path, identity: str) -> Path | None:
     found: list[tuple[float, Path]] = []
     with contextlib.suppress(OSError):
         for other in (folder.parent).iterdir():
-            origin = _origin_at(other) if other != folder else None
+            origin = read_origin_at(other) if other != folder else None
             if origin is None or origin.identity != identity:
                 continue
             with contextlib.suppress(OSError):

@@ -16,6 +16,7 @@ from typing import Any, ParamSpec, TypeVar
 from engine.core.errors import WorkspaceError
 from engine.core.heap import give_back
 from engine.models.encoder import EncoderChoice, load_encoder
+from engine.workspace.cache_prune import prune_now_and_then
 from engine.workspace.index import Index, UpdateStats
 from engine.workspace.index_reader import index_from_snapshot
 from engine.workspace.index_rows import note_stamp
@@ -86,6 +87,8 @@ def open_workspace(
     writable = index.path is not None
     if writable:  # the cache folder may be written: keep the sources' sentence offsets
         save_passages(workspace)
+        # Deleted and moved workspaces leave their caches behind; let old ones go, daily.
+        prune_now_and_then()
     meaning = open_meaning(
         workspace.root,
         workspace.notes.values(),
