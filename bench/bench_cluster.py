@@ -36,6 +36,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from distributed import Client
 
@@ -70,7 +71,7 @@ class Job:
     chunk: int = 1  # items the command sends in one cluster task
 
 
-def run() -> Iterator[dict]:
+def run() -> Iterator[dict[str, Any]]:
     saved = os.environ.get("SYNAPSE_STATE_DIR")
     with tempfile.TemporaryDirectory(prefix="bench-cluster-") as temp:
         folder = Path(temp)
@@ -138,7 +139,7 @@ def _measure(job: Job, one: str, two: str, folder: Path) -> Measured:
     return Measured(*(min(column) for column in zip(*runs, strict=True)))
 
 
-def _rows(job: Job, m: Measured, floor: float) -> Iterator[dict]:
+def _rows(job: Job, m: Measured, floor: float) -> Iterator[dict[str, Any]]:
     work = max((m.serial - m.serial_one) / (job.n - 1), 0.0)
     overhead = (m.one - m.one_one) / (job.n - 1) - work
     speedup = m.one / m.two
@@ -223,7 +224,7 @@ def _jobs(folder: Path) -> list[Job]:
     ]  # fmt: skip
 
 
-def _routable(path: Path) -> dict | None:
+def _routable(path: Path) -> dict[str, Any] | None:
     """The example's payload when it routes (some examples are malformed on purpose)."""
     payload = json.loads(path.read_text())["payload"]
     try:
@@ -233,7 +234,7 @@ def _routable(path: Path) -> dict | None:
     return payload
 
 
-def _batches(folder: Path, name: str, rows: list[dict]) -> Callable[[int], str]:
+def _batches(folder: Path, name: str, rows: list[dict[str, Any]]) -> Callable[[int], str]:
     """A JSON-lines file of the first n rows, written once per n."""
 
     def path(n: int) -> str:

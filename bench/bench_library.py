@@ -18,6 +18,7 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from streamlit.testing.v1 import AppTest
 
@@ -37,7 +38,7 @@ PAGES = 20
 QUESTIONS = 60
 
 
-def run() -> list[dict]:
+def run() -> list[dict[str, Any]]:
     rng = random.Random(23)
     sentences = _sentences()
     folder = Path(tempfile.mkdtemp(prefix="bench-library-"))
@@ -71,7 +72,7 @@ def _library_page(workspace: Path) -> tuple[float, float]:
     return cold, median(times)
 
 
-def _rows(folder: Path, sentences: list[str], rng: random.Random) -> list[dict]:
+def _rows(folder: Path, sentences: list[str], rng: random.Random) -> list[dict[str, Any]]:
     papers, workspace = folder / "papers", folder / "ws"
     for n in range(PAPERS):
         pages = _pages(sentences, PAGES, rng)

@@ -7,6 +7,7 @@ import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import rapidfuzz
 from rapidfuzz import fuzz
@@ -54,7 +55,7 @@ def _expect(quote: str, source: str, method: str) -> None:
         raise RuntimeError(f"expected {method}, got {match.method} for {quote[:60]!r}")
 
 
-def run() -> Iterator[dict]:
+def run() -> Iterator[dict[str, Any]]:
     for label, size in (("10 KB", 10_000), ("1 MB", 1_000_000)):
         source, sentences = _source(size)
         quote = max((s for s in sentences if re.search(r"\d", s)), key=len).strip()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Any
 
 from bench.timing import median, percentile, row, sample_ms
 from engine.api import route_payload
@@ -23,7 +24,7 @@ _PLAIN_END = re.compile(r"[a-z]{3}\.$")
 _FAN = 8  # the conclusion also rests directly on the last few claims
 
 
-def _payload(size: int, seed: int) -> dict:
+def _payload(size: int, seed: int) -> dict[str, Any]:
     """A chain of restatements and deductions with a fan into the conclusion, all cited in prose.
 
     Every third claim is a deduction joining its premises' texts; the rest restate a node
@@ -72,14 +73,14 @@ def _payload(size: int, seed: int) -> dict:
     }
 
 
-def _check(data: dict) -> None:
+def _check(data: dict[str, Any]) -> None:
     # A benchmark of a path that abstains would time the wrong thing.
     out = route_payload(data)
     if (out["verdict"], out["status"]) != ("answer", "grounded"):
         raise RuntimeError(f"bench payload did not answer: {out['reasons']} {out['detail']}")
 
 
-def run() -> Iterator[dict]:
+def run() -> Iterator[dict[str, Any]]:
     per_claim: dict[int, float] = {}
     for size, repeat in _SIZES:
         _check(_payload(size, 0))
@@ -101,10 +102,10 @@ def run() -> Iterator[dict]:
     yield from run_realistic()
 
 
-def _realistic_payloads(count: int) -> list[dict]:
+def _realistic_payloads(count: int) -> list[dict[str, Any]]:
     """Payloads of 10 real SciFact train sentences, each from a different abstract per payload."""
     train = train_sentences(train_abstracts())
-    by_doc: dict[str, list] = {}
+    by_doc: dict[str, list[Any]] = {}
     for item in train:
         by_doc.setdefault(item.doc_id, []).append(item)
     # Per abstract, the longest plain sentence (capital first, a word and a period last, so
@@ -126,7 +127,7 @@ def _realistic_payloads(count: int) -> list[dict]:
     ]
 
 
-def run_realistic() -> Iterator[dict]:
+def run_realistic() -> Iterator[dict[str, Any]]:
     """The real-sentence route at first sight of its text, and once its text was seen.
 
     Sources, quotes and prose sentences are kept by content between routes, so the same

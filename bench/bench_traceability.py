@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from bench.timing import median, row, sample_ms
 from engine.core.model import ProseCitation
@@ -47,7 +48,7 @@ def _prose(size_kb: int) -> tuple[str, list[ProseCitation]]:
     return " ".join(parts), citations
 
 
-def run() -> Iterator[dict]:
+def run() -> Iterator[dict[str, Any]]:
     per_kb: dict[int, float] = {}
     for size_kb, repeat in _SIZES_KB:
         prose, citations = _prose(size_kb)
