@@ -122,7 +122,10 @@ def _measure(job: Job, one: str, two: str, folder: Path) -> Measured:
     """The best of `REPEATS` rounds, the five runs interleaved so the machine's load drifts
     over all of them alike."""
     fresh = _fresh(folder / job.name.split()[0])
-    on = lambda argv, address: [*argv, "--cluster", address]  # noqa: E731
+
+    def on(argv: list[str], address: str) -> list[str]:
+        return [*argv, "--cluster", address]
+
     _time(on(job.argv(1, fresh()), one))  # warm-ups, not timed
     _time(on(job.argv(1, fresh()), two))
     runs: list[list[float]] = []
@@ -202,8 +205,8 @@ def _jobs(folder: Path) -> list[Job]:
         folder, "questions", [{"id": c["id"], "question": c["claim"]} for c in claims]
     )
     payloads = sorted((ROOT / "examples" / "payloads").glob("*.json"))
-    routed = [_routable(p) for p in payloads]
-    routed = [payload for payload in routed if payload is not None] * 200
+    routable = [_routable(p) for p in payloads]
+    routed = [payload for payload in routable if payload is not None] * 200
     lines = _batches(folder, "payloads", routed)
     pdfs = _pdfs(folder / "pdfs", 30)
     library = _library(folder / "zotero", 200)
@@ -212,8 +215,13 @@ def _jobs(folder: Path) -> list[Job]:
     wsa, laba = ["--workspace", ws], ["--workspace", lab]
     evaluate = ["eval", "scifact", *wsa, "--claims", str(gold), "--limit"]
     overlay = ["overlay", "build", *wsa, "--quiet", "--limit"]
-    add = lambda n: ["sources", "add", *pdfs[:n]]  # noqa: E731
-    zotero = lambda n: ["import", "zotero", "--data-dir", library(n)]  # noqa: E731
+
+    def add(n: int) -> list[str]:
+        return ["sources", "add", *pdfs[:n]]
+
+    def zotero(n: int) -> list[str]:
+        return ["import", "zotero", "--data-dir", library(n)]
+
     return [
         Job("ask --batch", 80, lambda n, _: ["ask", "--batch", questions(n), *wsa], ASK_CHUNK),
         Job("route --batch", 1500, lambda n, _: ["route", "--batch", lines(n), *laba], ROUTE_CHUNK),
@@ -226,7 +234,7 @@ def _jobs(folder: Path) -> list[Job]:
 
 def _routable(path: Path) -> dict[str, Any] | None:
     """The example's payload when it routes (some examples are malformed on purpose)."""
-    payload = json.loads(path.read_text())["payload"]
+    payload: dict[str, Any] = json.loads(path.read_text())["payload"]
     try:
         route_payload(payload)
     except PayloadError:

@@ -29,7 +29,7 @@ ZOTERO_ITEMS = 2000
 
 
 def _sentences() -> list[str]:
-    out = []
+    out: list[str] = []
     with gzip.open(CORPUS, "rt", encoding="utf-8") as lines:
         for n, line in enumerate(lines):
             if n >= 1500:

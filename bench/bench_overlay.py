@@ -74,4 +74,5 @@ def _build(root: Path, limit: int) -> dict[str, Any]:
         text=True,
         check=True,
     )
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    measured: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return measured
