@@ -9,6 +9,7 @@ import pkgutil
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import bench
 
@@ -20,7 +21,7 @@ os.environ.setdefault("SYNAPSE_ENCODER", "none")
 
 def main(argv: list[str]) -> int:
     only = set(argv)
-    rows: list[dict] = []
+    rows: list[dict[str, Any]] = []
     for module in sorted(pkgutil.iter_modules(bench.__path__), key=lambda m: m.name):
         if not module.name.startswith("bench_"):
             continue
@@ -39,7 +40,7 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def _print_row(row: dict) -> None:
+def _print_row(row: dict[str, Any]) -> None:
     value = row.get("value")
     shown = f"{value:,.3f}" if isinstance(value, float) else str(value)
     target = row.get("target", "")

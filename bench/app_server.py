@@ -21,7 +21,8 @@ def free_port() -> int:
     """A loopback TCP port nobody listens on right now."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+        port: int = sock.getsockname()[1]
+        return port
 
 
 @contextmanager
@@ -34,7 +35,7 @@ def running_app(workspace: Path, log: Path, *, deadline: float = DEADLINE) -> It
 @contextmanager
 def app_process(
     workspace: Path, log: Path, *, deadline: float = DEADLINE
-) -> Iterator[tuple[str, subprocess.Popen]]:
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """Like `running_app`, yielding the server process too (to signal it)."""
     port = free_port()
     command = [
@@ -61,7 +62,7 @@ def app_process(
                 server.wait(timeout=20)
 
 
-def _wait_healthy(url: str, server: subprocess.Popen, log: Path, deadline: float) -> None:
+def _wait_healthy(url: str, server: subprocess.Popen[bytes], log: Path, deadline: float) -> None:
     end = time.monotonic() + deadline
     while time.monotonic() < end:
         if server.poll() is not None:

@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 from streamlit.testing.v1 import AppTest
 
@@ -25,12 +28,17 @@ PAGES = (
 REPEAT = 5
 
 
-def run():
+def _switch(at: AppTest, page: str) -> AppTest:
+    """Switch the app to `page` and run it."""
+    return at.switch_page(page).run()
+
+
+def run() -> Iterator[dict[str, Any]]:
     yield from first_hour()
     yield from rendered_pages()
 
 
-def first_hour():
+def first_hour() -> Iterator[dict[str, Any]]:
     """`make run` from nothing to healthy, then again; the browser timings on that demo."""
     with tempfile.TemporaryDirectory() as tmp:
         demo = Path(tmp) / "scifact"
@@ -41,7 +49,7 @@ def first_hour():
         yield from browser_rows(demo, Path(tmp) / "browser.log")
 
 
-def rendered_pages():
+def rendered_pages() -> Iterator[dict[str, Any]]:
     with tempfile.TemporaryDirectory() as tmp:
         workspace = Path(tmp) / "scifact"
         data = ROOT / "data" / "scifact"
@@ -58,7 +66,7 @@ def rendered_pages():
             at.button(key="ask").click().run()  # the first ask opens the workspace and caches
             assert not at.exception, at.exception
             for page in PAGES:
-                times = sample_ms(lambda p=page: at.switch_page(p).run(), repeat=REPEAT)
+                times = sample_ms(partial(_switch, at, page), repeat=REPEAT)
                 assert not at.exception, (page, at.exception)
                 name = page.removeprefix("pages/").removesuffix(".py")
                 p50 = median(times)

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 import tempfile
+from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 from bench.timing import median, percentile, row, sample_ms
 from engine.api import ask, open_workspace
@@ -14,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 QUESTIONS = 200
 
 
-def run():
+def run() -> Iterator[dict[str, Any]]:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "scifact"
         import_scifact(
@@ -29,7 +32,7 @@ def run():
         ]
         times = []
         for question in claims:
-            times += sample_ms(lambda q=question: ask(opened, q), repeat=1, warmup=0)
+            times += sample_ms(partial(ask, opened, question), repeat=1, warmup=0)
         p50 = median(times)
         yield row(
             f"ask p50, {QUESTIONS} train claims, 5k notes",

@@ -20,6 +20,7 @@ import string
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from bench.timing import row
 from engine.api import MAX_QUESTION_CHARS, answer, open_workspace
@@ -41,13 +42,13 @@ SLOW_LIMIT = 10.0
 def longest_question(seed: int = 2) -> str:
     """A question at the length cap, of made-up words: each one costs a spelling search."""
     rng = random.Random(seed)
-    words = []
+    words: list[str] = []
     while sum(len(w) + 1 for w in words) < MAX_QUESTION_CHARS:
         words.append("".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(4, 10))))
     return " ".join(words)[:MAX_QUESTION_CHARS]
 
 
-def run() -> list[dict]:
+def run() -> list[dict[str, Any]]:
     folder = Path(tempfile.mkdtemp(prefix="bench-budgets-"))
     try:
         return [*_pdf_rows(folder), *_question_rows(folder)]
@@ -63,7 +64,7 @@ def _folder(where: Path, first: str, data: bytes) -> list[Path]:
     return sorted(where.iterdir())
 
 
-def _pdf_rows(folder: Path) -> list[dict]:
+def _pdf_rows(folder: Path) -> list[dict[str, Any]]:
     bomb = _folder(folder / "bomb", "bomb.pdf", shared_stream_pdf_bytes(4999, stream_bytes=10**6))
     started = time.perf_counter()
     report = add_pdfs(folder / "ws1", bomb)
@@ -100,7 +101,7 @@ def _pdf_rows(folder: Path) -> list[dict]:
     ]
 
 
-def _question_rows(folder: Path) -> list[dict]:
+def _question_rows(folder: Path) -> list[dict[str, Any]]:
     lab = folder / "lab"
     shutil.copytree(LAB, lab, ignore=shutil.ignore_patterns(".synapse"))
     opened = open_workspace(lab)

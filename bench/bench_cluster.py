@@ -36,6 +36,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from distributed import Client
 
@@ -70,7 +71,7 @@ class Job:
     chunk: int = 1  # items the command sends in one cluster task
 
 
-def run() -> Iterator[dict]:
+def run() -> Iterator[dict[str, Any]]:
     saved = os.environ.get("SYNAPSE_STATE_DIR")
     with tempfile.TemporaryDirectory(prefix="bench-cluster-") as temp:
         folder = Path(temp)
@@ -121,7 +122,10 @@ def _measure(job: Job, one: str, two: str, folder: Path) -> Measured:
     """The best of `REPEATS` rounds, the five runs interleaved so the machine's load drifts
     over all of them alike."""
     fresh = _fresh(folder / job.name.split()[0])
-    on = lambda argv, address: [*argv, "--cluster", address]  # noqa: E731
+
+    def on(argv: list[str], address: str) -> list[str]:
+        return [*argv, "--cluster", address]
+
     _time(on(job.argv(1, fresh()), one))  # warm-ups, not timed
     _time(on(job.argv(1, fresh()), two))
     runs: list[list[float]] = []
@@ -138,7 +142,7 @@ def _measure(job: Job, one: str, two: str, folder: Path) -> Measured:
     return Measured(*(min(column) for column in zip(*runs, strict=True)))
 
 
-def _rows(job: Job, m: Measured, floor: float) -> Iterator[dict]:
+def _rows(job: Job, m: Measured, floor: float) -> Iterator[dict[str, Any]]:
     work = max((m.serial - m.serial_one) / (job.n - 1), 0.0)
     overhead = (m.one - m.one_one) / (job.n - 1) - work
     speedup = m.one / m.two
@@ -201,8 +205,8 @@ def _jobs(folder: Path) -> list[Job]:
         folder, "questions", [{"id": c["id"], "question": c["claim"]} for c in claims]
     )
     payloads = sorted((ROOT / "examples" / "payloads").glob("*.json"))
-    routed = [_routable(p) for p in payloads]
-    routed = [payload for payload in routed if payload is not None] * 200
+    routable = [_routable(p) for p in payloads]
+    routed = [payload for payload in routable if payload is not None] * 200
     lines = _batches(folder, "payloads", routed)
     pdfs = _pdfs(folder / "pdfs", 30)
     library = _library(folder / "zotero", 200)
@@ -211,8 +215,13 @@ def _jobs(folder: Path) -> list[Job]:
     wsa, laba = ["--workspace", ws], ["--workspace", lab]
     evaluate = ["eval", "scifact", *wsa, "--claims", str(gold), "--limit"]
     overlay = ["overlay", "build", *wsa, "--quiet", "--limit"]
-    add = lambda n: ["sources", "add", *pdfs[:n]]  # noqa: E731
-    zotero = lambda n: ["import", "zotero", "--data-dir", library(n)]  # noqa: E731
+
+    def add(n: int) -> list[str]:
+        return ["sources", "add", *pdfs[:n]]
+
+    def zotero(n: int) -> list[str]:
+        return ["import", "zotero", "--data-dir", library(n)]
+
     return [
         Job("ask --batch", 80, lambda n, _: ["ask", "--batch", questions(n), *wsa], ASK_CHUNK),
         Job("route --batch", 1500, lambda n, _: ["route", "--batch", lines(n), *laba], ROUTE_CHUNK),
@@ -223,9 +232,9 @@ def _jobs(folder: Path) -> list[Job]:
     ]  # fmt: skip
 
 
-def _routable(path: Path) -> dict | None:
+def _routable(path: Path) -> dict[str, Any] | None:
     """The example's payload when it routes (some examples are malformed on purpose)."""
-    payload = json.loads(path.read_text())["payload"]
+    payload: dict[str, Any] = json.loads(path.read_text())["payload"]
     try:
         route_payload(payload)
     except PayloadError:
@@ -233,7 +242,7 @@ def _routable(path: Path) -> dict | None:
     return payload
 
 
-def _batches(folder: Path, name: str, rows: list[dict]) -> Callable[[int], str]:
+def _batches(folder: Path, name: str, rows: list[dict[str, Any]]) -> Callable[[int], str]:
     """A JSON-lines file of the first n rows, written once per n."""
 
     def path(n: int) -> str:

@@ -19,7 +19,9 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 from bench.timing import median, row, sample_ms
 from engine.core.environment import ENV_ENCODER
@@ -63,9 +65,9 @@ def _claims(n: int) -> list[str]:
     return [json.loads(line)["claim"] for line in lines]
 
 
-def run():
+def run() -> Iterator[dict[str, Any]]:
     encoder = load_encoder("minilm").encoder
-    if encoder is None:
+    if not isinstance(encoder, MiniLM):  # its weights are not installed
         return
     texts = _sentences()
     single = MiniLM(encoder._session, encoder._tokenizer, workers=1, tables=encoder.tables)
@@ -95,7 +97,7 @@ def run():
     yield from _server_rss()
 
 
-def _asks():
+def _asks() -> Iterator[dict[str, Any]]:
     from engine.api import ask, open_workspace
     from engine.workspace.semantic import Meaning
 
@@ -106,7 +108,7 @@ def _asks():
     for name, view in (("hybrid + relevance gate", opened), ("words alone", words)):
         times = []
         for claim in claims:
-            times += sample_ms(lambda q=claim, v=view: ask(v, q), repeat=1, warmup=0)
+            times += sample_ms(partial(ask, view, claim), repeat=1, warmup=0)
         p50 = median(times)
         yield row(
             f"ask p50, {name}, {QUESTIONS} claims, 5k notes",
@@ -118,7 +120,7 @@ def _asks():
     opened.close()
 
 
-def _rss():
+def _rss() -> Iterator[dict[str, Any]]:
     claims = ROOT / "data/scifact/claims_train.jsonl"
     code = _RSS.replace("{n}", str(RSS_QUESTIONS))
     for name, encoder in (("with the encoder", "minilm"), ("words alone", "none")):
@@ -141,7 +143,7 @@ def _rss():
         )
 
 
-def _server_rss():
+def _server_rss() -> Iterator[dict[str, Any]]:
     """The app server's peak RSS on the demo with meaning, after four sessions asked."""
     from bench.app_server import app_process
     from bench.bench_load import drive, plan

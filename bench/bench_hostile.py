@@ -5,7 +5,9 @@ from __future__ import annotations
 import shutil
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from bench.timing import median, row, sample_ms
 from engine.core.quote import quote_needle, verify_quote
@@ -21,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LAB = ROOT / "examples" / "momentum-lab"
 
 
-def run():
+def run() -> Iterator[dict[str, Any]]:
     body = "x" + '"' * 40_000 + "y"
     ms = median(sample_ms(lambda: quote_needle(body), repeat=5))
     yield row("quote normaliser, x + 40,000 quote marks + y", ms, "ms", target="< 100 ms",
@@ -61,7 +63,7 @@ def _alias_bomb() -> bytes:
     ).encode()
 
 
-def _oversized_source():
+def _oversized_source() -> Iterator[dict[str, Any]]:
     with tempfile.TemporaryDirectory() as tmp:
         lab = Path(tmp) / "lab"
         shutil.copytree(LAB, lab, ignore=shutil.ignore_patterns(".synapse"))
@@ -74,12 +76,13 @@ def _oversized_source():
         )
         workspace = load_workspace(lab)
         ground = ground_node(workspace, "zk:finance:z-huge")
+        assert ground is not None
         ms = median(sample_ms(lambda: ground.check(workspace), repeat=5))
     yield row("grounding a quote against a 300 MB source (refused)", ms, "ms",
               target="< 100 ms", meets=ms < 100, peer="was 25 s, 1.3 GB RSS")  # fmt: skip
 
 
-def _trickling_endpoint():
+def _trickling_endpoint() -> Iterator[dict[str, Any]]:
     # The test server lives with the tests; the bench only borrows it.
     from tests.chat_server import ChatServer, trickle
 

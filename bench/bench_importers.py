@@ -14,6 +14,7 @@ import tempfile
 import textwrap
 import time
 from pathlib import Path
+from typing import Any
 
 from bench.timing import row
 from engine.importers.sources import add_pdfs
@@ -28,7 +29,7 @@ ZOTERO_ITEMS = 2000
 
 
 def _sentences() -> list[str]:
-    out = []
+    out: list[str] = []
     with gzip.open(CORPUS, "rt", encoding="utf-8") as lines:
         for n, line in enumerate(lines):
             if n >= 1500:
@@ -47,7 +48,7 @@ def _pages(sentences: list[str], count: int, rng: random.Random) -> list[list[st
     return [lines[i * LINES_PER_PAGE : (i + 1) * LINES_PER_PAGE] for i in range(count)]
 
 
-def run() -> list[dict]:
+def run() -> list[dict[str, Any]]:
     rng = random.Random(14)
     sentences = _sentences()
     folder = Path(tempfile.mkdtemp(prefix="bench-importers-"))
@@ -57,7 +58,7 @@ def run() -> list[dict]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _pdf_rows(folder: Path, sentences: list[str], rng: random.Random) -> list[dict]:
+def _pdf_rows(folder: Path, sentences: list[str], rng: random.Random) -> list[dict[str, Any]]:
     papers = folder / "papers"
     counts = [rng.randint(10, 30) for _ in range(PDFS)]
     for n, count in enumerate(counts):
@@ -88,7 +89,7 @@ def _pdf_rows(folder: Path, sentences: list[str], rng: random.Random) -> list[di
     ]
 
 
-def _zotero_rows(folder: Path, sentences: list[str], rng: random.Random) -> list[dict]:
+def _zotero_rows(folder: Path, sentences: list[str], rng: random.Random) -> list[dict[str, Any]]:
     papers = []
     for n in range(ZOTERO_ITEMS):
         pages = _pages(sentences, 2, rng) if n % 10 else None

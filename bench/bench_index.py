@@ -14,6 +14,7 @@ import tempfile
 import time
 from collections.abc import Generator, Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -31,7 +32,7 @@ REPLICAS = 10
 PEER_SAMPLE = 60
 
 
-def run() -> Iterator[dict]:
+def run() -> Iterator[dict[str, Any]]:
     claims = [json.loads(line) for line in CLAIMS.read_text(encoding="utf-8").splitlines()]
     queries = [claim["claim"] for claim in claims]
     with tempfile.TemporaryDirectory(prefix="bench-index-") as temp:
@@ -53,7 +54,7 @@ def run() -> Iterator[dict]:
 
 def _scale(
     root: Path, queries: list[str], *, label: str, build_target: float | None
-) -> Generator[dict, None, Workspace]:
+) -> Generator[dict[str, Any], None, Workspace]:
     started = time.perf_counter()
     workspace = load_workspace(root)
     with Index.open(root) as index:
@@ -92,7 +93,7 @@ def _scale(
     return workspace
 
 
-def _hit_rate(index: Index, claims: list[dict]) -> dict:
+def _hit_rate(index: Index, claims: list[dict[str, Any]]) -> dict[str, Any]:
     with_evidence = [claim for claim in claims if claim["evidence"]]
     hits = 0
     for claim in with_evidence:
@@ -108,7 +109,7 @@ def _hit_rate(index: Index, claims: list[dict]) -> dict:
     )
 
 
-def _peer(root: Path, workspace: Workspace, queries: list[str]) -> Iterator[dict]:
+def _peer(root: Path, workspace: Workspace, queries: list[str]) -> Iterator[dict[str, Any]]:
     from rank_bm25 import BM25Okapi
 
     notes = [note for note in workspace.notes.values() if note.store.value == "zk"]
@@ -145,7 +146,7 @@ def _peer(root: Path, workspace: Workspace, queries: list[str]) -> Iterator[dict
     yield from _bm25s(root, notes, queries)
 
 
-def _bm25s(root: Path, notes: list, queries: list[str]) -> Iterator[dict]:
+def _bm25s(root: Path, notes: list[Any], queries: list[str]) -> Iterator[dict[str, Any]]:
     """bm25s (sparse-matrix BM25 in numpy) beside our index, on the same tokens, every claim.
 
     Both are timed from the query's text: each tokenises it with the reading layer's

@@ -19,6 +19,7 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from bench.bench_importers import _pages, _sentences
 from bench.bench_library_page import cold_read, page_render
@@ -33,7 +34,7 @@ PAGES = 20
 QUESTIONS = 60
 
 
-def run() -> list[dict]:
+def run() -> list[dict[str, Any]]:
     rng = random.Random(23)
     sentences = _sentences()
     folder = Path(tempfile.mkdtemp(prefix="bench-library-"))
@@ -43,7 +44,7 @@ def run() -> list[dict]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _rows(folder: Path, sentences: list[str], rng: random.Random) -> list[dict]:
+def _rows(folder: Path, sentences: list[str], rng: random.Random) -> list[dict[str, Any]]:
     papers, workspace = folder / "papers", folder / "ws"
     for n in range(PAPERS):
         pages = _pages(sentences, PAGES, rng)

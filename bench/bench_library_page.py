@@ -20,6 +20,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from streamlit.testing.v1 import AppTest
 
@@ -47,7 +48,7 @@ opened.close()
 """
 
 
-def run() -> list[dict]:
+def run() -> list[dict[str, Any]]:
     kept = os.environ.get("SYNAPSE_BENCH_LIBRARY_DIR")
     folder = Path(kept) if kept else Path(tempfile.mkdtemp(prefix="bench-library-page-"))
     try:
@@ -58,7 +59,7 @@ def run() -> list[dict]:
             shutil.rmtree(folder, ignore_errors=True)
 
 
-def _rows(folder: Path) -> list[dict]:
+def _rows(folder: Path) -> list[dict[str, Any]]:
     workspace = folder / "ws"
     label = f"{PAPERS:,} papers × {PAGES} pages, replicated import"
     out = []

@@ -32,16 +32,18 @@ import threading
 import time
 import urllib.parse
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 from websockets.sync.client import connect
+from websockets.typing import Subprotocol
 
 from bench.app_server import running_app
 from bench.timing import median, percentile, row
@@ -60,16 +62,19 @@ MODEL_OPTION = "OpenAI-compatible"
 class Rerun:
     """What one script run sent back: its elements in order and how it finished."""
 
-    elements: list[tuple[str, object]] = field(default_factory=list)
+    # Each a protobuf message of its own kind (alert, button, ...), read by field name.
+    elements: list[tuple[str, Any]] = field(default_factory=list)
     status: int | None = None
     seconds: float = 0.0
 
-    def of(self, kind: str) -> list:
+    def of(self, kind: str) -> list[Any]:
         return [element for name, element in self.elements if name == kind]
 
     def widget(self, key: str) -> str:
         """The id of the widget made with `key`."""
-        ids = [e.id for _, e in self.elements if getattr(e, "id", "").endswith(f"-{key}")]
+        ids: list[str] = [
+            e.id for _, e in self.elements if getattr(e, "id", "").endswith(f"-{key}")
+        ]
         if len(ids) != 1:
             raise LookupError(f"{len(ids)} widgets with key {key!r}")
         return ids[0]
@@ -95,7 +100,7 @@ class Session:
             # the client would drop a healthy session for it; each read has its own deadline.
             connect(
                 stream,
-                subprotocols=["streamlit"],
+                subprotocols=[Subprotocol("streamlit")],
                 max_size=None,
                 open_timeout=DEADLINE,
                 ping_interval=None,
@@ -140,6 +145,7 @@ class Session:
             if kind == "delta" and forward.delta.WhichOneof("type") == "new_element":
                 element = forward.delta.new_element
                 name = element.WhichOneof("type")
+                assert name is not None  # a new element always has its kind
                 rerun.elements.append((name, getattr(element, name)))
             elif kind == "script_finished":
                 rerun.status = forward.script_finished
@@ -172,11 +178,12 @@ class Session:
             widgets.append(WidgetState(id=self.last.widget("budget_nodes"), int_value=budget_nodes))
         return widgets
 
-    def decision(self) -> dict:
+    def decision(self) -> dict[str, Any]:
         """The decision JSON the last rerun offers for download, fetched from the server."""
         [button] = [b for b in self.last.of("download_button") if b.id.endswith("-nav_download")]
         with urllib.request.urlopen(self.url + button.url, timeout=DEADLINE) as reply:
-            return json.loads(reply.read())
+            decided: dict[str, Any] = json.loads(reply.read())
+            return decided
 
 
 @dataclass(frozen=True)
@@ -268,15 +275,16 @@ def drive(
     )
 
 
-def lab_questions() -> list[dict]:
+def lab_questions() -> list[dict[str, Any]]:
     lines = (LAB / "questions.jsonl").read_text(encoding="utf-8").splitlines()
     return [json.loads(line) for line in lines if line.strip()]
 
 
-def expected_banner(case: dict) -> str:
+def expected_banner(case: dict[str, Any]) -> str:
     """How the banner of a questions.jsonl case starts, from its declared outcome."""
     if case.get("banner"):  # the headline the app shows: a cause, or a failure by its kind
-        return case["banner"]
+        banner: str = case["banner"]
+        return banner
     if case["label"] == "ANSWER":
         return f"ANSWER — {case['status']}"
     if case["label"] == "HEDGED ANSWER":
@@ -284,7 +292,7 @@ def expected_banner(case: dict) -> str:
     return f"ABSTAIN — {', '.join(case['reasons'])}"
 
 
-def run():
+def run() -> Iterator[dict[str, Any]]:
     questions = [case["question"] for case in lab_questions()]
     with tempfile.TemporaryDirectory() as tmp:
         lab = Path(tmp) / "momentum-lab"
@@ -313,7 +321,7 @@ def run():
             yield from _a_48_kb_link(url)
 
 
-def _beside_a_trickling_model(url: str, questions: list[str]):
+def _beside_a_trickling_model(url: str, questions: list[str]) -> Iterator[dict[str, Any]]:
     """19 offline sessions while one session's model endpoint trickles its reply."""
     # The test server lives with the tests; the bench only borrows it.
     from tests.chat_server import ChatServer, trickle
@@ -341,7 +349,7 @@ def _beside_a_trickling_model(url: str, questions: list[str]):
     )
 
 
-def _beside_the_longest_question(url: str, questions: list[str]):
+def _beside_the_longest_question(url: str, questions: list[str]) -> Iterator[dict[str, Any]]:
     """19 sessions asking as usual while one asks questions at the length cap."""
     from bench.bench_budgets import longest_question
 
@@ -359,7 +367,7 @@ def _beside_the_longest_question(url: str, questions: list[str]):
     yield row(f"failed asks, {where}", failed, "asks", target="0", meets=failed == 0)
 
 
-def _a_48_kb_link(url: str):
+def _a_48_kb_link(url: str) -> Iterator[dict[str, Any]]:
     """A session opening a `?q=` link 48 KB long: refused with a message, not answered."""
     client = Session(url)
     try:

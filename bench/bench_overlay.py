@@ -13,6 +13,7 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from bench.timing import row
 from engine.api import open_workspace
@@ -34,7 +35,7 @@ print(json.dumps({"seconds": overlay.seconds, "counts": overlay.counts}))
 """
 
 
-def run() -> Iterator[dict]:
+def run() -> Iterator[dict[str, Any]]:
     with tempfile.TemporaryDirectory(prefix="bench-overlay-") as temp:
         root = Path(temp) / "scifact"
         import_scifact(DATA / "corpus.jsonl.gz", DATA / "claims_train.jsonl", root)
@@ -65,7 +66,7 @@ def run() -> Iterator[dict]:
         )
 
 
-def _build(root: Path, limit: int) -> dict:
+def _build(root: Path, limit: int) -> dict[str, Any]:
     done = subprocess.run(
         [sys.executable, "-c", _CHILD, str(root), str(limit)],
         cwd=ROOT,
@@ -73,4 +74,5 @@ def _build(root: Path, limit: int) -> dict:
         text=True,
         check=True,
     )
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    measured: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return measured

@@ -18,6 +18,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from bench.timing import row
 from engine.datasets.scifact import import_scifact
@@ -28,7 +29,7 @@ ABSTRACTS = 500
 QUESTION = "Statin use is associated with a lower risk of hip fracture."
 
 
-def run() -> Iterator[dict]:
+def run() -> Iterator[dict[str, Any]]:
     with tempfile.TemporaryDirectory(prefix="bench-shared-") as temp:
         workspace = Path(temp) / "shared"
         import_scifact(

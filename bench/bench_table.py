@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import tempfile
+from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 from bench.timing import median, row, sample_ms
-from engine.api import answer, open_workspace
+from engine.api import Answer, OpenWorkspace, answer, open_workspace
 from engine.datasets.scifact import import_scifact
 from engine.paper_table import evidence_table
 from present.paper_table import finding_html, stance_html, status_html
@@ -25,14 +28,14 @@ CLAIMS = 25
 TARGET_MS = 1000.0
 
 
-def _table(opened, result) -> int:
+def _table(opened: OpenWorkspace, result: Answer) -> int:
     """The table computed and every cell rendered, as the page draws it."""
     table = evidence_table(opened, result)
     cells = [f(r) for r in table.rows for f in (finding_html, stance_html, status_html)]
     return len(cells)
 
 
-def run():
+def run() -> Iterator[dict[str, Any]]:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "scifact"
         import_scifact(
@@ -44,7 +47,7 @@ def run():
         times = []
         for question in questions:
             result = answer(opened, question)
-            times += sample_ms(lambda r=result: _table(opened, r), repeat=1, warmup=0)
+            times += sample_ms(partial(_table, opened, result), repeat=1, warmup=0)
         worst = max(times)
         yield row(
             f"evidence table after the answer, max of {len(questions)}",

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
+from typing import Any
 
 from bench.timing import median, row, sample_ms
 from engine.core.model import ProseCitation
@@ -47,13 +49,13 @@ def _prose(size_kb: int) -> tuple[str, list[ProseCitation]]:
     return " ".join(parts), citations
 
 
-def run() -> Iterator[dict]:
+def run() -> Iterator[dict[str, Any]]:
     per_kb: dict[int, float] = {}
     for size_kb, repeat in _SIZES_KB:
         prose, citations = _prose(size_kb)
         ms = median(
             sample_ms(
-                lambda p=prose, c=citations: check_traceability(p, _CLAIMS, citations=c),
+                partial(check_traceability, prose, _CLAIMS, citations=citations),
                 repeat=repeat,
             )
         )

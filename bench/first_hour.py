@@ -9,7 +9,9 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from bench.app_server import free_port, running_app
@@ -49,7 +51,7 @@ def make_run_to_healthy(demo: Path, log: Path) -> float:
             server.wait(timeout=30)
 
 
-def browser_rows(demo: Path, log: Path):
+def browser_rows(demo: Path, log: Path) -> Iterator[dict[str, Any]]:
     """First load to interactive, page switch after an answer, first Claim-matrix open."""
     from playwright.sync_api import sync_playwright
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Callable
+from typing import Any
 
 
 def sample_ms(fn: Callable[[], object], *, repeat: int, warmup: int = 1) -> list[float]:
@@ -32,7 +33,15 @@ def percentile(values: list[float], pct: float) -> float:
     return ordered[rank]
 
 
-def row(name: str, value: float, unit: str, *, target: str = "", meets=None, peer: str = ""):
+def row(
+    name: str,
+    value: float,
+    unit: str,
+    *,
+    target: str = "",
+    meets: bool | None = None,
+    peer: str = "",
+) -> dict[str, Any]:
     """One result row as printed and stored in bench/results.json."""
     return {
         "name": name,

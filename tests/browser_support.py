@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Literal
 from urllib.parse import urlsplit
 
 from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
@@ -12,6 +13,10 @@ from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 from bench.app_server import running_app
 from engine.review.overlay import Overlay, OverlayEdge, save_overlay
 from engine.review.relations import Relation
+
+# The colour schemes Playwright emulates; a look is a scheme and a viewport's width and height.
+ColorScheme = Literal["light", "dark", "no-preference", "null"]
+Look = tuple[ColorScheme, int, int]
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -196,7 +201,7 @@ def save_review_overlay(root: Path) -> None:
 def plot_point(page: Page, x: str, y: str) -> tuple[float, float]:
     """Page coordinates of the category point (x, y) on the first plotly chart."""
     page.wait_for_selector(".js-plotly-plot .xtick", state="attached", timeout=30_000)
-    return page.evaluate(
+    left, top = page.evaluate(
         """([x, y]) => {
             const gd = document.querySelector('.js-plotly-plot');
             gd.scrollIntoView({block: 'center'});
@@ -207,6 +212,7 @@ def plot_point(page: Page, x: str, y: str) -> tuple[float, float]:
         }""",
         [x, y],
     )
+    return float(left), float(top)
 
 
 @contextmanager

@@ -173,7 +173,9 @@ def _grounding(
     if kind != "quote":
         return {"type": kind, "payload": {"path": "missing.png", "file": "data/x.csv"}}
     texts = [c["text"] for c in claims if ref in c["cites"] and c["text"]]
-    body = draw(st.sampled_from(texts)) if texts and draw(st.booleans()) else draw(claim_texts)
+    body = (
+        draw(st.sampled_from(texts)) if bool(texts) and draw(st.booleans()) else draw(claim_texts)
+    )
     contained = f"Intro text. {body} More text."
     others = (body.replace("12", "13"), " ".join(SENTENCES[:3]), None)
     fulltext = contained if sane else draw(st.sampled_from((contained, *others)))
@@ -222,7 +224,7 @@ def payloads(draw: st.DrawFn, max_claims: int = 30) -> dict[str, Any]:
     dag = {"claims": draw(st.permutations(claims)), "conclusion": conclusion}
     if spans:
         dag["prose_citations"] = spans
-    data = {"dag": dag, "prose": prose, "node_status": _node_status(draw, sane)}
+    data: dict[str, Any] = {"dag": dag, "prose": prose, "node_status": _node_status(draw, sane)}
     if sane or draw(st.booleans()):
         chosen = ADDRESSES if sane else draw(refs)
         data["node_bodies"] = {ref: _body(draw, ref, claims, sane) for ref in chosen}

@@ -1,4 +1,5 @@
 from dataclasses import replace
+from typing import Any
 
 from engine import (
     Budget,
@@ -26,7 +27,14 @@ HOOD = (Node(REF, "zk", "scifact", "ART for prevention of TB", "", ""),)
 
 
 def result(
-    label: str, *, hood=HOOD, edges=(), coverage=None, uncovered=(), prose=ART, **decided
+    label: str,
+    *,
+    hood: tuple[Node, ...] = HOOD,
+    edges: tuple[Edge, ...] = (),
+    coverage: CoverageReport | None = None,
+    uncovered: tuple[str, ...] = (),
+    prose: str = ART,
+    **decided: Any,
 ) -> NavResult:
     """A run with a hand-set decision: `decided` replaces fields of the router's Decision."""
     dag = ReasoningDAG(

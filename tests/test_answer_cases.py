@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
+from streamlit.testing.v1.element_tree import PageLink
 
 from tests.browser_support import save_contradiction_overlay
 from tests.conftest import ROOT
@@ -120,4 +121,5 @@ def test_a_contested_answer_names_the_contradicting_note_and_links_to_the_matrix
     at.switch_page("pages/reasoning_dag.py").run()
     lines = [m.value for m in at.markdown]
     assert any("not yet reviewed" in line and "Claim matrix" in line for line in lines)
-    assert any("Claim matrix" in link.label for link in at.get("page_link"))
+    links = [link for link in at.get("page_link") if isinstance(link, PageLink)]
+    assert any("Claim matrix" in link.value for link in links)

@@ -65,7 +65,7 @@ def ask(at: AppTest, question: str) -> AppTest:
 
 def banner(at: AppTest) -> str:
     texts = [e.value for e in (*at.success, *at.warning, *at.error)]
-    labels = [t for t in texts if t.startswith(("ANSWER", "HEDGED ANSWER", "ABSTAIN"))]
+    labels: list[str] = [t for t in texts if t.startswith(("ANSWER", "HEDGED ANSWER", "ABSTAIN"))]
     assert len(labels) == 1, texts
     return labels[0]
 

@@ -92,7 +92,7 @@ def test_a_folder_that_is_not_a_workspace_is_refused_and_left_untouched(
     message = lab_app.sidebar.error[0].value
     assert "is not a workspace" in message and ".zettelkasten/" in message
     assert list(empty.iterdir()) == []
-    assert lab_app.sidebar.status[0].proto.state == "error" or lab_app.sidebar.error
+    assert lab_app.sidebar.status[0].state == "error" or lab_app.sidebar.error
 
 
 def test_the_audit_box_keeps_its_text_across_pages(lab_app: AppTest) -> None:
@@ -111,6 +111,7 @@ def test_a_question_with_an_address_is_never_a_link(lab_app: AppTest) -> None:
 
 
 def test_the_landing_lists_one_example_per_verdict_and_stance() -> None:
+    assert MOMENTUM_LAB is not None
     examples = landing_examples(read_examples(MOMENTUM_LAB))
     assert [e.label for e in examples] == ["ANSWER", "HEDGED ANSWER", "ABSTAIN", "ANSWER"]
     assert [e.stance for e in examples] == ["", "", "", "contradicts"]
@@ -120,6 +121,7 @@ def test_the_landing_lists_one_example_per_verdict_and_stance() -> None:
 def test_each_landing_example_asks_on_click_and_reaches_its_verdict(
     lab_app: AppTest, index: int
 ) -> None:
+    assert MOMENTUM_LAB is not None
     example = landing_examples(read_examples(MOMENTUM_LAB))[index]
     lab_app.button(key=f"home_example_{index}").click().run()
     assert not lab_app.exception
@@ -135,7 +137,8 @@ def test_the_landing_offers_the_bundled_lab(
     assert [b.key for b in at.button if (b.key or "").startswith("home_example_")]
     at.button(key="home_lab").click().run()
     assert not at.exception
-    assert Path(at.text_input(key="workspace_path").value) == ROOT / "examples" / "momentum-lab"
+    chosen = at.text_input(key="workspace_path").value
+    assert chosen is not None and Path(chosen) == ROOT / "examples" / "momentum-lab"
 
 
 @pytest.mark.parametrize(

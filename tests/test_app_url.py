@@ -92,7 +92,9 @@ def edge_tokens(root: Path) -> list[str]:
     """The edge tokens of the workspace's claim matrix."""
     opened = open_workspace(root)
     try:
-        frame, _ = review_matrix(read_overlay(root).overlay, opened.workspace, root)
+        overlay = read_overlay(root).overlay
+        assert overlay is not None
+        frame, _ = review_matrix(overlay, opened.workspace, root)
     finally:
         opened.close()
     return list(frame["edge_id"])

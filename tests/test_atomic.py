@@ -2,6 +2,7 @@ import fcntl
 import os
 import time
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 
@@ -30,7 +31,7 @@ def test_failed_write_keeps_the_previous_file_and_no_temp(tmp_path: Path) -> Non
     target = tmp_path / "x.json"
     write_atomic(target, "kept")
     with pytest.raises(TypeError):
-        write_atomic(target, 42)  # not bytes: fails while writing the temp file
+        write_atomic(target, cast(Any, 42))  # not bytes: fails while writing the temp file
     assert target.read_text() == "kept"
     assert os.listdir(tmp_path) == ["x.json"]
 

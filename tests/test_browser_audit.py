@@ -5,16 +5,21 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import ViewportSize, expect, sync_playwright
 
 from bench.app_server import running_app
-from tests.browser_support import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, shot, wait_idle
+from tests.browser_support import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, Look, shot, wait_idle
 from tests.workspaces import make_workspace, words_alone
 
 pytestmark = pytest.mark.browser
 
 SHOTS = ARTIFACTS / "desk"
-LOOKS = [("light", 1280, 800), ("dark", 1280, 800), ("light", 800, 900), ("dark", 800, 900)]
+LOOKS: list[Look] = [
+    ("light", 1280, 800),
+    ("dark", 1280, 800),
+    ("light", 800, 900),
+    ("dark", 800, 900),
+]
 
 
 def test_a_quote_inside_a_longer_sentence_is_said_to_be_found_not_missing(tmp_path: Path) -> None:
@@ -25,7 +30,7 @@ def test_a_quote_inside_a_longer_sentence_is_said_to_be_found_not_missing(tmp_pa
         browser = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             for scheme, width, height in LOOKS:
-                viewport = {"width": width, "height": height}
+                viewport: ViewportSize = {"width": width, "height": height}
                 context = browser.new_context(viewport=viewport, color_scheme=scheme)
                 page = context.new_page()
                 page.goto(f"{url}/audit-dag?ws={lab}&example=inside-a-sentence")

@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from engine import Budget, NavResult
 from engine.core.stance import Cue, CueShape, Stance, StanceRelation
+from engine.navigation.substrate import Neighbourhood
 from engine.review.band_precision import band_of
 from engine.review.overlay import Overlay, OverlayEdge, save_overlay
 from engine.review.relations import Relation
@@ -56,12 +58,7 @@ def test_the_stance_line_carries_the_measured_band(tension: bool) -> None:
     cue = Cue(CueShape.DIRECTION, "reduced", "raised")
     stance = Stance(StanceRelation.CONTRADICTS, cue, 0.47, "", measured, tension)
 
-    class Result:
-        pass
-
-    result = Result()
-    result.stance = stance
-    result.decision = None
+    result = NavResult("", "offline", Budget(), Neighbourhood(), (), stance=stance)
     line = stance_line(result)
     assert line is not None
     assert line.text.endswith(f"Measured: {measured}.")

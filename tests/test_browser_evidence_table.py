@@ -9,16 +9,24 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Locator, Page, ViewportSize, expect, sync_playwright
 
 from bench.app_server import running_app
-from tests.browser_support import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, question_box, shot, wait_idle
+from tests.browser_support import (
+    ARTIFACTS,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    Look,
+    question_box,
+    shot,
+    wait_idle,
+)
 from tests.workspaces import make_workspace, words_alone
 
 pytestmark = pytest.mark.browser
 
 SHOTS = ARTIFACTS / "evidence-table"
-LOOKS = [("dark", 1280, 800), ("light", 800, 900), ("dark", 800, 900)]
+LOOKS: list[Look] = [("dark", 1280, 800), ("light", 800, 900), ("dark", 800, 900)]
 WINNERS = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
 PAPER = "Past winners keep beating past losers for up to a year"
 QUOTE = (
@@ -44,7 +52,7 @@ def ask(page: Page, question: str) -> None:
     wait_idle(page)
 
 
-def bottom(locator) -> float:
+def bottom(locator: Locator) -> float:
     box = locator.bounding_box()
     assert box is not None
     return box["y"] + box["height"]
@@ -57,7 +65,8 @@ def graph_labels(page: Page) -> list[dict[str, Any]]:
         for frame in page.frames:
             try:
                 if frame.evaluate("() => !!window.synapseNetwork"):
-                    return frame.evaluate(LABELS)
+                    labels: list[dict[str, Any]] = frame.evaluate(LABELS)
+                    return labels
             except PlaywrightError:  # the frame reloaded under us: look again
                 continue
     raise AssertionError("the graph never drew")
@@ -121,12 +130,8 @@ def test_the_answer_first_then_the_evidence_table(tmp_path: Path) -> None:
                 page.get_by_role("button", name="Download report (Markdown)").click()
             assert "## Evidence table" in Path(download.value.path()).read_text(encoding="utf-8")
             context.close()
-            for scheme, width, height in (
-                ("dark", 1280, 800),
-                ("light", 800, 900),
-                ("dark", 800, 900),
-            ):
-                viewport = {"width": width, "height": height}
+            for scheme, width, height in LOOKS:
+                viewport: ViewportSize = {"width": width, "height": height}
                 page = browser.new_context(viewport=viewport, color_scheme=scheme).new_page()
                 page.goto(f"{url}/ask")
                 wait_idle(page)

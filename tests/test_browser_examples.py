@@ -6,17 +6,22 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import ViewportSize, expect, sync_playwright
 
 from bench.app_server import running_app
 from engine.workspace.examples import landing_examples, read_examples
-from tests.browser_support import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, shot, wait_idle
+from tests.browser_support import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, Look, shot, wait_idle
 from tests.workspaces import make_workspace, words_alone
 
 pytestmark = pytest.mark.browser
 
 SHOTS = ARTIFACTS / "desk"
-LOOKS = [("light", 1280, 800), ("dark", 1280, 800), ("light", 800, 900), ("dark", 800, 900)]
+LOOKS: list[Look] = [
+    ("light", 1280, 800),
+    ("dark", 1280, 800),
+    ("light", 800, 900),
+    ("dark", 800, 900),
+]
 # What the stance line says for each promised stance, and what it must then never say.
 SAYS = {
     "contradicts": ("No:", "possible tension"),
@@ -34,7 +39,7 @@ def test_each_start_example_shows_the_verdict_and_stance_it_promises(tmp_path: P
         browser = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             for look, (scheme, width, height) in enumerate(LOOKS):
-                viewport = {"width": width, "height": height}
+                viewport: ViewportSize = {"width": width, "height": height}
                 page = browser.new_context(viewport=viewport, color_scheme=scheme).new_page()
                 # Every promise is checked once; the other looks show the Start page and
                 # one stance line, which is what they are looked at for.

@@ -6,10 +6,18 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import Locator, Page, ViewportSize, expect, sync_playwright
 
 from bench.app_server import running_app
-from tests.browser_support import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, question_box, shot, wait_idle
+from tests.browser_support import (
+    ARTIFACTS,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    Look,
+    question_box,
+    shot,
+    wait_idle,
+)
 from tests.workspaces import make_workspace, words_alone
 
 pytestmark = pytest.mark.browser
@@ -17,17 +25,22 @@ pytestmark = pytest.mark.browser
 SHOTS = ARTIFACTS / "desk"
 WINNERS = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
 CRASH = "Do momentum crashes occur after market rebounds?"
-LOOKS = [("light", 1280, 800), ("dark", 1280, 800), ("light", 800, 900), ("dark", 800, 900)]
+LOOKS: list[Look] = [
+    ("light", 1280, 800),
+    ("dark", 1280, 800),
+    ("light", 800, 900),
+    ("dark", 800, 900),
+]
 
 
-def ask(page, question: str) -> None:
+def ask(page: Page, question: str) -> None:
     question_box(page).fill(question)
     page.get_by_role("button", name="Ask", exact=True).click()
     expect(page.get_by_test_id("stAlert").first).to_be_visible(timeout=60_000)
     wait_idle(page)
 
 
-def recent(page, question: str):
+def recent(page: Page, question: str) -> Locator:
     """The recent question's button, its list opened if it was closed."""
     button = page.get_by_role("button", name=question)
     if not button.is_visible():
@@ -36,7 +49,7 @@ def recent(page, question: str):
     return button
 
 
-def shows(page, question: str, verdict: str) -> None:
+def shows(page: Page, question: str, verdict: str) -> None:
     """The box holds `question` and the banner is its verdict."""
     expect(question_box(page)).to_have_value(question, timeout=60_000)
     banner = page.get_by_test_id("stAlert").filter(has_text=verdict).first
@@ -51,7 +64,7 @@ def test_back_and_forward_restore_the_question_with_its_answer(tmp_path: Path) -
         browser = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             for scheme, width, height in LOOKS:
-                viewport = {"width": width, "height": height}
+                viewport: ViewportSize = {"width": width, "height": height}
                 page = browser.new_context(viewport=viewport, color_scheme=scheme).new_page()
                 page.goto(f"{url}/ask")
                 wait_idle(page)

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 import yaml
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Dialog, Page, expect
 
 from engine.review.overlay import Overlay, OverlayEdge, save_overlay
 from engine.review.relations import Relation
@@ -86,7 +86,12 @@ def test_hostile_titles_and_bodies_never_run(lab_path: Path, tmp_path: Path) -> 
     dialogs: list[str] = []
     with app_in_chromium(lab_path, tmp_path / "app.log") as (url, page):
         page.on("request", lambda request: requests.append(request.url))
-        page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+
+        def dismiss(dialog: Dialog) -> None:
+            dialogs.append(dialog.message)
+            dialog.dismiss()
+
+        page.on("dialog", dismiss)
         page.goto(f"{url}/ask")
         wait_idle(page)
         question_box(page).fill(QUESTION)

@@ -7,7 +7,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from engine import holdings, read_library
 from engine.api import open_workspace
@@ -58,14 +58,14 @@ def app(
         yield served
 
 
-def session(app) -> tuple[str, Page]:
+def session(app: tuple[str, Browser, list[str]]) -> tuple[str, Page]:
     url, browser, requests = app
     page = browser.new_context(viewport={"width": 1400, "height": 1500}).new_page()
     page.on("request", lambda request: requests.append(request.url))
     return url, page
 
 
-def verdict(page: Page):
+def verdict(page: Page) -> Locator:
     return (
         page.get_by_test_id("stAlert")
         .filter(has_text="ANSWER")

@@ -6,17 +6,22 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import ViewportSize, expect, sync_playwright
 
 from bench.app_server import running_app
-from tests.browser_support import CHROMIUM, CHROMIUM_ARGS, ROOT, is_local, shot, wait_idle
+from tests.browser_support import CHROMIUM, CHROMIUM_ARGS, ROOT, Look, is_local, shot, wait_idle
 from tests.builders.pdfgen import write_pdf
 from tests.workspaces import make_workspace, user_bytes, words_alone
 
 pytestmark = pytest.mark.browser
 
 SHOTS = ROOT / "test-artifacts" / "library"
-LOOKS = [("light", 1280, 800), ("dark", 1280, 800), ("light", 800, 900), ("dark", 800, 900)]
+LOOKS: list[Look] = [
+    ("light", 1280, 800),
+    ("dark", 1280, 800),
+    ("light", 800, 900),
+    ("dark", 800, 900),
+]
 OKAFOR = "Okafor et al. - 2021 - Sleep and memory consolidation.pdf"
 SCAN_PROBLEM = "scan.pdf: scanned: no text layer — run OCR, e.g. ocrmypdf, then add it again"
 
@@ -46,7 +51,7 @@ def test_import_browse_search_open_a_pdf_and_export_bibtex(tmp_path: Path) -> No
         sync_playwright() as driver,
     ):
         browser = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        viewport = {"width": 1280, "height": 800}
+        viewport: ViewportSize = {"width": 1280, "height": 800}
         context = browser.new_context(viewport=viewport, accept_downloads=True)
         page = context.new_page()
         page.on("request", lambda request: requests.append(request.url))

@@ -9,7 +9,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect, sync_playwright
 
 from bench.app_server import running_app
 from engine.workspace.examples import landing_examples, read_examples
@@ -18,6 +18,8 @@ from tests.browser_support import (
     CHROMIUM,
     CHROMIUM_ARGS,
     ROOT,
+    ColorScheme,
+    Look,
     press_in_question,
     question_box,
     shot,
@@ -48,14 +50,14 @@ def app(
 
 
 def session(
-    app, *, width: int = 1280, height: int = 800, scheme: str = "light"
+    app: tuple[str, Browser], *, width: int = 1280, height: int = 800, scheme: ColorScheme = "light"
 ) -> tuple[str, Page]:
     url, browser = app
-    viewport = {"width": width, "height": height}
+    viewport: ViewportSize = {"width": width, "height": height}
     return url, browser.new_context(viewport=viewport, color_scheme=scheme).new_page()
 
 
-def verdict(page: Page):
+def verdict(page: Page) -> Locator:
     alerts = page.get_by_test_id("stAlert")
     return alerts.filter(has_text="ANSWER").or_(alerts.filter(has_text="ABSTAIN"))
 
@@ -149,7 +151,12 @@ def test_page_links_look_like_links(app: tuple[str, Browser]) -> None:
     assert "underline" in decoration
 
 
-LOOKS = [("light", 1280, 800), ("dark", 1280, 800), ("light", 800, 900), ("dark", 800, 900)]
+LOOKS: list[Look] = [
+    ("light", 1280, 800),
+    ("dark", 1280, 800),
+    ("light", 800, 900),
+    ("dark", 800, 900),
+]
 
 
 def test_a_link_to_a_folder_never_opened_is_refused_until_typed_in(

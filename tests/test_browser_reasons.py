@@ -15,6 +15,8 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.browser_support import (
     ARTIFACTS,
+    ColorScheme,
+    Look,
     open_page,
     served_browser,
     shot,
@@ -31,9 +33,9 @@ FRAMED = (
     "the subventricular zone of Hamsters?"
 )
 # Each journey in both schemes and both sizes, crossed: every look is drawn once per module.
-MISSING_LOOKS = [("light", 1280, 800), ("dark", 800, 900)]
+MISSING_LOOKS: list[Look] = [("light", 1280, 800), ("dark", 800, 900)]
 MISSING_IDS = ["light-1280", "dark-800"]
-TYPED_LOOKS = [("dark", 1280, 800), ("light", 800, 900)]
+TYPED_LOOKS: list[Look] = [("dark", 1280, 800), ("light", 800, 900)]
 TYPED_IDS = ["dark-1280", "light-800"]
 
 
@@ -46,7 +48,9 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Browser
         yield served
 
 
-def asked(app, question: str, scheme: str, width: int, height: int) -> Page:
+def asked(
+    app: tuple[str, Browser, list[str]], question: str, scheme: ColorScheme, width: int, height: int
+) -> Page:
     """A page in `scheme` at `width`×`height` that asked `question` through a `?q=` link."""
     url, browser, requests = app
     context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)
@@ -81,7 +85,7 @@ def graph_is_dark(page: Page, holding: str) -> bool:
 
 @pytest.mark.parametrize(("scheme", "width", "height"), MISSING_LOOKS, ids=MISSING_IDS)
 def test_the_missing_hop_is_named_and_drawn_red(
-    app: tuple[str, Browser, list[str]], scheme: str, width: int, height: int
+    app: tuple[str, Browser, list[str]], scheme: ColorScheme, width: int, height: int
 ) -> None:
     page = asked(app, CLAIM_QUESTION, scheme, width, height)
     banner = page.get_by_test_id("stAlert").filter(has_text="ABSTAIN")
@@ -110,7 +114,7 @@ def test_the_missing_hop_is_named_and_drawn_red(
 
 @pytest.mark.parametrize(("scheme", "width", "height"), TYPED_LOOKS, ids=TYPED_IDS)
 def test_reasons_use_the_words_the_user_typed(
-    app: tuple[str, Browser, list[str]], scheme: str, width: int, height: int
+    app: tuple[str, Browser, list[str]], scheme: ColorScheme, width: int, height: int
 ) -> None:
     page = asked(app, FRAMED, scheme, width, height)
     banner = page.get_by_test_id("stAlert").filter(has_text="ABSTAIN")

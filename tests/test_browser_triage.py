@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from tests.browser_support import (
     app_in_chromium,
@@ -28,7 +28,7 @@ QUESTION = "Do past winners keep beating past losers over 3 to 12 month holding 
 MOM = "Past winners keep beating past losers for up to a year"  # z-mom-01, by its title
 
 
-def selected_heading(page: Page):
+def selected_heading(page: Page) -> Locator:
     return page.get_by_test_id("stMarkdown").filter(has_text=re.compile(r"— contradicts —"))
 
 
@@ -108,6 +108,7 @@ def test_triage_records_the_pair_the_reviewer_clicked(lab_path: Path, tmp_path: 
         grid = page.get_by_test_id("stDataFrame").first
         grid.scroll_into_view_if_needed()
         box = grid.bounding_box()
+        assert box is not None
         # Rows are in "pending first" order: z-sig-03 (0.9), z-mom-01 (0.8), then the rest.
         page.mouse.click(box["x"] + 18, box["y"] + 35 + 35 * 1 + 17)
         wait_idle(page)

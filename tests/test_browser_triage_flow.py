@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from tests.browser_support import (
     app_in_chromium,
@@ -31,7 +31,7 @@ SIG = "The signal skips the most recent month"  # z-sig-03, first in the queue
 MOM = "Past winners keep beating past losers for up to a year"  # z-mom-01, next
 
 
-def heading(page: Page):
+def heading(page: Page) -> Locator:
     return page.get_by_test_id("stMarkdown").filter(has_text=re.compile(r"— contradicts —"))
 
 

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from tests.browser_support import (
     app_in_chromium,
@@ -30,7 +30,7 @@ MOM = "Past winners keep beating past losers for up to a year"  # z-mom-01, by i
 SHOTS = Path("/work/shots/25c")
 
 
-def heading(page: Page):
+def heading(page: Page) -> Locator:
     return page.get_by_test_id("stMarkdown").filter(has_text=re.compile(r"— contradicts —"))
 
 
@@ -49,6 +49,7 @@ def test_practice_wrong_keeps_the_pair_and_the_canon_grounded(
         grid = page.get_by_test_id("stDataFrame").first
         grid.scroll_into_view_if_needed()
         box = grid.bounding_box()
+        assert box is not None
         # "Pending first": z-sig-03 (0.9), z-mom-01 (0.8), z-crash-05 (0.7), the support.
         page.mouse.click(box["x"] + 18, box["y"] + 35 + 35 * 1 + 17)
         wait_idle(page)

@@ -11,7 +11,16 @@ from engine.review.triage import record
 MOM = EdgeKey("exp-2009-backtest", "finance", "z-mom-01")
 EVIDENCE = "Buying past winners and selling past losers generated significant abnormal returns"
 EDGE = OverlayEdge(
-    *vars(MOM).values(), Relation.CONTRADICTS, 0.9, None, 0.7, "Opposite findings.", "", "direction"
+    practice_id=MOM.practice_id,
+    canon_source=MOM.canon_source,
+    canon_id=MOM.canon_id,
+    relation=Relation.CONTRADICTS,
+    confidence=0.9,
+    claim_strength=None,
+    priority=0.7,
+    rationale="Opposite findings.",
+    evidence="",
+    cue="direction",
 )
 
 

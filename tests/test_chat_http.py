@@ -9,6 +9,7 @@ import pytest
 from engine.models.llm import CANCELLED, ChatReply, LLMConfig, OpenAIChat
 from tests.chat_server import (
     ChatServer,
+    Step,
     chat_server_fixture,  # noqa: F401 (registers the chat_server fixture)
     echo_key,
     redirect,
@@ -52,7 +53,7 @@ def complete_within_harness(
 
 @NEVER_COMPLETES
 def test_a_reply_that_never_completes_ends_at_the_total_deadline(
-    chat_server: ChatServer, step
+    chat_server: ChatServer, step: Step
 ) -> None:
     chat_server.script(step)
     result = complete_within_harness(OpenAIChat(config(chat_server, timeout_s=1)))
@@ -114,7 +115,7 @@ def test_a_deeply_nested_reply_is_a_labelled_failure(chat_server: ChatServer) ->
 
 @NEVER_COMPLETES
 def test_cancelling_ends_a_call_in_progress_long_before_its_deadline(
-    chat_server: ChatServer, step
+    chat_server: ChatServer, step: Step
 ) -> None:
     chat_server.script(step)
     cancel = threading.Event()

@@ -79,7 +79,7 @@ def test_route_batch_on_the_cluster_is_byte_identical(
 
 
 def test_overlay_built_on_the_cluster_is_the_serial_overlay(cluster: str, tmp_path: Path) -> None:
-    saved = []
+    saved: list[str] = []
     for args in ((), ("--cluster", cluster)):
         workspace = make_workspace(tmp_path / str(len(saved)))
         done = bounded("overlay", "build", "--workspace", workspace, *args)

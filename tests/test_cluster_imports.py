@@ -53,7 +53,8 @@ def add(papers: Path, workspace: Path, *args: str) -> Result:
 
 
 def items(workspace: Path) -> list[dict[str, Any]]:
-    return json.loads((workspace / REPORT).read_text())["items"]
+    found: list[dict[str, Any]] = json.loads((workspace / REPORT).read_text())["items"]
+    return found
 
 
 def test_sources_add_on_the_cluster_writes_the_serial_files(

@@ -22,7 +22,16 @@ GROUNDED_QUESTION = "Do past winners keep beating past losers over 3 to 12 month
 
 def _contradiction(key: EdgeKey, confidence: float = 0.9) -> OverlayEdge:
     return OverlayEdge(
-        *vars(key).values(), Relation.CONTRADICTS, confidence, None, 0.675, "why", "", "direction"
+        practice_id=key.practice_id,
+        canon_source=key.canon_source,
+        canon_id=key.canon_id,
+        relation=Relation.CONTRADICTS,
+        confidence=confidence,
+        claim_strength=None,
+        priority=0.675,
+        rationale="why",
+        evidence="",
+        cue="direction",
     )
 
 

@@ -18,8 +18,8 @@ DF = {"vitamin": 150, "d": 400, "deficiency": 120, "increase": 600, "risk": 500,
 NOTES = 1000
 
 
-def rarity(words: Iterable[str]) -> dict[str, float]:
-    return {w: math.log((NOTES + 1) / (DF.get(w, 0) + 1)) for w in words}
+def rarity(terms: Iterable[str]) -> dict[str, float]:
+    return {w: math.log((NOTES + 1) / (DF.get(w, 0) + 1)) for w in terms}
 
 
 def terms(question: str) -> QuestionTerms:

@@ -44,7 +44,7 @@ def wait_for(condition: Callable[[], T], what: str, *, deadline: float = DEADLIN
 
 
 @contextmanager
-def child(script: str, *args: object) -> Iterator[subprocess.Popen]:
+def child(script: str, *args: object) -> Iterator[subprocess.Popen[str]]:
     """A Python child running `script` from the repo root; killed on the way out."""
     proc = subprocess.Popen(
         [sys.executable, "-c", textwrap.dedent(script), *map(str, args)],
@@ -61,11 +61,11 @@ def child(script: str, *args: object) -> Iterator[subprocess.Popen]:
         proc.communicate(timeout=DEADLINE)
 
 
-def kill9(proc: subprocess.Popen) -> str:
+def kill9(proc: subprocess.Popen[str]) -> str:
     """SIGKILL the child and return what it printed before it died."""
     assert proc.poll() is None, proc.communicate()[1]
     os.kill(proc.pid, signal.SIGKILL)
-    out, _ = proc.communicate(timeout=DEADLINE)
+    out: str = proc.communicate(timeout=DEADLINE)[0]
     assert proc.returncode == -signal.SIGKILL
     return out
 

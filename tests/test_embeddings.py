@@ -121,7 +121,9 @@ def test_a_tampered_vector_file_never_moves_an_answer(lab_path: Path) -> None:
     opened.close()
     raw = bytearray(_file(lab_path).read_bytes())
     start = _header_size(bytes(raw))
-    stored, _ = read_vectors(lab_path, load_encoder("minilm").encoder)
+    encoder = load_encoder("minilm").encoder
+    assert encoder is not None
+    stored, _ = read_vectors(lab_path, encoder)
     size = stored.records.dtype.itemsize
     for i in range(len(stored)):  # every vector made to point the same way
         at = start + i * size + 16 + 4

@@ -5,7 +5,9 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
 import numpy as np
 import pytest
@@ -16,6 +18,7 @@ from engine.core.registry import Registry
 from engine.models.encoder import (
     ENCODERS,
     Encoder,
+    EncoderFactory,
     lexical_notice,
     load_encoder,
 )
@@ -91,15 +94,15 @@ class _Fixed:
     fingerprint = "fixed:1"
     dim = 2
 
-    def encode(self, texts):
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
         return np.array([[1.0, 0.0] if "a" in t else [0.0, 1.0] for t in texts], np.float32)
 
 
-def _unavailable() -> None:
+def _unavailable() -> NoReturn:
     raise EncoderUnavailable("its weights are not installed")
 
 
-def _broken() -> None:
+def _broken() -> NoReturn:
     raise RuntimeError("the runtime crashed")
 
 
@@ -114,7 +117,9 @@ def _broken() -> None:
     ids=["turned-off", "unknown", "unavailable", "broken-runtime"],
 )
 def test_without_an_encoder_the_product_says_it_uses_words_alone(name: str, notice: str) -> None:
-    registry = Registry("encoder", {"missing": _unavailable, "broken": _broken})
+    registry: Registry[EncoderFactory] = Registry(
+        "encoder", {"missing": _unavailable, "broken": _broken}
+    )
     choice = load_encoder(name, registry=registry)
     assert choice.encoder is None and notice in choice.notice
     assert lexical_notice(choice).endswith("retrieval and relevance use words alone")

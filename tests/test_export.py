@@ -18,9 +18,29 @@ EVIDENCE = "Buying past winners and selling past losers"
 
 def _overlay() -> Overlay:
     against = OverlayEdge(
-        *vars(MOM).values(), Relation.CONTRADICTS, 0.9, None, 0.7, "why", EVIDENCE, "direction"
+        practice_id=MOM.practice_id,
+        canon_source=MOM.canon_source,
+        canon_id=MOM.canon_id,
+        relation=Relation.CONTRADICTS,
+        confidence=0.9,
+        claim_strength=None,
+        priority=0.7,
+        rationale="why",
+        evidence=EVIDENCE,
+        cue="direction",
     )
-    other = OverlayEdge(*vars(SIG).values(), Relation.CONTRADICTS, 0.8, None, 0.6, "", "", "")
+    other = OverlayEdge(
+        practice_id=SIG.practice_id,
+        canon_source=SIG.canon_source,
+        canon_id=SIG.canon_id,
+        relation=Relation.CONTRADICTS,
+        confidence=0.8,
+        claim_strength=None,
+        priority=0.6,
+        rationale="",
+        evidence="",
+        cue="",
+    )
     return Overlay("t", "offline", {}, {}, 0.0, (against, other))
 
 

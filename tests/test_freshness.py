@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from engine.api import Freshness, OpenWorkspace, answer
 from engine.core.reads import CHANGED_WHILE_READ, FileRead, as_read
-from engine.core.verifiers import VERIFIERS, check_quote
-from engine.navigation.steps import ActionKind
+from engine.core.verifiers import VERIFIERS, VerifierResult, VerifyContext, check_quote
+from engine.navigation.navigator import NavState
+from engine.navigation.steps import Action, ActionKind
 
 WINNERS = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
 MEAN = "What mean monthly return did the momentum portfolio earn in the 2000 to 2019 sample?"
@@ -36,7 +39,7 @@ def touch(root: Path, relative: str) -> None:
 def test_a_file_edited_after_it_was_read_leaves_the_answer_stale_at_once(
     lab: OpenWorkspace, question: str, relative: str
 ) -> None:
-    def edit_when_answering(state, action) -> None:
+    def edit_when_answering(state: NavState, action: Action) -> None:
         if action.kind is ActionKind.ANSWER:  # everything cited was read; routing is next
             touch(lab.root, relative)
 
@@ -48,7 +51,7 @@ def test_a_file_edited_after_it_was_read_leaves_the_answer_stale_at_once(
 def test_a_source_edited_right_after_its_verifier_read_it_is_stale(lab: OpenWorkspace) -> None:
     verifiers = VERIFIERS.copy()
 
-    def quote_then_edit(payload, context):
+    def quote_then_edit(payload: Mapping[str, Any], context: VerifyContext) -> VerifierResult:
         result = check_quote(payload, context)
         touch(lab.root, "sources/jt1993.txt")
         return result

@@ -142,7 +142,8 @@ def test_node_ids_are_strings_and_tips_become_elements() -> None:
 
 def _paper(node: dict[str, Any]) -> bool:
     """A paper box drawn above its passages, not a node of the walk."""
-    return node["id"].startswith(graphs.PAPER_NODE)
+    node_id: str = node["id"]
+    return node_id.startswith(graphs.PAPER_NODE)
 
 
 def test_steps_grow_the_graph_and_highlight_what_is_new(lab_answers: dict[str, NavResult]) -> None:

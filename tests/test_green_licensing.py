@@ -51,7 +51,7 @@ BOTH_WAYS = pytest.mark.parametrize("encoder", ["minilm", "none"], ids=["meaning
 
 @BOTH_WAYS
 def test_the_reader_s_own_sentence_beside_a_verified_quote_is_no_green(
-    vault: Path, monkeypatch: pytest.MonkeyPatch, encoder
+    vault: Path, monkeypatch: pytest.MonkeyPatch, encoder: str
 ) -> None:
     monkeypatch.setenv("SYNAPSE_ENCODER", encoder)
     add_own_sentence(vault, OPPOSITE)
@@ -89,7 +89,7 @@ The profits are not due to systematic risk. The profits are entirely due to syst
 
 @BOTH_WAYS
 def test_a_canon_note_s_body_sentence_beside_its_quote_is_no_green(
-    lab_path: Path, monkeypatch: pytest.MonkeyPatch, encoder
+    lab_path: Path, monkeypatch: pytest.MonkeyPatch, encoder: str
 ) -> None:
     monkeypatch.setenv("SYNAPSE_ENCODER", encoder)
     (lab_path / ".zettelkasten" / "finance" / "z-risk-09.md").write_text(CANON_NOTE, "utf-8")

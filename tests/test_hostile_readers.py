@@ -6,6 +6,7 @@ import json
 import os
 import string
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
 from engine.workspace.front_matter import parse_note
-from engine.workspace.notes import Store
+from engine.workspace.notes import FileStamp, Store
 from engine.workspace.references import load_references, page_label
 from engine.workspace.stores import load_workspace
 from engine.workspace.vault import VaultFolder, parse_vault_note
@@ -108,7 +109,9 @@ def test_front_matter_never_raises(tmp_path: Path, meta: object, as_json: bool) 
     parsed = parse_note(data, store=Store.CANON, source="box", path="n.md", root=tmp_path)
     assert parsed.note is not None or parsed.problems
     folder = VaultFolder("Lit", Store.CANON, "Lit")
-    vault = parse_vault_note(data, folder, "n.md", rel="Lit/n.md", root=tmp_path, stamp=None)
+    vault = parse_vault_note(
+        data, folder, "n.md", rel="Lit/n.md", root=tmp_path, stamp=FileStamp.of(data, mtime_ns=0)
+    )
     assert vault.note is not None or vault.problems
 
 
@@ -161,7 +164,7 @@ def _load(root: Path) -> object:
     ],
 )
 def test_deep_nesting_and_wrong_types_are_reported_not_raised(
-    tmp_path: Path, relative: str, content: str, read, named: str
+    tmp_path: Path, relative: str, content: str, read: Callable[[Path], object], named: str
 ) -> None:
     root = _workspace(tmp_path)
     (root / relative).write_text(content)

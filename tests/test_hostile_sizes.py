@@ -64,7 +64,7 @@ def test_a_long_near_miss_is_refused_for_fuzzy_matching_with_the_limit() -> None
     quote = "Momentum returns persisted in every sampel we studied. " * 60
     match = within_harness(verify_quote, quote, source)
     assert not match.verified and match.method == "none"
-    assert f"{MAX_FUZZY_QUOTE_CHARS:,}" in match.reason
+    assert match.reason is not None and f"{MAX_FUZZY_QUOTE_CHARS:,}" in match.reason
     short = verify_quote("Momentum returns persisted in every sampel we studied.", source)
     assert short.verified and short.method == "fuzzy" and short.reason is None
 
@@ -135,6 +135,8 @@ def _ground(root: Path, address: str) -> VerifierResult:
     try:
         ground = ground_node(opened.workspace, address)
         assert ground is not None
-        return ground.check(opened.workspace)[0]
+        checked = ground.check(opened.workspace)[0]
+        assert checked is not None
+        return checked
     finally:
         opened.close()

@@ -53,7 +53,7 @@ def one_line_error(proc: Result) -> str:
 
 def snapshot(root: Path) -> dict[str, bytes]:
     """The bytes of every regular file outside `.synapse/`, links not followed."""
-    out = {}
+    out: dict[str, Any] = {}
     for folder, dirs, files in os.walk(root):
         dirs[:] = [d for d in dirs if not (Path(folder) == root and d == ".synapse")]
         for name in files:
@@ -70,6 +70,11 @@ def _plant_symlink(root: Path, link: str, target: str) -> None:
     path = root / link
     path.parent.mkdir(parents=True, exist_ok=True)
     path.symlink_to(target)
+
+
+def _plant_hard_link(root: Path, link: str, target: str) -> None:
+    (root / ".synapse").mkdir()
+    os.link(root / target, root / link)
 
 
 PLANTS = {
@@ -90,13 +95,11 @@ PLANTS = {
     "lock-to-canon-note": lambda r: _plant_symlink(
         r, ".synapse/triage.lock", "../.zettelkasten/finance/z-sig-03.md"
     ),
-    "triage-hard-link": lambda r: (
-        (r / ".synapse").mkdir(),
-        os.link(r / ".zettelkasten/finance/z-crash-05.md", r / ".synapse/triage.jsonl"),
+    "triage-hard-link": lambda r: _plant_hard_link(
+        r, ".synapse/triage.jsonl", ".zettelkasten/finance/z-crash-05.md"
     ),
-    "index-hard-link": lambda r: (
-        (r / ".synapse").mkdir(),
-        os.link(r / ".zettelkasten/finance/z-mom-01.md", r / ".synapse/index.sqlite"),
+    "index-hard-link": lambda r: _plant_hard_link(
+        r, ".synapse/index.sqlite", ".zettelkasten/finance/z-mom-01.md"
     ),
 }
 
@@ -156,7 +159,7 @@ def test_readers_of_app_files_refuse_a_fifo_with_the_reason(lab_path: Path) -> N
     (lab_path / ".synapse/links").mkdir(parents=True)
     os.mkfifo(lab_path / ".synapse/triage.jsonl")
     os.mkfifo(lab_path / ".synapse/links/claim_links.json")
-    out = {}
+    out: dict[str, Any] = {}
     reading = threading.Thread(
         target=lambda: out.update(log=read_log(lab_path), overlay=read_overlay(lab_path)),
         daemon=True,
@@ -197,7 +200,7 @@ def test_overlay_fields_of_the_wrong_type_make_it_unreadable(
 ) -> None:
     folder = lab_path / ".synapse/links"
     folder.mkdir(parents=True)
-    data = {"kind": "claim", "counts": counts, "edges": []}
+    data: dict[str, Any] = {"kind": "claim", "counts": counts, "edges": []}
     (folder / "claim_links.json").write_text(json.dumps(data))
     read = read_overlay(lab_path)
     assert read.overlay is None and "counts" in read.reason

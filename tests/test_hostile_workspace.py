@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -69,10 +69,10 @@ class Tags(HTMLParser):
         self.feed(markup)
         self.close()
 
-    def handle_starttag(self, tag, attrs) -> None:
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.found.append((tag, tuple(name for name, _ in attrs)))
 
-    def handle_data(self, data) -> None:
+    def handle_data(self, data: str) -> None:
         self.text += data
 
 
@@ -293,7 +293,7 @@ def results(runs: dict[str, NavResult], hostile: Hostile) -> dict[str, NavResult
     return {"answer": marked, "audit": hostile_audit(hostile)}
 
 
-HTML_BUILDERS = {
+HTML_BUILDERS: dict[str, Callable[[NavResult], str]] = {
     "cited-prose": cited_prose_html,
     "highlights": lambda r: highlight_html(r.prose, traceability(r)),
     "claims-table": lambda r: claims_table_html(claim_rows(r)),
@@ -348,9 +348,9 @@ def test_graph_labels_and_tips_are_escaped(results: dict[str, NavResult], source
     assert any(raw in shown for raw in RAW)
 
 
-def flat(values) -> list[str]:
+def flat(values: object) -> list[str]:
     """Hover texts of a trace, whether given per point or per heatmap row."""
-    out = []
+    out: list[object] = []
     for value in values if isinstance(values, list | tuple) else [values]:
         out += flat(value) if isinstance(value, list | tuple) else [value]
     return [v for v in out if isinstance(v, str)]

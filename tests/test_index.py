@@ -5,6 +5,7 @@ import subprocess
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import TypedDict
 
 import pytest
 
@@ -66,7 +67,14 @@ def test_the_best_note_comes_first_and_titles_count_more(index: Index) -> None:
     assert index.search("the of and") == []
 
 
-SEARCH_FILTERS = [
+class Filters(TypedDict, total=False):
+    """The search filters a case sets."""
+
+    store: str
+    box: str
+
+
+SEARCH_FILTERS: list[tuple[Filters, list[str]]] = [
     ({"store": "mem"}, ["mem:_memory:deci-1"]),
     ({"store": "zk"}, ["zk:finance:mom", "zk:finance:val", "zk:~fed~peer~fin:crash"]),
     ({"box": "finance"}, ["zk:finance:mom", "zk:finance:val"]),
@@ -79,7 +87,7 @@ FILTER_IDS = ["mem", "zk", "box", "federated", "encoded", "box-and-store", "unkn
 
 
 @pytest.mark.parametrize(("filters", "expected"), SEARCH_FILTERS, ids=FILTER_IDS)
-def test_store_and_box_filters(index: Index, filters: dict[str, str], expected: list[str]) -> None:
+def test_store_and_box_filters(index: Index, filters: Filters, expected: list[str]) -> None:
     assert sorted(addresses(index.search("momentum", **filters))) == expected
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -113,7 +114,9 @@ def test_an_empty_folder_is_no_import(tmp_path: Path) -> None:
     [({"pages": 9}, 9), ({"pages": None}, 3)],
     ids=["sidecar-pages-changed", "sidecar-pages-dropped-last-passage-page"],
 )
-def test_a_changed_sidecar_shows_at_the_next_read(tmp_path: Path, change: dict, pages: int) -> None:
+def test_a_changed_sidecar_shows_at_the_next_read(
+    tmp_path: Path, change: dict[str, Any], pages: int
+) -> None:
     import_pdf_folder(papers_folder(tmp_path), tmp_path / "ws")
     opened = open_workspace(tmp_path / "ws")
     okafor = next(p for p in read_library(opened.workspace) if p.citekey == "okafor2021sleep")

@@ -49,7 +49,8 @@ def model(server: ChatServer, timeout_s: float = 5) -> OpenAIChat:
 
 
 def user_prompt(server: ChatServer, index: int = 0) -> str:
-    return server.chat_requests[index].body["messages"][1]["content"]
+    content: str = server.chat_requests[index].body["messages"][1]["content"]
+    return content
 
 
 @pytest.mark.parametrize(
@@ -64,8 +65,8 @@ def user_prompt(server: ChatServer, index: int = 0) -> str:
 def test_valid_reply_gives_a_validated_payload(chat_server: ChatServer, text: str) -> None:
     chat_server.script(reply(text))
     draft = draft_answer(model(chat_server), "Does vitamin D prevent fractures?", NODES)
-    assert draft == DraftReply.accepted(draft.draft, 1, raw=text)
     assert draft.draft is not None
+    assert draft == DraftReply.accepted(draft.draft, 1, raw=text)
     assert draft.draft.to_dict()["dag"]["claims"][0]["cites"] == ["zk:scifact:4983"]
     assert draft.draft.prose == answer()["prose"]
     assert draft.draft.to_dict()["asserted"] == {"c1": "grounded"}

@@ -85,6 +85,7 @@ def test_each_session_downloads_its_own_decision(
     assert len(run.asked) == (SESSIONS - 1) * ASKS + 1
     for asked in run.asked:
         assert asked.decision_question == asked.question, asked
+        assert asked.decision_label is not None, asked
         assert asked.banners[0].startswith(asked.decision_label), asked
 
 

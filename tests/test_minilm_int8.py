@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -70,7 +71,7 @@ def test_the_derived_model_is_made_once_into_the_state_folder(state: Path) -> No
     ids=["truncated", "one-bit-flipped", "emptied"],
 )
 def test_a_tampered_derived_model_is_refused_and_derived_again(
-    state: Path, folded: np.ndarray, damage
+    state: Path, folded: np.ndarray, damage: Callable[[bytes], bytes]
 ) -> None:
     MiniLM.load()
     [kept] = _kept(state)

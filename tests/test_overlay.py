@@ -1,3 +1,5 @@
+from __future__ import annotations
+
 import json
 from datetime import datetime
 from pathlib import Path
@@ -13,6 +15,7 @@ from engine.datasets.scifact import import_scifact
 from engine.models.llm import LLMConfig, OpenAIChat
 from engine.review.offline_stance import model
 from engine.review.overlay import (
+    Candidate,
     OverlayConfig,
     build_overlay,
     candidates,
@@ -40,7 +43,7 @@ class OwnTypers:
     def __init__(self) -> None:
         self.registry = TYPERS.copy()
 
-    def __call__(self, name, typer) -> None:
+    def __call__(self, name: str, typer: Agreeing) -> None:
         typer.name = name
         self.registry.register(name, lambda: typer)
 
@@ -53,10 +56,12 @@ def typers() -> OwnTypers:
 class Agreeing:
     """Calls every pair a supporting one at a fixed confidence; raises after `fail_after`."""
 
-    def __init__(self, confidence=0.6, fail_after=None) -> None:
+    name = "agreeing"
+
+    def __init__(self, confidence: float = 0.6, fail_after: int | None = None) -> None:
         self.confidence, self.fail_after, self.calls = confidence, fail_after, 0
 
-    def __call__(self, practice, canon):
+    def __call__(self, practice: str, canon: str) -> Typing:
         self.calls += 1
         if self.fail_after is not None and self.calls > self.fail_after:
             raise RuntimeError("typer died")
@@ -120,7 +125,7 @@ def test_unknown_typer_is_refused_before_anything_is_written(lab: OpenWorkspace)
 @pytest.mark.parametrize("k", [1, 2, 5], ids=["k1", "k2", "k5"])
 def test_candidates_are_bounded_per_practice_entry(lab: OpenWorkspace, k: int) -> None:
     pairs = candidates(lab, OverlayConfig(k=k, sim_floor=0.0))
-    per_entry = {}
+    per_entry: dict[str, list[Candidate]] = {}
     for pair in pairs:
         per_entry.setdefault(pair.practice.id, []).append(pair)
     assert len(per_entry) == 3 and all(len(group) <= k for group in per_entry.values())
@@ -246,7 +251,7 @@ class Contrary:
 
     name = "contrary"
 
-    def __call__(self, practice, canon):
+    def __call__(self, practice: str, canon: str) -> Typing:
         return Typing(Relation.CONTRADICTS, 0.95, "contrary by design", canon.splitlines()[0])
 
 

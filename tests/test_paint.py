@@ -79,7 +79,11 @@ def test_a_type3_font_is_as_large_as_its_own_matrix_makes_it() -> None:
         "/Widths": ArrayObject([NumberObject(50)] * 95),
     }
     resource = DictionaryObject({NameObject(k): v for k, v in font.items()})
-    writer.pages[0]["/Resources"]["/Font"][NameObject("/T3")] = writer._add_object(resource)
+    resources = writer.pages[0]["/Resources"]
+    assert isinstance(resources, DictionaryObject)
+    fonts = resources["/Font"]
+    assert isinstance(fonts, DictionaryObject)
+    fonts[NameObject("/T3")] = writer._add_object(resource)
     out = io.BytesIO()
     writer.write(out)
     text = extract_pdf(out.getvalue())

@@ -25,7 +25,9 @@ from present.paper_table import (
 HOSTILE = "Statins <script>alert(1)</script> cut fracture risk."
 
 
-def row(finding: str | None, relation: StanceRelation | None, status=RowStatus.RELATED):
+def row(
+    finding: str | None, relation: StanceRelation | None, status: RowStatus = RowStatus.RELATED
+) -> TableRow:
     found = Finding(finding, "zk:lit:x", 3) if finding else None
     stance = Stance(relation, Cue(CueShape.NONE), 0.0, finding or "") if relation else None
     return TableRow("x", "Smith 2001", "A title", "zk:lit:x", status, found, stance)

@@ -12,7 +12,7 @@ import pytest
 
 from engine.importers.pdf_worker import PdfWorker
 from engine.importers.sources import AddOptions, SourceAdder, add_pdfs, pdf_origin
-from engine.workspace.import_writer import ImportWriter
+from engine.workspace.import_writer import Checked, ImportWriter
 from tests.builders.pdfgen import pdf_bytes, shared_stream_pdf_bytes, write_pdf
 from tests.cli import ROOT, invoke
 from tests.workspaces import make_workspace, user_bytes
@@ -105,7 +105,9 @@ def killed_import(root: str, pdf: str, after: str) -> None:
     """Add `pdf` as source `p`, and kill -9 this process right after writing `after`."""
 
     class KilledAfter(ImportWriter):
-        def write(self, relative, data, origin, *, optional=False):
+        def write(
+            self, relative: str, data: bytes | str, origin: str, *, optional: bool = False
+        ) -> Checked:
             checked = super().write(relative, data, origin, optional=optional)
             if relative.endswith(after):
                 os.kill(os.getpid(), signal.SIGKILL)
@@ -126,9 +128,9 @@ def test_a_run_killed_mid_write_is_finished_by_the_next_without_replace(
         write_pdf(pdf, PAGES)
         assert invoke("sources", "add", pdf, "--workspace", workspace).code == 0
     write_pdf(pdf, LATER)
-    code = f"from tests.test_pdf_budget import killed_import; killed_import({str(workspace)!r}, "
-    code += f"{str(pdf)!r}, {after!r})"
-    killed = subprocess.run([sys.executable, "-c", code], cwd=ROOT, timeout=120, check=False)
+    script = f"from tests.test_pdf_budget import killed_import; killed_import({str(workspace)!r}, "
+    script += f"{str(pdf)!r}, {after!r})"
+    killed = subprocess.run([sys.executable, "-c", script], cwd=ROOT, timeout=120, check=False)
     assert killed.returncode == -signal.SIGKILL
     code, out, err = invoke("sources", "add", pdf, "--workspace", workspace)
     assert code == 0, err

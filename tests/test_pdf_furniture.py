@@ -58,28 +58,28 @@ def sentences() -> list[str]:
     return [" ".join(quote.body.split()) for note in notes.values() for quote in note.quotes]
 
 
-def test_running_headers_and_footers_are_in_no_sentence(sentences):
+def test_running_headers_and_footers_are_in_no_sentence(sentences: list[str]) -> None:
     said = " ".join(sentences)
     assert "Journal of Sleep" not in said and "December 1998" not in said
     assert "Longer sleep went with better recall in the final test." in sentences
 
 
-def test_a_heading_is_not_joined_to_the_next_sentence(sentences):
+def test_a_heading_is_not_joined_to_the_next_sentence(sentences: list[str]) -> None:
     assert "We studied 240 students in two schools." in sentences
     assert not any("adolescents" in s for s in sentences)
 
 
-def test_table_rows_are_not_sentences(sentences):
+def test_table_rows_are_not_sentences(sentences: list[str]) -> None:
     assert not any("12.5" in s or "Recall Sleep" in s for s in sentences)
     assert "Recall was measured twice in each group." in sentences
 
 
-def test_a_caption_is_not_joined_to_prose(sentences):
+def test_a_caption_is_not_joined_to_prose(sentences: list[str]) -> None:
     assert "Recall rose with sleep in both groups." in sentences
     assert not any("Mean recall by group" in s for s in sentences)
 
 
-def test_a_footnote_mark_glued_to_a_word_is_left_out(sentences):
+def test_a_footnote_mark_glued_to_a_word_is_left_out(sentences: list[str]) -> None:
     assert "The act was signed into law by President Clinton in 1998." in sentences
 
 

@@ -28,11 +28,13 @@ def _add(tmp_path: Path, data: bytes) -> tuple[Path, Result]:
 def _answer(workspace: Path, question: str) -> dict[str, Any]:
     asked = invoke("ask", question, "--workspace", workspace)
     assert asked.code == 0, asked.err
-    return json.loads(asked.out)
+    answered: dict[str, Any] = json.loads(asked.out)
+    return answered
 
 
 def _label(workspace: Path, question: str) -> str:
-    return _answer(workspace, question)["decision"]["label"]
+    label: str = _answer(workspace, question)["decision"]["label"]
+    return label
 
 
 def _green_without(workspace: Path, question: str, words: str) -> bool:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine.core.registry import PLUGIN_GROUPS, Registry
-from engine.core.verifiers import VerifierResult
+from engine.core.verifiers import Verifier, VerifierResult, VerifyContext
 from tests.cli import ROOT, run
 
 PLUGIN = """
@@ -52,9 +52,9 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 
 def test_an_installed_verifier_is_registered_on_first_use(site: Path) -> None:
     install(site, PLUGIN_GROUPS["verifier"], {"demo-undecided": "always_undecided"})
-    verifiers: Registry[object] = Registry("verifier", plugins=PLUGIN_GROUPS["verifier"])
+    verifiers: Registry[Verifier] = Registry("verifier", plugins=PLUGIN_GROUPS["verifier"])
     assert verifiers.names() == ["demo-undecided"]
-    result = verifiers["demo-undecided"]({}, None)
+    result = verifiers["demo-undecided"]({}, VerifyContext())
     assert isinstance(result, VerifierResult) and not result.ok
 
 

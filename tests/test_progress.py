@@ -6,6 +6,7 @@ import select
 import subprocess
 import sys
 from pathlib import Path
+from typing import IO
 
 from engine.commands.progress import Progress
 from tests.conftest import ROOT
@@ -50,7 +51,7 @@ def test_quiet_overrides_a_terminal() -> None:
     assert stream.getvalue() == ""
 
 
-def _ask_batch(workspace, batch, *, stdout) -> tuple[str, int]:
+def _ask_batch(workspace: Path, batch: Path, *, stdout: IO[bytes] | int) -> tuple[str, int]:
     """Run `ask --batch` with stderr on a pseudo-terminal; what that terminal got, and the exit."""
     leader, follower = pty.openpty()
     try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import pkgutil
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -58,7 +59,7 @@ def test_all_lists_each_name_once_and_dir_offers_nothing_else() -> None:
     [checker_names, lambda: list(engine._EXPORTS), documented_names],
     ids=["type-checker-imports", "lazy-table", "docs-api"],
 )
-def test_every_list_of_the_face_names_the_same_exports(names) -> None:
+def test_every_list_of_the_face_names_the_same_exports(names: Callable[[], list[str]]) -> None:
     listed = names()
     assert len(listed) == len(set(listed)), "a name is listed twice"
     assert sorted(listed) == sorted(engine.__all__)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import FrozenInstanceError
 from pathlib import Path
 
@@ -108,9 +109,11 @@ def test_every_rationale_verifies_exactly_against_its_abstract() -> None:
     ],
     ids=["number", "negation", "antonym", "negating-prefix", "dropped-word", "added-word"],
 )
-def test_altered_rationales_never_verify_and_show_a_near_miss(alter, at_least: int) -> None:
-    altered = [(r, alter(r["rationale"])) for r in RATIONALES]
-    altered = [(r, body) for r, body in altered if body is not None]
+def test_altered_rationales_never_verify_and_show_a_near_miss(
+    alter: Callable[[str], str | None], at_least: int
+) -> None:
+    tried = [(r, alter(r["rationale"])) for r in RATIONALES]
+    altered = [(r, body) for r, body in tried if body is not None]
     assert len(altered) >= at_least
     wrongly = []
     for record, body in altered:
@@ -265,7 +268,10 @@ SOURCE = "Page one.\fWe found that drug X lowered blood pressure; the effect las
     ids=["highlight-covers-quote", "extra-words-outside-highlight", "highlight-not-in-source"],
 )
 def test_annotation_highlight_confirms_quote(quote: str, highlight: str, verified: bool) -> None:
-    notes = [{"text": "unrelated", "page": 9, "color": "#ff0"}, {"text": highlight, "page": "4"}]
+    notes: list[dict[str, object]] = [
+        {"text": "unrelated", "page": 9, "color": "#ff0"},
+        {"text": highlight, "page": "4"},
+    ]
     match = verify_quote(quote, SOURCE, notes)
     assert match.verified is verified
     if verified:
@@ -337,7 +343,7 @@ def cli(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[int, str, s
         "misuse": ["just a quote"],
     }
     running = {name: start("verify-quote", *args) for name, args in cases.items()}
-    return {name: tuple(proc.wait()) for name, proc in running.items()}
+    return {name: proc.wait() for name, proc in running.items()}
 
 
 def test_cli_single_quote(cli: dict[str, tuple[int, str, str]]) -> None:

@@ -13,6 +13,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -40,11 +41,12 @@ QUESTIONS = [
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+        port: int = sock.getsockname()[1]
+        return port
 
 
 @pytest.fixture(scope="module")
-def server() -> str:
+def server() -> Iterator[str]:
     """The base URL of a llama.cpp server this module started, stopped after it."""
     pytest.importorskip("xllamacpp", reason="make test-model installs xllamacpp")
     port = _free_port()

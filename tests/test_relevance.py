@@ -65,11 +65,13 @@ def test_the_gate_reads_the_title_and_the_claims_salient_terms() -> None:
 
 def _refusing() -> RelevanceGate:
     gate = shipped_gate()
+    assert gate is not None
     return replace(gate, threshold=1.01)
 
 
 def _admitting() -> RelevanceGate:
     gate = shipped_gate()
+    assert gate is not None
     return replace(gate, threshold=0.0)
 
 

@@ -50,6 +50,7 @@ def test_abstracts_become_findings_with_verbatim_quotes(
             f"s{i}" for i in range(len(doc["sentences"]))
         ]
         assert all(q.body in note.body for q in note.quotes)
+        assert note.citekey is not None
         assert ws.source_text(note.citekey) == f"{doc['title']}\n\n{note.body}"
 
 

@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parent.parent
 NEED = ROOT / ".ci" / "need"
 
 
-def need(what: str, tmp_path: Path, **env: str) -> subprocess.CompletedProcess:
+def need(what: str, tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
     fake = tmp_path / "bin"
     fake.mkdir(exist_ok=True)
     # An ordinary user: the script may not install anything.

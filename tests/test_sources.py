@@ -8,7 +8,7 @@ from engine.core.verifiers import verify
 from engine.importers.citekeys import citekey_from_name
 from engine.importers.pdf_worker import PdfWorker
 from engine.importers.sources import AddOptions, Outcome, SourceAdder, add_pdfs, pdf_origin
-from engine.workspace.import_writer import ImportWriter
+from engine.workspace.import_writer import Checked, ImportWriter
 from tests.builders.pdfgen import pdf_bytes, write_pdf
 from tests.cli import invoke
 from tests.workspaces import make_workspace
@@ -104,7 +104,9 @@ def test_a_hand_made_source_is_kept_unless_replaced(tmp_path: Path, workspace: P
 class _FullDiskForSidecars(ImportWriter):
     """An import writer whose disk fills up when a sidecar is written."""
 
-    def write(self, relative, data, origin, *, optional=False):
+    def write(
+        self, relative: str, data: bytes | str, origin: str, *, optional: bool = False
+    ) -> Checked:
         if relative.endswith(".pdf.json"):
             raise OSError(28, "No space left on device")
         return super().write(relative, data, origin, optional=optional)

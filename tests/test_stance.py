@@ -213,6 +213,7 @@ def test_a_calibration_family_survives_its_json_form() -> None:
 def test_a_contradiction_without_a_named_cue_is_refused(typer: Typer) -> None:
     # With the bar at zero every candidate passes the calibration; the cue still decides.
     shipped = model()
+    assert shipped.calibration is not None
     permissive = OfflineTyper(
         replace(shipped, calibration=replace(shipped.calibration, threshold=0.0))
     )

@@ -1,5 +1,6 @@
 from dataclasses import replace
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
@@ -113,7 +114,9 @@ def test_verify_brief(
 def test_practice_id_digits_never_trace(
     lab: OpenWorkspace, brief: str, failure: str | None
 ) -> None:
-    check = verify_brief(brief, cell_material(lab, SIG))
+    material = cell_material(lab, SIG)
+    assert material is not None
+    check = verify_brief(brief, material)
     assert check.ok is (failure is None)
     if failure:
         assert check.failure is BriefFailure.UNTRACED_NUMBER and failure in check.detail
@@ -127,7 +130,7 @@ def test_failing_brief_is_kept_and_flagged(mom: Material) -> None:
 
 
 def test_synthesiser_that_raises_gives_a_flagged_empty_brief(mom: Material) -> None:
-    def broken(material) -> None:
+    def broken(material: Material) -> NoReturn:
         raise RuntimeError("down")
 
     brief = synthesize(mom, broken)
@@ -141,7 +144,7 @@ def test_only_high_value_cells_get_a_brief(lab: OpenWorkspace) -> None:
     assert briefs[0].brief.verified
 
 
-def _model(server) -> ModelSynthesizer:
+def _model(server: ChatServer) -> ModelSynthesizer:
     config = LLMConfig(base_url=server.base_url, model="test-model", api_key="k", timeout_s=5)
     return ModelSynthesizer(OpenAIChat(config))
 
@@ -184,6 +187,7 @@ def test_briefs_cite_author_year_and_page_from_the_bibliography(lab_path: Path) 
     opened = open_workspace(lab_path)
     material = cell_material(opened, MOM)
     opened.close()
+    assert material is not None
     brief = offline_brief(material)
     assert (
         "[Past winners keep beating past losers for up to a year, Jegadeesh & Titman 1993]" in brief

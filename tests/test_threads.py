@@ -11,7 +11,7 @@ from tests.conftest import ROOT
 
 def test_calls_run_in_order_and_errors_reach_the_caller() -> None:
     pool = DaemonPool(1, "test")
-    seen = []
+    seen: list[int] = []
     futures = [pool.submit(seen.append, n) for n in range(5)]
     for future in futures:
         future.result(timeout=10)

@@ -27,7 +27,17 @@ GROUNDED_QUESTION = "Do past winners keep beating past losers over 3 to 12 month
 
 
 def _contradiction(key: EdgeKey) -> OverlayEdge:
-    return OverlayEdge(*vars(key).values(), Relation.CONTRADICTS, 0.9, None, 0.675, "why", "")
+    return OverlayEdge(
+        practice_id=key.practice_id,
+        canon_source=key.canon_source,
+        canon_id=key.canon_id,
+        relation=Relation.CONTRADICTS,
+        confidence=0.9,
+        claim_strength=None,
+        priority=0.675,
+        rationale="why",
+        evidence="",
+    )
 
 
 @pytest.mark.parametrize(

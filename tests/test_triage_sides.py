@@ -28,7 +28,16 @@ GROUNDED_QUESTION = "Do past winners keep beating past losers over 3 to 12 month
 
 def _overlay(root: Path) -> None:
     edge = OverlayEdge(
-        *vars(MOM).values(), Relation.CONTRADICTS, 0.9, None, 0.675, "why", "", "direction"
+        practice_id=MOM.practice_id,
+        canon_source=MOM.canon_source,
+        canon_id=MOM.canon_id,
+        relation=Relation.CONTRADICTS,
+        confidence=0.9,
+        claim_strength=None,
+        priority=0.675,
+        rationale="why",
+        evidence="",
+        cue="direction",
     )
     save_overlay(root, Overlay("t", "offline", {}, {}, 0.0, (edge,)))
 
@@ -55,7 +64,18 @@ def _ask(root: Path, question: str = GROUNDED_QUESTION) -> Answer:
 def test_only_the_literature_side_contests_the_canon_claim(
     decision: TriageDecision, contests: bool, state_on_pair: ReviewState | None
 ) -> None:
-    edge = OverlayEdge(*vars(MOM).values(), Relation.CONTRADICTS, 0.9, None, 0.6, "", "", "")
+    edge = OverlayEdge(
+        practice_id=MOM.practice_id,
+        canon_source=MOM.canon_source,
+        canon_id=MOM.canon_id,
+        relation=Relation.CONTRADICTS,
+        confidence=0.9,
+        claim_strength=None,
+        priority=0.6,
+        rationale="",
+        evidence="",
+        cue="",
+    )
     overlay = Overlay("t", "offline", {}, {}, 0.0, (edge,))
     # Even a workspace that trusts unreviewed contradictions honours the reviewer's side.
     review = scope_of(overlay, {MOM: decision}, ContestScope.UNREVIEWED)

@@ -455,7 +455,7 @@ def test_the_contest_disclosure_is_escaped_and_links_each_edge() -> None:
         EdgeKey("m1", "lab", "n1"), ReviewState.UNREVIEWED, False, 0.81, "direction"
     )
     disclosed = Disclosed(found, "zk:lab:n1", HOSTILE, "A note")
-    result = Answer(failed(""), Disclosure(ContestScope.CONFIRMED, (disclosed,)), "")
+    result = Answer(failed(FailureKind.EMPTY), Disclosure(ContestScope.CONFIRMED, (disclosed,)), "")
     markup = contests.contests_html(result)
     assert_escaped(markup)
     assert "unreviewed, confidence 0.81, cue: direction; does not contest it" in markup

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from engine.api import Answer, Freshness, OpenWorkspace, answer
-from engine.navigation.steps import ActionKind
+from engine.navigation.navigator import NavState
+from engine.navigation.steps import Action, ActionKind
 from engine.workspace.freshness import closure_files
 from engine.workspace.watch import Watcher
 
@@ -75,7 +76,7 @@ def test_an_edit_is_published_once_and_a_touch_not_at_all(lab_path: Path) -> Non
         handle.write(b"\n")
     assert shared.check() == 1
     assert shared.check() == 1
-    assert shared.changed_since(0) == {SOURCE}
+    assert shared.changed_since(0) == frozenset({SOURCE})
     assert shared.changed_since(1) == frozenset()
 
 
@@ -98,7 +99,7 @@ def test_an_edit_while_the_answer_is_computed_leaves_it_stale(lab: OpenWorkspace
     shared = watcher(lab.root)
     shared.hashes(closure_files(lab.workspace, answer(lab, WINNERS).run.cited))
 
-    def edit_when_answering(state, action) -> None:
+    def edit_when_answering(state: NavState, action: Action) -> None:
         if action.kind is ActionKind.ANSWER:
             with (lab.root / SOURCE).open("ab") as handle:
                 handle.write(b"\n")
@@ -153,7 +154,7 @@ def test_a_file_dropped_beyond_the_limit_is_published_as_changed(lab_path: Path)
     shared.hashes([SOURCE])
     shared.hashes(["sources/jt1993.annotations.json"])
     assert shared.watched() == {"sources/jt1993.annotations.json"}
-    assert shared.changed_since(0) == {SOURCE}
+    assert shared.changed_since(0) == frozenset({SOURCE})
 
 
 def test_watching_writes_nothing(lab: OpenWorkspace, winners: Answer) -> None:

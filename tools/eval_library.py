@@ -21,6 +21,7 @@ import tempfile
 import textwrap
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from engine.api import open_workspace
 from engine.datasets.scifact import read_jsonl
@@ -64,7 +65,7 @@ def hyphenated(lines: list[str]) -> list[str]:
     return out
 
 
-def build(folder: Path, docs: dict[str, dict]) -> None:
+def build(folder: Path, docs: dict[str, dict[str, Any]]) -> None:
     for doc_id, doc in docs.items():
         write_pdf(
             folder / f"{doc_id}.pdf",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -182,7 +182,16 @@ def _write_keys(folder: Path, layout: str, keys: list[tuple[int, str, str]]) -> 
     bbt.close()
 
 
-def _attach(db, folder: Path, paper: Paper, item_id: int, next_id, type_id, *, marks) -> None:
+def _attach(
+    db: sqlite3.Connection,
+    folder: Path,
+    paper: Paper,
+    item_id: int,
+    next_id: Iterator[int],
+    type_id: dict[str, int],
+    *,
+    marks: bool,
+) -> None:
     attachment_id = next(next_id)
     attachment_key = f"A{paper.key[1:]}"
     db.execute(
