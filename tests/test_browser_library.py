@@ -25,7 +25,7 @@ def write_papers(folder: Path) -> None:
     pages = [
         ["Sleep and memory consolidation in adolescents", "We studied 240 students."],
         ["Memory consolidation depends on slow-wave sleep in many species."],
-        [RECALL[:90], RECALL[90:], "The effect did not depend on caffeine intake."],
+        ["Results", RECALL[:90], RECALL[90:], "The effect did not depend on caffeine intake."],
     ]
     write_pdf(
         folder / "Okafor et al. - 2021 - Sleep and memory consolidation.pdf",
@@ -68,6 +68,10 @@ def test_add_a_folder_of_pdfs_ask_and_read_the_cited_page(tmp_path: Path) -> Non
             shot(page, "library-debug", tall=True)
             raise
         wait_idle(page)
+        # The heading above the finding and the running lines around it are no part of it.
+        answer = page.get_by_test_id("stMain").inner_text()
+        assert RECALL in " ".join(answer.split())
+        assert "Results Students" not in answer and "2021 Students" not in answer
         expect(page.get_by_text("Okafor et al. 2021, p. 103").first).to_be_visible()
         page.get_by_text("Read the page: Okafor et al. 2021, p. 103").click()
         expect(

@@ -103,3 +103,22 @@ def test_a_short_page_s_heading_and_running_lines_stay_out_of_its_sentences() ->
     assert "Students who slept longer recalled more word pairs." in said
     assert "Recall was measured twice in each group." in said
     assert not any("Results" in s or "Methods" in s or "Journal" in s for s in said), said
+
+
+@pytest.mark.parametrize(
+    ("paragraph", "furniture"),
+    [
+        ("Results", True),
+        ("Group Recall Sleep\nA 12.5 7.1", True),
+        ("Figure 1: Mean recall by group", True),
+        ("Sleep helped recall in every school.\nPage 2", False),
+        ("Memory consolidation depends on slow-wave sleep.", False),
+    ],
+    ids=["heading", "table-rows", "caption", "sentence-then-page-number", "short-sentence"],
+)
+def test_a_short_paragraph_is_furniture_only_when_no_sentence_ends_in_it(
+    paragraph: str, furniture: bool
+) -> None:
+    from engine.text.sentences import is_furniture
+
+    assert is_furniture(paragraph) is furniture

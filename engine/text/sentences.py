@@ -164,10 +164,16 @@ def ends_terminated(text: str) -> bool:
 
 def is_furniture(paragraph: str) -> bool:
     """Whether a paragraph (text between blank lines) is no prose: a caption, or a few
-    words that end no sentence (a heading, a table row, a page number)."""
+    words in which no sentence ends (a heading, a table row, a page number).
+
+    A short paragraph holding a whole sentence is prose even when a stray line follows it
+    ("Sleep helped recall." and then "Page 2"): only the stray part is no sentence.
+    """
     if CAPTION_START.match(paragraph):
         return True
-    return not ends_terminated(paragraph) and len(paragraph.split()) <= FURNITURE_WORDS
+    if len(paragraph.split()) > FURNITURE_WORDS:
+        return False
+    return not any(ends_terminated(paragraph[s.start : s.end]) for s in sentences(paragraph))
 
 
 # A source is checked for every claim citing it: fold it once, by content, while it stays recent.

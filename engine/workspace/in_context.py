@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.text.sentences import sentences
+from engine.workspace.passages import prose_spans
 from engine.workspace.references import cite
 from engine.workspace.stores import Workspace
 
@@ -55,7 +55,7 @@ def in_context(
     for number, chunk in enumerate(text.split("\f"), start=1):
         if page is not None and number != page:
             continue
-        spans = sentences(chunk)
+        spans = prose_spans(chunk)  # a heading or a table row is no neighbour
         pieces = [" ".join(chunk[s.start : s.end].split()) for s in spans]
         for i, piece in enumerate(pieces):
             if flat_said and flat_said in piece:

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.core.errors import WorkspaceError
-from engine.text.sentences import is_furniture, sentences
+from engine.text.sentences import Span, is_furniture, sentences
 from engine.text.tokens import word_sequence
 from engine.workspace.atomic import read_app_file, write_atomic
 from engine.workspace.caches import PASSAGES_FILE, cache_file, cached_file
@@ -120,16 +120,22 @@ def split_sentences(text: str) -> tuple[Sentence, ...]:
     out = []
     start = 0
     for page, chunk in enumerate(text.split("\f"), start=1):
-        furniture = [
-            (lo, hi) for lo, hi in _paragraphs(chunk) if is_furniture(chunk[lo:hi].strip())
-        ]
-        for span in sentences(chunk):
-            if _LETTER.search(chunk, span.start, span.end) and not any(
-                lo <= span.start < hi for lo, hi in furniture
-            ):
-                out.append(Sentence(start + span.start, start + span.end, page))
+        for span in prose_spans(chunk):
+            out.append(Sentence(start + span.start, start + span.end, page))
         start += len(chunk) + 1
     return tuple(out)
+
+
+def prose_spans(chunk: str) -> list[Span]:
+    """The sentences of one page that are prose: none of a furniture paragraph, each with a
+    letter in it."""
+    furniture = [(lo, hi) for lo, hi in _paragraphs(chunk) if is_furniture(chunk[lo:hi].strip())]
+    return [
+        span
+        for span in sentences(chunk)
+        if _LETTER.search(chunk, span.start, span.end)
+        and not any(lo <= span.start < hi for lo, hi in furniture)
+    ]
 
 
 def _paragraphs(chunk: str) -> list[tuple[int, int]]:
