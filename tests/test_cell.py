@@ -4,24 +4,13 @@ from pathlib import Path
 
 from engine.api import open_workspace
 from engine.review.cell import cell_detail, triage_history
-from engine.review.overlay import OverlayEdge
-from engine.review.relations import EdgeKey, Relation
+from engine.review.relations import EdgeKey
 from engine.review.triage import record
+from tests.overlay_edges import contradiction
 
 MOM = EdgeKey("exp-2009-backtest", "finance", "z-mom-01")
 EVIDENCE = "Buying past winners and selling past losers generated significant abnormal returns"
-EDGE = OverlayEdge(
-    practice_id=MOM.practice_id,
-    canon_source=MOM.canon_source,
-    canon_id=MOM.canon_id,
-    relation=Relation.CONTRADICTS,
-    confidence=0.9,
-    claim_strength=None,
-    priority=0.7,
-    rationale="Opposite findings.",
-    evidence="",
-    cue="direction",
-)
+EDGE = contradiction(MOM, priority=0.7, rationale="Opposite findings.", cue="direction")
 
 
 def test_the_brief_reads_as_text_with_names_sentences_and_cue(lab_path: Path) -> None:

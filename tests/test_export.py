@@ -7,9 +7,10 @@ from pathlib import Path
 from engine.api import open_workspace
 from engine.review.export import review_export
 from engine.review.matrix import matrix_frame, to_csv
-from engine.review.overlay import Overlay, OverlayEdge
-from engine.review.relations import EdgeKey, Relation
+from engine.review.overlay import Overlay
+from engine.review.relations import EdgeKey
 from engine.review.triage import record, state
+from tests.overlay_edges import contradiction
 
 MOM = EdgeKey("exp-2009-backtest", "finance", "z-mom-01")
 SIG = EdgeKey("exp-2009-backtest", "finance", "z-sig-03")
@@ -17,30 +18,8 @@ EVIDENCE = "Buying past winners and selling past losers"
 
 
 def _overlay() -> Overlay:
-    against = OverlayEdge(
-        practice_id=MOM.practice_id,
-        canon_source=MOM.canon_source,
-        canon_id=MOM.canon_id,
-        relation=Relation.CONTRADICTS,
-        confidence=0.9,
-        claim_strength=None,
-        priority=0.7,
-        rationale="why",
-        evidence=EVIDENCE,
-        cue="direction",
-    )
-    other = OverlayEdge(
-        practice_id=SIG.practice_id,
-        canon_source=SIG.canon_source,
-        canon_id=SIG.canon_id,
-        relation=Relation.CONTRADICTS,
-        confidence=0.8,
-        claim_strength=None,
-        priority=0.6,
-        rationale="",
-        evidence="",
-        cue="",
-    )
+    against = contradiction(MOM, priority=0.7, rationale="why", evidence=EVIDENCE, cue="direction")
+    other = contradiction(SIG, confidence=0.8, cue="")
     return Overlay("t", "offline", {}, {}, 0.0, (against, other))
 
 

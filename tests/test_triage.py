@@ -10,7 +10,7 @@ from engine.api import ask, open_workspace, review_edges
 from engine.core.errors import ConfigError
 from engine.core.model import Edge
 from engine.review.overlay import Overlay, OverlayEdge, save_overlay
-from engine.review.relations import EdgeKey, Relation
+from engine.review.relations import EdgeKey
 from engine.review.triage import (
     LOG_PATH,
     TriageDecision,
@@ -20,6 +20,7 @@ from engine.review.triage import (
     state,
 )
 from tests.conftest import ROOT
+from tests.overlay_edges import contradiction
 
 MOM = EdgeKey("exp-2009-backtest", "finance", "z-mom-01")
 SIG = EdgeKey("deci-a7688a22", "finance", "z-sig-03")
@@ -27,17 +28,7 @@ GROUNDED_QUESTION = "Do past winners keep beating past losers over 3 to 12 month
 
 
 def _contradiction(key: EdgeKey) -> OverlayEdge:
-    return OverlayEdge(
-        practice_id=key.practice_id,
-        canon_source=key.canon_source,
-        canon_id=key.canon_id,
-        relation=Relation.CONTRADICTS,
-        confidence=0.9,
-        claim_strength=None,
-        priority=0.675,
-        rationale="why",
-        evidence="",
-    )
+    return contradiction(key, priority=0.675, rationale="why")
 
 
 @pytest.mark.parametrize(

@@ -15,30 +15,20 @@ from engine.api import Answer, answer, open_workspace, review_edges
 from engine.core.model import Edge
 from engine.review.contest import ContestScope, ReviewState, scope_of
 from engine.review.matrix import matrix_frame
-from engine.review.overlay import Overlay, OverlayEdge, save_overlay
+from engine.review.overlay import Overlay, save_overlay
 from engine.review.relations import EdgeKey, Relation
 from engine.review.snapshot import ReviewSnapshot
 from engine.review.triage import LOG_PATH, TriageDecision, read_log, record, state
 from engine.workspace.stores import load_workspace
 from present.sides import TRIAGE_CHOICES, decision_words
+from tests.overlay_edges import contradiction
 
 MOM = EdgeKey("exp-2009-backtest", "finance", "z-mom-01")
 GROUNDED_QUESTION = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
 
 
 def _overlay(root: Path) -> None:
-    edge = OverlayEdge(
-        practice_id=MOM.practice_id,
-        canon_source=MOM.canon_source,
-        canon_id=MOM.canon_id,
-        relation=Relation.CONTRADICTS,
-        confidence=0.9,
-        claim_strength=None,
-        priority=0.675,
-        rationale="why",
-        evidence="",
-        cue="direction",
-    )
+    edge = contradiction(MOM, priority=0.675, rationale="why", cue="direction")
     save_overlay(root, Overlay("t", "offline", {}, {}, 0.0, (edge,)))
 
 
@@ -64,18 +54,7 @@ def _ask(root: Path, question: str = GROUNDED_QUESTION) -> Answer:
 def test_only_the_literature_side_contests_the_canon_claim(
     decision: TriageDecision, contests: bool, state_on_pair: ReviewState | None
 ) -> None:
-    edge = OverlayEdge(
-        practice_id=MOM.practice_id,
-        canon_source=MOM.canon_source,
-        canon_id=MOM.canon_id,
-        relation=Relation.CONTRADICTS,
-        confidence=0.9,
-        claim_strength=None,
-        priority=0.6,
-        rationale="",
-        evidence="",
-        cue="",
-    )
+    edge = contradiction(MOM, cue="")
     overlay = Overlay("t", "offline", {}, {}, 0.0, (edge,))
     # Even a workspace that trusts unreviewed contradictions honours the reviewer's side.
     review = scope_of(overlay, {MOM: decision}, ContestScope.UNREVIEWED)
