@@ -12,26 +12,18 @@ from engine.review.contest import (
     scope_of,
 )
 from engine.review.overlay import Overlay, OverlayEdge, save_overlay
-from engine.review.relations import EdgeKey, Relation
+from engine.review.relations import EdgeKey
 from engine.review.snapshot import review_stamp
 from engine.review.triage import TriageDecision, record
+from tests.overlay_edges import contradiction
 
 MOM = EdgeKey("exp-2009-backtest", "finance", "z-mom-01")
 GROUNDED_QUESTION = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
 
 
 def _contradiction(key: EdgeKey, confidence: float = 0.9) -> OverlayEdge:
-    return OverlayEdge(
-        practice_id=key.practice_id,
-        canon_source=key.canon_source,
-        canon_id=key.canon_id,
-        relation=Relation.CONTRADICTS,
-        confidence=confidence,
-        claim_strength=None,
-        priority=0.675,
-        rationale="why",
-        evidence="",
-        cue="direction",
+    return contradiction(
+        key, confidence=confidence, priority=0.675, rationale="why", cue="direction"
     )
 
 
