@@ -41,6 +41,7 @@ from engine.workspace.cited_notes import Evidence, cite_label, evidence
 from engine.workspace.notes import Note, Store
 from engine.workspace.opened import OpenWorkspace
 from engine.workspace.passages import ABSTRACT_SUFFIX
+from engine.workspace.references import page_label
 
 __all__ = [
     "PAGE_ROWS",
@@ -76,7 +77,8 @@ class Finding:
 
     sentence: str
     address: str  # the note it is quoted by: what the row opens
-    page: int | None
+    page: int | None  # its position in the source text: what the row opens
+    label: str = ""  # the page as printed on it (a PDF's page label), what a reader is shown
 
 
 @dataclass(frozen=True)
@@ -106,6 +108,13 @@ class TableRow:
     def page(self) -> int | None:
         return self.finding.page if self.finding is not None else None
 
+    @property
+    def page_label(self) -> str:
+        """The finding's page as printed on it; "" with no finding or page."""
+        if self.finding is None or self.finding.page is None:
+            return ""
+        return self.finding.label or str(self.finding.page)
+
     def to_dict(self) -> dict[str, object]:
         finding = self.finding
         return {
@@ -116,6 +125,7 @@ class TableRow:
             "status": self.status.value,
             "finding": finding.sentence if finding else "",
             "page": self.page,
+            "page_label": self.page_label,
             "stance": self.reading,
             "cue": self.cue,
         }
@@ -142,7 +152,7 @@ class EvidenceTable:
                     row.name,
                     row.title,
                     finding.sentence if finding else "",
-                    row.page if row.page is not None else "",
+                    row.page_label,
                     row.reading,
                     row.cue,
                     row.status.value,
@@ -300,7 +310,10 @@ def _row(
         whole, page = _confirmed(opened, said)
         if not whole:
             continue
-        finding = Finding(said.text, said.address, page if page is not None else said.page)
+        at = page if page is not None else said.page
+        key = said.citekey or paper
+        label = page_label(opened.workspace.root, key, at) if at is not None else ""
+        finding = Finding(said.text, said.address, at, label)
         coverage = terms.measure([f"{title} {n.body}" for n in notes], quoted=[said.text, title])
         stance = sentences_stance(question, [said.text], off_topic=_off_topic(coverage))
         return TableRow(

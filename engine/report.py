@@ -137,7 +137,7 @@ def _table_cells(table: EvidenceTable) -> list[tuple[str, str, str, str, str, st
     for rank, row in enumerate(table.rows, start=1):
         finding = f"“{row.finding.sentence}”" if row.finding is not None else NO_FINDING
         stance = f"{row.reading}: {row.cue}" if row.cue else row.reading
-        page = str(row.page) if row.page is not None else "—"
+        page = row.page_label or "—"
         out.append((str(rank), row.name, finding, page, stance or "—", row.status.value))
     return out
 

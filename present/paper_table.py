@@ -46,7 +46,8 @@ def finding_html(row: TableRow) -> str:
         return (
             f"<div class='finding none' style='opacity:0.75'><small>{esc(NO_FINDING)}</small></div>"
         )
-    page = f" <small style='white-space:nowrap'>p. {finding.page}</small>" if finding.page else ""
+    shown = finding.label or (str(finding.page) if finding.page else "")
+    page = f" <small style='white-space:nowrap'>p. {esc(shown)}</small>" if shown else ""
     return f"<div class='finding'>“{esc(finding.sentence)}”{page}</div>"
 
 

@@ -161,3 +161,22 @@ def test_on_the_demo_every_finding_is_a_quoted_finding_of_its_paper(demo: OpenWo
         quotes = {q.body.strip() for q in note.quotes}
         assert row.finding.sentence in quotes and not asks(row.finding.sentence)
         assert row.name and not row.name.startswith("zk:")
+
+
+def test_a_finding_shows_the_page_as_printed_on_it(tmp_path: Path) -> None:
+    # A PDF numbered from 101: the row names page 103, as the answer's citation does.
+    from engine.importers.sources import add_pdfs, collect_pdfs
+    from engine.models.encoder import EncoderChoice
+    from present.paper_table import finding_html
+    from tests.test_browser_library import QUESTION, RECALL, write_papers
+
+    write_papers(tmp_path / "papers")
+    add_pdfs(tmp_path / "ws", collect_pdfs([str(tmp_path / "papers")]))
+    opened = open_workspace(tmp_path / "ws", encoder=EncoderChoice(None, "words alone"))
+    try:
+        row = evidence_table(opened, answer(opened, QUESTION)).rows[0]
+    finally:
+        opened.close()
+    assert row.finding is not None and " ".join(row.finding.sentence.split()) == RECALL
+    assert (row.page, row.page_label) == (3, "103")
+    assert "p. 103" in finding_html(row)
