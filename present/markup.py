@@ -20,6 +20,11 @@ class Swatch:
     name: str
     colour: str
     meaning: str
+    label: str = ""  # what a reader is shown, where the name is a store's wire value
+
+    @property
+    def shown(self) -> str:
+        return self.label or self.name
 
 
 # The one status legend the whole app uses: graph nodes, chips in tables and the key.
@@ -91,8 +96,8 @@ def text_on(background: str) -> str:
 
 # Stores in the navigation graph.
 store_swatches = (
-    Swatch("zk", "#4e79a7", "canon notes (circles)"),
-    Swatch("mem", "#f28e2b", "practice entries (squares)"),
+    Swatch("zk", "#4e79a7", "canon notes (circles)", "canon"),
+    Swatch("mem", "#f28e2b", "practice entries (squares)", "practice"),
     Swatch("code", "#59a14f", "code files (triangles)"),
 )
 store_colours = {s.name: s.colour for s in store_swatches}
@@ -288,7 +293,7 @@ def trace_legend_html() -> str:
 
 def store_legend_html() -> str:
     """The navigation graph's store colours and marks as an HTML strip."""
-    chips = [_chip(s.name, s.colour, s.meaning) for s in store_swatches]
+    chips = [_chip(s.shown, s.colour, s.meaning) for s in store_swatches]
     chips.append(
         _chip("new at this step", "#ffffff", "added or acted on", border="3px solid #e15759")
     )
