@@ -75,16 +75,17 @@ def read_page(paint: PagePaint) -> PageLines:
     low, high = paint.box[1], paint.box[3]
     band = BAND * (high - low)
     drawn = lines_of(visible)
+    between = [low + band < line.across < high - band for line in drawn]
     # A page's bands hold running lines wherever they were drawn only beside a body: on a
     # page whose every line sits in a band (a short note, five lines at the top), a line
     # repeated on other pages is its text; only its first and last lines may be running.
-    body = any(line.turn == 0 and low + band < line.across < high - band for line in drawn)
-    for line in drawn:
+    body = any(line.turn == 0 and inside for line, inside in zip(drawn, between, strict=True))
+    for line, inside in zip(drawn, between, strict=True):
         ordered = unmarked(sorted(line.glyphs, key=lambda g: g.along))
         text = _line_text(ordered)
         if not text:
             continue
-        edge = line.turn == 0 and not low + band < line.across < high - band
+        edge = line.turn == 0 and not inside
         shapes.append(LineShape.of(text, ordered, edge=edge))
         if edge:
             edges.add(" ".join(text.split()))
