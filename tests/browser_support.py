@@ -34,6 +34,8 @@ IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 ARTIFACTS = ROOT / "test-artifacts"
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 LOCAL_SCHEMES = ("data:", "blob:", "about:")
+# How long an asked question may take to show its banner on a loaded machine (ms).
+ASK_WAIT = 60_000
 
 
 def wait_idle(page: Page, timeout: float = 60_000) -> None:
@@ -65,6 +67,33 @@ def question_box(page: Page) -> Locator:
     and before the text area has rendered that heading is the only match.
     """
     return page.get_by_role("textbox", name="Question", exact=True)
+
+
+def ask_question(page: Page, question: str, showing: str | None = None) -> Locator:
+    """Type `question`, click Ask and wait for a banner (one holding `showing`, when given).
+
+    The box is left before the click, so the typed text reaches the app in a run of its own
+    and the click in the next. On a loaded machine a click that lands while a run is being
+    replaced can still be dropped by the framework, as a person's can: then, with the app
+    idle and no banner after half the wait, the click is made once more.
+    """
+    box = question_box(page)
+    box.fill(question)
+    box.blur()
+    wait_idle(page)
+    ask = page.get_by_role("button", name="Ask", exact=True)
+    ask.click()
+    banners = page.get_by_test_id("stAlert")
+    banner = (banners.filter(has_text=showing) if showing else banners).first
+    try:
+        expect(banner).to_be_visible(timeout=ASK_WAIT / 2)
+    except AssertionError:
+        wait_idle(page)
+        if banners.count() == 0 and box.input_value() == question:
+            ask.click()
+        expect(banner).to_be_visible(timeout=ASK_WAIT / 2)
+    wait_idle(page)
+    return banner
 
 
 def press_in_question(page: Page, keys: str = "Enter") -> None:

@@ -11,9 +11,9 @@ from playwright.sync_api import expect
 from present.graph_page import LIBRARY_SCRIPT, SERVED_LIBRARY
 from tests.browser_support import (
     app_in_chromium,
+    ask_question,
     is_local,
     open_page,
-    question_box,
     save_contradiction_overlay,
     shot,
     wait_idle,
@@ -36,11 +36,8 @@ def test_a_review_session_in_chromium_stays_on_this_machine(lab_path: Path, tmp_
         expect(page.get_by_text("Page not found")).to_have_count(0)
 
         # Navigate: ask, see the verdict, step back through the trace, see the graph.
-        question_box(page).fill(QUESTION)
-        page.get_by_role("button", name="Ask").click()
-        banner = page.get_by_test_id("stAlert").filter(has_text="ABSTAIN")
-        expect(banner).to_contain_text("refuted source", timeout=30_000)
-        wait_idle(page)
+        banner = ask_question(page, QUESTION, "ABSTAIN")
+        expect(banner).to_contain_text("refuted source")
         assert "q=" in page.url
         slider = page.get_by_test_id("stSlider").get_by_role("slider")
         slider.focus()

@@ -7,18 +7,14 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser_support import app_in_chromium, question_box, shot, wait_idle
+from tests.browser_support import app_in_chromium, ask_question, shot, wait_idle
 from tests.test_answer_cases import BRCA1, TB_ART, TB_VITAMIN
 
 pytestmark = pytest.mark.browser
 
 
 def ask(page: Page, question: str, label: str) -> None:
-    question_box(page).fill(question)
-    page.get_by_role("button", name="Ask").click()
-    banner = page.get_by_test_id("stAlert").filter(has_text=label)
-    expect(banner.first).to_be_visible(timeout=60_000)
-    wait_idle(page)
+    ask_question(page, question, label)
 
 
 def test_the_four_first_hour_cases_in_chromium(scifact_demo: Path, tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from tests.browser_support import (
     CHROMIUM,
     CHROMIUM_ARGS,
     Look,
-    question_box,
+    ask_question,
     shot,
     wait_idle,
 )
@@ -46,10 +46,7 @@ LABELS = """() => {
 
 
 def ask(page: Page, question: str) -> None:
-    question_box(page).fill(question)
-    page.get_by_role("button", name="Ask", exact=True).click()
-    expect(page.get_by_test_id("stAlert").first).to_be_visible(timeout=60_000)
-    wait_idle(page)
+    ask_question(page, question)
 
 
 def bottom(locator: Locator) -> float:

@@ -14,6 +14,7 @@ from tests.browser_support import (
     CHROMIUM,
     CHROMIUM_ARGS,
     Look,
+    ask_question,
     question_box,
     shot,
     wait_idle,
@@ -34,13 +35,7 @@ LOOKS: list[Look] = [
 
 
 def ask(page: Page, question: str) -> None:
-    question_box(page).fill(question)
-    # As in the other journeys: let a rerun in flight finish before the click, or the click
-    # can land on a page about to be redrawn (seen once on a loaded fresh-clone run).
-    wait_idle(page)
-    page.get_by_role("button", name="Ask", exact=True).click()
-    expect(page.get_by_test_id("stAlert").first).to_be_visible(timeout=60_000)
-    wait_idle(page)
+    ask_question(page, question)
 
 
 def recent(page: Page, question: str) -> Locator:

@@ -13,8 +13,8 @@ from engine.review.overlay import Overlay, OverlayEdge, save_overlay
 from engine.review.relations import Relation
 from tests.browser_support import (
     app_in_chromium,
+    ask_question,
     is_local,
-    question_box,
     wait_idle,
 )
 
@@ -94,10 +94,7 @@ def test_hostile_titles_and_bodies_never_run(lab_path: Path, tmp_path: Path) -> 
         page.on("dialog", dismiss)
         page.goto(f"{url}/ask")
         wait_idle(page)
-        question_box(page).fill(QUESTION)
-        page.get_by_role("button", name="Ask").click()
-        expect(page.get_by_test_id("stAlert").first).to_be_visible(timeout=30_000)
-        wait_idle(page)
+        ask_question(page, QUESTION)
         expect(page.frame_locator("iframe").first.locator("canvas")).to_be_visible(timeout=30_000)
         seen = [flags(page)]
         for name in ("Reasoning DAG", "Traceability", "Claim matrix"):

@@ -7,7 +7,13 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser_support import app_in_chromium, is_local, question_box, shot, wait_idle
+from tests.browser_support import (
+    app_in_chromium,
+    ask_question,
+    is_local,
+    shot,
+    wait_idle,
+)
 from tests.builders.pdfgen import write_pdf
 from tests.workspaces import make_workspace
 
@@ -57,17 +63,11 @@ def test_add_a_folder_of_pdfs_ask_and_read_the_cited_page(tmp_path: Path) -> Non
         assert (target / "sources" / "okafor2021sleep.txt").is_file()
         page.get_by_test_id("stSidebarNav").get_by_role("link", name="Navigate").click()
         wait_idle(page)
-        question_box(page).fill(QUESTION)
-        wait_idle(page)
-        page.get_by_role("button", name="Ask").click()
         try:
-            expect(page.get_by_test_id("stAlert").filter(has_text="ANSWER")).to_be_visible(
-                timeout=30_000
-            )
+            ask_question(page, QUESTION, "ANSWER")
         except AssertionError:
             shot(page, "library-debug", tall=True)
             raise
-        wait_idle(page)
         # The heading above the finding and the running lines around it are no part of it.
         answer = page.get_by_test_id("stMain").inner_text()
         assert RECALL in " ".join(answer.split())

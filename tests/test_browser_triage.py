@@ -14,9 +14,9 @@ from playwright.sync_api import Locator, Page, expect
 
 from tests.browser_support import (
     app_in_chromium,
+    ask_question,
     open_page,
     plot_point,
-    question_box,
     save_review_overlay,
     shot,
     wait_idle,
@@ -45,11 +45,7 @@ def test_triage_records_the_pair_the_reviewer_clicked(lab_path: Path, tmp_path: 
 
         # The answer cites z-mom-01, which an unreviewed contradiction touches: disclosed,
         # not contesting, with a link to that edge.
-        question_box(page).fill(QUESTION)
-        page.get_by_role("button", name="Ask").click()
-        expect(page.get_by_test_id("stAlert").filter(has_text="ANSWER")).to_be_visible(
-            timeout=30_000
-        )
+        ask_question(page, QUESTION, "ANSWER")
         disclosure = page.locator(".contest-disclosure")
         expect(disclosure).to_contain_text(
             "1 unreviewed contradiction against a cited source — review it"

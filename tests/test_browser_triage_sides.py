@@ -16,9 +16,9 @@ from playwright.sync_api import Locator, Page, expect
 
 from tests.browser_support import (
     app_in_chromium,
+    ask_question,
     looks,
     open_page,
-    question_box,
     save_review_overlay,
     wait_idle,
 )
@@ -88,9 +88,5 @@ def test_practice_wrong_keeps_the_pair_and_the_canon_grounded(
 
         # The canon claim stays grounded: asking its sentence answers.
         open_page(page, "Navigate")
-        question_box(page).fill(QUESTION)
-        page.get_by_role("button", name="Ask").click()
-        expect(page.get_by_test_id("stAlert").filter(has_text="ANSWER")).to_be_visible(
-            timeout=30_000
-        )
+        ask_question(page, QUESTION, "ANSWER")
         expect(page.locator(".contest-disclosure")).to_have_count(0)

@@ -11,8 +11,8 @@ from playwright.sync_api import expect
 from tests.browser_support import (
     ROOT,
     app_in_chromium,
+    ask_question,
     is_local,
-    question_box,
     shot,
     wait_idle,
 )
@@ -40,11 +40,7 @@ def test_the_dag_page_cites_author_year_and_the_printed_page(tmp_path: Path) -> 
         page.on("request", lambda request: requests.append(request.url))
         page.goto(f"{url}/ask")
         wait_idle(page)
-        question_box(page).fill(QUESTION)
-        page.get_by_role("button", name="Ask").click()
-        banner = page.get_by_test_id("stAlert").filter(has_text="ANSWER")
-        expect(banner).to_be_visible(timeout=30_000)
-        wait_idle(page)
+        ask_question(page, QUESTION, "ANSWER")
         page.get_by_test_id("stSidebarNav").get_by_role("link", name="Reasoning DAG").click()
         expect(page.get_by_role("heading", name="Reasoning DAG", level=1)).to_be_visible()
         wait_idle(page)
