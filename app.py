@@ -4,7 +4,7 @@ import streamlit as st
 
 from engine import EngineError, Worker, check_connection, environment
 from present.library import holdings_text
-from present.markup import md_escape, page_link_css, question_hint_css
+from present.markup import fold_sidebar_js, md_escape, page_link_css, question_hint_css
 from present.views import BUDGET_HELP
 from webapp import papers, services, shared
 from webapp import state as app_state
@@ -182,6 +182,9 @@ with st.sidebar:
     # A keyed expander keeps its open state across the reruns its own inputs cause.
     with st.expander("Budget", key=KEYS.budget_open):
         budget_panel()
+    # Last in the sidebar, so its one-pixel frame shifts nothing: every page, not only
+    # Navigate, starts with the sidebar folded in a narrow window.
+    shared.frame(fold_sidebar_js(), 1)
 
 st.html(page_link_css())
 st.html(question_hint_css(KEYS.question))

@@ -183,7 +183,6 @@ def enter_asks_html(key: str, button: str) -> str:
     """A tiny page whose script makes Enter in the text area keyed `key` submit its form
     (through the form's button keyed `button` when the text did not change).
 
-    The same frame folds the sidebar in a narrow window (`fold_sidebar_js`).
     Shift+Enter still starts a new line; Ctrl+Enter (⌘+Enter) submits as Streamlit does. The
     script sends the text area the Ctrl+Enter Streamlit listens for, so the typed text is
     committed with the submit. Both keys are the app's own widget keys, never user text.
@@ -204,7 +203,7 @@ def enter_asks_html(key: str, button: str) -> str:
         # Streamlit handles Ctrl+Enter only when the text changed; otherwise press the button.
         f"if(box.dispatchEvent(sent)){{const ask=doc.querySelector({button});"
         "if(ask){ask.click();}}};"
-        "doc.addEventListener('keydown',doc.__enterAsks,true);})();</script>" + fold_sidebar_js()
+        "doc.addEventListener('keydown',doc.__enterAsks,true);})();</script>"
     )
 
 

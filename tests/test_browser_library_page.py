@@ -123,6 +123,9 @@ def test_import_browse_search_open_a_pdf_and_export_bibtex(tmp_path: Path) -> No
             expect(view.get_by_test_id("stDataFrame")).to_contain_text(
                 "Okafor et al. 2021", timeout=30_000
             )
+            if width <= 960:  # the sidebar folds on every page, not only on Navigate
+                expect(view.get_by_test_id("stExpandSidebarButton")).to_be_visible()
+                expect(view.get_by_test_id("stSidebarNav")).not_to_be_in_viewport()
             shot(view, f"library-{scheme}-{width}", folder=SHOTS, tall=True)
             look.close()
         browser.close()
