@@ -50,11 +50,11 @@ def evidence_html(item: Evidence) -> str:
                 "page that a reader does not see (invisible, white, off the page, too small, "
                 "clipped or covered): left out of the source text.</small></p>"
             )
-        page = context.page_text
-        at = page.find(context.sentence) if page else -1
-        if at >= 0:
-            end = at + len(context.sentence)
-            body = esc(page[:at]) + quoted + esc(page[end:])
+        page = context.page_parts()
+        if page is not None:
+            before, sentence, after = page
+            marked = f"<mark class='quoted' style='{mark}'>{esc(sentence)}</mark>"
+            body = esc(before) + marked + esc(after)
             parts.append(
                 f"<details style='margin-top:6px'><summary>Read all of page {context.page}"
                 "</summary><div style='white-space:pre-wrap;max-height:26em;overflow:auto;"

@@ -154,15 +154,13 @@ def _page_view(item: InContext) -> str:
     """The whole cited page, folded, with the quoted sentence marked."""
     if not item.page_text:
         return ""
-    at = item.page_text.find(item.sentence)
-    if at < 0:
+    parts = item.page_parts()
+    if parts is None:
         body = esc(item.page_text)
     else:
-        end = at + len(item.sentence)
+        before, sentence, after = parts
         body = (
-            esc(item.page_text[:at])
-            + f"<mark style='{quote_mark_style()}'>{esc(item.sentence)}</mark>"
-            + esc(item.page_text[end:])
+            esc(before) + f"<mark style='{quote_mark_style()}'>{esc(sentence)}</mark>" + esc(after)
         )
     label = esc(f"Read the page: {item.citation}")
     return (

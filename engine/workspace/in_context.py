@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from engine.workspace.passages import prose_spans
@@ -22,7 +23,25 @@ class InContext:
     before: str
     sentence: str
     after: str
-    page_text: str = ""  # the whole page, whitespace collapsed, cut at PAGE_CHARS
+    # The whole page as its lines stand (a heading on its own line, a blank line between
+    # paragraphs), spaces within a line collapsed, cut at PAGE_CHARS.
+    page_text: str = ""
+
+    def page_parts(self) -> tuple[str, str, str] | None:
+        """The page before the sentence, the sentence as the page has it, and the rest.
+
+        The page keeps its line breaks and the sentence does not, so the sentence is found
+        with any run of white space between its words. None when it is not on the page
+        (the page was cut at PAGE_CHARS before it).
+        """
+        words = self.sentence.split()
+        if not self.page_text or not words:
+            return None
+        found = re.search(r"\s+".join(map(re.escape, words)), self.page_text)
+        if found is None:
+            return None
+        text = self.page_text
+        return text[: found.start()], found.group(), text[found.end() :]
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -66,9 +85,15 @@ def in_context(
                     _tail(pieces[max(0, i - 1) : i]),
                     piece,
                     _head(pieces[i + 1 : i + 2]),
-                    _head([" ".join(chunk.split())], PAGE_CHARS),
+                    _head([_page(chunk)], PAGE_CHARS),
                 )
     return None
+
+
+def _page(chunk: str) -> str:
+    """The page's lines with their spaces collapsed; one blank line between paragraphs."""
+    lines = [" ".join(line.split()) for line in chunk.strip().split("\n")]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines))
 
 
 def _tail(pieces: list[str]) -> str:
