@@ -18,8 +18,21 @@ from tests.builders.pdfgen import pdf_bytes
         ("ER+ and −0.5 stay", "ER+ and −0.5 stay"),
         ("one\fpage", "one page"),
         ("trailing   \nspaces", "trailing\nspaces"),
+        ("five titles: ! Title I\n! Title II", "five titles: • Title I\n• Title II"),
+        ("It works! Yes ! no", "It works! Yes • no"),
     ],
-    ids=["ligatures", "hyphen", "soft-hyphen", "digits", "capital", "signs", "form-feed", "spaces"],
+    ids=[
+        "ligatures",
+        "hyphen",
+        "soft-hyphen",
+        "digits",
+        "capital",
+        "signs",
+        "form-feed",
+        "spaces",
+        "symbol-bullet",
+        "typed-exclamation",
+    ],
 )
 def test_page_text_is_cleaned_without_touching_meaning(raw: str, clean: str) -> None:
     assert clean_page_text(raw) == clean

@@ -41,6 +41,11 @@ _LIGATURES = str.maketrans(
 )
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _TRAILING = re.compile(r"[ \t]+\n")
+# A "!" standing alone between spaces or line ends is a symbol font's bullet that maps its
+# glyph to "!" (Wingdings, Symbol): the page shows a bullet, and read as an exclamation it
+# ends a sentence where the page has none ("divided into five titles: !"). An exclamation
+# a writer typed sits against its word.
+_SYMBOL_BULLET = re.compile(r"(?<!\S)!(?!\S)")
 
 
 class PdfFailureKind(StrEnum):
@@ -105,7 +110,7 @@ def _normalised(text: str) -> str:
     """Ligatures expanded, line breaks and control characters made plain; splits kept."""
     text = unicodedata.normalize("NFC", text.translate(_LIGATURES))
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    text = _CONTROL.sub(" ", text)
+    text = _SYMBOL_BULLET.sub("•", _CONTROL.sub(" ", text))
     return _TRAILING.sub("\n", text).strip()
 
 
