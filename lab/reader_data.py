@@ -61,8 +61,41 @@ def scifact_folds(items: list[dict]) -> dict[str, int]:
 
 _WORD = re.compile(r"[a-z0-9]+")
 STOP = frozenset(
-    "a an the of in on and or to for with by is are was were be been that this these those "
-    "as at from it its than which who whom not no".split()
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "in",
+        "on",
+        "and",
+        "or",
+        "to",
+        "for",
+        "with",
+        "by",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "that",
+        "this",
+        "these",
+        "those",
+        "as",
+        "at",
+        "from",
+        "it",
+        "its",
+        "than",
+        "which",
+        "who",
+        "whom",
+        "not",
+        "no",
+    ]
 )
 
 
@@ -140,25 +173,54 @@ def climate_examples(path: Path = CLIMATE) -> list[Example]:
             label = LABEL[ev["evidence_label"]]
             out.append(
                 Example(
-                    item["claim"], ev["evidence"], label, fold, "climate",
-                    f"cf-{item['claim_id']}", ev.get("article", ""), n, True,
+                    item["claim"],
+                    ev["evidence"],
+                    label,
+                    fold,
+                    "climate",
+                    f"cf-{item['claim_id']}",
+                    ev.get("article", ""),
+                    n,
+                    True,
                 )
             )
     return out
 
 
 _FLIPS = {
-    "increased": "decreased", "decreased": "increased", "increases": "decreases",
-    "decreases": "increases", "increase": "decrease", "decrease": "increase",
-    "higher": "lower", "lower": "higher", "more": "less", "less": "more",
-    "reduced": "elevated", "elevated": "reduced", "reduces": "raises",
-    "enhanced": "impaired", "impaired": "enhanced", "promotes": "inhibits",
-    "inhibits": "promotes", "induces": "suppresses", "suppresses": "induces",
-    "activates": "inhibits", "positive": "negative", "negative": "positive",
-    "improved": "worsened", "greater": "smaller", "smaller": "greater",
-    "upregulated": "downregulated", "downregulated": "upregulated",
-    "associated": "unassociated", "significant": "insignificant", "rise": "fall",
-    "risk": "protection", "beneficial": "harmful", "harmful": "beneficial",
+    "increased": "decreased",
+    "decreased": "increased",
+    "increases": "decreases",
+    "decreases": "increases",
+    "increase": "decrease",
+    "decrease": "increase",
+    "higher": "lower",
+    "lower": "higher",
+    "more": "less",
+    "less": "more",
+    "reduced": "elevated",
+    "elevated": "reduced",
+    "reduces": "raises",
+    "enhanced": "impaired",
+    "impaired": "enhanced",
+    "promotes": "inhibits",
+    "inhibits": "promotes",
+    "induces": "suppresses",
+    "suppresses": "induces",
+    "activates": "inhibits",
+    "positive": "negative",
+    "negative": "positive",
+    "improved": "worsened",
+    "greater": "smaller",
+    "smaller": "greater",
+    "upregulated": "downregulated",
+    "downregulated": "upregulated",
+    "associated": "unassociated",
+    "significant": "insignificant",
+    "rise": "fall",
+    "risk": "protection",
+    "beneficial": "harmful",
+    "harmful": "beneficial",
 }
 
 
@@ -173,7 +235,7 @@ def _mutations(claim: str, sentence: str, rng: random.Random) -> list[str]:
         core = tokens[i].strip(",.;:")
         rep = _FLIPS[core.lower()]
         rep = rep.capitalize() if core[:1].isupper() else rep
-        out.append(" ".join(tokens[:i] + [tokens[i].replace(core, rep)] + tokens[i + 1 :]))
+        out.append(" ".join([*tokens[:i], tokens[i].replace(core, rep), *tokens[i + 1 :]]))
     m = re.search(r"\b(is|are|was|were|did|does|can|could|may)\b(?! not)", sentence)
     close = len(set(words(claim)) & set(words(sentence))) >= 0.5 * len(set(words(claim)))
     if m and close:

@@ -26,7 +26,7 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from reader_data import (  # noqa: E402
+from reader_data import (
     BM25,
     Example,
     claims,
@@ -35,7 +35,7 @@ from reader_data import (  # noqa: E402
     scifact_examples,
     synthetic_examples,
 )
-from reader_model import HIDDEN, LABELS, base_dir, export_int8, load_base  # noqa: E402
+from reader_model import HIDDEN, LABELS, base_dir, export_int8, load_base
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "engine" / "models" / "data" / "reader"
@@ -74,7 +74,9 @@ def batches(tok, rows: list[tuple[str, str]]):  # type: ignore[no-untyped-def]
     return ids, mask, types
 
 
-def balanced(train: list[int], examples: list[Example], per_class: int, rng: random.Random) -> list[int]:
+def balanced(
+    train: list[int], examples: list[Example], per_class: int, rng: random.Random
+) -> list[int]:
     """`per_class` draws of each label among `train`, synthetic examples weighed down."""
     out: list[int] = []
     for label in range(len(LABELS)):
@@ -93,7 +95,9 @@ def lower_states(examples: list[Example]) -> list[torch.Tensor]:
     tok = tokenizer()
     model = load_base(SEED).eval()
     out: list[torch.Tensor] = [torch.empty(0)] * len(examples)
-    order = sorted(range(len(examples)), key=lambda i: len(examples[i].claim + examples[i].sentence))
+    order = sorted(
+        range(len(examples)), key=lambda i: len(examples[i].claim + examples[i].sentence)
+    )
     started = time.time()
     for at in range(0, len(order), 64):
         idx = order[at : at + 64]
@@ -118,8 +122,12 @@ def stack(states: list[torch.Tensor], idx: list[int]) -> tuple[torch.Tensor, tor
 
 
 def train(
-    states: list[torch.Tensor], examples: list[Example], rows: list[int], epochs: int,
-    per_class: int, seed: int,
+    states: list[torch.Tensor],
+    examples: list[Example],
+    rows: list[int],
+    epochs: int,
+    per_class: int,
+    seed: int,
 ):  # type: ignore[no-untyped-def]
     model = load_base(seed)
     params = [p for layer in model.layers[FROZEN_LAYERS:] for p in layer.parameters()]
