@@ -1,0 +1,83 @@
+import pytest
+
+from engine.models import reader as reader_module
+from engine.models.reader import (
+    MODEL,
+    TOKENIZER,
+    Label,
+    Reader,
+    ReaderUnavailable,
+    load_reader,
+    reader_notice,
+)
+
+CLAIM = "Vitamin D supplementation reduces the risk of hip fractures in older women."
+SENTENCES = (
+    "Annual high-dose vitamin D increased the risk of falls and fractures in older women.",
+    "Vitamin D supplementation lowered the rate of hip fractures among women over 70.",
+    "The study was funded by a national research council.",
+)
+
+
+@pytest.fixture(scope="module")
+def reader():
+    return Reader.load()
+
+
+def test_readings_are_probabilities_in_order(reader):
+    readings = reader.read(CLAIM, SENTENCES)
+    assert len(readings) == len(SENTENCES)
+    for r in readings:
+        assert r.none + r.support + r.contradict == pytest.approx(1.0, abs=1e-6)
+
+
+# Strict: the day a rebuilt model reads these right, the mark must go.
+@pytest.mark.xfail(
+    strict=True, reason="the shipped model does not yet separate topic from evidence"
+)
+def test_an_off_topic_sentence_is_no_evidence(reader):
+    readings = reader.read(CLAIM, SENTENCES)
+    assert readings[2].label is Label.NONE
+    assert readings[2].evidence < readings[1].evidence
+    assert readings[0].contradict > readings[1].contradict
+
+
+def test_a_reading_does_not_depend_on_its_batch(reader):
+    together = reader.read(CLAIM, SENTENCES)
+    alone = [reader.read(CLAIM, [s])[0] for s in SENTENCES]
+    assert list(together) == alone
+    assert reader.read(CLAIM, SENTENCES) == together  # the same bits every time
+
+
+def test_nothing_to_read_gives_nothing(reader):
+    assert reader.read(CLAIM, []) == ()
+
+
+@pytest.mark.parametrize("which", ["model", "tokenizer"], ids=["model", "tokenizer"])
+def test_a_changed_file_is_refused(tmp_path, which):
+    model, tokenizer = tmp_path / "model.onnx", tmp_path / "tokenizer.json"
+    model.write_bytes(MODEL.read_bytes())
+    tokenizer.write_bytes(TOKENIZER.read_bytes())
+    changed = model if which == "model" else tokenizer
+    changed.write_bytes(changed.read_bytes() + b" ")
+    with pytest.raises(ReaderUnavailable, match="sha256 differs"):
+        Reader.load(model, tokenizer)
+
+
+def test_a_missing_file_is_refused(tmp_path):
+    with pytest.raises(ReaderUnavailable, match="cannot be read"):
+        Reader.load(tmp_path / "absent.onnx", TOKENIZER)
+
+
+def test_turned_off_it_says_words_alone(monkeypatch):
+    monkeypatch.setenv(reader_module.ENV_READER, "none")
+    choice = load_reader()
+    assert choice.reader is None
+    assert "words alone" in reader_notice(choice)
+
+
+def test_on_by_default_it_loads_once(monkeypatch):
+    monkeypatch.delenv(reader_module.ENV_READER, raising=False)
+    first, second = load_reader(), load_reader()
+    assert first.reader is not None and first is second
+    assert reader_notice(first) == ""
