@@ -2,7 +2,7 @@
 
 Written by hand rather than through `transformers` so the lab needs only torch and the
 pinned float weights, and so the exported graph is exactly this arithmetic. The head reads
-the [CLS] vector of "claim [SEP] sentence" and says NONE / SUPPORT / CONTRADICT.
+the mean token vector of "claim [SEP] sentence" and says NONE / SUPPORT / CONTRADICT.
 """
 
 from __future__ import annotations
@@ -63,8 +63,14 @@ class Layer(nn.Module):
         return self.out_norm(x + self.drop(self.down(h)))
 
 
+def pooled(x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """The mean of the token states: MiniLM was trained to carry meaning there, not in [CLS]."""
+    w = mask.unsqueeze(-1).to(x.dtype)
+    return (x * w).sum(1) / w.sum(1).clamp(min=1.0)
+
+
 class Reader(nn.Module):
-    """MiniLM-L6 with a linear head over [CLS]: logits for NONE / SUPPORT / CONTRADICT."""
+    """MiniLM-L6 with a linear head over its mean token vector: NONE / SUPPORT / CONTRADICT."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -94,13 +100,13 @@ class Reader(nn.Module):
         bias = (1.0 - mask[:, None, None, :].to(x.dtype)) * -1e4
         for layer in self.layers[start:]:
             x = layer(x, bias)
-        return self.head(self.drop(x[:, 0]))
+        return self.head(self.drop(pooled(x, mask)))
 
     def forward(
         self, input_ids: torch.Tensor, attention_mask: torch.Tensor, token_type_ids: torch.Tensor
     ) -> torch.Tensor:
         x = self.hidden(input_ids, attention_mask, token_type_ids)
-        return self.head(self.drop(x[:, 0]))
+        return self.head(self.drop(pooled(x, attention_mask)))
 
     def mean_pooled(self, ids: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         """The sentence-transformers vector (mean over tokens, unit length): the cosine baseline."""
