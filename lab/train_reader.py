@@ -259,6 +259,8 @@ def main() -> int:
     report["seconds_total"] = round(time.time() - started)
     (OUT / "training.json").write_text(json.dumps(report, indent=1, sort_keys=True) + "\n")
     print(f"wrote {OUT}/model.onnx sha256 {report['model_sha256']}", flush=True)
+    # The product refuses a model whose hash it was not told (it then runs on words alone).
+    print("set MODEL_SHA256 in engine/models/reader.py to that hash to ship it", flush=True)
     print(f"total {report['seconds_total']}s", flush=True)
     return 0
 
