@@ -85,7 +85,7 @@ $(LAB_VENV)/.lab: lab/requirements.txt lab/requirements-weights.txt
 
 reader: $(LAB_VENV)/.lab $(VENV)/.runtime
 	nice -n 19 $(LAB_VENV)/bin/python lab/train_reader.py $(READER_FLAGS)
-	$(PY) -m engine.evaluation.reader_bands --write
+	$(PY) -m lab.reader_bands --write
 
 bench: dev
 	$(PY) -m bench

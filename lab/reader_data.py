@@ -21,6 +21,7 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from engine.evaluation.folds import claim_folds, text_fold
 
@@ -44,18 +45,18 @@ class Example:
     cited: bool = False  # the claim cites doc_id
 
 
-def corpus() -> dict[str, dict]:
+def corpus() -> dict[str, dict[str, Any]]:
     with gzip.open(SCIFACT / "corpus.jsonl.gz", "rt", encoding="utf-8") as f:
         docs = [json.loads(line) for line in f if line.strip()]
     return {str(d["doc_id"]): d for d in docs}
 
 
-def claims() -> list[dict]:
+def claims() -> list[dict[str, Any]]:
     lines = (SCIFACT / "claims_train.jsonl").read_text(encoding="utf-8").splitlines()
     return [json.loads(line) for line in lines if line.strip()]
 
 
-def scifact_folds(items: list[dict]) -> dict[str, int]:
+def scifact_folds(items: list[dict[str, Any]]) -> dict[str, int]:
     return claim_folds({str(c["id"]): [str(d) for d in c["cited_doc_ids"]] for c in items})
 
 
@@ -106,7 +107,7 @@ def words(text: str) -> list[str]:
 class BM25:
     """Okapi BM25 over the corpus's sentences (k1 1.5, b 0.75), for hard negatives."""
 
-    def __init__(self, docs: dict[str, dict]) -> None:
+    def __init__(self, docs: dict[str, dict[str, Any]]) -> None:
         self.keys: list[tuple[str, int]] = []
         self.bags: list[Counter[str]] = []
         for doc_id in sorted(docs):
@@ -140,7 +141,9 @@ class BM25:
         return out
 
 
-def scifact_examples(docs: dict[str, dict], items: list[dict], bm25: BM25) -> list[Example]:
+def scifact_examples(
+    docs: dict[str, dict[str, Any]], items: list[dict[str, Any]], bm25: BM25
+) -> list[Example]:
     folds = scifact_folds(items)
     out = []
     for c in items:

@@ -19,14 +19,14 @@ import shutil
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from reader_data import (
+from lab.reader_data import (
     BM25,
     Example,
     claims,
@@ -35,7 +35,7 @@ from reader_data import (
     scifact_examples,
     synthetic_examples,
 )
-from reader_model import BASE_SHA256, HIDDEN, LABELS, base_dir, export_int8, load_base
+from lab.reader_model import BASE_SHA256, HIDDEN, LABELS, Reader, base_dir, export_int8, load_base
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "engine" / "models" / "data" / "reader"
@@ -52,7 +52,7 @@ SYNTHETIC_WEIGHT = 0.3  # a synthetic example is drawn 0.3 times as often as a r
 FROZEN_LAYERS = 4
 
 
-def tokenizer():  # type: ignore[no-untyped-def]
+def tokenizer() -> Any:
     from tokenizers import Tokenizer
 
     tok = Tokenizer.from_file(str(base_dir() / "tokenizer.json"))
@@ -145,7 +145,7 @@ def train(
     epochs: int,
     per_class: int,
     seed: int,
-):  # type: ignore[no-untyped-def]
+) -> Reader:
     model = load_base(seed)
     layers = [p for layer in model.layers[FROZEN_LAYERS:] for p in layer.parameters()]
     params = layers + list(model.head.parameters())

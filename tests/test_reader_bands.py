@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from engine.evaluation.reader_bands import bands, called_figures, coverage, recall_at
+from lab.reader_bands import bands, called_figures, coverage, recall_at
 
 
 @pytest.mark.parametrize(
@@ -14,22 +14,24 @@ from engine.evaluation.reader_bands import bands, called_figures, coverage, reca
     ],
     ids=["stops-before-a-miss", "lower-bar-reaches-all", "first-is-wrong", "no-gold"],
 )
-def test_recall_at_precision(scores, gold, precision, expected):
+def test_recall_at_precision(
+    scores: list[float], gold: list[int], precision: float, expected: float
+) -> None:
     got, _ = recall_at(np.array(scores), np.array(gold, dtype=bool), precision)
     assert got == pytest.approx(expected)
 
 
-def test_coverage_counts_the_claims_content_words():
+def test_coverage_counts_the_claims_content_words() -> None:
     assert coverage("Aspirin reduces stroke.", "Stroke was reduced by aspirin.") == pytest.approx(
         2 / 3
     )
 
 
-def _pairs(domain, p, right, wrong):
+def _pairs(domain: str, p: float, right: int, wrong: int) -> list[tuple[str, float, bool]]:
     return [(domain, p, True)] * right + [(domain, p, False)] * wrong
 
 
-def test_a_band_is_called_only_when_both_domains_and_every_band_above_reach_the_bar():
+def test_a_band_is_called_only_when_both_domains_and_every_band_above_reach_the_bar() -> None:
     pairs = (
         _pairs("scifact", 0.97, 9, 1)
         + _pairs("climate", 0.97, 8, 2)  # 0.95+: both >= 0.7

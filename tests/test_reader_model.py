@@ -1,3 +1,5 @@
+from pathlib import Path
+
 import pytest
 
 from engine.models import reader as reader_module
@@ -20,11 +22,11 @@ SENTENCES = (
 
 
 @pytest.fixture(scope="module")
-def reader():
+def reader() -> Reader:
     return Reader.load()
 
 
-def test_readings_are_probabilities_in_order(reader):
+def test_readings_are_probabilities_in_order(reader: Reader) -> None:
     readings = reader.read(CLAIM, SENTENCES)
     assert len(readings) == len(SENTENCES)
     for r in readings:
@@ -35,26 +37,26 @@ def test_readings_are_probabilities_in_order(reader):
 @pytest.mark.xfail(
     strict=True, reason="the shipped model does not yet separate topic from evidence"
 )
-def test_an_off_topic_sentence_is_no_evidence(reader):
+def test_an_off_topic_sentence_is_no_evidence(reader: Reader) -> None:
     readings = reader.read(CLAIM, SENTENCES)
     assert readings[2].label is Label.NONE
     assert readings[2].evidence < readings[1].evidence
     assert readings[0].contradict > readings[1].contradict
 
 
-def test_a_reading_does_not_depend_on_its_batch(reader):
+def test_a_reading_does_not_depend_on_its_batch(reader: Reader) -> None:
     together = reader.read(CLAIM, SENTENCES)
     alone = [reader.read(CLAIM, [s])[0] for s in SENTENCES]
     assert list(together) == alone
     assert reader.read(CLAIM, SENTENCES) == together  # the same bits every time
 
 
-def test_nothing_to_read_gives_nothing(reader):
+def test_nothing_to_read_gives_nothing(reader: Reader) -> None:
     assert reader.read(CLAIM, []) == ()
 
 
 @pytest.mark.parametrize("which", ["model", "tokenizer"], ids=["model", "tokenizer"])
-def test_a_changed_file_is_refused(tmp_path, which):
+def test_a_changed_file_is_refused(tmp_path: Path, which: str) -> None:
     model, tokenizer = tmp_path / "model.onnx", tmp_path / "tokenizer.json"
     model.write_bytes(MODEL.read_bytes())
     tokenizer.write_bytes(TOKENIZER.read_bytes())
@@ -64,19 +66,19 @@ def test_a_changed_file_is_refused(tmp_path, which):
         Reader.load(model, tokenizer)
 
 
-def test_a_missing_file_is_refused(tmp_path):
+def test_a_missing_file_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ReaderUnavailable, match="cannot be read"):
         Reader.load(tmp_path / "absent.onnx", TOKENIZER)
 
 
-def test_turned_off_it_says_words_alone(monkeypatch):
+def test_turned_off_it_says_words_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(reader_module.ENV_READER, "none")
     choice = load_reader()
     assert choice.reader is None
     assert "words alone" in reader_notice(choice)
 
 
-def test_on_by_default_it_loads_once(monkeypatch):
+def test_on_by_default_it_loads_once(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(reader_module.ENV_READER, raising=False)
     first, second = load_reader(), load_reader()
     assert first.reader is not None and first is second

@@ -1,7 +1,8 @@
 import pytest
 
 from engine.models import reader as reader_module
-from engine.review import measured
+from engine.review import band_precision as measured
+from engine.review.offline_stance import OfflineTyper
 from engine.review.reader_typer import (
     ReaderStance,
     ReaderTyper,
@@ -10,7 +11,6 @@ from engine.review.reader_typer import (
     reader_bands,
 )
 from engine.review.relations import Relation
-from engine.review.stance import OfflineTyper
 from engine.review.typers import GatedTyper, make_typer
 
 PRACTICE = "Vitamin D supplementation reduces the risk of hip fractures in older women."
@@ -22,7 +22,7 @@ NOTE = (
 )
 
 
-def test_the_shipped_bands_cover_the_upper_range_and_match_their_calls():
+def test_the_shipped_bands_cover_the_upper_range_and_match_their_calls() -> None:
     bands = reader_bands()
     assert bands and bands[-1].high > 1.0
     for band in bands:
@@ -31,11 +31,11 @@ def test_the_shipped_bands_cover_the_upper_range_and_match_their_calls():
         assert called(band) is expected
 
 
-def test_below_the_lowest_band_there_is_no_band():
+def test_below_the_lowest_band_there_is_no_band() -> None:
     assert reader_band(reader_bands()[0].low - 0.01) is None
 
 
-def test_the_registry_gates_the_reader_with_itself(monkeypatch):
+def test_the_registry_gates_the_reader_with_itself(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(reader_module.ENV_READER, raising=False)
     typer = make_typer("reader")
     assert isinstance(typer, GatedTyper) and isinstance(typer.typer, ReaderTyper)
@@ -43,7 +43,7 @@ def test_the_registry_gates_the_reader_with_itself(monkeypatch):
     assert typer.floor == reader_bands()[0].low
 
 
-def test_without_the_reader_the_offline_typer_stands_in(monkeypatch):
+def test_without_the_reader_the_offline_typer_stands_in(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(reader_module.ENV_READER, "none")
     typer = make_typer("reader")
     assert isinstance(typer, GatedTyper) and isinstance(typer.typer, OfflineTyper)
@@ -51,7 +51,7 @@ def test_without_the_reader_the_offline_typer_stands_in(monkeypatch):
 
 
 @pytest.mark.xfail(strict=True, reason="the shipped model finds no contradiction above its bands")
-def test_a_contradiction_quotes_its_sentence_and_its_band(monkeypatch):
+def test_a_contradiction_quotes_its_sentence_and_its_band(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(reader_module.ENV_READER, raising=False)
     typing = make_typer("reader")(PRACTICE, NOTE)
     assert typing.relation.candidate
@@ -60,7 +60,7 @@ def test_a_contradiction_quotes_its_sentence_and_its_band(monkeypatch):
     assert measured.measured(typing.relation, typing.confidence, "reader").startswith("about")
 
 
-def test_an_off_topic_note_is_no_candidate(monkeypatch):
+def test_an_off_topic_note_is_no_candidate(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(reader_module.ENV_READER, raising=False)
     typing = make_typer("reader")(PRACTICE, "Glacier retreat in the Alps. Ice cores were drilled.")
     assert not typing.relation.candidate
@@ -71,6 +71,6 @@ def test_an_off_topic_note_is_no_candidate(monkeypatch):
     [("reader", True), ("offline", True), ("openai", False)],
     ids=["reader", "offline", "model"],
 )
-def test_which_typers_are_measured(typer, expected):
+def test_which_typers_are_measured(typer: str, expected: bool) -> None:
     phrase = measured.measured(Relation.TENSION, 0.97, typer)
     assert (phrase != measured.UNMEASURED) is expected

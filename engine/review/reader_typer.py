@@ -3,7 +3,7 @@
 For a (practice, canon) pair the reader reads the practice against every sentence of the
 note; the sentence it finds most contradicting gives the confidence, P(CONTRADICT). A pair
 at or above the lowest band is a candidate: `contradicts` in a band whose out-of-fold
-precision reached 0.70 in and out of domain (`engine.evaluation.reader_bands`), a possible
+precision reached 0.70 in and out of domain (`lab/reader_bands.py`), a possible
 `tension` below it. Every other verdict (supports, extends, unrelated) is the offline
 typer's. It never makes anything green; without the reader (`SYNAPSE_READER=none`, a file
 missing) the factory hands out the offline typer and the overlay says so in its typer name.
@@ -17,10 +17,10 @@ from functools import cache
 
 from engine.core.stance import ContradictionCue
 from engine.models.reader import DATA, Reader, load_reader
-from engine.reading.sentences import sentences_of
 from engine.review.calibration import Band
+from engine.review.offline_stance import OfflineTyper
 from engine.review.relations import Relation, Typing
-from engine.review.stance import OfflineTyper
+from engine.text.sentences import sentences_of
 
 NAME = "reader"
 MAX_SENTENCES = 24  # a note longer than this is read on its first sentences only

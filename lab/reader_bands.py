@@ -1,6 +1,6 @@
 """The reader's out-of-fold figures and the bands the product shows, from the lab's held-out scores.
 
-`python -m engine.evaluation.reader_bands [--oof PATH] [--write]` reads the scores
+`python -m lab.reader_bands [--oof PATH] [--write]` reads the scores
 `lab/train_reader.py` wrote for every pair while its fold was held out (`build/reader/oof.jsonl`)
 and prints:
 
@@ -29,11 +29,11 @@ from typing import Any
 
 import numpy as np
 
-from engine.core.encoder import load_encoder
-from engine.core.text import word_sequence
-from engine.evaluation.train_stance import _standardise, fit_binary
+from engine.models.encoder import load_encoder
 from engine.models.reader import DATA
 from engine.review.calibration import CONTRADICTS_PRECISION
+from engine.text.tokens import word_sequence
+from lab.train_stance import _standardise, fit_binary
 
 ROOT = Path(__file__).resolve().parents[2]
 OOF = ROOT / "build" / "reader" / "oof.jsonl"
