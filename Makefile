@@ -84,7 +84,7 @@ $(LAB_VENV)/.lab: lab/requirements.txt lab/requirements-weights.txt
 	touch $@
 
 reader: $(LAB_VENV)/.lab $(VENV)/.runtime
-	nice -n 19 $(LAB_VENV)/bin/python lab/train_reader.py $(READER_FLAGS)
+	nice -n 19 $(LAB_VENV)/bin/python -m lab.train_reader $(READER_FLAGS)
 	$(PY) -m lab.reader_bands --write
 
 bench: dev

@@ -35,7 +35,7 @@ from engine.review.calibration import CONTRADICTS_PRECISION
 from engine.text.tokens import word_sequence
 from lab.train_stance import _standardise, fit_binary
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 OOF = ROOT / "build" / "reader" / "oof.jsonl"
 EDGES = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.01)
 TARGETS = (0.80, 0.85, 0.90)

@@ -2,7 +2,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.models import reader as reader_module
+from engine.core.environment import ENV_READER
 from engine.models.reader import (
     MODEL,
     TOKENIZER,
@@ -72,14 +72,14 @@ def test_a_missing_file_is_refused(tmp_path: Path) -> None:
 
 
 def test_turned_off_it_says_words_alone(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(reader_module.ENV_READER, "none")
+    monkeypatch.setenv(ENV_READER, "none")
     choice = load_reader()
     assert choice.reader is None
     assert "words alone" in reader_notice(choice)
 
 
 def test_on_by_default_it_loads_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(reader_module.ENV_READER, raising=False)
+    monkeypatch.delenv(ENV_READER, raising=False)
     first, second = load_reader(), load_reader()
     assert first.reader is not None and first is second
     assert reader_notice(first) == ""

@@ -1,6 +1,6 @@
 import pytest
 
-from engine.models import reader as reader_module
+from engine.core.environment import ENV_READER
 from engine.review import band_precision as measured
 from engine.review.offline_stance import OfflineTyper
 from engine.review.reader_typer import (
@@ -36,7 +36,7 @@ def test_below_the_lowest_band_there_is_no_band() -> None:
 
 
 def test_the_registry_gates_the_reader_with_itself(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(reader_module.ENV_READER, raising=False)
+    monkeypatch.delenv(ENV_READER, raising=False)
     typer = make_typer("reader")
     assert isinstance(typer, GatedTyper) and isinstance(typer.typer, ReaderTyper)
     assert isinstance(typer.stance, ReaderStance)
@@ -44,7 +44,7 @@ def test_the_registry_gates_the_reader_with_itself(monkeypatch: pytest.MonkeyPat
 
 
 def test_without_the_reader_the_offline_typer_stands_in(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(reader_module.ENV_READER, "none")
+    monkeypatch.setenv(ENV_READER, "none")
     typer = make_typer("reader")
     assert isinstance(typer, GatedTyper) and isinstance(typer.typer, OfflineTyper)
     assert typer.name == "offline"
@@ -52,7 +52,7 @@ def test_without_the_reader_the_offline_typer_stands_in(monkeypatch: pytest.Monk
 
 @pytest.mark.xfail(strict=True, reason="the shipped model finds no contradiction above its bands")
 def test_a_contradiction_quotes_its_sentence_and_its_band(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(reader_module.ENV_READER, raising=False)
+    monkeypatch.delenv(ENV_READER, raising=False)
     typing = make_typer("reader")(PRACTICE, NOTE)
     assert typing.relation.candidate
     assert typing.evidence.startswith("Annual high-dose oral vitamin D increased")
@@ -61,7 +61,7 @@ def test_a_contradiction_quotes_its_sentence_and_its_band(monkeypatch: pytest.Mo
 
 
 def test_an_off_topic_note_is_no_candidate(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(reader_module.ENV_READER, raising=False)
+    monkeypatch.delenv(ENV_READER, raising=False)
     typing = make_typer("reader")(PRACTICE, "Glacier retreat in the Alps. Ice cores were drilled.")
     assert not typing.relation.candidate
 

@@ -25,12 +25,14 @@ from typing import Any
 
 import numpy as np
 
+from engine.core.environment import ENV_READER, environment
+
 NAME = "reader"
-ENV_READER = "SYNAPSE_READER"
 OFF = frozenset({"none", "off", "lexical", "0"})
 DATA = Path(__file__).parent / "data" / "reader"
 MODEL = DATA / "model.onnx"
-TOKENIZER = DATA / "tokenizer.json"
+# The reader reads with MiniLM's own tokenizer, unchanged: the same file as the encoder's.
+TOKENIZER = DATA.parent / "minilm" / "tokenizer.json"
 MODEL_SHA256 = "9e4044a025ed88f106d1ffb1f871ad13f5b84da397206512c2e0b5679bcf9ff9"
 TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 MAX_TOKENS = 128  # as trained: claim and sentence together, the longer one cut first
@@ -136,15 +138,13 @@ class ReaderChoice:
 
 def wanted() -> bool:
     """Whether this process is asked to use the reader (`$SYNAPSE_READER`, on by default)."""
-    return os.environ.get(ENV_READER, NAME).strip().lower() not in OFF
+    return (environment().reader or NAME) not in OFF
 
 
 def load_reader() -> ReaderChoice:
     """The shipped reader, made once per process, or None with the reason."""
     if not wanted():
-        return ReaderChoice(
-            None, f"reader off ({ENV_READER}={os.environ.get(ENV_READER, '').strip()})"
-        )
+        return ReaderChoice(None, f"reader off ({ENV_READER}={environment().reader})")
     with _lock:
         if not _loaded:
             _loaded.append(_make())
