@@ -1,6 +1,7 @@
 """`eval reader`: the shipped reader measured on labelled pairs a user brings."""
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -29,7 +30,7 @@ PAIRS = [
 ]
 
 
-def write(path: Path, rows: list[object]) -> Path:
+def write(path: Path, rows: Sequence[object]) -> Path:
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     return path
 
