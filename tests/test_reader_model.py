@@ -33,15 +33,20 @@ def test_readings_are_probabilities_in_order(reader: Reader) -> None:
         assert r.none + r.support + r.contradict == pytest.approx(1.0, abs=1e-6)
 
 
-# Strict: the day a rebuilt model reads these right, the mark must go.
-@pytest.mark.xfail(
-    strict=True, reason="the shipped model does not yet separate topic from evidence"
-)
 def test_an_off_topic_sentence_is_no_evidence(reader: Reader) -> None:
     readings = reader.read(CLAIM, SENTENCES)
     assert readings[2].label is Label.NONE
-    assert readings[2].evidence < readings[1].evidence
-    assert readings[0].contradict > readings[1].contradict
+    assert readings[2].evidence < min(readings[0].evidence, readings[1].evidence)
+
+
+# Strict: the day a rebuilt model reads this right, the mark must go.
+@pytest.mark.xfail(
+    strict=True,
+    reason="the shipped reader misses a reversed direction (P(CONTRADICT) 0.04 on both)",
+)
+def test_a_reversed_direction_reads_as_more_contradicting(reader: Reader) -> None:
+    readings = reader.read(CLAIM, SENTENCES)
+    assert readings[0].contradict > readings[1].contradict + 0.2
 
 
 def test_a_reading_does_not_depend_on_its_batch(reader: Reader) -> None:

@@ -50,7 +50,9 @@ def test_without_the_reader_the_offline_typer_stands_in(monkeypatch: pytest.Monk
     assert typer.name == "offline"
 
 
-@pytest.mark.xfail(strict=True, reason="the shipped model finds no contradiction above its bands")
+@pytest.mark.xfail(
+    strict=True, reason="the shipped reader misses a reversed direction (P(CONTRADICT) 0.11)"
+)
 def test_a_contradiction_quotes_its_sentence_and_its_band(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(ENV_READER, raising=False)
     typing = make_typer("reader")(PRACTICE, NOTE)

@@ -33,7 +33,7 @@ DATA = Path(__file__).parent / "data" / "reader"
 MODEL = DATA / "model.onnx"
 # The reader reads with MiniLM's own tokenizer, unchanged: the same file as the encoder's.
 TOKENIZER = DATA.parent / "minilm" / "tokenizer.json"
-MODEL_SHA256 = "9e4044a025ed88f106d1ffb1f871ad13f5b84da397206512c2e0b5679bcf9ff9"
+MODEL_SHA256 = "00385371c44c56b32cf4b17f301978dce2df832369570c360f25f86d6e1adaf7"
 TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 MAX_TOKENS = 128  # as trained: claim and sentence together, the longer one cut first
 
