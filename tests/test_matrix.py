@@ -208,3 +208,11 @@ def test_csv_neutralises_formula_prefixes(lab_path: Path, title: str) -> None:
     titles = [row["memory_title"] for row in rows if row["memory_id"] == "chk-2024-q1"]
     assert titles and set(titles) == {"'" + title}
     assert all(not row["zk_title"].startswith(("=", "+", "-", "@")) for row in rows)
+
+
+def test_pending_queue_puts_the_likeliest_contradiction_first(workspace: Workspace) -> None:
+    # A surer contradiction on a weaker claim has the lower priority but is read first.
+    sure = replace(AGAINST, canon_id="z-ret-02", confidence=0.95, priority=0.1)
+    overlay = replace(OVERLAY, edges=(*OVERLAY.edges, sure))
+    queue = sort_queue(matrix_frame(overlay, workspace), QueueOrder.PENDING)
+    assert queue["edge_id"].tolist()[:2] == [sure.key.token, AGAINST.key.token]

@@ -30,7 +30,7 @@ def _configure_build(parser: argparse.ArgumentParser) -> None:
 
     defaults = OverlayConfig()
     parser.add_argument("--workspace", type=Path, required=True, help="workspace folder")
-    parser.add_argument("--typer", default="offline", help="offline (default) or openai")
+    parser.add_argument("--typer", default="offline", help="offline (default), reader or openai")
     parser.add_argument("--k", type=int, default=defaults.k, help="canon notes per entry")
     parser.add_argument("--overfetch", type=int, default=defaults.overfetch)
     parser.add_argument("--sim-floor", type=float, default=defaults.sim_floor)

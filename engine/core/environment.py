@@ -20,6 +20,7 @@ ENV_WORKSPACES_ROOT = "SYNAPSE_WORKSPACES_ROOT"
 ENV_OPEN_WAIT = "SYNAPSE_OPEN_WAIT"
 ENV_ENCODER = "SYNAPSE_ENCODER"
 ENV_ENCODER_THREADS = "SYNAPSE_ENCODER_THREADS"
+ENV_READER = "SYNAPSE_READER"
 ENV_MINILM_MODEL = "SYNAPSE_MINILM_MODEL"
 ENV_MINILM_FOLDED = "SYNAPSE_MINILM_FOLDED"
 ENV_LLM_BASE_URL = "SYNAPSE_LLM_BASE_URL"
@@ -39,6 +40,8 @@ VARIABLES: dict[str, str] = {
     ENV_OPEN_WAIT: "seconds a page waits for a workspace still loading before it draws",
     ENV_ENCODER: "the sentence encoder: `minilm` (default) or `none` for words alone",
     ENV_ENCODER_THREADS: "threads for a long encode (an index build); default up to 2",
+    ENV_READER: "the trained reader that types contradiction candidates: `reader` (default) "
+    "or `none` for the offline typer alone",
     ENV_MINILM_MODEL: "a MiniLM ONNX file to use instead of the installed pinned one "
     "(checked against the same hash)",
     ENV_MINILM_FOLDED: "`1` keeps the encoder's embedding tables in float32 (about 40 MB "
@@ -65,6 +68,7 @@ class Environment:
     open_wait: float | None = None
     encoder: str | None = None  # None unset; "" set empty (words alone)
     encoder_threads: int | None = None
+    reader: str = ""  # "" unset: the reader is on
     minilm_model: str = ""
     minilm_folded: bool = False
     llm_base_url: str = ""
@@ -90,6 +94,7 @@ def environment(env: Mapping[str, str] | None = None) -> Environment:
         open_wait=_seconds(text(ENV_OPEN_WAIT)),
         encoder=env[ENV_ENCODER].strip() if ENV_ENCODER in env else None,
         encoder_threads=int(threads) if threads.isdigit() and int(threads) > 0 else None,
+        reader=text(ENV_READER).lower(),
         minilm_model=text(ENV_MINILM_MODEL),
         minilm_folded=text(ENV_MINILM_FOLDED) not in ("", "0"),
         llm_base_url=text(ENV_LLM_BASE_URL),

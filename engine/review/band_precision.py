@@ -2,22 +2,26 @@
 
 A reviewer (and an answer's stance line) sees a machine contradiction as a candidate with
 the precision measured for its confidence band (`engine.review.calibration.Band`), never as
-a finding. Only the offline typer's confidences are calibrated; a model typer's are its
-own, so for them the precision is said to be unmeasured.
+a finding. The offline typer's and the reader's confidences are calibrated (each against its
+own bands); a model typer's are its own, so for them the precision is said to be unmeasured.
 """
 
 from __future__ import annotations
 
 from engine.review.calibration import Band
 from engine.review.offline_stance import model
+from engine.review.reader_typer import NAME as READER
+from engine.review.reader_typer import reader_band
 from engine.review.relations import Relation
 
-CALIBRATED_TYPERS = frozenset({"offline"})
+CALIBRATED_TYPERS = frozenset({"offline", READER})
 UNMEASURED = "precision not measured for this typer"
 
 
-def band_of(confidence: float) -> Band | None:
+def band_of(confidence: float, typer: str = "offline") -> Band | None:
     """The shipped calibration's band for a contradiction confidence, or None."""
+    if typer == READER:
+        return reader_band(confidence)
     calibration = model().calibration
     return calibration.band(confidence) if calibration is not None else None
 
@@ -40,5 +44,5 @@ def measured(relation: Relation | str, confidence: float, typer: str = "offline"
         return ""
     if typer not in CALIBRATED_TYPERS:
         return UNMEASURED
-    band = band_of(confidence)
+    band = band_of(confidence, typer)
     return band.phrase() if band is not None else ""

@@ -234,13 +234,17 @@ def sort_queue(frame: pd.DataFrame, order: QueueOrder | str = QueueOrder.PENDING
         out = frame.sort_values("canon_label", key=lambda c: c.str.casefold(), kind="stable")
     else:
         # Undecided contradictions first (what needs a reviewer), then undecided possible
-        # tensions, then the rest by priority.
+        # tensions, each likeliest first (its typer's confidence, which its band prices),
+        # then the rest by priority.
         undecided = frame["triage"] == ""
         rank = 2 - 2 * (undecided & (frame["relation"] == Relation.CONTRADICTS.value)).astype(int)
         rank -= (undecided & (frame["relation"] == Relation.TENSION.value)).astype(int)
-        out = frame.assign(_rank=rank)
-        out = out.sort_values(["_rank", "priority"], ascending=[True, False], kind="stable")
-        out = out.drop(columns="_rank")
+        likely = frame["confidence"].where(rank < 2, 0.0)
+        out = frame.assign(_rank=rank, _likely=likely)
+        out = out.sort_values(
+            ["_rank", "_likely", "priority"], ascending=[True, False, False], kind="stable"
+        )
+        out = out.drop(columns=["_rank", "_likely"])
     return out.reset_index(drop=True)
 
 

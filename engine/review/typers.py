@@ -32,6 +32,7 @@ from engine.review.offline_stance import (
     offline_stance,
     related,
 )
+from engine.review.reader_typer import ReaderStance, ReaderTyper, reader_bands, reader_typer
 from engine.review.relations import Relation, Typing
 
 __all__ = [
@@ -274,6 +275,10 @@ def gate_for(typer: Typer) -> Typer:
         return typer
     if isinstance(typer, ModelTyper):
         return model_typer(typer.chat)
+    if isinstance(typer, ReaderTyper):
+        # The reader is its own gate: the offline classifier would refuse the paraphrased
+        # contradictions it was trained to find, which its out-of-fold bands already price.
+        return GatedTyper(typer, ReaderStance(typer.reader), reader_bands()[0].low)
     return gated(typer, offline_stance)
 
 
@@ -297,3 +302,4 @@ def _openai_typer() -> Typer:
 
 register("offline", OfflineTyper)
 register("openai", _openai_typer)
+register("reader", reader_typer)
