@@ -75,10 +75,11 @@ class ReaderTyper:
 
 @dataclass(frozen=True)
 class ReaderStance:
-    """The gate's stance function: the reader's P(CONTRADICT) of a pair read in either order.
+    """The gate's stance function: the larger of the reader's P(CONTRADICT) in either order.
 
-    Either order, because the bands were measured on the practice read against a sentence
-    only; a gate that also asked the untrained order would change what was measured.
+    The bands were measured on the practice read against a sentence. The gate asks both
+    orders and wants each over the floor; the larger of the two makes the stance symmetric,
+    so the gate never refuses a pair the typer's band has already priced.
     """
 
     reader: Reader
