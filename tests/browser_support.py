@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
 
-from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
+from playwright.sync_api import Browser, FrameLocator, Locator, Page, expect, sync_playwright
 
 from bench.app_server import running_app
 from engine.review.overlay import Overlay, OverlayEdge, save_overlay
@@ -58,6 +58,11 @@ def app_in_chromium(
             yield url, browser.new_page(viewport={"width": 1400, "height": height})
         finally:
             browser.close()
+
+
+def graph_frame(page: Page) -> FrameLocator:
+    """The page's graph: the first frame of the main block (the sidebar holds a frame too)."""
+    return page.get_by_test_id("stMain").frame_locator("iframe").first
 
 
 def question_box(page: Page) -> Locator:

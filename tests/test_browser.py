@@ -12,6 +12,7 @@ from present.graph_page import LIBRARY_SCRIPT, SERVED_LIBRARY
 from tests.browser_support import (
     app_in_chromium,
     ask_question,
+    graph_frame,
     is_local,
     open_page,
     save_contradiction_overlay,
@@ -44,7 +45,7 @@ def test_a_review_session_in_chromium_stays_on_this_machine(lab_path: Path, tmp_
         slider.press("Home")
         expect(page.get_by_text(re.compile(r"^step 0: retrieve"))).to_be_visible()
         wait_idle(page)
-        graph = page.frame_locator("iframe").first
+        graph = graph_frame(page)
         expect(graph.locator("#mynetwork canvas")).to_be_visible(timeout=30_000)
         # The graph frame drew with the library the app serves once, not one inlined in it.
         served = f"{url}/{SERVED_LIBRARY}{LIBRARY_SCRIPT}"
@@ -57,7 +58,7 @@ def test_a_review_session_in_chromium_stays_on_this_machine(lab_path: Path, tmp_
         # The DAG and the traceability of the same answer.
         open_page(page, "Reasoning DAG")
         expect(page.get_by_text("Why it abstained")).to_be_visible()
-        expect(page.frame_locator("iframe").first.locator("canvas")).to_be_visible()
+        expect(graph_frame(page).locator("canvas")).to_be_visible()
         shot(page, "reasoning-dag")
         open_page(page, "Traceability")
         orphan = page.locator("span.trace-orphan").first

@@ -14,6 +14,7 @@ from engine.review.relations import Relation
 from tests.browser_support import (
     app_in_chromium,
     ask_question,
+    graph_frame,
     is_local,
     wait_idle,
 )
@@ -95,7 +96,7 @@ def test_hostile_titles_and_bodies_never_run(lab_path: Path, tmp_path: Path) -> 
         page.goto(f"{url}/ask")
         wait_idle(page)
         ask_question(page, QUESTION)
-        expect(page.frame_locator("iframe").first.locator("canvas")).to_be_visible(timeout=30_000)
+        expect(graph_frame(page).locator("canvas")).to_be_visible(timeout=30_000)
         seen = [flags(page)]
         for name in ("Reasoning DAG", "Traceability", "Claim matrix"):
             visit(page, name)

@@ -17,6 +17,7 @@ from engine.workspace.stores import load_workspace
 from present.library import holdings_text
 from tests.browser_support import (
     ARTIFACTS,
+    graph_frame,
     press_in_question,
     question_box,
     served_browser,
@@ -86,7 +87,7 @@ def test_first_open_to_first_answer(app: tuple[str, Browser, list[str]], demo_sl
     expect(verdict(page).first).to_contain_text(first.label, timeout=30_000)
     wait_idle(page)
     assert "q=" in page.url
-    graph = page.frame_locator("iframe").first
+    graph = graph_frame(page)
     expect(graph.locator("#mynetwork canvas")).to_be_visible(timeout=30_000)
     shot(page, "02-first-answer", folder=SHOTS)
     # Replay: the first step shows the question and its seeds; an expansion its revelations.
@@ -135,7 +136,7 @@ def test_reloading_a_dag_link_reproduces_the_dag(app: tuple[str, Browser, list[s
     wait_idle(page)
     expect(page.get_by_role("heading", name="Reasoning DAG", level=1)).to_be_visible()
     expect(verdict(page).first).to_be_visible(timeout=30_000)
-    expect(page.frame_locator("iframe").first.locator("canvas")).to_be_visible()
+    expect(graph_frame(page).locator("canvas")).to_be_visible()
     expect(page.get_by_text(f"Showing the answer to: {ASKED}")).to_be_visible()
     shot(page, "05-dag-link", folder=SHOTS)
     page.reload()

@@ -17,6 +17,7 @@ from tests.browser_support import (
     ARTIFACTS,
     ColorScheme,
     Look,
+    graph_frame,
     open_page,
     served_browser,
     shot,
@@ -92,7 +93,7 @@ def test_the_missing_hop_is_named_and_drawn_red(
     expect(banner).to_contain_text("ABSTAIN — missing hop.", timeout=30_000)
     expect(banner).to_contain_text(f"rests on “{MISSING_NAME}”, a note not written yet")
     assert background_is_dark(page) == (scheme == "dark")
-    graph = page.frame_locator("iframe").first
+    graph = graph_frame(page)
     expect(graph.locator("#mynetwork canvas")).to_be_visible(timeout=30_000)
     # vis draws on a canvas: the node's name and colour are in the frame's data.
     frame = next(f for f in page.frames if "mynetwork" in f.content())
@@ -105,7 +106,7 @@ def test_the_missing_hop_is_named_and_drawn_red(
     open_page(page, "Reasoning DAG")
     expect(page.get_by_text("Why it abstained")).to_be_visible()
     expect(page.get_by_text("missing hop", exact=True).first).to_be_visible()
-    expect(page.frame_locator("iframe").first.locator("#mynetwork canvas")).to_be_visible()
+    expect(graph_frame(page).locator("#mynetwork canvas")).to_be_visible()
     assert graph_is_dark(page, "claim:") == (scheme == "dark")
     page.wait_for_timeout(600)
     shot(page, f"dag-missing-hop-{scheme}-{width}", folder=SHOTS, tall=True)
