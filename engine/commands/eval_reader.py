@@ -80,13 +80,13 @@ def auc(scores: np.ndarray, positive: np.ndarray) -> float | None:
     pos, neg = scores[positive], scores[~positive]
     if not len(pos) or not len(neg):
         return None
-    order = np.argsort(np.concatenate([pos, neg]), kind="mergesort")
-    ranks = np.empty(len(order))
-    ranks[order] = np.arange(1, len(order) + 1)
-    values = np.concatenate([pos, neg])
-    for value in np.unique(values):  # ties share the mean of their ranks
-        same = values == value
-        ranks[same] = ranks[same].mean()
+    # Each distinct score's rank is the mean of the ranks its ties would take: one sort,
+    # linear in the pairs however many distinct scores there are.
+    _, where, counts = np.unique(
+        np.concatenate([pos, neg]), return_inverse=True, return_counts=True
+    )
+    last = np.cumsum(counts)
+    ranks = ((last - counts + 1 + last) / 2)[where]
     wins = ranks[: len(pos)].sum() - len(pos) * (len(pos) + 1) / 2
     return round(float(wins / (len(pos) * len(neg))), 4)
 
