@@ -39,7 +39,7 @@ def test_the_registry_gates_the_reader_with_itself(monkeypatch: pytest.MonkeyPat
     monkeypatch.delenv(ENV_READER, raising=False)
     typer = make_typer("reader")
     assert isinstance(typer, GatedTyper) and isinstance(typer.typer, ReaderTyper)
-    assert isinstance(typer.stance, ReaderStance)
+    assert isinstance(typer.stance, ReaderStance) and typer.gate == "reader"
     assert typer.floor == reader_bands()[0].low
 
 

@@ -100,8 +100,10 @@ class GatedTyper:
 
     @property
     def gate(self) -> str:
-        """Which stance function gates: `offline` or the typer's own model."""
-        return "model" if isinstance(self.stance, ModelStance) else "offline"
+        """Which stance function gates: `offline`, the typer's own model, or the reader."""
+        if isinstance(self.stance, ModelStance):
+            return "model"
+        return "reader" if isinstance(self.stance, ReaderStance) else "offline"
 
     def __call__(self, practice: str, canon: str) -> Typing:
         typing = self.typer(practice, canon)
