@@ -184,3 +184,67 @@ def test_a_relation_said_only_in_other_words_is_left_to_the_stance(
     unread = report.unread()
     assert unread.unmentioned == related
     assert report.unread(read=related).unmentioned == ()
+
+
+@pytest.mark.parametrize(
+    ("question", "text", "itself"),
+    [
+        (
+            "Does vitamin D supplementation reduce fractures?",
+            "The compliance to vitamin D supplementation is lower in subjects without fractures.",
+            False,
+        ),
+        (
+            "Does vitamin D supplementation reduce fractures?",
+            "Vitamin D supplementation reduced compliance among patients with fractures.",
+            False,
+        ),
+        (
+            "Does vitamin D supplementation reduce fractures?",
+            "Vitamin D supplementation is reduced in patients with fractures.",
+            False,
+        ),
+        (
+            "Does vitamin D supplementation reduce fractures?",
+            "Vitamin D supplementation reduced fractures in older women.",
+            True,
+        ),
+        (
+            "Does vitamin D supplementation reduce fractures?",
+            "Fractures were significantly lower with vitamin D supplementation.",
+            True,
+        ),
+        (
+            "Does vitamin D supplementation reduce fractures?",
+            "Vitamin D supplementation gave a 20% reduction in fractures.",
+            True,
+        ),
+        (
+            "Is fracture risk reduced by vitamin D?",
+            "Vitamin D lowered the risk of hip fracture.",
+            True,
+        ),
+        (
+            "Is fracture risk reduced by vitamin D?",
+            "Vitamin D lowered compliance in patients at risk of fracture.",
+            False,
+        ),
+    ],
+    ids=[
+        "lower-said-of-compliance",
+        "reduced-said-of-compliance",
+        "the-agent-itself-reduced",
+        "control-reduced-fractures",
+        "control-fractures-lower",
+        "control-reduction-in-fractures",
+        "control-passive-question",
+        "passive-question-said-of-other",
+    ],
+)
+def test_a_direction_counts_only_when_said_of_what_the_question_moves(
+    question: str, text: str, itself: bool
+) -> None:
+    report = terms(question).measure([text])
+    moved = next(t for t in report.terms if t.shown in ("reduce", "reduced"))
+    assert moved.covered
+    assert moved.related is not itself, report.to_dict()

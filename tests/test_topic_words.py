@@ -138,9 +138,6 @@ def test_a_relation_said_in_other_words_and_read_by_the_stance_stays_green(
 # Strict: a known false green, kept in the suite until the relation's subject is read. The
 # question's topic words are all covered ("VD" for vitamin D, "lower" for reduce,
 # "fractures"), but "lower" is said of compliance, and the fractures sit in "without …".
-@pytest.mark.xfail(
-    strict=True, reason="the relation word's subject (compliance) is not the question's"
-)
 def test_a_relation_said_of_something_else_is_not_green(demo: OpenWorkspace) -> None:
     result = ask(demo, "Does vitamin D supplementation reduce fractures?")
     assert not (result.label == "ANSWER" and "compliance to VD" in result.prose), result.prose

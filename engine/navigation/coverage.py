@@ -29,6 +29,7 @@ from engine.reading.asked import (
 )
 from engine.reading.rarity import Rarity
 from engine.text.lexicon import direction, link_strength, relation_word
+from engine.text.said_of import Said, said_of
 from engine.text.stems import mention_stem, mentions
 from engine.text.tokens import ranking_tokens
 
@@ -246,6 +247,7 @@ class QuestionTerms:
         # What each word states as a relation, read once: its link strength and direction.
         self._links = {w: link_strength(w) for w in words}
         self._directions = {w: direction(w) for w in words}
+        self._patients = self._patients_of(asked)
         self.rules = rules or MentionRules()
         # Question word -> the corpus word it is a typo of; only with `known` (an index).
         self.corrections: dict[str, str] = {}
@@ -274,6 +276,38 @@ class QuestionTerms:
             and a.word in self.weights
             and self.rules.acronyms is not AcronymRule.OFF
         }
+
+    def _patients_of(self, asked: Question) -> dict[str, str]:
+        """Direction word of the question -> the stem of the topic word it must be said of.
+
+        Where the question says which way something moves ("Does X reduce fractures?"), a
+        source's direction meets it only when said of what the question moves: the rarest
+        topic word the question's own direction is said of, or, when the question's says of
+        none, its rarest topic word. A question with no topic word beside its relation
+        words gets none.
+        """
+        topics = [w for w in self.words if not relation_word(w)]
+        if not topics:
+            return {}
+        order = {w: i for i, w in enumerate(self.words)}
+
+        def rarest(candidates: list[str]) -> str:
+            return self._stems[max(candidates, key=lambda w: (self.weights[w], -order[w]))]
+
+        patients: dict[str, str] = {}
+        for said in said_of(asked.text):
+            word = next((w for w in self.words if self._said_is(w, said)), None)
+            if word is None or self._directions[word] is None or word in patients:
+                continue
+            moved = {mention_stem(w) for w in said.of}
+            patients[word] = rarest(
+                [t for t in topics if mentions(self._stems[t], moved)] or topics
+            )
+        return patients
+
+    def _said_is(self, word: str, said: Said) -> bool:
+        """Whether a direction word a text says is the question's `word` itself."""
+        return mentions(self._stems[word], {mention_stem(said.word)})
 
     @property
     def salient(self) -> tuple[str, ...]:
@@ -313,15 +347,26 @@ class QuestionTerms:
         }
         said = {mention_stem(w) for w in toks}
         relates = any(relation_word(w) for w in toks)
+        moved = said_of(text) if self._patients else ()
         anyhow, itself = set(), set()
         for word in self.words:
             fixed = self._fixed.get(word)
             acronym = self.acronyms.get(word)
             parts = self.compounds.get(word)
+            patient = self._patients.get(word)
+            if patient is not None:
+                # A direction the question asks of one thing is met only where the text says
+                # it of that thing, in the question's words or its own.
+                stated = any(
+                    (self._said_is(word, m) or (m.axis, m.sign) == self._directions[word])
+                    and mentions(patient, {mention_stem(w) for w in m.of})
+                    for m in moved
+                )
+            else:
+                stated = self._directions[word] in directions or mentions(self._stems[word], said)
             if (
                 _linked(self._links[word], strongest)
-                or self._directions[word] in directions
-                or mentions(self._stems[word], said)
+                or stated
                 or (fixed is not None and mentions(fixed, said))
                 or (acronym is not None and spells_out(acronym, text))
                 or (parts is not None and joins(parts, toks))

@@ -32,6 +32,7 @@ from engine.review.alignment import (
 from engine.review.calibration import Calibration, Evidence
 from engine.review.relations import Relation, Typing
 from engine.review.sentence_reading import Passage, passage, sentences_of
+from engine.text.said_of import moved_alike
 
 MODEL_PATH = Path(__file__).parent / "data" / "stance_model.json"
 CLASSES = ("supports", "contradicts", "none")
@@ -283,11 +284,20 @@ class OfflineTyper:
 
 
 def _direction_unsaid(claim: Passage, sentence: Passage, rarity: IdfTable) -> bool:
-    """Whether the claim has a direction word and the sentence has none on any axis of it."""
+    """Whether the claim has a direction word and the sentence says none of what it moves.
+
+    A sentence with no direction on any axis of the claim's says none; one with a direction
+    said of something else ("compliance to supplementation is lower" against
+    "supplementation reduces fractures") says none either.
+    """
     axes = {c.axis for c in claim.cues if c.axis != "presence"}
-    if not axes or agreement_cue(claim, sentence, rarity):
+    if not axes:
         return False
-    return not any(c.axis in axes for c in sentence.cues)
+    if not agreement_cue(claim, sentence, rarity) and not any(
+        c.axis in axes for c in sentence.cues
+    ):
+        return True
+    return moved_alike(claim.text, sentence.text) is False
 
 
 def _opposite(claim: Passage, scored: tuple[Scored, ...], m: StanceModel) -> Typing | None:

@@ -70,15 +70,20 @@ RELATION_PREFIXES = tuple(
 
 
 # Things named after what they do ("a Foxp3 enhancer", "an inhibitory receptor", "tumour
-# suppressive miR-193a", "past losers", "team leaders") and nouns that only look like a
-# link ("these results") state no relation.
+# suppressive miR-193a", "past losers", "team leaders") and words that only look like a
+# relation ("these results", "moreover") state none.
 _AGENT_STEMS = (
     "enhanc", "promot", "induc", "activat", "inhibit", "suppress", "block", "stimulat",
     "repress", "protect", "los", "lead",
 )  # fmt: skip
 _AGENT_ENDINGS = ("er", "ers", "or", "ors", "ory", "ive", "ible")
 AGENT_NOUNS = frozenset(
-    (*(f"{stem}{end}" for stem in _AGENT_STEMS for end in _AGENT_ENDINGS), "results", "leading")
+    (
+        *(f"{stem}{end}" for stem in _AGENT_STEMS for end in _AGENT_ENDINGS),
+        "results",
+        "leading",
+        "moreover",
+    )
 )
 
 
