@@ -55,6 +55,20 @@ def _of(text: str, word: str) -> tuple[str, ...]:
             ("serum", "levels"),
         ),
         ("Lower family income predicted relapse.", "lower", ("family", "income")),
+        ("Are headaches linked to cognitive impairment?", "impairment", ("cognitive",)),
+        ("Is amitriptyline an effective drug?", "effective", ("amitriptyline", "drug")),
+        ("Does DUSP4 increase apoptosis?", "increase", ("apoptosis",)),
+        (
+            "Does screening decrease in-hospital mortality?",
+            "decrease",
+            ("in", "hospital", "mortality"),
+        ),
+        ("Incidence varied by age, and was higher in men.", "higher", ("incidence",)),
+        (
+            "Adverse drug events (ADEs) were reduced.",
+            "reduced",
+            ("adverse", "drug", "events", "ades"),
+        ),
     ],
     ids=[
         "subject-head-before-its-preposition",
@@ -68,6 +82,12 @@ def _of(text: str, word: str) -> tuple[str, ...]:
         "opening-phrase-of-place-skipped",
         "clause-word-ends-the-subject",
         "a-noun-in-ly-is-no-adverb",
+        "a-noun-of-change-names-its-modifiers",
+        "a-predicate-noun-in-a-question",
+        "a-verb-that-could-be-a-noun",
+        "a-compound-after-the-verb",
+        "a-second-predicate-of-one-subject",
+        "a-short-parenthesis-is-read-inline",
     ],
 )
 def test_what_a_direction_is_said_of(text: str, word: str, of: tuple[str, ...]) -> None:

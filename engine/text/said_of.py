@@ -23,6 +23,7 @@ hedged), a false reading would let an answer about something else go green.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -92,6 +93,7 @@ class Said:
     of: tuple[str, ...]
 
 
+@functools.lru_cache(maxsize=4096)
 def said_of(text: str) -> tuple[Said, ...]:
     """Every direction word of `text` (stop words aside) with the words it is said of.
 
@@ -102,11 +104,17 @@ def said_of(text: str) -> tuple[Said, ...]:
     """
     pieces = _inline_glosses(_PIECE.findall(text.lower()))
     found = []
+    following = ""
+    after: list[str] = []
+    for piece in reversed(pieces):
+        after.append(following)
+        if piece not in _MARKS:
+            following = piece
+    after.reverse()
     for i, piece in enumerate(pieces):
         if piece in _MARKS:
             continue
-        following = next((p for p in pieces[i + 1 :] if p not in _MARKS), "")
-        cue = _cue(piece, following.split("-")[0])
+        cue = _cue(piece, after[i].split("-")[0])
         if cue is not None:
             word, axis, sign = cue
             of = tuple(part for w in _target(pieces, i) for part in w.split("-"))
@@ -146,6 +154,12 @@ def _target(pieces: list[str], at: int) -> tuple[str, ...]:
     if _adverb(pieces[at]) and _links(pieces, at + 1):
         # "X was inversely associated with Y": the direction is said of the link's two sides.
         return _subject(pieces, at) + _after(pieces, at + 2)
+    if _only_noun(pieces[at]) and not _linked_on(pieces, at):
+        # A noun of change with no "of" or "in" names what its modifiers do ("cognitive
+        # impairment", "AMPK activation"), when it has any.
+        modifiers = _modifiers(pieces, at)
+        if modifiers:
+            return modifiers
     after = _after(pieces, at)
     if not after or set(after) <= _MEASURES:
         return _subject(pieces, at)
@@ -155,12 +169,38 @@ def _target(pieces: list[str], at: int) -> tuple[str, ...]:
     return after
 
 
+def _linked_on(pieces: list[str], at: int) -> bool:
+    return at + 1 < len(pieces) and pieces[at + 1] in _CHANGE_LINKS
+
+
+def _modifiers(pieces: list[str], at: int) -> tuple[str, ...]:
+    """The words right before a noun that modify it ("cognitive" of "cognitive impairment")."""
+    i = at - 1
+    while i >= 0 and _modifier(pieces[i]):
+        i -= 1
+    return tuple(pieces[i + 1 : at])
+
+
+def _modifier(piece: str) -> bool:
+    stop = piece in _MARKS or piece in _CLAUSE_WORDS or piece in _PREPOSITIONS
+    return not (stop or piece in _ARTICLES or piece in _LINKING or piece in STOP_WORDS) and (
+        not _adverb(piece) and _cue(piece, "") is None
+    )
+
+
 def _named(pieces: list[str], at: int) -> bool:
-    """Whether the direction word sits in a predicate noun ("X is an effective drug")."""
+    """Whether the direction word sits in a predicate noun ("X is an effective drug", "Is X
+    an effective drug?"): after "a" or "an", in a clause with a copula before it."""
     i = at - 1
     while i >= 0 and _adverb(pieces[i]):
         i -= 1
-    return i >= 1 and pieces[i] in ("a", "an") and pieces[i - 1] in _COPULAS
+    if i < 1 or pieces[i] not in ("a", "an"):
+        return False
+    while i >= 0 and pieces[i] not in _MARKS and pieces[i] not in _CLAUSE_WORDS:
+        if pieces[i] in _COPULAS:
+            return True
+        i -= 1
+    return False
 
 
 def _links(pieces: list[str], at: int) -> bool:
@@ -218,6 +258,10 @@ def _subject(pieces: list[str], at: int) -> tuple[str, ...]:
     while i >= 0 and pieces[i] not in _MARKS and pieces[i] not in _CLAUSE_WORDS:
         i -= 1
     clause = pieces[i + 1 : end]
+    if clause in (["and"], ["or"]) and i >= 1 and pieces[i] == ",":
+        # A second predicate of one subject ("Incidence varied …, and was higher"): the
+        # subject opens the clause before the comma.
+        return _subject(pieces, _clause_start(pieces, i - 1) + 1)
     if clause and clause[0] in _PREPOSITIONS:
         # A clause that opens on a phrase of place or group ("in women fracture rates"):
         # the subject is what follows its last preposition.
@@ -227,6 +271,13 @@ def _subject(pieces: list[str], at: int) -> tuple[str, ...]:
         cut = next((k for k, w in enumerate(clause) if w in _PREPOSITIONS), len(clause))
         head = clause[:cut]
     return tuple(w for w in head if w not in _ARTICLES and w not in _LINKING)
+
+
+def _clause_start(pieces: list[str], at: int) -> int:
+    """The index of the first word of the clause `at` is in."""
+    while at > 0 and pieces[at - 1] not in _MARKS and pieces[at - 1] not in _CLAUSE_WORDS:
+        at -= 1
+    return at
 
 
 def _skipped(piece: str) -> bool:
@@ -240,6 +291,13 @@ def _number(piece: str) -> bool:
 
 def _adverb(piece: str) -> bool:
     return piece.endswith("ly") and len(piece) > 4 and piece not in _NOT_ADVERBS
+
+
+def _only_noun(piece: str) -> bool:
+    """A noun of change that is no verb too ("impairment", "loss"; not "increase")."""
+    last = piece.split("-")[-1]
+    noun = last in ("loss", "losses") or last.endswith(_CHANGE_ENDINGS)
+    return noun and _cue(last, "") is not None
 
 
 def _change_noun(piece: str) -> bool:
