@@ -88,3 +88,48 @@ def test_a_type3_font_is_as_large_as_its_own_matrix_makes_it() -> None:
     writer.write(out)
     text = extract_pdf(out.getvalue())
     assert isinstance(text, PdfText) and text.pages[0] == "Zorbex lowered mortality."
+
+
+def _tj(words: list[str], space: int = -278) -> bytes:
+    """A TJ array that sets `words` with no space glyph, each gap a kern of `space`."""
+    return b"[" + f" {space} ".join(f"({w})" for w in words).encode() + b"] TJ"
+
+
+def _spread(words: list[str], letter: int, space: int = -278) -> bytes:
+    """A TJ array that sets each letter apart by a kern of `letter` (a line spread letter
+    by letter, as some producers justify), and each word by `letter` plus `space`."""
+    kern = f" {letter} ".encode()
+    spelled = [kern.join(b"(" + c.encode() + b")" for c in w) for w in words]
+    return b"[" + f" {letter + space} ".encode().join(spelled) + b"] TJ"
+
+
+SIGNED = "signed into law by President Clinton on October 28".split()
+
+
+@pytest.mark.parametrize(
+    ("ops", "line"),
+    [
+        (b"BT /F1 11 Tf 56 760 Td " + _tj(SIGNED) + b" ET", " ".join(SIGNED)),
+        (b"BT /F1 11 Tf 1.5 Tc 56 760 Td " + _tj(SIGNED) + b" ET", " ".join(SIGNED)),
+        (b"BT /F1 11 Tf 56 760 Td " + _spread(SIGNED, -150) + b" ET", " ".join(SIGNED)),
+        (b"BT /F1 11 Tf 56 760 Td " + _spread(SIGNED, -300) + b" ET", " ".join(SIGNED)),
+        (b"BT /F1 11 Tf 5 Tc 56 760 Td (RESULTS AND DISCUSSION) Tj ET", "RESULTS AND DISCUSSION"),
+        (
+            b"BT /F1 11 Tf 56 760 Td [(signed into law b) -200 (y President Clinton)] TJ ET",
+            "signed into law b y President Clinton",
+        ),
+        (b"BT /F1 11 Tf 1.5 Tc 56 760 Td " + _tj(["I", "a", "b", "c"]) + b" ET", "I a b c"),
+    ],
+    ids=[
+        "set-tight",
+        "tracked-by-tc",
+        "spread-letter-by-letter",
+        "spread-wide",
+        "tracked-heading-with-spaces",
+        "one-kern-in-a-tight-line-is-a-space",
+        "too-few-gaps-to-measure",
+    ],
+)
+def test_a_letter_spaced_line_keeps_its_words_whole(ops: bytes, line: str) -> None:
+    filler = text_ops("A first line a reader always sees on this page.", TOP + 40)
+    assert _read(filler + b"\n" + ops).pages[0].splitlines()[-1] == line

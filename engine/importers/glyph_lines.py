@@ -9,6 +9,7 @@ line, within that line's run, joins it.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
@@ -20,8 +21,13 @@ from engine.importers.furniture import LineShape, paragraphs, unmarked
 ACROSS = 0.5
 # A glyph drawn later joins an earlier line when it stands within this many sizes of it.
 REACH = 0.8
-# A gap wider than this share of the font size between two glyphs is a word space.
+# A gap wider than this share of the font size between two glyphs, beyond the line's own
+# letter spacing, is a word space.
 WORD_GAP = 0.12
+# A line's letter spacing is read from its gaps (the lower TRACKING_SHARE of them, most
+# gaps being inside words) once it has at least TRACKING_GAPS of them.
+TRACKING_SHARE = 0.4
+TRACKING_GAPS = 6
 # The top and bottom bands of a page, where running headers and footers sit: this share
 # of its height.
 BAND = 0.15
@@ -129,17 +135,44 @@ def _key(turn: int, across: float) -> tuple[int, int]:
 
 
 def _line_text(ordered: Sequence[Glyph]) -> str:
-    parts: list[str] = []
-    last: Glyph | None = None
+    """A line's glyphs as text, a space where a gap is wider than a word space.
+
+    A letter-spaced line (tracking set for a heading, or a justified line spread letter by
+    letter) has every gap inside its words widened alike: the gap a word space needs is
+    measured above that line's own spacing, so "b y" reads "by".
+    """
+    glyphs: list[Glyph] = []
     for glyph in ordered:
-        if last is not None:
-            if glyph.text == last.text and glyph.along - last.along < 0.1 * glyph.size:
-                continue  # the same glyph painted twice (a bold effect), read once
-            gap = glyph.along - last.end
-            if gap > WORD_GAP * max(glyph.size, last.size) and not (
-                glyph.text.isspace() or last.text.isspace()
-            ):
+        last = glyphs[-1] if glyphs else None
+        if (
+            last is not None
+            and glyph.text == last.text
+            and glyph.along - last.along < 0.1 * glyph.size
+        ):
+            continue  # the same glyph painted twice (a bold effect), read once
+        glyphs.append(glyph)
+    tracking = _tracking(glyphs)
+    parts: list[str] = []
+    for last, glyph in zip([None, *glyphs], glyphs, strict=False):
+        if last is not None and not (glyph.text.isspace() or last.text.isspace()):
+            size = max(glyph.size, last.size)
+            if glyph.along - last.end > tracking * size + WORD_GAP * size:
                 parts.append(" ")
         parts.append(glyph.text)
-        last = glyph
     return "".join(parts).strip()
+
+
+def _tracking(glyphs: Sequence[Glyph]) -> float:
+    """A line's letter spacing as a share of its font size (0 for a line set tight).
+
+    Gaps beside a painted space are the space's own and are left out; a line with
+    fewer than TRACKING_GAPS gaps is read as set tight.
+    """
+    gaps = sorted(
+        (glyph.along - last.end) / max(glyph.size, last.size, 1e-6)
+        for last, glyph in itertools.pairwise(glyphs)
+        if not (glyph.text.isspace() or last.text.isspace())
+    )
+    if len(gaps) < TRACKING_GAPS:
+        return 0.0
+    return max(0.0, gaps[int(TRACKING_SHARE * (len(gaps) - 1))])
