@@ -3,8 +3,8 @@
 import streamlit as st
 
 from engine import PayloadError, audit_answer
+from present.dag_graph import dag_html
 from present.gallery import example, examples
-from present.graphs import dag_html
 from present.highlight import highlight_html, traceability
 from present.markup import legend_html, md_escape, trace_legend_html
 from present.tables import claim_rows, claims_table_html

@@ -163,7 +163,7 @@ def options(*, hierarchical: bool) -> dict[str, Any]:
         "interaction": {"hover": True, "tooltipDelay": 120, "navigationButtons": False},
         "nodes": {"font": {"multi": "html", "size": 14, "face": "sans-serif"}},
         "edges": {
-            "font": {"multi": "html", "size": 11, "align": "middle", "face": "sans-serif"},
+            "font": {"multi": "html", "size": 11, "align": "horizontal", "face": "sans-serif"},
             "arrows": {"to": {"enabled": True, "scaleFactor": 0.6}},
             "smooth": False,
         },

@@ -13,35 +13,23 @@ from pyvis.network import Network
 
 from engine import (
     ActionKind,
-    Claim,
-    Decision,
     Edge,
-    HonestyViolation,
     NavResult,
     Neighbourhood,
     Node,
     PassagePlace,
     Step,
-    Verdict,
-    VerifierResult,
-    VerifierStatus,
     passage_place,
-    shorten,
 )
-from present.checks import floor_note
-from present.graph_page import PAST_EDGE, PREMISE_EDGE, SEED_EDGE, network, render
+from present.graph_labels import Box, dot_box, edge_label_place, label_box, overlap
+from present.graph_page import PAST_EDGE, SEED_EDGE, network, render
 from present.markup import (
     esc,
-    flag_mark,
     relation_colours,
-    status_colours,
     store_colours,
     unknown_colour,
-    violation_mark,
 )
-
-# The heatmap moved to its own module; it stays importable from here for older callers.
-from present.missing import missing_node, unwritten_node
+from present.missing import unwritten_node
 from present.names import node_name
 
 new_colour = "#e15759"
@@ -90,12 +78,6 @@ MIN_LABEL_PX = 11  # the smallest a label of the walk may be drawn on screen
 NODE_FONT = 32  # large enough to read when the whole neighbourhood is fitted in view
 RELATED_EDGE = "related"  # the navigator's edge between notes that share rare words
 EDGE_FONT = 24  # an edge's relation, at least 11 px on screen at the page's floor zoom
-# How much room a label takes, in layout units per unit of font size: wider than an average
-# letter and taller than a line, so two labels estimated apart never touch when drawn.
-CHAR_WIDTH = 0.62
-LINE_HEIGHT = 1.3
-LABEL_GAP = 6.0
-Box = tuple[float, float, float, float]
 cited_text = "#7a5200"  # a cited node's label: the gold of its mark, dark enough to read
 
 
@@ -167,26 +149,11 @@ def labelled_nodes(
             break
         box = boxes.get(address) if boxes is not None else None
         if box is not None:
-            if any(_overlap(box, other) for other in placed):
+            if any(overlap(box, other) for other in placed):
                 continue
             placed.append(box)
         kept.append(address)
     return frozenset(kept)
-
-
-def label_box(x: float, y: float, label: str, font: float, *, below: float | None) -> Box:
-    """Where a label is drawn, in layout units: under a dot `below` past its centre, or
-    centred on a box shape (`below` None). Estimated generously (`CHAR_WIDTH`)."""
-    lines = label.split("\n") or [""]
-    width = max(len(line) for line in lines) * CHAR_WIDTH * font
-    height = len(lines) * LINE_HEIGHT * font
-    top = y + below if below is not None else y - height / 2
-    return (x - width / 2, top, x + width / 2, top + height)
-
-
-def _overlap(a: Box, b: Box) -> bool:
-    gap = LABEL_GAP
-    return a[0] < b[2] + gap and b[0] < a[2] + gap and a[1] < b[3] + gap and b[1] < a[3] + gap
 
 
 def neighbourhood_html(
@@ -231,7 +198,7 @@ def neighbourhood_html(
     asked, taken = " ", []
     for text in (wrap_label(question, width=28), "Question"):
         box = label_box(0.0, 0.0, text, QUESTION_FONT, below=None)
-        if not any(_overlap(box, other) for other in cited_boxes):
+        if not any(overlap(box, other) for other in cited_boxes):
             asked, taken = text, [box]
             break
     net.add_node(
@@ -280,7 +247,10 @@ def neighbourhood_html(
             shapeProperties={"borderDashes": False if address in marks.expanded else [4, 3]},
         )
     seen = set(marks.visible)
-    _papers(net, hood, marks.visible, positions, labelled)
+    placed = [*taken, *(boxes[a] for a in labelled if a in boxes)]
+    placed += _papers(net, hood, marks.visible, positions, labelled)
+    # A node's dot is no place for an edge's words either.
+    placed += [dot_box(*positions.get(a, (0.0, 0.0)), 22 if a in marks.fresh else 14) for a in seen]
     first = trace[0]
     for seed in marks.seeds:
         if seed in seen:
@@ -300,17 +270,30 @@ def neighbourhood_html(
             drawn.add((src, dst, relation))
             tip = f"<b>{prefix}{esc(relation)}</b><br>{esc(src)} → {esc(dst)}"
             # Index word overlap ("related") is the tip alone: on a link-less corpus every
-            # edge is one, and their labels would only cover the nodes' names.
+            # edge is one, and their labels would only cover the nodes' names. Any other
+            # relation is written at the edge's middle only where it covers no name, dot or
+            # other edge's words; else it is the tip alone.
             label = "" if relation == RELATED_EDGE else label_text(relation)
-            net.add_edge(src, dst, label=label, tip=tip, font={"size": EDGE_FONT}, **style)
+            font: dict[str, Any] = {"size": EDGE_FONT}
+            if label:
+                ends = (positions.get(src, (0.0, 0.0)), positions.get(dst, (0.0, 0.0)))
+                where = edge_label_place(ends, label, EDGE_FONT, placed)
+                if where is None:
+                    label = ""
+                else:
+                    font["vadjust"], box = where
+                    placed.append(box)
+            net.add_edge(src, dst, label=label, tip=tip, font=font, **style)
 
+    # The overlay's typed relations (what a reviewer came for) are placed first, so a walk
+    # edge's words give way to theirs.
+    for edge in overlay:
+        colour = relation_colours.get(edge.relation, "#7f7f7f")
+        draw(edge, prefix="overlay: ", color=colour, dashes=True, width=1.5)
     for s in trace[: step + 1]:
         for edge in s.edges_added:
             now = s is current
             draw(edge, color=new_colour if now else PAST_EDGE, width=2.5 if now else 1)
-    for edge in overlay:
-        colour = relation_colours.get(edge.relation, "#7f7f7f")
-        draw(edge, prefix="overlay: ", color=colour, dashes=True, width=1.5)
     return render(net, library, min_label_px=MIN_LABEL_PX)
 
 
@@ -328,15 +311,17 @@ def _papers(
     visible: Iterable[str],
     positions: Mapping[str, tuple[float, float]],
     labelled: AbstractSet[str],
-) -> None:
+) -> list[Box]:
     """Each paper whose passages are drawn, as one box linked to them by page; its title is
-    a label only when one of its passages carries one (else it shows on hover)."""
+    a label only when one of its passages carries one (else it shows on hover). Returns
+    where the labelled titles are drawn."""
     pages: dict[str, list[tuple[str, PassagePlace]]] = {}
     for address in visible:
         node = hood.nodes.get(address)
         place = passage_place(address, node.title) if node is not None else None
         if place is not None:
             pages.setdefault(place.paper, []).append((address, place))
+    drawn: list[Box] = []
     for paper, found in sorted(pages.items()):
         xs = [positions.get(a, (0.0, 0.0)) for a, _ in found]
         # Above its highest passage, so the box never sits on a passage's label.
@@ -344,9 +329,12 @@ def _papers(
         y = min(p[1] for p in xs) - PAPER_RISE
         paper_id = f"{PAPER_NODE}{paper}"
         title = found[0][1].paper_title
+        label = wrap_label(title) if any(a in labelled for a, _ in found) else " "
+        if label.strip():
+            drawn.append(label_box(x, y, label, NODE_FONT, below=None))
         net.add_node(
             paper_id,
-            label=wrap_label(title) if any(a in labelled for a, _ in found) else " ",
+            label=label,
             tip=f"<b>{esc(title)}</b><br>paper {esc(paper)}: its passages, by page",
             shape="box",
             x=x,
@@ -357,6 +345,7 @@ def _papers(
         )
         for address, place in found:
             net.add_edge(paper_id, address, tip=esc(place.where), color="#9c8a66", dashes=True)
+    return drawn
 
 
 def _node_tip(node: Node, grounded: bool, cited: bool, expanded: bool) -> str:
@@ -412,117 +401,3 @@ def _positions(trace: Sequence[Step], hood: Neighbourhood) -> dict[str, tuple[fl
             # Wider than tall: labels run horizontally.
             out[address] = (1.6 * radius * math.cos(theta), 0.8 * radius * math.sin(theta))
     return out
-
-
-# --- the reasoning DAG ----------------------------------------------------------------
-
-
-def dag_html(result: NavResult, *, height: int = 520, library: str | None = None) -> str:
-    """The claims coloured by derived status, with their premises and the nodes they cite.
-
-    The page loads the graph library from `library` (see `graph_page.render`), else inline.
-    """
-    net = network(height, hierarchical=True, library=library)
-    decision = result.decision
-    if decision is None:
-        return render(net, library)
-    dag = decision.dag
-    violated = {v.claim: v for v in decision.honesty_violations}
-    for claim in dag.claims:
-        cid = claim.id
-        verdict = decision.claim_verdicts.get(cid)
-        flags = list(verdict.flags()) if verdict else []
-        status = verdict.wire().value if verdict else ""
-        violation = violated.get(cid)
-        head = f"<b>{label_text(cid)}</b> · {label_text(claim.kind.value)}"
-        if violation:
-            head = "⚠ " + head
-        # vis wraps the text to the box's maximum width.
-        body = label_text(shorten(claim.text, 110))
-        tail = f"\n<i>{label_text(', '.join(flags))}</i>" if flags else ""
-        border = violation_mark.colour if violation else (flag_mark.colour if flags else "#333")
-        net.add_node(
-            f"claim:{cid}",
-            label=f"{head}\n{body}{tail}",
-            tip=_claim_tip(claim, decision, violation),
-            shape="box",
-            margin=10,
-            widthConstraint={"maximum": 240},
-            borderWidth=5 if violation else (3 if flags else 1),
-            color={
-                "background": status_colours.get(status, unknown_colour),
-                "border": border,
-            },
-            font={
-                "color": "#ffffff" if status in ("measured", "grounded", "assumption") else "#222",
-                "size": 15 if cid == dag.conclusion else 13,
-            },
-            shapeProperties={"borderDashes": [6, 4] if flags and not violation else False},
-        )
-    refs = dict.fromkeys(r for c in dag.claims for r in c.cites)
-    missing = set(decision.missing_refs)
-    for ref in refs:
-        if ref in missing:
-            missing_node(net, result, ref)
-            continue
-        node = decision.node_verdicts.get(ref)
-        check = decision.verifier_results.get(ref)
-        marks = list(node.flags()) if node else ["no verdict"]
-        if check is not None and check.status is VerifierStatus.FAILED:
-            marks.append("refuted")
-        tail = f"\n<i>{label_text(', '.join(marks))}</i>" if marks else ""
-        colour = status_colours.get(node.wire().value if node else "", unknown_colour)
-        net.add_node(
-            f"cite:{ref}",
-            label=label_text(ref) + tail,
-            tip=_cite_tip(ref, node, check),
-            shape="ellipse",
-            borderWidth=3 if marks else 2,
-            color={"background": "#ffffff", "border": flag_mark.colour if marks else colour},
-            font={"color": "#222222", "size": 12},
-            shapeProperties={"borderDashes": [6, 4] if marks else False},
-        )
-    for claim in dag.claims:
-        cid = f"claim:{claim.id}"
-        for premise in claim.premises:
-            net.add_edge(cid, f"claim:{premise}", label="rests on", color=PREMISE_EDGE)
-        for ref in claim.cites:
-            net.add_edge(cid, f"cite:{ref}", label="cites", color="#9a9a9a", dashes=True)
-    return render(net, library)
-
-
-def _claim_tip(claim: Claim, decision: Decision, violation: HonestyViolation | None) -> str:
-    lines = [f"<b>{esc(claim.id)}</b> ({esc(claim.kind.value)})", esc(claim.text)]
-    verdict = decision.claim_verdicts.get(claim.id)
-    status = verdict.wire().value if verdict else "no verdict"
-    flags = ", ".join(verdict.flags()) if verdict else ""
-    lines.append(f"derived: <b>{esc(status)}</b>" + (f" · {esc(flags)}" if flags else ""))
-    if asserted := decision.asserted.get(claim.id):
-        lines.append(f"asserted: {esc(asserted.value)}")
-    if claim.id in decision.floored:
-        lines.append(esc(floor_note(decision, claim.id)))
-    if violation:
-        lines.append(
-            f"⚠ honesty: asserted {esc(violation.asserted.value)} above derived "
-            f"{esc(violation.derived.value)}"
-        )
-    return "<br>".join(lines)
-
-
-def _cite_tip(ref: str, node: Verdict | None, check: VerifierResult | None) -> str:
-    lines = [f"<code>{esc(ref)}</code>"]
-    if node is None:
-        lines.append("no verdict: a missing hop")
-    else:
-        flags = ", ".join(node.flags())
-        lines.append(
-            f"node: <b>{esc(node.wire().value)}</b>" + (f" · {esc(flags)}" if flags else "")
-        )
-    if check is not None:
-        method = f" ({esc(check.method)})" if check.method else ""
-        lines.append(f"verifier: {esc(check.status.value)}{method}")
-        if check.detail:
-            lines.append(esc(check.detail))
-        if check.near_miss:
-            lines.append(f"near miss: “{esc(check.near_miss)}”")
-    return "<br>".join(lines)

@@ -10,6 +10,7 @@ import pyvis
 
 from engine import EngineError, NavResult
 from engine.api import ask, open_workspace
+from present.dag_graph import dag_html
 from present.graph_page import (
     LIBRARY_DIR,
     LIBRARY_SCRIPT,
@@ -19,7 +20,7 @@ from present.graph_page import (
     library_tags,
     served_files,
 )
-from present.graphs import dag_html, neighbourhood_html
+from present.graphs import neighbourhood_html
 from tests.workspaces import make_workspace
 
 BUNDLED = Path(pyvis.__file__).parent / "templates" / "lib" / "vis-9.1.2"

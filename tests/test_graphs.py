@@ -18,7 +18,7 @@ from engine.api import ask, open_workspace
 from engine.core.model import ClaimKind
 from engine.navigation.navigator import ActionKind, Step
 from engine.navigation.substrate import Neighbourhood, Node
-from present import graphs, heatmap, views
+from present import dag_graph, graph_labels, graphs, heatmap, views
 from present.gallery import example
 from present.markup import flag_mark, status_colours, store_colours, violation_mark
 from tests.values import decision
@@ -118,7 +118,7 @@ def test_dag_labels_and_tips_are_escaped() -> None:
     data["dag"]["prose_citations"][0]["claim"] = "<script>"
     data["dag"]["prose_citations"][0]["end"] = len(data["prose"])
     result = views.audit_result(json.dumps(data)).run
-    markup = graphs.dag_html(result)
+    markup = dag_graph.dag_html(result)
     assert "<img" not in markup and "<script>alert" not in markup
     nodes, _ = graph_data(markup)
     claim = next(n for n in nodes if n["id"] == "claim:<script>")
@@ -129,7 +129,7 @@ def test_dag_labels_and_tips_are_escaped() -> None:
 def test_graph_pages_make_no_remote_request(lab_answers: dict[str, NavResult]) -> None:
     for result in lab_answers.values():
         assert_offline(graphs.neighbourhood_html(result, 0))
-        assert_offline(graphs.dag_html(result))
+        assert_offline(dag_graph.dag_html(result))
     assert_offline(graphs.neighbourhood_html(hostile_answer(), 1))
 
 
@@ -160,7 +160,11 @@ def test_steps_grow_the_graph_and_highlight_what_is_new(lab_answers: dict[str, N
     cited = set(result.cited)
     fresh = {n["id"] for n in last if n["color"]["border"] == graphs.new_colour and not _paper(n)}
     assert fresh == cited
-    assert {e.get("label") for e in last_edges} >= {"tethers"}
+    # Every relation is named in its edge's tip; its words show on the edge where they
+    # cover no name (see the overlap test below).
+    relations = [e for e in last_edges if e.get("label") is not None]
+    assert any("<b>tethers</b>" in e["tip"] for e in relations)
+    assert {e["label"] for e in relations} >= {"implements", "qualified-by"}
     positions = {n["id"]: (n["x"], n["y"]) for n in first}
     assert all(positions[n["id"]] == (n["x"], n["y"]) for n in last if n["id"] in positions)
 
@@ -190,12 +194,12 @@ def test_step_is_clamped_and_captioned(lab_answers: dict[str, NavResult]) -> Non
 
 
 def test_dag_colours_claims_by_derived_status_and_marks_flags_and_violations() -> None:
-    stale = graph_data(graphs.dag_html(views.audit_result(example("stale").text).run))[0]
+    stale = graph_data(dag_graph.dag_html(views.audit_result(example("stale").text).run))[0]
     claim = next(n for n in stale if n["id"] == "claim:c1")
     assert claim["color"]["background"] == status_colours["inferred"]
     assert claim["color"]["border"] == flag_mark.colour
     assert claim["shapeProperties"]["borderDashes"]
-    honest = graph_data(graphs.dag_html(views.audit_result(example("honesty").text).run))[0]
+    honest = graph_data(dag_graph.dag_html(views.audit_result(example("honesty").text).run))[0]
     claim = next(n for n in honest if n["id"] == "claim:c1")
     assert claim["color"]["background"] == status_colours["grounded"]
     assert claim["color"]["border"] == violation_mark.colour
@@ -203,12 +207,14 @@ def test_dag_colours_claims_by_derived_status_and_marks_flags_and_violations() -
 
 
 def test_dag_draws_premises_and_cites_and_refuted_grounds() -> None:
-    hedged = graph_data(graphs.dag_html(views.audit_result(example("hedged").text).run))
+    hedged = graph_data(dag_graph.dag_html(views.audit_result(example("hedged").text).run))
     assert {(e["from"], e["to"], e["label"]) for e in hedged[1]} == {
         ("claim:c2", "claim:p1", "rests on"),
         ("claim:p1", "cite:zk:lab:n1", "cites"),
     }
-    refuted = graph_data(graphs.dag_html(views.audit_result(example("false-premise").text).run))[0]
+    refuted = graph_data(dag_graph.dag_html(views.audit_result(example("false-premise").text).run))[
+        0
+    ]
     cite = next(n for n in refuted if n["id"] == "cite:zk:lab:n1")
     assert "refuted" in cite["label"] and "near miss" in cite["tip"]
 
@@ -351,18 +357,50 @@ def test_walk_labels_never_overlap_and_the_cited_is_named_at_every_step(
 ) -> None:
     result = lab_answers[name]
     for step in range(len(result.steps)):
-        nodes, _ = graph_data(graphs.neighbourhood_html(result, step))
+        nodes, edges = graph_data(graphs.neighbourhood_html(result, step))
         boxes = {}
         for n in nodes:
             if not n["label"].strip() or n["id"].startswith(graphs.PAPER_NODE):
                 continue
             below = None if n["id"] == graphs.QUESTION_NODE else n["size"] + 4
-            boxes[n["id"]] = graphs.label_box(
+            boxes[n["id"]] = graph_labels.label_box(
                 n["x"], n["y"], n["label"], n["font"]["size"], below=below
             )
+        at = {n["id"]: (n["x"], n["y"]) for n in nodes}
+        for e in edges:
+            if e.get("label"):
+                (x0, y0), (x1, y1) = at[e["from"]], at[e["to"]]
+                middle = ((x0 + x1) / 2, (y0 + y1) / 2)
+                box = graph_labels.label_box(*middle, e["label"], e["font"]["size"], below=None)
+                shift = e["font"].get("vadjust", 0.0)
+                shifted = (box[0], box[1] + shift, box[2], box[3] + shift)
+                boxes[f"edge {e['from']} {e['to']} {e['label']}"] = shifted
         ids = sorted(boxes)
         for i, a in enumerate(ids):
             for b in ids[i + 1 :]:
-                assert not graphs._overlap(boxes[a], boxes[b]), (step, a, b)
+                assert not graph_labels.overlap(boxes[a], boxes[b]), (step, a, b)
     labelled = {n["id"] for n in nodes if n["label"].strip()}
     assert set(result.cited) <= labelled
+
+
+@pytest.mark.parametrize(
+    ("placed", "shift"),
+    [
+        ([], 0.0),
+        ([(40.0, -5.0, 60.0, 5.0)], -1.0),
+        ([(40.0, -5.0, 60.0, 5.0), (40.0, -40.0, 60.0, -30.0)], 1.0),
+        ([(-500.0, -500.0, 500.0, 500.0)], None),
+    ],
+    ids=["middle-free", "a-line-up", "a-line-down-when-up-is-taken", "nowhere-free"],
+)
+def test_an_edge_label_goes_where_it_covers_nothing(
+    placed: list[graph_labels.Box], shift: float | None
+) -> None:
+    where = graph_labels.edge_label_place(((0.0, 0.0), (100.0, 0.0)), "cites", 24, placed)
+    if shift is None:
+        assert where is None
+        return
+    assert where is not None
+    height = graph_labels.LINE_HEIGHT * 24
+    assert where[0] == shift * height
+    assert not any(graph_labels.overlap(where[1], other) for other in placed)

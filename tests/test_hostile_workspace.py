@@ -24,7 +24,8 @@ from engine.review.triage import record, state
 from engine.workspace.passages import PASSAGE_BOX
 from engine.workspace.stores import TetherState, tether_status
 from present.cells import quotes_html
-from present.graphs import dag_html, neighbourhood_html
+from present.dag_graph import dag_html
+from present.graphs import neighbourhood_html
 from present.heatmap import matrix_figure
 from present.highlight import cited_prose_html, highlight_html, sentence_rows, traceability
 from present.markup import md_escape

@@ -11,7 +11,7 @@ from engine.core.model import Claim, ClaimKind
 from engine.core.wire import Draft
 from engine.navigation.premises import with_missing_premises
 from engine.workspace.stores import load_workspace
-from present import graphs, views
+from present import dag_graph, graphs, views
 from present.markup import missing_mark
 from tests.builders.vaults import CLAIM_QUESTION, MISSING_ADDRESS, claim_vault
 
@@ -53,7 +53,7 @@ def test_a_premise_not_written_yet_is_a_named_missing_hop_and_blocks(vault: Path
 
 def test_the_dag_and_the_walk_draw_the_missing_hop_in_red(vault: Path) -> None:
     run = answer(open_workspace(vault), QUESTION).run
-    dag = graphs.dag_html(run)
+    dag = dag_graph.dag_html(run)
     assert "Human trial of neurogenesis" in dag and "missing: not written yet" in dag
     assert missing_mark.colour in dag
     walk = graphs.neighbourhood_html(run, graphs.step_count(run) - 1)

@@ -103,7 +103,7 @@ def _spread(words: list[str], letter: int, space: int = -278) -> bytes:
     return b"[" + f" {letter + space} ".encode().join(spelled) + b"] TJ"
 
 
-SIGNED = "signed into law by President Clinton on October 28".split()
+SIGNED = ["signed", "into", "law", "by", "President", "Clinton", "on", "October", "28"]
 
 
 @pytest.mark.parametrize(

@@ -36,8 +36,9 @@ from engine import (
     review_stamp,
     workspaces_roots,
 )
+from present.dag_graph import dag_html
 from present.graph_page import SERVED_LIBRARY, served_files
-from present.graphs import dag_html, neighbourhood_html
+from present.graphs import neighbourhood_html
 from webapp.state import DEFAULTS, KEYS
 
 app_dir = Path(__file__).resolve().parent.parent
