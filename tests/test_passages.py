@@ -188,3 +188,40 @@ def test_the_walk_draws_each_paper_above_its_passages_by_page(papers: Path) -> N
     assert f'"id": "{PAPER_NODE}okafor2021sleep"' in page
     # The passage hangs under its paper's box, labelled by its printed page.
     assert re.search(r'"label": "[^"]*p\. 103"', page)
+
+
+def _passage_quotes(root: Path, key: str) -> list[str]:
+    opened = open_workspace(root)
+    try:
+        notes = opened.workspace.notes.values()
+        return [
+            q.body for n in notes if n.source == PASSAGE_BOX and n.citekey == key for q in n.quotes
+        ]
+    finally:
+        opened.close()
+
+
+def test_which_sentences_a_note_already_quotes_is_kept_and_follows_the_notes(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "sources").mkdir()
+    sentences = ["Aspirin lowered the risk of stroke.", "The effect held in women.", "Not in men."]
+    (tmp_path / "sources" / "a1.txt").write_text("A title\n\n" + " ".join(sentences), "utf-8")
+    assert _passage_quotes(tmp_path, "a1") == sentences
+    entry = json.loads(passages_path(tmp_path).read_text("utf-8"))["sources"]["a1"]
+    assert "kept" not in entry  # nothing quoted yet: every sentence kept, nothing to remember
+    box = tmp_path / ".zettelkasten" / "lab"
+    box.mkdir(parents=True)
+    (box / "a1.md").write_text(
+        "---\nid: a1\ntype: finding\ntitle: A title\nsource: a1\nquotes:\n"
+        f'  - {{id: q0, body: "{sentences[1]}", page: 1}}\n---\nBody.\n',
+        "utf-8",
+    )
+    assert _passage_quotes(tmp_path, "a1") == [sentences[0], sentences[2]]
+    data = json.loads(passages_path(tmp_path).read_text("utf-8"))
+    digest, kept = data["sources"]["a1"]["kept"]
+    assert len(kept) == 2
+    # A forged list of kept sentences may only pick among the source's own sentences.
+    data["sources"]["a1"]["kept"] = [digest, [0, 1, 2, 99]]
+    passages_path(tmp_path).write_text(json.dumps(data), "utf-8")
+    assert _passage_quotes(tmp_path, "a1") == [sentences[0], sentences[2]]

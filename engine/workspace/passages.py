@@ -20,13 +20,16 @@ the text always comes from the source file as it is now.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import re
 import stat
 from collections.abc import Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from engine.core.errors import WorkspaceError
 from engine.text.sentences import Span, is_furniture, sentences
@@ -44,7 +47,7 @@ MAX_CACHE_BYTES = 256 * 1024 * 1024
 MAX_SOURCE_BYTES = 20 * 1024 * 1024
 _LETTER = re.compile(r"[^\W\d_]")
 _ZOTERO_NAME = re.compile(r"^.+? - \d{4} - (?P<title>.+)$")
-_CACHE_VERSION = 2
+_CACHE_VERSION = 3
 _PARAGRAPH = re.compile(r"\n[ \t\r\v]*\n")
 
 
@@ -62,6 +65,9 @@ class PassageCache:
     """Sentence offsets per source key and content hash, kept in this user's cache folder."""
 
     entries: dict[str, tuple[str, tuple[Sentence, ...]]] = field(default_factory=dict)
+    # Key -> (content hash, digest of the texts left out, indices of the sentences kept):
+    # which sentences repeat a note's quote, so a reopen need not read every sentence again.
+    kept: dict[str, tuple[str, str, tuple[int, ...]]] = field(default_factory=dict)
     changed: bool = False
 
     @classmethod
@@ -74,13 +80,16 @@ class PassageCache:
             return cls()
         if not isinstance(data, dict) or data.get("version") != _CACHE_VERSION:
             return cls()
-        entries = {}
+        entries, kept = {}, {}
         for key, entry in (data.get("sources") or {}).items():
-            with contextlib.suppress(TypeError, ValueError):
+            with contextlib.suppress(TypeError, ValueError, KeyError):
                 sha, spans = entry["sha"], entry["spans"]
                 found = tuple(Sentence(int(a), int(b), int(p)) for a, b, p in spans)
                 entries[key] = (str(sha), found)
-        return cls(entries)
+                if "kept" in entry:
+                    digest, indices = entry["kept"]
+                    kept[key] = (str(sha), str(digest), tuple(int(i) for i in indices))
+        return cls(entries, kept)
 
     def sentences(self, key: str, sha: str, text: str) -> tuple[Sentence, ...]:
         """The sentences of `text`, from the cache when its hash matches, else split now."""
@@ -92,6 +101,29 @@ class PassageCache:
         self.changed = True
         return found
 
+    def kept_sentences(
+        self, source: SourceText, spans: tuple[Sentence, ...], skip: AbstractSet[tuple[str, ...]]
+    ) -> list[Sentence]:
+        """The sentences of `source` whose words are none of `skip`'s, from the cache when
+        its hash and the digest of `skip` match, else read now."""
+        if not skip:
+            return list(spans)
+        digest = _digest(skip)
+        cached = self.kept.get(source.key)
+        if (
+            cached is not None
+            and cached[:2] == (source.stamp.sha256, digest)
+            and all(0 <= i < len(spans) for i in cached[2])
+        ):
+            return [spans[i] for i in cached[2]]
+        text = source.text
+        indices = tuple(
+            i for i, s in enumerate(spans) if word_sequence(text[s.start : s.end]) not in skip
+        )
+        self.kept[source.key] = (source.stamp.sha256, digest, indices)
+        self.changed = True
+        return [spans[i] for i in indices]
+
     def save(self, root: Path, keys: Iterable[str]) -> None:
         """Write the offsets of `keys` (the sources present) when anything changed.
 
@@ -101,11 +133,14 @@ class PassageCache:
         keep = set(keys)
         if not self.changed and keep == set(self.entries):
             return
-        sources = {
+        sources: dict[str, dict[str, Any]] = {
             key: {"sha": sha, "spans": [[s.start, s.end, s.page] for s in spans]}
             for key, (sha, spans) in sorted(self.entries.items())
             if key in keep
         }
+        for key, (sha, digest, indices) in self.kept.items():
+            if key in sources and sources[key]["sha"] == sha:
+                sources[key]["kept"] = [digest, list(indices)]
         payload = json.dumps({"version": _CACHE_VERSION, "sources": sources}, separators=(",", ":"))
         write_atomic(cache_file(root, PASSAGES_FILE), payload, durable=False)
         self.changed = False
@@ -187,10 +222,16 @@ def passage_notes(
             spans = cache.sentences(paper.key, paper.stamp.sha256, paper.text)
             skip |= {word_sequence(paper.text[s.start : s.end]) for s in spans}
         spans = cache.sentences(source.key, source.stamp.sha256, source.text)
-        kept = [s for s in spans if word_sequence(source.text[s.start : s.end]) not in skip]
+        kept = cache.kept_sentences(source, spans, skip)
         for note in _group(source, kept):
             out[note.address] = note
     return out
+
+
+def _digest(skip: AbstractSet[tuple[str, ...]]) -> str:
+    """A digest of the word sequences a source's passages leave out, order aside."""
+    joined = "\x1e".join(sorted("\x1f".join(words) for words in skip))
+    return hashlib.sha256(joined.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _paper(key: str) -> str:
