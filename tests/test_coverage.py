@@ -229,6 +229,11 @@ def test_a_relation_said_only_in_other_words_is_left_to_the_stance(
             "Vitamin D lowered compliance in patients at risk of fracture.",
             False,
         ),
+        (
+            "Does vitamin D supplementation reduce fractures?",
+            "Fractures reduced vitamin D supplementation in the cohort.",
+            False,
+        ),
     ],
     ids=[
         "lower-said-of-compliance",
@@ -239,6 +244,7 @@ def test_a_relation_said_only_in_other_words_is_left_to_the_stance(
         "control-reduction-in-fractures",
         "control-passive-question",
         "passive-question-said-of-other",
+        "roles-swapped",
     ],
 )
 def test_a_direction_counts_only_when_said_of_what_the_question_moves(
