@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.core.model import ClaimKind, Edge
 from engine.core.registry import Registry
@@ -19,7 +19,6 @@ from engine.core.router import Decision, route
 from engine.core.stance import NO_CUE, Stance, StanceRelation
 from engine.core.verifiers import Verifier
 from engine.core.wire import parse_json, parse_payload
-from engine.importers.sources import AddReport, add_pdfs, collect_pdfs
 from engine.navigation.budget import Budget
 from engine.navigation.coverage import CoverageReport
 from engine.navigation.navigator import Observer, navigate
@@ -41,6 +40,9 @@ from engine.workspace.freshness import Freshness, content_stamp, freshness
 from engine.workspace.in_context import InContext, in_context
 from engine.workspace.opened import OpenWorkspace, open_workspace
 from engine.workspace.watch import Seen, Watcher
+
+if TYPE_CHECKING:
+    from engine.importers.sources import AddReport
 
 __all__ = [
     "MAX_QUESTION_CHARS",
@@ -171,6 +173,9 @@ def add_pdf_folder(
     A folder of sources is a workspace of its own. Raises ConfigError for a folder that
     does not exist.
     """
+    # Imported here: asking never reads a PDF, and the PDF reader is slow to import.
+    from engine.importers.sources import add_pdfs, collect_pdfs
+
     return add_pdfs(workspace, collect_pdfs([str(folder)]), progress=progress)
 
 

@@ -53,8 +53,8 @@ _TABLES = frozenset({"meta", "docs", "terms"})
 # A word every note holds weighs ln((N + 1) / (N + 1)) = 0; this floor keeps a one- or
 # two-note workspace's question words weighing something, far below any rare word's weight.
 RARITY_FLOOR = 0.05
-# Bump when the tables, the tokenizer or the bag layout change: older files are rebuilt.
-SCHEMA_VERSION = "4"
+# Bump when the tables, the tokenizer, the bag layout or the seals change: older files are rebuilt.
+SCHEMA_VERSION = "5"
 RELATED_TERMS = 8
 # The database header's file-format bytes (write and read version): 2 for WAL, 1 for rollback.
 _FORMAT_BYTES = (18, 19)

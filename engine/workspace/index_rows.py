@@ -12,7 +12,15 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine.workspace.bm25 import Bm25Params, Postings
-from engine.workspace.index_seal import Unsealed, index_key, same, seal_doc, seal_term, within
+from engine.workspace.index_seal import (
+    Unsealed,
+    all_within,
+    index_key,
+    same,
+    seal_doc,
+    seal_term,
+    within,
+)
 from engine.workspace.notes import FileStamp, Note, Store
 
 STORE_CODES = {Store.CANON: 1, Store.PRACTICE: 2}
@@ -95,8 +103,9 @@ def read_view(db: sqlite3.Connection, params: Bm25Params) -> RankingView:
             "SELECT address, title, store, source, sha256, bag, seal FROM docs ORDER BY address"
         )
         if same(seal, seal_doc(key, (address, store, source, title, sha), raw))
-        and within(raw, n_terms)
     ]
+    if not all_within(rows, n_terms):
+        rows = [row for row in rows if within(row[4], n_terms)]
     source_codes: dict[str, int] = {}
     sources = np.fromiter(
         (source_codes.setdefault(row[3], len(source_codes)) for row in rows), np.int32, len(rows)
