@@ -274,7 +274,7 @@ def _passage(source: SourceText, run: list[Sentence], n: int) -> Note:
     label = source.labels[page - 1] if 0 < page <= len(source.labels) else str(page)
     where = "abstract" if source.key.endswith(ABSTRACT_SUFFIX) else f"p. {label}"
     note_id = f"{source.key}~p{page}~{n}"
-    texts = [" ".join(source.text[s.start : s.end].split()) for s in run]
+    said = [source.text[s.start : s.end] for s in run]
     return Note(
         address=f"{Store.CANON.value}:{PASSAGE_BOX}:{note_id}",
         store=Store.CANON,
@@ -284,12 +284,11 @@ def _passage(source: SourceText, run: list[Sentence], n: int) -> Note:
         title=f"{source.title} ({_paper(source.key)}, {where})"
         if source.title
         else f"{_paper(source.key)}, {where}",
-        body=" ".join(texts),
+        # One split of the sentences joined: the same words as each one's, one space apart.
+        body=" ".join(" ".join(said).split()),
         path=f"sources/{source.key}.txt",
         citekey=source.key,
-        quotes=tuple(
-            Quote(f"s{i}", source.text[s.start : s.end], s.page) for i, s in enumerate(run)
-        ),
+        quotes=tuple(Quote(f"s{i}", text, page) for i, text in enumerate(said)),
         # The source file's own stamp: a passage changes exactly when its source does.
         stamp=source.stamp,
     )
