@@ -56,17 +56,26 @@ def bottom(locator: Locator) -> float:
 
 
 def graph_labels(page: Page) -> list[dict[str, Any]]:
-    """The graph's labels once drawn; during Play each step loads the frame anew."""
-    for _ in range(20):
+    """The graph's labels once drawn and settled; during Play each step loads the frame anew.
+
+    Two reads 400 ms apart must agree: on a loaded machine a read can land between the
+    frame's load and its first draw, when the labels are not measured yet.
+    """
+    last: list[dict[str, Any]] | None = None
+    for _ in range(30):
         page.wait_for_timeout(400)  # the first draw and its zoom
         for frame in page.frames:
             try:
                 if frame.evaluate("() => !!window.synapseNetwork"):
                     labels: list[dict[str, Any]] = frame.evaluate(LABELS)
-                    return labels
+                    if labels == last:
+                        return labels
+                    last = labels
+                    break
             except PlaywrightError:  # the frame reloaded under us: look again
+                last = None
                 continue
-    raise AssertionError("the graph never drew")
+    raise AssertionError("the graph never drew and settled")
 
 
 def labels_read_apart(page: Page) -> None:
