@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import operator
 import sqlite3
 import threading
 import time
@@ -44,6 +45,7 @@ from engine.workspace.index_rows import (
     note_stamp,
     read_catalog,
     read_view,
+    view_of,
 )
 from engine.workspace.index_seal import Unsealed, index_key, seal_doc, seal_term
 from engine.workspace.notes import FileStamp, Note, Store
@@ -350,6 +352,7 @@ class Index:
                         (stamp.size, stamp.mtime_ns, note.path, doc_id),
                     )
                     counts["unchanged"] += 1
+                    counts["restamped"] += 1
                 else:
                     self._delete(doc_id)
                     self._insert(note, stamp, vocabulary, doc_id=doc_id)
@@ -370,6 +373,9 @@ class Index:
         for address in catalog.hashes.keys() - stamps.keys():
             del catalog.hashes[address]
         catalog.unsealed = frozenset()
+        if new_terms or any(counts[k] for k in ("added", "changed", "removed", "restamped")):
+            catalog.rows = None  # the table changed since they were read
+        del counts["restamped"]
         self._cached_catalog = catalog
         return counts
 
@@ -433,11 +439,17 @@ class Index:
         # data_version moves when another connection commits, so a reader follows writers.
         version = self._db.execute("PRAGMA data_version").fetchone()[0]
         if self._loaded is None or version != self._seen_version:
-            self._loaded = self._load()
+            self._loaded = self._load(version)
             self._seen_version = version
         return self._loaded
 
-    def _load(self) -> RankingView:
+    def _load(self, version: int) -> RankingView:
+        catalog = self._cached_catalog
+        if catalog is not None and catalog.rows is not None and catalog.version == version:
+            # The rows the update just read and verified, nothing written since.
+            rows, catalog.rows = catalog.rows, None
+            rows.sort(key=operator.itemgetter(0))
+            return view_of(rows, catalog.vocabulary, self._params)
         with self._transaction(write=False):
             return read_view(self._db, self._params)
 

@@ -24,6 +24,7 @@ from engine.workspace.index_seal import (
 from engine.workspace.notes import FileStamp, Note, Store
 
 STORE_CODES = {Store.CANON: 1, Store.PRACTICE: 2}
+ViewRow = tuple[str, str, str, str, bytes]  # address, title, store, source, term bag
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,10 @@ class Catalog:
     version: int
     hashes: dict[str, str]  # address -> sha256 of the note as indexed
     unsealed: frozenset[str]  # addresses whose row's seal does not verify
+    # The sealed rows as the ranking view reads them, kept from this read until the view is
+    # built from them, and dropped once anything is written: one pass over the table at
+    # open serves both.
+    rows: list[ViewRow] | None = None
 
 
 def read_catalog(db: sqlite3.Connection, version: int) -> Catalog:
@@ -69,6 +74,7 @@ def read_catalog(db: sqlite3.Connection, version: int) -> Catalog:
     """
     key = index_key()
     stamps, hashes, unsealed = {}, {}, set()
+    sealed: list[ViewRow] = []
     for row in db.execute(
         "SELECT address, id, size, mtime_ns, path, sha256, store, source, title, bag, seal"
         " FROM docs"
@@ -76,14 +82,16 @@ def read_catalog(db: sqlite3.Connection, version: int) -> Catalog:
         address, doc_id, size, mtime_ns, path, sha, store, source, title, raw, seal = row
         stamps[address] = (doc_id, size, mtime_ns, path)
         hashes[address] = sha
-        if not same(seal, seal_doc(key, (address, store, source, title, sha), raw)):
+        if same(seal, seal_doc(key, (address, store, source, title, sha), raw)):
+            sealed.append((address, title, store, source, raw))
+        else:
             unsealed.add(address)
     vocabulary = {}
     for term, term_id, seal in db.execute("SELECT term, id, seal FROM terms"):
         if not same(seal, seal_term(key, term_id, term)):
             raise Unsealed(f"term row {term_id} is not sealed by this index")
         vocabulary[term] = term_id
-    return Catalog(stamps, vocabulary, version, hashes, frozenset(unsealed))
+    return Catalog(stamps, vocabulary, version, hashes, frozenset(unsealed), sealed)
 
 
 def read_view(db: sqlite3.Connection, params: Bm25Params) -> RankingView:
@@ -94,7 +102,6 @@ def read_view(db: sqlite3.Connection, params: Bm25Params) -> RankingView:
         for term, term_id, seal in db.execute("SELECT term, id, seal FROM terms")
         if same(seal, seal_term(key, term_id, term))
     }
-    n_terms = max(vocabulary.values(), default=-1) + 1
     # A row whose seal fails was not written by this index: it is left out of ranking
     # (its note is indexed again at the next update).
     rows = [
@@ -104,6 +111,13 @@ def read_view(db: sqlite3.Connection, params: Bm25Params) -> RankingView:
         )
         if same(seal, seal_doc(key, (address, store, source, title, sha), raw))
     ]
+    return view_of(rows, vocabulary, params)
+
+
+def view_of(rows: list[ViewRow], vocabulary: dict[str, int], params: Bm25Params) -> RankingView:
+    """The ranking view of sealed `rows` in address order, over a sealed `vocabulary`; a
+    row naming a term the vocabulary does not hold is left out."""
+    n_terms = max(vocabulary.values(), default=-1) + 1
     if not all_within(rows, n_terms):
         rows = [row for row in rows if within(row[4], n_terms)]
     source_codes: dict[str, int] = {}
