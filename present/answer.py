@@ -169,6 +169,28 @@ def contested_pairs(result: NavResult) -> list[tuple[str, str]]:
     ]
 
 
+def _unsaid(result: NavResult) -> tuple[list[str], list[str]]:
+    """The question words an answer leaves unsaid, as typed: (never said at all, relation
+    words the quoted text states only otherwise: another relation, or this one of
+    something else)."""
+    unsaid = result.decision.unmentioned if result.decision is not None else ()
+    related = set(result.coverage.related) if result.coverage is not None else set()
+    return [w for w in unsaid if w not in related], [w for w in unsaid if w in related]
+
+
+def never(result: NavResult) -> str:
+    """What the answer's text leaves unsaid, in words ("never says ‘sepsis’", "never states
+    ‘reduce’ as the question asks it"); plain text, escaped where it is put in markup."""
+    plain, related = _unsaid(result)
+    parts = []
+    if plain:
+        parts.append("never says " + ", ".join(f"‘{w}’" for w in plain))
+    if related:
+        parts.append("never states " + ", ".join(f"‘{w}’" for w in related))
+        parts[-1] += " as the question asks it"
+    return " and ".join(parts)
+
+
 def summary(result: NavResult, *, confirmed: Iterable[tuple[str, str]] = ()) -> str:
     """The banner's plain-words sentence after the label."""
     label = result.label
@@ -183,10 +205,11 @@ def summary(result: NavResult, *, confirmed: Iterable[tuple[str, str]] = ()) -> 
         return text + ", and with the papers it cites it says every topic word of the question."
     if label == "HEDGED ANSWER" and result.decision is not None and result.decision.unmentioned:
         cited = ", ".join(name_of(result, r) for r in result.cited) or "its sources"
-        words = ", ".join(f"‘{w}’" for w in result.decision.unmentioned)
+        plain, _ = _unsaid(result)
+        asked = ", which the question asks about" if plain else ""
         return (
-            f"The answer is quoted from verified text of {cited}, but it never says {words}, "
-            "which the question asks about: it may answer a neighbouring question."
+            f"The answer is quoted from verified text of {cited}, but it {never(result)}"
+            f"{asked}: it may answer a neighbouring question."
         )
     if label == "HEDGED ANSWER":
         premises = _verified_premises(result)
@@ -250,10 +273,9 @@ def stance_line(result: NavResult) -> StanceLine | None:
         return None
     unsaid = result.decision.unmentioned if result.decision is not None else ()
     if stance.relation is StanceRelation.NEITHER and unsaid:
-        words = ", ".join(f"‘{w}’" for w in unsaid)
         return StanceLine(
             "info",
-            f"Not stated: the cited text never says {words}, so it answers neither yes nor no.",
+            f"Not stated: the cited text {never(result)}, so it answers neither yes nor no.",
         )
     if stance.asked:
         return _reading_line(stance)
@@ -299,10 +321,9 @@ def answer_area(result: NavResult) -> AnswerArea:
     if label == "HEDGED ANSWER" and result.decision is not None and result.decision.unmentioned:
         # Verified, quoted text that never says some of what was asked: shown as quoted,
         # with what it leaves out, never as the answer to the whole question.
-        words = ", ".join(f"‘{esc(w)}’" for w in result.decision.unmentioned)
         body = (
             '<div class="answer-hedged" style="border-left:4px solid #e0a100;padding:4px 10px">'
-            f"<p><b>Quoted, verified, but never says {words}:</b></p>{_prose_html(result)}</div>"
+            f"<p><b>Quoted, verified, but {esc(never(result))}:</b></p>{_prose_html(result)}</div>"
         )
         return AnswerArea("Hedged answer", True, body)
     if label == "HEDGED ANSWER":

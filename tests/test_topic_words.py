@@ -7,6 +7,7 @@ import pytest
 from engine.api import OpenWorkspace, ask
 from engine.reading.aims import asks
 from engine.review.claim_stance import pair_stance
+from present.answer import never, stance_line, summary
 
 
 @pytest.mark.parametrize(
@@ -141,3 +142,19 @@ def test_a_relation_said_in_other_words_and_read_by_the_stance_stays_green(
 def test_a_relation_said_of_something_else_is_not_green(demo: OpenWorkspace) -> None:
     result = ask(demo, "Does vitamin D supplementation reduce fractures?")
     assert not (result.label == "ANSWER" and "compliance to VD" in result.prose), result.prose
+
+
+def test_a_relation_said_of_something_else_is_named_as_not_stated_as_asked(
+    demo: OpenWorkspace,
+) -> None:
+    result = ask(demo, "Does vitamin D supplementation reduce fractures?")
+    assert result.label == "HEDGED ANSWER"
+    assert never(result) == "never states ‘reduce’ as the question asks it"
+    assert "but it never states ‘reduce’ as the question asks it: it may" in summary(result)
+    line = stance_line(result)
+    assert line is not None and "never states ‘reduce’" in line.text
+
+
+def test_a_word_never_said_is_named_as_never_said(demo: OpenWorkspace) -> None:
+    result = ask(demo, "Do statins reduce mortality in patients with sepsis?")
+    assert "never says ‘sepsis’" in never(result)
