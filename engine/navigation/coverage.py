@@ -299,15 +299,14 @@ class QuestionTerms:
             word = next((w for w in self.words if self._said_is(w, said)), None)
             if word is None or self._directions[word] is None or word in patients:
                 continue
-            moved = {mention_stem(w) for w in said.of}
             patients[word] = rarest(
-                [t for t in topics if mentions(self._stems[t], moved)] or topics
+                [t for t in topics if mentions(self._stems[t], said.of_stems)] or topics
             )
         return patients
 
     def _said_is(self, word: str, said: Said) -> bool:
         """Whether a direction word a text says is the question's `word` itself."""
-        return mentions(self._stems[word], {mention_stem(said.word)})
+        return mentions(self._stems[word], {said.stem})
 
     @property
     def salient(self) -> tuple[str, ...]:
@@ -359,7 +358,7 @@ class QuestionTerms:
                 # it of that thing, in the question's words or its own.
                 stated = any(
                     (self._said_is(word, m) or (m.axis, m.sign) == self._directions[word])
-                    and mentions(patient, {mention_stem(w) for w in m.of})
+                    and mentions(patient, m.of_stems)
                     for m in moved
                 )
             else:

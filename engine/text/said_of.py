@@ -92,6 +92,17 @@ class Said:
     sign: int
     of: tuple[str, ...]
 
+    @functools.cached_property
+    def stem(self) -> str:
+        """The direction word's mention stem."""
+        return mention_stem(self.word)
+
+    @functools.cached_property
+    def of_stems(self) -> frozenset[str]:
+        """The mention stems of the words it is said of: read once, as `said_of` readings
+        are cached and met against every question word."""
+        return frozenset(mention_stem(w) for w in self.of)
+
 
 @functools.lru_cache(maxsize=4096)
 def said_of(text: str) -> tuple[Said, ...]:
@@ -182,7 +193,7 @@ def _modifiers(pieces: list[str], at: int) -> tuple[str, ...]:
 
 
 def _modifier(piece: str) -> bool:
-    stop = piece in _MARKS or piece in _CLAUSE_WORDS or piece in _PREPOSITIONS
+    stop = _breaks(piece) or piece in _PREPOSITIONS
     return not (stop or piece in _ARTICLES or piece in _LINKING or piece in STOP_WORDS) and (
         not _adverb(piece) and _cue(piece, "") is None
     )
@@ -196,11 +207,7 @@ def _named(pieces: list[str], at: int) -> bool:
         i -= 1
     if i < 1 or pieces[i] not in ("a", "an"):
         return False
-    while i >= 0 and pieces[i] not in _MARKS and pieces[i] not in _CLAUSE_WORDS:
-        if pieces[i] in _COPULAS:
-            return True
-        i -= 1
-    return False
+    return any(p in _COPULAS for p in pieces[_clause_start(pieces, i) : i])
 
 
 def _links(pieces: list[str], at: int) -> bool:
@@ -228,7 +235,7 @@ def _after(pieces: list[str], at: int) -> tuple[str, ...]:
 
 def _in_phrase(piece: str, before: str) -> bool:
     """Whether `piece` goes on the phrase whose last piece is `before` ("" for none yet)."""
-    if piece in _MARKS or piece in _CLAUSE_WORDS or piece in _PREPOSITIONS:
+    if _breaks(piece) or piece in _PREPOSITIONS:
         return False
     if piece in _LINKING or _adverb(piece):
         return False
@@ -255,13 +262,12 @@ def _subject(pieces: list[str], at: int) -> tuple[str, ...]:
     if i >= 1 and pieces[i] == ",":
         i -= 1
     end = i + 1
-    while i >= 0 and pieces[i] not in _MARKS and pieces[i] not in _CLAUSE_WORDS:
-        i -= 1
-    clause = pieces[i + 1 : end]
-    if clause in (["and"], ["or"]) and i >= 1 and pieces[i] == ",":
+    start = _clause_start(pieces, end)
+    clause = pieces[start:end]
+    if clause in (["and"], ["or"]) and start >= 2 and pieces[start - 1] == ",":
         # A second predicate of one subject ("Incidence varied …, and was higher"): the
         # subject opens the clause before the comma.
-        return _subject(pieces, _clause_start(pieces, i - 1) + 1)
+        return _subject(pieces, _clause_start(pieces, start - 1) + 1)
     if clause and clause[0] in _PREPOSITIONS:
         # A clause that opens on a phrase of place or group ("in women fracture rates"):
         # the subject is what follows its last preposition.
@@ -273,11 +279,17 @@ def _subject(pieces: list[str], at: int) -> tuple[str, ...]:
     return tuple(w for w in head if w not in _ARTICLES and w not in _LINKING)
 
 
-def _clause_start(pieces: list[str], at: int) -> int:
-    """The index of the first word of the clause `at` is in."""
-    while at > 0 and pieces[at - 1] not in _MARKS and pieces[at - 1] not in _CLAUSE_WORDS:
-        at -= 1
-    return at
+def _clause_start(pieces: list[str], end: int) -> int:
+    """Where the clause that runs up to `end` (exclusive) starts: after the last mark or
+    clause word before it."""
+    while end > 0 and not _breaks(pieces[end - 1]):
+        end -= 1
+    return end
+
+
+def _breaks(piece: str) -> bool:
+    """Whether a piece ends a clause: a punctuation mark or a word that opens another."""
+    return piece in _MARKS or piece in _CLAUSE_WORDS
 
 
 def _skipped(piece: str) -> bool:
@@ -301,8 +313,8 @@ def _only_noun(piece: str) -> bool:
 
 
 def _change_noun(piece: str) -> bool:
-    last = piece.split("-")[-1]
-    return last in _CHANGE_NOUNS or (last.endswith(_CHANGE_ENDINGS) and _cue(last, "") is not None)
+    """A noun of change, whether or not it is a verb too ("increase", "impairment")."""
+    return piece.split("-")[-1] in _CHANGE_NOUNS or _only_noun(piece)
 
 
 def moved_alike(claim: str, sentence: str) -> bool | None:
