@@ -188,7 +188,7 @@ def neighbourhood_html(
             *positions.get(a, (0.0, 0.0)),
             ("★ ✓ " if a in marks.cited else "✓ ") + names[a],
             NODE_FONT,
-            below=(22 if a in marks.fresh else 14) + 4,
+            below=_dot_size(a, marks) + 4,
         )
         for a in marks.visible
     }
@@ -231,7 +231,7 @@ def neighbourhood_html(
             label=label,
             tip=_node_tip(node, grounded, cited, address in marks.expanded),
             shape=store_shapes.get(store, "diamond"),
-            size=22 if is_new else 14,
+            size=_dot_size(address, marks),
             x=x,
             y=y,
             borderWidth=5 if is_new else (4 if grounded or cited else 2),
@@ -250,7 +250,7 @@ def neighbourhood_html(
     placed = [*taken, *(boxes[a] for a in labelled if a in boxes)]
     placed += _papers(net, hood, marks.visible, positions, labelled)
     # A node's dot is no place for an edge's words either.
-    placed += [dot_box(*positions.get(a, (0.0, 0.0)), 22 if a in marks.fresh else 14) for a in seen]
+    placed += [dot_box(*positions.get(a, (0.0, 0.0)), _dot_size(a, marks)) for a in seen]
     first = trace[0]
     for seed in marks.seeds:
         if seed in seen:
@@ -295,6 +295,11 @@ def neighbourhood_html(
             now = s is current
             draw(edge, color=new_colour if now else PAST_EDGE, width=2.5 if now else 1)
     return render(net, library, min_label_px=MIN_LABEL_PX)
+
+
+def _dot_size(address: str, marks: WalkMarks) -> int:
+    """A node's dot radius: enlarged for what changed at this step."""
+    return 22 if address in marks.fresh else 14
 
 
 def _node_label(hood: Neighbourhood, address: str) -> str:

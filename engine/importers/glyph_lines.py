@@ -152,12 +152,12 @@ def _line_text(ordered: Sequence[Glyph]) -> str:
             continue  # the same glyph painted twice (a bold effect), read once
         glyphs.append(glyph)
     tracking = _tracking(glyphs)
-    parts: list[str] = []
-    for last, glyph in zip([None, *glyphs], glyphs, strict=False):
-        if last is not None and not (glyph.text.isspace() or last.text.isspace()):
-            size = max(glyph.size, last.size)
-            if glyph.along - last.end > tracking * size + WORD_GAP * size:
-                parts.append(" ")
+    parts = [glyphs[0].text] if glyphs else []
+    for last, glyph in itertools.pairwise(glyphs):
+        gap = _gap(last, glyph)
+        size = max(glyph.size, last.size)
+        if gap is not None and gap > tracking * size + WORD_GAP * size:
+            parts.append(" ")
         parts.append(glyph.text)
     return "".join(parts).strip()
 
@@ -169,10 +169,18 @@ def _tracking(glyphs: Sequence[Glyph]) -> float:
     fewer than TRACKING_GAPS gaps is read as set tight.
     """
     gaps = sorted(
-        (glyph.along - last.end) / max(glyph.size, last.size, 1e-6)
+        gap / max(glyph.size, last.size, 1e-6)
         for last, glyph in itertools.pairwise(glyphs)
-        if not (glyph.text.isspace() or last.text.isspace())
+        if (gap := _gap(last, glyph)) is not None
     )
     if len(gaps) < TRACKING_GAPS:
         return 0.0
     return max(0.0, gaps[int(TRACKING_SHARE * (len(gaps) - 1))])
+
+
+def _gap(last: Glyph, glyph: Glyph) -> float | None:
+    """The room between two glyphs side by side; None beside a painted space, whose own
+    width is the word space."""
+    if glyph.text.isspace() or last.text.isspace():
+        return None
+    return glyph.along - last.end

@@ -321,6 +321,7 @@ class Index:
 
     def _apply(self, workspace: Workspace) -> Counter[str]:
         counts: Counter[str] = Counter()
+        restamped = False
         with self._transaction():
             catalog = self._catalog()
             # Mutated below; trusted again only once the transaction has committed.
@@ -352,7 +353,7 @@ class Index:
                         (stamp.size, stamp.mtime_ns, note.path, doc_id),
                     )
                     counts["unchanged"] += 1
-                    counts["restamped"] += 1
+                    restamped = True
                 else:
                     self._delete(doc_id)
                     self._insert(note, stamp, vocabulary, doc_id=doc_id)
@@ -373,9 +374,8 @@ class Index:
         for address in catalog.hashes.keys() - stamps.keys():
             del catalog.hashes[address]
         catalog.unsealed = frozenset()
-        if new_terms or any(counts[k] for k in ("added", "changed", "removed", "restamped")):
+        if restamped or new_terms or any(counts[k] for k in ("added", "changed", "removed")):
             catalog.rows = None  # the table changed since they were read
-        del counts["restamped"]
         self._cached_catalog = catalog
         return counts
 

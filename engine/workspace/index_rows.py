@@ -118,7 +118,7 @@ def view_of(rows: list[ViewRow], vocabulary: dict[str, int], params: Bm25Params)
     """The ranking view of sealed `rows` in address order, over a sealed `vocabulary`; a
     row naming a term the vocabulary does not hold is left out."""
     n_terms = max(vocabulary.values(), default=-1) + 1
-    if not all_within(rows, n_terms):
+    if not all_within([row[4] for row in rows], n_terms):
         rows = [row for row in rows if within(row[4], n_terms)]
     source_codes: dict[str, int] = {}
     sources = np.fromiter(

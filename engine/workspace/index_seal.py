@@ -21,7 +21,6 @@ import secrets
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -107,14 +106,11 @@ class Unsealed(Exception):
     """A vocabulary row this index did not write: the index is rebuilt."""
 
 
-def all_within(rows: Sequence[tuple[Any, ...]], n_terms: int) -> bool:
-    """Whether every row's bag (its last field) is whole and names only sealed terms: one
-    look over all of them, so the row-by-row `within` runs only when one does not."""
+def all_within(bags: Sequence[bytes], n_terms: int) -> bool:
+    """Whether every bag is whole and names only sealed terms (`within`), in one look over
+    all of them, so the bag-by-bag `within` runs only when one does not."""
     size = BAG_DTYPE.itemsize
-    if any(len(row[-1]) % size for row in rows):
-        return False
-    ids = np.frombuffer(b"".join(row[-1] for row in rows), BAG_DTYPE)["term"]
-    return not len(ids) or (int(ids.min()) >= 0 and int(ids.max()) < n_terms)
+    return not any(len(bag) % size for bag in bags) and within(b"".join(bags), n_terms)
 
 
 def within(raw: bytes, n_terms: int) -> bool:
