@@ -111,6 +111,9 @@ st.download_button(
     "claim_matrix.csv",
     "text/csv",
     help="Both sentences, the cue, the decision, its note, who decided and when, per pair.",
+    # A click that reran the page could drop the deferred export before the browser
+    # fetched it (nothing downloaded); a download changes nothing the page shows.
+    on_click="ignore",
 )
 if visible.empty:
     url.save("matrix", url.MATRIX, defaults)

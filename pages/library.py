@@ -82,6 +82,7 @@ st.download_button(
     file_name="references.bib",
     mime="application/x-bibtex",
     key=KEYS.library_bibtex,
+    on_click="ignore",
 )
 
 paper = by_key.get(st.session_state.get(KEYS.library_paper) or "")

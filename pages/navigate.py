@@ -132,6 +132,7 @@ left.download_button(
     file_name="decision.json",
     mime="application/json",
     key=KEYS.nav_download,
+    on_click="ignore",
 )
 payload = payload_json(run)
 if payload:
@@ -141,5 +142,6 @@ if payload:
         file_name="payload.json",
         mime="application/json",
         key=KEYS.nav_payload,
+        on_click="ignore",
     )
 enter_asks()

@@ -131,6 +131,7 @@ def table_panel(result: Answer, page: str) -> EvidenceTable | None:
         mime="text/csv",
         key=KEYS.nav_table_csv,
         icon=":material/download:",
+        on_click="ignore",
     )
     md_column.download_button(
         "Download table (Markdown)",
@@ -139,6 +140,7 @@ def table_panel(result: Answer, page: str) -> EvidenceTable | None:
         mime="text/markdown",
         key=KEYS.nav_table_md,
         icon=":material/download:",
+        on_click="ignore",
     )
     url.save(page, ROW)
     return table
@@ -178,6 +180,7 @@ def report_downloads(
             mime=mime,
             key=key,
             icon=":material/download:",
+            on_click="ignore",
         )
 
 
