@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.commands.eval_reader import read_pairs
 from engine.evaluation.folds import claim_folds, text_fold
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,7 +39,7 @@ class Example:
     sentence: str
     label: int  # 0 NONE, 1 SUPPORT, 2 CONTRADICT
     fold: int
-    source: str  # scifact | climate | synthetic
+    source: str  # scifact | climate | synthetic | triage
     claim_id: str = ""
     doc_id: str = ""
     index: int = -1  # sentence index within doc_id
@@ -187,6 +188,20 @@ def climate_examples(path: Path = CLIMATE) -> list[Example]:
                     True,
                 )
             )
+    return out
+
+
+def triage_examples(paths: list[Path]) -> list[Example]:
+    """Reviewers' decided pairs (`python -m engine triage pairs`), for training only.
+
+    They come from a team's own workspace, not from the held-out sets, so they are never
+    scored out of fold (the bands stay comparable between runs); every fold trains on them.
+    A bad file stops the run with the line it could not read.
+    """
+    out = []
+    for path in paths:
+        for claim, sentence, label in read_pairs(path):
+            out.append(Example(claim, sentence, label, text_fold(claim), "triage"))
     return out
 
 

@@ -33,6 +33,7 @@ from lab.reader_data import (
     corpus,
     scifact_examples,
     synthetic_examples,
+    triage_examples,
 )
 from lab.reader_model import BASE_SHA256, HIDDEN, LABELS, Reader, base_dir, export_int8, load_base
 
@@ -207,6 +208,13 @@ def main() -> int:
     ap.add_argument("--per-class", type=int, default=1500, help="draws per label per epoch")
     ap.add_argument("--final-per-class", type=int, default=1500)
     ap.add_argument("--limit", type=int, default=0, help="smoke run on about this many pairs")
+    ap.add_argument(
+        "--triage",
+        type=Path,
+        action="append",
+        default=[],
+        help="reviewers' pairs from `python -m engine triage pairs` (repeatable; training only)",
+    )
     args = ap.parse_args()
     torch.set_num_threads(2)
     torch.manual_seed(SEED)
@@ -216,23 +224,25 @@ def main() -> int:
     real = scifact_examples(docs, items, BM25(docs))
     climate = climate_examples()
     synthetic = synthetic_examples(real, SEED)
+    reviewed = triage_examples(args.triage)
     print(
         f"pairs: scifact {len(real)}, climate-fever {len(climate)}"
-        f"{' (held out only)' if args.scifact_only else ''}, synthetic {len(synthetic)}",
+        f"{' (held out only)' if args.scifact_only else ''}, synthetic {len(synthetic)}, "
+        f"triage {len(reviewed)}",
         flush=True,
     )
-    examples = real + climate + synthetic
+    examples = real + climate + synthetic + reviewed
     if args.limit:  # a smoke run of the whole pipeline on every n-th pair
         examples = examples[:: max(1, len(examples) // args.limit)]
     states = lower_states(examples)
     usable = [
         i for i, e in enumerate(examples) if not (args.scifact_only and e.source == "climate")
     ]
-    evaluated = [i for i, e in enumerate(examples) if e.source != "synthetic"]
+    evaluated = [i for i, e in enumerate(examples) if e.source not in ("synthetic", "triage")]
     probs = np.zeros((len(examples), len(LABELS)), dtype=np.float32)
     for fold in range(FOLDS):
         print(f"fold {fold + 1}/{FOLDS}", flush=True)
-        rows = [i for i in usable if examples[i].fold != fold]
+        rows = [i for i in usable if examples[i].fold != fold or examples[i].source == "triage"]
         model = train(states, examples, rows, args.epochs, args.per_class, SEED + fold)
         held = [i for i in evaluated if examples[i].fold == fold]
         probs[held] = predict(model, states, held)
@@ -244,6 +254,7 @@ def main() -> int:
             row["p"] = [round(float(v), 5) for v in probs[i]]
             f.write(json.dumps(row) + "\n")
     trained_on = "scifact" if args.scifact_only else "scifact+climate-fever"
+    trained_on += f"+triage ({len(reviewed)} pairs)" if reviewed else ""
     print(f"wrote out-of-fold scores to {OOF} ({time.time() - started:.0f}s)", flush=True)
     if args.folds_only:
         return 0

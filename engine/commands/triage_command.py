@@ -1,14 +1,16 @@
-"""`python -m engine triage set|show --workspace DIR`: record or print triage decisions."""
+"""`python -m engine triage set|show|pairs --workspace DIR`: record, print or export decisions."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 from engine.commands.command_registry import Command, register
-from engine.core.errors import WorkspaceError
+from engine.core.errors import ConfigError, WorkspaceError
 
 
 def _workspace(parser: argparse.ArgumentParser) -> None:
@@ -82,6 +84,68 @@ def _run_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def _configure_pairs(parser: argparse.ArgumentParser) -> None:
+    _workspace(parser)
+    parser.add_argument("--out", type=Path, required=True, help="JSON-lines file to write")
+    parser.add_argument(
+        "--replace", action="store_true", help="replace --out if it exists (never a link)"
+    )
+
+
+def _run_pairs(args: argparse.Namespace) -> int:
+    from engine.api import open_workspace
+    from engine.models.encoder import EncoderChoice
+    from engine.review.overlay import load_overlay
+    from engine.review.triage import read_log
+    from engine.review.triage_pairs import PairLabel, labelled_pairs
+
+    _require_folder(args.workspace)
+    log = read_log(args.workspace)
+    for problem in log.problems:
+        print(f"triage log: {problem}", file=sys.stderr)
+    opened = open_workspace(args.workspace, encoder=EncoderChoice(None, "words alone"))
+    try:
+        found = labelled_pairs(opened, load_overlay(args.workspace), log)
+    finally:
+        opened.close()
+    write_new(args.out, found.jsonl().encode("utf-8"), replace=args.replace)
+    left = ", ".join(f"{n} {why.value}" for why, n in found.left_out) or "none"
+    print(
+        f"wrote {len(found.pairs)} labelled pairs to {args.out} "
+        f"({found.count(PairLabel.CONTRADICT)} CONTRADICT, {found.count(PairLabel.NONE)} NONE); "
+        f"decided pairs left out: {left}"
+    )
+    return 0
+
+
+def write_new(path: Path, data: bytes, *, replace: bool) -> None:
+    """Write `data` to `path`, a file this command creates; an existing one only if `replace`.
+
+    Never through a link: a link at `path` is refused even with `replace`, and the new file
+    is written beside it first, then renamed over it, so a failure leaves the old one whole.
+    """
+    if path.is_symlink():
+        raise ConfigError(f"--out {path} is a link; give the file itself")
+    if path.exists() and not replace:
+        raise ConfigError(f"--out {path} exists; pass --replace to write over it")
+    try:
+        # A fresh name beside it (created exclusively), so nothing already there is touched.
+        fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)
+    except OSError as exc:
+        raise ConfigError(f"cannot write --out {path}: {exc.strerror}") from None
+    temp = Path(name)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(temp, 0o644)
+        os.replace(temp, path)
+    except OSError as exc:
+        temp.unlink(missing_ok=True)
+        raise ConfigError(f"cannot write --out {path}: {exc.strerror}") from None
+
+
 def _require_folder(path: Path) -> None:
     if not path.is_dir():
         raise WorkspaceError(f"workspace {str(path)!r} is not a directory")
@@ -97,5 +161,13 @@ register(
         "Print the decision that acts on every edge, each reviewer's, and any disagreement",
         _workspace,
         _run_show,
+    ),
+)
+register(
+    "triage pairs",
+    Command(
+        "Export the decided pairs as labelled pairs for the reader's next training run (opt-in)",
+        _configure_pairs,
+        _run_pairs,
     ),
 )
