@@ -10,18 +10,20 @@ the scheduler, which hands a worker its next task as it finishes one, without wa
 this client; and, with the worker saturation a LocalCluster started here sets, each worker
 holds only the task it runs, so a worker that dies takes no innocent task down with it. At
 most `held` results wait for an earlier one, which bounds the client's memory when one
-item is slow.
+item is slow. A run never waits on a cluster with no worker: once none has been there for
+`alone_s`, it stops with a ClusterError (the results already handed back stay handed back).
 """
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections import deque
 from collections.abc import Callable, Generator, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from engine.distributed.cluster import ClusterError
+from engine.distributed.cluster import WORKER_SECONDS, ClusterError
 
 if TYPE_CHECKING:  # Dask is imported when a cluster is used, not by every command's start
     from distributed import Client, Future
@@ -35,6 +37,8 @@ WINDOW_PER_THREAD = 4
 AHEAD_PER_SLOT = 32
 _LABEL_CHARS = 400
 _POISON = "every cluster worker that ran it died (a poison item); skipped"
+# How often a run waiting on its tasks looks whether the cluster still has a worker.
+_LOOK_S = 2.0
 
 
 @dataclass(frozen=True)
@@ -76,6 +80,9 @@ class Plan:
     job: str = "synapse"  # names the tasks on the dashboard
     chunk: int = 1  # items per cluster task: more when one item is cheaper than a round trip
     ahead: int = field(default=0)  # 0: AHEAD_PER_SLOT per window slot
+    # How long a run waits on a cluster with no worker before it stops: a worker that died
+    # and was not restarted (or a remote cluster whose workers all left) never comes back.
+    alone_s: float = WORKER_SECONDS
 
     @property
     def held(self) -> int:
@@ -145,8 +152,34 @@ class _Run:
                 if self.exhausted and not self.retry and not self.gathering:
                     return
                 continue
-            for future in self.pending.next_batch(block=True):
+            for future in self._arrived():
                 self._collect(future)
+
+    def _arrived(self) -> list[Future[Any]]:
+        """The futures finished next; ClusterError once no worker was there for `alone_s`."""
+        from distributed import wait
+
+        alone_since: float | None = None
+        while True:
+            batch: list[Future[Any]] = self.pending.next_batch(block=False)
+            if batch:
+                return batch
+            waiting = [future for _, future in self.futures.values()]
+            try:
+                wait(waiting, timeout=_LOOK_S, return_when="FIRST_COMPLETED")
+            except TimeoutError:
+                pass
+            else:  # one is done: it reaches the queue of finished futures in a moment
+                return list(self.pending.next_batch(block=True))
+            if self.client.nthreads():
+                alone_since = None
+                continue
+            alone_since = time.monotonic() if alone_since is None else alone_since
+            if time.monotonic() - alone_since >= self.plan.alone_s:
+                raise ClusterError(
+                    f"no worker has been on the cluster for {self.plan.alone_s:g} s; "
+                    f"{len(waiting)} task(s) of this run are unanswered"
+                )
 
     def cancel(self) -> None:
         futures = [future for _, future in self.futures.values()]
