@@ -77,6 +77,8 @@ _margin_script = """
                       };
                       network.moveTo({scale: floor, position: {x: mid(xs), y: mid(ys)}});
                     }
+                    // Drawn once, labels measured: what a reader (or a test) sees is now set.
+                    window.synapseDrawn = true;
                   });
 """
 # On a dark app the frame takes the app's background, and what is drawn in grey for a white

@@ -58,15 +58,16 @@ def bottom(locator: Locator) -> float:
 def graph_labels(page: Page) -> list[dict[str, Any]]:
     """The graph's labels once drawn and settled; during Play each step loads the frame anew.
 
-    Two reads 400 ms apart must agree: on a loaded machine a read can land between the
-    frame's load and its first draw, when the labels are not measured yet.
+    Only a frame that has drawn once is read (before its first draw the labels are not
+    measured, and a frame out of view may not draw for a while), and two reads 400 ms apart
+    must agree.
     """
     last: list[dict[str, Any]] | None = None
     for _ in range(30):
         page.wait_for_timeout(400)  # the first draw and its zoom
         for frame in page.frames:
             try:
-                if frame.evaluate("() => !!window.synapseNetwork"):
+                if frame.evaluate("() => !!window.synapseNetwork && !!window.synapseDrawn"):
                     labels: list[dict[str, Any]] = frame.evaluate(LABELS)
                     if labels == last:
                         return labels
