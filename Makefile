@@ -13,6 +13,12 @@ FUZZ_EXAMPLES ?= 20000
 
 .PHONY: run test test-model bench fuzz demo venv dev lint format clean chromium reader
 
+# Python keeps what it compiles: with PYTHONDONTWRITEBYTECODE set (some shells and containers
+# set it), every process (the app's server, each test's server, CLI runs, cluster and PDF
+# workers) compiled every module it imported from source again, about half a server's
+# start-up. The caches land in the venv and in the checkout's ignored __pycache__ folders.
+unexport PYTHONDONTWRITEBYTECODE
+
 # --no-compile: byte-compiling every installed module (most are never imported) took longer
 # than the download-free install itself; Python compiles what it imports, once.
 $(VENV)/.runtime: requirements.txt requirements-encoder.txt requirements-encoder-onnx.txt
