@@ -49,6 +49,12 @@ def two_workers() -> Iterator[str]:
         sys.modules["__main__"] = saved
 
 
+# A crash waits until the worker has been up this long: a worker that dies before its nanny
+# has heard it started is never restarted by that nanny, and with every worker gone so the
+# run would end with no worker left instead of naming the poison item.
+SETTLED_S = 3.0
+
+
 class Faults(WorkerPlugin):
     """Crashes a worker when a task whose key names a marker's item starts."""
 
@@ -56,6 +62,11 @@ class Faults(WorkerPlugin):
 
     def __init__(self, folder: str) -> None:
         self.folder = folder
+        self.worker: Any = None
+        self.started = 0.0
+
+    def setup(self, worker: Any) -> None:
+        self.worker, self.started = worker, time.monotonic()
 
     def transition(self, key: object, start: str, finish: str, **kwargs: Any) -> None:
         if finish != "executing":
@@ -67,7 +78,12 @@ class Faults(WorkerPlugin):
                 continue
             if once:
                 marker.unlink(missing_ok=True)
-            os._exit(1)
+            # The worker's one task thread is held, so the task never runs, and the process
+            # ends once it has settled, from a thread of its own (the worker's loop goes on).
+            self.worker.executors["default"].submit(time.sleep, 3600)
+            wait = max(0.0, self.started + SETTLED_S - time.monotonic())
+            threading.Timer(wait, os._exit, (1,)).start()
+            return
 
 
 @contextlib.contextmanager
