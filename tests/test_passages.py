@@ -225,3 +225,30 @@ def test_which_sentences_a_note_already_quotes_is_kept_and_follows_the_notes(
     data["sources"]["a1"]["kept"] = [digest, [0, 1, 2, 99]]
     passages_path(tmp_path).write_text(json.dumps(data), "utf-8")
     assert _passage_quotes(tmp_path, "a1") == [sentences[0], sentences[2]]
+
+
+def test_whether_a_source_says_more_than_its_notes_is_kept_and_follows_the_notes(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "sources").mkdir()
+    sentences = ["Aspirin lowered the risk of stroke.", "The effect held in women."]
+    (tmp_path / "sources" / "a1.txt").write_text(" ".join(sentences), "utf-8")
+    box = tmp_path / ".zettelkasten" / "lab"
+    box.mkdir(parents=True)
+
+    def quote(*bodies: str) -> None:
+        lines = "".join(f'  - {{id: q{i}, body: "{b}", page: 1}}\n' for i, b in enumerate(bodies))
+        (box / "a1.md").write_text(
+            f"---\nid: a1\ntype: finding\ntitle: A trial\nsource: a1\nquotes:\n{lines}---\nB.\n",
+            "utf-8",
+        )
+
+    quote(*sentences)  # quoted in full: no passage, and that is remembered without a split
+    assert _passage_quotes(tmp_path, "a1") == []
+    entry = json.loads(passages_path(tmp_path).read_text("utf-8"))["sources"]["a1"]
+    assert entry["beyond"][1] is False and "spans" not in entry
+    assert _passage_quotes(tmp_path, "a1") == []
+    quote(sentences[0])  # the notes change: the look is taken again
+    assert _passage_quotes(tmp_path, "a1") == [sentences[1]]
+    entry = json.loads(passages_path(tmp_path).read_text("utf-8"))["sources"]["a1"]
+    assert entry["beyond"][1] is True and entry["spans"]

@@ -47,7 +47,7 @@ MAX_CACHE_BYTES = 256 * 1024 * 1024
 MAX_SOURCE_BYTES = 20 * 1024 * 1024
 _LETTER = re.compile(r"[^\W\d_]")
 _ZOTERO_NAME = re.compile(r"^.+? - \d{4} - (?P<title>.+)$")
-_CACHE_VERSION = 3
+_CACHE_VERSION = 4
 _PARAGRAPH = re.compile(r"\n[ \t\r\v]*\n")
 
 
@@ -71,6 +71,9 @@ class PassageCache:
     # Key -> (content hash, digest of the texts left out, indices of the sentences kept):
     # which sentences repeat a note's quote, so a reopen need not read every sentence again.
     kept: dict[str, tuple[str, str, tuple[int, ...]]] = field(default_factory=dict)
+    # Key -> (content hash, digest of its notes' texts, whether the source says more than
+    # they do): the look reads the whole text, about a second a reopen at 20,000 pages.
+    beyond: dict[str, tuple[str, str, bool]] = field(default_factory=dict)
     changed: bool = False
 
     @classmethod
@@ -83,16 +86,33 @@ class PassageCache:
             return cls()
         if not isinstance(data, dict) or data.get("version") != _CACHE_VERSION:
             return cls()
-        entries, kept = {}, {}
+        entries, kept, beyond = {}, {}, {}
         for key, entry in (data.get("sources") or {}).items():
             with contextlib.suppress(TypeError, ValueError, KeyError):
-                sha, spans = entry["sha"], entry["spans"]
-                found = tuple(Sentence(int(a), int(b), int(p)) for a, b, p in spans)
-                entries[key] = (str(sha), found)
+                sha = entry["sha"]
+                if "spans" in entry:  # a source its notes quote in full was never split
+                    found = tuple(Sentence(int(a), int(b), int(p)) for a, b, p in entry["spans"])
+                    entries[key] = (str(sha), found)
                 if "kept" in entry:
                     digest, indices = entry["kept"]
                     kept[key] = (str(sha), str(digest), tuple(int(i) for i in indices))
-        return cls(entries, kept)
+                if "beyond" in entry:
+                    digest, more = entry["beyond"]
+                    if isinstance(more, bool):
+                        beyond[key] = (str(sha), str(digest), more)
+        return cls(entries, kept, beyond)
+
+    def says_more(self, source: SourceText, said: list[str]) -> bool:
+        """Whether `source` holds words beyond the texts in `said` (`_beyond`), from the
+        cache when its hash and the digest of `said` match, else looked at now."""
+        digest = _digest_texts(said)
+        cached = self.beyond.get(source.key)
+        if cached is not None and cached[:2] == (source.stamp.sha256, digest):
+            return cached[2]
+        more = _beyond(source.text, said)
+        self.beyond[source.key] = (source.stamp.sha256, digest, more)
+        self.changed = True
+        return more
 
     def sentences(self, key: str, sha: str, text: str) -> tuple[Sentence, ...]:
         """The sentences of `text`, from the cache when its hash matches, else split now."""
@@ -134,15 +154,18 @@ class PassageCache:
         goes on without a cache.
         """
         keep = set(keys)
-        if not self.changed and keep == set(self.entries):
+        if not self.changed and keep == set(self.entries) | set(self.beyond):
             return
         sources: dict[str, dict[str, Any]] = {
             key: {"sha": sha, "spans": [[s.start, s.end, s.page] for s in spans]}
             for key, (sha, spans) in sorted(self.entries.items())
             if key in keep
         }
+        for key, (sha, digest, more) in sorted(self.beyond.items()):
+            if key in keep and sources.setdefault(key, {"sha": sha})["sha"] == sha:
+                sources[key]["beyond"] = [digest, more]
         for key, (sha, digest, indices) in self.kept.items():
-            if key in sources and sources[key]["sha"] == sha:
+            if key in sources and sources[key]["sha"] == sha and "spans" in sources[key]:
                 sources[key]["kept"] = [digest, list(indices)]
         payload = json.dumps({"version": _CACHE_VERSION, "sources": sources}, separators=(",", ":"))
         write_atomic(cache_file(root, PASSAGES_FILE), payload, durable=False)
@@ -217,7 +240,7 @@ def passage_notes(
     out: dict[str, Note] = {}
     for source in sources:
         said = list(quoted.get(_paper(source.key), ()))
-        if not _beyond(source.text, said):
+        if not cache.says_more(source, said):
             continue
         skip = {word_sequence(text) for text in said}
         paper = texts.get(_paper(source.key)) if source.key.endswith(ABSTRACT_SUFFIX) else None
@@ -234,6 +257,12 @@ def passage_notes(
 def _digest(skip: AbstractSet[tuple[str, ...]]) -> str:
     """A digest of the word sequences a source's passages leave out, order aside."""
     joined = "\x1e".join(sorted("\x1f".join(words) for words in skip))
+    return hashlib.sha256(joined.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _digest_texts(texts: list[str]) -> str:
+    """A digest of a source's notes' texts, in their order (`_beyond` reads them so)."""
+    joined = "\x1e".join(texts)
     return hashlib.sha256(joined.encode("utf-8", "surrogatepass")).hexdigest()
 
 
