@@ -25,9 +25,10 @@ import json
 import os
 import re
 import stat
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
+from itertools import repeat
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -49,6 +50,9 @@ _LETTER = re.compile(r"[^\W\d_]")
 _ZOTERO_NAME = re.compile(r"^.+? - \d{4} - (?P<title>.+)$")
 _CACHE_VERSION = 4
 _PARAGRAPH = re.compile(r"\n[ \t\r\v]*\n")
+# Built once: a large library's open makes hundreds of thousands of passages and quotes.
+_PASSAGE_PREFIX = f"{Store.CANON.value}:{PASSAGE_BOX}:"
+_QUOTE_IDS = tuple(f"s{i}" for i in range(PASSAGE_SENTENCES))
 
 
 class Sentence(NamedTuple):
@@ -301,6 +305,11 @@ def _group(source: SourceText, kept: list[Sentence]) -> list[Note]:
     return notes
 
 
+def _quote_ids(count: int) -> Sequence[str]:
+    """The ids of a passage's `count` quotes, s0, s1, …: made once for the usual few."""
+    return _QUOTE_IDS if count <= len(_QUOTE_IDS) else [f"s{i}" for i in range(count)]
+
+
 def _passage(source: SourceText, run: list[Sentence], n: int) -> Note:
     page = run[0].page
     label = source.labels[page - 1] if 0 < page <= len(source.labels) else str(page)
@@ -308,7 +317,7 @@ def _passage(source: SourceText, run: list[Sentence], n: int) -> Note:
     note_id = f"{source.key}~p{page}~{n}"
     said = [source.text[s.start : s.end] for s in run]
     return Note(
-        address=f"{Store.CANON.value}:{PASSAGE_BOX}:{note_id}",
+        address=_PASSAGE_PREFIX + note_id,
         store=Store.CANON,
         source=PASSAGE_BOX,
         id=note_id,
@@ -320,7 +329,7 @@ def _passage(source: SourceText, run: list[Sentence], n: int) -> Note:
         body=" ".join(" ".join(said).split()),
         path=f"sources/{source.key}.txt",
         citekey=source.key,
-        quotes=tuple(Quote(f"s{i}", text, page) for i, text in enumerate(said)),
+        quotes=tuple(map(Quote, _quote_ids(len(said)), said, repeat(page))),
         # The source file's own stamp: a passage changes exactly when its source does.
         stamp=source.stamp,
     )
