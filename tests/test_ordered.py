@@ -5,7 +5,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from distributed import Client, LocalCluster
+from distributed import Client, Future, LocalCluster
 
 from engine.distributed.cluster import ClusterError
 from engine.distributed.ordered import Plan, Task, run_ordered
@@ -50,3 +50,19 @@ def test_a_cluster_left_without_a_worker_stops_the_run_with_an_error(
         finally:
             RELEASE.set()
         assert time.monotonic() - started < 60  # before the tasks would have ended
+
+
+def test_a_task_the_cluster_cancels_stops_the_run_naming_it(cluster: LocalCluster) -> None:
+    RELEASE.clear()
+    with Client(cluster) as client:
+        tasks = [Task(f"item {n}", held) for n in range(2)]
+
+        def cancel_all() -> None:
+            client.cancel([Future(key, client) for key in list(client.futures)], force=True)
+
+        threading.Timer(1.0, cancel_all).start()
+        try:
+            with pytest.raises(ClusterError, match="the cluster cancelled its task"):
+                list(run_ordered(client, tasks, Plan(window=2)))
+        finally:
+            RELEASE.set()

@@ -158,6 +158,7 @@ class _Run:
     def _arrived(self) -> list[Future[Any]]:
         """The futures finished next; ClusterError once no worker was there for `alone_s`."""
         from distributed import wait
+        from distributed.client import FuturesCancelledError
 
         alone_since: float | None = None
         while True:
@@ -167,9 +168,12 @@ class _Run:
             waiting = [future for _, future in self.futures.values()]
             try:
                 wait(waiting, timeout=_LOOK_S, return_when="FIRST_COMPLETED")
+                ended = True
+            except FuturesCancelledError:  # one ended cancelled: `_collect` says which
+                ended = True
             except TimeoutError:
-                pass
-            else:  # one is done: it reaches the queue of finished futures in a moment
+                ended = False
+            if ended:  # it reaches the queue of finished futures in a moment
                 return list(self.pending.next_batch(block=True))
             if self.client.nthreads():
                 alone_since = None
