@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 from engine.commands.command_registry import Command, register
@@ -121,29 +119,16 @@ def _run_pairs(args: argparse.Namespace) -> int:
 def write_new(path: Path, data: bytes, *, replace: bool) -> None:
     """Write `data` to `path`, a file this command creates; an existing one only if `replace`.
 
-    Never through a link: a link at `path` is refused even with `replace`, and the new file
-    is written beside it first, then renamed over it, so a failure leaves the old one whole.
+    Never through a link (a symbolic or hard link at `path` is refused even with `replace`),
+    and in one step (`write_atomic`): a failure leaves the old file whole.
     """
+    from engine.workspace.atomic import write_atomic
+
     if path.is_symlink():
         raise ConfigError(f"--out {path} is a link; give the file itself")
     if path.exists() and not replace:
         raise ConfigError(f"--out {path} exists; pass --replace to write over it")
-    try:
-        # A fresh name beside it (created exclusively), so nothing already there is touched.
-        fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)
-    except OSError as exc:
-        raise ConfigError(f"cannot write --out {path}: {exc.strerror}") from None
-    temp = Path(name)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(temp, 0o644)
-        os.replace(temp, path)
-    except OSError as exc:
-        temp.unlink(missing_ok=True)
-        raise ConfigError(f"cannot write --out {path}: {exc.strerror}") from None
+    write_atomic(path, data)
 
 
 def _require_folder(path: Path) -> None:
