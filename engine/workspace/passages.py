@@ -260,12 +260,11 @@ def passage_notes(
 
 def _digest(skip: AbstractSet[tuple[str, ...]]) -> str:
     """A digest of the word sequences a source's passages leave out, order aside."""
-    joined = "\x1e".join(sorted("\x1f".join(words) for words in skip))
-    return hashlib.sha256(joined.encode("utf-8", "surrogatepass")).hexdigest()
+    return _digest_texts(sorted("\x1f".join(words) for words in skip))
 
 
 def _digest_texts(texts: list[str]) -> str:
-    """A digest of a source's notes' texts, in their order (`_beyond` reads them so)."""
+    """A digest of texts in their order (a source's notes' texts: `_beyond` reads them so)."""
     joined = "\x1e".join(texts)
     return hashlib.sha256(joined.encode("utf-8", "surrogatepass")).hexdigest()
 
