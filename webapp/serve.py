@@ -10,6 +10,7 @@ in `pages/`, declared with `st.navigation` in `app.py`.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import inspect
 import logging
@@ -52,6 +53,8 @@ def main(argv: list[str]) -> None:
     # Streamlit's first element looks up the call stack once, and resolving the source file
     # of every loaded module is slow; this fills inspect's cache of them beforehand.
     inspect.stack()
+    # What is imported now lives as long as the server: kept out of every later collection.
+    gc.freeze()
     # Serving once the default workspace is open means the first visitor never waits on it;
     # a workspace too large to open in time is served anyway and the pages follow its load.
     worker.ready(wait=OPEN_BEFORE_SERVING_S)
