@@ -10,8 +10,10 @@ OVERLAY := $(DEMO)/.synapse/links/claim_links.json
 TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 # Examples per property in `make fuzz` (`make fuzz FUZZ_EXAMPLES=500` for a quick pass).
 FUZZ_EXAMPLES ?= 20000
+# Extra pytest arguments for `make test` (a file, `-k`, `-x`).
+TEST_ARGS ?=
 
-.PHONY: run test test-model bench fuzz demo venv dev lint format clean chromium reader
+.PHONY: run test test-model bench fuzz demo venv dev lint checks format clean chromium reader
 
 # Python keeps what it compiles: with PYTHONDONTWRITEBYTECODE set (some shells and containers
 # set it), every process (the app's server, each test's server, CLI runs, cluster and PDF
@@ -64,12 +66,16 @@ run: demo
 chromium:
 	@.ci/need chromium
 
+# The static checks run beside the suite, at a lower priority: the suite waits on its browser
+# and servers often enough that they fit in its gaps (a cold mypy alone is about half a
+# minute). Their output follows the suite's; either failing fails the target.
 test: dev chromium
-	$(PY) -m ruff check .
-	$(PY) -m ruff format --check .
-	$(VENV)/bin/lint-imports
-	$(PY) -m mypy
-	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
+	@log=$$(mktemp); \
+	( nice -n 10 $(MAKE) --no-print-directory checks > $$log 2>&1; echo $$? > $$log.rc ) & \
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder $(TEST_ARGS); suite=$$?; \
+	wait; echo "--- static checks (ruff, import contracts, mypy)"; cat $$log; \
+	checks=$$(cat $$log.rc); rm -f $$log $$log.rc; \
+	test $$suite -eq 0 && test $$checks -eq 0
 
 # The model path on a real model: llama.cpp (xllamacpp) serving SmolLM2-135M on 127.0.0.1.
 test-model: dev
@@ -99,7 +105,9 @@ bench: dev
 fuzz: dev
 	SYNAPSE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest -m fuzz -p no:cacheprovider tests
 
-lint: dev
+lint: dev checks
+
+checks:
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(VENV)/bin/lint-imports
