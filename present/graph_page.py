@@ -84,15 +84,26 @@ _margin_script = """
 # On a dark app the frame takes the app's background, and what is drawn in grey for a white
 # page is redrawn to read on it. The scheme is read from the page the frame sits in, so it
 # follows the viewer's choice (system or settings menu) with no rerun and no cache per
-# scheme; a page opened on its own (a download) has no app around it and stays light.
+# scheme, and it is read again whenever the app's theme changes while the graph is shown
+# (the frame would otherwise keep the scheme it was drawn in); a page opened on its own
+# (a download) has no app around it and stays light.
 # The greys the graphs draw edges in, named here so the dark redraw below follows them.
 SEED_EDGE = "#c8c8c8"  # question to a retrieved note, once the walk has moved on
 PAST_EDGE = "#8a8a8a"  # an edge revealed at an earlier step
 PREMISE_EDGE = "#555555"  # a claim resting on another
 _dark_edges = {PREMISE_EDGE: "#b8b8b8", SEED_EDGE: "#80868f", PAST_EDGE: "#9a9a9a"}
+# vis-network's own edge label colours, put back when the app turns light again.
+_light_edge_font = {"color": "#343434", "strokeColor": "#ffffff"}
 _dark_script = (
     """
-                  var appBackground = (function () {
+                  var darkEdges = """
+    + json.dumps(_dark_edges)
+    + """, lightEdgeFont = """
+    + json.dumps(_light_edge_font)
+    + """;
+                  // What the dark redraw changed, as [id, light value] pairs to put back.
+                  var scheme = {dark: null, fonts: [], colours: []};
+                  var appBackground = function () {
                     try {
                       var app = window.parent.document.querySelector('[data-testid="stApp"]');
                       var colour = getComputedStyle(app).backgroundColor;
@@ -101,32 +112,68 @@ _dark_script = (
                     } catch (err) {
                       return null;
                     }
-                  })();
-                  if (appBackground) {
-                    document.body.style.background = appBackground;
-                    container.style.background = appBackground;
-                    container.parentNode.style.background = appBackground;
-                    document.documentElement.dataset.scheme = "dark";
-                    options.edges.font.color = "#e8e8e8";
-                    options.edges.font.strokeColor = appBackground;
-                    var darkEdges = """
-    + json.dumps(_dark_edges)
-    + """;
-                    // An unlabelled node's blank label would show its pale backing as a tick.
-                    nodes.forEach(function (node) {
-                      if (node.font && node.font.background && !String(node.label).trim()) {
-                        var font = Object.assign({}, node.font, {background: "rgba(0,0,0,0)"});
-                        nodes.update({id: node.id, font: font});
-                      }
-                    });
-                    edges.forEach(function (edge) {
-                      if (typeof edge.color === "string" && darkEdges[edge.color]) {
-                        edges.update({id: edge.id, color: darkEdges[edge.color]});
-                      }
-                    });
-                  }
+                  };
+                  var applyScheme = function () {
+                    var background = appBackground();
+                    if (background === scheme.dark) {
+                      return;
+                    }
+                    var fill = background || "";
+                    document.body.style.background = fill;
+                    container.style.background = fill;
+                    container.parentNode.style.background = fill;
+                    var font = background
+                      ? {color: "#e8e8e8", strokeColor: background}
+                      : lightEdgeFont;
+                    Object.assign(options.edges.font, font);
+                    if (network) {
+                      network.setOptions({edges: {font: font}});
+                    }
+                    if (background && !scheme.dark) {
+                      document.documentElement.dataset.scheme = "dark";
+                      // An unlabelled node's blank label would show its pale backing as a tick.
+                      nodes.forEach(function (node) {
+                        if (node.font && node.font.background && !String(node.label).trim()) {
+                          scheme.fonts.push([node.id, node.font]);
+                          var clear = Object.assign({}, node.font, {background: "rgba(0,0,0,0)"});
+                          nodes.update({id: node.id, font: clear});
+                        }
+                      });
+                      edges.forEach(function (edge) {
+                        if (typeof edge.color === "string" && darkEdges[edge.color]) {
+                          scheme.colours.push([edge.id, edge.color]);
+                          edges.update({id: edge.id, color: darkEdges[edge.color]});
+                        }
+                      });
+                    } else if (!background) {
+                      delete document.documentElement.dataset.scheme;
+                      scheme.fonts.forEach(function (kept) {
+                        nodes.update({id: kept[0], font: kept[1]});
+                      });
+                      scheme.colours.forEach(function (kept) {
+                        edges.update({id: kept[0], color: kept[1]});
+                      });
+                      scheme.fonts = [];
+                      scheme.colours = [];
+                    }
+                    scheme.dark = background;
+                  };
+                  applyScheme();
 """
 )
+# Once drawn, the frame follows a theme change: the system's scheme, or the app's settings
+# menu (which restyles the app's root element).
+_scheme_watch = """
+                  try {
+                    var later = function () { setTimeout(applyScheme, 50); };
+                    var root = window.parent.document.querySelector('[data-testid="stApp"]');
+                    if (root) {
+                      new MutationObserver(later).observe(root, {attributes: true});
+                    }
+                    window.parent.matchMedia("(prefers-color-scheme: dark)")
+                      .addEventListener("change", later);
+                  } catch (err) {}
+"""
 _tip_style = (
     "<style>.vis-tooltip{white-space:normal!important;max-width:380px;font-family:sans-serif;"
     "font-size:13px;line-height:1.35}body{margin:0}#mynetwork{border:none!important}</style>"
@@ -204,6 +251,7 @@ def render(net: Network, library: str | None = None, *, min_label_px: float = 0)
         + _dark_script
         + "                  "
         + _network_call
+        + _scheme_watch
         + _margin_script.replace("MIN_PX", f"{float(min_label_px):g}"),
         1,
     )

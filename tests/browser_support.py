@@ -150,6 +150,26 @@ def shot(page: Page, name: str, *, folder: Path = ARTIFACTS, tall: bool = False)
         wait_idle(page)
 
 
+def both_schemes(page: Page, name: str, *, folder: Path = ARTIFACTS, tall: bool = True) -> None:
+    """Shots `name-light-WIDTH` and `name-dark-WIDTH` of the page as it stands.
+
+    The other colour scheme is emulated in place for its shot, then the page's own comes
+    back: a journey run once per width still leaves a picture in each scheme (the scheme
+    changes how a page looks, never what it does).
+    """
+    size = page.viewport_size
+    assert size is not None, "the page was opened with a viewport"
+    dark = page.evaluate("() => matchMedia('(prefers-color-scheme: dark)').matches")
+    own: ColorScheme = "dark" if dark else "light"
+    other: ColorScheme = "light" if dark else "dark"
+    shot(page, f"{name}-{own}-{size['width']}", folder=folder, tall=tall)
+    page.emulate_media(color_scheme=other)
+    wait_idle(page)
+    shot(page, f"{name}-{other}-{size['width']}", folder=folder, tall=tall)
+    page.emulate_media(color_scheme=own)
+    wait_idle(page)
+
+
 def looks(page: Page, name: str, *, folder: Path = ARTIFACTS) -> None:
     """Full-page shots `name-SCHEME-WIDTH` in light and dark, at 1280×800 and 800×900; the
     page is left light at the size it had."""

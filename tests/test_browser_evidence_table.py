@@ -16,9 +16,10 @@ from tests.browser_support import (
     ARTIFACTS,
     CHROMIUM,
     CHROMIUM_ARGS,
+    ColorScheme,
     Look,
     ask_question,
-    shot,
+    both_schemes,
     wait_idle,
 )
 from tests.workspaces import make_workspace, words_alone
@@ -26,7 +27,9 @@ from tests.workspaces import make_workspace, words_alone
 pytestmark = pytest.mark.browser
 
 SHOTS = ARTIFACTS / "evidence-table"
-LOOKS: list[Look] = [("dark", 1280, 800), ("light", 800, 900), ("dark", 800, 900)]
+# After the light 1280 px journey, the answer once more at 800 px (folded sidebar, graph
+# labels); each width leaves shots in both schemes.
+LOOKS: list[Look] = [("dark", 800, 900)]
 WINNERS = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
 PAPER = "Past winners keep beating past losers for up to a year"
 QUOTE = (
@@ -79,6 +82,30 @@ def graph_labels(page: Page) -> list[dict[str, Any]]:
     raise AssertionError("the graph never drew and settled")
 
 
+SCHEME = "() => document.documentElement.dataset.scheme || 'light'"
+
+
+def drawn_scheme(page: Page) -> str:
+    """The scheme the drawn graph frame shows: "dark", or "light" (its own white page)."""
+    for frame in page.frames:
+        try:
+            if frame.evaluate("() => !!window.synapseDrawn"):
+                return str(frame.evaluate(SCHEME))
+        except PlaywrightError:  # the frame reloaded under us: look again
+            continue
+    return "not drawn"
+
+
+def follows(page: Page, scheme: ColorScheme) -> None:
+    """The app turns `scheme` in place; the graph frame, already drawn, turns with it."""
+    page.emulate_media(color_scheme=scheme)
+    for _ in range(50):
+        if drawn_scheme(page) == scheme:
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"the graph kept {drawn_scheme(page)} when the app turned {scheme}")
+
+
 def labels_read_apart(page: Page) -> None:
     """Every label of the graph is at least 11 px and no two labelled nodes overlap."""
     labels = graph_labels(page)
@@ -108,7 +135,7 @@ def test_the_answer_first_then_the_evidence_table(tmp_path: Path) -> None:
             expect(answer).to_contain_text(QUOTE)
             for seen in (verdict, stance, answer):
                 assert bottom(seen) <= 800, seen
-            shot(page, "answer-first-light-1280", folder=SHOTS, tall=True)
+            both_schemes(page, "answer-first", folder=SHOTS)
             expect(page.get_by_role("heading", name="Evidence table")).to_be_visible()
             table = page.locator(".st-key-ask_table")
             row = table.get_by_role("button", name=PAPER)
@@ -147,11 +174,14 @@ def test_the_answer_first_then_the_evidence_table(tmp_path: Path) -> None:
                     expect(page.get_by_test_id("stExpandSidebarButton")).to_be_visible()
                     expect(page.get_by_test_id("stSidebarNav")).not_to_be_in_viewport()
                     labels_read_apart(page)
+                    assert drawn_scheme(page) == scheme
+                    follows(page, "light" if scheme == "dark" else "dark")
+                    follows(page, scheme)
                     page.get_by_role("button", name="▶ Play").click()
                     for _ in range(3):
                         page.wait_for_timeout(1000)
                         labels_read_apart(page)
-                shot(page, f"answer-first-{scheme}-{width}", folder=SHOTS, tall=True)
+                both_schemes(page, "answer-first", folder=SHOTS)
                 page.context.close()
         finally:
             browser.close()

@@ -15,8 +15,8 @@ from tests.browser_support import (
     CHROMIUM_ARGS,
     Look,
     ask_question,
+    both_schemes,
     question_box,
-    shot,
     wait_idle,
 )
 from tests.workspaces import make_workspace, words_alone
@@ -26,12 +26,8 @@ pytestmark = pytest.mark.browser
 SHOTS = ARTIFACTS / "desk"
 WINNERS = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
 CRASH = "Do momentum crashes occur after market rebounds?"
-LOOKS: list[Look] = [
-    ("light", 1280, 800),
-    ("dark", 1280, 800),
-    ("light", 800, 900),
-    ("dark", 800, 900),
-]
+# The journey runs once per width; each run leaves shots in both schemes.
+LOOKS: list[Look] = [("light", 1280, 800), ("dark", 800, 900)]
 
 
 def ask(page: Page, question: str) -> None:
@@ -74,7 +70,7 @@ def test_back_and_forward_restore_the_question_with_its_answer(tmp_path: Path) -
                 shows(page, WINNERS, "ANSWER")
                 expect(page.get_by_test_id("stAlert").filter(has_text="ABSTAIN")).to_have_count(0)
                 recent(page, CRASH)
-                shot(page, f"history-back-{scheme}-{width}", folder=SHOTS, tall=True)
+                both_schemes(page, "history-back", folder=SHOTS)
                 page.go_forward()
                 wait_idle(page)
                 shows(page, CRASH, "ABSTAIN")

@@ -9,19 +9,24 @@ import pytest
 from playwright.sync_api import ViewportSize, expect, sync_playwright
 
 from bench.app_server import running_app
-from tests.browser_support import CHROMIUM, CHROMIUM_ARGS, ROOT, Look, is_local, shot, wait_idle
+from tests.browser_support import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    ROOT,
+    Look,
+    both_schemes,
+    is_local,
+    shot,
+    wait_idle,
+)
 from tests.builders.pdfgen import write_pdf
 from tests.workspaces import make_workspace, user_bytes, words_alone
 
 pytestmark = pytest.mark.browser
 
 SHOTS = ROOT / "test-artifacts" / "library"
-LOOKS: list[Look] = [
-    ("light", 1280, 800),
-    ("dark", 1280, 800),
-    ("light", 800, 900),
-    ("dark", 800, 900),
-]
+# The page is checked once per width; each check leaves shots in both schemes.
+LOOKS: list[Look] = [("light", 1280, 800), ("dark", 800, 900)]
 OKAFOR = "Okafor et al. - 2021 - Sleep and memory consolidation.pdf"
 SCAN_PROBLEM = "scan.pdf: scanned: no text layer — run OCR, e.g. ocrmypdf, then add it again"
 
@@ -126,7 +131,7 @@ def test_import_browse_search_open_a_pdf_and_export_bibtex(tmp_path: Path) -> No
             if width <= 960:  # the sidebar folds on every page, not only on Navigate
                 expect(view.get_by_test_id("stExpandSidebarButton")).to_be_visible()
                 expect(view.get_by_test_id("stSidebarNav")).not_to_be_in_viewport()
-            shot(view, f"library-{scheme}-{width}", folder=SHOTS, tall=True)
+            both_schemes(view, "library", folder=SHOTS)
             look.close()
         browser.close()
     assert requests and all(is_local(u) for u in requests)
