@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser_support import (
+    ARTIFACTS,
     app_in_chromium,
     looks,
     press_in_question,
@@ -18,7 +19,7 @@ from tests.browser_support import (
 
 pytestmark = pytest.mark.browser
 
-SHOTS = Path("/work/shots/triage")
+SHOTS = ARTIFACTS / "triage"
 QUESTION = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
 
 

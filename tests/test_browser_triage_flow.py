@@ -17,6 +17,7 @@ from PIL import Image
 from playwright.sync_api import Locator, Page, expect
 
 from tests.browser_support import (
+    ARTIFACTS,
     app_in_chromium,
     looks,
     open_page,
@@ -26,7 +27,7 @@ from tests.browser_support import (
 
 pytestmark = pytest.mark.browser
 
-SHOTS = Path("/work/shots/triage")
+SHOTS = ARTIFACTS / "triage"
 SIG = "The signal skips the most recent month"  # z-sig-03, first in the queue
 MOM = "Past winners keep beating past losers for up to a year"  # z-mom-01, next
 

@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from tests.browser_support import (
+    ARTIFACTS,
     app_in_chromium,
     ask_question,
     looks,
@@ -27,7 +28,7 @@ pytestmark = pytest.mark.browser
 
 QUESTION = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
 MOM = "Past winners keep beating past losers for up to a year"  # z-mom-01, by its title
-SHOTS = Path("/work/shots/25c")
+SHOTS = ARTIFACTS / "claim-matrix"
 
 
 def heading(page: Page) -> Locator:
