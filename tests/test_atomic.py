@@ -147,6 +147,29 @@ def test_a_batch_written_without_fsync_is_whole_and_leaves_no_temporary(
     assert (tmp_path / "a/f0.txt").read_text() == "new 0"
 
 
+@pytest.mark.parametrize("count", [3, SYNC_ALL_FROM + 5], ids=["fsync-each", "sync-once"])
+def test_a_batch_sweeps_its_names_leftovers_once_at_its_end(tmp_path: Path, count: int) -> None:
+    files = [AppFile(tmp_path, ("a", f"f{n}.txt")) for n in range(count)]
+    folder = tmp_path / "a"
+    folder.mkdir()
+    hours_ago = time.time() - 2 * 3600
+    stale = [folder / ".f0.txt.crashed.tmp", folder / f".f{count - 1}.txt.0123abcd.tmp"]
+    kept = [
+        folder / ".f1.txt.busy.tmp",  # fresh: a writer may still be at it
+        folder / ".other.txt.crashed.tmp",  # a name this batch did not write
+        folder / ".f0.txt.crashed.bak",  # not a temporary file's name
+    ]
+    for leftover in [*stale, *kept]:
+        leftover.write_text("half")
+    for leftover in [*stale, *kept[1:]]:
+        os.utime(leftover, (hours_ago, hours_ago))
+    for n, file in enumerate(files):
+        write_atomic(file, f"new {n}", durable=False, sweep=False)
+    assert all(p.exists() for p in stale)  # not swept write by write
+    sync_files(files)
+    assert not any(p.exists() for p in stale) and all(p.exists() for p in kept)
+
+
 def test_a_very_long_name_gets_a_temporary_name_that_fits(tmp_path: Path) -> None:
     target = tmp_path / ("n" * 250 + ".txt")
     write_atomic(target, "text", durable=False)

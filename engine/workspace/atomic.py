@@ -98,7 +98,11 @@ def check_no_links(root: str | os.PathLike[str], *, inside: str = SYNAPSE_DIR) -
 
 
 def write_atomic(
-    target: AppFile | str | os.PathLike[str], data: bytes | str, *, durable: bool = True
+    target: AppFile | str | os.PathLike[str],
+    data: bytes | str,
+    *,
+    durable: bool = True,
+    sweep: bool = True,
 ) -> None:
     """Replace `target` with `data` in one step; missing folders are created.
 
@@ -106,7 +110,10 @@ def write_atomic(
     WorkspaceError when a link stands anywhere on the way or the target is a symbolic or
     hard link, OSError when the disk refuses. With `durable=False` the file and folder are
     not fsynced: a reader still sees the old bytes or the new, and the caller makes a whole
-    batch durable at its end (`sync_files`).
+    batch durable at its end (`sync_files`). Each write sweeps the temporary files a crashed
+    writer of the same name left, which lists the folder; `sweep=False` leaves that to the
+    batch's `sync_files` (once a folder: thousands of files written into one folder each
+    listing it cost an import most of its time).
     """
     file = _app_file(target)
     payload = data.encode("utf-8") if isinstance(data, str) else data
@@ -130,7 +137,8 @@ def write_atomic(
             raise
         if durable:
             os.fsync(folder)
-        _sweep_leftovers(folder, file.name)
+        if sweep:
+            _sweep_leftovers(folder, {_clipped_name(file.name)})
 
 
 def append_durable(target: AppFile | str | os.PathLike[str], data: bytes) -> None:
@@ -213,30 +221,39 @@ def file_lock(target: AppFile | str | os.PathLike[str]) -> Iterator[None]:
 
 
 def sync_files(files: Iterable[AppFile]) -> None:
-    """Make files written with `durable=False` durable, and the folders holding them.
+    """Make files written with `durable=False` durable, and the folders holding them; then
+    sweep each folder once of what crashed writers of those names left.
 
     From SYNC_ALL_FROM files on, one `os.sync()` (a single flush of the disk) replaces an
     fsync per file, which costs more than the import itself. Files are reopened without
     following a link; one gone since is skipped.
     """
     files = list(dict.fromkeys(files))
-    if len(files) >= SYNC_ALL_FROM and hasattr(os, "sync"):
-        os.sync()
-        return
-    synced: set[tuple[Path, tuple[str, ...]]] = set()
+    folders: dict[tuple[Path, tuple[str, ...]], list[AppFile]] = {}
     for file in files:
+        folders.setdefault((file.root, file.parts[:-1]), []).append(file)
+    flush_all = len(files) >= SYNC_ALL_FROM and hasattr(os, "sync")
+    if flush_all:
+        os.sync()
+    for written in folders.values():
         with (
             contextlib.suppress(FileNotFoundError, WorkspaceError),
-            open_parent(file, create=False) as folder,
+            open_parent(written[0], create=False) as folder,
         ):
-            fd = os.open(file.name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=folder)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            if (file.root, file.parts[:-1]) not in synced:
-                synced.add((file.root, file.parts[:-1]))
+            if not flush_all:
+                for file in written:
+                    with contextlib.suppress(FileNotFoundError):
+                        _fsync_at(folder, file.name)
                 os.fsync(folder)
+            _sweep_leftovers(folder, {_clipped_name(file.name) for file in written})
+
+
+def _fsync_at(folder: int, name: str) -> None:
+    fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=folder)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _app_file(target: AppFile | str | os.PathLike[str]) -> AppFile:
@@ -347,17 +364,22 @@ def _clipped_name(name: str) -> str:
     return name.encode("utf-8")[:TEMP_NAME_BYTES].decode("utf-8", errors="ignore")
 
 
-def _sweep_leftovers(folder: int, name: str) -> None:
-    """Remove temporary files a crashed writer of `name` left behind.
+def _sweep_leftovers(folder: int, names: set[str]) -> None:
+    """Remove temporary files a crashed writer of one of `names` (clipped) left behind.
 
     Only files older than an hour go, so a concurrent writer's temporary file is never taken.
     """
     cutoff = time.time() - STALE_TEMP_SECONDS
-    prefix = f".{_clipped_name(name)}."
     for leftover in os.listdir(folder):
-        if not (leftover.startswith(prefix) and leftover.endswith(".tmp")):
+        if not (leftover.startswith(".") and leftover.endswith(".tmp") and _of(leftover, names)):
             continue
         with contextlib.suppress(OSError):
             info = os.stat(leftover, dir_fd=folder, follow_symlinks=False)
             if stat.S_ISREG(info.st_mode) and info.st_mtime < cutoff:
                 os.unlink(leftover, dir_fd=folder)
+
+
+def _of(leftover: str, names: set[str]) -> bool:
+    """Whether `leftover` is named `.{name}.….tmp` for one of `names`."""
+    body = leftover[1:]
+    return any(char == "." and body[:at] in names for at, char in enumerate(body))

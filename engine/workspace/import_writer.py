@@ -159,7 +159,7 @@ class ImportWriter:
             self._journal = Journal(self.root)
             self._stack.callback(self._journal.close)
         self._journal.intend(relative, entry)
-        write_atomic(file, payload, durable=False)
+        write_atomic(file, payload, durable=False, sweep=False)
         self._written[relative] = entry
         self._gone.discard(relative)
         self._files.append(file)
