@@ -328,11 +328,12 @@ class Index:
             self._cached_catalog = None
             stamps, vocabulary = catalog.stamps, catalog.vocabulary
             n_terms = len(vocabulary)
+            key = index_key()  # read once: each read looks up this user's state folder
             for note in workspace.notes.values():
                 stamp = note.stamp or note_stamp(note)
                 row = stamps.get(note.address)
                 if row is None:
-                    doc_id = self._insert(note, stamp, vocabulary)
+                    doc_id = self._insert(note, stamp, vocabulary, key=key)
                     counts["added"] += 1
                     stamps[note.address] = (doc_id, stamp.size, stamp.mtime_ns, note.path)
                     continue
@@ -356,13 +357,12 @@ class Index:
                     restamped = True
                 else:
                     self._delete(doc_id)
-                    self._insert(note, stamp, vocabulary, doc_id=doc_id)
+                    self._insert(note, stamp, vocabulary, key=key, doc_id=doc_id)
                     counts["changed"] += 1
                 stamps[note.address] = (doc_id, stamp.size, stamp.mtime_ns, note.path)
             for address in sorted(stamps.keys() - workspace.notes.keys()):
                 self._delete(stamps.pop(address)[0])
                 counts["removed"] += 1
-            key = index_key()
             new_terms = [
                 (term, term_id, seal_term(key, term_id, term))
                 for term, term_id in list(vocabulary.items())[n_terms:]
@@ -407,7 +407,13 @@ class Index:
         self._ensure_schema()
 
     def _insert(
-        self, note: Note, stamp: FileStamp, vocabulary: dict[str, int], *, doc_id: int | None = None
+        self,
+        note: Note,
+        stamp: FileStamp,
+        vocabulary: dict[str, int],
+        *,
+        key: bytes,
+        doc_id: int | None = None,
     ) -> int:
         terms = bag(note.title, note.body, vocabulary).tobytes()
         fields = (note.address, note.store.value, note.source, note.title, stamp.sha256)
@@ -426,7 +432,7 @@ class Index:
                 stamp.mtime_ns,
                 stamp.sha256,
                 terms,
-                seal_doc(index_key(), fields, terms),
+                seal_doc(key, fields, terms),
             ),
         )
         assert cursor.lastrowid is not None  # set by every successful INSERT
