@@ -84,7 +84,10 @@ from engine.review.typers import TYPERS, OfflineTyper
 root, marker, stop = sys.argv[1], Path(sys.argv[2]), sys.argv[3]
 
 def park(text):
-    marker.write_text(text)
+    # Whole before it appears: the parent reads it as soon as it exists.
+    side = marker.with_suffix(".part")
+    side.write_text(text)
+    os.rename(side, marker)
     time.sleep(3600)
 
 class Slow(OfflineTyper):
