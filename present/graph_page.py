@@ -161,16 +161,20 @@ _dark_script = (
                   applyScheme();
 """
 )
-# Once drawn, the frame follows a theme change: the system's scheme, or the app's settings
-# menu (which restyles the app's root element).
+# Once drawn, the frame follows a theme change: the system's scheme (the frame's own media
+# query sees it too), or the app's settings menu (which restyles the app's root element).
+# The observer sits on the app's element, so it is let go when the frame goes (each step of
+# Play loads a new frame), or every frame drawn would stay alive behind it.
 _scheme_watch = """
                   try {
                     var later = function () { setTimeout(applyScheme, 50); };
                     var root = window.parent.document.querySelector('[data-testid="stApp"]');
-                    if (root) {
-                      new MutationObserver(later).observe(root, {attributes: true});
+                    if (root && root !== document.body) {
+                      var watch = new MutationObserver(later);
+                      watch.observe(root, {attributes: true});
+                      window.addEventListener("pagehide", function () { watch.disconnect(); });
                     }
-                    window.parent.matchMedia("(prefers-color-scheme: dark)")
+                    window.matchMedia("(prefers-color-scheme: dark)")
                       .addEventListener("change", later);
                   } catch (err) {}
 """
