@@ -41,7 +41,11 @@ _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 # (a 13 KB quote aliased 100,000 times); a note needs few, if any.
 MAX_ALIASES = 32
 _ALIAS_HINT = re.compile(r"(?:^|[\s\[{,:-])\*[^\s,\[\]{}]")
-_FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)^(?:---|\.\.\.)[ \t]*\r?$\n?", re.S | re.M)
+# The front matter opens on the first line and closes at the first line that is a fence:
+# one `re.match` per line, where one pattern with a lazy `(.*?)` tried the fence at every
+# character (a ninth of opening a workspace of abstracts).
+_OPENING = re.compile(r"---[ \t]*\r?\n")
+_CLOSING = re.compile(r"(?:---|\.\.\.)[ \t]*\r?(?:\n|\Z)")
 _SHA256_HEX = re.compile(r"\A[0-9a-f]{64}\Z")
 
 
@@ -88,23 +92,44 @@ def parse_note(
     except UnicodeDecodeError as exc:
         return ParsedNote.rejected(f"not UTF-8 (byte {exc.start})")
     text = text.removeprefix("\ufeff")
-    match = _FRONT_MATTER.match(text)
-    if match is None:
+    split = split_front_matter(text)
+    if split is None:
         return ParsedNote.rejected("no YAML front matter (the file must start with '---')")
+    front, body = split
     try:
-        if _too_many_aliases(match.group(1)):
+        if _too_many_aliases(front):
             return ParsedNote.rejected(
                 f"front matter uses more than {MAX_ALIASES} YAML aliases (*name); write the"
                 " values out"
             )
-        meta = _load_front_matter(match.group(1))
+        meta = _load_front_matter(front)
     except (yaml.YAMLError, ValueError, RecursionError) as exc:
         return ParsedNote.rejected(f"bad YAML front matter: {_first_line(exc)}")
     if not isinstance(meta, dict):
         return ParsedNote.rejected("front matter is not a mapping")
     return _NoteBuilder(meta, store=store, source=source, path=path, root=root).build(
-        body=text[match.end() :].strip(), stamp=stamp
+        body=body.strip(), stamp=stamp
     )
+
+
+def split_front_matter(text: str) -> tuple[str, str] | None:
+    """The front matter between its `---` fences and the text after them, or None.
+
+    The opening fence is the first line; the closing one is the first later line that is
+    `---` or `...` (trailing blanks allowed), possibly the last line of the text.
+    """
+    opened = _OPENING.match(text)
+    if opened is None:
+        return None
+    start = line = opened.end()
+    while True:
+        closed = _CLOSING.match(text, line)
+        if closed is not None:
+            return text[start:line], text[closed.end() :]
+        newline = text.find("\n", line)
+        if newline < 0:
+            return None
+        line = newline + 1
 
 
 def _too_many_aliases(text: str) -> bool:
