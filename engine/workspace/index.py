@@ -39,15 +39,17 @@ from engine.workspace.index_file import (
     write_problem,
 )
 from engine.workspace.index_rows import (
+    INSERT_DOC,
     STORE_CODES,
     Catalog,
     RankingView,
+    doc_row,
     note_stamp,
     read_catalog,
     read_view,
     view_of,
 )
-from engine.workspace.index_seal import Unsealed, index_key, seal_doc, seal_term
+from engine.workspace.index_seal import Unsealed, index_key, seal_term
 from engine.workspace.notes import FileStamp, Note, Store
 from engine.workspace.stores import FederatedBox, Workspace
 
@@ -416,25 +418,7 @@ class Index:
         doc_id: int | None = None,
     ) -> int:
         terms = bag(note.title, note.body, vocabulary).tobytes()
-        fields = (note.address, note.store.value, note.source, note.title, stamp.sha256)
-        cursor = self._db.execute(
-            "INSERT INTO docs (id, address, store, source, title, body, path, size, mtime_ns,"
-            " sha256, bag, seal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                doc_id,
-                note.address,
-                note.store.value,
-                note.source,
-                note.title,
-                note.body,
-                note.path,
-                stamp.size,
-                stamp.mtime_ns,
-                stamp.sha256,
-                terms,
-                seal_doc(key, fields, terms),
-            ),
-        )
+        cursor = self._db.execute(INSERT_DOC, (doc_id, *doc_row(note, stamp, terms, key)))
         assert cursor.lastrowid is not None  # set by every successful INSERT
         return cursor.lastrowid
 

@@ -24,6 +24,10 @@ from engine.workspace.index_seal import (
 from engine.workspace.notes import FileStamp, Note, Store
 
 STORE_CODES = {Store.CANON: 1, Store.PRACTICE: 2}
+INSERT_DOC = (
+    "INSERT INTO docs (id, address, store, source, title, body, path, size, mtime_ns,"
+    " sha256, bag, seal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
 ViewRow = tuple[str, str, str, str, bytes]  # address, title, store, source, term bag
 
 
@@ -142,3 +146,18 @@ def note_stamp(note: Note) -> FileStamp:
         return note.stamp
     data = "\x00".join((note.path, note.title, note.body)).encode("utf-8")
     return FileStamp.of(data, mtime_ns=0)
+
+
+def doc_row(note: Note, stamp: FileStamp, terms: bytes, key: bytes) -> tuple[object, ...]:
+    """The docs table's columns after `id` for `note` (`INSERT_DOC`), its seal made with `key`."""
+    fields = (note.address, note.store.value, note.source, note.title, stamp.sha256)
+    return (
+        *fields[:4],
+        note.body,
+        note.path,
+        stamp.size,
+        stamp.mtime_ns,
+        stamp.sha256,
+        terms,
+        seal_doc(key, fields, terms),
+    )
