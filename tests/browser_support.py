@@ -172,16 +172,13 @@ def both_schemes(page: Page, name: str, *, folder: Path = ARTIFACTS, tall: bool 
 
 def looks(page: Page, name: str, *, folder: Path = ARTIFACTS) -> None:
     """Full-page shots `name-SCHEME-WIDTH` in light and dark, at 1280×800 and 800×900; the
-    page is left light at the size it had."""
+    page is left in its own scheme at the size it had."""
     size = page.viewport_size
     assert size is not None, "the page was opened with a viewport"
-    for scheme in ("light", "dark"):
-        page.emulate_media(color_scheme=scheme)
-        for width, height in ((1280, 800), (800, 900)):
-            page.set_viewport_size({"width": width, "height": height})
-            wait_idle(page)
-            shot(page, f"{name}-{scheme}-{width}", folder=folder, tall=True)
-    page.emulate_media(color_scheme="light")
+    for width, height in ((1280, 800), (800, 900)):
+        page.set_viewport_size({"width": width, "height": height})
+        wait_idle(page)
+        both_schemes(page, name, folder=folder)
     page.set_viewport_size(size)
     wait_idle(page)
 

@@ -54,6 +54,8 @@ def main(argv: list[str]) -> None:
     # of every loaded module is slow; this fills inspect's cache of them beforehand.
     inspect.stack()
     # What is imported now lives as long as the server: kept out of every later collection.
+    # Part of the default workspace, opening meanwhile on its thread, is frozen with it; if
+    # the user switches away, only the cycles among those objects are never reclaimed.
     gc.freeze()
     # Serving once the default workspace is open means the first visitor never waits on it;
     # a workspace too large to open in time is served anyway and the pages follow its load.
