@@ -2,8 +2,8 @@
 
 The PDFs are generated from SciFact abstracts (tools/pdfgen: about 50 lines a page, a
 running header and footer). Rows: `sources add` over the whole folder, the first open
-(sentence splitting of every source, passages indexed), a reopen (offsets from the cache),
-and the latency of questions asked of the opened workspace, beside the note-only demo's;
+(sentence splitting of every source, passages indexed), a reopen in a new process and its
+first question (caches kept), and the latency of questions asked of the opened workspace;
 the Library page on it: its papers read in a new process, its first render through AppTest
 and a re-render (`bench_library_page` has the same rows on 2,000 papers built in minutes).
 `SYNAPSE_BENCH_PAPERS` lowers the paper count for a quick run.
@@ -11,11 +11,14 @@ and a re-render (`bench_library_page` has the same rows on 2,000 papers built in
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import resource
 import shutil
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -26,7 +29,6 @@ from bench.bench_library_page import cold_read, page_render
 from bench.timing import row
 from engine.api import ask, open_workspace
 from engine.importers.sources import add_pdfs, collect_pdfs
-from engine.workspace.passages import PASSAGE_BOX
 from tests.builders.pdfgen import write_pdf
 
 PAPERS = int(os.environ.get("SYNAPSE_BENCH_PAPERS", "2000"))
@@ -58,7 +60,7 @@ def _rows(folder: Path, sentences: list[str], rng: random.Random) -> list[dict[s
     started = time.perf_counter()
     opened = open_workspace(workspace)
     first_open = time.perf_counter() - started
-    passages = [n for n in opened.workspace.notes.values() if n.source == PASSAGE_BOX]
+    passages = list(opened.workspace.notes.passages.values())
     questions = [rng.choice(n.quotes).body for n in rng.sample(passages, QUESTIONS)]
     latencies = []
     for question in questions:
@@ -66,9 +68,7 @@ def _rows(folder: Path, sentences: list[str], rng: random.Random) -> list[dict[s
         ask(opened, question)
         latencies.append((time.perf_counter() - began) * 1000)
     opened.close()
-    started = time.perf_counter()
-    open_workspace(workspace).close()
-    reopen = time.perf_counter() - started
+    reopen, first_ask = new_process(workspace, questions[0])
     shelf_s = cold_read(workspace)
     first_ms, page_ms = page_render(workspace)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -98,7 +98,14 @@ def _rows(folder: Path, sentences: list[str], rng: random.Random) -> list[dict[s
         row(f"library: sources add, {label}", added, "s", target="minutes"),
         row("library: pages read per second", report.pages / added, "pages/s"),
         row(f"library: first open ({len(passages):,} passages split, indexed)", first_open, "s"),
-        row("library: reopen (offsets cached)", reopen, "s"),
+        row(
+            "library: reopen in a new process (caches kept)",
+            reopen,
+            "s",
+            target="< 2 s",
+            meets=reopen < 2,
+        ),
+        row("library: that process's first question", first_ask, "s"),
         row(
             "library: ask p50 (a sentence of a random passage)",
             statistics.median(latencies),
@@ -109,3 +116,28 @@ def _rows(folder: Path, sentences: list[str], rng: random.Random) -> list[dict[s
         row("library: ask p95", sorted(latencies)[int(0.95 * len(latencies)) - 1], "ms"),
         row("library: peak RSS of the bench process", rss, "MB"),
     ]
+
+
+_REOPEN = """
+import json, sys, time
+from engine.api import ask, open_workspace
+started = time.perf_counter()
+opened = open_workspace(sys.argv[1])
+opened_at = time.perf_counter()
+ask(opened, sys.argv[2])
+print(json.dumps({"open": opened_at - started, "ask": time.perf_counter() - opened_at}))
+"""
+
+
+def new_process(workspace: Path, question: str) -> tuple[float, float]:
+    """Seconds a new process takes to open the workspace (its caches kept from an earlier
+    open) and to answer its first question."""
+    done = subprocess.run(
+        [sys.executable, "-c", _REOPEN, str(workspace), question],
+        cwd=Path(__file__).resolve().parent.parent,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    return float(figures["open"]), float(figures["ask"])

@@ -147,7 +147,7 @@ if TYPE_CHECKING:
     from engine.workspace.library_search import Found, LibrarySearch, search_library
     from engine.workspace.notes import Quote
     from engine.workspace.opened import OpenWorkspace, Worker, open_workspace
-    from engine.workspace.passages import PassagePlace, passage_place
+    from engine.workspace.passage_notes import PassagePlace, passage_place
     from engine.workspace.payloads import load_payload, payload_ref, save_payload
     from engine.workspace.references import citations, reference_problems
     from engine.workspace.stores import Workspace
@@ -320,8 +320,8 @@ _EXPORTS: dict[str, str] = {
     "OpenWorkspace": "engine.workspace.opened",
     "Worker": "engine.workspace.opened",
     "open_workspace": "engine.workspace.opened",
-    "PassagePlace": "engine.workspace.passages",
-    "passage_place": "engine.workspace.passages",
+    "PassagePlace": "engine.workspace.passage_notes",
+    "passage_place": "engine.workspace.passage_notes",
     "load_payload": "engine.workspace.payloads",
     "payload_ref": "engine.workspace.payloads",
     "save_payload": "engine.workspace.payloads",

@@ -40,8 +40,8 @@ from engine.text.tokens import word_sequence
 from engine.workspace.cited_notes import Evidence, cite_label, evidence
 from engine.workspace.notes import Note, Store
 from engine.workspace.opened import OpenWorkspace
-from engine.workspace.passages import ABSTRACT_SUFFIX
 from engine.workspace.references import page_label
+from engine.workspace.source_texts import ABSTRACT_SUFFIX
 
 __all__ = [
     "PAGE_ROWS",

@@ -55,7 +55,7 @@ from engine.navigation.reasoners.candidates import (
 from engine.navigation.reasoners.offline import OfflineReasoner
 from engine.navigation.relevance import GATE_PATH, Relevance, RelevanceGate
 from engine.workspace.notes import Store
-from engine.workspace.passages import PASSAGE_BOX
+from engine.workspace.passage_notes import PASSAGE_BOX
 from lab.train_stance import _standardise, fit_binary
 
 ROOT = Path(__file__).resolve().parents[1]

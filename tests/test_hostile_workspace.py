@@ -21,7 +21,7 @@ from engine.review.matrix import matrix_frame
 from engine.review.overlay import Overlay, OverlayEdge, save_overlay
 from engine.review.relations import Relation
 from engine.review.triage import record, state
-from engine.workspace.passages import PASSAGE_BOX
+from engine.workspace.passage_notes import PASSAGE_BOX
 from engine.workspace.stores import TetherState, tether_status
 from present.cells import quotes_html
 from present.dag_graph import dag_html

@@ -6,12 +6,14 @@ import json
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from engine.api import ask, open_workspace
 from engine.navigation.result import NavResult
 from engine.workspace.caches import passages_path
-from engine.workspace.passages import PASSAGE_BOX, PassagePlace, passage_place
+from engine.workspace.passage_cache import pack, unpack
+from engine.workspace.passage_notes import PASSAGE_BOX, PassagePlace, passage_place
 from engine.workspace.stores import load_workspace
 from present.graphs import PAPER_NODE, neighbourhood_html
 from tests.builders.pdfgen import write_pdf
@@ -135,7 +137,8 @@ def test_the_sentence_offsets_are_kept_and_a_forged_cache_injects_nothing(papers
     data = json.loads(cache.read_text("utf-8"))
     assert set(data["sources"]) == {"okafor2021sleep", "debock2019urban"}
     entry = data["sources"]["debock2019urban"]
-    entry["spans"] = [[0, 40, 1], [5, 120, 3]]  # offsets cutting across sentences
+    # Offsets cutting across sentences, and a layout that no longer fits them.
+    entry["spans"] = pack(np.array([[0, 40, 1], [5, 120, 3]]))
     cache.write_text(json.dumps(data), "utf-8")
     text = (papers / "sources" / "debock2019urban.txt").read_text("utf-8")
     for note in load_workspace(papers).notes.values():
@@ -209,7 +212,7 @@ def test_which_sentences_a_note_already_quotes_is_kept_and_follows_the_notes(
     (tmp_path / "sources" / "a1.txt").write_text("A title\n\n" + " ".join(sentences), "utf-8")
     assert _passage_quotes(tmp_path, "a1") == sentences
     entry = json.loads(passages_path(tmp_path).read_text("utf-8"))["sources"]["a1"]
-    assert "kept" not in entry  # nothing quoted yet: every sentence kept, nothing to remember
+    assert unpack(entry["layout"][1]).tolist() == [0, 1, 2]  # nothing quoted yet: all kept
     box = tmp_path / ".zettelkasten" / "lab"
     box.mkdir(parents=True)
     (box / "a1.md").write_text(
@@ -219,10 +222,11 @@ def test_which_sentences_a_note_already_quotes_is_kept_and_follows_the_notes(
     )
     assert _passage_quotes(tmp_path, "a1") == [sentences[0], sentences[2]]
     data = json.loads(passages_path(tmp_path).read_text("utf-8"))
-    digest, kept = data["sources"]["a1"]["kept"]
-    assert len(kept) == 2
+    digest, kept, pages, counts = data["sources"]["a1"]["layout"]
+    assert unpack(kept).tolist() == [0, 2] and unpack(counts).tolist() == [2]
     # A forged list of kept sentences may only pick among the source's own sentences.
-    data["sources"]["a1"]["kept"] = [digest, [0, 1, 2, 99]]
+    forged = pack(np.array([0, 1, 2, 99]))
+    data["sources"]["a1"]["layout"] = [digest, forged, pages, pack(np.array([4]))]
     passages_path(tmp_path).write_text(json.dumps(data), "utf-8")
     assert _passage_quotes(tmp_path, "a1") == [sentences[0], sentences[2]]
 

@@ -6,7 +6,9 @@ import pytest
 from engine.evaluation.pdf_tricks import pages_pdf, text_ops
 from engine.importers.pdf import PdfText, extract_pdf
 from engine.workspace.notes import FileStamp
-from engine.workspace.passages import PassageCache, SourceText, passage_notes
+from engine.workspace.passage_cache import PassageCache
+from engine.workspace.passages import passage_notes
+from engine.workspace.source_texts import SourceText
 
 HEADER = "Journal of Sleep Studies 12 (2024)"
 

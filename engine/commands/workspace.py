@@ -88,7 +88,7 @@ def _run_index(args: argparse.Namespace) -> int:
             print(f"notice: {index.notice}", file=sys.stderr)
         meaning = open_meaning(
             workspace.root,
-            workspace.notes.values(),
+            workspace.notes.written.values(),
             load_encoder(),
             writable=index.path is not None,
             progress=Progress("encoding sentences"),

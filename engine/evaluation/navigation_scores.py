@@ -15,7 +15,7 @@ from engine.core.model import Address, ClaimKind
 from engine.core.router import Decision
 from engine.navigation.budget import Budget
 from engine.workspace.notes import Store
-from engine.workspace.passages import PASSAGE_BOX
+from engine.workspace.passage_notes import PASSAGE_BOX
 
 SCIFACT_BOX = "scifact"
 _SCIFACT_NOTES = (Store.CANON.value, SCIFACT_BOX)  # the store and source of its abstracts

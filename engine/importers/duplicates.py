@@ -29,8 +29,8 @@ from engine.core import jsonsafe
 from engine.core.errors import WorkspaceError
 from engine.importers.zotero_db import ZoteroItem
 from engine.workspace.layout import SOURCES_DIR
-from engine.workspace.passages import ABSTRACT_SUFFIX, MAX_SOURCE_BYTES, source_keys
 from engine.workspace.references import paper_year
+from engine.workspace.source_texts import ABSTRACT_SUFFIX, MAX_SOURCE_BYTES, source_keys
 from engine.workspace.user_files import look, workspace_file
 
 _LETTER = re.compile(r"[^\W\d_]")

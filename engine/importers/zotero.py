@@ -40,7 +40,7 @@ from engine.workspace.import_reports import ImportProblem, ProblemKind, problem_
 from engine.workspace.import_writer import ImportWriter
 from engine.workspace.layout import CANON_DIR, SOURCES_DIR
 from engine.workspace.notes import FEDERATED_PREFIX, is_address_safe
-from engine.workspace.passages import ABSTRACT_SUFFIX
+from engine.workspace.source_texts import ABSTRACT_SUFFIX
 
 IMPORTER = "import zotero"
 

@@ -13,7 +13,7 @@ from engine.navigation.retrieval import retrieve
 from engine.text.lines import shorten
 from engine.workspace.index import Index
 from engine.workspace.notes import PRACTICE_SOURCE, Note, Store
-from engine.workspace.passages import PASSAGE_BOX
+from engine.workspace.passage_notes import PASSAGE_BOX
 from engine.workspace.semantic import Semantic
 from engine.workspace.stores import Workspace
 
@@ -206,7 +206,7 @@ class CodeAdapter:
         path = Address.parse(node.address).id
         tethered = [
             n
-            for n in self.workspace.notes.values()
+            for n in self.workspace.notes.written.values()
             if n.tether is not None and n.tether.path == path
         ]
         return (
@@ -242,7 +242,7 @@ def build_adapters(
     related = link_less(workspace)
     sources = [(Store.CANON.value, box) for box in workspace.boxes]
     sources += [(Store.CANON.value, fed.source) for fed in workspace.federated]
-    if any(note.source == PASSAGE_BOX for note in workspace.notes.values()):
+    if workspace.notes.passages:
         sources.append((Store.CANON.value, PASSAGE_BOX))
     sources.append((Store.PRACTICE.value, PRACTICE_SOURCE))
     adapters: list[Adapter] = [
@@ -269,7 +269,8 @@ def link_less(workspace: Workspace) -> bool:
     notes = workspace.notes
     if _link_less_seen and _link_less_seen[0][0] is notes:
         return _link_less_seen[0][1]
-    answer = not any(n.links or n.tether is not None for n in notes.values())
+    # A passage holds no link and no tether: only the written notes can.
+    answer = not any(n.links or n.tether is not None for n in notes.written.values())
     # One entry: a reasoner asks this at every step of a navigation over the same load.
     _link_less_seen[:] = [(notes, answer)]
     return answer
@@ -290,7 +291,7 @@ def owner(adapters: Iterable[Adapter], address: str) -> Adapter | None:
 def backlink_map(workspace: Workspace) -> Mapping[str, tuple[tuple[str, str], ...]]:
     """Incoming links per address: (linking note, relation)."""
     out: dict[str, list[tuple[str, str]]] = {}
-    for note in workspace.notes.values():
+    for note in workspace.notes.written.values():  # a passage links nowhere
         for link in note.links:
             out.setdefault(link.target_address, []).append((note.address, link.relation))
     return {k: tuple(v) for k, v in out.items()}
@@ -304,7 +305,7 @@ def unwritten_nodes(workspace: Workspace, refs: Iterable[str]) -> tuple[list[Nod
     edges: list[Edge] = []
     if not wanted:
         return [], []
-    for note in workspace.notes.values():
+    for note in workspace.notes.written.values():  # a passage links nowhere
         for link in note.links:
             ref = link.target_address
             if ref not in wanted:

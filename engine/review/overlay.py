@@ -191,7 +191,7 @@ def practice_entries(workspace: Workspace, *, limit: int | None = None) -> list[
     """The decisions, experiments and checkpoints of the workspace, in address order."""
     entries = [
         note
-        for note in workspace.notes.values()
+        for note in workspace.notes.written.values()
         if note.store is Store.PRACTICE and note.type in PRACTICE_KINDS
     ]
     return entries if limit is None else entries[:limit]

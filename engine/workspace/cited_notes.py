@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from engine.workspace.in_context import InContext, in_context
-from engine.workspace.passages import ABSTRACT_SUFFIX
 from engine.workspace.references import (
     cite,
     hidden_lines,
@@ -21,6 +20,7 @@ from engine.workspace.references import (
     note_paper_title,
     paper_label,
 )
+from engine.workspace.source_texts import ABSTRACT_SUFFIX
 from engine.workspace.stores import Workspace
 
 MAX_EVIDENCE_CHARS = 20_000

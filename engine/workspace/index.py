@@ -8,16 +8,17 @@ seal fails or whose content hash differs from the note's are rebuilt, and a row 
 after loading is left out of ranking, so a tampered or stale index costs recall, never an
 answer. Ranking sums precomputed BM25
 weights of CSR postings with numpy, well under a millisecond at 50k notes (SQLite FTS5's OR
-queries took ~60 ms p50 there). The postings are rebuilt from
-the stored bags when first needed (about a second at 50k notes), so an update writes only
-the notes that changed.
+queries took ~60 ms p50 there). The postings are built from the stored bags when first
+needed (about two seconds at 165k notes), so an update writes only the notes that changed,
+and kept beside the index (`engine.workspace.index_view_file`), so the next process with the
+same rows reads them back instead. Opening checks stamps and hashes only; the rows' seals are
+checked where rows are used (building the view, `check`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import math
-import operator
 import sqlite3
 import threading
 import time
@@ -46,10 +47,9 @@ from engine.workspace.index_rows import (
     doc_row,
     note_stamp,
     read_catalog,
-    read_view,
-    view_of,
 )
 from engine.workspace.index_seal import Unsealed, index_key, seal_term
+from engine.workspace.index_view_file import kept_or_built
 from engine.workspace.notes import FileStamp, Note, Store
 from engine.workspace.stores import FederatedBox, Workspace
 
@@ -120,6 +120,10 @@ class Index:
         self._loaded: RankingView | None = None
         self._seen_version = -1
         self._cached_catalog: Catalog | None = None
+        # Rows whose seal failed when the ranking view last read them: their notes are
+        # indexed again at the next update. Seals are checked where rows are used (the view,
+        # `check`), not at every open: opening a large library reads stamps only.
+        self._unsealed: frozenset[str] = frozenset()
         # How many notes the workspace held at the last update: rarity is measured against
         # the notes, so rows left out of ranking (unsealed) can only make words rarer.
         self._notes: int | None = None
@@ -323,7 +327,8 @@ class Index:
 
     def _apply(self, workspace: Workspace) -> Counter[str]:
         counts: Counter[str] = Counter()
-        restamped = False
+        notes = workspace.notes
+        hashes: dict[str, str] = {}
         with self._transaction():
             catalog = self._catalog()
             # Mutated below; trusted again only once the transaction has committed.
@@ -331,38 +336,38 @@ class Index:
             stamps, vocabulary = catalog.stamps, catalog.vocabulary
             n_terms = len(vocabulary)
             key = index_key()  # read once: each read looks up this user's state folder
-            for note in workspace.notes.values():
-                stamp = note.stamp or note_stamp(note)
-                row = stamps.get(note.address)
+            # Stamps only: a passage note is made only when its row is written.
+            for address, stamp, path in notes.stamped():
+                stamp = stamp or note_stamp(notes[address])
+                hashes[address] = stamp.sha256
+                row = stamps.get(address)
                 if row is None:
-                    doc_id = self._insert(note, stamp, vocabulary, key=key)
+                    doc_id = self._insert(notes[address], stamp, vocabulary, key=key)
                     counts["added"] += 1
-                    stamps[note.address] = (doc_id, stamp.size, stamp.mtime_ns, note.path)
+                    stamps[address] = (doc_id, stamp.size, stamp.mtime_ns, path)
                     continue
                 doc_id = row[0]
                 # The content hash decides, never the file's time or size: a note edited
                 # with its time reset, or a row written by anything but this index, is
                 # indexed again.
                 current = (
-                    catalog.hashes.get(note.address) == stamp.sha256
-                    and note.address not in catalog.unsealed
+                    catalog.hashes.get(address) == stamp.sha256 and address not in self._unsealed
                 )
-                if current and (stamp.size, stamp.mtime_ns, note.path) == row[1:]:
+                if current and (stamp.size, stamp.mtime_ns, path) == row[1:]:
                     counts["unchanged"] += 1
                     continue
                 if current:
                     self._db.execute(
                         "UPDATE docs SET size = ?, mtime_ns = ?, path = ? WHERE id = ?",
-                        (stamp.size, stamp.mtime_ns, note.path, doc_id),
+                        (stamp.size, stamp.mtime_ns, path, doc_id),
                     )
                     counts["unchanged"] += 1
-                    restamped = True
                 else:
                     self._delete(doc_id)
-                    self._insert(note, stamp, vocabulary, key=key, doc_id=doc_id)
+                    self._insert(notes[address], stamp, vocabulary, key=key, doc_id=doc_id)
                     counts["changed"] += 1
-                stamps[note.address] = (doc_id, stamp.size, stamp.mtime_ns, note.path)
-            for address in sorted(stamps.keys() - workspace.notes.keys()):
+                stamps[address] = (doc_id, stamp.size, stamp.mtime_ns, path)
+            for address in sorted(stamps.keys() - hashes.keys()):
                 self._delete(stamps.pop(address)[0])
                 counts["removed"] += 1
             new_terms = [
@@ -370,14 +375,10 @@ class Index:
                 for term, term_id in list(vocabulary.items())[n_terms:]
             ]
             self._db.executemany("INSERT INTO terms (term, id, seal) VALUES (?, ?, ?)", new_terms)
-        catalog.hashes.update(
-            {n.address: (n.stamp or note_stamp(n)).sha256 for n in workspace.notes.values()}
-        )
-        for address in catalog.hashes.keys() - stamps.keys():
-            del catalog.hashes[address]
-        catalog.unsealed = frozenset()
-        if restamped or new_terms or any(counts[k] for k in ("added", "changed", "removed")):
-            catalog.rows = None  # the table changed since they were read
+        catalog.hashes = hashes
+        if counts["added"] or counts["changed"] or counts["removed"]:
+            catalog.digest = None  # rows were written: the view's digest is read again
+        self._unsealed = frozenset()
         self._cached_catalog = catalog
         return counts
 
@@ -434,14 +435,14 @@ class Index:
         return self._loaded
 
     def _load(self, version: int) -> RankingView:
+        folder = None if self.path is None else self.path.parent
         catalog = self._cached_catalog
-        if catalog is not None and catalog.rows is not None and catalog.version == version:
-            # The rows the update just read and verified, nothing written since.
-            rows, catalog.rows = catalog.rows, None
-            rows.sort(key=operator.itemgetter(0))
-            return view_of(rows, catalog.vocabulary, self._params)
+        # The table as the update read it, when nothing was written since.
+        digest = catalog.digest if catalog is not None and catalog.version == version else None
         with self._transaction(write=False):
-            return read_view(self._db, self._params)
+            view, unsealed = kept_or_built(self._db, folder, self._params, digest=digest)
+        self._unsealed = self._unsealed | unsealed
+        return view
 
     @contextlib.contextmanager
     def _transaction(self, *, write: bool = True) -> Iterator[None]:

@@ -14,7 +14,7 @@ import sqlite3
 
 from engine.core.errors import WorkspaceError
 from engine.workspace.index import Index
-from engine.workspace.index_rows import note_stamp, read_catalog
+from engine.workspace.index_rows import note_stamp, read_catalog, unsealed_rows
 from engine.workspace.index_seal import Unsealed
 from engine.workspace.stores import Workspace
 
@@ -41,12 +41,14 @@ def _stale(connection: sqlite3.Connection, workspace: Workspace) -> str:
     """Why the index does not rank exactly the loaded notes, or an empty string."""
     version = connection.execute("PRAGMA data_version").fetchone()[0]
     catalog = read_catalog(connection, version)
-    if catalog.unsealed:
+    unsealed = unsealed_rows(connection)
+    if unsealed:
         return (
-            f"{len(catalog.unsealed):,} row(s), first {min(catalog.unsealed)}, are not sealed "
+            f"{len(unsealed):,} row(s), first {unsealed[0]}, are not sealed "
             "by this process's key (give it the same SYNAPSE_STATE_DIR)"
         )
-    hashes = {address: note_stamp(note).sha256 for address, note in workspace.notes.items()}
+    notes = workspace.notes
+    hashes = {a: (stamp or note_stamp(notes[a])).sha256 for a, stamp, _ in notes.stamped()}
     if hashes != catalog.hashes:
         differ = sorted(set(hashes.items()) ^ set(catalog.hashes.items()))
         return f"{len(differ):,} note(s) differ from what it indexed, first {differ[0][0]}"

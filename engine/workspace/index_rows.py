@@ -6,6 +6,7 @@ catalog names the rows that fail, so the next update indexes their notes again.
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 from dataclasses import dataclass, field
 
@@ -63,43 +64,59 @@ class Catalog:
     vocabulary: dict[str, int]
     version: int
     hashes: dict[str, str]  # address -> sha256 of the note as indexed
-    unsealed: frozenset[str]  # addresses whose row's seal does not verify
-    # The sealed rows as the ranking view reads them, kept from this read until the view is
-    # built from them, and dropped once anything is written: one pass over the table at
-    # open serves both.
-    rows: list[ViewRow] | None = None
+    # `rows_digest` of the table as read; None once anything is written.
+    digest: str | None = None
 
 
 def read_catalog(db: sqlite3.Connection, version: int) -> Catalog:
-    """Every row's stamp and hash, the rows whose seal fails, and the sealed vocabulary.
+    """Every row's stamp and hash, and the sealed vocabulary.
 
-    Raises `Unsealed` when a vocabulary row's seal fails: terms are shared by every row,
-    so the whole index is rebuilt.
+    The docs' seals are not checked here (the ranking view and `index --check` check them
+    where rows are used): an update decides from stamps and hashes alone, so opening a large
+    library reads no term bag. Raises `Unsealed` when a vocabulary row's seal fails: terms
+    are shared by every row, so the whole index is rebuilt.
     """
-    key = index_key()
-    stamps, hashes, unsealed = {}, {}, set()
-    sealed: list[ViewRow] = []
-    for row in db.execute(
-        "SELECT address, id, size, mtime_ns, path, sha256, store, source, title, bag, seal"
-        " FROM docs"
+    stamps, hashes, named = {}, {}, []
+    for address, doc_id, size, mtime_ns, path, sha in db.execute(
+        "SELECT address, id, size, mtime_ns, path, sha256 FROM docs ORDER BY id"
     ):
-        address, doc_id, size, mtime_ns, path, sha, store, source, title, raw, seal = row
         stamps[address] = (doc_id, size, mtime_ns, path)
         hashes[address] = sha
-        if same(seal, seal_doc(key, (address, store, source, title, sha), raw)):
-            sealed.append((address, title, store, source, raw))
-        else:
-            unsealed.add(address)
+        named.append(f"{address}\x1f{sha}\x1f{doc_id}")
+    key = index_key()
     vocabulary = {}
     for term, term_id, seal in db.execute("SELECT term, id, seal FROM terms"):
         if not same(seal, seal_term(key, term_id, term)):
             raise Unsealed(f"term row {term_id} is not sealed by this index")
         vocabulary[term] = term_id
-    return Catalog(stamps, vocabulary, version, hashes, frozenset(unsealed), sealed)
+    return Catalog(stamps, vocabulary, version, hashes, digest_of(named))
 
 
-def read_view(db: sqlite3.Connection, params: Bm25Params) -> RankingView:
-    """The ranking view of the sealed rows, in address order; run inside a read transaction."""
+def rows_digest(db: sqlite3.Connection) -> str:
+    """A digest of what the docs table holds: each row's address, content hash and id."""
+    rows = db.execute("SELECT address, sha256, id FROM docs ORDER BY id")
+    return digest_of([f"{address}\x1f{sha}\x1f{doc_id}" for address, sha, doc_id in rows])
+
+
+def digest_of(named: list[str]) -> str:
+    return hashlib.sha256("\n".join(named).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def unsealed_rows(db: sqlite3.Connection) -> list[str]:
+    """The addresses of the docs rows whose seal this user's key does not verify."""
+    key = index_key()
+    return [
+        address
+        for address, title, store, source, sha, raw, seal in db.execute(
+            "SELECT address, title, store, source, sha256, bag, seal FROM docs ORDER BY address"
+        )
+        if not same(seal, seal_doc(key, (address, store, source, title, sha), raw))
+    ]
+
+
+def read_view(db: sqlite3.Connection, params: Bm25Params) -> tuple[RankingView, frozenset[str]]:
+    """The ranking view of the sealed rows, in address order, and the addresses of the rows
+    whose seal fails; run inside a read transaction."""
     key = index_key()
     vocabulary = {
         term: term_id
@@ -108,14 +125,16 @@ def read_view(db: sqlite3.Connection, params: Bm25Params) -> RankingView:
     }
     # A row whose seal fails was not written by this index: it is left out of ranking
     # (its note is indexed again at the next update).
-    rows = [
-        (address, title, store, source, raw)
-        for address, title, store, source, sha, raw, seal in db.execute(
-            "SELECT address, title, store, source, sha256, bag, seal FROM docs ORDER BY address"
-        )
-        if same(seal, seal_doc(key, (address, store, source, title, sha), raw))
-    ]
-    return view_of(rows, vocabulary, params)
+    rows: list[ViewRow] = []
+    unsealed = []
+    for address, title, store, source, sha, raw, seal in db.execute(
+        "SELECT address, title, store, source, sha256, bag, seal FROM docs ORDER BY address"
+    ):
+        if same(seal, seal_doc(key, (address, store, source, title, sha), raw)):
+            rows.append((address, title, store, source, raw))
+        else:
+            unsealed.append(address)
+    return view_of(rows, vocabulary, params), frozenset(unsealed)
 
 
 def view_of(rows: list[ViewRow], vocabulary: dict[str, int], params: Bm25Params) -> RankingView:

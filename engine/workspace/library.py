@@ -31,8 +31,8 @@ from engine.workspace.import_reports import (
     read_imports,
 )
 from engine.workspace.layout import SOURCES_DIR
-from engine.workspace.notes import Note, Store, is_address_safe
-from engine.workspace.passages import ABSTRACT_SUFFIX, PASSAGE_BOX, passage_place, source_keys
+from engine.workspace.notes import Store, is_address_safe
+from engine.workspace.passage_notes import PASSAGE_BOX
 from engine.workspace.references import (
     Reference,
     load_references,
@@ -40,6 +40,7 @@ from engine.workspace.references import (
     reader_name,
     zotero_name,
 )
+from engine.workspace.source_texts import ABSTRACT_SUFFIX, source_keys
 from engine.workspace.stores import Workspace
 from engine.workspace.user_files import FileKind, look, workspace_file
 
@@ -82,32 +83,27 @@ def read_library(workspace: Workspace) -> tuple[Paper, ...]:
     """Every paper of the workspace, by name; those an import could not read among them."""
     root = workspace.root
     references = load_references(root)
-    # One dict append a passage (a 2,000-paper library holds hundreds of thousands of them);
-    # their counts, titles and pages are then taken a source at a time.
-    runs: dict[str, list[Note]] = {}  # a source's passages, by its key
     notes: Counter[str] = Counter()
     named: dict[str, str] = {}  # from the canon notes', which win over the passages'
-    for note in workspace.notes.values():
+    for note in workspace.notes.written.values():
         if note.store is not Store.CANON or not note.citekey:
-            continue
-        if note.source == PASSAGE_BOX:
-            runs.setdefault(note.citekey, []).append(note)
             continue
         key = _paper(note.citekey)
         notes[key] += 1
         if note.title.strip() and key not in named:
             named[key] = " ".join(note.title.split())
+    # Counted from the passages' layout (a 2,000-paper library holds hundreds of thousands
+    # of passages): no passage note is made.
     passages: Counter[str] = Counter()
-    paged: dict[str, list[Note]] = {}  # a paper's passages with pages (not its abstract's)
+    last_pages: dict[str, int] = {}  # the last page a paper's passages quote (not its abstract's)
     titles: dict[str, str] = {}  # from the passages' titles
-    for citekey, run in runs.items():
-        key = _paper(citekey)
-        passages[key] += len(run)
-        if not citekey.endswith(ABSTRACT_SUFFIX):
-            paged[key] = run
-        place = passage_place(run[0].address, run[0].title) if key not in titles else None
-        if place is not None and place.paper_title != place.paper:
-            titles[key] = place.paper_title
+    for summary in workspace.notes.passages.summaries():
+        key = _paper(summary.key)
+        passages[key] += summary.count
+        if not summary.key.endswith(ABSTRACT_SUFFIX):
+            last_pages[key] = summary.last_page
+        if key not in titles and summary.title and summary.title != key:
+            titles[key] = summary.title
     titles |= named
     texts = source_keys(root)
     keys = {_paper(k) for k in texts} | set(notes)
@@ -117,7 +113,7 @@ def read_library(workspace: Workspace) -> tuple[Paper, ...]:
     for key in keys:
         side = _sidecar(str(root), key)
         # The sidecar's count, else the last page a passage quotes (read only when needed).
-        pages = _int(side.get("pages")) or _last_page(paged.get(key, ())) or int(key in stamps)
+        pages = _int(side.get("pages")) or last_pages.get(key, 0) or int(key in stamps)
         papers.append(
             _paper_of(
                 key,
@@ -141,7 +137,7 @@ def holdings(workspace: Workspace, papers: Iterable[Paper]) -> Holdings:
     """How much the workspace holds, counted as a reader would."""
     with_text = [p for p in papers if p.has_text]
     canon = practice = 0
-    for note in workspace.notes.values():
+    for note in workspace.notes.written.values():
         if note.store is Store.PRACTICE:
             practice += 1
         elif note.store is Store.CANON and note.source != PASSAGE_BOX:
@@ -211,11 +207,6 @@ def _paper_of(
         problems,
         pdf,
     )
-
-
-def _last_page(run: Iterable[Note]) -> int:
-    pages = (n.quotes[0].page for n in run if n.quotes)
-    return max((p for p in pages if isinstance(p, int)), default=0)
 
 
 def _paper(citekey: str) -> str:

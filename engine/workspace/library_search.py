@@ -15,7 +15,8 @@ from engine.text.lines import shorten
 from engine.workspace.index import Index
 from engine.workspace.library import Paper, paper_name
 from engine.workspace.notes import Store
-from engine.workspace.passages import ABSTRACT_SUFFIX, PASSAGE_BOX, passage_place
+from engine.workspace.passage_notes import PASSAGE_BOX, passage_place
+from engine.workspace.source_texts import ABSTRACT_SUFFIX
 from engine.workspace.stores import Workspace
 
 MAX_HITS = 30

@@ -20,8 +20,8 @@ from engine.workspace.cache_prune import prune_now_and_then
 from engine.workspace.index import Index, UpdateStats
 from engine.workspace.index_reader import index_from_snapshot
 from engine.workspace.index_rows import note_stamp
-from engine.workspace.passages import source_keys
 from engine.workspace.semantic import Meaning, open_meaning
+from engine.workspace.source_texts import source_keys
 from engine.workspace.stores import LoadProblem, Workspace, load_workspace
 from engine.workspace.threads import DaemonPool
 from engine.workspace.watch import Watcher
@@ -91,7 +91,7 @@ def open_workspace(
         prune_now_and_then()
     meaning = open_meaning(
         workspace.root,
-        workspace.notes.values(),
+        workspace.notes.written.values(),
         load_encoder() if encoder is None else encoder,
         writable=writable,
         progress=progress,
@@ -123,7 +123,7 @@ def open_snapshot(
     index = index_from_snapshot(workspace, image)
     # The client brought the sentence vectors up to date; this process only reads them.
     meaning = open_meaning(
-        workspace.root, workspace.notes.values(), load_encoder(encoder), writable=False
+        workspace.root, workspace.notes.written.values(), load_encoder(encoder), writable=False
     )
     return OpenWorkspace(workspace, index, UpdateStats(0, 0, 0, len(workspace.notes), 0.0), meaning)
 
@@ -136,8 +136,10 @@ def words_alone(opened: OpenWorkspace) -> OpenWorkspace:
 def notes_fingerprint(workspace: Workspace) -> str:
     """A hash of every note's address and content: equal when two loads read the same notes."""
     digest = hashlib.sha256()
-    for address in sorted(workspace.notes):
-        digest.update(f"{address}\x00{note_stamp(workspace.notes[address]).sha256}\n".encode())
+    notes = workspace.notes
+    for address, stamp, _ in notes.stamped():
+        sha = (stamp or note_stamp(notes[address])).sha256
+        digest.update(f"{address}\x00{sha}\n".encode())
     return digest.hexdigest()
 
 
@@ -234,7 +236,7 @@ class Worker:
 
         meaning = open_meaning(
             opened.root,
-            opened.workspace.notes.values(),
+            opened.workspace.notes.written.values(),
             choice,
             writable=opened.index.path is not None,
             progress=tick,

@@ -31,7 +31,8 @@ from engine.core import jsonsafe
 from engine.core.paths import resolve_inside
 from engine.workspace.layout import SOURCES_DIR
 from engine.workspace.notes import Note, is_address_safe
-from engine.workspace.passages import ABSTRACT_SUFFIX, PASSAGE_BOX, passage_place
+from engine.workspace.passage_notes import PASSAGE_BOX, passage_place
+from engine.workspace.source_texts import ABSTRACT_SUFFIX
 from engine.workspace.stores import Workspace
 
 REFERENCE_FILES = ("references.bib", "references.json", f"{SOURCES_DIR}/zotero.csl.json")

@@ -29,7 +29,7 @@ from engine.workspace.embeddings import (
     refresh,
 )
 from engine.workspace.notes import Note
-from engine.workspace.passages import PASSAGE_BOX
+from engine.workspace.passage_notes import PASSAGE_BOX
 
 QUESTIONS_KEPT = 64
 SCANS_KEPT = 8

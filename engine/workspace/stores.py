@@ -22,6 +22,7 @@ from engine.core.jsonsafe import filled_strings
 from engine.core.paths import resolve_inside
 from engine.workspace.front_matter import ParsedNote, parse_note
 from engine.workspace.layout import CANON_DIR, CONFIG_FILE, PRACTICE_DIR, SOURCES_DIR
+from engine.workspace.note_map import NoteMap
 from engine.workspace.notes import (
     FEDERATED_PREFIX,
     PRACTICE_SOURCE,
@@ -30,7 +31,9 @@ from engine.workspace.notes import (
     Store,
     is_address_safe,
 )
-from engine.workspace.passages import PassageCache, load_passages
+from engine.workspace.passage_cache import PassageCache
+from engine.workspace.passage_notes import PASSAGE_BOX
+from engine.workspace.passages import load_passages
 from engine.workspace.settings import WorkspaceSettings, read_settings
 from engine.workspace.user_files import Refused, read_regular
 from engine.workspace.vault import (
@@ -92,7 +95,7 @@ class Workspace:
     """A loaded workspace: its notes by address (sorted), boxes and load report."""
 
     root: Path
-    notes: Mapping[str, Note]
+    notes: NoteMap  # written notes and passages, read-only, in address order
     boxes: tuple[str, ...]
     federated: tuple[FederatedBox, ...]
     report: tuple[LoadProblem, ...]
@@ -180,12 +183,11 @@ def load_workspace(path: str | os.PathLike[str], *, previous: Workspace | None =
     federated = loader.load_federated()
     cache = previous.passages if previous is not None and previous.root == root else None
     cache = cache or PassageCache.read(loader.root)
-    loader.notes.update(load_passages(loader.root, loader.notes, cache))
-    notes = {address: loader.notes[address] for address in sorted(loader.notes)}
+    notes = NoteMap(loader.notes, load_passages(loader.root, loader.notes, cache))
     report = sorted(loader.problems, key=lambda problem: problem.path)
     return Workspace(
         root=loader.root,
-        notes=MappingProxyType(notes),
+        notes=notes,
         boxes=boxes,
         federated=federated,
         report=tuple(report),
@@ -417,7 +419,11 @@ class _Loader:
             self._admit(parsed.note, rel)
 
     def _admit(self, note: Note, rel: str) -> bool:
-        """Add `note` unless its address is taken, exactly or once Unicode-normalised."""
+        """Add `note` unless its address is taken, exactly or once Unicode-normalised, or it
+        sits in the box the sources' passages are read into."""
+        if note.source == PASSAGE_BOX:
+            self.refuse(rel, f"the box {PASSAGE_BOX} holds the sources' passages; not loaded")
+            return False
         first = self.notes.get(note.address)
         if first is not None:
             self.refuse(rel, f"duplicate id {note.id!r} in {note.source} (kept {first.path})")

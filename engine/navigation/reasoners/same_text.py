@@ -22,8 +22,9 @@ from engine.navigation.outcomes import AlsoStated
 from engine.navigation.substrate import RELATED
 from engine.text.fold import same_text
 from engine.workspace.cited_notes import cite_label
-from engine.workspace.passages import ABSTRACT_SUFFIX, passage_place
+from engine.workspace.passage_notes import passage_place
 from engine.workspace.references import paper_year as year_of
+from engine.workspace.source_texts import ABSTRACT_SUFFIX
 from engine.workspace.stores import Workspace
 
 _NO_YEAR = 10_000
