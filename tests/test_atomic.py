@@ -1,6 +1,7 @@
 import fcntl
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
@@ -12,6 +13,7 @@ from engine.workspace.atomic import (
     AppFile,
     append_durable,
     file_lock,
+    read_app_buffer,
     read_app_file,
     synapse_path,
     sync_files,
@@ -87,22 +89,31 @@ def test_a_later_write_sweeps_old_leftovers_but_not_fresh_ones(tmp_path: Path) -
     assert target.read_text() == '{"edges": []}'
 
 
-def test_read_app_file_refuses_links_fifos_and_oversize(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "read",
+    [read_app_file, lambda file, **cap: bytes(read_app_buffer(file, **cap))],
+    ids=["bytes", "buffer"],
+)
+def test_read_app_file_refuses_links_fifos_and_oversize(
+    tmp_path: Path, read: Callable[..., bytes]
+) -> None:
     synapse = tmp_path / ".synapse"
     synapse.mkdir()
     (synapse / "big.json").write_bytes(b"x" * 100)
+    (synapse / "empty.json").write_bytes(b"")
     (tmp_path / "note.md").write_text("a note")
     (synapse / "link.json").symlink_to(tmp_path / "note.md")
     os.mkfifo(synapse / "fifo.json")
     with pytest.raises(WorkspaceError, match="over the 50-byte cap"):
-        read_app_file(synapse_path(tmp_path, ".synapse/big.json"), max_bytes=50)
+        read(synapse_path(tmp_path, ".synapse/big.json"), max_bytes=50)
     with pytest.raises(WorkspaceError, match="symbolic link"):
-        read_app_file(synapse_path(tmp_path, ".synapse/link.json"))
+        read(synapse_path(tmp_path, ".synapse/link.json"))
     with pytest.raises(WorkspaceError, match="not a regular file"):
-        read_app_file(synapse_path(tmp_path, ".synapse/fifo.json"))
+        read(synapse_path(tmp_path, ".synapse/fifo.json"))
     with pytest.raises(FileNotFoundError):
-        read_app_file(synapse_path(tmp_path, ".synapse/missing.json"))
-    assert read_app_file(synapse_path(tmp_path, ".synapse/big.json")) == b"x" * 100
+        read(synapse_path(tmp_path, ".synapse/missing.json"))
+    assert read(synapse_path(tmp_path, ".synapse/big.json")) == b"x" * 100
+    assert read(synapse_path(tmp_path, ".synapse/empty.json")) == b""
 
 
 @pytest.mark.parametrize("kind", ["symlink", "hardlink"], ids=str)

@@ -77,3 +77,23 @@ def test_rows_tampered_after_the_view_was_kept_change_nothing_it_ranks(lab_path:
     with contextlib.closing(sqlite3.connect(index_path(lab_path))) as raw, raw:
         raw.execute("UPDATE docs SET bag = x'' , title = 'forged'")
     assert _search(lab_path) == first
+
+
+def test_rows_deleted_by_hand_are_indexed_again_at_the_next_update(lab_path: Path) -> None:
+    first = _search(lab_path)
+    with contextlib.closing(sqlite3.connect(index_path(lab_path))) as raw, raw:
+        raw.execute("DELETE FROM docs WHERE address = ?", (first[0][0],))
+    with Index.open(lab_path) as index:
+        stats = index.update(load_workspace(lab_path))
+        assert (stats.added, stats.changed, stats.removed) == (1, 0, 0)
+        assert [(h.address, h.score) for h in index.search(QUERY, k=5)] == first
+
+
+def test_an_unchanged_workspace_is_not_read_row_by_row(lab_path: Path) -> None:
+    _search(lab_path)
+    with contextlib.closing(sqlite3.connect(index_path(lab_path))) as raw, raw:
+        # A row whose hash no longer matches its note: an update that compared rows would
+        # index it again; one that trusts the last update's record of the notes does not.
+        raw.execute("UPDATE docs SET sha256 = 'stale' WHERE address = 'zk:finance:z-mom-01'")
+    with Index.open(lab_path) as index:
+        assert index.update(load_workspace(lab_path)).changed == 0

@@ -200,6 +200,27 @@ def read_app_file(target: AppFile, *, max_bytes: int = MAX_APP_FILE_BYTES) -> by
             os.close(fd)
 
 
+def read_app_buffer(target: AppFile, *, max_bytes: int = MAX_APP_FILE_BYTES) -> memoryview:
+    """`read_app_file` read in place into one buffer: for a large file whose bytes are only
+    looked at (numpy views, hashes), a copy fewer. A file that grows while it is read is
+    refused (WorkspaceError)."""
+    with open_parent(target, create=False) as folder:
+        fd = _open_file(folder, target, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, create=False)
+        try:
+            size = os.fstat(fd).st_size
+            if size > max_bytes:
+                raise WorkspaceError(f"{target.relative} is over the {max_bytes:,}-byte cap")
+            # One byte more than it said it holds, to see a file that grew.
+            view, total = memoryview(bytearray(size + 1)), 0
+            while total <= size and (got := os.readv(fd, [view[total:]])):
+                total += got
+            if total > size:
+                raise WorkspaceError(f"{target.relative} changed while it was read")
+            return view[:total]
+        finally:
+            os.close(fd)
+
+
 @contextlib.contextmanager
 def file_lock(target: AppFile | str | os.PathLike[str]) -> Iterator[None]:
     """Hold an exclusive `flock` on the lock file `target` (created if missing) for the block.

@@ -32,8 +32,13 @@ from engine.text.tokens import ranking_tokens as tokens
 from engine.workspace.bm25 import Bm25Params, bag, top_k
 from engine.workspace.index_check import IndexCheck, compare_rows
 from engine.workspace.index_file import (
+    NOTES_DIGEST,
+    ROWS_DIGEST,
     cannot_write,
     connect,
+    create_schema,
+    is_current,
+    meta_value,
     refuse_unless_corrupt,
     remove_database,
     safe_index_path,
@@ -45,44 +50,21 @@ from engine.workspace.index_rows import (
     Catalog,
     RankingView,
     doc_row,
-    note_stamp,
     read_catalog,
+    read_vocabulary,
+    stamps_digest,
 )
 from engine.workspace.index_seal import Unsealed, index_key, seal_term
 from engine.workspace.index_view_file import kept_or_built
-from engine.workspace.notes import FileStamp, Note, Store
+from engine.workspace.notes import FileStamp, Note, Store, note_stamp
 from engine.workspace.stores import FederatedBox, Workspace
 
-_TABLES = frozenset({"meta", "docs", "terms"})
 # A word every note holds weighs ln((N + 1) / (N + 1)) = 0; this floor keeps a one- or
 # two-note workspace's question words weighing something, far below any rare word's weight.
 RARITY_FLOOR = 0.05
-# Bump when the tables, the tokenizer, the bag layout or the seals change: older files are rebuilt.
-SCHEMA_VERSION = "5"
 RELATED_TERMS = 8
 # The database header's file-format bytes (write and read version): 2 for WAL, 1 for rollback.
 _FORMAT_BYTES = (18, 19)
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS docs (
-    id INTEGER PRIMARY KEY,
-    address TEXT NOT NULL UNIQUE,
-    store TEXT NOT NULL,
-    source TEXT NOT NULL,
-    title TEXT NOT NULL,
-    body TEXT NOT NULL,
-    path TEXT NOT NULL,
-    size INTEGER NOT NULL,
-    mtime_ns INTEGER NOT NULL,
-    sha256 TEXT NOT NULL,
-    bag BLOB NOT NULL,
-    seal BLOB NOT NULL
-);
-CREATE TABLE IF NOT EXISTS terms (
-    id INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE, seal BLOB NOT NULL
-);
-"""
 
 
 @dataclass(frozen=True)
@@ -319,6 +301,8 @@ class Index:
                     self._db.executemany(
                         "DELETE FROM docs WHERE address = ?", [(a,) for a in found.repairs]
                     )
+                    # The table no longer matches the notes it was brought in line with.
+                    self._db.execute("DELETE FROM meta WHERE key = ?", (NOTES_DIGEST,))
                 self._cached_catalog = None
                 self._loaded = None
         if found.repairs or found.missing:
@@ -330,6 +314,17 @@ class Index:
         notes = workspace.notes
         hashes: dict[str, str] = {}
         with self._transaction():
+            if (
+                not self._unsealed
+                and self._meta(NOTES_DIGEST) == notes.digest
+                and self._db.execute("SELECT count(*) FROM docs").fetchone()[0] == len(notes)
+            ):
+                # The notes are exactly those the last update left the table in line with,
+                # and no row went missing or was added by hand since: nothing to write, and
+                # only the vocabulary's seals to check (a large library's reopen).
+                read_vocabulary(self._db)  # raises Unsealed: the index is rebuilt
+                counts["unchanged"] = len(notes)
+                return counts
             catalog = self._catalog()
             # Mutated below; trusted again only once the transaction has committed.
             self._cached_catalog = None
@@ -375,9 +370,13 @@ class Index:
                 for term, term_id in list(vocabulary.items())[n_terms:]
             ]
             self._db.executemany("INSERT INTO terms (term, id, seal) VALUES (?, ?, ?)", new_terms)
-        catalog.hashes = hashes
-        if counts["added"] or counts["changed"] or counts["removed"]:
-            catalog.digest = None  # rows were written: the view's digest is read again
+            catalog.hashes = hashes
+            if counts["added"] or counts["changed"] or counts["removed"]:
+                catalog.digest = stamps_digest(stamps, hashes)
+            self._db.executemany(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                [(NOTES_DIGEST, notes.digest), (ROWS_DIGEST, catalog.digest)],
+            )
         self._unsealed = frozenset()
         self._cached_catalog = catalog
         return counts
@@ -437,9 +436,10 @@ class Index:
     def _load(self, version: int) -> RankingView:
         folder = None if self.path is None else self.path.parent
         catalog = self._cached_catalog
-        # The table as the update read it, when nothing was written since.
-        digest = catalog.digest if catalog is not None and catalog.version == version else None
         with self._transaction(write=False):
+            # The table as this process's update left it, else as the last update wrote it.
+            current = catalog is not None and catalog.version == version
+            digest = catalog.digest if catalog is not None and current else self._meta(ROWS_DIGEST)
             view, unsealed = kept_or_built(self._db, folder, self._params, digest=digest)
         self._unsealed = self._unsealed | unsealed
         return view
@@ -455,34 +455,16 @@ class Index:
         self._db.execute("COMMIT")
 
     def _ensure_schema(self) -> Index:
-        if self._current_version() == SCHEMA_VERSION and self._tables() >= _TABLES:
+        if is_current(self._db):
             return self
         with self._transaction():
             # Another process may have created the schema while this one waited to write.
-            if self._current_version() == SCHEMA_VERSION and self._tables() >= _TABLES:
-                return self
-            if self._db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
-                self.rebuilt = True
-            for name in ("docs_fts", "docs", "terms", "meta"):  # docs_fts: schema 3 and older
-                self._db.execute(f"DROP TABLE IF EXISTS {name}")
-            for statement in _SCHEMA.split(";"):
-                if statement.strip():
-                    self._db.execute(statement)
-            self._db.execute(
-                "INSERT INTO meta (key, value) VALUES ('schema_version', ?)", (SCHEMA_VERSION,)
-            )
+            if not is_current(self._db):
+                self.rebuilt = create_schema(self._db) or self.rebuilt
         return self
 
-    def _tables(self) -> set[str]:
-        rows = self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-        return {name for (name,) in rows}
-
-    def _current_version(self) -> str | None:
-        try:
-            row = self._db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
-        except sqlite3.OperationalError:  # no meta table yet
-            return None
-        return None if row is None else row[0]
+    def _meta(self, key: str) -> str | None:
+        return meta_value(self._db, key)
 
 
 def _store(value: Store | str) -> Store:

@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 
 from engine.workspace.bm25 import BAG_DTYPE, bag
-from engine.workspace.index_rows import note_stamp
 from engine.workspace.index_seal import same, seal_doc, seal_term
+from engine.workspace.notes import note_stamp
 from engine.workspace.stores import Workspace
 
 

@@ -1,4 +1,5 @@
-"""The index's SQLite file: opened in WAL mode, never through a link, rebuilt when corrupt."""
+"""The index's SQLite file: its tables, opened in WAL mode, never through a link, rebuilt when
+corrupt."""
 
 from __future__ import annotations
 
@@ -10,6 +11,63 @@ from pathlib import Path
 from engine.core.errors import WorkspaceError
 from engine.workspace.atomic import check_no_links, open_parent
 from engine.workspace.caches import INDEX_FILE, cache_file
+
+# Bump when the tables, the tokenizer, the bag layout or the seals change: older files are rebuilt.
+SCHEMA_VERSION = "5"
+# The meta rows an update writes with the docs: the digest of the notes it brought the table
+# in line with (`NoteMap.digest`), and `rows_digest` of the table it left.
+NOTES_DIGEST = "notes_digest"
+ROWS_DIGEST = "rows_digest"
+_TABLES = frozenset({"meta", "docs", "terms"})
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS docs (
+    id INTEGER PRIMARY KEY,
+    address TEXT NOT NULL UNIQUE,
+    store TEXT NOT NULL,
+    source TEXT NOT NULL,
+    title TEXT NOT NULL,
+    body TEXT NOT NULL,
+    path TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    sha256 TEXT NOT NULL,
+    bag BLOB NOT NULL,
+    seal BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS terms (
+    id INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE, seal BLOB NOT NULL
+);
+"""
+
+
+def is_current(db: sqlite3.Connection) -> bool:
+    """Whether the database holds this version's tables."""
+    try:
+        version = meta_value(db, "schema_version")
+    except sqlite3.OperationalError:  # no meta table yet
+        return False
+    rows = db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+    return version == SCHEMA_VERSION and {name for (name,) in rows} >= _TABLES
+
+
+def create_schema(db: sqlite3.Connection) -> bool:
+    """Drop whatever tables the database holds and create this version's, inside the caller's
+    transaction; True when something was dropped (the index is rebuilt)."""
+    dropped = bool(db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0])
+    for name in ("docs_fts", "docs", "terms", "meta"):  # docs_fts: schema 3 and older
+        db.execute(f"DROP TABLE IF EXISTS {name}")
+    for statement in _SCHEMA.split(";"):
+        if statement.strip():
+            db.execute(statement)
+    db.execute("INSERT INTO meta (key, value) VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
+    return dropped
+
+
+def meta_value(db: sqlite3.Connection, key: str) -> str | None:
+    """The meta row `key`'s value, or None."""
+    row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    return None if row is None else str(row[0])
 
 
 def connect(path: Path) -> sqlite3.Connection:

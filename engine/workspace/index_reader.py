@@ -14,8 +14,9 @@ import sqlite3
 
 from engine.core.errors import WorkspaceError
 from engine.workspace.index import Index
-from engine.workspace.index_rows import note_stamp, read_catalog, unsealed_rows
+from engine.workspace.index_rows import read_catalog, unsealed_rows
 from engine.workspace.index_seal import Unsealed
+from engine.workspace.notes import note_stamp
 from engine.workspace.stores import Workspace
 
 

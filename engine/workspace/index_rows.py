@@ -83,19 +83,30 @@ def read_catalog(db: sqlite3.Connection, version: int) -> Catalog:
         stamps[address] = (doc_id, size, mtime_ns, path)
         hashes[address] = sha
         named.append(f"{address}\x1f{sha}\x1f{doc_id}")
+    return Catalog(stamps, read_vocabulary(db), version, hashes, digest_of(named))
+
+
+def read_vocabulary(db: sqlite3.Connection) -> dict[str, int]:
+    """The vocabulary, term -> id; raises `Unsealed` when a term row's seal fails."""
     key = index_key()
     vocabulary = {}
     for term, term_id, seal in db.execute("SELECT term, id, seal FROM terms"):
         if not same(seal, seal_term(key, term_id, term)):
             raise Unsealed(f"term row {term_id} is not sealed by this index")
         vocabulary[term] = term_id
-    return Catalog(stamps, vocabulary, version, hashes, digest_of(named))
+    return vocabulary
 
 
 def rows_digest(db: sqlite3.Connection) -> str:
     """A digest of what the docs table holds: each row's address, content hash and id."""
     rows = db.execute("SELECT address, sha256, id FROM docs ORDER BY id")
     return digest_of([f"{address}\x1f{sha}\x1f{doc_id}" for address, sha, doc_id in rows])
+
+
+def stamps_digest(stamps: dict[str, tuple[int, int, int, str]], hashes: dict[str, str]) -> str:
+    """`rows_digest` of a table holding `stamps` (address -> id, …) with `hashes`."""
+    order = sorted(stamps, key=lambda address: stamps[address][0])
+    return digest_of([f"{a}\x1f{hashes[a]}\x1f{stamps[a][0]}" for a in order])
 
 
 def digest_of(named: list[str]) -> str:
@@ -157,14 +168,6 @@ def view_of(rows: list[ViewRow], vocabulary: dict[str, int], params: Bm25Params)
         source_codes=source_codes,
         vocabulary=vocabulary,
     )
-
-
-def note_stamp(note: Note) -> FileStamp:
-    """The note's file stamp, or one built from its text for a note made in memory."""
-    if note.stamp is not None:
-        return note.stamp
-    data = "\x00".join((note.path, note.title, note.body)).encode("utf-8")
-    return FileStamp.of(data, mtime_ns=0)
 
 
 def doc_row(note: Note, stamp: FileStamp, terms: bytes, key: bytes) -> tuple[object, ...]:

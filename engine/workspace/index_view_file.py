@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from engine.core.errors import WorkspaceError
-from engine.workspace.atomic import AppFile, read_app_file, write_atomic
+from engine.workspace.atomic import AppFile, read_app_buffer, write_atomic
 from engine.workspace.bm25 import Bm25Params, Postings
 from engine.workspace.index_rows import RankingView, read_view, rows_digest
 from engine.workspace.index_seal import SEAL_BYTES, index_key, same
@@ -94,11 +94,13 @@ def load_view(file: AppFile, digest: str, key: bytes, params: Bm25Params) -> Ran
     """The saved view when it was built from the rows `digest` names with `params` and its
     seal verifies with `key`; None otherwise (absent, stale, tampered or damaged)."""
     try:
-        data = read_app_file(file, max_bytes=MAX_VIEW_BYTES)
+        data = read_app_buffer(file, max_bytes=MAX_VIEW_BYTES)
     except (OSError, WorkspaceError):
         return None
-    body, seal = data[:-SEAL_BYTES], data[-SEAL_BYTES:]
-    if not body.startswith(_MAGIC) or not same(seal, _seal(key, body)):
+    if len(data) < len(_MAGIC) + SEAL_BYTES:
+        return None
+    body, seal = data[:-SEAL_BYTES], bytes(data[-SEAL_BYTES:])
+    if bytes(body[: len(_MAGIC)]) != _MAGIC or not same(seal, _seal(key, body)):
         return None
     try:
         return _parse(body, digest, params)
@@ -106,10 +108,10 @@ def load_view(file: AppFile, digest: str, key: bytes, params: Bm25Params) -> Ran
         return None
 
 
-def _parse(body: bytes, digest: str, params: Bm25Params) -> RankingView | None:
+def _parse(body: memoryview, digest: str, params: Bm25Params) -> RankingView | None:
     at = len(_MAGIC)
     size = int.from_bytes(body[at : at + 8], "little")
-    header: dict[str, Any] = json.loads(body[at + 8 : at + 8 + size])
+    header: dict[str, Any] = json.loads(bytes(body[at + 8 : at + 8 + size]))
     if header["digest"] != digest or list(header["params"]) != list(astuple(params)):
         return None
     at += 8 + size
@@ -143,5 +145,5 @@ def _parse(body: bytes, digest: str, params: Bm25Params) -> RankingView | None:
     )
 
 
-def _seal(key: bytes, body: bytes) -> bytes:
+def _seal(key: bytes, body: bytes | memoryview) -> bytes:
     return hashlib.blake2b(body, key=key, digest_size=SEAL_BYTES, person=b"view").digest()

@@ -8,10 +8,11 @@ tethers, the notes the vectors cover) reads `written`, and one that needs every 
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator, Mapping
 from functools import cached_property
 
-from engine.workspace.notes import FileStamp, Note
+from engine.workspace.notes import FileStamp, Note, note_stamp
 from engine.workspace.passage_notes import PassageNotes
 
 
@@ -44,6 +45,25 @@ class NoteMap(Mapping[str, Note]):
 
     def __len__(self) -> int:
         return len(self._written) + len(self.passages)
+
+    @cached_property
+    def digest(self) -> str:
+        """A digest of every note's address, stamp and path: equal for two loads whose
+        notes an index would hold alike (`Index.update` skips its table when they are)."""
+        lines = []
+        for address in sorted(self._written):
+            note = self._written[address]
+            stamp = note.stamp or note_stamp(note)
+            lines.append(
+                f"{address}\x1f{stamp.sha256}\x1f{stamp.size}\x1f{stamp.mtime_ns}\x1f{note.path}"
+            )
+        for laid in self.passages.laid():
+            stamp = laid.source.stamp
+            lines.append(
+                f"{stamp.sha256}\x1f{stamp.size}\x1f{stamp.mtime_ns}\x1f{laid.source.key}\x1e"
+                + "\x1e".join(laid.addresses)
+            )
+        return hashlib.sha256("\n".join(lines).encode("utf-8", "surrogatepass")).hexdigest()
 
     def stamped(self) -> Iterator[tuple[str, FileStamp | None, str]]:
         """Every note's address, file stamp (None for a note made in memory) and path, in

@@ -167,6 +167,14 @@ class Note:
     stamp: FileStamp | None = field(default=None, compare=False, repr=False)
 
 
+def note_stamp(note: Note) -> FileStamp:
+    """The note's file stamp, or one built from its text for a note made in memory."""
+    if note.stamp is not None:
+        return note.stamp
+    data = "\x00".join((note.path, note.title, note.body)).encode("utf-8")
+    return FileStamp.of(data, mtime_ns=0)
+
+
 def is_address_safe(name: object) -> bool:
     """True when `name` can sit in an address segment and never acts as a path."""
     return (

@@ -19,7 +19,7 @@ from engine.models.encoder import EncoderChoice, load_encoder
 from engine.workspace.cache_prune import prune_now_and_then
 from engine.workspace.index import Index, UpdateStats
 from engine.workspace.index_reader import index_from_snapshot
-from engine.workspace.index_rows import note_stamp
+from engine.workspace.notes import note_stamp
 from engine.workspace.semantic import Meaning, open_meaning
 from engine.workspace.source_texts import source_keys
 from engine.workspace.stores import LoadProblem, Workspace, load_workspace

@@ -104,6 +104,10 @@ class PassageNotes(Mapping[str, Note]):
             stamp, path = laid.source.stamp, f"sources/{laid.source.key}.txt"
             yield from zip(laid.addresses, repeat(stamp), repeat(path))
 
+    def laid(self) -> tuple[LaidSource, ...]:
+        """The sources whose passages these are, in key order."""
+        return self._sources
+
     def summaries(self) -> list[PassageSummary]:
         """What each source's passages amount to, in the order of their addresses, without
         making a note."""
