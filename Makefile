@@ -13,7 +13,7 @@ FUZZ_EXAMPLES ?= 20000
 # Extra pytest arguments for `make test` (a file, `-k`, `-x`).
 TEST_ARGS ?=
 
-.PHONY: run test test-model bench fuzz demo venv dev lint checks format clean chromium reader
+.PHONY: run test shots test-model bench fuzz demo venv dev lint checks format clean chromium reader
 
 # Python keeps what it compiles: with PYTHONDONTWRITEBYTECODE set (some shells and containers
 # set it), every process (the app's server, each test's server, CLI runs, cluster and PDF
@@ -76,6 +76,13 @@ test: dev chromium
 	wait; echo "--- static checks (ruff, import contracts, mypy)"; cat $$log; \
 	checks=$$(cat $$log.rc); rm -f $$log $$log.rc; \
 	test $$suite -eq 0 && test $$checks -eq 0
+
+# The browser journeys, leaving their screenshots (light and dark, wide and narrow) under
+# test-artifacts/: for people to look at after a change to a page; `make test` asserts the same
+# journeys without taking them.
+shots: dev chromium
+	SYNAPSE_SHOTS=1 $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile -p no:cacheprovider \
+		$(wildcard tests/test_browser*.py) $(TEST_ARGS)
 
 # The model path on a real model: llama.cpp (xllamacpp) serving SmolLM2-135M on 127.0.0.1.
 test-model: dev

@@ -11,14 +11,11 @@ and a re-render (`bench_library_page` has the same rows on 2,000 papers built in
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import resource
 import shutil
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -26,6 +23,7 @@ from typing import Any
 
 from bench.bench_importers import _pages, _sentences
 from bench.bench_library_page import cold_read, page_render
+from bench.reopen import reopen, reopen_rows
 from bench.timing import row
 from engine.api import ask, open_workspace
 from engine.importers.sources import add_pdfs, collect_pdfs
@@ -68,7 +66,7 @@ def _rows(folder: Path, sentences: list[str], rng: random.Random) -> list[dict[s
         ask(opened, question)
         latencies.append((time.perf_counter() - began) * 1000)
     opened.close()
-    reopen, first_ask = new_process(workspace, questions[0])
+    reopened = reopen(workspace)
     shelf_s = cold_read(workspace)
     first_ms, page_ms = page_render(workspace)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -99,14 +97,6 @@ def _rows(folder: Path, sentences: list[str], rng: random.Random) -> list[dict[s
         row("library: pages read per second", report.pages / added, "pages/s"),
         row(f"library: first open ({len(passages):,} passages split, indexed)", first_open, "s"),
         row(
-            "library: reopen in a new process (caches kept)",
-            reopen,
-            "s",
-            target="< 2 s",
-            meets=reopen < 2,
-        ),
-        row("library: that process's first question", first_ask, "s"),
-        row(
             "library: ask p50 (a sentence of a random passage)",
             statistics.median(latencies),
             "ms",
@@ -115,29 +105,5 @@ def _rows(folder: Path, sentences: list[str], rng: random.Random) -> list[dict[s
         ),
         row("library: ask p95", sorted(latencies)[int(0.95 * len(latencies)) - 1], "ms"),
         row("library: peak RSS of the bench process", rss, "MB"),
+        *reopen_rows("library", label, reopened),
     ]
-
-
-_REOPEN = """
-import json, sys, time
-from engine.api import ask, open_workspace
-started = time.perf_counter()
-opened = open_workspace(sys.argv[1])
-opened_at = time.perf_counter()
-ask(opened, sys.argv[2])
-print(json.dumps({"open": opened_at - started, "ask": time.perf_counter() - opened_at}))
-"""
-
-
-def new_process(workspace: Path, question: str) -> tuple[float, float]:
-    """Seconds a new process takes to open the workspace (its caches kept from an earlier
-    open) and to answer its first question."""
-    done = subprocess.run(
-        [sys.executable, "-c", _REOPEN, str(workspace), question],
-        cwd=Path(__file__).resolve().parent.parent,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    figures = json.loads(done.stdout.strip().splitlines()[-1])
-    return float(figures["open"]), float(figures["ask"])
