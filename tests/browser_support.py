@@ -20,7 +20,7 @@ ColorScheme = Literal["light", "dark", "no-preference", "null"]
 Look = tuple[ColorScheme, int, int]
 # Screenshots are for people to look at, never asserted on: taken when SYNAPSE_SHOTS is set
 # (`make shots`), so `make test` spends its time on what it checks.
-SHOTS = bool(os.environ.get("SYNAPSE_SHOTS"))
+TAKING_SHOTS = bool(os.environ.get("SYNAPSE_SHOTS"))
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -138,7 +138,7 @@ def shot(page: Page, name: str, *, folder: Path = ARTIFACTS, tall: bool = False)
     `tall` first grows the viewport to the main block's height: the app scrolls inside that
     block, so a plain full-page shot of a long page is cut at the viewport.
     """
-    if not SHOTS:
+    if not TAKING_SHOTS:
         return
     folder.mkdir(parents=True, exist_ok=True)
     size = page.viewport_size
@@ -163,7 +163,7 @@ def both_schemes(page: Page, name: str, *, folder: Path = ARTIFACTS, tall: bool 
     back: a journey run once per width still leaves a picture in each scheme (the scheme
     changes how a page looks, never what it does).
     """
-    if not SHOTS:
+    if not TAKING_SHOTS:
         return
     size = page.viewport_size
     assert size is not None, "the page was opened with a viewport"
@@ -181,7 +181,7 @@ def both_schemes(page: Page, name: str, *, folder: Path = ARTIFACTS, tall: bool 
 def looks(page: Page, name: str, *, folder: Path = ARTIFACTS) -> None:
     """Full-page shots `name-SCHEME-WIDTH` in light and dark, at 1280×800 and 800×900; the
     page is left in its own scheme at the size it had."""
-    if not SHOTS:
+    if not TAKING_SHOTS:
         return
     size = page.viewport_size
     assert size is not None, "the page was opened with a viewport"
