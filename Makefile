@@ -21,13 +21,8 @@ TEST_ARGS ?=
 # start-up. The caches land in the venv and in the checkout's ignored __pycache__ folders.
 unexport PYTHONDONTWRITEBYTECODE
 
-# --no-compile, then one compile of the installed packages on every core (their own tests and
-# the installers left out): pip compiles file by file on one core, and leaving it to imports
-# had every test worker and app server that started at once compile the same modules (about
-# 20 s of a fresh clone's `make test`). A file that does not compile only costs its import.
-COMPILE = $(PY) -m compileall -q -j 0 -x '/(tests?|pip|setuptools)/' \
-	$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])') >/dev/null || true
-
+# --no-compile: byte-compiling every installed module (most are never imported) took longer
+# than the download-free install itself; Python compiles what it imports, once.
 $(VENV)/.runtime: requirements.txt requirements-encoder.txt requirements-encoder-onnx.txt
 	@PYTHON=$(PYTHON) .ci/need venv
 	$(PYTHON) -m venv $(VENV)
@@ -37,12 +32,10 @@ $(VENV)/.runtime: requirements.txt requirements-encoder.txt requirements-encoder
 	$(PY) -m pip install --quiet --no-compile --no-deps --require-hashes \
 		-r requirements-encoder-onnx.txt \
 		|| echo "onnx not installed: the encoder keeps float32 embedding tables (same vectors)"
-	$(COMPILE)
 	touch $@
 
 $(VENV)/.dev: requirements-dev.txt $(VENV)/.runtime
 	$(PY) -m pip install --quiet --no-compile -r requirements-dev.txt
-	$(COMPILE)
 	touch $@
 
 venv: $(VENV)/.runtime
