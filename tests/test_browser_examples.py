@@ -16,6 +16,7 @@ from tests.browser_support import (
     CHROMIUM_ARGS,
     TAKING_SHOTS,
     Look,
+    click_until_shown,
     shot,
     wait_idle,
 )
@@ -60,10 +61,10 @@ def test_each_start_example_shows_the_verdict_and_stance_it_promises(tmp_path: P
                     if example.stance:
                         expect(page.get_by_text(tag)).to_be_visible()
                     shot(page, f"start-{scheme}-{width}", folder=SHOTS, tall=True)
-                    page.get_by_role("button", name=example.question).click()
                     alerts = page.get_by_test_id("stAlert")
                     banner = alerts.filter(has_text=example.label).first
-                    expect(banner).to_be_visible(timeout=60_000)
+                    button = page.get_by_role("button", name=example.question)
+                    click_until_shown(page, button, banner)
                     wait_idle(page)
                     assert banner.inner_text().split(" — ")[0].strip() == example.label
                     if example.stance:
