@@ -31,25 +31,39 @@ MOMENTUM_LAB = VARIANTS["momentum-lab"]
 SCIFACT_FIXTURES = frozenset({"scifact_demo", "scifact_slice"})
 
 
-# Files whose tests take the longest start first, so that the two workers finish together
+# Files whose tests take the longest start first, so that the workers finish together
 # instead of one running a slow browser module alone at the end (`make test` passes
 # --no-loadscope-reorder, or xdist would order files by their number of tests instead).
-SLOW_FIRST = (
-    "test_load.py",
-    "test_browser_journeys.py",
-    "test_browser_reasons.py",
-    "test_answer_cases.py",
-    "test_browser_links.py",
-    "test_browser_answers.py",
-    "test_browser_triage.py",
+SLOW_FIRST = (  # by each file's total time in a full run, longest first
     "test_soundness.py",
+    "test_load.py",
+    "test_browser_triage_flow.py",
+    "test_browser_journeys.py",
+    "test_browser_links.py",
     "test_router_properties.py",
-    "test_browser_triage_sides.py",
+    "test_browser_answers.py",
+    "test_browser_evidence_table.py",
+    "test_browser_library_page.py",
+    "test_answer_cases.py",
+    "test_app.py",
+    "test_cluster_batch.py",
+    "test_browser_history.py",
+    "test_browser_reasons.py",
+    "test_browser_triage.py",
+    "test_crash_safety.py",
+    "test_browser_examples.py",
+    "test_browser_audit.py",
     "test_browser_bands.py",
     "test_browser.py",
-    "test_browser_vault.py",
+    "test_cluster_imports.py",
+    "test_browser_triage_sides.py",
     "test_browser_library.py",
     "test_browser_hostile.py",
+    "test_app_url.py",
+    "test_pdf_budget.py",
+    "test_browser_ask_keys.py",
+    "test_app_state.py",
+    "test_browser_vault.py",
 )
 
 

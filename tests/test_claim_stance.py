@@ -77,3 +77,35 @@ def test_a_stance_reads_the_relation_words_its_cue_is_on(
     relation: StanceRelation, cue: Cue, words: tuple[str, ...], read: tuple[str, ...]
 ) -> None:
     assert read_by(Stance(relation, cue, 0.9), words) == read
+
+
+HPBM = "An average of 5.05 +/- 1.50 X 10(8) HPBM were recovered with a purity of 95% +/- 3%."
+PBS = "Lymphocytes were separated in Ca++- and Mg++-free PBS without EDTA."
+IONS = "Li+, Cs+, Rb+, K+, and Na+ were effective in inducing competence."
+RNAS = "We identify unique fingerprint non-coding RNAs in granulocytes."
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        (HPBM.replace("10(8)", "10(-8)"), HPBM),
+        (HPBM.replace("10(8)", "10-10(8)"), HPBM),
+        (HPBM.replace("HPBM were", "HPBM- were"), HPBM),
+        (PBS.replace("without ", ""), PBS),
+        (IONS.replace("Cs+", "Cs"), IONS),
+        (RNAS.replace("non-coding", "coding"), RNAS),
+    ],
+    ids=["exponent-sign", "exponent-doubled", "marker-added", "negation-dropped",
+         "marker-dropped", "prefix-dropped"],
+)  # fmt: skip
+def test_a_yes_keeps_every_number_sign_mark_and_negation(claim: str, evidence: str) -> None:
+    stance = stance_toward(claim, [evidence])
+    assert stance is not None and stance.relation is not StanceRelation.SUPPORTS
+    assert stance_toward(evidence, [evidence]).relation is StanceRelation.SUPPORTS  # type: ignore[union-attr]
+
+
+def test_a_yes_may_rest_on_a_sentence_split_in_two() -> None:
+    # A PDF line break split the sentence; together the pieces state every number.
+    first, second = "An average of 5.05 +/-", "1.50 X 10(8) HPBM were recovered."
+    stance = stance_toward(f"{first} {second}", [first, second])
+    assert stance is not None and stance.relation is StanceRelation.SUPPORTS

@@ -8,6 +8,7 @@ can check. It never changes a verdict; the answer shows it beside the router's.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 
 from engine.core.stance import NO_CUE, Cue, CueShape, Stance, StanceRelation
@@ -17,8 +18,9 @@ from engine.review.offline_stance import OfflineTyper, StanceModel
 from engine.review.offline_stance import model as shipped_model
 from engine.review.relations import Relation, Typing
 from engine.review.sentence_reading import passage
-from engine.text.lexicon import link_strength
+from engine.text.lexicon import CONDITION_WORDS, NEGATIONS, link_strength
 from engine.text.stems import mention_stem, mentions
+from engine.text.tokens import word_sequence
 
 # The stance a typed relation gives: the matrix's relation and the answer's stance on the same
 # pair are one reading. A possible tension is a contradiction candidate (flagged `tension`).
@@ -62,7 +64,56 @@ def stance_toward(
         return None
     found = [pair_stance(claim_text, sentence, model) for sentence in evidence]
     order = (StanceRelation.CONTRADICTS, StanceRelation.SUPPORTS, StanceRelation.NEITHER)
-    return min(found, key=lambda s: (order.index(s.relation), -s.confidence))
+    best = min(found, key=lambda s: (order.index(s.relation), -s.confidence))
+    if best.relation is StanceRelation.SUPPORTS and (
+        unsaid_exact(claim_text, evidence)
+        or _unmarked(claim_text, best.evidence)
+        or _negations(claim_text) != _negations(" ".join(evidence))
+        or _conditions(claim_text) != _conditions(best.evidence)
+    ):
+        # A yes needs every number, sign and mark the claim states to stand in the evidence
+        # ("10(-8)" is not "10(8)", however alike the rest reads), no mark of the evidence
+        # dropped ("Li" is not "Li+"), and the evidence to negate exactly as often as the
+        # claim does ("free PBS EDTA" is not "PBS without EDTA"), under the same conditions.
+        return Stance(StanceRelation.NEITHER, NO_CUE, 0.0, best.evidence)
+    return best
+
+
+def unsaid_exact(claim_text: str, evidence: Iterable[str]) -> tuple[str, ...]:
+    """The exact tokens of the claim (numbers, signs, symbols, marked words such as "HPBM-")
+    that the evidence, taken together, does not state as often; () when it states them all."""
+    missing = _exact(claim_text) - _exact(" ".join(evidence))
+    return tuple(sorted(missing))
+
+
+def _unmarked(claim_text: str, sentence: str) -> bool:
+    """Whether the claim names bare a word the sentence marks with a sign ("Li" for "Li+")
+    or negates with a prefix ("adhesive" for "nonadhesive")."""
+    claim = set(word_sequence(claim_text))
+    return any(
+        token not in claim and (bare in claim or unprefixed in claim)
+        for token in word_sequence(sentence)
+        for bare, unprefixed in [
+            (token[:-1] if token[-1] in "+-" else "", token[3:] if token[:3] == "non" else "")
+        ]
+    )
+
+
+def _conditions(text: str) -> Counter[str]:
+    return Counter(token for token in word_sequence(text) if token in CONDITION_WORDS)
+
+
+def _negations(text: str) -> Counter[str]:
+    # "non" stands alone where a hyphen was: "non-coding" reads ("non", "coding").
+    return Counter(token for token in word_sequence(text) if token in NEGATIONS or token == "non")
+
+
+def _exact(text: str) -> Counter[str]:
+    return Counter(
+        token
+        for token in word_sequence(text)
+        if not token.isalpha() and (not token.isalnum() or any(c.isdigit() for c in token))
+    )
 
 
 def read_by(stance: Stance, words: Iterable[str]) -> tuple[str, ...]:

@@ -233,6 +233,12 @@ RESTRICTING_WORDS = (
 )  # fmt: skip
 
 
+# Words that make what a sentence states hold only under a condition: a claim that drops one
+# the sentence says ("we saw no protection" for "… if the first dose was delayed") is not
+# what the sentence says.
+CONDITION_WORDS = frozenset(["if", "unless", "except", "only", "provided", "whenever", "whether"])
+
+
 # Words that, opening a piece, restrict or subordinate it (or leave it a fragment).
 RESTRICTING_ONSETS = frozenset(
     """
