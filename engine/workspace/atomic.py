@@ -183,40 +183,41 @@ def read_app_file(target: AppFile, *, max_bytes: int = MAX_APP_FILE_BYTES) -> by
 
     Raises FileNotFoundError when it is missing, WorkspaceError naming any refusal.
     """
-    with open_parent(target, create=False) as folder:
-        fd = _open_file(folder, target, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, create=False)
-        try:
-            size = os.fstat(fd).st_size
-            if size > max_bytes:
+    with _opened_to_read(target, max_bytes) as (fd, _):
+        chunks, total = [], 0
+        while chunk := os.read(fd, min(1 << 20, max_bytes + 1 - total)):
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > max_bytes:
                 raise WorkspaceError(f"{target.relative} is over the {max_bytes:,}-byte cap")
-            chunks, total = [], 0
-            while chunk := os.read(fd, min(1 << 20, max_bytes + 1 - total)):
-                chunks.append(chunk)
-                total += len(chunk)
-                if total > max_bytes:
-                    raise WorkspaceError(f"{target.relative} is over the {max_bytes:,}-byte cap")
-            return b"".join(chunks)
-        finally:
-            os.close(fd)
+        return b"".join(chunks)
 
 
 def read_app_buffer(target: AppFile, *, max_bytes: int = MAX_APP_FILE_BYTES) -> memoryview:
     """`read_app_file` read in place into one buffer: for a large file whose bytes are only
     looked at (numpy views, hashes), a copy fewer. A file that grows while it is read is
     refused (WorkspaceError)."""
+    with _opened_to_read(target, max_bytes) as (fd, size):
+        # One byte more than it said it holds, to see a file that grew.
+        view, total = memoryview(bytearray(size + 1)), 0
+        while total <= size and (got := os.readv(fd, [view[total:]])):
+            total += got
+        if total > size:
+            raise WorkspaceError(f"{target.relative} changed while it was read")
+        return view[:total]
+
+
+@contextlib.contextmanager
+def _opened_to_read(target: AppFile, max_bytes: int) -> Iterator[tuple[int, int]]:
+    """A descriptor of the app file and its size, refusing links, FIFOs, devices and files
+    over `max_bytes`; closed on leaving."""
     with open_parent(target, create=False) as folder:
         fd = _open_file(folder, target, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, create=False)
         try:
             size = os.fstat(fd).st_size
             if size > max_bytes:
                 raise WorkspaceError(f"{target.relative} is over the {max_bytes:,}-byte cap")
-            # One byte more than it said it holds, to see a file that grew.
-            view, total = memoryview(bytearray(size + 1)), 0
-            while total <= size and (got := os.readv(fd, [view[total:]])):
-                total += got
-            if total > size:
-                raise WorkspaceError(f"{target.relative} changed while it was read")
-            return view[:total]
+            yield fd, size
         finally:
             os.close(fd)
 
