@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from itertools import pairwise
 
 from engine.core.stance import NO_CUE, Cue, CueShape, Stance, StanceRelation
 from engine.review.alignment import agreement_cue, contradiction_cue
@@ -67,14 +68,15 @@ def stance_toward(
     best = min(found, key=lambda s: (order.index(s.relation), -s.confidence))
     if best.relation is StanceRelation.SUPPORTS and (
         unsaid_exact(claim_text, evidence)
-        or _unmarked(claim_text, best.evidence)
-        or _negations(claim_text) != _negations(" ".join(evidence))
-        or _conditions(claim_text) != _conditions(best.evidence)
+        or any(_unmarked(claim_text, sentence) for sentence in evidence)
+        or _negations(claim_text) - _negations(" ".join(evidence))
+        or any(_dropped(claim_text, sentence) for sentence in [*evidence, " ".join(evidence)])
     ):
         # A yes needs every number, sign and mark the claim states to stand in the evidence
         # ("10(-8)" is not "10(8)", however alike the rest reads), no mark of the evidence
-        # dropped ("Li" is not "Li+"), and the evidence to negate exactly as often as the
-        # claim does ("free PBS EDTA" is not "PBS without EDTA"), under the same conditions.
+        # dropped ("Li" is not "Li+"), no negation the evidence lacks, and none of the
+        # evidence's negations or conditions cut out of its words ("free PBS EDTA" is not
+        # "PBS without EDTA"; "We saw no protection" is not "… no protection if …").
         return Stance(StanceRelation.NEITHER, NO_CUE, 0.0, best.evidence)
     return best
 
@@ -99,8 +101,31 @@ def _unmarked(claim_text: str, sentence: str) -> bool:
     )
 
 
-def _conditions(text: str) -> Counter[str]:
-    return Counter(token for token in word_sequence(text) if token in CONDITION_WORDS)
+def _dropped(claim_text: str, sentence: str) -> bool:
+    """Whether the claim is the sentence's words with a negation or a condition cut out:
+    the words on either side of a negation stand side by side in the claim, or the claim
+    runs unbroken in the sentence while a condition word stands outside it."""
+    claim, said = word_sequence(claim_text), word_sequence(sentence)
+    # Both ends marked, so a negation that opens or closes the sentence has two neighbours.
+    pairs = set(pairwise(("\x02", *claim, "\x03")))
+    ends = ("\x02", *said, "\x03")
+    for at, token in enumerate(ends[1:-1], start=1):
+        if (token in NEGATIONS or token == "non") and (ends[at - 1], ends[at + 1]) in pairs:
+            return True
+    run = _find(claim, said)
+    return run >= 0 and any(
+        token in CONDITION_WORDS
+        for at, token in enumerate(said)
+        if not run <= at < run + len(claim)
+    )
+
+
+def _find(part: tuple[str, ...], words: tuple[str, ...]) -> int:
+    """Where `part` first runs unbroken in `words`, or -1."""
+    size = len(part)
+    if not size:
+        return -1
+    return next((at for at in range(len(words) - size + 1) if words[at : at + size] == part), -1)
 
 
 def _negations(text: str) -> Counter[str]:
