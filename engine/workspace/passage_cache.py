@@ -34,7 +34,7 @@ _CACHE_VERSION = 5
 _INT = np.dtype("<i4")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # numpy arrays: compared by identity
 class Layout:
     """Which sentences of a source its passages keep, and each passage's page and size.
 

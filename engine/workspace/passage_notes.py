@@ -29,7 +29,7 @@ _PASSAGE_PREFIX = f"{Store.CANON.value}:{PASSAGE_BOX}:"
 _QUOTE_IDS = tuple(f"s{i}" for i in range(PASSAGE_SENTENCES))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # numpy arrays: compared by identity
 class LaidSource:
     """One source with its sentences (n × 3: start, end, page) and its passages' layout."""
 
