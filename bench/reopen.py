@@ -83,7 +83,12 @@ def reopen(workspace: Path, questions: int = 60, *, seed: int = 23) -> Reopened:
 
 def reopen_twice(workspace: Path) -> tuple[Reopened, Reopened]:
     """Two `reopen`s in a row: the first builds the ranking view a question needs (as the
-    first process after an import or an edit does) and keeps it; the second reads it back."""
+    first process after an import or an edit does: any kept view is removed first) and keeps
+    it; the second reads it back."""
+    from engine.workspace.caches import cache_folder
+    from engine.workspace.index_view_file import VIEW_FILE
+
+    (cache_folder(workspace) / VIEW_FILE).unlink(missing_ok=True)
     return reopen(workspace), reopen(workspace)
 
 
