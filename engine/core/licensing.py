@@ -309,7 +309,7 @@ def _difference(part: Words, sentence: str) -> str:
     words = word_sequence(sentence)
     if part == words and _is_question(sentence):
         return "the source asks it as a question"
-    at = _find_run(part, words)
+    at = find_run(part, words)
     if at >= 0:
         before, after = words[:at], words[at + len(part) :]
         if before:
@@ -327,7 +327,8 @@ def _difference(part: Words, sentence: str) -> str:
     return "is not a whole sentence or independent clause of the source"
 
 
-def _find_run(part: Words, words: Words) -> int:
+def find_run(part: Words, words: Words) -> int:
+    """Where the word sequence `part` first runs unbroken in `words`, or -1."""
     n = len(part)
     for i in range(len(words) - n + 1):
         if words[i : i + n] == part:

@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Iterable
 from itertools import pairwise
 
+from engine.core.licensing import find_run
 from engine.core.stance import NO_CUE, Cue, CueShape, Stance, StanceRelation
 from engine.review.alignment import agreement_cue, contradiction_cue
 from engine.review.band_precision import measured
@@ -23,6 +24,8 @@ from engine.text.lexicon import CONDITION_WORDS, NEGATIONS, link_strength
 from engine.text.stems import mention_stem, mentions
 from engine.text.tokens import word_sequence
 
+# The prefix that negates a word ("nonadhesive"), or stands alone where a hyphen was.
+_NON = "non"
 # The stance a typed relation gives: the matrix's relation and the answer's stance on the same
 # pair are one reading. A possible tension is a contradiction candidate (flagged `tension`).
 STANCE_OF = {
@@ -66,11 +69,12 @@ def stance_toward(
     found = [pair_stance(claim_text, sentence, model) for sentence in evidence]
     order = (StanceRelation.CONTRADICTS, StanceRelation.SUPPORTS, StanceRelation.NEITHER)
     best = min(found, key=lambda s: (order.index(s.relation), -s.confidence))
+    joined = " ".join(evidence)
     if best.relation is StanceRelation.SUPPORTS and (
-        unsaid_exact(claim_text, evidence)
+        _exact(claim_text) - _exact(joined)
         or any(_unmarked(claim_text, sentence) for sentence in evidence)
-        or _negations(claim_text) - _negations(" ".join(evidence))
-        or any(_dropped(claim_text, sentence) for sentence in [*evidence, " ".join(evidence)])
+        or _negations(claim_text) - _negations(joined)
+        or any(_dropped(claim_text, sentence) for sentence in [*evidence, joined])
     ):
         # A yes needs every number, sign and mark the claim states to stand in the evidence
         # ("10(-8)" is not "10(8)", however alike the rest reads), no mark of the evidence
@@ -81,24 +85,18 @@ def stance_toward(
     return best
 
 
-def unsaid_exact(claim_text: str, evidence: Iterable[str]) -> tuple[str, ...]:
-    """The exact tokens of the claim (numbers, signs, symbols, marked words such as "HPBM-")
-    that the evidence, taken together, does not state as often; () when it states them all."""
-    missing = _exact(claim_text) - _exact(" ".join(evidence))
-    return tuple(sorted(missing))
-
-
 def _unmarked(claim_text: str, sentence: str) -> bool:
     """Whether the claim names bare a word the sentence marks with a sign ("Li" for "Li+")
     or negates with a prefix ("adhesive" for "nonadhesive")."""
     claim = set(word_sequence(claim_text))
-    return any(
-        token not in claim and (bare in claim or unprefixed in claim)
-        for token in word_sequence(sentence)
-        for bare, unprefixed in [
-            (token[:-1] if token[-1] in "+-" else "", token[3:] if token[:3] == "non" else "")
-        ]
-    )
+    for token in word_sequence(sentence):
+        if token in claim:
+            continue
+        if token[-1] in "+-" and token[:-1] in claim:
+            return True
+        if token.startswith(_NON) and token[len(_NON) :] in claim:
+            return True
+    return False
 
 
 def _dropped(claim_text: str, sentence: str) -> bool:
@@ -110,9 +108,9 @@ def _dropped(claim_text: str, sentence: str) -> bool:
     pairs = set(pairwise(("\x02", *claim, "\x03")))
     ends = ("\x02", *said, "\x03")
     for at, token in enumerate(ends[1:-1], start=1):
-        if (token in NEGATIONS or token == "non") and (ends[at - 1], ends[at + 1]) in pairs:
+        if _negates(token) and (ends[at - 1], ends[at + 1]) in pairs:
             return True
-    run = _find(claim, said)
+    run = find_run(claim, said) if claim else -1
     return run >= 0 and any(
         token in CONDITION_WORDS
         for at, token in enumerate(said)
@@ -120,20 +118,17 @@ def _dropped(claim_text: str, sentence: str) -> bool:
     )
 
 
-def _find(part: tuple[str, ...], words: tuple[str, ...]) -> int:
-    """Where `part` first runs unbroken in `words`, or -1."""
-    size = len(part)
-    if not size:
-        return -1
-    return next((at for at in range(len(words) - size + 1) if words[at : at + size] == part), -1)
+def _negates(token: str) -> bool:
+    # "non" stands alone where a hyphen was: "non-coding" reads ("non", "coding").
+    return token in NEGATIONS or token == _NON
 
 
 def _negations(text: str) -> Counter[str]:
-    # "non" stands alone where a hyphen was: "non-coding" reads ("non", "coding").
-    return Counter(token for token in word_sequence(text) if token in NEGATIONS or token == "non")
+    return Counter(token for token in word_sequence(text) if _negates(token))
 
 
 def _exact(text: str) -> Counter[str]:
+    """The claim's exact tokens: numbers, signs, symbols, marked words such as "hpbm-"."""
     return Counter(
         token
         for token in word_sequence(text)

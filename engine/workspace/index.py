@@ -56,7 +56,7 @@ from engine.workspace.index_rows import (
 )
 from engine.workspace.index_seal import Unsealed, index_key, seal_term
 from engine.workspace.index_view_file import kept_or_built
-from engine.workspace.notes import FileStamp, Note, Store, note_stamp
+from engine.workspace.notes import FileStamp, Note, Store
 from engine.workspace.stores import FederatedBox, Workspace
 
 # A word every note holds weighs ln((N + 1) / (N + 1)) = 0; this floor keeps a one- or
@@ -333,7 +333,6 @@ class Index:
             key = index_key()  # read once: each read looks up this user's state folder
             # Stamps only: a passage note is made only when its row is written.
             for address, stamp, path in notes.stamped():
-                stamp = stamp or note_stamp(notes[address])
                 hashes[address] = stamp.sha256
                 row = stamps.get(address)
                 if row is None:
@@ -438,8 +437,10 @@ class Index:
         catalog = self._cached_catalog
         with self._transaction(write=False):
             # The table as this process's update left it, else as the last update wrote it.
-            current = catalog is not None and catalog.version == version
-            digest = catalog.digest if catalog is not None and current else self._meta(ROWS_DIGEST)
+            if catalog is not None and catalog.version == version:
+                digest = catalog.digest
+            else:
+                digest = self._meta(ROWS_DIGEST)
             view, unsealed = kept_or_built(self._db, folder, self._params, digest=digest)
         self._unsealed = self._unsealed | unsealed
         return view

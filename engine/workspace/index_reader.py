@@ -16,7 +16,6 @@ from engine.core.errors import WorkspaceError
 from engine.workspace.index import Index
 from engine.workspace.index_rows import read_catalog, unsealed_rows
 from engine.workspace.index_seal import Unsealed
-from engine.workspace.notes import note_stamp
 from engine.workspace.stores import Workspace
 
 
@@ -48,8 +47,7 @@ def _stale(connection: sqlite3.Connection, workspace: Workspace) -> str:
             f"{len(unsealed):,} row(s), first {unsealed[0]}, are not sealed "
             "by this process's key (give it the same SYNAPSE_STATE_DIR)"
         )
-    notes = workspace.notes
-    hashes = {a: (stamp or note_stamp(notes[a])).sha256 for a, stamp, _ in notes.stamped()}
+    hashes = {address: stamp.sha256 for address, stamp, _ in workspace.notes.stamped()}
     if hashes != catalog.hashes:
         differ = sorted(set(hashes.items()) ^ set(catalog.hashes.items()))
         return f"{len(differ):,} note(s) differ from what it indexed, first {differ[0][0]}"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -76,14 +77,14 @@ def read_catalog(db: sqlite3.Connection, version: int) -> Catalog:
     library reads no term bag. Raises `Unsealed` when a vocabulary row's seal fails: terms
     are shared by every row, so the whole index is rebuilt.
     """
-    stamps, hashes, named = {}, {}, []
+    stamps, hashes, rows = {}, {}, []
     for address, doc_id, size, mtime_ns, path, sha in db.execute(
         "SELECT address, id, size, mtime_ns, path, sha256 FROM docs ORDER BY id"
     ):
         stamps[address] = (doc_id, size, mtime_ns, path)
         hashes[address] = sha
-        named.append(f"{address}\x1f{sha}\x1f{doc_id}")
-    return Catalog(stamps, read_vocabulary(db), version, hashes, digest_of(named))
+        rows.append((address, sha, doc_id))
+    return Catalog(stamps, read_vocabulary(db), version, hashes, digest_of(rows))
 
 
 def read_vocabulary(db: sqlite3.Connection) -> dict[str, int]:
@@ -99,30 +100,35 @@ def read_vocabulary(db: sqlite3.Connection) -> dict[str, int]:
 
 def rows_digest(db: sqlite3.Connection) -> str:
     """A digest of what the docs table holds: each row's address, content hash and id."""
-    rows = db.execute("SELECT address, sha256, id FROM docs ORDER BY id")
-    return digest_of([f"{address}\x1f{sha}\x1f{doc_id}" for address, sha, doc_id in rows])
+    return digest_of(db.execute("SELECT address, sha256, id FROM docs ORDER BY id"))
 
 
 def stamps_digest(stamps: dict[str, tuple[int, int, int, str]], hashes: dict[str, str]) -> str:
     """`rows_digest` of a table holding `stamps` (address -> id, …) with `hashes`."""
     order = sorted(stamps, key=lambda address: stamps[address][0])
-    return digest_of([f"{a}\x1f{hashes[a]}\x1f{stamps[a][0]}" for a in order])
+    return digest_of((a, hashes[a], stamps[a][0]) for a in order)
 
 
-def digest_of(named: list[str]) -> str:
-    return hashlib.sha256("\n".join(named).encode("utf-8", "surrogatepass")).hexdigest()
+def digest_of(rows: Iterable[tuple[str, str, int]]) -> str:
+    """The digest of (address, content hash, id) rows in id order (`rows_digest`)."""
+    named = "\n".join(f"{address}\x1f{sha}\x1f{doc_id}" for address, sha, doc_id in rows)
+    return hashlib.sha256(named.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def unsealed_rows(db: sqlite3.Connection) -> list[str]:
     """The addresses of the docs rows whose seal this user's key does not verify."""
+    return [row[0] for row, sealed in _checked_rows(db) if not sealed]
+
+
+def _checked_rows(db: sqlite3.Connection) -> Iterator[tuple[ViewRow, bool]]:
+    """Each docs row as the ranking view reads it, in address order, and whether its seal
+    verifies with this user's key."""
     key = index_key()
-    return [
-        address
-        for address, title, store, source, sha, raw, seal in db.execute(
-            "SELECT address, title, store, source, sha256, bag, seal FROM docs ORDER BY address"
-        )
-        if not same(seal, seal_doc(key, (address, store, source, title, sha), raw))
-    ]
+    for address, title, store, source, sha, raw, seal in db.execute(
+        "SELECT address, title, store, source, sha256, bag, seal FROM docs ORDER BY address"
+    ):
+        sealed = same(seal, seal_doc(key, (address, store, source, title, sha), raw))
+        yield (address, title, store, source, raw), sealed
 
 
 def read_view(db: sqlite3.Connection, params: Bm25Params) -> tuple[RankingView, frozenset[str]]:
@@ -138,13 +144,11 @@ def read_view(db: sqlite3.Connection, params: Bm25Params) -> tuple[RankingView, 
     # (its note is indexed again at the next update).
     rows: list[ViewRow] = []
     unsealed = []
-    for address, title, store, source, sha, raw, seal in db.execute(
-        "SELECT address, title, store, source, sha256, bag, seal FROM docs ORDER BY address"
-    ):
-        if same(seal, seal_doc(key, (address, store, source, title, sha), raw)):
-            rows.append((address, title, store, source, raw))
+    for row, sealed in _checked_rows(db):
+        if sealed:
+            rows.append(row)
         else:
-            unsealed.append(address)
+            unsealed.append(row[0])
     return view_of(rows, vocabulary, params), frozenset(unsealed)
 
 

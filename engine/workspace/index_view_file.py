@@ -45,14 +45,16 @@ def kept_or_built(
     `digest` is the table's `rows_digest` when the caller has it. Run inside a read
     transaction. A view that cannot be kept is only built again next time.
     """
-    file = None if folder is None else AppFile(folder, (VIEW_FILE,))
+    if folder is None:  # nowhere to keep it
+        return read_view(db, params)
+    file = AppFile(folder, (VIEW_FILE,))
     key = index_key()
     digest = digest or rows_digest(db)
-    saved = None if file is None else load_view(file, digest, key, params)
+    saved = load_view(file, digest, key, params)
     if saved is not None:
         return saved, frozenset()
     view, unsealed = read_view(db, params)
-    if file is not None and not unsealed:  # a row to index again changes the digest
+    if not unsealed:  # a row to index again changes the digest
         with contextlib.suppress(OSError, WorkspaceError):
             save_view(file, view, digest=digest, key=key, params=params)
     return view, unsealed

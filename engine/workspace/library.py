@@ -32,7 +32,6 @@ from engine.workspace.import_reports import (
 )
 from engine.workspace.layout import SOURCES_DIR
 from engine.workspace.notes import Store, is_address_safe
-from engine.workspace.passage_notes import PASSAGE_BOX
 from engine.workspace.references import (
     Reference,
     load_references,
@@ -140,7 +139,7 @@ def holdings(workspace: Workspace, papers: Iterable[Paper]) -> Holdings:
     for note in workspace.notes.written.values():
         if note.store is Store.PRACTICE:
             practice += 1
-        elif note.store is Store.CANON and note.source != PASSAGE_BOX:
+        elif note.store is Store.CANON:
             canon += 1
     return Holdings(len(with_text), sum(p.pages for p in with_text), canon, practice)
 

@@ -53,7 +53,7 @@ class NoteMap(Mapping[str, Note]):
         lines = []
         for address in sorted(self._written):
             note = self._written[address]
-            stamp = note.stamp or note_stamp(note)
+            stamp = note_stamp(note)
             lines.append(
                 f"{address}\x1f{stamp.sha256}\x1f{stamp.size}\x1f{stamp.mtime_ns}\x1f{note.path}"
             )
@@ -65,9 +65,9 @@ class NoteMap(Mapping[str, Note]):
             )
         return hashlib.sha256("\n".join(lines).encode("utf-8", "surrogatepass")).hexdigest()
 
-    def stamped(self) -> Iterator[tuple[str, FileStamp | None, str]]:
-        """Every note's address, file stamp (None for a note made in memory) and path, in
-        address order, without making a passage."""
-        rows = {a: (a, n.stamp, n.path) for a, n in self._written.items()}
+    def stamped(self) -> Iterator[tuple[str, FileStamp, str]]:
+        """Every note's address, stamp (`note_stamp`: one made from its text for a note made
+        in memory) and path, in address order, without making a passage."""
+        rows = {a: (a, note_stamp(n), n.path) for a, n in self._written.items()}
         rows.update((a, (a, stamp, path)) for a, stamp, path in self.passages.stamped())
         return map(rows.__getitem__, self._order)

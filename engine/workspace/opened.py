@@ -19,7 +19,6 @@ from engine.models.encoder import EncoderChoice, load_encoder
 from engine.workspace.cache_prune import prune_now_and_then
 from engine.workspace.index import Index, UpdateStats
 from engine.workspace.index_reader import index_from_snapshot
-from engine.workspace.notes import note_stamp
 from engine.workspace.semantic import Meaning, open_meaning
 from engine.workspace.source_texts import source_keys
 from engine.workspace.stores import LoadProblem, Workspace, load_workspace
@@ -136,10 +135,8 @@ def words_alone(opened: OpenWorkspace) -> OpenWorkspace:
 def notes_fingerprint(workspace: Workspace) -> str:
     """A hash of every note's address and content: equal when two loads read the same notes."""
     digest = hashlib.sha256()
-    notes = workspace.notes
-    for address, stamp, _ in notes.stamped():
-        sha = (stamp or note_stamp(notes[address])).sha256
-        digest.update(f"{address}\x00{sha}\n".encode())
+    for address, stamp, _ in workspace.notes.stamped():
+        digest.update(f"{address}\x00{stamp.sha256}\n".encode())
     return digest.hexdigest()
 
 

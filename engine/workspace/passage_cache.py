@@ -52,11 +52,7 @@ class Layout:
         n = len(spans)
         if len(self.pages) != len(self.counts) or int(self.counts.sum()) != len(self.kept):
             return False
-        if n and not (
-            bool((spans[:, 0] >= 0).all())
-            and bool((spans[:, 0] < spans[:, 1]).all())
-            and int(spans[:, 1].max()) <= size
-        ):
+        if not offsets_fit(spans, size):
             return False
         if not len(self.kept):
             return True
@@ -127,13 +123,7 @@ class PassageCache:
         cached = self.spans.get(key)
         if cached is None or cached[0] != sha:
             return None
-        found = cached[1]
-        fits = not len(found) or (
-            bool((found[:, 0] >= 0).all())
-            and bool((found[:, 0] < found[:, 1]).all())
-            and int(found[:, 1].max()) <= size
-        )
-        return found if fits else None
+        return cached[1] if offsets_fit(cached[1], size) else None
 
     def split(self, key: str, sha: str, found: np.ndarray) -> None:
         self.spans[key] = (sha, found)
@@ -147,12 +137,6 @@ class PassageCache:
 
     def laid_out(self, key: str, sha: str, digest: str, layout: Layout) -> None:
         self.layouts[key] = (sha, digest, layout)
-        self.changed = True
-
-    def forget(self, key: str) -> None:
-        """Drop what is kept of `key` (it did not fit its text)."""
-        for kept in (self.spans, self.layouts, self.beyond):
-            kept.pop(key, None)
         self.changed = True
 
     def save(self, root: Path, keys: Iterable[str]) -> None:
@@ -179,6 +163,16 @@ class PassageCache:
         payload = json.dumps({"version": _CACHE_VERSION, "sources": sources}, separators=(",", ":"))
         write_atomic(cache_file(root, PASSAGES_FILE), payload, durable=False)
         self.changed = False
+
+
+def offsets_fit(spans: np.ndarray, size: int) -> bool:
+    """Whether sentence offsets (n × 3: start, end, page) each cut a non-empty piece out of
+    a text of `size` characters."""
+    return not len(spans) or (
+        bool((spans[:, 0] >= 0).all())
+        and bool((spans[:, 0] < spans[:, 1]).all())
+        and int(spans[:, 1].max()) <= size
+    )
 
 
 def pack(values: np.ndarray) -> str:
