@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.core.errors import EngineError, WorkspaceError
+from engine.core.heap import collections_paused
 from engine.text.tokens import ranking_tokens as tokens
 from engine.workspace.bm25 import Bm25Params, bag, top_k
 from engine.workspace.index_check import IndexCheck, compare_rows
@@ -188,7 +189,8 @@ class Index:
         decides. Notes no longer in the workspace leave the index.
         """
         started = time.perf_counter()
-        with self._lock:
+        # A large update reads a row per note into memory: no cycle collection on the way.
+        with self._lock, collections_paused():
             try:
                 counts = self._apply(workspace)
             except sqlite3.DatabaseError as exc:
@@ -435,7 +437,7 @@ class Index:
     def _load(self, version: int) -> RankingView:
         folder = None if self.path is None else self.path.parent
         catalog = self._cached_catalog
-        with self._transaction(write=False):
+        with self._transaction(write=False), collections_paused():
             # The table as this process's update left it, else as the last update wrote it.
             if catalog is not None and catalog.version == version:
                 digest = catalog.digest

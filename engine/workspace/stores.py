@@ -18,6 +18,7 @@ from typing import Any
 
 from engine.core import jsonsafe
 from engine.core.errors import EngineError, WorkspaceError
+from engine.core.heap import collections_paused
 from engine.core.jsonsafe import filled_strings
 from engine.core.paths import resolve_inside
 from engine.workspace.front_matter import ParsedNote, parse_note
@@ -174,6 +175,13 @@ def load_workspace(path: str | os.PathLike[str], *, previous: Workspace | None =
             f"{SOURCES_DIR}/ (full texts, added with `sources add`), or a {CONFIG_FILE} with "
             "a [vault] section mapping folders to stores"
         )
+    # Loading makes an object or more per note and no cycles worth collecting: a collection
+    # on the way walks every note of this load and of `previous` (0.7 s of a 50k-note reload).
+    with collections_paused():
+        return _load(root, previous)
+
+
+def _load(root: Path, previous: Workspace | None) -> Workspace:
     # A plain dict: one lookup per file, and mappingproxy lookups are noticeably slower.
     reusable = dict(previous.parse_cache) if previous is not None and previous.root == root else {}
     loader = _Loader(root, reusable)
