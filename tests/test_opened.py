@@ -31,6 +31,26 @@ def test_a_failed_open_is_reported_and_raised(tmp_path: Path) -> None:
         worker.close()
 
 
+def test_the_ranking_view_is_made_after_the_open_without_a_question(lab_path: Path) -> None:
+    worker = Worker(str(lab_path))
+    try:
+        worker.ranking.result(timeout=60)
+        assert worker.opened.index.warmed
+        hits = worker.opened.index.search("momentum returns")
+        assert hits  # the view made beforehand serves the first search
+    finally:
+        worker.close()
+
+
+def test_a_failed_open_leaves_the_ranking_unmade_and_the_load_error_shown(tmp_path: Path) -> None:
+    worker = Worker(str(tmp_path / "missing"))
+    try:
+        assert isinstance(worker.ranking.exception(timeout=60), WorkspaceError)
+        assert isinstance(worker.failure(), WorkspaceError)
+    finally:
+        worker.close()
+
+
 class Interrupted(Exception):
     """Stands for the exception a page gets when its user asks again or leaves."""
 

@@ -176,6 +176,17 @@ class Index:
             self._db.close()
             self._loaded = None
 
+    def warm(self) -> None:
+        """Make the ranking view now (read back from its kept file, or built from the rows),
+        so that the first search does not wait for it; a search meanwhile waits for this."""
+        with self._lock:
+            self._view()
+
+    @property
+    def warmed(self) -> bool:
+        """Whether the ranking view is in memory, as made for the table the last look saw."""
+        return self._loaded is not None
+
     def count(self) -> int:
         """How many notes the ranking weighs against: the workspace's, once updated."""
         with self._lock:

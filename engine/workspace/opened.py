@@ -178,6 +178,10 @@ class Worker:
         self._opening: Future[OpenWorkspace] = self.submit(
             open_workspace, root, encoder=EncoderChoice(None, choice.notice)
         )
+        # After a change, a large library's ranking view takes seconds to build (4 s at
+        # 337,000 passages): it is made beside the first pages, not at the first question.
+        self._ranking_pool = DaemonPool(1, "synapse-ranking")
+        self.ranking: Future[None] = self._ranking_pool.submit(self._warm_ranking)
         self._encoded = (0, 0)
         self._meaning: Future[Meaning] | None = None
         if choice.encoder is not None:
@@ -241,6 +245,10 @@ class Worker:
         give_back()
         return meaning
 
+    def _warm_ranking(self) -> None:
+        # A failed load raises here, kept on the future: the pages show the load's error.
+        self._opening.result().index.warm()
+
     def ready(self, *, wait: float = 0.0) -> bool:
         """Whether the load has finished, well or not, after waiting up to `wait` seconds."""
         if wait > 0:
@@ -301,6 +309,7 @@ class Worker:
 
         self._model_pool.shutdown()
         self._answer_pool.shutdown()
+        self._ranking_pool.shutdown()
         if self._meaning is not None:
             self._meaning_pool.shutdown()
         self.call(finish)
