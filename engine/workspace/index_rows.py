@@ -162,7 +162,8 @@ def view_of(rows: list[ViewRow], vocabulary: dict[str, int], params: Bm25Params)
     sources = np.fromiter(
         (source_codes.setdefault(row[3], len(source_codes)) for row in rows), np.int32, len(rows)
     )
-    stores = np.fromiter((STORE_CODES[Store(row[2])] for row in rows), np.int8, len(rows))
+    codes = {store.value: code for store, code in STORE_CODES.items()}
+    stores = np.fromiter((codes[row[2]] for row in rows), np.int8, len(rows))
     return RankingView(
         postings=Postings.build((row[4] for row in rows), n_terms=n_terms, params=params),
         addresses=[row[0] for row in rows],

@@ -49,7 +49,8 @@ def seal_doc(key: bytes, fields: tuple[str, ...], bag: bytes) -> bytes:
     Keyed BLAKE2b, a MAC by design, in one call: an index of a large library checks a
     seal per row at open, so its cost is the open's.
     """
-    data = "".join(f"{field}\x1f" for field in fields).encode("utf-8", "surrogatepass") + bag
+    # Each field followed by a unit separator: the same bytes as one f-string per field.
+    data = ("\x1f".join(fields) + "\x1f").encode("utf-8", "surrogatepass") + bag
     return hashlib.blake2b(data, key=key, digest_size=SEAL_BYTES).digest()
 
 
