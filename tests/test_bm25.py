@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.workspace.bm25 import BAG_DTYPE, Bm25Params, Postings, top_k
+from engine.workspace.bm25 import BAG_DTYPE, Bm25Params, Postings, _lengths, top_k
 
 
 def _postings(seed: int, n_docs: int = 300, n_terms: int = 40) -> Postings:
@@ -81,3 +81,24 @@ def test_the_rarest_words_hint_holds_each_document_once_empty_words_included() -
     empty = {40: 1, 41: 1, 59: 2}
     assert postings.rarest(empty).tolist() == []
     assert postings.rarest({**empty, 0: 1, 1: 1, 3: 1}).tolist() == [0, 1, 2]
+
+
+@pytest.mark.parametrize("title_weight", [2.0, 1.3], ids=["whole-weight", "fractional-weight"])
+def test_document_lengths_are_the_scatter_sums_bit_for_bit_empty_bags_included(
+    title_weight: float,
+) -> None:
+    rng = np.random.default_rng(11)
+    bags = []
+    for n in range(200):
+        size = 0 if n % 17 in (0, 16) else int(rng.integers(1, 9))  # empty bags, first and last
+        bag = np.zeros(size, dtype=BAG_DTYPE)
+        bag["term"] = np.sort(rng.choice(30, size=size, replace=False))
+        bag["title"], bag["body"] = rng.integers(0, 3, size), rng.integers(1, 50, size)
+        bags.append(bag)
+    flat = np.concatenate(bags)
+    tf = flat["title"].astype(np.float32) * np.float32(title_weight) + flat["body"]
+    sizes = np.array([len(bag) for bag in bags])
+    doc = np.repeat(np.arange(len(bags)), sizes)
+    want = np.bincount(doc, weights=tf, minlength=len(bags))
+    assert _lengths(tf, sizes).tobytes() == want.tobytes()
+    assert _lengths(tf[:0], np.zeros(3, dtype=np.int64)).tolist() == [0.0, 0.0, 0.0]
