@@ -83,6 +83,15 @@ HPBM = "An average of 5.05 +/- 1.50 X 10(8) HPBM were recovered with a purity of
 PBS = "Lymphocytes were separated in Ca++- and Mg++-free PBS without EDTA."
 IONS = "Li+, Cs+, Rb+, K+, and Na+ were effective in inducing competence."
 RNAS = "We identify unique fingerprint non-coding RNAs in granulocytes."
+CNS = (
+    "Disease development is correlated with the increase in the activation of encephalitogenic"
+    " T cells in the periphery and enhanced infiltration into the CNS."
+)
+JARID = "JARID1B-positive cells can become negative and single melanoma cells are tumorigenic."
+BRAIN = (
+    "Tauopathy may begin possibly in the lower brainstem rather than in the transentorhinal region."
+)
+UPTAKE = "Overexpression of DeltaE-torsinA in neuroblastoma cells increases FM1-43 uptake."
 
 
 @pytest.mark.parametrize(
@@ -94,14 +103,38 @@ RNAS = "We identify unique fingerprint non-coding RNAs in granulocytes."
         (PBS.replace("without ", ""), PBS),
         (IONS.replace("Cs+", "Cs"), IONS),
         (RNAS.replace("non-coding", "coding"), RNAS),
+        (CNS.replace("enhanced", "impaired"), CNS),
+        (JARID.replace("positive", "negative", 1), JARID),
+        (BRAIN.replace("lower brainstem", "@").replace("transentorhinal region", "lower "
+         "brainstem").replace("@", "transentorhinal region"), BRAIN),
+        (UPTAKE.replace("cells increases FM1-43", "FM1-43 increases cells"), UPTAKE),
     ],
     ids=["exponent-sign", "exponent-doubled", "marker-added", "negation-dropped",
-         "marker-dropped", "prefix-dropped"],
+         "marker-dropped", "prefix-dropped", "direction-flipped-beside-another",
+         "direction-flipped-to-a-twin", "comparison-sides-swapped", "roles-swapped"],
 )  # fmt: skip
-def test_a_yes_keeps_every_number_sign_mark_and_negation(claim: str, evidence: str) -> None:
+def test_a_yes_keeps_every_number_sign_mark_negation_direction_and_side(claim: str, evidence: str) -> None:
     stance = stance_toward(claim, [evidence])
     assert stance is not None and stance.relation is not StanceRelation.SUPPORTS
     assert stance_toward(evidence, [evidence]).relation is StanceRelation.SUPPORTS  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("Inhibition of HDAC6 increased the survival of mice.",
+         "Inhibition of HDAC6 activity significantly increased the survival of mice bearing"
+         " ARID1A-mutated tumours."),
+        ("Cell proliferation was higher in treated mice than in controls.",
+         "Cell proliferation was markedly higher in treated mice than in controls (P < 0.01)."),
+    ],
+    ids=["same-direction-fewer-words", "same-comparison-fewer-words"],
+)  # fmt: skip
+def test_a_yes_survives_a_claim_that_keeps_directions_sides_and_order(
+    claim: str, evidence: str
+) -> None:
+    stance = stance_toward(claim, [evidence])
+    assert stance is not None and stance.relation is StanceRelation.SUPPORTS
 
 
 def test_a_yes_may_rest_on_a_sentence_split_in_two() -> None:

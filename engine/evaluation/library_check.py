@@ -37,11 +37,14 @@ from engine.workspace.source_texts import paper_key
 # state; the router's soundness suite keeps it, with the frame that withholds the clause.
 LIBRARY_FAMILIES = (
     "comparator-flip",
+    "direction-flip",
     "dropped-restriction",
     "exponent-change",
     "marker-flip",
     "negation-deletion",
     "number-change",
+    "role-swap",
+    "sides-swap",
     "sign-change",
 )
 EXAMPLES = 5

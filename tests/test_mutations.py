@@ -1,0 +1,47 @@
+"""Mutation families that turn a finding around: directions, comparison sides, roles."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.datasets.scifact_text import TrainSentence
+from engine.evaluation.mutations import FAMILIES
+
+
+@pytest.mark.parametrize(
+    ("family", "sentence", "mutant"),
+    [
+        ("direction-flip", "Infiltration was enhanced in the CNS.",
+         "Infiltration was impaired in the CNS."),
+        ("direction-flip", "Higher doses were safer.", "Lower doses were safer."),
+        ("sides-swap", "Recall was better in women than in men.",
+         "Recall was better in men than in women."),
+        ("sides-swap", "Risk was lower among smokers than nonsmokers.",
+         "Risk was lower among nonsmokers than among smokers."),
+        ("role-swap", "In neuroblastoma, cells increases FM1-43 uptake.",
+         "In neuroblastoma, FM1-43 increases cells uptake."),
+        ("role-swap", "HDAC6 inhibits tubulin acetylation.", "tubulin inhibits HDAC6 acetylation."),
+    ],
+    ids=["participle", "capitalised", "in-than-in", "among-than", "around-a-verb",
+         "at-the-start"],
+)  # fmt: skip
+def test_a_family_turns_the_sentence_around(family: str, sentence: str, mutant: str) -> None:
+    item = TrainSentence("doc", 0, sentence, f"Background. {sentence}")
+    claims = [m.claim for m in FAMILIES[family](item, random.Random(0))]
+    assert mutant in claims
+
+
+@pytest.mark.parametrize(
+    ("family", "sentence"),
+    [
+        ("direction-flip", "Sleep duration was recorded for every participant."),
+        ("sides-swap", "Recall was better in women than in women."),
+        ("role-swap", "This increases survival."),  # "This" is no actor
+    ],
+    ids=["no-direction-word", "same-sides", "stop-word-actor"],
+)  # fmt: skip
+def test_a_sentence_with_nothing_to_turn_gives_no_mutant(family: str, sentence: str) -> None:
+    item = TrainSentence("doc", 0, sentence, sentence)
+    assert FAMILIES[family](item, random.Random(0)) == []
