@@ -92,6 +92,14 @@ BRAIN = (
     "Tauopathy may begin possibly in the lower brainstem rather than in the transentorhinal region."
 )
 UPTAKE = "Overexpression of DeltaE-torsinA in neuroblastoma cells increases FM1-43 uptake."
+TRUVADA = "A two-dose regimen initiated 2 hours before or after virus exposure was effective."
+UCP = "Augmented expression of UCPs may provide defense against high-fat induced obesity."
+SOME = (
+    "Abnormal gene expression in some cells differentiated from iPSCs can induce T-cell responses."
+)
+SUGGEST = (
+    "These findings suggest that quinolinic acid lesioning stimulates adult neural stem cells."
+)
 
 
 @pytest.mark.parametrize(
@@ -108,12 +116,19 @@ UPTAKE = "Overexpression of DeltaE-torsinA in neuroblastoma cells increases FM1-
         (BRAIN.replace("lower brainstem", "@").replace("transentorhinal region", "lower "
          "brainstem").replace("@", "transentorhinal region"), BRAIN),
         (UPTAKE.replace("cells increases FM1-43", "FM1-43 increases cells"), UPTAKE),
+        (TRUVADA.replace("2 hours", "2 days"), TRUVADA),
+        (UCP.replace("may provide", "provides"), UCP),
+        (SOME.replace("some", "all"), SOME),
+        (SUGGEST.replace("suggest", "show"), SUGGEST),
     ],
     ids=["exponent-sign", "exponent-doubled", "marker-added", "negation-dropped",
          "marker-dropped", "prefix-dropped", "direction-flipped-beside-another",
-         "direction-flipped-to-a-twin", "comparison-sides-swapped", "roles-swapped"],
+         "direction-flipped-to-a-twin", "comparison-sides-swapped", "roles-swapped",
+         "unit-changed", "hedge-dropped", "quantifier-widened", "suggest-as-shown"],
 )  # fmt: skip
-def test_a_yes_keeps_every_number_sign_mark_negation_direction_and_side(claim: str, evidence: str) -> None:
+def test_a_yes_keeps_every_number_sign_mark_negation_direction_and_side(
+    claim: str, evidence: str
+) -> None:
     stance = stance_toward(claim, [evidence])
     assert stance is not None and stance.relation is not StanceRelation.SUPPORTS
     assert stance_toward(evidence, [evidence]).relation is StanceRelation.SUPPORTS  # type: ignore[union-attr]

@@ -1,4 +1,4 @@
-"""Mutation families that turn a finding around: directions, comparison sides, roles."""
+"""Mutation families that turn a finding around or state it more strongly."""
 
 from __future__ import annotations
 
@@ -23,14 +23,24 @@ from engine.evaluation.mutations import FAMILIES
         ("role-swap", "In neuroblastoma, cells increases FM1-43 uptake.",
          "In neuroblastoma, FM1-43 increases cells uptake."),
         ("role-swap", "HDAC6 inhibits tubulin acetylation.", "tubulin inhibits HDAC6 acetylation."),
+        ("hedge-dropped", "UCPs may provide defense against obesity.",
+         "UCPs provides defense against obesity."),
+        ("hedge-dropped", "Treatment could be beneficial.", "Treatment is beneficial."),
+        ("hedge-dropped", "These data suggest that X binds Y.", "These data show that X binds Y."),
+        ("quantifier-change", "Some patients relapsed.", "All patients relapsed."),
+        ("unit-change", "A dose 2 hours before exposure protected.",
+         "A dose 2 days before exposure protected."),
+        ("number-word-change", "Immunization stopped after three injections.",
+         "Immunization stopped after four injections."),
     ],
     ids=["participle", "capitalised", "in-than-in", "among-than", "around-a-verb",
-         "at-the-start"],
+         "at-the-start", "may-verb", "could-be", "suggest", "some-to-all", "hours-to-days",
+         "spelled-number"],
 )  # fmt: skip
 def test_a_family_turns_the_sentence_around(family: str, sentence: str, mutant: str) -> None:
     item = TrainSentence("doc", 0, sentence, f"Background. {sentence}")
     claims = [m.claim for m in FAMILIES[family](item, random.Random(0))]
-    assert mutant in claims
+    assert mutant in claims, claims
 
 
 @pytest.mark.parametrize(

@@ -40,12 +40,16 @@ LIBRARY_FAMILIES = (
     "direction-flip",
     "dropped-restriction",
     "exponent-change",
+    "hedge-dropped",
     "marker-flip",
     "negation-deletion",
     "number-change",
+    "number-word-change",
+    "quantifier-change",
     "role-swap",
     "sides-swap",
     "sign-change",
+    "unit-change",
 )
 EXAMPLES = 5
 

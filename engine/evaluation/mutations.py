@@ -2,9 +2,9 @@
 
 Each family takes one real sentence of a train-cited abstract and makes *mutants*: a claim
 restating a span inside an embedding that holds it, dropping a restriction, flipping a
-comparator, a marker, a sign or an exponent, changing a number, deleting a negation, turning a
-direction word around, swapping the sides of a comparison or who acts on whom, or a deduction
-that says more than its premise. Families register in `FAMILIES` (name →
+comparator, a marker, a sign or an exponent, changing a number, deleting a negation, or a
+deduction that says more than its premise (`overstatements` adds the families that turn a
+finding around or state it more strongly). Families register in `FAMILIES` (name →
 generator); a generator is deterministic given the `random.Random` it is handed.
 """
 
@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from engine.datasets.scifact_text import TrainSentence
-from engine.text.lexicon import STOP_WORDS
 from engine.text.tokens import word_sequence
 
 
@@ -272,73 +271,6 @@ def negation_deletion(item: TrainSentence, rng: random.Random) -> list[Mutant]:
     return out
 
 
-# Direction words and their opposites, as a writer would turn a finding around.
-_OPPOSITES = dict(
-    pair
-    for a, b in (
-        ("increased", "decreased"), ("increase", "decrease"), ("increases", "decreases"),
-        ("increasing", "decreasing"), ("higher", "lower"), ("greater", "smaller"),
-        ("elevated", "reduced"), ("upregulated", "downregulated"), ("enhanced", "impaired"),
-        ("promotes", "inhibits"), ("promoted", "inhibited"), ("activated", "suppressed"),
-        ("improved", "worsened"), ("positive", "negative"), ("more", "less"),
-        ("longer", "shorter"), ("better", "worse"), ("gain", "loss"),
-    )
-    for pair in ((a, b), (b, a))
-)  # fmt: skip
-_OPPOSITE = re.compile(r"\b(" + "|".join(sorted(_OPPOSITES, key=len, reverse=True)) + r")\b", re.I)
-
-
-def direction_flip(item: TrainSentence, rng: random.Random) -> list[Mutant]:
-    """A direction word turned to its opposite (`enhanced` → `impaired`, `higher` → `lower`)."""
-    out = []
-    for found in list(_OPPOSITE.finditer(item.text))[:3]:
-        word = found.group()
-        flipped = _OPPOSITES[word.lower()]
-        flipped = flipped[:1].upper() + flipped[1:] if word[:1].isupper() else flipped
-        claim = item.text[: found.start()] + flipped + item.text[found.end() :]
-        out.append(Mutant("direction-flip", claim, item.text, item.abstract))
-    return out
-
-
-_SIDES = re.compile(
-    r"\b(in|for|among|with|after|at) ([\w\-]+(?: [\w\-]+){0,3}?) than (?:\1 )?"
-    r"([\w\-]+(?: [\w\-]+){0,3}?)(?=[.,;)]|$)"
-)
-
-
-def sides_swap(item: TrainSentence, rng: random.Random) -> list[Mutant]:
-    """What a comparison sets against what, swapped (`in men than in women` → `in women than
-    in men`)."""
-    out = []
-    for found in list(_SIDES.finditer(item.text))[:2]:
-        word, one, other = found.groups()
-        if one.lower() == other.lower():
-            continue
-        swapped = f"{word} {other} than {word} {one}"
-        claim = item.text[: found.start()] + swapped + item.text[found.end() :]
-        out.append(Mutant("sides-swap", claim, item.text, item.abstract))
-    return out
-
-
-_ROLE = re.compile(
-    r"\b([A-Za-z][\w\-+]{2,30}) ((?:in|de)creases|inhibits|activates|promotes|suppresses"
-    r"|reduces|induces|enhances|blocks|stimulates|binds|regulates|causes) ([A-Za-z][\w\-+]{2,30})\b"
-)
-
-
-def role_swap(item: TrainSentence, rng: random.Random) -> list[Mutant]:
-    """Who acts on whom, swapped around a verb (`cells increases FM1-43 uptake` →
-    `FM1-43 increases cells uptake`)."""
-    out = []
-    for found in list(_ROLE.finditer(item.text))[:2]:
-        agent, verb, patient = found.groups()
-        if {agent.lower(), patient.lower()} & STOP_WORDS or agent.lower() == patient.lower():
-            continue
-        claim = item.text[: found.start()] + f"{patient} {verb} {agent}" + item.text[found.end() :]
-        out.append(Mutant("role-swap", claim, item.text, item.abstract))
-    return out
-
-
 _NOVEL = ("all", "always", "every patient", "in all cancers", "cures", "permanently")
 
 
@@ -370,6 +302,6 @@ register("exponent-change", exponent_change)
 register("number-change", number_change)
 register("negation-deletion", negation_deletion)
 register("deduction-novel", deduction_novel)
-register("direction-flip", direction_flip)
-register("sides-swap", sides_swap)
-register("role-swap", role_swap)
+
+# The families that turn a finding around or state it more strongly register themselves.
+from engine.evaluation import overstatements  # noqa: E402, F401

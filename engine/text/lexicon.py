@@ -210,8 +210,14 @@ NULL_WORDS = (
 # Words that hedge a finding: it is suggested or likely, not shown.
 HEDGES = _words(
     "may might could suggest suggests suggested suggesting possibly potentially perhaps likely "
-    "unlikely appear appears seem seems tend tends trend hypothesis hypothesize putative "
-    "presumably"
+    "unlikely appear appears seem seems tend tends trend hypothesis hypothesize hypothesized "
+    "hypothesizes hypothesise hypothesised hypothesises putative presumably"
+)
+
+
+# Words that say how many of a thing a statement is about: "all" is not "some", nor "most".
+QUANTIFIERS = _words(
+    "all every each always most many some several few majority minority entire whole none"
 )
 
 

@@ -1,0 +1,162 @@
+"""Mutation families that state a sentence's finding turned around or more strongly.
+
+A claim made from a real sentence by turning a direction word to its opposite, swapping the
+sides of a comparison or who acts on whom, dropping a hedge ("may provide" → "provides",
+"suggest" → "show"), widening a quantifier ("some" → "all"), changing a figure's unit ("2
+hours" → "2 days") or a spelled number. Each says something its sentence does not; asked of
+a library, none may be answered yes. They register in `mutations.FAMILIES`.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from engine.datasets.scifact_text import TrainSentence
+from engine.evaluation.mutations import Mutant, register
+from engine.text.lexicon import STOP_WORDS
+
+
+def _replaced(item: TrainSentence, family: str, found: re.Match[str], text: str) -> Mutant:
+    claim = item.text[: found.start()] + text + item.text[found.end() :]
+    return Mutant(family, claim, item.text, item.abstract)
+
+
+def _cased(like: str, word: str) -> str:
+    return word[:1].upper() + word[1:] if like[:1].isupper() else word
+
+
+# Direction words and their opposites, as a writer would turn a finding around.
+_OPPOSITES = dict(
+    pair
+    for a, b in (
+        ("increased", "decreased"), ("increase", "decrease"), ("increases", "decreases"),
+        ("increasing", "decreasing"), ("higher", "lower"), ("greater", "smaller"),
+        ("elevated", "reduced"), ("upregulated", "downregulated"), ("enhanced", "impaired"),
+        ("promotes", "inhibits"), ("promoted", "inhibited"), ("activated", "suppressed"),
+        ("improved", "worsened"), ("positive", "negative"), ("more", "less"),
+        ("longer", "shorter"), ("better", "worse"), ("gain", "loss"),
+    )
+    for pair in ((a, b), (b, a))
+)  # fmt: skip
+_OPPOSITE = re.compile(r"\b(" + "|".join(sorted(_OPPOSITES, key=len, reverse=True)) + r")\b", re.I)
+
+
+def direction_flip(item: TrainSentence, rng: random.Random) -> list[Mutant]:
+    """A direction word turned to its opposite (`enhanced` → `impaired`, `higher` → `lower`)."""
+    out = []
+    for found in list(_OPPOSITE.finditer(item.text))[:3]:
+        word = found.group()
+        flipped = _OPPOSITES[word.lower()]
+        flipped = flipped[:1].upper() + flipped[1:] if word[:1].isupper() else flipped
+        claim = item.text[: found.start()] + flipped + item.text[found.end() :]
+        out.append(Mutant("direction-flip", claim, item.text, item.abstract))
+    return out
+
+
+_SIDES = re.compile(
+    r"\b(in|for|among|with|after|at) ([\w\-]+(?: [\w\-]+){0,3}?) than (?:\1 )?"
+    r"([\w\-]+(?: [\w\-]+){0,3}?)(?=[.,;)]|$)"
+)
+
+
+def sides_swap(item: TrainSentence, rng: random.Random) -> list[Mutant]:
+    """What a comparison sets against what, swapped (`in men than in women` → `in women than
+    in men`)."""
+    out = []
+    for found in list(_SIDES.finditer(item.text))[:2]:
+        word, one, other = found.groups()
+        if one.lower() == other.lower():
+            continue
+        swapped = f"{word} {other} than {word} {one}"
+        claim = item.text[: found.start()] + swapped + item.text[found.end() :]
+        out.append(Mutant("sides-swap", claim, item.text, item.abstract))
+    return out
+
+
+_ROLE = re.compile(
+    r"\b([A-Za-z][\w\-+]{2,30}) ((?:in|de)creases|inhibits|activates|promotes|suppresses"
+    r"|reduces|induces|enhances|blocks|stimulates|binds|regulates|causes) ([A-Za-z][\w\-+]{2,30})\b"
+)
+
+
+def role_swap(item: TrainSentence, rng: random.Random) -> list[Mutant]:
+    """Who acts on whom, swapped around a verb (`cells increases FM1-43 uptake` →
+    `FM1-43 increases cells uptake`)."""
+    out = []
+    for found in list(_ROLE.finditer(item.text))[:2]:
+        agent, verb, patient = found.groups()
+        if {agent.lower(), patient.lower()} & STOP_WORDS or agent.lower() == patient.lower():
+            continue
+        claim = item.text[: found.start()] + f"{patient} {verb} {agent}" + item.text[found.end() :]
+        out.append(Mutant("role-swap", claim, item.text, item.abstract))
+    return out
+
+
+# A hedge and what the sentence says without it: "may provide" → "provides".
+_HEDGED = re.compile(r"\b(?:may|might|could) (be|(?!be\b)[a-z]+)\b")
+_SUGGEST = re.compile(r"\b(suggest|suggests|suggested|indicate that it may)\b")
+_SHOWN = {"suggest": "show", "suggests": "shows", "suggested": "showed"}
+
+
+def hedge_dropped(item: TrainSentence, rng: random.Random) -> list[Mutant]:
+    """A hedge dropped: what the sentence says may be, stated as shown."""
+    out = []
+    for found in list(_HEDGED.finditer(item.text))[:2]:
+        verb = found.group(1)
+        stated = "is" if verb == "be" else verb if verb.endswith("s") else verb + "s"
+        out.append(_replaced(item, "hedge-dropped", found, stated))
+    for found in list(_SUGGEST.finditer(item.text))[:1]:
+        if found.group() in _SHOWN:
+            out.append(_replaced(item, "hedge-dropped", found, _SHOWN[found.group()]))
+    return out
+
+
+_SOME = re.compile(r"\b(some|several|many|most|a few)\b", re.I)
+
+
+def quantifier_change(item: TrainSentence, rng: random.Random) -> list[Mutant]:
+    """A quantifier widened: what the sentence says of some, said of all."""
+    return [
+        _replaced(item, "quantifier-change", found, _cased(found.group(), "all"))
+        for found in list(_SOME.finditer(item.text))[:2]
+    ]
+
+
+_UNITS = {
+    "mg": "g", "g": "mg", "ml": "l", "mM": "nM", "nM": "mM", "µM": "mM", "kg": "g",
+    "seconds": "minutes", "minutes": "hours", "hours": "days", "days": "weeks",
+    "weeks": "months", "months": "years", "years": "months",
+}  # fmt: skip
+_UNIT = re.compile(r"(?<=\d )(" + "|".join(map(re.escape, _UNITS)) + r")\b")
+
+
+def unit_change(item: TrainSentence, rng: random.Random) -> list[Mutant]:
+    """A figure's unit changed: "2 hours" restated as "2 days", "10 mg" as "10 g"."""
+    return [
+        _replaced(item, "unit-change", found, _UNITS[found.group()])
+        for found in list(_UNIT.finditer(item.text))[:2]
+    ]
+
+
+_SPELLED = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+_SPELLED_NUMBER = re.compile(r"\b(" + "|".join(_SPELLED) + r")\b", re.I)
+
+
+def number_word_change(item: TrainSentence, rng: random.Random) -> list[Mutant]:
+    """A spelled number changed to the next: "three groups" restated as "four groups"."""
+    out = []
+    for found in list(_SPELLED_NUMBER.finditer(item.text))[:2]:
+        at = _SPELLED.index(found.group().lower())
+        other = _SPELLED[(at + 1) % len(_SPELLED)]
+        out.append(_replaced(item, "number-word-change", found, _cased(found.group(), other)))
+    return out
+
+
+register("direction-flip", direction_flip)
+register("sides-swap", sides_swap)
+register("role-swap", role_swap)
+register("hedge-dropped", hedge_dropped)
+register("quantifier-change", quantifier_change)
+register("unit-change", unit_change)
+register("number-word-change", number_word_change)

@@ -1,0 +1,194 @@
+"""What a yes must keep: the rules under which a claim says more than its evidence.
+
+The offline typer reads a support from shared words and cues; it does not see what the
+claim changed. A yes stands only where the claim keeps what the evidence states exactly
+(numbers, signs, marks, number words, quantifiers, the unit after each number), drops no
+mark, negating prefix, negation, condition or hedge of the evidence, states every direction
+as often, keeps each side of a comparison, and keeps the evidence's own words in their
+order. `overstates` names the first rule a claim breaks; the stance is then `neither`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from enum import StrEnum
+from itertools import pairwise
+
+from engine.core.licensing import find_run
+from engine.text.lexicon import (
+    CONDITION_WORDS,
+    HEDGES,
+    NEGATIONS,
+    NUMBER_WORDS,
+    QUANTIFIERS,
+    STOP_WORDS,
+    cue_of,
+)
+from engine.text.tokens import token_spans, word_sequence
+
+# The prefix that negates a word ("nonadhesive"), or stands alone where a hyphen was.
+_NON = "non"
+# Words that set one thing against another: what follows each is the other side.
+_COMPARING = frozenset({"than", "versus", "vs"})
+
+
+class Overstated(StrEnum):
+    """The rule a claim breaks when it says more than its evidence."""
+
+    EXACT = "exact"  # a number, sign, mark, number word or quantifier the evidence lacks
+    UNIT = "unit"  # a figure followed by another word than in the evidence ("2 days")
+    UNMARKED = "unmarked"  # a mark or negating prefix of the evidence dropped ("Li" for "Li+")
+    NEGATION = "negation"  # a negation the evidence lacks
+    DROPPED = "dropped"  # a negation or condition of the evidence cut out of its words
+    CONDITION = "condition"  # a condition or aim word of the evidence ("whether") left out
+    HEDGE = "hedge"  # a hedge of the evidence ("may", "suggest") left out: stated as shown
+    DIRECTION = "direction"  # a direction stated more often than in the evidence
+    SIDES = "sides"  # a comparison's other side not the evidence's
+    ORDER = "order"  # the evidence's own words, moved around
+
+
+def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
+    """The first rule under which `claim_text` says more than `evidence`, else None.
+
+    The evidence is taken together (a sentence a PDF line split in two still counts): every
+    condition and hedge any of it states must stand in the claim.
+    """
+    joined = " ".join(evidence)
+    claim = word_sequence(claim_text)
+    said = word_sequence(joined)
+    if _exact(claim) - _exact(said):
+        return Overstated.EXACT
+    if _number_pairs(claim_text) - _number_pairs(joined):
+        return Overstated.UNIT
+    if any(_unmarked(claim_text, sentence) for sentence in evidence):
+        return Overstated.UNMARKED
+    if _negations(claim) - _negations(said):
+        return Overstated.NEGATION
+    if any(_dropped(claim_text, sentence) for sentence in [*evidence, joined]):
+        return Overstated.DROPPED
+    if _among(said, CONDITION_WORDS) - _among(claim, CONDITION_WORDS):
+        return Overstated.CONDITION
+    if _among(said, HEDGES) - _among(claim, HEDGES):
+        return Overstated.HEDGE
+    if _directions(claim) - _directions(said):
+        return Overstated.DIRECTION
+    if _sides_moved(claim, said):
+        return Overstated.SIDES
+    if _reordered(claim_text, evidence):
+        return Overstated.ORDER
+    return None
+
+
+def _among(words: tuple[str, ...], kept: frozenset[str]) -> Counter[str]:
+    return Counter(word for word in words if word in kept)
+
+
+def _exact(words: tuple[str, ...]) -> Counter[str]:
+    """What must be said exactly: numbers, signs, symbols, marked words such as "hpbm-",
+    number words and quantifiers ("all" is not "some")."""
+    return Counter(
+        token
+        for token in words
+        if token in NUMBER_WORDS
+        or token in QUANTIFIERS
+        or (not token.isalpha() and (not token.isalnum() or any(c.isdigit() for c in token)))
+    )
+
+
+def _number_pairs(text: str) -> Counter[tuple[str, str]]:
+    """Each figure standing alone with the token after it: its unit or what it counts ("2
+    hours"). A number glued to a name by a hyphen ("caspase-11", "IL-10") is part of the name."""
+    spans = token_spans(text)
+    return Counter(
+        (one.norm, after.norm)
+        for one, after in pairwise(spans)
+        if one.is_number and not _in_name(text, one.start)
+    )
+
+
+def _in_name(text: str, start: int) -> bool:
+    return start >= 2 and text[start - 1] in "-‐‑" and text[start - 2].isalnum()
+
+
+def _unmarked(claim_text: str, sentence: str) -> bool:
+    """Whether the claim names bare a word the sentence marks with a sign ("Li" for "Li+")
+    or negates with a prefix ("adhesive" for "nonadhesive")."""
+    claim = set(word_sequence(claim_text))
+    for token in word_sequence(sentence):
+        if token in claim:
+            continue
+        if token[-1] in "+-" and token[:-1] in claim:
+            return True
+        if token.startswith(_NON) and token[len(_NON) :] in claim:
+            return True
+    return False
+
+
+def _dropped(claim_text: str, sentence: str) -> bool:
+    """Whether the claim is the sentence's words with a negation or a condition cut out:
+    the words on either side of a negation stand side by side in the claim, or the claim
+    runs unbroken in the sentence while a condition word stands outside it."""
+    claim, said = word_sequence(claim_text), word_sequence(sentence)
+    # Both ends marked, so a negation that opens or closes the sentence has two neighbours.
+    pairs = set(pairwise(("\x02", *claim, "\x03")))
+    ends = ("\x02", *said, "\x03")
+    for at, token in enumerate(ends[1:-1], start=1):
+        if _negates(token) and (ends[at - 1], ends[at + 1]) in pairs:
+            return True
+    run = find_run(claim, said) if claim else -1
+    return run >= 0 and any(
+        token in CONDITION_WORDS
+        for at, token in enumerate(said)
+        if not run <= at < run + len(claim)
+    )
+
+
+def _directions(words: tuple[str, ...]) -> Counter[tuple[str, int]]:
+    """The directions words state (axis and sign, `cue_of`), each as often as said."""
+    found = (cue_of(word, after) for word, after in zip(words, (*words[1:], ""), strict=True))
+    return Counter(cue for cue in found if cue is not None)
+
+
+def _sides_moved(claim: tuple[str, ...], said: tuple[str, ...]) -> bool:
+    """Whether a comparison of the claim sets something else against what it compares: the
+    words from each "than" or "versus" of the claim to its first content word are not a run
+    of the evidence's words ("than in the lower brainstem" where the evidence has "than in
+    the transentorhinal region")."""
+    for at, token in enumerate(claim):
+        if token not in _COMPARING:
+            continue
+        end = next((i for i in range(at + 1, len(claim)) if claim[i] not in STOP_WORDS), None)
+        side = claim[at : (len(claim) if end is None else end + 1)]
+        if find_run(side, said) < 0:
+            return True
+    return False
+
+
+def _reordered(claim_text: str, evidence: list[str]) -> bool:
+    """Whether the claim's content words all stand in an evidence sentence (or the sentences
+    together) but in no such text in the claim's order: its words, moved around."""
+    claim = _content(claim_text)
+    if not claim:
+        return False
+    texts = [_content(text) for text in [*evidence, " ".join(evidence)]]
+    holding = [said for said in texts if not Counter(claim) - Counter(said)]
+    return bool(holding) and not any(_in_order(claim, said) for said in holding)
+
+
+def _content(text: str) -> tuple[str, ...]:
+    return tuple(token for token in word_sequence(text) if token not in STOP_WORDS)
+
+
+def _in_order(words: tuple[str, ...], said: tuple[str, ...]) -> bool:
+    """Whether `words` are a subsequence of `said`."""
+    remaining = iter(said)
+    return all(word in remaining for word in words)
+
+
+def _negates(token: str) -> bool:
+    # "non" stands alone where a hyphen was: "non-coding" reads ("non", "coding").
+    return token in NEGATIONS or token == _NON
+
+
+def _negations(words: tuple[str, ...]) -> Counter[str]:
+    return Counter(token for token in words if _negates(token))

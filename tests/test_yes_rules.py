@@ -1,0 +1,64 @@
+"""What a yes must keep: each rule names the way a claim says more than its evidence."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.review.yes_rules import Overstated, overstates
+
+TRUVADA = "A two-dose regimen initiated 2 hours before exposure was effective."
+UCP = "Augmented expression of UCPs may provide defense against obesity."
+LDL = "The increase suggests that LDL receptors play a role in the reduction of Lp(a)."
+SOME = "Some cells differentiated from iPSCs can induce an immune response."
+TRIALS = "One in five surgical randomised controlled trials are discontinued early."
+AIM = "We tested whether infusions of nitrite prevent vasospasm."
+CNS = "Disease is correlated with an increase in T cells and enhanced infiltration into the CNS."
+MEN = "Recall was better in men than in women."
+ROLES = "Overexpression in neuroblastoma cells increases FM1-43 uptake."
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "rule"),
+    [
+        (TRUVADA.replace("2 hours", "2 days"), TRUVADA, Overstated.UNIT),
+        (UCP.replace("may provide", "provides"), UCP, Overstated.HEDGE),
+        (LDL.replace("suggests", "shows"), LDL, Overstated.HEDGE),
+        (SOME.replace("Some", "All"), SOME, Overstated.EXACT),
+        (TRIALS.replace("five", "two"), TRIALS, Overstated.EXACT),
+        (AIM.replace("tested whether", "found that"), AIM, Overstated.CONDITION),
+        (CNS.replace("enhanced", "impaired"), CNS, Overstated.DIRECTION),
+        ("Recall was better in women than in men.", MEN, Overstated.SIDES),
+        (ROLES.replace("cells increases FM1-43", "FM1-43 increases cells"), ROLES,
+         Overstated.ORDER),
+    ],
+    ids=["unit", "hedge-may", "hedge-suggest", "quantifier", "number-word", "aim",
+         "direction", "sides", "order"],
+)  # fmt: skip
+def test_a_claim_that_says_more_names_the_rule(claim: str, evidence: str, rule: str) -> None:
+    assert overstates(claim, [evidence]) is rule
+
+
+@pytest.mark.parametrize(
+    "evidence",
+    [TRUVADA, UCP, LDL, SOME, TRIALS, AIM, CNS, MEN, ROLES],
+    ids=["unit", "hedge-may", "hedge-suggest", "quantifier", "number-word", "aim",
+         "direction", "sides", "order"],
+)  # fmt: skip
+def test_the_sentence_itself_says_no_more_than_itself(evidence: str) -> None:
+    assert overstates(evidence, [evidence]) is None
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("Active caspase-11 protein promotes pyroptosis.",
+         "Active caspase-11 protein directly promotes pyroptosis in macrophages."),
+        ("PD-1 triggering enhances IL-10 production.",
+         "PD-1 triggering strongly enhances IL-10 production by monocytes."),
+        ("Inhibition of HDAC6 increased the survival of mice.",
+         "Inhibition of HDAC6 activity significantly increased the survival of mice."),
+    ],
+    ids=["number-in-a-name", "two-names-with-numbers", "a-name-with-a-digit"],
+)  # fmt: skip
+def test_a_number_inside_a_name_is_no_figure_with_a_unit(claim: str, evidence: str) -> None:
+    assert overstates(claim, [evidence]) is None
