@@ -62,3 +62,11 @@ def test_the_sentence_itself_says_no_more_than_itself(evidence: str) -> None:
 )  # fmt: skip
 def test_a_number_inside_a_name_is_no_figure_with_a_unit(claim: str, evidence: str) -> None:
     assert overstates(claim, [evidence]) is None
+
+
+def test_a_hedged_neighbour_cited_beside_the_sentence_hedges_nothing() -> None:
+    stated = "Inhibition of mTORC1 restored autophagy in aged muscle."
+    neighbour = "This pathway may offer a target for treating sarcopenia."
+    assert overstates(stated, [stated, neighbour]) is None
+    # The hedge of the sentence the claim restates still counts.
+    assert overstates(stated, [stated.replace("restored", "may restore"), neighbour]) is not None

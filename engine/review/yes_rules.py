@@ -50,8 +50,8 @@ class Overstated(StrEnum):
 def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
     """The first rule under which `claim_text` says more than `evidence`, else None.
 
-    The evidence is taken together (a sentence a PDF line split in two still counts): every
-    condition and hedge any of it states must stand in the claim.
+    The evidence is taken together (a sentence a PDF line split in two still counts); every
+    condition and hedge of the sentences the claim restates must stand in it.
     """
     joined = " ".join(evidence)
     claim = word_sequence(claim_text)
@@ -66,9 +66,10 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
         return Overstated.NEGATION
     if any(_dropped(claim_text, sentence) for sentence in [*evidence, joined]):
         return Overstated.DROPPED
-    if _among(said, CONDITION_WORDS) - _among(claim, CONDITION_WORDS):
+    kin = _kin(claim_text, evidence)
+    if _among(kin, CONDITION_WORDS) - _among(claim, CONDITION_WORDS):
         return Overstated.CONDITION
-    if _among(said, HEDGES) - _among(claim, HEDGES):
+    if _among(kin, HEDGES) - _among(claim, HEDGES):
         return Overstated.HEDGE
     if _directions(claim) - _directions(said):
         return Overstated.DIRECTION
@@ -77,6 +78,19 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
     if _reordered(claim_text, evidence):
         return Overstated.ORDER
     return None
+
+
+def _kin(claim_text: str, evidence: list[str]) -> tuple[str, ...]:
+    """The words of the evidence sentences the claim restates: those at least half of whose
+    content words the claim uses (all of the evidence where none is). A neighbour cited beside
+    the sentence, with a hedge of its own, does not hedge what the claim restates."""
+    claim = set(_content(claim_text))
+    kin: list[str] = []
+    for sentence in evidence:
+        content = set(_content(sentence))
+        if content and 2 * len(content & claim) >= len(content):
+            kin.extend(word_sequence(sentence))
+    return tuple(kin) if kin else word_sequence(" ".join(evidence))
 
 
 def _among(words: tuple[str, ...], kept: frozenset[str]) -> Counter[str]:
