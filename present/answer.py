@@ -289,6 +289,10 @@ def stance_line(result: NavResult) -> StanceLine | None:
         return StanceLine("warning", f"{lead}: {stance.phrase}.{said}")
     if stance.relation is StanceRelation.SUPPORTS:
         return StanceLine("info", f"The cited source supports the question: {stance.phrase}.")
+    if stance.overstated is not None:
+        return StanceLine(
+            "info", f"Not a yes: {stance.phrase}. The answer shows what the source does say."
+        )
     return StanceLine(
         "info", "The cited source neither clearly supports nor contradicts the question's claim."
     )
@@ -303,6 +307,8 @@ def _reading_line(stance: Stance) -> StanceLine:
         return StanceLine("warning", f"No: {stance.phrase}.{said}")
     if stance.relation is StanceRelation.SUPPORTS:
         return StanceLine("info", f"Yes: {stance.phrase}.")
+    if stance.overstated is not None:
+        return StanceLine("info", f"Not a yes: {stance.phrase}.")
     return StanceLine(
         "info",
         "Mixed or not stated: the cited source neither clearly says yes nor no to the question.",

@@ -1,6 +1,8 @@
 from dataclasses import replace
 from typing import Any
 
+import pytest
+
 from engine import (
     Budget,
     Claim,
@@ -14,7 +16,7 @@ from engine import (
 )
 from engine.core.model import CONTRADICTS, ClaimKind, Edge, ProseCitation
 from engine.core.router import Outcome, Reason
-from engine.core.stance import NO_CUE, Cue, CueShape
+from engine.core.stance import NO_CUE, Cue, CueShape, Overstated
 from engine.core.wire import RouteInput
 from engine.navigation.coverage import CoverageReport, Term
 from engine.navigation.substrate import Neighbourhood, Node
@@ -107,6 +109,14 @@ def test_stance_lines() -> None:
     neither_line = answer.stance_line(neither)
     assert neither_line is not None
     assert "neither" in neither_line.text
+
+
+@pytest.mark.parametrize("asked", [False, True], ids=["claim", "yes-no-question"])
+def test_a_withheld_yes_says_how_the_claim_says_more(asked: bool) -> None:
+    withheld = Stance(StanceRelation.NEITHER, NO_CUE, 0.0, overstated=Overstated.HEDGE, asked=asked)
+    line = answer.stance_line(replace(result("ANSWER"), stance=withheld))
+    assert line is not None and line.text.startswith("Not a yes: the cited sentence hedges it")
+    assert withheld.to_dict()["overstated"] == "hedge"
 
 
 def test_a_yes_no_question_is_read_yes_no_or_not_stated_with_why() -> None:

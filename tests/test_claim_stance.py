@@ -131,6 +131,8 @@ def test_a_yes_keeps_every_number_sign_mark_negation_direction_and_side(
 ) -> None:
     stance = stance_toward(claim, [evidence])
     assert stance is not None and stance.relation is not StanceRelation.SUPPORTS
+    if stance.relation is StanceRelation.NEITHER:
+        assert stance.overstated is not None, "a yes withheld names how the claim says more"
     assert stance_toward(evidence, [evidence]).relation is StanceRelation.SUPPORTS  # type: ignore[union-attr]
 
 

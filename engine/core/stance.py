@@ -19,6 +19,41 @@ class StanceRelation(StrEnum):
     NEITHER = "neither"
 
 
+class Overstated(StrEnum):
+    """How a claim says more than the evidence a support was read from (the yes withheld)."""
+
+    EXACT = "exact"  # a number, sign, mark, number word or quantifier the evidence lacks
+    UNIT = "unit"  # a figure followed by another word than in the evidence ("2 days")
+    UNMARKED = "unmarked"  # a mark or negating prefix of the evidence dropped ("Li" for "Li+")
+    NEGATION = "negation"  # a negation the evidence lacks
+    DROPPED = "dropped"  # a negation or condition of the evidence cut out of its words
+    CONDITION = "condition"  # a condition or aim word of the evidence ("whether") left out
+    HEDGE = "hedge"  # a hedge of the evidence ("may", "suggest") left out: stated as shown
+    DIRECTION = "direction"  # a direction stated more often than in the evidence
+    SIDES = "sides"  # a comparison's other side not the evidence's
+    ORDER = "order"  # the evidence's own words, moved around
+
+
+# Why a yes was withheld, in words about the cited sentence and the claim.
+_OVERSTATED_WORDS = {
+    Overstated.EXACT: "the claim states a number, sign, mark or quantity the cited sentence"
+    " does not",
+    Overstated.UNIT: "the claim gives a figure another unit than the cited sentence does",
+    Overstated.UNMARKED: "the claim drops a mark or a negating prefix of the cited sentence",
+    Overstated.NEGATION: "the claim holds a negation the cited sentence does not",
+    Overstated.DROPPED: "the claim leaves out a negation or a condition of the cited sentence",
+    Overstated.CONDITION: "the cited sentence states it under a condition or as a question to"
+    " test, which the claim leaves out",
+    Overstated.HEDGE: "the cited sentence hedges it (it may be, or is suggested); the claim"
+    " states it as shown",
+    Overstated.DIRECTION: "the claim states a direction (up or down, better or worse) the"
+    " cited sentence does not",
+    Overstated.SIDES: "the claim compares other things than the cited sentence compares",
+    Overstated.ORDER: "the claim puts the cited sentence's words in another order, so who does"
+    " what to whom may differ",
+}
+
+
 class ContradictionCue(StrEnum):
     """What in the aligned texts disagrees."""
 
@@ -141,10 +176,14 @@ class Stance:
     tension: bool = False
     # The question asked yes or no (rather than stating a claim): the stance is its answer.
     asked: bool = False
+    # Why a support was read as neither: how the claim says more than the evidence.
+    overstated: Overstated | None = None
 
     @property
     def phrase(self) -> str:
         """What decided the stance, in plain words about the source and the question."""
+        if self.overstated is not None:
+            return _OVERSTATED_WORDS[self.overstated]
         if not self.cue and self.relation is StanceRelation.SUPPORTS:
             return "the cited sentence says what the claim says, in words of its own"
         if not self.cue:
@@ -161,6 +200,7 @@ class Stance:
             "measured": self.measured,
             "tension": self.tension,
             "asked": self.asked,
+            "overstated": None if self.overstated is None else self.overstated.value,
             "reading": self.reading,
         }
 

@@ -65,8 +65,10 @@ def stance_toward(
     found = [pair_stance(claim_text, sentence, model) for sentence in evidence]
     order = (StanceRelation.CONTRADICTS, StanceRelation.SUPPORTS, StanceRelation.NEITHER)
     best = min(found, key=lambda s: (order.index(s.relation), -s.confidence))
-    if best.relation is StanceRelation.SUPPORTS and overstates(claim_text, evidence):
-        return Stance(StanceRelation.NEITHER, NO_CUE, 0.0, best.evidence)
+    if best.relation is StanceRelation.SUPPORTS:
+        broken = overstates(claim_text, evidence)
+        if broken is not None:
+            return Stance(StanceRelation.NEITHER, NO_CUE, 0.0, best.evidence, overstated=broken)
     return best
 
 

@@ -11,10 +11,10 @@ order. `overstates` names the first rule a claim breaks; the stance is then `nei
 from __future__ import annotations
 
 from collections import Counter
-from enum import StrEnum
 from itertools import pairwise
 
 from engine.core.licensing import find_run
+from engine.core.stance import Overstated
 from engine.text.lexicon import (
     CONDITION_WORDS,
     HEDGES,
@@ -30,21 +30,6 @@ from engine.text.tokens import token_spans, word_sequence
 _NON = "non"
 # Words that set one thing against another: what follows each is the other side.
 _COMPARING = frozenset({"than", "versus", "vs"})
-
-
-class Overstated(StrEnum):
-    """The rule a claim breaks when it says more than its evidence."""
-
-    EXACT = "exact"  # a number, sign, mark, number word or quantifier the evidence lacks
-    UNIT = "unit"  # a figure followed by another word than in the evidence ("2 days")
-    UNMARKED = "unmarked"  # a mark or negating prefix of the evidence dropped ("Li" for "Li+")
-    NEGATION = "negation"  # a negation the evidence lacks
-    DROPPED = "dropped"  # a negation or condition of the evidence cut out of its words
-    CONDITION = "condition"  # a condition or aim word of the evidence ("whether") left out
-    HEDGE = "hedge"  # a hedge of the evidence ("may", "suggest") left out: stated as shown
-    DIRECTION = "direction"  # a direction stated more often than in the evidence
-    SIDES = "sides"  # a comparison's other side not the evidence's
-    ORDER = "order"  # the evidence's own words, moved around
 
 
 def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
