@@ -67,6 +67,7 @@ def test_single_and_batch_answers_carry_the_stance(lab_path: Path, tmp_path: Pat
         "measured",
         "tension",
         "asked",
+        "overstated",
         "reading",
     }
     assert stated["stance"]["relation"] in ("supports", "contradicts", "neither")
