@@ -44,14 +44,12 @@ _OPPOSITE = re.compile(r"\b(" + "|".join(sorted(_OPPOSITES, key=len, reverse=Tru
 
 def direction_flip(item: TrainSentence, rng: random.Random) -> list[Mutant]:
     """A direction word turned to its opposite (`enhanced` → `impaired`, `higher` → `lower`)."""
-    out = []
-    for found in list(_OPPOSITE.finditer(item.text))[:3]:
-        word = found.group()
-        flipped = _OPPOSITES[word.lower()]
-        flipped = flipped[:1].upper() + flipped[1:] if word[:1].isupper() else flipped
-        claim = item.text[: found.start()] + flipped + item.text[found.end() :]
-        out.append(Mutant("direction-flip", claim, item.text, item.abstract))
-    return out
+    return [
+        _replaced(
+            item, "direction-flip", found, _cased(found.group(), _OPPOSITES[found.group().lower()])
+        )
+        for found in list(_OPPOSITE.finditer(item.text))[:3]
+    ]
 
 
 _SIDES = re.compile(
@@ -63,15 +61,12 @@ _SIDES = re.compile(
 def sides_swap(item: TrainSentence, rng: random.Random) -> list[Mutant]:
     """What a comparison sets against what, swapped (`in men than in women` → `in women than
     in men`)."""
-    out = []
-    for found in list(_SIDES.finditer(item.text))[:2]:
-        word, one, other = found.groups()
-        if one.lower() == other.lower():
-            continue
-        swapped = f"{word} {other} than {word} {one}"
-        claim = item.text[: found.start()] + swapped + item.text[found.end() :]
-        out.append(Mutant("sides-swap", claim, item.text, item.abstract))
-    return out
+    return [
+        _replaced(item, "sides-swap", found, f"{word} {other} than {word} {one}")
+        for found in list(_SIDES.finditer(item.text))[:2]
+        for word, one, other in [found.groups()]
+        if one.lower() != other.lower()
+    ]
 
 
 _ROLE = re.compile(
@@ -83,14 +78,12 @@ _ROLE = re.compile(
 def role_swap(item: TrainSentence, rng: random.Random) -> list[Mutant]:
     """Who acts on whom, swapped around a verb (`cells increases FM1-43 uptake` →
     `FM1-43 increases cells uptake`)."""
-    out = []
-    for found in list(_ROLE.finditer(item.text))[:2]:
-        agent, verb, patient = found.groups()
-        if {agent.lower(), patient.lower()} & STOP_WORDS or agent.lower() == patient.lower():
-            continue
-        claim = item.text[: found.start()] + f"{patient} {verb} {agent}" + item.text[found.end() :]
-        out.append(Mutant("role-swap", claim, item.text, item.abstract))
-    return out
+    return [
+        _replaced(item, "role-swap", found, f"{patient} {verb} {agent}")
+        for found in list(_ROLE.finditer(item.text))[:2]
+        for agent, verb, patient in [found.groups()]
+        if not {agent.lower(), patient.lower()} & STOP_WORDS and agent.lower() != patient.lower()
+    ]
 
 
 # A hedge and what the sentence says without it: "may provide" → "provides".
