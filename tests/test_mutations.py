@@ -7,7 +7,7 @@ import random
 import pytest
 
 from engine.datasets.scifact_text import TrainSentence
-from engine.evaluation.mutations import FAMILIES
+from engine.evaluation.overstatements import OVERSTATEMENTS
 
 
 @pytest.mark.parametrize(
@@ -39,7 +39,7 @@ from engine.evaluation.mutations import FAMILIES
 )  # fmt: skip
 def test_a_family_turns_the_sentence_around(family: str, sentence: str, mutant: str) -> None:
     item = TrainSentence("doc", 0, sentence, f"Background. {sentence}")
-    claims = [m.claim for m in FAMILIES[family](item, random.Random(0))]
+    claims = [m.claim for m in OVERSTATEMENTS[family](item, random.Random(0))]
     assert mutant in claims, claims
 
 
@@ -54,4 +54,4 @@ def test_a_family_turns_the_sentence_around(family: str, sentence: str, mutant: 
 )  # fmt: skip
 def test_a_sentence_with_nothing_to_turn_gives_no_mutant(family: str, sentence: str) -> None:
     item = TrainSentence("doc", 0, sentence, sentence)
-    assert FAMILIES[family](item, random.Random(0)) == []
+    assert OVERSTATEMENTS[family](item, random.Random(0)) == []

@@ -3,8 +3,9 @@
 Each family takes one real sentence of a train-cited abstract and makes *mutants*: a claim
 restating a span inside an embedding that holds it, dropping a restriction, flipping a
 comparator, a marker, a sign or an exponent, changing a number, deleting a negation, or a
-deduction that says more than its premise (`overstatements` adds the families that turn a
-finding around or state it more strongly). Families register in `FAMILIES` (name →
+deduction that says more than its premise. Families in other modules register on import
+(`mutations_signs`, `overstatements`: the families that turn a finding around or state it
+more strongly). Families register in `FAMILIES` (name →
 generator); a generator is deterministic given the `random.Random` it is handed.
 """
 
@@ -302,6 +303,3 @@ register("exponent-change", exponent_change)
 register("number-change", number_change)
 register("negation-deletion", negation_deletion)
 register("deduction-novel", deduction_novel)
-
-# The families that turn a finding around or state it more strongly register themselves.
-from engine.evaluation import overstatements  # noqa: E402, F401

@@ -146,10 +146,14 @@ def number_word_change(item: TrainSentence, rng: random.Random) -> list[Mutant]:
     return out
 
 
-register("direction-flip", direction_flip)
-register("sides-swap", sides_swap)
-register("role-swap", role_swap)
-register("hedge-dropped", hedge_dropped)
-register("quantifier-change", quantifier_change)
-register("unit-change", unit_change)
-register("number-word-change", number_word_change)
+OVERSTATEMENTS = {
+    "direction-flip": direction_flip,
+    "sides-swap": sides_swap,
+    "role-swap": role_swap,
+    "hedge-dropped": hedge_dropped,
+    "quantifier-change": quantifier_change,
+    "unit-change": unit_change,
+    "number-word-change": number_word_change,
+}
+for _name, _family in OVERSTATEMENTS.items():
+    register(_name, _family)

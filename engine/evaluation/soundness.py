@@ -24,6 +24,9 @@ from typing import Any
 from engine.api import route_payload
 from engine.core.quote import verify_quote
 from engine.datasets.scifact_text import TrainSentence, restatement_payload
+
+# Its families register with FAMILIES on import, as mutations_signs's do.
+from engine.evaluation import overstatements  # noqa: F401
 from engine.evaluation.mutations import FAMILIES, FamilyScore
 from engine.evaluation.mutations_grounds import CONTROLS
 from engine.evaluation.mutations_signs import FRAME_FAMILIES
