@@ -3,10 +3,10 @@
 Each family takes one real sentence of a train-cited abstract and makes *mutants*: a claim
 restating a span inside an embedding that holds it, dropping a restriction, flipping a
 comparator, a marker, a sign or an exponent, changing a number, deleting a negation, or a
-deduction that says more than its premise. Families in other modules register on import
-(`mutations_signs`, `overstatements`: the families that turn a finding around or state it
-more strongly). Families register in `FAMILIES` (name →
-generator); a generator is deterministic given the `random.Random` it is handed.
+deduction that says more than its premise. Families register in `FAMILIES` (name →
+generator), those of other modules when imported (`mutations_signs`; `overstatements`, the
+families that turn a finding around or state it more strongly); a generator is
+deterministic given the `random.Random` it is handed.
 """
 
 from __future__ import annotations
