@@ -264,6 +264,7 @@ def ask(
     as_spelled = asked if spelled == asked.text else Question.of(spelled)
     stance = question_stance(as_spelled, result.decision, result.coverage)
     result = _read_relations(replace(result, stance=stance), opened, verifiers)
+    result = _withhold_yes(result, opened, verifiers)
     spent = (time.perf_counter() - started) * 1000.0
     return replace(result, latency_ms=result.latency_ms + spent)
 
@@ -298,6 +299,33 @@ def _read_relations(
     again = replace(inp, unmentioned=tuple(unread.unmentioned))
     rerouted = route(again, workspace=opened.workspace.root, verifiers=verifiers)
     return replace(result, decision=rerouted, route_input=again, coverage=unread)
+
+
+def _withhold_yes(
+    result: NavResult, opened: OpenWorkspace, verifiers: Registry[Verifier] | None
+) -> NavResult:
+    """Route again, hedged, a green answer whose text the stance reads as less than a yes.
+
+    The yes rules withhold a yes where the claim says more than the quoted sentence (a
+    hedge or condition left out, a direction or a comparison turned around, its words moved
+    so who does what may differ). The sentence is still what the source says, so it stands,
+    hedged, with the rule named; a green would tell the reader the question was answered as
+    asked. A stated claim is held the same way: a green beside it reads as "confirmed".
+    """
+    coverage, decision, inp, stance = (
+        result.coverage,
+        result.decision,
+        result.route_input,
+        result.stance,
+    )
+    if coverage is None or decision is None or inp is None or stance is None:
+        return result
+    if stance.overstated is None or decision.label != "ANSWER":
+        return result
+    withheld = replace(coverage, withheld=stance.overstated)
+    again = replace(inp, withheld=stance.overstated)
+    rerouted = route(again, workspace=opened.workspace.root, verifiers=verifiers)
+    return replace(result, decision=rerouted, route_input=again, coverage=withheld)
 
 
 def question_stance(

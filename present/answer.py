@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from enum import StrEnum
 
 from engine import (
     CONTRADICTS,
@@ -52,6 +53,33 @@ class AnswerArea:
     heading: str
     licensed: bool
     html: str
+
+
+class Hedge(StrEnum):
+    """Why an answer stands hedged rather than green."""
+
+    UNSAID = "unsaid"  # verified text that never says some question word
+    NOT_A_YES = "not-a-yes"  # verified text that says less than the question's yes
+    INFERRED = "inferred"  # a conclusion inferred from verified premises
+
+
+def hedge_of(result: NavResult) -> Hedge | None:
+    """Why `result` is a hedged answer, or None when it is not one."""
+    decision = result.decision
+    if result.label != "HEDGED ANSWER" or decision is None:
+        return None
+    if decision.unmentioned:
+        return Hedge.UNSAID
+    if decision.withheld is not None:
+        return Hedge.NOT_A_YES
+    return Hedge.INFERRED
+
+
+def not_a_yes(result: NavResult) -> str:
+    """Why the answer's text is not a yes to what was asked, in words; "" when it is."""
+    decision = result.decision
+    withheld = decision.withheld if decision is not None else None
+    return withheld.words if withheld is not None else ""
 
 
 def titles(result: NavResult) -> dict[str, str]:
@@ -203,7 +231,8 @@ def summary(result: NavResult, *, confirmed: Iterable[tuple[str, str]] = ()) -> 
             f"Every sentence of the answer is quoted from verified text of {cited or 'its sources'}"
         )
         return text + ", and with the papers it cites it says every topic word of the question."
-    if label == "HEDGED ANSWER" and result.decision is not None and result.decision.unmentioned:
+    hedge = hedge_of(result)
+    if hedge is Hedge.UNSAID:
         cited = ", ".join(name_of(result, r) for r in result.cited) or "its sources"
         plain, _ = _unsaid(result)
         asked = ", which the question asks about" if plain else ""
@@ -211,7 +240,13 @@ def summary(result: NavResult, *, confirmed: Iterable[tuple[str, str]] = ()) -> 
             f"The answer is quoted from verified text of {cited}, but it {never(result)}"
             f"{asked}: it may answer a neighbouring question."
         )
-    if label == "HEDGED ANSWER":
+    if hedge is Hedge.NOT_A_YES:
+        cited = ", ".join(name_of(result, r) for r in result.cited) or "its sources"
+        return (
+            f"The answer is quoted from verified text of {cited}, but it is not a yes to what"
+            f" was asked: {not_a_yes(result)}."
+        )
+    if hedge is Hedge.INFERRED:
         premises = _verified_premises(result)
         named = ", ".join(name_of(result, r) for r in premises) or "its verified premises"
         return (
@@ -243,7 +278,10 @@ def answered_lines(result: NavResult) -> list[str]:
     if result.also_stated is not None:
         said = result.also_stated.words()
         lines.append(f"{said[:1].upper()}{said[1:]}.")
-    if result.label == "HEDGED ANSWER":
+    hedge = hedge_of(result)
+    if hedge is Hedge.NOT_A_YES:
+        lines.append(f"It is not a yes to what was asked: {not_a_yes(result)}.")
+    if hedge is Hedge.INFERRED:
         texts = {c.id: c.text for c in decision.dag.claims}
         lines.append(
             f"The conclusion “{texts.get(decision.conclusion, '')}” goes beyond its premises, "
@@ -324,15 +362,17 @@ def answer_area(result: NavResult) -> AnswerArea:
     conclusion = claims.get(result.decision.conclusion) if result.decision else None
     if label == "ANSWER":
         return AnswerArea("Answer", True, _prose_html(result))
-    if label == "HEDGED ANSWER" and result.decision is not None and result.decision.unmentioned:
-        # Verified, quoted text that never says some of what was asked: shown as quoted,
-        # with what it leaves out, never as the answer to the whole question.
+    hedge = hedge_of(result)
+    if hedge in (Hedge.UNSAID, Hedge.NOT_A_YES):
+        # Verified, quoted text that never says some of what was asked, or says less than
+        # its yes: shown as quoted, with what it leaves out, never as the whole answer.
+        but = never(result) if hedge is Hedge.UNSAID else "not a yes: " + not_a_yes(result)
         body = (
             '<div class="answer-hedged" style="border-left:4px solid #e0a100;padding:4px 10px">'
-            f"<p><b>Quoted, verified, but {esc(never(result))}:</b></p>{_prose_html(result)}</div>"
+            f"<p><b>Quoted, verified, but {esc(but)}:</b></p>{_prose_html(result)}</div>"
         )
         return AnswerArea("Hedged answer", True, body)
-    if label == "HEDGED ANSWER":
+    if hedge is Hedge.INFERRED:
         premises = [c for cid, c in claims.items() if conclusion is None or cid != conclusion.id]
         items = "".join(
             f"<li>{esc(p.text)} <small>— {esc(_sources(result, p))}</small></li>" for p in premises

@@ -35,8 +35,10 @@ def banner(result: NavResult, *, confirmed: Iterable[tuple[str, str]] = ()) -> B
     broken = answer.failure(result)
     if label == "ANSWER":
         head, tone = f"ANSWER — {status}", "success"
-    elif label == "HEDGED ANSWER" and result.decision and result.decision.unmentioned:
+    elif answer.hedge_of(result) is answer.Hedge.UNSAID:
         head, tone = "HEDGED ANSWER — verified text, not all of the question", "warning"
+    elif answer.hedge_of(result) is answer.Hedge.NOT_A_YES:
+        head, tone = "HEDGED ANSWER — verified text, not a yes to the question", "warning"
     elif label == "HEDGED ANSWER":
         head, tone = "HEDGED ANSWER — inferred, not verified", "warning"
     elif broken is not None:
@@ -72,6 +74,20 @@ _VERDICT_EXPLANATIONS = {
     ),
 }
 
+# A hedged answer of verified text explained by what keeps it from green.
+_HEDGE_EXPLANATIONS = {
+    answer.Hedge.UNSAID: (
+        "verified, not all of the question",
+        "Every sentence is quoted from verified text, but the text never says some of what the "
+        "question asks: it may answer a neighbouring question.",
+    ),
+    answer.Hedge.NOT_A_YES: (
+        "verified, not a yes",
+        "Every sentence is quoted from verified text, but the text says less than a yes to "
+        "what was asked: read it for what it does say.",
+    ),
+}
+
 
 def explanations(
     result: NavResult, *, confirmed: Iterable[tuple[str, str]] = ()
@@ -79,7 +95,10 @@ def explanations(
     """Every verdict explained: each abstain reason, a failure, or why it answered."""
     label = result.label
     if label in _VERDICT_EXPLANATIONS:
+        hedge = answer.hedge_of(result)
         name, text = _VERDICT_EXPLANATIONS[label]
+        if hedge is not None and hedge in _HEDGE_EXPLANATIONS:
+            name, text = _HEDGE_EXPLANATIONS[hedge]
         return (Explanation(name, text, tuple(answer.answered_lines(result))),)
     broken = answer.failure(result)
     if broken is not None:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from engine.api import OpenWorkspace, ask
+from engine.api import OpenWorkspace, ask, route_json
 from engine.reading.aims import asks
 from engine.review.claim_stance import pair_stance
-from present.answer import never, stance_line, summary
+from present.answer import answer_area, never, stance_line, summary
+from present.views import banner
 
 
 @pytest.mark.parametrize(
@@ -158,3 +161,30 @@ def test_a_relation_said_of_something_else_is_named_as_not_stated_as_asked(
 def test_a_word_never_said_is_named_as_never_said(demo: OpenWorkspace) -> None:
     result = ask(demo, "Do statins reduce mortality in patients with sepsis?")
     assert "never says ‘sepsis’" in never(result)
+
+
+@pytest.mark.parametrize(
+    ("question", "rule"),
+    [
+        ("Reduced phosphorylation of PP2A suppresses HDAC4 dephosphorylation.", "direction"),
+        ("Pioglitazone use is not associated with an increased risk of prostate cancer.",
+         "negation"),
+        ("Does increased LDL receptors play a role in the reduction of plasma Lp(a)?", "hedge"),
+        ("Is ca2+ cycling a UCP1-dependent thermogenic mechanism?", "order"),
+    ],
+    ids=["direction-stated", "negation-stated", "hedge-asked", "order-asked"],
+)  # fmt: skip
+def test_text_that_withholds_the_yes_stands_hedged_with_the_rule_named(
+    demo: OpenWorkspace, question: str, rule: str
+) -> None:
+    result = ask(demo, question)
+    assert result.label == "HEDGED ANSWER", result.prose
+    assert result.decision is not None and result.decision.withheld is not None
+    assert result.decision.withheld.value == rule == result.decision.to_dict()["withheld"]
+    assert result.stance is not None and result.stance.overstated is result.decision.withheld
+    assert "not a yes to what was asked" in summary(result)
+    assert "not a yes to the question" in banner(result).text
+    assert "Quoted, verified, but not a yes" in answer_area(result).html
+    # The saved payload carries the rule: routed again, the answer stays hedged.
+    again = route_json(json.dumps(result.payload), workspace=demo.workspace.root)
+    assert (again.label, again.withheld) == ("HEDGED ANSWER", result.decision.withheld)

@@ -5,6 +5,7 @@ import pytest
 
 from engine.core.epistemics import Tier, Verdict
 from engine.core.errors import PayloadError
+from engine.core.stance import Overstated
 from engine.core.wire import parse_json, parse_payload
 
 
@@ -36,7 +37,7 @@ def test_full_payload_parses() -> None:
             node_bodies={"zk:b:1": "A holds."},
             asserted={"c1": "grounded"},
             edges=[{"src": "mem:_memory:x", "dst": "zk:b:1", "relation": "contradicts"}],
-            coverage_report={"blocking_count": 2},
+            coverage_report={"blocking_count": 2, "withheld": "hedge"},
         )
     )
     assert inp.node_status["zk:b:1"] == Verdict(Tier.GROUNDED, outdated=True)
@@ -44,6 +45,7 @@ def test_full_payload_parses() -> None:
     assert inp.asserted == {"c1": Tier.GROUNDED}
     assert inp.groundings["zk:b:1"].type == "quote"
     assert inp.blocking_count == 2
+    assert inp.withheld is Overstated.HEDGE
 
 
 def _claims(*claims: dict[str, Any]) -> dict[str, Any]:
@@ -119,6 +121,8 @@ def _claims(*claims: dict[str, Any]) -> dict[str, Any]:
         (payload(groundings={"zk:b:1": {"payload": {}}}), "type must be a non-empty string"),
         (payload(edges=[{"src": "a"}]), "edges"),
         (payload(coverage_report={"blocking_count": -1}), "blocking_count"),
+        (payload(coverage_report={"withheld": "louder"}), "withheld must be null or one of"),
+        (payload(coverage_report={"withheld": ["hedge"]}), "withheld must be null or one of"),
         (payload(node_bodies={"zk:b:1": 5}), "must be a string"),
     ],
     ids=[
@@ -144,6 +148,8 @@ def _claims(*claims: dict[str, Any]) -> dict[str, Any]:
         "grounding-type",
         "edge-shape",
         "blocking-negative",
+        "withheld-unknown",
+        "withheld-type",
         "body-type",
     ],
 )

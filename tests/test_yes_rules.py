@@ -71,3 +71,21 @@ def test_a_hedged_neighbour_cited_beside_the_sentence_hedges_nothing() -> None:
     assert overstates(stated, [stated, neighbour]) is None
     # The hedge of the sentence the claim restates still counts.
     assert overstates(stated, [stated.replace("restored", "may restore"), neighbour]) is not None
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "rule"),
+    [
+        ("The signal skips the most recent month.",
+         "The signal leaves out the most recent month of returns.", None),
+        ("Most patients recovered within a week.",
+         "Some patients recovered within a week.", Overstated.EXACT),
+        ("The signal skips the recent month.",
+         "The signal skips the most recent month.", None),
+    ],
+    ids=["superlative-kept", "quantity-changed", "superlative-dropped"],
+)  # fmt: skip
+def test_the_most_of_a_superlative_is_no_quantity(
+    claim: str, evidence: str, rule: Overstated | None
+) -> None:
+    assert overstates(claim, [evidence]) is rule

@@ -10,6 +10,7 @@ from typing import Any
 from engine.core.deduction import Unlike
 from engine.core.epistemics import HonestyViolation, Tier, Verdict
 from engine.core.model import ReasoningDAG
+from engine.core.stance import Overstated
 from engine.core.traceability import Traceability
 from engine.core.verifiers import VerifierResult
 
@@ -108,6 +109,8 @@ class Decision:
     blocking_count: int = 0  # salient question terms nothing in the closure mentions
     # Common question words nothing in the closure mentions: an answer is at most hedged.
     unmentioned: tuple[str, ...] = ()
+    # How the cited text withholds the yes the question asks: an answer is at most hedged.
+    withheld: Overstated | None = None
     # The prose restates the DAG's claims word for word, verified or not (for the causes).
     prose_restates_claims: bool = False
 
@@ -196,5 +199,6 @@ class Decision:
             "floored": list(self.floored),
             "floor_reasons": dict(self.floor_reasons),
             "unmentioned": list(self.unmentioned),
+            "withheld": None if self.withheld is None else self.withheld.value,
             "detail": self.detail,
         }

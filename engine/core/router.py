@@ -126,6 +126,7 @@ class _Derivation:
             detail=detail,
             blocking_count=self.inp.blocking_count,
             unmentioned=self.inp.unmentioned,
+            withheld=self.inp.withheld,
             prose_restates_claims=self.trace.ok or _restates_claims(self.inp),
         )
 
@@ -240,6 +241,11 @@ def _decide(found: _Derivation) -> Decision:
             # neighbouring question: it stands, but not green.
             detail = f"hedged: {_unmentioned(inp)}{disclosure}"
             return found.decision(Outcome.ANSWER, Tier.INFERRED, (), detail)
+        if inp.withheld is not None:
+            # Confirmed text that says less than the question's yes (hedged, conditioned,
+            # turned around) answers it only as far as it goes: it stands, but not green.
+            detail = f"hedged: not a yes to what was asked: {inp.withheld.words}{disclosure}"
+            return found.decision(Outcome.ANSWER, Tier.INFERRED, (), detail)
         detail = f"conclusion {conclusion!r} is {final.wire().value}{disclosure}"
         return found.decision(Outcome.ANSWER, final.wire(), (), detail)
     closure = inp.dag.premise_closure(conclusion)
@@ -253,6 +259,7 @@ def _decide(found: _Derivation) -> Decision:
         # An inference whose text never says what the question asks about is off the
         # question twice over: it abstains.
         and not inp.unmentioned
+        and inp.withheld is None
         and not found.confabulation.closed_book
         and any(found.derived[cid].verified for cid in closure if cid != conclusion)
     )

@@ -33,6 +33,11 @@ class Overstated(StrEnum):
     SIDES = "sides"  # a comparison's other side not the evidence's
     ORDER = "order"  # the evidence's own words, moved around
 
+    @property
+    def words(self) -> str:
+        """Why the yes is withheld, in words about the cited sentence and the claim."""
+        return _OVERSTATED_WORDS[self]
+
 
 # Why a yes was withheld, in words about the cited sentence and the claim.
 _OVERSTATED_WORDS = {
@@ -183,7 +188,7 @@ class Stance:
     def phrase(self) -> str:
         """What decided the stance, in plain words about the source and the question."""
         if self.overstated is not None:
-            return _OVERSTATED_WORDS[self.overstated]
+            return self.overstated.words
         if not self.cue and self.relation is StanceRelation.SUPPORTS:
             return "the cited sentence says what the claim says, in words of its own"
         if not self.cue:

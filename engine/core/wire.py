@@ -20,6 +20,7 @@ from engine.core.model import (
     ProseCitation,
     ReasoningDAG,
 )
+from engine.core.stance import Overstated
 
 MAX_PAYLOAD_BYTES = 64_000_000
 _KINDS = ", ".join(k.value for k in ClaimKind)
@@ -103,6 +104,9 @@ class RouteInput:
     uncovered: tuple[str, ...] = ()
     # Common question words the cited sources never use: never green, at most hedged.
     unmentioned: tuple[str, ...] = ()
+    # How the cited text withholds the yes the question asks (or the claim it states says
+    # more than the text): confirmed text beside the question, never green, at most hedged.
+    withheld: Overstated | None = None
     verified: Mapping[str, VerifiedGround] = field(default_factory=dict)
 
     @classmethod
@@ -158,6 +162,7 @@ def parse_payload(data: object) -> RouteInput:
         blocking_count=_blocking(top.get("coverage_report")),
         uncovered=_uncovered(top.get("coverage_report")),
         unmentioned=_uncovered(top.get("coverage_report"), "unmentioned"),
+        withheld=_withheld(top.get("coverage_report")),
     )
 
 
@@ -318,6 +323,20 @@ def _uncovered(raw: object, key: str = "uncovered") -> tuple[str, ...]:
     if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
         raise PayloadError(f"coverage_report.{key} must be a list of strings")
     return tuple(words)
+
+
+def _withheld(raw: object) -> Overstated | None:
+    """The rule by which the cited text withholds the question's yes, if the report names one."""
+    if raw is None:
+        return None
+    value = _mapping(raw, "coverage_report").get("withheld")
+    if value is None:
+        return None
+    found = member(Overstated, value)
+    if found is None:
+        known = ", ".join(o.value for o in Overstated)
+        raise PayloadError(f"coverage_report.withheld must be null or one of: {known}")
+    return found
 
 
 def _require_unicode(value: object) -> None:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
+from engine.core.stance import Overstated
 from engine.navigation.spelling import correction, joins, spells_out, split_compound
 from engine.reading.asked import (
     Acronym,
@@ -146,6 +147,9 @@ class CoverageReport:
     terms: tuple[Term, ...]
     # (the word as typed, the word as the sources spell it) for each typo corrected.
     respelled: tuple[tuple[str, str], ...] = ()
+    # How the quoted text withholds the yes the question asks (set once its stance is read):
+    # the answer then stands at most hedged.
+    withheld: Overstated | None = None
 
     def respell(self, text: str) -> str:
         """`text` with each corrected typo written as the sources spell it."""
@@ -211,6 +215,7 @@ class CoverageReport:
             "uncovered": list(self.uncovered),
             "unmentioned": list(self.unmentioned),
             "covered_share": round(self.covered_share, 4),
+            "withheld": None if self.withheld is None else self.withheld.value,
             "terms": [t.to_dict() for t in self.terms],
         }
 

@@ -87,11 +87,17 @@ def _exact(words: tuple[str, ...]) -> Counter[str]:
     number words and quantifiers ("all" is not "some")."""
     return Counter(
         token
-        for token in words
+        for before, token in pairwise(("", *words))
         if token in NUMBER_WORDS
-        or token in QUANTIFIERS
+        or (token in QUANTIFIERS and not _superlative(before, token))
         or (not token.isalpha() and (not token.isalnum() or any(c.isdigit() for c in token)))
     )
+
+
+def _superlative(before: str, token: str) -> bool:
+    """Whether "most" makes a superlative ("the most recent month"), not a quantity ("most
+    patients")."""
+    return token == "most" and before == "the"
 
 
 def _number_pairs(text: str) -> Counter[tuple[str, str]]:

@@ -1,9 +1,10 @@
 """Momentum signal: rank stocks by their past twelve-month return."""
 
 
-def momentum_signal(returns, lookback=12, skip_recent_month=True):
-    """Cumulative return over the lookback window, skipping the latest month when asked."""
-    window = returns[-lookback - 1 : -1] if skip_recent_month else returns[-lookback:]
+def momentum_signal(returns, lookback=12, skip_recent_month=1):
+    """Cumulative return over the lookback window, skipping the most recent month."""
+    end = len(returns) - skip_recent_month
+    window = returns[end - lookback : end]
     total = 1.0
     for r in window:
         total *= 1.0 + r
