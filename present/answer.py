@@ -307,7 +307,8 @@ def _verified_premises(result: NavResult) -> list[str]:
 def stance_line(result: NavResult) -> StanceLine | None:
     """Where the evidence stands on the claim the question states, in one sentence."""
     stance = result.stance
-    if stance is None:
+    # A hedge for a withheld yes says why in the banner: the line would say it again.
+    if stance is None or hedge_of(result) is Hedge.NOT_A_YES:
         return None
     unsaid = result.decision.unmentioned if result.decision is not None else ()
     if stance.relation is StanceRelation.NEITHER and unsaid:
@@ -366,7 +367,8 @@ def answer_area(result: NavResult) -> AnswerArea:
     if hedge in (Hedge.UNSAID, Hedge.NOT_A_YES):
         # Verified, quoted text that never says some of what was asked, or says less than
         # its yes: shown as quoted, with what it leaves out, never as the whole answer.
-        but = never(result) if hedge is Hedge.UNSAID else "not a yes: " + not_a_yes(result)
+        # The banner says why a yes is withheld; the area only marks the text as not one.
+        but = never(result) if hedge is Hedge.UNSAID else "not a yes to the question"
         body = (
             '<div class="answer-hedged" style="border-left:4px solid #e0a100;padding:4px 10px">'
             f"<p><b>Quoted, verified, but {esc(but)}:</b></p>{_prose_html(result)}</div>"

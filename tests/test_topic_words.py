@@ -184,7 +184,8 @@ def test_text_that_withholds_the_yes_stands_hedged_with_the_rule_named(
     assert result.stance is not None and result.stance.overstated is result.decision.withheld
     assert "not a yes to what was asked" in summary(result)
     assert "not a yes to the question" in banner(result).text
-    assert "Quoted, verified, but not a yes" in answer_area(result).html
+    assert "Quoted, verified, but not a yes to the question" in answer_area(result).html
+    assert stance_line(result) is None  # the banner says why; no line says it twice
     # The saved payload carries the rule: routed again, the answer stays hedged.
     again = route_json(json.dumps(result.payload), workspace=demo.workspace.root)
     assert (again.label, again.withheld) == ("HEDGED ANSWER", result.decision.withheld)
