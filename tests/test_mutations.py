@@ -32,10 +32,13 @@ from engine.evaluation.overstatements import OVERSTATEMENTS
          "A dose 2 days before exposure protected."),
         ("number-word-change", "Immunization stopped after three injections.",
          "Immunization stopped after four injections."),
+        ("prefix-flip", "A UCP1-independent mechanism.", "A UCP1-dependent mechanism."),
+        ("prefix-flip", "Active kinase was seen.", "Inactive kinase was seen."),
+        ("prefix-flip", "It had anti-inflammatory effects.", "It had pro-inflammatory effects."),
     ],
     ids=["participle", "capitalised", "in-than-in", "among-than", "around-a-verb",
          "at-the-start", "may-verb", "could-be", "suggest", "some-to-all", "hours-to-days",
-         "spelled-number"],
+         "spelled-number", "prefix-dropped", "prefix-added", "prefix-swapped"],
 )  # fmt: skip
 def test_a_family_turns_the_sentence_around(family: str, sentence: str, mutant: str) -> None:
     item = TrainSentence("doc", 0, sentence, f"Background. {sentence}")
@@ -49,8 +52,9 @@ def test_a_family_turns_the_sentence_around(family: str, sentence: str, mutant: 
         ("direction-flip", "Sleep duration was recorded for every participant."),
         ("sides-swap", "Recall was better in women than in women."),
         ("role-swap", "This increases survival."),  # "This" is no actor
+        ("prefix-flip", "Signalling was de-regulated in aged cells."),  # one word, hyphened
     ],
-    ids=["no-direction-word", "same-sides", "stop-word-actor"],
+    ids=["no-direction-word", "same-sides", "stop-word-actor", "hyphened-prefix"],
 )  # fmt: skip
 def test_a_sentence_with_nothing_to_turn_gives_no_mutant(family: str, sentence: str) -> None:
     item = TrainSentence("doc", 0, sentence, sentence)

@@ -170,9 +170,9 @@ def test_a_word_never_said_is_named_as_never_said(demo: OpenWorkspace) -> None:
         ("Pioglitazone use is not associated with an increased risk of prostate cancer.",
          "negation"),
         ("Does increased LDL receptors play a role in the reduction of plasma Lp(a)?", "hedge"),
-        ("Is ca2+ cycling a UCP1-dependent thermogenic mechanism?", "order"),
+        ("Is ca2+ cycling a UCP1-dependent thermogenic mechanism?", "unmarked"),
     ],
-    ids=["direction-stated", "negation-stated", "hedge-asked", "order-asked"],
+    ids=["direction-stated", "negation-stated", "hedge-asked", "prefix-dropped-asked"],
 )  # fmt: skip
 def test_text_that_withholds_the_yes_stands_hedged_with_the_rule_named(
     demo: OpenWorkspace, question: str, rule: str

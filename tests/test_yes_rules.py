@@ -89,3 +89,31 @@ def test_the_most_of_a_superlative_is_no_quantity(
     claim: str, evidence: str, rule: Overstated | None
 ) -> None:
     assert overstates(claim, [evidence]) is rule
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "rule"),
+    [
+        ("Thermogenesis in beige fat is UCP1-dependent.",
+         "A robust UCP1-independent thermogenic mechanism in beige fat involves ATP-dependent "
+         "Ca2+ cycling.", Overstated.UNMARKED),
+        ("Beige fat thermogenesis is UCP1-independent.",
+         "Beige fat thermogenesis is UCP1-dependent.", Overstated.NEGATION),
+        ("Phosphorylation of HDAC4 leads to its nuclear accumulation.",
+         "Dephosphorylation of HDAC4 leads to its nuclear accumulation.", Overstated.UNMARKED),
+        ("The drug causes hyperglycemia in mice.", "The drug causes hypoglycemia in mice.",
+         Overstated.DIRECTION),
+        ("IL-6 has pro-inflammatory effects.", "IL-6 has anti-inflammatory effects.",
+         Overstated.DIRECTION),
+        ("Maturation was Skint-1-independent, but Aire-independent.",
+         "Maturation was Skint-1-dependent, but Aire-independent.", Overstated.NEGATION),
+        ("Sodium intake is associated with stroke.",
+         "Sodium intake is associated with stroke in older adults.", None),
+    ],
+    ids=["independent-dropped", "independent-added", "de-dropped", "hyper-for-hypo",
+         "pro-for-anti", "both-said-counted", "no-prefix-moved"],
+)  # fmt: skip
+def test_a_prefix_that_turns_a_word_around_is_kept(
+    claim: str, evidence: str, rule: Overstated | None
+) -> None:
+    assert overstates(claim, [evidence]) is rule

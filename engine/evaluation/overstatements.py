@@ -3,7 +3,8 @@
 A claim made from a real sentence by turning a direction word to its opposite, swapping the
 sides of a comparison or who acts on whom, dropping a hedge ("may provide" → "provides",
 "suggest" → "show"), widening a quantifier ("some" → "all"), changing a figure's unit ("2
-hours" → "2 days") or a spelled number. Each says something its sentence does not; asked of
+hours" → "2 days") or a spelled number, or turning a word around by its prefix
+("independent" → "dependent"). Each says something its sentence does not; asked of
 a library, none may be answered yes. They register in `mutations.FAMILIES`.
 """
 
@@ -145,6 +146,49 @@ def number_word_change(item: TrainSentence, rng: random.Random) -> list[Mutant]:
     return out
 
 
+# Words and the same word turned around by a prefix, as a writer might drop or add one.
+_PREFIXED = dict(
+    pair
+    for a, b in (
+        ("dependent", "independent"), ("active", "inactive"), ("stable", "unstable"),
+        ("coupled", "uncoupled"), ("folded", "misfolded"), ("function", "dysfunction"),
+        ("regulated", "dysregulated"), ("symptomatic", "asymptomatic"),
+        ("typical", "atypical"), ("normal", "abnormal"), ("effective", "ineffective"),
+        ("phosphorylation", "dephosphorylation"), ("methylation", "demethylation"),
+        ("hyperglycemia", "hypoglycemia"), ("hypertension", "hypotension"),
+        ("proinflammatory", "anti-inflammatory"), ("pro-inflammatory", "anti-inflammatory"),
+        ("overexpression", "underexpression"), ("significant", "insignificant"),
+        ("sufficient", "insufficient"), ("complete", "incomplete"), ("treated", "untreated"),
+        ("responsive", "unresponsive"), ("detectable", "undetectable"),
+        ("infected", "uninfected"), ("known", "unknown"), ("coding", "non-coding"),
+    )
+    for pair in ((a, b), (b, a))
+)  # fmt: skip
+_PREFIX_WORD = re.compile(
+    r"\b(" + "|".join(sorted(map(re.escape, _PREFIXED), key=len, reverse=True)) + r")\b",
+    re.I,
+)
+
+
+def prefix_flip(item: TrainSentence, rng: random.Random) -> list[Mutant]:
+    """A word turned around by a prefix dropped, added or swapped ("UCP1-independent" →
+    "UCP1-dependent", "active" → "inactive", "hypoglycemia" → "hyperglycemia")."""
+    return [
+        _replaced(
+            item, "prefix-flip", found, _cased(found.group(), _PREFIXED[found.group().lower()])
+        )
+        for found in [f for f in _PREFIX_WORD.finditer(item.text) if not _after_prefix(f)][:2]
+    ]
+
+
+_HYPHENED_PREFIX = re.compile(r"\b(?:de|non|anti|pro|un|dys|mis|hyper|hypo)-$", re.I)
+
+
+def _after_prefix(found: re.Match[str]) -> bool:
+    # "de-regulated" is one word: a prefix put before it would make a word no writer uses.
+    return bool(_HYPHENED_PREFIX.search(found.string[: found.start()]))
+
+
 OVERSTATEMENTS = {
     "direction-flip": direction_flip,
     "sides-swap": sides_swap,
@@ -153,6 +197,7 @@ OVERSTATEMENTS = {
     "quantifier-change": quantifier_change,
     "unit-change": unit_change,
     "number-word-change": number_word_change,
+    "prefix-flip": prefix_flip,
 }
 for _name, _family in OVERSTATEMENTS.items():
     register(_name, _family)

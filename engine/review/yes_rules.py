@@ -11,6 +11,7 @@ order. `overstates` names the first rule a claim breaks; the stance is then `nei
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from itertools import pairwise
 
 from engine.core.licensing import find_run
@@ -18,8 +19,12 @@ from engine.core.stance import Overstated
 from engine.text.lexicon import (
     CONDITION_WORDS,
     HEDGES,
+    JOINED_PREFIXES,
+    NEGATING_PREFIXES,
     NEGATIONS,
     NUMBER_WORDS,
+    OPPOSED_PREFIXES,
+    PREFIXED_ROOT,
     QUANTIFIERS,
     STOP_WORDS,
     cue_of,
@@ -47,6 +52,9 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
         return Overstated.UNIT
     if any(_unmarked(claim_text, sentence) for sentence in evidence):
         return Overstated.UNMARKED
+    flipped = _prefix_flip(claim, said)
+    if flipped is not None:
+        return flipped
     if _negations(claim) - _negations(said):
         return Overstated.NEGATION
     if any(_dropped(claim_text, sentence) for sentence in [*evidence, joined]):
@@ -127,6 +135,58 @@ def _unmarked(claim_text: str, sentence: str) -> bool:
         if token.startswith(_NON) and token[len(_NON) :] in claim:
             return True
     return False
+
+
+def _prefix_flip(claim: tuple[str, ...], said: tuple[str, ...]) -> Overstated | None:
+    """How a prefix turns a word of one text around in the other: the evidence's negating
+    prefix dropped ("dependent" for "independent"), one the evidence lacks added, or the
+    opposite prefix ("hyperglycemia" for "hypoglycemia").
+
+    Read twice: a word one text alone says against every word of the other (so
+    "UCP1-dependent" is read against "UCP1-independent" though "ATP-dependent" stands
+    beside it), then the words each says more often than the other (so a text that says
+    both, "Skint-1-dependent, but Aire-independent", still shows which one moved).
+    """
+    mine, theirs = Counter(_joined(claim)), Counter(_joined(said))
+    alone = (set(mine) - set(theirs), set(theirs) - set(mine), set(mine), set(theirs))
+    excess = (set(mine - theirs), set(theirs - mine))
+    return _turned(*alone) or _turned(*excess, *excess)
+
+
+def _turned(
+    mine: set[str], theirs: set[str], against_mine: set[str], against_theirs: set[str]
+) -> Overstated | None:
+    """The rule a word of the claim's `mine` or the evidence's `theirs` breaks against a
+    word of the other text (`against_*`) it shares a root with."""
+    for token in sorted(theirs):
+        if any(root in against_mine for root in _roots(token, NEGATING_PREFIXES)):
+            return Overstated.UNMARKED
+    for token in sorted(mine):
+        if any(root in against_theirs for root in _roots(token, NEGATING_PREFIXES)):
+            return Overstated.NEGATION
+        for prefix, opposite in OPPOSED_PREFIXES.items():
+            root = next(_roots(token, (prefix,)), None)
+            if root is not None and opposite + root in against_theirs:
+                return Overstated.DIRECTION
+    return None
+
+
+def _roots(token: str, prefixes: Iterable[str]) -> Iterator[str]:
+    """What follows each of `prefixes` that `token` opens with, where that is a word."""
+    for prefix in prefixes:
+        if token.startswith(prefix) and len(token) - len(prefix) >= PREFIXED_ROOT:
+            yield token[len(prefix) :]
+
+
+def _joined(words: tuple[str, ...]) -> tuple[str, ...]:
+    """The words with each prefix a hyphen set apart joined to the word after it."""
+    out: list[str] = []
+    for word in words:
+        if out and out[-1] in JOINED_PREFIXES and word.isalpha():
+            out[-1] += word
+        else:
+            out.append(word)
+    return tuple(out)
 
 
 def _dropped(claim_text: str, sentence: str) -> bool:

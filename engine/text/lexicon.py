@@ -245,6 +245,23 @@ RESTRICTING_WORDS = (
 CONDITION_WORDS = frozenset(["if", "unless", "except", "only", "provided", "whenever", "whether"])
 
 
+# Prefixes that turn a word into its negation or its lack ("independent", "misfolded",
+# "dysfunction", "asymptomatic", "dephosphorylation"), read where what follows is a word of
+# at least `PREFIXED_ROOT` letters the other text says bare.
+NEGATING_PREFIXES = (
+    "non", "un", "in", "im", "il", "ir", "dis", "dys", "mis", "mal", "ab", "de", "a", "anti",
+)  # fmt: skip
+# Prefixes that set a word on the other side of a scale ("hyperglycemia" / "hypoglycemia").
+OPPOSED_PREFIXES = {
+    "hyper": "hypo", "hypo": "hyper", "pro": "anti", "anti": "pro", "over": "under",
+    "under": "over", "up": "down", "down": "up",
+}  # fmt: skip
+PREFIXED_ROOT = 5
+# Prefixes a hyphen may set apart as a word of their own ("anti-inflammatory"); "over"
+# and "in" stand alone as often as words ("over time"), so they are never joined.
+JOINED_PREFIXES = frozenset({"anti", "pro", "non", "hyper", "hypo", "dys", "mis", "de", "un"})
+
+
 # Words that, opening a piece, restrict or subordinate it (or leave it a fragment).
 RESTRICTING_ONSETS = frozenset(
     """
