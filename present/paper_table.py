@@ -23,7 +23,7 @@ HEADINGS = ("Paper", "Finding (verbatim, with its page)", "Stance", "Row")
 # The paper's name is a button: it wraps in its column rather than being cut short.
 TABLE_CSS = (
     "<style>[class*='st-key-ask_table'] button{text-align:left;height:auto}"
-    "[class*='st-key-ask_table'] button p{white-space:normal;overflow:visible}</style>"
+    "[class*='st-key-ask_table'] button p{white-space:normal;overflow:visible;hyphens:auto}</style>"
 )
 EMPTY = (
     "No paper in this workspace mentions every word of the question, so none is listed. "
@@ -35,7 +35,8 @@ def _chip(text: str, colour: str, title: str = "") -> str:
     tip = f" title='{esc(title)}'" if title else ""
     return (
         f"<span class='chip'{tip} style='background:{colour};color:#ffffff;border-radius:4px;"
-        f"padding:1px 7px;font-size:0.85em;white-space:nowrap'>{esc(text)}</span>"
+        f"padding:1px 5px;font-size:0.85em;display:inline-block;max-width:100%;"
+        f"overflow-wrap:anywhere'>{esc(text)}</span>"
     )
 
 

@@ -34,7 +34,7 @@ from webapp.state import KEYS
 CITE = (url.Param("cite", KEYS.evidence, "text", None),)
 # The evidence table's open row (its paper), in Navigate's URL.
 ROW = (url.Param("row", KEYS.table_row, "text", None),)
-TABLE_COLUMNS = [3, 7, 3, 1.4]
+TABLE_COLUMNS = [3, 6.2, 3, 2.3]
 
 
 def _open(address: str | None) -> None:
