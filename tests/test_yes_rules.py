@@ -117,3 +117,29 @@ def test_a_prefix_that_turns_a_word_around_is_kept(
     claim: str, evidence: str, rule: Overstated | None
 ) -> None:
     assert overstates(claim, [evidence]) is rule
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "rule"),
+    [
+        ("Vitamin D reduced fractures in children.", "Vitamin D reduced fractures in adults.",
+         Overstated.SWAPPED),
+        ("X is necessary for T cell activation.", "X is sufficient for T cell activation.",
+         Overstated.SWAPPED),
+        ("Obesity is a cause of diabetes.", "Obesity is a consequence of diabetes.",
+         Overstated.SWAPPED),
+        ("Deaths were 3% of female deaths and 12% of male deaths.",
+         "Deaths were 3% of male deaths and 12% of male deaths.", Overstated.SWAPPED),
+        ("One in five randomized trials are discontinued early.",
+         "One in five randomised trials are discontinued early.", None),
+        ("CLEC-2 promotes motility in dendritic cells.", "CLEC-2 promotes motility in DCs.",
+         None),
+        ("Smoking is associated with stroke.", "Smoking is linked with stroke.", None),
+    ],
+    ids=["group", "degree", "cause-for-consequence", "both-said-counted", "spelt-two-ways",
+         "abbreviated", "one-link-for-another"],
+)  # fmt: skip
+def test_a_word_put_out_for_another_in_its_slot_is_no_yes(
+    claim: str, evidence: str, rule: Overstated | None
+) -> None:
+    assert overstates(claim, [evidence]) is rule

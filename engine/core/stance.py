@@ -32,6 +32,7 @@ class Overstated(StrEnum):
     DIRECTION = "direction"  # a direction stated more often than in the evidence
     SIDES = "sides"  # a comparison's other side not the evidence's
     ORDER = "order"  # the evidence's own words, moved around
+    SWAPPED = "swapped"  # a word of the evidence put out for another ("children" for "adults")
 
     @property
     def words(self) -> str:
@@ -56,6 +57,8 @@ _OVERSTATED_WORDS = {
     Overstated.SIDES: "the claim compares other things than the cited sentence compares",
     Overstated.ORDER: "the claim puts the cited sentence's words in another order, so who does"
     " what to whom may differ",
+    Overstated.SWAPPED: "the claim puts another word where the cited sentence has one of its own"
+    " (another group, part, role or degree)",
 }
 
 

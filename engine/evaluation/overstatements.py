@@ -3,8 +3,9 @@
 A claim made from a real sentence by turning a direction word to its opposite, swapping the
 sides of a comparison or who acts on whom, dropping a hedge ("may provide" → "provides",
 "suggest" → "show"), widening a quantifier ("some" → "all"), changing a figure's unit ("2
-hours" → "2 days") or a spelled number, or turning a word around by its prefix
-("independent" → "dependent"). Each says something its sentence does not; asked of
+hours" → "2 days") or a spelled number, turning a word around by its prefix
+("independent" → "dependent") or putting out a word for one that fills its slot ("children"
+→ "adults"). Each says something its sentence does not; asked of
 a library, none may be answered yes. They register in `mutations.FAMILIES`.
 """
 
@@ -189,6 +190,32 @@ def _after_prefix(found: re.Match[str]) -> bool:
     return bool(_HYPHENED_PREFIX.search(found.string[: found.start()]))
 
 
+# Words that fill the same slot and say another thing: another group, part, stage or role.
+_OTHERS = dict(
+    pair
+    for a, b in (
+        ("children", "adults"), ("men", "women"), ("male", "female"), ("mice", "humans"),
+        ("necessary", "sufficient"), ("acute", "chronic"), ("benign", "malignant"),
+        ("early", "late"), ("inner", "outer"), ("maternal", "paternal"),
+        ("upstream", "downstream"), ("strongest", "weakest"), ("presence", "absence"),
+        ("agonist", "antagonist"), ("dominant", "recessive"), ("cause", "consequence"),
+        ("systolic", "diastolic"), ("proximal", "distal"), ("anterior", "posterior"),
+        ("donor", "recipient"), ("resistant", "sensitive"), ("first", "last"),
+    )
+    for pair in ((a, b), (b, a))
+)  # fmt: skip
+_OTHER = re.compile(r"\b(" + "|".join(sorted(_OTHERS, key=len, reverse=True)) + r")\b", re.I)
+
+
+def word_swap(item: TrainSentence, rng: random.Random) -> list[Mutant]:
+    """A word put out for one that fills its slot and says another thing ("in children" →
+    "in adults", "necessary" → "sufficient")."""
+    return [
+        _replaced(item, "word-swap", found, _cased(found.group(), _OTHERS[found.group().lower()]))
+        for found in list(_OTHER.finditer(item.text))[:2]
+    ]
+
+
 OVERSTATEMENTS = {
     "direction-flip": direction_flip,
     "sides-swap": sides_swap,
@@ -198,6 +225,7 @@ OVERSTATEMENTS = {
     "unit-change": unit_change,
     "number-word-change": number_word_change,
     "prefix-flip": prefix_flip,
+    "word-swap": word_swap,
 }
 for _name, _family in OVERSTATEMENTS.items():
     register(_name, _family)

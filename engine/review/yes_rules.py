@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator
+from difflib import SequenceMatcher
 from itertools import pairwise
 
 from engine.core.licensing import find_run
@@ -28,6 +29,7 @@ from engine.text.lexicon import (
     QUANTIFIERS,
     STOP_WORDS,
     cue_of,
+    link_strength,
 )
 from engine.text.tokens import token_spans, word_sequence
 
@@ -70,6 +72,8 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
         return Overstated.SIDES
     if _reordered(claim_text, evidence):
         return Overstated.ORDER
+    if any(_swapped(claim, word_sequence(sentence), said) for sentence in evidence):
+        return Overstated.SWAPPED
     return None
 
 
@@ -238,6 +242,59 @@ def _reordered(claim_text: str, evidence: list[str]) -> bool:
     texts = [_content(text) for text in [*evidence, " ".join(evidence)]]
     holding = [said for said in texts if not Counter(claim) - Counter(said)]
     return bool(holding) and not any(_in_order(claim, said) for said in holding)
+
+
+def _swapped(claim: tuple[str, ...], sentence: tuple[str, ...], said: tuple[str, ...]) -> bool:
+    """Whether the claim is the sentence with a word or two put out for others in the same
+    place ("reduced fractures in children" for "… in adults", "necessary" for "sufficient"):
+    the words on both sides agree, and the claim says its words more often than the
+    evidence does, the sentence its own more often than the claim. Directions, numbers and
+    links have rules of their own."""
+    ends = ("\x02", *claim, "\x03"), ("\x02", *sentence, "\x03")
+    extra_mine, extra_theirs = Counter(claim) - Counter(said), Counter(sentence) - Counter(claim)
+    matcher = SequenceMatcher(None, *ends, autojunk=False)
+    codes = matcher.get_opcodes()
+    for at, (tag, i1, i2, j1, j2) in enumerate(codes):
+        # As many words for as many: a paraphrase ("ligand signalling" for "peptide") or an
+        # abbreviation ("DCs" for "dendritic cells") is not one word put out for another.
+        if tag != "replace" or not (i2 - i1 == j2 - j1 <= 2):
+            continue
+        # Flanked by agreeing words on both sides: the same slot, another filler.
+        if not (codes[at - 1][0] == "equal" and codes[at + 1][0] == "equal"):
+            continue
+        mine, theirs = ends[0][i1:i2], ends[1][j1:j2]
+        if not all(_fills(w) for w in (*mine, *theirs)):
+            continue
+        # One link for another ("associated" for "linked") states the same link.
+        if any(map(_links, mine)) and any(map(_links, theirs)):
+            continue
+        if any(map(_respelt, mine, theirs)):
+            continue
+        # Said more often on its own side: a text that says both ("male deaths and … male
+        # deaths" against "female deaths and … male deaths") still shows the one that moved.
+        if not (Counter(mine) - extra_mine or Counter(theirs) - extra_theirs):
+            return True
+    return False
+
+
+# British and American spellings of one word ("randomised", "tumour", "anaemia").
+_SPELLINGS = (("ae", "e"), ("oe", "e"), ("our", "or"), ("z", "s"), ("ll", "l"), ("tre", "ter"))
+
+
+def _respelt(one: str, other: str) -> bool:
+    """Whether two words are one word spelt two ways."""
+    for old, new in _SPELLINGS:
+        one, other = one.replace(old, new), other.replace(old, new)
+    return one == other
+
+
+def _fills(word: str) -> bool:
+    """Whether `word` names what fills a slot: a content word with no rule of its own."""
+    return word.isalpha() and word not in STOP_WORDS and cue_of(word) is None and not _negates(word)
+
+
+def _links(word: str) -> bool:
+    return link_strength(word) is not None
 
 
 def _content(text: str) -> tuple[str, ...]:
