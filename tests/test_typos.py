@@ -17,11 +17,13 @@ from engine.core.typos import negation, same_marks, typo_in, typo_of
         ("10", "100", False),
         ("kinase-2", "kinase-3", False),
         ("not", "now", False),
+        ("paternal", "maternal", False),
+        ("misfolded", "folded", False),
     ],
     ids=[
         "transposed-letters", "swapped-vowels", "identical", "opposite-stem", "opposite-prefix",
         "negating-prefix", "negated-compound-part", "changed-number", "changed-digit-in-word",
-        "negation-word",
+        "negation-word", "other-parent", "mis-prefix",
     ],
 )  # fmt: skip
 def test_a_typo_is_forgiven_only_when_it_cannot_change_the_meaning(

@@ -135,9 +135,11 @@ def test_a_prefix_that_turns_a_word_around_is_kept(
         ("CLEC-2 promotes motility in dendritic cells.", "CLEC-2 promotes motility in DCs.",
          None),
         ("Smoking is associated with stroke.", "Smoking is linked with stroke.", None),
+        ("Low birth weight accounts for 40% of deaths.",
+         "Low birth weight accounted for 40% of deaths.", None),
     ],
     ids=["group", "degree", "cause-for-consequence", "both-said-counted", "spelt-two-ways",
-         "abbreviated", "one-link-for-another"],
+         "abbreviated", "one-link-for-another", "another-form"],
 )  # fmt: skip
 def test_a_word_put_out_for_another_in_its_slot_is_no_yes(
     claim: str, evidence: str, rule: Overstated | None

@@ -12,43 +12,18 @@ from collections.abc import Container
 
 from rapidfuzz.distance import OSA
 
-from engine.text.lexicon import NEGATIONS, NUMBER_SCALES, NUMBER_WORDS
+from engine.text.lexicon import (
+    NEGATING_PREFIXES,
+    NEGATIONS,
+    NUMBER_SCALES,
+    NUMBER_WORDS,
+    OPPOSED_PREFIXES,
+    OPPOSED_STEMS,
+)
 from engine.text.tokens import word_sequence
 
 _SPELLING = re.compile(r"[-' ]")
 _DIGITS = re.compile(r"\d+")
-
-
-def _pairs(spec: str) -> tuple[tuple[str, str], ...]:
-    return tuple((left, right) for left, _, right in (pair.partition("/") for pair in spec.split()))
-
-
-# Negating prefix -> shortest remainder it is checked on ("a" only on longer words).
-_NEGATING_PREFIXES = {"non": 3, "un": 3, "in": 3, "im": 3, "ir": 3, "il": 3, "dis": 3, "anti": 3}
-_NEGATING_PREFIXES |= {"de": 3, "a": 5}
-# Prefix pairs whose swap turns a word into its opposite while keeping it
-# close enough in spelling to pass as a typo (hypertension/hypotension).
-_OPPOSED_PREFIXES = _pairs(
-    "in/de hyper/hypo intra/inter intra/extra pre/post endo/exo up/down over/under sub/supra"
-    " sub/super in/ex im/ex in/ef af/ef uni/bi uni/multi mono/poly homo/hetero pro/anti"
-    " ana/cata a/de sys/dias max/min en/ex"
-)
-# Word parts of opposite meaning; a word pair is rejected when each contains one side.
-_OPPOSED_STEMS = _pairs(
-    "increas/decreas increas/reduc increas/declin increas/lower high/low more/less more/fewer"
-    " most/least many/few greater/lesser greater/smaller larg/small positiv/negativ"
-    " improv/worse improv/impair improv/deteriorat better/worse best/worst benefi/harm"
-    " enhanc/reduc enhanc/impair enhanc/suppress present/absent presence/absence"
-    " inhibit/promot inhibit/activat inhibit/stimulat inhibit/induc inhibit/enhanc"
-    " inhibit/excit activat/repress activat/suppress induc/repress induc/suppress up/down"
-    " upper/lower before/after earl/late major/minor maxim/minim above/below rais/lower"
-    " rise/fall gain/loss gain/lose strong/weak long/short fast/slow accept/reject"
-    " agonist/antagonist elevat/reduc elevat/lower elevat/decreas superior/inferior"
-    " always/never all/none male/female men/women sensitiv/resistan susceptib/resistan"
-    " benign/malignant dominant/recessive acute/chronic includ/exclud inclusion/exclusion"
-    " support/refut support/contradict confirm/refut similar/different same/different"
-    " true/false success/fail risk/protect first/last min/max philic/phobic ful/less"
-)
 
 
 # Real words a typo must not turn one into: the function words, number words and common
@@ -120,17 +95,17 @@ def typo_in(said: str, source: str, known: Container[str]) -> bool:
 def _opposed(a: str, b: str) -> bool:
     negated = (
         a[len(p) :]
-        for p, shortest in _NEGATING_PREFIXES.items()
+        for p, shortest in NEGATING_PREFIXES.items()
         if a.startswith(p) and not b.startswith(p) and len(a) - len(p) >= shortest
     )
     swapped = (
         (a[len(p) :], b[len(q) :])
-        for p, q in _OPPOSED_PREFIXES
+        for p, q in OPPOSED_PREFIXES
         if a.startswith(p) and b.startswith(q)
     )
     if any(_near(rest, b) for rest in negated) or any(_near(x, y) for x, y in swapped):
         return True
-    return any(p in a and q in b for p, q in _OPPOSED_STEMS)
+    return any(p in a and q in b for p, q in OPPOSED_STEMS)
 
 
 def _negated_compound(said: str, source: str) -> bool:
@@ -149,7 +124,7 @@ def _negated_compound(said: str, source: str) -> bool:
         )
     longer, shorter = (ours, theirs) if len(ours) > len(theirs) else (theirs, ours)
     extra = [part for part in longer if part not in shorter]
-    return any(part in _NEGATING_PREFIXES or part in NEGATIONS for part in extra)
+    return any(part in NEGATING_PREFIXES or part in NEGATIONS for part in extra)
 
 
 def negation(word: str) -> bool:

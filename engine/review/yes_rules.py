@@ -11,7 +11,7 @@ order. `overstates` names the first rule a claim breaks; the stance is then `nei
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator, Mapping
 from difflib import SequenceMatcher
 from itertools import pairwise
 
@@ -31,7 +31,14 @@ from engine.text.lexicon import (
     cue_of,
     link_strength,
 )
+from engine.text.stems import mention_stem, mentions
 from engine.text.tokens import token_spans, word_sequence
+
+# Each prefix with those that set a word on the other side of it ("hyper" -> "hypo").
+OPPOSED: dict[str, tuple[str, ...]] = {}
+for _one, _other in OPPOSED_PREFIXES:
+    OPPOSED[_one] = (*OPPOSED.get(_one, ()), _other)
+    OPPOSED[_other] = (*OPPOSED.get(_other, ()), _one)
 
 # The prefix that negates a word ("nonadhesive"), or stands alone where a hyphen was.
 _NON = "non"
@@ -163,23 +170,25 @@ def _turned(
     """The rule a word of the claim's `mine` or the evidence's `theirs` breaks against a
     word of the other text (`against_*`) it shares a root with."""
     for token in sorted(theirs):
-        if any(root in against_mine for root in _roots(token, NEGATING_PREFIXES)):
+        if any(root in against_mine for _, root in _roots(token)):
             return Overstated.UNMARKED
     for token in sorted(mine):
-        if any(root in against_theirs for root in _roots(token, NEGATING_PREFIXES)):
-            return Overstated.NEGATION
-        for prefix, opposite in OPPOSED_PREFIXES.items():
-            root = next(_roots(token, (prefix,)), None)
-            if root is not None and opposite + root in against_theirs:
+        for prefix, root in _roots(token, OPPOSED):
+            if prefix in NEGATING_PREFIXES and root in against_theirs:
+                return Overstated.NEGATION
+            if any(other + root in against_theirs for other in OPPOSED.get(prefix, ())):
                 return Overstated.DIRECTION
     return None
 
 
-def _roots(token: str, prefixes: Iterable[str]) -> Iterator[str]:
-    """What follows each of `prefixes` that `token` opens with, where that is a word."""
-    for prefix in prefixes:
-        if token.startswith(prefix) and len(token) - len(prefix) >= PREFIXED_ROOT:
-            yield token[len(prefix) :]
+def _roots(
+    token: str, more: Mapping[str, tuple[str, ...]] | None = None
+) -> Iterator[tuple[str, str]]:
+    """Each negating prefix (and each of `more`) `token` opens with, and the word after it."""
+    for prefix in {*NEGATING_PREFIXES, *(more or ())}:
+        shortest = max(PREFIXED_ROOT, NEGATING_PREFIXES.get(prefix, 0))
+        if token.startswith(prefix) and len(token) - len(prefix) >= shortest:
+            yield prefix, token[len(prefix) :]
 
 
 def _joined(words: tuple[str, ...]) -> tuple[str, ...]:
@@ -268,7 +277,7 @@ def _swapped(claim: tuple[str, ...], sentence: tuple[str, ...], said: tuple[str,
         # One link for another ("associated" for "linked") states the same link.
         if any(map(_links, mine)) and any(map(_links, theirs)):
             continue
-        if any(map(_respelt, mine, theirs)):
+        if any(map(_same_word, mine, theirs)):
             continue
         # Said more often on its own side: a text that says both ("male deaths and … male
         # deaths" against "female deaths and … male deaths") still shows the one that moved.
@@ -281,8 +290,11 @@ def _swapped(claim: tuple[str, ...], sentence: tuple[str, ...], said: tuple[str,
 _SPELLINGS = (("ae", "e"), ("oe", "e"), ("our", "or"), ("z", "s"), ("ll", "l"), ("tre", "ter"))
 
 
-def _respelt(one: str, other: str) -> bool:
-    """Whether two words are one word spelt two ways."""
+def _same_word(one: str, other: str) -> bool:
+    """Whether two words are one word in another form ("accounts", "accounted") or spelt
+    two ways ("randomized", "randomised")."""
+    if mentions(mention_stem(one), {mention_stem(other)}):
+        return True
     for old, new in _SPELLINGS:
         one, other = one.replace(old, new), other.replace(old, new)
     return one == other

@@ -16,6 +16,11 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
+def _pairs(text: str) -> tuple[tuple[str, str], ...]:
+    """The "left/right" pairs of a space-separated list."""
+    return tuple((left, right) for left, _, right in (pair.partition("/") for pair in text.split()))
+
+
 # Words that, after a negation, make the sentence a null result ("did not differ").
 NULL_AFTER_NEGATION = (
     "signific", "associat", "effect", "affect", "differ", "chang", "correlat", "relat",
@@ -246,19 +251,40 @@ CONDITION_WORDS = frozenset(["if", "unless", "except", "only", "provided", "when
 
 
 # Prefixes that turn a word into its negation or its lack ("independent", "misfolded",
-# "dysfunction", "asymptomatic", "dephosphorylation"), read where what follows is a word of
-# at least `PREFIXED_ROOT` letters the other text says bare.
-NEGATING_PREFIXES = (
-    "non", "un", "in", "im", "il", "ir", "dis", "dys", "mis", "mal", "ab", "de", "a", "anti",
-)  # fmt: skip
-# Prefixes that set a word on the other side of a scale ("hyperglycemia" / "hypoglycemia").
-OPPOSED_PREFIXES = {
-    "hyper": "hypo", "hypo": "hyper", "pro": "anti", "anti": "pro", "over": "under",
-    "under": "over", "up": "down", "down": "up",
+# "dysfunction", "asymptomatic", "dephosphorylation"), each with the shortest remainder it
+# is read on ("a" only on longer words).
+NEGATING_PREFIXES = {
+    "non": 3, "un": 3, "in": 3, "im": 3, "ir": 3, "il": 3, "dis": 3, "anti": 3, "de": 3,
+    "a": 5, "dys": 3, "mis": 3, "mal": 3, "ab": 3,
 }  # fmt: skip
+# Prefix pairs whose swap sets a word on the other side (hypertension/hypotension,
+# intracellular/extracellular, homozygous/heterozygous).
+OPPOSED_PREFIXES = _pairs(
+    "in/de hyper/hypo intra/inter intra/extra pre/post endo/exo up/down over/under"
+    " sub/supra sub/super in/ex im/ex in/ef af/ef uni/bi uni/multi mono/poly"
+    " homo/hetero pro/anti ana/cata a/de sys/dias max/min en/ex"
+)
+# Opposite word parts spelt close enough to pass for a typo of each other.
+OPPOSED_STEMS = _pairs(
+    "increas/decreas increas/reduc increas/declin increas/lower high/low more/less"
+    " more/fewer most/least many/few greater/lesser greater/smaller larg/small"
+    " positiv/negativ improv/worse improv/impair improv/deteriorat better/worse"
+    " best/worst benefi/harm enhanc/reduc enhanc/impair enhanc/suppress"
+    " present/absent presence/absence inhibit/promot inhibit/activat inhibit/stimulat"
+    " inhibit/induc inhibit/enhanc inhibit/excit activat/repress activat/suppress"
+    " induc/repress induc/suppress up/down upper/lower before/after earl/late"
+    " major/minor maxim/minim above/below rais/lower rise/fall gain/loss gain/lose"
+    " strong/weak long/short fast/slow accept/reject agonist/antagonist elevat/reduc"
+    " elevat/lower elevat/decreas superior/inferior always/never all/none male/female"
+    " men/women sensitiv/resistan susceptib/resistan benign/malignant"
+    " dominant/recessive acute/chronic includ/exclud inclusion/exclusion"
+    " support/refut support/contradict confirm/refut similar/different"
+    " same/different true/false success/fail risk/protect first/last min/max"
+    " philic/phobic ful/less matern/patern mother/father inner/outer"
+)
+# The shortest word a prefix is read off in a claim and its evidence ("take" in "intake"
+# is too short to be the same word).
 PREFIXED_ROOT = 5
-# Prefixes a hyphen may set apart as a word of their own ("anti-inflammatory"); "over"
-# and "in" stand alone as often as words ("over time"), so they are never joined.
 JOINED_PREFIXES = frozenset({"anti", "pro", "non", "hyper", "hypo", "dys", "mis", "de", "un"})
 
 
