@@ -263,69 +263,58 @@ def ask(
     spelled = result.coverage.respell(asked.text) if result.coverage is not None else asked.text
     as_spelled = asked if spelled == asked.text else Question.of(spelled)
     stance = question_stance(as_spelled, result.decision, result.coverage)
-    result = _read_relations(replace(result, stance=stance), opened, verifiers)
-    result = _withhold_yes(result, opened, verifiers)
+    result = _hold_back(replace(result, stance=stance), opened, verifiers)
     spent = (time.perf_counter() - started) * 1000.0
     return replace(result, latency_ms=result.latency_ms + spent)
 
 
-def _read_relations(
+def _hold_back(
     result: NavResult, opened: OpenWorkspace, verifiers: Registry[Verifier] | None
 ) -> NavResult:
-    """Route again, hedged, a green answer whose relation the stance cannot read.
+    """Route again, hedged, a green answer its stance cannot call a yes to what was asked.
+
+    Two things hold it back. A relation word of the question the stance cannot read in the
+    text (`_unread_relations`) is unmet. A yes the yes rules withhold (the claim says more
+    than the quoted sentence: a hedge or condition left out, a direction, a prefix or a
+    comparison turned around, a word put out for another) goes into the report as
+    `withheld`. The sentence is still what the source says, so it stands, hedged, with the
+    reason named; a green would tell the reader the question was answered as asked. A stated
+    claim is held the same way for a withheld yes: a green beside it reads as "confirmed".
+    """
+    coverage, decision, inp, stance = (
+        result.coverage,
+        result.decision,
+        result.route_input,
+        result.stance,
+    )
+    if coverage is None or decision is None or inp is None or stance is None:
+        return result
+    if decision.label != "ANSWER":
+        return result
+    held = replace(_unread_relations(coverage, stance), withheld=stance.overstated)
+    if held == coverage:
+        return result
+    again = replace(inp, unmentioned=tuple(held.unmentioned), withheld=held.withheld)
+    rerouted = route(again, workspace=opened.workspace.root, verifiers=verifiers)
+    return replace(result, decision=rerouted, route_input=again, coverage=held)
+
+
+def _unread_relations(coverage: CoverageReport, stance: Stance) -> CoverageReport:
+    """The report with each relation word the stance cannot read as a yes or a no unmet.
 
     Coverage lets a relation the source states ("downregulated") meet the one a question
     asks ("promote"), since which relation it is is the stance's to read. Unless the
     yes/no reading of a question reads that word (`read_by`), the asked relation was never
-    said: the word is unmet, and the answer stands at most hedged ("Does surgery lead to
-    negative outcomes?" against "weight loss … mental health improved").
+    said ("Does surgery lead to negative outcomes?" against "weight loss … mental health
+    improved"). Only a question asks for a yes or a no: a stated claim's relation is met by
+    any the source states, as its stance then reads.
     """
-    coverage, decision, inp, stance = (
-        result.coverage,
-        result.decision,
-        result.route_input,
-        result.stance,
-    )
-    if coverage is None or decision is None or inp is None or stance is None:
-        return result
-    # Only a question asks for a yes or a no; a stated claim is shown with its stance, and
-    # the relation it states is met by any the source states, as the stance then reads.
-    if not stance.asked or not coverage.related or decision.label != "ANSWER":
-        return result
+    if not stance.asked or not coverage.related:
+        return coverage
     read = read_by(stance, coverage.related)
     if len(read) == len(coverage.related):
-        return result
-    unread = coverage.unread(read)
-    again = replace(inp, unmentioned=tuple(unread.unmentioned))
-    rerouted = route(again, workspace=opened.workspace.root, verifiers=verifiers)
-    return replace(result, decision=rerouted, route_input=again, coverage=unread)
-
-
-def _withhold_yes(
-    result: NavResult, opened: OpenWorkspace, verifiers: Registry[Verifier] | None
-) -> NavResult:
-    """Route again, hedged, a green answer whose text the stance reads as less than a yes.
-
-    The yes rules withhold a yes where the claim says more than the quoted sentence (a
-    hedge or condition left out, a direction or a comparison turned around, its words moved
-    so who does what may differ). The sentence is still what the source says, so it stands,
-    hedged, with the rule named; a green would tell the reader the question was answered as
-    asked. A stated claim is held the same way: a green beside it reads as "confirmed".
-    """
-    coverage, decision, inp, stance = (
-        result.coverage,
-        result.decision,
-        result.route_input,
-        result.stance,
-    )
-    if coverage is None or decision is None or inp is None or stance is None:
-        return result
-    if stance.overstated is None or decision.label != "ANSWER":
-        return result
-    withheld = replace(coverage, withheld=stance.overstated)
-    again = replace(inp, withheld=stance.overstated)
-    rerouted = route(again, workspace=opened.workspace.root, verifiers=verifiers)
-    return replace(result, decision=rerouted, route_input=again, coverage=withheld)
+        return coverage
+    return coverage.unread(read)
 
 
 def question_stance(
