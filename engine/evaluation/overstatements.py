@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterable
 
 from engine.datasets.scifact_text import TrainSentence
 from engine.evaluation.mutations import Mutant, register
@@ -28,30 +29,42 @@ def _cased(like: str, word: str) -> str:
     return word[:1].upper() + word[1:] if like[:1].isupper() else word
 
 
+def _turned(
+    item: TrainSentence, family: str, table: dict[str, str], found: list[re.Match[str]]
+) -> list[Mutant]:
+    """A mutant for each word `found`, put out for its other in `table`, cased alike."""
+    return [
+        _replaced(item, family, hit, _cased(hit.group(), table[hit.group().lower()]))
+        for hit in found
+    ]
+
+
+def _both_ways(*pairs: tuple[str, str]) -> dict[str, str]:
+    """Each word of each pair mapped to the other."""
+    return {one: other for a, b in pairs for one, other in ((a, b), (b, a))}
+
+
+def _any_of(words: Iterable[str]) -> re.Pattern[str]:
+    """Any of `words` as a whole word, the longest first, in any case."""
+    escaped = sorted(map(re.escape, words), key=len, reverse=True)
+    return re.compile(r"\b(" + "|".join(escaped) + r")\b", re.I)
+
+
 # Direction words and their opposites, as a writer would turn a finding around.
-_OPPOSITES = dict(
-    pair
-    for a, b in (
-        ("increased", "decreased"), ("increase", "decrease"), ("increases", "decreases"),
-        ("increasing", "decreasing"), ("higher", "lower"), ("greater", "smaller"),
-        ("elevated", "reduced"), ("upregulated", "downregulated"), ("enhanced", "impaired"),
-        ("promotes", "inhibits"), ("promoted", "inhibited"), ("activated", "suppressed"),
-        ("improved", "worsened"), ("positive", "negative"), ("more", "less"),
-        ("longer", "shorter"), ("better", "worse"), ("gain", "loss"),
-    )
-    for pair in ((a, b), (b, a))
+_OPPOSITES = _both_ways(
+    ("increased", "decreased"), ("increase", "decrease"), ("increases", "decreases"),
+    ("increasing", "decreasing"), ("higher", "lower"), ("greater", "smaller"),
+    ("elevated", "reduced"), ("upregulated", "downregulated"), ("enhanced", "impaired"),
+    ("promotes", "inhibits"), ("promoted", "inhibited"), ("activated", "suppressed"),
+    ("improved", "worsened"), ("positive", "negative"), ("more", "less"),
+    ("longer", "shorter"), ("better", "worse"), ("gain", "loss"),
 )  # fmt: skip
-_OPPOSITE = re.compile(r"\b(" + "|".join(sorted(_OPPOSITES, key=len, reverse=True)) + r")\b", re.I)
+_OPPOSITE = _any_of(_OPPOSITES)
 
 
 def direction_flip(item: TrainSentence, rng: random.Random) -> list[Mutant]:
     """A direction word turned to its opposite (`enhanced` → `impaired`, `higher` → `lower`)."""
-    return [
-        _replaced(
-            item, "direction-flip", found, _cased(found.group(), _OPPOSITES[found.group().lower()])
-        )
-        for found in list(_OPPOSITE.finditer(item.text))[:3]
-    ]
+    return _turned(item, "direction-flip", _OPPOSITES, list(_OPPOSITE.finditer(item.text))[:3])
 
 
 _SIDES = re.compile(
@@ -148,38 +161,27 @@ def number_word_change(item: TrainSentence, rng: random.Random) -> list[Mutant]:
 
 
 # Words and the same word turned around by a prefix, as a writer might drop or add one.
-_PREFIXED = dict(
-    pair
-    for a, b in (
-        ("dependent", "independent"), ("active", "inactive"), ("stable", "unstable"),
-        ("coupled", "uncoupled"), ("folded", "misfolded"), ("function", "dysfunction"),
-        ("regulated", "dysregulated"), ("symptomatic", "asymptomatic"),
-        ("typical", "atypical"), ("normal", "abnormal"), ("effective", "ineffective"),
-        ("phosphorylation", "dephosphorylation"), ("methylation", "demethylation"),
-        ("hyperglycemia", "hypoglycemia"), ("hypertension", "hypotension"),
-        ("proinflammatory", "anti-inflammatory"), ("pro-inflammatory", "anti-inflammatory"),
-        ("overexpression", "underexpression"), ("significant", "insignificant"),
-        ("sufficient", "insufficient"), ("complete", "incomplete"), ("treated", "untreated"),
-        ("responsive", "unresponsive"), ("detectable", "undetectable"),
-        ("infected", "uninfected"), ("known", "unknown"), ("coding", "non-coding"),
-    )
-    for pair in ((a, b), (b, a))
+_PREFIXED = _both_ways(
+    ("dependent", "independent"), ("active", "inactive"), ("stable", "unstable"),
+    ("coupled", "uncoupled"), ("folded", "misfolded"), ("function", "dysfunction"),
+    ("regulated", "dysregulated"), ("symptomatic", "asymptomatic"),
+    ("typical", "atypical"), ("normal", "abnormal"), ("effective", "ineffective"),
+    ("phosphorylation", "dephosphorylation"), ("methylation", "demethylation"),
+    ("hyperglycemia", "hypoglycemia"), ("hypertension", "hypotension"),
+    ("proinflammatory", "anti-inflammatory"), ("pro-inflammatory", "anti-inflammatory"),
+    ("overexpression", "underexpression"), ("significant", "insignificant"),
+    ("sufficient", "insufficient"), ("complete", "incomplete"), ("treated", "untreated"),
+    ("responsive", "unresponsive"), ("detectable", "undetectable"),
+    ("infected", "uninfected"), ("known", "unknown"), ("coding", "non-coding"),
 )  # fmt: skip
-_PREFIX_WORD = re.compile(
-    r"\b(" + "|".join(sorted(map(re.escape, _PREFIXED), key=len, reverse=True)) + r")\b",
-    re.I,
-)
+_PREFIX_WORD = _any_of(_PREFIXED)
 
 
 def prefix_flip(item: TrainSentence, rng: random.Random) -> list[Mutant]:
     """A word turned around by a prefix dropped, added or swapped ("UCP1-independent" →
     "UCP1-dependent", "active" → "inactive", "hypoglycemia" → "hyperglycemia")."""
-    return [
-        _replaced(
-            item, "prefix-flip", found, _cased(found.group(), _PREFIXED[found.group().lower()])
-        )
-        for found in [f for f in _PREFIX_WORD.finditer(item.text) if not _after_prefix(f)][:2]
-    ]
+    found = [f for f in _PREFIX_WORD.finditer(item.text) if not _after_prefix(f)]
+    return _turned(item, "prefix-flip", _PREFIXED, found[:2])
 
 
 _HYPHENED_PREFIX = re.compile(r"\b(?:de|non|anti|pro|un|dys|mis|hyper|hypo)-$", re.I)
@@ -191,29 +193,22 @@ def _after_prefix(found: re.Match[str]) -> bool:
 
 
 # Words that fill the same slot and say another thing: another group, part, stage or role.
-_OTHERS = dict(
-    pair
-    for a, b in (
-        ("children", "adults"), ("men", "women"), ("male", "female"), ("mice", "humans"),
-        ("necessary", "sufficient"), ("acute", "chronic"), ("benign", "malignant"),
-        ("early", "late"), ("inner", "outer"), ("maternal", "paternal"),
-        ("upstream", "downstream"), ("strongest", "weakest"), ("presence", "absence"),
-        ("agonist", "antagonist"), ("dominant", "recessive"), ("cause", "consequence"),
-        ("systolic", "diastolic"), ("proximal", "distal"), ("anterior", "posterior"),
-        ("donor", "recipient"), ("resistant", "sensitive"), ("first", "last"),
-    )
-    for pair in ((a, b), (b, a))
+_OTHERS = _both_ways(
+    ("children", "adults"), ("men", "women"), ("male", "female"), ("mice", "humans"),
+    ("necessary", "sufficient"), ("acute", "chronic"), ("benign", "malignant"),
+    ("early", "late"), ("inner", "outer"), ("maternal", "paternal"),
+    ("upstream", "downstream"), ("strongest", "weakest"), ("presence", "absence"),
+    ("agonist", "antagonist"), ("dominant", "recessive"), ("cause", "consequence"),
+    ("systolic", "diastolic"), ("proximal", "distal"), ("anterior", "posterior"),
+    ("donor", "recipient"), ("resistant", "sensitive"), ("first", "last"),
 )  # fmt: skip
-_OTHER = re.compile(r"\b(" + "|".join(sorted(_OTHERS, key=len, reverse=True)) + r")\b", re.I)
+_OTHER = _any_of(_OTHERS)
 
 
 def word_swap(item: TrainSentence, rng: random.Random) -> list[Mutant]:
     """A word put out for one that fills its slot and says another thing ("in children" →
     "in adults", "necessary" → "sufficient")."""
-    return [
-        _replaced(item, "word-swap", found, _cased(found.group(), _OTHERS[found.group().lower()]))
-        for found in list(_OTHER.finditer(item.text))[:2]
-    ]
+    return _turned(item, "word-swap", _OTHERS, list(_OTHER.finditer(item.text))[:2])
 
 
 OVERSTATEMENTS = {
