@@ -145,3 +145,21 @@ def test_a_word_put_out_for_another_in_its_slot_is_no_yes(
     claim: str, evidence: str, rule: Overstated | None
 ) -> None:
     assert overstates(claim, [evidence]) is rule
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "rule"),
+    [
+        ("Gliptin decreases risk of kidney failure.",
+         "Insulin decreased the risk of kidney failure in adults.", Overstated.AGENT),
+        ("The C-type lectin receptor (CLEC-2) rearranges the actin cytoskeleton.",
+         "Activation of CLEC-2 by PDPN rearranges the actin cytoskeleton.", None),
+        ("Increased risk of kidney failure is seen with gliptins.",
+         "Increased risk of kidney failure is seen with gliptins in adults.", None),
+    ],
+    ids=["another-actor", "actor-in-words-of-its-own", "opens-on-its-relation"],
+)  # fmt: skip
+def test_a_yes_names_the_actor_the_claim_names(
+    claim: str, evidence: str, rule: Overstated | None
+) -> None:
+    assert overstates(claim, [evidence]) is rule

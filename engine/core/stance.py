@@ -33,6 +33,7 @@ class Overstated(StrEnum):
     SIDES = "sides"  # a comparison's other side not the evidence's
     ORDER = "order"  # the evidence's own words, moved around
     SWAPPED = "swapped"  # a word of the evidence put out for another ("children" for "adults")
+    AGENT = "agent"  # what the claim says acts is never named by the evidence
 
     @property
     def words(self) -> str:
@@ -59,6 +60,7 @@ _OVERSTATED_WORDS = {
     " what to whom may differ",
     Overstated.SWAPPED: "the claim puts another word where the cited sentence has one of its own"
     " (another group, part, role or degree)",
+    Overstated.AGENT: "the cited sentence never names what the claim says acts (its subject)",
 }
 
 

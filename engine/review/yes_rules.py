@@ -4,8 +4,10 @@ The offline typer reads a support from shared words and cues; it does not see wh
 claim changed. A yes stands only where the claim keeps what the evidence states exactly
 (numbers, signs, marks, number words, quantifiers, the unit after each number), drops no
 mark, negating prefix, negation, condition or hedge of the evidence, states every direction
-as often, keeps each side of a comparison, and keeps the evidence's own words in their
-order. `overstates` names the first rule a claim breaks; the stance is then `neither`.
+as often, keeps each side of a comparison, keeps the evidence's own words in their order
+and each word in its slot, turns no word around by a prefix, and names no actor the
+evidence never names. `overstates` names the first rule a claim breaks; the stance is then
+`neither`.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from engine.text.lexicon import (
     STOP_WORDS,
     cue_of,
     link_strength,
+    relation_word,
 )
 from engine.text.stems import mention_stem, mentions
 from engine.text.tokens import token_spans, word_sequence
@@ -81,6 +84,8 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
         return Overstated.ORDER
     if any(_swapped(claim, word_sequence(sentence), said) for sentence in evidence):
         return Overstated.SWAPPED
+    if not _agent_named(claim, said):
+        return Overstated.AGENT
     return None
 
 
@@ -307,6 +312,24 @@ def _fills(word: str) -> bool:
 
 def _links(word: str) -> bool:
     return link_strength(word) is not None
+
+
+def _agent_named(claim: tuple[str, ...], said: tuple[str, ...]) -> bool:
+    """Whether the evidence names what the claim says acts: some content word before the
+    claim's first relation word ("Gliptin decreases risk of kidney failure" against a
+    sentence on insulin). One is enough: a sentence names an actor in words of its own
+    ("CLEC-2" for "the C-type lectin receptor (CLEC-2)", "a pharmacist on rounds" for
+    "pharmacists in rounding teams"). A claim that opens on its relation names none."""
+    named = {mention_stem(word) for word in said}
+    agent = []
+    for word in claim:
+        if relation_word(word) or cue_of(word) is not None:
+            break
+        if word not in STOP_WORDS and word.isalpha() and len(word) > 1:
+            agent.append(word)
+    else:
+        return True
+    return not agent or any(mentions(mention_stem(word), named) for word in agent)
 
 
 def _content(text: str) -> tuple[str, ...]:
