@@ -115,7 +115,7 @@ def _orphans(run: NavResult) -> tuple[str, ...]:
 
 def _answer_text(run: NavResult) -> str:
     if run.prose.strip():
-        return run.prose
+        return run.spelt_prose
     decision = run.decision
     if decision is None:
         return ""

@@ -405,18 +405,29 @@ def _sources(result: NavResult, claim: Claim) -> str:
 
 
 def _prose_html(result: NavResult) -> str:
+    """The answer's prose with its citation marks; a claim the router licensed only in its
+    source's spelling (a typo-tolerant quote) is shown as the source spells it, so the page
+    never shows a word the source does not say."""
     prose = result.prose
     dag = result.decision.dag if result.decision else None
+    spelt = dict(result.decision.as_in_source) if result.decision else {}
     citations = sorted(dag.prose_citations if dag else (), key=lambda c: (c.end, c.start))
     claims = {c.id: c for c in dag.claims} if dag else {}
+    if not citations:
+        prose = result.spelt_prose
     # A marker opens the first source its claim cites, by that source's place in the
     # Sources list (which lists `cited_refs` in order); see `cite_clicks_html`.
     listed = {ref: k for k, ref in enumerate(cited_refs(result))}
     out, at = [], 0
     for n, cite in enumerate(citations, start=1):
         end = min(max(cite.end, at), len(prose))
-        out.append(esc(prose[at:end]))
+        start = min(max(cite.start, at), end)
+        out.append(esc(prose[at:start]))
+        said = prose[start:end]
         claim = claims.get(cite.claim)
+        if claim is not None and cite.claim in spelt and said.strip() == claim.text.strip():
+            said = spelt[cite.claim]
+        out.append(esc(said))
         refs = claim.cites if claim else ()
         sources = ", ".join(name_of(result, r) for r in refs)
         place = next((listed[r] for r in refs if r in listed), None)

@@ -1,12 +1,14 @@
 """Seed behaviours kept soundly: a typo'd quote licenses its source's own span; a sentence
 saying exactly what a recomputation reproduced is measured."""
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from engine.api import route_payload
+from engine.api import Answer, route_json, route_payload
+from present.answer import answer_area
 from tests import values
 
 REF = "zk:lab:n1"
@@ -41,6 +43,18 @@ def test_the_answer_shows_the_source_spelling() -> None:
     assert out["claims"]["c1"]["as_in_source"] == (
         "Winner portfolios earned 1.2% a month in the sample."
     )
+
+
+@pytest.mark.parametrize("spans", [True, False], ids=["cited-span", "no-spans"])
+def test_the_page_and_the_report_show_the_answer_as_the_source_spells_it(spans: bool) -> None:
+    payload = typed_quote(TYPED)
+    if not spans:
+        payload["dag"].pop("prose_citations")
+    run = Answer.from_route(route_json(json.dumps(payload)), payload).run
+    assert run.label == "ANSWER"
+    shown = answer_area(run).html
+    assert "Winner portfolios earned" in shown and "portfolois" not in shown
+    assert run.spelt_prose == "Winner portfolios earned 1.2% a month in the sample."
 
 
 @pytest.mark.parametrize(

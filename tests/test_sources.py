@@ -170,3 +170,16 @@ def test_a_pdf_over_the_size_limit_is_refused_before_reading(
     report = add_pdfs(workspace, [pdf], AddOptions(max_bytes=100))
     assert report.items[0].kind == "too-large" and "100-byte limit" in report.items[0].problem
     assert not (workspace / "sources").exists()
+
+
+def test_a_copy_gone_since_the_last_run_is_made_again(tmp_path: Path, workspace: Path) -> None:
+    # The sidecar records the copy; a run stopped before the copy was made, or a copy since
+    # removed, is no reason to call the paper unchanged.
+    pdf = write_pdf(tmp_path / "p.pdf", PAGES)
+    assert add_pdfs(workspace, [pdf]).items[0].outcome is Outcome.ADDED
+    copy = workspace / "sources/p.pdf"
+    data = copy.read_bytes()
+    copy.unlink()
+    assert add_pdfs(workspace, [pdf]).items[0].outcome is Outcome.UPDATED
+    assert copy.read_bytes() == data
+    assert add_pdfs(workspace, [pdf]).items[0].outcome is Outcome.UNCHANGED

@@ -286,6 +286,7 @@ class SourceAdder:
             previous.get("sha256") == digest
             and before.kind is FileKind.REGULAR
             and before.size == previous.get("text_bytes")
+            and self._copy_kept(previous, citekey)
         ):
             return Added(shown, citekey, Outcome.UNCHANGED, pages=_int(previous.get("pages")))
         extracted = self.worker.extract(data)
@@ -308,13 +309,19 @@ class SourceAdder:
             if checked.refusal is not None:
                 return Added.failed(shown, citekey, checked.refusal.value, checked.reason)
         outcome = Outcome.UPDATED if before.kind is not FileKind.ABSENT else Outcome.ADDED
+        # The PDF's copy goes first and the sidecar last: the sidecar is the record a re-run
+        # trusts, so a run stopped between them leaves no record of a copy never made.
+        copy = original if original == f"{SOURCES_DIR}/{citekey}.pdf" else None
+        kept = look(workspace_file(self.writer.root, copy)).data if copy else None
+        if copy is not None:
+            with contextlib.suppress(OSError, WorkspaceError):
+                self.writer.write(copy, data, origin)
         try:
             self._write_pair((text_rel, fulltext), (sidecar_rel, sidecar), origin)
         except (OSError, WorkspaceError) as exc:
+            if copy is not None:
+                self._put_back(copy, kept, origin)
             return Added.failed(shown, citekey, "cannot-write", _why(exc))
-        if original == f"{SOURCES_DIR}/{citekey}.pdf":
-            with contextlib.suppress(OSError, WorkspaceError):
-                self.writer.write(original, data, origin)
         return Added(
             shown,
             citekey,
@@ -324,6 +331,13 @@ class SourceAdder:
             oversized_pages=extracted.oversized_pages,
             hidden=extracted.hidden_pages,
         )
+
+    def _copy_kept(self, previous: dict[str, Any], citekey: str) -> bool:
+        """Whether the PDF's copy the sidecar records (if any) is still there."""
+        copy = f"{SOURCES_DIR}/{citekey}.pdf"
+        if previous.get("file") != copy:
+            return True
+        return look(workspace_file(self.writer.root, copy), max_bytes=0).kind is FileKind.REGULAR
 
     def _original(self, pdf: Path, citekey: str, data: bytes, origin: str) -> str | None:
         """Where the workspace keeps the PDF, so a reader can open it: its own path when it
@@ -343,12 +357,16 @@ class SourceAdder:
         try:
             self.writer.write(*second, origin)
         except BaseException:
-            with contextlib.suppress(OSError, WorkspaceError):
-                if before is None:
-                    self.writer.remove(relative, origin)
-                else:
-                    self.writer.write(relative, before, origin)
+            self._put_back(relative, before, origin)
             raise
+
+    def _put_back(self, relative: str, before: bytes | None, origin: str) -> None:
+        """`relative` as it was before a write (gone when it was absent), as far as it can."""
+        with contextlib.suppress(OSError, WorkspaceError):
+            if before is None:
+                self.writer.remove(relative, origin)
+            else:
+                self.writer.write(relative, before, origin)
 
 
 def read_sidecar(root: str | os.PathLike[str], relative: str) -> dict[str, Any]:

@@ -111,6 +111,27 @@ class NavResult:
         return prose if isinstance(prose, str) else ""
 
     @property
+    def spelt_prose(self) -> str:
+        """The prose as a reader is shown it: each claim the router licensed only in its
+        source's spelling (a typo-tolerant quote) written as the source spells it, so no
+        page or report shows a word the source does not say."""
+        prose, decision = self.prose, self.decision
+        if decision is None or not decision.as_in_source:
+            return prose
+        texts = {c.id: c.text for c in decision.dag.claims}
+        spans = sorted(decision.dag.prose_citations, key=lambda c: c.start, reverse=True)
+        if not spans:
+            for cid, spelt in decision.as_in_source.items():
+                prose = prose.replace(texts[cid], spelt) if texts.get(cid) else prose
+            return prose
+        for cite in spans:  # from the end, so the offsets before each still hold
+            source_spelling = decision.as_in_source.get(cite.claim)
+            said = prose[cite.start : cite.end]
+            if source_spelling and said.strip() == texts.get(cite.claim, "").strip():
+                prose = prose[: cite.start] + source_spelling + prose[cite.end :]
+        return prose
+
+    @property
     def cited(self) -> tuple[str, ...]:
         """Every node the conclusion rests on; empty without a decision."""
         return self.decision.cited if self.decision else ()
