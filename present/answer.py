@@ -410,7 +410,6 @@ def _prose_html(result: NavResult) -> str:
     never shows a word the source does not say."""
     prose = result.prose
     dag = result.decision.dag if result.decision else None
-    spelt = dict(result.decision.as_in_source) if result.decision else {}
     citations = sorted(dag.prose_citations if dag else (), key=lambda c: (c.end, c.start))
     claims = {c.id: c for c in dag.claims} if dag else {}
     if not citations:
@@ -423,11 +422,8 @@ def _prose_html(result: NavResult) -> str:
         end = min(max(cite.end, at), len(prose))
         start = min(max(cite.start, at), end)
         out.append(esc(prose[at:start]))
-        said = prose[start:end]
+        out.append(esc(result.shown_as(cite.claim, prose[start:end])))
         claim = claims.get(cite.claim)
-        if claim is not None and cite.claim in spelt and said.strip() == claim.text.strip():
-            said = spelt[cite.claim]
-        out.append(esc(said))
         refs = claim.cites if claim else ()
         sources = ", ".join(name_of(result, r) for r in refs)
         place = next((listed[r] for r in refs if r in listed), None)

@@ -33,11 +33,12 @@ def banner(result: NavResult, *, confirmed: Iterable[tuple[str, str]] = ()) -> B
     label = result.label
     status = result.decision.status if result.decision else None
     broken = answer.failure(result)
+    hedge = answer.hedge_of(result)
     if label == "ANSWER":
         head, tone = f"ANSWER — {status}", "success"
-    elif answer.hedge_of(result) is answer.Hedge.UNSAID:
+    elif hedge is answer.Hedge.UNSAID:
         head, tone = "HEDGED ANSWER — verified text, not all of the question", "warning"
-    elif answer.hedge_of(result) is answer.Hedge.NOT_A_YES:
+    elif hedge is answer.Hedge.NOT_A_YES:
         head, tone = "HEDGED ANSWER — verified text, not a yes to the question", "warning"
     elif label == "HEDGED ANSWER":
         head, tone = "HEDGED ANSWER — inferred, not verified", "warning"

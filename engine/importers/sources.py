@@ -311,7 +311,7 @@ class SourceAdder:
         outcome = Outcome.UPDATED if before.kind is not FileKind.ABSENT else Outcome.ADDED
         # The PDF's copy goes first and the sidecar last: the sidecar is the record a re-run
         # trusts, so a run stopped between them leaves no record of a copy never made.
-        copy = original if original == f"{SOURCES_DIR}/{citekey}.pdf" else None
+        copy = original if original == _copy_of(citekey) else None
         kept = look(workspace_file(self.writer.root, copy)).data if copy else None
         if copy is not None:
             with contextlib.suppress(OSError, WorkspaceError):
@@ -334,7 +334,7 @@ class SourceAdder:
 
     def _copy_kept(self, previous: dict[str, Any], citekey: str) -> bool:
         """Whether the PDF's copy the sidecar records (if any) is still there."""
-        copy = f"{SOURCES_DIR}/{citekey}.pdf"
+        copy = _copy_of(citekey)
         if previous.get("file") != copy:
             return True
         return look(workspace_file(self.writer.root, copy), max_bytes=0).kind is FileKind.REGULAR
@@ -346,7 +346,7 @@ class SourceAdder:
         root = Path(self.writer.root).resolve()
         with contextlib.suppress(OSError, ValueError):
             return pdf.resolve(strict=True).relative_to(root).as_posix()
-        copy = f"{SOURCES_DIR}/{citekey}.pdf"
+        copy = _copy_of(citekey)
         return copy if self.writer.check(copy, data, origin).allowed else None
 
     def _write_pair(self, first: tuple[str, bytes], second: tuple[str, str], origin: str) -> None:
@@ -367,6 +367,11 @@ class SourceAdder:
                 self.writer.remove(relative, origin)
             else:
                 self.writer.write(relative, before, origin)
+
+
+def _copy_of(citekey: str) -> str:
+    """Where the workspace keeps its copy of a PDF that lies outside it."""
+    return f"{SOURCES_DIR}/{citekey}.pdf"
 
 
 def read_sidecar(root: str | os.PathLike[str], relative: str) -> dict[str, Any]:

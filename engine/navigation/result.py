@@ -118,18 +118,26 @@ class NavResult:
         prose, decision = self.prose, self.decision
         if decision is None or not decision.as_in_source:
             return prose
-        texts = {c.id: c.text for c in decision.dag.claims}
         spans = sorted(decision.dag.prose_citations, key=lambda c: c.start, reverse=True)
         if not spans:
+            texts = {c.id: c.text for c in decision.dag.claims}
             for cid, spelt in decision.as_in_source.items():
                 prose = prose.replace(texts[cid], spelt) if texts.get(cid) else prose
             return prose
         for cite in spans:  # from the end, so the offsets before each still hold
-            source_spelling = decision.as_in_source.get(cite.claim)
             said = prose[cite.start : cite.end]
-            if source_spelling and said.strip() == texts.get(cite.claim, "").strip():
-                prose = prose[: cite.start] + source_spelling + prose[cite.end :]
+            prose = prose[: cite.start] + self.shown_as(cite.claim, said) + prose[cite.end :]
         return prose
+
+    def shown_as(self, claim_id: str, said: str) -> str:
+        """A span of prose citing `claim_id` as a reader is shown it: the claim as its source
+        spells it where the span restates a claim the router licensed only so, else `said`."""
+        decision = self.decision
+        spelt = decision.as_in_source.get(claim_id) if decision is not None else None
+        if spelt is None or decision is None:
+            return said
+        claim = next((c for c in decision.dag.claims if c.id == claim_id), None)
+        return spelt if claim is not None and said.strip() == claim.text.strip() else said
 
     @property
     def cited(self) -> tuple[str, ...]:

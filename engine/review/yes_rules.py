@@ -13,7 +13,7 @@ evidence never names. `overstates` names the first rule a claim breaks; the stan
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from difflib import SequenceMatcher
 from itertools import pairwise
 
@@ -42,6 +42,10 @@ OPPOSED: dict[str, tuple[str, ...]] = {}
 for _one, _other in OPPOSED_PREFIXES:
     OPPOSED[_one] = (*OPPOSED.get(_one, ()), _other)
     OPPOSED[_other] = (*OPPOSED.get(_other, ()), _one)
+# The prefixes a word is read off, in a fixed order (the lexicon's), so the first rule a
+# word breaks is the same in every process: the negating ones, then every prefix.
+_NEGATING = tuple(NEGATING_PREFIXES)
+_EVERY_PREFIX = tuple(dict.fromkeys([*NEGATING_PREFIXES, *OPPOSED]))
 
 # The prefix that negates a word ("nonadhesive"), or stands alone where a hyphen was.
 _NON = "non"
@@ -175,10 +179,10 @@ def _turned(
     """The rule a word of the claim's `mine` or the evidence's `theirs` breaks against a
     word of the other text (`against_*`) it shares a root with."""
     for token in sorted(theirs):
-        if any(root in against_mine for _, root in _roots(token)):
+        if any(root in against_mine for _, root in _roots(token, _NEGATING)):
             return Overstated.UNMARKED
     for token in sorted(mine):
-        for prefix, root in _roots(token, OPPOSED):
+        for prefix, root in _roots(token, _EVERY_PREFIX):
             if prefix in NEGATING_PREFIXES and root in against_theirs:
                 return Overstated.NEGATION
             if any(other + root in against_theirs for other in OPPOSED.get(prefix, ())):
@@ -186,11 +190,9 @@ def _turned(
     return None
 
 
-def _roots(
-    token: str, more: Mapping[str, tuple[str, ...]] | None = None
-) -> Iterator[tuple[str, str]]:
-    """Each negating prefix (and each of `more`) `token` opens with, and the word after it."""
-    for prefix in {*NEGATING_PREFIXES, *(more or ())}:
+def _roots(token: str, prefixes: tuple[str, ...]) -> Iterator[tuple[str, str]]:
+    """Each of `prefixes` `token` opens with, in their order, and the word after it."""
+    for prefix in prefixes:
         shortest = max(PREFIXED_ROOT, NEGATING_PREFIXES.get(prefix, 0))
         if token.startswith(prefix) and len(token) - len(prefix) >= shortest:
             yield prefix, token[len(prefix) :]
