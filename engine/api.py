@@ -43,6 +43,7 @@ from engine.workspace.watch import Seen, Watcher
 
 if TYPE_CHECKING:
     from engine.importers.sources import AddReport
+    from engine.models.paraphraser import Paraphraser
 
 __all__ = [
     "MAX_QUESTION_CHARS",
@@ -257,6 +258,7 @@ def ask(
         verifiers=verifiers,
         observer=observer,
         semantic=opened.meaning.semantic,
+        paraphraser=_paraphraser(opened),
     )
     started = time.perf_counter()
     # A typo the coverage report corrected is read as the sources spell it ("asprin").
@@ -266,6 +268,15 @@ def ask(
     result = _hold_back(replace(result, stance=stance), opened, verifiers)
     spent = (time.perf_counter() - started) * 1000.0
     return replace(result, latency_ms=result.latency_ms + spent)
+
+
+def _paraphraser(opened: OpenWorkspace) -> Paraphraser | None:
+    """The reader as a judge of paraphrase, beside sentence vectors only (as it was measured)."""
+    if opened.meaning.semantic is None or not opened.paraphrase:
+        return None
+    from engine.models.paraphraser import load_paraphraser
+
+    return load_paraphraser()
 
 
 def _hold_back(
@@ -294,7 +305,9 @@ def _hold_back(
     held = replace(_unread_relations(coverage, stance), withheld=stance.overstated)
     if held == coverage:
         return result
-    again = replace(inp, unmentioned=tuple(held.unmentioned), withheld=held.withheld)
+    # A paraphrase names every word it never says (its route input already does).
+    unsaid = held.unsaid if inp.paraphrased else held.unmentioned
+    again = replace(inp, unmentioned=unsaid, withheld=held.withheld)
     rerouted = route(again, workspace=opened.workspace.root, verifiers=verifiers)
     return replace(result, decision=rerouted, route_input=again, coverage=held)
 

@@ -52,6 +52,11 @@ SYNTHETIC_WEIGHT = 0.3  # a synthetic example is drawn 0.3 times as often as a r
 FROZEN_LAYERS = 4
 
 
+def fold_model(fold: int) -> Path:
+    """Where `--keep-folds` leaves the model trained without `fold` (int8, as shipped)."""
+    return OOF.parent / f"fold-{fold}.onnx"
+
+
 def tokenizer() -> Any:
     from tokenizers import Tokenizer
 
@@ -204,6 +209,12 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scifact-only", action="store_true", help="train without Climate-FEVER")
     ap.add_argument("--folds-only", action="store_true", help="measure, do not export")
+    ap.add_argument(
+        "--keep-folds",
+        action="store_true",
+        help="also export each fold's model as int8 ONNX under build/reader/ (for out-of-fold "
+        "scores of pairs the lab did not draw, such as the answer path's candidates)",
+    )
     ap.add_argument("--epochs", type=int, default=4)
     ap.add_argument("--per-class", type=int, default=1500, help="draws per label per epoch")
     ap.add_argument("--final-per-class", type=int, default=1500)
@@ -246,6 +257,8 @@ def main() -> int:
         model = train(states, examples, rows, args.epochs, args.per_class, SEED + fold)
         held = [i for i in evaluated if examples[i].fold == fold]
         probs[held] = predict(model, states, held)
+        if args.keep_folds:
+            export_int8(model, fold_model(fold))
         print(f"  scored {len(held)} held-out pairs ({time.time() - started:.0f}s)", flush=True)
     OOF.parent.mkdir(parents=True, exist_ok=True)
     with OOF.open("w", encoding="utf-8") as f:

@@ -58,6 +58,7 @@ class AnswerArea:
 class Hedge(StrEnum):
     """Why an answer stands hedged rather than green."""
 
+    PARAPHRASE = "paraphrase"  # verified text the trained reader reads as an answer
     UNSAID = "unsaid"  # verified text that never says some question word
     NOT_A_YES = "not-a-yes"  # verified text that says less than the question's yes
     INFERRED = "inferred"  # a conclusion inferred from verified premises
@@ -68,6 +69,8 @@ def hedge_of(result: NavResult) -> Hedge | None:
     decision = result.decision
     if result.label != "HEDGED ANSWER" or decision is None:
         return None
+    if decision.paraphrased is not None:
+        return Hedge.PARAPHRASE
     if decision.unmentioned:
         return Hedge.UNSAID
     if decision.withheld is not None:
@@ -80,6 +83,13 @@ def not_a_yes(result: NavResult) -> str:
     decision = result.decision
     withheld = decision.withheld if decision is not None else None
     return withheld.words if withheld is not None else ""
+
+
+def paraphrase_words(result: NavResult) -> str:
+    """How the trained reader read the answer's sentence and its measured rate; "" if it did not."""
+    decision = result.decision
+    paraphrased = decision.paraphrased if decision is not None else None
+    return paraphrased.words if paraphrased is not None else ""
 
 
 def titles(result: NavResult) -> dict[str, str]:
@@ -240,6 +250,14 @@ def summary(result: NavResult, *, confirmed: Iterable[tuple[str, str]] = ()) -> 
             f"The answer is quoted from verified text of {cited}, but it {never(result)}"
             f"{asked}: it may answer a neighbouring question."
         )
+    if hedge is Hedge.PARAPHRASE:
+        cited = ", ".join(name_of(result, r) for r in result.cited) or "its sources"
+        unsaid = f"; it {never(result)}" if never(result) else ""
+        return (
+            f"The answer is quoted from verified text of {cited}, which words alone do not show"
+            f" answers the question{unsaid}. But {paraphrase_words(result)}: read it before"
+            " relying on it."
+        )
     if hedge is Hedge.NOT_A_YES:
         cited = ", ".join(name_of(result, r) for r in result.cited) or "its sources"
         return (
@@ -279,6 +297,11 @@ def answered_lines(result: NavResult) -> list[str]:
         said = result.also_stated.words()
         lines.append(f"{said[:1].upper()}{said[1:]}.")
     hedge = hedge_of(result)
+    if hedge is Hedge.PARAPHRASE:
+        said = paraphrase_words(result)
+        lines.append(f"{said[:1].upper()}{said[1:]}.")
+        if never(result):
+            lines.append(f"In words, the quoted text {never(result)}.")
     if hedge is Hedge.NOT_A_YES:
         lines.append(f"It is not a yes to what was asked: {not_a_yes(result)}.")
     if hedge is Hedge.INFERRED:
@@ -309,6 +332,9 @@ def stance_line(result: NavResult) -> StanceLine | None:
     stance = result.stance
     # A hedge for a withheld yes says why in the banner: the line would say it again.
     if stance is None or hedge_of(result) is Hedge.NOT_A_YES:
+        return None
+    # A paraphrase is read by the reader, not by words: the banner says what words cannot.
+    if hedge_of(result) is Hedge.PARAPHRASE and stance.relation is StanceRelation.NEITHER:
         return None
     unsaid = result.decision.unmentioned if result.decision is not None else ()
     if stance.relation is StanceRelation.NEITHER and unsaid:
@@ -364,6 +390,22 @@ def answer_area(result: NavResult) -> AnswerArea:
     if label == "ANSWER":
         return AnswerArea("Answer", True, _prose_html(result))
     hedge = hedge_of(result)
+    if hedge is Hedge.PARAPHRASE:
+        unsaid = f" In words, it {esc(never(result))}." if never(result) else ""
+        decision = result.decision
+        rate = decision.paraphrased if decision is not None else None
+        measured = (
+            f"about {rate.in_ten} in 10 at this confidence were right ({rate.right} of "
+            f"{rate.read}, held out)"
+            if rate is not None
+            else ""
+        )
+        body = (
+            '<div class="answer-hedged" style="border-left:4px solid #e0a100;padding:4px 10px">'
+            "<p><b>Quoted, verified; read by the trained reader as an answer in other words"
+            f"</b> ({esc(measured)}).{unsaid}</p>{_prose_html(result)}</div>"
+        )
+        return AnswerArea("Hedged answer", True, body)
     if hedge in (Hedge.UNSAID, Hedge.NOT_A_YES):
         # Verified, quoted text that never says some of what was asked, or says less than
         # its yes: shown as quoted, with what it leaves out, never as the whole answer.

@@ -36,6 +36,8 @@ def banner(result: NavResult, *, confirmed: Iterable[tuple[str, str]] = ()) -> B
     hedge = answer.hedge_of(result)
     if label == "ANSWER":
         head, tone = f"ANSWER — {status}", "success"
+    elif hedge is answer.Hedge.PARAPHRASE:
+        head, tone = "HEDGED ANSWER — verified text, read as a paraphrase by the reader", "warning"
     elif hedge is answer.Hedge.UNSAID:
         head, tone = "HEDGED ANSWER — verified text, not all of the question", "warning"
     elif hedge is answer.Hedge.NOT_A_YES:
@@ -77,6 +79,13 @@ _VERDICT_EXPLANATIONS = {
 
 # A hedged answer of verified text explained by what keeps it from green.
 _HEDGE_EXPLANATIONS = {
+    answer.Hedge.PARAPHRASE: (
+        "verified, read as a paraphrase",
+        "Every sentence is quoted from verified text, but words alone do not show that it "
+        "answers the question. The trained reader reads it as an answer in other words; the "
+        "reader is sometimes wrong, so the answer is never green, and how often it was right "
+        "at this confidence is shown.",
+    ),
     answer.Hedge.UNSAID: (
         "verified, not all of the question",
         "Every sentence is quoted from verified text, but the text never says some of what the "

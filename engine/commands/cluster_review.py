@@ -23,7 +23,7 @@ from engine.evaluation.navigation_scores import ClaimOutcome, GoldClaim, run_cla
 from engine.review.overlay import Candidate, Pairwise, Progress, note_text
 from engine.review.relations import Typing
 from engine.review.typers import make_typer
-from engine.workspace.opened import OpenWorkspace, words_alone
+from engine.workspace.opened import OpenWorkspace, Reading, read_with
 
 # Items per cluster task: a practice entry's pairs type in a few milliseconds, a claim is
 # asked in tens; a task's round trip through the scheduler takes several.
@@ -104,19 +104,19 @@ def score_on_cluster(
     claims: Sequence[GoldClaim],
     args: argparse.Namespace,
     line: Progress,
-    lexical: bool = False,
+    reading: Reading = Reading.READER,
 ) -> tuple[dict[str, object], int]:
     """Ask every claim as one task and score the outcomes here: (figures, claims skipped).
 
-    With `lexical`, workers answer on words alone. A claim skipped as poison is named on
-    stderr and left out of the figures.
+    Workers answer with what `reading` allows (words alone, the vectors, the reader). A claim
+    skipped as poison is named on stderr and left out of the figures.
     """
     outcomes: list[ClaimOutcome] = []
     skipped = 0
     with session(args.cluster) as run:
         where, image = run.share(opened)
         items = [
-            Task(f"claim {c.id}", claim_outcome, (where, image, c, args.reasoner, lexical))
+            Task(f"claim {c.id}", claim_outcome, (where, image, c, args.reasoner, reading.value))
             for c in claims
         ]
         plan = Plan(total=len(items), progress=line, job="eval", chunk=CLAIM_CHUNK)
@@ -134,11 +134,12 @@ def score_on_cluster(
 
 
 def claim_outcome(
-    where: Where, image: object, claim: GoldClaim, reasoner: str, lexical: bool = False
+    where: Where, image: object, claim: GoldClaim, reasoner: str, reading: str = "reader"
 ) -> ClaimOutcome:
-    """One claim asked on a worker, as `run_claims` records it (the task)."""
+    """One claim asked on a worker, as `run_claims` records it (the task), with `reading`
+    (a `Reading` value) of the machinery."""
     opened = worker_workspace(where, image)
-    view = words_alone(opened) if lexical else opened
+    view = read_with(opened, Reading(reading))
     return run_claims(view, [claim], reasoner=reasoner)[0]
 
 

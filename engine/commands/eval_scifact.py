@@ -1,8 +1,10 @@
 """`python -m engine eval scifact`: ask every SciFact claim and report the figures.
 
-With a sentence encoder the claims are asked twice, with meaning (hybrid retrieval and the
-relevance gate) and on words alone, and both sets of figures print side by side, with
-retrieval's nDCG@10 and recall@10 for BM25 alone and for the fusion.
+With a sentence encoder the claims are asked with meaning (hybrid retrieval and the
+relevance gate: `hybrid`) and on words alone (`lexical`), and, when the trained reader's
+paraphrase bands apply to that encoder, a third time with the reader as a judge of
+paraphrase (`reader`: hedged answers on sentences words alone leave). The figures print
+side by side, with retrieval's nDCG@10 and recall@10 for BM25 alone and for the fusion.
 """
 
 from __future__ import annotations
@@ -31,31 +33,41 @@ def _run(args: argparse.Namespace) -> int:
     from engine.core.wire import dumps
     from engine.evaluation.navigation_scores import load_gold, run_claims, score
     from engine.evaluation.retrieval_scores import retrieval_figures
-    from engine.workspace.opened import words_alone
+    from engine.models.paraphraser import load_paraphraser
+    from engine.workspace.opened import Reading, read_with
 
     claims = load_gold(args.claims)[: args.limit]
     opened = open_workspace(args.workspace)
     if opened.meaning_notice:
         print(f"notice: {opened.meaning_notice}", file=sys.stderr)
     total = len(claims)
-    hybrid = opened.meaning.semantic is not None
-    runs = ("hybrid", "lexical") if hybrid else ("lexical",)
-    encoder = opened.meaning.semantic.encoder.name if opened.meaning.semantic else None
-    out: dict[str, object] = {"encoder": encoder}
+    semantic = opened.meaning.semantic
+    readings = [Reading.WORDS]
+    if semantic is not None:
+        readings.insert(0, Reading.MEANING)
+        judge = load_paraphraser()
+        if judge is not None and judge.applies_to(semantic.encoder.fingerprint):
+            readings.insert(0, Reading.READER)
+        else:
+            print("notice: no paraphrase bands for this encoder: no reader column", file=sys.stderr)
+    out: dict[str, object] = {"encoder": semantic.encoder.name if semantic else None}
     skipped = 0
     try:
-        for name in runs:
+        for reading in readings:
+            name = reading.value
             line = Progress(f"asking claims ({name})")
             if args.cluster is not None:
                 from engine.commands.cluster_review import score_on_cluster
 
-                figures, missed = score_on_cluster(opened, claims, args, line, name == "lexical")
+                figures, missed = score_on_cluster(opened, claims, args, line, reading)
                 out[name] = figures
                 skipped += missed
                 continue
-            view = words_alone(opened) if name == "lexical" else opened
             outcomes = run_claims(
-                view, claims, reasoner=args.reasoner, progress=_counted(line, total)
+                read_with(opened, reading),
+                claims,
+                reasoner=args.reasoner,
+                progress=_counted(line, total),
             )
             out[name] = score(outcomes)
         out["retrieval"] = retrieval_figures(opened, claims)

@@ -10,6 +10,7 @@ from typing import Any
 from engine.core.deduction import Unlike
 from engine.core.epistemics import HonestyViolation, Tier, Verdict
 from engine.core.model import ReasoningDAG
+from engine.core.paraphrase import Paraphrased
 from engine.core.stance import Overstated
 from engine.core.traceability import Traceability
 from engine.core.verifiers import VerifierResult
@@ -111,6 +112,8 @@ class Decision:
     unmentioned: tuple[str, ...] = ()
     # How the cited text withholds the yes the question asks: an answer is at most hedged.
     withheld: Overstated | None = None
+    # The trained reader read the quoted sentence as an answer in other words: at most hedged.
+    paraphrased: Paraphrased | None = None
     # The prose restates the DAG's claims word for word, verified or not (for the causes).
     prose_restates_claims: bool = False
 
@@ -200,5 +203,6 @@ class Decision:
             "floor_reasons": dict(self.floor_reasons),
             "unmentioned": list(self.unmentioned),
             "withheld": None if self.withheld is None else self.withheld.value,
+            "paraphrased": None if self.paraphrased is None else self.paraphrased.to_dict(),
             "detail": self.detail,
         }

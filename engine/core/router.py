@@ -127,6 +127,7 @@ class _Derivation:
             blocking_count=self.inp.blocking_count,
             unmentioned=self.inp.unmentioned,
             withheld=self.inp.withheld,
+            paraphrased=self.inp.paraphrased,
             prose_restates_claims=self.trace.ok or _restates_claims(self.inp),
         )
 
@@ -236,6 +237,12 @@ def _decide(found: _Derivation) -> Decision:
     ordered = tuple(r for r in Reason if r in reasons)
     disclosure = "; grounded as of a superseded pin (outdated)" if final.outdated else ""
     if not ordered and final.verified and not found.violations and trace.ok:
+        if inp.paraphrased is not None:
+            # Confirmed text the trained reader reads as an answer in other words: the
+            # reader never makes anything green, so it stands hedged with its measure.
+            named = f"; {_unmentioned(inp)}" if inp.unmentioned else ""
+            detail = f"hedged: {inp.paraphrased.words}{named}{disclosure}"
+            return found.decision(Outcome.ANSWER, Tier.INFERRED, (), detail)
         if inp.unmentioned:
             # Confirmed text that never uses a word the question asks about answers a
             # neighbouring question: it stands, but not green.

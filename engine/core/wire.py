@@ -20,6 +20,7 @@ from engine.core.model import (
     ProseCitation,
     ReasoningDAG,
 )
+from engine.core.paraphrase import Paraphrased, parse_paraphrased
 from engine.core.stance import Overstated
 
 MAX_PAYLOAD_BYTES = 64_000_000
@@ -107,6 +108,9 @@ class RouteInput:
     # How the cited text withholds the yes the question asks (or the claim it states says
     # more than the text): confirmed text beside the question, never green, at most hedged.
     withheld: Overstated | None = None
+    # The trained reader's reading that the quoted sentence answers the question in other
+    # words: the question words it never uses do not block, and the answer is at most hedged.
+    paraphrased: Paraphrased | None = None
     verified: Mapping[str, VerifiedGround] = field(default_factory=dict)
 
     @classmethod
@@ -163,6 +167,7 @@ def parse_payload(data: object) -> RouteInput:
         uncovered=_uncovered(top.get("coverage_report")),
         unmentioned=_uncovered(top.get("coverage_report"), "unmentioned"),
         withheld=_withheld(top.get("coverage_report")),
+        paraphrased=parse_paraphrased(top.get("paraphrased")),
     )
 
 

@@ -179,6 +179,11 @@ class CoverageReport:
         """
         return tuple(t.typed for t in self._gaps(salient=False))
 
+    @property
+    def unsaid(self) -> tuple[str, ...]:
+        """Every question word the text never says, salient first: what a paraphrase names."""
+        return (*self.uncovered, *self.unmentioned)
+
     def _gaps(self, *, salient: bool = True) -> list[Term]:
         if salient:
             gaps = [t for t in self.terms if t.salient and not t.covered]

@@ -5,11 +5,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.core.epistemics import Verdict
 from engine.core.grounds import GroundingSpec, VerifiedGround
 from engine.core.model import CONTRADICTS, Edge, ReasoningDAG
+from engine.core.paraphrase import Paraphrased
 from engine.core.reads import FileRead
 from engine.core.registry import Registry
 from engine.core.router import Decision, route
@@ -37,6 +38,9 @@ from engine.workspace.index import Index
 from engine.workspace.notes import Store
 from engine.workspace.semantic import Semantic
 from engine.workspace.stores import Workspace
+
+if TYPE_CHECKING:
+    from engine.models.paraphraser import Paraphraser
 
 SEEDS_PER_SOURCE = 6
 
@@ -67,6 +71,8 @@ class NavState:
     terms: QuestionTerms | None = None
     # The workspace's sentence vectors, when an encoder is present: meaning for the gate.
     semantic: Semantic | None = None
+    # The trained reader as a judge of paraphrase, for a sentence words alone leave.
+    paraphraser: Paraphraser | None = None
 
     @property
     def steps_left(self) -> int:
@@ -105,6 +111,7 @@ def navigate(
     verifiers: Registry[Verifier] | None = None,
     observer: Observer | None = None,
     semantic: Semantic | None = None,
+    paraphraser: Paraphraser | None = None,
 ) -> NavResult:
     """Run the navigation loop; any failure inside becomes a labelled abstention, never a raise.
 
@@ -114,6 +121,8 @@ def navigate(
     policy decided from with the action it chose (tuning and tracing watch the walk with
     it instead of wrapping the reasoner). `semantic` (the workspace's sentence vectors)
     fuses meaning into retrieval and lets the reasoner weigh it; it never licenses anything.
+    `paraphraser` (the trained reader with its measured bands) lets the reasoner answer, at
+    most hedged, with a sentence words alone leave but the reader reads as an answer.
     A question given as text is read here (`read_question`, which raises ConfigError for
     one over the length limit).
     """
@@ -130,7 +139,7 @@ def navigate(
         verifiers=verifiers,
         observer=observer,
     )
-    run.semantic = semantic
+    run.semantic, run.paraphraser = semantic, paraphraser
     try:
         run.execute()
     except Exception as exc:  # any failure inside becomes a labelled abstention
@@ -186,6 +195,8 @@ class _Run:
         self.step_note = ""
         self.terms: QuestionTerms | None = None
         self.semantic: Semantic | None = None
+        self.paraphraser: Paraphraser | None = None
+        self.paraphrased: Paraphrased | None = None
         # Every file grounding and the verifiers read, hashed as read: the answer's stamp.
         self.reads: list[FileRead] = []
 
@@ -208,6 +219,7 @@ class _Run:
                 self.workspace,
                 self.terms,
                 self.semantic,
+                self.paraphraser,
             )
             action = self.policy.decide(state)
             if self.observer is not None:
@@ -219,6 +231,7 @@ class _Run:
             if action.kind is ActionKind.ANSWER:
                 self.given_up = action.given_up
                 self.also_stated = action.also_stated
+                self.paraphrased = action.paraphrased
                 self._record(action.kind, None, action.reason, self._answer, action)
                 return
             apply = self._expand if action.kind is ActionKind.EXPAND else self._ground
@@ -310,15 +323,19 @@ class _Run:
             if ground.body.strip():
                 bodies[ref] = ground.body
         self.coverage = self._coverage(dag)
+        # A paraphrase the reader vouches for names the words it never uses instead of
+        # stopping on them; the router keeps it at most hedged.
+        paraphrased = self.paraphrased
         self.route_input = RouteInput.from_draft(
             draft,
             groundings=groundings,
             node_status=status,
             node_bodies=bodies,
             edges=tuple(_relevant_edges(self.hood.edges, self.edges)),
-            blocking_count=self.coverage.blocking_count,
-            uncovered=tuple(self.coverage.uncovered),
-            unmentioned=tuple(self.coverage.unmentioned),
+            blocking_count=0 if paraphrased else self.coverage.blocking_count,
+            uncovered=() if paraphrased else tuple(self.coverage.uncovered),
+            unmentioned=self.coverage.unsaid if paraphrased else self.coverage.unmentioned,
+            paraphrased=paraphrased,
             verified=verified,
         )
         self.decision = route(

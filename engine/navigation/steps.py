@@ -7,6 +7,7 @@ from enum import StrEnum
 from typing import Any
 
 from engine.core.model import Edge
+from engine.core.paraphrase import Paraphrased
 from engine.core.wire import Draft
 from engine.navigation.outcomes import AlsoStated, Failure, FailureKind, GiveUp
 
@@ -35,6 +36,8 @@ class Action:
     failure: Failure | None = None
     given_up: GiveUp | None = None
     also_stated: AlsoStated | None = None
+    # The trained reader read the answer's sentence as a paraphrase of the question.
+    paraphrased: Paraphrased | None = None
 
     @classmethod
     def expand(cls, target: str, reason: str = "") -> Action:
@@ -46,9 +49,16 @@ class Action:
 
     @classmethod
     def answer(
-        cls, draft: Draft, reason: str = "", *, also_stated: AlsoStated | None = None
+        cls,
+        draft: Draft,
+        reason: str = "",
+        *,
+        also_stated: AlsoStated | None = None,
+        paraphrased: Paraphrased | None = None,
     ) -> Action:
-        return cls(ActionKind.ANSWER, None, reason, draft, also_stated=also_stated)
+        return cls(
+            ActionKind.ANSWER, None, reason, draft, also_stated=also_stated, paraphrased=paraphrased
+        )
 
     @classmethod
     def give_up(cls, draft: Draft, given_up: GiveUp) -> Action:

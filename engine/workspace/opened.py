@@ -10,6 +10,7 @@ from collections.abc import Callable
 from concurrent import futures
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
@@ -45,6 +46,8 @@ class OpenWorkspace:
     stats: UpdateStats
     # Sentence vectors for retrieval and relevance; without an encoder, words alone.
     meaning: Meaning = WORDS_ALONE
+    # Whether the trained reader may judge paraphrases beside the vectors (for comparisons).
+    paraphrase: bool = True
 
     @property
     def root(self) -> Path:
@@ -130,6 +133,21 @@ def open_snapshot(
 def words_alone(opened: OpenWorkspace) -> OpenWorkspace:
     """The same workspace with retrieval and relevance on words alone (for comparisons)."""
     return replace(opened, meaning=WORDS_ALONE)
+
+
+class Reading(StrEnum):
+    """How much of the machinery an answer may use, for side-by-side figures."""
+
+    WORDS = "lexical"  # retrieval and relevance on words alone
+    MEANING = "hybrid"  # with the sentence vectors, the trained reader kept out
+    READER = "reader"  # with the vectors and the trained reader as a judge of paraphrase
+
+
+def read_with(opened: OpenWorkspace, reading: Reading) -> OpenWorkspace:
+    """The same workspace answering with only what `reading` allows."""
+    if reading is Reading.WORDS:
+        return words_alone(opened)
+    return replace(opened, paraphrase=reading is Reading.READER)
 
 
 def notes_fingerprint(workspace: Workspace) -> str:

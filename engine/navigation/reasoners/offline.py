@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from engine.core.model import Claim, ClaimKind, ProseCitation
+from engine.core.paraphrase import Paraphrased
 from engine.core.wire import Draft
 from engine.navigation.navigator import Action, NavState
 from engine.navigation.outcomes import Failure, FailureKind, GiveUp, GiveUpReason, Match
@@ -63,6 +64,14 @@ class OfflineReasoner:
         if not strong(best, self.config, claim=claim):
             # An aim that covers the question well is not weak: it is not a finding.
             aim = best.asks and strong(replace(best, asks=False), self.config, claim=claim)
+            paraphrased = None if aim else _paraphrase(state, best)
+            if paraphrased is not None:
+                restated = _claim("c1", best.text, "restatement", [best.address])
+                return Action.answer(
+                    _draft([restated], "c1", ["c1"]),
+                    f"restated a sentence {paraphrased.words}; {why}",
+                    paraphrased=paraphrased,
+                )
             given_up = GiveUp(
                 GiveUpReason.AIM if aim else GiveUpReason.WEAK,
                 match,
@@ -111,6 +120,27 @@ class OfflineReasoner:
             ),
             also_stated=also,
         )
+
+
+def _paraphrase(state: NavState, best: Candidate) -> Paraphrased | None:
+    """The reader's reading of a sentence words alone leave, when its band may answer.
+
+    Only a claim (stated, or asked as a yes/no question) against a sentence confirmed in a
+    source, never a note's own words, an aim or a sentence missing a number the claim
+    states; and only beside the encoder the bands were measured with.
+    """
+    judge, semantic, asked = state.paraphraser, state.semantic, state.question
+    claim = asked.text if asked.claim_shaped else asked.asks
+    if judge is None or semantic is None or not claim:
+        return None
+    if not judge.applies_to(semantic.encoder.fingerprint):
+        return None
+    if not best.confirmed or best.asks or any(c.isdigit() for gap in best.gaps for c in gap):
+        return None
+    note = state.workspace.note(best.address)
+    if note is None or note.type is NoteKind.CLAIM:
+        return None
+    return judge.read(claim, best.text)
 
 
 def _own_words(state: NavState, best: Candidate, match: Match) -> Action:

@@ -1,0 +1,103 @@
+"""The reader as a judge of paraphrase: does this quoted sentence answer the claim in other words?
+
+The offline reasoner asks it only about a sentence words alone left (a question word the
+note never uses, a runner-up as close, or the relevance gate's no). Its reading counts only
+in a confidence band where, held out on SciFact train (`python -m lab.reader_answers
+--write`), such answers cited an abstract the annotators tied to the claim at least
+`min_precision` of the time; the band's record travels with the answer, which the router
+keeps at most hedged. The bands were measured on candidates found with the sentence
+encoder they name, so they apply only beside that encoder's vectors.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from engine.core.paraphrase import Paraphrased
+from engine.models.reader import DATA, Reader, load_reader
+
+BANDS = DATA / "paraphrase.json"
+
+
+@dataclass(frozen=True)
+class Band:
+    """A confidence band of the reader's P(evidence) and its held-out record."""
+
+    low: float
+    high: float
+    right: int
+    read: int
+
+    @property
+    def precision(self) -> float:
+        return self.right / self.read if self.read else 0.0
+
+
+@dataclass(frozen=True)
+class ParaphraseBands:
+    """The measured bands, the precision a band needs to answer, and the encoder measured with."""
+
+    encoder: str
+    reader: str
+    min_precision: float
+    bands: tuple[Band, ...]
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> ParaphraseBands:
+        return cls(
+            encoder=str(raw["encoder"]),
+            reader=str(raw["reader"]),
+            min_precision=float(raw["min_precision"]),
+            bands=tuple(
+                Band(float(b["low"]), float(b["high"]), int(b["right"]), int(b["read"]))
+                for b in raw["bands"]
+            ),
+        )
+
+    def band_of(self, evidence: float) -> Band | None:
+        """The band `evidence` falls in when that band may answer, else None."""
+        for band in self.bands:
+            if band.low <= evidence < band.high:
+                return band if band.precision >= self.min_precision else None
+        return None
+
+
+class Paraphraser:
+    """The shipped reader with its paraphrase bands; `read` gives a `Paraphrased` or None."""
+
+    def __init__(self, reader: Reader, bands: ParaphraseBands) -> None:
+        self.reader = reader
+        self.bands = bands
+
+    def applies_to(self, encoder_fingerprint: str) -> bool:
+        """Whether the bands were measured beside vectors of this encoder."""
+        return encoder_fingerprint == self.bands.encoder
+
+    def read(self, claim: str, sentence: str) -> Paraphrased | None:
+        """The reading of `sentence` against `claim` when its band may answer, else None."""
+        (reading,) = self.reader.read(claim, [sentence])
+        band = self.bands.band_of(reading.evidence)
+        if band is None:
+            return None
+        return Paraphrased(reading.evidence, band.low, band.high, band.right, band.read)
+
+
+def load_paraphraser() -> Paraphraser | None:
+    """The reader with its bands, or None when either is missing, changed or turned off."""
+    choice = load_reader()
+    bands = _bands(BANDS)
+    if choice.reader is None or bands is None or bands.reader != choice.reader.fingerprint:
+        return None
+    return Paraphraser(choice.reader, bands)
+
+
+@lru_cache(maxsize=2)
+def _bands(path: Path) -> ParaphraseBands | None:
+    try:
+        return ParaphraseBands.from_json(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
