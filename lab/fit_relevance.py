@@ -56,6 +56,7 @@ from engine.navigation.reasoners.offline import OfflineReasoner
 from engine.navigation.relevance import GATE_PATH, Relevance, RelevanceGate
 from engine.workspace.notes import Store
 from engine.workspace.passage_notes import PASSAGE_BOX
+from lab.climate import climate_rows
 from lab.train_stance import _standardise, fit_binary
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -431,8 +432,7 @@ def main() -> None:
 
 def climate_check(where: Path) -> Iterator[str]:
     """Ask Climate-FEVER's claims over a throwaway workspace of its evidence, both ways."""
-    path = where / "climate-fever.jsonl" if where.is_dir() else where
-    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    rows = climate_rows(where)
     with tempfile.TemporaryDirectory(prefix="synapse-cf-") as tmp:
         corpus, claims = _scifact_shaped(rows, Path(tmp))
         from engine.datasets.scifact import import_scifact

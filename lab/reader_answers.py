@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -221,7 +222,7 @@ def main() -> None:
     ap.add_argument("--write", action="store_true", help=f"write {OUT.relative_to(ROOT)}")
     args = ap.parse_args()
     with args.cache.open("rb") as handle:
-        _, by_weight, fingerprint = pickle.load(handle)
+        _, by_weight, fingerprint = _Cases(handle).load()
     items = [json.loads(line) for line in CLAIMS.read_text().splitlines() if line.strip()]
     folds_by_id = scifact_folds(items)
     golds = load_gold(CLAIMS)
@@ -264,6 +265,13 @@ def main() -> None:
         }
         OUT.write_text(json.dumps(payload, indent=1, sort_keys=True) + "\n")
         print(f"wrote {OUT.relative_to(ROOT)}")
+
+
+class _Cases(pickle.Unpickler):
+    """The cache `python -m lab.fit_relevance --cache` wrote, whose classes it named __main__."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        return super().find_class("lab.fit_relevance" if module == "__main__" else module, name)
 
 
 def _bar(scored: list[Scored], pool: list[Scored], p: np.ndarray) -> float:

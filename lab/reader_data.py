@@ -25,10 +25,11 @@ from typing import Any
 
 from engine.commands.eval_reader import read_pairs
 from engine.evaluation.folds import claim_folds, text_fold
+from lab.climate import climate_fever, climate_rows
 
 ROOT = Path(__file__).resolve().parents[1]
 SCIFACT = ROOT / "data" / "scifact"
-CLIMATE = ROOT.parent / "shared" / "data" / "climate-fever" / "climate-fever.jsonl"
+CLIMATE = climate_fever()
 LABEL = {"SUPPORT": 1, "SUPPORTS": 1, "CONTRADICT": 2, "REFUTES": 2, "NOT_ENOUGH_INFO": 0}
 NEIGHBOURS = 3  # BM25 sentences of uncited abstracts per claim, as hard NONE examples
 
@@ -165,13 +166,8 @@ def scifact_examples(
 
 
 def climate_examples(path: Path = CLIMATE) -> list[Example]:
-    if not path.exists():
-        return []
     out = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if not line.strip():
-            continue
-        item = json.loads(line)
+    for item in climate_rows(path):
         fold = text_fold(item["claim"])
         for n, ev in enumerate(item["evidences"]):
             label = LABEL[ev["evidence_label"]]

@@ -1,11 +1,9 @@
 """Print how the gated offline typer does on SciFact train (both halves) and Climate-FEVER.
 
 Run with `python -m lab.tune_stance`. SciFact comes from the repo's `data/scifact/`;
-Climate-FEVER is read from `--climate-fever PATH`, else `$SYNAPSE_CLIMATE_FEVER`, else a
-`shared/data/climate-fever/` beside the checkout (or one level above) when present, and
-skipped otherwise (it is a
-tuning set only and never ships with the product). Every figure is deterministic: the
-halves are fixed by a hash of the claim id.
+Climate-FEVER is read from `--climate-fever PATH`, else `$SYNAPSE_CLIMATE_FEVER`, else the
+repo's copy (`lab/climate.py`; a tuning set only, never read by the product). Every figure
+is deterministic: the halves are fixed by a hash of the claim id.
 
 Besides the per-pair figures, it reports the overlay-shaped figures (each claim against
 the abstracts retrieval offers it in the demo workspace, as the overlay types them) and
@@ -22,7 +20,6 @@ import argparse
 import gzip
 import json
 import math
-import os
 import time
 import zlib
 from collections import Counter
@@ -40,6 +37,7 @@ from engine.review.overlay import candidates, note_text
 from engine.review.sentence_reading import passage
 from engine.review.typers import Typer, make_typer
 from engine.workspace.opened import open_workspace
+from lab.climate import climate_fever, climate_rows
 
 ROOT = Path(__file__).resolve().parents[1]
 SCIFACT = ROOT / "data" / "scifact"
@@ -49,18 +47,7 @@ FAMILY_BARS = (0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1.0)
 FAMILY_PRECISION = 0.8  # on train folds, above the 0.70 asked of it: held out it comes lower
 
 
-def _climate_fever() -> Path:
-    chosen = os.environ.get("SYNAPSE_CLIMATE_FEVER", "").strip()
-    if chosen:
-        return Path(chosen)
-    for base in (ROOT.parent, ROOT.parent.parent):
-        path = base / "shared" / "data" / "climate-fever"
-        if path.exists():
-            return path
-    return ROOT.parent / "shared" / "data" / "climate-fever"
-
-
-CLIMATE_FEVER = _climate_fever()
+CLIMATE_FEVER = climate_fever()
 GOLD = {"SUPPORT": "supports", "CONTRADICT": "contradicts", "SUPPORTS": "supports",
         "REFUTES": "contradicts", "NOT_ENOUGH_INFO": "none"}  # fmt: skip
 PREDICTED = {"supports": "supports", "contradicts": "contradicts", "extends": "none",
@@ -167,11 +154,8 @@ def overlay_pairs(workspace: Path = DEMO) -> list[Pair]:
 
 def climate_pairs(where: Path = CLIMATE_FEVER) -> list[Pair]:
     """Climate-FEVER claim-evidence pairs from its folder (or file), or none when absent."""
-    path = where / "climate-fever.jsonl" if where.is_dir() else where
-    if not path.exists():
-        return []
     out = []
-    for row in _jsonl(path):
+    for row in climate_rows(where):
         for ev in row["evidences"]:
             gold = GOLD[ev["evidence_label"]]
             out.append(Pair(str(row["claim_id"]), row["claim"], ev["evidence"], gold))
@@ -369,7 +353,7 @@ def _arguments() -> argparse.Namespace:
         "--climate-fever",
         type=Path,
         default=CLIMATE_FEVER,
-        help="Climate-FEVER folder or jsonl file (default: ../shared/data/climate-fever)",
+        help="Climate-FEVER folder or .jsonl(.gz) file (default: data/climate-fever)",
     )
     parser.add_argument(
         "--fit-families",

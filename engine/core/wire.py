@@ -128,6 +128,7 @@ class RouteInput:
             "node_status": {ref: _status_dict(v) for ref, v in self.node_status.items()},
             "node_bodies": dict(self.node_bodies),
             "edges": [edge.to_dict() for edge in self.edges],
+            **({"paraphrased": self.paraphrased.to_dict()} if self.paraphrased else {}),
         }
 
 

@@ -67,9 +67,18 @@ class NavResult:
             return dict(self.submitted)
         if self.route_input is None:
             return None
-        out = self.route_input.to_dict()
+        inp = self.route_input
+        out = inp.to_dict()
         if self.coverage is not None:
             out["coverage_report"] = self.coverage.to_dict()
+            if inp.paraphrased is not None:
+                # A paraphrase was routed naming its gaps rather than stopping on them: the
+                # payload says so, so that routed again it stands as it stood.
+                out["coverage_report"] |= {
+                    "blocking_count": 0,
+                    "uncovered": [],
+                    "unmentioned": list(inp.unmentioned),
+                }
         return out
 
     @property
