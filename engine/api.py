@@ -217,10 +217,13 @@ def ask(
     edges: Iterable[Edge] | None = None,
     verifiers: Registry[Verifier] | None = None,
     observer: Observer | None = None,
+    paraphraser: Paraphraser | None = None,
 ) -> NavResult:
     """Answer `question` over the workspace; never raises for a failure inside the run.
 
     `observer` sees every state the reasoner decided from and the action it chose.
+    `paraphraser` judges paraphrases in place of the shipped reader and its bands (which
+    judge only where a band was measured to answer); either only beside sentence vectors.
 
     `reasoner` is a registered name (`offline`, `openai`) or a policy object. A reasoner
     that cannot be built (say, no endpoint configured) becomes a labelled abstention.
@@ -258,7 +261,7 @@ def ask(
         verifiers=verifiers,
         observer=observer,
         semantic=opened.meaning.semantic,
-        paraphraser=_paraphraser(opened),
+        paraphraser=_paraphraser(opened, paraphraser),
     )
     started = time.perf_counter()
     # A typo the coverage report corrected is read as the sources spell it ("asprin").
@@ -270,10 +273,12 @@ def ask(
     return replace(result, latency_ms=result.latency_ms + spent)
 
 
-def _paraphraser(opened: OpenWorkspace) -> Paraphraser | None:
+def _paraphraser(opened: OpenWorkspace, given: Paraphraser | None) -> Paraphraser | None:
     """The reader as a judge of paraphrase, beside sentence vectors only (as it was measured)."""
     if opened.meaning.semantic is None or not opened.paraphrase:
         return None
+    if given is not None:
+        return given
     from engine.models.paraphraser import load_paraphraser
 
     return load_paraphraser()

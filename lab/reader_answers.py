@@ -259,6 +259,7 @@ def main() -> None:
             "encoder": fingerprint,
             "reader": READER_FINGERPRINT,
             "min_precision": args.floor,
+            "min_read": MIN_READ,
             "measured": "python -m lab.reader_answers --write: SciFact train claims, the "
             "candidates words alone leave, each read by the fold model that never saw it",
             "bands": [{k: r[k] for k in ("low", "high", "right", "read")} for r in rows],

@@ -1,17 +1,28 @@
-"""A paraphrase the trained reader vouches for: at most hedged, its measure said, its wire checked."""
+"""A paraphrase the trained reader vouches for: at most hedged, its rate said, its wire checked."""
 
 from __future__ import annotations
 
+import gzip
 import json
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from engine.api import route_json
+from engine.api import ask, open_workspace, route_json
 from engine.core.errors import PayloadError
 from engine.core.paraphrase import Paraphrased, parse_paraphrased
 from engine.core.wire import parse_payload
-from engine.models.paraphraser import Band, ParaphraseBands
+from engine.datasets.scifact import import_scifact
+from engine.models.encoder import load_encoder
+from engine.models.paraphraser import Band, ParaphraseBands, Paraphraser, load_paraphraser
+from engine.models.reader import load_reader
+from engine.workspace.opened import OpenWorkspace, Reading, read_with
+from present.answer import Hedge, answer_area, hedge_of, summary
+from present.views import banner
+
+CORPUS = Path(__file__).resolve().parents[1] / "data" / "scifact" / "corpus.jsonl.gz"
 
 SOURCE = "Regular aspirin use was followed by fewer colorectal adenomas over ten years."
 ABSTRACT = f"We followed 4,000 adults. {SOURCE} Bleeding was rare."
@@ -109,3 +120,80 @@ def test_only_a_band_measured_strong_enough_answers(evidence: float, answers: bo
 )
 def test_the_rate_in_tens(right: int, read: int, in_ten: int) -> None:
     assert Paraphrased(0.9, 0.9, 0.95, right, read).in_ten == in_ten
+
+
+# A real paraphrase from SciFact train (claim 85): the abstract says the macrophages are of
+# fetal origin, never that they are "seeded". Words leave it; a reader may not.
+CLAIM = "Adult tissue-resident macrophages are seeded before birth."
+DOCS = ("7521113", "13794374", "4824840")
+
+
+@pytest.fixture(scope="module")
+def seeded(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A three-abstract SciFact workspace whose claim only a paraphrase answers."""
+    folder = tmp_path_factory.mktemp("paraphrase")
+    with gzip.open(CORPUS, "rt", encoding="utf-8") as handle:
+        docs = [d for d in map(json.loads, handle) if str(d["doc_id"]) in DOCS]
+    (folder / "corpus.jsonl").write_text("".join(json.dumps(d) + "\n" for d in docs))
+    claim = {"id": 85, "claim": CLAIM, "evidence": {}, "cited_doc_ids": [7521113]}
+    (folder / "claims.jsonl").write_text(json.dumps(claim) + "\n")
+    import_scifact(folder / "corpus.jsonl", folder / "claims.jsonl", folder / "ws")
+    return folder / "ws"
+
+
+@pytest.fixture(scope="module")
+def judge() -> Paraphraser:
+    """The shipped reader with a band table of the test's own: every reading answers."""
+    reader = load_reader().reader
+    assert reader is not None, "the reader ships with the repository"
+    bands = ParaphraseBands("", reader.fingerprint, 0.7, (Band(0.0, 1.01, 8, 10),))
+    return Paraphraser(reader, bands)
+
+
+def _with_meaning(judge: Paraphraser, workspace: Path) -> tuple[OpenWorkspace, Paraphraser]:
+    opened = open_workspace(workspace, encoder=load_encoder("minilm"))
+    assert opened.meaning.semantic is not None, opened.meaning_notice
+    fingerprint = opened.meaning.semantic.encoder.fingerprint
+    return opened, Paraphraser(judge.reader, replace(judge.bands, encoder=fingerprint))
+
+
+def test_words_alone_leave_the_paraphrase(seeded: Path, judge: Paraphraser) -> None:
+    opened, fitted = _with_meaning(judge, seeded)
+    try:
+        for view in (read_with(opened, Reading.MEANING), read_with(opened, Reading.WORDS)):
+            assert ask(view, CLAIM, paraphraser=fitted).label == "ABSTAIN"
+    finally:
+        opened.close()
+
+
+def test_the_reader_answers_it_hedged_naming_the_unsaid_word_and_its_rate(
+    seeded: Path, judge: Paraphraser
+) -> None:
+    opened, fitted = _with_meaning(judge, seeded)
+    try:
+        result = ask(opened, CLAIM, paraphraser=fitted)
+    finally:
+        opened.close()
+    assert result.label == "HEDGED ANSWER", result.decision and result.decision.detail
+    assert result.decision is not None and result.decision.paraphrased is not None
+    assert "seeded" in result.decision.unmentioned
+    assert hedge_of(result) is Hedge.PARAPHRASE
+    assert "read as a paraphrase by the reader" in banner(result).text
+    assert "about 8 in 10 at this confidence were right (8 of 10, held out)" in summary(result)
+    area = answer_area(result).html
+    assert "read by the trained reader as an answer in other words" in area
+    assert "never says ‘seeded’" in area
+    assert "tissue-resident macrophage" in area  # the quoted sentence itself
+    # Routed again from its saved payload, it stands as it stood: hedged, never green.
+    again = route_json(json.dumps(result.payload), workspace=seeded)
+    assert (again.label, again.paraphrased) == ("HEDGED ANSWER", result.decision.paraphrased)
+
+
+def test_the_shipped_bands_let_no_paraphrase_answer(seeded: Path) -> None:
+    # Held out, no band of the shipped reader reached the precision a paraphrase needs.
+    assert load_paraphraser() is None
+    opened = open_workspace(seeded, encoder=load_encoder("minilm"))
+    try:
+        assert ask(opened, CLAIM).label == "ABSTAIN"
+    finally:
+        opened.close()

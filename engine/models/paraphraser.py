@@ -45,6 +45,7 @@ class ParaphraseBands:
     reader: str
     min_precision: float
     bands: tuple[Band, ...]
+    min_read: int = 10  # a band with fewer candidates read says too little to answer on
 
     @classmethod
     def from_json(cls, raw: dict[str, Any]) -> ParaphraseBands:
@@ -56,13 +57,22 @@ class ParaphraseBands:
                 Band(float(b["low"]), float(b["high"]), int(b["right"]), int(b["read"]))
                 for b in raw["bands"]
             ),
+            min_read=int(raw["min_read"]),
         )
+
+    def answers(self, band: Band) -> bool:
+        """Whether a reading in `band` may answer: measured often enough, right often enough."""
+        return band.read >= self.min_read and band.precision >= self.min_precision
+
+    @property
+    def any_answers(self) -> bool:
+        return any(self.answers(b) for b in self.bands)
 
     def band_of(self, evidence: float) -> Band | None:
         """The band `evidence` falls in when that band may answer, else None."""
         for band in self.bands:
             if band.low <= evidence < band.high:
-                return band if band.precision >= self.min_precision else None
+                return band if self.answers(band) else None
         return None
 
 
@@ -83,14 +93,19 @@ class Paraphraser:
         band = self.bands.band_of(reading.evidence)
         if band is None:
             return None
-        return Paraphrased(reading.evidence, band.low, band.high, band.right, band.read)
+        # Rounded as the wire writes it, so a saved answer routes again to the same value.
+        evidence = round(reading.evidence, 4)
+        return Paraphrased(evidence, band.low, band.high, band.right, band.read)
 
 
 def load_paraphraser() -> Paraphraser | None:
-    """The reader with its bands, or None when either is missing, changed or turned off."""
-    choice = load_reader()
+    """The reader with its bands, or None when no band may answer, or either is missing,
+    changed or turned off (then the reader is not even loaded)."""
     bands = _bands(BANDS)
-    if choice.reader is None or bands is None or bands.reader != choice.reader.fingerprint:
+    if bands is None or not bands.any_answers:
+        return None
+    choice = load_reader()
+    if choice.reader is None or bands.reader != choice.reader.fingerprint:
         return None
     return Paraphraser(choice.reader, bands)
 
