@@ -49,7 +49,7 @@ def _run(args: argparse.Namespace) -> int:
         if judge is not None and judge.applies_to(semantic.encoder.fingerprint):
             readings.insert(0, Reading.READER)
         else:
-            print("notice: no paraphrase bands for this encoder: no reader column", file=sys.stderr)
+            print("notice: no reader band may answer here: no reader column", file=sys.stderr)
     out: dict[str, object] = {"encoder": semantic.encoder.name if semantic else None}
     skipped = 0
     try:
