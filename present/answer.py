@@ -395,15 +395,16 @@ def answer_area(result: NavResult) -> AnswerArea:
         decision = result.decision
         rate = decision.paraphrased if decision is not None else None
         measured = (
-            f"about {rate.in_ten} in 10 at this confidence were right ({rate.right} of "
-            f"{rate.read}, held out)"
+            f"about {rate.in_ten} in 10 at this confidence were right: {rate.right} of "
+            f"{rate.read}, held out"
             if rate is not None
             else ""
         )
         body = (
             '<div class="answer-hedged" style="border-left:4px solid #e0a100;padding:4px 10px">'
-            "<p><b>Quoted, verified; read by the trained reader as an answer in other words"
-            f"</b> ({esc(measured)}).{unsaid}</p>{_prose_html(result)}</div>"
+            "<p><b>Quoted, verified; read by the trained reader as an answer in other words."
+            f"</b> {esc(measured[:1].upper() + measured[1:])}.{unsaid}</p>"
+            f"{_prose_html(result)}</div>"
         )
         return AnswerArea("Hedged answer", True, body)
     if hedge in (Hedge.UNSAID, Hedge.NOT_A_YES):

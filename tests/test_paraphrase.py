@@ -181,7 +181,8 @@ def test_the_reader_answers_it_hedged_naming_the_unsaid_word_and_its_rate(
     assert "read as a paraphrase by the reader" in banner(result).text
     assert "about 8 in 10 at this confidence were right (8 of 10, held out)" in summary(result)
     area = answer_area(result).html
-    assert "read by the trained reader as an answer in other words" in area
+    assert "read by the trained reader as an answer in other words." in area
+    assert "About 8 in 10 at this confidence were right: 8 of 10, held out." in area
     assert "never says ‘seeded’" in area
     assert "tissue-resident macrophage" in area  # the quoted sentence itself
     # Routed again from its saved payload, it stands as it stood: hedged, never green.

@@ -69,7 +69,7 @@ class OfflineReasoner:
                 restated = _claim("c1", best.text, "restatement", [best.address])
                 return Action.answer(
                     _draft([restated], "c1", ["c1"]),
-                    f"restated a sentence {paraphrased.words}; {why}",
+                    f"restated a paraphrase: {paraphrased.words}; {why}",
                     paraphrased=paraphrased,
                 )
             given_up = GiveUp(
