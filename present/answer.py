@@ -395,8 +395,8 @@ def answer_area(result: NavResult) -> AnswerArea:
         decision = result.decision
         rate = decision.paraphrased if decision is not None else None
         measured = (
-            f"about {rate.in_ten} in 10 at this confidence were right: {rate.right} of "
-            f"{rate.read}, held out"
+            f"about {rate.in_ten} in 10 at this confidence were right: {rate.band.right} of "
+            f"{rate.band.read}, held out"
             if rate is not None
             else ""
         )

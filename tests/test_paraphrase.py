@@ -12,11 +12,11 @@ import pytest
 
 from engine.api import ask, open_workspace, route_json
 from engine.core.errors import PayloadError
-from engine.core.paraphrase import Paraphrased, parse_paraphrased
+from engine.core.paraphrase import Band, Paraphrased, parse_paraphrased
 from engine.core.wire import parse_payload
 from engine.datasets.scifact import import_scifact
 from engine.models.encoder import load_encoder
-from engine.models.paraphraser import Band, ParaphraseBands, Paraphraser, load_paraphraser
+from engine.models.paraphraser import ParaphraseBands, Paraphraser, load_paraphraser
 from engine.models.reader import load_reader
 from engine.workspace.opened import OpenWorkspace, Reading, read_with
 from present.answer import Hedge, answer_area, hedge_of, summary
@@ -74,7 +74,7 @@ def test_a_paraphrase_that_fails_its_quote_abstains() -> None:
 
 def test_the_reading_travels_in_the_payload() -> None:
     inp = parse_payload(payload(paraphrased=READ))
-    assert inp.paraphrased == Paraphrased(0.93, 0.9, 0.95, 41, 52)
+    assert inp.paraphrased == Paraphrased(0.93, Band(0.9, 0.95, 41, 52))
     assert inp.to_dict()["paraphrased"] == READ
 
 
@@ -119,7 +119,7 @@ def test_only_a_band_measured_strong_enough_answers(evidence: float, answers: bo
     ids=["about-8", "exactly-7", "rounds-up", "nothing-read"],
 )
 def test_the_rate_in_tens(right: int, read: int, in_ten: int) -> None:
-    assert Paraphrased(0.9, 0.9, 0.95, right, read).in_ten == in_ten
+    assert Paraphrased(0.9, Band(0.9, 0.95, right, read)).in_ten == in_ten
 
 
 # A real paraphrase from SciFact train (claim 85): the abstract says the macrophages are of

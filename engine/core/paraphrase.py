@@ -17,15 +17,10 @@ from engine.core.errors import PayloadError
 
 
 @dataclass(frozen=True)
-class Paraphrased:
-    """The reader's confidence that the sentence answers the question, and its band's record.
+class Band:
+    """A band of the reader's confidence and its held-out record: `right` of `read` such
+    answers on SciFact train claims cited an abstract the annotators tied to the claim."""
 
-    `evidence` is the reader's probability that the sentence speaks to the claim (either
-    way); `low`/`high` bound the band it fell in, where `right` of `read` such answers on
-    held-out SciFact train claims cited an abstract the annotators tied to the claim.
-    """
-
-    evidence: float
     low: float
     high: float
     right: int
@@ -35,10 +30,22 @@ class Paraphrased:
     def precision(self) -> float:
         return self.right / self.read if self.read else 0.0
 
+
+@dataclass(frozen=True)
+class Paraphrased:
+    """The reader's confidence that the sentence answers the question, and its band.
+
+    `evidence` is the reader's probability that the sentence speaks to the claim (either
+    way); `band` is the confidence band it fell in, with that band's held-out record.
+    """
+
+    evidence: float
+    band: Band
+
     @property
     def in_ten(self) -> int:
         """The band's precision as "about N in 10"."""
-        return round(self.precision * 10)
+        return round(self.band.precision * 10)
 
     @property
     def words(self) -> str:
@@ -46,15 +53,15 @@ class Paraphrased:
         return (
             f"the trained reader reads the cited sentence as an answer in other words "
             f"(confidence {self.evidence:.2f}); about {self.in_ten} in 10 at this confidence "
-            f"were right ({self.right} of {self.read}, held out)"
+            f"were right ({self.band.right} of {self.band.read}, held out)"
         )
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "evidence": round(self.evidence, 4),
-            "band": [self.low, self.high],
-            "right": self.right,
-            "read": self.read,
+            "band": [self.band.low, self.band.high],
+            "right": self.band.right,
+            "read": self.band.read,
         }
 
 
@@ -75,10 +82,7 @@ def parse_paraphrased(raw: object) -> Paraphrased | None:
         raise PayloadError("paraphrased.right and .read must be counts, right at most read")
     return Paraphrased(
         float(evidence),  # type: ignore[arg-type]
-        float(band[0]),
-        float(band[1]),
-        int(right),  # type: ignore[arg-type]
-        int(read),  # type: ignore[arg-type]
+        Band(float(band[0]), float(band[1]), int(right), int(read)),  # type: ignore[arg-type]
     )
 
 

@@ -17,24 +17,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from engine.core.paraphrase import Paraphrased
+from engine.core.paraphrase import Band, Paraphrased
 from engine.models.reader import DATA, Reader, load_reader
 
 BANDS = DATA / "paraphrase.json"
-
-
-@dataclass(frozen=True)
-class Band:
-    """A confidence band of the reader's P(evidence) and its held-out record."""
-
-    low: float
-    high: float
-    right: int
-    read: int
-
-    @property
-    def precision(self) -> float:
-        return self.right / self.read if self.read else 0.0
 
 
 @dataclass(frozen=True)
@@ -95,7 +81,7 @@ class Paraphraser:
             return None
         # Rounded as the wire writes it, so a saved answer routes again to the same value.
         evidence = round(reading.evidence, 4)
-        return Paraphrased(evidence, band.low, band.high, band.right, band.read)
+        return Paraphrased(evidence, band)
 
 
 def load_paraphraser() -> Paraphraser | None:
