@@ -92,7 +92,9 @@ test-model: dev
 # The reader (engine/models/data/reader): its own lab venv (torch CPU, the float weights by
 # hash), five folds grouped by abstract, the final model exported as int8 ONNX, then the
 # out-of-fold figures and bands. `make reader READER_FLAGS=--scifact-only` leaves Climate-FEVER
-# out of training (it is then only held out).
+# out of training (it is then only held out). In the answer path: `make reader
+# READER_FLAGS="--folds-only --keep-folds"`, `python -m lab.fit_relevance --cache
+# build/relevance_cases.pkl`, then `python -m lab.reader_answers [--write]` (paraphrase bands).
 LAB_VENV ?= .venv-lab
 READER_FLAGS ?=
 $(LAB_VENV)/.lab: lab/requirements.txt lab/requirements-weights.txt
