@@ -240,14 +240,19 @@ def fitted(
 
 def out_of_fold(pool: list[Case], names: tuple[str, ...]) -> np.ndarray:
     """Each eligible case's probability from a gate fitted on the other folds."""
+    return out_of_fold_x(pool, _x(pool, names))
+
+
+def out_of_fold_x(pool: list[Case], x: np.ndarray) -> np.ndarray:
+    """`out_of_fold` over given inputs, one row a case (a lab may add inputs of its own)."""
     p = np.zeros(len(pool))
     folds = np.array([c.fold for c in pool])
-    x = _x(pool, names)
+    y = np.array([c.hit for c in pool], dtype=float)
     for k in sorted(set(folds)):
-        train = [c for c, f in zip(pool, folds, strict=True) if f != k]
-        mean, scale, w, b = fitted(train, names)
-        held = folds == k
-        p[held] = 1 / (1 + np.exp(-(((x[held] - mean) / scale) @ w + b)))
+        train = folds != k
+        mean, scale = _standardise(x[train])
+        w, b = fit_binary((x[train] - mean) / scale, y[train], L2)
+        p[~train] = 1 / (1 + np.exp(-(((x[~train] - mean) / scale) @ w + b)))
     return p
 
 
@@ -298,7 +303,13 @@ def gate_cv(
 def curve(all_cases: list[Case], names: tuple[str, ...]) -> dict[float, tuple[float, float]]:
     """Recall (and abstention) at each precision level, over pooled out-of-fold scores."""
     pool = [c for c in all_cases if c.eligible and c.claim]
-    p = out_of_fold(pool, names)
+    return curve_of(all_cases, pool, out_of_fold(pool, names))
+
+
+def curve_of(
+    all_cases: list[Case], pool: list[Case], p: np.ndarray
+) -> dict[float, tuple[float, float]]:
+    """`curve` for given scores `p` of the cases in `pool`."""
     order = np.argsort(-p, kind="stable")
     with_evidence = sum(c.has_evidence for c in all_cases)
     without = len(all_cases) - with_evidence

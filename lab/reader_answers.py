@@ -34,16 +34,17 @@ from engine.evaluation.navigation_scores import load_gold
 from engine.models.onnx_files import session_options
 from engine.models.onnx_files import tokenizer as read_tokenizer
 from engine.models.reader import MAX_TOKENS, TOKENIZER, Reader
+from engine.navigation.reasoners.offline import paraphrasable
 from lab.fit_relevance import (
     BLEND,
-    FLOOR,
-    LEVELS,
     Case,
     _relevance,
+    best_bar,
+    curve_of,
     figures,
+    out_of_fold_x,
 )
 from lab.reader_data import scifact_folds
-from lab.train_stance import _standardise, fit_binary
 
 READER_FINGERPRINT = Reader.fingerprint
 ROOT = Path(__file__).resolve().parents[1]
@@ -112,33 +113,12 @@ def _x(pool: list[Scored], reader: bool) -> np.ndarray:
 
 def oof(pool: list[Scored], reader: bool) -> np.ndarray:
     """Each case's gate probability from a blend fitted on the other folds."""
-    x = _x(pool, reader)
-    y = np.array([s.case.hit for s in pool], dtype=float)
-    folds = np.array([s.case.fold for s in pool])
-    p = np.zeros(len(pool))
-    for k in range(FOLDS):
-        train = folds != k
-        mean, scale = _standardise(x[train])
-        w, b = fit_binary((x[train] - mean) / scale, y[train], 1.0)
-        p[folds == k] = 1 / (1 + np.exp(-(((x[folds == k] - mean) / scale) @ w + b)))
-    return p
+    return out_of_fold_x([s.case for s in pool], _x(pool, reader))
 
 
 def curve(all_cases: list[Scored], pool: list[Scored], p: np.ndarray) -> list[str]:
-    order = np.argsort(-p, kind="stable")
-    with_evidence = sum(s.case.has_evidence for s in all_cases)
-    without = len(all_cases) - with_evidence
-    cells = []
-    for level in LEVELS:
-        best = (0.0, 1.0)
-        hits = false = 0
-        for n, i in enumerate(order, start=1):
-            hits += pool[i].case.hit
-            false += not pool[i].case.has_evidence
-            if hits / n >= level and hits / with_evidence > best[0]:
-                best = (hits / with_evidence, 1 - false / without)
-        cells.append(f"P{level:.2f}: {best[0]:.3f} ({best[1]:.3f})")
-    return cells
+    points = curve_of([s.case for s in all_cases], [s.case for s in pool], p)
+    return [f"P{level:.2f}: {r:.3f} ({a:.3f})" for level, (r, a) in points.items()]
 
 
 def eligible(s: Scored) -> bool:
@@ -148,9 +128,7 @@ def eligible(s: Scored) -> bool:
 def may_read(s: Scored) -> bool:
     """A candidate the product would show the reader: a finding, no number left unsaid."""
     best = s.case.best
-    if best is None or best.asks or not best.confirmed or not s.case.claim:
-        return False
-    return not any(c.isdigit() for gap in best.gaps for c in gap)
+    return best is not None and s.case.claim and paraphrasable(best)
 
 
 def kind(s: Scored) -> str:
@@ -276,13 +254,7 @@ class _Cases(pickle.Unpickler):
 
 
 def _bar(scored: list[Scored], pool: list[Scored], p: np.ndarray) -> float:
-    best = (-1.0, 1.01)
-    for bar in sorted(set(np.round(p, 6)), reverse=True):
-        chosen = {id(s) for s, q in zip(pool, p, strict=True) if q >= bar}
-        f = figures((s.case, id(s) in chosen) for s in scored)
-        if min(f["precision"], f["abstain"]) >= FLOOR and f["recall"] > best[0]:
-            best = (f["recall"], float(bar))
-    return best[1]
+    return best_bar([s.case for s in scored], [s.case for s in pool], p)
 
 
 def _show(scored: list[Scored], chosen: set[int]) -> str:
