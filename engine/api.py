@@ -310,8 +310,7 @@ def _hold_back(
     held = replace(_unread_relations(coverage, stance), withheld=stance.overstated)
     if held == coverage:
         return result
-    # A paraphrase names every word it never says (its route input already does).
-    unsaid = held.unsaid if inp.paraphrased else held.unmentioned
+    unsaid = held.named(paraphrase=inp.paraphrased is not None)
     again = replace(inp, unmentioned=unsaid, withheld=held.withheld)
     rerouted = route(again, workspace=opened.workspace.root, verifiers=verifiers)
     return replace(result, decision=rerouted, route_input=again, coverage=held)

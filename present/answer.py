@@ -390,21 +390,17 @@ def answer_area(result: NavResult) -> AnswerArea:
     if label == "ANSWER":
         return AnswerArea("Answer", True, _prose_html(result))
     hedge = hedge_of(result)
-    if hedge is Hedge.PARAPHRASE:
+    rate = result.decision.paraphrased if result.decision is not None else None
+    if hedge is Hedge.PARAPHRASE and rate is not None:
         unsaid = f" In words, it {esc(never(result))}." if never(result) else ""
-        decision = result.decision
-        rate = decision.paraphrased if decision is not None else None
         measured = (
-            f"about {rate.in_ten} in 10 at this confidence were right: {rate.band.right} of "
-            f"{rate.band.read}, held out"
-            if rate is not None
-            else ""
+            f"About {rate.in_ten} in 10 at this confidence were right: {rate.band.right} of "
+            f"{rate.band.read}, held out."
         )
         body = (
             '<div class="answer-hedged" style="border-left:4px solid #e0a100;padding:4px 10px">'
             "<p><b>Quoted, verified; read by the trained reader as an answer in other words."
-            f"</b> {esc(measured[:1].upper() + measured[1:])}.{unsaid}</p>"
-            f"{_prose_html(result)}</div>"
+            f"</b> {esc(measured)}{unsaid}</p>{_prose_html(result)}</div>"
         )
         return AnswerArea("Hedged answer", True, body)
     if hedge in (Hedge.UNSAID, Hedge.NOT_A_YES):

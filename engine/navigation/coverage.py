@@ -179,10 +179,10 @@ class CoverageReport:
         """
         return tuple(t.typed for t in self._gaps(salient=False))
 
-    @property
-    def unsaid(self) -> tuple[str, ...]:
-        """Every question word the text never says, salient first: what a paraphrase names."""
-        return (*self.uncovered, *self.unmentioned)
+    def named(self, *, paraphrase: bool = False) -> tuple[str, ...]:
+        """The question words an answer names rather than stops on: the `unmentioned`, and
+        for a paraphrase the reader vouches for, the salient gaps first."""
+        return (*self.uncovered, *self.unmentioned) if paraphrase else self.unmentioned
 
     def _gaps(self, *, salient: bool = True) -> list[Term]:
         if salient:

@@ -334,7 +334,7 @@ class _Run:
             edges=tuple(_relevant_edges(self.hood.edges, self.edges)),
             blocking_count=0 if paraphrased else self.coverage.blocking_count,
             uncovered=() if paraphrased else tuple(self.coverage.uncovered),
-            unmentioned=self.coverage.unsaid if paraphrased else self.coverage.unmentioned,
+            unmentioned=self.coverage.named(paraphrase=paraphrased is not None),
             paraphrased=paraphrased,
             verified=verified,
         )

@@ -70,15 +70,13 @@ class NavResult:
         inp = self.route_input
         out = inp.to_dict()
         if self.coverage is not None:
-            out["coverage_report"] = self.coverage.to_dict()
-            if inp.paraphrased is not None:
-                # A paraphrase was routed naming its gaps rather than stopping on them: the
-                # payload says so, so that routed again it stands as it stood.
-                out["coverage_report"] |= {
-                    "blocking_count": 0,
-                    "uncovered": [],
-                    "unmentioned": list(inp.unmentioned),
-                }
+            # The gaps as routed (a paraphrase names its salient gaps instead of stopping
+            # on them), so that routed again the payload stands as it stood.
+            out["coverage_report"] = self.coverage.to_dict() | {
+                "blocking_count": inp.blocking_count,
+                "uncovered": list(inp.uncovered),
+                "unmentioned": list(inp.unmentioned),
+            }
         return out
 
     @property

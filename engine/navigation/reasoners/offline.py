@@ -133,14 +133,18 @@ def _paraphrase(state: NavState, best: Candidate) -> Paraphrased | None:
     claim = asked.text if asked.claim_shaped else asked.asks
     if judge is None or semantic is None or not claim:
         return None
-    if not judge.applies_to(semantic.encoder.fingerprint):
-        return None
-    if not best.confirmed or best.asks or any(c.isdigit() for gap in best.gaps for c in gap):
+    if not judge.applies_to(semantic.encoder.fingerprint) or not paraphrasable(best):
         return None
     note = state.workspace.note(best.address)
     if note is None or note.type is NoteKind.CLAIM:
         return None
     return judge.read(claim, best.text)
+
+
+def paraphrasable(best: Candidate) -> bool:
+    """Whether a candidate may be shown to the reader: a finding confirmed in a source, no
+    number the claim states left unsaid (the lab measures the bands on the same)."""
+    return best.confirmed and not best.asks and not any(c.isdigit() for g in best.gaps for c in g)
 
 
 def _own_words(state: NavState, best: Candidate, match: Match) -> Action:
