@@ -34,6 +34,10 @@ CONTEXT = (
     "Many observational studies have shown that physical activity reduces the risk of "
     "cognitive decline; however, evidence from randomized trials is lacking."
 )
+OBESITY = (
+    "Obesity is associated with higher mortality in the general population, but this "
+    "association is reversed in patients on dialysis."
+)
 EXCEPT = (
     "Such activation is present to varying degrees in all CARs studied, except the highly "
     "effective CD19 CAR."
@@ -81,6 +85,16 @@ NETS = (
         ("Drug A raised insulin levels; drug B lowered glucose levels.", None),
         ("Drug A reduced mortality, although this did not reach significance.", ()),
         ("Insulin levels rose, while the patients were fasting overnight.", ()),
+        (OBESITY, ()),
+        ("Coffee was linked to lower mortality, but the association disappeared later.", ()),
+        ("Drug A reduced mortality by 20%; the difference was not significant.", ()),
+        ("Drug A reduced mortality in the pilot, and this effect was not replicated.", ()),
+        ("Drug A reduced mortality in the trial, but so did the placebo.", ()),
+        ("Drug A reduced mortality in the trial, yet it was due to chance alone.", ()),
+        (
+            "Drug A reduced mortality in the trial, and the results were published.",
+            ("Drug A reduced mortality in the trial", "the results were published."),
+        ),
     ],
     ids=[
         "whereas-real",
@@ -99,6 +113,13 @@ NETS = (
         "two-independent-clauses",
         "although-concedes",
         "while-time-bounds",
+        "reversed-real",
+        "association-disappeared",
+        "difference-not-significant",
+        "effect-not-replicated",
+        "so-did-placebo",
+        "it-due-to-chance",
+        "finding-noun-without-withdrawal",
     ],
 )
 def test_independent_clauses(sentence: str, clauses: tuple[str, ...] | None) -> None:

@@ -23,7 +23,14 @@ never split):
   not in rats` keep the sentence whole;
 - no piece but the last holds a word that can take scope over what follows (`SCOPE_WORDS`:
   complementisers and subordinators such as `that`, `whether`, `if`, `because`), so
-  `These data suggest that A; B` and `If A, B and C` keep the sentence whole.
+  `These data suggest that A; B` and `If A, B and C` keep the sentence whole;
+- no later piece takes an earlier one back: one that points back at it (a pro-form of
+  `BACK_POINTERS`, or `the`/`that` before a noun of `FINDING_NOUNS`) and withdraws it (a
+  negation, a null word or a `WITHDRAWING_STEMS` word), or says the comparison did the
+  same (`so did`, `did so`); so `Coffee was associated with lower mortality, but the
+  association disappeared after adjustment`, `…; this effect was not significant` and
+  `Aspirin reduced mortality, but so did placebo` keep the sentence whole, while `…,
+  whereas drug B promotes them` still splits.
 
 Both lists are closed and documented here; a word outside them never widens licensing,
 it can only fail to split a sentence, which costs an abstention, never a false answer.
@@ -40,9 +47,19 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
+from itertools import pairwise
 
 from engine.core.typos import same_marks, typo_in
-from engine.text.lexicon import RESTRICTING_ONSETS, SCOPE_WORDS
+from engine.text.clause_words import (
+    BACK_POINTERS,
+    FINDING_DETERMINERS,
+    FINDING_NOUNS,
+    LIKEWISE_AUXILIARIES,
+    RESTRICTING_ONSETS,
+    SCOPE_WORDS,
+    WITHDRAWING_STEMS,
+)
+from engine.text.lexicon import FAIL_WORDS, NEGATIONS, NULL_WORDS, PREDICATE_NEGATIONS
 from engine.text.memo import PairMemo
 from engine.text.sentences import sentence_texts, whole_sentences_at
 from engine.text.tokens import word_sequence
@@ -75,7 +92,30 @@ def independent_clauses(sentence: str) -> tuple[str, ...]:
             return ()
         if i < len(pieces) - 1 and SCOPE_WORDS.intersection(words):
             return ()
+        if i > 0 and _takes_back(words):
+            return ()
     return tuple(pieces)
+
+
+_WITHDRAWING = NEGATIONS | PREDICATE_NEGATIONS | FAIL_WORDS
+_WITHDRAWING_STARTS = (*WITHDRAWING_STEMS, *NULL_WORDS)
+
+
+def _takes_back(words: Words) -> bool:
+    """Whether a later piece points back at an earlier one and withdraws what it found.
+
+    "So did placebo" withdraws by itself: the comparison did as well.
+    """
+    if any("so" in pair and LIKEWISE_AUXILIARIES.intersection(pair) for pair in pairwise(words)):
+        return True
+    points = any(
+        word in BACK_POINTERS
+        or (word in FINDING_DETERMINERS and i + 1 < len(words) and words[i + 1] in FINDING_NOUNS)
+        for i, word in enumerate(words)
+    )
+    return points and any(
+        word in _WITHDRAWING or word.startswith(_WITHDRAWING_STARTS) for word in words
+    )
 
 
 def _top_level_pieces(sentence: str) -> list[str]:

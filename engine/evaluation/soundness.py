@@ -26,7 +26,7 @@ from engine.core.quote import verify_quote
 from engine.datasets.scifact_text import TrainSentence, restatement_payload
 
 # Its families register with FAMILIES on import, as mutations_signs's do.
-from engine.evaluation import overstatements  # noqa: F401
+from engine.evaluation import overstatements, taken_back  # noqa: F401
 from engine.evaluation.mutations import FAMILIES, FamilyScore
 from engine.evaluation.mutations_grounds import CONTROLS
 from engine.evaluation.mutations_signs import FRAME_FAMILIES

@@ -1,10 +1,12 @@
 """Every closed word list the engine reads text with, each named and documented once.
 
 Direction, effect and link words (stance and coverage), negations, hedges and modals
-(stance, alignment, the typo check, the PDF line joiner), restricting onsets and scope
-words (licensing), scope frames and question frames (deduction, coverage), headings
+(stance, alignment, the typo check, the PDF line joiner), scope frames and question
+frames (deduction, coverage), headings
 (the sentence splitter, aims, the dataset reader), number words and stop words. A list
 is named for what it means, not for who reads it: two lists with one name would be one.
+The words that decide where a sentence splits into clauses that stand alone live beside
+it, in `engine.text.clause_words`.
 """
 
 from __future__ import annotations
@@ -288,29 +290,6 @@ PREFIXED_ROOT = 5
 JOINED_PREFIXES = frozenset({"anti", "pro", "non", "hyper", "hypo", "dys", "mis", "de", "un"})
 
 
-# Words that, opening a piece, restrict or subordinate it (or leave it a fragment).
-RESTRICTING_ONSETS = frozenset(
-    """
-    only not no nor neither never none except excluding unless if when whenever whether once
-    until provided given assuming solely exclusively mainly mostly primarily largely partly
-    partially particularly especially even just merely almost nearly
-    in on at for with without among amongst during after before under over within between
-    from to by of via through throughout across against than as upon into despite following
-    compared relative versus vs
-    """.split()  # noqa: SIM905
-)
-
-
-# Words that, inside an earlier piece, may take scope over the pieces after it.
-SCOPE_WORDS = frozenset(
-    """
-    that whether if unless when whenever because since although though while whilst once
-    until provided assuming whereby suggest suggests suggested suggesting hypothesis
-    hypothesize hypothesized hypothesise hypothesised
-    """.split()  # noqa: SIM905
-)
-
-
 # Words that set a scope, condition or time frame ("in Japan", "during 2008", "among
 # women", "recently"): in one subject only, the premises do not say the same thing.
 SCOPE_FRAMES = frozenset(
@@ -429,87 +408,20 @@ METHOD_HEADINGS = frozenset(
 
 
 # Section headings a dataset's abstract text may carry inline, in capitals.
-SECTION_HEADING_WORDS = [
-    "ABSTRACT",
-    "ACQUISITION",
-    "AIM",
-    "AIMS",
-    "ANALYSES",
-    "ANALYSIS",
-    "AVAILABILITY",
-    "BACKGROUND",
-    "CASE",
-    "CLINICAL",
-    "CONCLUSION",
-    "CONCLUSIONS",
-    "CONTEXT",
-    "CRITERIA",
-    "DATA",
-    "DESIGN",
-    "DISCUSSION",
-    "ELIGIBILITY",
-    "EVIDENCE",
-    "EXPERIMENTAL",
-    "EXPOSURE",
-    "EXPOSURES",
-    "EXTRACTION",
-    "FINDINGS",
-    "FUNDING",
-    "HYPOTHESIS",
-    "IMPLICATIONS",
-    "IMPORTANCE",
-    "INFORMATION",
-    "INTERPRETATION",
-    "INTERVENTION",
-    "INTERVENTIONS",
-    "INTRODUCTION",
-    "LIMITATIONS",
-    "MAIN",
-    "MATERIALS",
-    "MEASURE",
-    "MEASUREMENT",
-    "MEASUREMENTS",
-    "MEASURES",
-    "METHOD",
-    "METHODOLOGY",
-    "METHODS",
-    "MOTIVATION",
-    "OBJECTIVE",
-    "OBJECTIVES",
-    "OUTCOME",
-    "OUTCOMES",
-    "PARTICIPANTS",
-    "PATIENTS",
-    "POPULATION",
-    "PRIMARY",
-    "PRINCIPAL",
-    "PURPOSE",
-    "RATIONALE",
-    "RECENT",
-    "REGISTRATION",
-    "RELEVANCE",
-    "RESULT",
-    "RESULTS",
-    "REVIEW",
-    "SAMPLE",
-    "SEARCH",
-    "SECONDARY",
-    "SELECTION",
-    "SETTING",
-    "SETTINGS",
-    "SIGNIFICANCE",
-    "SOURCES",
-    "STATISTICAL",
-    "STRATEGY",
-    "STUDY",
-    "SUBJECTS",
-    "SUMMARY",
-    "SUPPLEMENTARY",
-    "SYNTHESIS",
-    "TRIAL",
-    "TRIALS",
-    "UNLABELLED",
-]
+SECTION_HEADING_WORDS = sorted(
+    """
+    ABSTRACT ACQUISITION AIM AIMS ANALYSES ANALYSIS AVAILABILITY BACKGROUND CASE
+    CLINICAL CONCLUSION CONCLUSIONS CONTEXT CRITERIA DATA DESIGN DISCUSSION ELIGIBILITY
+    EVIDENCE EXPERIMENTAL EXPOSURE EXPOSURES EXTRACTION FINDINGS FUNDING HYPOTHESIS
+    IMPLICATIONS IMPORTANCE INFORMATION INTERPRETATION INTERVENTION INTERVENTIONS
+    INTRODUCTION LIMITATIONS MAIN MATERIALS MEASURE MEASUREMENT MEASUREMENTS MEASURES
+    METHOD METHODOLOGY METHODS MOTIVATION OBJECTIVE OBJECTIVES OUTCOME OUTCOMES
+    PARTICIPANTS PATIENTS POPULATION PRIMARY PRINCIPAL PURPOSE RATIONALE RECENT
+    REGISTRATION RELEVANCE RESULT RESULTS REVIEW SAMPLE SEARCH SECONDARY SELECTION
+    SETTING SETTINGS SIGNIFICANCE SOURCES STATISTICAL STRATEGY STUDY SUBJECTS SUMMARY
+    SUPPLEMENTARY SYNTHESIS TRIAL TRIALS UNLABELLED
+    """.split()  # noqa: SIM905
+)
 
 
 # Words before a number that say it is approximate ("about 30%").
