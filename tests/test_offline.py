@@ -63,6 +63,18 @@ ABSTRACTS = {
             "Statin users had fewer hip fractures than non-users over five years.",
         ],
     ),
+    # A finding its own sentence goes on to take back, and one the comparison did as well.
+    "901": (
+        "Coffee drinking and mortality in a prospective cohort",
+        [
+            "Coffee intake was associated with lower mortality, but the association "
+            "disappeared after adjustment for smoking."
+        ],
+    ),
+    "902": (
+        "Aspirin after a first stroke",
+        ["Aspirin reduced recurrent stroke, but so did placebo."],
+    ),
     # Only the aim and the design: nothing in it says whether the vitamin slows cataracts.
     "801": (
         "Tocopherol supplements and lens opacity",
@@ -199,6 +211,24 @@ def test_a_finding_is_restated_rather_than_the_aim_that_covers_more(
     out = ask(workspace, "Statin use is associated with reduced hip fracture risk").to_dict()
     assert out["decision"]["label"] == "ANSWER", out["trace"][-1]["reason"]
     assert out["prose"] == "Statin users had fewer hip fractures than non-users over five years."
+
+
+@pytest.mark.parametrize(
+    ("question", "cited"),
+    [
+        ("Is coffee intake associated with lower mortality?", "zk:scifact:901"),
+        ("Coffee intake was associated with lower mortality.", "zk:scifact:901"),
+        ("Does aspirin reduce recurrent stroke?", "zk:scifact:902"),
+    ],
+    ids=["asked-association-disappeared", "stated-association-disappeared", "placebo-did-so"],
+)
+def test_a_finding_its_sentence_takes_back_is_never_a_green_yes(
+    workspace: OpenWorkspace, question: str, cited: str
+) -> None:
+    out = ask(workspace, question).to_dict()
+    assert out["decision"]["label"] != "ANSWER", out["trace"][-1]["reason"]
+    assert out["cited"] == [cited]
+    assert out["stance"]["reading"] != "yes" and out["stance"]["overstated"] == "taken-back"
 
 
 def test_it_gives_up_when_only_an_aim_or_a_method_covers_the_claim(

@@ -16,6 +16,11 @@ AIM = "We tested whether infusions of nitrite prevent vasospasm."
 CNS = "Disease is correlated with an increase in T cells and enhanced infiltration into the CNS."
 MEN = "Recall was better in men than in women."
 ROLES = "Overexpression in neuroblastoma cells increases FM1-43 uptake."
+COFFEE = (
+    "Coffee intake was associated with lower mortality, but the association disappeared "
+    "after adjustment for smoking."
+)
+PLACEBO = "Aspirin reduced recurrent stroke, but so did placebo."
 
 
 @pytest.mark.parametrize(
@@ -31,9 +36,11 @@ ROLES = "Overexpression in neuroblastoma cells increases FM1-43 uptake."
         ("Recall was better in women than in men.", MEN, Overstated.SIDES),
         (ROLES.replace("cells increases FM1-43", "FM1-43 increases cells"), ROLES,
          Overstated.ORDER),
+        ("Coffee intake was associated with lower mortality.", COFFEE, Overstated.TAKEN_BACK),
+        ("Aspirin reduced recurrent stroke.", PLACEBO, Overstated.TAKEN_BACK),
     ],
     ids=["unit", "hedge-may", "hedge-suggest", "quantifier", "number-word", "aim",
-         "direction", "sides", "order"],
+         "direction", "sides", "order", "association-taken-back", "placebo-did-so"],
 )  # fmt: skip
 def test_a_claim_that_says_more_names_the_rule(claim: str, evidence: str, rule: str) -> None:
     assert overstates(claim, [evidence]) is rule
@@ -41,9 +48,9 @@ def test_a_claim_that_says_more_names_the_rule(claim: str, evidence: str, rule: 
 
 @pytest.mark.parametrize(
     "evidence",
-    [TRUVADA, UCP, LDL, SOME, TRIALS, AIM, CNS, MEN, ROLES],
+    [TRUVADA, UCP, LDL, SOME, TRIALS, AIM, CNS, MEN, ROLES, COFFEE, PLACEBO],
     ids=["unit", "hedge-may", "hedge-suggest", "quantifier", "number-word", "aim",
-         "direction", "sides", "order"],
+         "direction", "sides", "order", "association-taken-back", "placebo-did-so"],
 )  # fmt: skip
 def test_the_sentence_itself_says_no_more_than_itself(evidence: str) -> None:
     assert overstates(evidence, [evidence]) is None

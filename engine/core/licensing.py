@@ -24,8 +24,9 @@ never split):
 - no piece but the last holds a word that can take scope over what follows (`SCOPE_WORDS`:
   complementisers and subordinators such as `that`, `whether`, `if`, `because`), so
   `These data suggest that A; B` and `If A, B and C` keep the sentence whole;
-- no later piece takes an earlier one back: one that points back at it (a pro-form of
-  `BACK_POINTERS`, or `the`/`that` before a noun of `FINDING_NOUNS`) and withdraws it (a
+- no later piece takes an earlier one back: one that points back at it (a determiner of
+  `FINDING_DETERMINERS` before a noun of `FINDING_NOUNS`, a bare `this`, `these` or
+  `such` opening or closing it or before an auxiliary, or `it`) and withdraws it (a
   negation, a null word or a `WITHDRAWING_STEMS` word), or says the comparison did the
   same (`so did`, `did so`); so `Coffee was associated with lower mortality, but the
   association disappeared after adjustment`, `…; this effect was not significant` and
@@ -52,9 +53,11 @@ from itertools import pairwise
 from engine.core.typos import same_marks, typo_in
 from engine.text.clause_words import (
     BACK_POINTERS,
+    BACK_PRONOUNS,
     FINDING_DETERMINERS,
     FINDING_NOUNS,
     LIKEWISE_AUXILIARIES,
+    MODALS_AFTER_POINTER,
     RESTRICTING_ONSETS,
     SCOPE_WORDS,
     WITHDRAWING_STEMS,
@@ -97,8 +100,25 @@ def independent_clauses(sentence: str) -> tuple[str, ...]:
     return tuple(pieces)
 
 
+def taken_back(sentence: str) -> str | None:
+    """The later clause of `sentence` that takes an earlier one back, else None.
+
+    Read on the same top-level pieces as `independent_clauses`, whether or not the sentence
+    splits, each a clause of its own (three words or more, not opening with a restricting
+    word): "Coffee was linked to lower mortality, but the association disappeared after
+    adjustment" gives "the association disappeared after adjustment".
+    """
+    for piece in _top_level_pieces(sentence)[1:]:
+        words = word_sequence(piece)
+        clause = len(words) >= _MIN_CLAUSE and words[0] not in RESTRICTING_ONSETS
+        if clause and _takes_back(words):
+            return piece
+    return None
+
+
 _WITHDRAWING = NEGATIONS | PREDICATE_NEGATIONS | FAIL_WORDS
 _WITHDRAWING_STARTS = (*WITHDRAWING_STEMS, *NULL_WORDS)
+_AFTER_POINTER = LIKEWISE_AUXILIARIES | MODALS_AFTER_POINTER | _WITHDRAWING
 
 
 def _takes_back(words: Words) -> bool:
@@ -108,14 +128,20 @@ def _takes_back(words: Words) -> bool:
     """
     if any("so" in pair and LIKEWISE_AUXILIARIES.intersection(pair) for pair in pairwise(words)):
         return True
-    points = any(
-        word in BACK_POINTERS
-        or (word in FINDING_DETERMINERS and i + 1 < len(words) and words[i + 1] in FINDING_NOUNS)
-        for i, word in enumerate(words)
-    )
-    return points and any(
+    return _points_back(words) and any(
         word in _WITHDRAWING or word.startswith(_WITHDRAWING_STARTS) for word in words
     )
+
+
+def _points_back(words: Words) -> bool:
+    last = len(words) - 1
+    for i, word in enumerate(words):
+        after = words[i + 1] if i < last else None
+        if word in BACK_PRONOUNS or (word in FINDING_DETERMINERS and after in FINDING_NOUNS):
+            return True
+        if word in BACK_POINTERS and (i in (0, last) or after in _AFTER_POINTER):
+            return True
+    return False
 
 
 def _top_level_pieces(sentence: str) -> list[str]:

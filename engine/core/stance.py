@@ -27,6 +27,7 @@ class Overstated(StrEnum):
     UNMARKED = "unmarked"  # a mark or negating prefix of the evidence dropped ("Li" for "Li+")
     NEGATION = "negation"  # a negation the evidence lacks
     DROPPED = "dropped"  # a negation or condition of the evidence cut out of its words
+    TAKEN_BACK = "taken-back"  # the evidence goes on to take it back ("…, but this vanished")
     CONDITION = "condition"  # a condition or aim word of the evidence ("whether") left out
     HEDGE = "hedge"  # a hedge of the evidence ("may", "suggest") left out: stated as shown
     DIRECTION = "direction"  # a direction stated more often than in the evidence
@@ -49,6 +50,8 @@ _OVERSTATED_WORDS = {
     Overstated.UNMARKED: "the claim drops a mark or a negating prefix of the cited sentence",
     Overstated.NEGATION: "the claim holds a negation the cited sentence does not",
     Overstated.DROPPED: "the claim leaves out a negation or a condition of the cited sentence",
+    Overstated.TAKEN_BACK: "the cited sentence goes on to take it back (a later clause"
+    " withdraws what the first found); the claim leaves that out",
     Overstated.CONDITION: "the cited sentence states it under a condition or as a question to"
     " test, which the claim leaves out",
     Overstated.HEDGE: "the cited sentence hedges it (it may be, or is suggested); the claim"

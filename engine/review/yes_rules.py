@@ -3,7 +3,8 @@
 The offline typer reads a support from shared words and cues; it does not see what the
 claim changed. A yes stands only where the claim keeps what the evidence states exactly
 (numbers, signs, marks, number words, quantifiers, the unit after each number), drops no
-mark, negating prefix, negation, condition or hedge of the evidence, states every direction
+mark, negating prefix, negation, condition or hedge of the evidence, leaves out no clause
+by which the evidence takes back what it found, states every direction
 as often, keeps each side of a comparison, keeps the evidence's own words in their order
 and each word in its slot, turns no word around by a prefix, and names no actor the
 evidence never names. `overstates` names the first rule a claim breaks; the stance is then
@@ -17,7 +18,7 @@ from collections.abc import Iterator
 from difflib import SequenceMatcher
 from itertools import pairwise
 
-from engine.core.licensing import find_run
+from engine.core.licensing import find_run, taken_back
 from engine.core.stance import Overstated
 from engine.text.lexicon import (
     CONDITION_WORDS,
@@ -75,6 +76,8 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
         return Overstated.NEGATION
     if any(_dropped(claim_text, sentence) for sentence in [*evidence, joined]):
         return Overstated.DROPPED
+    if any(_left_taken_back(claim, sentence) for sentence in evidence):
+        return Overstated.TAKEN_BACK
     kin = _kin(claim_text, evidence)
     if _among(kin, CONDITION_WORDS) - _among(claim, CONDITION_WORDS):
         return Overstated.CONDITION
@@ -91,6 +94,12 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
     if not _agent_named(claim, said):
         return Overstated.AGENT
     return None
+
+
+def _left_taken_back(claim: tuple[str, ...], sentence: str) -> bool:
+    """Whether `sentence` goes on to take back what it found and the claim leaves that out."""
+    back = taken_back(sentence)
+    return back is not None and find_run(word_sequence(back), claim) < 0
 
 
 def _kin(claim_text: str, evidence: list[str]) -> tuple[str, ...]:

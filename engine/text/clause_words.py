@@ -37,18 +37,22 @@ SCOPE_WORDS = frozenset(
 
 
 # Words by which a later clause points back at what an earlier one found ("…, but this
-# association disappeared"): pro-forms alone, finding nouns after a determiner.
-BACK_POINTERS = _words("this these those such it its they their them former latter same so")
+# association disappeared", "…, but this did not last", "…, yet adjustment removed it"): a
+# determiner before a finding noun; a bare pro-form opening or closing the clause, or before
+# an auxiliary or modal; "it" anywhere. "They" and "those" mostly name things, not findings.
+FINDING_DETERMINERS = _words("the that this these those such its their")
 FINDING_NOUNS = _words(
     "association associations correlation correlations relationship relationships relation "
     "relations link links effect effects difference differences benefit benefits finding "
     "findings result results trend trends observation observations signal signals advantage "
     "advantages improvement improvements reduction reductions increase increases decrease "
-    "decreases protection impact impacts change changes rise decline gain gains loss"
+    "decreases protection impact impacts change changes rise decline gain gains loss same"
 )
-FINDING_DETERMINERS = _words("the that")
+BACK_POINTERS = _words("this these such")
+BACK_PRONOUNS = _words("it")
 # "…, but so did placebo": what the earlier clause found, the comparison did as well.
 LIKEWISE_AUXILIARIES = _words("did does do was were is are has have had")
+MODALS_AFTER_POINTER = _words("can could may might will would should must")
 
 
 # Word beginnings by which a clause withdraws what it points back at ("disappeared",
