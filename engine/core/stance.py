@@ -50,8 +50,8 @@ _OVERSTATED_WORDS = {
     Overstated.UNMARKED: "the claim drops a mark or a negating prefix of the cited sentence",
     Overstated.NEGATION: "the claim holds a negation the cited sentence does not",
     Overstated.DROPPED: "the claim leaves out a negation or a condition of the cited sentence",
-    Overstated.TAKEN_BACK: "the cited sentence goes on to take it back (a later clause"
-    " withdraws what the first found); the claim leaves that out",
+    Overstated.TAKEN_BACK: "the cited sentence goes on, in a later clause, to withdraw or"
+    " bound what it found; the claim leaves that clause out",
     Overstated.CONDITION: "the cited sentence states it under a condition or as a question to"
     " test, which the claim leaves out",
     Overstated.HEDGE: "the cited sentence hedges it (it may be, or is suggested); the claim"
