@@ -75,6 +75,11 @@ ABSTRACTS = {
         "Aspirin after a first stroke",
         ["Aspirin reduced recurrent stroke, but so did placebo."],
     ),
+    # Aspirin is named only as what metformin is set against.
+    "903": (
+        "Metformin and colorectal adenoma",
+        ["Metformin, unlike aspirin, lowered the incidence of colorectal adenoma."],
+    ),
     # Only the aim and the design: nothing in it says whether the vitamin slows cataracts.
     "801": (
         "Tocopherol supplements and lens opacity",
@@ -229,6 +234,17 @@ def test_a_finding_its_sentence_takes_back_is_never_a_green_yes(
     assert out["decision"]["label"] != "ANSWER", out["trace"][-1]["reason"]
     assert out["cited"] == [cited]
     assert out["stance"]["reading"] != "yes" and out["stance"]["overstated"] == "taken-back"
+
+
+def test_an_actor_named_only_as_the_other_side_is_never_a_green_yes(
+    workspace: OpenWorkspace,
+) -> None:
+    out = ask(workspace, "Does aspirin lower the incidence of colorectal adenoma?").to_dict()
+    assert out["decision"]["label"] != "ANSWER" and out["cited"] == ["zk:scifact:903"]
+    assert out["stance"]["reading"] != "yes" and out["stance"]["overstated"] == "set-aside"
+    control = ask(workspace, "Does metformin lower the incidence of colorectal adenoma?")
+    assert control.to_dict()["decision"]["label"] == "ANSWER"
+    assert control.to_dict()["stance"]["reading"] == "yes"
 
 
 def test_it_gives_up_when_only_an_aim_or_a_method_covers_the_claim(

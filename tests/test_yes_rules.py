@@ -170,3 +170,29 @@ def test_a_yes_names_the_actor_the_claim_names(
     claim: str, evidence: str, rule: Overstated | None
 ) -> None:
     assert overstates(claim, [evidence]) is rule
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "rule"),
+    [
+        ("Aspirin lowers the incidence of colorectal adenoma.",
+         "Metformin, unlike aspirin, lowered the incidence of colorectal adenoma.",
+         Overstated.SET_ASIDE),
+        ("Diet alone lowers fasting glucose.",
+         "Exercise lowered fasting glucose compared with diet alone.", Overstated.SET_ASIDE),
+        ("Caffeine impairs working memory in students.",
+         "Sleep deprivation, rather than caffeine, impaired working memory in students.",
+         Overstated.SET_ASIDE),
+        ("Aspirin reduced mortality.", "Compared with placebo, aspirin reduced mortality.", None),
+        ("Metformin lowers the incidence of colorectal adenoma.",
+         "Metformin, unlike aspirin, lowered the incidence of colorectal adenoma.", None),
+        ("Aspirin reduced mortality.",
+         "Aspirin reduced mortality more than placebo, and aspirin also reduced stroke.", None),
+    ],
+    ids=["unlike", "compared-with", "rather-than", "comparison-before-the-actor",
+         "the-actor-itself", "named-outside-the-comparison-too"],
+)  # fmt: skip
+def test_an_actor_named_only_as_the_other_side_is_no_yes(
+    claim: str, evidence: str, rule: Overstated | None
+) -> None:
+    assert overstates(claim, [evidence]) is rule

@@ -34,6 +34,7 @@ class Overstated(StrEnum):
     SIDES = "sides"  # a comparison's other side not the evidence's
     ORDER = "order"  # the evidence's own words, moved around
     SWAPPED = "swapped"  # a word of the evidence put out for another ("children" for "adults")
+    SET_ASIDE = "set-aside"  # the claim's actor is named only as the other side ("unlike X")
     AGENT = "agent"  # what the claim says acts is never named by the evidence
 
     @property
@@ -63,6 +64,9 @@ _OVERSTATED_WORDS = {
     " what to whom may differ",
     Overstated.SWAPPED: "the claim puts another word where the cited sentence has one of its own"
     " (another group, part, role or degree)",
+    Overstated.SET_ASIDE: "the cited sentence names what the claim says acts only as what the"
+    " finding is set against (\u201cunlike \u2026\u201d, \u201ccompared with \u2026\u201d,"
+    " \u201crather than \u2026\u201d)",
     Overstated.AGENT: "the cited sentence never names what the claim says acts (its subject)",
 }
 

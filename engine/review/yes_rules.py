@@ -13,6 +13,7 @@ evidence never names. `overstates` names the first rule a claim breaks; the stan
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterator
 from difflib import SequenceMatcher
@@ -30,6 +31,7 @@ from engine.text.lexicon import (
     OPPOSED_PREFIXES,
     PREFIXED_ROOT,
     QUANTIFIERS,
+    SET_ASIDE_MARKERS,
     STOP_WORDS,
     cue_of,
     link_strength,
@@ -50,6 +52,8 @@ _EVERY_PREFIX = tuple(dict.fromkeys([*NEGATING_PREFIXES, *OPPOSED]))
 
 # The prefix that negates a word ("nonadhesive"), or stands alone where a hyphen was.
 _NON = "non"
+# Where a phrase ends in a sentence's text: a set-aside marker reaches no further.
+_PAUSES = re.compile(r"[,;:()\[\]]")
 # Words that set one thing against another: what follows each is the other side.
 _COMPARING = frozenset({"than", "versus", "vs"})
 
@@ -91,6 +95,8 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
         return Overstated.ORDER
     if any(_swapped(claim, word_sequence(sentence), said) for sentence in evidence):
         return Overstated.SWAPPED
+    if _set_aside(claim, evidence):
+        return Overstated.SET_ASIDE
     if not _agent_named(claim, said):
         return Overstated.AGENT
     return None
@@ -325,6 +331,50 @@ def _links(word: str) -> bool:
     return link_strength(word) is not None
 
 
+def _agent(claim: tuple[str, ...]) -> list[str] | None:
+    """The content words before the claim's first relation word; None when it has none."""
+    agent: list[str] = []
+    for word in claim:
+        if relation_word(word) or cue_of(word) is not None:
+            return agent
+        if word not in STOP_WORDS and word.isalpha() and len(word) > 1:
+            agent.append(word)
+    return None
+
+
+def _set_aside(claim: tuple[str, ...], evidence: list[str]) -> bool:
+    """Whether the evidence names the claim's actor only where it sets it against the
+    finding: every mention of every actor word follows a `SET_ASIDE_MARKERS` marker before
+    the next pause or relation word ("Metformin, unlike aspirin, lowered …" for "Aspirin
+    lowers …"; "Exercise lowered glucose compared with diet alone" for "Diet alone lowers
+    glucose"). An actor the evidence never names is the agent rule's to read."""
+    agent = {mention_stem(word) for word in _agent(claim) or ()}
+    seen = aside = 0
+    for sentence in evidence:
+        for segment in _PAUSES.split(sentence):
+            words = word_sequence(segment)
+            framed = _framed(words)
+            for at, word in enumerate(words):
+                if agent and mentions(mention_stem(word), agent):
+                    seen += 1
+                    aside += at in framed
+    return seen > 0 and aside == seen
+
+
+def _framed(words: tuple[str, ...]) -> set[int]:
+    """The positions that follow a set-aside marker, up to the next relation word."""
+    out: set[int] = set()
+    for at in range(len(words)):
+        for marker in SET_ASIDE_MARKERS:
+            if words[at : at + len(marker)] != marker:
+                continue
+            for i in range(at + len(marker), len(words)):
+                if relation_word(words[i]) or cue_of(words[i]) is not None:
+                    break
+                out.add(i)
+    return out
+
+
 def _agent_named(claim: tuple[str, ...], said: tuple[str, ...]) -> bool:
     """Whether the evidence names what the claim says acts: some content word before the
     claim's first relation word ("Gliptin decreases risk of kidney failure" against a
@@ -332,14 +382,7 @@ def _agent_named(claim: tuple[str, ...], said: tuple[str, ...]) -> bool:
     ("CLEC-2" for "the C-type lectin receptor (CLEC-2)", "a pharmacist on rounds" for
     "pharmacists in rounding teams"). A claim that opens on its relation names none."""
     named = {mention_stem(word) for word in said}
-    agent = []
-    for word in claim:
-        if relation_word(word) or cue_of(word) is not None:
-            break
-        if word not in STOP_WORDS and word.isalpha() and len(word) > 1:
-            agent.append(word)
-    else:
-        return True
+    agent = _agent(claim)
     return not agent or any(mentions(mention_stem(word), named) for word in agent)
 
 

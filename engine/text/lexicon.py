@@ -246,6 +246,20 @@ RESTRICTING_WORDS = (
 )  # fmt: skip
 
 
+# Words that set what follows them against what a sentence says acts, up to the next pause
+# or relation word ("unlike aspirin", "compared with diet alone", "rather than caffeine"):
+# what they name is the other side of the finding, not its actor.
+SET_ASIDE_MARKERS = tuple(
+    tuple(marker.split("_"))
+    for marker in sorted(
+        _words(
+            "unlike rather_than instead_of compared_with compared_to than versus vs but_not "
+            "not except other_than in_contrast_to as_opposed_to relative_to"
+        )
+    )
+)
+
+
 # Words that make what a sentence states hold only under a condition: a claim that drops one
 # the sentence says ("we saw no protection" for "… if the first dose was delayed") is not
 # what the sentence says.
