@@ -196,3 +196,49 @@ def test_an_actor_named_only_as_the_other_side_is_no_yes(
     claim: str, evidence: str, rule: Overstated | None
 ) -> None:
     assert overstates(claim, [evidence]) is rule
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "rule"),
+    [
+        ("Vitamin D reduces falls in nursing home residents.",
+         "Vitamin D reduced falls in nursing home residents (P = .34).",
+         Overstated.NOT_SIGNIFICANT),
+        ("Statin use lowers the risk of stroke.",
+         "Statin use lowered the risk of stroke (hazard ratio, 0.91; 95% CI, 0.78-1.06).",
+         Overstated.NOT_SIGNIFICANT),
+        ("High-dose alcohol reduces cardiac mortality.",
+         "Low-dose alcohol reduced cardiac mortality, whereas high-dose alcohol increased "
+         "cardiac mortality.", Overstated.OTHER_CLAUSE),
+        ("Orlistat reduces body weight at 12 months.",
+         "Orlistat reduced body weight at 6 weeks but not at 12 months.", Overstated.SET_ASIDE),
+        ("Metformin reduces cardiovascular events in patients with kidney disease.",
+         "Metformin reduced cardiovascular events in patients without kidney disease.",
+         Overstated.SET_ASIDE),
+        ("Ezetimibe reduces coronary events.",
+         "With the exception of ezetimibe, all lipid drugs reduced coronary events.",
+         Overstated.SET_ASIDE),
+        ("Homeopathy improves symptoms.", "Homeopathy improved symptoms no more than placebo.",
+         Overstated.DROPPED),
+        ("A sugar tax reduces obesity prevalence.",
+         "Our model predicts that a sugar tax would reduce obesity prevalence.",
+         Overstated.HEDGE),
+        ("Aspirin reduces mortality.",
+         "Aspirin reduced mortality (RR 0.8, 95% CI 0.7-0.9, P < .001).", None),
+        ("Low-dose alcohol reduces cardiac mortality.",
+         "Low-dose alcohol reduced cardiac mortality, whereas high-dose alcohol increased "
+         "cardiac mortality.", None),
+        ("Orlistat reduces body weight at 6 weeks.",
+         "Orlistat reduced body weight at 6 weeks but not at 12 months.", None),
+        ("HPV testing has higher sensitivity.",
+         "HPV testing picks up more quickly, with higher sensitivity and not lower "
+         "specificity, recurrent CIN.", None),
+    ],
+    ids=["p-value", "ratio-interval", "other-clause", "but-not", "without", "exception-of",
+         "no-more-than", "would", "significant-control", "own-clause-control",
+         "outside-but-not-control", "not-lower-is-no-comparison"],
+)  # fmt: skip
+def test_what_the_sentence_bounds_sets_aside_or_finds_insignificant_is_no_yes(
+    claim: str, evidence: str, rule: Overstated | None
+) -> None:
+    assert overstates(claim, [evidence]) is rule

@@ -28,13 +28,15 @@ class Overstated(StrEnum):
     NEGATION = "negation"  # a negation the evidence lacks
     DROPPED = "dropped"  # a negation or condition of the evidence cut out of its words
     TAKEN_BACK = "taken-back"  # the evidence goes on to take it back ("…, but this vanished")
+    NOT_SIGNIFICANT = "not-significant"  # the evidence's own P value or interval says no effect
     CONDITION = "condition"  # a condition or aim word of the evidence ("whether") left out
     HEDGE = "hedge"  # a hedge of the evidence ("may", "suggest") left out: stated as shown
     DIRECTION = "direction"  # a direction stated more often than in the evidence
     SIDES = "sides"  # a comparison's other side not the evidence's
     ORDER = "order"  # the evidence's own words, moved around
     SWAPPED = "swapped"  # a word of the evidence put out for another ("children" for "adults")
-    SET_ASIDE = "set-aside"  # the claim's actor is named only as the other side ("unlike X")
+    OTHER_CLAUSE = "other-clause"  # the clause on the claim's words says otherwise
+    SET_ASIDE = "set-aside"  # a word of the claim named only as set aside ("unlike X")
     AGENT = "agent"  # what the claim says acts is never named by the evidence
 
     @property
@@ -53,6 +55,9 @@ _OVERSTATED_WORDS = {
     Overstated.DROPPED: "the claim leaves out a negation or a condition of the cited sentence",
     Overstated.TAKEN_BACK: "the cited sentence goes on, in a later clause, to withdraw or"
     " bound what it found; the claim leaves that clause out",
+    Overstated.NOT_SIGNIFICANT: "the cited sentence's own figures (a P value above 0.05, or an"
+    " interval that holds no effect) say the result is not statistically significant; the"
+    " claim states it as found",
     Overstated.CONDITION: "the cited sentence states it under a condition or as a question to"
     " test, which the claim leaves out",
     Overstated.HEDGE: "the cited sentence hedges it (it may be, or is suggested); the claim"
@@ -64,9 +69,11 @@ _OVERSTATED_WORDS = {
     " what to whom may differ",
     Overstated.SWAPPED: "the claim puts another word where the cited sentence has one of its own"
     " (another group, part, role or degree)",
-    Overstated.SET_ASIDE: "the cited sentence names what the claim says acts only as what the"
-    " finding is set against (\u201cunlike \u2026\u201d, \u201ccompared with \u2026\u201d,"
-    " \u201crather than \u2026\u201d)",
+    Overstated.OTHER_CLAUSE: "the cited sentence says it in one clause of something else;"
+    " the clause on what the claim names states another direction",
+    Overstated.SET_ASIDE: "the cited sentence names a word of the claim only as what its finding"
+    " is set against or leaves out (\u201cunlike \u2026\u201d, \u201ccompared with"
+    " \u2026\u201d, \u201cbut not \u2026\u201d, \u201cwithout \u2026\u201d)",
     Overstated.AGENT: "the cited sentence never names what the claim says acts (its subject)",
 }
 

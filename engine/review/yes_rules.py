@@ -13,29 +13,29 @@ evidence never names. `overstates` names the first rule a claim breaks; the stan
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterator
 from difflib import SequenceMatcher
 from itertools import pairwise
 
-from engine.core.licensing import find_run, taken_back
+from engine.core.licensing import find_run, independent_clauses
 from engine.core.stance import Overstated
+from engine.reading.significance import reports_no_significance
+from engine.review.yes_frames import actor, left_taken_back, null_comparison, set_aside
 from engine.text.lexicon import (
     CONDITION_WORDS,
     HEDGES,
     JOINED_PREFIXES,
     NEGATING_PREFIXES,
     NEGATIONS,
+    NULL_WORDS,
     NUMBER_WORDS,
     OPPOSED_PREFIXES,
     PREFIXED_ROOT,
     QUANTIFIERS,
-    SET_ASIDE_MARKERS,
     STOP_WORDS,
     cue_of,
     link_strength,
-    relation_word,
 )
 from engine.text.stems import mention_stem, mentions
 from engine.text.tokens import token_spans, word_sequence
@@ -52,8 +52,6 @@ _EVERY_PREFIX = tuple(dict.fromkeys([*NEGATING_PREFIXES, *OPPOSED]))
 
 # The prefix that negates a word ("nonadhesive"), or stands alone where a hyphen was.
 _NON = "non"
-# Where a phrase ends in a sentence's text: a set-aside marker reaches no further.
-_PAUSES = re.compile(r"[,;:()\[\]]")
 # Words that set one thing against another: what follows each is the other side.
 _COMPARING = frozenset({"than", "versus", "vs"})
 
@@ -80,8 +78,12 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
         return Overstated.NEGATION
     if any(_dropped(claim_text, sentence) for sentence in [*evidence, joined]):
         return Overstated.DROPPED
-    if any(_left_taken_back(claim, sentence) for sentence in evidence):
+    if null_comparison(claim, evidence):
+        return Overstated.DROPPED
+    if any(left_taken_back(claim, sentence) for sentence in evidence):
         return Overstated.TAKEN_BACK
+    if not _states_null(claim) and reports_no_significance(joined):
+        return Overstated.NOT_SIGNIFICANT
     kin = _kin(claim_text, evidence)
     if _among(kin, CONDITION_WORDS) - _among(claim, CONDITION_WORDS):
         return Overstated.CONDITION
@@ -89,23 +91,37 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
         return Overstated.HEDGE
     if _directions(claim) - _directions(said):
         return Overstated.DIRECTION
+    if any(_other_clause(claim, sentence) for sentence in evidence):
+        return Overstated.OTHER_CLAUSE
     if _sides_moved(claim, said):
         return Overstated.SIDES
     if _reordered(claim_text, evidence):
         return Overstated.ORDER
     if any(_swapped(claim, word_sequence(sentence), said) for sentence in evidence):
         return Overstated.SWAPPED
-    if _set_aside(claim, evidence):
+    if set_aside(claim, evidence):
         return Overstated.SET_ASIDE
     if not _agent_named(claim, said):
         return Overstated.AGENT
     return None
 
 
-def _left_taken_back(claim: tuple[str, ...], sentence: str) -> bool:
-    """Whether `sentence` goes on to take back what it found and the claim leaves that out."""
-    back = taken_back(sentence)
-    return back is not None and find_run(word_sequence(back), claim) < 0
+def _states_null(claim: tuple[str, ...]) -> bool:
+    """Whether the claim itself says there was no effect (a negation or a null word)."""
+    return any(_negates(word) or word.startswith(NULL_WORDS) for word in claim)
+
+
+def _other_clause(claim: tuple[str, ...], sentence: str) -> bool:
+    """Whether the one clause of `sentence` that names every word of the claim's actor
+    states fewer of its directions ("Low-dose alcohol reduced cardiac mortality, whereas
+    high-dose alcohol increased cardiac mortality" for "High-dose alcohol reduces cardiac
+    mortality"). Read only where exactly one clause names the whole actor."""
+    subject = {mention_stem(word) for word in actor(claim) or () if word.isalpha()}
+    clauses = [word_sequence(clause) for clause in independent_clauses(sentence)]
+    if not subject or len(clauses) < 2:
+        return False
+    naming = [c for c in clauses if subject <= {mention_stem(word) for word in c}]
+    return len(naming) == 1 and bool(_directions(claim) - _directions(naming[0]))
 
 
 def _kin(claim_text: str, evidence: list[str]) -> tuple[str, ...]:
@@ -331,50 +347,6 @@ def _links(word: str) -> bool:
     return link_strength(word) is not None
 
 
-def _agent(claim: tuple[str, ...]) -> list[str] | None:
-    """The content words before the claim's first relation word; None when it has none."""
-    agent: list[str] = []
-    for word in claim:
-        if relation_word(word) or cue_of(word) is not None:
-            return agent
-        if word not in STOP_WORDS and word.isalpha() and len(word) > 1:
-            agent.append(word)
-    return None
-
-
-def _set_aside(claim: tuple[str, ...], evidence: list[str]) -> bool:
-    """Whether the evidence names the claim's actor only where it sets it against the
-    finding: every mention of every actor word follows a `SET_ASIDE_MARKERS` marker before
-    the next pause or relation word ("Metformin, unlike aspirin, lowered …" for "Aspirin
-    lowers …"; "Exercise lowered glucose compared with diet alone" for "Diet alone lowers
-    glucose"). An actor the evidence never names is the agent rule's to read."""
-    agent = {mention_stem(word) for word in _agent(claim) or ()}
-    seen = aside = 0
-    for sentence in evidence:
-        for segment in _PAUSES.split(sentence):
-            words = word_sequence(segment)
-            framed = _framed(words)
-            for at, word in enumerate(words):
-                if agent and mentions(mention_stem(word), agent):
-                    seen += 1
-                    aside += at in framed
-    return seen > 0 and aside == seen
-
-
-def _framed(words: tuple[str, ...]) -> set[int]:
-    """The positions that follow a set-aside marker, up to the next relation word."""
-    out: set[int] = set()
-    for at in range(len(words)):
-        for marker in SET_ASIDE_MARKERS:
-            if words[at : at + len(marker)] != marker:
-                continue
-            for i in range(at + len(marker), len(words)):
-                if relation_word(words[i]) or cue_of(words[i]) is not None:
-                    break
-                out.add(i)
-    return out
-
-
 def _agent_named(claim: tuple[str, ...], said: tuple[str, ...]) -> bool:
     """Whether the evidence names what the claim says acts: some content word before the
     claim's first relation word ("Gliptin decreases risk of kidney failure" against a
@@ -382,7 +354,7 @@ def _agent_named(claim: tuple[str, ...], said: tuple[str, ...]) -> bool:
     ("CLEC-2" for "the C-type lectin receptor (CLEC-2)", "a pharmacist on rounds" for
     "pharmacists in rounding teams"). A claim that opens on its relation names none."""
     named = {mention_stem(word) for word in said}
-    agent = _agent(claim)
+    agent = actor(claim)
     return not agent or any(mentions(mention_stem(word), named) for word in agent)
 
 

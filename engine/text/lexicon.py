@@ -214,11 +214,11 @@ NULL_WORDS = (
 )  # fmt: skip
 
 
-# Words that hedge a finding: it is suggested or likely, not shown.
+# Words that hedge a finding: it is suggested or likely, or would be, not shown.
 HEDGES = _words(
     "may might could suggest suggests suggested suggesting possibly potentially perhaps likely "
     "unlikely appear appears seem seems tend tends trend hypothesis hypothesize hypothesized "
-    "hypothesizes hypothesise hypothesised hypothesises putative presumably"
+    "hypothesizes hypothesise hypothesised hypothesises putative presumably would"
 )
 
 
@@ -248,15 +248,23 @@ RESTRICTING_WORDS = (
 
 # Words that set what follows them against what a sentence says acts, up to the next pause
 # or relation word ("unlike aspirin", "compared with diet alone", "rather than caffeine"):
-# what they name is the other side of the finding, not its actor.
-SET_ASIDE_MARKERS = tuple(
-    tuple(marker.split("_"))
-    for marker in sorted(
-        _words(
-            "unlike rather_than instead_of compared_with compared_to than versus vs but_not "
-            "not except other_than in_contrast_to as_opposed_to relative_to"
-        )
-    )
+# what they name is the other side of the finding, not its actor. The excluding ones ("but
+# not at 12 months", "without kidney disease") set aside any word, not only an actor.
+def _markers(text: str) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(marker.split("_")) for marker in sorted(_words(text)))
+
+
+EXCLUDING_MARKERS = _markers(
+    "unlike rather_than instead_of but_not not except exception_of other_than without"
+)
+SET_ASIDE_MARKERS = EXCLUDING_MARKERS + _markers(
+    "compared_with compared_to than versus vs in_contrast_to as_opposed_to relative_to"
+)
+
+
+# Comparatives a negation just before turns into "no difference" ("no more than placebo").
+NULL_COMPARATIVES = _words(
+    "more better greater higher larger superior worse lower less fewer smaller inferior different"
 )
 
 

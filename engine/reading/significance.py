@@ -1,0 +1,57 @@
+"""Whether a sentence's own figures say that what it reports is not statistically significant.
+
+"Vitamin D reduced falls (P = .34)" and "lowered the risk of stroke (hazard ratio, 0.91; 95%
+CI, 0.78-1.06)" state a direction their figures do not bear out: the P value is above 0.05,
+or the interval holds no effect (1 for a ratio, 0 for a difference). A sentence is read as
+reporting no significant result only when it gives at least one P value or interval and
+every one it gives is of that kind; a sentence with one significant figure among others may
+be stating that one.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.text.fold import fold_text
+
+_NUMBER = r"[-\u2212]?\d*\.?\d+"
+# "P = .34", "p>0.05", "P ≥ 0.1"; "P < .001" is read too, as significant.
+_P_VALUE = re.compile(rf"(?<![\w.])[Pp]\s*(=|>|<|\u2265|\u2264|>=|<=)\s*({_NUMBER})(?![\d.])")
+# "95% CI, 0.78-1.06", "(95% confidence interval [CI] -3% to 25%)".
+_INTERVAL = re.compile(
+    rf"\b(?:CI|confidence\s+interval)\b[\s,:=\[\]()]*(?:CI\b[\s,:=\]()]*)?({_NUMBER})\s*%?\s*"
+    rf"(?:to|-|\u2013|\u2014|,)\s*({_NUMBER})\s*%?",
+    re.IGNORECASE,
+)
+# A measure whose "no effect" is 1: an interval on it spans 1, not 0.
+_RATIO = re.compile(
+    r"\b(?:ratios?|RR|OR|HR|IRR|aOR|aHR|odds|hazards?|relative\s+risks?)\b", re.IGNORECASE
+)
+_LEVEL = 0.05
+# "P < 1 × 10−3", "p = 1.7x10(-15)", "P = 3e-8": a power of ten after the number.
+_EXPONENT = re.compile(r"\s*(?:[x\u00d7*]\s*10|[eE]\s*[-\u2212]?\d)")
+
+
+def reports_no_significance(sentence: str) -> bool:
+    """Whether `sentence` gives P values or intervals and every one says "not significant"."""
+    text = fold_text(sentence).text
+    verdicts = [_p_significant(text, m) for m in _P_VALUE.finditer(text)]
+    verdicts += [_interval_significant(text, m) for m in _INTERVAL.finditer(text)]
+    return bool(verdicts) and not any(verdicts)
+
+
+def _p_significant(text: str, found: re.Match[str]) -> bool:
+    if _EXPONENT.match(text, found.end()):
+        return True  # a P value written with a power of ten is a tiny one
+    relation, value = found.group(1), float(found.group(2).replace("\u2212", "-"))
+    if relation in (">", ">=", "\u2265"):
+        return False
+    # "P = .05" and "P < .05" are reported as significant; only a larger P is read as not.
+    return value <= _LEVEL
+
+
+def _interval_significant(text: str, found: re.Match[str]) -> bool:
+    low, high = (float(found.group(i).replace("\u2212", "-")) for i in (1, 2))
+    null = 1.0 if _RATIO.search(text, 0, found.start()) else 0.0
+    low, high = min(low, high), max(low, high)
+    return not low <= null <= high

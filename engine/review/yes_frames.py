@@ -1,0 +1,125 @@
+"""Where in the evidence a claim's words stand: as the finding, or set aside from it.
+
+A sentence can name every word of a claim and still not say it: "Metformin, unlike aspirin,
+lowered the incidence of adenoma" names aspirin only as what the finding is set against;
+"Orlistat reduced body weight at 6 weeks but not at 12 months" names 12 months only as
+where it did not hold; "…, but the association disappeared after adjustment" goes on to
+take the finding back; "Homeopathy improved symptoms no more than placebo" states no
+difference. These readers say so for the yes rules (`engine.review.yes_rules`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.core.licensing import find_run, taken_back
+from engine.text.lexicon import (
+    EXCLUDING_MARKERS,
+    NEGATIONS,
+    NULL_COMPARATIVES,
+    SET_ASIDE_MARKERS,
+    STOP_WORDS,
+    cue_of,
+    relation_word,
+)
+from engine.text.stems import mention_stem, mentions
+from engine.text.tokens import word_sequence
+
+Words = tuple[str, ...]
+# Words that open the other side of a comparison, and how far after the comparative.
+_OTHER_SIDE = frozenset({"than", "from", "to"})
+_COMPARED_WITHIN = 3
+# Where a phrase ends in a sentence's text: a marker reaches no further.
+_PAUSES = re.compile(r"[,;:()\[\]]")
+
+
+def actor(claim: Words) -> list[str] | None:
+    """The content words before the claim's first relation word; None when it has none."""
+    agent: list[str] = []
+    for word in claim:
+        if _relates(word):
+            return agent
+        if word not in STOP_WORDS and word.isalpha() and len(word) > 1:
+            agent.append(word)
+    return None
+
+
+def left_taken_back(claim: Words, sentence: str) -> bool:
+    """Whether `sentence` goes on to take back what it found and the claim leaves that out."""
+    back = taken_back(sentence)
+    return back is not None and find_run(word_sequence(back), claim) < 0
+
+
+def set_aside(claim: Words, evidence: list[str]) -> bool:
+    """Whether the evidence names the claim's actor, or another word of it, only where it
+    sets it aside.
+
+    The actor (the claim's words before its relation) is set aside when every mention of
+    every actor word follows one of `SET_ASIDE_MARKERS`, comparisons included ("compared
+    with diet alone" for "Diet alone lowers glucose"). Another word of a claim that holds no
+    negation is set aside when every mention of it follows one of `EXCLUDING_MARKERS` ("but
+    not at 12 months", "without kidney disease"). A marker reaches to the next pause or
+    relation word.
+    """
+    segments = [word_sequence(s) for text in evidence for s in _PAUSES.split(text)]
+    subject = [word for word in actor(claim) or () if word.isalpha()]
+    if _all_framed(subject, segments, SET_ASIDE_MARKERS):
+        return True
+    if any(word in NEGATIONS for word in claim):
+        return False
+    own = _framed(claim, EXCLUDING_MARKERS)
+    others = {w for at, w in enumerate(claim) if at not in own and _content(w)} - set(subject)
+    return any(_all_framed([word], segments, EXCLUDING_MARKERS) for word in sorted(others))
+
+
+def _all_framed(words: list[str], segments: list[Words], markers: tuple[Words, ...]) -> bool:
+    """Whether `words` are mentioned in `segments`, every mention inside a marker's reach."""
+    targets = {mention_stem(word) for word in words}
+    if not targets:
+        return False
+    where = []
+    for segment in segments:
+        framed = _framed(segment, markers)
+        where += [
+            at in framed
+            for at, said in enumerate(segment)
+            if said in words or mentions(mention_stem(said), targets)
+        ]
+    return bool(where) and all(where)
+
+
+def null_comparison(claim: Words, evidence: list[str]) -> bool:
+    """Whether the evidence compares with a negation ("no more than placebo", "not better
+    than", "no different from") while the claim holds no negation: a difference the
+    evidence denies. "Not lower specificity" compares with nothing and is no such denial."""
+    if any(word in NEGATIONS for word in claim):
+        return False
+    for text in evidence:
+        said = word_sequence(text)
+        for at, word in enumerate(said[:-1]):
+            reach = said[at + 2 : at + 2 + _COMPARED_WITHIN]
+            if word in NEGATIONS and said[at + 1] in NULL_COMPARATIVES and _OTHER_SIDE & set(reach):
+                return True
+    return False
+
+
+def _framed(words: Words, markers: tuple[Words, ...]) -> set[int]:
+    """The positions that follow one of `markers`, up to the next relation word."""
+    out: set[int] = set()
+    for at in range(len(words)):
+        for marker in markers:
+            if words[at : at + len(marker)] != marker:
+                continue
+            for i in range(at + len(marker), len(words)):
+                if _relates(words[i]):
+                    break
+                out.add(i)
+    return out
+
+
+def _relates(word: str) -> bool:
+    return relation_word(word) or cue_of(word) is not None
+
+
+def _content(word: str) -> bool:
+    return word not in STOP_WORDS and (word.isalpha() or word.isdigit()) and not _relates(word)
