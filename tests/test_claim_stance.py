@@ -159,3 +159,12 @@ def test_a_yes_may_rest_on_a_sentence_split_in_two() -> None:
     first, second = "An average of 5.05 +/-", "1.50 X 10(8) HPBM were recovered."
     stance = stance_toward(f"{first} {second}", [first, second])
     assert stance is not None and stance.relation is StanceRelation.SUPPORTS
+
+
+def test_a_no_said_in_a_clause_about_another_subject_is_no_no() -> None:
+    sentence = "Ribavirin alone did not clear hepatitis C, but ribavirin plus interferon did."
+    stance = stance_toward("Ribavirin plus interferon clears hepatitis C.", [sentence])
+    assert stance is not None and stance.relation is StanceRelation.NEITHER
+    assert stance.overstated is not None and stance.overstated.value == "other-clause"
+    alone = stance_toward("Ribavirin alone clears hepatitis C.", [sentence])
+    assert alone is not None and alone.relation is StanceRelation.CONTRADICTS

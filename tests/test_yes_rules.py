@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core.stance import Overstated
-from engine.review.yes_rules import overstates
+from engine.review.yes_rules import denied_elsewhere, overstates
 
 TRUVADA = "A two-dose regimen initiated 2 hours before exposure was effective."
 UCP = "Augmented expression of UCPs may provide defense against obesity."
@@ -242,3 +242,27 @@ def test_what_the_sentence_bounds_sets_aside_or_finds_insignificant_is_no_yes(
     claim: str, evidence: str, rule: Overstated | None
 ) -> None:
     assert overstates(claim, [evidence]) is rule
+
+
+RIBAVIRIN = "Ribavirin alone did not clear hepatitis C, but ribavirin plus interferon did."
+DEMENTIA = (
+    "Incidence for 10/66 dementia varied between 18 and 30 per 1000 person-years, and were "
+    "1.4-2.7 times higher than were those for DSM-IV dementia."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "sentence", "elsewhere"),
+    [
+        ("Ribavirin plus interferon clears hepatitis C.", RIBAVIRIN, True),
+        ("Ribavirin alone clears hepatitis C.", RIBAVIRIN, False),
+        ("Incidence of 10/66 dementia is lower than that of DSM-IV dementia.", DEMENTIA, False),
+        ("Aspirin reduces stroke.", "Aspirin did not reduce stroke.", False),
+    ],
+    ids=["no-said-of-another-subject", "no-said-of-this-subject", "second-verb-of-one-subject",
+         "one-clause"],
+)  # fmt: skip
+def test_a_no_read_off_a_clause_about_something_else_is_found(
+    claim: str, sentence: str, elsewhere: bool
+) -> None:
+    assert denied_elsewhere(claim, sentence) is elsewhere

@@ -69,8 +69,8 @@ _OVERSTATED_WORDS = {
     " what to whom may differ",
     Overstated.SWAPPED: "the claim puts another word where the cited sentence has one of its own"
     " (another group, part, role or degree)",
-    Overstated.OTHER_CLAUSE: "the cited sentence says it in one clause of something else;"
-    " the clause on what the claim names states another direction",
+    Overstated.OTHER_CLAUSE: "the cited sentence says it in a clause about something else; the"
+    " clause on what the claim names does not say the same",
     Overstated.SET_ASIDE: "the cited sentence names a word of the claim only as what its finding"
     " is set against or leaves out (\u201cunlike \u2026\u201d, \u201ccompared with"
     " \u2026\u201d, \u201cbut not \u2026\u201d, \u201cwithout \u2026\u201d)",

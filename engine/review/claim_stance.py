@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.core.stance import NO_CUE, Cue, CueShape, Stance, StanceRelation
+from engine.core.stance import NO_CUE, Cue, CueShape, Overstated, Stance, StanceRelation
 from engine.review.alignment import agreement_cue, contradiction_cue
 from engine.review.band_precision import measured
 from engine.review.offline_stance import OfflineTyper, StanceModel
 from engine.review.offline_stance import model as shipped_model
 from engine.review.relations import Relation, Typing
 from engine.review.sentence_reading import passage
-from engine.review.yes_rules import overstates
+from engine.review.yes_rules import denied_elsewhere, overstates
 from engine.text.lexicon import link_strength
 from engine.text.stems import mention_stem, mentions
 
@@ -57,7 +57,8 @@ def stance_toward(
 
     Each sentence is read by `pair_stance`. Contradiction wins over support, support over
     neither; within a relation, the most confident sentence decides. A support whose claim
-    says more than the evidence (`overstates`) is read as neither.
+    says more than the evidence (`overstates`) is read as neither, and so is a contradiction
+    read off a clause about something else (`denied_elsewhere`).
     """
     evidence = [s for s in evidence if s.strip()]
     if not evidence:
@@ -69,6 +70,10 @@ def stance_toward(
         broken = overstates(claim_text, evidence)
         if broken is not None:
             return Stance(StanceRelation.NEITHER, NO_CUE, 0.0, best.evidence, overstated=broken)
+    if best.relation is StanceRelation.CONTRADICTS and denied_elsewhere(claim_text, best.evidence):
+        return Stance(
+            StanceRelation.NEITHER, NO_CUE, 0.0, best.evidence, overstated=Overstated.OTHER_CLAUSE
+        )
     return best
 
 

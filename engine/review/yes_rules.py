@@ -52,6 +52,10 @@ _EVERY_PREFIX = tuple(dict.fromkeys([*NEGATING_PREFIXES, *OPPOSED]))
 
 # The prefix that negates a word ("nonadhesive"), or stands alone where a hyphen was.
 _NON = "non"
+# Words that open a clause with a verb of the subject before it ("…, and were higher").
+_AUXILIARIES = frozenset(
+    "is are was were has have had do does did can could may might will would should".split()  # noqa: SIM905
+)
 # Words that set one thing against another: what follows each is the other side.
 _COMPARING = frozenset({"than", "versus", "vs"})
 
@@ -112,16 +116,53 @@ def _states_null(claim: tuple[str, ...]) -> bool:
 
 
 def _other_clause(claim: tuple[str, ...], sentence: str) -> bool:
-    """Whether the one clause of `sentence` that names every word of the claim's actor
-    states fewer of its directions ("Low-dose alcohol reduced cardiac mortality, whereas
-    high-dose alcohol increased cardiac mortality" for "High-dose alcohol reduces cardiac
-    mortality"). Read only where exactly one clause names the whole actor."""
-    subject = {mention_stem(word) for word in actor(claim) or () if word.isalpha()}
-    clauses = [word_sequence(clause) for clause in independent_clauses(sentence)]
-    if not subject or len(clauses) < 2:
+    """Whether the clause of `sentence` about the claim's subject (`_actor_clause`) states
+    fewer of its directions ("Low-dose alcohol reduced cardiac mortality, whereas high-dose
+    alcohol increased cardiac mortality" for "High-dose alcohol reduces cardiac mortality")."""
+    clause = _actor_clause(claim, sentence)
+    return clause is not None and bool(_directions(claim) - _directions(clause))
+
+
+def denied_elsewhere(claim_text: str, sentence: str) -> bool:
+    """Whether a "no" read off `sentence` comes from a clause about something else: the
+    clause about the claim's subject (`_actor_clause`) holds no negation and no direction
+    against the claim's ("Ribavirin alone did not clear hepatitis C, but ribavirin plus
+    interferon did" for "Ribavirin plus interferon clears hepatitis C")."""
+    claim = word_sequence(claim_text)
+    clause = _actor_clause(claim, sentence)
+    if clause is None or any(_negates(word) for word in clause):
         return False
-    naming = [c for c in clauses if subject <= {mention_stem(word) for word in c}]
-    return len(naming) == 1 and bool(_directions(claim) - _directions(naming[0]))
+    against = {(axis, -sign) for axis, sign in _directions(claim)}
+    return not against & set(_directions(clause))
+
+
+def _actor_clause(claim: tuple[str, ...], sentence: str) -> tuple[str, ...] | None:
+    """The independent clause of `sentence` that opens on the longest run of the claim's own
+    opening content words (its subject, read without a list of verbs): "high-dose alcohol
+    increased …" for "High-dose alcohol reduces …". None when the sentence does not split,
+    a clause opens on an auxiliary (a second verb of one subject, "…, and were higher"), or
+    no one clause opens on a longer run than the others."""
+    clauses = [word_sequence(clause) for clause in independent_clauses(sentence)]
+    if len(clauses) < 2 or any(c[0] in _AUXILIARIES for c in clauses[1:]):
+        return None
+    opening = _opening(claim)
+    runs = [_common_run(opening, _opening(clause)) for clause in clauses]
+    best = max(runs)
+    return clauses[runs.index(best)] if best and runs.count(best) == 1 else None
+
+
+def _opening(words: tuple[str, ...]) -> list[str]:
+    return [mention_stem(word) for word in words if word not in STOP_WORDS]
+
+
+def _common_run(one: list[str], other: list[str]) -> int:
+    """How many words `one` and `other` open on alike."""
+    run = 0
+    for mine, theirs in zip(one, other, strict=False):
+        if mine != theirs:
+            break
+        run += 1
+    return run
 
 
 def _kin(claim_text: str, evidence: list[str]) -> tuple[str, ...]:

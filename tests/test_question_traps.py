@@ -1,0 +1,132 @@
+"""Sentences that name every word of a question without answering it yes, asked end to end.
+
+Each trap sentence sits in an abstract of a small SciFact-shaped workspace; its trap question
+must never be a green yes (nor, for the last, a green no), and must name the rule that holds
+the answer back. Its control question, which the same sentence does answer, must still be a
+green yes.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Iterator
+
+import pytest
+
+from engine.api import OpenWorkspace, ask, open_workspace
+from engine.datasets.scifact import import_scifact
+
+# name: (sentence, trap question, the rule that withholds it, control question or None)
+TRAPS = {
+    "unlike": (
+        "Metformin, unlike aspirin, lowered the incidence of colorectal adenoma.",
+        "Does aspirin lower the incidence of colorectal adenoma?", "set-aside",
+        "Does metformin lower the incidence of colorectal adenoma?",
+    ),
+    "compared-with": (
+        "Exercise lowered fasting glucose compared with diet alone.",
+        "Does diet alone lower fasting glucose?", "set-aside",
+        "Does exercise lower fasting glucose compared with diet alone?",
+    ),
+    "rather-than": (
+        "Sleep deprivation, rather than caffeine, impaired working memory in students.",
+        "Does caffeine impair working memory in students?", "set-aside",
+        "Does sleep deprivation impair working memory in students?",
+    ),
+    "but-not": (
+        "Orlistat reduced body weight at 6 weeks but not at 12 months.",
+        "Does orlistat reduce body weight at 12 months?", "set-aside",
+        "Does orlistat reduce body weight at 6 weeks?",
+    ),
+    "without": (
+        "Metformin reduced cardiovascular events in patients without kidney disease.",
+        "Does metformin reduce cardiovascular events in patients with kidney disease?",
+        "set-aside",
+        "Does metformin reduce cardiovascular events in patients without kidney disease?",
+    ),
+    "other-clause": (
+        "Low-dose alcohol reduced cardiac mortality, whereas high-dose alcohol increased "
+        "cardiac mortality.",
+        "Does high-dose alcohol reduce cardiac mortality?", "other-clause",
+        "Does low-dose alcohol reduce cardiac mortality?",
+    ),
+    "p-value": (
+        "Vitamin D reduced falls in nursing home residents (P = .34).",
+        "Does vitamin D reduce falls in nursing home residents?", "not-significant", None,
+    ),
+    "interval": (
+        "Statin use lowered the risk of stroke (hazard ratio, 0.91; 95% CI, 0.78-1.06).",
+        "Does statin use lower the risk of stroke?", "not-significant", None,
+    ),
+    "significant": (
+        "Vitamin K lowered the risk of hip fracture (hazard ratio, 0.61; 95% CI, 0.45-0.82).",
+        None, None, "Does vitamin K lower the risk of hip fracture?",
+    ),
+    "exception-of": (
+        "With the exception of ezetimibe, all lipid drugs reduced coronary events.",
+        "Does ezetimibe reduce coronary events?", "set-aside", None,
+    ),
+    "no-more-than": (
+        "Homeopathy improved symptoms no more than placebo.",
+        "Does homeopathy improve symptoms?", "dropped", None,
+    ),
+    "would": (
+        "Our model predicts that a sugar tax would reduce obesity prevalence.",
+        "Does a sugar tax reduce obesity prevalence?", "hedge", None,
+    ),
+    "no-said-elsewhere": (
+        "Ribavirin alone did not clear hepatitis C, but ribavirin plus interferon did.",
+        "Does ribavirin plus interferon clear hepatitis C?", "other-clause", None,
+    ),
+}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OpenWorkspace]:
+    tmp = tmp_path_factory.mktemp("traps")
+    docs = [
+        {"doc_id": str(100 + n), "title": f"Study {n}: {name}",
+         "sentences": ["We conducted a study.", sentence, "Funding was public."]}
+        for n, (name, (sentence, *_)) in enumerate(TRAPS.items())
+    ]  # fmt: skip
+    docs += [
+        {"doc_id": str(1000 + n), "title": f"Filler study {n} of asthma",
+         "sentences": [f"Patients with asthma in cohort {n} were followed.",
+                       "Therapy was recorded in 53 clinics."]}
+        for n in range(30)
+    ]  # fmt: skip
+    corpus = tmp / "corpus.jsonl.gz"
+    with gzip.open(corpus, "wt", encoding="utf-8") as out:
+        out.writelines(json.dumps(doc) + "\n" for doc in docs)
+    (tmp / "claims.jsonl").write_text("", encoding="utf-8")
+    import_scifact(corpus, tmp / "claims.jsonl", tmp / "ws")
+    opened = open_workspace(tmp / "ws")
+    yield opened
+    opened.close()
+
+
+def _cited(name: str) -> str:
+    return f"zk:scifact:{100 + list(TRAPS).index(name)}"
+
+
+@pytest.mark.parametrize("name", [n for n, t in TRAPS.items() if t[1]], ids=str)
+def test_a_trap_question_is_never_a_green_yes_or_no(workspace: OpenWorkspace, name: str) -> None:
+    _, question, rule, _ = TRAPS[name]
+    assert question is not None
+    out = ask(workspace, question).to_dict()
+    assert out["cited"] == [_cited(name)], out["trace"][-1]["reason"]
+    assert out["decision"]["label"] != "ANSWER"
+    assert out["stance"]["reading"] not in ("yes", "no")
+    assert out["stance"]["overstated"] == rule
+
+
+@pytest.mark.parametrize("name", [n for n, t in TRAPS.items() if t[3]], ids=str)
+def test_the_control_the_same_sentence_answers_is_a_green_yes(
+    workspace: OpenWorkspace, name: str
+) -> None:
+    control = TRAPS[name][3]
+    assert control is not None
+    out = ask(workspace, control).to_dict()
+    assert out["cited"] == [_cited(name)]
+    assert out["decision"]["label"] == "ANSWER" and out["stance"]["reading"] == "yes"
