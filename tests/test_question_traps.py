@@ -75,6 +75,11 @@ TRAPS = {
         "Our model predicts that a sugar tax would reduce obesity prevalence.",
         "Does a sugar tax reduce obesity prevalence?", "hedge", None,
     ),
+    "roles-turned-around": (
+        "Chronic pain predicted later depression in adolescents.",
+        "Does depression predict later chronic pain in adolescents?", "order",
+        "Does chronic pain predict later depression in adolescents?",
+    ),
     "no-said-elsewhere": (
         "Ribavirin alone did not clear hepatitis C, but ribavirin plus interferon did.",
         "Does ribavirin plus interferon clear hepatitis C?", "other-clause", None,

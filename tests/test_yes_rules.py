@@ -266,3 +266,21 @@ def test_a_no_read_off_a_clause_about_something_else_is_found(
     claim: str, sentence: str, elsewhere: bool
 ) -> None:
     assert denied_elsewhere(claim, sentence) is elsewhere
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "rule"),
+    [
+        ("Depression predicts later chronic pain in adolescents.",
+         "Chronic pain predicted later depression in adolescents.", Overstated.ORDER),
+        ("Chronic pain predicts later depression in adolescents.",
+         "Chronic pain predicted later depression in adolescents.", None),
+        ("Chronic pain predicts later depression in adolescents.",
+         "Later depression was predicted by chronic pain in adolescents.", None),
+    ],
+    ids=["roles-turned-around", "same-order-other-form", "passive"],
+)  # fmt: skip
+def test_a_relation_word_in_another_form_still_keeps_the_order(
+    claim: str, evidence: str, rule: Overstated | None
+) -> None:
+    assert overstates(claim, [evidence]) is rule

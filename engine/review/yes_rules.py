@@ -36,6 +36,7 @@ from engine.text.lexicon import (
     STOP_WORDS,
     cue_of,
     link_strength,
+    relation_word,
 )
 from engine.text.stems import mention_stem, mentions
 from engine.text.tokens import token_spans, word_sequence
@@ -97,14 +98,14 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
         return Overstated.DIRECTION
     if any(_other_clause(claim, sentence) for sentence in evidence):
         return Overstated.OTHER_CLAUSE
+    if set_aside(claim, evidence):
+        return Overstated.SET_ASIDE
     if _sides_moved(claim, said):
         return Overstated.SIDES
     if _reordered(claim_text, evidence):
         return Overstated.ORDER
     if any(_swapped(claim, word_sequence(sentence), said) for sentence in evidence):
         return Overstated.SWAPPED
-    if set_aside(claim, evidence):
-        return Overstated.SET_ASIDE
     if not _agent_named(claim, said):
         return Overstated.AGENT
     return None
@@ -323,13 +324,19 @@ def _sides_moved(claim: tuple[str, ...], said: tuple[str, ...]) -> bool:
 
 def _reordered(claim_text: str, evidence: list[str]) -> bool:
     """Whether the claim's content words all stand in an evidence sentence (or the sentences
-    together) but in no such text in the claim's order: its words, moved around."""
-    claim = _content(claim_text)
-    if not claim:
+    together) but in no such text in the claim's order: its words, moved around. Within one
+    sentence a relation word compares by its stem ("predicts" is "predicted"), so
+    "Depression predicts pain" is read against "Pain predicted depression" as its words
+    moved, unless the sentence is passive ("was predicted by"), which turns the order
+    around; across sentences, where words lie far apart, only the same words count."""
+    exact = _content(claim_text)
+    if not exact:
         return False
-    texts = [_content(text) for text in [*evidence, " ".join(evidence)]]
-    holding = [said for said in texts if not Counter(claim) - Counter(said)]
-    return bool(holding) and not any(_in_order(claim, said) for said in holding)
+    stemmed = _related_stems(exact)
+    pairs = [(stemmed, _related_stems(_content(text))) for text in evidence if not _passive(text)]
+    pairs.append((exact, _content(" ".join(evidence))))
+    holding = [(mine, said) for mine, said in pairs if not Counter(mine) - Counter(said)]
+    return bool(holding) and not any(_in_order(mine, said) for mine, said in holding)
 
 
 def _swapped(claim: tuple[str, ...], sentence: tuple[str, ...], said: tuple[str, ...]) -> bool:
@@ -401,6 +408,23 @@ def _agent_named(claim: tuple[str, ...], said: tuple[str, ...]) -> bool:
 
 def _content(text: str) -> tuple[str, ...]:
     return tuple(token for token in word_sequence(text) if token not in STOP_WORDS)
+
+
+def _passive(text: str) -> bool:
+    """Whether a relation word of `text` is followed by "by" (its actor after it)."""
+    words = word_sequence(text)
+    return any(
+        after == "by" and (relation_word(word) or cue_of(word) is not None)
+        for word, after in pairwise(words)
+    )
+
+
+def _related_stems(words: tuple[str, ...]) -> tuple[str, ...]:
+    """The words, each relation word as its stem."""
+    return tuple(
+        mention_stem(word) if relation_word(word) or cue_of(word) is not None else word
+        for word in words
+    )
 
 
 def _in_order(words: tuple[str, ...], said: tuple[str, ...]) -> bool:
