@@ -36,10 +36,13 @@ from engine.evaluation.overstatements import OVERSTATEMENTS
         ("prefix-flip", "Active kinase was seen.", "Inactive kinase was seen."),
         ("prefix-flip", "It had anti-inflammatory effects.", "It had pro-inflammatory effects."),
         ("word-swap", "Fractures fell in children.", "Fractures fell in adults."),
+        ("loss-dropped", "SIRT1 deficiency increased steatosis.", "SIRT1 increased steatosis."),
+        ("loss-dropped", "Knockdown of FOXO3 reduced apoptosis.", "FOXO3 reduced apoptosis."),
     ],
     ids=["participle", "capitalised", "in-than-in", "among-than", "around-a-verb",
          "at-the-start", "may-verb", "could-be", "suggest", "some-to-all", "hours-to-days",
-         "spelled-number", "prefix-dropped", "prefix-added", "prefix-swapped", "group-swapped"],
+         "spelled-number", "prefix-dropped", "prefix-added", "prefix-swapped", "group-swapped",
+         "loss-after", "loss-before"],
 )  # fmt: skip
 def test_a_family_turns_the_sentence_around(family: str, sentence: str, mutant: str) -> None:
     item = TrainSentence("doc", 0, sentence, f"Background. {sentence}")

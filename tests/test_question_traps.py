@@ -80,6 +80,16 @@ TRAPS = {
         "Does depression predict later chronic pain in adolescents?", "order",
         "Does chronic pain predict later depression in adolescents?",
     ),
+    "deficiency": (
+        "SIRT1 deficiency increased hepatic steatosis in mice.",
+        "Does SIRT1 increase hepatic steatosis in mice?", "lost",
+        "Does SIRT1 deficiency increase hepatic steatosis in mice?",
+    ),
+    "inhibition-of": (
+        "Inhibition of mTOR decreased tumour growth in xenografts.",
+        "Does mTOR decrease tumour growth in xenografts?", "lost",
+        "Does inhibition of mTOR decrease tumour growth in xenografts?",
+    ),
     "no-said-elsewhere": (
         "Ribavirin alone did not clear hepatitis C, but ribavirin plus interferon did.",
         "Does ribavirin plus interferon clear hepatitis C?", "other-clause", None,

@@ -284,3 +284,28 @@ def test_a_relation_word_in_another_form_still_keeps_the_order(
     claim: str, evidence: str, rule: Overstated | None
 ) -> None:
     assert overstates(claim, [evidence]) is rule
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "rule"),
+    [
+        ("SIRT1 increases hepatic steatosis in mice.",
+         "SIRT1 deficiency increased hepatic steatosis in mice.", Overstated.LOST),
+        ("FOXO3 reduces neuronal apoptosis.", "Knockdown of FOXO3 reduced neuronal apoptosis.",
+         Overstated.LOST),
+        ("Combination therapy led to tumour growth.",
+         "Combination therapy led to inhibition of tumour growth.", Overstated.LOST),
+        ("SIRT1 deficiency increases hepatic steatosis in mice.",
+         "SIRT1 deficiency increased hepatic steatosis in mice.", None),
+        ("GATA3 regulates the number of stem cells.",
+         "Gata3 knockout mice had fewer stem cells.", None),
+        ("Proteinuria follows uPAR signalling.",
+         "uPAR signalling leads to urinary protein loss.", None),
+    ],
+    ids=["deficiency", "knockdown-of", "object-inhibited", "claim-keeps-the-loss",
+         "a-link-shown-by-a-knockout", "another-word"],
+)  # fmt: skip
+def test_what_the_sentence_speaks_of_as_lost_is_no_yes_of_it_present(
+    claim: str, evidence: str, rule: Overstated | None
+) -> None:
+    assert overstates(claim, [evidence]) is rule

@@ -37,6 +37,7 @@ class Overstated(StrEnum):
     SWAPPED = "swapped"  # a word of the evidence put out for another ("children" for "adults")
     OTHER_CLAUSE = "other-clause"  # the clause on the claim's words says otherwise
     SET_ASIDE = "set-aside"  # a word of the claim named only as set aside ("unlike X")
+    LOST = "lost"  # the claim's actor named only as lost or blocked ("X deficiency")
     AGENT = "agent"  # what the claim says acts is never named by the evidence
 
     @property
@@ -74,6 +75,9 @@ _OVERSTATED_WORDS = {
     Overstated.SET_ASIDE: "the cited sentence names a word of the claim only as what its finding"
     " is set against or leaves out (\u201cunlike \u2026\u201d, \u201ccompared with"
     " \u2026\u201d, \u201cbut not \u2026\u201d, \u201cwithout \u2026\u201d)",
+    Overstated.LOST: "the cited sentence speaks of what the claim says acts only as lost, removed"
+    " or blocked (\u201cX deficiency\u201d, \u201cknockdown of X\u201d, \u201cinhibition of"
+    " X\u201d), which turns what it does around; the claim speaks of it present",
     Overstated.AGENT: "the cited sentence never names what the claim says acts (its subject)",
 }
 

@@ -25,6 +25,10 @@ def _replaced(item: TrainSentence, family: str, found: re.Match[str], text: str)
     return Mutant(family, claim, item.text, item.abstract)
 
 
+def _upper_first(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def _cased(like: str, word: str) -> str:
     return word[:1].upper() + word[1:] if like[:1].isupper() else word
 
@@ -211,6 +215,31 @@ def word_swap(item: TrainSentence, rng: random.Random) -> list[Mutant]:
     return _turned(item, "word-swap", _OTHERS, list(_OTHER.finditer(item.text))[:2])
 
 
+# What removes or blocks a named thing, before it ("knockdown of FOXO3") or after it
+# ("SIRT1 deficiency", "PTEN-null"): dropped, the sentence speaks of the thing present.
+_LOSS_BEFORE = re.compile(
+    r"\b(?:knockdown|knockout|deletion|depletion|inhibition|ablation|silencing|loss|lack|"
+    r"absence|blockade|blocking|deficiency|disruption|inactivation) of (?:the )?",
+    re.IGNORECASE,
+)
+_LOSS_AFTER = re.compile(
+    r"(?<=\w)[- ](?:deficiency|deficient|knockout|knockdown|deletion|null|inhibition|"
+    r"blockade|depletion|ablation|silencing)\b",
+    re.IGNORECASE,
+)
+
+
+def loss_dropped(item: TrainSentence, rng: random.Random) -> list[Mutant]:
+    """The word that removes or blocks what the sentence says acts, dropped ("SIRT1
+    deficiency increased steatosis" → "SIRT1 increased steatosis"): the thing itself then
+    does the opposite of what the sentence says."""
+    found = _LOSS_BEFORE.search(item.text) or _LOSS_AFTER.search(item.text)
+    if found is None:
+        return []
+    claim = _upper_first(item.text[: found.start()] + item.text[found.end() :])
+    return [Mutant("loss-dropped", claim, item.text, item.abstract)]
+
+
 OVERSTATEMENTS = {
     "direction-flip": direction_flip,
     "sides-swap": sides_swap,
@@ -221,6 +250,7 @@ OVERSTATEMENTS = {
     "number-word-change": number_word_change,
     "prefix-flip": prefix_flip,
     "word-swap": word_swap,
+    "loss-dropped": loss_dropped,
 }
 for _name, _family in OVERSTATEMENTS.items():
     register(_name, _family)

@@ -315,7 +315,15 @@ def altered_copies(item: TrainSentence, rng: random.Random) -> list[str]:
     if len(words) > 4:
         drop = rng.randrange(1, len(words) - 1)
         out.append(" ".join(words[:drop] + words[drop + 1 :]))
-    return [text for text in dict.fromkeys(out) if word_sequence(text) != word_sequence(item.text)]
+    # A copy that is a span of the sentence as it stands ("Absence of X impaired …" without
+    # its first words) is found exactly, as it should be: licensing, not the quote check,
+    # refuses a span inside a sentence.
+    return [
+        text
+        for text in dict.fromkeys(out)
+        if word_sequence(text) != word_sequence(item.text)
+        and text.strip().rstrip(".").lower() not in item.text.lower()
+    ]
 
 
 def quote_figures(items: Sequence[TrainSentence], *, seed: int = 0) -> QuoteFigures:

@@ -15,6 +15,8 @@ import re
 from engine.core.licensing import find_run, taken_back
 from engine.text.lexicon import (
     EXCLUDING_MARKERS,
+    LOSS_REACH,
+    LOSS_STEMS,
     NEGATIONS,
     NULL_COMPARATIVES,
     SET_ASIDE_MARKERS,
@@ -22,7 +24,7 @@ from engine.text.lexicon import (
     cue_of,
     relation_word,
 )
-from engine.text.stems import mention_stem, mentions
+from engine.text.stems import mention_stem, mentions, plural_fold
 from engine.text.tokens import word_sequence
 
 Words = tuple[str, ...]
@@ -62,7 +64,7 @@ def set_aside(claim: Words, evidence: list[str]) -> bool:
     relation word.
     """
     segments = [word_sequence(s) for text in evidence for s in _PAUSES.split(text)]
-    subject = [word for word in actor(claim) or () if word.isalpha()]
+    subject = list(actor(claim) or ())
     if _all_framed(subject, segments, SET_ASIDE_MARKERS):
         return True
     if any(word in NEGATIONS for word in claim):
@@ -86,6 +88,41 @@ def _all_framed(words: list[str], segments: list[Words], markers: tuple[Words, .
             if said in words or mentions(mention_stem(said), targets)
         ]
     return bool(where) and all(where)
+
+
+def lost_actor(claim: Words, evidence: list[str]) -> bool:
+    """Whether the evidence names a word of the claim only as lost, removed or blocked
+    ("SIRT1 deficiency increased steatosis", "led to inhibition of tumour growth") where the
+    claim names it present ("SIRT1 increases steatosis", "led to tumour growth"): every
+    mention of the word has a `LOSS_STEMS` word within `LOSS_REACH`, and its place in the
+    claim none. In a claim of a bare link ("regulates", "is associated with") only the words
+    after its last relation word count: losing what acts shows a link as well as having it
+    does. Words compare as written, a plural as its singular."""
+    directed = any(_directed(w, after) for w, after in zip(claim, (*claim[1:], ""), strict=True))
+    links = [at for at, word in enumerate(claim) if _relates(word)]
+    if not links:
+        return False  # a claim that relates nothing by a word of ours is not read here
+    start = 0 if directed else links[-1]
+    named = {
+        word
+        for at, word in enumerate(claim)
+        if at >= start
+        and _named(word)
+        and word not in STOP_WORDS
+        and not _relates(word)
+        and not _lost_in_claim(claim, at)
+    }
+    segments = [word_sequence(s) for text in evidence for s in _PAUSES.split(text)]
+    for word in sorted(named):
+        where = [
+            _lost(segment, at)
+            for segment in segments
+            for at, said in enumerate(segment)
+            if plural_fold(said) == plural_fold(word)
+        ]
+        if where and all(where):
+            return True
+    return False
 
 
 def null_comparison(claim: Words, evidence: list[str]) -> bool:
@@ -115,6 +152,50 @@ def _framed(words: Words, markers: tuple[Words, ...]) -> set[int]:
                     break
                 out.add(i)
     return out
+
+
+def _lost(words: Words, at: int) -> bool:
+    """Whether the word at `at` is said lost, removed or blocked: followed by a loss word
+    ("SIRT1 deficiency", "Gata3-null"), or after one and its "of" or its "-ing" form within
+    `LOSS_REACH` words with no relation word between ("knockdown of FOXO3", "absence of
+    alternatively activated macrophages", "mice lacking TLR4")."""
+    word = words[at]
+    if "-" in word and any(part.startswith(LOSS_STEMS) for part in word.split("-")[1:]):
+        return True
+    if at + 1 < len(words) and _loss(words[at + 1]):
+        return True
+    reach, _ = LOSS_REACH
+    for back in range(at - 1, max(-1, at - 1 - reach), -1):
+        before = words[back]
+        if before.endswith("ing") and _loss(before):
+            return True
+        if before == "of" and back > 0 and _loss(words[back - 1]):
+            return True
+        if _relates(before):
+            return False
+    return False
+
+
+def _lost_in_claim(claim: Words, at: int) -> bool:
+    """Whether a loss word comes before the word in the claim, within its own phrase (read
+    generously: the claim's own loss keeps the word out of the rule)."""
+    reach = LOSS_REACH[0] * 2
+    return _lost(claim, at) or any(_loss(word) for word in claim[max(0, at - reach) : at])
+
+
+def _loss(word: str) -> bool:
+    return word.startswith(LOSS_STEMS)
+
+
+def _directed(word: str, after: str) -> bool:
+    """Whether a word states a direction (more or less, better or worse), not presence."""
+    cue = cue_of(word, after)
+    return cue is not None and cue[0] != "presence"
+
+
+def _named(word: str) -> bool:
+    """Whether a token names something: it holds a letter ("SIRT1", "IL-6", "mice")."""
+    return any(char.isalpha() for char in word)
 
 
 def _relates(word: str) -> bool:

@@ -21,7 +21,13 @@ from itertools import pairwise
 from engine.core.licensing import find_run, independent_clauses
 from engine.core.stance import Overstated
 from engine.reading.significance import reports_no_significance
-from engine.review.yes_frames import actor, left_taken_back, null_comparison, set_aside
+from engine.review.yes_frames import (
+    actor,
+    left_taken_back,
+    lost_actor,
+    null_comparison,
+    set_aside,
+)
 from engine.text.lexicon import (
     CONDITION_WORDS,
     HEDGES,
@@ -100,6 +106,8 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
         return Overstated.OTHER_CLAUSE
     if set_aside(claim, evidence):
         return Overstated.SET_ASIDE
+    if lost_actor(claim, evidence):
+        return Overstated.LOST
     if _sides_moved(claim, said):
         return Overstated.SIDES
     if _reordered(claim_text, evidence):

@@ -262,6 +262,18 @@ SET_ASIDE_MARKERS = EXCLUDING_MARKERS + _markers(
 )
 
 
+# Word beginnings that say a thing is lost, removed or blocked ("SIRT1 deficiency", "knockdown
+# of FOXO3", "inhibition of mTOR", "mice lacking TLR4"): said next to what acts, they turn
+# what it does around.
+LOSS_STEMS = (
+    "lack", "absen", "without", "deficien", "knockout", "knockdown", "knock", "ablat", "delet",
+    "deplet", "underexpress", "null", "disrupt", "inactivat", "silenc", "inhibit", "block",
+    "antagon", "loss", "lost", "lose", "losing", "remov", "abrogat", "eliminat",
+)  # fmt: skip
+# How far before and after a word a loss word may stand and still be said of it.
+LOSS_REACH = (3, 2)
+
+
 # Comparatives a negation just before turns into "no difference" ("no more than placebo").
 NULL_COMPARATIVES = _words(
     "more better greater higher larger superior worse lower less fewer smaller inferior different"
