@@ -105,6 +105,11 @@ class TableRow:
         return self.stance.phrase if self.stance is not None and self.finding else ""
 
     @property
+    def brief(self) -> str:
+        """The same in a few words where a rule withheld a yes (`Stance.brief`); "" when none."""
+        return self.stance.brief if self.stance is not None and self.finding else ""
+
+    @property
     def page(self) -> int | None:
         return self.finding.page if self.finding is not None else None
 

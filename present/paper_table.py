@@ -53,12 +53,19 @@ def finding_html(row: TableRow) -> str:
 
 
 def stance_html(row: TableRow) -> str:
-    """Yes, no or mixed as a chip with the cue under it; a dash where nothing is read."""
+    """Yes, no or mixed as a chip with the cue under it; a dash where nothing is read.
+
+    A yes a rule withheld shows the rule in a few words, the whole reason in the tooltip: in
+    a narrow column the whole reason made the row a tall strip of words.
+    """
     if not row.reading:
         tip = "no finding to read" if row.finding is None else "the question asks no yes or no"
         return f"<div class='stance' title='{esc(tip)}'>—</div>"
     colour = _STANCE_COLOURS.get(row.reading, "#6b7280")
-    cue = f"<br><small>{esc(row.cue)}</small>" if row.cue else ""
+    cue = ""
+    if row.brief:
+        tip = f" title='{esc(row.cue)}'" if row.brief != row.cue else ""
+        cue = f"<br><small{tip}>{esc(row.brief)}</small>"
     return f"<div class='stance'>{_chip(row.reading, colour)}{cue}</div>"
 
 

@@ -14,6 +14,8 @@ from engine import (
     StanceRelation,
     TableRow,
 )
+from engine.core.stance import Overstated
+from present.markup import esc
 from present.paper_table import (
     NO_FINDING,
     finding_html,
@@ -74,3 +76,15 @@ def test_the_caption_counts_what_was_cut() -> None:
     many = EvidenceTable("q", (row("A b c.", None),) * 2, papers=14)
     assert table_caption(one).startswith("1 paper bears on the question.")
     assert table_caption(many).startswith("2 papers bear on the question (the 2 closest of 14).")
+
+
+@pytest.mark.parametrize("rule", list(Overstated), ids=lambda r: r.value)
+def test_a_withheld_yes_shows_its_rule_in_a_few_words_and_the_reason_in_the_tooltip(
+    rule: Overstated,
+) -> None:
+    withheld = Stance(StanceRelation.NEITHER, Cue(CueShape.NONE), 0.0, "A b c.", overstated=rule)
+    found = Finding("A b c.", "zk:lit:x", 3)
+    markup = stance_html(TableRow("x", "S", "T", "zk:lit:x", RowStatus.HEDGED, found, withheld))
+    assert f">not a yes: {esc(rule.label)}</small>" in markup
+    assert f"title='{esc(rule.words)}'" in markup
+    assert len(rule.label) < 40 < len(rule.words)

@@ -45,6 +45,11 @@ class Overstated(StrEnum):
         """Why the yes is withheld, in words about the cited sentence and the claim."""
         return _OVERSTATED_WORDS[self]
 
+    @property
+    def label(self) -> str:
+        """The same in a few words, for a table cell (the whole reason in its tooltip)."""
+        return _OVERSTATED_LABELS[self]
+
 
 # Why a yes was withheld, in words about the cited sentence and the claim.
 _OVERSTATED_WORDS = {
@@ -79,6 +84,28 @@ _OVERSTATED_WORDS = {
     " or blocked (\u201cX deficiency\u201d, \u201cknockdown of X\u201d, \u201cinhibition of"
     " X\u201d), which turns what it does around; the claim speaks of it present",
     Overstated.AGENT: "the cited sentence never names what the claim says acts (its subject)",
+}
+
+
+# Why a yes was withheld, in a few words: "not a yes: " and one of these.
+_OVERSTATED_LABELS = {
+    Overstated.EXACT: "a number or quantity the sentence lacks",
+    Overstated.UNIT: "another unit",
+    Overstated.UNMARKED: "a mark or prefix dropped",
+    Overstated.NEGATION: "a negation the sentence lacks",
+    Overstated.DROPPED: "a negation or condition dropped",
+    Overstated.TAKEN_BACK: "taken back in a later clause",
+    Overstated.NOT_SIGNIFICANT: "not significant by its own figures",
+    Overstated.CONDITION: "stated under a condition",
+    Overstated.HEDGE: "hedged in the sentence",
+    Overstated.DIRECTION: "another direction",
+    Overstated.OTHER_CLAUSE: "said of another subject",
+    Overstated.SET_ASIDE: "named only as set aside",
+    Overstated.LOST: "named only as lost or blocked",
+    Overstated.SIDES: "other sides compared",
+    Overstated.ORDER: "the words in another order",
+    Overstated.SWAPPED: "another word in its slot",
+    Overstated.AGENT: "its actor never named",
 }
 
 
@@ -217,6 +244,13 @@ class Stance:
         if not self.cue:
             return "the cited sentence neither confirms nor denies the claim in so many words"
         return "the source " + self.cue.words("the question")
+
+    @property
+    def brief(self) -> str:
+        """What decided the stance in a few words where a rule withheld it, else `phrase`."""
+        if self.overstated is not None:
+            return f"not a yes: {self.overstated.label}"
+        return self.phrase
 
     def to_dict(self) -> dict[str, Any]:
         return {
