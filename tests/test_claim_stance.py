@@ -168,3 +168,13 @@ def test_a_no_said_in_a_clause_about_another_subject_is_no_no() -> None:
     assert stance.overstated is not None and stance.overstated.value == "other-clause"
     alone = stance_toward("Ribavirin alone clears hepatitis C.", [sentence])
     assert alone is not None and alone.relation is StanceRelation.CONTRADICTS
+
+
+def test_a_no_hedged_in_the_sentence_alone_is_no_firm_no() -> None:
+    stance = stance_toward(
+        "Vitamin E prevents cataracts.", ["Vitamin E may not prevent cataracts."]
+    )
+    assert stance is not None and stance.relation is StanceRelation.NEITHER
+    assert stance.overstated is not None and stance.overstated.value == "hedge"
+    firm = stance_toward("Vitamin E prevents cataracts.", ["Vitamin E did not prevent cataracts."])
+    assert firm is not None and firm.relation is StanceRelation.CONTRADICTS

@@ -90,6 +90,19 @@ TRAPS = {
         "Does mTOR decrease tumour growth in xenografts?", "lost",
         "Does inhibition of mTOR decrease tumour growth in xenografts?",
     ),
+    "some": (
+        "Some patients improved after statin therapy.",
+        "Do patients improve after statin therapy?", "partial",
+        "Do some patients improve after statin therapy?",
+    ),
+    "thought-to": (
+        "Omega-3 fatty acids are thought to reduce depressive symptoms.",
+        "Do omega-3 fatty acids reduce depressive symptoms?", "hedge", None,
+    ),
+    "may-not": (
+        "Vitamin E may not prevent cataracts in older adults.",
+        "Does vitamin E prevent cataracts in older adults?", "hedge", None,
+    ),
     "no-said-elsewhere": (
         "Ribavirin alone did not clear hepatitis C, but ribavirin plus interferon did.",
         "Does ribavirin plus interferon clear hepatitis C?", "other-clause", None,

@@ -309,3 +309,24 @@ def test_what_the_sentence_speaks_of_as_lost_is_no_yes_of_it_present(
     claim: str, evidence: str, rule: Overstated | None
 ) -> None:
     assert overstates(claim, [evidence]) is rule
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "rule"),
+    [
+        ("Patients improve after statin therapy.",
+         "Some patients improved after statin therapy.", Overstated.PARTIAL),
+        ("Omega-3 fatty acids reduce depressive symptoms.",
+         "Omega-3 fatty acids are thought to reduce depressive symptoms.", Overstated.HEDGE),
+        ("Some patients improve after statin therapy.",
+         "Some patients improved after statin therapy.", None),
+        ("Rapamycin extends life span in adult Drosophila.",
+         "Rapamycin extends life span in adult Drosophila, as seen in some TOR mutants.",
+         None),
+    ],
+    ids=["some-of-the-actor", "thought-to", "claim-keeps-some", "some-of-another-thing"],
+)  # fmt: skip
+def test_a_yes_keeps_a_partial_quantifier_and_a_hedge_of_belief(
+    claim: str, evidence: str, rule: Overstated | None
+) -> None:
+    assert overstates(claim, [evidence]) is rule

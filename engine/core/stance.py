@@ -29,6 +29,7 @@ class Overstated(StrEnum):
     DROPPED = "dropped"  # a negation or condition of the evidence cut out of its words
     TAKEN_BACK = "taken-back"  # the evidence goes on to take it back ("…, but this vanished")
     NOT_SIGNIFICANT = "not-significant"  # the evidence's own P value or interval says no effect
+    PARTIAL = "partial"  # the evidence says it of some ("some", "3 of 10"), the claim of all
     CONDITION = "condition"  # a condition or aim word of the evidence ("whether") left out
     HEDGE = "hedge"  # a hedge of the evidence ("may", "suggest") left out: stated as shown
     DIRECTION = "direction"  # a direction stated more often than in the evidence
@@ -64,6 +65,8 @@ _OVERSTATED_WORDS = {
     Overstated.NOT_SIGNIFICANT: "the cited sentence's own figures (a P value above 0.05, or an"
     " interval that holds no effect) say the result is not statistically significant; the"
     " claim states it as found",
+    Overstated.PARTIAL: "the cited sentence says it of some (\u201csome\u201d, \u201ca few\u201d,"
+    " \u201c3 of 10\u201d); the claim says it of all",
     Overstated.CONDITION: "the cited sentence states it under a condition or as a question to"
     " test, which the claim leaves out",
     Overstated.HEDGE: "the cited sentence hedges it (it may be, or is suggested); the claim"
@@ -96,6 +99,7 @@ _OVERSTATED_LABELS = {
     Overstated.DROPPED: "a negation or condition dropped",
     Overstated.TAKEN_BACK: "taken back in a later clause",
     Overstated.NOT_SIGNIFICANT: "not significant by its own figures",
+    Overstated.PARTIAL: "said of some, not all",
     Overstated.CONDITION: "stated under a condition",
     Overstated.HEDGE: "hedged in the sentence",
     Overstated.DIRECTION: "another direction",

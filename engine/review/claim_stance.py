@@ -17,7 +17,7 @@ from engine.review.offline_stance import OfflineTyper, StanceModel
 from engine.review.offline_stance import model as shipped_model
 from engine.review.relations import Relation, Typing
 from engine.review.sentence_reading import passage
-from engine.review.yes_rules import denied_elsewhere, overstates
+from engine.review.yes_rules import denied_elsewhere, hedged_no, overstates
 from engine.text.lexicon import link_strength
 from engine.text.stems import mention_stem, mentions
 
@@ -58,7 +58,8 @@ def stance_toward(
     Each sentence is read by `pair_stance`. Contradiction wins over support, support over
     neither; within a relation, the most confident sentence decides. A support whose claim
     says more than the evidence (`overstates`) is read as neither, and so is a contradiction
-    read off a clause about something else (`denied_elsewhere`).
+    read off a clause about something else (`denied_elsewhere`) or hedged there alone
+    (`hedged_no`).
     """
     evidence = [s for s in evidence if s.strip()]
     if not evidence:
@@ -70,10 +71,15 @@ def stance_toward(
         broken = overstates(claim_text, evidence)
         if broken is not None:
             return Stance(StanceRelation.NEITHER, NO_CUE, 0.0, best.evidence, overstated=broken)
-    if best.relation is StanceRelation.CONTRADICTS and denied_elsewhere(claim_text, best.evidence):
-        return Stance(
-            StanceRelation.NEITHER, NO_CUE, 0.0, best.evidence, overstated=Overstated.OTHER_CLAUSE
-        )
+    if best.relation is StanceRelation.CONTRADICTS:
+        if denied_elsewhere(claim_text, best.evidence):
+            withheld: Overstated | None = Overstated.OTHER_CLAUSE
+        elif hedged_no(claim_text, best.evidence):
+            withheld = Overstated.HEDGE
+        else:
+            withheld = None
+        if withheld is not None:
+            return Stance(StanceRelation.NEITHER, NO_CUE, 0.0, best.evidence, overstated=withheld)
     return best
 
 

@@ -37,6 +37,7 @@ from engine.text.lexicon import (
     NULL_WORDS,
     NUMBER_WORDS,
     OPPOSED_PREFIXES,
+    PARTIAL_QUANTIFIERS,
     PREFIXED_ROOT,
     QUANTIFIERS,
     STOP_WORDS,
@@ -96,6 +97,8 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
     if not _states_null(claim) and reports_no_significance(joined):
         return Overstated.NOT_SIGNIFICANT
     kin = _kin(claim_text, evidence)
+    if _partial(claim, kin):
+        return Overstated.PARTIAL
     if _among(kin, CONDITION_WORDS) - _among(claim, CONDITION_WORDS):
         return Overstated.CONDITION
     if _among(kin, HEDGES) - _among(claim, HEDGES):
@@ -117,6 +120,20 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
     if not _agent_named(claim, said):
         return Overstated.AGENT
     return None
+
+
+def _partial(claim: tuple[str, ...], kin: tuple[str, ...]) -> bool:
+    """Whether the evidence says of part of the claim's actor what the claim says of all of
+    it: a partial quantifier just before an actor word ("Some patients improved" for
+    "Patients improve"), where the claim gives no quantifier or number of its own."""
+    subject = {mention_stem(word) for word in actor(claim) or ()}
+    if not subject or _exact(claim):
+        return False
+    return any(
+        word in PARTIAL_QUANTIFIERS
+        and any(mention_stem(after) in subject for after in kin[at + 1 : at + 3])
+        for at, word in enumerate(kin)
+    )
 
 
 def _states_null(claim: tuple[str, ...]) -> bool:
@@ -143,6 +160,13 @@ def denied_elsewhere(claim_text: str, sentence: str) -> bool:
         return False
     against = {(axis, -sign) for axis, sign in _directions(claim)}
     return not against & set(_directions(clause))
+
+
+def hedged_no(claim_text: str, sentence: str) -> bool:
+    """Whether a "no" read off `sentence` is hedged there and not in the claim ("Vitamin E
+    may not prevent cataracts" is no firm no to "Vitamin E prevents cataracts")."""
+    said, claim = word_sequence(sentence), word_sequence(claim_text)
+    return bool(_among(said, HEDGES) - _among(claim, HEDGES))
 
 
 def _actor_clause(claim: tuple[str, ...], sentence: str) -> tuple[str, ...] | None:

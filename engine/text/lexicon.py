@@ -218,8 +218,14 @@ NULL_WORDS = (
 HEDGES = _words(
     "may might could suggest suggests suggested suggesting possibly potentially perhaps likely "
     "unlikely appear appears seem seems tend tends trend hypothesis hypothesize hypothesized "
-    "hypothesizes hypothesise hypothesised hypothesises putative presumably would"
+    "hypothesizes hypothesise hypothesised hypothesises putative presumably would thought "
+    "believed presumed speculated postulated purported reportedly supposedly"
 )
+
+
+# Quantifiers that say a statement holds of part of what it is about ("some patients
+# improved", "a few trials"): a claim without one says it of the whole.
+PARTIAL_QUANTIFIERS = _words("some few several minority subset")
 
 
 # Words that say how many of a thing a statement is about: "all" is not "some", nor "most".
