@@ -103,6 +103,16 @@ TRAPS = {
         "Vitamin E may not prevent cataracts in older adults.",
         "Does vitamin E prevent cataracts in older adults?", "hedge", None,
     ),
+    "mixed-directions": (
+        "Surgery was superior to physiotherapy for pain but inferior for function.",
+        "Is surgery superior to physiotherapy for function?", "direction",
+        "Is surgery superior to physiotherapy for pain?",
+    ),
+    "bound-turned": (
+        "Zoster vaccine reduced shingles incidence in adults over 70 years.",
+        "Does zoster vaccine reduce shingles incidence in adults under 70 years?", "exact",
+        "Does zoster vaccine reduce shingles incidence in adults over 70 years?",
+    ),
     "no-said-elsewhere": (
         "Ribavirin alone did not clear hepatitis C, but ribavirin plus interferon did.",
         "Does ribavirin plus interferon clear hepatitis C?", "other-clause", None,

@@ -330,3 +330,30 @@ def test_a_yes_keeps_a_partial_quantifier_and_a_hedge_of_belief(
     claim: str, evidence: str, rule: Overstated | None
 ) -> None:
     assert overstates(claim, [evidence]) is rule
+
+
+METFORMIN = "Metformin increased insulin sensitivity but decreased body weight."
+SURGERY = "Surgery was superior to physiotherapy for pain but inferior for function."
+ZOSTER = "Zoster vaccine reduced shingles incidence in adults over 70 years."
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "rule"),
+    [
+        ("Metformin increases body weight.", METFORMIN, Overstated.DIRECTION),
+        ("Metformin increases insulin sensitivity.", METFORMIN, None),
+        ("Surgery is superior to physiotherapy for function.", SURGERY, Overstated.DIRECTION),
+        ("Surgery is superior to physiotherapy for pain.", SURGERY, None),
+        ("Zoster vaccine reduces shingles incidence in adults under 70 years.", ZOSTER,
+         Overstated.EXACT),
+        ("Zoster vaccine reduces shingles incidence in adults over 70 years.", ZOSTER, None),
+        ("Zoster vaccine reduces shingles incidence in adults younger than 70 years.",
+         ZOSTER.replace("over", "older than"), Overstated.EXACT),
+    ],
+    ids=["decreased-object", "increased-object", "inferior-for", "superior-for",
+         "under-for-over", "over-kept", "younger-than-for-older-than"],
+)  # fmt: skip
+def test_a_yes_keeps_the_direction_said_of_its_object_and_the_side_a_number_is_bound(
+    claim: str, evidence: str, rule: Overstated | None
+) -> None:
+    assert overstates(claim, [evidence]) is rule

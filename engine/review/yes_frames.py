@@ -28,6 +28,10 @@ from engine.text.stems import mention_stem, mentions, plural_fold
 from engine.text.tokens import word_sequence
 
 Words = tuple[str, ...]
+# Words after which a direction word's reach ends: what follows is compared with, not changed.
+_COMPARISONS = frozenset({"than", "compared", "versus", "vs"})
+# How many content words after a direction word it changes ("decreased body weight").
+_CHANGED = 2
 # Words that open the other side of a comparison, and how far after the comparative.
 _OTHER_SIDE = frozenset({"than", "from", "to"})
 _COMPARED_WITHIN = 3
@@ -123,6 +127,68 @@ def lost_actor(claim: Words, evidence: list[str]) -> bool:
         if where and all(where):
             return True
     return False
+
+
+def governed_against(claim: Words, evidence: list[str]) -> bool:
+    """Whether the evidence directs the other way what the claim's one direction word acts
+    on: the first words it changes in the claim ("increases body weight") stand in the
+    evidence only as the first words a direction word of the same kind and the other sign
+    changes ("Metformin increased insulin sensitivity but decreased body weight"; "superior
+    for pain but inferior for function"). A negated claim, a claim with more than one
+    direction word, and words after "than" or "compared" are not read."""
+    if any(word in NEGATIONS for word in claim):
+        return False
+    cues = [(at, cue) for at, cue in _cues(claim) if cue[0] != "presence"]
+    if len(cues) != 1:
+        return False  # a chain of directions is the direction rules' to read
+    at, (axis, sign) = cues[0]
+    objects = _changed(claim, at)
+    segments = [word_sequence(s) for text in evidence for s in _PAUSES.split(text)]
+    for word in sorted(objects):
+        governing = [
+            _governing(segment, where, axis)
+            for segment in segments
+            for where, said in enumerate(segment)
+            if plural_fold(said) == plural_fold(word)
+        ]
+        if governing and all(cue is not None and cue != sign for cue in governing):
+            return True
+    return False
+
+
+def _changed(words: Words, at: int) -> set[str]:
+    """The first `_CHANGED` content words after the direction word at `at`, up to a
+    comparison ("than", "compared"): what it changes."""
+    out: list[str] = []
+    for word in words[at + 1 :]:
+        if word in _COMPARISONS or len(out) == _CHANGED:
+            break
+        if _named(word) and word not in STOP_WORDS and not _relates(word):
+            out.append(word)
+    return set(out)
+
+
+def _cues(words: Words) -> list[tuple[int, tuple[str, int]]]:
+    found = []
+    for at, word in enumerate(words):
+        cue = cue_of(word, words[at + 1] if at + 1 < len(words) else "")
+        if cue is not None:
+            found.append((at, cue))
+    return found
+
+
+def _governing(words: Words, at: int, axis: str) -> int | None:
+    """The sign of the direction word of `axis` whose first changed words hold the word at
+    `at`, when unnegated; None when no such word stands before it."""
+    for back in range(at - 1, -1, -1):
+        cue = cue_of(words[back], words[back + 1])
+        if cue is None or cue[0] != axis:
+            continue
+        if words[at] not in _changed(words, back):
+            return None
+        negated = back > 0 and words[back - 1] in NEGATIONS
+        return None if negated else cue[1]
+    return None
 
 
 def null_comparison(claim: Words, evidence: list[str]) -> bool:

@@ -23,12 +23,14 @@ from engine.core.stance import Overstated
 from engine.reading.significance import reports_no_significance
 from engine.review.yes_frames import (
     actor,
+    governed_against,
     left_taken_back,
     lost_actor,
     null_comparison,
     set_aside,
 )
 from engine.text.lexicon import (
+    BOUND_PAIRS,
     CONDITION_WORDS,
     HEDGES,
     JOINED_PREFIXES,
@@ -60,6 +62,9 @@ _EVERY_PREFIX = tuple(dict.fromkeys([*NEGATING_PREFIXES, *OPPOSED]))
 
 # The prefix that negates a word ("nonadhesive"), or stands alone where a hyphen was.
 _NON = "non"
+# Words that may stand between a bounding word and its number ("less than 5", "over the age
+# of 70").
+_BOUND_FILLERS = frozenset({"than", "the", "age", "of", "aged"})
 # Words that open a clause with a verb of the subject before it ("…, and were higher").
 _AUXILIARIES = frozenset(
     "is are was were has have had do does did can could may might will would should".split()  # noqa: SIM905
@@ -81,6 +86,8 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
         return Overstated.EXACT
     if _number_pairs(claim_text) - _number_pairs(joined):
         return Overstated.UNIT
+    if _bounds(claim) & _turned_bounds(said):
+        return Overstated.EXACT
     if any(_unmarked(claim_text, sentence) for sentence in evidence):
         return Overstated.UNMARKED
     flipped = _prefix_flip(claim, said)
@@ -103,7 +110,7 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
         return Overstated.CONDITION
     if _among(kin, HEDGES) - _among(claim, HEDGES):
         return Overstated.HEDGE
-    if _directions(claim) - _directions(said):
+    if _directions(claim) - _directions(said) or governed_against(claim, evidence):
         return Overstated.DIRECTION
     if any(_other_clause(claim, sentence) for sentence in evidence):
         return Overstated.OTHER_CLAUSE
@@ -120,6 +127,33 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
     if not _agent_named(claim, said):
         return Overstated.AGENT
     return None
+
+
+# Each bounding word with those that bound a number from the other side.
+_OTHER_BOUND: dict[str, set[str]] = {}
+for _one, _other in BOUND_PAIRS:
+    _OTHER_BOUND.setdefault(_one, set()).add(_other)
+    _OTHER_BOUND.setdefault(_other, set()).add(_one)
+
+
+def _bounds(words: tuple[str, ...]) -> set[tuple[str, str]]:
+    """(bounding word, number) for each number a bounding word comes just before, "than"
+    or "the age of" between them aside ("over 70", "less than 5")."""
+    out = set()
+    for at, word in enumerate(words):
+        if not any(char.isdigit() for char in word):
+            continue
+        back = at - 1
+        while back >= 0 and words[back] in _BOUND_FILLERS:
+            back -= 1
+        if back >= 0 and words[back] in _OTHER_BOUND:
+            out.add((words[back], word))
+    return out
+
+
+def _turned_bounds(words: tuple[str, ...]) -> set[tuple[str, str]]:
+    """The bounds of `words` turned to the other side: what a claim may not say of them."""
+    return {(other, number) for word, number in _bounds(words) for other in _OTHER_BOUND[word]}
 
 
 def _partial(claim: tuple[str, ...], kin: tuple[str, ...]) -> bool:

@@ -223,6 +223,14 @@ HEDGES = _words(
 )
 
 
+# Words that bound a number from one side ("over 70 years", "less than 5 mg"), each with the
+# word that bounds it from the other: "under 70" is not "over 70".
+BOUND_PAIRS = _pairs(
+    "over/under above/below older/younger greater/less more/fewer more/less after/before "
+    "longer/shorter exceeding/below"
+)
+
+
 # Quantifiers that say a statement holds of part of what it is about ("some patients
 # improved", "a few trials"): a claim without one says it of the whole.
 PARTIAL_QUANTIFIERS = _words("some few several minority subset")
