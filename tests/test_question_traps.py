@@ -113,6 +113,10 @@ TRAPS = {
         "Does zoster vaccine reduce shingles incidence in adults under 70 years?", "exact",
         "Does zoster vaccine reduce shingles incidence in adults over 70 years?",
     ),
+    "no-overall-yes-in-women": (
+        "Aspirin did not reduce stroke overall, but it did in women.",
+        "Does aspirin reduce stroke in women?", "other-clause", None,
+    ),
     "no-said-elsewhere": (
         "Ribavirin alone did not clear hepatitis C, but ribavirin plus interferon did.",
         "Does ribavirin plus interferon clear hepatitis C?", "other-clause", None,

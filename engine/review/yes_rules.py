@@ -187,13 +187,29 @@ def denied_elsewhere(claim_text: str, sentence: str) -> bool:
     """Whether a "no" read off `sentence` comes from a clause about something else: the
     clause about the claim's subject (`_actor_clause`) holds no negation and no direction
     against the claim's ("Ribavirin alone did not clear hepatitis C, but ribavirin plus
-    interferon did" for "Ribavirin plus interferon clears hepatitis C")."""
+    interferon did" for "Ribavirin plus interferon clears hepatitis C"), or a word of the
+    claim stands only in clauses with no negation ("Aspirin did not reduce stroke overall,
+    but it did in women" for "Aspirin reduces stroke in women")."""
     claim = word_sequence(claim_text)
     clause = _actor_clause(claim, sentence)
-    if clause is None or any(_negates(word) for word in clause):
+    if clause is not None and not any(_negates(word) for word in clause):
+        against = {(axis, -sign) for axis, sign in _directions(claim)}
+        if not against & set(_directions(clause)):
+            return True
+    clauses = [word_sequence(c) for c in independent_clauses(sentence)]
+    if len(clauses) < 2 or any(_negates(word) for word in claim):
         return False
-    against = {(axis, -sign) for axis, sign in _directions(claim)}
-    return not against & set(_directions(clause))
+    plain = [c for c in clauses if not any(_negates(word) for word in c)]
+    if len(plain) == len(clauses):
+        return False  # the no came from no clause's negation
+    denying = {word for c in clauses if c not in plain for word in c}
+    return any(
+        word not in denying and any(word in c for c in plain)
+        for word in claim
+        if word not in STOP_WORDS
+        and any(char.isalpha() for char in word)
+        and not relation_word(word)
+    )
 
 
 def hedged_no(claim_text: str, sentence: str) -> bool:
