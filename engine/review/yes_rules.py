@@ -213,10 +213,16 @@ def denied_elsewhere(claim_text: str, sentence: str) -> bool:
 
 
 def hedged_no(claim_text: str, sentence: str) -> bool:
-    """Whether a "no" read off `sentence` is hedged there and not in the claim ("Vitamin E
-    may not prevent cataracts" is no firm no to "Vitamin E prevents cataracts")."""
+    """Whether a "no" read off `sentence` is hedged there and not in the claim: a hedge
+    before the sentence's first negation or direction word ("Vitamin E may not prevent
+    cataracts", "These data suggest that X does not …"), not one in a clause that follows
+    ("… increases telomere fragility, suggesting that …")."""
     said, claim = word_sequence(sentence), word_sequence(claim_text)
-    return bool(_among(said, HEDGES) - _among(claim, HEDGES))
+    first = next(
+        (at for at, word in enumerate(said) if _negates(word) or cue_of(word) is not None),
+        len(said),
+    )
+    return bool(_among(said[:first], HEDGES) - _among(claim, HEDGES))
 
 
 def _actor_clause(claim: tuple[str, ...], sentence: str) -> tuple[str, ...] | None:
