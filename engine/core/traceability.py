@@ -394,7 +394,7 @@ def _difference(seq: Words, claim_id: str, forms: Sequence[Words]) -> str:
         return f"reorders the words of {claim_id}"
     best, shared = forms[0], -1
     for form in forms:
-        k = _common_prefix(seq, form)
+        k = common_prefix(seq, form)
         if (k, -abs(len(form) - len(seq))) > (shared, -abs(len(best) - len(seq))):
             best, shared = form, k
     if shared == len(best):
@@ -404,7 +404,8 @@ def _difference(seq: Words, claim_id: str, forms: Sequence[Words]) -> str:
     return f'has "{seq[shared]}" where {claim_id} has "{best[shared]}"'
 
 
-def _common_prefix(a: Words, b: Words) -> int:
+def common_prefix(a: Sequence[str], b: Sequence[str]) -> int:
+    """How many words `a` and `b` open on alike."""
     k = 0
     for x, y in zip(a, b, strict=False):
         if x != y:

@@ -20,6 +20,7 @@ from itertools import pairwise
 
 from engine.core.licensing import find_run, independent_clauses
 from engine.core.stance import Overstated
+from engine.core.traceability import common_prefix
 from engine.reading.significance import reports_no_significance
 from engine.review.yes_frames import (
     actor,
@@ -235,23 +236,13 @@ def _actor_clause(claim: tuple[str, ...], sentence: str) -> tuple[str, ...] | No
     if len(clauses) < 2 or any(c[0] in _AUXILIARIES for c in clauses[1:]):
         return None
     opening = _opening(claim)
-    runs = [_common_run(opening, _opening(clause)) for clause in clauses]
+    runs = [common_prefix(opening, _opening(clause)) for clause in clauses]
     best = max(runs)
     return clauses[runs.index(best)] if best and runs.count(best) == 1 else None
 
 
 def _opening(words: tuple[str, ...]) -> list[str]:
     return [mention_stem(word) for word in words if word not in STOP_WORDS]
-
-
-def _common_run(one: list[str], other: list[str]) -> int:
-    """How many words `one` and `other` open on alike."""
-    run = 0
-    for mine, theirs in zip(one, other, strict=False):
-        if mine != theirs:
-            break
-        run += 1
-    return run
 
 
 def _kin(claim_text: str, evidence: list[str]) -> tuple[str, ...]:
