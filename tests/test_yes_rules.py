@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine.core.stance import Overstated
-from engine.review.yes_rules import denied_elsewhere, overstates
+from engine.review.yes_clauses import denied_elsewhere
+from engine.review.yes_rules import overstates
 
 TRUVADA = "A two-dose regimen initiated 2 hours before exposure was effective."
 UCP = "Augmented expression of UCPs may provide defense against obesity."

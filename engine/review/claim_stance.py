@@ -17,7 +17,8 @@ from engine.review.offline_stance import OfflineTyper, StanceModel
 from engine.review.offline_stance import model as shipped_model
 from engine.review.relations import Relation, Typing
 from engine.review.sentence_reading import passage
-from engine.review.yes_rules import denied_elsewhere, hedged_no, overstates
+from engine.review.yes_clauses import denied_elsewhere, hedged_no
+from engine.review.yes_rules import overstates
 from engine.text.lexicon import link_strength
 from engine.text.stems import mention_stem, mentions
 

@@ -18,10 +18,10 @@ from collections.abc import Iterator
 from difflib import SequenceMatcher
 from itertools import pairwise
 
-from engine.core.licensing import find_run, independent_clauses
+from engine.core.licensing import find_run
 from engine.core.stance import Overstated
-from engine.core.traceability import common_prefix
 from engine.reading.significance import reports_no_significance
+from engine.review.yes_clauses import NON, directions, negates, other_clause
 from engine.review.yes_frames import (
     actor,
     governed_against,
@@ -36,7 +36,6 @@ from engine.text.lexicon import (
     HEDGES,
     JOINED_PREFIXES,
     NEGATING_PREFIXES,
-    NEGATIONS,
     NULL_WORDS,
     NUMBER_WORDS,
     OPPOSED_PREFIXES,
@@ -61,15 +60,9 @@ for _one, _other in OPPOSED_PREFIXES:
 _NEGATING = tuple(NEGATING_PREFIXES)
 _EVERY_PREFIX = tuple(dict.fromkeys([*NEGATING_PREFIXES, *OPPOSED]))
 
-# The prefix that negates a word ("nonadhesive"), or stands alone where a hyphen was.
-_NON = "non"
 # Words that may stand between a bounding word and its number ("less than 5", "over the age
 # of 70").
 _BOUND_FILLERS = frozenset({"than", "the", "age", "of", "aged"})
-# Words that open a clause with a verb of the subject before it ("…, and were higher").
-_AUXILIARIES = frozenset(
-    "is are was were has have had do does did can could may might will would should".split()  # noqa: SIM905
-)
 # Words that set one thing against another: what follows each is the other side.
 _COMPARING = frozenset({"than", "versus", "vs"})
 
@@ -111,9 +104,9 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
         return Overstated.CONDITION
     if _among(kin, HEDGES) - _among(claim, HEDGES):
         return Overstated.HEDGE
-    if _directions(claim) - _directions(said) or governed_against(claim, evidence):
+    if directions(claim) - directions(said) or governed_against(claim, evidence):
         return Overstated.DIRECTION
-    if any(_other_clause(claim, sentence) for sentence in evidence):
+    if any(other_clause(claim, sentence) for sentence in evidence):
         return Overstated.OTHER_CLAUSE
     if set_aside(claim, evidence):
         return Overstated.SET_ASIDE
@@ -173,76 +166,7 @@ def _partial(claim: tuple[str, ...], kin: tuple[str, ...]) -> bool:
 
 def _states_null(claim: tuple[str, ...]) -> bool:
     """Whether the claim itself says there was no effect (a negation or a null word)."""
-    return any(_negates(word) or word.startswith(NULL_WORDS) for word in claim)
-
-
-def _other_clause(claim: tuple[str, ...], sentence: str) -> bool:
-    """Whether the clause of `sentence` about the claim's subject (`_actor_clause`) states
-    fewer of its directions ("Low-dose alcohol reduced cardiac mortality, whereas high-dose
-    alcohol increased cardiac mortality" for "High-dose alcohol reduces cardiac mortality")."""
-    clause = _actor_clause(claim, sentence)
-    return clause is not None and bool(_directions(claim) - _directions(clause))
-
-
-def denied_elsewhere(claim_text: str, sentence: str) -> bool:
-    """Whether a "no" read off `sentence` comes from a clause about something else: the
-    clause about the claim's subject (`_actor_clause`) holds no negation and no direction
-    against the claim's ("Ribavirin alone did not clear hepatitis C, but ribavirin plus
-    interferon did" for "Ribavirin plus interferon clears hepatitis C"), or a word of the
-    claim stands only in clauses with no negation ("Aspirin did not reduce stroke overall,
-    but it did in women" for "Aspirin reduces stroke in women")."""
-    claim = word_sequence(claim_text)
-    clause = _actor_clause(claim, sentence)
-    if clause is not None and not any(_negates(word) for word in clause):
-        against = {(axis, -sign) for axis, sign in _directions(claim)}
-        if not against & set(_directions(clause)):
-            return True
-    clauses = [word_sequence(c) for c in independent_clauses(sentence)]
-    if len(clauses) < 2 or any(_negates(word) for word in claim):
-        return False
-    plain = [c for c in clauses if not any(_negates(word) for word in c)]
-    if len(plain) == len(clauses):
-        return False  # the no came from no clause's negation
-    denying = {word for c in clauses if c not in plain for word in c}
-    return any(
-        word not in denying and any(word in c for c in plain)
-        for word in claim
-        if word not in STOP_WORDS
-        and any(char.isalpha() for char in word)
-        and not relation_word(word)
-    )
-
-
-def hedged_no(claim_text: str, sentence: str) -> bool:
-    """Whether a "no" read off `sentence` is hedged there and not in the claim: a hedge
-    before the sentence's first negation or direction word ("Vitamin E may not prevent
-    cataracts", "These data suggest that X does not …"), not one in a clause that follows
-    ("… increases telomere fragility, suggesting that …")."""
-    said, claim = word_sequence(sentence), word_sequence(claim_text)
-    first = next(
-        (at for at, word in enumerate(said) if _negates(word) or cue_of(word) is not None),
-        len(said),
-    )
-    return bool(_among(said[:first], HEDGES) - _among(claim, HEDGES))
-
-
-def _actor_clause(claim: tuple[str, ...], sentence: str) -> tuple[str, ...] | None:
-    """The independent clause of `sentence` that opens on the longest run of the claim's own
-    opening content words (its subject, read without a list of verbs): "high-dose alcohol
-    increased …" for "High-dose alcohol reduces …". None when the sentence does not split,
-    a clause opens on an auxiliary (a second verb of one subject, "…, and were higher"), or
-    no one clause opens on a longer run than the others."""
-    clauses = [word_sequence(clause) for clause in independent_clauses(sentence)]
-    if len(clauses) < 2 or any(c[0] in _AUXILIARIES for c in clauses[1:]):
-        return None
-    opening = _opening(claim)
-    runs = [common_prefix(opening, _opening(clause)) for clause in clauses]
-    best = max(runs)
-    return clauses[runs.index(best)] if best and runs.count(best) == 1 else None
-
-
-def _opening(words: tuple[str, ...]) -> list[str]:
-    return [mention_stem(word) for word in words if word not in STOP_WORDS]
+    return any(negates(word) or word.startswith(NULL_WORDS) for word in claim)
 
 
 def _kin(claim_text: str, evidence: list[str]) -> tuple[str, ...]:
@@ -304,7 +228,7 @@ def _unmarked(claim_text: str, sentence: str) -> bool:
             continue
         if token[-1] in "+-" and token[:-1] in claim:
             return True
-        if token.startswith(_NON) and token[len(_NON) :] in claim:
+        if token.startswith(NON) and token[len(NON) :] in claim:
             return True
     return False
 
@@ -370,7 +294,7 @@ def _dropped(claim_text: str, sentence: str) -> bool:
     pairs = set(pairwise(("\x02", *claim, "\x03")))
     ends = ("\x02", *said, "\x03")
     for at, token in enumerate(ends[1:-1], start=1):
-        if _negates(token) and (ends[at - 1], ends[at + 1]) in pairs:
+        if negates(token) and (ends[at - 1], ends[at + 1]) in pairs:
             return True
     run = find_run(claim, said) if claim else -1
     return run >= 0 and any(
@@ -378,12 +302,6 @@ def _dropped(claim_text: str, sentence: str) -> bool:
         for at, token in enumerate(said)
         if not run <= at < run + len(claim)
     )
-
-
-def _directions(words: tuple[str, ...]) -> Counter[tuple[str, int]]:
-    """The directions words state (axis and sign, `cue_of`), each as often as said."""
-    found = (cue_of(word, after) for word, after in zip(words, (*words[1:], ""), strict=True))
-    return Counter(cue for cue in found if cue is not None)
 
 
 def _sides_moved(claim: tuple[str, ...], said: tuple[str, ...]) -> bool:
@@ -467,7 +385,7 @@ def _same_word(one: str, other: str) -> bool:
 
 def _fills(word: str) -> bool:
     """Whether `word` names what fills a slot: a content word with no rule of its own."""
-    return word.isalpha() and word not in STOP_WORDS and cue_of(word) is None and not _negates(word)
+    return word.isalpha() and word not in STOP_WORDS and cue_of(word) is None and not negates(word)
 
 
 def _links(word: str) -> bool:
@@ -512,10 +430,5 @@ def _in_order(words: tuple[str, ...], said: tuple[str, ...]) -> bool:
     return all(word in remaining for word in words)
 
 
-def _negates(token: str) -> bool:
-    # "non" stands alone where a hyphen was: "non-coding" reads ("non", "coding").
-    return token in NEGATIONS or token == _NON
-
-
 def _negations(words: tuple[str, ...]) -> Counter[str]:
-    return Counter(token for token in words if _negates(token))
+    return Counter(token for token in words if negates(token))

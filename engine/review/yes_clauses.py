@@ -1,0 +1,106 @@
+"""Which clause of a sentence a claim is about, and the nos read off another clause.
+
+A compound sentence can state a finding of one subject and the opposite of another: "Low-dose
+alcohol reduced cardiac mortality, whereas high-dose alcohol increased cardiac mortality".
+The clause about a claim's subject is the one that opens on the claim's own opening words;
+the yes rules read its directions (`other_clause`), and the stance reads a "no" as neither
+where it comes from another clause or from a hedge the claim does not make.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from engine.core.licensing import independent_clauses
+from engine.core.traceability import common_prefix
+from engine.text.lexicon import HEDGES, NEGATIONS, STOP_WORDS, cue_of, relation_word
+from engine.text.stems import mention_stem
+from engine.text.tokens import word_sequence
+
+# Words that open a clause with a verb of the subject before it ("…, and were higher").
+_AUXILIARIES = frozenset(
+    "is are was were has have had do does did can could may might will would should".split()  # noqa: SIM905
+)
+# The prefix that negates a word ("nonadhesive"), or stands alone where a hyphen was.
+NON = "non"
+
+
+def directions(words: tuple[str, ...]) -> Counter[tuple[str, int]]:
+    """The directions words state (axis and sign, `cue_of`), each as often as said."""
+    found = (cue_of(word, after) for word, after in zip(words, (*words[1:], ""), strict=True))
+    return Counter(cue for cue in found if cue is not None)
+
+
+def negates(token: str) -> bool:
+    # "non" stands alone where a hyphen was: "non-coding" reads ("non", "coding").
+    return token in NEGATIONS or token == NON
+
+
+def other_clause(claim: tuple[str, ...], sentence: str) -> bool:
+    """Whether the clause of `sentence` about the claim's subject (`_actor_clause`) states
+    fewer of its directions ("Low-dose alcohol reduced cardiac mortality, whereas high-dose
+    alcohol increased cardiac mortality" for "High-dose alcohol reduces cardiac mortality")."""
+    clause = _actor_clause(claim, sentence)
+    return clause is not None and bool(directions(claim) - directions(clause))
+
+
+def denied_elsewhere(claim_text: str, sentence: str) -> bool:
+    """Whether a "no" read off `sentence` comes from a clause about something else: the
+    clause about the claim's subject (`_actor_clause`) holds no negation and no direction
+    against the claim's ("Ribavirin alone did not clear hepatitis C, but ribavirin plus
+    interferon did" for "Ribavirin plus interferon clears hepatitis C"), or a word of the
+    claim stands only in clauses with no negation ("Aspirin did not reduce stroke overall,
+    but it did in women" for "Aspirin reduces stroke in women")."""
+    claim = word_sequence(claim_text)
+    clause = _actor_clause(claim, sentence)
+    if clause is not None and not any(negates(word) for word in clause):
+        against = {(axis, -sign) for axis, sign in directions(claim)}
+        if not against & set(directions(clause)):
+            return True
+    clauses = [word_sequence(c) for c in independent_clauses(sentence)]
+    if len(clauses) < 2 or any(negates(word) for word in claim):
+        return False
+    plain = [c for c in clauses if not any(negates(word) for word in c)]
+    if len(plain) == len(clauses):
+        return False  # the no came from no clause's negation
+    denying = {word for c in clauses if c not in plain for word in c}
+    return any(
+        word not in denying and any(word in c for c in plain)
+        for word in claim
+        if word not in STOP_WORDS
+        and any(char.isalpha() for char in word)
+        and not relation_word(word)
+    )
+
+
+def hedged_no(claim_text: str, sentence: str) -> bool:
+    """Whether a "no" read off `sentence` is hedged there and not in the claim: a hedge
+    before the sentence's first negation or direction word ("Vitamin E may not prevent
+    cataracts", "These data suggest that X does not …"), not one in a clause that follows
+    ("… increases telomere fragility, suggesting that …")."""
+    said, claim = word_sequence(sentence), word_sequence(claim_text)
+    first = next(
+        (at for at, word in enumerate(said) if negates(word) or cue_of(word) is not None),
+        len(said),
+    )
+    hedges = Counter(word for word in said[:first] if word in HEDGES)
+    return bool(hedges - Counter(word for word in claim if word in HEDGES))
+
+
+def _actor_clause(claim: tuple[str, ...], sentence: str) -> tuple[str, ...] | None:
+    """The independent clause of `sentence` that opens on the longest run of the claim's own
+    opening content words (its subject, read without a list of verbs): "high-dose alcohol
+    increased …" for "High-dose alcohol reduces …". None when the sentence does not split,
+    a clause opens on an auxiliary (a second verb of one subject, "…, and were higher"), or
+    no one clause opens on a longer run than the others."""
+    clauses = [word_sequence(clause) for clause in independent_clauses(sentence)]
+    if len(clauses) < 2 or any(c[0] in _AUXILIARIES for c in clauses[1:]):
+        return None
+    opening = _opening(claim)
+    runs = [common_prefix(opening, _opening(clause)) for clause in clauses]
+    best = max(runs)
+    return clauses[runs.index(best)] if best and runs.count(best) == 1 else None
+
+
+def _opening(words: tuple[str, ...]) -> list[str]:
+    return [mention_stem(word) for word in words if word not in STOP_WORDS]
