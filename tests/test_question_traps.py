@@ -95,6 +95,10 @@ TRAPS = {
         "Do patients improve after statin therapy?", "partial",
         "Do some patients improve after statin therapy?",
     ),
+    "in-part-of-the-trials": (
+        "Acupuncture reduced pain in 3 of 10 trials.",
+        "Does acupuncture reduce pain?", "partial", None,
+    ),
     "thought-to": (
         "Omega-3 fatty acids are thought to reduce depressive symptoms.",
         "Do omega-3 fatty acids reduce depressive symptoms?", "hedge", None,

@@ -43,6 +43,7 @@ from engine.text.lexicon import (
     PREFIXED_ROOT,
     QUANTIFIERS,
     STOP_WORDS,
+    STUDY_UNITS,
     cue_of,
     link_strength,
     relation_word,
@@ -153,15 +154,28 @@ def _turned_bounds(words: tuple[str, ...]) -> set[tuple[str, str]]:
 def _partial(claim: tuple[str, ...], kin: tuple[str, ...]) -> bool:
     """Whether the evidence says of part of the claim's actor what the claim says of all of
     it: a partial quantifier just before an actor word ("Some patients improved" for
-    "Patients improve"), where the claim gives no quantifier or number of its own."""
+    "Patients improve"), or a finding held "in N of M" studies with N under M ("Acupuncture
+    reduced pain in 3 of 10 trials"), where the claim gives no quantifier or number."""
     subject = {mention_stem(word) for word in actor(claim) or ()}
     if not subject or _exact(claim):
         return False
+    if _in_part_of(kin):
+        return True
     return any(
         word in PARTIAL_QUANTIFIERS
         and any(mention_stem(after) in subject for after in kin[at + 1 : at + 3])
         for at, word in enumerate(kin)
     )
+
+
+def _in_part_of(words: tuple[str, ...]) -> bool:
+    """Whether the words say "in N of M" studies (trials, cohorts …) with N under M."""
+    for at in range(len(words) - 4):
+        into, low, of, high, unit = words[at : at + 5]
+        counted = low.isdigit() and high.isdigit() and int(low) < int(high)
+        if counted and into == "in" and of == "of" and unit in STUDY_UNITS:
+            return True
+    return False
 
 
 def _states_null(claim: tuple[str, ...]) -> bool:

@@ -234,6 +234,11 @@ BOUND_PAIRS = _pairs(
 # Quantifiers that say a statement holds of part of what it is about ("some patients
 # improved", "a few trials"): a claim without one says it of the whole.
 PARTIAL_QUANTIFIERS = _words("some few several minority subset")
+# Units a body of evidence is counted in: "in 3 of 10 trials" says it held in part of them.
+STUDY_UNITS = _words(
+    "trials trial studies study cohorts cohort analyses datasets populations countries "
+    "experiments samples sites centres centers"
+)
 
 
 # Words that say how many of a thing a statement is about: "all" is not "some", nor "most".
