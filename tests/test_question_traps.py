@@ -99,6 +99,11 @@ TRAPS = {
         "Acupuncture reduced pain in 3 of 10 trials.",
         "Does acupuncture reduce pain?", "partial", None,
     ),
+    "combined-with": (
+        "Ezetimibe, when combined with simvastatin, reduced LDL cholesterol.",
+        "Does ezetimibe reduce LDL cholesterol?", "condition",
+        "Does ezetimibe combined with simvastatin reduce LDL cholesterol?",
+    ),
     "thought-to": (
         "Omega-3 fatty acids are thought to reduce depressive symptoms.",
         "Do omega-3 fatty acids reduce depressive symptoms?", "hedge", None,

@@ -358,3 +358,23 @@ def test_a_yes_keeps_the_direction_said_of_its_object_and_the_side_a_number_is_b
     claim: str, evidence: str, rule: Overstated | None
 ) -> None:
     assert overstates(claim, [evidence]) is rule
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "rule"),
+    [
+        ("Ezetimibe reduces LDL cholesterol.",
+         "Ezetimibe, when combined with simvastatin, reduced LDL cholesterol.",
+         Overstated.CONDITION),
+        ("Ezetimibe combined with simvastatin reduces LDL cholesterol.",
+         "Ezetimibe, when combined with simvastatin, reduced LDL cholesterol.", None),
+        ("N348I decreases susceptibility to nevirapine.",
+         "N348I decreased susceptibility to nevirapine and potentiated resistance to these "
+         "drugs when combined with K103N.", None),
+    ],
+    ids=["partner-left-out", "partner-named", "partner-of-another-finding"],
+)  # fmt: skip
+def test_a_yes_keeps_the_partner_what_acts_was_combined_with(
+    claim: str, evidence: str, rule: Overstated | None
+) -> None:
+    assert overstates(claim, [evidence]) is rule

@@ -14,6 +14,8 @@ import re
 
 from engine.core.licensing import find_run, taken_back
 from engine.text.lexicon import (
+    COMBINATION_MARKERS,
+    COMBINATION_REACH,
     EXCLUDING_MARKERS,
     LOSS_REACH,
     LOSS_STEMS,
@@ -189,6 +191,34 @@ def _governing(words: Words, at: int, axis: str) -> int | None:
         negated = back > 0 and words[back - 1] in NEGATIONS
         return None if negated else cue[1]
     return None
+
+
+def combined_actor(claim: Words, evidence: list[str]) -> bool:
+    """Whether the evidence says the claim's actor acted only together with a partner the
+    claim never names: every mention of an actor word is followed, within
+    `COMBINATION_REACH` words, by a `COMBINATION_MARKERS` phrase whose partner the claim
+    leaves out ("Ezetimibe, when combined with simvastatin, reduced LDL" for "Ezetimibe
+    reduces LDL")."""
+    subject = set(actor(claim) or ())
+    if not subject:
+        return False
+    said_by_claim = set(claim)
+    where = []
+    for text in evidence:
+        words = word_sequence(text)
+        for at, word in enumerate(words):
+            if word in subject:
+                where.append(_partnered(words, at, said_by_claim))
+    return bool(where) and all(where)
+
+
+def _partnered(words: Words, at: int, said: set[str]) -> bool:
+    for start in range(at + 1, min(len(words), at + 1 + COMBINATION_REACH)):
+        for marker in COMBINATION_MARKERS:
+            end = start + len(marker)
+            if words[start:end] == marker and end < len(words) and words[end] not in said:
+                return True
+    return False
 
 
 def null_comparison(claim: Words, evidence: list[str]) -> bool:

@@ -24,6 +24,7 @@ from engine.reading.significance import reports_no_significance
 from engine.review.yes_clauses import NON, directions, negates, other_clause
 from engine.review.yes_frames import (
     actor,
+    combined_actor,
     governed_against,
     left_taken_back,
     lost_actor,
@@ -102,6 +103,8 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
     if _partial(claim, kin):
         return Overstated.PARTIAL
     if _among(kin, CONDITION_WORDS) - _among(claim, CONDITION_WORDS):
+        return Overstated.CONDITION
+    if combined_actor(claim, evidence):
         return Overstated.CONDITION
     if _among(kin, HEDGES) - _among(claim, HEDGES):
         return Overstated.HEDGE

@@ -305,6 +305,18 @@ NULL_COMPARATIVES = _words(
 CONDITION_WORDS = frozenset(["if", "unless", "except", "only", "provided", "whenever", "whether"])
 
 
+# Phrases that name a partner a finding held only together with ("Ezetimibe, when combined
+# with simvastatin, reduced LDL"; "X plus Y"): said just after what acts, a condition.
+COMBINATION_MARKERS = tuple(
+    tuple(marker.split("_"))
+    for marker in sorted(
+        _words("combined_with in_combination_with together_with plus added_to co-administered_with")
+    )
+)
+# How many words after what acts such a phrase may begin and still be said of it.
+COMBINATION_REACH = 4
+
+
 # Prefixes that turn a word into its negation or its lack ("independent", "misfolded",
 # "dysfunction", "asymptomatic", "dephosphorylation"), each with the shortest remainder it
 # is read on ("a" only on longer words).
