@@ -13,15 +13,17 @@ from __future__ import annotations
 import re
 
 from engine.core.licensing import find_run, taken_back
-from engine.text.lexicon import (
+from engine.text.frame_words import (
     COMBINATION_MARKERS,
     COMBINATION_REACH,
     EXCLUDING_MARKERS,
     LOSS_REACH,
     LOSS_STEMS,
-    NEGATIONS,
     NULL_COMPARATIVES,
     SET_ASIDE_MARKERS,
+)
+from engine.text.lexicon import (
+    NEGATIONS,
     STOP_WORDS,
     cue_of,
     relation_word,

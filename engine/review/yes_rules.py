@@ -31,8 +31,12 @@ from engine.review.yes_frames import (
     null_comparison,
     set_aside,
 )
-from engine.text.lexicon import (
+from engine.text.frame_words import (
     BOUND_PAIRS,
+    PARTIAL_QUANTIFIERS,
+    STUDY_UNITS,
+)
+from engine.text.lexicon import (
     CONDITION_WORDS,
     HEDGES,
     JOINED_PREFIXES,
@@ -40,11 +44,9 @@ from engine.text.lexicon import (
     NULL_WORDS,
     NUMBER_WORDS,
     OPPOSED_PREFIXES,
-    PARTIAL_QUANTIFIERS,
     PREFIXED_ROOT,
     QUANTIFIERS,
     STOP_WORDS,
-    STUDY_UNITS,
     cue_of,
     link_strength,
     relation_word,

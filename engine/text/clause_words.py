@@ -8,10 +8,7 @@ list can only fail to keep a sentence whole; so each list errs towards more word
 
 from __future__ import annotations
 
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
+from engine.text.lexicon import word_set as _words
 
 # Words that, opening a piece, restrict or subordinate it (or leave it a fragment).
 RESTRICTING_ONSETS = frozenset(

@@ -14,13 +14,17 @@ from __future__ import annotations
 import re
 
 
-def _words(text: str) -> frozenset[str]:
+def word_set(text: str) -> frozenset[str]:
+    """The words of a space-separated list: how every closed list here is written."""
     return frozenset(text.split())
 
 
-def _pairs(text: str) -> tuple[tuple[str, str], ...]:
+def word_pairs(text: str) -> tuple[tuple[str, str], ...]:
     """The "left/right" pairs of a space-separated list."""
     return tuple((left, right) for left, _, right in (pair.partition("/") for pair in text.split()))
+
+
+_words, _pairs = word_set, word_pairs
 
 
 # Words that, after a negation, make the sentence a null result ("did not differ").
@@ -223,24 +227,6 @@ HEDGES = _words(
 )
 
 
-# Words that bound a number from one side ("over 70 years", "less than 5 mg"), each with the
-# word that bounds it from the other: "under 70" is not "over 70".
-BOUND_PAIRS = _pairs(
-    "over/under above/below older/younger greater/less more/fewer more/less after/before "
-    "longer/shorter exceeding/below"
-)
-
-
-# Quantifiers that say a statement holds of part of what it is about ("some patients
-# improved", "a few trials"): a claim without one says it of the whole.
-PARTIAL_QUANTIFIERS = _words("some few several minority subset")
-# Units a body of evidence is counted in: "in 3 of 10 trials" says it held in part of them.
-STUDY_UNITS = _words(
-    "trials trial studies study cohorts cohort analyses datasets populations countries "
-    "experiments samples sites centres centers"
-)
-
-
 # Words that say how many of a thing a statement is about: "all" is not "some", nor "most".
 QUANTIFIERS = _words(
     "all every each always most many some several few majority minority entire whole none"
@@ -265,56 +251,10 @@ RESTRICTING_WORDS = (
 )  # fmt: skip
 
 
-# Words that set what follows them against what a sentence says acts, up to the next pause
-# or relation word ("unlike aspirin", "compared with diet alone", "rather than caffeine"):
-# what they name is the other side of the finding, not its actor. The excluding ones ("but
-# not at 12 months", "without kidney disease") set aside any word, not only an actor.
-def _markers(text: str) -> tuple[tuple[str, ...], ...]:
-    return tuple(tuple(marker.split("_")) for marker in sorted(_words(text)))
-
-
-EXCLUDING_MARKERS = _markers(
-    "unlike rather_than instead_of but_not not except exception_of other_than without"
-)
-SET_ASIDE_MARKERS = EXCLUDING_MARKERS + _markers(
-    "compared_with compared_to than versus vs in_contrast_to as_opposed_to relative_to"
-)
-
-
-# Word beginnings that say a thing is lost, removed or blocked ("SIRT1 deficiency", "knockdown
-# of FOXO3", "inhibition of mTOR", "mice lacking TLR4"): said next to what acts, they turn
-# what it does around.
-LOSS_STEMS = (
-    "lack", "absen", "without", "deficien", "knockout", "knockdown", "knock", "ablat", "delet",
-    "deplet", "underexpress", "null", "disrupt", "inactivat", "silenc", "inhibit", "block",
-    "antagon", "loss", "lost", "lose", "losing", "remov", "abrogat", "eliminat",
-)  # fmt: skip
-# How far before and after a word a loss word may stand and still be said of it.
-LOSS_REACH = (3, 2)
-
-
-# Comparatives a negation just before turns into "no difference" ("no more than placebo").
-NULL_COMPARATIVES = _words(
-    "more better greater higher larger superior worse lower less fewer smaller inferior different"
-)
-
-
 # Words that make what a sentence states hold only under a condition: a claim that drops one
 # the sentence says ("we saw no protection" for "… if the first dose was delayed") is not
 # what the sentence says.
 CONDITION_WORDS = frozenset(["if", "unless", "except", "only", "provided", "whenever", "whether"])
-
-
-# Phrases that name a partner a finding held only together with ("Ezetimibe, when combined
-# with simvastatin, reduced LDL"; "X plus Y"): said just after what acts, a condition.
-COMBINATION_MARKERS = tuple(
-    tuple(marker.split("_"))
-    for marker in sorted(
-        _words("combined_with in_combination_with together_with plus added_to co-administered_with")
-    )
-)
-# How many words after what acts such a phrase may begin and still be said of it.
-COMBINATION_REACH = 4
 
 
 # Prefixes that turn a word into its negation or its lack ("independent", "misfolded",
