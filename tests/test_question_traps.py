@@ -104,6 +104,10 @@ TRAPS = {
         "Does ezetimibe reduce LDL cholesterol?", "condition",
         "Does ezetimibe combined with simvastatin reduce LDL cholesterol?",
     ),
+    "reversed-the-increase": (
+        "Naloxone reversed the increase in respiratory depression caused by fentanyl.",
+        "Does naloxone increase respiratory depression?", "direction", None,
+    ),
     "thought-to": (
         "Omega-3 fatty acids are thought to reduce depressive symptoms.",
         "Do omega-3 fatty acids reduce depressive symptoms?", "hedge", None,

@@ -378,3 +378,20 @@ def test_a_yes_keeps_the_partner_what_acts_was_combined_with(
     claim: str, evidence: str, rule: Overstated | None
 ) -> None:
     assert overstates(claim, [evidence]) is rule
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "rule"),
+    [
+        ("Naloxone increases respiratory depression.",
+         "Naloxone reversed the increase in respiratory depression caused by fentanyl.",
+         Overstated.DIRECTION),
+        ("Fentanyl increases respiratory depression.",
+         "Fentanyl caused an increase in respiratory depression.", None),
+    ],
+    ids=["reversed-the-increase", "caused-an-increase"],
+)  # fmt: skip
+def test_a_direction_the_sentence_turns_around_is_no_yes(
+    claim: str, evidence: str, rule: Overstated | None
+) -> None:
+    assert overstates(claim, [evidence]) is rule

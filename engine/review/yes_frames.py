@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from engine.core.licensing import find_run, taken_back
+from engine.text.clause_words import WITHDRAWING_STEMS
 from engine.text.frame_words import (
     COMBINATION_MARKERS,
     COMBINATION_REACH,
@@ -32,6 +33,8 @@ from engine.text.stems import mention_stem, mentions, plural_fold
 from engine.text.tokens import word_sequence
 
 Words = tuple[str, ...]
+# Words that may stand between a word that turns a direction around and that direction.
+_DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "its", "their"})
 # Words after which a direction word's reach ends: what follows is compared with, not changed.
 _COMPARISONS = frozenset({"than", "compared", "versus", "vs"})
 # How many content words after a direction word it changes ("decreased body weight").
@@ -158,6 +161,38 @@ def governed_against(claim: Words, evidence: list[str]) -> bool:
         if governing and all(cue is not None and cue != sign for cue in governing):
             return True
     return False
+
+
+def turned_around(claim: Words, evidence: list[str]) -> bool:
+    """Whether every direction word of the evidence that says what the claim's one
+    direction word says is itself turned around by the word just before it ("Naloxone
+    reversed the increase in respiratory depression" for "Naloxone increases respiratory
+    depression"; "prevented the rise in …"): a word of the other sign or one that
+    withdraws (`WITHDRAWING_STEMS`), a determiner between them aside."""
+    if any(word in NEGATIONS for word in claim):
+        return False
+    cues = [(at, cue) for at, cue in _cues(claim) if cue[0] != "presence"]
+    if len(cues) != 1:
+        return False
+    _, (axis, sign) = cues[0]
+    turned = []
+    for text in evidence:
+        words = word_sequence(text)
+        for at, (other_axis, other_sign) in _cues(words):
+            if (other_axis, other_sign) == (axis, sign):
+                turned.append(_turned_by(words, at, axis, sign))
+    return bool(turned) and all(turned)
+
+
+def _turned_by(words: Words, at: int, axis: str, sign: int) -> bool:
+    back = at - 1
+    while back >= 0 and words[back] in _DETERMINERS:
+        back -= 1
+    if back < 0 or at - back > 3:
+        return False
+    word = words[back]
+    cue = cue_of(word, words[back + 1])
+    return word.startswith(WITHDRAWING_STEMS) or (cue is not None and cue == (axis, -sign))
 
 
 def _changed(words: Words, at: int) -> set[str]:

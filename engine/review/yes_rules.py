@@ -30,6 +30,7 @@ from engine.review.yes_frames import (
     lost_actor,
     null_comparison,
     set_aside,
+    turned_around,
 )
 from engine.text.frame_words import (
     BOUND_PAIRS,
@@ -111,6 +112,8 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
     if _among(kin, HEDGES) - _among(claim, HEDGES):
         return Overstated.HEDGE
     if directions(claim) - directions(said) or governed_against(claim, evidence):
+        return Overstated.DIRECTION
+    if turned_around(claim, evidence):
         return Overstated.DIRECTION
     if any(other_clause(claim, sentence) for sentence in evidence):
         return Overstated.OTHER_CLAUSE
