@@ -14,13 +14,14 @@ import re
 
 from engine.text.fold import fold_text
 
-_NUMBER = r"[-\u2212]?\d*\.?\d+"
+# The text is folded first (`fold_text`): minus signs and dashes are "-" by then.
+_NUMBER = r"-?\d*\.?\d+"
 # "P = .34", "p>0.05", "P ≥ 0.1"; "P < .001" is read too, as significant.
 _P_VALUE = re.compile(rf"(?<![\w.])[Pp]\s*(=|>|<|\u2265|\u2264|>=|<=)\s*({_NUMBER})(?![\d.])")
 # "95% CI, 0.78-1.06", "(95% confidence interval [CI] -3% to 25%)".
 _INTERVAL = re.compile(
     rf"\b(?:CI|confidence\s+interval)\b[\s,:=\[\]()]*(?:CI\b[\s,:=\]()]*)?({_NUMBER})\s*%?\s*"
-    rf"(?:to|-|\u2013|\u2014|,)\s*({_NUMBER})\s*%?",
+    rf"(?:to|-|,)\s*({_NUMBER})\s*%?",
     re.IGNORECASE,
 )
 # A measure whose "no effect" is 1: an interval on it spans 1, not 0.
@@ -29,7 +30,7 @@ _RATIO = re.compile(
 )
 _LEVEL = 0.05
 # "P < 1 × 10−3", "p = 1.7x10(-15)", "P = 3e-8": a power of ten after the number.
-_EXPONENT = re.compile(r"\s*(?:[x\u00d7*]\s*10|[eE]\s*[-\u2212]?\d)")
+_EXPONENT = re.compile(r"\s*(?:[x\u00d7*]\s*10|[eE]\s*-?\d)")
 
 
 def reports_no_significance(sentence: str) -> bool:
@@ -43,7 +44,7 @@ def reports_no_significance(sentence: str) -> bool:
 def _p_significant(text: str, found: re.Match[str]) -> bool:
     if _EXPONENT.match(text, found.end()):
         return True  # a P value written with a power of ten is a tiny one
-    relation, value = found.group(1), float(found.group(2).replace("\u2212", "-"))
+    relation, value = found.group(1), float(found.group(2))
     if relation in (">", ">=", "\u2265"):
         return False
     # "P = .05" and "P < .05" are reported as significant; only a larger P is read as not.
@@ -51,7 +52,7 @@ def _p_significant(text: str, found: re.Match[str]) -> bool:
 
 
 def _interval_significant(text: str, found: re.Match[str]) -> bool:
-    low, high = (float(found.group(i).replace("\u2212", "-")) for i in (1, 2))
+    low, high = (float(found.group(i)) for i in (1, 2))
     null = 1.0 if _RATIO.search(text, 0, found.start()) else 0.0
     low, high = min(low, high), max(low, high)
     return not low <= null <= high
