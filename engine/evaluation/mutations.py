@@ -89,7 +89,8 @@ _WRAPPERS = (
 _EMBEDDED = re.compile(r"\b(?:that|whether|if)\s+(?=\w)")
 
 
-def _in_abstract(item: TrainSentence, source: str) -> str:
+def in_abstract(item: TrainSentence, source: str) -> str:
+    """The sentence's abstract with `source` standing where the sentence stood."""
     return item.abstract.replace(item.text, source, 1)
 
 
@@ -99,7 +100,8 @@ def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:] if first[1:].islower() else text
 
 
-def _upper_first(text: str) -> str:
+def upper_first(text: str) -> str:
+    """The text with its first character in capitals."""
     return text[:1].upper() + text[1:]
 
 
@@ -109,11 +111,11 @@ def scope_truncation(item: TrainSentence, rng: random.Random) -> list[Mutant]:
     source = wrapper + _lower_first(item.text)
     if wrapper == "Whether ":
         source = source.rstrip(".") + " is unknown."
-    out = [Mutant("scope-truncation", item.text, source, _in_abstract(item, source))]
+    out = [Mutant("scope-truncation", item.text, source, in_abstract(item, source))]
     # A real embedding: the clause after "that" / "whether" / "if" of the sentence itself.
     found = _EMBEDDED.search(item.text)
     if found and found.start() > 0:
-        inner = _upper_first(item.text[found.end() :])
+        inner = upper_first(item.text[found.end() :])
         if len(inner.split()) >= 3:
             out.append(Mutant("scope-truncation", inner, item.text, item.abstract))
     return out
@@ -139,9 +141,9 @@ def dropped_restriction(item: TrainSentence, rng: random.Random) -> list[Mutant]
     if not item.text.endswith("."):
         return []
     source = item.text[:-1] + rng.choice(_RESTRICTIONS)
-    out = [Mutant("dropped-restriction", item.text, source, _in_abstract(item, source))]
+    out = [Mutant("dropped-restriction", item.text, source, in_abstract(item, source))]
     condition = "If patients fasted overnight, " + _lower_first(item.text)
-    out.append(Mutant("dropped-restriction", item.text, condition, _in_abstract(item, condition)))
+    out.append(Mutant("dropped-restriction", item.text, condition, in_abstract(item, condition)))
     found = _NATURAL_RESTRICTION.search(item.text)
     if found and len(item.text[: found.start()].split()) >= 3:
         claim = item.text[: found.start()].rstrip(" ,;:") + "."
@@ -187,7 +189,7 @@ def marker_flip(item: TrainSentence, rng: random.Random) -> list[Mutant]:
         source = item.text[:at] + "+" + item.text[at:]
         for swap in ("-", "−", ""):
             claim = item.text[:at] + swap + item.text[at:]
-            out.append(Mutant("marker-flip", claim, source, _in_abstract(item, source)))
+            out.append(Mutant("marker-flip", claim, source, in_abstract(item, source)))
     return out
 
 
@@ -234,7 +236,7 @@ def exponent_change(item: TrainSentence, rng: random.Random) -> list[Mutant]:
         source += item.text[small.end() :]
         for form in (f"10^{n}", f"10-{n}", f"10{n}", "10" + n.translate(_SUPER)):
             claim = item.text[: small.start()] + form + item.text[small.end() :]
-            out.append(Mutant("exponent-change", claim, source, _in_abstract(item, source)))
+            out.append(Mutant("exponent-change", claim, source, in_abstract(item, source)))
     return out
 
 

@@ -15,7 +15,7 @@ import re
 
 from engine.core.deduction import why_unproven
 from engine.datasets.scifact_text import TrainSentence
-from engine.evaluation.mutations import Mutant, register
+from engine.evaluation.mutations import Mutant, in_abstract, register
 from engine.evaluation.mutations_grounds import CONTROLS
 
 _NUMBER = re.compile(r"(?<![\w.,\-\u2212\u2013\u2014])\d+(?:\.\d+)?(?![\w.,]*\d)(?![\w%'])")
@@ -29,10 +29,6 @@ FRAME_FAMILIES = (
     "deduction-unit",
     "deduction-sign",
 )
-
-
-def _in_abstract(item: TrainSentence, source: str) -> str:
-    return item.abstract.replace(item.text, source, 1)
 
 
 def _unsigned_numbers(text: str) -> list[re.Match[str]]:
@@ -49,7 +45,7 @@ def spaced_sign(item: TrainSentence, rng: random.Random) -> list[Mutant]:
     out = []
     for found in _unsigned_numbers(item.text)[:2]:
         source = item.text[: found.start()] + _spaced(rng) + item.text[found.start() :]
-        out.append(Mutant("spaced-sign", item.text, source, _in_abstract(item, source)))
+        out.append(Mutant("spaced-sign", item.text, source, in_abstract(item, source)))
     return out
 
 
@@ -61,7 +57,7 @@ def spaced_sign_controls(item: TrainSentence, rng: random.Random) -> list[Mutant
     at = found[0].start()
     source = item.text[:at] + "\u2212 " + item.text[at:]
     claim = item.text[:at] + rng.choice(_DASHES[:3]) + rng.choice(_SPACES) + item.text[at:]
-    return [Mutant("spaced-sign-control", claim, source, _in_abstract(item, source))]
+    return [Mutant("spaced-sign-control", claim, source, in_abstract(item, source))]
 
 
 def prime_mark(item: TrainSentence, rng: random.Random) -> list[Mutant]:
@@ -72,7 +68,7 @@ def prime_mark(item: TrainSentence, rng: random.Random) -> list[Mutant]:
     if numbers:
         end = rng.choice(numbers).end()
         source = item.text[:end] + "\u2033" + item.text[end:]
-        abstract = _in_abstract(item, source)
+        abstract = in_abstract(item, source)
         for mark in ("\u2032", ""):
             claim = item.text[:end] + mark + item.text[end:]
             out.append(Mutant("prime-mark", claim, source, abstract))
@@ -80,7 +76,7 @@ def prime_mark(item: TrainSentence, rng: random.Random) -> list[Mutant]:
     if acronym:
         end = acronym.end()
         source = item.text[:end] + rng.choice(("\u207b", "\u208b")) + item.text[end:]
-        out.append(Mutant("prime-mark", item.text, source, _in_abstract(item, source)))
+        out.append(Mutant("prime-mark", item.text, source, in_abstract(item, source)))
     return out
 
 
@@ -91,11 +87,11 @@ def prime_mark_controls(item: TrainSentence, rng: random.Random) -> list[Mutant]
     if numbers:
         end = rng.choice(numbers).end()
         source = item.text[:end] + "\u2033" + item.text[end:]
-        out.append(Mutant("prime-mark-control", source, source, _in_abstract(item, source)))
+        out.append(Mutant("prime-mark-control", source, source, in_abstract(item, source)))
     acronym = _ACRONYM.search(item.text)
     if acronym:
         source = item.text[: acronym.end()] + "\u207b" + item.text[acronym.end() :]
-        out.append(Mutant("prime-mark-control", source, source, _in_abstract(item, source)))
+        out.append(Mutant("prime-mark-control", source, source, in_abstract(item, source)))
     return out
 
 

@@ -16,17 +16,13 @@ import re
 from collections.abc import Iterable
 
 from engine.datasets.scifact_text import TrainSentence
-from engine.evaluation.mutations import Mutant, register
+from engine.evaluation.mutations import Mutant, register, upper_first
 from engine.text.lexicon import STOP_WORDS
 
 
 def _replaced(item: TrainSentence, family: str, found: re.Match[str], text: str) -> Mutant:
     claim = item.text[: found.start()] + text + item.text[found.end() :]
     return Mutant(family, claim, item.text, item.abstract)
-
-
-def _upper_first(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def _cased(like: str, word: str) -> str:
@@ -236,7 +232,7 @@ def loss_dropped(item: TrainSentence, rng: random.Random) -> list[Mutant]:
     found = _LOSS_BEFORE.search(item.text) or _LOSS_AFTER.search(item.text)
     if found is None:
         return []
-    claim = _upper_first(item.text[: found.start()] + item.text[found.end() :])
+    claim = upper_first(item.text[: found.start()] + item.text[found.end() :])
     return [Mutant("loss-dropped", claim, item.text, item.abstract)]
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 
 from engine.datasets.scifact_text import TrainSentence
-from engine.evaluation.mutations import Mutant, register
+from engine.evaluation.mutations import Mutant, in_abstract, register
 from engine.evaluation.mutations_grounds import CONTROLS
 from engine.text.clause_words import RESTRICTING_ONSETS, SCOPE_WORDS
 from engine.text.tokens import word_sequence
@@ -39,10 +39,6 @@ _ADDED = (
 )
 
 
-def _in_abstract(item: TrainSentence, source: str) -> str:
-    return item.abstract.replace(item.text, source, 1)
-
-
 def taken_back(item: TrainSentence, rng: random.Random) -> list[Mutant]:
     """The sentence restated alone, its source now going on to take it back."""
     if not item.text.endswith("."):
@@ -52,7 +48,7 @@ def taken_back(item: TrainSentence, rng: random.Random) -> list[Mutant]:
     if back.startswith("so ") and join == "; ":
         join = ", but "  # "; so did placebo" reads as a result, not a comparison
     source = f"{item.text[:-1]}{join}{back}."
-    return [Mutant(FAMILY, item.text, source, _in_abstract(item, source))]
+    return [Mutant(FAMILY, item.text, source, in_abstract(item, source))]
 
 
 def taken_back_controls(item: TrainSentence, rng: random.Random) -> list[Mutant]:
@@ -70,7 +66,7 @@ def taken_back_controls(item: TrainSentence, rng: random.Random) -> list[Mutant]
     if SCOPE_WORDS.intersection(words) or words[0] in RESTRICTING_ONSETS or first.isupper():
         return []
     source = f"{text[:-1]}, and {rng.choice(_ADDED)}."
-    return [Mutant(FAMILY, text, source, _in_abstract(item, source))]
+    return [Mutant(FAMILY, text, source, in_abstract(item, source))]
 
 
 register(FAMILY, taken_back)
