@@ -25,10 +25,19 @@ _AUXILIARIES = frozenset(
 NON = "non"
 
 
+def cues(words: tuple[str, ...]) -> list[tuple[int, tuple[str, int]]]:
+    """Where the words state a direction, with its axis and sign (`cue_of`), in order."""
+    found = []
+    for at, (word, after) in enumerate(zip(words, (*words[1:], ""), strict=True)):
+        cue = cue_of(word, after)
+        if cue is not None:
+            found.append((at, cue))
+    return found
+
+
 def directions(words: tuple[str, ...]) -> Counter[tuple[str, int]]:
     """The directions words state (axis and sign, `cue_of`), each as often as said."""
-    found = (cue_of(word, after) for word, after in zip(words, (*words[1:], ""), strict=True))
-    return Counter(cue for cue in found if cue is not None)
+    return Counter(cue for _, cue in cues(words))
 
 
 def negates(token: str) -> bool:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from engine.core.licensing import find_run, taken_back
+from engine.review.yes_clauses import cues
 from engine.text.clause_words import WITHDRAWING_STEMS
 from engine.text.frame_words import (
     COMBINATION_MARKERS,
@@ -74,7 +75,7 @@ def set_aside(claim: Words, evidence: list[str]) -> bool:
     not at 12 months", "without kidney disease"). A marker reaches to the next pause or
     relation word.
     """
-    segments = [word_sequence(s) for text in evidence for s in _PAUSES.split(text)]
+    segments = _segments(evidence)
     subject = list(actor(claim) or ())
     if _all_framed(subject, segments, SET_ASIDE_MARKERS):
         return True
@@ -105,11 +106,11 @@ def lost_actor(claim: Words, evidence: list[str]) -> bool:
     """Whether the evidence names a word of the claim only as lost, removed or blocked
     ("SIRT1 deficiency increased steatosis", "led to inhibition of tumour growth") where the
     claim names it present ("SIRT1 increases steatosis", "led to tumour growth"): every
-    mention of the word has a `LOSS_STEMS` word within `LOSS_REACH`, and its place in the
-    claim none. In a claim of a bare link ("regulates", "is associated with") only the words
-    after its last relation word count: losing what acts shows a link as well as having it
-    does. Words compare as written, a plural as its singular."""
-    directed = any(_directed(w, after) for w, after in zip(claim, (*claim[1:], ""), strict=True))
+    mention of the word is said lost (`_lost`), and its place in the claim none. In a claim
+    of a bare link ("regulates", "is associated with") only the words after its last relation
+    word count: losing what acts shows a link as well as having it does. Words compare as
+    written, a plural as its singular."""
+    directed = any(axis != "presence" for _, (axis, _) in cues(claim))
     links = [at for at, word in enumerate(claim) if _relates(word)]
     if not links:
         return False  # a claim that relates nothing by a word of ours is not read here
@@ -123,7 +124,7 @@ def lost_actor(claim: Words, evidence: list[str]) -> bool:
         and not _relates(word)
         and not _lost_in_claim(claim, at)
     }
-    segments = [word_sequence(s) for text in evidence for s in _PAUSES.split(text)]
+    segments = _segments(evidence)
     for word in sorted(named):
         where = [
             _lost(segment, at)
@@ -143,14 +144,12 @@ def governed_against(claim: Words, evidence: list[str]) -> bool:
     changes ("Metformin increased insulin sensitivity but decreased body weight"; "superior
     for pain but inferior for function"). A negated claim, a claim with more than one
     direction word, and words after "than" or "compared" are not read."""
-    if any(word in NEGATIONS for word in claim):
+    one = _one_direction(claim)
+    if one is None:
         return False
-    cues = [(at, cue) for at, cue in _cues(claim) if cue[0] != "presence"]
-    if len(cues) != 1:
-        return False  # a chain of directions is the direction rules' to read
-    at, (axis, sign) = cues[0]
+    at, (axis, sign) = one
     objects = _changed(claim, at)
-    segments = [word_sequence(s) for text in evidence for s in _PAUSES.split(text)]
+    segments = _segments(evidence)
     for word in sorted(objects):
         governing = [
             _governing(segment, where, axis)
@@ -169,19 +168,31 @@ def turned_around(claim: Words, evidence: list[str]) -> bool:
     reversed the increase in respiratory depression" for "Naloxone increases respiratory
     depression"; "prevented the rise in …"): a word of the other sign or one that
     withdraws (`WITHDRAWING_STEMS`), a determiner between them aside."""
-    if any(word in NEGATIONS for word in claim):
+    one = _one_direction(claim)
+    if one is None:
         return False
-    cues = [(at, cue) for at, cue in _cues(claim) if cue[0] != "presence"]
-    if len(cues) != 1:
-        return False
-    _, (axis, sign) = cues[0]
+    _, (axis, sign) = one
     turned = []
     for text in evidence:
         words = word_sequence(text)
-        for at, (other_axis, other_sign) in _cues(words):
+        for at, (other_axis, other_sign) in cues(words):
             if (other_axis, other_sign) == (axis, sign):
                 turned.append(_turned_by(words, at, axis, sign))
     return bool(turned) and all(turned)
+
+
+def _one_direction(claim: Words) -> tuple[int, tuple[str, int]] | None:
+    """The claim's one direction word (not a presence word) with its axis and sign; None for
+    a negated claim or one with none or several (a chain is the direction rules' to read)."""
+    if any(word in NEGATIONS for word in claim):
+        return None
+    found = [(at, cue) for at, cue in cues(claim) if cue[0] != "presence"]
+    return found[0] if len(found) == 1 else None
+
+
+def _segments(evidence: list[str]) -> list[Words]:
+    """The evidence's phrases: its sentences cut at every pause, as word sequences."""
+    return [word_sequence(part) for text in evidence for part in _PAUSES.split(text)]
 
 
 def _turned_by(words: Words, at: int, axis: str, sign: int) -> bool:
@@ -205,15 +216,6 @@ def _changed(words: Words, at: int) -> set[str]:
         if _named(word) and word not in STOP_WORDS and not _relates(word):
             out.append(word)
     return set(out)
-
-
-def _cues(words: Words) -> list[tuple[int, tuple[str, int]]]:
-    found = []
-    for at, word in enumerate(words):
-        cue = cue_of(word, words[at + 1] if at + 1 < len(words) else "")
-        if cue is not None:
-            found.append((at, cue))
-    return found
 
 
 def _governing(words: Words, at: int, axis: str) -> int | None:
@@ -297,8 +299,7 @@ def _lost(words: Words, at: int) -> bool:
         return True
     if at + 1 < len(words) and _loss(words[at + 1]):
         return True
-    reach, _ = LOSS_REACH
-    for back in range(at - 1, max(-1, at - 1 - reach), -1):
+    for back in range(at - 1, max(-1, at - 1 - LOSS_REACH), -1):
         before = words[back]
         if before.endswith("ing") and _loss(before):
             return True
@@ -312,18 +313,12 @@ def _lost(words: Words, at: int) -> bool:
 def _lost_in_claim(claim: Words, at: int) -> bool:
     """Whether a loss word comes before the word in the claim, within its own phrase (read
     generously: the claim's own loss keeps the word out of the rule)."""
-    reach = LOSS_REACH[0] * 2
+    reach = LOSS_REACH * 2
     return _lost(claim, at) or any(_loss(word) for word in claim[max(0, at - reach) : at])
 
 
 def _loss(word: str) -> bool:
     return word.startswith(LOSS_STEMS)
-
-
-def _directed(word: str, after: str) -> bool:
-    """Whether a word states a direction (more or less, better or worse), not presence."""
-    cue = cue_of(word, after)
-    return cue is not None and cue[0] != "presence"
 
 
 def _named(word: str) -> bool:

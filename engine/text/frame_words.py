@@ -37,8 +37,10 @@ LOSS_STEMS = (
     "deplet", "underexpress", "null", "disrupt", "inactivat", "silenc", "inhibit", "block",
     "antagon", "loss", "lost", "lose", "losing", "remov", "abrogat", "eliminat",
 )  # fmt: skip
-# How far before and after a word a loss word may stand and still be said of it.
-LOSS_REACH = (3, 2)
+# How many words before a word a loss word and its "of" may stand and still be said of it
+# ("absence of alternatively activated macrophages"); after it, only the next word counts
+# ("SIRT1 deficiency").
+LOSS_REACH = 3
 
 
 # Comparatives a negation just before turns into "no difference" ("no more than placebo").
