@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.core.stance import NO_CUE, Cue, CueShape, Overstated, Stance, StanceRelation
+from engine.core.stance import NO_CUE, Cue, CueShape, Stance, StanceRelation
 from engine.review.alignment import agreement_cue, contradiction_cue
 from engine.review.band_precision import measured
 from engine.review.offline_stance import OfflineTyper, StanceModel
 from engine.review.offline_stance import model as shipped_model
 from engine.review.relations import Relation, Typing
 from engine.review.sentence_reading import passage
-from engine.review.yes_clauses import denied_elsewhere, hedged_no
+from engine.review.yes_clauses import overstated_no
 from engine.review.yes_rules import overstates
 from engine.text.lexicon import link_strength
 from engine.text.stems import mention_stem, mentions
@@ -59,8 +59,8 @@ def stance_toward(
     Each sentence is read by `pair_stance`. Contradiction wins over support, support over
     neither; within a relation, the most confident sentence decides. A support whose claim
     says more than the evidence (`overstates`) is read as neither, and so is a contradiction
-    read off a clause about something else (`denied_elsewhere`) or hedged there alone
-    (`hedged_no`).
+    that is no firm no (`overstated_no`: read off a clause about something else, or hedged
+    there alone).
     """
     evidence = [s for s in evidence if s.strip()]
     if not evidence:
@@ -73,14 +73,9 @@ def stance_toward(
         if broken is not None:
             return Stance(StanceRelation.NEITHER, NO_CUE, 0.0, best.evidence, overstated=broken)
     if best.relation is StanceRelation.CONTRADICTS:
-        if denied_elsewhere(claim_text, best.evidence):
-            withheld: Overstated | None = Overstated.OTHER_CLAUSE
-        elif hedged_no(claim_text, best.evidence):
-            withheld = Overstated.HEDGE
-        else:
-            withheld = None
-        if withheld is not None:
-            return Stance(StanceRelation.NEITHER, NO_CUE, 0.0, best.evidence, overstated=withheld)
+        broken = overstated_no(claim_text, best.evidence)
+        if broken is not None:
+            return Stance(StanceRelation.NEITHER, NO_CUE, 0.0, best.evidence, overstated=broken)
     return best
 
 
