@@ -51,7 +51,7 @@ def actor(claim: Words) -> list[str] | None:
     """The content words before the claim's first relation word; None when it has none."""
     agent: list[str] = []
     for word in claim:
-        if _relates(word):
+        if relates(word):
             return agent
         if word not in STOP_WORDS and word.isalpha() and len(word) > 1:
             agent.append(word)
@@ -111,7 +111,7 @@ def lost_actor(claim: Words, evidence: list[str]) -> bool:
     word count: losing what acts shows a link as well as having it does. Words compare as
     written, a plural as its singular."""
     directed = any(axis != "presence" for _, (axis, _) in cues(claim))
-    links = [at for at, word in enumerate(claim) if _relates(word)]
+    links = [at for at, word in enumerate(claim) if relates(word)]
     if not links:
         return False  # a claim that relates nothing by a word of ours is not read here
     start = 0 if directed else links[-1]
@@ -121,7 +121,7 @@ def lost_actor(claim: Words, evidence: list[str]) -> bool:
         if at >= start
         and _named(word)
         and word not in STOP_WORDS
-        and not _relates(word)
+        and not relates(word)
         and not _lost_in_claim(claim, at)
     }
     segments = _segments(evidence)
@@ -213,7 +213,7 @@ def _changed(words: Words, at: int) -> set[str]:
     for word in words[at + 1 :]:
         if word in _COMPARISONS or len(out) == _CHANGED:
             break
-        if _named(word) and word not in STOP_WORDS and not _relates(word):
+        if _named(word) and word not in STOP_WORDS and not relates(word):
             out.append(word)
     return set(out)
 
@@ -283,7 +283,7 @@ def _framed(words: Words, markers: tuple[Words, ...]) -> set[int]:
             if words[at : at + len(marker)] != marker:
                 continue
             for i in range(at + len(marker), len(words)):
-                if _relates(words[i]):
+                if relates(words[i]):
                     break
                 out.add(i)
     return out
@@ -305,7 +305,7 @@ def _lost(words: Words, at: int) -> bool:
             return True
         if before == "of" and back > 0 and _loss(words[back - 1]):
             return True
-        if _relates(before):
+        if relates(before):
             return False
     return False
 
@@ -326,9 +326,10 @@ def _named(word: str) -> bool:
     return any(char.isalpha() for char in word)
 
 
-def _relates(word: str) -> bool:
+def relates(word: str) -> bool:
+    """Whether a word relates topics: a relation word or a direction word."""
     return relation_word(word) or cue_of(word) is not None
 
 
 def _content(word: str) -> bool:
-    return word not in STOP_WORDS and (word.isalpha() or word.isdigit()) and not _relates(word)
+    return word not in STOP_WORDS and (word.isalpha() or word.isdigit()) and not relates(word)

@@ -29,6 +29,7 @@ from engine.review.yes_frames import (
     left_taken_back,
     lost_actor,
     null_comparison,
+    relates,
     set_aside,
     turned_around,
 )
@@ -50,16 +51,22 @@ from engine.text.lexicon import (
     STOP_WORDS,
     cue_of,
     link_strength,
-    relation_word,
 )
 from engine.text.stems import mention_stem, mentions
 from engine.text.tokens import token_spans, word_sequence
 
+
+def _both_ways(pairs: tuple[tuple[str, str], ...]) -> dict[str, tuple[str, ...]]:
+    """Each word of the pairs with the words it is paired with, either way round, in order."""
+    out: dict[str, tuple[str, ...]] = {}
+    for one, other in pairs:
+        out[one] = (*out.get(one, ()), other)
+        out[other] = (*out.get(other, ()), one)
+    return out
+
+
 # Each prefix with those that set a word on the other side of it ("hyper" -> "hypo").
-OPPOSED: dict[str, tuple[str, ...]] = {}
-for _one, _other in OPPOSED_PREFIXES:
-    OPPOSED[_one] = (*OPPOSED.get(_one, ()), _other)
-    OPPOSED[_other] = (*OPPOSED.get(_other, ()), _one)
+OPPOSED = _both_ways(OPPOSED_PREFIXES)
 # The prefixes a word is read off, in a fixed order (the lexicon's), so the first rule a
 # word breaks is the same in every process: the negating ones, then every prefix.
 _NEGATING = tuple(NEGATING_PREFIXES)
@@ -133,10 +140,7 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
 
 
 # Each bounding word with those that bound a number from the other side.
-_OTHER_BOUND: dict[str, set[str]] = {}
-for _one, _other in BOUND_PAIRS:
-    _OTHER_BOUND.setdefault(_one, set()).add(_other)
-    _OTHER_BOUND.setdefault(_other, set()).add(_one)
+_OTHER_BOUND = _both_ways(BOUND_PAIRS)
 
 
 def _bounds(words: tuple[str, ...]) -> set[tuple[str, str]]:
@@ -432,18 +436,12 @@ def _content(text: str) -> tuple[str, ...]:
 def _passive(text: str) -> bool:
     """Whether a relation word of `text` is followed by "by" (its actor after it)."""
     words = word_sequence(text)
-    return any(
-        after == "by" and (relation_word(word) or cue_of(word) is not None)
-        for word, after in pairwise(words)
-    )
+    return any(after == "by" and relates(word) for word, after in pairwise(words))
 
 
 def _related_stems(words: tuple[str, ...]) -> tuple[str, ...]:
     """The words, each relation word as its stem."""
-    return tuple(
-        mention_stem(word) if relation_word(word) or cue_of(word) is not None else word
-        for word in words
-    )
+    return tuple(mention_stem(word) if relates(word) else word for word in words)
 
 
 def _in_order(words: tuple[str, ...], said: tuple[str, ...]) -> bool:
