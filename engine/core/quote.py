@@ -26,7 +26,11 @@ ANNOTATION_COVERAGE = 90.0
 
 _BREAKS = "\r\n\f\v\x85\u2028\u2029"
 _HYPHENS = f"-{SOFT_HYPHEN}{MINUS_LIKE}"
-_EDITS = rf"(?P<hy>[{_HYPHENS}])[^\S{_BREAKS}]*[{_BREAKS}]\s*|(?P<ws>\s{{2,}}|[^\S ])"
+# The look-ahead lets a scan pass every other character at once.
+_EDITS = (
+    rf"(?=[\s{re.escape(_HYPHENS)}])"
+    rf"(?:(?P<hy>[{_HYPHENS}])[^\S{_BREAKS}]*[{_BREAKS}]\s*|(?P<ws>\s{{2,}}|[^\S ]))"
+)
 # A word keeps inner apostrophes and hyphens, and a "treat- ment" split left by text
 # extraction, so word counts compare like for like.
 _TOKEN = re.compile(r"(?:(?<!\w)-)?\d+(?:[.,]\d+)*|[^\W_]+(?:(?:'|- ?)[^\W_]+)*|[<>=±≤≥%+/×~∼^]")
@@ -257,21 +261,34 @@ def _fold(text: str) -> _Folded:
     # that records breakpoints.
     lowered = text.lower()
     base = lowered if len(lowered) == len(text) else text
-    chars = set(base)
+    # Lowered ASCII holds nothing the character fold changes and no combining mark: only
+    # the other characters of a lowered text are looked at.
+    chars = set(_ASCII_RUNS.sub("", base)) if base is lowered else set(base)
     odd = {char: _fold_char(char) for char in chars if not char.isspace()}
     odd = {char: folded for char, folded in odd.items() if folded != char}
     marks = "".join(re.escape(char) for char in chars if unicodedata.combining(char))
     # The edits rewrite only white space other than one space between words; most texts have
     # none, and skipping their scan (the slowest part of the fold) leaves the same matches.
-    alternatives = [_EDITS] if " ".join(base.split()) != base else []
-    alternatives += [rf"(?P<cluster>\S[{marks}]+)"] if marks else []
-    alternatives += ["(?P<odd>[" + "".join(map(re.escape, odd)) + "])"] if odd else []
-    pattern = "|".join(alternatives)
+    # Every white space but the plain space is unprintable, so two quick scans find any.
+    edits = "  " in base or not base.isprintable()
+    if base is lowered and not marks:
+        # Then every character the fold changes is outside ASCII: one compiled scan finds
+        # them all, and those that fold to themselves are passed over, where a pattern built
+        # for this text's own set would cost a compile for nearly every new source.
+        pattern: str | re.Pattern[str] = (_EDITS_OR_WIDE if edits else _WIDE) if odd else ""
+        pattern = _EDITS_ONLY if edits and not odd else pattern
+    else:
+        alternatives = [_EDITS] if edits else []
+        alternatives += [rf"(?P<cluster>\S[{marks}]+)"] if marks else []
+        alternatives += ["(?P<odd>[" + "".join(map(re.escape, odd)) + "])"] if odd else []
+        pattern = "|".join(alternatives)
     pieces: list[str] = []
     norm_marks, orig_marks = [0], [0]
     last = size = 0
     for m in re.finditer(pattern, base) if pattern else ():
         start, end = m.span()
+        if m.lastgroup == "odd" and m.group() not in odd:
+            continue  # a wide character the fold keeps as it is
         if m.lastgroup == "hy":  # treat-\nment joins into one word; COVID-\n19 keeps its hyphen
             letters = base[start - 1 : start].isalpha() and base[end : end + 1].isalpha()
             replacement = "" if letters or base[start] == SOFT_HYPHEN else "-"
@@ -289,6 +306,14 @@ def _fold(text: str) -> _Folded:
             orig_marks.append(end)
     pieces.append(base[last:])
     return _Folded("".join(pieces), norm_marks, orig_marks)
+
+
+_EDITS_ONLY = re.compile(_EDITS)
+_ASCII_RUNS = re.compile(r"[\x00-\x7f]+")
+_WIDE = re.compile(r"(?P<odd>[^\x00-\x7f])")
+_EDITS_OR_WIDE = re.compile(
+    rf"(?=[\s{re.escape(_HYPHENS)}\x80-\U0010ffff])(?:{_EDITS}|(?P<odd>[^\x00-\x7f]))"
+)
 
 
 @lru_cache(maxsize=4096)
