@@ -38,11 +38,15 @@ from engine.evaluation.overstatements import OVERSTATEMENTS
         ("word-swap", "Fractures fell in children.", "Fractures fell in adults."),
         ("loss-dropped", "SIRT1 deficiency increased steatosis.", "SIRT1 increased steatosis."),
         ("loss-dropped", "Knockdown of FOXO3 reduced apoptosis.", "FOXO3 reduced apoptosis."),
+        ("condition-dropped", "In the absence of insulin, glucagon raised output.",
+         "Glucagon raised output."),
+        ("condition-dropped", "Calcium reduced fractures among those who adhered to it.",
+         "Calcium reduced fractures."),
     ],
     ids=["participle", "capitalised", "in-than-in", "among-than", "around-a-verb",
          "at-the-start", "may-verb", "could-be", "suggest", "some-to-all", "hours-to-days",
          "spelled-number", "prefix-dropped", "prefix-added", "prefix-swapped", "group-swapped",
-         "loss-after", "loss-before"],
+         "loss-after", "loss-before", "condition-opening", "condition-closing"],
 )  # fmt: skip
 def test_a_family_turns_the_sentence_around(family: str, sentence: str, mutant: str) -> None:
     item = TrainSentence("doc", 0, sentence, f"Background. {sentence}")

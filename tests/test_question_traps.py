@@ -104,6 +104,17 @@ TRAPS = {
         "Does ezetimibe reduce LDL cholesterol?", "condition",
         "Does ezetimibe combined with simvastatin reduce LDL cholesterol?",
     ),
+    "in-the-absence-of": (
+        "In the absence of insulin, glucagon increased hepatic glucose output in dogs.",
+        "Does glucagon increase hepatic glucose output in dogs?", "condition", None,
+    ),
+    "per-protocol": (
+        "Calcium supplements reduced hip fractures in older women among participants who "
+        "adhered to treatment.",
+        "Do calcium supplements reduce hip fractures in older women?", "condition",
+        "Do calcium supplements reduce hip fractures in older women among participants who "
+        "adhered to treatment?",
+    ),
     "reversed-the-increase": (
         "Naloxone reversed the increase in respiratory depression caused by fentanyl.",
         "Does naloxone increase respiratory depression?", "direction", None,

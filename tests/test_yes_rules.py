@@ -395,3 +395,37 @@ def test_a_direction_the_sentence_turns_around_is_no_yes(
     claim: str, evidence: str, rule: Overstated | None
 ) -> None:
     assert overstates(claim, [evidence]) is rule
+
+
+INSULIN = "In the absence of insulin, glucagon increased hepatic glucose output."
+ADHERED = "Calcium reduced hip fractures among participants who adhered to treatment."
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "rule"),
+    [
+        ("Glucagon increases hepatic glucose output.", INSULIN, Overstated.CONDITION),
+        ("In the absence of insulin, glucagon increases hepatic glucose output.", INSULIN,
+         None),
+        ("ERAAP degrades antigenic precursors in the ER.",
+         "In the absence of MHC I, ERAAP degraded the antigenic precursors in the ER.",
+         Overstated.CONDITION),
+        ("Glucagon increases hepatic glucose output.",
+         "Glucagon increased hepatic glucose output in the absence of insulin.",
+         Overstated.CONDITION),
+        ("Zinc fingers bind DNA.", "Zinc fingers bind DNA in the presence of zinc.", None),
+        ("Metformin reduces HbA1c.", "In patients with type 2 diabetes, metformin reduced HbA1c.",
+         None),
+        ("Calcium reduces hip fractures.", ADHERED, Overstated.CONDITION),
+        ("Calcium reduces hip fractures among those who adhered.", ADHERED, None),
+        ("Calcium reduces hip fractures.",
+         "In a per-protocol analysis, calcium reduced hip fractures.", Overstated.CONDITION),
+    ],
+    ids=["condition-left-out", "condition-kept", "absence-of-a-molecule", "condition-after",
+         "condition-named-elsewhere",
+         "a-population-is-no-condition", "adherers-left-out", "adherence-named", "per-protocol"],
+)  # fmt: skip
+def test_a_yes_keeps_the_condition_or_the_subset_a_finding_holds_under(
+    claim: str, evidence: str, rule: Overstated | None
+) -> None:
+    assert overstates(claim, [evidence]) is rule

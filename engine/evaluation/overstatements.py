@@ -4,9 +4,10 @@ A claim made from a real sentence by turning a direction word to its opposite, s
 sides of a comparison or who acts on whom, dropping a hedge ("may provide" → "provides",
 "suggest" → "show"), widening a quantifier ("some" → "all"), changing a figure's unit ("2
 hours" → "2 days") or a spelled number, turning a word around by its prefix
-("independent" → "dependent") or putting out a word for one that fills its slot ("children"
-→ "adults"). Each says something its sentence does not; asked of
-a library, none may be answered yes. They register in `mutations.FAMILIES`.
+("independent" → "dependent"), putting out a word for one that fills its slot ("children"
+→ "adults"), or dropping what removes a thing or the condition a finding holds under. Each
+says something its sentence does not; asked of a library, none may be answered yes. They
+register in `mutations.FAMILIES`.
 """
 
 from __future__ import annotations
@@ -236,6 +237,32 @@ def loss_dropped(item: TrainSentence, rng: random.Random) -> list[Mutant]:
     return [Mutant("loss-dropped", claim, item.text, item.abstract)]
 
 
+# A condition a finding holds under: opening the sentence ("In the absence of insulin, …",
+# "Among those who adhered, …") or closing it ("… in the presence of zinc", "… among
+# participants who adhered to treatment"). Dropped, the finding is said of every state.
+_CONDITION_OPENING = re.compile(
+    r"^(?:In the (?:absence|presence) of|Among (?:those|participants|patients|subjects) who)"
+    r"\b[^,;]{1,80}, ",
+    re.IGNORECASE,
+)
+_CONDITION_CLOSING = re.compile(
+    r",? (?:in the (?:absence|presence) of [^,;.()]{1,60}|among (?:those|participants|"
+    r"patients|subjects) who (?:adhered|complied)[^,;.()]{0,60})(?=[.;]\s*$)",
+    re.IGNORECASE,
+)
+
+
+def condition_dropped(item: TrainSentence, rng: random.Random) -> list[Mutant]:
+    """The condition a sentence's finding holds under, dropped ("In the absence of insulin,
+    glucagon increased output" → "Glucagon increased output"): the finding is then said
+    of every state, and the sentence says it of one."""
+    found = _CONDITION_OPENING.search(item.text) or _CONDITION_CLOSING.search(item.text)
+    if found is None:
+        return []
+    claim = upper_first(item.text[: found.start()] + item.text[found.end() :])
+    return [Mutant("condition-dropped", claim, item.text, item.abstract)]
+
+
 OVERSTATEMENTS = {
     "direction-flip": direction_flip,
     "sides-swap": sides_swap,
@@ -247,6 +274,7 @@ OVERSTATEMENTS = {
     "prefix-flip": prefix_flip,
     "word-swap": word_swap,
     "loss-dropped": loss_dropped,
+    "condition-dropped": condition_dropped,
 }
 for _name, _family in OVERSTATEMENTS.items():
     register(_name, _family)

@@ -25,6 +25,7 @@ from engine.review.yes_clauses import NON, directions, negates, other_clause
 from engine.review.yes_frames import (
     actor,
     combined_actor,
+    dropped_condition,
     governed_against,
     left_taken_back,
     lost_actor,
@@ -114,7 +115,7 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
         return Overstated.PARTIAL
     if _among(kin, CONDITION_WORDS) - _among(claim, CONDITION_WORDS):
         return Overstated.CONDITION
-    if combined_actor(claim, evidence):
+    if combined_actor(claim, evidence) or dropped_condition(claim, evidence):
         return Overstated.CONDITION
     if _among(kin, HEDGES) - _among(claim, HEDGES):
         return Overstated.HEDGE

@@ -3,8 +3,9 @@
 Where in a sentence a claim's words stand decides whether the sentence says the claim:
 named only as set aside ("unlike aspirin", "but not at 12 months"), only as lost or
 blocked ("SIRT1 deficiency"), bounded from one side ("over 70 years"), said of part
-("some patients", "in 3 of 10 trials"), or only together with a partner ("when combined
-with simvastatin"). `engine.review.yes_frames` and `engine.review.yes_rules` read them.
+("some patients", "in 3 of 10 trials"), only together with a partner ("when combined
+with simvastatin"), or only under a condition the sentence opens on ("In the absence of
+insulin, …"). `engine.review.yes_frames` and `engine.review.yes_rules` read them.
 """
 
 from __future__ import annotations
@@ -77,3 +78,22 @@ COMBINATION_MARKERS = tuple(
 )
 # How many words after what acts such a phrase may begin and still be said of it.
 COMBINATION_REACH = 4
+
+
+# Phrases that set the state a finding holds in, up to the next pause, wherever they stand
+# ("In the absence of insulin, glucagon increased …", "… bound DNA in the presence of
+# zinc"), and openings that set the chosen subset a whole finding holds of ("Among those who
+# returned the questionnaire, 98 percent …"): a condition, not the topic. A population ("In
+# patients with diabetes, …") is not among them: most findings hold of one, and a question
+# that leaves it out still asks what the finding answers.
+CONDITION_PHRASES = _markers("in_the_absence_of in_absence_of in_the_presence_of in_presence_of")
+SUBSET_OPENINGS = _markers(
+    "among_those_who among_participants_who among_patients_who among_subjects_who "
+    "among_women_who among_men_who in_those_who in_participants_who in_subjects_who"
+)
+# Phrases that say a finding held among those who kept to a protocol, anywhere in a sentence
+# ("… among participants who adhered to treatment"): a per-protocol subset, where those who
+# adhere differ from those who do not, not everyone randomised.
+PROTOCOL_SUBSETS = _markers(
+    "who_adhered who_were_adherent who_complied per_protocol among_completers in_completers"
+)
