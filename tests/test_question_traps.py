@@ -115,6 +115,40 @@ TRAPS = {
         "Do calcium supplements reduce hip fractures in older women among participants who "
         "adhered to treatment?",
     ),
+    "although-not-significant": (
+        "Lithium reduced suicide attempts, although the difference did not reach statistical "
+        "significance.",
+        "Does lithium reduce suicide attempts?", "taken-back", None,
+    ),
+    "as-did-placebo": (
+        "Omeprazole reduced ulcer bleeding, as did placebo.",
+        "Does omeprazole reduce ulcer bleeding?", "taken-back", None,
+    ),
+    "not-replicated": (
+        "Vitamin A supplementation reduced child mortality in earlier trials, a finding not "
+        "replicated in recent trials.",
+        "Does vitamin A supplementation reduce child mortality?", "taken-back", None,
+    ),
+    "not-sustained": (
+        "The reduction in blood pressure with salt restriction was not sustained.",
+        "Does salt restriction reduce blood pressure?", "taken-back", None,
+    ),
+    "not-seen-elsewhere": (
+        "Hormone therapy lowered stroke risk in men, an effect not seen in women.",
+        None, None, "Does hormone therapy lower stroke risk in men?",
+    ),
+    "worded-not-significant": (
+        "Zinc shortened cold duration (not significant).",
+        "Does zinc shorten cold duration?", "not-significant", None,
+    ),
+    "tended-to": (
+        "Metformin tended to reduce body weight in adolescents.",
+        "Does metformin reduce body weight in adolescents?", "hedge", None,
+    ),
+    "expected-to": (
+        "Exercise was expected to reduce fatigue in cancer survivors.",
+        "Does exercise reduce fatigue in cancer survivors?", "hedge", None,
+    ),
     "reversed-the-increase": (
         "Naloxone reversed the increase in respiratory depression caused by fentanyl.",
         "Does naloxone increase respiratory depression?", "direction", None,

@@ -36,3 +36,34 @@ def test_a_sentence_reports_no_significance_only_when_every_figure_says_so(
     sentence: str, none_significant: bool
 ) -> None:
     assert reports_no_significance(sentence) is none_significant
+
+
+@pytest.mark.parametrize(
+    ("sentence", "none_significant"),
+    [
+        ("Zinc shortened cold duration (not significant).", True),
+        ("Lithium reduced suicide attempts, although the difference did not reach statistical "
+         "significance.", True),
+        ("Weight did not differ significantly between groups.", True),
+        ("Scores fell, a non-significant trend.", True),
+        ("Pain fell (NS).", True),
+        ("Survival was 82% against 85% (P = NS).", True),
+        ("Benefit failed to reach significance.", True),
+        ("Yoga reduced back pain, with no significant effect on disability.", False),
+        ("Aspirin significantly reduced stroke.", False),
+        ("Aspirin significantly reduced stroke, but bleeding was not significant.", False),
+        ("Geranylgeraniol, but not farnesol, significantly reduced cell death.", False),
+        ("There was no significant disagreement among scientists.", False),
+        ("Resulting NS cells proliferate continuously.", False),
+        ("Risk fell (RR 0.74, 0.60 to 0.92), with no significant effect on other outcomes.",
+         False),
+    ],
+    ids=["not-significant", "did-not-reach", "did-not-differ-significantly", "non-significant",
+         "ns-bracketed", "p-equals-ns", "failed-to-reach", "names-another-outcome",
+         "significantly", "one-significant-among-others", "negation-of-another-thing",
+         "size-not-test", "ns-cells", "other-outcomes"],
+)  # fmt: skip
+def test_words_are_verdicts_too_when_they_speak_of_a_test(
+    sentence: str, none_significant: bool
+) -> None:
+    assert reports_no_significance(sentence) is none_significant

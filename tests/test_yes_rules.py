@@ -429,3 +429,56 @@ def test_a_yes_keeps_the_condition_or_the_subset_a_finding_holds_under(
     claim: str, evidence: str, rule: Overstated | None
 ) -> None:
     assert overstates(claim, [evidence]) is rule
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "rule"),
+    [
+        ("Lithium reduces suicide attempts.",
+         "Lithium reduced suicide attempts, although the difference did not reach statistical "
+         "significance.", Overstated.TAKEN_BACK),
+        ("Omeprazole reduces ulcer bleeding.", "Omeprazole reduced ulcer bleeding, as did placebo.",
+         Overstated.TAKEN_BACK),
+        ("Lean mass increases.", "Lean mass increased, as did insulin.", None),
+        ("Vitamin A reduces child mortality.",
+         "Vitamin A reduced child mortality in early trials, a finding not replicated later.",
+         Overstated.TAKEN_BACK),
+        ("Vitamin A reduces child mortality.",
+         "Vitamin A reduced child mortality in early trials, a finding replicated later.", None),
+        ("Aspirin lowers stroke risk in men.",
+         "Aspirin lowered stroke risk in men, an effect not seen in women.", None),
+        ("Salt restriction reduces blood pressure.",
+         "The reduction in blood pressure with salt restriction was not sustained.",
+         Overstated.TAKEN_BACK),
+        ("Recently it has become evident that macrophages originate during development.",
+         "Recently, it has become evident that macrophages originate during development and "
+         "not from monocytes.", None),
+    ],
+    ids=["although-not-significant", "as-did-placebo", "as-did-another-outcome",
+         "not-replicated", "replicated", "not-seen-elsewhere", "not-sustained",
+         "fronted-adverb"],
+)  # fmt: skip
+def test_a_later_piece_past_a_comma_can_take_the_finding_back(
+    claim: str, evidence: str, rule: Overstated | None
+) -> None:
+    assert overstates(claim, [evidence]) is rule
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "rule"),
+    [
+        ("Exercise reduces fatigue.", "Exercise was expected to reduce fatigue.", Overstated.HEDGE),
+        ("Caffeine improves reaction time.", "Caffeine appeared to improve reaction time.",
+         Overstated.HEDGE),
+        ("Metformin reduces body weight.", "Metformin tended to reduce body weight.",
+         Overstated.HEDGE),
+        ("Probiotics reduce diarrhoea.", "Probiotics marginally reduced diarrhoea.",
+         Overstated.HEDGE),
+        ("Rashes appear in treated mice.", "Rashes appeared in treated mice.", None),
+    ],
+    ids=["expected-to", "appeared-to", "tended", "marginally", "appeared-in"],
+)  # fmt: skip
+def test_a_hedge_of_appearance_or_expectation_is_kept(
+    claim: str, evidence: str, rule: Overstated | None
+) -> None:
+    assert overstates(claim, [evidence]) is rule

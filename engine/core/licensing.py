@@ -95,7 +95,7 @@ def independent_clauses(sentence: str) -> tuple[str, ...]:
             return ()
         if i < len(pieces) - 1 and SCOPE_WORDS.intersection(words):
             return ()
-        if i > 0 and _takes_back(words):
+        if i > 0 and takes_back(words):
             return ()
     return tuple(pieces)
 
@@ -111,7 +111,7 @@ def taken_back(sentence: str) -> str | None:
     for piece in _top_level_pieces(sentence)[1:]:
         words = word_sequence(piece)
         clause = len(words) >= _MIN_CLAUSE and words[0] not in RESTRICTING_ONSETS
-        if clause and _takes_back(words):
+        if clause and takes_back(words):
             return piece
     return None
 
@@ -121,16 +121,20 @@ _WITHDRAWING_STARTS = (*WITHDRAWING_STEMS, *NULL_WORDS)
 _AFTER_POINTER = LIKEWISE_AUXILIARIES | MODALS_AFTER_POINTER | _WITHDRAWING
 
 
-def _takes_back(words: Words) -> bool:
+def takes_back(words: Words) -> bool:
     """Whether a later piece points back at an earlier one and withdraws what it found.
 
     "So did placebo" withdraws by itself: the comparison did as well.
     """
     if any("so" in pair and LIKEWISE_AUXILIARIES.intersection(pair) for pair in pairwise(words)):
         return True
-    return _points_back(words) and any(
-        word in _WITHDRAWING or word.startswith(_WITHDRAWING_STARTS) for word in words
-    )
+    return _points_back(words) and withdraws(words)
+
+
+def withdraws(words: Words) -> bool:
+    """Whether a piece holds a word that withdraws: a negation, a null or failure word, or
+    one of `WITHDRAWING_STEMS` ("disappeared", "was explained by")."""
+    return any(word in _WITHDRAWING or word.startswith(_WITHDRAWING_STARTS) for word in words)
 
 
 def _points_back(words: Words) -> bool:

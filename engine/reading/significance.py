@@ -5,14 +5,19 @@ CI, 0.78-1.06)" state a direction their figures do not bear out: the P value is 
 or the interval holds no effect (1 for a ratio, 0 for a difference). A sentence is read as
 reporting no significant result only when it gives at least one P value or interval and
 every one it gives is of that kind; a sentence with one significant figure among others may
-be stating that one.
+be stating that one. Words count the same way: "(not significant)", "did not reach
+statistical significance", "(NS)" and "nonsignificant" are verdicts of no significance,
+"significantly" without a negation before it one of significance.
 """
 
 from __future__ import annotations
 
 import re
 
+from engine.text.clause_words import FINDING_NOUNS
 from engine.text.fold import fold_text
+from engine.text.lexicon import FAIL_WORDS, NEGATIONS, word_set
+from engine.text.tokens import word_sequence
 
 # The text is folded first (`fold_text`): minus signs and dashes are "-" by then.
 _NUMBER = r"-?\d*\.?\d+"
@@ -38,7 +43,55 @@ def reports_no_significance(sentence: str) -> bool:
     text = fold_text(sentence).text
     verdicts = [_p_significant(text, m) for m in _P_VALUE.finditer(text)]
     verdicts += [_interval_significant(text, m) for m in _INTERVAL.finditer(text)]
+    verdicts += _worded(word_sequence(sentence))
+    verdicts += [False for _ in _NS.finditer(text)]
     return bool(verdicts) and not any(verdicts)
+
+
+_SIGNIFICANT = frozenset({"significant", "significantly", "significance"})
+_NOT_SIGNIFICANT = frozenset({"insignificant", "nonsignificant", "nonsignificantly"})
+# "(NS)", "P = NS": never the bare letters, which also name cells ("NS cells") and units.
+_NS = re.compile(r"\((?:NS|ns|n\.s\.)\)|\b[Pp]\s*=\s*(?:NS|ns)\b")
+# Words that may stand between a negation and "significant" and leave it negated ("did not
+# reach statistical significance", "were not significantly different"): nothing that names
+# a thing, so "but not farnesol, significantly reduced" keeps its "significantly".
+_BETWEEN = word_set(
+    "statistically statistical reach reached reaching achieve achieved attain attained a any "
+    "the level of differ differed different change changed vary varied was were be been to "
+    "is are"
+)
+
+
+# What may follow "significant" when it speaks of a test ("no significant difference",
+# "significant in women", "not significant."): a finding noun or a word opening what it was
+# found among; "no significant disagreement" speaks of size, and "no significant effect on
+# disability" (or "on other outcomes") of something it names, not the sentence's finding.
+_TESTED = FINDING_NOUNS | word_set(
+    "between in among after for at when compared with from relative versus vs level levels trend"
+)
+_OTHER_REACH = 3
+# Words by which a finding noun names what it is about ("effect on", "difference in").
+_NAMING = word_set("on in of for with to among")
+
+
+def _worded(words: tuple[str, ...]) -> list[bool]:
+    """The significance each worded verdict gives: True for significant, False for not."""
+    out = []
+    for at, word in enumerate(words):
+        after = words[at + 1 : at + 1 + _OTHER_REACH]
+        if word not in _SIGNIFICANT | _NOT_SIGNIFICANT or "other" in after:
+            continue
+        if word != "significantly" and after and after[0] not in _TESTED:
+            continue
+        if after[:1] and after[0] in FINDING_NOUNS and after[1:2] and after[1] in _NAMING:
+            continue  # "no significant effect on disability" is about disability
+        back = at - 1
+        while back >= 0 and words[back] in _BETWEEN:
+            back -= 1
+        before = words[back] if back >= 0 else ""
+        negated = before in NEGATIONS or before in FAIL_WORDS or before == "non"
+        out.append(word in _SIGNIFICANT and not negated)
+    return out
 
 
 def _p_significant(text: str, found: re.Match[str]) -> bool:

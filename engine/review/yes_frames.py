@@ -11,18 +11,27 @@ difference. These readers say so for the yes rules (`engine.review.yes_rules`).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from itertools import pairwise
 
-from engine.core.licensing import find_run, taken_back
+from engine.core.licensing import find_run, taken_back, withdraws
 from engine.review.yes_clauses import cues
-from engine.text.clause_words import WITHDRAWING_STEMS
+from engine.text.clause_words import (
+    FINDING_DETERMINERS,
+    FINDING_NOUNS,
+    LIKEWISE_AUXILIARIES,
+    WITHDRAWING_STEMS,
+)
 from engine.text.frame_words import (
     COMBINATION_MARKERS,
     COMBINATION_REACH,
     CONDITION_PHRASES,
     EXCLUDING_MARKERS,
+    LASTING,
     LOSS_REACH,
     LOSS_STEMS,
     NULL_COMPARATIVES,
+    OBSERVED,
     PROTOCOL_SUBSETS,
     SET_ASIDE_MARKERS,
     SUBSET_OPENINGS,
@@ -62,9 +71,88 @@ def actor(claim: Words) -> list[str] | None:
 
 
 def left_taken_back(claim: Words, sentence: str) -> bool:
-    """Whether `sentence` goes on to take back what it found and the claim leaves that out."""
+    """Whether `sentence` goes on to take back what it found and the claim leaves that out.
+
+    Beside the clauses licensing reads (`taken_back`), any later piece after a comma counts,
+    a connector before it aside: "…, although the difference did not reach significance",
+    "…, as did placebo", "…, a finding not replicated in later trials".
+    """
     back = taken_back(sentence)
-    return back is not None and find_run(word_sequence(back), claim) < 0
+    if back is not None:
+        return find_run(word_sequence(back), claim) < 0
+    withdrawn = list(_later_withdrawals(sentence))
+    words = word_sequence(sentence)
+    if _did_not_last(words):
+        withdrawn.append(words)
+    return any(find_run(words, claim) < 0 for words in withdrawn)
+
+
+# Connectors a later piece may open with and still be about what the sentence found.
+_CONNECTORS = frozenset({"although", "though", "while", "whilst", "albeit"})
+_MIN_CLAUSE = 3
+_CLAUSE_OPENERS = frozenset({"and", "but", "yet", "whereas"})
+_SCOPES = frozenset({"in", "among", "at", "for", "with", "after", "before", "during"})
+# What a finding is compared with: "…, as did placebo" says the comparison did as well.
+_CONTROLS = frozenset({"placebo", "sham", "control", "controls", "vehicle"})
+
+
+def _later_withdrawals(sentence: str) -> Iterator[Words]:
+    """Later pieces, past a comma, that name what the sentence found and withdraw it.
+
+    Read narrower than licensing's clauses: a finding noun after its determiner ("the
+    difference did not reach significance", "a finding not replicated"), not a bare "it" or
+    "this", which past any comma mostly names a thing; or a control that did as well.
+    """
+    pieces = [word_sequence(piece) for piece in _top_level(sentence)]
+    # A piece is later only after one that could state a finding ("Recently, it …" is one).
+    first = next((i for i, words in enumerate(pieces) if len(words) >= _MIN_CLAUSE), len(pieces))
+    for words in pieces[first + 1 :]:
+        if words[:1] and words[0] in _CONNECTORS:
+            words = words[1:]
+        if len(words) < _MIN_CLAUSE or words[0] in _CLAUSE_OPENERS:
+            continue  # licensing reads a clause after "and", "but" or "yet" as its own
+        if words[0] == "as" and words[1] in LIKEWISE_AUXILIARIES and _CONTROLS & set(words):
+            yield words  # "as did placebo"
+        elif _names_finding(words) and withdraws(words) and not _elsewhere(words):
+            yield words
+
+
+def _elsewhere(words: Words) -> bool:
+    """Whether a piece says a finding was not seen in some scope ("an effect not seen in
+    women"): the finding is bounded there, not withdrawn."""
+    return any(
+        one in NEGATIONS and two in OBSERVED and three in _SCOPES
+        for one, two, three in zip(words, words[1:], words[2:], strict=False)
+    )
+
+
+def _did_not_last(words: Words) -> bool:
+    """Whether a sentence whose subject is a finding says it did not last: "The reduction in
+    blood pressure with salt restriction was not sustained"."""
+    if len(words) < 2 or words[0] not in FINDING_DETERMINERS or words[1] not in FINDING_NOUNS:
+        return False
+    return any(
+        one in NEGATIONS and LASTING.intersection((two, three))
+        for one, two, three in zip(words, words[1:], (*words[2:], ""), strict=False)
+    )
+
+
+def _top_level(sentence: str) -> list[str]:
+    """The pieces of `sentence` between commas and semicolons outside brackets."""
+    pieces, depth, last = [], 0, 0
+    for at, char in enumerate(sentence):
+        depth += (char in "([{") - (char in ")]}")
+        if char in ",;" and depth <= 0:
+            pieces.append(sentence[last:at])
+            last = at + 1
+    return [*pieces, sentence[last:]]
+
+
+def _names_finding(words: Words) -> bool:
+    return any(
+        (one in FINDING_DETERMINERS or one in ("a", "an")) and two in FINDING_NOUNS
+        for one, two in pairwise(words)
+    )
 
 
 def set_aside(claim: Words, evidence: list[str]) -> bool:
@@ -283,7 +371,9 @@ def dropped_condition(claim: Words, evidence: list[str]) -> bool:
         for words in pieces:
             for marker in CONDITION_PHRASES:
                 at = find_run(marker, words)
-                if at >= 0 and unnamed(words[at + len(marker) :]):
+                # "even in the absence of X" says it holds without X too: no condition.
+                even = at > 0 and words[at - 1] == "even"
+                if at >= 0 and not even and unnamed(words[at + len(marker) :]):
                     return True
         head = pieces[0] if len(pieces) > 1 else ()
         if any(head[: len(m)] == m and unnamed(head[len(m) :]) for m in SUBSET_OPENINGS):

@@ -42,6 +42,7 @@ from engine.text.frame_words import (
 from engine.text.lexicon import (
     CONDITION_WORDS,
     HEDGES,
+    HEDGES_BEFORE_TO,
     JOINED_PREFIXES,
     NEGATING_PREFIXES,
     NULL_WORDS,
@@ -117,7 +118,7 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
         return Overstated.CONDITION
     if combined_actor(claim, evidence) or dropped_condition(claim, evidence):
         return Overstated.CONDITION
-    if _among(kin, HEDGES) - _among(claim, HEDGES):
+    if _hedges(kin) - _hedges(claim):
         return Overstated.HEDGE
     if directions(claim) - directions(said) or governed_against(claim, evidence):
         return Overstated.DIRECTION
@@ -211,6 +212,14 @@ def _kin(claim_text: str, evidence: list[str]) -> tuple[str, ...]:
 
 def _among(words: tuple[str, ...], kept: frozenset[str]) -> Counter[str]:
     return Counter(word for word in words if word in kept)
+
+
+def _hedges(words: tuple[str, ...]) -> Counter[str]:
+    """The hedge words, and the words that hedge only before "to" ("was expected to reduce",
+    "appeared to improve", "was reported to")."""
+    hedges = _among(words, HEDGES)
+    hedges.update(one for one, two in pairwise(words) if one in HEDGES_BEFORE_TO and two == "to")
+    return hedges
 
 
 def _exact(words: tuple[str, ...]) -> Counter[str]:

@@ -95,5 +95,16 @@ SUBSET_OPENINGS = _markers(
 # ("… among participants who adhered to treatment"): a per-protocol subset, where those who
 # adhere differ from those who do not, not everyone randomised.
 PROTOCOL_SUBSETS = _markers(
-    "who_adhered who_were_adherent who_complied per_protocol among_completers in_completers"
+    "who_adhered who_were_adherent who_complied who_completed per_protocol among_completers "
+    "in_completers"
+)
+# Words by which a later piece says its finding was not seen somewhere ("an effect not seen
+# in women"): a scope, where the finding holds elsewhere, not a withdrawal of it.
+OBSERVED = _words("seen observed found detected evident present apparent noted")
+
+# Words by which a sentence says its finding held on ("was not sustained", "did not
+# persist", "was not replicated"): negated, the finding did not last.
+LASTING = _words(
+    "sustained maintained persist persisted persistent last lasted lasting durable replicated "
+    "reproduced"
 )
