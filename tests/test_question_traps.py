@@ -1,8 +1,8 @@
 """Sentences that name every word of a question without answering it yes, asked end to end.
 
-Each trap sentence sits in an abstract of a small SciFact-shaped workspace; its trap question
-must never be a green yes (nor, for the last, a green no), and must name the rule that holds
-the answer back. Its control question, which the same sentence does answer, must still be a
+Each trap sentence sits in an abstract of a small SciFact-shaped workspace; its trap
+question must never be a green yes nor a green no, and must name the rule that holds the
+answer back. Its control question, which the same sentence does answer, must still be a
 green yes.
 """
 
@@ -148,6 +148,34 @@ TRAPS = {
     "expected-to": (
         "Exercise was expected to reduce fatigue in cancer survivors.",
         "Does exercise reduce fatigue in cancer survivors?", "hedge", None,
+    ),
+    "prevented-the-decline": (
+        "Denosumab prevented the decline in bone mineral density.",
+        "Does denosumab reduce bone mineral density?", "direction", None,
+    ),
+    "no-more-than-an-active-drug": (
+        "Atorvastatin did not lower LDL cholesterol more than rosuvastatin did.",
+        "Does atorvastatin lower LDL cholesterol?", "compared", None,
+    ),
+    "not-further": (
+        "Mortality was not reduced further by adding clopidogrel to aspirin.",
+        "Does aspirin reduce mortality?", "compared", None,
+    ),
+    "not-all": (
+        "Not all patients with migraine responded to triptans.",
+        "Do patients with migraine respond to triptans?", "partial", None,
+    ),
+    "not-surprising": (
+        "It is not surprising that smoking increases lung cancer risk.",
+        "Does smoking increase lung cancer risk?", "framed", None,
+    ),
+    "did-not-fail": (
+        "Antibiotics did not fail to cure streptococcal pharyngitis.",
+        "Do antibiotics cure streptococcal pharyngitis?", "framed", None,
+    ),
+    "but-did-thereafter": (
+        "Insulin did not lower glucose in the first hour, but did thereafter.",
+        "Does insulin lower glucose?", "other-clause", None,
     ),
     "reversed-the-increase": (
         "Naloxone reversed the increase in respiratory depression caused by fentanyl.",

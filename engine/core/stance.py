@@ -40,6 +40,8 @@ class Overstated(StrEnum):
     SET_ASIDE = "set-aside"  # a word of the claim named only as set aside ("unlike X")
     LOST = "lost"  # the claim's actor named only as lost or blocked ("X deficiency")
     AGENT = "agent"  # what the claim says acts is never named by the evidence
+    COMPARED = "compared"  # a no: the evidence denies a comparison the claim does not make
+    FRAMED = "framed"  # a no: the evidence denies a judgement or a failure, not the finding
 
     @property
     def words(self) -> str:
@@ -87,6 +89,12 @@ _OVERSTATED_WORDS = {
     " or blocked (\u201cX deficiency\u201d, \u201cknockdown of X\u201d, \u201cinhibition of"
     " X\u201d), which turns what it does around; the claim speaks of it present",
     Overstated.AGENT: "the cited sentence never names what the claim says acts (its subject)",
+    Overstated.COMPARED: "the cited sentence denies a comparison with something else"
+    " (\u201cnot more than \u2026\u201d, \u201cno less effective than \u2026\u201d,"
+    " \u201cnot further by adding \u2026\u201d), which the claim does not make",
+    Overstated.FRAMED: "the cited sentence denies how its finding is judged or a failure"
+    " (\u201cit is not surprising that \u2026\u201d, \u201cdid not fail to \u2026\u201d,"
+    " \u201cnot only \u2026\u201d), not the finding itself",
 }
 
 
@@ -110,6 +118,8 @@ _OVERSTATED_LABELS = {
     Overstated.ORDER: "the words in another order",
     Overstated.SWAPPED: "another word in its slot",
     Overstated.AGENT: "its actor never named",
+    Overstated.COMPARED: "a comparison denied, not the finding",
+    Overstated.FRAMED: "a judgement denied, not the finding",
 }
 
 

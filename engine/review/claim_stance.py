@@ -13,11 +13,11 @@ from collections.abc import Iterable
 from engine.core.stance import NO_CUE, Cue, CueShape, Stance, StanceRelation
 from engine.review.alignment import agreement_cue, contradiction_cue
 from engine.review.band_precision import measured
+from engine.review.no_rules import overstated_no
 from engine.review.offline_stance import OfflineTyper, StanceModel
 from engine.review.offline_stance import model as shipped_model
 from engine.review.relations import Relation, Typing
 from engine.review.sentence_reading import passage
-from engine.review.yes_clauses import overstated_no
 from engine.review.yes_rules import overstates
 from engine.text.lexicon import link_strength
 from engine.text.stems import mention_stem, mentions

@@ -3,8 +3,9 @@
 A compound sentence can state a finding of one subject and the opposite of another: "Low-dose
 alcohol reduced cardiac mortality, whereas high-dose alcohol increased cardiac mortality".
 The clause about a claim's subject is the one that opens on the claim's own opening words;
-the yes rules read its directions (`other_clause`), and the stance reads a "no" as neither
-where it comes from another clause or from a hedge the claim does not make.
+the yes rules read its directions (`other_clause`), and the no rules (`engine.review.no_rules`)
+read a "no" as neither where it comes from another clause or from a hedge the claim does not
+make.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from __future__ import annotations
 from collections import Counter
 
 from engine.core.licensing import independent_clauses
-from engine.core.stance import Overstated
 from engine.core.traceability import common_prefix
 from engine.text.lexicon import HEDGES, NEGATIONS, STOP_WORDS, cue_of, relation_word
 from engine.text.stems import mention_stem
@@ -81,17 +81,6 @@ def denied_elsewhere(claim_text: str, sentence: str) -> bool:
         and any(char.isalpha() for char in word)
         and not relation_word(word)
     )
-
-
-def overstated_no(claim_text: str, sentence: str) -> Overstated | None:
-    """The rule under which a "no" read off `sentence` is no firm no, else None: it comes
-    from a clause about something else (`denied_elsewhere`), or is hedged there alone
-    (`hedged_no`)."""
-    if denied_elsewhere(claim_text, sentence):
-        return Overstated.OTHER_CLAUSE
-    if hedged_no(claim_text, sentence):
-        return Overstated.HEDGE
-    return None
 
 
 def hedged_no(claim_text: str, sentence: str) -> bool:

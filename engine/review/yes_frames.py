@@ -26,6 +26,7 @@ from engine.text.frame_words import (
     COMBINATION_MARKERS,
     COMBINATION_REACH,
     CONDITION_PHRASES,
+    CONTROLS,
     EXCLUDING_MARKERS,
     LASTING,
     LOSS_REACH,
@@ -35,6 +36,7 @@ from engine.text.frame_words import (
     PROTOCOL_SUBSETS,
     SET_ASIDE_MARKERS,
     SUBSET_OPENINGS,
+    TURNING_STEMS,
 )
 from engine.text.lexicon import (
     NEGATIONS,
@@ -92,8 +94,6 @@ _CONNECTORS = frozenset({"although", "though", "while", "whilst", "albeit"})
 _MIN_CLAUSE = 3
 _CLAUSE_OPENERS = frozenset({"and", "but", "yet", "whereas"})
 _SCOPES = frozenset({"in", "among", "at", "for", "with", "after", "before", "during"})
-# What a finding is compared with: "…, as did placebo" says the comparison did as well.
-_CONTROLS = frozenset({"placebo", "sham", "control", "controls", "vehicle"})
 
 
 def _later_withdrawals(sentence: str) -> Iterator[Words]:
@@ -111,7 +111,7 @@ def _later_withdrawals(sentence: str) -> Iterator[Words]:
             words = words[1:]
         if len(words) < _MIN_CLAUSE or words[0] in _CLAUSE_OPENERS:
             continue  # licensing reads a clause after "and", "but" or "yet" as its own
-        if words[0] == "as" and words[1] in LIKEWISE_AUXILIARIES and _CONTROLS & set(words):
+        if words[0] == "as" and words[1] in LIKEWISE_AUXILIARIES and CONTROLS.intersection(words):
             yield words  # "as did placebo"
         elif _names_finding(words) and withdraws(words) and not _elsewhere(words):
             yield words
@@ -253,22 +253,29 @@ def governed_against(claim: Words, evidence: list[str]) -> bool:
     return False
 
 
-def turned_around(claim: Words, evidence: list[str]) -> bool:
+def turned_around(claim: Words, evidence: list[str], *, against: bool = False) -> bool:
     """Whether every direction word of the evidence that says what the claim's one
     direction word says is itself turned around by the word just before it ("Naloxone
     reversed the increase in respiratory depression" for "Naloxone increases respiratory
-    depression"; "prevented the rise in …"): a word of the other sign or one that
-    withdraws (`WITHDRAWING_STEMS`), a determiner between them aside."""
+    depression"; "prevented the rise in …"): a word of the other sign, one that withdraws
+    (`WITHDRAWING_STEMS`) or one that stops it (`TURNING_STEMS`), a determiner between them
+    aside. `against` reads the direction words of the other sign instead, for a no.
+    """
     one = _one_direction(claim)
     if one is None:
         return False
     _, (axis, sign) = one
+    if against:
+        # Read the words of the other sign: "prevented the decline" is no "no" to "increases".
+        sign = -sign
     turned = []
     for text in evidence:
         words = word_sequence(text)
-        for at, (other_axis, other_sign) in cues(words):
-            if (other_axis, other_sign) == (axis, sign):
-                turned.append(_turned_by(words, at, axis, sign))
+        same = [at for at, cue in cues(words) if cue == (axis, sign)]
+        turners = {_turner(words, at, axis, sign) for at in same}
+        # A word that turns the next one around ("prevented the decline") states no
+        # direction of its own, whatever its own sign.
+        turned += [_turner(words, at, axis, sign) is not None for at in same if at not in turners]
     return bool(turned) and all(turned)
 
 
@@ -286,15 +293,17 @@ def _segments(evidence: list[str]) -> list[Words]:
     return [word_sequence(part) for text in evidence for part in _PAUSES.split(text)]
 
 
-def _turned_by(words: Words, at: int, axis: str, sign: int) -> bool:
+def _turner(words: Words, at: int, axis: str, sign: int) -> int | None:
+    """Where the word that turns the direction word at `at` around stands, else None."""
     back = at - 1
     while back >= 0 and words[back] in _DETERMINERS:
         back -= 1
     if back < 0 or at - back > 3:
-        return False
+        return None
     word = words[back]
     cue = cue_of(word, words[back + 1])
-    return word.startswith(WITHDRAWING_STEMS) or (cue is not None and cue == (axis, -sign))
+    turning = word.startswith(WITHDRAWING_STEMS) or word.startswith(TURNING_STEMS)
+    return back if turning or (cue is not None and cue == (axis, -sign)) else None
 
 
 def _changed(words: Words, at: int) -> set[str]:

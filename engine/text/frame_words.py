@@ -38,6 +38,12 @@ LOSS_STEMS = (
     "deplet", "underexpress", "null", "disrupt", "inactivat", "silenc", "inhibit", "block",
     "antagon", "loss", "lost", "lose", "losing", "remov", "abrogat", "eliminat",
 )  # fmt: skip
+# Word beginnings that, just before a direction word, stop what it says ("prevented the
+# decline in bone density", "blunted the rise"): the thing changed does not change that way.
+TURNING_STEMS = (
+    "prevent", "halt", "stop", "avert", "blunt", "mitigat", "curb", "suppress", "inhibit",
+    "block", "antagon", "abrogat", "forestall",
+)  # fmt: skip
 # How many words before a word a loss word and its "of" may stand and still be said of it
 # ("absence of alternatively activated macrophages"); after it, only the next word counts
 # ("SIRT1 deficiency").
@@ -108,3 +114,15 @@ LASTING = _words(
     "sustained maintained persist persisted persistent last lasted lasting durable replicated "
     "reproduced"
 )
+
+
+# What a finding is compared with when its denial is the null finding itself: "not superior
+# to placebo" is a no, "no more than rosuvastatin" is not; "…, as did placebo" takes a yes back.
+CONTROLS = _words("placebo sham control controls vehicle untreated usual")
+# Words a negation just before makes "some": "not all patients responded".
+WHOLE_WORDS = _words("all every always both entire whole")
+# Words a negation just before turns on a judgement of the finding, not the finding: "it is
+# not surprising that …", "not unexpectedly".
+EVALUATIONS = _words("surprising surprisingly unexpected unexpectedly unusual uncommon")
+# Words by which a denial is of something added ("was not reduced further by adding …").
+EXTRA_WORDS = _words("further additional additionally added extra incremental")

@@ -1,0 +1,121 @@
+"""What a no must keep: the rules under which a negation in the evidence is no firm no.
+
+A sentence can hold a negation and still affirm the claim. The negation can deny a
+comparison with another active thing ("Atorvastatin did not lower LDL more than
+rosuvastatin did", "no less effective than medication", "was not reduced further by adding
+clopidogrel"), a whole ("Not all patients responded": some did), a judgement or a failure
+("It is not surprising that smoking increases …", "did not fail to cure", "not only …
+but also"), or hold in one scope a later clause answers ("did not lower glucose in the first
+hour, but did thereafter"). A comparison with placebo or a control is the null finding
+itself and stays a no. `overstated_no` names the first rule a no breaks; the stance is then
+`neither`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.core.stance import Overstated
+from engine.review.yes_clauses import denied_elsewhere, hedged_no, negates
+from engine.review.yes_frames import turned_around
+from engine.text.clause_words import LIKEWISE_AUXILIARIES
+from engine.text.frame_words import CONTROLS, EVALUATIONS, EXTRA_WORDS, WHOLE_WORDS
+from engine.text.lexicon import CLAUSE_BREAKS, FAIL_WORDS
+from engine.text.tokens import word_sequence
+
+Words = tuple[str, ...]
+# Comparatives whose denial is of a comparison ("not … more than", "no less … than").
+_COMPARATIVES = frozenset(
+    "more less better worse greater lower higher larger smaller fewer superior inferior".split()  # noqa: SIM905
+)
+_OTHER_SIDE = frozenset({"than", "to", "from"})
+# How far after a negation what it denies may stand, and how far after a comparative its
+# other side ("not lower LDL cholesterol more than rosuvastatin").
+_REACH = 8
+_SIDE_REACH = 4
+# Where a later clause begins that may answer a denial: "…, but did thereafter".
+_LATER = re.compile(r",\s*(?:but|yet)\s+|;\s*(?:but\s+|yet\s+)?", re.IGNORECASE)
+
+
+def overstated_no(claim_text: str, sentence: str) -> Overstated | None:
+    """The rule under which a "no" read off `sentence` is no firm no, else None.
+
+    It comes from a clause about something else (`denied_elsewhere`) or is hedged there
+    alone (`hedged_no`); its words of the other direction are each turned around ("prevented
+    the decline" for "increases": `Overstated.DIRECTION`); or every negation of the sentence
+    denies something the claim does not state: a comparison with an active other side
+    (`Overstated.COMPARED`), a whole (`Overstated.PARTIAL`), a judgement or a failure
+    (`Overstated.FRAMED`); or a later clause says it did after all
+    (`Overstated.OTHER_CLAUSE`).
+    """
+    if denied_elsewhere(claim_text, sentence):
+        return Overstated.OTHER_CLAUSE
+    if hedged_no(claim_text, sentence):
+        return Overstated.HEDGE
+    claim, said = word_sequence(claim_text), word_sequence(sentence)
+    if turned_around(claim, [sentence], against=True):
+        return Overstated.DIRECTION  # "prevented the decline" for "increases"
+    if any(negates(word) for word in claim):
+        return None  # a claim that denies is read against the sentence as it stands
+    kinds = [_kind(said, at, claim) for at in _negations(said)]
+    if kinds and all(kinds):
+        return kinds[0]
+    if _done_after(sentence):
+        return Overstated.OTHER_CLAUSE
+    return None
+
+
+def _negations(said: Words) -> list[int]:
+    """Where the sentence negates: a negation, or a failure word before "to"."""
+    return [
+        at
+        for at, word in enumerate(said)
+        if negates(word)
+        or (
+            word in FAIL_WORDS
+            and said[at + 1 : at + 2] == ("to",)
+            and not (at and negates(said[at - 1]))  # "did not fail to": one double negation
+        )
+    ]
+
+
+def _kind(said: Words, at: int, claim: Words) -> Overstated | None:
+    """What the negation at `at` denies, where it is not the claim's finding; else None."""
+    after = said[at + 1 : at + 1 + _REACH]
+    cut = next((i for i, word in enumerate(after) if word in CLAUSE_BREAKS), len(after))
+    after = after[:cut]
+    if after[:1] and after[0] in WHOLE_WORDS and after[0] not in claim:
+        return Overstated.PARTIAL  # "not all patients responded"
+    if after[:2] and (after[0] in EVALUATIONS or after[0] in FAIL_WORDS or after[:1] == ("only",)):
+        return Overstated.FRAMED  # "not surprising that", "did not fail to", "not only"
+    if _compared(after, claim):
+        return Overstated.COMPARED
+    return None
+
+
+def _compared(after: Words, claim: Words) -> bool:
+    """Whether the words a negation reaches deny a comparison the claim does not make, with
+    an active other side: "did not lower LDL more than rosuvastatin", "no less effective
+    than medication", "was not reduced further by adding clopidogrel"."""
+    if _OTHER_SIDE.intersection(claim) or EXTRA_WORDS.intersection(claim):
+        return False
+    for i, word in enumerate(after):
+        if word in EXTRA_WORDS:
+            return True
+        if word in _COMPARATIVES:
+            side = after[i + 1 : i + 1 + _SIDE_REACH]
+            if _OTHER_SIDE.intersection(side):
+                return not CONTROLS.intersection(after[i + 1 :])
+    return False
+
+
+def _done_after(sentence: str) -> bool:
+    """Whether a later clause says, elliptically, that it did after all ("…, but did
+    thereafter", "…, but it did in women")."""
+    for piece in _LATER.split(sentence)[1:]:
+        words = word_sequence(piece)
+        if words[:1] in (("it",), ("they",)):
+            words = words[1:]
+        if words[:1] and words[0] in LIKEWISE_AUXILIARIES and not any(map(negates, words)):
+            return True
+    return False

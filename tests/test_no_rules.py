@@ -1,0 +1,57 @@
+"""What a no must keep: each rule names the way a negation in the evidence is no firm no."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core.stance import Overstated, StanceRelation
+from engine.review.claim_stance import stance_toward
+from engine.review.no_rules import overstated_no
+
+
+@pytest.mark.parametrize(
+    ("claim", "sentence", "rule"),
+    [
+        ("Atorvastatin lowers LDL cholesterol.",
+         "Atorvastatin did not lower LDL cholesterol more than rosuvastatin did.",
+         Overstated.COMPARED),
+        ("Cognitive therapy is effective for depression.",
+         "Cognitive therapy was no less effective than medication for depression.",
+         Overstated.COMPARED),
+        ("Aspirin reduces mortality.",
+         "Mortality was not reduced further by adding clopidogrel to aspirin.",
+         Overstated.COMPARED),
+        ("Homeopathy improves symptoms.", "Homeopathy was not better than placebo for symptoms.",
+         None),
+        ("Patients with migraine respond to triptans.",
+         "Not all patients with migraine responded to triptans.", Overstated.PARTIAL),
+        ("Smoking increases lung cancer risk.",
+         "It is not surprising that smoking increases lung cancer risk.", Overstated.FRAMED),
+        ("Antibiotics cure streptococcal pharyngitis.",
+         "Antibiotics did not fail to cure streptococcal pharyngitis.", Overstated.FRAMED),
+        ("Insulin lowers glucose.",
+         "Insulin did not lower glucose in the first hour, but did thereafter.",
+         Overstated.OTHER_CLAUSE),
+        ("Vitamin E prevents cataracts.", "Vitamin E did not prevent cataracts.", None),
+        ("Statins reduce dementia.", "Statins failed to reduce dementia.", None),
+        ("Denosumab increases bone mineral density.",
+         "Denosumab prevented the decline in bone mineral density.", Overstated.DIRECTION),
+        ("Aspirin increases stroke.", "Aspirin reduced stroke.", None),
+    ],
+    ids=["more-than-an-active-drug", "no-less-than", "not-further", "not-better-than-placebo",
+         "not-all", "not-surprising", "did-not-fail-to", "but-did-thereafter", "plain-no",
+         "failed-to", "prevented-the-decline", "opposite-direction"],
+)  # fmt: skip
+def test_a_no_is_firm_only_where_the_negation_denies_the_finding(
+    claim: str, sentence: str, rule: Overstated | None
+) -> None:
+    assert overstated_no(claim, sentence) is rule
+
+
+def test_a_no_withheld_reads_neither_and_names_its_rule() -> None:
+    found = stance_toward(
+        "Atorvastatin lowers LDL cholesterol.",
+        ["Atorvastatin did not lower LDL cholesterol more than rosuvastatin did."],
+    )
+    assert found is not None
+    assert (found.relation, found.overstated) == (StanceRelation.NEITHER, Overstated.COMPARED)
