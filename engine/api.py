@@ -307,11 +307,15 @@ def _hold_back(
         return result
     if decision.label != "ANSWER":
         return result
-    held = replace(_unread_relations(coverage, stance), withheld=stance.overstated)
+    held = replace(
+        _unread_relations(coverage, stance),
+        withheld=stance.overstated,
+        withheld_no=stance.withheld_no,
+    )
     if held == coverage:
         return result
     unsaid = held.named(paraphrase=inp.paraphrased is not None)
-    again = replace(inp, unmentioned=unsaid, withheld=held.withheld)
+    again = replace(inp, unmentioned=unsaid, withheld=held.withheld, withheld_no=held.withheld_no)
     rerouted = route(again, workspace=opened.workspace.root, verifiers=verifiers)
     return replace(result, decision=rerouted, route_input=again, coverage=held)
 

@@ -79,10 +79,15 @@ def hedge_of(result: NavResult) -> Hedge | None:
 
 
 def not_a_yes(result: NavResult) -> str:
-    """Why the answer's text is not a yes to what was asked, in words; "" when it is."""
+    """Why the answer's text is not a yes (or a no) to what was asked, in words; "" when it is."""
     decision = result.decision
     withheld = decision.withheld if decision is not None else None
     return withheld.words if withheld is not None else ""
+
+
+def withheld_reading(result: NavResult) -> str:
+    """Which reading a rule withheld from the answer's text: "a no" or "a yes"."""
+    return "a no" if result.decision is not None and result.decision.withheld_no else "a yes"
 
 
 def paraphrase_words(result: NavResult) -> str:
@@ -261,8 +266,8 @@ def summary(result: NavResult, *, confirmed: Iterable[tuple[str, str]] = ()) -> 
     if hedge is Hedge.NOT_A_YES:
         cited = ", ".join(name_of(result, r) for r in result.cited) or "its sources"
         return (
-            f"The answer is quoted from verified text of {cited}, but it is not a yes to what"
-            f" was asked: {not_a_yes(result)}."
+            f"The answer is quoted from verified text of {cited}, but it is not"
+            f" {withheld_reading(result)} to what was asked: {not_a_yes(result)}."
         )
     if hedge is Hedge.INFERRED:
         premises = _verified_premises(result)
@@ -303,7 +308,9 @@ def answered_lines(result: NavResult) -> list[str]:
         if never(result):
             lines.append(f"In words, the quoted text {never(result)}.")
     if hedge is Hedge.NOT_A_YES:
-        lines.append(f"It is not a yes to what was asked: {not_a_yes(result)}.")
+        lines.append(
+            f"It is not {withheld_reading(result)} to what was asked: {not_a_yes(result)}."
+        )
     if hedge is Hedge.INFERRED:
         texts = {c.id: c.text for c in decision.dag.claims}
         lines.append(
@@ -355,8 +362,9 @@ def stance_line(result: NavResult) -> StanceLine | None:
     if stance.relation is StanceRelation.SUPPORTS:
         return StanceLine("info", f"The cited source supports the question: {stance.phrase}.")
     if stance.overstated is not None:
+        held = "Not a no" if stance.withheld_no else "Not a yes"
         return StanceLine(
-            "info", f"Not a yes: {stance.phrase}. The answer shows what the source does say."
+            "info", f"{held}: {stance.phrase}. The answer shows what the source says."
         )
     return StanceLine(
         "info", "The cited source neither clearly supports nor contradicts the question's claim."
@@ -373,7 +381,9 @@ def _reading_line(stance: Stance) -> StanceLine:
     if stance.relation is StanceRelation.SUPPORTS:
         return StanceLine("info", f"Yes: {stance.phrase}.")
     if stance.overstated is not None:
-        return StanceLine("info", f"Not a yes: {stance.phrase}.")
+        return StanceLine(
+            "info", f"{'Not a no' if stance.withheld_no else 'Not a yes'}: {stance.phrase}."
+        )
     return StanceLine(
         "info",
         "Mixed or not stated: the cited source neither clearly says yes nor no to the question.",
@@ -407,7 +417,8 @@ def answer_area(result: NavResult) -> AnswerArea:
         # Verified, quoted text that never says some of what was asked, or says less than
         # its yes: shown as quoted, with what it leaves out, never as the whole answer.
         # The banner says why a yes is withheld; the area only marks the text as not one.
-        but = never(result) if hedge is Hedge.UNSAID else "not a yes to the question"
+        held = f"not {withheld_reading(result)} to the question"
+        but = never(result) if hedge is Hedge.UNSAID else held
         body = (
             '<div class="answer-hedged" style="border-left:4px solid #e0a100;padding:4px 10px">'
             f"<p><b>Quoted, verified, but {esc(but)}:</b></p>{_prose_html(result)}</div>"

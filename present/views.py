@@ -41,7 +41,8 @@ def banner(result: NavResult, *, confirmed: Iterable[tuple[str, str]] = ()) -> B
     elif hedge is answer.Hedge.UNSAID:
         head, tone = "HEDGED ANSWER — verified text, not all of the question", "warning"
     elif hedge is answer.Hedge.NOT_A_YES:
-        head, tone = "HEDGED ANSWER — verified text, not a yes to the question", "warning"
+        reading = answer.withheld_reading(result)
+        head, tone = f"HEDGED ANSWER — verified text, not {reading} to the question", "warning"
     elif label == "HEDGED ANSWER":
         head, tone = "HEDGED ANSWER — inferred, not verified", "warning"
     elif broken is not None:
@@ -92,9 +93,9 @@ _HEDGE_EXPLANATIONS = {
         "question asks: it may answer a neighbouring question.",
     ),
     answer.Hedge.NOT_A_YES: (
-        "verified, not a yes",
-        "Every sentence is quoted from verified text, but the text says less than a yes to "
-        "what was asked: read it for what it does say.",
+        "verified, not a firm yes or no",
+        "Every sentence is quoted from verified text, but the text says less than the yes or "
+        "no it seems to give to what was asked: read it for what it does say.",
     ),
 }
 

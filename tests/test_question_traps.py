@@ -14,8 +14,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from engine.api import OpenWorkspace, ask, open_workspace
+from engine.api import OpenWorkspace, ask, open_workspace, route_json
 from engine.datasets.scifact import import_scifact
+from present.views import banner
 
 # name: (sentence, trap question, the rule that withholds it, control question or None)
 TRAPS = {
@@ -258,3 +259,18 @@ def test_the_control_the_same_sentence_answers_is_a_green_yes(
     out = ask(workspace, control).to_dict()
     assert out["cited"] == [_cited(name)]
     assert out["decision"]["label"] == "ANSWER" and out["stance"]["reading"] == "yes"
+
+
+def test_a_withheld_no_is_named_as_a_no_and_kept_when_routed_again(
+    workspace: OpenWorkspace,
+) -> None:
+    result = ask(workspace, TRAPS["not-surprising"][1] or "")
+    assert result.decision is not None and result.decision.withheld_no
+    assert result.stance is not None and result.stance.brief.startswith("not a no: ")
+    assert "not a no to the question" in banner(result).text
+    assert "not a yes" not in banner(result).text
+    again = route_json(json.dumps(result.payload), workspace=workspace.workspace.root)
+    assert again.withheld_no and again.detail.startswith("hedged: not a no to what was asked")
+    yes_held = ask(workspace, TRAPS["tended-to"][1] or "")
+    assert yes_held.decision is not None and not yes_held.decision.withheld_no
+    assert "not a yes to the question" in banner(yes_held).text

@@ -112,6 +112,7 @@ class Decision:
     unmentioned: tuple[str, ...] = ()
     # How the cited text withholds the yes the question asks: an answer is at most hedged.
     withheld: Overstated | None = None
+    withheld_no: bool = False  # the reading withheld was a no rather than a yes
     # The trained reader read the quoted sentence as an answer in other words: at most hedged.
     paraphrased: Paraphrased | None = None
     # The prose restates the DAG's claims word for word, verified or not (for the causes).
@@ -203,6 +204,7 @@ class Decision:
             "floor_reasons": dict(self.floor_reasons),
             "unmentioned": list(self.unmentioned),
             "withheld": None if self.withheld is None else self.withheld.value,
+            "withheld_no": self.withheld_no,
             "paraphrased": None if self.paraphrased is None else self.paraphrased.to_dict(),
             "detail": self.detail,
         }

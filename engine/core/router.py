@@ -127,6 +127,7 @@ class _Derivation:
             blocking_count=self.inp.blocking_count,
             unmentioned=self.inp.unmentioned,
             withheld=self.inp.withheld,
+            withheld_no=self.inp.withheld_no,
             paraphrased=self.inp.paraphrased,
             prose_restates_claims=self.trace.ok or _restates_claims(self.inp),
         )
@@ -251,7 +252,8 @@ def _decide(found: _Derivation) -> Decision:
         if inp.withheld is not None:
             # Confirmed text that says less than the question's yes (hedged, conditioned,
             # turned around) answers it only as far as it goes: it stands, but not green.
-            detail = f"hedged: not a yes to what was asked: {inp.withheld.words}{disclosure}"
+            reading = "no" if inp.withheld_no else "yes"
+            detail = f"hedged: not a {reading} to what was asked: {inp.withheld.words}{disclosure}"
             return found.decision(Outcome.ANSWER, Tier.INFERRED, (), detail)
         detail = f"conclusion {conclusion!r} is {final.wire().value}{disclosure}"
         return found.decision(Outcome.ANSWER, final.wire(), (), detail)

@@ -20,7 +20,8 @@ class StanceRelation(StrEnum):
 
 
 class Overstated(StrEnum):
-    """How a claim says more than the evidence a support was read from (the yes withheld)."""
+    """The rule that withheld a reading: how a claim says more than the evidence a support was
+    read from (the yes withheld), or how a negation there is no firm no (the no withheld)."""
 
     EXACT = "exact"  # a number, sign, mark, number word or quantifier the evidence lacks
     UNIT = "unit"  # a figure followed by another word than in the evidence ("2 days")
@@ -54,7 +55,7 @@ class Overstated(StrEnum):
         return _OVERSTATED_LABELS[self]
 
 
-# Why a yes was withheld, in words about the cited sentence and the claim.
+# Why a yes (or a no) was withheld, in words about the cited sentence and the claim.
 _OVERSTATED_WORDS = {
     Overstated.EXACT: "the claim states a number, sign, mark or quantity the cited sentence"
     " does not",
@@ -98,7 +99,7 @@ _OVERSTATED_WORDS = {
 }
 
 
-# Why a yes was withheld, in a few words: "not a yes: " and one of these.
+# Why a yes (or a no) was withheld, in a few words: "not a yes: " and one of these.
 _OVERSTATED_LABELS = {
     Overstated.EXACT: "a number or quantity the sentence lacks",
     Overstated.UNIT: "another unit",
@@ -247,6 +248,8 @@ class Stance:
     asked: bool = False
     # Why a support was read as neither: how the claim says more than the evidence.
     overstated: Overstated | None = None
+    # The reading `overstated` withheld was a no (the sentence's negation is no firm no).
+    withheld_no: bool = False
 
     @property
     def phrase(self) -> str:
@@ -263,7 +266,7 @@ class Stance:
     def brief(self) -> str:
         """What decided the stance in a few words where a rule withheld it, else `phrase`."""
         if self.overstated is not None:
-            return f"not a yes: {self.overstated.label}"
+            return f"not a {'no' if self.withheld_no else 'yes'}: {self.overstated.label}"
         return self.phrase
 
     def to_dict(self) -> dict[str, Any]:
@@ -277,6 +280,7 @@ class Stance:
             "tension": self.tension,
             "asked": self.asked,
             "overstated": None if self.overstated is None else self.overstated.value,
+            "withheld_no": self.withheld_no,
             "reading": self.reading,
         }
 

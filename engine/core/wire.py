@@ -108,6 +108,7 @@ class RouteInput:
     # How the cited text withholds the yes the question asks (or the claim it states says
     # more than the text): confirmed text beside the question, never green, at most hedged.
     withheld: Overstated | None = None
+    withheld_no: bool = False  # the reading withheld was a no rather than a yes
     # The trained reader's reading that the quoted sentence answers the question in other
     # words: the question words it never uses do not block, and the answer is at most hedged.
     paraphrased: Paraphrased | None = None
@@ -168,6 +169,7 @@ def parse_payload(data: object) -> RouteInput:
         uncovered=_uncovered(top.get("coverage_report")),
         unmentioned=_uncovered(top.get("coverage_report"), "unmentioned"),
         withheld=_withheld(top.get("coverage_report")),
+        withheld_no=_withheld_no(top.get("coverage_report")),
         paraphrased=parse_paraphrased(top.get("paraphrased")),
     )
 
@@ -329,6 +331,16 @@ def _uncovered(raw: object, key: str = "uncovered") -> tuple[str, ...]:
     if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
         raise PayloadError(f"coverage_report.{key} must be a list of strings")
     return tuple(words)
+
+
+def _withheld_no(raw: object) -> bool:
+    """Whether the reading the report withholds is a no; optional, false when absent."""
+    if raw is None:
+        return False
+    value = _mapping(raw, "coverage_report").get("withheld_no", False)
+    if not isinstance(value, bool):
+        raise PayloadError("coverage_report.withheld_no must be true or false")
+    return value
 
 
 def _withheld(raw: object) -> Overstated | None:

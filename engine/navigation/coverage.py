@@ -150,6 +150,8 @@ class CoverageReport:
     # How the quoted text withholds the yes the question asks (set once its stance is read):
     # the answer then stands at most hedged.
     withheld: Overstated | None = None
+    # The reading withheld was a no rather than a yes.
+    withheld_no: bool = False
 
     def respell(self, text: str) -> str:
         """`text` with each corrected typo written as the sources spell it."""
@@ -221,6 +223,7 @@ class CoverageReport:
             "unmentioned": list(self.unmentioned),
             "covered_share": round(self.covered_share, 4),
             "withheld": None if self.withheld is None else self.withheld.value,
+            "withheld_no": self.withheld_no,
             "terms": [t.to_dict() for t in self.terms],
         }
 

@@ -75,7 +75,14 @@ def stance_toward(
     if best.relation is StanceRelation.CONTRADICTS:
         broken = overstated_no(claim_text, best.evidence)
         if broken is not None:
-            return Stance(StanceRelation.NEITHER, NO_CUE, 0.0, best.evidence, overstated=broken)
+            return Stance(
+                StanceRelation.NEITHER,
+                NO_CUE,
+                0.0,
+                best.evidence,
+                overstated=broken,
+                withheld_no=True,
+            )
     return best
 
 
