@@ -85,9 +85,12 @@ def not_a_yes(result: NavResult) -> str:
     return withheld.words if withheld is not None else ""
 
 
-def withheld_reading(result: NavResult) -> str:
-    """Which reading a rule withheld from the answer's text: "a no" or "a yes"."""
-    return "a no" if result.decision is not None and result.decision.withheld_no else "a yes"
+def held_back(result: NavResult, *, clause: bool = True) -> str:
+    """What a rule withheld from the answer's text: "it is not a yes" (`clause` False: "not a
+    yes") or, where the sentence's own negation seemed to answer, "its negation is not a no"."""
+    if result.decision is not None and result.decision.withheld_no:
+        return "its negation is not a no"
+    return "it is not a yes" if clause else "not a yes"
 
 
 def paraphrase_words(result: NavResult) -> str:
@@ -266,8 +269,8 @@ def summary(result: NavResult, *, confirmed: Iterable[tuple[str, str]] = ()) -> 
     if hedge is Hedge.NOT_A_YES:
         cited = ", ".join(name_of(result, r) for r in result.cited) or "its sources"
         return (
-            f"The answer is quoted from verified text of {cited}, but it is not"
-            f" {withheld_reading(result)} to what was asked: {not_a_yes(result)}."
+            f"The answer is quoted from verified text of {cited}, but {held_back(result)} to"
+            f" what was asked: {not_a_yes(result)}."
         )
     if hedge is Hedge.INFERRED:
         premises = _verified_premises(result)
@@ -308,9 +311,7 @@ def answered_lines(result: NavResult) -> list[str]:
         if never(result):
             lines.append(f"In words, the quoted text {never(result)}.")
     if hedge is Hedge.NOT_A_YES:
-        lines.append(
-            f"It is not {withheld_reading(result)} to what was asked: {not_a_yes(result)}."
-        )
+        lines.append(f"{held_back(result).capitalize()} to what was asked: {not_a_yes(result)}.")
     if hedge is Hedge.INFERRED:
         texts = {c.id: c.text for c in decision.dag.claims}
         lines.append(
@@ -417,7 +418,7 @@ def answer_area(result: NavResult) -> AnswerArea:
         # Verified, quoted text that never says some of what was asked, or says less than
         # its yes: shown as quoted, with what it leaves out, never as the whole answer.
         # The banner says why a yes is withheld; the area only marks the text as not one.
-        held = f"not {withheld_reading(result)} to the question"
+        held = held_back(result, clause=False) + " to the question"
         but = never(result) if hedge is Hedge.UNSAID else held
         body = (
             '<div class="answer-hedged" style="border-left:4px solid #e0a100;padding:4px 10px">'

@@ -41,8 +41,8 @@ def banner(result: NavResult, *, confirmed: Iterable[tuple[str, str]] = ()) -> B
     elif hedge is answer.Hedge.UNSAID:
         head, tone = "HEDGED ANSWER — verified text, not all of the question", "warning"
     elif hedge is answer.Hedge.NOT_A_YES:
-        reading = answer.withheld_reading(result)
-        head, tone = f"HEDGED ANSWER — verified text, not {reading} to the question", "warning"
+        held = answer.held_back(result, clause=False)
+        head, tone = f"HEDGED ANSWER — verified text, {held} to the question", "warning"
     elif label == "HEDGED ANSWER":
         head, tone = "HEDGED ANSWER — inferred, not verified", "warning"
     elif broken is not None:
