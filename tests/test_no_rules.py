@@ -37,10 +37,16 @@ from engine.review.no_rules import overstated_no
         ("Denosumab increases bone mineral density.",
          "Denosumab prevented the decline in bone mineral density.", Overstated.DIRECTION),
         ("Aspirin increases stroke.", "Aspirin reduced stroke.", None),
+        ("Vitamin C affects cold incidence in marathon runners.",
+         "Vitamin C had no effect on cold incidence, except in marathon runners.",
+         Overstated.SET_ASIDE),
+        ("Vitamin C affects cold incidence.",
+         "Vitamin C had no effect on cold incidence, except in marathon runners.", None),
     ],
     ids=["more-than-an-active-drug", "no-less-than", "not-further", "not-better-than-placebo",
          "not-all", "not-surprising", "did-not-fail-to", "but-did-thereafter", "plain-no",
-         "failed-to", "prevented-the-decline", "opposite-direction"],
+         "failed-to", "prevented-the-decline", "opposite-direction", "except-in-the-scope",
+         "except-elsewhere"],
 )  # fmt: skip
 def test_a_no_is_firm_only_where_the_negation_denies_the_finding(
     claim: str, sentence: str, rule: Overstated | None

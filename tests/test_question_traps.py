@@ -178,6 +178,19 @@ TRAPS = {
         "Insulin did not lower glucose in the first hour, but did thereafter.",
         "Does insulin lower glucose?", "other-clause", None,
     ),
+    "associated-with": (
+        "Coffee consumption was associated with reduced liver cancer risk.",
+        "Does coffee consumption reduce liver cancer risk?", "association",
+        "Is coffee consumption associated with reduced liver cancer risk?",
+    ),
+    "not-against-placebo": (
+        "Fish oil lowered triglycerides relative to baseline but not relative to placebo.",
+        "Does fish oil lower triglycerides?", "dropped", None,
+    ),
+    "except-in": (
+        "Vitamin C had no effect on cold incidence, except in marathon runners.",
+        "Does vitamin C affect cold incidence in marathon runners?", "set-aside", None,
+    ),
     "reversed-the-increase": (
         "Naloxone reversed the increase in respiratory depression caused by fentanyl.",
         "Does naloxone increase respiratory depression?", "direction", None,

@@ -482,3 +482,9 @@ def test_a_hedge_of_appearance_or_expectation_is_kept(
     claim: str, evidence: str, rule: Overstated | None
 ) -> None:
     assert overstates(claim, [evidence]) is rule
+
+
+def test_a_difference_denied_against_placebo_is_no_yes() -> None:
+    evidence = ["Fish oil lowered triglycerides relative to baseline but not relative to placebo."]
+    assert overstates("Fish oil lowers triglycerides.", evidence) is Overstated.DROPPED
+    assert overstates("Fish oil lowers triglycerides.", [evidence[0].split(" but")[0]]) is None

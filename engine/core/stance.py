@@ -41,6 +41,7 @@ class Overstated(StrEnum):
     SET_ASIDE = "set-aside"  # a word of the claim named only as set aside ("unlike X")
     LOST = "lost"  # the claim's actor named only as lost or blocked ("X deficiency")
     AGENT = "agent"  # what the claim says acts is never named by the evidence
+    ASSOCIATION = "association"  # the evidence reports an association, the claim a change
     COMPARED = "compared"  # a no: the evidence denies a comparison the claim does not make
     FRAMED = "framed"  # a no: the evidence denies a judgement or a failure, not the finding
 
@@ -90,6 +91,9 @@ _OVERSTATED_WORDS = {
     " or blocked (\u201cX deficiency\u201d, \u201cknockdown of X\u201d, \u201cinhibition of"
     " X\u201d), which turns what it does around; the claim speaks of it present",
     Overstated.AGENT: "the cited sentence never names what the claim says acts (its subject)",
+    Overstated.ASSOCIATION: "the cited sentence reports an association (\u201cassociated with"
+    " \u2026\u201d, \u201clinked to \u2026\u201d); the claim says one thing changes the"
+    " other, which an association does not show",
     Overstated.COMPARED: "the cited sentence denies a comparison with something else"
     " (\u201cnot more than \u2026\u201d, \u201cno less effective than \u2026\u201d,"
     " \u201cnot further by adding \u2026\u201d), which the claim does not make",
@@ -119,6 +123,7 @@ _OVERSTATED_LABELS = {
     Overstated.ORDER: "the words in another order",
     Overstated.SWAPPED: "another word in its slot",
     Overstated.AGENT: "its actor never named",
+    Overstated.ASSOCIATION: "an association, not a change shown",
     Overstated.COMPARED: "a comparison denied, not the finding",
     Overstated.FRAMED: "a judgement denied, not the finding",
 }

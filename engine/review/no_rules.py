@@ -20,7 +20,7 @@ from engine.review.yes_clauses import denied_elsewhere, hedged_no, negates
 from engine.review.yes_frames import turned_around
 from engine.text.clause_words import LIKEWISE_AUXILIARIES
 from engine.text.frame_words import CONTROLS, EVALUATIONS, EXTRA_WORDS, WHOLE_WORDS
-from engine.text.lexicon import CLAUSE_BREAKS, FAIL_WORDS
+from engine.text.lexicon import CLAUSE_BREAKS, FAIL_WORDS, STOP_WORDS, relation_word
 from engine.text.tokens import word_sequence
 
 Words = tuple[str, ...]
@@ -29,6 +29,7 @@ _COMPARATIVES = frozenset(
     "more less better worse greater lower higher larger smaller fewer superior inferior".split()  # noqa: SIM905
 )
 _OTHER_SIDE = frozenset({"than", "to", "from"})
+_EXCEPTIONS = frozenset({"except", "excepting", "save"})
 # How far after a negation what it denies may stand, and how far after a comparative its
 # other side ("not lower LDL cholesterol more than rosuvastatin").
 _REACH = 8
@@ -41,7 +42,8 @@ def overstated_no(claim_text: str, sentence: str) -> Overstated | None:
     """The rule under which a "no" read off `sentence` is no firm no, else None.
 
     It comes from a clause about something else (`denied_elsewhere`) or is hedged there
-    alone (`hedged_no`); its words of the other direction are each turned around ("prevented
+    alone (`hedged_no`); a word of the claim stands only after an exception to it
+    (`Overstated.SET_ASIDE`); its words of the other direction are each turned around ("prevented
     the decline" for "increases": `Overstated.DIRECTION`); or every negation of the sentence
     denies something the claim does not state: a comparison with an active other side
     (`Overstated.COMPARED`), a whole (`Overstated.PARTIAL`), a judgement or a failure
@@ -57,12 +59,28 @@ def overstated_no(claim_text: str, sentence: str) -> Overstated | None:
         return Overstated.DIRECTION  # "prevented the decline" for "increases"
     if any(negates(word) for word in claim):
         return None  # a claim that denies is read against the sentence as it stands
+    if _excepted(said, claim):
+        return Overstated.SET_ASIDE  # "no effect on colds, except in marathon runners"
     kinds = [_kind(said, at, claim) for at in _negations(said)]
     if kinds and all(kinds):
         return kinds[0]
     if _done_after(sentence):
         return Overstated.OTHER_CLAUSE
     return None
+
+
+def _excepted(said: Words, claim: Words) -> bool:
+    """Whether a word of the claim stands only after an exception to the denial ("had no
+    effect on cold incidence, except in marathon runners" for "… in marathon runners")."""
+    at = next((i for i, word in enumerate(said) if word in _EXCEPTIONS), None)
+    if at is None:
+        return False
+    before, after = set(said[:at]), set(said[at + 1 :])
+    return any(
+        word in after and word not in before
+        for word in claim
+        if word not in STOP_WORDS and word.isalpha() and not relation_word(word)
+    )
 
 
 def _negations(said: Words) -> list[int]:

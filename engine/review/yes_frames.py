@@ -57,6 +57,9 @@ _CHANGED = 2
 # Words that open the other side of a comparison, and how far after the comparative.
 _OTHER_SIDE = frozenset({"than", "from", "to"})
 _COMPARED_WITHIN = 3
+# Words that set a finding against a comparison: "not relative to placebo", "not versus
+# control" deny the difference from it.
+_AGAINST = frozenset({"relative", "compared", "versus", "vs", "over", "against"})
 # Where a phrase ends in a sentence's text: a marker reaches no further.
 _PAUSES = re.compile(r"[,;:()\[\]]")
 
@@ -396,8 +399,9 @@ def dropped_condition(claim: Words, evidence: list[str]) -> bool:
 
 def null_comparison(claim: Words, evidence: list[str]) -> bool:
     """Whether the evidence compares with a negation ("no more than placebo", "not better
-    than", "no different from") while the claim holds no negation: a difference the
-    evidence denies. "Not lower specificity" compares with nothing and is no such denial."""
+    than", "no different from", "but not relative to placebo") while the claim holds no
+    negation: a difference the evidence denies. "Not lower specificity" compares with
+    nothing and is no such denial."""
     if any(word in NEGATIONS for word in claim):
         return False
     for text in evidence:
@@ -405,6 +409,10 @@ def null_comparison(claim: Words, evidence: list[str]) -> bool:
         for at, word in enumerate(said[:-1]):
             reach = said[at + 2 : at + 2 + _COMPARED_WITHIN]
             if word in NEGATIONS and said[at + 1] in NULL_COMPARATIVES and _OTHER_SIDE & set(reach):
+                return True
+            # "lowered triglycerides relative to baseline but not relative to placebo"
+            against = said[at + 1 : at + 1 + _COMPARED_WITHIN + 1]
+            if word in NEGATIONS and _AGAINST & set(against) and CONTROLS & set(against):
                 return True
     return False
 

@@ -34,6 +34,7 @@ from engine.review.yes_frames import (
     set_aside,
     turned_around,
 )
+from engine.review.yes_links import associated_only
 from engine.text.frame_words import (
     BOUND_PAIRS,
     PARTIAL_QUANTIFIERS,
@@ -124,6 +125,8 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
         return Overstated.DIRECTION
     if turned_around(claim, evidence):
         return Overstated.DIRECTION
+    if associated_only(claim, evidence):
+        return Overstated.ASSOCIATION
     if any(other_clause(claim, sentence) for sentence in evidence):
         return Overstated.OTHER_CLAUSE
     if set_aside(claim, evidence):

@@ -124,9 +124,9 @@ def fold_text(text: str) -> Folded:
     # one translation in C, where most text spent its time cluster by cluster.
     wide = set(_ASCII_RUNS.sub("", text))
     if not any(unicodedata.combining(c) or c in SUPERSCRIPT or c in SUBSCRIPT for c in wide):
-        table = {char: fold_alone(char) for char in wide}
+        table = {ord(char): fold_alone(char) for char in wide}
         if all(len(out) == 1 for out in table.values()):
-            return Folded(text.translate(str.maketrans(table)), None, None)
+            return Folded(text.translate(table), None, None)
     # Most folding keeps lengths (µ → μ, – → -); then offsets are the identity and no
     # map is built.
     parts = [
