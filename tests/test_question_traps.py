@@ -191,6 +191,14 @@ TRAPS = {
         "Vitamin C had no effect on cold incidence, except in marathon runners.",
         "Does vitamin C affect cold incidence in marathon runners?", "set-aside", None,
     ),
+    "post-hoc": (
+        "In a post hoc analysis, spironolactone reduced hospitalisation for heart failure.",
+        "Does spironolactone reduce hospitalisation for heart failure?", "condition", None,
+    ),
+    "given-early": (
+        "When given within 3 hours, alteplase improved functional outcome after stroke.",
+        "Does alteplase improve functional outcome after stroke?", "condition", None,
+    ),
     "reversed-the-increase": (
         "Naloxone reversed the increase in respiratory depression caused by fentanyl.",
         "Does naloxone increase respiratory depression?", "direction", None,

@@ -488,3 +488,28 @@ def test_a_difference_denied_against_placebo_is_no_yes() -> None:
     evidence = ["Fish oil lowered triglycerides relative to baseline but not relative to placebo."]
     assert overstates("Fish oil lowers triglycerides.", evidence) is Overstated.DROPPED
     assert overstates("Fish oil lowers triglycerides.", [evidence[0].split(" but")[0]]) is None
+
+
+@pytest.mark.parametrize(
+    ("evidence", "rule"),
+    [
+        ("In a post hoc analysis, spironolactone reduced hospitalisation.", Overstated.CONDITION),
+        ("At high doses, spironolactone reduced hospitalisation.", Overstated.CONDITION),
+        ("In the highest-dose group, spironolactone reduced hospitalisation.",
+         Overstated.CONDITION),
+        ("When given early, spironolactone reduced hospitalisation.", Overstated.CONDITION),
+        ("Under hypoxic conditions, spironolactone reduced hospitalisation.",
+         Overstated.CONDITION),
+        ("When compared with placebo, spironolactone reduced hospitalisation.", None),
+        ("Taken together, spironolactone reduced hospitalisation.", None),
+        ("In patients with heart failure, spironolactone reduced hospitalisation.", None),
+        ("Spironolactone reduced hospitalisation in proportion to the dose, in all centres.",
+         None),
+    ],
+    ids=["post-hoc", "dose", "dose-group", "timing", "state", "comparison", "taken-together",
+         "population", "dose-measured"],
+)  # fmt: skip
+def test_a_yes_keeps_the_condition_a_sentence_opens_on(
+    evidence: str, rule: Overstated | None
+) -> None:
+    assert overstates("Spironolactone reduces hospitalisation.", [evidence]) is rule

@@ -25,7 +25,6 @@ from engine.text.clause_words import (
 from engine.text.frame_words import (
     COMBINATION_MARKERS,
     COMBINATION_REACH,
-    CONDITION_PHRASES,
     CONTROLS,
     EXCLUDING_MARKERS,
     LASTING,
@@ -33,9 +32,7 @@ from engine.text.frame_words import (
     LOSS_STEMS,
     NULL_COMPARATIVES,
     OBSERVED,
-    PROTOCOL_SUBSETS,
     SET_ASIDE_MARKERS,
-    SUBSET_OPENINGS,
     TURNING_STEMS,
 )
 from engine.text.lexicon import (
@@ -359,40 +356,6 @@ def _partnered(words: Words, at: int, said: set[str]) -> bool:
         for marker in COMBINATION_MARKERS:
             end = start + len(marker)
             if words[start:end] == marker and end < len(words) and words[end] not in said:
-                return True
-    return False
-
-
-def dropped_condition(claim: Words, evidence: list[str]) -> bool:
-    """Whether a sentence states its finding only under a condition the claim never names.
-
-    A condition runs from one of `CONDITION_PHRASES` to the next pause ("In the absence of
-    insulin, glucagon increased …" for "Glucagon increases …"), or from one of
-    `SUBSET_OPENINGS` opening the sentence to its first pause; a per-protocol subset stands
-    anywhere (`PROTOCOL_SUBSETS`: "… among those who adhered to treatment"). A claim naming
-    any content word of the condition keeps it.
-    """
-    said = {mention_stem(word) for word in claim}
-
-    def unnamed(words: Words) -> bool:
-        named = [w for w in words if w not in STOP_WORDS and w.isalpha()]
-        return bool(named) and not any(mentions(mention_stem(w), said) for w in named)
-
-    for sentence in evidence:
-        pieces = [word_sequence(piece) for piece in _PAUSES.split(sentence)]
-        for words in pieces:
-            for marker in CONDITION_PHRASES:
-                at = find_run(marker, words)
-                # "even in the absence of X" says it holds without X too: no condition.
-                even = at > 0 and words[at - 1] == "even"
-                if at >= 0 and not even and unnamed(words[at + len(marker) :]):
-                    return True
-        head = pieces[0] if len(pieces) > 1 else ()
-        if any(head[: len(m)] == m and unnamed(head[len(m) :]) for m in SUBSET_OPENINGS):
-            return True
-        whole = word_sequence(sentence)
-        for marker in PROTOCOL_SUBSETS:
-            if find_run(marker, whole) >= 0 and not mentions(mention_stem(marker[-1]), said):
                 return True
     return False
 

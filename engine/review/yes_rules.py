@@ -22,10 +22,10 @@ from engine.core.licensing import find_run
 from engine.core.stance import Overstated
 from engine.reading.significance import reports_no_significance
 from engine.review.yes_clauses import NON, directions, negates, other_clause
+from engine.review.yes_conditions import dropped_condition
 from engine.review.yes_frames import (
     actor,
     combined_actor,
-    dropped_condition,
     governed_against,
     left_taken_back,
     lost_actor,

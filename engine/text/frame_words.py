@@ -97,6 +97,12 @@ SUBSET_OPENINGS = _markers(
     "among_those_who among_participants_who among_patients_who among_subjects_who "
     "among_women_who among_men_who in_those_who in_participants_who in_subjects_who"
 )
+# Words that mark an opening piece as a part of the analysis a finding came from ("In a
+# post hoc analysis, …", "In subgroup analyses, …", "In exploratory analyses, …").
+ANALYSIS_SUBSETS = _words("subgroup subgroups hoc exploratory unadjusted univariate")
+# Words that mark an opening piece as a dose a finding held at ("At high doses, …", "In the
+# highest-dose group, …").
+DOSE_WORDS = _words("dose doses dosage dosages dosing concentration concentrations")
 # Phrases that say a finding held among those who kept to a protocol, anywhere in a sentence
 # ("… among participants who adhered to treatment"): a per-protocol subset, where those who
 # adhere differ from those who do not, not everyone randomised.

@@ -1,0 +1,99 @@
+"""Whether a sentence states its finding only under a condition the claim never names.
+
+"In the absence of insulin, glucagon increased hepatic glucose output" says what glucagon
+does without insulin; "When given within 3 hours, alteplase improved outcome" says what it
+does given early; "In a post hoc analysis, …" what a chosen part of the data showed. A claim
+that names none of the condition's words ("Glucagon increases …") says it of every state,
+which the sentence does not. A population ("In patients with diabetes, …") is no such
+condition: most findings hold of one, and a question that leaves it out still asks what the
+finding answers.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.core.licensing import find_run
+from engine.text.frame_words import (
+    ANALYSIS_SUBSETS,
+    CONDITION_PHRASES,
+    DOSE_WORDS,
+    PROTOCOL_SUBSETS,
+    SUBSET_OPENINGS,
+)
+from engine.text.lexicon import STOP_WORDS
+from engine.text.stems import mention_stem, mentions
+from engine.text.tokens import word_sequence
+
+Words = tuple[str, ...]
+# Where a phrase ends in a sentence's text: a condition reaches no further.
+_PAUSES = re.compile(r"[,;:()\[\]]")
+# Words that open a condition on how or when what acts was given ("When given within 3 hours,
+# …", "If started early, …"), before a participle; "When compared with placebo" compares.
+_TIMING = frozenset({"when", "if", "once", "whenever"})
+_NOT_TIMING = frozenset(
+    {"compared", "contrasted", "adjusted", "analyzed", "analysed", "considered", "taken", "viewed"}
+)
+# How near the opening a dose word must stand ("At high doses", "In the highest-dose group");
+# further on it is what the sentence measured ("… proportional to the inoculum dose").
+_DOSE_REACH = 5
+
+
+def dropped_condition(claim: Words, evidence: list[str]) -> bool:
+    """Whether a sentence states its finding only under a condition the claim never names.
+
+    A condition runs from one of `CONDITION_PHRASES` to the next pause ("In the absence of
+    insulin, glucagon increased …" for "Glucagon increases …"), or is what the sentence
+    opens on up to its first pause (`conditional_opening`); a per-protocol subset stands
+    anywhere (`PROTOCOL_SUBSETS`: "… among those who adhered to treatment"). A claim naming
+    any content word of the condition keeps it.
+    """
+    said = {mention_stem(word) for word in claim}
+
+    def unnamed(words: Words) -> bool:
+        named = [w for w in words if w not in STOP_WORDS and w.isalpha()]
+        return bool(named) and not any(mentions(mention_stem(w), said) for w in named)
+
+    for sentence in evidence:
+        pieces = [word_sequence(piece) for piece in _PAUSES.split(sentence)]
+        for words in pieces:
+            for marker in CONDITION_PHRASES:
+                at = find_run(marker, words)
+                # "even in the absence of X" says it holds without X too: no condition.
+                even = at > 0 and words[at - 1] == "even"
+                if at >= 0 and not even and unnamed(words[at + len(marker) :]):
+                    return True
+        head = pieces[0] if len(pieces) > 1 else ()
+        opened = conditional_opening(head)
+        if opened is not None and unnamed(head[opened:]):
+            return True
+        whole = word_sequence(sentence)
+        for marker in PROTOCOL_SUBSETS:
+            if find_run(marker, whole) >= 0 and not mentions(mention_stem(marker[-1]), said):
+                return True
+    return False
+
+
+def conditional_opening(head: Words) -> int | None:
+    """Where the condition's own words begin when a sentence's opening piece `head` sets one,
+    else None: a chosen subset ("Among those who …", `SUBSET_OPENINGS`), a part of the
+    analysis ("In a post hoc analysis", `ANALYSIS_SUBSETS`), a dose ("At high doses", "In the
+    highest-dose group"), a state ("Under hypoxic conditions") or a timing ("When given
+    within 3 hours", "If started early")."""
+    for marker in SUBSET_OPENINGS:
+        if head[: len(marker)] == marker:
+            return len(marker)
+    if not head:
+        return None
+    first = head[0]
+    if first == "in" and ANALYSIS_SUBSETS.intersection(head):
+        return 1
+    if first in ("at", "in") and DOSE_WORDS.intersection(head[:_DOSE_REACH]):
+        return 1
+    if first == "under" and len(head) > 1:
+        return 1
+    second = head[1] if len(head) > 1 else ""
+    participle = second.endswith(("ed", "en")) and second not in _NOT_TIMING
+    if first in _TIMING and participle:
+        return 1
+    return None
