@@ -13,9 +13,16 @@ from engine.api import (
     stance_toward,
 )
 from engine.core.router import Decision
+from engine.core.stance import Overstated
 from engine.core.wire import dumps
 
 ART = (
+    "Antiretroviral therapy led to a strong reduction in the incidence of tuberculosis across "
+    "all CD4 count strata."
+)
+# The same finding said as an association: it answers "is X associated with …", not "does X
+# reduce …".
+ART_ASSOCIATED = (
     "Antiretroviral therapy is strongly associated with a reduction in the incidence of "
     "tuberculosis across all CD4 count strata."
 )
@@ -69,6 +76,18 @@ def test_the_same_direction_supports() -> None:
     )
     assert stance is not None
     assert stance.relation.value == "supports" and "reduc" in stance.phrase
+
+
+def test_an_association_answers_the_association_asked_not_a_change() -> None:
+    cited = decision_citing(ART_ASSOCIATED)
+    asked = question_stance(
+        "Is antiretroviral therapy associated with reduced tuberculosis?", cited
+    )
+    assert asked is not None and asked.reading == "yes"
+    for verb, no in (("reduce", False), ("increase", True)):
+        held = question_stance(f"Does antiretroviral therapy {verb} tuberculosis?", cited)
+        assert held is not None and held.reading == "mixed"
+        assert held.overstated is Overstated.ASSOCIATION and held.withheld_no is no
 
 
 def test_no_explicit_cue_is_neither() -> None:

@@ -68,6 +68,7 @@ def test_single_and_batch_answers_carry_the_stance(lab_path: Path, tmp_path: Pat
         "tension",
         "asked",
         "overstated",
+        "withheld_no",
         "reading",
     }
     assert stated["stance"]["relation"] in ("supports", "contradicts", "neither")

@@ -3,7 +3,7 @@ import pytest
 from engine.core.stance import NO_CUE, Cue, CueShape, Stance, StanceRelation
 from engine.review.claim_stance import read_by, stance_toward
 
-ART = "Antiretroviral therapy is associated with a reduction in tuberculosis incidence."
+ART = "Antiretroviral therapy led to a reduction in tuberculosis incidence."
 
 
 @pytest.mark.parametrize(

@@ -199,6 +199,11 @@ TRAPS = {
         "When given within 3 hours, alteplase improved functional outcome after stroke.",
         "Does alteplase improve functional outcome after stroke?", "condition", None,
     ),
+    "up-to": (
+        "Statins reduced LDL cholesterol by up to 50%.",
+        "Do statins reduce LDL cholesterol by 50%?", "exact",
+        "Do statins reduce LDL cholesterol by up to 50%?",
+    ),
     "reversed-the-increase": (
         "Naloxone reversed the increase in respiratory depression caused by fentanyl.",
         "Does naloxone increase respiratory depression?", "direction", None,

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from engine.api import OpenWorkspace, ask, route_json
+from engine.core.stance import Overstated
 from engine.reading.aims import asks
 from engine.review.claim_stance import pair_stance
 from present.answer import answer_area, never, stance_line, summary
@@ -42,7 +43,7 @@ def test_an_aim_is_never_the_answer(demo: OpenWorkspace) -> None:
 
 
 def test_a_typo_in_the_question_finds_the_word_the_sources_spell(demo: OpenWorkspace) -> None:
-    result = ask(demo, "Does asprin reduce the risk of colorectal cancer?")
+    result = ask(demo, "Is asprin associated with a lower risk of colorectal cancer?")
     assert result.coverage is not None and "asprin" not in result.coverage.uncovered
     assert ("asprin", "aspirin") in result.coverage.respelled
     assert result.label == "ANSWER" and "aspirin" in result.prose.lower()
@@ -125,18 +126,26 @@ def test_a_relation_the_source_never_states_is_not_green(
 
 
 @pytest.mark.parametrize(
-    ("verb", "reading"), [("reduce", "yes"), ("increase", "no")], ids=["same-way", "opposite"]
+    ("verb", "reading"), [("reduced", "yes"), ("increased", "no")], ids=["same-way", "opposite"]
 )
 def test_a_relation_said_in_other_words_and_read_by_the_stance_stays_green(
     demo: OpenWorkspace, verb: str, reading: str
 ) -> None:
     asked = "in-hospital mortality in extremely preterm infants?"
-    question = f"Does screening echocardiography {verb} {asked}"
+    question = f"Is screening echocardiography associated with {verb} {asked}"
     result = ask(demo, question)
     assert (
         result.label == "ANSWER" and "associated with lower in-hospital mortality" in result.prose
     )
     assert result.stance is not None and result.stance.reading == reading
+
+
+@pytest.mark.parametrize("verb", ["reduce", "increase"])
+def test_an_association_asked_as_a_change_stands_hedged(demo: OpenWorkspace, verb: str) -> None:
+    result = ask(demo, f"Does screening echocardiography {verb} in-hospital mortality in "
+                 "extremely preterm infants?")  # fmt: skip
+    assert result.label == "HEDGED ANSWER", result.prose
+    assert result.decision is not None and result.decision.withheld is Overstated.ASSOCIATION
 
 
 # Strict: a known false green, kept in the suite until the relation's subject is read. The

@@ -513,3 +513,16 @@ def test_a_yes_keeps_the_condition_a_sentence_opens_on(
     evidence: str, rule: Overstated | None
 ) -> None:
     assert overstates("Spironolactone reduces hospitalisation.", [evidence]) is rule
+
+
+@pytest.mark.parametrize(
+    ("claim", "rule"),
+    [
+        ("Statins reduce LDL cholesterol by 50%.", Overstated.EXACT),
+        ("Statins reduce LDL cholesterol by up to 50%.", None),
+        ("Statins reduce LDL cholesterol.", None),
+    ],
+    ids=["the-most-as-the-effect", "the-most-kept", "no-number-claimed"],
+)
+def test_a_number_said_as_a_most_is_not_the_effect(claim: str, rule: Overstated | None) -> None:
+    assert overstates(claim, ["Statins reduced LDL cholesterol by up to 50%."]) is rule

@@ -18,6 +18,7 @@ import re
 from engine.core.stance import Overstated
 from engine.review.yes_clauses import denied_elsewhere, hedged_no, negates
 from engine.review.yes_frames import turned_around
+from engine.review.yes_links import associated_only
 from engine.text.clause_words import LIKEWISE_AUXILIARIES
 from engine.text.frame_words import CONTROLS, EVALUATIONS, EXTRA_WORDS, WHOLE_WORDS
 from engine.text.lexicon import CLAUSE_BREAKS, FAIL_WORDS, STOP_WORDS, relation_word
@@ -57,6 +58,8 @@ def overstated_no(claim_text: str, sentence: str) -> Overstated | None:
     claim, said = word_sequence(claim_text), word_sequence(sentence)
     if turned_around(claim, [sentence], against=True):
         return Overstated.DIRECTION  # "prevented the decline" for "increases"
+    if associated_only(claim, [sentence], against=True):
+        return Overstated.ASSOCIATION  # "associated with lower mortality" for "increases"
     if any(negates(word) for word in claim):
         return None  # a claim that denies is read against the sentence as it stands
     if _excepted(said, claim):

@@ -29,13 +29,18 @@ _JOINING = frozenset({"with", "to", "between"})
 _DESCRIBING = word_set("a an the have has had with of more less is are was were be been being")
 
 
-def associated_only(claim: Words, evidence: list[str]) -> bool:
+def associated_only(claim: Words, evidence: list[str], *, against: bool = False) -> bool:
     """Whether every word of the evidence that states one of the claim's directions stands
-    in an association, and the claim names no association of its own."""
+    in an association, and the claim names no association of its own.
+
+    `against` reads the words of the other direction instead, for a no: "associated with
+    lower mortality" shows no more that X does not raise mortality than that it lowers it.
+    """
     if any(word.startswith(_ASSOCIATION) for word in claim):
         return False
     said = [(at, cue) for at, cue in cues(claim) if cue[0] != "presence"]
-    wanted = {cue for _, cue in said}
+    sign = -1 if against else 1
+    wanted = {(axis, sign * way) for _, (axis, way) in said}
     if not wanted or not (_causes(claim) or any(_acts(claim, at) for at, _ in said)):
         return False
     placed = []

@@ -78,6 +78,8 @@ _EVERY_PREFIX = tuple(dict.fromkeys([*NEGATING_PREFIXES, *OPPOSED]))
 # Words that may stand between a bounding word and its number ("less than 5", "over the age
 # of 70").
 _BOUND_FILLERS = frozenset({"than", "the", "age", "of", "aged"})
+# Words before a number that make it a most, not the effect ("up to 50%").
+_CAPS = (("up", "to"), ("as", "much", "as"), ("as", "many", "as"), ("as", "high", "as"))
 # Words that set one thing against another: what follows each is the other side.
 _COMPARING = frozenset({"than", "versus", "vs"})
 
@@ -95,7 +97,7 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
         return Overstated.EXACT
     if _number_pairs(claim_text) - _number_pairs(joined):
         return Overstated.UNIT
-    if _bounds(claim) & _turned_bounds(said):
+    if _bounds(claim) & _turned_bounds(said) or (_capped(said) - _capped(claim)) & set(claim):
         return Overstated.EXACT
     if any(_unmarked(claim_text, sentence) for sentence in evidence):
         return Overstated.UNMARKED
@@ -161,6 +163,17 @@ def _bounds(words: tuple[str, ...]) -> set[tuple[str, str]]:
         if back >= 0 and words[back] in _OTHER_BOUND:
             out.add((words[back], word))
     return out
+
+
+def _capped(words: tuple[str, ...]) -> set[str]:
+    """The numbers said as a most ("by up to 50%", "as much as 3-fold"): a claim stating the
+    number alone states the most as the effect."""
+    return {
+        word
+        for at, word in enumerate(words)
+        if any(char.isdigit() for char in word)
+        and any(words[max(0, at - len(cap)) : at] == cap for cap in _CAPS)
+    }
 
 
 def _turned_bounds(words: tuple[str, ...]) -> set[tuple[str, str]]:
