@@ -230,11 +230,7 @@ def loss_dropped(item: TrainSentence, rng: random.Random) -> list[Mutant]:
     """The word that removes or blocks what the sentence says acts, dropped ("SIRT1
     deficiency increased steatosis" → "SIRT1 increased steatosis"): the thing itself then
     does the opposite of what the sentence says."""
-    found = _LOSS_BEFORE.search(item.text) or _LOSS_AFTER.search(item.text)
-    if found is None:
-        return []
-    claim = upper_first(item.text[: found.start()] + item.text[found.end() :])
-    return [Mutant("loss-dropped", claim, item.text, item.abstract)]
+    return _cut(item, "loss-dropped", _LOSS_BEFORE, _LOSS_AFTER)
 
 
 # A condition a finding holds under: opening the sentence ("In the absence of insulin, …",
@@ -256,11 +252,16 @@ def condition_dropped(item: TrainSentence, rng: random.Random) -> list[Mutant]:
     """The condition a sentence's finding holds under, dropped ("In the absence of insulin,
     glucagon increased output" → "Glucagon increased output"): the finding is then said
     of every state, and the sentence says it of one."""
-    found = _CONDITION_OPENING.search(item.text) or _CONDITION_CLOSING.search(item.text)
+    return _cut(item, "condition-dropped", _CONDITION_OPENING, _CONDITION_CLOSING)
+
+
+def _cut(item: TrainSentence, family: str, *patterns: re.Pattern[str]) -> list[Mutant]:
+    """The sentence with what the first of `patterns` to match there finds cut out."""
+    found = next((m for p in patterns if (m := p.search(item.text)) is not None), None)
     if found is None:
         return []
     claim = upper_first(item.text[: found.start()] + item.text[found.end() :])
-    return [Mutant("condition-dropped", claim, item.text, item.abstract)]
+    return [Mutant(family, claim, item.text, item.abstract)]
 
 
 OVERSTATEMENTS = {
