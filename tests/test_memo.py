@@ -8,7 +8,7 @@ import copy
 import pytest
 
 from engine.api import route_payload
-from engine.core import licensing, quote, traceability
+from engine.core import licensing, quote_fold, traceability
 from engine.core.licensing import extractively_licensed
 from engine.core.quote import verify_quote
 from engine.core.verifiers import verify
@@ -67,11 +67,11 @@ def test_a_payloads_sources_stay_folded_between_checks() -> None:
     sources = [f"Source {i}: the drug lowered mortality in cohort {i}." for i in range(10)]
     for source in sources:
         verify_quote("the drug lowered mortality", source)
-    kept = len(quote._fold_cached)
+    kept = len(quote_fold.fold_cached)
     for source in sources:
         assert verify_quote("the drug lowered mortality", source).verified
-    assert len(quote._fold_cached) == kept
-    assert all(source in quote._fold_cached._kept for source in sources)
+    assert len(quote_fold.fold_cached) == kept
+    assert all(source in quote_fold.fold_cached._kept for source in sources)
 
 
 def test_routing_equal_content_twice_gives_the_same_decision() -> None:

@@ -1,0 +1,113 @@
+"""The fold a quote and its source are compared in, with the map back to the source.
+
+Both sides are case folded, put through the one character fold (`engine.text.fold`), white
+space runs read as one space, and a hyphen at a line end joins the word it splits. The
+breakpoints map every folded offset back to the text as given, so a match reports the
+source's own span.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from bisect import bisect_right
+from dataclasses import dataclass
+from functools import lru_cache
+
+from engine.text.fold import MINUS_LIKE, SOFT_HYPHEN, SUPERSCRIPT, fold_cluster
+from engine.text.memo import TextMemo
+
+_BREAKS = "\r\n\f\v\x85\u2028\u2029"
+_HYPHENS = f"-{SOFT_HYPHEN}{MINUS_LIKE}"
+# The look-ahead lets a scan pass every other character at once.
+_EDITS = (
+    rf"(?=[\s{re.escape(_HYPHENS)}])"
+    rf"(?:(?P<hy>[{_HYPHENS}])[^\S{_BREAKS}]*[{_BREAKS}]\s*|(?P<ws>\s{{2,}}|[^\S ]))"
+)
+
+
+@dataclass(frozen=True)
+class Folded:
+    """Normalised text plus breakpoints mapping its offsets back to the original."""
+
+    text: str
+    norm_marks: list[int]
+    orig_marks: list[int]
+
+    def original(self, pos: int) -> int:
+        i = bisect_right(self.norm_marks, pos) - 1
+        out = self.orig_marks[i] + pos - self.norm_marks[i]
+        # Inside an expanded character (a ligature) stay at the next breakpoint.
+        return min(out, self.orig_marks[i + 1]) if i + 1 < len(self.orig_marks) else out
+
+
+def fold(text: str) -> Folded:
+    """The text as compared: the one character fold, case folded, whitespace runs as one
+    space, and a hyphen at a line end joining the word it splits."""
+    # str.lower does the bulk in C; the characters the fold changes, combining marks with
+    # their base, whitespace runs and line-break hyphens are rewritten by one regex pass
+    # that records breakpoints.
+    lowered = text.lower()
+    base = lowered if len(lowered) == len(text) else text
+    # Lowered ASCII holds nothing the character fold changes and no combining mark: only
+    # the other characters of a lowered text are looked at.
+    chars = set(_ASCII_RUNS.sub("", base)) if base is lowered else set(base)
+    odd = {char: _fold_char(char) for char in chars if not char.isspace()}
+    odd = {char: folded for char, folded in odd.items() if folded != char}
+    marks = "".join(re.escape(char) for char in chars if unicodedata.combining(char))
+    # The edits rewrite only white space other than one space between words; most texts have
+    # none, and skipping their scan (the slowest part of the fold) leaves the same matches.
+    # Every white space but the plain space is unprintable, so two quick scans find any.
+    edits = "  " in base or not base.isprintable()
+    if base is lowered and not marks:
+        # Then every character the fold changes is outside ASCII: one compiled scan finds
+        # them all, and those that fold to themselves are passed over, where a pattern built
+        # for this text's own set would cost a compile for nearly every new source.
+        pattern: str | re.Pattern[str] = (_EDITS_OR_WIDE if edits else _WIDE) if odd else ""
+        pattern = _EDITS_ONLY if edits and not odd else pattern
+    else:
+        alternatives = [_EDITS] if edits else []
+        alternatives += [rf"(?P<cluster>\S[{marks}]+)"] if marks else []
+        alternatives += ["(?P<odd>[" + "".join(map(re.escape, odd)) + "])"] if odd else []
+        pattern = "|".join(alternatives)
+    pieces: list[str] = []
+    norm_marks, orig_marks = [0], [0]
+    last = size = 0
+    for m in re.finditer(pattern, base) if pattern else ():
+        start, end = m.span()
+        if m.lastgroup == "odd" and m.group() not in odd:
+            continue  # a wide character the fold keeps as it is
+        if m.lastgroup == "hy":  # treat-\nment joins into one word; COVID-\n19 keeps its hyphen
+            letters = base[start - 1 : start].isalpha() and base[end : end + 1].isalpha()
+            replacement = "" if letters or base[start] == SOFT_HYPHEN else "-"
+        elif m.lastgroup == "ws":
+            replacement = " "
+        elif m.lastgroup == "cluster" or base[start] in SUPERSCRIPT:
+            replacement = fold_cluster(base, start, end).casefold()
+        else:
+            replacement = odd[m.group()]
+        pieces += (base[last:start], replacement)
+        size += start - last + len(replacement)
+        last = end
+        if len(replacement) != end - start:
+            norm_marks.append(size)
+            orig_marks.append(end)
+    pieces.append(base[last:])
+    return Folded("".join(pieces), norm_marks, orig_marks)
+
+
+_EDITS_ONLY = re.compile(_EDITS)
+_ASCII_RUNS = re.compile(r"[\x00-\x7f]+")
+_WIDE = re.compile(r"(?P<odd>[^\x00-\x7f])")
+_EDITS_OR_WIDE = re.compile(
+    rf"(?=[\s{re.escape(_HYPHENS)}\x80-\U0010ffff])(?:{_EDITS}|(?P<odd>[^\x00-\x7f]))"
+)
+
+
+@lru_cache(maxsize=4096)
+def _fold_char(char: str) -> str:
+    return fold_cluster(char, 0, 1).casefold()
+
+
+# Sources are folded once and reused by content while they stay among the recently checked.
+fold_cached = TextMemo(fold, entries=4096, chars=2_000_000)
