@@ -84,10 +84,12 @@ def test_an_association_answers_the_association_asked_not_a_change() -> None:
         "Is antiretroviral therapy associated with reduced tuberculosis?", cited
     )
     assert asked is not None and asked.reading == "yes"
-    for verb, no in (("reduce", False), ("increase", True)):
-        held = question_stance(f"Does antiretroviral therapy {verb} tuberculosis?", cited)
-        assert held is not None and held.reading == "mixed"
-        assert held.overstated is Overstated.ASSOCIATION and held.withheld_no is no
+    held = question_stance("Does antiretroviral therapy reduce tuberculosis?", cited)
+    assert held is not None and held.reading == "mixed"
+    assert held.overstated is Overstated.ASSOCIATION and not held.withheld_no
+    # The other way an association is a tension a reviewer should see: still a no.
+    denied = question_stance("Does antiretroviral therapy increase tuberculosis?", cited)
+    assert denied is not None and denied.reading == "no"
 
 
 def test_no_explicit_cue_is_neither() -> None:

@@ -140,9 +140,8 @@ def test_a_relation_said_in_other_words_and_read_by_the_stance_stays_green(
     assert result.stance is not None and result.stance.reading == reading
 
 
-@pytest.mark.parametrize("verb", ["reduce", "increase"])
-def test_an_association_asked_as_a_change_stands_hedged(demo: OpenWorkspace, verb: str) -> None:
-    result = ask(demo, f"Does screening echocardiography {verb} in-hospital mortality in "
+def test_an_association_asked_as_a_change_stands_hedged(demo: OpenWorkspace) -> None:
+    result = ask(demo, "Does screening echocardiography reduce in-hospital mortality in "
                  "extremely preterm infants?")  # fmt: skip
     assert result.label == "HEDGED ANSWER", result.prose
     assert result.decision is not None and result.decision.withheld is Overstated.ASSOCIATION

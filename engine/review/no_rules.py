@@ -18,7 +18,6 @@ import re
 from engine.core.stance import Overstated
 from engine.review.yes_clauses import denied_elsewhere, hedged_no, negates
 from engine.review.yes_frames import turned_around
-from engine.review.yes_links import associated_only
 from engine.text.clause_words import LIKEWISE_AUXILIARIES
 from engine.text.frame_words import CONTROLS, EVALUATIONS, EXTRA_WORDS, WHOLE_WORDS
 from engine.text.lexicon import CLAUSE_BREAKS, FAIL_WORDS, STOP_WORDS, relation_word
@@ -44,11 +43,11 @@ def overstated_no(claim_text: str, sentence: str) -> Overstated | None:
 
     It comes from a clause about something else (`denied_elsewhere`) or is hedged there
     alone (`hedged_no`); a word of the claim stands only after an exception to it
-    (`Overstated.SET_ASIDE`); its words of the other direction are each turned around ("prevented
-    the decline" for "increases": `Overstated.DIRECTION`); or every negation of the sentence
-    denies something the claim does not state: a comparison with an active other side
-    (`Overstated.COMPARED`), a whole (`Overstated.PARTIAL`), a judgement or a failure
-    (`Overstated.FRAMED`); or a later clause says it did after all
+    (`Overstated.SET_ASIDE`); its words of the other direction are each turned around
+    ("prevented the decline" for "increases": `Overstated.DIRECTION`); or every negation of
+    the sentence denies something the claim does not state: a comparison with an active
+    other side (`Overstated.COMPARED`), a whole (`Overstated.PARTIAL`), a judgement or a
+    failure (`Overstated.FRAMED`); or a later clause says it did after all
     (`Overstated.OTHER_CLAUSE`).
     """
     if denied_elsewhere(claim_text, sentence):
@@ -58,8 +57,6 @@ def overstated_no(claim_text: str, sentence: str) -> Overstated | None:
     claim, said = word_sequence(claim_text), word_sequence(sentence)
     if turned_around(claim, [sentence], against=True):
         return Overstated.DIRECTION  # "prevented the decline" for "increases"
-    if associated_only(claim, [sentence], against=True):
-        return Overstated.ASSOCIATION  # "associated with lower mortality" for "increases"
     if any(negates(word) for word in claim):
         return None  # a claim that denies is read against the sentence as it stands
     if _excepted(said, claim):

@@ -29,18 +29,18 @@ _JOINING = frozenset({"with", "to", "between"})
 _DESCRIBING = word_set("a an the have has had with of more less is are was were be been being")
 
 
-def associated_only(claim: Words, evidence: list[str], *, against: bool = False) -> bool:
+def associated_only(claim: Words, evidence: list[str]) -> bool:
     """Whether every word of the evidence that states one of the claim's directions stands
     in an association, and the claim names no association of its own.
 
-    `against` reads the words of the other direction instead, for a no: "associated with
-    lower mortality" shows no more that X does not raise mortality than that it lowers it.
+    Only a yes is read so. An association the other way ("associated with a reduction" for
+    "increases") stays a contradiction: a tension a reviewer should see, with its measured
+    band, where a yes would tell the reader the change itself was shown.
     """
     if any(word.startswith(_ASSOCIATION) for word in claim):
         return False
     said = [(at, cue) for at, cue in cues(claim) if cue[0] != "presence"]
-    sign = -1 if against else 1
-    wanted = {(axis, sign * way) for _, (axis, way) in said}
+    wanted = {cue for _, cue in said}
     if not wanted or not (_causes(claim) or any(_acts(claim, at) for at, _ in said)):
         return False
     placed = []
