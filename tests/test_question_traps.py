@@ -107,7 +107,8 @@ TRAPS = {
     ),
     "in-the-absence-of": (
         "In the absence of insulin, glucagon increased hepatic glucose output in dogs.",
-        "Does glucagon increase hepatic glucose output in dogs?", "condition", None,
+        "Does glucagon increase hepatic glucose output in dogs?", "condition",
+        "Does glucagon increase hepatic glucose output in dogs in the absence of insulin?",
     ),
     "per-protocol": (
         "Calcium supplements reduced hip fractures in older women among participants who "

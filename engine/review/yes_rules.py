@@ -30,11 +30,12 @@ from engine.review.yes_frames import (
     left_taken_back,
     lost_actor,
     null_comparison,
-    relates,
     set_aside,
     turned_around,
 )
 from engine.review.yes_links import associated_only
+from engine.review.yes_order import content_words as _content
+from engine.review.yes_order import reordered
 from engine.text.frame_words import (
     BOUND_PAIRS,
     PARTIAL_QUANTIFIERS,
@@ -137,7 +138,7 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
         return Overstated.LOST
     if _sides_moved(claim, said):
         return Overstated.SIDES
-    if _reordered(claim_text, evidence):
+    if reordered(claim_text, evidence):
         return Overstated.ORDER
     if any(_swapped(claim, word_sequence(sentence), said) for sentence in evidence):
         return Overstated.SWAPPED
@@ -371,23 +372,6 @@ def _sides_moved(claim: tuple[str, ...], said: tuple[str, ...]) -> bool:
     return False
 
 
-def _reordered(claim_text: str, evidence: list[str]) -> bool:
-    """Whether the claim's content words all stand in an evidence sentence (or the sentences
-    together) but in no such text in the claim's order: its words, moved around. Within one
-    sentence a relation word compares by its stem ("predicts" is "predicted"), so
-    "Depression predicts pain" is read against "Pain predicted depression" as its words
-    moved, unless the sentence is passive ("was predicted by"), which turns the order
-    around; across sentences, where words lie far apart, only the same words count."""
-    exact = _content(claim_text)
-    if not exact:
-        return False
-    stemmed = _related_stems(exact)
-    pairs = [(stemmed, _related_stems(_content(text))) for text in evidence if not _passive(text)]
-    pairs.append((exact, _content(" ".join(evidence))))
-    holding = [(mine, said) for mine, said in pairs if not Counter(mine) - Counter(said)]
-    return bool(holding) and not any(_in_order(mine, said) for mine, said in holding)
-
-
 def _swapped(claim: tuple[str, ...], sentence: tuple[str, ...], said: tuple[str, ...]) -> bool:
     """Whether the claim is the sentence with a word or two put out for others in the same
     place ("reduced fractures in children" for "… in adults", "necessary" for "sufficient"):
@@ -453,27 +437,6 @@ def _agent_named(claim: tuple[str, ...], said: tuple[str, ...]) -> bool:
     named = {mention_stem(word) for word in said}
     agent = actor(claim)
     return not agent or any(mentions(mention_stem(word), named) for word in agent)
-
-
-def _content(text: str) -> tuple[str, ...]:
-    return tuple(token for token in word_sequence(text) if token not in STOP_WORDS)
-
-
-def _passive(text: str) -> bool:
-    """Whether a relation word of `text` is followed by "by" (its actor after it)."""
-    words = word_sequence(text)
-    return any(after == "by" and relates(word) for word, after in pairwise(words))
-
-
-def _related_stems(words: tuple[str, ...]) -> tuple[str, ...]:
-    """The words, each relation word as its stem."""
-    return tuple(mention_stem(word) if relates(word) else word for word in words)
-
-
-def _in_order(words: tuple[str, ...], said: tuple[str, ...]) -> bool:
-    """Whether `words` are a subsequence of `said`."""
-    remaining = iter(said)
-    return all(word in remaining for word in words)
 
 
 def _negations(words: tuple[str, ...]) -> Counter[str]:
