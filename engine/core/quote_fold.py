@@ -14,7 +14,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.text.fold import MINUS_LIKE, SOFT_HYPHEN, SUPERSCRIPT, fold_cluster
+from engine.text.fold import ASCII_RUNS, MINUS_LIKE, SOFT_HYPHEN, SUPERSCRIPT, fold_cluster
 from engine.text.memo import TextMemo
 
 _BREAKS = "\r\n\f\v\x85\u2028\u2029"
@@ -51,7 +51,7 @@ def fold(text: str) -> Folded:
     base = lowered if len(lowered) == len(text) else text
     # Lowered ASCII holds nothing the character fold changes and no combining mark: only
     # the other characters of a lowered text are looked at.
-    chars = set(_ASCII_RUNS.sub("", base)) if base is lowered else set(base)
+    chars = set(ASCII_RUNS.sub("", base)) if base is lowered else set(base)
     odd = {char: _fold_char(char) for char in chars if not char.isspace()}
     odd = {char: folded for char, folded in odd.items() if folded != char}
     marks = "".join(re.escape(char) for char in chars if unicodedata.combining(char))
@@ -63,8 +63,7 @@ def fold(text: str) -> Folded:
         # Then every character the fold changes is outside ASCII: one compiled scan finds
         # them all, and those that fold to themselves are passed over, where a pattern built
         # for this text's own set would cost a compile for nearly every new source.
-        pattern: str | re.Pattern[str] = (_EDITS_OR_WIDE if edits else _WIDE) if odd else ""
-        pattern = _EDITS_ONLY if edits and not odd else pattern
+        pattern: str | re.Pattern[str] = _SCANS[edits, bool(odd)]
     else:
         alternatives = [_EDITS] if edits else []
         alternatives += [rf"(?P<cluster>\S[{marks}]+)"] if marks else []
@@ -97,11 +96,17 @@ def fold(text: str) -> Folded:
 
 
 _EDITS_ONLY = re.compile(_EDITS)
-_ASCII_RUNS = re.compile(r"[\x00-\x7f]+")
 _WIDE = re.compile(r"(?P<odd>[^\x00-\x7f])")
 _EDITS_OR_WIDE = re.compile(
     rf"(?=[\s{re.escape(_HYPHENS)}\x80-\U0010ffff])(?:{_EDITS}|(?P<odd>[^\x00-\x7f]))"
 )
+# The compiled scan for (edits needed, wide characters to fold).
+_SCANS: dict[tuple[bool, bool], str | re.Pattern[str]] = {
+    (True, True): _EDITS_OR_WIDE,
+    (False, True): _WIDE,
+    (True, False): _EDITS_ONLY,
+    (False, False): "",
+}
 
 
 @lru_cache(maxsize=4096)

@@ -50,6 +50,7 @@ def reports_no_significance(sentence: str) -> bool:
 
 _SIGNIFICANT = frozenset({"significant", "significantly", "significance"})
 _NOT_SIGNIFICANT = frozenset({"insignificant", "nonsignificant", "nonsignificantly"})
+_VERDICTS = _SIGNIFICANT | _NOT_SIGNIFICANT
 # "(NS)", "P = NS": never the bare letters, which also name cells ("NS cells") and units.
 _NS = re.compile(r"\((?:NS|ns|n\.s\.)\)|\b[Pp]\s*=\s*(?:NS|ns)\b")
 # Words that may stand between a negation and "significant" and leave it negated ("did not
@@ -78,8 +79,10 @@ def _worded(words: tuple[str, ...]) -> list[bool]:
     """The significance each worded verdict gives: True for significant, False for not."""
     out = []
     for at, word in enumerate(words):
+        if word not in _VERDICTS:
+            continue
         after = words[at + 1 : at + 1 + _OTHER_REACH]
-        if word not in _SIGNIFICANT | _NOT_SIGNIFICANT or "other" in after:
+        if "other" in after:
             continue
         if word != "significantly" and after and after[0] not in _TESTED:
             continue

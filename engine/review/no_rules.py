@@ -19,16 +19,21 @@ from engine.core.stance import Overstated
 from engine.review.yes_clauses import denied_elsewhere, hedged_no, negates
 from engine.review.yes_frames import turned_around
 from engine.text.clause_words import LIKEWISE_AUXILIARIES
-from engine.text.frame_words import CONTROLS, EVALUATIONS, EXTRA_WORDS, WHOLE_WORDS
+from engine.text.frame_words import (
+    CONTROLS,
+    EVALUATIONS,
+    EXTRA_WORDS,
+    NULL_COMPARATIVES,
+    OTHER_SIDE,
+    WHOLE_WORDS,
+)
 from engine.text.lexicon import CLAUSE_BREAKS, FAIL_WORDS, STOP_WORDS, relation_word
 from engine.text.tokens import word_sequence
 
 Words = tuple[str, ...]
-# Comparatives whose denial is of a comparison ("not … more than", "no less … than").
-_COMPARATIVES = frozenset(
-    "more less better worse greater lower higher larger smaller fewer superior inferior".split()  # noqa: SIM905
-)
-_OTHER_SIDE = frozenset({"than", "to", "from"})
+# Comparatives whose denial is of a comparison ("not … more than", "no less … than"); "not
+# different from" is a null finding, not a comparison denied.
+_COMPARATIVES = NULL_COMPARATIVES - {"different"}
 _EXCEPTIONS = frozenset({"except", "excepting", "save"})
 # How far after a negation what it denies may stand, and how far after a comparative its
 # other side ("not lower LDL cholesterol more than rosuvastatin").
@@ -104,7 +109,7 @@ def _kind(said: Words, at: int, claim: Words) -> Overstated | None:
     after = after[:cut]
     if after[:1] and after[0] in WHOLE_WORDS and after[0] not in claim:
         return Overstated.PARTIAL  # "not all patients responded"
-    if after[:2] and (after[0] in EVALUATIONS or after[0] in FAIL_WORDS or after[:1] == ("only",)):
+    if after and (after[0] in EVALUATIONS or after[0] in FAIL_WORDS or after[0] == "only"):
         return Overstated.FRAMED  # "not surprising that", "did not fail to", "not only"
     if _compared(after, claim):
         return Overstated.COMPARED
@@ -115,14 +120,14 @@ def _compared(after: Words, claim: Words) -> bool:
     """Whether the words a negation reaches deny a comparison the claim does not make, with
     an active other side: "did not lower LDL more than rosuvastatin", "no less effective
     than medication", "was not reduced further by adding clopidogrel"."""
-    if _OTHER_SIDE.intersection(claim) or EXTRA_WORDS.intersection(claim):
+    if OTHER_SIDE.intersection(claim) or EXTRA_WORDS.intersection(claim):
         return False
     for i, word in enumerate(after):
         if word in EXTRA_WORDS:
             return True
         if word in _COMPARATIVES:
             side = after[i + 1 : i + 1 + _SIDE_REACH]
-            if _OTHER_SIDE.intersection(side):
+            if OTHER_SIDE.intersection(side):
                 return not CONTROLS.intersection(after[i + 1 :])
     return False
 

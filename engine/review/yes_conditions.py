@@ -11,9 +11,8 @@ finding answers.
 
 from __future__ import annotations
 
-import re
-
 from engine.core.licensing import find_run
+from engine.review.yes_frames import PAUSES
 from engine.text.frame_words import (
     ANALYSIS_SUBSETS,
     CONDITION_PHRASES,
@@ -26,8 +25,6 @@ from engine.text.stems import mention_stem, mentions
 from engine.text.tokens import word_sequence
 
 Words = tuple[str, ...]
-# Where a phrase ends in a sentence's text: a condition reaches no further.
-_PAUSES = re.compile(r"[,;:()\[\]]")
 # Words that open a condition on how or when what acts was given ("When given within 3 hours,
 # …", "If started early, …"), before a participle; "When compared with placebo" compares.
 _TIMING = frozenset({"when", "if", "once", "whenever"})
@@ -55,7 +52,7 @@ def dropped_condition(claim: Words, evidence: list[str]) -> bool:
         return bool(named) and not any(mentions(mention_stem(w), said) for w in named)
 
     for sentence in evidence:
-        pieces = [word_sequence(piece) for piece in _PAUSES.split(sentence)]
+        pieces = [word_sequence(piece) for piece in PAUSES.split(sentence)]
         for words in pieces:
             for marker in CONDITION_PHRASES:
                 at = find_run(marker, words)

@@ -32,6 +32,7 @@ from engine.text.frame_words import (
     LOSS_STEMS,
     NULL_COMPARATIVES,
     OBSERVED,
+    OTHER_SIDE,
     SET_ASIDE_MARKERS,
     TURNING_STEMS,
 )
@@ -52,13 +53,12 @@ _COMPARISONS = frozenset({"than", "compared", "versus", "vs"})
 # How many content words after a direction word it changes ("decreased body weight").
 _CHANGED = 2
 # Words that open the other side of a comparison, and how far after the comparative.
-_OTHER_SIDE = frozenset({"than", "from", "to"})
 _COMPARED_WITHIN = 3
 # Words that set a finding against a comparison: "not relative to placebo", "not versus
 # control" deny the difference from it.
 _AGAINST = frozenset({"relative", "compared", "versus", "vs", "over", "against"})
 # Where a phrase ends in a sentence's text: a marker reaches no further.
-_PAUSES = re.compile(r"[,;:()\[\]]")
+PAUSES = re.compile(r"[,;:()\[\]]")
 
 
 def actor(claim: Words) -> list[str] | None:
@@ -271,11 +271,13 @@ def turned_around(claim: Words, evidence: list[str], *, against: bool = False) -
     turned = []
     for text in evidence:
         words = word_sequence(text)
-        same = [at for at, cue in cues(words) if cue == (axis, sign)]
-        turners = {_turner(words, at, axis, sign) for at in same}
+        turner_of = {
+            at: _turner(words, at, axis, sign) for at, cue in cues(words) if cue == (axis, sign)
+        }
         # A word that turns the next one around ("prevented the decline") states no
         # direction of its own, whatever its own sign.
-        turned += [_turner(words, at, axis, sign) is not None for at in same if at not in turners]
+        turners = set(turner_of.values())
+        turned += [by is not None for at, by in turner_of.items() if at not in turners]
     return bool(turned) and all(turned)
 
 
@@ -290,7 +292,7 @@ def _one_direction(claim: Words) -> tuple[int, tuple[str, int]] | None:
 
 def _segments(evidence: list[str]) -> list[Words]:
     """The evidence's phrases: its sentences cut at every pause, as word sequences."""
-    return [word_sequence(part) for text in evidence for part in _PAUSES.split(text)]
+    return [word_sequence(part) for text in evidence for part in PAUSES.split(text)]
 
 
 def _turner(words: Words, at: int, axis: str, sign: int) -> int | None:
@@ -371,7 +373,7 @@ def null_comparison(claim: Words, evidence: list[str]) -> bool:
         said = word_sequence(text)
         for at, word in enumerate(said[:-1]):
             reach = said[at + 2 : at + 2 + _COMPARED_WITHIN]
-            if word in NEGATIONS and said[at + 1] in NULL_COMPARATIVES and _OTHER_SIDE & set(reach):
+            if word in NEGATIONS and said[at + 1] in NULL_COMPARATIVES and OTHER_SIDE & set(reach):
                 return True
             # "lowered triglycerides relative to baseline but not relative to placebo"
             against = said[at + 1 : at + 1 + _COMPARED_WITHIN + 1]

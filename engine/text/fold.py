@@ -93,7 +93,8 @@ def clusters(text: str, first: int, last: int) -> Iterator[tuple[int, int]]:
 # A run of non-ASCII characters, with the ASCII character before it so a combining mark
 # composes with its base letter.
 _NON_ASCII = re.compile(r"[\x00-\x7f]?[^\x00-\x7f]+")
-_ASCII_RUNS = re.compile(r"[\x00-\x7f]+")
+# A run of ASCII characters: cut out, what is left is the text's wide characters.
+ASCII_RUNS = re.compile(r"[\x00-\x7f]+")
 
 
 class Folded:
@@ -122,7 +123,7 @@ def fold_text(text: str) -> Folded:
         return Folded(text, None, None)
     # Text with no combining mark and no raised or lowered sign folds character by character:
     # one translation in C, where most text spent its time cluster by cluster.
-    wide = set(_ASCII_RUNS.sub("", text))
+    wide = set(ASCII_RUNS.sub("", text))
     if not any(unicodedata.combining(c) or c in SUPERSCRIPT or c in SUBSCRIPT for c in wide):
         table = {ord(char): fold_alone(char) for char in wide}
         if all(len(out) == 1 for out in table.values()):

@@ -50,6 +50,8 @@ TURNING_STEMS = (
 LOSS_REACH = 3
 
 
+# Words that open the other side of a comparison ("more than X", "superior to X").
+OTHER_SIDE = _words("than from to")
 # Comparatives a negation just before turns into "no difference" ("no more than placebo").
 NULL_COMPARATIVES = _words(
     "more better greater higher larger superior worse lower less fewer smaller inferior different"
