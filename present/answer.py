@@ -363,10 +363,8 @@ def stance_line(result: NavResult) -> StanceLine | None:
     if stance.relation is StanceRelation.SUPPORTS:
         return StanceLine("info", f"The cited source supports the question: {stance.phrase}.")
     if stance.overstated is not None:
-        held = "Not a no" if stance.withheld_no else "Not a yes"
-        return StanceLine(
-            "info", f"{held}: {stance.phrase}. The answer shows what the source says."
-        )
+        held = f"Not a {stance.withheld_reading}: {stance.phrase}."
+        return StanceLine("info", f"{held} The answer shows what the source says.")
     return StanceLine(
         "info", "The cited source neither clearly supports nor contradicts the question's claim."
     )
@@ -382,9 +380,7 @@ def _reading_line(stance: Stance) -> StanceLine:
     if stance.relation is StanceRelation.SUPPORTS:
         return StanceLine("info", f"Yes: {stance.phrase}.")
     if stance.overstated is not None:
-        return StanceLine(
-            "info", f"{'Not a no' if stance.withheld_no else 'Not a yes'}: {stance.phrase}."
-        )
+        return StanceLine("info", f"Not a {stance.withheld_reading}: {stance.phrase}.")
     return StanceLine(
         "info",
         "Mixed or not stated: the cited source neither clearly says yes nor no to the question.",

@@ -268,10 +268,15 @@ class Stance:
         return "the source " + self.cue.words("the question")
 
     @property
+    def withheld_reading(self) -> str:
+        """Which reading `overstated` withheld, in a word: "no" or "yes"."""
+        return "no" if self.withheld_no else "yes"
+
+    @property
     def brief(self) -> str:
         """What decided the stance in a few words where a rule withheld it, else `phrase`."""
         if self.overstated is not None:
-            return f"not a {'no' if self.withheld_no else 'yes'}: {self.overstated.label}"
+            return f"not a {self.withheld_reading}: {self.overstated.label}"
         return self.phrase
 
     def to_dict(self) -> dict[str, Any]:
