@@ -235,6 +235,64 @@ TRAPS = {
         "Ribavirin alone did not clear hepatitis C, but ribavirin plus interferon did.",
         "Does ribavirin plus interferon clear hepatitis C?", "other-clause", None,
     ),
+    "a-myth": (
+        "It is a myth that probiotics reduce diarrhoea in children.",
+        "Do probiotics reduce diarrhoea in children?", "doubted", None,
+    ),
+    "idea-is-a-myth": (
+        "The idea that coffee prevents type 2 diabetes is a myth.",
+        "Does coffee prevent type 2 diabetes?", "doubted", None,
+    ),
+    "few-studies-have-shown": (
+        "Few studies have shown that acupuncture relieves migraine.",
+        "Does acupuncture relieve migraine?", "doubted", None,
+    ),
+    "no-study-has-shown": (
+        "No study has shown that fluoride lowers IQ in children.",
+        "Does fluoride lower IQ in children?", "doubted", None,
+    ),
+    "no-doubt": (
+        "There is no doubt that asbestos causes mesothelioma.",
+        "Does asbestos cause mesothelioma?", "framed", None,
+    ),
+    "none-serious": (
+        "None of the side effects of ibuprofen were serious.",
+        "Does ibuprofen have side effects?", "quality", None,
+    ),
+    "rather-than-the-direction": (
+        "Caffeine increased rather than reduced anxiety in adolescents.",
+        "Does caffeine reduce anxiety in adolescents?", "direction", None,
+    ),
+    "second-subject": (
+        "Melatonin improved sleep quality and modafinil reduced reaction time.",
+        "Does melatonin reduce reaction time?", "other-clause",
+        "Does modafinil reduce reaction time?",
+    ),
+    "did-little-to": (
+        "Physiotherapy did little to reduce chronic back pain.",
+        "Does physiotherapy reduce chronic back pain?", "hedge", None,
+    ),
+    "hardly": (
+        "Glucosamine hardly relieved knee pain.",
+        "Does glucosamine relieve knee pain?", "hedge", None,
+    ),
+    "should": (
+        "Lactulose should reduce hepatic encephalopathy.",
+        "Does lactulose reduce hepatic encephalopathy?", "hedge", None,
+    ),
+    "in-vitro": (
+        "Ivermectin inhibited SARS-CoV-2 replication in vitro.",
+        "Does ivermectin inhibit SARS-CoV-2 replication?", "condition",
+        "Does ivermectin inhibit SARS-CoV-2 replication in vitro?",
+    ),
+    "in-2-of-10-patients": (
+        "Fenofibrate reduced triglycerides in 2 of 10 patients.",
+        "Does fenofibrate reduce triglycerides?", "partial", None,
+    ),
+    "in-a-minority": (
+        "Rituximab reduced disease activity in a minority of patients.",
+        "Does rituximab reduce disease activity?", "partial", None,
+    ),
 }  # fmt: skip
 
 

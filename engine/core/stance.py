@@ -44,6 +44,8 @@ class Overstated(StrEnum):
     ASSOCIATION = "association"  # the evidence reports an association, the claim a change
     COMPARED = "compared"  # a no: the evidence denies a comparison the claim does not make
     FRAMED = "framed"  # a no: the evidence denies a judgement or a failure, not the finding
+    DOUBTED = "doubted"  # the evidence states it inside a frame that doubts it ("a myth that")
+    QUALITY = "quality"  # a no: the evidence denies a quality the claim does not state
 
     @property
     def words(self) -> str:
@@ -100,6 +102,11 @@ _OVERSTATED_WORDS = {
     Overstated.FRAMED: "the cited sentence denies how its finding is judged or a failure"
     " (\u201cit is not surprising that \u2026\u201d, \u201cdid not fail to \u2026\u201d,"
     " \u201cnot only \u2026\u201d), not the finding itself",
+    Overstated.DOUBTED: "the cited sentence states it only inside words that deny or doubt it"
+    " (\u201cit is a myth that \u2026\u201d, \u201cfew studies have shown that \u2026\u201d,"
+    " \u201cno study has shown that \u2026\u201d), not as found",
+    Overstated.QUALITY: "the cited sentence denies a quality of what the claim names"
+    " (\u201cnone of the side effects were serious\u201d), not what the claim states",
 }
 
 
@@ -126,6 +133,8 @@ _OVERSTATED_LABELS = {
     Overstated.ASSOCIATION: "an association, not a change shown",
     Overstated.COMPARED: "a comparison denied, not the finding",
     Overstated.FRAMED: "a judgement denied, not the finding",
+    Overstated.DOUBTED: "doubted by its own frame",
+    Overstated.QUALITY: "another quality denied, not the finding",
 }
 
 

@@ -16,9 +16,10 @@ from __future__ import annotations
 import re
 
 from engine.core.stance import Overstated
+from engine.review.doubt_frames import literature_denied
 from engine.review.yes_clauses import denied_elsewhere, hedged_no, negates
 from engine.review.yes_frames import turned_around
-from engine.text.clause_words import LIKEWISE_AUXILIARIES
+from engine.text.clause_words import LIKEWISE_AUXILIARIES, MODALS_AFTER_POINTER
 from engine.text.frame_words import (
     CONTROLS,
     EVALUATIONS,
@@ -28,6 +29,7 @@ from engine.text.frame_words import (
     WHOLE_WORDS,
 )
 from engine.text.lexicon import CLAUSE_BREAKS, FAIL_WORDS, STOP_WORDS, relation_word
+from engine.text.stems import mention_stem
 from engine.text.tokens import word_sequence
 
 Words = tuple[str, ...]
@@ -39,6 +41,11 @@ _EXCEPTIONS = frozenset({"except", "excepting", "save"})
 # other side ("not lower LDL cholesterol more than rosuvastatin").
 _REACH = 8
 _SIDE_REACH = 4
+# How far after "none of" the verb of what it denies may stand ("None of the side effects
+# of ibuprofen were serious").
+_QUANTIFIED_REACH = 14
+# Words that carry no quality of their own after "none of the …": the verb the quality follows.
+_COPULAS = LIKEWISE_AUXILIARIES | MODALS_AFTER_POINTER | {"been", "be", "being"}
 # Where a later clause begins that may answer a denial: "…, but did thereafter".
 _LATER = re.compile(r",\s*(?:but|yet)\s+|;\s*(?:but\s+|yet\s+)?", re.IGNORECASE)
 
@@ -62,11 +69,17 @@ def overstated_no(claim_text: str, sentence: str) -> Overstated | None:
     claim, said = word_sequence(claim_text), word_sequence(sentence)
     if turned_around(claim, [sentence], against=True):
         return Overstated.DIRECTION  # "prevented the decline" for "increases"
+    denials = _negations(said)
+    framing = _kind(said, denials[0], claim) if denials else None
+    if framing in (Overstated.DOUBTED, Overstated.FRAMED) and "that" in said[denials[0] :]:
+        return framing  # "there is no doubt that …", "no study has shown that …": a frame
     if any(negates(word) for word in claim):
         return None  # a claim that denies is read against the sentence as it stands
     if _excepted(said, claim):
         return Overstated.SET_ASIDE  # "no effect on colds, except in marathon runners"
-    kinds = [_kind(said, at, claim) for at in _negations(said)]
+    if _quality(said, claim):
+        return Overstated.QUALITY  # "none of the side effects were serious"
+    kinds = [_kind(said, at, claim) for at in denials]
     if kinds and all(kinds):
         return kinds[0]
     if _done_after(sentence):
@@ -109,11 +122,41 @@ def _kind(said: Words, at: int, claim: Words) -> Overstated | None:
     after = after[:cut]
     if after[:1] and after[0] in WHOLE_WORDS and after[0] not in claim:
         return Overstated.PARTIAL  # "not all patients responded"
-    if after and (after[0] in EVALUATIONS or after[0] in FAIL_WORDS or after[0] == "only"):
-        return Overstated.FRAMED  # "not surprising that", "did not fail to", "not only"
+    head = after[1:2] if after[:1] in (("a",), ("an",)) else after[:1]
+    if head and (head[0] in EVALUATIONS or head[0] in FAIL_WORDS or head[0] == "only"):
+        return Overstated.FRAMED  # "not surprising that", "no doubt that", "not a myth", "not only"
     if _compared(after, claim):
         return Overstated.COMPARED
+    if literature_denied(said[at + 1 :]):
+        return Overstated.DOUBTED  # "no study has shown that …": not shown, not not so
     return None
+
+
+def _quality(said: Words, claim: Words) -> bool:
+    """Whether the sentence's denial is "none of" (or "neither of") a thing, of a quality
+    the claim never names: "None of the side effects of ibuprofen were serious" denies that
+    they were serious, and says there were some, for "Does ibuprofen have side effects?".
+    The quality is what follows the first verb after the "of" (the verb too, unless it is a
+    copula or an auxiliary: "None of the patients improved" denies "improved")."""
+    own = {mention_stem(word) for word in claim}
+    for at, word in enumerate(said[:-1]):
+        if word not in ("none", "neither") or said[at + 1] != "of":
+            continue
+        reach = said[at + 2 : at + 2 + _QUANTIFIED_REACH]
+        cut = next((i for i, w in enumerate(reach) if w in CLAUSE_BREAKS), len(reach))
+        reach = reach[:cut]
+        verb = next((i for i, w in enumerate(reach) if w in _COPULAS or _verb_form(w)), None)
+        if verb is None:
+            return False
+        quality = reach[verb + 1 :] if reach[verb] in _COPULAS else reach[verb:]
+        named = [w for w in quality if w not in STOP_WORDS and w.isalpha()]
+        return bool(named) and not any(mention_stem(w) in own for w in named)
+    return False
+
+
+def _verb_form(word: str) -> bool:
+    """Whether `word` reads as a past verb or participle ("improved", "developed")."""
+    return word.endswith("ed") and len(word) > 4
 
 
 def _compared(after: Words, claim: Words) -> bool:

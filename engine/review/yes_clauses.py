@@ -14,6 +14,7 @@ from collections import Counter
 
 from engine.core.licensing import independent_clauses
 from engine.core.traceability import common_prefix
+from engine.text.frame_words import DENIED_ALTERNATIVES
 from engine.text.lexicon import HEDGES, NEGATIONS, STOP_WORDS, cue_of, relation_word
 from engine.text.stems import mention_stem
 from engine.text.tokens import word_sequence
@@ -22,6 +23,9 @@ from engine.text.tokens import word_sequence
 _AUXILIARIES = frozenset(
     "is are was were has have had do does did can could may might will would should".split()  # noqa: SIM905
 )
+# Words that join a second clause without a comma ("… and caffeine reduced reaction time").
+_JOINS = frozenset({"and", "while", "whereas", "but"})
+_ARTICLES = frozenset({"a", "an", "the"})
 # The prefix that negates a word ("nonadhesive"), or stands alone where a hyphen was.
 NON = "non"
 
@@ -39,6 +43,54 @@ def cues(words: tuple[str, ...]) -> list[tuple[int, tuple[str, int]]]:
 def directions(words: tuple[str, ...]) -> Counter[tuple[str, int]]:
     """The directions words state (axis and sign, `cue_of`), each as often as said."""
     return Counter(cue for _, cue in cues(words))
+
+
+def asserted(words: tuple[str, ...]) -> Counter[tuple[str, int]]:
+    """The directions the words state, less those named as the alternative set aside
+    ("increased rather than reduced anxiety" states an increase only)."""
+    denied: set[int] = set()
+    for at in range(len(words)):
+        for marker in DENIED_ALTERNATIVES:
+            if words[at : at + len(marker)] == marker:
+                end = at + len(marker)
+                # The word the alternative is, past an article: "rather than the negative
+                # feedback"; "rather than caffeine, impaired …" sets aside no direction.
+                while end < len(words) and words[end] in _ARTICLES:
+                    end += 1
+                denied.add(end)
+    return Counter(cue for at, cue in cues(words) if at not in denied)
+
+
+def other_subject(claim: tuple[str, ...], sentence: str) -> bool:
+    """Whether every word of `sentence` stating the claim's direction stands in a second
+    clause with a subject of its own, joined without a comma ("Melatonin improved sleep
+    quality and caffeine reduced reaction time" for "Melatonin reduces reaction time"): after
+    the last joining word before it come content words the claim never uses, and a direction
+    word stands before that join. A second verb of the same subject ("… and reduced reaction
+    time", "… and markedly reduced …") joins no other subject."""
+    wanted = set(directions(claim))
+    said = word_sequence(sentence)
+    found = cues(said)
+    hits = [at for at, cue in found if cue in wanted]
+    if not hits:
+        return False
+    own = {mention_stem(word) for word in claim}
+    first = found[0][0]
+    for at in hits:
+        join = next((i for i in range(at - 1, first, -1) if said[i] in _JOINS), None)
+        if join is None:
+            return False
+        between = said[join + 1 : at]
+        if not any(_subject_word(word, own) for word in between):
+            return False
+    return True
+
+
+def _subject_word(word: str, own: set[str]) -> bool:
+    """Whether `word` could name a subject the claim does not: a content word, not an adverb
+    ("markedly"), that the claim never uses."""
+    named = word not in STOP_WORDS and word.isalpha() and not word.endswith("ly")
+    return named and mention_stem(word) not in own
 
 
 def negates(token: str) -> bool:

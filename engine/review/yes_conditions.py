@@ -17,6 +17,7 @@ from engine.text.frame_words import (
     ANALYSIS_SUBSETS,
     CONDITION_PHRASES,
     DOSE_WORDS,
+    MODEL_SCOPES,
     PROTOCOL_SUBSETS,
     SUBSET_OPENINGS,
 )
@@ -42,8 +43,9 @@ def dropped_condition(claim: Words, evidence: list[str]) -> bool:
     A condition runs from one of `CONDITION_PHRASES` to the next pause ("In the absence of
     insulin, glucagon increased …" for "Glucagon increases …"), or is what the sentence
     opens on up to its first pause (`conditional_opening`); a per-protocol subset stands
-    anywhere (`PROTOCOL_SUBSETS`: "… among those who adhered to treatment"). A claim naming
-    any content word of the condition keeps it.
+    anywhere (`PROTOCOL_SUBSETS`: "… among those who adhered to treatment"), and so does a
+    model of the world, where every sentence names one (`MODEL_SCOPES`: "… in vitro", "… in
+    simulations"). A claim naming any content word of the condition keeps it.
     """
     said = {mention_stem(word) for word in claim}
 
@@ -65,10 +67,20 @@ def dropped_condition(claim: Words, evidence: list[str]) -> bool:
         if opened is not None and unnamed(head[opened:]):
             return True
         whole = word_sequence(sentence)
-        for marker in PROTOCOL_SUBSETS:
-            if find_run(marker, whole) >= 0 and not mentions(mention_stem(marker[-1]), said):
-                return True
-    return False
+        if any(_unnamed_marker(marker, whole, said) for marker in PROTOCOL_SUBSETS):
+            return True
+    # A model holds a finding back only where every sentence found it in one: an experiment
+    # in vitro beside one in mice found it in a body too.
+    return bool(evidence) and all(
+        any(_unnamed_marker(marker, word_sequence(sentence), said) for marker in MODEL_SCOPES)
+        for sentence in evidence
+    )
+
+
+def _unnamed_marker(marker: Words, words: Words, said: set[str]) -> bool:
+    """Whether `marker` stands in `words` and the claim (its stems `said`) never names its
+    last word."""
+    return find_run(marker, words) >= 0 and not mentions(mention_stem(marker[-1]), said)
 
 
 def conditional_opening(head: Words) -> int | None:

@@ -21,7 +21,14 @@ from itertools import pairwise
 from engine.core.licensing import find_run
 from engine.core.stance import Overstated
 from engine.reading.significance import reports_no_significance
-from engine.review.yes_clauses import NON, directions, negates, other_clause
+from engine.review.doubt_frames import doubted
+from engine.review.yes_clauses import (
+    NON,
+    asserted,
+    negates,
+    other_clause,
+    other_subject,
+)
 from engine.review.yes_conditions import dropped_condition
 from engine.review.yes_frames import (
     actor,
@@ -39,7 +46,6 @@ from engine.review.yes_order import reordered
 from engine.text.frame_words import (
     BOUND_PAIRS,
     PARTIAL_QUANTIFIERS,
-    STUDY_UNITS,
 )
 from engine.text.lexicon import (
     CONDITION_WORDS,
@@ -111,6 +117,8 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
         return Overstated.DROPPED
     if null_comparison(claim, evidence):
         return Overstated.DROPPED
+    if doubted(claim_text, evidence):
+        return Overstated.DOUBTED
     if any(left_taken_back(claim, sentence) for sentence in evidence):
         return Overstated.TAKEN_BACK
     if not _states_null(claim) and reports_no_significance(joined):
@@ -124,13 +132,13 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
         return Overstated.CONDITION
     if _hedges(kin) - _hedges(claim):
         return Overstated.HEDGE
-    if directions(claim) - directions(said) or governed_against(claim, evidence):
+    if asserted(claim) - asserted(said) or governed_against(claim, evidence):
         return Overstated.DIRECTION
     if turned_around(claim, evidence):
         return Overstated.DIRECTION
     if associated_only(claim, evidence):
         return Overstated.ASSOCIATION
-    if any(other_clause(claim, sentence) for sentence in evidence):
+    if any(other_clause(claim, s) or other_subject(claim, s) for s in evidence):
         return Overstated.OTHER_CLAUSE
     if set_aside(claim, evidence):
         return Overstated.SET_ASIDE
@@ -185,26 +193,41 @@ def _turned_bounds(words: tuple[str, ...]) -> set[tuple[str, str]]:
 def _partial(claim: tuple[str, ...], kin: tuple[str, ...]) -> bool:
     """Whether the evidence says of part of the claim's actor what the claim says of all of
     it: a partial quantifier just before an actor word ("Some patients improved" for
-    "Patients improve"), or a finding held "in N of M" studies with N under M ("Acupuncture
-    reduced pain in 3 of 10 trials"), where the claim gives no quantifier or number."""
+    "Patients improve"), a finding held "in N of M" with N under M ("Acupuncture reduced
+    pain in 3 of 10 trials", "in 2 of 10 patients") or "in" a part ("in some patients", "in
+    a minority of patients"), where the claim gives no quantifier or number."""
     subject = {mention_stem(word) for word in actor(claim) or ()}
-    if not subject or _exact(claim):
+    if not subject:
         return False
-    if _in_part_of(kin):
+    if _in_part_of(kin, claim) or _in_some(kin, claim):
         return True
-    return any(
+    return not _exact(claim) and any(
         word in PARTIAL_QUANTIFIERS
         and any(mention_stem(after) in subject for after in kin[at + 1 : at + 3])
         for at, word in enumerate(kin)
     )
 
 
-def _in_part_of(words: tuple[str, ...]) -> bool:
-    """Whether the words say "in N of M" studies (trials, cohorts …) with N under M."""
+def _in_part_of(words: tuple[str, ...], claim: tuple[str, ...]) -> bool:
+    """Whether the words say "in N of M" (studies, patients, mice …) with N under M, figures
+    the claim does not give."""
     for at in range(len(words) - 4):
         into, low, of, high, unit = words[at : at + 5]
         counted = low.isdigit() and high.isdigit() and int(low) < int(high)
-        if counted and into == "in" and of == "of" and unit in STUDY_UNITS:
+        if counted and into == "in" and of == "of" and unit.isalpha() and low not in claim:
+            return True
+    return False
+
+
+def _in_some(words: tuple[str, ...], claim: tuple[str, ...]) -> bool:
+    """Whether the words say a finding held "in" a part the claim does not name: "in some
+    patients", "in a minority of cases", "in a subset of tumours"."""
+    for at, word in enumerate(words[:-1]):
+        if word != "in":
+            continue
+        after = words[at + 1 : at + 3]
+        quantifier = after[1] if after[:1] == ("a",) and len(after) > 1 else after[0]
+        if quantifier in PARTIAL_QUANTIFIERS and quantifier not in claim:
             return True
     return False
 

@@ -69,11 +69,6 @@ BOUND_PAIRS = _pairs(
 # Quantifiers that say a statement holds of part of what it is about ("some patients
 # improved", "a few trials"): a claim without one says it of the whole.
 PARTIAL_QUANTIFIERS = _words("some few several minority subset")
-# Units a body of evidence is counted in: "in 3 of 10 trials" says it held in part of them.
-STUDY_UNITS = _words(
-    "trials trial studies study cohorts cohort analyses datasets populations countries "
-    "experiments samples sites centres centers"
-)
 
 
 # Phrases that name a partner a finding held only together with ("Ezetimibe, when combined
@@ -112,6 +107,12 @@ PROTOCOL_SUBSETS = _markers(
     "who_adhered who_were_adherent who_complied who_completed per_protocol among_completers "
     "in_completers"
 )
+# Phrases that say a finding came from a model of the world, not from the world: in cells or
+# tissue outside a body, in a computer, in a simulation or in theory. Anywhere in a sentence.
+MODEL_SCOPES = _markers(
+    "in_vitro ex_vivo in_silico in_theory in_principle in_simulation in_simulations "
+    "in_cell_culture in_cultured_cells"
+)
 # Words by which a later piece says its finding was not seen somewhere ("an effect not seen
 # in women"): a scope, where the finding holds elsewhere, not a withdrawal of it.
 OBSERVED = _words("seen observed found detected evident present apparent noted")
@@ -131,6 +132,44 @@ CONTROLS = _words("placebo sham control controls vehicle untreated usual")
 WHOLE_WORDS = _words("all every always both entire whole")
 # Words a negation just before turns on a judgement of the finding, not the finding: "it is
 # not surprising that …", "not unexpectedly".
-EVALUATIONS = _words("surprising surprisingly unexpected unexpectedly unusual uncommon")
+# A doubt denied is a judgement too: "there is no doubt that …", "it is no myth that …".
+EVALUATIONS = _words(
+    "surprising surprisingly unexpected unexpectedly unusual uncommon doubt doubts question "
+    "myth coincidence wonder secret accident"
+)
 # Words by which a denial is of something added ("was not reduced further by adding …").
 EXTRA_WORDS = _words("further additional additionally added extra incremental")
+
+
+# Words by which a sentence's frame denies or doubts what follows its "that" ("it is a myth
+# that …", "these data challenge the view that …"); after a negation they no longer do ("it
+# is no myth that").
+DOUBT_WORDS = _words(
+    "myth myths misconception misconceptions fallacy false untrue unfounded unproven "
+    "unsubstantiated erroneous mistaken incorrect wrong refute refutes refuted dispel dispels "
+    "dispelled debunk debunks debunked challenge challenges challenged contrary"
+)
+# Nouns a "that" after which states what is believed, not found ("the idea that … is a
+# myth"): a doubt word later in the sentence doubts it.
+BELIEF_NOUNS = _words(
+    "idea notion belief beliefs view views claim claims assumption assumptions contention "
+    "theory perception suggestion premise"
+)
+# Words by which a frame says how little shows what follows ("few studies have shown that
+# …", "it has not been established that …", "it is not true that …"): with one of
+# `SHOWING_WORDS`, a doubt.
+SCARCE_WORDS = _words("few little limited insufficient scant scarce sparse inconclusive")
+SHOWING_WORDS = _words(
+    "study studies trial trials evidence data research report reports shown proven proved "
+    "established demonstrated confirmed documented clear certain true correct"
+)
+# What a denial of the literature names: "no study has shown that …", "it has not been
+# proven that …". A denial of what this study found ("we did not find that …") is a null
+# finding and stays a no.
+LITERATURE_WORDS = _words(
+    "study studies trial trials research report reports author authors shown proven proved "
+    "established demonstrated confirmed documented"
+)
+# Words before which a direction word is the alternative set aside, not the finding:
+# "increased rather than reduced anxiety".
+DENIED_ALTERNATIVES = _markers("rather_than instead_of")

@@ -224,11 +224,12 @@ HEDGES = _words(
     "unlikely appear appears seem seems tend tends trend hypothesis hypothesize hypothesized "
     "hypothesizes hypothesise hypothesised hypothesises putative presumably would thought "
     "believed presumed speculated postulated purported reportedly supposedly tended seemed "
-    "marginally claimed allegedly"
+    "marginally claimed allegedly barely hardly scarcely should"
 )
 # Words that hedge what follows only before "to" ("was expected to reduce", "appeared to
-# improve", "was reported to"): alone they say what happened ("lesions appeared").
-HEDGES_BEFORE_TO = _words("expected appeared reported said")
+# improve", "was reported to", "did little to"): alone they say what happened ("lesions
+# appeared").
+HEDGES_BEFORE_TO = _words("expected appeared reported said little")
 
 
 # Words that say how many of a thing a statement is about: "all" is not "some", nor "most".
