@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from engine.core.stance import StanceRelation
+from engine.datasets.scifact_text import train_abstracts, train_sentences
+from engine.review.claim_stance import stance_toward
 from engine.review.doubt_frames import doubted, doubts, literature_denied
 from engine.text.tokens import word_sequence
 
@@ -58,3 +63,38 @@ def test_a_doubt_denied_is_no_doubt() -> None:
 )  # fmt: skip
 def test_a_no_that_denies_only_the_literature_is_named(after: str, denied: bool) -> None:
     assert literature_denied(word_sequence(after)) is denied
+
+
+# (opening, closing, the reading the frame itself gives when it gives one)
+FRAMES = [
+    ("It is a myth that ", "", None),
+    ("Few studies have shown that ", "", None),
+    ("No study has shown that ", "", None),
+    ("The idea that ", " is a myth", None),
+    ("These results challenge the view that ", "", None),
+    ("There is little evidence that ", "", None),
+    ("It has not been established that ", "", None),
+    ("There is no doubt that ", "", StanceRelation.SUPPORTS),
+    ("It is not true that ", "", StanceRelation.CONTRADICTS),
+]
+
+
+def test_real_sentences_wrapped_in_a_frame_read_only_what_the_frame_says() -> None:
+    """Real SciFact sentences, each read as the claim against itself inside a frame: a
+    doubting frame gives neither a yes nor a no; "no doubt" gives no no, "not true" no yes."""
+    items = [
+        item
+        for item in train_sentences(train_abstracts())
+        if item.text.endswith(".") and item.text[:1].isupper() and item.text[1:2].islower()
+    ]
+    sample = random.Random(11).sample(items, 40)
+    supported = 0
+    for item in sample:
+        found = stance_toward(item.text, [item.text])
+        supported += found is not None and found.relation is StanceRelation.SUPPORTS
+        inner = item.text[:1].lower() + item.text[1:-1]
+        for opening, closing, allowed in FRAMES:
+            read = stance_toward(item.text, [f"{opening}{inner}{closing}."])
+            relation = read.relation if read is not None else StanceRelation.NEITHER
+            assert relation in (StanceRelation.NEITHER, allowed), (opening, item.text)
+    assert supported >= 36  # the sentences themselves still read as yes to themselves

@@ -35,6 +35,7 @@ _NOT_TIMING = frozenset(
 # How near the opening a dose word must stand ("At high doses", "In the highest-dose group");
 # further on it is what the sentence measured ("… proportional to the inoculum dose").
 _DOSE_REACH = 5
+_IN_VIVO = ("in", "vivo")
 
 
 def dropped_condition(claim: Words, evidence: list[str]) -> bool:
@@ -69,12 +70,17 @@ def dropped_condition(claim: Words, evidence: list[str]) -> bool:
         whole = word_sequence(sentence)
         if any(_unnamed_marker(marker, whole, said) for marker in PROTOCOL_SUBSETS):
             return True
-    # A model holds a finding back only where every sentence found it in one: an experiment
-    # in vitro beside one in mice found it in a body too.
-    return bool(evidence) and all(
-        any(_unnamed_marker(marker, word_sequence(sentence), said) for marker in MODEL_SCOPES)
-        for sentence in evidence
-    )
+    # A model holds a finding back only where every sentence found it in one and in no body:
+    # an experiment in vitro beside one in mice, or "in vivo and in vitro", found it in one.
+    return bool(evidence) and all(_in_model_only(word_sequence(s), said) for s in evidence)
+
+
+def _in_model_only(words: Words, said: set[str]) -> bool:
+    """Whether the words say a finding of a model the claim never names (`MODEL_SCOPES`),
+    and not of a living body ("in vivo")."""
+    if find_run(_IN_VIVO, words) >= 0:
+        return False
+    return any(_unnamed_marker(marker, words, said) for marker in MODEL_SCOPES)
 
 
 def _unnamed_marker(marker: Words, words: Words, said: set[str]) -> bool:
