@@ -293,6 +293,20 @@ TRAPS = {
         "Rituximab reduced disease activity in a minority of patients.",
         "Does rituximab reduce disease activity?", "partial", None,
     ),
+    "from-for-to": (
+        "Colchicine reduced the rate of recurrence from 32% to 17%.",
+        "Does colchicine reduce the rate of recurrence to 32%?", "exact",
+        "Does colchicine reduce the rate of recurrence to 17%?",
+    ),
+    "mutations-in": (
+        "Mutations in TP53 increase sarcoma risk.",
+        "Does TP53 increase sarcoma risk?", "lost",
+        "Do mutations in TP53 increase sarcoma risk?",
+    ),
+    "not-after-adjustment": (
+        "Yoga reduced depression scores before but not after adjustment for baseline severity.",
+        "Does yoga reduce depression scores?", "taken-back", None,
+    ),
 }  # fmt: skip
 
 

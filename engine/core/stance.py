@@ -39,7 +39,7 @@ class Overstated(StrEnum):
     SWAPPED = "swapped"  # a word of the evidence put out for another ("children" for "adults")
     OTHER_CLAUSE = "other-clause"  # the clause on the claim's words says otherwise
     SET_ASIDE = "set-aside"  # a word of the claim named only as set aside ("unlike X")
-    LOST = "lost"  # the claim's actor named only as lost or blocked ("X deficiency")
+    LOST = "lost"  # the claim's actor named only as lost, blocked or mutated ("X deficiency")
     AGENT = "agent"  # what the claim says acts is never named by the evidence
     ASSOCIATION = "association"  # the evidence reports an association, the claim a change
     COMPARED = "compared"  # a no: the evidence denies a comparison the claim does not make
@@ -89,9 +89,10 @@ _OVERSTATED_WORDS = {
     Overstated.SET_ASIDE: "the cited sentence names a word of the claim only as what its finding"
     " is set against or leaves out (\u201cunlike \u2026\u201d, \u201ccompared with"
     " \u2026\u201d, \u201cbut not \u2026\u201d, \u201cwithout \u2026\u201d)",
-    Overstated.LOST: "the cited sentence speaks of what the claim says acts only as lost, removed"
-    " or blocked (\u201cX deficiency\u201d, \u201cknockdown of X\u201d, \u201cinhibition of"
-    " X\u201d), which turns what it does around; the claim speaks of it present",
+    Overstated.LOST: "the cited sentence speaks of what the claim says acts only as lost, removed,"
+    " blocked or mutated (\u201cX deficiency\u201d, \u201cknockdown of X\u201d,"
+    " \u201cinhibition of X\u201d, \u201cmutations in X\u201d), which turns what it does"
+    " around or makes it another thing; the claim speaks of it present",
     Overstated.AGENT: "the cited sentence never names what the claim says acts (its subject)",
     Overstated.ASSOCIATION: "the cited sentence reports an association (\u201cassociated with"
     " \u2026\u201d, \u201clinked to \u2026\u201d); the claim says one thing changes the"
@@ -125,7 +126,7 @@ _OVERSTATED_LABELS = {
     Overstated.DIRECTION: "another direction",
     Overstated.OTHER_CLAUSE: "said of another subject",
     Overstated.SET_ASIDE: "named only as set aside",
-    Overstated.LOST: "named only as lost or blocked",
+    Overstated.LOST: "named only as lost, blocked or mutated",
     Overstated.SIDES: "other sides compared",
     Overstated.ORDER: "the words in another order",
     Overstated.SWAPPED: "another word in its slot",

@@ -48,6 +48,9 @@ from engine.text.tokens import word_sequence
 Words = tuple[str, ...]
 # Words that may stand between a word that turns a direction around and that direction.
 _DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "its", "their"})
+# The words between a loss word and what it removes: "knockdown of FOXO3", "mutations in
+# BRCA1".
+_LOSS_LINKS = frozenset({"of", "in"})
 # Words after which a direction word's reach ends: what follows is compared with, not changed.
 _COMPARISONS = frozenset({"than", "compared", "versus", "vs"})
 # How many content words after a direction word it changes ("decreased body weight").
@@ -84,11 +87,22 @@ def left_taken_back(claim: Words, sentence: str) -> bool:
         return find_run(word_sequence(back), claim) < 0
     withdrawn = list(_later_withdrawals(sentence))
     words = word_sequence(sentence)
-    if _did_not_last(words):
+    if _did_not_last(words) or _lost_on_adjustment(words):
         withdrawn.append(words)
     return any(find_run(words, claim) < 0 for words in withdrawn)
 
 
+def _lost_on_adjustment(words: Words) -> bool:
+    """Whether the sentence says its finding did not hold once adjusted: "before but not
+    after adjustment for baseline", "not after correction for multiple comparisons"."""
+    for at in range(len(words) - 2):
+        if words[at : at + 2] == ("not", "after") and words[at + 2].startswith(_ADJUSTING):
+            return True
+    return False
+
+
+# Word beginnings of what a finding is adjusted or corrected by.
+_ADJUSTING = ("adjust", "correct", "control", "account")
 # Connectors a later piece may open with and still be about what the sentence found.
 _CONNECTORS = frozenset({"although", "though", "while", "whilst", "albeit"})
 _MIN_CLAUSE = 3
@@ -397,10 +411,10 @@ def _framed(words: Words, markers: tuple[Words, ...]) -> set[int]:
 
 
 def _lost(words: Words, at: int) -> bool:
-    """Whether the word at `at` is said lost, removed or blocked: followed by a loss word
-    ("SIRT1 deficiency", "Gata3-null"), or after one and its "of" or its "-ing" form within
-    `LOSS_REACH` words with no relation word between ("knockdown of FOXO3", "absence of
-    alternatively activated macrophages", "mice lacking TLR4")."""
+    """Whether the word at `at` is said lost, removed, blocked or altered: followed by a loss
+    word ("SIRT1 deficiency", "Gata3-null", "BRCA1 mutations"), or after one and its "of"
+    or "in" or its "-ing" form within `LOSS_REACH` words with no relation word between
+    ("knockdown of FOXO3", "mutations in BRCA1", "mice lacking TLR4")."""
     word = words[at]
     if "-" in word and any(part.startswith(LOSS_STEMS) for part in word.split("-")[1:]):
         return True
@@ -410,7 +424,7 @@ def _lost(words: Words, at: int) -> bool:
         before = words[back]
         if before.endswith("ing") and _loss(before):
             return True
-        if before == "of" and back > 0 and _loss(words[back - 1]):
+        if before in _LOSS_LINKS and back > 0 and _loss(words[back - 1]):
             return True
         if relates(before):
             return False

@@ -87,6 +87,8 @@ _EVERY_PREFIX = tuple(dict.fromkeys([*NEGATING_PREFIXES, *OPPOSED]))
 _BOUND_FILLERS = frozenset({"than", "the", "age", "of", "aged"})
 # Words before a number that make it a most, not the effect ("up to 50%").
 _CAPS = (("up", "to"), ("as", "much", "as"), ("as", "many", "as"), ("as", "high", "as"))
+# Words that give a figure its role in a change: where it started, ended, or by how much.
+_FIGURE_ROLES = frozenset({"from", "to", "by"})
 # Words that set one thing against another: what follows each is the other side.
 _COMPARING = frozenset({"than", "versus", "vs"})
 
@@ -105,6 +107,8 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
     if _number_pairs(claim_text) - _number_pairs(joined):
         return Overstated.UNIT
     if _bounds(claim) & _turned_bounds(said) or (_capped(said) - _capped(claim)) & set(claim):
+        return Overstated.EXACT
+    if _moved_roles(claim, said):
         return Overstated.EXACT
     if any(_unmarked(claim_text, sentence) for sentence in evidence):
         return Overstated.UNMARKED
@@ -172,6 +176,26 @@ def _bounds(words: tuple[str, ...]) -> set[tuple[str, str]]:
         if back >= 0 and words[back] in _OTHER_BOUND:
             out.add((words[back], word))
     return out
+
+
+def _moved_roles(claim: tuple[str, ...], said: tuple[str, ...]) -> bool:
+    """Whether a figure the claim puts after "from", "to" or "by" stands in the evidence only
+    after another of them ("reduced the risk from 4% to 2%" for "reduces the risk to 4%"): a
+    start, an end and a change are different figures."""
+    theirs = _roles(said)
+    return any(
+        (role, figure) not in theirs and any(f == figure for _, f in theirs)
+        for role, figure in _roles(claim)
+    )
+
+
+def _roles(words: tuple[str, ...]) -> set[tuple[str, str]]:
+    """(role word, figure) for each figure "from", "to" or "by" comes just before."""
+    return {
+        (before, word)
+        for before, word in pairwise(words)
+        if before in _FIGURE_ROLES and any(char.isdigit() for char in word)
+    }
 
 
 def _capped(words: tuple[str, ...]) -> set[str]:

@@ -30,13 +30,16 @@ SET_ASIDE_MARKERS = EXCLUDING_MARKERS + _markers(
 )
 
 
-# Word beginnings that say a thing is lost, removed or blocked ("SIRT1 deficiency", "knockdown
-# of FOXO3", "inhibition of mTOR", "mice lacking TLR4"): said next to what acts, they turn
-# what it does around.
+# Word beginnings that say a thing is lost, removed, blocked or altered ("SIRT1 deficiency",
+# "knockdown of FOXO3", "inhibition of mTOR", "mice lacking TLR4", "mutations in BRCA1"):
+# said next to what acts, they turn what it does around or make it another thing. Not
+# "resistant to": what one is resistant to is as often what acts on it ("resistant to
+# diet-induced obesity") as what it lost.
 LOSS_STEMS = (
     "lack", "absen", "without", "deficien", "knockout", "knockdown", "knock", "ablat", "delet",
     "deplet", "underexpress", "null", "disrupt", "inactivat", "silenc", "inhibit", "block",
-    "antagon", "loss", "lost", "lose", "losing", "remov", "abrogat", "eliminat",
+    "antagon", "loss", "lost", "lose", "losing", "remov", "abrogat", "eliminat", "mutat",
+    "mutant",
 )  # fmt: skip
 # Word beginnings that, just before a direction word, stop what it says ("prevented the
 # decline in bone density", "blunted the rise"): the thing changed does not change that way.
