@@ -8,17 +8,17 @@ answer's cited nodes, contesting or only disclosed, comes back with the answer.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine.core.model import ClaimKind, Edge
+from engine.core.model import Claim, ClaimKind, Edge
 from engine.core.registry import Registry
 from engine.core.router import Decision, route
 from engine.core.stance import NO_CUE, Stance, StanceRelation
 from engine.core.verifiers import Verifier
-from engine.core.wire import parse_json, parse_payload
+from engine.core.wire import RouteInput, parse_json, parse_payload
 from engine.navigation.budget import Budget
 from engine.navigation.coverage import CoverageReport
 from engine.navigation.navigator import Observer, navigate
@@ -35,6 +35,7 @@ from engine.reading.asked import (
 )
 from engine.review.claim_stance import read_by, stance_toward
 from engine.review.contest import Disclosure
+from engine.review.next_withdrawal import following_sentences
 from engine.review.snapshot import ReviewSnapshot, review_stamp
 from engine.workspace.freshness import Freshness, content_stamp, freshness
 from engine.workspace.in_context import InContext, in_context
@@ -267,7 +268,7 @@ def ask(
     # A typo the coverage report corrected is read as the sources spell it ("asprin").
     spelled = result.coverage.respell(asked.text) if result.coverage is not None else asked.text
     as_spelled = asked if spelled == asked.text else Question.of(spelled)
-    stance = question_stance(as_spelled, result.decision, result.coverage)
+    stance = question_stance(as_spelled, result.decision, result.coverage, result.route_input)
     result = _hold_back(replace(result, stance=stance), opened, verifiers)
     spent = (time.perf_counter() - started) * 1000.0
     return replace(result, latency_ms=result.latency_ms + spent)
@@ -339,7 +340,10 @@ def _unread_relations(coverage: CoverageReport, stance: Stance) -> CoverageRepor
 
 
 def question_stance(
-    question: str | Question, decision: Decision | None, coverage: CoverageReport | None = None
+    question: str | Question,
+    decision: Decision | None,
+    coverage: CoverageReport | None = None,
+    routed: RouteInput | None = None,
 ) -> Stance | None:
     """How the answer's verified sentences relate to the claim the question states or asks.
 
@@ -349,7 +353,9 @@ def question_stance(
     first: `contradicts` or `supports` only on an explicit cue (opposite or shared direction
     words, a changed or repeated number, a negation, a null result); otherwise `neither`.
     An answer whose quoted text never says a word that sets the question apart (by
-    `coverage`; without it, any word the decision names) reads `neither`.
+    `coverage`; without it, any word the decision names) reads `neither`. With `routed`
+    (what was routed, its node bodies), a yes the next sentence of its source takes back
+    ("However, this relationship is no longer observed after adjusting …") reads `neither`.
     """
     if decision is None or not decision.answered:
         return None
@@ -358,17 +364,25 @@ def question_stance(
         if coverage is not None
         else bool(decision.unmentioned)
     )
-    return sentences_stance(question, _verified_sentences(decision), off_topic=off_topic)
+    claims = _verified_claims(decision)
+    after = following_sentences(claims, routed.node_bodies) if routed is not None else {}
+    sentences = list(dict.fromkeys(claim.text for claim in claims))
+    return sentences_stance(question, sentences, off_topic=off_topic, after=after)
 
 
 def sentences_stance(
-    question: str | Question, sentences: list[str], *, off_topic: bool
+    question: str | Question,
+    sentences: list[str],
+    *,
+    off_topic: bool,
+    after: Mapping[str, str] | None = None,
 ) -> Stance | None:
     """How verbatim `sentences` relate to the claim the question states or asks.
 
     The reading `question_stance` gives an answer, for any sentences (a row of the evidence
     table). `off_topic`: the sentences never say a word that sets the question apart, so
     they read `neither`. None for a what, how or why question, or without sentences.
+    `after` maps a sentence to the one after it in its source (`stance_toward`).
     """
     read = question if isinstance(question, Question) else Question.of(question)
     if off_topic and (read.claim_shaped or read.asks is not None):
@@ -376,24 +390,24 @@ def sentences_stance(
         evidence = next(iter(sentences), "")
         return Stance(StanceRelation.NEITHER, NO_CUE, 0.0, evidence, asked=not read.claim_shaped)
     if read.claim_shaped:
-        return stance_toward(read.text, sentences)
+        return stance_toward(read.text, sentences, after=after)
     asked = read.asks
     if asked is None:
         return None  # a what, how or why question has no yes or no to read
-    found = stance_toward(asked, sentences)
+    found = stance_toward(asked, sentences, after=after)
     return replace(found, asked=True) if found is not None else None
 
 
-def _verified_sentences(decision: Decision) -> list[str]:
-    """Texts of the verified restatements the conclusion rests on, conclusion first."""
+def _verified_claims(decision: Decision) -> list[Claim]:
+    """The verified restatements the conclusion rests on, conclusion first."""
     dag = decision.dag
     out = []
     for cid in [decision.conclusion, *sorted(dag.premise_closure(decision.conclusion))]:
         claim = dag.claim(cid)
         verdict = decision.claim_verdicts.get(cid)
         if claim.kind is ClaimKind.RESTATEMENT and verdict is not None and verdict.verified:
-            out.append(claim.text)
-    return list(dict.fromkeys(out))
+            out.append(claim)
+    return out
 
 
 def route_payload(

@@ -303,6 +303,21 @@ TRAPS = {
         "Does TP53 increase sarcoma risk?", "lost",
         "Do mutations in TP53 increase sarcoma risk?",
     ),
+    "next-sentence-takes-back": (
+        "Ezetimibe lowered LDL cholesterol in older adults. However, this reduction was not "
+        "statistically significant.",
+        "Does ezetimibe lower LDL cholesterol in older adults?", "taken-back", None,
+    ),
+    "next-sentence-explains-away": (
+        "Tea drinking was associated with lower dementia risk. This association disappeared "
+        "after adjustment for education.",
+        "Is tea drinking associated with lower dementia risk?", "taken-back", None,
+    ),
+    "next-sentence-keeps-it": (
+        "Green tea was associated with lower stroke risk. This association was not explained "
+        "by smoking.",
+        None, None, "Is green tea associated with lower stroke risk?",
+    ),
     "not-after-adjustment": (
         "Yoga reduced depression scores before but not after adjustment for baseline severity.",
         "Does yoga reduce depression scores?", "taken-back", None,

@@ -67,7 +67,7 @@ _OVERSTATED_WORDS = {
     Overstated.NEGATION: "the claim holds a negation the cited sentence does not",
     Overstated.DROPPED: "the claim leaves out a negation or a condition of the cited sentence",
     Overstated.TAKEN_BACK: "the cited sentence goes on, in a later clause, to withdraw or"
-    " bound what it found; the claim leaves that clause out",
+    " bound what it found, or the next sentence of its source does; the claim leaves that out",
     Overstated.NOT_SIGNIFICANT: "the cited sentence's own figures (a P value above 0.05, or an"
     " interval that holds no effect) say the result is not statistically significant; the"
     " claim states it as found",
@@ -118,7 +118,7 @@ _OVERSTATED_LABELS = {
     Overstated.UNMARKED: "a mark or prefix dropped",
     Overstated.NEGATION: "a negation the sentence lacks",
     Overstated.DROPPED: "a negation or condition dropped",
-    Overstated.TAKEN_BACK: "taken back in a later clause",
+    Overstated.TAKEN_BACK: "taken back later in its source",
     Overstated.NOT_SIGNIFICANT: "not significant by its own figures",
     Overstated.PARTIAL: "said of some, not all",
     Overstated.CONDITION: "stated under a condition",

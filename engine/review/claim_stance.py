@@ -8,11 +8,13 @@ can check. It never changes a verdict; the answer shows it beside the router's.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from itertools import pairwise
 
-from engine.core.stance import NO_CUE, Cue, CueShape, Stance, StanceRelation
+from engine.core.stance import NO_CUE, Cue, CueShape, Overstated, Stance, StanceRelation
 from engine.review.alignment import agreement_cue, contradiction_cue
 from engine.review.band_precision import measured
+from engine.review.next_withdrawal import withdrawn_after
 from engine.review.no_rules import overstated_no
 from engine.review.offline_stance import OfflineTyper, StanceModel
 from engine.review.offline_stance import model as shipped_model
@@ -20,6 +22,7 @@ from engine.review.relations import Relation, Typing
 from engine.review.sentence_reading import passage
 from engine.review.yes_rules import overstates
 from engine.text.lexicon import link_strength
+from engine.text.sentences import sentence_texts
 from engine.text.stems import mention_stem, mentions
 
 # The stance a typed relation gives: the matrix's relation and the answer's stance on the same
@@ -52,7 +55,11 @@ def pair_stance(claim_text: str, text: str, model: StanceModel | None = None) ->
 
 
 def stance_toward(
-    claim_text: str, evidence: Iterable[str], model: StanceModel | None = None
+    claim_text: str,
+    evidence: Iterable[str],
+    model: StanceModel | None = None,
+    *,
+    after: Mapping[str, str] | None = None,
 ) -> Stance | None:
     """The stance of verbatim evidence sentences toward a claim; None without evidence.
 
@@ -60,7 +67,8 @@ def stance_toward(
     neither; within a relation, the most confident sentence decides. A support whose claim
     says more than the evidence (`overstates`) is read as neither, and so is a contradiction
     that is no firm no (`overstated_no`: read off a clause about something else, or hedged
-    there alone).
+    there alone). `after` maps an evidence sentence to the sentence after it in its source:
+    a support that sentence takes back (`withdrawn_after`) is read as neither too.
     """
     evidence = [s for s in evidence if s.strip()]
     if not evidence:
@@ -70,6 +78,8 @@ def stance_toward(
     best = min(found, key=lambda s: (order.index(s.relation), -s.confidence))
     if best.relation is StanceRelation.SUPPORTS:
         broken = overstates(claim_text, evidence)
+        if broken is None and _taken_back_after(evidence, after or {}):
+            broken = Overstated.TAKEN_BACK
         if broken is not None:
             return Stance(StanceRelation.NEITHER, NO_CUE, 0.0, best.evidence, overstated=broken)
     if best.relation is StanceRelation.CONTRADICTS:
@@ -84,6 +94,14 @@ def stance_toward(
                 withheld_no=True,
             )
     return best
+
+
+def _taken_back_after(evidence: list[str], after: Mapping[str, str]) -> bool:
+    """Whether the sentence after an evidence sentence in its source takes it back, or a
+    sentence of a quote that holds two takes back the one before it."""
+    if any(withdrawn_after(s, after[s]) for s in evidence if s in after):
+        return True
+    return any(withdrawn_after(*pair) for s in evidence for pair in pairwise(sentence_texts(s)))
 
 
 def read_by(stance: Stance, words: Iterable[str]) -> tuple[str, ...]:
