@@ -59,13 +59,17 @@ from engine.review.no_rules import overstated_no
         ("Treated mice develop tumours.", "None of the treated mice developed tumours.", None),
         ("Aspirin causes bleeding.", "None of the participants taking aspirin had bleeding.",
          None),
+        ("Dexamethasone reduces mortality.",
+         "Mortality was higher with placebo than with dexamethasone.", Overstated.SET_ASIDE),
+        ("Dexamethasone reduces mortality.",
+         "Dexamethasone did not reduce mortality compared with placebo.", None),
     ],
     ids=["more-than-an-active-drug", "no-less-than", "not-further", "not-better-than-placebo",
          "not-all", "not-surprising", "did-not-fail-to", "but-did-thereafter", "plain-no",
          "failed-to", "prevented-the-decline", "opposite-direction", "except-in-the-scope",
          "except-elsewhere", "no-doubt", "not-a-myth", "no-study-has-shown",
          "not-been-proven", "our-trial-did-not-show", "none-serious", "none-serious-asked",
-         "none-developed", "none-had"],
+         "none-developed", "none-had", "actor-after-than", "actor-first"],
 )  # fmt: skip
 def test_a_no_is_firm_only_where_the_negation_denies_the_finding(
     claim: str, sentence: str, rule: Overstated | None

@@ -318,6 +318,19 @@ TRAPS = {
         "by smoking.",
         None, None, "Is green tea associated with lower stroke risk?",
     ),
+    "split-by-scope": (
+        "Prasugrel increased bleeding in men but decreased bleeding in women.",
+        "Does prasugrel increase bleeding?", "condition",
+        "Does prasugrel increase bleeding in men?",
+    ),
+    "actor-only-after-than": (
+        "Mortality was higher with placebo than with tocilizumab.",
+        "Does tocilizumab reduce mortality?", "set-aside", None,
+    ),
+    "who-tolerated": (
+        "Nintedanib slowed lung function decline in patients who tolerated it.",
+        "Does nintedanib slow lung function decline?", "condition", None,
+    ),
     "not-after-adjustment": (
         "Yoga reduced depression scores before but not after adjustment for baseline severity.",
         "Does yoga reduce depression scores?", "taken-back", None,

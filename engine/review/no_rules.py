@@ -18,7 +18,7 @@ import re
 from engine.core.stance import Overstated
 from engine.review.doubt_frames import literature_denied
 from engine.review.yes_clauses import denied_elsewhere, hedged_no, negates
-from engine.review.yes_frames import turned_around
+from engine.review.yes_frames import actor_set_aside, turned_around
 from engine.text.clause_words import LIKEWISE_AUXILIARIES, MODALS_AFTER_POINTER
 from engine.text.frame_words import (
     CONTROLS,
@@ -26,6 +26,7 @@ from engine.text.frame_words import (
     EXTRA_WORDS,
     NULL_COMPARATIVES,
     OTHER_SIDE,
+    SET_ASIDE_MARKERS,
     WHOLE_WORDS,
 )
 from engine.text.lexicon import CLAUSE_BREAKS, FAIL_WORDS, STOP_WORDS, relation_word
@@ -46,6 +47,8 @@ _SIDE_REACH = 4
 _QUANTIFIED_REACH = 14
 # Words that carry no quality of their own after "none of the …": the verb the quality follows.
 _COPULAS = LIKEWISE_AUXILIARIES | MODALS_AFTER_POINTER | {"been", "be", "being"}
+# What names the other side of a comparison; a negation is the no itself, not a side.
+_OTHER_SIDE_MARKERS = tuple(m for m in SET_ASIDE_MARKERS if not any(map(negates, m)))
 # Where a later clause begins that may answer a denial: "…, but did thereafter".
 _LATER = re.compile(r",\s*(?:but|yet)\s+|;\s*(?:but\s+|yet\s+)?", re.IGNORECASE)
 
@@ -56,7 +59,9 @@ def overstated_no(claim_text: str, sentence: str) -> Overstated | None:
     It comes from a clause about something else (`denied_elsewhere`) or is hedged there
     alone (`hedged_no`); a word of the claim stands only after an exception to it
     (`Overstated.SET_ASIDE`); its words of the other direction are each turned around
-    ("prevented the decline" for "increases": `Overstated.DIRECTION`); or every negation of
+    ("prevented the decline" for "increases": `Overstated.DIRECTION`); the claim's actor is
+    named only as the other side ("higher with placebo than with dexamethasone" for
+    "Dexamethasone reduces mortality": `Overstated.SET_ASIDE`); or every negation of
     the sentence denies something the claim does not state: a comparison with an active
     other side (`Overstated.COMPARED`), a whole (`Overstated.PARTIAL`), a judgement or a
     failure (`Overstated.FRAMED`); or a later clause says it did after all
@@ -69,6 +74,8 @@ def overstated_no(claim_text: str, sentence: str) -> Overstated | None:
     claim, said = word_sequence(claim_text), word_sequence(sentence)
     if turned_around(claim, [sentence], against=True):
         return Overstated.DIRECTION  # "prevented the decline" for "increases"
+    if actor_set_aside(claim, [sentence], _OTHER_SIDE_MARKERS):
+        return Overstated.SET_ASIDE  # "higher with placebo than with dexamethasone"
     denials = _negations(said)
     framing = _kind(said, denials[0], claim) if denials else None
     if framing in (Overstated.DOUBTED, Overstated.FRAMED) and "that" in said[denials[0] :]:

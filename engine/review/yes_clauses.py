@@ -48,6 +48,13 @@ def directions(words: tuple[str, ...]) -> Counter[tuple[str, int]]:
 def asserted(words: tuple[str, ...]) -> Counter[tuple[str, int]]:
     """The directions the words state, less those named as the alternative set aside
     ("increased rather than reduced anxiety" states an increase only)."""
+    denied = alternatives(words)
+    return Counter(cue for at, cue in cues(words) if at not in denied)
+
+
+def alternatives(words: tuple[str, ...]) -> set[int]:
+    """Where the words name an alternative set aside: the word just after "rather than" or
+    "instead of", past an article."""
     denied: set[int] = set()
     for at in range(len(words)):
         for marker in DENIED_ALTERNATIVES:
@@ -58,7 +65,7 @@ def asserted(words: tuple[str, ...]) -> Counter[tuple[str, int]]:
                 while end < len(words) and words[end] in _ARTICLES:
                     end += 1
                 denied.add(end)
-    return Counter(cue for at, cue in cues(words) if at not in denied)
+    return denied
 
 
 def other_subject(claim: tuple[str, ...], sentence: str) -> bool:

@@ -180,15 +180,25 @@ def set_aside(claim: Words, evidence: list[str]) -> bool:
     not at 12 months", "without kidney disease"). A marker reaches to the next pause or
     relation word.
     """
+    if actor_set_aside(claim, evidence):
+        return True
     segments = _segments(evidence)
     subject = list(actor(claim) or ())
-    if _all_framed(subject, segments, SET_ASIDE_MARKERS):
-        return True
     if any(word in NEGATIONS for word in claim):
         return False
     own = _framed(claim, EXCLUDING_MARKERS)
     others = {w for at, w in enumerate(claim) if at not in own and _content(w)} - set(subject)
     return any(_all_framed([word], segments, EXCLUDING_MARKERS) for word in sorted(others))
+
+
+def actor_set_aside(
+    claim: Words, evidence: list[str], markers: tuple[Words, ...] = SET_ASIDE_MARKERS
+) -> bool:
+    """Whether every mention of the claim's actor follows one of `markers` ("Mortality was
+    higher with placebo than with dexamethasone" for "Dexamethasone reduces mortality"):
+    what the evidence says, it says of the other side."""
+    subject = list(actor(claim) or ())
+    return _all_framed(subject, _segments(evidence), markers)
 
 
 def _all_framed(words: list[str], segments: list[Words], markers: tuple[Words, ...]) -> bool:
@@ -249,11 +259,11 @@ def governed_against(claim: Words, evidence: list[str]) -> bool:
     changes ("Metformin increased insulin sensitivity but decreased body weight"; "superior
     for pain but inferior for function"). A negated claim, a claim with more than one
     direction word, and words after "than" or "compared" are not read."""
-    one = _one_direction(claim)
+    one = one_direction(claim)
     if one is None:
         return False
     at, (axis, sign) = one
-    objects = _changed(claim, at)
+    objects = changed_words(claim, at)
     segments = _segments(evidence)
     for word in sorted(objects):
         governing = [
@@ -275,7 +285,7 @@ def turned_around(claim: Words, evidence: list[str], *, against: bool = False) -
     (`WITHDRAWING_STEMS`) or one that stops it (`TURNING_STEMS`), a determiner between them
     aside. `against` reads the direction words of the other sign instead, for a no.
     """
-    one = _one_direction(claim)
+    one = one_direction(claim)
     if one is None:
         return False
     _, (axis, sign) = one
@@ -295,7 +305,7 @@ def turned_around(claim: Words, evidence: list[str], *, against: bool = False) -
     return bool(turned) and all(turned)
 
 
-def _one_direction(claim: Words) -> tuple[int, tuple[str, int]] | None:
+def one_direction(claim: Words) -> tuple[int, tuple[str, int]] | None:
     """The claim's one direction word (not a presence word) with its axis and sign; None for
     a negated claim or one with none or several (a chain is the direction rules' to read)."""
     if any(word in NEGATIONS for word in claim):
@@ -322,7 +332,7 @@ def _turner(words: Words, at: int, axis: str, sign: int) -> int | None:
     return back if turning or (cue is not None and cue == (axis, -sign)) else None
 
 
-def _changed(words: Words, at: int) -> set[str]:
+def changed_words(words: Words, at: int) -> set[str]:
     """The first `_CHANGED` content words after the direction word at `at`, up to a
     comparison ("than", "compared"): what it changes."""
     out: list[str] = []
@@ -341,7 +351,7 @@ def _governing(words: Words, at: int, axis: str) -> int | None:
         cue = cue_of(words[back], words[back + 1])
         if cue is None or cue[0] != axis:
             continue
-        if words[at] not in _changed(words, back):
+        if words[at] not in changed_words(words, back):
             return None
         negated = back > 0 and words[back - 1] in NEGATIONS
         return None if negated else cue[1]

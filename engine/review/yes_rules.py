@@ -22,6 +22,7 @@ from engine.core.licensing import find_run
 from engine.core.stance import Overstated
 from engine.reading.significance import reports_no_significance
 from engine.review.doubt_frames import doubted
+from engine.review.split_directions import split_by_scope
 from engine.review.yes_clauses import (
     NON,
     asserted,
@@ -30,6 +31,7 @@ from engine.review.yes_clauses import (
     other_subject,
 )
 from engine.review.yes_conditions import dropped_condition
+from engine.review.yes_figures import both_ways, exact, figures_changed
 from engine.review.yes_frames import (
     actor,
     combined_actor,
@@ -44,7 +46,6 @@ from engine.review.yes_links import associated_only
 from engine.review.yes_order import content_words as _content
 from engine.review.yes_order import reordered
 from engine.text.frame_words import (
-    BOUND_PAIRS,
     PARTIAL_QUANTIFIERS,
 )
 from engine.text.lexicon import (
@@ -54,41 +55,22 @@ from engine.text.lexicon import (
     JOINED_PREFIXES,
     NEGATING_PREFIXES,
     NULL_WORDS,
-    NUMBER_WORDS,
     OPPOSED_PREFIXES,
     PREFIXED_ROOT,
-    QUANTIFIERS,
     STOP_WORDS,
     cue_of,
     link_strength,
 )
 from engine.text.stems import mention_stem, mentions
-from engine.text.tokens import token_spans, word_sequence
-
-
-def _both_ways(pairs: tuple[tuple[str, str], ...]) -> dict[str, tuple[str, ...]]:
-    """Each word of the pairs with the words it is paired with, either way round, in order."""
-    out: dict[str, tuple[str, ...]] = {}
-    for one, other in pairs:
-        out[one] = (*out.get(one, ()), other)
-        out[other] = (*out.get(other, ()), one)
-    return out
-
+from engine.text.tokens import word_sequence
 
 # Each prefix with those that set a word on the other side of it ("hyper" -> "hypo").
-OPPOSED = _both_ways(OPPOSED_PREFIXES)
+OPPOSED = both_ways(OPPOSED_PREFIXES)
 # The prefixes a word is read off, in a fixed order (the lexicon's), so the first rule a
 # word breaks is the same in every process: the negating ones, then every prefix.
 _NEGATING = tuple(NEGATING_PREFIXES)
 _EVERY_PREFIX = tuple(dict.fromkeys([*NEGATING_PREFIXES, *OPPOSED]))
 
-# Words that may stand between a bounding word and its number ("less than 5", "over the age
-# of 70").
-_BOUND_FILLERS = frozenset({"than", "the", "age", "of", "aged"})
-# Words before a number that make it a most, not the effect ("up to 50%").
-_CAPS = (("up", "to"), ("as", "much", "as"), ("as", "many", "as"), ("as", "high", "as"))
-# Words that give a figure its role in a change: where it started, ended, or by how much.
-_FIGURE_ROLES = frozenset({"from", "to", "by"})
 # Words that set one thing against another: what follows each is the other side.
 _COMPARING = frozenset({"than", "versus", "vs"})
 
@@ -102,14 +84,9 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
     joined = " ".join(evidence)
     claim = word_sequence(claim_text)
     said = word_sequence(joined)
-    if _exact(claim) - _exact(said):
-        return Overstated.EXACT
-    if _number_pairs(claim_text) - _number_pairs(joined):
-        return Overstated.UNIT
-    if _bounds(claim) & _turned_bounds(said) or (_capped(said) - _capped(claim)) & set(claim):
-        return Overstated.EXACT
-    if _moved_roles(claim, said):
-        return Overstated.EXACT
+    figures = figures_changed(claim_text, joined, claim, said)
+    if figures is not None:
+        return figures
     if any(_unmarked(claim_text, sentence) for sentence in evidence):
         return Overstated.UNMARKED
     flipped = _prefix_flip(claim, said)
@@ -140,6 +117,8 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
         return Overstated.DIRECTION
     if turned_around(claim, evidence):
         return Overstated.DIRECTION
+    if split_by_scope(claim, evidence):
+        return Overstated.CONDITION  # "increased bleeding in men but decreased it in women"
     if associated_only(claim, evidence):
         return Overstated.ASSOCIATION
     if any(other_clause(claim, s) or other_subject(claim, s) for s in evidence):
@@ -159,61 +138,6 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
     return None
 
 
-# Each bounding word with those that bound a number from the other side.
-_OTHER_BOUND = _both_ways(BOUND_PAIRS)
-
-
-def _bounds(words: tuple[str, ...]) -> set[tuple[str, str]]:
-    """(bounding word, number) for each number a bounding word comes just before, "than"
-    or "the age of" between them aside ("over 70", "less than 5")."""
-    out = set()
-    for at, word in enumerate(words):
-        if not any(char.isdigit() for char in word):
-            continue
-        back = at - 1
-        while back >= 0 and words[back] in _BOUND_FILLERS:
-            back -= 1
-        if back >= 0 and words[back] in _OTHER_BOUND:
-            out.add((words[back], word))
-    return out
-
-
-def _moved_roles(claim: tuple[str, ...], said: tuple[str, ...]) -> bool:
-    """Whether a figure the claim puts after "from", "to" or "by" stands in the evidence only
-    after another of them ("reduced the risk from 4% to 2%" for "reduces the risk to 4%"): a
-    start, an end and a change are different figures."""
-    theirs = _roles(said)
-    return any(
-        (role, figure) not in theirs and any(f == figure for _, f in theirs)
-        for role, figure in _roles(claim)
-    )
-
-
-def _roles(words: tuple[str, ...]) -> set[tuple[str, str]]:
-    """(role word, figure) for each figure "from", "to" or "by" comes just before."""
-    return {
-        (before, word)
-        for before, word in pairwise(words)
-        if before in _FIGURE_ROLES and any(char.isdigit() for char in word)
-    }
-
-
-def _capped(words: tuple[str, ...]) -> set[str]:
-    """The numbers said as a most ("by up to 50%", "as much as 3-fold"): a claim stating the
-    number alone states the most as the effect."""
-    return {
-        word
-        for at, word in enumerate(words)
-        if any(char.isdigit() for char in word)
-        and any(words[max(0, at - len(cap)) : at] == cap for cap in _CAPS)
-    }
-
-
-def _turned_bounds(words: tuple[str, ...]) -> set[tuple[str, str]]:
-    """The bounds of `words` turned to the other side: what a claim may not say of them."""
-    return {(other, number) for word, number in _bounds(words) for other in _OTHER_BOUND[word]}
-
-
 def _partial(claim: tuple[str, ...], kin: tuple[str, ...]) -> bool:
     """Whether the evidence says of part of the claim's actor what the claim says of all of
     it: a partial quantifier just before an actor word ("Some patients improved" for
@@ -225,7 +149,7 @@ def _partial(claim: tuple[str, ...], kin: tuple[str, ...]) -> bool:
         return False
     if _in_part_of(kin, claim) or _in_some(kin, claim):
         return True
-    return not _exact(claim) and any(
+    return not exact(claim) and any(
         word in PARTIAL_QUANTIFIERS
         and any(mention_stem(after) in subject for after in kin[at + 1 : at + 3])
         for at, word in enumerate(kin)
@@ -284,39 +208,6 @@ def _hedges(words: tuple[str, ...]) -> Counter[str]:
     hedges = _among(words, HEDGES)
     hedges.update(one for one, two in pairwise(words) if one in HEDGES_BEFORE_TO and two == "to")
     return hedges
-
-
-def _exact(words: tuple[str, ...]) -> Counter[str]:
-    """What must be said exactly: numbers, signs, symbols, marked words such as "hpbm-",
-    number words and quantifiers ("all" is not "some")."""
-    return Counter(
-        token
-        for before, token in pairwise(("", *words))
-        if token in NUMBER_WORDS
-        or (token in QUANTIFIERS and not _superlative(before, token))
-        or (not token.isalpha() and (not token.isalnum() or any(c.isdigit() for c in token)))
-    )
-
-
-def _superlative(before: str, token: str) -> bool:
-    """Whether "most" makes a superlative ("the most recent month"), not a quantity ("most
-    patients")."""
-    return token == "most" and before == "the"
-
-
-def _number_pairs(text: str) -> Counter[tuple[str, str]]:
-    """Each figure standing alone with the token after it: its unit or what it counts ("2
-    hours"). A number glued to a name by a hyphen ("caspase-11", "IL-10") is part of the name."""
-    spans = token_spans(text)
-    return Counter(
-        (one.norm, after.norm)
-        for one, after in pairwise(spans)
-        if one.is_number and not _in_name(text, one.start)
-    )
-
-
-def _in_name(text: str, start: int) -> bool:
-    return start >= 2 and text[start - 1] in "-‐‑" and text[start - 2].isalnum()
 
 
 def _unmarked(claim_text: str, sentence: str) -> bool:

@@ -107,8 +107,8 @@ DOSE_WORDS = _words("dose doses dosage dosages dosing concentration concentratio
 # ("… among participants who adhered to treatment"): a per-protocol subset, where those who
 # adhere differ from those who do not, not everyone randomised.
 PROTOCOL_SUBSETS = _markers(
-    "who_adhered who_were_adherent who_complied who_completed per_protocol among_completers "
-    "in_completers"
+    "who_adhered who_were_adherent who_complied who_completed who_tolerated per_protocol "
+    "among_completers in_completers"
 )
 # Phrases that say a finding came from a model of the world, not from the world: in cells or
 # tissue outside a body, in a computer, in a simulation or in theory. Anywhere in a sentence.

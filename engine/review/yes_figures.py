@@ -1,0 +1,139 @@
+"""What a yes must keep of a sentence's figures: each number, its unit, its bound and role.
+
+"Reduced the risk by up to 50%" states a most, not 50%; "over 70 years" bounds the other way
+from "under 70"; "from 4% to 2%" starts at 4% and ends at 2%, and "by 2 hours" is no "by 2
+days". `figures_changed` names the rule a claim breaks with its figures; `exact` is what a
+claim must say exactly (numbers, signs, number words, quantifiers).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import pairwise
+
+from engine.core.stance import Overstated
+from engine.text.frame_words import BOUND_PAIRS
+from engine.text.lexicon import NUMBER_WORDS, QUANTIFIERS
+from engine.text.tokens import token_spans
+
+Words = tuple[str, ...]
+
+
+def figures_changed(claim_text: str, joined: str, claim: Words, said: Words) -> Overstated | None:
+    """The rule the claim's figures break against the evidence's (`joined`, its words
+    `said`), else None: a number, sign or quantity it lacks (`EXACT`), a figure with another
+    unit (`UNIT`), a bound turned or a most stated as the effect, or a figure in another role
+    (`EXACT`)."""
+    if exact(claim) - exact(said):
+        return Overstated.EXACT
+    if _number_pairs(claim_text) - _number_pairs(joined):
+        return Overstated.UNIT
+    if _bounds(claim) & _turned_bounds(said) or (_capped(said) - _capped(claim)) & set(claim):
+        return Overstated.EXACT
+    if _moved_roles(claim, said):
+        return Overstated.EXACT
+    return None
+
+
+def both_ways(pairs: tuple[tuple[str, str], ...]) -> dict[str, tuple[str, ...]]:
+    """Each word of the pairs with the words it is paired with, either way round, in order."""
+    out: dict[str, tuple[str, ...]] = {}
+    for one, other in pairs:
+        out[one] = (*out.get(one, ()), other)
+        out[other] = (*out.get(other, ()), one)
+    return out
+
+
+# Words that may stand between a bounding word and its number ("less than 5", "over the age
+# of 70").
+_BOUND_FILLERS = frozenset({"than", "the", "age", "of", "aged"})
+# Words before a number that make it a most, not the effect ("up to 50%").
+_CAPS = (("up", "to"), ("as", "much", "as"), ("as", "many", "as"), ("as", "high", "as"))
+# Words that give a figure its role in a change: where it started, ended, or by how much.
+_FIGURE_ROLES = frozenset({"from", "to", "by"})
+# Each bounding word with those that bound a number from the other side.
+_OTHER_BOUND = both_ways(BOUND_PAIRS)
+
+
+def _bounds(words: tuple[str, ...]) -> set[tuple[str, str]]:
+    """(bounding word, number) for each number a bounding word comes just before, "than"
+    or "the age of" between them aside ("over 70", "less than 5")."""
+    out = set()
+    for at, word in enumerate(words):
+        if not any(char.isdigit() for char in word):
+            continue
+        back = at - 1
+        while back >= 0 and words[back] in _BOUND_FILLERS:
+            back -= 1
+        if back >= 0 and words[back] in _OTHER_BOUND:
+            out.add((words[back], word))
+    return out
+
+
+def _moved_roles(claim: tuple[str, ...], said: tuple[str, ...]) -> bool:
+    """Whether a figure the claim puts after "from", "to" or "by" stands in the evidence only
+    after another of them ("reduced the risk from 4% to 2%" for "reduces the risk to 4%"): a
+    start, an end and a change are different figures."""
+    theirs = _roles(said)
+    return any(
+        (role, figure) not in theirs and any(f == figure for _, f in theirs)
+        for role, figure in _roles(claim)
+    )
+
+
+def _roles(words: tuple[str, ...]) -> set[tuple[str, str]]:
+    """(role word, figure) for each figure "from", "to" or "by" comes just before."""
+    return {
+        (before, word)
+        for before, word in pairwise(words)
+        if before in _FIGURE_ROLES and any(char.isdigit() for char in word)
+    }
+
+
+def _capped(words: tuple[str, ...]) -> set[str]:
+    """The numbers said as a most ("by up to 50%", "as much as 3-fold"): a claim stating the
+    number alone states the most as the effect."""
+    return {
+        word
+        for at, word in enumerate(words)
+        if any(char.isdigit() for char in word)
+        and any(words[max(0, at - len(cap)) : at] == cap for cap in _CAPS)
+    }
+
+
+def _turned_bounds(words: tuple[str, ...]) -> set[tuple[str, str]]:
+    """The bounds of `words` turned to the other side: what a claim may not say of them."""
+    return {(other, number) for word, number in _bounds(words) for other in _OTHER_BOUND[word]}
+
+
+def exact(words: tuple[str, ...]) -> Counter[str]:
+    """What must be said exactly: numbers, signs, symbols, marked words such as "hpbm-",
+    number words and quantifiers ("all" is not "some")."""
+    return Counter(
+        token
+        for before, token in pairwise(("", *words))
+        if token in NUMBER_WORDS
+        or (token in QUANTIFIERS and not _superlative(before, token))
+        or (not token.isalpha() and (not token.isalnum() or any(c.isdigit() for c in token)))
+    )
+
+
+def _superlative(before: str, token: str) -> bool:
+    """Whether "most" makes a superlative ("the most recent month"), not a quantity ("most
+    patients")."""
+    return token == "most" and before == "the"
+
+
+def _number_pairs(text: str) -> Counter[tuple[str, str]]:
+    """Each figure standing alone with the token after it: its unit or what it counts ("2
+    hours"). A number glued to a name by a hyphen ("caspase-11", "IL-10") is part of the name."""
+    spans = token_spans(text)
+    return Counter(
+        (one.norm, after.norm)
+        for one, after in pairwise(spans)
+        if one.is_number and not _in_name(text, one.start)
+    )
+
+
+def _in_name(text: str, start: int) -> bool:
+    return start >= 2 and text[start - 1] in "-‐‑" and text[start - 2].isalnum()
