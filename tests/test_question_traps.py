@@ -331,6 +331,16 @@ TRAPS = {
         "Nintedanib slowed lung function decline in patients who tolerated it.",
         "Does nintedanib slow lung function decline?", "condition", None,
     ),
+    "only-added": (
+        "Dapagliflozin reduced hospitalisation for heart failure.",
+        "Does only dapagliflozin reduce hospitalisation for heart failure?", "exact",
+        "Does dapagliflozin reduce hospitalisation for heart failure?",
+    ),
+    "superlative-added": (
+        "Semaglutide was an effective treatment for obesity.",
+        "Is semaglutide the most effective treatment for obesity?", "exact",
+        "Is semaglutide an effective treatment for obesity?",
+    ),
     "not-after-adjustment": (
         "Yoga reduced depression scores before but not after adjustment for baseline severity.",
         "Does yoga reduce depression scores?", "taken-back", None,

@@ -59,6 +59,15 @@ from engine.review.yes_rules import overstates
         ("Exercise reduces depression scores.",
          ["Exercise reduced depression scores before but not after adjustment for baseline."],
          Overstated.TAKEN_BACK),
+        ("Only aspirin reduces stroke.", ["Aspirin reduced stroke."], Overstated.EXACT),
+        ("Metformin is the most effective treatment for diabetes.",
+         ["Metformin was an effective treatment for diabetes."], Overstated.EXACT),
+        ("Gastrointestinal events are the most common adverse events.",
+         ["Gastrointestinal events were the most common."], None),
+        ("Gastrointestinal events are the most common adverse events.",
+         ["Mild gastrointestinal events were most common among adverse events."], None),
+        ("South Australia has the most expensive electricity.",
+         ["South Australia has the highest electricity prices."], None),
     ],
     ids=["in-vitro", "in-vitro-kept", "in-vitro-and-in-hamsters", "in-vivo-and-in-vitro",
          "in-simulations",
@@ -66,7 +75,8 @@ from engine.review.yes_rules import overstates
          "did-little-to", "hardly", "should", "rather-than-the-direction",
          "rather-than-the-other", "second-subject", "second-verb", "a-myth", "from-for-to",
          "to-kept", "by-without-a-role", "mutations-in", "mutations-after",
-         "not-after-adjustment"],
+         "not-after-adjustment", "only-added", "superlative-added", "superlative-kept",
+         "most-without-the", "another-superlative"],
 )  # fmt: skip
 def test_a_yes_keeps_the_scope_and_degree_of_the_finding(
     claim: str, evidence: list[str], rule: Overstated | None

@@ -24,7 +24,11 @@ def figures_changed(claim_text: str, joined: str, claim: Words, said: Words) -> 
     `said`), else None: a number, sign or quantity it lacks (`EXACT`), a figure with another
     unit (`UNIT`), a bound turned or a most stated as the effect, or a figure in another role
     (`EXACT`)."""
-    if exact(claim) - exact(said):
+    theirs = exact(said)
+    missing = exact(claim) - theirs
+    if missing.keys() <= _SUPERLATIVES and _ranks(theirs):
+        missing = Counter()  # one superlative for another: "the most" for "the highest"
+    if missing:
         return Overstated.EXACT
     if _number_pairs(claim_text) - _number_pairs(joined):
         return Overstated.UNIT
@@ -44,6 +48,14 @@ def both_ways(pairs: tuple[tuple[str, str], ...]) -> dict[str, tuple[str, ...]]:
     return out
 
 
+# Words that single a thing out: "only aspirin", "the best", "the highest". A claim that
+# says one says more than a sentence without it.
+_THE_MOST = "the most"
+_SUPERLATIVES = frozenset(
+    {_THE_MOST, "best", "worst", "highest", "lowest", "greatest", "largest", "biggest"}
+    | {"smallest", "strongest", "weakest"}
+)
+_RANKING = _SUPERLATIVES | {"only"}
 # Words that may stand between a bounding word and its number ("less than 5", "over the age
 # of 70").
 _BOUND_FILLERS = frozenset({"than", "the", "age", "of", "aged"})
@@ -108,14 +120,26 @@ def _turned_bounds(words: tuple[str, ...]) -> set[tuple[str, str]]:
 
 def exact(words: tuple[str, ...]) -> Counter[str]:
     """What must be said exactly: numbers, signs, symbols, marked words such as "hpbm-",
-    number words and quantifiers ("all" is not "some")."""
-    return Counter(
-        token
-        for before, token in pairwise(("", *words))
-        if token in NUMBER_WORDS
-        or (token in QUANTIFIERS and not _superlative(before, token))
-        or (not token.isalpha() and (not token.isalnum() or any(c.isdigit() for c in token)))
-    )
+    number words, quantifiers ("all" is not "some"), "only" and superlatives ("the most
+    effective" is not "an effective"; "the most" counts apart from the quantity "most")."""
+    out: Counter[str] = Counter()
+    for before, token in pairwise(("", *words)):
+        if _superlative(before, token):
+            out[_THE_MOST] += 1
+        elif (
+            token in NUMBER_WORDS
+            or token in QUANTIFIERS
+            or token in _RANKING
+            or (not token.isalpha() and (not token.isalnum() or any(c.isdigit() for c in token)))
+        ):
+            out[token] += 1
+    return out
+
+
+def _ranks(said: Counter[str]) -> bool:
+    """Whether the evidence's exact words hold a superlative, or "most" in any sense ("most
+    common" says "the most common")."""
+    return any(word in _SUPERLATIVES or word == "most" for word in said)
 
 
 def _superlative(before: str, token: str) -> bool:
