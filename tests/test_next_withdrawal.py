@@ -54,6 +54,6 @@ def test_a_yes_the_next_sentence_takes_back_reads_neither() -> None:
     kept = {FINDING: "This reduction was sustained for two years."}
     read = stance_toward(claim, [FINDING], after=taken)
     assert read is not None
-    assert (read.relation, read.overstated) == (StanceRelation.NEITHER, Overstated.TAKEN_BACK)
+    assert (read.relation, read.overstated) == (StanceRelation.NEITHER, Overstated.NEXT_SENTENCE)
     plain = stance_toward(claim, [FINDING], after=kept)
     assert plain is not None and plain.relation is StanceRelation.SUPPORTS

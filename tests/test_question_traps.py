@@ -16,6 +16,7 @@ import pytest
 
 from engine.api import OpenWorkspace, ask, open_workspace, route_json
 from engine.datasets.scifact import import_scifact
+from engine.text.sentences import sentence_texts
 from present.views import banner
 
 # name: (sentence, trap question, the rule that withholds it, control question or None)
@@ -306,12 +307,12 @@ TRAPS = {
     "next-sentence-takes-back": (
         "Ezetimibe lowered LDL cholesterol in older adults. However, this reduction was not "
         "statistically significant.",
-        "Does ezetimibe lower LDL cholesterol in older adults?", "taken-back", None,
+        "Does ezetimibe lower LDL cholesterol in older adults?", "next-sentence", None,
     ),
     "next-sentence-explains-away": (
         "Tea drinking was associated with lower dementia risk. This association disappeared "
         "after adjustment for education.",
-        "Is tea drinking associated with lower dementia risk?", "taken-back", None,
+        "Is tea drinking associated with lower dementia risk?", "next-sentence", None,
     ),
     "next-sentence-keeps-it": (
         "Green tea was associated with lower stroke risk. This association was not explained "
@@ -353,7 +354,8 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OpenWorkspac
     tmp = tmp_path_factory.mktemp("traps")
     docs = [
         {"doc_id": str(100 + n), "title": f"Study {n}: {name}",
-         "sentences": ["We conducted a study.", sentence, "Funding was public."]}
+         "sentences": ["We conducted a study.", *sentence_texts(sentence),
+                       "Funding was public."]}
         for n, (name, (sentence, *_)) in enumerate(TRAPS.items())
     ]  # fmt: skip
     docs += [

@@ -44,6 +44,7 @@ class Overstated(StrEnum):
     ASSOCIATION = "association"  # the evidence reports an association, the claim a change
     COMPARED = "compared"  # a no: the evidence denies a comparison the claim does not make
     FRAMED = "framed"  # a no: the evidence denies a judgement or a failure, not the finding
+    NEXT_SENTENCE = "next-sentence"  # the source's next sentence takes it back
     DOUBTED = "doubted"  # the evidence states it inside a frame that doubts it ("a myth that")
     QUALITY = "quality"  # a no: the evidence denies a quality the claim does not state
 
@@ -67,7 +68,10 @@ _OVERSTATED_WORDS = {
     Overstated.NEGATION: "the claim holds a negation the cited sentence does not",
     Overstated.DROPPED: "the claim leaves out a negation or a condition of the cited sentence",
     Overstated.TAKEN_BACK: "the cited sentence goes on, in a later clause, to withdraw or"
-    " bound what it found, or the next sentence of its source does; the claim leaves that out",
+    " bound what it found; the claim leaves that clause out",
+    Overstated.NEXT_SENTENCE: "the next sentence of the cited source points back at what the"
+    " cited sentence found and withdraws it (\u201cHowever, this reduction was not"
+    " significant\u201d); the answer leaves that sentence out",
     Overstated.NOT_SIGNIFICANT: "the cited sentence's own figures (a P value above 0.05, or an"
     " interval that holds no effect) say the result is not statistically significant; the"
     " claim states it as found",
@@ -118,7 +122,8 @@ _OVERSTATED_LABELS = {
     Overstated.UNMARKED: "a mark or prefix dropped",
     Overstated.NEGATION: "a negation the sentence lacks",
     Overstated.DROPPED: "a negation or condition dropped",
-    Overstated.TAKEN_BACK: "taken back later in its source",
+    Overstated.TAKEN_BACK: "taken back in a later clause",
+    Overstated.NEXT_SENTENCE: "taken back by the next sentence",
     Overstated.NOT_SIGNIFICANT: "not significant by its own figures",
     Overstated.PARTIAL: "said of some, not all",
     Overstated.CONDITION: "stated under a condition",

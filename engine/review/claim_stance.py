@@ -79,7 +79,7 @@ def stance_toward(
     if best.relation is StanceRelation.SUPPORTS:
         broken = overstates(claim_text, evidence)
         if broken is None and _taken_back_after(evidence, after or {}):
-            broken = Overstated.TAKEN_BACK
+            broken = Overstated.NEXT_SENTENCE
         if broken is not None:
             return Stance(StanceRelation.NEITHER, NO_CUE, 0.0, best.evidence, overstated=broken)
     if best.relation is StanceRelation.CONTRADICTS:

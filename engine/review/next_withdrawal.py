@@ -3,7 +3,7 @@
 "Statins reduced LDL cholesterol in older adults. However, this reduction was not
 statistically significant." The first sentence, quoted alone, reads as a yes; its source goes
 on to withdraw it. A reader who follows the citation sees both, so a yes read off the first
-is withheld (`Overstated.TAKEN_BACK`) when the next sentence opens by pointing back at the
+is withheld (`Overstated.NEXT_SENTENCE`) when the next sentence opens by pointing back at the
 finding ("This reduction", "The difference", "These effects", "It") and withdraws it: not
 significant, no longer seen, disappeared or explained away, not sustained or replicated. A
 pointer that names something else ("The effect on mortality …") and a withdrawal denied
