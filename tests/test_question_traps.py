@@ -342,6 +342,27 @@ TRAPS = {
         "Is semaglutide the most effective treatment for obesity?", "exact",
         "Is semaglutide an effective treatment for obesity?",
     ),
+    "relative-clause-of-another": (
+        "Sirolimus is an inhibitor of mTOR, which inhibits autophagy.",
+        "Does sirolimus inhibit autophagy?", "other-clause", None,
+    ),
+    "word-only-in-a-denying-clause": (
+        "Icosapent ethyl reduced arrhythmias in men; women were not studied.",
+        "Does icosapent ethyl reduce arrhythmias in women?", "other-clause",
+        "Does icosapent ethyl reduce arrhythmias in men?",
+    ),
+    "patients-believe": (
+        "Many patients believe that glucosamine slows cartilage loss.",
+        "Does glucosamine slow cartilage loss?", "hedge", None,
+    ),
+    "designed-to-show": (
+        "The trial was designed to show that varenicline reduces relapse.",
+        "Does varenicline reduce relapse?", "hedge", None,
+    ),
+    "reports-not-confirmed": (
+        "Previous reports that melatonin prevents delirium were not confirmed.",
+        "Does melatonin prevent delirium?", "doubted", None,
+    ),
     "not-after-adjustment": (
         "Yoga reduced depression scores before but not after adjustment for baseline severity.",
         "Does yoga reduce depression scores?", "taken-back", None,

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from engine.review.yes_clauses import asserted, directions, other_subject
+from engine.review.yes_clauses import (
+    asserted,
+    directions,
+    other_subject,
+    relative_subject,
+    scattered,
+)
 from engine.text.tokens import word_sequence
 
 
@@ -42,3 +48,39 @@ def test_a_direction_set_aside_as_the_alternative_is_not_asserted(sentence: str,
     words = word_sequence(sentence)
     assert sum(asserted(words).values()) == kept
     assert sum(directions(words).values()) == 2
+
+
+@pytest.mark.parametrize(
+    ("claim", "sentence", "held"),
+    [
+        ("Fish oil reduces arrhythmias in women.",
+         "Fish oil reduced arrhythmias in men; women were not studied.", True),
+        ("Fish oil reduces arrhythmias in men.",
+         "Fish oil reduced arrhythmias in men; women were not studied.", False),
+        ("Melting ice leads to more sunlight absorbed, heating the Arctic.",
+         "Arctic sea ice melts in summer, and more of the sun is absorbed by the ocean.", False),
+    ],
+    ids=["word-only-in-a-denying-clause", "words-in-the-stating-clause", "compound-claim"],
+)  # fmt: skip
+def test_a_claims_words_must_stand_in_the_clause_that_states_its_direction(
+    claim: str, sentence: str, held: bool
+) -> None:
+    assert scattered(word_sequence(claim), sentence) is held
+
+
+@pytest.mark.parametrize(
+    ("claim", "sentence", "held"),
+    [
+        ("Rapamycin inhibits autophagy.",
+         "Rapamycin is an inhibitor of mTOR, which inhibits autophagy.", True),
+        ("Rapamycin inhibits mTOR.",
+         "Rapamycin, which inhibits mTOR, reduced autophagy.", False),
+        ("Statins increase IL-10.", "Statins increased STAT3, which increases IL-10.", True),
+        ("Statins increase IL-10.", "Statins increased IL-10, which increases STAT3.", False),
+    ],
+    ids=["which-of-another", "which-of-the-actor", "chain", "which-after-the-finding"],
+)  # fmt: skip
+def test_a_direction_said_in_a_relative_clause_about_another_thing_is_not_the_claims(
+    claim: str, sentence: str, held: bool
+) -> None:
+    assert relative_subject(word_sequence(claim), sentence) is held

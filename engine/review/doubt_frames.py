@@ -16,6 +16,7 @@ from engine.review.yes_order import content_words
 from engine.text.frame_words import (
     BELIEF_NOUNS,
     DOUBT_WORDS,
+    LASTING,
     LITERATURE_WORDS,
     SCARCE_WORDS,
     SHOWING_WORDS,
@@ -42,7 +43,7 @@ def doubted(claim_text: str, evidence: list[str]) -> bool:
             if word != _THAT or not _holds(claim, words[:at], words[at:]):
                 continue
             believed = at > 0 and words[at - 1] in BELIEF_NOUNS
-            if doubts(words[:at]) or (believed and _doubt_at(words, at + 1)):
+            if doubts(words[:at]) or (believed and _doubted_later(words, at + 1)):
                 return True
     return False
 
@@ -64,6 +65,18 @@ def _doubt_at(words: Words, start: int) -> bool:
     return any(
         word in DOUBT_WORDS and not any(map(negates, words[max(0, at - _TURN_REACH) : at]))
         for at, word in enumerate(words[start:], start)
+    )
+
+
+def _doubted_later(words: Words, start: int) -> bool:
+    """Whether what a belief noun's "that" holds is doubted further on: a doubt word ("… is
+    a myth") or its showing denied ("… were not confirmed", "could not be replicated")."""
+    if _doubt_at(words, start):
+        return True
+    later = words[start:]
+    return any(
+        word in NEGATIONS and not SHOWING_WORDS.union(LASTING).isdisjoint(later[at : at + 3])
+        for at, word in enumerate(later)
     )
 
 

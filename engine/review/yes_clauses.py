@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from engine.core.licensing import independent_clauses
+from engine.core.licensing import independent_clauses, withdraws
 from engine.core.traceability import common_prefix
 from engine.text.frame_words import DENIED_ALTERNATIVES
 from engine.text.lexicon import HEDGES, NEGATIONS, STOP_WORDS, cue_of, relation_word
@@ -23,6 +23,8 @@ from engine.text.tokens import word_sequence
 _AUXILIARIES = frozenset(
     "is are was were has have had do does did can could may might will would should".split()  # noqa: SIM905
 )
+# Pronouns that open a relative clause about the word before them.
+_RELATIVES = frozenset({"which", "who"})
 # Words that join a second clause without a comma ("… and caffeine reduced reaction time").
 _JOINS = frozenset({"and", "while", "whereas", "but"})
 _ARTICLES = frozenset({"a", "an", "the"})
@@ -91,6 +93,73 @@ def other_subject(claim: tuple[str, ...], sentence: str) -> bool:
         if not any(_subject_word(word, own) for word in between):
             return False
     return True
+
+
+def scattered(claim: tuple[str, ...], sentence: str) -> bool:
+    """Whether the claim's words after its direction word stand only in another independent
+    clause than the one stating its direction ("Fish oil reduced arrhythmias in men; women
+    were not studied" for "Fish oil reduces arrhythmias in women"): the clause that says it
+    never says of what, and the clause that names it denies or withdraws."""
+    clauses = [word_sequence(clause) for clause in independent_clauses(sentence)]
+    wanted = set(directions(claim))
+    if len(clauses) < 2 or not wanted:
+        return False
+    stating = [c for c in clauses if wanted & set(asserted(c))]
+    if not stating:
+        return False
+    start = _first_cue(claim)
+    after = {
+        mention_stem(word)
+        for word in claim[start + 1 :]
+        if word not in STOP_WORDS and word.isalpha() and not relation_word(word)
+    }
+    # Only a clause that denies or withdraws holds a word back ("women were not studied"):
+    # a compound claim may draw its words from two clauses that both state.
+    elsewhere = {
+        mention_stem(word) for c in clauses if c not in stating and withdraws(c) for word in c
+    }
+    return any(
+        stem in elsewhere and not any(stem in {mention_stem(w) for w in c} for c in stating)
+        for stem in after
+    )
+
+
+def relative_subject(claim: tuple[str, ...], sentence: str) -> bool:
+    """Whether every word of `sentence` stating the claim's direction of what it changes
+    stands in a relative clause about another thing ("Rapamycin is an inhibitor of mTOR,
+    which inhibits autophagy" for "Rapamycin inhibits autophagy"): "which" or "who" just
+    before it, after a word the claim does not name."""
+    wanted = set(directions(claim))
+    if not wanted:
+        return False
+    said = word_sequence(sentence)
+    own = {mention_stem(word) for word in claim}
+    objects = {mention_stem(word) for word in claim[_first_cue(claim) + 1 :]} - own_actor(claim)
+    hits = [
+        at
+        for at, cue in cues(said)
+        if cue in wanted and objects & {mention_stem(w) for w in said[at + 1 : at + 4]}
+    ]
+    return bool(hits) and all(_foreign_relative(said, at, own) for at in hits)
+
+
+def own_actor(claim: tuple[str, ...]) -> set[str]:
+    """The stems of the claim's words before its first direction word (what acts)."""
+    return {mention_stem(word) for word in claim[: _first_cue(claim)]}
+
+
+def _first_cue(words: tuple[str, ...]) -> int:
+    found = cues(words)
+    return found[0][0] if found else len(words)
+
+
+def _foreign_relative(said: tuple[str, ...], at: int, own: set[str]) -> bool:
+    """Whether "which" or "who" stands within two words before `at`, after a word the claim
+    does not name."""
+    for back in range(at - 1, max(-1, at - 3), -1):
+        if said[back] in _RELATIVES:
+            return back > 0 and mention_stem(said[back - 1]) not in own
+    return False
 
 
 def _subject_word(word: str, own: set[str]) -> bool:

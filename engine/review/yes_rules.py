@@ -29,6 +29,8 @@ from engine.review.yes_clauses import (
     negates,
     other_clause,
     other_subject,
+    relative_subject,
+    scattered,
 )
 from engine.review.yes_conditions import dropped_condition
 from engine.review.yes_figures import both_ways, exact, figures_changed
@@ -51,6 +53,7 @@ from engine.text.frame_words import (
 from engine.text.lexicon import (
     CONDITION_WORDS,
     HEDGES,
+    HEDGES_BEFORE_THAT,
     HEDGES_BEFORE_TO,
     JOINED_PREFIXES,
     NEGATING_PREFIXES,
@@ -121,7 +124,7 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
         return Overstated.CONDITION  # "increased bleeding in men but decreased it in women"
     if associated_only(claim, evidence):
         return Overstated.ASSOCIATION
-    if any(other_clause(claim, s) or other_subject(claim, s) for s in evidence):
+    if any(_said_of_another(claim, sentence) for sentence in evidence):
         return Overstated.OTHER_CLAUSE
     if set_aside(claim, evidence):
         return Overstated.SET_ASIDE
@@ -136,6 +139,17 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
     if not _agent_named(claim, said):
         return Overstated.AGENT
     return None
+
+
+def _said_of_another(claim: tuple[str, ...], sentence: str) -> bool:
+    """Whether the sentence states the claim's direction of another subject or in another
+    clause than the claim's words (`yes_clauses`)."""
+    return (
+        other_clause(claim, sentence)
+        or other_subject(claim, sentence)
+        or scattered(claim, sentence)
+        or relative_subject(claim, sentence)
+    )
 
 
 def _partial(claim: tuple[str, ...], kin: tuple[str, ...]) -> bool:
@@ -204,9 +218,12 @@ def _among(words: tuple[str, ...], kept: frozenset[str]) -> Counter[str]:
 
 def _hedges(words: tuple[str, ...]) -> Counter[str]:
     """The hedge words, and the words that hedge only before "to" ("was expected to reduce",
-    "appeared to improve", "was reported to")."""
+    "appeared to improve", "was reported to") or "that" ("the label claims that")."""
     hedges = _among(words, HEDGES)
     hedges.update(one for one, two in pairwise(words) if one in HEDGES_BEFORE_TO and two == "to")
+    hedges.update(
+        one for one, two in pairwise(words) if one in HEDGES_BEFORE_THAT and two == "that"
+    )
     return hedges
 
 

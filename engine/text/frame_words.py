@@ -156,7 +156,7 @@ DOUBT_WORDS = _words(
 # myth"): a doubt word later in the sentence doubts it.
 BELIEF_NOUNS = _words(
     "idea notion belief beliefs view views claim claims assumption assumptions contention "
-    "theory perception suggestion premise"
+    "theory perception suggestion suggestions premise report reports"
 )
 # Words by which a frame says how little shows what follows ("few studies have shown that
 # …", "it has not been established that …", "it is not true that …"): with one of

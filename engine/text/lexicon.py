@@ -224,12 +224,18 @@ HEDGES = _words(
     "unlikely appear appears seem seems tend tends trend hypothesis hypothesize hypothesized "
     "hypothesizes hypothesise hypothesised hypothesises putative presumably would thought "
     "believed presumed speculated postulated purported reportedly supposedly tended seemed "
-    "marginally claimed allegedly barely hardly scarcely should"
+    "marginally claimed allegedly barely hardly scarcely should believe believes assume "
+    "assumes assumed assuming marketed advertised touted"
 )
+# Words that hedge what follows only before "that" ("the label claims that …"): alone they
+# name a thing ("incidence per claims increased").
+HEDGES_BEFORE_THAT = _words("claims")
 # Words that hedge what follows only before "to" ("was expected to reduce", "appeared to
-# improve", "was reported to", "did little to"): alone they say what happened ("lesions
-# appeared").
-HEDGES_BEFORE_TO = _words("expected appeared reported said little")
+# improve", "was reported to", "did little to", "according to the manufacturer", "was
+# designed to show"): alone they say what happened ("lesions appeared").
+HEDGES_BEFORE_TO = _words(
+    "expected appeared reported said little according designed aimed sought intended planned"
+)
 
 
 # Words that say how many of a thing a statement is about: "all" is not "some", nor "most".
