@@ -363,6 +363,15 @@ TRAPS = {
         "Previous reports that melatonin prevents delirium were not confirmed.",
         "Does melatonin prevent delirium?", "doubted", None,
     ),
+    "less-than-an-active-drug": (
+        "Cytisine was less effective than varenicline for smoking cessation.",
+        "Is cytisine effective for smoking cessation?", "direction", None,
+    ),
+    "but-not-another-kind": (
+        "Pembrolizumab improved progression-free survival but not overall survival.",
+        "Does pembrolizumab improve survival?", "condition",
+        "Does pembrolizumab improve progression-free survival?",
+    ),
     "not-after-adjustment": (
         "Yoga reduced depression scores before but not after adjustment for baseline severity.",
         "Does yoga reduce depression scores?", "taken-back", None,

@@ -81,6 +81,16 @@ from engine.review.yes_rules import overstates
         ("Fish oil reduces arrhythmias.",
          ["Previous reports that fish oil reduces arrhythmias were not confirmed."],
          Overstated.DOUBTED),
+        ("Varenicline is effective.", ["Varenicline was less effective than bupropion."],
+         Overstated.DIRECTION),
+        ("Varenicline is effective.", ["Varenicline was less effective than expected."], None),
+        ("Nivolumab improves survival.",
+         ["Nivolumab improved progression-free survival but not overall survival."],
+         Overstated.CONDITION),
+        ("Nivolumab improves progression-free survival.",
+         ["Nivolumab improved progression-free survival but not overall survival."], None),
+        ("Smoking cessation prevents deaths.",
+         ["Smoking cessation prevented deaths in 30% of simulations."], Overstated.PARTIAL),
     ],
     ids=["in-vitro", "in-vitro-kept", "in-vitro-and-in-hamsters", "in-vivo-and-in-vitro",
          "in-simulations",
@@ -90,7 +100,9 @@ from engine.review.yes_rules import overstates
          "to-kept", "by-without-a-role", "mutations-in", "mutations-after",
          "not-after-adjustment", "only-added", "superlative-added", "superlative-kept",
          "most-without-the", "another-superlative", "believe", "claims-that",
-         "according-to", "designed-to", "claims-a-noun", "reports-not-confirmed"],
+         "according-to", "designed-to", "claims-a-noun", "reports-not-confirmed",
+         "less-than-an-active-drug", "less-than-expected", "but-not-another-kind",
+         "the-kind-named", "in-30-percent-of"],
 )  # fmt: skip
 def test_a_yes_keeps_the_scope_and_degree_of_the_finding(
     claim: str, evidence: list[str], rule: Overstated | None

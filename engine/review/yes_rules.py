@@ -47,9 +47,7 @@ from engine.review.yes_frames import (
 from engine.review.yes_links import associated_only
 from engine.review.yes_order import content_words as _content
 from engine.review.yes_order import reordered
-from engine.text.frame_words import (
-    PARTIAL_QUANTIFIERS,
-)
+from engine.text.frame_words import CONTROLS, PARTIAL_QUANTIFIERS
 from engine.text.lexicon import (
     CONDITION_WORDS,
     HEDGES,
@@ -74,6 +72,10 @@ OPPOSED = both_ways(OPPOSED_PREFIXES)
 _NEGATING = tuple(NEGATING_PREFIXES)
 _EVERY_PREFIX = tuple(dict.fromkeys([*NEGATING_PREFIXES, *OPPOSED]))
 
+# How far after "less effective" its other side may stand ("than bupropion").
+_LESSER_REACH = 4
+# What "less … than" may be measured against without another thing: "less than expected".
+_EXPECTATIONS = frozenset({"expected", "anticipated", "predicted", "hoped", "assumed"})
 # Words that set one thing against another: what follows each is the other side.
 _COMPARING = frozenset({"than", "versus", "vs"})
 
@@ -118,7 +120,7 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
         return Overstated.HEDGE
     if asserted(claim) - asserted(said) or governed_against(claim, evidence):
         return Overstated.DIRECTION
-    if turned_around(claim, evidence):
+    if turned_around(claim, evidence) or _lesser(claim, said):
         return Overstated.DIRECTION
     if split_by_scope(claim, evidence):
         return Overstated.CONDITION  # "increased bleeding in men but decreased it in women"
@@ -139,6 +141,22 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
     if not _agent_named(claim, said):
         return Overstated.AGENT
     return None
+
+
+def _lesser(claim: tuple[str, ...], said: tuple[str, ...]) -> bool:
+    """Whether the evidence says a word of the claim only as less than an active other side
+    ("less effective than bupropion" for "Varenicline is effective"): less than a drug is
+    not itself so; less than placebo or a control is read by the other rules."""
+    if "less" in claim:
+        return False
+    own = set(claim)
+    for at, word in enumerate(said):
+        if word != "less" or at + 1 >= len(said) or said[at + 1] not in own:
+            continue
+        rest = said[at + 2 : at + 2 + _LESSER_REACH]
+        if "than" in rest and CONTROLS.isdisjoint(rest) and _EXPECTATIONS.isdisjoint(rest):
+            return True
+    return False
 
 
 def _said_of_another(claim: tuple[str, ...], sentence: str) -> bool:
@@ -171,12 +189,16 @@ def _partial(claim: tuple[str, ...], kin: tuple[str, ...]) -> bool:
 
 
 def _in_part_of(words: tuple[str, ...], claim: tuple[str, ...]) -> bool:
-    """Whether the words say "in N of M" (studies, patients, mice …) with N under M, figures
-    the claim does not give."""
-    for at in range(len(words) - 4):
-        into, low, of, high, unit = words[at : at + 5]
-        counted = low.isdigit() and high.isdigit() and int(low) < int(high)
-        if counted and into == "in" and of == "of" and unit.isalpha() and low not in claim:
+    """Whether the words say "in N of M" (studies, patients, mice …) with N under M, or "in
+    N% of", figures the claim does not give."""
+    for at in range(len(words) - 2):
+        into, low, of = words[at : at + 3]
+        if into != "in" or of != "of" or low in claim:
+            continue
+        if low.endswith("%") and low[:-1].replace(".", "", 1).isdigit():
+            return True  # "in 30% of simulations"
+        high, unit = (*words[at + 3 : at + 5], "", "")[:2]
+        if low.isdigit() and high.isdigit() and int(low) < int(high) and unit.isalpha():
             return True
     return False
 

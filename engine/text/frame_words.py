@@ -113,7 +113,7 @@ PROTOCOL_SUBSETS = _markers(
 # Phrases that say a finding came from a model of the world, not from the world: in cells or
 # tissue outside a body, in a computer, in a simulation or in theory. Anywhere in a sentence.
 MODEL_SCOPES = _markers(
-    "in_vitro ex_vivo in_silico in_theory in_principle in_simulation in_simulations "
+    "in_vitro ex_vivo in_silico in_theory in_principle simulation simulations simulated "
     "in_cell_culture in_cultured_cells"
 )
 # Words by which a later piece says its finding was not seen somewhere ("an effect not seen
