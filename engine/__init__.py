@@ -38,7 +38,14 @@ if TYPE_CHECKING:
     from engine.core.model import CONTRADICTS, Address, Claim, Edge, ReasoningDAG
     from engine.core.quote import MatchMethod, QuoteMatch, verify_quote
     from engine.core.router import REASON_EXPLANATIONS, Cause, Decision, Reason, route
-    from engine.core.stance import ContradictionCue, Cue, CueShape, Stance, StanceRelation
+    from engine.core.stance import (
+        ContradictionCue,
+        Cue,
+        CueShape,
+        Overstated,
+        Stance,
+        StanceRelation,
+    )
     from engine.core.traceability import Traceability
     from engine.core.verifiers import VerifierResult, VerifierStatus
     from engine.core.wire import Draft, parse_json, parse_payload
@@ -160,6 +167,10 @@ if TYPE_CHECKING:
 
 # The lazy table: each public name's defining module (`__getattr__` imports it on first use).
 _EXPORTS: dict[str, str] = {
+    "answer_evidence": "engine.answer_citations",
+    "audit_answer": "engine.answer_citations",
+    "cite_labels": "engine.answer_citations",
+    "cited_refs": "engine.answer_citations",
     "Answer": "engine.api",
     "add_pdf_folder": "engine.api",
     "answer": "engine.api",
@@ -169,6 +180,13 @@ _EXPORTS: dict[str, str] = {
     "review_edges": "engine.api",
     "route_json": "engine.api",
     "route_payload": "engine.api",
+    "ENV_LLM_API_KEY": "engine.core.environment",
+    "ENV_LLM_BASE_URL": "engine.core.environment",
+    "ENV_LLM_MODEL": "engine.core.environment",
+    "ENV_WORKSPACES_ROOT": "engine.core.environment",
+    "VARIABLES": "engine.core.environment",
+    "Environment": "engine.core.environment",
+    "environment": "engine.core.environment",
     "HonestyViolation": "engine.core.epistemics",
     "Tier": "engine.core.epistemics",
     "Verdict": "engine.core.epistemics",
@@ -190,16 +208,10 @@ _EXPORTS: dict[str, str] = {
     "Decision": "engine.core.router",
     "Reason": "engine.core.router",
     "route": "engine.core.router",
-    "ENV_LLM_API_KEY": "engine.core.environment",
-    "ENV_LLM_BASE_URL": "engine.core.environment",
-    "ENV_LLM_MODEL": "engine.core.environment",
-    "ENV_WORKSPACES_ROOT": "engine.core.environment",
-    "VARIABLES": "engine.core.environment",
-    "Environment": "engine.core.environment",
-    "environment": "engine.core.environment",
     "ContradictionCue": "engine.core.stance",
     "Cue": "engine.core.stance",
     "CueShape": "engine.core.stance",
+    "Overstated": "engine.core.stance",
     "Stance": "engine.core.stance",
     "StanceRelation": "engine.core.stance",
     "Traceability": "engine.core.traceability",
@@ -208,10 +220,6 @@ _EXPORTS: dict[str, str] = {
     "Draft": "engine.core.wire",
     "parse_json": "engine.core.wire",
     "parse_payload": "engine.core.wire",
-    "answer_evidence": "engine.answer_citations",
-    "audit_answer": "engine.answer_citations",
-    "cite_labels": "engine.answer_citations",
-    "cited_refs": "engine.answer_citations",
     "import_pdf_folder": "engine.importers.recorded",
     "import_zotero_library": "engine.importers.recorded",
     "import_zotero": "engine.importers.zotero",
@@ -393,6 +401,7 @@ __all__ = [
     "OpenWorkspace",
     "Overlay",
     "OverlayEdge",
+    "Overstated",
     "Page",
     "Paper",
     "PassagePlace",

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from engine.core.model import Claim, ClaimKind, Edge
 from engine.core.registry import Registry
 from engine.core.router import Decision, route
-from engine.core.stance import NO_CUE, Stance, StanceRelation
+from engine.core.stance import NO_CUE, Overstated, Stance, StanceRelation
 from engine.core.verifiers import Verifier
 from engine.core.wire import RouteInput, parse_json, parse_payload
 from engine.navigation.budget import Budget
@@ -310,7 +310,7 @@ def _hold_back(
         return result
     held = replace(
         _unread_relations(coverage, stance),
-        withheld=stance.overstated,
+        withheld=_withheld(stance, inp),
         withheld_no=stance.withheld_no,
     )
     if held == coverage:
@@ -319,6 +319,17 @@ def _hold_back(
     again = replace(inp, unmentioned=unsaid, withheld=held.withheld, withheld_no=held.withheld_no)
     rerouted = route(again, workspace=opened.workspace.root, verifiers=verifiers)
     return replace(result, decision=rerouted, route_input=again, coverage=held)
+
+
+def _withheld(stance: Stance, inp: RouteInput) -> Overstated | None:
+    """The rule that keeps the answer from a yes or a no to what was asked: the one the stance
+    names, or, where its words read as neither, `Overstated.UNREAD` (a green would tell the
+    reader the claim or the yes/no question was answered; a paraphrase is hedged already)."""
+    if stance.overstated is not None:
+        return stance.overstated
+    if stance.relation is StanceRelation.NEITHER and inp.paraphrased is None:
+        return Overstated.UNREAD
+    return None
 
 
 def _unread_relations(coverage: CoverageReport, stance: Stance) -> CoverageReport:

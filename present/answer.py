@@ -17,6 +17,7 @@ from engine import (
     Edge,
     FailureKind,
     NavResult,
+    Overstated,
     Stance,
     StanceRelation,
     Tier,
@@ -87,8 +88,12 @@ def not_a_yes(result: NavResult) -> str:
 
 def held_back(result: NavResult, *, clause: bool = True) -> str:
     """What a rule withheld from the answer's text: "it is not a yes" (`clause` False: "not a
-    yes") or, where the sentence's own negation seemed to answer, "its negation is not a no"."""
-    if result.decision is not None and result.decision.withheld_no:
+    yes"), where the sentence's own negation seemed to answer "its negation is not a no", and
+    where its words read as neither "it is neither a yes nor a no"."""
+    decision = result.decision
+    if decision is not None and decision.withheld is Overstated.UNREAD:
+        return "it is neither a yes nor a no" if clause else "neither a yes nor a no"
+    if decision is not None and decision.withheld_no:
         return "its negation is not a no"
     return "it is not a yes" if clause else "not a yes"
 

@@ -11,7 +11,10 @@ from tests.apptest import clear_caches  # noqa: F401 (empties Streamlit's caches
 from tests.test_app import APP, ask, banner
 from webapp import services
 
-WINNERS = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
+WINNERS = (
+    "Does buying past winners and selling past losers generate abnormal returns over 3 to 12 "
+    "month holding periods?"
+)
 SAID = "generated significant abnormal returns"
 CORRECTED = "did not generate significant abnormal returns"
 

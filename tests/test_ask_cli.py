@@ -5,7 +5,10 @@ from tests.cli import invoke
 
 
 def test_ask_prints_the_decision(lab_path: Path) -> None:
-    question = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
+    question = (
+        "Does buying past winners and selling past losers generate abnormal returns over 3 to 12 "
+        "month holding periods?"
+    )
     proc = invoke("ask", question, "--workspace", str(lab_path))
     assert proc.code == 0, proc.err
     out = json.loads(proc.out)
@@ -46,7 +49,10 @@ def test_missing_workspace_exits_2(tmp_path: Path) -> None:
 
 
 def test_single_and_batch_answers_carry_the_stance(lab_path: Path, tmp_path: Path) -> None:
-    claim = "Past winners keep beating past losers over 3 to 12 month holding periods."
+    claim = (
+        "Buying past winners and selling past losers generates abnormal returns over 3 to 12 "
+        "month holding periods."
+    )
     single = json.loads(invoke("ask", claim, "--workspace", str(lab_path)).out)
     batch = tmp_path / "q.jsonl"
     batch.write_text(

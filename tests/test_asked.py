@@ -8,7 +8,10 @@ from engine.api import OpenWorkspace, answer, ask
 from engine.core.errors import ConfigError
 from engine.reading.asked import MAX_QUESTION_CHARS, Acronym, Question, read_question
 
-WINNERS = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
+WINNERS = (
+    "Does buying past winners and selling past losers generate abnormal returns over 3 to 12 "
+    "month holding periods?"
+)
 
 READINGS = [
     pytest.param(

@@ -20,7 +20,10 @@ from tests.browser_support import (
 pytestmark = pytest.mark.browser
 
 SHOTS = ARTIFACTS / "triage"
-QUESTION = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
+QUESTION = (
+    "Does buying past winners and selling past losers generate abnormal returns over 3 to 12 "
+    "month holding periods?"
+)
 
 
 def test_one_hint_a_clickable_citation_and_budget_help(lab_path: Path, tmp_path: Path) -> None:

@@ -30,7 +30,10 @@ SHOTS = ARTIFACTS / "evidence-table"
 # After the light 1280 px journey, the answer once more at 800 px (folded sidebar, graph
 # labels); each width leaves shots in both schemes.
 LOOKS: list[Look] = [("dark", 800, 900)]
-WINNERS = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
+WINNERS = (
+    "Does buying past winners and selling past losers generate abnormal returns over 3 to 12 "
+    "month holding periods?"
+)
 PAPER = "Past winners keep beating past losers for up to a year"
 QUOTE = (
     "Buying past winners and selling past losers generated significant abnormal returns of "

@@ -24,7 +24,10 @@ from tests.workspaces import make_workspace, words_alone
 pytestmark = pytest.mark.browser
 
 SHOTS = ARTIFACTS / "desk"
-WINNERS = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
+WINNERS = (
+    "Does buying past winners and selling past losers generate abnormal returns over 3 to 12 "
+    "month holding periods?"
+)
 CRASH = "Do momentum crashes occur after market rebounds?"
 # The journey runs once per width; each run leaves shots in both schemes.
 LOOKS: list[Look] = [("light", 1280, 800), ("dark", 800, 900)]

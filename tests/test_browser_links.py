@@ -114,7 +114,10 @@ def test_a_citation_opens_the_source_page_marked_and_the_report_downloads(
     url, page = session(app)
     page.goto(f"{url}/ask?ws={LAB}")
     wait_idle(page)
-    question = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
+    question = (
+        "Does buying past winners and selling past losers generate abnormal returns over 3 to 12 "
+        "month holding periods?"
+    )
     box = question_box(page)
     box.fill(question)
     press_in_question(page)

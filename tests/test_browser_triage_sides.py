@@ -26,7 +26,10 @@ from tests.browser_support import (
 
 pytestmark = pytest.mark.browser
 
-QUESTION = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
+QUESTION = (
+    "Does buying past winners and selling past losers generate abnormal returns over 3 to 12 "
+    "month holding periods?"
+)
 MOM = "Past winners keep beating past losers for up to a year"  # z-mom-01, by its title
 SHOTS = ARTIFACTS / "claim-matrix"
 

@@ -14,7 +14,10 @@ from present.evidence import evidence_html, source_label
 from present.gallery import example
 from present.views import banner
 
-WINNERS = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
+WINNERS = (
+    "Does buying past winners and selling past losers generate abnormal returns over 3 to 12 "
+    "month holding periods?"
+)
 MOM = "zk:finance:z-mom-01"
 QUOTE = (
     "Buying past winners and selling past losers generated significant abnormal returns of "

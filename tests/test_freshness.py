@@ -14,7 +14,10 @@ from engine.core.verifiers import VERIFIERS, VerifierResult, VerifyContext, chec
 from engine.navigation.navigator import NavState
 from engine.navigation.steps import Action, ActionKind
 
-WINNERS = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
+WINNERS = (
+    "Does buying past winners and selling past losers generate abnormal returns over 3 to 12 "
+    "month holding periods?"
+)
 MEAN = "What mean monthly return did the momentum portfolio earn in the 2000 to 2019 sample?"
 SKIP = "Does the momentum signal skip the most recent month?"
 TREE = "What does the rebalance rule do in a high volatility regime?"

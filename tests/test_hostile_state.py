@@ -25,7 +25,10 @@ from engine.review.triage import read_log
 from tests.cli import Result, invoke, run
 from tests.conftest import ROOT
 
-QUESTION = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
+QUESTION = (
+    "Does buying past winners and selling past losers generate abnormal returns over 3 to 12 "
+    "month holding periods?"
+)
 TRIAGE_SET = [
     "triage",
     "set",

@@ -21,7 +21,10 @@ from tests.cli import invoke
 
 # Abstains on momentum-lab: nothing there mentions Japan.
 JAPAN = "Do past winners keep beating past losers over 3 to 12 month holding periods in Japan?"
-WINNERS = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
+WINNERS = (
+    "Does buying past winners and selling past losers generate abnormal returns over 3 to 12 "
+    "month holding periods?"
+)
 
 
 def inject(db: Path, term: str) -> None:

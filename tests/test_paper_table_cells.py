@@ -85,6 +85,6 @@ def test_a_withheld_yes_shows_its_rule_in_a_few_words_and_the_reason_in_the_tool
     withheld = Stance(StanceRelation.NEITHER, Cue(CueShape.NONE), 0.0, "A b c.", overstated=rule)
     found = Finding("A b c.", "zk:lit:x", 3)
     markup = stance_html(TableRow("x", "S", "T", "zk:lit:x", RowStatus.HEDGED, found, withheld))
-    assert f">not a yes: {esc(rule.label)}</small>" in markup
+    assert f">not a {withheld.withheld_reading}: {esc(rule.label)}</small>" in markup
     assert f"title='{esc(rule.words)}'" in markup
     assert len(rule.label) < 40 < len(rule.words)

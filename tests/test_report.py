@@ -20,7 +20,10 @@ from engine.api import answer
 from present.gallery import example
 from present.views import report_words
 
-WINNERS = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
+WINNERS = (
+    "Does buying past winners and selling past losers generate abnormal returns over 3 to 12 "
+    "month holding periods?"
+)
 CRASH = "Do momentum crashes occur after market rebounds?"
 NAMES = {"zk:finance:z-mom-01": "Jegadeesh & Titman 1993"}
 
@@ -52,8 +55,8 @@ def test_a_grounded_answer_reports_question_verdict_dag_quote_page_and_source(
     assert text.startswith("# Synapse Review report\n")
     assert f"**Question:** {WINNERS}" in text
     assert "## Verdict\n\nANSWER — grounded." in text
-    # A yes/no question gets its reading: here the source neither says yes nor no outright.
-    assert "**Stance:** Mixed or not stated" in text
+    # A yes/no question gets its reading: here the source says yes, in the question's words.
+    assert "**Stance:** Yes" in text
     dag = text.split("## Reasoning DAG\n\n")[1].split("\n\n")[0]
     assert dag.startswith("- Buying past winners") and "(conclusion, restatement, grounded)" in dag
     assert "cites Jegadeesh & Titman 1993" in dag  # the source by name, never its address

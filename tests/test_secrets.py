@@ -30,7 +30,10 @@ from tests.test_endpoint_faults import closed_port_url, grounded_draft
 KEY = "sk-test-SECRET-1234567890"
 # Even a clipped head of the key counts as exposure.
 KEY_HEAD = KEY[:12]
-QUESTION = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
+QUESTION = (
+    "Does buying past winners and selling past losers generate abnormal returns over 3 to 12 "
+    "month holding periods?"
+)
 CITED = "zk:finance:z-mom-01"
 MESSAGES = [{"role": "user", "content": "Reply in JSON."}]
 ECHO_401 = {"error": {"message": f"Incorrect API key provided: {KEY}", "key": KEY}}

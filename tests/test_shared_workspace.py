@@ -8,7 +8,10 @@ from pathlib import Path
 from tests.cli import Result, invoke
 from tests.workspaces import make_workspace
 
-QUESTION = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
+QUESTION = (
+    "Does buying past winners and selling past losers generate abnormal returns over 3 to 12 "
+    "month holding periods?"
+)
 EDGE = ("--memory-id", "exp-2009-backtest", "--zk-source", "finance", "--zk-id", "z-mom-01")
 USERS = ("ann", "bob")
 

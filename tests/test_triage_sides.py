@@ -24,7 +24,10 @@ from present.sides import TRIAGE_CHOICES, decision_words
 from tests.overlay_edges import contradiction
 
 MOM = EdgeKey("exp-2009-backtest", "finance", "z-mom-01")
-GROUNDED_QUESTION = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
+GROUNDED_QUESTION = (
+    "Does buying past winners and selling past losers generate abnormal returns over 3 to 12 "
+    "month holding periods?"
+)
 
 
 def _overlay(root: Path) -> None:

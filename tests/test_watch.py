@@ -14,7 +14,10 @@ from engine.navigation.steps import Action, ActionKind
 from engine.workspace.freshness import closure_files
 from engine.workspace.watch import Watcher
 
-WINNERS = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
+WINNERS = (
+    "Does buying past winners and selling past losers generate abnormal returns over 3 to 12 "
+    "month holding periods?"
+)
 SOURCE = "sources/jt1993.txt"
 
 

@@ -14,7 +14,10 @@ from engine.models.encoder import EncoderChoice
 from engine.workspace.opened import Worker, open_workspace
 from tests.workspaces import make_workspace
 
-QUESTION = "Do past winners keep beating past losers over 3 to 12 month holding periods?"
+QUESTION = (
+    "Does buying past winners and selling past losers generate abnormal returns over 3 to 12 "
+    "month holding periods?"
+)
 
 
 def untimed(answer: dict[str, Any]) -> dict[str, Any]:

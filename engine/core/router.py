@@ -29,6 +29,7 @@ from engine.core.measured import measured_sentence
 from engine.core.model import Claim, ClaimKind
 from engine.core.quote import MatchMethod
 from engine.core.registry import Registry
+from engine.core.stance import withheld_reading
 from engine.core.traceability import Traceability, check_traceability
 from engine.core.verifiers import Verifier, VerifierResult
 from engine.core.wire import RouteInput
@@ -252,7 +253,7 @@ def _decide(found: _Derivation) -> Decision:
         if inp.withheld is not None:
             # Confirmed text that says less than the question's yes (hedged, conditioned,
             # turned around) answers it only as far as it goes: it stands, but not green.
-            reading = "no" if inp.withheld_no else "yes"
+            reading = withheld_reading(inp.withheld, withheld_no=inp.withheld_no)
             detail = f"hedged: not a {reading} to what was asked: {inp.withheld.words}{disclosure}"
             return found.decision(Outcome.ANSWER, Tier.INFERRED, (), detail)
         detail = f"conclusion {conclusion!r} is {final.wire().value}{disclosure}"

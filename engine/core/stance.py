@@ -47,6 +47,7 @@ class Overstated(StrEnum):
     NEXT_SENTENCE = "next-sentence"  # the source's next sentence takes it back
     DOUBTED = "doubted"  # the evidence states it inside a frame that doubts it ("a myth that")
     QUALITY = "quality"  # a no: the evidence denies a quality the claim does not state
+    UNREAD = "unread"  # neither a yes nor a no: the words say neither, as far as they are read
 
     @property
     def words(self) -> str:
@@ -110,6 +111,9 @@ _OVERSTATED_WORDS = {
     Overstated.DOUBTED: "the cited sentence states it only inside words that deny or doubt it"
     " (\u201cit is a myth that \u2026\u201d, \u201cfew studies have shown that \u2026\u201d,"
     " \u201cno study has shown that \u2026\u201d), not as found",
+    Overstated.UNREAD: "the cited sentence's words say neither yes nor no to it: no shared or"
+    " opposite direction, negation, null result or figure that reads as an answer, so what it"
+    " says of the question is for a reader to judge",
     Overstated.QUALITY: "the cited sentence denies a quality of what the claim names"
     " (\u201cnone of the side effects were serious\u201d), not what the claim states",
 }
@@ -141,7 +145,16 @@ _OVERSTATED_LABELS = {
     Overstated.FRAMED: "a judgement denied, not the finding",
     Overstated.DOUBTED: "doubted by its own frame",
     Overstated.QUALITY: "another quality denied, not the finding",
+    Overstated.UNREAD: "neither said in its words",
 }
+
+
+def withheld_reading(withheld: Overstated | None, *, withheld_no: bool) -> str:
+    """Which reading a rule withheld, in words: "yes", "no", or "yes or no" where the words
+    read as neither (`Overstated.UNREAD`)."""
+    if withheld is Overstated.UNREAD:
+        return "yes or no"
+    return "no" if withheld_no else "yes"
 
 
 class ContradictionCue(StrEnum):
@@ -284,8 +297,8 @@ class Stance:
 
     @property
     def withheld_reading(self) -> str:
-        """Which reading `overstated` withheld, in a word: "no" or "yes"."""
-        return "no" if self.withheld_no else "yes"
+        """Which reading `overstated` withheld, in words: "no", "yes" or "yes or no"."""
+        return withheld_reading(self.overstated, withheld_no=self.withheld_no)
 
     @property
     def brief(self) -> str:

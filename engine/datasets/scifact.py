@@ -177,7 +177,7 @@ def _write_all(
 # stance agrees with SciFact's gold label for the cited abstract. A contradiction shown only
 # as a possible tension (claim 58, APOE4) is not promised as one.
 EXAMPLES = (
-    ("251", "ANSWER", "", "the abstract answers it, in words of its own"),
+    ("370", "ANSWER", "supports", "the abstract answers it, in words of its own"),
     ("990", "ANSWER", "contradicts", "the abstract says the opposite, and the answer quotes it"),
     ("389", "ABSTAIN", "", "no abstract is about it"),
 )
