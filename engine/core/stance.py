@@ -111,9 +111,8 @@ _OVERSTATED_WORDS = {
     Overstated.DOUBTED: "the cited sentence states it only inside words that deny or doubt it"
     " (\u201cit is a myth that \u2026\u201d, \u201cfew studies have shown that \u2026\u201d,"
     " \u201cno study has shown that \u2026\u201d), not as found",
-    Overstated.UNREAD: "the cited sentence's words say neither yes nor no to it: no shared or"
-    " opposite direction, negation, null result or figure that reads as an answer, so what it"
-    " says of the question is for a reader to judge",
+    Overstated.UNREAD: "no direction, negation, null result or figure in the cited sentence"
+    " reads as a yes or a no to it, so what the sentence says of it is for a reader to judge",
     Overstated.QUALITY: "the cited sentence denies a quality of what the claim names"
     " (\u201cnone of the side effects were serious\u201d), not what the claim states",
 }
