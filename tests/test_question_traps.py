@@ -8,16 +8,15 @@ green yes.
 
 from __future__ import annotations
 
-import gzip
 import json
 from collections.abc import Iterator
 
 import pytest
 
 from engine.api import OpenWorkspace, ask, open_workspace, route_json
-from engine.datasets.scifact import import_scifact
 from engine.text.sentences import sentence_texts
 from present.views import banner
+from tests.workspaces import sentence_workspace
 
 # name: (sentence, trap question, the rule that withholds it, control question or None)
 TRAPS = {
@@ -381,25 +380,8 @@ TRAPS = {
 
 @pytest.fixture(scope="module")
 def workspace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OpenWorkspace]:
-    tmp = tmp_path_factory.mktemp("traps")
-    docs = [
-        {"doc_id": str(100 + n), "title": f"Study {n}: {name}",
-         "sentences": ["We conducted a study.", *sentence_texts(sentence),
-                       "Funding was public."]}
-        for n, (name, (sentence, *_)) in enumerate(TRAPS.items())
-    ]  # fmt: skip
-    docs += [
-        {"doc_id": str(1000 + n), "title": f"Filler study {n} of asthma",
-         "sentences": [f"Patients with asthma in cohort {n} were followed.",
-                       "Therapy was recorded in 53 clinics."]}
-        for n in range(30)
-    ]  # fmt: skip
-    corpus = tmp / "corpus.jsonl.gz"
-    with gzip.open(corpus, "wt", encoding="utf-8") as out:
-        out.writelines(json.dumps(doc) + "\n" for doc in docs)
-    (tmp / "claims.jsonl").write_text("", encoding="utf-8")
-    import_scifact(corpus, tmp / "claims.jsonl", tmp / "ws")
-    opened = open_workspace(tmp / "ws")
+    findings = [sentence_texts(sentence) for sentence, *_ in TRAPS.values()]
+    opened = open_workspace(sentence_workspace(tmp_path_factory.mktemp("traps"), findings))
     yield opened
     opened.close()
 

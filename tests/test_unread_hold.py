@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gzip
 import json
 from collections.abc import Iterator
 
@@ -10,8 +9,8 @@ import pytest
 
 from engine.api import OpenWorkspace, ask, open_workspace, route_json
 from engine.core.stance import Overstated
-from engine.datasets.scifact import import_scifact
 from present.views import banner
+from tests.workspaces import sentence_workspace
 
 NEITHER = "Quality of life one year after sleeve gastrectomy differed between sexes."
 PLAIN = "Vertical banding improved quality of life."
@@ -19,24 +18,8 @@ PLAIN = "Vertical banding improved quality of life."
 
 @pytest.fixture(scope="module")
 def workspace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OpenWorkspace]:
-    tmp = tmp_path_factory.mktemp("unread")
-    docs = [
-        {"doc_id": str(100 + n), "title": f"Study {n}",
-         "sentences": ["We conducted a study.", sentence, "Funding was public."]}
-        for n, sentence in enumerate((NEITHER, PLAIN))
-    ]  # fmt: skip
-    docs += [
-        {"doc_id": str(1000 + n), "title": f"Filler study {n} of asthma",
-         "sentences": [f"Patients with asthma in cohort {n} were followed.",
-                       "Therapy was recorded in 53 clinics."]}
-        for n in range(30)
-    ]  # fmt: skip
-    corpus = tmp / "corpus.jsonl.gz"
-    with gzip.open(corpus, "wt", encoding="utf-8") as out:
-        out.writelines(json.dumps(doc) + "\n" for doc in docs)
-    (tmp / "claims.jsonl").write_text("", encoding="utf-8")
-    import_scifact(corpus, tmp / "claims.jsonl", tmp / "ws")
-    opened = open_workspace(tmp / "ws")
+    root = sentence_workspace(tmp_path_factory.mktemp("unread"), [(NEITHER,), (PLAIN,)])
+    opened = open_workspace(root)
     yield opened
     opened.close()
 

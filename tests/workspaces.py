@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import fcntl
+import gzip
 import hashlib
+import json
 import os
 import shutil
 from collections.abc import Callable, Iterator
@@ -93,3 +95,26 @@ def scifact_workspace(out: Path, limit: int | None = None) -> None:
     data = ROOT / "data" / "scifact"
     import_scifact(data / "corpus.jsonl.gz", data / "claims_train.jsonl", out, limit=limit)
     open_workspace(out).close()
+
+
+def sentence_workspace(tmp: Path, findings: list[tuple[str, ...]]) -> Path:
+    """A small SciFact-shaped workspace in `tmp/ws`: one abstract a finding, its sentences
+    between an opening and a closing sentence (doc ids 100, 101, …), and 30 filler abstracts
+    on asthma that rival none of them."""
+    docs = [
+        {"doc_id": str(100 + n), "title": f"Study {n}",
+         "sentences": ["We conducted a study.", *sentences, "Funding was public."]}
+        for n, sentences in enumerate(findings)
+    ]  # fmt: skip
+    docs += [
+        {"doc_id": str(1000 + n), "title": f"Filler study {n} of asthma",
+         "sentences": [f"Patients with asthma in cohort {n} were followed.",
+                       "Therapy was recorded in 53 clinics."]}
+        for n in range(30)
+    ]  # fmt: skip
+    corpus = tmp / "corpus.jsonl.gz"
+    with gzip.open(corpus, "wt", encoding="utf-8") as out:
+        out.writelines(json.dumps(doc) + "\n" for doc in docs)
+    (tmp / "claims.jsonl").write_text("", encoding="utf-8")
+    import_scifact(corpus, tmp / "claims.jsonl", tmp / "ws")
+    return tmp / "ws"
