@@ -297,6 +297,8 @@ def _hold_back(
     `withheld`. The sentence is still what the source says, so it stands, hedged, with the
     reason named; a green would tell the reader the question was answered as asked. A stated
     claim is held the same way for a withheld yes: a green beside it reads as "confirmed".
+    And a reading of neither holds it back too (`Overstated.UNREAD`): text whose words say
+    neither yes nor no has not answered the claim or the yes/no question it stands beside.
     """
     coverage, decision, inp, stance = (
         result.coverage,

@@ -4,11 +4,14 @@ A sentence can hold a negation and still affirm the claim. The negation can deny
 comparison with another active thing ("Atorvastatin did not lower LDL more than
 rosuvastatin did", "no less effective than medication", "was not reduced further by adding
 clopidogrel"), a whole ("Not all patients responded": some did), a judgement or a failure
-("It is not surprising that smoking increases …", "did not fail to cure", "not only …
-but also"), or hold in one scope a later clause answers ("did not lower glucose in the first
-hour, but did thereafter"). A comparison with placebo or a control is the null finding
-itself and stays a no. `overstated_no` names the first rule a no breaks; the stance is then
-`neither`.
+("It is not surprising that smoking increases …", "There is no doubt that …", "did not fail
+to cure", "not only … but also"), that the literature showed it ("No study has shown that
+…"), a quality ("None of the side effects were serious": there were some), or hold in one
+scope a later clause answers ("did not lower glucose in the first hour, but did
+thereafter"). A sentence that names the claim's actor only as the other side of a comparison
+("higher with placebo than with dexamethasone") says nothing against it. A comparison with
+placebo or a control is the null finding itself and stays a no. `overstated_no` names the
+first rule a no breaks; the stance is then `neither`.
 """
 
 from __future__ import annotations
@@ -64,8 +67,10 @@ def overstated_no(claim_text: str, sentence: str) -> Overstated | None:
     "Dexamethasone reduces mortality": `Overstated.SET_ASIDE`); or every negation of
     the sentence denies something the claim does not state: a comparison with an active
     other side (`Overstated.COMPARED`), a whole (`Overstated.PARTIAL`), a judgement or a
-    failure (`Overstated.FRAMED`); or a later clause says it did after all
-    (`Overstated.OTHER_CLAUSE`).
+    failure (`Overstated.FRAMED`, first of all where a "that" follows: "there is no doubt
+    that …"), that the literature showed it (`Overstated.DOUBTED`: "no study has shown that
+    …"), or a quality the claim never names (`Overstated.QUALITY`: "none of the side effects
+    were serious"); or a later clause says it did after all (`Overstated.OTHER_CLAUSE`).
     """
     if denied_elsewhere(claim_text, sentence):
         return Overstated.OTHER_CLAUSE

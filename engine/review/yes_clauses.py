@@ -28,6 +28,8 @@ _RELATIVES = frozenset({"which", "who"})
 # Words that join a second clause without a comma ("… and caffeine reduced reaction time").
 _JOINS = frozenset({"and", "while", "whereas", "but"})
 _ARTICLES = frozenset({"a", "an", "the"})
+# How far after a direction word what it changes is looked for ("inhibits autophagy").
+_OBJECT_REACH = 3
 # The prefix that negates a word ("nonadhesive"), or stands alone where a hyphen was.
 NON = "non"
 
@@ -118,10 +120,8 @@ def scattered(claim: tuple[str, ...], sentence: str) -> bool:
     elsewhere = {
         mention_stem(word) for c in clauses if c not in stating and withdraws(c) for word in c
     }
-    return any(
-        stem in elsewhere and not any(stem in {mention_stem(w) for w in c} for c in stating)
-        for stem in after
-    )
+    said = {mention_stem(word) for clause in stating for word in clause}
+    return any(stem in elsewhere and stem not in said for stem in after)
 
 
 def relative_subject(claim: tuple[str, ...], sentence: str) -> bool:
@@ -134,16 +134,17 @@ def relative_subject(claim: tuple[str, ...], sentence: str) -> bool:
         return False
     said = word_sequence(sentence)
     own = {mention_stem(word) for word in claim}
-    objects = {mention_stem(word) for word in claim[_first_cue(claim) + 1 :]} - own_actor(claim)
+    objects = {mention_stem(word) for word in claim[_first_cue(claim) + 1 :]} - _actor(claim)
     hits = [
         at
         for at, cue in cues(said)
-        if cue in wanted and objects & {mention_stem(w) for w in said[at + 1 : at + 4]}
+        if cue in wanted
+        and objects & {mention_stem(w) for w in said[at + 1 : at + 1 + _OBJECT_REACH]}
     ]
     return bool(hits) and all(_foreign_relative(said, at, own) for at in hits)
 
 
-def own_actor(claim: tuple[str, ...]) -> set[str]:
+def _actor(claim: tuple[str, ...]) -> set[str]:
     """The stems of the claim's words before its first direction word (what acts)."""
     return {mention_stem(word) for word in claim[: _first_cue(claim)]}
 
