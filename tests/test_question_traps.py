@@ -371,6 +371,20 @@ TRAPS = {
         "Does pembrolizumab improve survival?", "condition",
         "Does pembrolizumab improve progression-free survival?",
     ),
+    "variance-of": (
+        "Valproate reduced the variance of mood scores.",
+        "Does valproate reduce mood scores?", "attribute",
+        "Does valproate reduce the variance of mood scores?",
+    ),
+    "decline-in": (
+        "Tai chi reduced the decline in gait speed.",
+        "Does tai chi reduce gait speed?", "attribute", None,
+    ),
+    "figure-of-another-scope": (
+        "The RSV vaccine reduced hospitalisation by 80% in adults but by 30% in infants.",
+        "Does the RSV vaccine reduce hospitalisation by 80% in infants?", "exact",
+        "Does the RSV vaccine reduce hospitalisation by 80% in adults?",
+    ),
     "not-after-adjustment": (
         "Yoga reduced depression scores before but not after adjustment for baseline severity.",
         "Does yoga reduce depression scores?", "taken-back", None,

@@ -47,6 +47,7 @@ class Overstated(StrEnum):
     NEXT_SENTENCE = "next-sentence"  # the source's next sentence takes it back
     DOUBTED = "doubted"  # the evidence states it inside a frame that doubts it ("a myth that")
     QUALITY = "quality"  # a no: the evidence denies a quality the claim does not state
+    ATTRIBUTE = "attribute"  # the evidence changes a property of it ("the variance of")
     UNREAD = "unread"  # neither a yes nor a no: the words say neither, as far as they are read
 
     @property
@@ -111,6 +112,9 @@ _OVERSTATED_WORDS = {
     Overstated.DOUBTED: "the cited sentence states it only inside words that deny or doubt it"
     " (\u201cit is a myth that \u2026\u201d, \u201cfew studies have shown that \u2026\u201d,"
     " \u201cno study has shown that \u2026\u201d), not as found",
+    Overstated.ATTRIBUTE: "the cited sentence changes a property of what the claim names"
+    " (\u201cthe variance of \u2026\u201d, \u201cthe time to \u2026\u201d, \u201cthe"
+    " decline in \u2026\u201d), not the thing itself",
     Overstated.UNREAD: "no direction, negation, null result or figure in the cited sentence"
     " reads as a yes or a no to it, so what the sentence says of it is for a reader to judge",
     Overstated.QUALITY: "the cited sentence denies a quality of what the claim names"
@@ -144,6 +148,7 @@ _OVERSTATED_LABELS = {
     Overstated.FRAMED: "a judgement denied, not the finding",
     Overstated.DOUBTED: "doubted by its own frame",
     Overstated.QUALITY: "another quality denied, not the finding",
+    Overstated.ATTRIBUTE: "a property of it changed, not it",
     Overstated.UNREAD: "neither said in its words",
 }
 

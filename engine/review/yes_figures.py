@@ -13,7 +13,7 @@ from itertools import pairwise
 
 from engine.core.stance import Overstated
 from engine.text.frame_words import BOUND_PAIRS
-from engine.text.lexicon import NUMBER_WORDS, QUANTIFIERS
+from engine.text.lexicon import NUMBER_WORDS, QUANTIFIERS, STOP_WORDS
 from engine.text.tokens import token_spans
 
 Words = tuple[str, ...]
@@ -34,7 +34,7 @@ def figures_changed(claim_text: str, joined: str, claim: Words, said: Words) -> 
         return Overstated.UNIT
     if _bounds(claim) & _turned_bounds(said) or (_capped(said) - _capped(claim)) & set(claim):
         return Overstated.EXACT
-    if _moved_roles(claim, said):
+    if _moved_roles(claim, said) or _figure_scope_moved(claim_text, joined):
         return Overstated.EXACT
     return None
 
@@ -51,6 +51,9 @@ def both_ways(pairs: tuple[tuple[str, str], ...]) -> dict[str, tuple[str, ...]]:
 # Words that single a thing out: "only aspirin", "the best", "the highest". A claim that
 # says one says more than a sentence without it.
 _THE_MOST = "the most"
+# How far after a figure the words it is said of are read, in a claim and in the evidence.
+_CLAIM_SCOPE = 3
+_SCOPE_REACH = 6
 _SUPERLATIVES = frozenset(
     {_THE_MOST, "best", "worst", "highest", "lowest", "greatest", "largest", "biggest"}
     | {"smallest", "strongest", "weakest"}
@@ -91,6 +94,41 @@ def _moved_roles(claim: tuple[str, ...], said: tuple[str, ...]) -> bool:
         (role, figure) not in theirs and any(f == figure for _, f in theirs)
         for role, figure in _roles(claim)
     )
+
+
+def _figure_scope_moved(claim_text: str, joined: str) -> bool:
+    """Whether a figure the claim says of something the evidence says of something else
+    ("reduced hospitalisation by 90% in adults but by 40% in children" for "by 90% in
+    children"): a word the claim puts after the figure stands in the evidence, but not after
+    that figure, before the next. A number inside a name ("IL-10") is no figure."""
+    claim, said = _figured(claim_text), _figured(joined)
+    everything = {word for word, _ in said}
+    for at, (figure, standalone) in enumerate(claim):
+        wanted = _scope_after(claim, at, _CLAIM_SCOPE)
+        if not standalone or not wanted or not wanted <= everything:
+            continue
+        spots = [i for i, (word, alone) in enumerate(said) if alone and word == figure]
+        if spots and all(not wanted <= _scope_after(said, i, _SCOPE_REACH) for i in spots):
+            return True
+    return False
+
+
+def _figured(text: str) -> list[tuple[str, bool]]:
+    """Each token of `text` with whether it is a figure standing alone (not "IL-10")."""
+    return [
+        (span.norm, span.is_number and not _in_name(text, span.start)) for span in token_spans(text)
+    ]
+
+
+def _scope_after(words: list[tuple[str, bool]], at: int, reach: int) -> set[str]:
+    """The content words after the figure at `at`, up to the next figure, within `reach`."""
+    out: set[str] = set()
+    for word, figure in words[at + 1 : at + 1 + reach]:
+        if figure:
+            break
+        if word.isalpha() and word not in STOP_WORDS:
+            out.add(word)
+    return out
 
 
 def _roles(words: tuple[str, ...]) -> set[tuple[str, str]]:

@@ -23,6 +23,7 @@ from engine.core.stance import Overstated
 from engine.reading.significance import reports_no_significance
 from engine.review.doubt_frames import doubted
 from engine.review.split_directions import split_by_scope
+from engine.review.yes_attributes import changed_attribute
 from engine.review.yes_clauses import (
     NON,
     asserted,
@@ -124,6 +125,8 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
         return Overstated.DIRECTION
     if split_by_scope(claim, evidence):
         return Overstated.CONDITION  # "increased bleeding in men but decreased it in women"
+    if changed_attribute(claim, evidence):
+        return Overstated.ATTRIBUTE  # "reduced the variance of mood scores"
     if associated_only(claim, evidence):
         return Overstated.ASSOCIATION
     if any(_said_of_another(claim, sentence) for sentence in evidence):
