@@ -109,6 +109,17 @@ from engine.review.yes_rules import overstates
         ("PD-1 triggering enhances IL-10 production by monocytes.",
          ["PD-1 triggering on monocytes induced IL-10 production and T cell dysfunction."],
          None),
+        ("Metformin reduces HbA1c.", ["Metformin initially reduced HbA1c."],
+         Overstated.CONDITION),
+        ("Metformin reduces HbA1c.", ["Either metformin or exercise reduced HbA1c."],
+         Overstated.CONDITION),
+        ("Metformin reduces HbA1c.", ["Metformin reduced HbA1c in responders."],
+         Overstated.CONDITION),
+        ("Metformin reduces HbA1c.", ["Metformin reduced HbA1c in a hypothetical cohort."],
+         Overstated.CONDITION),
+        ("Metformin reduces HbA1c.", ["Metformin reduced HbA1c in either group."], None),
+        ("Metformin reduces HbA1c.", ["A transient rash was seen; metformin reduced HbA1c."],
+         None),
     ],
     ids=["in-vitro", "in-vitro-kept", "in-vitro-and-in-hamsters", "in-vivo-and-in-vitro",
          "in-simulations",
@@ -122,7 +133,8 @@ from engine.review.yes_rules import overstates
          "less-than-an-active-drug", "less-than-expected", "but-not-another-kind",
          "the-kind-named", "in-30-percent-of", "variance-of", "variance-named",
          "decline-in", "property-after", "risk-of", "levels-of", "figure-of-another-scope",
-         "figure-of-its-scope", "number-in-a-name"],
+         "figure-of-its-scope", "number-in-a-name", "initially", "either-or", "responders",
+         "hypothetical-cohort", "in-either-group", "transient-elsewhere"],
 )  # fmt: skip
 def test_a_yes_keeps_the_scope_and_degree_of_the_finding(
     claim: str, evidence: list[str], rule: Overstated | None

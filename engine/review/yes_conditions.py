@@ -20,8 +20,9 @@ from engine.text.frame_words import (
     MODEL_SCOPES,
     PROTOCOL_SUBSETS,
     SUBSET_OPENINGS,
+    TRANSIENT,
 )
-from engine.text.lexicon import STOP_WORDS
+from engine.text.lexicon import STOP_WORDS, cue_of
 from engine.text.stems import mention_stem, mentions
 from engine.text.tokens import word_sequence
 
@@ -36,6 +37,10 @@ _NOT_TIMING = frozenset(
 # further on it is what the sentence measured ("… proportional to the inoculum dose").
 _DOSE_REACH = 5
 _IN_VIVO = ("in", "vivo")
+# How near a direction word "initially" or "transiently" must stand to time it.
+_TRANSIENT_REACH = 2
+# How far after "or" the second of "either … or" may be named.
+_EITHER_REACH = 4
 
 
 def dropped_condition(claim: Words, evidence: list[str]) -> bool:
@@ -49,6 +54,8 @@ def dropped_condition(claim: Words, evidence: list[str]) -> bool:
     simulations"). A claim naming any content word of the condition keeps it.
     """
     said = {mention_stem(word) for word in claim}
+    if any(_transient_or_either(word_sequence(sentence), claim) for sentence in evidence):
+        return True
 
     def unnamed(words: Words) -> bool:
         named = [w for w in words if w not in STOP_WORDS and w.isalpha()]
@@ -81,6 +88,20 @@ def _in_model_only(words: Words, said: set[str]) -> bool:
     if find_run(_IN_VIVO, words) >= 0:
         return False
     return any(_unnamed_marker(marker, words, said) for marker in MODEL_SCOPES)
+
+
+def _transient_or_either(words: Words, claim: Words) -> bool:
+    """Whether the words say the finding held for a while only ("initially reduced") or of
+    one of two unnamed ("Either metformin or exercise reduced …"), which the claim does not."""
+    for at, word in enumerate(words):
+        near = words[max(0, at - _TRANSIENT_REACH) : at + _TRANSIENT_REACH + 1]
+        if word in TRANSIENT and word not in claim and any(cue_of(w) for w in near):
+            return True
+    if "either" not in words or "either" in claim or "or" not in words:
+        return False
+    start, end = words.index("either"), words.index("or", words.index("either"))
+    named = set(words[start + 1 : end + _EITHER_REACH])
+    return any(word in named for word in claim if word not in STOP_WORDS)
 
 
 def _unnamed_marker(marker: Words, words: Words, said: set[str]) -> bool:

@@ -108,14 +108,17 @@ DOSE_WORDS = _words("dose doses dosage dosages dosing concentration concentratio
 # adhere differ from those who do not, not everyone randomised.
 PROTOCOL_SUBSETS = _markers(
     "who_adhered who_were_adherent who_complied who_completed who_tolerated per_protocol "
-    "among_completers in_completers"
+    "among_completers in_completers who_responded who_respond in_responders among_responders"
 )
 # Phrases that say a finding came from a model of the world, not from the world: in cells or
 # tissue outside a body, in a computer, in a simulation or in theory. Anywhere in a sentence.
 MODEL_SCOPES = _markers(
     "in_vitro ex_vivo in_silico in_theory in_principle simulation simulations simulated "
-    "in_cell_culture in_cultured_cells"
+    "in_cell_culture in_cultured_cells hypothetical mathematical computational modelling "
+    "modeling microsimulation"
 )
+# Words that say a finding held for a while only ("initially reduced", "transiently rose").
+TRANSIENT = _words("initially transiently temporarily briefly")
 # Words by which a later piece says its finding was not seen somewhere ("an effect not seen
 # in women"): a scope, where the finding holds elsewhere, not a withdrawal of it.
 OBSERVED = _words("seen observed found detected evident present apparent noted")
