@@ -385,6 +385,18 @@ TRAPS = {
         "Does the RSV vaccine reduce hospitalisation by 80% in infants?", "exact",
         "Does the RSV vaccine reduce hospitalisation by 80% in adults?",
     ),
+    "not-serious": (
+        "Isotretinoin did not cause serious depressive symptoms.",
+        "Does isotretinoin cause depressive symptoms?", "quality", None,
+    ),
+    "not-until": (
+        "Duloxetine did not relieve neuropathic pain until the second week.",
+        "Does duloxetine relieve neuropathic pain?", "quality", None,
+    ),
+    "cannot-be-excluded": (
+        "Glyphosate cannot be excluded as a cause of lymphoma.",
+        "Does glyphosate cause lymphoma?", "framed", None,
+    ),
     "not-after-adjustment": (
         "Yoga reduced depression scores before but not after adjustment for baseline severity.",
         "Does yoga reduce depression scores?", "taken-back", None,

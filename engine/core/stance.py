@@ -46,7 +46,7 @@ class Overstated(StrEnum):
     FRAMED = "framed"  # a no: the evidence denies a judgement or a failure, not the finding
     NEXT_SENTENCE = "next-sentence"  # the source's next sentence takes it back
     DOUBTED = "doubted"  # the evidence states it inside a frame that doubts it ("a myth that")
-    QUALITY = "quality"  # a no: the evidence denies a quality the claim does not state
+    QUALITY = "quality"  # a no: the denial reaches a quality, degree or time the claim lacks
     ATTRIBUTE = "attribute"  # the evidence changes a property of it ("the variance of")
     UNREAD = "unread"  # neither a yes nor a no: the words say neither, as far as they are read
 
@@ -117,8 +117,10 @@ _OVERSTATED_WORDS = {
     " decline in \u2026\u201d), not the thing itself",
     Overstated.UNREAD: "no direction, negation, null result or figure in the cited sentence"
     " reads as a yes or a no to it, so what the sentence says of it is for a reader to judge",
-    Overstated.QUALITY: "the cited sentence denies a quality of what the claim names"
-    " (\u201cnone of the side effects were serious\u201d), not what the claim states",
+    Overstated.QUALITY: "the cited sentence's negation reaches something the claim does not"
+    " say (a quality, a degree, a time or a dose: \u201cnone of the side effects were"
+    " serious\u201d, \u201cnot strongly\u201d, \u201cnot until the second week\u201d),"
+    " which it may deny instead of the finding",
 }
 
 
@@ -147,7 +149,7 @@ _OVERSTATED_LABELS = {
     Overstated.COMPARED: "a comparison denied, not the finding",
     Overstated.FRAMED: "a judgement denied, not the finding",
     Overstated.DOUBTED: "doubted by its own frame",
-    Overstated.QUALITY: "another quality denied, not the finding",
+    Overstated.QUALITY: "a quality, degree or time denied",
     Overstated.ATTRIBUTE: "a property of it changed, not it",
     Overstated.UNREAD: "neither said in its words",
 }

@@ -29,6 +29,7 @@ from engine.text.frame_words import (
     EXTRA_WORDS,
     NULL_COMPARATIVES,
     OTHER_SIDE,
+    QUALIFIERS,
     SET_ASIDE_MARKERS,
     WHOLE_WORDS,
 )
@@ -52,6 +53,9 @@ _QUANTIFIED_REACH = 14
 _COPULAS = LIKEWISE_AUXILIARIES | MODALS_AFTER_POINTER | {"been", "be", "being"}
 # What names the other side of a comparison; a negation is the no itself, not a side.
 _OTHER_SIDE_MARKERS = tuple(m for m in SET_ASIDE_MARKERS if not any(map(negates, m)))
+# Words passed over to find what a negation denies first: "not a myth", "not the only",
+# "cannot be excluded".
+_PASSED_OVER = frozenset({"a", "an", "the", "be", "been", "being"})
 # Where a later clause begins that may answer a denial: "…, but did thereafter".
 _LATER = re.compile(r",\s*(?:but|yet)\s+|;\s*(?:but\s+|yet\s+)?", re.IGNORECASE)
 
@@ -91,11 +95,11 @@ def overstated_no(claim_text: str, sentence: str) -> Overstated | None:
         return Overstated.SET_ASIDE  # "no effect on colds, except in marathon runners"
     if _quality(said, claim):
         return Overstated.QUALITY  # "none of the side effects were serious"
+    if _done_after(sentence):
+        return Overstated.OTHER_CLAUSE  # "…, but did thereafter": said before what it denies
     kinds = [_kind(said, at, claim) for at in denials]
     if kinds and all(kinds):
         return kinds[0]
-    if _done_after(sentence):
-        return Overstated.OTHER_CLAUSE
     return None
 
 
@@ -132,13 +136,15 @@ def _kind(said: Words, at: int, claim: Words) -> Overstated | None:
     after = said[at + 1 : at + 1 + _REACH]
     cut = next((i for i, word in enumerate(after) if word in CLAUSE_BREAKS), len(after))
     after = after[:cut]
-    if after[:1] and after[0] in WHOLE_WORDS and after[0] not in claim:
-        return Overstated.PARTIAL  # "not all patients responded"
-    head = after[1:2] if after[:1] in (("a",), ("an",)) else after[:1]
+    if (WHOLE_WORDS & set(after)) - set(claim):
+        return Overstated.PARTIAL  # "not all patients responded", "not … in every patient"
+    head = [word for word in after if word not in _PASSED_OVER][:1]
     if head and (head[0] in EVALUATIONS or head[0] in FAIL_WORDS or head[0] == "only"):
-        return Overstated.FRAMED  # "not surprising that", "no doubt that", "not a myth", "not only"
-    if _compared(after, claim):
+        return Overstated.FRAMED  # "not surprising that", "no doubt that", "not the only"
+    if _compared(after, claim) or _as_much_as(after, claim):
         return Overstated.COMPARED
+    if (QUALIFIERS & set(after)) - set(claim):
+        return Overstated.QUALITY  # "not serious", "not strongly", "not until the second week"
     if literature_denied(said[at + 1 :]):
         return Overstated.DOUBTED  # "no study has shown that …": not shown, not not so
     return None
@@ -169,6 +175,17 @@ def _quality(said: Words, claim: Words) -> bool:
 def _verb_form(word: str) -> bool:
     """Whether `word` reads as a past verb or participle ("improved", "developed")."""
     return word.endswith("ed") and len(word) > 4
+
+
+def _as_much_as(after: Words, claim: Words) -> bool:
+    """Whether the words a negation reaches deny an equal comparison ("did not reduce pain as
+    much as pregabalin"), which the claim does not make."""
+    if "as" in claim:
+        return False
+    return any(
+        one == "as" and three == "as" and two.isalpha()
+        for one, two, three in zip(after, after[1:], after[2:], strict=False)
+    )
 
 
 def _compared(after: Words, claim: Words) -> bool:

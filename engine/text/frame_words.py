@@ -141,7 +141,16 @@ WHOLE_WORDS = _words("all every always both entire whole")
 # A doubt denied is a judgement too: "there is no doubt that …", "it is no myth that …".
 EVALUATIONS = _words(
     "surprising surprisingly unexpected unexpectedly unusual uncommon doubt doubts question "
-    "myth coincidence wonder secret accident"
+    "myth coincidence wonder secret accident excluded ruled dismissed discounted"
+)
+# Words a negation reaches that it may deny instead of the finding: a quality, a degree, a
+# time or a dose ("were not serious", "did not strongly reduce", "not until the second
+# week", "not immediately", "not at the lowest dose"). "Significantly" is not one: "did not
+# significantly reduce" is the null finding itself.
+QUALIFIERS = _words(
+    "serious severe major strong strongly substantial substantially marked markedly "
+    "dramatic dramatically greatly fully completely entirely necessarily until immediately "
+    "initially early first before soon yet lowest highest low high dose doses dosage"
 )
 # Words by which a denial is of something added ("was not reduced further by adding …").
 EXTRA_WORDS = _words("further additional additionally added extra incremental")
