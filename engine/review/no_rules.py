@@ -136,14 +136,19 @@ def _kind(said: Words, at: int, claim: Words) -> Overstated | None:
     after = said[at + 1 : at + 1 + _REACH]
     cut = next((i for i, word in enumerate(after) if word in CLAUSE_BREAKS), len(after))
     after = after[:cut]
-    if (WHOLE_WORDS & set(after)) - set(claim):
-        return Overstated.PARTIAL  # "not all patients responded", "not … in every patient"
+    if after[:1] and after[0] in WHOLE_WORDS and after[0] not in claim:
+        return Overstated.PARTIAL  # "not all patients responded"
+    # What else the negation reaches counts only where it reaches the claim's own words: "but
+    # not with differences in severe dysplasia" denies nothing the claim says.
+    reaches = bool({mention_stem(w) for w in after} & {mention_stem(w) for w in _content(claim)})
+    if reaches and (WHOLE_WORDS & set(after)) - set(claim):
+        return Overstated.PARTIAL  # "did not reduce pain in every patient"
     head = [word for word in after if word not in _PASSED_OVER][:1]
     if head and (head[0] in EVALUATIONS or head[0] in FAIL_WORDS or head[0] == "only"):
         return Overstated.FRAMED  # "not surprising that", "no doubt that", "not the only"
-    if _compared(after, claim) or _as_much_as(after, claim):
+    if _compared(after, claim) or (reaches and _as_much_as(after, claim)):
         return Overstated.COMPARED
-    if (QUALIFIERS & set(after)) - set(claim):
+    if reaches and (QUALIFIERS & set(after)) - set(claim):
         return Overstated.QUALITY  # "not serious", "not strongly", "not until the second week"
     if literature_denied(said[at + 1 :]):
         return Overstated.DOUBTED  # "no study has shown that …": not shown, not not so
@@ -175,6 +180,11 @@ def _quality(said: Words, claim: Words) -> bool:
 def _verb_form(word: str) -> bool:
     """Whether `word` reads as a past verb or participle ("improved", "developed")."""
     return word.endswith("ed") and len(word) > 4
+
+
+def _content(words: Words) -> list[str]:
+    """The claim's words that name something: not stop words, not relation words."""
+    return [w for w in words if w not in STOP_WORDS and w.isalpha() and not relation_word(w)]
 
 
 def _as_much_as(after: Words, claim: Words) -> bool:
