@@ -120,6 +120,10 @@ from engine.review.yes_rules import overstates
         ("Metformin reduces HbA1c.", ["Metformin reduced HbA1c in either group."], None),
         ("Metformin reduces HbA1c.", ["A transient rash was seen; metformin reduced HbA1c."],
          None),
+        ("Metformin reduces glucose.", ["Metformin reduced weight and glucose increased."],
+         Overstated.DIRECTION),
+        ("Metformin reduces glucose.",
+         ["Metformin reduced weight and glucose levels were decreased."], None),
     ],
     ids=["in-vitro", "in-vitro-kept", "in-vitro-and-in-hamsters", "in-vivo-and-in-vitro",
          "in-simulations",
@@ -134,7 +138,8 @@ from engine.review.yes_rules import overstates
          "the-kind-named", "in-30-percent-of", "variance-of", "variance-named",
          "decline-in", "property-after", "risk-of", "levels-of", "figure-of-another-scope",
          "figure-of-its-scope", "number-in-a-name", "initially", "either-or", "responders",
-         "hypothetical-cohort", "in-either-group", "transient-elsewhere"],
+         "hypothetical-cohort", "in-either-group", "transient-elsewhere", "object-rose",
+         "object-fell"],
 )  # fmt: skip
 def test_a_yes_keeps_the_scope_and_degree_of_the_finding(
     claim: str, evidence: list[str], rule: Overstated | None

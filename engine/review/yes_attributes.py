@@ -33,6 +33,10 @@ _LINKS = frozenset({"of", "in", "to", "for", "on", "from"})
 _PROPERTY_ENDINGS = ("ness", "ity", "tion", "sion", "ance", "ence", "ment", "ism")
 # How far after its direction word the claim's object is looked for.
 _REACH = 8
+# Words that may stand between a thing and the direction word it is the subject of ("glucose
+# levels were increased").
+_BEFORE_VERB = frozenset({"was", "were", "is", "are", "levels", "level", "significantly"})
+_VERB_REACH = 3
 # How near a direction word must follow another to be what the other acts on.
 _ACTED_ON = 3
 
@@ -59,6 +63,39 @@ def changed_attribute(claim: Words, evidence: list[str]) -> bool:
         if found and all(found):
             return True
     return False
+
+
+def moved_the_other_way(claim: Words, evidence: list[str]) -> bool:
+    """Whether what the claim's one direction word changes is, in a sentence, the subject of
+    a direction word the other way just after it ("Metformin reduced weight and glucose
+    increased" for "Metformin reduces glucose"): it was moved, but not the claim's way."""
+    one = one_direction(claim)
+    if one is None:
+        return False
+    at, (axis, sign) = one
+    objects = {mention_stem(word) for word in changed_words(claim, at)}
+    for sentence in evidence:
+        said = word_sequence(sentence)
+        moved = dict(cues(said))
+        for where, word in enumerate(said):
+            if mention_stem(word) in objects and _verb_after(said, where, moved) == (axis, -sign):
+                return True
+    return False
+
+
+def _verb_after(
+    said: Words, where: int, moved: dict[int, tuple[str, int]]
+) -> tuple[str, int] | None:
+    """The direction a word just after `where` states of it, an auxiliary or "levels" between
+    ("glucose increased", "glucose levels were increased"); None if none does."""
+    for after in range(where + 1, min(len(said), where + 1 + _VERB_REACH)):
+        if after in moved:
+            # "mortality more than placebo" compares; it states no change of mortality.
+            compares = after + 1 < len(said) and said[after + 1] == "than"
+            return None if compares else moved[after]
+        if said[after] not in _BEFORE_VERB:
+            return None
+    return None
 
 
 def _leading(words: Words, cue: tuple[str, int]) -> list[int]:

@@ -23,7 +23,7 @@ from engine.core.stance import Overstated
 from engine.reading.significance import reports_no_significance
 from engine.review.doubt_frames import doubted
 from engine.review.split_directions import split_by_scope
-from engine.review.yes_attributes import changed_attribute
+from engine.review.yes_attributes import changed_attribute, moved_the_other_way
 from engine.review.yes_clauses import (
     NON,
     asserted,
@@ -121,6 +121,8 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
         return Overstated.HEDGE
     if asserted(claim) - asserted(said) or governed_against(claim, evidence):
         return Overstated.DIRECTION
+    if moved_the_other_way(claim, evidence):
+        return Overstated.DIRECTION  # "reduced weight and glucose increased"
     if turned_around(claim, evidence) or _lesser(claim, said):
         return Overstated.DIRECTION
     if split_by_scope(claim, evidence):
