@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 
 from engine.core.model import Claim
 from engine.reading.significance import reports_no_significance
+from engine.review.yes_frames import denies_lasting
 from engine.text.clause_words import (
     BACK_POINTERS,
     BACK_PRONOUNS,
@@ -25,7 +26,6 @@ from engine.text.clause_words import (
     MODALS_AFTER_POINTER,
     WITHDRAWING_STEMS,
 )
-from engine.text.frame_words import LASTING
 from engine.text.lexicon import NEGATIONS, STOP_WORDS
 from engine.text.sentences import sentence_texts
 from engine.text.stems import mention_stem
@@ -76,7 +76,7 @@ def withdrawn_after(finding: str, following: str) -> bool:
     pronoun = subject[0] in BACK_PRONOUNS
     if reports_no_significance(following):
         return True
-    return not pronoun and (_withdraws(rest) or _did_not_last(rest))
+    return not pronoun and (_withdraws(rest) or denies_lasting(rest))
 
 
 def _subject(words: Words) -> Words | None:
@@ -129,11 +129,3 @@ def _withdraws(words: Words) -> bool:
         if word.startswith(WITHDRAWING_STEMS) and any(w.startswith(_AWAY) for w in after):
             return True
     return False
-
-
-def _did_not_last(words: Words) -> bool:
-    """Whether the words deny that it lasted: "was not sustained", "was not replicated"."""
-    return any(
-        one in NEGATIONS and LASTING.intersection((two, three))
-        for one, two, three in zip(words, words[1:], (*words[2:], ""), strict=False)
-    )

@@ -54,14 +54,15 @@ def dropped_condition(claim: Words, evidence: list[str]) -> bool:
     simulations"). A claim naming any content word of the condition keeps it.
     """
     said = {mention_stem(word) for word in claim}
-    if any(_transient_or_either(word_sequence(sentence), claim) for sentence in evidence):
-        return True
 
     def unnamed(words: Words) -> bool:
         named = [w for w in words if w not in STOP_WORDS and w.isalpha()]
         return bool(named) and not any(mentions(mention_stem(w), said) for w in named)
 
     for sentence in evidence:
+        whole = word_sequence(sentence)
+        if _transient_or_either(whole, claim):
+            return True
         pieces = [word_sequence(piece) for piece in PAUSES.split(sentence)]
         for words in pieces:
             for marker in CONDITION_PHRASES:
@@ -74,7 +75,6 @@ def dropped_condition(claim: Words, evidence: list[str]) -> bool:
         opened = conditional_opening(head)
         if opened is not None and unnamed(head[opened:]):
             return True
-        whole = word_sequence(sentence)
         if any(_unnamed_marker(marker, whole, said) for marker in PROTOCOL_SUBSETS):
             return True
     # A model holds a finding back only where every sentence found it in one and in no body:

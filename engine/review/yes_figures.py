@@ -17,6 +17,8 @@ from engine.text.lexicon import NUMBER_WORDS, QUANTIFIERS, STOP_WORDS
 from engine.text.tokens import token_spans
 
 Words = tuple[str, ...]
+# Each token of a text with whether it is a figure standing alone (`_figured`).
+Figured = list[tuple[str, bool]]
 
 
 def figures_changed(claim_text: str, joined: str, claim: Words, said: Words) -> Overstated | None:
@@ -30,11 +32,12 @@ def figures_changed(claim_text: str, joined: str, claim: Words, said: Words) -> 
         missing = Counter()  # one superlative for another: "the most" for "the highest"
     if missing:
         return Overstated.EXACT
-    if _number_pairs(claim_text) - _number_pairs(joined):
+    claim_figures, said_figures = _figured(claim_text), _figured(joined)
+    if _number_pairs(claim_figures) - _number_pairs(said_figures):
         return Overstated.UNIT
     if _bounds(claim) & _turned_bounds(said) or (_capped(said) - _capped(claim)) & set(claim):
         return Overstated.EXACT
-    if _moved_roles(claim, said) or _figure_scope_moved(claim_text, joined):
+    if _moved_roles(claim, said) or _figure_scope_moved(claim_figures, said_figures):
         return Overstated.EXACT
     return None
 
@@ -96,12 +99,11 @@ def _moved_roles(claim: tuple[str, ...], said: tuple[str, ...]) -> bool:
     )
 
 
-def _figure_scope_moved(claim_text: str, joined: str) -> bool:
+def _figure_scope_moved(claim: Figured, said: Figured) -> bool:
     """Whether a figure the claim says of something the evidence says of something else
     ("reduced hospitalisation by 90% in adults but by 40% in children" for "by 90% in
     children"): a word the claim puts after the figure stands in the evidence, but not after
     that figure, before the next. A number inside a name ("IL-10") is no figure."""
-    claim, said = _figured(claim_text), _figured(joined)
     everything = {word for word, _ in said}
     for at, (figure, standalone) in enumerate(claim):
         wanted = _scope_after(claim, at, _CLAIM_SCOPE)
@@ -113,14 +115,15 @@ def _figure_scope_moved(claim_text: str, joined: str) -> bool:
     return False
 
 
-def _figured(text: str) -> list[tuple[str, bool]]:
-    """Each token of `text` with whether it is a figure standing alone (not "IL-10")."""
+def _figured(text: str) -> Figured:
+    """Each token of `text` with whether it is a figure standing alone: a number glued to a
+    name by a hyphen ("caspase-11", "IL-10") is part of the name."""
     return [
         (span.norm, span.is_number and not _in_name(text, span.start)) for span in token_spans(text)
     ]
 
 
-def _scope_after(words: list[tuple[str, bool]], at: int, reach: int) -> set[str]:
+def _scope_after(words: Figured, at: int, reach: int) -> set[str]:
     """The content words after the figure at `at`, up to the next figure, within `reach`."""
     out: set[str] = set()
     for word, figure in words[at + 1 : at + 1 + reach]:
@@ -186,15 +189,10 @@ def _superlative(before: str, token: str) -> bool:
     return token == "most" and before == "the"
 
 
-def _number_pairs(text: str) -> Counter[tuple[str, str]]:
+def _number_pairs(figured: Figured) -> Counter[tuple[str, str]]:
     """Each figure standing alone with the token after it: its unit or what it counts ("2
-    hours"). A number glued to a name by a hyphen ("caspase-11", "IL-10") is part of the name."""
-    spans = token_spans(text)
-    return Counter(
-        (one.norm, after.norm)
-        for one, after in pairwise(spans)
-        if one.is_number and not _in_name(text, one.start)
-    )
+    hours")."""
+    return Counter((one, after) for (one, alone), (after, _) in pairwise(figured) if alone)
 
 
 def _in_name(text: str, start: int) -> bool:

@@ -145,6 +145,12 @@ def _did_not_last(words: Words) -> bool:
     blood pressure with salt restriction was not sustained"."""
     if len(words) < 2 or words[0] not in FINDING_DETERMINERS or words[1] not in FINDING_NOUNS:
         return False
+    return denies_lasting(words)
+
+
+def denies_lasting(words: Words) -> bool:
+    """Whether the words deny that a finding lasted: a negation just before one of `LASTING`
+    ("was not sustained", "did not persist", "was not replicated")."""
     return any(
         one in NEGATIONS and LASTING.intersection((two, three))
         for one, two, three in zip(words, words[1:], (*words[2:], ""), strict=False)
