@@ -401,6 +401,31 @@ TRAPS = {
         "Yoga reduced depression scores before but not after adjustment for baseline severity.",
         "Does yoga reduce depression scores?", "taken-back", None,
     ),
+    "with-the-outcome": (
+        "Statins increased the risk of death in patients with diabetes.",
+        "Do statins increase the risk of diabetes?", "population",
+        "Do statins increase the risk of death?",
+    ),
+    "withdrawal-of": (
+        "Withdrawal of corticosteroids increased relapse.",
+        "Do corticosteroids increase relapse?", "lost", None,
+    ),
+    "resistance-to": (
+        "Resistance to cisplatin increased ovarian tumour growth.",
+        "Does cisplatin increase ovarian tumour growth?", "lost", None,
+    ),
+    "antibodies-against": (
+        "Antibodies against tumour necrosis factor reduced psoriasis severity.",
+        "Does tumour necrosis factor reduce psoriasis severity?", "lost", None,
+    ),
+    "used-to": (
+        "Metoprolol is used to reduce heart rate.",
+        "Does metoprolol reduce heart rate?", "hedge", None,
+    ),
+    "predicted-to": (
+        "Sugar taxes are predicted to reduce obesity.",
+        "Do sugar taxes reduce obesity?", "hedge", None,
+    ),
 }  # fmt: skip
 
 

@@ -48,6 +48,7 @@ class Overstated(StrEnum):
     DOUBTED = "doubted"  # the evidence states it inside a frame that doubts it ("a myth that")
     QUALITY = "quality"  # a no: the denial reaches a quality, degree or time the claim lacks
     ATTRIBUTE = "attribute"  # the evidence changes a property of it ("the variance of")
+    POPULATION = "population"  # the evidence names it only as who was studied ("with X")
     UNREAD = "unread"  # neither a yes nor a no: the words say neither, as far as they are read
 
     @property
@@ -115,6 +116,9 @@ _OVERSTATED_WORDS = {
     Overstated.ATTRIBUTE: "the cited sentence changes a property of what the claim names"
     " (\u201cthe variance of \u2026\u201d, \u201cthe time to \u2026\u201d, \u201cthe"
     " decline in \u2026\u201d), not the thing itself",
+    Overstated.POPULATION: "the cited sentence names what the claim says changes only as who"
+    " was studied (\u201cdeath in patients with diabetes\u201d, \u201cmortality among stroke"
+    " patients\u201d), not as what changed",
     Overstated.UNREAD: "no direction, negation, null result or figure in the cited sentence"
     " reads as a yes or a no to it, so what the sentence says of it is for a reader to judge",
     Overstated.QUALITY: "the cited sentence's negation reaches something the claim does not"
@@ -151,6 +155,7 @@ _OVERSTATED_LABELS = {
     Overstated.DOUBTED: "doubted by its own frame",
     Overstated.QUALITY: "a quality, degree or time denied",
     Overstated.ATTRIBUTE: "a property of it changed, not it",
+    Overstated.POPULATION: "named only as who was studied",
     Overstated.UNREAD: "neither said in its words",
 }
 

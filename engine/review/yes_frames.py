@@ -28,8 +28,10 @@ from engine.text.frame_words import (
     CONTROLS,
     EXCLUDING_MARKERS,
     LASTING,
+    LOSS_LINKS,
     LOSS_REACH,
     LOSS_STEMS,
+    LOSS_WORDS,
     NULL_COMPARATIVES,
     OBSERVED,
     OTHER_SIDE,
@@ -48,9 +50,6 @@ from engine.text.tokens import word_sequence
 Words = tuple[str, ...]
 # Words that may stand between a word that turns a direction around and that direction.
 _DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "its", "their"})
-# The words between a loss word and what it removes: "knockdown of FOXO3", "mutations in
-# BRCA1".
-_LOSS_LINKS = frozenset({"of", "in"})
 # Words after which a direction word's reach ends: what follows is compared with, not changed.
 _COMPARISONS = frozenset({"than", "compared", "versus", "vs"})
 # How many content words after a direction word it changes ("decreased body weight").
@@ -428,19 +427,22 @@ def _framed(words: Words, markers: tuple[Words, ...]) -> set[int]:
 
 def _lost(words: Words, at: int) -> bool:
     """Whether the word at `at` is said lost, removed, blocked or altered: followed by a loss
-    word ("SIRT1 deficiency", "Gata3-null", "BRCA1 mutations"), or after one and its "of"
-    or "in" or its "-ing" form within `LOSS_REACH` words with no relation word between
-    ("knockdown of FOXO3", "mutations in BRCA1", "mice lacking TLR4")."""
+    word ("SIRT1 deficiency", "Gata3-null", "BRCA1 mutations"), just after "anti"
+    ("anti-TNF"), or after a loss word and its link ("of", "in", "to", "against") or its
+    "-ing" form within `LOSS_REACH` words with no relation word between ("knockdown of
+    FOXO3", "resistance to cisplatin", "mice lacking TLR4")."""
     word = words[at]
     if "-" in word and any(part.startswith(LOSS_STEMS) for part in word.split("-")[1:]):
         return True
     if at + 1 < len(words) and _loss(words[at + 1]):
         return True
+    if at > 0 and words[at - 1] in LOSS_WORDS:
+        return True
     for back in range(at - 1, max(-1, at - 1 - LOSS_REACH), -1):
         before = words[back]
         if before.endswith("ing") and _loss(before):
             return True
-        if before in _LOSS_LINKS and back > 0 and _loss(words[back - 1]):
+        if before in LOSS_LINKS and back > 0 and _loss(words[back - 1]):
             return True
         if relates(before):
             return False
@@ -455,7 +457,7 @@ def _lost_in_claim(claim: Words, at: int) -> bool:
 
 
 def _loss(word: str) -> bool:
-    return word.startswith(LOSS_STEMS)
+    return word.startswith(LOSS_STEMS) or word in LOSS_WORDS
 
 
 def _named(word: str) -> bool:

@@ -42,12 +42,14 @@ from engine.review.yes_frames import (
     left_taken_back,
     lost_actor,
     null_comparison,
+    relates,
     set_aside,
     turned_around,
 )
 from engine.review.yes_links import associated_only
 from engine.review.yes_order import content_words as _content
 from engine.review.yes_order import reordered
+from engine.review.yes_populations import population_only
 from engine.text.frame_words import CONTROLS, PARTIAL_QUANTIFIERS
 from engine.text.lexicon import (
     CONDITION_WORDS,
@@ -59,6 +61,7 @@ from engine.text.lexicon import (
     NULL_WORDS,
     OPPOSED_PREFIXES,
     PREFIXED_ROOT,
+    PURPOSES_BEFORE_TO,
     STOP_WORDS,
     cue_of,
     link_strength,
@@ -129,6 +132,8 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
         return Overstated.CONDITION  # "increased bleeding in men but decreased it in women"
     if changed_attribute(claim, evidence):
         return Overstated.ATTRIBUTE  # "reduced the variance of mood scores"
+    if population_only(claim, evidence):
+        return Overstated.POPULATION  # "the risk of death in patients with diabetes"
     if associated_only(claim, evidence):
         return Overstated.ASSOCIATION
     if any(_said_of_another(claim, sentence) for sentence in evidence):
@@ -245,11 +250,17 @@ def _among(words: tuple[str, ...], kept: frozenset[str]) -> Counter[str]:
 
 def _hedges(words: tuple[str, ...]) -> Counter[str]:
     """The hedge words, and the words that hedge only before "to" ("was expected to reduce",
-    "appeared to improve", "was reported to") or "that" ("the label claims that")."""
+    "appeared to improve", "was reported to"), "that" ("the label claims that"), or "to" and a
+    relation word ("was given to reduce", "has the potential to improve")."""
     hedges = _among(words, HEDGES)
     hedges.update(one for one, two in pairwise(words) if one in HEDGES_BEFORE_TO and two == "to")
     hedges.update(
         one for one, two in pairwise(words) if one in HEDGES_BEFORE_THAT and two == "that"
+    )
+    hedges.update(
+        one
+        for one, two, three in zip(words, words[1:], words[2:], strict=False)
+        if one in PURPOSES_BEFORE_TO and two == "to" and relates(three)
     )
     return hedges
 

@@ -31,16 +31,30 @@ SET_ASIDE_MARKERS = EXCLUDING_MARKERS + _markers(
 
 
 # Word beginnings that say a thing is lost, removed, blocked or altered ("SIRT1 deficiency",
-# "knockdown of FOXO3", "inhibition of mTOR", "mice lacking TLR4", "mutations in BRCA1"):
-# said next to what acts, they turn what it does around or make it another thing. Not
-# "resistant to": what one is resistant to is as often what acts on it ("resistant to
-# diet-induced obesity") as what it lost.
+# "knockdown of FOXO3", "inhibition of mTOR", "mice lacking TLR4", "mutations in BRCA1",
+# "withdrawal of steroids", "antibodies against TNF", "resistance to cisplatin", "insulin
+# resistance"): said next to what acts, they turn what it does around or make it another
+# thing. The noun only: what one is "resistant to" is as often what acts on it ("mice
+# resistant to diet-induced obesity") as what it lost.
 LOSS_STEMS = (
     "lack", "absen", "without", "deficien", "knockout", "knockdown", "knock", "ablat", "delet",
     "deplet", "underexpress", "null", "disrupt", "inactivat", "silenc", "inhibit", "block",
     "antagon", "loss", "lost", "lose", "losing", "remov", "abrogat", "eliminat", "mutat",
-    "mutant",
+    "mutant", "withdraw", "discontinu", "cessation", "resistance", "antibod", "neutraliz",
+    "neutralis",
 )  # fmt: skip
+# Whole words that say the same of the word after them ("anti-TNF" reads "anti", "tnf").
+LOSS_WORDS = _words("anti")
+# The words between a loss word and what it removes: "knockdown of FOXO3", "mutations in
+# BRCA1", "resistance to cisplatin", "antibodies against TNF".
+LOSS_LINKS = _words("of in to against")
+# Nouns that name who a finding was studied in: a word after them and "with" ("patients
+# with diabetes") or just before them ("stroke patients") names who, not what changed.
+POPULATION_NOUNS = _words(
+    "patients patient people persons individuals subjects participants women men children "
+    "adults adolescents infants neonates girls boys mothers volunteers veterans survivors "
+    "cases controls mice rats animals those users smokers residents recipients carriers"
+)
 # Word beginnings that, just before a direction word, stop what it says ("prevented the
 # decline in bone density", "blunted the rise"): the thing changed does not change that way.
 TURNING_STEMS = (

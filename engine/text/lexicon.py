@@ -225,16 +225,25 @@ HEDGES = _words(
     "hypothesizes hypothesise hypothesised hypothesises putative presumably would thought "
     "believed presumed speculated postulated purported reportedly supposedly tended seemed "
     "marginally claimed allegedly barely hardly scarcely should believe believes assume "
-    "assumes assumed assuming marketed advertised touted"
+    "assumes assumed assuming marketed advertised touted purportedly seemingly apparently "
+    "ostensibly conceivably arguably posited"
 )
 # Words that hedge what follows only before "that" ("the label claims that …"): alone they
 # name a thing ("incidence per claims increased").
-HEDGES_BEFORE_THAT = _words("claims")
+HEDGES_BEFORE_THAT = _words("claims proposed predicted hoped hope hopes")
 # Words that hedge what follows only before "to" ("was expected to reduce", "appeared to
 # improve", "was reported to", "did little to", "according to the manufacturer", "was
-# designed to show"): alone they say what happened ("lesions appeared").
+# designed to show", "is predicted to"): alone they say what happened ("lesions appeared").
 HEDGES_BEFORE_TO = _words(
-    "expected appeared reported said little according designed aimed sought intended planned"
+    "expected appeared reported said little according designed aimed sought intended planned "
+    "projected predicted anticipated hoped proposed"
+)
+# Words that make an aim, a use or a prospect of what follows "to" and a relation word ("was
+# given to reduce", "is used to treat", "has the potential to improve", "is being investigated
+# to prevent"): before "to" and anything else they say what happened ("given to patients").
+PURPOSES_BEFORE_TO = _words(
+    "given used recommended prescribed administered indicated applied employed order candidate "
+    "potential promising investigated studied study tested evaluated explored"
 )
 
 

@@ -1,0 +1,67 @@
+"""Whether a sentence names what a claim changes only as who was studied.
+
+"Statins increased the risk of death in patients with diabetes" says what statins did to
+death among people who have diabetes, not that they raise diabetes; "Aspirin reduced
+mortality among stroke patients" says nothing of how much stroke there is. A yes to "Do
+statins increase the risk of diabetes?" read off such a sentence is withheld
+(`Overstated.POPULATION`). A claim that itself names the word as who was studied keeps it
+out of the rule, and so does a sentence that also names it as what changed.
+"""
+
+from __future__ import annotations
+
+from engine.review.yes_attributes import MEASURES
+from engine.review.yes_frames import PAUSES, changed_words, one_direction, relates
+from engine.text.frame_words import POPULATION_NOUNS
+from engine.text.stems import mention_stem
+from engine.text.tokens import word_sequence
+
+Words = tuple[str, ...]
+# Words by which who was studied has what follows ("patients with", "people who had").
+_HAVING = frozenset({"with", "have", "has", "had", "having"})
+# How many words may stand between "with" and the word it gives ("with type 2 diabetes").
+_REACH = 3
+
+
+def population_only(claim: Words, evidence: list[str]) -> bool:
+    """Whether every mention in the evidence of a word the claim's one direction word changes
+    names who was studied ("in patients with diabetes", "among stroke patients"), where the
+    claim names it as what changes ("increase the risk of diabetes")."""
+    one = one_direction(claim)
+    if one is None:
+        return False
+    at, _ = one
+    wanted = {
+        mention_stem(word)
+        for word in changed_words(claim, at)
+        if word not in MEASURES and not _named_as_population(claim, claim.index(word))
+    }
+    if not wanted:
+        return False
+    segments = [word_sequence(part) for text in evidence for part in PAUSES.split(text)]
+    for stem in sorted(wanted):
+        where = [
+            _named_as_population(segment, spot)
+            for segment in segments
+            for spot, said in enumerate(segment)
+            if mention_stem(said) == stem
+        ]
+        if where and all(where):
+            return True
+    return False
+
+
+def _named_as_population(words: Words, at: int) -> bool:
+    """Whether the word at `at` says who was studied: just before a population noun ("stroke
+    patients"), or after one and "with", "who had" within `_REACH` words and no relation word
+    between ("patients with type 2 diabetes", "those who had a stroke")."""
+    if at + 1 < len(words) and words[at + 1] in POPULATION_NOUNS:
+        return True
+    for back in range(at - 1, max(-1, at - 1 - _REACH), -1):
+        before = words[back]
+        if before in _HAVING:
+            holder = words[max(0, back - 2) : back]
+            return any(word in POPULATION_NOUNS for word in holder)
+        if relates(before):
+            return False
+    return False

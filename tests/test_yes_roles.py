@@ -1,0 +1,105 @@
+"""A yes withheld where the sentence gives a question word another role: what acts only as
+withdrawn, resisted or targeted, what changes only as who was studied, and a finding only
+as an aim, a use or a prospect."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core.stance import Overstated
+from engine.review.yes_populations import population_only
+from engine.review.yes_rules import overstates
+from engine.text.tokens import word_sequence
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "rule"),
+    [
+        ("Steroids increase relapse.", "Withdrawal of steroids increased relapse.",
+         Overstated.LOST),
+        ("Steroids increase relapse.", "Steroid withdrawal increased relapse.", Overstated.LOST),
+        ("Statins increase cardiovascular events.",
+         "Discontinuation of statins increased cardiovascular events.", Overstated.LOST),
+        ("Cisplatin increases tumour growth.", "Resistance to cisplatin increased tumour growth.",
+         Overstated.LOST),
+        ("Insulin increases hepatic glucose output.",
+         "Insulin resistance increased hepatic glucose output.", Overstated.LOST),
+        ("TNF reduces arthritis.", "Antibodies against TNF reduced arthritis.", Overstated.LOST),
+        ("TNF reduces arthritis.", "Anti-TNF antibodies reduced arthritis.", Overstated.LOST),
+        ("TNF reduces arthritis.", "Neutralizing TNF reduced arthritis.", Overstated.LOST),
+        ("Smoking cessation reduces mortality.", "Smoking cessation reduced mortality.", None),
+        ("Resistance training reduces blood pressure.",
+         "Resistance training reduced blood pressure.", None),
+        ("Antibiotics reduce infection.", "Antibiotics reduced infection.", None),
+        ("Sirt1 mice have increased susceptibility to diet-induced obesity.",
+         "Mutant mice are resistant to diet-induced obesity; Sirt1 mice have increased "
+         "susceptibility to diet-induced obesity.", None),
+    ],
+    ids=["withdrawal-of", "steroid-withdrawal", "discontinuation", "resistance-to",
+         "insulin-resistance", "antibodies-against", "anti-hyphen", "neutralizing",
+         "claim-keeps-cessation", "claim-keeps-resistance", "antibiotics-not-anti",
+         "resistant-to-is-not-lost"],
+)  # fmt: skip
+def test_what_acts_only_as_withdrawn_resisted_or_targeted_is_no_yes(
+    claim: str, evidence: str, rule: Overstated | None
+) -> None:
+    assert overstates(claim, [evidence]) is rule
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "withheld"),
+    [
+        ("Statins increase the risk of diabetes.",
+         "Statins increased the risk of death in patients with diabetes.", True),
+        ("Statins increase diabetes.", "Statins increased mortality among diabetes patients.",
+         True),
+        ("Smoking increases asthma.", "Smoking increased infection in people who had asthma.",
+         True),
+        ("Metformin reduces type 2 diabetes.",
+         "In patients with type 2 diabetes, metformin reduced cardiovascular events.", True),
+        ("Statins increase the risk of death.",
+         "Statins increased the risk of death in patients with diabetes.", False),
+        ("Statins increase the risk of diabetes.",
+         "Statins increased the risk of diabetes in patients with heart disease.", False),
+        ("Obesity increases diabetes.",
+         "Obesity increased diabetes and the mortality of patients with diabetes.", False),
+        ("Aspirin reduces the risk of stroke in patients with stroke.",
+         "Aspirin reduced the risk of stroke in patients with stroke.", False),
+        ("Metformin reduces glucose.", "Metformin was given with food and reduced glucose.",
+         False),
+    ],
+    ids=["with-diabetes", "diabetes-patients", "who-had", "opening-population",
+         "outcome-itself", "population-of-another-word", "also-the-outcome",
+         "claim-keeps-the-population", "with-without-a-population"],
+)  # fmt: skip
+def test_what_changes_only_as_who_was_studied_is_no_yes(
+    claim: str, evidence: str, withheld: bool
+) -> None:
+    assert population_only(word_sequence(claim), [evidence]) is withheld
+    if withheld:
+        assert overstates(claim, [evidence]) is Overstated.POPULATION
+
+
+@pytest.mark.parametrize(
+    ("evidence", "rule"),
+    [
+        ("Metformin is used to reduce glucose.", Overstated.HEDGE),
+        ("Metformin was given to reduce glucose.", Overstated.HEDGE),
+        ("Metformin is recommended to reduce glucose.", Overstated.HEDGE),
+        ("Metformin has the potential to reduce glucose.", Overstated.HEDGE),
+        ("Metformin is being investigated to reduce glucose.", Overstated.HEDGE),
+        ("Metformin is predicted to reduce glucose.", Overstated.HEDGE),
+        ("Metformin was proposed to reduce glucose.", Overstated.HEDGE),
+        ("Metformin purportedly reduced glucose.", Overstated.HEDGE),
+        ("Metformin apparently reduced glucose.", Overstated.HEDGE),
+        ("Trials predicted that metformin reduces glucose.", Overstated.HEDGE),
+        ("Metformin given to patients reduced glucose.", None),
+        ("Metformin used in 30 clinics reduced glucose.", None),
+        ("Metformin reduced glucose in patients studied to date.", None),
+    ],
+    ids=["used-to", "given-to", "recommended-to", "potential-to", "investigated-to",
+         "predicted-to", "proposed-to", "purportedly", "apparently", "predicted-that",
+         "given-to-patients", "used-in", "studied-to-date"],
+)  # fmt: skip
+def test_an_aim_a_use_or_a_prospect_is_no_finding(evidence: str, rule: Overstated | None) -> None:
+    assert overstates("Metformin reduces glucose.", [evidence]) is rule
