@@ -9,7 +9,7 @@ import pytest
 from engine.core.stance import StanceRelation
 from engine.datasets.scifact_text import train_abstracts, train_sentences
 from engine.review.claim_stance import stance_toward
-from engine.review.doubt_frames import doubted, doubts, literature_denied
+from engine.review.doubt_frames import doubted, doubts, literature_denied, retracted
 from engine.text.tokens import word_sequence
 
 CLAIM = "Probiotics reduce diarrhoea."
@@ -33,11 +33,14 @@ CLAIM = "Probiotics reduce diarrhoea."
         ("The hypothesis that probiotics reduce diarrhoea was confirmed.", False),
         ("Contrary to expectations, probiotics reduced diarrhoea.", False),
         ("Probiotics reduced diarrhoea, a finding that few had expected.", False),
+        ("That probiotics reduce diarrhoea is a common misconception.", True),
+        ("That probiotics reduce diarrhoea is now well established.", False),
     ],
     ids=["a-myth", "idea-is-a-myth", "few-studies", "little-evidence", "not-established",
          "challenge-the-view", "contrary-to-the-belief", "unproven", "no-myth",
          "idea-not-wrong", "studies-have-shown", "it-is-clear", "hypothesis-confirmed",
-         "contrary-to-expectations", "frame-after-the-finding"],
+         "contrary-to-expectations", "frame-after-the-finding", "opening-that-misconception",
+         "opening-that-established"],
 )  # fmt: skip
 def test_a_yes_inside_a_doubting_frame_is_held(sentence: str, held: bool) -> None:
     assert doubted(CLAIM, [sentence]) is held
@@ -98,3 +101,19 @@ def test_real_sentences_wrapped_in_a_frame_read_only_what_the_frame_says() -> No
             relation = read.relation if read is not None else StanceRelation.NEITHER
             assert relation in (StanceRelation.NEITHER, allowed), (opening, item.text)
     assert supported >= 36  # the sentences themselves still read as yes to themselves
+
+
+@pytest.mark.parametrize(
+    ("sentence", "held"),
+    [
+        ("Probiotics reduced diarrhoea, a finding that was later retracted.", True),
+        ("Probiotics reduced diarrhoea in a retracted study.", True),
+        ("Probiotics reduced diarrhoea in a study since discredited.", True),
+        ("Probiotics reduced diarrhoea in a study that was not retracted.", True),
+        ("Probiotics reduced diarrhoea after the catheter was withdrawn.", False),
+    ],
+    ids=["later-retracted", "retracted-study", "discredited", "not-retracted-still-said",
+         "withdrawn-is-not-retracted"],
+)  # fmt: skip
+def test_a_finding_whose_record_was_retracted_is_no_yes(sentence: str, held: bool) -> None:
+    assert retracted(CLAIM, [sentence]) is held

@@ -92,14 +92,27 @@ def test_what_changes_only_as_who_was_studied_is_no_yes(
         ("Metformin was proposed to reduce glucose.", Overstated.HEDGE),
         ("Metformin purportedly reduced glucose.", Overstated.HEDGE),
         ("Metformin apparently reduced glucose.", Overstated.HEDGE),
+        ("Metformin is widely held to reduce glucose.", Overstated.HEDGE),
+        ("Many clinicians think metformin reduces glucose.", Overstated.HEDGE),
+        ("Metformin reduced glucose in none of the trials.", Overstated.DROPPED),
+        ("Metformin reduced glucose in neither arm.", Overstated.DROPPED),
+        ("Metformin reduced glucose in one patient.", Overstated.PARTIAL),
+        ("Metformin reduced glucose in a single case.", Overstated.PARTIAL),
         ("Trials predicted that metformin reduces glucose.", Overstated.HEDGE),
         ("Metformin given to patients reduced glucose.", None),
         ("Metformin used in 30 clinics reduced glucose.", None),
         ("Metformin reduced glucose in patients studied to date.", None),
     ],
     ids=["used-to", "given-to", "recommended-to", "potential-to", "investigated-to",
-         "predicted-to", "proposed-to", "purportedly", "apparently", "predicted-that",
+         "predicted-to", "proposed-to", "purportedly", "apparently", "held-to", "think",
+         "in-none-of", "in-neither", "in-one-patient", "in-a-single-case", "predicted-that",
          "given-to-patients", "used-in", "studied-to-date"],
 )  # fmt: skip
 def test_an_aim_a_use_or_a_prospect_is_no_finding(evidence: str, rule: Overstated | None) -> None:
     assert overstates("Metformin reduces glucose.", [evidence]) is rule
+
+
+def test_an_estimate_of_a_thing_is_not_the_thing() -> None:
+    evidence = ["Metformin reduced the mortality estimate by correcting a coding error."]
+    assert overstates("Metformin reduces mortality.", evidence) is Overstated.ATTRIBUTE
+    assert overstates("Metformin reduces mortality.", ["Metformin reduced mortality."]) is None

@@ -3,7 +3,8 @@
 "It is a myth that probiotics reduce diarrhoea" holds every word of "Probiotics reduce
 diarrhoea" after its "that", and says the opposite of it; "Few studies have shown that …",
 "These data challenge the view that …" and "The idea that … is a myth" doubt what follows,
-and "No study has shown that …" denies that it was shown, not that it holds. A yes read off
+and "No study has shown that …" denies that it was shown, not that it holds; "…, a finding
+that was later retracted" takes back its own finding (`retracted`). A yes read off
 such a sentence is withheld (`doubted`), and so is a no that denies only that the literature
 showed it (`literature_denied`). A frame that denies its doubt ("it is no myth that …")
 affirms, and a no read off it is withheld as a judgement denied (`engine.review.no_rules`).
@@ -18,6 +19,7 @@ from engine.text.frame_words import (
     DOUBT_WORDS,
     LASTING,
     LITERATURE_WORDS,
+    RETRACTION_WORDS,
     SCARCE_WORDS,
     SHOWING_WORDS,
 )
@@ -42,10 +44,24 @@ def doubted(claim_text: str, evidence: list[str]) -> bool:
         for at, word in enumerate(words):
             if word != _THAT or not _holds(claim, words[:at], words[at:]):
                 continue
-            believed = at > 0 and words[at - 1] in BELIEF_NOUNS
+            # A sentence that opens with its "that" holds it as a subject ("That … is a
+            # common misconception"), as a belief noun's "that" does.
+            believed = at == 0 or words[at - 1] in BELIEF_NOUNS
             if doubts(words[:at]) or (believed and _doubted_later(words, at + 1)):
                 return True
     return False
+
+
+def retracted(claim_text: str, evidence: list[str]) -> bool:
+    """Whether a sentence of `evidence` says its finding or its source was retracted or
+    discredited ("a finding that was later retracted", "in a retracted study") where the
+    claim says nothing of it."""
+    claim = set(word_sequence(claim_text))
+    return any(
+        word in RETRACTION_WORDS and word not in claim
+        for sentence in evidence
+        for word in word_sequence(sentence)
+    )
 
 
 def doubts(frame: Words) -> bool:

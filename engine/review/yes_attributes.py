@@ -31,6 +31,8 @@ _LINKS = frozenset({"of", "in", "to", "for", "on", "from"})
 # Endings of a noun that names a property when it follows the thing ("hypoglycaemia
 # unawareness", "LDL oxidation").
 _PROPERTY_ENDINGS = ("ness", "ity", "tion", "sion", "ance", "ence", "ment", "ism")
+# Nouns of the same kind whose ending does not say so ("the mortality estimate").
+_PROPERTY_NOUNS = word_set("estimate estimates forecast forecasts")
 # How far after its direction word the claim's object is looked for.
 _REACH = 8
 # Words that may stand between a thing and the direction word it is the subject of ("glucose
@@ -129,7 +131,8 @@ def _property_moved(words: Words, at: int, objects: set[str], own: set[str]) -> 
     while last + 1 < len(words) and mention_stem(words[last + 1]) in own:
         last += 1
     after = words[last + 1] if last + 1 < len(words) else ""
-    return after.endswith(_PROPERTY_ENDINGS) and _foreign(after, own)
+    named = after.endswith(_PROPERTY_ENDINGS) or after in _PROPERTY_NOUNS
+    return named and _foreign(after, own)
 
 
 def _foreign(word: str, own: set[str]) -> bool:

@@ -21,7 +21,7 @@ from itertools import pairwise
 from engine.core.licensing import find_run
 from engine.core.stance import Overstated
 from engine.reading.significance import reports_no_significance
-from engine.review.doubt_frames import doubted
+from engine.review.doubt_frames import doubted, retracted
 from engine.review.split_directions import split_by_scope
 from engine.review.yes_attributes import changed_attribute, moved_the_other_way
 from engine.review.yes_clauses import (
@@ -80,6 +80,10 @@ _EVERY_PREFIX = tuple(dict.fromkeys([*NEGATING_PREFIXES, *OPPOSED]))
 _LESSER_REACH = 4
 # What "less … than" may be measured against without another thing: "less than expected".
 _EXPECTATIONS = frozenset({"expected", "anticipated", "predicted", "hoped", "assumed"})
+# Words after "in" that say a finding held in one case ("in one patient", "in a single case").
+_ONE = frozenset({"one", "single"})
+# Words after "in" that say a finding held in none ("in none of the trials", "in neither arm").
+_NONE = frozenset({"none", "neither"})
 # Words that set one thing against another: what follows each is the other side.
 _COMPARING = frozenset({"than", "versus", "vs"})
 
@@ -107,13 +111,15 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
         return Overstated.DROPPED
     if null_comparison(claim, evidence):
         return Overstated.DROPPED
-    if doubted(claim_text, evidence):
+    if doubted(claim_text, evidence) or retracted(claim_text, evidence):
         return Overstated.DOUBTED
     if any(left_taken_back(claim, sentence) for sentence in evidence):
         return Overstated.TAKEN_BACK
     if not _states_null(claim) and reports_no_significance(joined):
         return Overstated.NOT_SIGNIFICANT
     kin = _kin(claim_text, evidence)
+    if _in_none(kin, claim):
+        return Overstated.DROPPED  # "reduced mortality in none of the trials"
     if _partial(claim, kin):
         return Overstated.PARTIAL
     if _among(kin, CONDITION_WORDS) - _among(claim, CONDITION_WORDS):
@@ -215,7 +221,8 @@ def _in_part_of(words: tuple[str, ...], claim: tuple[str, ...]) -> bool:
 
 def _in_some(words: tuple[str, ...], claim: tuple[str, ...]) -> bool:
     """Whether the words say a finding held "in" a part the claim does not name: "in some
-    patients", "in a minority of cases", "in a subset of tumours"."""
+    patients", "in a minority of cases", "in a subset of tumours", "in one patient", "in a
+    single case"."""
     for at, word in enumerate(words[:-1]):
         if word != "in":
             continue
@@ -223,7 +230,17 @@ def _in_some(words: tuple[str, ...], claim: tuple[str, ...]) -> bool:
         quantifier = after[1] if after[:1] == ("a",) and len(after) > 1 else after[0]
         if quantifier in PARTIAL_QUANTIFIERS and quantifier not in claim:
             return True
+        if quantifier in _ONE and quantifier not in claim:
+            return True
     return False
+
+
+def _in_none(words: tuple[str, ...], claim: tuple[str, ...]) -> bool:
+    """Whether the words say the finding held "in none of" or "in neither" of what was
+    studied, which the claim drops: no finding at all."""
+    return not _states_null(claim) and any(
+        word == "in" and words[at + 1] in _NONE for at, word in enumerate(words[:-1])
+    )
 
 
 def _states_null(claim: tuple[str, ...]) -> bool:

@@ -178,6 +178,9 @@ DOUBT_WORDS = _words(
     "unsubstantiated erroneous mistaken incorrect wrong refute refutes refuted dispel dispels "
     "dispelled debunk debunks debunked challenge challenges challenged contrary"
 )
+# Words that say a finding or its source was withdrawn from the record ("a finding that was
+# later retracted", "in a retracted study"): anywhere in a sentence.
+RETRACTION_WORDS = _words("retracted retraction retractions discredited")
 # Nouns a "that" after which states what is believed, not found ("the idea that … is a
 # myth"): a doubt word later in the sentence doubts it.
 BELIEF_NOUNS = _words(

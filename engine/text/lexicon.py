@@ -226,7 +226,7 @@ HEDGES = _words(
     "believed presumed speculated postulated purported reportedly supposedly tended seemed "
     "marginally claimed allegedly barely hardly scarcely should believe believes assume "
     "assumes assumed assuming marketed advertised touted purportedly seemingly apparently "
-    "ostensibly conceivably arguably posited"
+    "ostensibly conceivably arguably posited think thinks"
 )
 # Words that hedge what follows only before "that" ("the label claims that …"): alone they
 # name a thing ("incidence per claims increased").
@@ -236,7 +236,7 @@ HEDGES_BEFORE_THAT = _words("claims proposed predicted hoped hope hopes")
 # designed to show", "is predicted to"): alone they say what happened ("lesions appeared").
 HEDGES_BEFORE_TO = _words(
     "expected appeared reported said little according designed aimed sought intended planned "
-    "projected predicted anticipated hoped proposed"
+    "projected predicted anticipated hoped proposed held considered"
 )
 # Words that make an aim, a use or a prospect of what follows "to" and a relation word ("was
 # given to reduce", "is used to treat", "has the potential to improve", "is being investigated
