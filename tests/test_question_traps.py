@@ -422,6 +422,22 @@ TRAPS = {
         "Metoprolol is used to reduce heart rate.",
         "Does metoprolol reduce heart rate?", "hedge", None,
     ),
+    "not-by-but-by": (
+        "Serum ferritin was not lowered by placebo but by deferasirox.",
+        "Does deferasirox lower serum ferritin?", "other-clause", None,
+    ),
+    "although-the-asked-one": (
+        "Empagliflozin did not reduce stroke, although it reduced heart failure admissions.",
+        "Does empagliflozin reduce heart failure admissions?", "other-clause", None,
+    ),
+    "not-alone": (
+        "Ezetimibe did not lower cardiovascular events alone.",
+        "Does ezetimibe lower cardiovascular events?", "quality", None,
+    ),
+    "not-versus-an-active-drug": (
+        "Dapagliflozin did not reduce HbA1c compared with glipizide.",
+        "Does dapagliflozin reduce HbA1c?", "compared", None,
+    ),
     "predicted-to": (
         "Sugar taxes are predicted to reduce obesity.",
         "Do sugar taxes reduce obesity?", "hedge", None,

@@ -20,7 +20,8 @@ import re
 
 from engine.core.stance import Overstated
 from engine.review.doubt_frames import literature_denied
-from engine.review.yes_clauses import denied_elsewhere, hedged_no, negates
+from engine.review.yes_attributes import changed_attribute
+from engine.review.yes_clauses import denied_elsewhere, directions, hedged_no, negates
 from engine.review.yes_frames import actor_set_aside, turned_around
 from engine.text.clause_words import LIKEWISE_AUXILIARIES, MODALS_AFTER_POINTER
 from engine.text.frame_words import (
@@ -40,7 +41,12 @@ from engine.text.tokens import word_sequence
 Words = tuple[str, ...]
 # Comparatives whose denial is of a comparison ("not … more than", "no less … than"); "not
 # different from" is a null finding, not a comparison denied.
-_COMPARATIVES = NULL_COMPARATIVES - {"different"}
+_COMPARATIVES = (NULL_COMPARATIVES - {"different"}) | {
+    "faster", "slower", "sooner", "earlier", "later", "longer", "shorter", "quicker",
+}  # fmt: skip
+# Words after which the other side of a comparison follows: "did not reduce glucose compared
+# with gliclazide" denies a difference from an active drug, not that it reduces glucose.
+_COMPARING = frozenset({"compared", "versus", "vs", "relative"})
 _EXCEPTIONS = frozenset({"except", "excepting", "save"})
 # How far after a negation what it denies may stand, and how far after a comparative its
 # other side ("not lower LDL cholesterol more than rosuvastatin").
@@ -58,6 +64,15 @@ _OTHER_SIDE_MARKERS = tuple(m for m in SET_ASIDE_MARKERS if not any(map(negates,
 _PASSED_OVER = frozenset({"a", "an", "the", "be", "been", "being"})
 # Where a later clause begins that may answer a denial: "…, but did thereafter".
 _LATER = re.compile(r",\s*(?:but|yet)\s+|;\s*(?:but\s+|yet\s+)?", re.IGNORECASE)
+# Where a sentence turns from one thing to another: a denial on one side says nothing of
+# what stands only on the other ("No reduction was seen with placebo, whereas metformin
+# lowered it", "did not reduce HbA1c, although it reduced fasting glucose", "was not
+# reduced by placebo but by metformin"). "But not" sets one thing aside inside a clause.
+_CONTRAST = re.compile(
+    r";\s*|,\s*(?:but(?!\s+not\b)|whereas|while|although|though|yet)\s+"
+    r"|\s+(?:but(?!\s+not\b)|whereas)\s+",
+    re.IGNORECASE,
+)
 
 
 def overstated_no(claim_text: str, sentence: str) -> Overstated | None:
@@ -76,7 +91,7 @@ def overstated_no(claim_text: str, sentence: str) -> Overstated | None:
     …"), or a quality the claim never names (`Overstated.QUALITY`: "none of the side effects
     were serious"); or a later clause says it did after all (`Overstated.OTHER_CLAUSE`).
     """
-    if denied_elsewhere(claim_text, sentence):
+    if denied_elsewhere(claim_text, sentence) or _contrasted(claim_text, sentence):
         return Overstated.OTHER_CLAUSE
     if hedged_no(claim_text, sentence):
         return Overstated.HEDGE
@@ -95,12 +110,37 @@ def overstated_no(claim_text: str, sentence: str) -> Overstated | None:
         return Overstated.SET_ASIDE  # "no effect on colds, except in marathon runners"
     if _quality(said, claim):
         return Overstated.QUALITY  # "none of the side effects were serious"
+    if changed_attribute(claim, [sentence]):
+        return Overstated.ATTRIBUTE  # "did not reduce glucose variability"
     if _done_after(sentence):
         return Overstated.OTHER_CLAUSE  # "…, but did thereafter": said before what it denies
     kinds = [_kind(said, at, claim) for at in denials]
     if kinds and all(kinds):
         return kinds[0]
     return None
+
+
+def _contrasted(claim_text: str, sentence: str) -> bool:
+    """Whether a word the claim names stands in the sentence only on a side of a contrast
+    (`_CONTRAST`) that holds no negation, while another side holds one: the denial is of
+    something else."""
+    claim = word_sequence(claim_text)
+    if any(map(negates, claim)):
+        return False  # a claim that denies is read against the sentence as it stands
+    pieces = [word_sequence(piece) for piece in _CONTRAST.split(sentence)]
+    denying = [piece for piece in pieces if any(map(negates, piece))]
+    if len(pieces) < 2 or not denying or len(denying) == len(pieces):
+        return False
+    # A side without a negation that states the other direction is itself a no.
+    against = {(axis, -sign) for axis, sign in directions(claim)}
+    if any(against & set(directions(piece)) for piece in pieces if piece not in denying):
+        return False
+    denied = {mention_stem(word) for piece in denying for word in piece}
+    said = {mention_stem(word) for piece in pieces for word in piece}
+    return any(
+        stem in said and stem not in denied
+        for stem in {mention_stem(word) for word in _content(claim)}
+    )
 
 
 def _excepted(said: Words, claim: Words) -> bool:
@@ -201,12 +241,15 @@ def _as_much_as(after: Words, claim: Words) -> bool:
 def _compared(after: Words, claim: Words) -> bool:
     """Whether the words a negation reaches deny a comparison the claim does not make, with
     an active other side: "did not lower LDL more than rosuvastatin", "no less effective
-    than medication", "was not reduced further by adding clopidogrel"."""
+    than medication", "was not reduced further by adding clopidogrel", "did not reduce
+    glucose compared with gliclazide"."""
     if OTHER_SIDE.intersection(claim) or EXTRA_WORDS.intersection(claim):
         return False
     for i, word in enumerate(after):
         if word in EXTRA_WORDS:
             return True
+        if word in _COMPARING and word not in claim:
+            return not CONTROLS.intersection(after[i + 1 : i + 1 + _SIDE_REACH])
         if word in _COMPARATIVES:
             side = after[i + 1 : i + 1 + _SIDE_REACH]
             if OTHER_SIDE.intersection(side):

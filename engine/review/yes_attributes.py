@@ -32,7 +32,12 @@ _LINKS = frozenset({"of", "in", "to", "for", "on", "from"})
 # unawareness", "LDL oxidation").
 _PROPERTY_ENDINGS = ("ness", "ity", "tion", "sion", "ance", "ence", "ment", "ism")
 # Nouns of the same kind whose ending does not say so ("the mortality estimate").
-_PROPERTY_NOUNS = word_set("estimate estimates forecast forecasts")
+_PROPERTY_NOUNS = word_set("estimate estimates forecast forecasts response responses")
+# Words that, after a thing, make it the kind of another ("glucose-related complications",
+# "diet-induced obesity").
+_KIND_OF = word_set("related associated induced mediated dependent")
+# Words after which the other side of a comparison stands, not a property of the object.
+_COMPARED = frozenset({"than", "compared", "versus", "vs"})
 # How far after its direction word the claim's object is looked for.
 _REACH = 8
 # Words that may stand between a thing and the direction word it is the subject of ("glucose
@@ -123,8 +128,8 @@ def _property_moved(words: Words, at: int, objects: set[str], own: set[str]) -> 
     the object does not follow it within `_REACH` words."""
     end = min(len(words), at + 1 + _REACH)
     first = next((i for i in range(at + 1, end) if mention_stem(words[i]) in objects), None)
-    if first is None:
-        return None
+    if first is None or not _COMPARED.isdisjoint(words[at + 1 : first]):
+        return None  # "better than placebo for symptoms": the other side, not a property
     if first - at >= 3 and words[first - 1] in _LINKS and _foreign(words[first - 2], own):
         return True
     last = first
@@ -132,7 +137,7 @@ def _property_moved(words: Words, at: int, objects: set[str], own: set[str]) -> 
         last += 1
     after = words[last + 1] if last + 1 < len(words) else ""
     named = after.endswith(_PROPERTY_ENDINGS) or after in _PROPERTY_NOUNS
-    return named and _foreign(after, own)
+    return (named and _foreign(after, own)) or (after in _KIND_OF and after not in own)
 
 
 def _foreign(word: str, own: set[str]) -> bool:

@@ -155,16 +155,20 @@ WHOLE_WORDS = _words("all every always both entire whole")
 # A doubt denied is a judgement too: "there is no doubt that …", "it is no myth that …".
 EVALUATIONS = _words(
     "surprising surprisingly unexpected unexpectedly unusual uncommon doubt doubts question "
-    "myth coincidence wonder secret accident excluded ruled dismissed discounted"
+    "myth coincidence wonder secret accident excluded ruled dismissed discounted approved "
+    "licensed indicated recommended"
 )
 # Words a negation reaches that it may deny instead of the finding: a quality, a degree, a
 # time or a dose ("were not serious", "did not strongly reduce", "not until the second
-# week", "not immediately", "not at the lowest dose"). "Significantly" is not one: "did not
-# significantly reduce" is the null finding itself.
+# week", "not immediately", "not at the lowest dose", "not alone", "not to normal levels",
+# "not consistently", "not in a clinically meaningful way"). "Significantly" is not one:
+# "did not significantly reduce" is the null finding itself.
 QUALIFIERS = _words(
     "serious severe major strong strongly substantial substantially marked markedly "
     "dramatic dramatically greatly fully completely entirely necessarily until immediately "
-    "initially early first before soon yet lowest highest low high dose doses dosage"
+    "initially early first before soon yet lowest highest low high dose doses dosage alone "
+    "itself consistently reliably enough sufficiently adequately meaningful meaningfully "
+    "clinically normal normalize normalise normalized normalised below"
 )
 # Words by which a denial is of something added ("was not reduced further by adding …").
 EXTRA_WORDS = _words("further additional additionally added extra incremental")
