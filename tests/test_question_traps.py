@@ -438,6 +438,20 @@ TRAPS = {
         "Dapagliflozin did not reduce HbA1c compared with glipizide.",
         "Does dapagliflozin reduce HbA1c?", "compared", None,
     ),
+    "risk-factor-in-a-population": (
+        "Obesity was a risk factor for mortality in patients with asthma.",
+        "Is obesity a risk factor for asthma?", "population",
+        "Is obesity a risk factor for mortality?",
+    ),
+    "drawn-across-but": (
+        "Running is a risk factor for knee injury but protects against heart disease.",
+        "Is running a risk factor for heart disease?", "other-clause", None,
+    ),
+    "dose-mid-sentence": (
+        "Alcohol at low doses raised HDL cholesterol.",
+        "Does alcohol raise HDL cholesterol?", "condition",
+        "Does alcohol at low doses raise HDL cholesterol?",
+    ),
     "predicted-to": (
         "Sugar taxes are predicted to reduce obesity.",
         "Do sugar taxes reduce obesity?", "hedge", None,

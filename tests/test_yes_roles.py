@@ -116,3 +116,33 @@ def test_an_estimate_of_a_thing_is_not_the_thing() -> None:
     evidence = ["Metformin reduced the mortality estimate by correcting a coding error."]
     assert overstates("Metformin reduces mortality.", evidence) is Overstated.ATTRIBUTE
     assert overstates("Metformin reduces mortality.", ["Metformin reduced mortality."]) is None
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "rule"),
+    [
+        ("Obesity is a risk factor for asthma.",
+         "Obesity was a risk factor for mortality in patients with asthma.",
+         Overstated.POPULATION),
+        ("Exercise is a risk factor for heart disease.",
+         "Exercise is a risk factor for injury but protects against heart disease.",
+         Overstated.OTHER_CLAUSE),
+        ("Alcohol raises HDL cholesterol.", "Alcohol at low doses raised HDL cholesterol.",
+         Overstated.CONDITION),
+        ("Aspirin reduces stroke.", "Aspirin at 300 mg reduced stroke.", Overstated.CONDITION),
+        ("Aspirin reduces stroke.", "Aspirin reduced stroke at the highest dose.",
+         Overstated.CONDITION),
+        ("Obesity is a risk factor for asthma.", "Obesity was a risk factor for asthma.", None),
+        ("Metformin lowers glucose.", "Metformin reduced weight but also lowered glucose.",
+         None),
+        ("Aspirin reduces stroke.", "Aspirin reduced stroke at all doses.", None),
+        ("Aspirin reduces stroke.", "Aspirin reduced stroke at 12 months.", None),
+        ("Beige fat controls energy homeostasis.",
+         "Beige fat controls energy homeostasis via calcium cycling.", None),
+    ],
+    ids=["link-to-a-population", "risk-on-one-side-the-disease-on-the-other", "at-low-doses",
+         "at-300-mg", "at-the-highest-dose", "link-control", "but-also",
+         "at-all-doses", "at-a-time", "controls-is-a-verb"],
+)  # fmt: skip
+def test_links_contrasts_and_doses(claim: str, evidence: str, rule: Overstated | None) -> None:
+    assert overstates(claim, [evidence]) is rule

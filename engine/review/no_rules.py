@@ -23,7 +23,7 @@ from engine.review.doubt_frames import literature_denied
 from engine.review.yes_attributes import changed_attribute
 from engine.review.yes_clauses import denied_elsewhere, directions, hedged_no, negates
 from engine.review.yes_frames import actor_set_aside, turned_around
-from engine.text.clause_words import LIKEWISE_AUXILIARIES, MODALS_AFTER_POINTER
+from engine.text.clause_words import CONTRASTS, LIKEWISE_AUXILIARIES, MODALS_AFTER_POINTER
 from engine.text.frame_words import (
     CONTROLS,
     EVALUATIONS,
@@ -64,15 +64,6 @@ _OTHER_SIDE_MARKERS = tuple(m for m in SET_ASIDE_MARKERS if not any(map(negates,
 _PASSED_OVER = frozenset({"a", "an", "the", "be", "been", "being"})
 # Where a later clause begins that may answer a denial: "…, but did thereafter".
 _LATER = re.compile(r",\s*(?:but|yet)\s+|;\s*(?:but\s+|yet\s+)?", re.IGNORECASE)
-# Where a sentence turns from one thing to another: a denial on one side says nothing of
-# what stands only on the other ("No reduction was seen with placebo, whereas metformin
-# lowered it", "did not reduce HbA1c, although it reduced fasting glucose", "was not
-# reduced by placebo but by metformin"). "But not" sets one thing aside inside a clause.
-_CONTRAST = re.compile(
-    r";\s*|,\s*(?:but(?!\s+not\b)|whereas|while|although|though|yet)\s+"
-    r"|\s+(?:but(?!\s+not\b)|whereas)\s+",
-    re.IGNORECASE,
-)
 
 
 def overstated_no(claim_text: str, sentence: str) -> Overstated | None:
@@ -122,12 +113,13 @@ def overstated_no(claim_text: str, sentence: str) -> Overstated | None:
 
 def _contrasted(claim_text: str, sentence: str) -> bool:
     """Whether a word the claim names stands in the sentence only on a side of a contrast
-    (`_CONTRAST`) that holds no negation, while another side holds one: the denial is of
-    something else."""
+    (`CONTRASTS`: "No reduction was seen with placebo, whereas metformin lowered it") that
+    holds no negation and no direction against the claim, while another side holds one: the
+    denial is of something else."""
     claim = word_sequence(claim_text)
     if any(map(negates, claim)):
         return False  # a claim that denies is read against the sentence as it stands
-    pieces = [word_sequence(piece) for piece in _CONTRAST.split(sentence)]
+    pieces = [word_sequence(piece) for piece in CONTRASTS.split(sentence)]
     denying = [piece for piece in pieces if any(map(negates, piece))]
     if len(pieces) < 2 or not denying or len(denying) == len(pieces):
         return False

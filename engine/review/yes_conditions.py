@@ -37,6 +37,11 @@ _NOT_TIMING = frozenset(
 # further on it is what the sentence measured ("… proportional to the inoculum dose").
 _DOSE_REACH = 5
 _IN_VIVO = ("in", "vivo")
+# How far after "at" a dose word may stand anywhere in a sentence ("at the lowest dose").
+_AT_DOSE_REACH = 3
+_EVERY = frozenset({"all", "every", "any", "each", "both"})
+# Units after a figure that make it a dose ("at 300 mg").
+_DOSE_UNITS = frozenset({"mg", "g", "mcg", "ug", "µg", "ml", "iu", "units", "mmol", "mg/kg"})
 # How near a direction word "initially" or "transiently" must stand to time it.
 _TRANSIENT_REACH = 2
 # How far after "or" the second of "either … or" may be named.
@@ -51,7 +56,8 @@ def dropped_condition(claim: Words, evidence: list[str]) -> bool:
     opens on up to its first pause (`conditional_opening`); a per-protocol subset stands
     anywhere (`PROTOCOL_SUBSETS`: "… among those who adhered to treatment"), and so does a
     model of the world, where every sentence names one (`MODEL_SCOPES`: "… in vitro", "… in
-    simulations"). A claim naming any content word of the condition keeps it.
+    simulations"), and a dose anywhere ("at low doses", "at 300 mg"). A claim naming any
+    content word of the condition keeps it.
     """
     said = {mention_stem(word) for word in claim}
 
@@ -71,6 +77,8 @@ def dropped_condition(claim: Words, evidence: list[str]) -> bool:
                 even = at > 0 and words[at - 1] == "even"
                 if at >= 0 and not even and unnamed(words[at + len(marker) :]):
                     return True
+        if any(unnamed(dose) for dose in _doses(whole)):
+            return True  # "Alcohol at low doses raised HDL", "Aspirin at 300 mg reduced …"
         head = pieces[0] if len(pieces) > 1 else ()
         opened = conditional_opening(head)
         if opened is not None and unnamed(head[opened:]):
@@ -80,6 +88,27 @@ def dropped_condition(claim: Words, evidence: list[str]) -> bool:
     # A model holds a finding back only where every sentence found it in one and in no body:
     # an experiment in vitro beside one in mice, or "in vivo and in vitro", found it in one.
     return bool(evidence) and all(_in_model_only(word_sequence(s), said) for s in evidence)
+
+
+def _doses(words: Words) -> list[Words]:
+    """The dose phrases anywhere in the words: "at" and, within `_AT_DOSE_REACH` words, a dose
+    word ("at low doses", "at the highest dose") or a figure and its unit ("at 300 mg")."""
+    out = []
+    for at, word in enumerate(words):
+        if word != "at":
+            continue
+        after = words[at + 1 : at + 1 + _AT_DOSE_REACH]
+        if not _EVERY.isdisjoint(after):
+            continue  # "at all doses", "at every dose": no condition
+        if not DOSE_WORDS.isdisjoint(after):
+            out.append(after)
+        elif len(after) > 1 and _figure(after[0]) and after[1] in _DOSE_UNITS:
+            out.append(after[:2])
+    return out
+
+
+def _figure(word: str) -> bool:
+    return word.replace(".", "", 1).isdigit()
 
 
 def _in_model_only(words: Words, said: set[str]) -> bool:

@@ -74,6 +74,15 @@ def actor(claim: Words) -> list[str] | None:
     return None
 
 
+def subject(claim: Words) -> list[str]:
+    """The claim's actor (`actor`), or its first content word where it has no relation word
+    ("Is obesity a risk factor for asthma?")."""
+    found = actor(claim)
+    if found:
+        return found
+    return [word for word in claim if word not in STOP_WORDS and word.isalpha()][:1]
+
+
 def left_taken_back(claim: Words, sentence: str) -> bool:
     """Whether `sentence` goes on to take back what it found and the claim leaves that out.
 

@@ -11,8 +11,9 @@ out of the rule, and so does a sentence that also names it as what changed.
 from __future__ import annotations
 
 from engine.review.yes_attributes import MEASURES
-from engine.review.yes_frames import PAUSES, changed_words, one_direction, relates
+from engine.review.yes_frames import PAUSES, changed_words, one_direction, relates, subject
 from engine.text.frame_words import POPULATION_NOUNS
+from engine.text.lexicon import STOP_WORDS
 from engine.text.stems import mention_stem
 from engine.text.tokens import word_sequence
 
@@ -25,15 +26,19 @@ _REACH = 3
 
 def population_only(claim: Words, evidence: list[str]) -> bool:
     """Whether every mention in the evidence of a word the claim's one direction word changes
-    names who was studied ("in patients with diabetes", "among stroke patients"), where the
-    claim names it as what changes ("increase the risk of diabetes")."""
+    (or, in a claim of a link, a word beside its subject) names who was studied ("in
+    patients with diabetes", "among stroke patients"), where the claim names it as what
+    changes ("increase the risk of diabetes", "a risk factor for asthma")."""
     one = one_direction(claim)
-    if one is None:
-        return False
-    at, _ = one
+    if one is not None:
+        objects = changed_words(claim, one[0])
+    else:
+        # A claim of a link ("a risk factor for asthma"): what it names beside its subject.
+        agent = set(subject(claim))
+        objects = {w for w in claim if _content(w) and w not in agent}
     wanted = {
         mention_stem(word)
-        for word in changed_words(claim, at)
+        for word in objects
         if word not in MEASURES and not _named_as_population(claim, claim.index(word))
     }
     if not wanted:
@@ -65,3 +70,7 @@ def _named_as_population(words: Words, at: int) -> bool:
         if relates(before):
             return False
     return False
+
+
+def _content(word: str) -> bool:
+    return word not in STOP_WORDS and word.isalpha() and not relates(word)

@@ -34,6 +34,7 @@ from engine.review.yes_clauses import (
     scattered,
 )
 from engine.review.yes_conditions import dropped_condition
+from engine.review.yes_contrasts import drawn_apart
 from engine.review.yes_figures import both_ways, exact, figures_changed
 from engine.review.yes_frames import (
     actor,
@@ -177,9 +178,11 @@ def _lesser(claim: tuple[str, ...], said: tuple[str, ...]) -> bool:
 
 def _said_of_another(claim: tuple[str, ...], sentence: str) -> bool:
     """Whether the sentence states the claim's direction of another subject or in another
-    clause than the claim's words (`yes_clauses`)."""
+    clause than the claim's words (`yes_clauses`), or draws the claim's words from two sides
+    of a contrast (`yes_contrasts`)."""
     return (
         other_clause(claim, sentence)
+        or drawn_apart(claim, sentence)
         or other_subject(claim, sentence)
         or scattered(claim, sentence)
         or relative_subject(claim, sentence)

@@ -8,7 +8,20 @@ list can only fail to keep a sentence whole; so each list errs towards more word
 
 from __future__ import annotations
 
+import re
+
 from engine.text.lexicon import word_set as _words
+
+# Where a sentence turns from one thing to another, for reading what each side says of the
+# claim's words (not for licensing, which splits only where a clause stands alone): "…, but",
+# "…, whereas", "…, although", "…; …" and a bare "but" or "whereas" ("was not reduced by
+# placebo but by metformin"). "But not" sets one thing aside inside a clause, and "but
+# also" adds to it.
+CONTRASTS = re.compile(
+    r";\s*|,\s*(?:but(?!\s+(?:not|also)\b)|whereas|while|although|though|yet)\s+"
+    r"|\s+(?:but(?!\s+(?:not|also)\b)|whereas)\s+",
+    re.IGNORECASE,
+)
 
 # Words that, opening a piece, restrict or subordinate it (or leave it a fragment).
 RESTRICTING_ONSETS = frozenset(

@@ -53,7 +53,7 @@ LOSS_LINKS = _words("of in to against")
 POPULATION_NOUNS = _words(
     "patients patient people persons individuals subjects participants women men children "
     "adults adolescents infants neonates girls boys mothers volunteers veterans survivors "
-    "cases controls mice rats animals those users smokers residents recipients carriers"
+    "mice rats animals those users smokers residents recipients carriers"
 )
 # Word beginnings that, just before a direction word, stop what it says ("prevented the
 # decline in bone density", "blunted the rise"): the thing changed does not change that way.
