@@ -146,3 +146,35 @@ def test_an_estimate_of_a_thing_is_not_the_thing() -> None:
 )  # fmt: skip
 def test_links_contrasts_and_doses(claim: str, evidence: str, rule: Overstated | None) -> None:
     assert overstates(claim, [evidence]) is rule
+
+
+@pytest.mark.parametrize(
+    ("evidence", "rule"),
+    [
+        ("Metformin reduced glucose in an earlier trial later found to be flawed.",
+         Overstated.DOUBTED),
+        ("Our objective was to show that metformin reduces glucose.", Overstated.DOUBTED),
+        ("Evidence that metformin reduces glucose is weak.", Overstated.DOUBTED),
+        ("Evidence that metformin reduces glucose is conflicting.", Overstated.DOUBTED),
+        ("Evidence that metformin reduces glucose remains controversial.", Overstated.DOUBTED),
+        ("The claim that metformin reduces glucose is overstated.", Overstated.DOUBTED),
+        ("Metformin reduces glucose, said the manufacturer.", Overstated.HEDGE),
+        ("Metformin reduced glucose in observational studies but not in randomised trials.",
+         Overstated.CONDITION),
+        ("Evidence that metformin reduces glucose is strong.", None),
+        ("Metformin reduced glucose in mice lacking Lyn.", None),
+    ],
+    ids=["flawed", "objective-was-to-show", "evidence-weak", "evidence-conflicting",
+         "controversial", "overstated", "said", "in-one-scope-not-in-another",
+         "evidence-strong", "lacking-is-no-doubt"],
+)  # fmt: skip
+def test_doubted_reported_or_scoped_findings_are_no_yes(
+    evidence: str, rule: Overstated | None
+) -> None:
+    assert overstates("Metformin reduces glucose.", [evidence]) is rule
+
+
+def test_a_scope_the_claim_names_keeps_the_yes() -> None:
+    evidence = ["Orlistat reduced body weight at 6 weeks but not at 12 months."]
+    assert overstates("Orlistat reduces body weight at 6 weeks.", evidence) is None
+    assert overstates("Orlistat reduces body weight.", evidence) is Overstated.CONDITION

@@ -15,6 +15,7 @@ from __future__ import annotations
 from engine.review.yes_clauses import negates
 from engine.review.yes_order import content_words
 from engine.text.frame_words import (
+    AIM_NOUNS,
     BELIEF_NOUNS,
     DOUBT_WORDS,
     LASTING,
@@ -66,10 +67,11 @@ def retracted(claim_text: str, evidence: list[str]) -> bool:
 
 def doubts(frame: Words) -> bool:
     """Whether the words before a "that" deny or doubt what follows it: a doubt word not
-    itself denied ("a myth", "challenge the view"), or a word of scarcity or a negation
+    itself denied ("a myth", "challenge the view"), an aim ("our objective was to show
+    that"), or a word of scarcity or a negation
     together with a word of showing ("few studies", "not been established", "not clear")."""
-    if _doubt_at(frame, 0):
-        return True
+    if _doubt_at(frame, 0) or not AIM_NOUNS.isdisjoint(frame):
+        return True  # "a myth that", "Our objective was to show that"
     # A negation word, not a negating prefix: "studies in non-malignant cells show that …"
     scarce = any(word in SCARCE_WORDS or word in NEGATIONS for word in frame)
     return scarce and not SHOWING_WORDS.isdisjoint(frame)

@@ -6,7 +6,7 @@ ticagrelor increases bleeding nor that it reduces it; it says each of one group.
 "Does ticagrelor increase bleeding?" is withheld as a condition the claim leaves out, while
 "Does ticagrelor increase bleeding in men?" names the scope and stays a yes. So with "but
 not": "improved progression-free survival but not overall survival" answers no "improves
-survival?" either way.
+survival?" either way, nor does "in observational studies but not in randomised trials".
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ from engine.text.tokens import word_sequence
 
 Words = tuple[str, ...]
 _BUT_NOT = ("but", "not")
+# Prepositions that open a scope ("in observational studies but not in randomised trials").
+_SCOPES = frozenset({"in", "among", "at", "with", "during", "after", "before", "for"})
 # How far after "but not" the kind denied may stand ("but not overall survival").
 _EXCLUSION_REACH = 4
 
@@ -56,7 +58,28 @@ def split_by_scope(claim: Words, evidence: list[str]) -> bool:
         ]
         if scope and not any(mention_stem(word) in own for word in scope):
             return True
-    return any(_split_by_exclusion(word_sequence(s), objects, own) for s in evidence)
+    return any(
+        _split_by_exclusion(words, objects, own) or _scope_denied(words, own)
+        for words in map(word_sequence, evidence)
+    )
+
+
+def _scope_denied(words: Words, own: set[str]) -> bool:
+    """Whether the words say it in one scope and deny it in another by "but not" and the same
+    preposition ("in observational studies but not in randomised trials", "at 6 weeks but
+    not at 12 months"), and the claim names neither scope."""
+    for at in range(1, len(words) - 3):
+        if words[at : at + 2] != _BUT_NOT or words[at + 2] not in _SCOPES:
+            continue
+        opened = [i for i in range(at) if words[i] == words[at + 2]]
+        if not opened:
+            continue
+        held = words[opened[-1] + 1 : at]
+        denied = words[at + 3 : at + 3 + _EXCLUSION_REACH]
+        named = [w for w in (*held, *denied) if _qualifier(w)]
+        if named and not any(mention_stem(w) in own for w in named):
+            return True
+    return False
 
 
 def _split_by_exclusion(words: Words, objects: set[str], own: set[str]) -> bool:

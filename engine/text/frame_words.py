@@ -180,16 +180,23 @@ EXTRA_WORDS = _words("further additional additionally added extra incremental")
 DOUBT_WORDS = _words(
     "myth myths misconception misconceptions fallacy false untrue unfounded unproven "
     "unsubstantiated erroneous mistaken incorrect wrong refute refutes refuted dispel dispels "
-    "dispelled debunk debunks debunked challenge challenges challenged contrary"
+    "dispelled debunk debunks debunked challenge challenges challenged contrary weak weaker "
+    "conflicting controversial inconsistent equivocal overstated exaggerated debated "
+    "disputed questionable questioned flawed uncertain unclear"
 )
+# Nouns that, before a "that", make what follows an aim ("Our objective was to show that
+# …"): a doubt of it as found.
+AIM_NOUNS = _words("objective objectives aim aims goal goals purpose intention")
 # Words that say a finding or its source was withdrawn from the record ("a finding that was
 # later retracted", "in a retracted study"): anywhere in a sentence.
-RETRACTION_WORDS = _words("retracted retraction retractions discredited")
+RETRACTION_WORDS = _words(
+    "retracted retraction retractions discredited flawed fraudulent fabricated"
+)
 # Nouns a "that" after which states what is believed, not found ("the idea that … is a
 # myth"): a doubt word later in the sentence doubts it.
 BELIEF_NOUNS = _words(
     "idea notion belief beliefs view views claim claims assumption assumptions contention "
-    "theory perception suggestion suggestions premise report reports"
+    "theory perception suggestion suggestions premise report reports evidence"
 )
 # Words by which a frame says how little shows what follows ("few studies have shown that
 # …", "it has not been established that …", "it is not true that …"): with one of

@@ -226,7 +226,7 @@ HEDGES = _words(
     "believed presumed speculated postulated purported reportedly supposedly tended seemed "
     "marginally claimed allegedly barely hardly scarcely should believe believes assume "
     "assumes assumed assuming marketed advertised touted purportedly seemingly apparently "
-    "ostensibly conceivably arguably posited think thinks"
+    "ostensibly conceivably arguably posited think thinks said advertisement advertisements"
 )
 # Words that hedge what follows only before "that" ("the label claims that …"): alone they
 # name a thing ("incidence per claims increased").
