@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core.stance import Overstated
+from engine.review.no_rules import overstated_no
 from engine.review.yes_populations import population_only
 from engine.review.yes_rules import overstates
 from engine.text.tokens import word_sequence
@@ -178,3 +179,69 @@ def test_a_scope_the_claim_names_keeps_the_yes() -> None:
     evidence = ["Orlistat reduced body weight at 6 weeks but not at 12 months."]
     assert overstates("Orlistat reduces body weight at 6 weeks.", evidence) is None
     assert overstates("Orlistat reduces body weight.", evidence) is Overstated.CONDITION
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "rule"),
+    [
+        ("Metformin reduces glucose by 20%.", "Metformin reduced glucose by at least 20%.",
+         Overstated.EXACT),
+        ("Metformin reduces glucose by 50%.", "Metformin reduced glucose by nearly 50%.",
+         Overstated.EXACT),
+        ("Metformin reduces glucose by 30%.", "Metformin reduced glucose by 20-30%.",
+         Overstated.EXACT),
+        ("Metformin reduces glucose by 30%.", "Metformin reduced glucose from 40 to 30%.",
+         Overstated.EXACT),
+        ("Metformin reduces glucose.", "Metformin and exercise together reduced glucose.",
+         Overstated.CONDITION),
+        ("Metformin reduces glucose.", "The combination of metformin and exercise reduced glucose.",
+         Overstated.CONDITION),
+        ("Metformin reduces glucose.", "Metformin reduced glucose as much as placebo did.",
+         Overstated.DROPPED),
+        ("Metformin reduces glucose.", "Metformin reduced glucose to the same extent as placebo.",
+         Overstated.DROPPED),
+        ("Metformin reduces glucose.", "Metformin and placebo reduced glucose comparably.",
+         Overstated.DROPPED),
+        ("Metformin reduces glucose by 30%.", "Metformin reduced glucose by 30%.", None),
+        ("Neutrophil traps contain PR3 and MPO.",
+         "Neutrophil traps contain proteinase-3 (PR3) and MPO.", None),
+        ("Metformin reduces glucose and weight.", "Metformin reduced glucose as well as weight.",
+         None),
+    ],
+    ids=["at-least", "nearly", "range", "from-to-is-a-change", "and-together",
+         "combination-of", "as-much-as-placebo", "same-extent-as-placebo",
+         "placebo-comparably", "exact-figure", "a-name-is-no-range", "as-well-as-is-and"],
+)  # fmt: skip
+def test_bounds_partners_and_controls_that_did_alike(
+    claim: str, evidence: str, rule: Overstated | None
+) -> None:
+    assert overstates(claim, [evidence]) is rule
+
+
+def test_a_turned_around_rise_caused_by_another_is_no_no() -> None:
+    sentence = "Metformin reversed the steroid-induced rise in glucose."
+    assert overstated_no("Metformin reduces glucose.", sentence) is Overstated.DIRECTION
+
+
+@pytest.mark.parametrize(
+    ("evidence", "rule"),
+    [
+        ("Statins rarely reduced stroke.", Overstated.PARTIAL),
+        ("Statins sometimes reduced stroke.", Overstated.PARTIAL),
+        ("Statins inconsistently reduced stroke.", Overstated.PARTIAL),
+        ("Statins reduced stroke negligibly.", Overstated.NOT_SIGNIFICANT),
+        ("Statins reduced stroke by a trivial amount.", Overstated.NOT_SIGNIFICANT),
+        ("Statins numerically reduced stroke.", Overstated.NOT_SIGNIFICANT),
+        ("Statins reduced stroke, but the confidence interval included no effect.",
+         Overstated.NOT_SIGNIFICANT),
+        ("Statins reduced stroke; the 95% CI crossed one.", Overstated.NOT_SIGNIFICANT),
+        ("Statins reduced stroke (95% CI 0.70 to 0.90).", None),
+        ("Statins reduced stroke.", None),
+    ],
+    ids=["rarely", "sometimes", "inconsistently", "negligibly", "trivial", "numerically",
+         "interval-included-no-effect", "ci-crossed-one", "interval-below-one", "control"],
+)  # fmt: skip
+def test_now_and_then_negligible_or_by_number_alone_is_no_yes(
+    evidence: str, rule: Overstated | None
+) -> None:
+    assert overstates("Statins reduce stroke.", [evidence]) is rule

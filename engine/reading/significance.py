@@ -43,12 +43,22 @@ def reports_no_significance(sentence: str) -> bool:
     text = fold_text(sentence).text
     verdicts = [_p_significant(text, m) for m in _P_VALUE.finditer(text)]
     verdicts += [_interval_significant(text, m) for m in _INTERVAL.finditer(text)]
-    verdicts += _worded(word_sequence(sentence))
+    words = word_sequence(sentence)
+    verdicts += _worded(words)
     verdicts += [False for _ in _NS.finditer(text)]
+    verdicts += [False for _ in _spans_null(words)]
     return bool(verdicts) and not any(verdicts)
 
 
 _SIGNIFICANT = frozenset({"significant", "significantly", "significance"})
+# An interval and the verbs by which it holds no effect ("the interval included no effect").
+_INTERVALS = word_set("interval intervals ci cis")
+_SPANNING = word_set(
+    "included includes including contained contains crossed crosses spanned spans overlapped overlaps"
+)
+_SPAN_REACH = 2
+# Words that say a difference held by its number alone, not by a test.
+_BY_NUMBER_ALONE = word_set("numerically nominally")
 _NOT_SIGNIFICANT = frozenset({"insignificant", "nonsignificant", "nonsignificantly"})
 _VERDICTS = _SIGNIFICANT | _NOT_SIGNIFICANT
 # "(NS)", "P = NS": never the bare letters, which also name cells ("NS cells") and units.
@@ -73,6 +83,19 @@ _TESTED = FINDING_NOUNS | word_set(
 _OTHER_REACH = 3
 # Words by which a finding noun names what it is about ("effect on", "difference in").
 _NAMING = word_set("on in of for with to among")
+
+
+def _spans_null(words: tuple[str, ...]) -> list[int]:
+    """Where the words say an interval held no effect ("the confidence interval included no
+    effect", "the interval crossed one", "whose interval spans zero"), or a difference held
+    by number alone ("numerically", "nominally"): each a verdict of "not significant"."""
+    out = []
+    for at, word in enumerate(words):
+        if word in _BY_NUMBER_ALONE:
+            out.append(at)
+        if word in _INTERVALS and not _SPANNING.isdisjoint(words[at + 1 : at + 1 + _SPAN_REACH]):
+            out.append(at)
+    return out
 
 
 def _worded(words: tuple[str, ...]) -> list[bool]:

@@ -66,7 +66,11 @@ _RANKING = _SUPERLATIVES | {"only"}
 # of 70").
 _BOUND_FILLERS = frozenset({"than", "the", "age", "of", "aged"})
 # Words before a number that make it a most, not the effect ("up to 50%").
-_CAPS = (("up", "to"), ("as", "much", "as"), ("as", "many", "as"), ("as", "high", "as"))
+_CAPS = (
+    ("up", "to"), ("as", "much", "as"), ("as", "many", "as"), ("as", "high", "as"),
+    ("at", "least"), ("at", "most"), ("nearly",), ("almost",), ("approximately",), ("about",),
+    ("around",), ("roughly",),
+)  # fmt: skip
 # Words that give a figure its role in a change: where it started, ended, or by how much.
 _FIGURE_ROLES = frozenset({"from", "to", "by"})
 # Each bounding word with those that bound a number from the other side.
@@ -144,14 +148,37 @@ def _roles(words: tuple[str, ...]) -> set[tuple[str, str]]:
 
 
 def _capped(words: tuple[str, ...]) -> set[str]:
-    """The numbers said as a most ("by up to 50%", "as much as 3-fold"): a claim stating the
-    number alone states the most as the effect."""
+    """The numbers said as a most, a least, about or as the end of a range ("by up to 50%",
+    "as much as 3-fold", "nearly 50%", "by 20-30%"): a claim stating the number alone states
+    the bound as the effect."""
     return {
         word
         for at, word in enumerate(words)
-        if any(char.isdigit() for char in word)
-        and any(words[max(0, at - len(cap)) : at] == cap for cap in _CAPS)
+        if _figure(word)
+        and (any(words[max(0, at - len(cap)) : at] == cap for cap in _CAPS) or _ranged(words, at))
     }
+
+
+def _ranged(words: tuple[str, ...], at: int) -> bool:
+    """Whether the number at `at` ends or opens a range ("20-30%", "20 to 30%"; not "from 20
+    to 30%", a change)."""
+    if not _number(words[at]):
+        return False
+    before = words[max(0, at - 3) : at]
+    after = words[at + 1 : at + 3]
+    if (before and _number(before[-1])) or (after and _number(after[0])):
+        return True
+    between = before[-2:]
+    return len(between) == 2 and between[1] == "to" and _number(between[0]) and before[0] != "from"
+
+
+def _figure(word: str) -> bool:
+    return any(char.isdigit() for char in word)
+
+
+def _number(word: str) -> bool:
+    """Whether a token is a number alone ("20", "30%", "0.5"), not a name ("PR3", "C4C4")."""
+    return word.removesuffix("%").replace(".", "", 1).isdigit()
 
 
 def _turned_bounds(words: tuple[str, ...]) -> set[tuple[str, str]]:

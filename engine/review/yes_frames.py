@@ -59,6 +59,17 @@ _COMPARED_WITHIN = 3
 # Words that set a finding against a comparison: "not relative to placebo", "not versus
 # control" deny the difference from it.
 _AGAINST = frozenset({"relative", "compared", "versus", "vs", "over", "against"})
+# Participles that, after a word, name what caused the change after them ("the
+# steroid-induced rise"): passed over to find what turns the change around.
+_CAUSED = frozenset({"induced", "mediated", "evoked", "driven", "associated", "related"})
+# Words that say two arms did the same ("similarly to placebo"), and how near a control
+# must stand to them.
+_ALIKE = frozenset(
+    {"similarly", "comparably", "equally", "parallel", "same", "similar", "comparable", "alike"}
+)
+_ALIKE_REACH = 6
+# Words after "X and Y" that make them act as one ("together", "in combination").
+_JOINT = frozenset({"together", "combined", "jointly", "combination"})
 # Where a phrase ends in a sentence's text: a marker reaches no further.
 PAUSES = re.compile(r"[,;:()\[\]]")
 
@@ -313,8 +324,10 @@ def turned_around(claim: Words, evidence: list[str], *, against: bool = False) -
             at: _turner(words, at, axis, sign) for at, cue in cues(words) if cue == (axis, sign)
         }
         # A word that turns the next one around ("prevented the decline") states no
-        # direction of its own, whatever its own sign.
+        # direction of its own, whatever its own sign; nor does a cause's participle just
+        # before a direction word ("the steroid-induced rise").
         turners = set(turner_of.values())
+        turners |= {at for at in turner_of if words[at] in _CAUSED and at + 1 in turner_of}
         turned += [by is not None for at, by in turner_of.items() if at not in turners]
     return bool(turned) and all(turned)
 
@@ -334,11 +347,17 @@ def _segments(evidence: list[str]) -> list[Words]:
 
 
 def _turner(words: Words, at: int, axis: str, sign: int) -> int | None:
-    """Where the word that turns the direction word at `at` around stands, else None."""
-    back = at - 1
-    while back >= 0 and words[back] in _DETERMINERS:
-        back -= 1
-    if back < 0 or at - back > 3:
+    """Where the word that turns the direction word at `at` around stands, else None: just
+    before it, a determiner or a cause between ("reversed the steroid-induced rise")."""
+    back, passed = at - 1, 0
+    while back >= 0:
+        if words[back] in _DETERMINERS:
+            back -= 1
+        elif words[back] in _CAUSED and back > 0:
+            back, passed = back - 2, passed + 2
+        else:
+            break
+    if back < 0 or at - back - passed > 3:
         return None
     word = words[back]
     cue = cue_of(word, words[back + 1])
@@ -392,6 +411,15 @@ def combined_actor(claim: Words, evidence: list[str]) -> bool:
 
 
 def _partnered(words: Words, at: int, said: set[str]) -> bool:
+    """Whether the actor word at `at` acted with a partner the claim leaves out: a
+    `COMBINATION_MARKERS` phrase after it, "and" a partner and "together" ("Metformin and
+    exercise together reduced …"), or "the combination of" it "and" a partner."""
+    partner = words[at + 1 : at + 3]
+    if len(partner) == 2 and partner[0] == "and" and partner[1] not in said:
+        if not _JOINT.isdisjoint(words[at + 3 : at + 3 + COMBINATION_REACH]):
+            return True
+        if words[max(0, at - 2) : at] == ("combination", "of"):
+            return True
     for start in range(at + 1, min(len(words), at + 1 + COMBINATION_REACH)):
         for marker in COMBINATION_MARKERS:
             end = start + len(marker)
@@ -403,8 +431,9 @@ def _partnered(words: Words, at: int, said: set[str]) -> bool:
 def null_comparison(claim: Words, evidence: list[str]) -> bool:
     """Whether the evidence compares with a negation ("no more than placebo", "not better
     than", "no different from", "but not relative to placebo") while the claim holds no
-    negation: a difference the evidence denies. "Not lower specificity" compares with
-    nothing and is no such denial."""
+    negation, or says a control did alike ("as much as placebo", `_alike_control`) while
+    the claim names none: a difference the evidence denies. "Not lower specificity" compares
+    with nothing and is no such denial."""
     if any(word in NEGATIONS for word in claim):
         return False
     for text in evidence:
@@ -417,6 +446,20 @@ def null_comparison(claim: Words, evidence: list[str]) -> bool:
             against = said[at + 1 : at + 1 + _COMPARED_WITHIN + 1]
             if word in NEGATIONS and _AGAINST & set(against) and CONTROLS & set(against):
                 return True
+        if CONTROLS.isdisjoint(claim) and _alike_control(said):
+            return True
+    return False
+
+
+def _alike_control(said: Words) -> bool:
+    """Whether the words say the finding came about as much with a control ("as much as
+    placebo", "to the same extent as placebo", "similarly to placebo", "in parallel with
+    placebo", "Metformin and placebo reduced glucose comparably")."""
+    for at, word in enumerate(said):
+        alike = word in _ALIKE or said[at : at + 3] in (("as", "much", "as"), ("as", "well", "as"))
+        near = said[max(0, at - _ALIKE_REACH) : at + _ALIKE_REACH + 1]
+        if alike and not CONTROLS.isdisjoint(near):
+            return True
     return False
 
 

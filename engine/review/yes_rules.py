@@ -54,11 +54,13 @@ from engine.review.yes_populations import population_only
 from engine.text.frame_words import CONTROLS, PARTIAL_QUANTIFIERS
 from engine.text.lexicon import (
     CONDITION_WORDS,
+    FREQUENCY_PARTIALS,
     HEDGES,
     HEDGES_BEFORE_THAT,
     HEDGES_BEFORE_TO,
     JOINED_PREFIXES,
     NEGATING_PREFIXES,
+    NEGLIGIBLE,
     NULL_WORDS,
     OPPOSED_PREFIXES,
     PREFIXED_ROOT,
@@ -121,8 +123,10 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
     kin = _kin(claim_text, evidence)
     if _in_none(kin, claim):
         return Overstated.DROPPED  # "reduced mortality in none of the trials"
-    if _partial(claim, kin):
-        return Overstated.PARTIAL
+    if _partial(claim, kin) or set(_among(kin, FREQUENCY_PARTIALS)) - set(claim):
+        return Overstated.PARTIAL  # "some patients", "rarely reduced"
+    if set(_among(kin, NEGLIGIBLE)) - set(claim):
+        return Overstated.NOT_SIGNIFICANT  # "reduced stroke negligibly"
     if _among(kin, CONDITION_WORDS) - _among(claim, CONDITION_WORDS):
         return Overstated.CONDITION
     if combined_actor(claim, evidence) or dropped_condition(claim, evidence):

@@ -247,6 +247,15 @@ PURPOSES_BEFORE_TO = _words(
 )
 
 
+# Adverbs that say a finding held now and then, not as a rule ("rarely reduced", "sometimes
+# improved"): said of part, like "some".
+FREQUENCY_PARTIALS = _words(
+    "rarely seldom occasionally sometimes inconsistently infrequently intermittently sporadically"
+)
+# Words that say a change was too small to count ("reduced stroke negligibly").
+NEGLIGIBLE = _words("negligible negligibly trivial trivially")
+
+
 # Words that say how many of a thing a statement is about: "all" is not "some", nor "most".
 QUANTIFIERS = _words(
     "all every each always most many some several few majority minority entire whole none"
