@@ -54,7 +54,8 @@ _SIGNIFICANT = frozenset({"significant", "significantly", "significance"})
 # An interval and the verbs by which it holds no effect ("the interval included no effect").
 _INTERVALS = word_set("interval intervals ci cis")
 _SPANNING = word_set(
-    "included includes including contained contains crossed crosses spanned spans overlapped overlaps"
+    "included includes including contained contains crossed crosses spanned spans overlapped "
+    "overlaps"
 )
 _SPAN_REACH = 2
 # Words that say a difference held by its number alone, not by a test.
