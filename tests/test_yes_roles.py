@@ -245,3 +245,25 @@ def test_now_and_then_negligible_or_by_number_alone_is_no_yes(
     evidence: str, rule: Overstated | None
 ) -> None:
     assert overstates("Statins reduce stroke.", [evidence]) is rule
+
+
+@pytest.mark.parametrize(
+    ("evidence", "rule"),
+    [
+        ("Metformin and sitagliptin reduced weight and glucose, respectively.",
+         Overstated.OTHER_CLAUSE),
+        ("Sitagliptin added to metformin reduced glucose.", Overstated.SET_ASIDE),
+        ("Sitagliptin on top of metformin reduced glucose.", Overstated.SET_ASIDE),
+        ("Sitagliptin, with background metformin, reduced glucose.", Overstated.SET_ASIDE),
+        ("Switching from metformin to sitagliptin reduced glucose.", Overstated.SET_ASIDE),
+        ("Replacing metformin with sitagliptin reduced glucose.", Overstated.SET_ASIDE),
+        ("After metformin failure, sitagliptin reduced glucose.", Overstated.LOST),
+        ("In metformin non-responders, sitagliptin reduced glucose.", Overstated.LOST),
+        ("BACKGROUND Metformin reduced glucose.", None),
+        ("Metformin reduced glucose.", None),
+    ],
+    ids=["respectively", "added-to", "on-top-of", "with-background", "switching-from",
+         "replacing", "after-failure", "non-responders", "section-label", "control"],
+)  # fmt: skip
+def test_what_was_there_already_is_not_what_acts(evidence: str, rule: Overstated | None) -> None:
+    assert overstates("Metformin reduces glucose.", [evidence]) is rule

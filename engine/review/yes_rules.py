@@ -83,6 +83,9 @@ _EVERY_PREFIX = tuple(dict.fromkeys([*NEGATING_PREFIXES, *OPPOSED]))
 _LESSER_REACH = 4
 # What "less … than" may be measured against without another thing: "less than expected".
 _EXPECTATIONS = frozenset({"expected", "anticipated", "predicted", "hoped", "assumed"})
+# A word that pairs two lists in order: which of one goes with which of the other is a
+# reading the words alone do not make.
+_RESPECTIVELY = "respectively"
 # Words after "in" that say a finding held in one case ("in one patient", "in a single case").
 _ONE = frozenset({"one", "single"})
 # Words after "in" that say a finding held in none ("in none of the trials", "in neither arm").
@@ -149,6 +152,8 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
         return Overstated.ASSOCIATION
     if any(_said_of_another(claim, sentence) for sentence in evidence):
         return Overstated.OTHER_CLAUSE
+    if _RESPECTIVELY in kin and _RESPECTIVELY not in claim:
+        return Overstated.OTHER_CLAUSE  # "A and B reduced X and Y, respectively": paired
     if set_aside(claim, evidence):
         return Overstated.SET_ASIDE
     if lost_actor(claim, evidence):

@@ -25,8 +25,13 @@ def _markers(text: str) -> tuple[tuple[str, ...], ...]:
 EXCLUDING_MARKERS = _markers(
     "unlike rather_than instead_of but_not not except exception_of other_than without"
 )
+# What a finding is set against or on top of: a comparison, or what was there already
+# ("Sitagliptin added to metformin reduced glucose", "on top of", "with background
+# metformin", "switching from metformin").
 SET_ASIDE_MARKERS = EXCLUDING_MARKERS + _markers(
-    "compared_with compared_to than versus vs in_contrast_to as_opposed_to relative_to"
+    "compared_with compared_to than versus vs in_contrast_to as_opposed_to relative_to "
+    "added_to add_on_to on_top_of in_addition_to with_background switching_from switched_from "
+    "replacing"
 )
 
 
@@ -41,7 +46,7 @@ LOSS_STEMS = (
     "deplet", "underexpress", "null", "disrupt", "inactivat", "silenc", "inhibit", "block",
     "antagon", "loss", "lost", "lose", "losing", "remov", "abrogat", "eliminat", "mutat",
     "mutant", "withdraw", "discontinu", "cessation", "resistance", "antibod", "neutraliz",
-    "neutralis",
+    "neutralis", "failure", "non",
 )  # fmt: skip
 # Whole words that say the same of the word after them ("anti-TNF" reads "anti", "tnf").
 LOSS_WORDS = _words("anti")
