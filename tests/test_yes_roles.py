@@ -267,3 +267,34 @@ def test_now_and_then_negligible_or_by_number_alone_is_no_yes(
 )  # fmt: skip
 def test_what_was_there_already_is_not_what_acts(evidence: str, rule: Overstated | None) -> None:
     assert overstates("Metformin reduces glucose.", [evidence]) is rule
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "rule"),
+    [
+        ("Exercise reduces blood pressure by inhibiting renin.",
+         ["Exercise reduced blood pressure.", "Exercise inhibited renin."], Overstated.OTHER_CLAUSE),
+        ("Exercise reduces blood pressure by inhibiting renin.",
+         ["Exercise reduced blood pressure by inhibiting renin."], None),
+        ("Metformin lowers glucose via AMPK.", ["Metformin lowered glucose via AMPK activation."],
+         None),
+        ("Metformin lowers glucose via AMPK.",
+         ["Metformin lowered glucose.", "Metformin activated AMPK."], Overstated.OTHER_CLAUSE),
+    ],
+    ids=["change-and-means-apart", "means-with-the-change", "via-with-the-change",
+         "via-apart"],
+)  # fmt: skip
+def test_a_claim_of_how_needs_the_means_with_the_change(
+    claim: str, evidence: list[str], rule: Overstated | None
+) -> None:
+    assert overstates(claim, evidence) is rule
+
+
+def test_a_no_about_something_the_claim_does_not_change_is_withheld() -> None:
+    assert overstated_no("Metformin lowers glucose via AMPK.", "Metformin activated AMPK.") is (
+        Overstated.OTHER_CLAUSE
+    )
+    assert overstated_no("Metformin lowers glucose.", "Metformin raised glucose.") is None
+    # A passive claim names what changes before its direction word.
+    sentence = "Pregnant women had elevated sympathetic nerve activity."
+    assert overstated_no("Sympathetic nerve activity is reduced in pregnancy.", sentence) is None

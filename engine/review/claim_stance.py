@@ -64,10 +64,11 @@ def stance_toward(
     """The stance of verbatim evidence sentences toward a claim; None without evidence.
 
     Each sentence is read by `pair_stance`. Contradiction wins over support, support over
-    neither; within a relation, the most confident sentence decides. A support whose claim
-    says more than the evidence (`overstates`) is read as neither, and so is a contradiction
-    that is no firm no (`overstated_no`: read off a clause about something else, or hedged
-    there alone). `after` maps an evidence sentence to the sentence after it in its source:
+    neither; within a relation, the most confident sentence decides, and among contradictions
+    the most confident firm one. A support whose claim says more than the evidence
+    (`overstates`) is read as neither, and so is a contradiction that no sentence makes a
+    firm no (`overstated_no`: read off a clause about something else, or hedged there
+    alone). `after` maps an evidence sentence to the sentence after it in its source:
     a support that sentence takes back (`withdrawn_after`) is read as neither too.
     """
     evidence = [s for s in evidence if s.strip()]
@@ -75,7 +76,15 @@ def stance_toward(
         return None
     found = [pair_stance(claim_text, sentence, model) for sentence in evidence]
     order = (StanceRelation.CONTRADICTS, StanceRelation.SUPPORTS, StanceRelation.NEITHER)
-    best = min(found, key=lambda s: (order.index(s.relation), -s.confidence))
+    found.sort(key=lambda s: (order.index(s.relation), -s.confidence))
+    # A firm no from any sentence stands: the most confident whose no no rule withholds.
+    firm = (
+        s
+        for s in found
+        if s.relation is StanceRelation.CONTRADICTS
+        and overstated_no(claim_text, s.evidence) is None
+    )
+    best = next(firm, found[0])
     if best.relation is StanceRelation.SUPPORTS:
         broken = overstates(claim_text, evidence)
         if broken is None and _taken_back_after(evidence, after or {}):

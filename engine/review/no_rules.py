@@ -22,7 +22,8 @@ from engine.core.stance import Overstated
 from engine.review.doubt_frames import literature_denied
 from engine.review.yes_attributes import changed_attribute
 from engine.review.yes_clauses import denied_elsewhere, directions, hedged_no, negates
-from engine.review.yes_frames import actor_set_aside, turned_around
+from engine.review.yes_contrasts import without_means
+from engine.review.yes_frames import actor_set_aside, changed_words, one_direction, turned_around
 from engine.text.clause_words import CONTRASTS, LIKEWISE_AUXILIARIES, MODALS_AFTER_POINTER
 from engine.text.frame_words import (
     CONTROLS,
@@ -35,7 +36,7 @@ from engine.text.frame_words import (
     WHOLE_WORDS,
 )
 from engine.text.lexicon import CLAUSE_BREAKS, FAIL_WORDS, STOP_WORDS, relation_word
-from engine.text.stems import mention_stem
+from engine.text.stems import mention_stem, mentions
 from engine.text.tokens import word_sequence
 
 Words = tuple[str, ...]
@@ -87,6 +88,8 @@ def overstated_no(claim_text: str, sentence: str) -> Overstated | None:
     if hedged_no(claim_text, sentence):
         return Overstated.HEDGE
     claim, said = word_sequence(claim_text), word_sequence(sentence)
+    if _object_unnamed(word_sequence(without_means(claim_text)), said):
+        return Overstated.OTHER_CLAUSE  # "Metformin activated AMPK" for "… lower glucose"
     if turned_around(claim, [sentence], against=True):
         return Overstated.DIRECTION  # "prevented the decline" for "increases"
     if actor_set_aside(claim, [sentence], _OTHER_SIDE_MARKERS):
@@ -109,6 +112,17 @@ def overstated_no(claim_text: str, sentence: str) -> Overstated | None:
     if kinds and all(kinds):
         return kinds[0]
     return None
+
+
+def _object_unnamed(claim: Words, said: Words) -> bool:
+    """Whether the sentence names none of what the claim's one direction word changes (an
+    active claim: "lowers glucose"): its other direction is said of something else."""
+    one = one_direction(claim)
+    if one is None or claim[one[0] - 1 : one[0]] and claim[one[0] - 1] in _COPULAS:
+        return False  # "is reduced throughout pregnancy": what changes stands before it
+    objects = {mention_stem(word) for word in changed_words(claim, one[0])}
+    named = {mention_stem(word) for word in said}
+    return bool(objects) and not any(mentions(stem, named) for stem in objects)
 
 
 def _contrasted(claim_text: str, sentence: str) -> bool:

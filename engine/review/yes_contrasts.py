@@ -6,18 +6,27 @@ heart disease on the other, where the sentence says something else of it ("prote
 neither side says what the question asks. A yes read off such a sentence is withheld
 (`Overstated.OTHER_CLAUSE`). The claim's actor may stand on an earlier side ("Metformin
 reduced weight but also lowered glucose"): a later side often leaves its subject unsaid.
+Nor does a claim of how ("by inhibiting renin") rest on one sentence for the change and
+another for the means (`means_apart`).
 """
 
 from __future__ import annotations
 
+import re
+
 from engine.review.yes_attributes import MEASURES
-from engine.review.yes_frames import relates, subject
+from engine.review.yes_clauses import directions
+from engine.review.yes_frames import changed_words, one_direction, relates, subject
 from engine.text.clause_words import CONTRASTS
 from engine.text.lexicon import STOP_WORDS
+from engine.text.sentences import sentence_texts
 from engine.text.stems import mention_stem
 from engine.text.tokens import word_sequence
 
 Words = tuple[str, ...]
+# Words that open how a claim's change came about ("via AMPK", "through weight loss").
+_MEANS = frozenset({"via", "through"})
+_MEANS_TEXT = re.compile(r"\s+(?:via|through|by\s+\w+ing)\b", re.IGNORECASE)
 
 
 def drawn_apart(claim: Words, sentence: str) -> bool:
@@ -46,3 +55,50 @@ def drawn_apart(claim: Words, sentence: str) -> bool:
         wanted & held and any(relates(word) and mention_stem(word) not in own for word in side)
         for side, held in zip(sides, stems, strict=True)
     )
+
+
+def without_means(claim_text: str) -> str:
+    """The claim with how it came about cut off ("Does exercise reduce blood pressure by
+    inhibiting renin?" -> "Does exercise reduce blood pressure"), where a direction word and
+    what it changes stand before the means; else the claim as it is."""
+    found = _MEANS_TEXT.search(claim_text)
+    if found is None:
+        return claim_text
+    core = claim_text[: found.start()]
+    words = word_sequence(core)
+    one = one_direction(words)
+    if one is None or not changed_words(words, one[0]):
+        return claim_text
+    return core
+
+
+def means_apart(claim: Words, evidence: list[str]) -> bool:
+    """Whether the claim says how it came about ("reduce blood pressure by inhibiting
+    renin", "via AMPK", "through weight loss") and no sentence of the evidence that states
+    its change (its direction and what it changes) names that means too: two sentences, one
+    of each, do not say the one happened by the other."""
+    means = _means(claim)
+    core = word_sequence(without_means(" ".join(claim)))
+    one = one_direction(core)
+    if not means or one is None:
+        return False
+    wanted = set(directions(core))
+    objects = {mention_stem(word) for word in changed_words(core, one[0])}
+    stating = [
+        said
+        for text in evidence
+        for words in map(word_sequence, sentence_texts(text))
+        if wanted & set(directions(words))
+        and objects <= (said := {mention_stem(word) for word in words})
+    ]
+    return bool(stating) and not any(means <= said for said in stating)
+
+
+def _means(claim: Words) -> set[str]:
+    """The content words after the claim's "by" and an "-ing" word, "via" or "through"."""
+    for at, word in enumerate(claim):
+        after = claim[at + 1 :]
+        opens = word in _MEANS or (word == "by" and after[:1] and after[0].endswith("ing"))
+        if opens:
+            return {mention_stem(w) for w in after if w not in STOP_WORDS and w.isalpha()}
+    return set()

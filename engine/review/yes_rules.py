@@ -34,7 +34,7 @@ from engine.review.yes_clauses import (
     scattered,
 )
 from engine.review.yes_conditions import dropped_condition
-from engine.review.yes_contrasts import drawn_apart
+from engine.review.yes_contrasts import drawn_apart, means_apart, without_means
 from engine.review.yes_figures import both_ways, exact, figures_changed
 from engine.review.yes_frames import (
     actor,
@@ -106,6 +106,12 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
     figures = figures_changed(claim_text, joined, claim, said)
     if figures is not None:
         return figures
+    core = without_means(claim_text)
+    if core != claim_text:
+        # "… by inhibiting renin": the means stated with the change, the change read alone.
+        if means_apart(claim, evidence):
+            return Overstated.OTHER_CLAUSE
+        return overstates(core, evidence)
     if any(_unmarked(claim_text, sentence) for sentence in evidence):
         return Overstated.UNMARKED
     flipped = _prefix_flip(claim, said)
