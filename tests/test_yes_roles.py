@@ -273,7 +273,8 @@ def test_what_was_there_already_is_not_what_acts(evidence: str, rule: Overstated
     ("claim", "evidence", "rule"),
     [
         ("Exercise reduces blood pressure by inhibiting renin.",
-         ["Exercise reduced blood pressure.", "Exercise inhibited renin."], Overstated.OTHER_CLAUSE),
+         ["Exercise reduced blood pressure.", "Exercise inhibited renin."],
+         Overstated.OTHER_CLAUSE),
         ("Exercise reduces blood pressure by inhibiting renin.",
          ["Exercise reduced blood pressure by inhibiting renin."], None),
         ("Metformin lowers glucose via AMPK.", ["Metformin lowered glucose via AMPK activation."],

@@ -118,7 +118,7 @@ def _object_unnamed(claim: Words, said: Words) -> bool:
     """Whether the sentence names none of what the claim's one direction word changes (an
     active claim: "lowers glucose"): its other direction is said of something else."""
     one = one_direction(claim)
-    if one is None or claim[one[0] - 1 : one[0]] and claim[one[0] - 1] in _COPULAS:
+    if one is None or (one[0] > 0 and claim[one[0] - 1] in _COPULAS):
         return False  # "is reduced throughout pregnancy": what changes stands before it
     objects = {mention_stem(word) for word in changed_words(claim, one[0])}
     named = {mention_stem(word) for word in said}
