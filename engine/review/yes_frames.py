@@ -23,8 +23,6 @@ from engine.text.clause_words import (
     WITHDRAWING_STEMS,
 )
 from engine.text.frame_words import (
-    COMBINATION_MARKERS,
-    COMBINATION_REACH,
     CONTROLS,
     EXCLUDING_MARKERS,
     LASTING,
@@ -32,9 +30,7 @@ from engine.text.frame_words import (
     LOSS_REACH,
     LOSS_STEMS,
     LOSS_WORDS,
-    NULL_COMPARATIVES,
     OBSERVED,
-    OTHER_SIDE,
     SET_ASIDE_MARKERS,
     TURNING_STEMS,
 )
@@ -54,22 +50,9 @@ _DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "i
 _COMPARISONS = frozenset({"than", "compared", "versus", "vs"})
 # How many content words after a direction word it changes ("decreased body weight").
 _CHANGED = 2
-# Words that open the other side of a comparison, and how far after the comparative.
-_COMPARED_WITHIN = 3
-# Words that set a finding against a comparison: "not relative to placebo", "not versus
-# control" deny the difference from it.
-_AGAINST = frozenset({"relative", "compared", "versus", "vs", "over", "against"})
 # Participles that, after a word, name what caused the change after them ("the
 # steroid-induced rise"): passed over to find what turns the change around.
 _CAUSED = frozenset({"induced", "mediated", "evoked", "driven", "associated", "related"})
-# Words that say two arms did the same ("similarly to placebo"), and how near a control
-# must stand to them.
-_ALIKE = frozenset(
-    {"similarly", "comparably", "equally", "parallel", "same", "similar", "comparable", "alike"}
-)
-_ALIKE_REACH = 6
-# Words after "X and Y" that make them act as one ("together", "in combination").
-_JOINT = frozenset({"together", "combined", "jointly", "combination"})
 # Where a phrase ends in a sentence's text: a marker reaches no further.
 PAUSES = re.compile(r"[,;:()\[\]]")
 
@@ -389,78 +372,6 @@ def _governing(words: Words, at: int, axis: str) -> int | None:
         negated = back > 0 and words[back - 1] in NEGATIONS
         return None if negated else cue[1]
     return None
-
-
-def combined_actor(claim: Words, evidence: list[str]) -> bool:
-    """Whether the evidence says the claim's actor acted only together with a partner the
-    claim never names: every mention of an actor word is followed, within
-    `COMBINATION_REACH` words, by a `COMBINATION_MARKERS` phrase whose partner the claim
-    leaves out ("Ezetimibe, when combined with simvastatin, reduced LDL" for "Ezetimibe
-    reduces LDL")."""
-    subject = set(actor(claim) or ())
-    if not subject:
-        return False
-    said_by_claim = set(claim)
-    where = []
-    for text in evidence:
-        words = word_sequence(text)
-        for at, word in enumerate(words):
-            if word in subject:
-                where.append(_partnered(words, at, said_by_claim))
-    return bool(where) and all(where)
-
-
-def _partnered(words: Words, at: int, said: set[str]) -> bool:
-    """Whether the actor word at `at` acted with a partner the claim leaves out: a
-    `COMBINATION_MARKERS` phrase after it, "and" a partner and "together" ("Metformin and
-    exercise together reduced …"), or "the combination of" it "and" a partner."""
-    partner = words[at + 1 : at + 3]
-    if len(partner) == 2 and partner[0] == "and" and partner[1] not in said:
-        if not _JOINT.isdisjoint(words[at + 3 : at + 3 + COMBINATION_REACH]):
-            return True
-        if words[max(0, at - 2) : at] == ("combination", "of"):
-            return True
-    for start in range(at + 1, min(len(words), at + 1 + COMBINATION_REACH)):
-        for marker in COMBINATION_MARKERS:
-            end = start + len(marker)
-            if words[start:end] == marker and end < len(words) and words[end] not in said:
-                return True
-    return False
-
-
-def null_comparison(claim: Words, evidence: list[str]) -> bool:
-    """Whether the evidence compares with a negation ("no more than placebo", "not better
-    than", "no different from", "but not relative to placebo") while the claim holds no
-    negation, or says a control did alike ("as much as placebo", `_alike_control`) while
-    the claim names none: a difference the evidence denies. "Not lower specificity" compares
-    with nothing and is no such denial."""
-    if any(word in NEGATIONS for word in claim):
-        return False
-    for text in evidence:
-        said = word_sequence(text)
-        for at, word in enumerate(said[:-1]):
-            reach = said[at + 2 : at + 2 + _COMPARED_WITHIN]
-            if word in NEGATIONS and said[at + 1] in NULL_COMPARATIVES and OTHER_SIDE & set(reach):
-                return True
-            # "lowered triglycerides relative to baseline but not relative to placebo"
-            against = said[at + 1 : at + 1 + _COMPARED_WITHIN + 1]
-            if word in NEGATIONS and _AGAINST & set(against) and CONTROLS & set(against):
-                return True
-        if CONTROLS.isdisjoint(claim) and _alike_control(said):
-            return True
-    return False
-
-
-def _alike_control(said: Words) -> bool:
-    """Whether the words say the finding came about as much with a control ("as much as
-    placebo", "to the same extent as placebo", "similarly to placebo", "in parallel with
-    placebo", "Metformin and placebo reduced glucose comparably")."""
-    for at, word in enumerate(said):
-        alike = word in _ALIKE or said[at : at + 3] in (("as", "much", "as"), ("as", "well", "as"))
-        near = said[max(0, at - _ALIKE_REACH) : at + _ALIKE_REACH + 1]
-        if alike and not CONTROLS.isdisjoint(near):
-            return True
-    return False
 
 
 def _framed(words: Words, markers: tuple[Words, ...]) -> set[int]:

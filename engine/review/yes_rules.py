@@ -38,11 +38,9 @@ from engine.review.yes_contrasts import drawn_apart, means_apart, without_means
 from engine.review.yes_figures import both_ways, exact, figures_changed
 from engine.review.yes_frames import (
     actor,
-    combined_actor,
     governed_against,
     left_taken_back,
     lost_actor,
-    null_comparison,
     relates,
     set_aside,
     turned_around,
@@ -50,6 +48,7 @@ from engine.review.yes_frames import (
 from engine.review.yes_links import associated_only
 from engine.review.yes_order import content_words as _content
 from engine.review.yes_order import reordered
+from engine.review.yes_partners import combined_actor, null_comparison
 from engine.review.yes_populations import population_only
 from engine.text.frame_words import CONTROLS, PARTIAL_QUANTIFIERS
 from engine.text.lexicon import (
