@@ -299,3 +299,17 @@ def test_a_no_about_something_the_claim_does_not_change_is_withheld() -> None:
     # A passive claim names what changes before its direction word.
     sentence = "Pregnant women had elevated sympathetic nerve activity."
     assert overstated_no("Sympathetic nerve activity is reduced in pregnancy.", sentence) is None
+
+
+@pytest.mark.parametrize(
+    ("evidence", "rule"),
+    [
+        ("Metformin reduced glucose, and weight fell in controls.", Overstated.OTHER_CLAUSE),
+        ("Metformin reduced glucose; weight fell with placebo.", Overstated.OTHER_CLAUSE),
+        ("Metformin reduced glucose, and metformin reduced weight.", None),
+        ("Metformin reduced glucose and weight compared with controls.", None),
+    ],
+    ids=["and-in-controls", "with-placebo", "both-by-the-actor", "compared-with-controls"],
+)  # fmt: skip
+def test_a_word_said_only_of_the_control_is_no_yes(evidence: str, rule: Overstated | None) -> None:
+    assert overstates("Metformin reduces glucose and weight.", [evidence]) is rule

@@ -18,6 +18,7 @@ from engine.review.yes_attributes import MEASURES
 from engine.review.yes_clauses import directions
 from engine.review.yes_frames import changed_words, one_direction, relates, subject
 from engine.text.clause_words import CONTRASTS
+from engine.text.frame_words import CONTROLS
 from engine.text.lexicon import STOP_WORDS
 from engine.text.sentences import sentence_texts
 from engine.text.stems import mention_stem
@@ -27,6 +28,8 @@ Words = tuple[str, ...]
 # Words that open how a claim's change came about ("via AMPK", "through weight loss").
 _MEANS = frozenset({"via", "through"})
 _MEANS_TEXT = re.compile(r"\s+(?:via|through|by\s+\w+ing)\b", re.IGNORECASE)
+# The pieces a sentence's clauses stand in: its contrasts and its ", and".
+_PIECES = re.compile(CONTRASTS.pattern + r"|,\s*and\s+", re.IGNORECASE)
 
 
 def drawn_apart(claim: Words, sentence: str) -> bool:
@@ -102,3 +105,28 @@ def _means(claim: Words) -> set[str]:
         if opens:
             return {mention_stem(w) for w in after if w not in STOP_WORDS and w.isalpha()}
     return set()
+
+
+def said_of_control(claim: Words, sentence: str) -> bool:
+    """Whether a word the claim names beside its actor stands in the sentence only in pieces
+    that name a control and not the actor ("Metformin reduced glucose, and weight fell in
+    controls" for "Does metformin reduce glucose and weight?"): the control's finding."""
+    pieces = [word_sequence(piece) for piece in _PIECES.split(sentence)]
+    if len(pieces) < 2:
+        return False
+    agent = {mention_stem(word) for word in subject(claim)}
+    wanted = {
+        mention_stem(word)
+        for word in claim
+        if word not in STOP_WORDS and word.isalpha() and not relates(word)
+    } - agent
+    for stem in sorted(wanted):
+        holding = [p for p in pieces if stem in {mention_stem(word) for word in p}]
+        if holding and all(_of_control(piece, agent) for piece in holding):
+            return True
+    return False
+
+
+def _of_control(piece: Words, agent: set[str]) -> bool:
+    stems = {mention_stem(word) for word in piece}
+    return not CONTROLS.isdisjoint(piece) and agent.isdisjoint(stems)

@@ -34,7 +34,12 @@ from engine.review.yes_clauses import (
     scattered,
 )
 from engine.review.yes_conditions import dropped_condition
-from engine.review.yes_contrasts import drawn_apart, means_apart, without_means
+from engine.review.yes_contrasts import (
+    drawn_apart,
+    means_apart,
+    said_of_control,
+    without_means,
+)
 from engine.review.yes_figures import both_ways, exact, figures_changed
 from engine.review.yes_frames import (
     actor,
@@ -197,6 +202,7 @@ def _said_of_another(claim: tuple[str, ...], sentence: str) -> bool:
     return (
         other_clause(claim, sentence)
         or drawn_apart(claim, sentence)
+        or said_of_control(claim, sentence)
         or other_subject(claim, sentence)
         or scattered(claim, sentence)
         or relative_subject(claim, sentence)
