@@ -313,3 +313,24 @@ def test_a_no_about_something_the_claim_does_not_change_is_withheld() -> None:
 )  # fmt: skip
 def test_a_word_said_only_of_the_control_is_no_yes(evidence: str, rule: Overstated | None) -> None:
     assert overstates("Metformin reduces glucose and weight.", [evidence]) is rule
+
+
+@pytest.mark.parametrize(
+    ("evidence", "rule"),
+    [
+        ("Metformin reduced glucose (but not in mice).", Overstated.CONDITION),
+        ("Metformin reduced glucose as long as it was taken daily.", Overstated.CONDITION),
+        ("Metformin reduced glucose when taken at night.", Overstated.CONDITION),
+        ("Metformin reduced glucose in those who also exercised.", Overstated.CONDITION),
+        ("Metformin reduced glucose in two of three studies.", Overstated.PARTIAL),
+        ("Metformin reduced glucose in half of the studies.", Overstated.PARTIAL),
+        ("Metformin reduced glucose when taken together with the other findings.", None),
+        ("Metformin reduced glucose in three of three studies.", None),
+    ],
+    ids=["but-not-in-mice", "as-long-as", "when-taken", "in-those-who", "two-of-three",
+         "half-of", "when-taken-together", "three-of-three"],
+)  # fmt: skip
+def test_a_condition_or_a_part_anywhere_in_the_sentence(
+    evidence: str, rule: Overstated | None
+) -> None:
+    assert overstates("Metformin reduces glucose.", [evidence]) is rule

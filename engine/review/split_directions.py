@@ -67,14 +67,15 @@ def split_by_scope(claim: Words, evidence: list[str]) -> bool:
 def _scope_denied(words: Words, own: set[str]) -> bool:
     """Whether the words say it in one scope and deny it in another by "but not" and the same
     preposition ("in observational studies but not in randomised trials", "at 6 weeks but
-    not at 12 months"), and the claim names neither scope."""
+    not at 12 months") or with none before ("but not in mice"), and the claim names neither
+    scope."""
     for at in range(1, len(words) - 3):
         if words[at : at + 2] != _BUT_NOT or words[at + 2] not in _SCOPES:
             continue
         opened = [i for i in range(at) if words[i] == words[at + 2]]
-        if not opened:
-            continue
-        held = words[opened[-1] + 1 : at]
+        # With no scope of its own before it ("reduced glucose, but not in mice"), the
+        # finding holds everywhere but there.
+        held = words[opened[-1] + 1 : at] if opened else ()
         denied = words[at + 3 : at + 3 + _EXCLUSION_REACH]
         named = [w for w in (*held, *denied) if _qualifier(w)]
         if named and not any(mention_stem(w) in own for w in named):

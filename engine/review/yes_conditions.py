@@ -37,6 +37,8 @@ _NOT_TIMING = frozenset(
 # further on it is what the sentence measured ("… proportional to the inoculum dose").
 _DOSE_REACH = 5
 _IN_VIVO = ("in", "vivo")
+# Participles of a partner, which the combination rule reads beside what acts.
+_PARTNERED = frozenset({"combined", "coadministered", "added"})
 # How far after "at" a dose word may stand anywhere in a sentence ("at the lowest dose").
 _AT_DOSE_REACH = 3
 _EVERY = frozenset({"all", "every", "any", "each", "both"})
@@ -77,6 +79,8 @@ def dropped_condition(claim: Words, evidence: list[str]) -> bool:
                 even = at > 0 and words[at - 1] == "even"
                 if at >= 0 and not even and unnamed(words[at + len(marker) :]):
                     return True
+        if any(unnamed(timing) for timing in _timings(whole)):
+            return True  # "… when taken at night", "… once given with food"
         if any(unnamed(dose) for dose in _doses(whole)):
             return True  # "Alcohol at low doses raised HDL", "Aspirin at 300 mg reduced …"
         head = pieces[0] if len(pieces) > 1 else ()
@@ -105,6 +109,25 @@ def _doses(words: Words) -> list[Words]:
         elif len(after) > 1 and _figure(after[0]) and after[1] in _DOSE_UNITS:
             out.append(after[:2])
     return out
+
+
+def _timings(words: Words) -> list[Words]:
+    """What follows a timing word and a participle after the sentence's opening ("… when
+    taken at night", "… once given with food"), up to the end: how it was given."""
+    return [
+        words[at + 1 :]
+        for at in range(1, len(words) - 1)
+        if words[at] in _TIMING
+        and words[at + 1].endswith(("ed", "en"))
+        and (words[at + 1] not in _NOT_TIMING or _given(words, at + 1))
+        and words[at + 1] not in _PARTNERED
+    ]
+
+
+def _given(words: Words, at: int) -> bool:
+    """Whether "taken" at `at` says how a drug was taken ("when taken at night"), not how
+    findings are read ("when taken together")."""
+    return words[at] == "taken" and words[at + 1 : at + 2] != ("together",)
 
 
 def _figure(word: str) -> bool:

@@ -118,7 +118,7 @@ def said_of_control(claim: Words, sentence: str) -> bool:
     wanted = {
         mention_stem(word)
         for word in claim
-        if word not in STOP_WORDS and word.isalpha() and not relates(word)
+        if word not in STOP_WORDS and word not in CONTROLS and word.isalpha() and not relates(word)
     } - agent
     for stem in sorted(wanted):
         holding = [p for p in pieces if stem in {mention_stem(word) for word in p}]

@@ -58,6 +58,7 @@ from engine.review.yes_populations import population_only
 from engine.text.frame_words import CONTROLS, PARTIAL_QUANTIFIERS
 from engine.text.lexicon import (
     CONDITION_WORDS,
+    COUNTING_WORDS,
     FREQUENCY_PARTIALS,
     HEDGES,
     HEDGES_BEFORE_THAT,
@@ -237,8 +238,9 @@ def _in_part_of(words: tuple[str, ...], claim: tuple[str, ...]) -> bool:
         if low.endswith("%") and low[:-1].replace(".", "", 1).isdigit():
             return True  # "in 30% of simulations"
         high, unit = (*words[at + 3 : at + 5], "", "")[:2]
+        low, high = COUNTING_WORDS.get(low, low), COUNTING_WORDS.get(high, high)
         if low.isdigit() and high.isdigit() and int(low) < int(high) and unit.isalpha():
-            return True
+            return True  # "in 2 of 10 patients", "in two of three studies"
     return False
 
 

@@ -90,7 +90,7 @@ BOUND_PAIRS = _pairs(
 
 # Quantifiers that say a statement holds of part of what it is about ("some patients
 # improved", "a few trials"): a claim without one says it of the whole.
-PARTIAL_QUANTIFIERS = _words("some few several minority subset")
+PARTIAL_QUANTIFIERS = _words("some few several minority subset half majority fraction")
 
 
 # Phrases that name a partner a finding held only together with ("Ezetimibe, when combined
@@ -111,7 +111,11 @@ COMBINATION_REACH = 4
 # returned the questionnaire, 98 percent …"): a condition, not the topic. A population ("In
 # patients with diabetes, …") is not among them: most findings hold of one, and a question
 # that leaves it out still asks what the finding answers.
-CONDITION_PHRASES = _markers("in_the_absence_of in_absence_of in_the_presence_of in_presence_of")
+CONDITION_PHRASES = _markers(
+    "in_the_absence_of in_absence_of in_the_presence_of in_presence_of as_long_as so_long_as "
+    "in_those_who among_those_who in_patients_who among_patients_who in_participants_who "
+    "among_participants_who in_women_who in_men_who"
+)
 SUBSET_OPENINGS = _markers(
     "among_those_who among_participants_who among_patients_who among_subjects_who "
     "among_women_who among_men_who in_those_who in_participants_who in_subjects_who"
