@@ -95,6 +95,11 @@ NETS = (
             "Drug A reduced mortality in the trial, and the results were published.",
             ("Drug A reduced mortality in the trial", "the results were published."),
         ),
+        ("Drug A reduced mortality, but the confidence interval included no effect.", ()),
+        (
+            "Drug A reduced mortality, and the trial protocol was published.",
+            ("Drug A reduced mortality", "the trial protocol was published."),
+        ),
     ],
     ids=[
         "whereas-real",
@@ -120,6 +125,8 @@ NETS = (
         "so-did-placebo",
         "it-due-to-chance",
         "finding-noun-without-withdrawal",
+        "interval-included-no-effect",
+        "a-word-between-no-finding",
     ],
 )
 def test_independent_clauses(sentence: str, clauses: tuple[str, ...] | None) -> None:

@@ -141,7 +141,9 @@ def _points_back(words: Words) -> bool:
     last = len(words) - 1
     for i, word in enumerate(words):
         after = words[i + 1] if i < last else None
-        if word in BACK_PRONOUNS or (word in FINDING_DETERMINERS and after in FINDING_NOUNS):
+        # "the difference", or with one word between: "the confidence interval".
+        noun = after in FINDING_NOUNS or (i + 2 <= last and words[i + 2] in FINDING_NOUNS)
+        if word in BACK_PRONOUNS or (word in FINDING_DETERMINERS and noun):
             return True
         if word in BACK_POINTERS and (i in (0, last) or after in _AFTER_POINTER):
             return True

@@ -31,6 +31,7 @@ _TAKEN_BACK = (
     "the effect was lost after adjustment for age",
     "this result was due to chance",
     "so did placebo",
+    "the confidence interval included no effect",
 )
 _ADDED = (
     "the protocol was registered in advance",

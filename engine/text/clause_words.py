@@ -56,7 +56,8 @@ FINDING_NOUNS = _words(
     "relations link links effect effects difference differences benefit benefits finding "
     "findings result results trend trends observation observations signal signals advantage "
     "advantages improvement improvements reduction reductions increase increases decrease "
-    "decreases protection impact impacts change changes rise decline gain gains loss same"
+    "decreases protection impact impacts change changes rise decline gain gains loss same "
+    "estimate estimates interval intervals"
 )
 BACK_POINTERS = _words("this these such")
 BACK_PRONOUNS = _words("it")
