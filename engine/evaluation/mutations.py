@@ -84,6 +84,10 @@ _WRAPPERS = (
     "These data suggest that ",
     "It remains unclear whether ",
     "There is no evidence that ",
+    "Our objective was to show that ",
+    "It is a common misconception that ",
+    "Clinicians think that ",
+    "It was predicted that ",
     "Whether ",
 )
 _EMBEDDED = re.compile(r"\b(?:that|whether|if)\s+(?=\w)")
@@ -128,6 +132,13 @@ _RESTRICTIONS = (
     ", except in patients older than 65 years.",
     ", but only in the highest-dose group.",
     " in men but not in women.",
+    " as long as it was taken daily.",
+    " in two of three studies.",
+    " in observational studies but not in randomised trials.",
+    " when taken at night.",
+    " in none of the trials.",
+    " in one patient.",
+    " at low doses.",
 )
 _NATURAL_RESTRICTION = re.compile(
     r"(?:,\s*but\s+only|,?\s+only\s+(?:in|when|if|among|after|at|for|with)|,?\s+unless"
