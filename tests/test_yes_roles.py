@@ -334,3 +334,34 @@ def test_a_condition_or_a_part_anywhere_in_the_sentence(
     evidence: str, rule: Overstated | None
 ) -> None:
     assert overstates("Metformin reduces glucose.", [evidence]) is rule
+
+
+@pytest.mark.parametrize(
+    "evidence",
+    [
+        "We speculate that metformin reduces cancer.",
+        "We propose that metformin reduces cancer.",
+        "We suspect that metformin reduces cancer.",
+        "Our model predicts that metformin reduces cancer.",
+        "It is plausible that metformin reduces cancer.",
+        "It is tempting to conclude that metformin reduces cancer.",
+        "We expect metformin to reduce cancer.",
+        "Metformin reduces cancer, we argue.",
+        "Metformin is a promising candidate for reducing cancer.",
+        "Metformin is being tested for reducing cancer.",
+        "Preliminary data indicate that metformin reduces cancer.",
+    ],
+    ids=["speculate", "propose", "suspect", "model-predicts", "plausible", "tempting",
+         "expect", "we-argue", "candidate-for-reducing", "tested-for-reducing", "preliminary"],
+)  # fmt: skip
+def test_what_the_authors_only_think_is_no_finding(evidence: str) -> None:
+    assert overstates("Metformin reduces cancer.", [evidence]) is Overstated.HEDGE
+
+
+@pytest.mark.parametrize(
+    "evidence",
+    ["We conclude that metformin reduces cancer.", "We show that metformin reduces cancer."],
+    ids=["conclude", "show"],
+)
+def test_what_the_authors_conclude_or_show_stays_a_finding(evidence: str) -> None:
+    assert overstates("Metformin reduces cancer.", [evidence]) is None

@@ -302,7 +302,9 @@ def _hedges(words: tuple[str, ...]) -> Counter[str]:
     hedges.update(
         one
         for one, two, three in zip(words, words[1:], words[2:], strict=False)
-        if one in PURPOSES_BEFORE_TO and two == "to" and relates(three)
+        if one in PURPOSES_BEFORE_TO
+        and (two == "to" or (two == "for" and three.endswith("ing")))
+        and relates(three)
     )
     return hedges
 

@@ -226,11 +226,18 @@ HEDGES = _words(
     "believed presumed speculated postulated purported reportedly supposedly tended seemed "
     "marginally claimed allegedly barely hardly scarcely should believe believes assume "
     "assumes assumed assuming marketed advertised touted purportedly seemingly apparently "
-    "ostensibly conceivably arguably posited think thinks said advertisement advertisements"
+    "ostensibly conceivably arguably posited think thinks said advertisement advertisements "
+    "argue argues argued expect expects plausible conceivable tempting pending preliminary "
+    "anecdotal"
 )
 # Words that hedge what follows only before "that" ("the label claims that …"): alone they
 # name a thing ("incidence per claims increased").
-HEDGES_BEFORE_THAT = _words("claims proposed predicted hoped hope hopes")
+HEDGES_BEFORE_THAT = _words(
+    "claims proposed predicted hoped hope hopes propose proposes speculate speculates posit "
+    "posits conjecture conjectures infer infers reason reasons contend contends surmise "
+    "surmises predict predicts anticipate anticipates imagine imagines suspect suspects guess "
+    "guesses"
+)
 # Words that hedge what follows only before "to" ("was expected to reduce", "appeared to
 # improve", "was reported to", "did little to", "according to the manufacturer", "was
 # designed to show", "is predicted to"): alone they say what happened ("lesions appeared").
@@ -238,9 +245,10 @@ HEDGES_BEFORE_TO = _words(
     "expected appeared reported said little according designed aimed sought intended planned "
     "projected predicted anticipated hoped proposed held considered"
 )
-# Words that make an aim, a use or a prospect of what follows "to" and a relation word ("was
-# given to reduce", "is used to treat", "has the potential to improve", "is being investigated
-# to prevent"): before "to" and anything else they say what happened ("given to patients").
+# Words that make an aim, a use or a prospect of what follows "to" (or "for" and an "-ing"
+# form) and a relation word ("was given to reduce", "is used to treat", "has the potential to
+# improve", "is being tested for reducing"): before "to" and anything else they say what
+# happened ("given to patients").
 PURPOSES_BEFORE_TO = _words(
     "given used recommended prescribed administered indicated applied employed order candidate "
     "potential promising investigated studied study tested evaluated explored"
