@@ -103,7 +103,9 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
     """The first rule under which `claim_text` says more than `evidence`, else None.
 
     The evidence is taken together (a sentence a PDF line split in two still counts); every
-    condition and hedge of the sentences the claim restates must stand in it.
+    condition and hedge of the sentences the claim restates must stand in it. A claim of how
+    ("… by inhibiting renin") is read for its change alone, once a sentence stating the change
+    names the means too (`means_apart`).
     """
     joined = " ".join(evidence)
     claim = word_sequence(claim_text)
