@@ -365,3 +365,17 @@ def test_what_the_authors_only_think_is_no_finding(evidence: str) -> None:
 )
 def test_what_the_authors_conclude_or_show_stays_a_finding(evidence: str) -> None:
     assert overstates("Metformin reduces cancer.", [evidence]) is None
+
+
+@pytest.mark.parametrize(
+    ("evidence", "rule"),
+    [
+        ("Metformin did not reduce weight until week 12.", Overstated.QUALITY),
+        ("Metformin did not reduce weight alone.", Overstated.QUALITY),
+        ("Weight was not reduced by placebo but by metformin.", Overstated.OTHER_CLAUSE),
+        ("Metformin did not reduce weight.", None),
+    ],
+    ids=["not-until", "not-alone", "not-by-placebo-but-by", "a-firm-denial"],
+)  # fmt: skip
+def test_a_yes_to_a_denial_needs_a_firm_no(evidence: str, rule: Overstated | None) -> None:
+    assert overstates("Metformin does not reduce weight.", [evidence]) is rule

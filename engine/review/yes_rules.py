@@ -13,6 +13,7 @@ evidence never names. `overstates` names the first rule a claim breaks; the stan
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterator
 from difflib import SequenceMatcher
@@ -22,6 +23,7 @@ from engine.core.licensing import find_run
 from engine.core.stance import Overstated
 from engine.reading.significance import reports_no_significance
 from engine.review.doubt_frames import doubted, retracted
+from engine.review.no_rules import overstated_no
 from engine.review.split_directions import split_by_scope
 from engine.review.yes_attributes import changed_attribute, moved_the_other_way
 from engine.review.yes_clauses import (
@@ -88,6 +90,8 @@ _EVERY_PREFIX = tuple(dict.fromkeys([*NEGATING_PREFIXES, *OPPOSED]))
 _LESSER_REACH = 4
 # What "less … than" may be measured against without another thing: "less than expected".
 _EXPECTATIONS = frozenset({"expected", "anticipated", "predicted", "hoped", "assumed"})
+# The first word by which a claim denies ("does not reduce", "has no effect").
+_DENIAL = re.compile(r"\b(?:not|no|never)\b\s*", re.IGNORECASE)
 # A word that pairs two lists in order: which of one goes with which of the other is a
 # reading the words alone do not make.
 _RESPECTIVELY = "respectively"
@@ -113,6 +117,9 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
     figures = figures_changed(claim_text, joined, claim, said)
     if figures is not None:
         return figures
+    denied = _denial_broken(claim_text, evidence)
+    if denied is not None:
+        return denied  # "not reduce weight?" off "did not reduce weight until week 12"
     core = without_means(claim_text)
     if core != claim_text:
         # "… by inhibiting renin": the means stated with the change, the change read alone.
@@ -179,6 +186,22 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
         return Overstated.SWAPPED
     if not _agent_named(claim, said):
         return Overstated.AGENT
+    return None
+
+
+def _denial_broken(claim_text: str, evidence: list[str]) -> Overstated | None:
+    """For a claim that denies ("Metformin does not reduce weight"), the rule under which a
+    negated evidence sentence is no firm no to the claim without its denial: a yes to the
+    denial is a firm no to what it denies ("did not reduce weight until week 12" is neither)."""
+    found = _DENIAL.search(claim_text)
+    if found is None:
+        return None
+    undenied = claim_text[: found.start()] + claim_text[found.end() :]
+    for sentence in evidence:
+        if any(map(negates, word_sequence(sentence))):
+            rule = overstated_no(undenied, sentence)
+            if rule is not None:
+                return rule
     return None
 
 
