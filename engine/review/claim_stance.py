@@ -77,31 +77,32 @@ def stance_toward(
     found = [pair_stance(claim_text, sentence, model) for sentence in evidence]
     order = (StanceRelation.CONTRADICTS, StanceRelation.SUPPORTS, StanceRelation.NEITHER)
     found.sort(key=lambda s: (order.index(s.relation), -s.confidence))
-    # A firm no from any sentence stands: the most confident whose no no rule withholds.
-    firm = (
-        s
-        for s in found
-        if s.relation is StanceRelation.CONTRADICTS
-        and overstated_no(claim_text, s.evidence) is None
-    )
-    best = next(firm, found[0])
+    # A firm no from any sentence stands: the most confident whose no no rule withholds;
+    # where none is firm, the most confident is read as neither, naming its rule.
+    withheld: tuple[Stance, Overstated] | None = None
+    for reading in found:
+        if reading.relation is not StanceRelation.CONTRADICTS:
+            break
+        rule = overstated_no(claim_text, reading.evidence)
+        if rule is None:
+            return reading
+        withheld = withheld or (reading, rule)
+    if withheld is not None:
+        return Stance(
+            StanceRelation.NEITHER,
+            NO_CUE,
+            0.0,
+            withheld[0].evidence,
+            overstated=withheld[1],
+            withheld_no=True,
+        )
+    best = found[0]
     if best.relation is StanceRelation.SUPPORTS:
         broken = overstates(claim_text, evidence)
         if broken is None and _taken_back_after(evidence, after or {}):
             broken = Overstated.NEXT_SENTENCE
         if broken is not None:
             return Stance(StanceRelation.NEITHER, NO_CUE, 0.0, best.evidence, overstated=broken)
-    if best.relation is StanceRelation.CONTRADICTS:
-        broken = overstated_no(claim_text, best.evidence)
-        if broken is not None:
-            return Stance(
-                StanceRelation.NEITHER,
-                NO_CUE,
-                0.0,
-                best.evidence,
-                overstated=broken,
-                withheld_no=True,
-            )
     return best
 
 

@@ -83,11 +83,11 @@ def overstated_no(claim_text: str, sentence: str) -> Overstated | None:
     …"), or a quality the claim never names (`Overstated.QUALITY`: "none of the side effects
     were serious"); or a later clause says it did after all (`Overstated.OTHER_CLAUSE`).
     """
-    if denied_elsewhere(claim_text, sentence) or _contrasted(claim_text, sentence):
+    claim, said = word_sequence(claim_text), word_sequence(sentence)
+    if denied_elsewhere(claim_text, sentence) or _contrasted(claim, sentence):
         return Overstated.OTHER_CLAUSE
     if hedged_no(claim_text, sentence):
         return Overstated.HEDGE
-    claim, said = word_sequence(claim_text), word_sequence(sentence)
     if _object_unnamed(word_sequence(without_means(claim_text)), said):
         return Overstated.OTHER_CLAUSE  # "Metformin activated AMPK" for "… lower glucose"
     if turned_around(claim, [sentence], against=True):
@@ -125,12 +125,11 @@ def _object_unnamed(claim: Words, said: Words) -> bool:
     return bool(objects) and not any(mentions(stem, named) for stem in objects)
 
 
-def _contrasted(claim_text: str, sentence: str) -> bool:
+def _contrasted(claim: Words, sentence: str) -> bool:
     """Whether a word the claim names stands in the sentence only on a side of a contrast
     (`CONTRASTS`: "No reduction was seen with placebo, whereas metformin lowered it") that
     holds no negation and no direction against the claim, while another side holds one: the
     denial is of something else."""
-    claim = word_sequence(claim_text)
     if any(map(negates, claim)):
         return False  # a claim that denies is read against the sentence as it stands
     pieces = [word_sequence(piece) for piece in CONTRASTS.split(sentence)]

@@ -12,7 +12,7 @@ of", "levels of", "tumour growth".
 from __future__ import annotations
 
 from engine.review.yes_clauses import cues
-from engine.review.yes_frames import changed_words, one_direction
+from engine.review.yes_frames import COMPARISONS, changed_words, one_direction
 from engine.text.lexicon import STOP_WORDS, word_set
 from engine.text.stems import mention_stem
 from engine.text.tokens import word_sequence
@@ -36,8 +36,6 @@ _PROPERTY_NOUNS = word_set("estimate estimates forecast forecasts response respo
 # Words that, after a thing, make it the kind of another ("glucose-related complications",
 # "diet-induced obesity").
 _KIND_OF = word_set("related associated induced mediated dependent")
-# Words after which the other side of a comparison stands, not a property of the object.
-_COMPARED = frozenset({"than", "compared", "versus", "vs"})
 # How far after its direction word the claim's object is looked for.
 _REACH = 8
 # Words that may stand between a thing and the direction word it is the subject of ("glucose
@@ -128,7 +126,7 @@ def _property_moved(words: Words, at: int, objects: set[str], own: set[str]) -> 
     the object does not follow it within `_REACH` words."""
     end = min(len(words), at + 1 + _REACH)
     first = next((i for i in range(at + 1, end) if mention_stem(words[i]) in objects), None)
-    if first is None or not _COMPARED.isdisjoint(words[at + 1 : first]):
+    if first is None or not COMPARISONS.isdisjoint(words[at + 1 : first]):
         return None  # "better than placebo for symptoms": the other side, not a property
     if first - at >= 3 and words[first - 1] in _LINKS and _foreign(words[first - 2], own):
         return True

@@ -117,11 +117,16 @@ def _timings(words: Words) -> list[Words]:
     return [
         words[at + 1 :]
         for at in range(1, len(words) - 1)
-        if words[at] in _TIMING
-        and words[at + 1].endswith(("ed", "en"))
+        if _timed(words[at], words[at + 1])
         and (words[at + 1] not in _NOT_TIMING or _given(words, at + 1))
         and words[at + 1] not in _PARTNERED
     ]
+
+
+def _timed(word: str, after: str) -> bool:
+    """Whether a timing word and a participle open how or when what acts was given ("when
+    given", "if started")."""
+    return word in _TIMING and after.endswith(("ed", "en"))
 
 
 def _given(words: Words, at: int) -> bool:
@@ -181,7 +186,6 @@ def conditional_opening(head: Words) -> int | None:
     if first == "under" and len(head) > 1:
         return 1
     second = head[1] if len(head) > 1 else ""
-    participle = second.endswith(("ed", "en")) and second not in _NOT_TIMING
-    if first in _TIMING and participle:
+    if _timed(first, second) and second not in _NOT_TIMING:
         return 1
     return None

@@ -13,6 +13,7 @@ another for the means (`means_apart`).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from engine.review.yes_attributes import MEASURES
 from engine.review.yes_clauses import directions
@@ -25,8 +26,8 @@ from engine.text.stems import mention_stem
 from engine.text.tokens import word_sequence
 
 Words = tuple[str, ...]
-# Words that open how a claim's change came about ("via AMPK", "through weight loss").
-_MEANS = frozenset({"via", "through"})
+# Where how a claim's change came about begins ("via AMPK", "through weight loss", "by
+# inhibiting renin").
 _MEANS_TEXT = re.compile(r"\s+(?:via|through|by\s+\w+ing)\b", re.IGNORECASE)
 # The pieces a sentence's clauses stand in: its contrasts and its ", and".
 _PIECES = re.compile(CONTRASTS.pattern + r"|,\s*and\s+", re.IGNORECASE)
@@ -39,15 +40,9 @@ def drawn_apart(claim: Words, sentence: str) -> bool:
     sides = [word_sequence(piece) for piece in CONTRASTS.split(sentence)]
     if len(sides) < 2:
         return False
-    agent = {mention_stem(word) for word in subject(claim)}
-    wanted = {
-        mention_stem(word)
-        for word in claim
-        if word not in STOP_WORDS
-        and word not in MEASURES
-        and any(char.isalpha() for char in word)
-        and not relates(word)
-    } - agent
+    _, wanted = _beside_actor(
+        claim, lambda word: word not in MEASURES and any(char.isalpha() for char in word)
+    )
     stems = [{mention_stem(word) for word in side} for side in sides]
     if not wanted or not wanted <= set().union(*stems):
         return False
@@ -60,51 +55,49 @@ def drawn_apart(claim: Words, sentence: str) -> bool:
     )
 
 
-def without_means(claim_text: str) -> str:
-    """The claim with how it came about cut off ("Does exercise reduce blood pressure by
-    inhibiting renin?" -> "Does exercise reduce blood pressure"), where a direction word and
-    what it changes stand before the means; else the claim as it is."""
+def split_means(claim_text: str) -> tuple[str, str] | None:
+    """The claim cut before how it came about, and that means ("Does exercise reduce blood
+    pressure", "by inhibiting renin?"), where a direction word and what it changes stand
+    before the means; else None."""
     found = _MEANS_TEXT.search(claim_text)
     if found is None:
-        return claim_text
+        return None
     core = claim_text[: found.start()]
     words = word_sequence(core)
     one = one_direction(words)
     if one is None or not changed_words(words, one[0]):
-        return claim_text
-    return core
+        return None
+    return core, claim_text[found.start() :]
 
 
-def means_apart(claim: Words, evidence: list[str]) -> bool:
-    """Whether the claim says how it came about ("reduce blood pressure by inhibiting
-    renin", "via AMPK", "through weight loss") and no sentence of the evidence that states
-    its change (its direction and what it changes) names that means too: two sentences, one
-    of each, do not say the one happened by the other."""
-    means = _means(claim)
-    core = word_sequence(without_means(" ".join(claim)))
-    one = one_direction(core)
-    if not means or one is None:
+def without_means(claim_text: str) -> str:
+    """The claim with how it came about cut off (`split_means`), else the claim as it is."""
+    parts = split_means(claim_text)
+    return parts[0] if parts is not None else claim_text
+
+
+def means_apart(core: str, means: str, evidence: list[str]) -> bool:
+    """Whether no sentence of the evidence that states the claim's change (`core`: its
+    direction and what it changes) names its means too ("by inhibiting renin", "via AMPK"):
+    two sentences, one of each, do not say the one happened by the other."""
+    # The means' own words, its opening "by", "via" or "through" left out.
+    named = {
+        mention_stem(w) for w in word_sequence(means)[1:] if w not in STOP_WORDS and w.isalpha()
+    }
+    words = word_sequence(core)
+    one = one_direction(words)
+    if not named or one is None:
         return False
-    wanted = set(directions(core))
-    objects = {mention_stem(word) for word in changed_words(core, one[0])}
+    wanted = set(directions(words))
+    objects = {mention_stem(word) for word in changed_words(words, one[0])}
     stating = [
         said
         for text in evidence
-        for words in map(word_sequence, sentence_texts(text))
-        if wanted & set(directions(words))
-        and objects <= (said := {mention_stem(word) for word in words})
+        for sentence in map(word_sequence, sentence_texts(text))
+        if wanted & set(directions(sentence))
+        and objects <= (said := {mention_stem(word) for word in sentence})
     ]
-    return bool(stating) and not any(means <= said for said in stating)
-
-
-def _means(claim: Words) -> set[str]:
-    """The content words after the claim's "by" and an "-ing" word, "via" or "through"."""
-    for at, word in enumerate(claim):
-        after = claim[at + 1 :]
-        opens = word in _MEANS or (word == "by" and after[:1] and after[0].endswith("ing"))
-        if opens:
-            return {mention_stem(w) for w in after if w not in STOP_WORDS and w.isalpha()}
-    return set()
+    return bool(stating) and not any(named <= said for said in stating)
 
 
 def said_of_control(claim: Words, sentence: str) -> bool:
@@ -114,17 +107,24 @@ def said_of_control(claim: Words, sentence: str) -> bool:
     pieces = [word_sequence(piece) for piece in _PIECES.split(sentence)]
     if len(pieces) < 2:
         return False
-    agent = {mention_stem(word) for word in subject(claim)}
-    wanted = {
-        mention_stem(word)
-        for word in claim
-        if word not in STOP_WORDS and word not in CONTROLS and word.isalpha() and not relates(word)
-    } - agent
+    agent, wanted = _beside_actor(claim, lambda word: word not in CONTROLS and word.isalpha())
     for stem in sorted(wanted):
         holding = [p for p in pieces if stem in {mention_stem(word) for word in p}]
         if holding and all(_of_control(piece, agent) for piece in holding):
             return True
     return False
+
+
+def _beside_actor(claim: Words, keeps: Callable[[str], bool]) -> tuple[set[str], set[str]]:
+    """The stems of the claim's actor (`subject`), and of the words beside it that name
+    something (no stop word, no relation word) and that `keeps` keeps."""
+    agent = {mention_stem(word) for word in subject(claim)}
+    named = {
+        mention_stem(word)
+        for word in claim
+        if word not in STOP_WORDS and not relates(word) and keeps(word)
+    }
+    return agent, named - agent
 
 
 def _of_control(piece: Words, agent: set[str]) -> bool:

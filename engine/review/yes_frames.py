@@ -47,7 +47,7 @@ Words = tuple[str, ...]
 # Words that may stand between a word that turns a direction around and that direction.
 _DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "its", "their"})
 # Words after which a direction word's reach ends: what follows is compared with, not changed.
-_COMPARISONS = frozenset({"than", "compared", "versus", "vs"})
+COMPARISONS = frozenset({"than", "compared", "versus", "vs"})
 # How many content words after a direction word it changes ("decreased body weight").
 _CHANGED = 2
 # Participles that, after a word, name what caused the change after them ("the
@@ -353,7 +353,7 @@ def changed_words(words: Words, at: int) -> set[str]:
     comparison ("than", "compared"): what it changes."""
     out: list[str] = []
     for word in words[at + 1 :]:
-        if word in _COMPARISONS or len(out) == _CHANGED:
+        if word in COMPARISONS or len(out) == _CHANGED:
             break
         if _named(word) and word not in STOP_WORDS and not relates(word):
             out.append(word)

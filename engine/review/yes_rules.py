@@ -40,7 +40,7 @@ from engine.review.yes_contrasts import (
     drawn_apart,
     means_apart,
     said_of_control,
-    without_means,
+    split_means,
 )
 from engine.review.yes_figures import both_ways, exact, figures_changed
 from engine.review.yes_frames import (
@@ -120,12 +120,12 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
     denied = _denial_broken(claim_text, evidence)
     if denied is not None:
         return denied  # "not reduce weight?" off "did not reduce weight until week 12"
-    core = without_means(claim_text)
-    if core != claim_text:
+    means = split_means(claim_text)
+    if means is not None:
         # "… by inhibiting renin": the means stated with the change, the change read alone.
-        if means_apart(claim, evidence):
+        if means_apart(*means, evidence):
             return Overstated.OTHER_CLAUSE
-        return overstates(core, evidence)
+        return overstates(means[0], evidence)
     if any(_unmarked(claim_text, sentence) for sentence in evidence):
         return Overstated.UNMARKED
     flipped = _prefix_flip(claim, said)
