@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
 from difflib import SequenceMatcher
 from itertools import pairwise
 
@@ -27,7 +26,6 @@ from engine.review.no_rules import overstated_no
 from engine.review.split_directions import split_by_scope
 from engine.review.yes_attributes import changed_attribute, moved_the_other_way
 from engine.review.yes_clauses import (
-    NON,
     asserted,
     negates,
     other_clause,
@@ -42,7 +40,7 @@ from engine.review.yes_contrasts import (
     said_of_control,
     split_means,
 )
-from engine.review.yes_figures import both_ways, exact, figures_changed
+from engine.review.yes_figures import exact, figures_changed
 from engine.review.yes_frames import (
     actor,
     governed_against,
@@ -57,6 +55,7 @@ from engine.review.yes_order import content_words as _content
 from engine.review.yes_order import reordered
 from engine.review.yes_partners import combined_actor, null_comparison
 from engine.review.yes_populations import population_only
+from engine.review.yes_prefixes import prefix_flip, unmarked
 from engine.text.frame_words import CONTROLS, PARTIAL_QUANTIFIERS
 from engine.text.lexicon import (
     CONDITION_WORDS,
@@ -65,12 +64,8 @@ from engine.text.lexicon import (
     HEDGES,
     HEDGES_BEFORE_THAT,
     HEDGES_BEFORE_TO,
-    JOINED_PREFIXES,
-    NEGATING_PREFIXES,
     NEGLIGIBLE,
     NULL_WORDS,
-    OPPOSED_PREFIXES,
-    PREFIXED_ROOT,
     PURPOSES_BEFORE_TO,
     STOP_WORDS,
     cue_of,
@@ -78,13 +73,6 @@ from engine.text.lexicon import (
 )
 from engine.text.stems import mention_stem, mentions
 from engine.text.tokens import word_sequence
-
-# Each prefix with those that set a word on the other side of it ("hyper" -> "hypo").
-OPPOSED = both_ways(OPPOSED_PREFIXES)
-# The prefixes a word is read off, in a fixed order (the lexicon's), so the first rule a
-# word breaks is the same in every process: the negating ones, then every prefix.
-_NEGATING = tuple(NEGATING_PREFIXES)
-_EVERY_PREFIX = tuple(dict.fromkeys([*NEGATING_PREFIXES, *OPPOSED]))
 
 # How far after "less effective" its other side may stand ("than bupropion").
 _LESSER_REACH = 4
@@ -126,9 +114,9 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
         if means_apart(*means, evidence):
             return Overstated.OTHER_CLAUSE
         return overstates(means[0], evidence)
-    if any(_unmarked(claim_text, sentence) for sentence in evidence):
+    if any(unmarked(claim_text, sentence) for sentence in evidence):
         return Overstated.UNMARKED
-    flipped = _prefix_flip(claim, said)
+    flipped = prefix_flip(claim, said)
     if flipped is not None:
         return flipped
     if _negations(claim) - _negations(said):
@@ -332,72 +320,6 @@ def _hedges(words: tuple[str, ...]) -> Counter[str]:
         and relates(three)
     )
     return hedges
-
-
-def _unmarked(claim_text: str, sentence: str) -> bool:
-    """Whether the claim names bare a word the sentence marks with a sign ("Li" for "Li+")
-    or negates with a prefix ("adhesive" for "nonadhesive")."""
-    claim = set(word_sequence(claim_text))
-    for token in word_sequence(sentence):
-        if token in claim:
-            continue
-        if token[-1] in "+-" and token[:-1] in claim:
-            return True
-        if token.startswith(NON) and token[len(NON) :] in claim:
-            return True
-    return False
-
-
-def _prefix_flip(claim: tuple[str, ...], said: tuple[str, ...]) -> Overstated | None:
-    """How a prefix turns a word of one text around in the other: the evidence's negating
-    prefix dropped ("dependent" for "independent"), one the evidence lacks added, or the
-    opposite prefix ("hyperglycemia" for "hypoglycemia").
-
-    Read twice: a word one text alone says against every word of the other (so
-    "UCP1-dependent" is read against "UCP1-independent" though "ATP-dependent" stands
-    beside it), then the words each says more often than the other (so a text that says
-    both, "Skint-1-dependent, but Aire-independent", still shows which one moved).
-    """
-    mine, theirs = Counter(_joined(claim)), Counter(_joined(said))
-    alone = (set(mine) - set(theirs), set(theirs) - set(mine), set(mine), set(theirs))
-    excess = (set(mine - theirs), set(theirs - mine))
-    return _turned(*alone) or _turned(*excess, *excess)
-
-
-def _turned(
-    mine: set[str], theirs: set[str], against_mine: set[str], against_theirs: set[str]
-) -> Overstated | None:
-    """The rule a word of the claim's `mine` or the evidence's `theirs` breaks against a
-    word of the other text (`against_*`) it shares a root with."""
-    for token in sorted(theirs):
-        if any(root in against_mine for _, root in _roots(token, _NEGATING)):
-            return Overstated.UNMARKED
-    for token in sorted(mine):
-        for prefix, root in _roots(token, _EVERY_PREFIX):
-            if prefix in NEGATING_PREFIXES and root in against_theirs:
-                return Overstated.NEGATION
-            if any(other + root in against_theirs for other in OPPOSED.get(prefix, ())):
-                return Overstated.DIRECTION
-    return None
-
-
-def _roots(token: str, prefixes: tuple[str, ...]) -> Iterator[tuple[str, str]]:
-    """Each of `prefixes` `token` opens with, in their order, and the word after it."""
-    for prefix in prefixes:
-        shortest = max(PREFIXED_ROOT, NEGATING_PREFIXES.get(prefix, 0))
-        if token.startswith(prefix) and len(token) - len(prefix) >= shortest:
-            yield prefix, token[len(prefix) :]
-
-
-def _joined(words: tuple[str, ...]) -> tuple[str, ...]:
-    """The words with each prefix a hyphen set apart joined to the word after it."""
-    out: list[str] = []
-    for word in words:
-        if out and out[-1] in JOINED_PREFIXES and word.isalpha():
-            out[-1] += word
-        else:
-            out.append(word)
-    return tuple(out)
 
 
 def _dropped(claim_text: str, sentence: str) -> bool:
