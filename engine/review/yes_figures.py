@@ -12,6 +12,7 @@ from collections import Counter
 from itertools import pairwise
 
 from engine.core.stance import Overstated
+from engine.review.yes_figure_sense import figures_against
 from engine.text.frame_words import BOUND_PAIRS
 from engine.text.lexicon import NUMBER_WORDS, QUANTIFIERS, STOP_WORDS
 from engine.text.tokens import token_spans
@@ -24,8 +25,8 @@ Figured = list[tuple[str, bool]]
 def figures_changed(claim_text: str, joined: str, claim: Words, said: Words) -> Overstated | None:
     """The rule the claim's figures break against the evidence's (`joined`, its words
     `said`), else None: a number, sign or quantity it lacks (`EXACT`), a figure with another
-    unit (`UNIT`), a bound turned or a most stated as the effect, or a figure in another role
-    (`EXACT`)."""
+    unit (`UNIT`), a bound turned or a most stated as the effect, a figure in another role
+    (`EXACT`), or figures that say no change or one the other way (`figures_against`)."""
     theirs = exact(said)
     missing = exact(claim) - theirs
     if missing.keys() <= _SUPERLATIVES and _ranks(theirs):
@@ -39,7 +40,7 @@ def figures_changed(claim_text: str, joined: str, claim: Words, said: Words) -> 
         return Overstated.EXACT
     if _moved_roles(claim, said) or _figure_scope_moved(claim_figures, said_figures):
         return Overstated.EXACT
-    return None
+    return figures_against(claim, said, joined)
 
 
 def both_ways(pairs: tuple[tuple[str, str], ...]) -> dict[str, tuple[str, ...]]:
