@@ -20,6 +20,7 @@ import re
 
 from engine.core.stance import Overstated
 from engine.review.doubt_frames import literature_denied
+from engine.review.weak_grounds import undercut
 from engine.review.yes_attributes import changed_attribute
 from engine.review.yes_clauses import denied_elsewhere, directions, hedged_no, negates
 from engine.review.yes_contrasts import without_means
@@ -98,6 +99,8 @@ def overstated_no(claim_text: str, sentence: str) -> Overstated | None:
     framing = _kind(said, denials[0], claim) if denials else None
     if framing in (Overstated.DOUBTED, Overstated.FRAMED) and "that" in said[denials[0] :]:
         return framing  # "there is no doubt that …", "no study has shown that …": a frame
+    if undercut(claim_text, sentence):
+        return Overstated.DOUBTED  # "the evidence is mixed", "stopped for futility"
     if any(negates(word) for word in claim):
         return None  # a claim that denies is read against the sentence as it stands
     if _excepted(said, claim):

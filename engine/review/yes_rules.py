@@ -24,6 +24,7 @@ from engine.reading.significance import reports_no_significance
 from engine.review.doubt_frames import doubted, retracted
 from engine.review.no_rules import overstated_no
 from engine.review.split_directions import split_by_scope
+from engine.review.weak_grounds import undercut
 from engine.review.yes_attributes import changed_attribute, moved_the_other_way
 from engine.review.yes_clauses import (
     asserted,
@@ -85,8 +86,9 @@ _DENIAL = re.compile(r"\b(?:not|no|never)\b\s*", re.IGNORECASE)
 _RESPECTIVELY = "respectively"
 # Words after "in" that say a finding held in one case ("in one patient", "in a single case").
 _ONE = frozenset({"one", "single"})
-# Words after "in" that say a finding held in none ("in none of the trials", "in neither arm").
-_NONE = frozenset({"none", "neither"})
+# Words after "in" that say a finding held in none ("in none of the trials", "in neither arm",
+# "in no patients").
+_NONE = frozenset({"none", "neither", "no"})
 # Words that set one thing against another: what follows each is the other side.
 _COMPARING = frozenset({"than", "versus", "vs"})
 
@@ -127,6 +129,8 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
         return Overstated.DROPPED
     if doubted(claim_text, evidence) or retracted(claim_text, evidence):
         return Overstated.DOUBTED
+    if any(undercut(claim_text, sentence) for sentence in evidence):
+        return Overstated.DOUBTED  # "the evidence is mixed", "stopped for futility"
     if any(left_taken_back(claim, sentence) for sentence in evidence):
         return Overstated.TAKEN_BACK
     if not _states_null(claim) and reports_no_significance(joined):

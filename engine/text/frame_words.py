@@ -225,3 +225,27 @@ LITERATURE_WORDS = _words(
 # Words before which a direction word is the alternative set aside, not the finding:
 # "increased rather than reduced anxiety".
 DENIED_ALTERNATIVES = _markers("rather_than instead_of")
+
+
+# What a sentence names its own grounds by ("the evidence is mixed", "mixed results").
+GROUNDS_NOUNS = _words("evidence results findings data studies trials literature reports research")
+# Words that judge those grounds weak, just before them or after a copula ("limited
+# evidence", "the results were inconsistent"): the finding beside them is in doubt.
+WEAK_GROUNDS = _words(
+    "mixed conflicting inconsistent inconclusive equivocal contradictory weak limited "
+    "insufficient sparse scant scarce"
+)
+# What a grade of the evidence is a grade of, and the grades that doubt it ("evidence of
+# low quality", "low-certainty evidence", "the quality of the trials was poor").
+GRADED_NOUNS = _words("quality certainty")
+LOW_GRADES = _words("low poor")
+# Words that say a trial ended because no effect was likely ("stopped for futility").
+FUTILITY_WORDS = _words("futility")
+# A trial stopped for want of an effect ("stopped for lack of efficacy", "terminated owing to
+# ineffectiveness"), not for benefit or harm.
+EARLY_STOPS = _words("stopped terminated halted discontinued")
+STOP_REASONS = _words("lack inefficacy ineffectiveness")
+# Words that say the grounds lean ("prone to bias", "a high risk of bias"), and those that
+# clear them ("a low risk of bias", "no evidence of bias").
+BIAS_WORDS = _words("bias biased biases")
+CLEARED_BIAS = _words("low no minimal without free unlikely")

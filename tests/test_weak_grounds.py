@@ -1,0 +1,56 @@
+"""A sentence that judges its own grounds weak, or its trial futile, is no firm yes or no."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core.stance import Overstated
+from engine.review.no_rules import overstated_no
+from engine.review.weak_grounds import undercut
+from engine.review.yes_rules import overstates
+
+CLAIM = "Metformin reduces weight."
+
+
+@pytest.mark.parametrize(
+    ("sentence", "held"),
+    [
+        ("The evidence is mixed, but metformin reduced weight.", True),
+        ("Metformin reduced weight, although results were inconsistent.", True),
+        ("Limited evidence shows metformin reduced weight.", True),
+        ("Metformin reduced weight, although the evidence was of low quality.", True),
+        ("Low-certainty evidence shows that metformin reduced weight.", True),
+        ("Metformin reduced weight, but the quality of the evidence was very low.", True),
+        ("Metformin reduced weight, but studies were prone to bias.", True),
+        ("Metformin reduced weight, but the trial was stopped early for futility.", True),
+        ("The trial was stopped for lack of efficacy after metformin reduced weight.", True),
+        ("In trials at low risk of bias, metformin reduced weight.", False),
+        ("Metformin reduced weight, with no evidence of publication bias.", False),
+        ("Metformin reduced weight in high-quality trials.", False),
+        ("Metformin reduced weight in a mixed population of adults.", False),
+        ("Metformin reduced glucose after a mixed meal.", False),
+        ("The trial was stopped early for benefit because metformin reduced weight.", False),
+    ],
+    ids=["evidence-is-mixed", "results-inconsistent", "limited-evidence", "of-low-quality",
+         "low-certainty", "quality-very-low", "prone-to-bias", "futility",
+         "lack-of-efficacy", "low-risk-of-bias", "no-publication-bias", "high-quality",
+         "mixed-population", "mixed-meal", "stopped-for-benefit"],
+)  # fmt: skip
+def test_weak_grounds_are_named(sentence: str, held: bool) -> None:
+    assert undercut(CLAIM, sentence) is held
+
+
+def test_weak_grounds_withhold_both_a_yes_and_a_no() -> None:
+    assert overstates(CLAIM, ["The evidence is mixed, but metformin reduced weight."]) is (
+        Overstated.DOUBTED
+    )
+    assert overstated_no(
+        CLAIM, "Results were inconsistent, and metformin did not reduce weight."
+    ) is (Overstated.DOUBTED)
+    assert (
+        overstates(
+            "Mixed evidence shows metformin reduces weight.",
+            ["Mixed evidence shows metformin reduced weight."],
+        )
+        is None
+    )
