@@ -456,6 +456,38 @@ TRAPS = {
         "Sugar taxes are predicted to reduce obesity.",
         "Do sugar taxes reduce obesity?", "hedge", None,
     ),
+    "by-nothing": (
+        "Topiramate reduced binge eating by 0% in obese adults.",
+        "Does topiramate reduce binge eating?", "not-significant", None,
+    ),
+    "ratio-the-other-way": (
+        "Rosiglitazone reduced cardiac mortality (HR 1.20, 95% CI 1.05-1.37).",
+        "Does rosiglitazone reduce cardiac mortality?", "direction", None,
+    ),
+    "stopped-for-futility": (
+        "Lithium slowed functional decline in ALS, but the trial was stopped for futility.",
+        "Does lithium slow functional decline in ALS?", "doubted", None,
+    ),
+    "evidence-is-mixed": (
+        "The evidence is mixed, but acupuncture reduced hot flushes in breast cancer survivors.",
+        "Does acupuncture reduce hot flushes in breast cancer survivors?", "doubted", None,
+    ),
+    "prone-to-bias": (
+        "Chondroitin reduced knee pain, but the studies were prone to bias.",
+        "Does chondroitin reduce knee pain?", "doubted", None,
+    ),
+    "no-at-a-time-point": (
+        "Bupropion did not reduce cigarette craving at 1 week.",
+        "Does bupropion reduce cigarette craving?", "quality", None,
+    ),
+    "no-as-expected": (
+        "Zinc did not shorten common colds as expected.",
+        "Does zinc shorten common colds?", "framed", None,
+    ),
+    "in-no-patients": (
+        "Colchicine reduced pericarditis recurrence in no patients.",
+        "Does colchicine reduce pericarditis recurrence?", "dropped", None,
+    ),
 }  # fmt: skip
 
 

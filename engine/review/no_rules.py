@@ -20,6 +20,7 @@ import re
 
 from engine.core.stance import Overstated
 from engine.review.doubt_frames import literature_denied
+from engine.review.no_scopes import against_expectation, at_time_point
 from engine.review.weak_grounds import undercut
 from engine.review.yes_attributes import changed_attribute
 from engine.review.yes_clauses import denied_elsewhere, directions, hedged_no, negates
@@ -103,6 +104,10 @@ def overstated_no(claim_text: str, sentence: str) -> Overstated | None:
         return Overstated.DOUBTED  # "the evidence is mixed", "stopped for futility"
     if any(negates(word) for word in claim):
         return None  # a claim that denies is read against the sentence as it stands
+    if at_time_point(claim, said):
+        return Overstated.QUALITY  # "did not reduce weight at 1 week"
+    if against_expectation(claim_text, sentence):
+        return Overstated.FRAMED  # "did not reduce weight as expected"
     if _excepted(said, claim):
         return Overstated.SET_ASIDE  # "no effect on colds, except in marathon runners"
     if _quality(said, claim):

@@ -249,3 +249,17 @@ STOP_REASONS = _words("lack inefficacy ineffectiveness")
 # clear them ("a low risk of bias", "no evidence of bias").
 BIAS_WORDS = _words("bias biased biases")
 CLEARED_BIAS = _words("low no minimal without free unlikely")
+
+
+# Units of time, and the words before a figure of them that fix a point in time ("at 1
+# week", "after 2 weeks", "by week 12", "within 3 days"): a no there holds at that point.
+# A span ("over 12 months", "during follow-up") is the whole trial and stays a no.
+TIME_UNITS = _words(
+    "minute minutes min hour hours h day days week weeks wk month months mo year years"
+)
+TIME_POINTS = _words("at after by within on")
+# What a denial may deny instead of the finding when no pause sets it apart: "did not reduce
+# weight as expected" (less than expected, or not at all?).
+EXPECTATION_WORDS = _words(
+    "expected anticipated predicted hypothesized hypothesised hoped intended planned presumed"
+)
