@@ -310,15 +310,38 @@ def quote_fit(quote: str, source: str, licensed: str | None) -> tuple[Fit, str |
     `licensed` is what `licensable_part` kept of it. The sentence is given only for
     `Fit.INSIDE`: the one sentence of `source` whose words hold the quote's words.
     """
-    words = word_sequence(quote)
     if licensed is not None:
-        return (Fit.WHOLE if word_sequence(licensed) == words else Fit.PART), None
+        return (Fit.WHOLE if _same_words(licensed, quote) else Fit.PART), None
+    words = word_sequence(quote)
     needle = _joined(words) if words else None
     found = _source(source)
     for text, joined in zip(found.texts, found.joined, strict=True):
         if needle is not None and needle in joined:
             return Fit.INSIDE, text.strip()
     return Fit.ACROSS, None
+
+
+# A minus that may mark the word before it (`ER-`, `Aire(-)`): only there does case count.
+_MINUS_MARK = re.compile(r"-(?!\w)")
+
+
+def _same_words(one: str, other: str) -> bool:
+    """Whether two texts have the same word sequence, without tokenising them when it shows.
+
+    Plain printable ASCII texts equal but for case read alike: the tokeniser lower-cases
+    them, and only a trailing minus asks whether its word had a capital.
+    """
+    if one == other:
+        return True
+    if (
+        one.isascii()
+        and other.isascii()
+        and one.lower() == other.lower()
+        and one.isprintable()
+        and _MINUS_MARK.search(one) is None
+    ):
+        return True
+    return word_sequence(one) == word_sequence(other)
 
 
 @lru_cache(maxsize=4096)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -55,16 +56,17 @@ def fold(text: str) -> Folded:
     odd = {char: _fold_char(char) for char in chars if not char.isspace()}
     odd = {char: folded for char, folded in odd.items() if folded != char}
     marks = "".join(re.escape(char) for char in chars if unicodedata.combining(char))
-    # The edits rewrite only white space other than one space between words; most texts have
-    # none, and skipping their scan (the slowest part of the fold) leaves the same matches.
-    # Every white space but the plain space is unprintable, so two quick scans find any.
-    edits = "  " in base or not base.isprintable()
     if base is lowered and not marks:
-        # Then every character the fold changes is outside ASCII: one compiled scan finds
-        # them all, and those that fold to themselves are passed over, where a pattern built
-        # for this text's own set would cost a compile for nearly every new source.
-        pattern: str | re.Pattern[str] = _SCANS[edits, bool(odd)]
+        # Then every character the fold changes is outside ASCII: one compiled pattern,
+        # tried only where an edit or such a character can start (`_scan`), finds them all,
+        # where a pattern built for this text's own set would cost a compile for nearly
+        # every new source.
+        pattern: str | re.Pattern[str] = _EDITS_OR_WIDE if odd else _EDITS_ONLY
     else:
+        # The edits rewrite only white space other than one space between words; most texts
+        # have none, and leaving their alternative out leaves the same matches. Every white
+        # space but the plain space is unprintable, so two quick scans find any.
+        edits = "  " in base or not base.isprintable()
         alternatives = [_EDITS] if edits else []
         alternatives += [rf"(?P<cluster>\S[{marks}]+)"] if marks else []
         alternatives += ["(?P<odd>[" + "".join(map(re.escape, odd)) + "])"] if odd else []
@@ -72,7 +74,11 @@ def fold(text: str) -> Folded:
     pieces: list[str] = []
     norm_marks, orig_marks = [0], [0]
     last = size = 0
-    for m in re.finditer(pattern, base) if pattern else ():
+    if isinstance(pattern, re.Pattern):
+        found: Iterable[re.Match[str]] = _scan(pattern, base, [*odd, *_spaced(chars)])
+    else:
+        found = re.finditer(pattern, base) if pattern else ()
+    for m in found:
         start, end = m.span()
         if m.lastgroup == "odd" and m.group() not in odd:
             continue  # a wide character the fold keeps as it is
@@ -96,17 +102,63 @@ def fold(text: str) -> Folded:
 
 
 _EDITS_ONLY = re.compile(_EDITS)
-_WIDE = re.compile(r"(?P<odd>[^\x00-\x7f])")
 _EDITS_OR_WIDE = re.compile(
     rf"(?=[\s{re.escape(_HYPHENS)}\x80-\U0010ffff])(?:{_EDITS}|(?P<odd>[^\x00-\x7f]))"
 )
-# The compiled scan for (edits needed, wide characters to fold).
-_SCANS: dict[tuple[bool, bool], str | re.Pattern[str]] = {
-    (True, True): _EDITS_OR_WIDE,
-    (False, True): _WIDE,
-    (True, False): _EDITS_ONLY,
-    (False, False): "",
-}
+
+
+# White space other than the plain space, and the characters a line-end hyphen is written as.
+_ASCII_SPACES = "\t\n\r\x0b\x0c\x1c\x1d\x1e\x1f"
+
+
+def _spaced(chars: Iterable[str]) -> list[str]:
+    """The wide characters among `chars` an edit can start at: white space and hyphens."""
+    return [char for char in chars if char.isspace() or char in _HYPHENS]
+
+
+def _scan(pattern: re.Pattern[str], text: str, wide: list[str]) -> Iterator[re.Match[str]]:
+    """The matches `pattern.finditer(text)` yields, tried only where one can start.
+
+    A regex scan steps through every character of a source; the few places an edit or a
+    wide character can start are found by `str.find` in C instead (a run of white space
+    holding more than one space, a break or a wide space, the hyphen before it, and each
+    wide character in `wide`), and the pattern is matched there, left to right as a scan
+    would. An edit consumes its whole run of white space, so it starts at a run's first
+    character or at the hyphen before it.
+    """
+    raw: set[int] = set()
+    for char in (*wide, *(c for c in _ASCII_SPACES if c in text)):
+        at = text.find(char)
+        while at >= 0:
+            raw.add(at)
+            at = text.find(char, at + 1)
+    at = text.find("  ")
+    while at >= 0:
+        raw.add(at)
+        at = text.find("  ", at + 2)
+    starts: list[int] = []
+    done = 0  # every position before this is already among the starts, or no start
+    for at in sorted(raw):
+        if at < done:
+            continue
+        if not text[at].isspace():
+            starts.append(at)
+            done = at + 1
+            continue
+        first = at
+        while first > done and text[first - 1].isspace():
+            first -= 1
+        if first and text[first - 1] in _HYPHENS:
+            starts.append(first - 1)
+        starts.append(first)
+        done = at + 1
+        while done < len(text) and text[done].isspace():
+            done += 1
+    last = 0
+    for at in starts:
+        if at >= last and (m := pattern.match(text, at)) is not None:
+            yield m
+            last = m.end()
 
 
 @lru_cache(maxsize=4096)

@@ -185,8 +185,23 @@ class _Sentence:
     span: Span
     text: str
     offset: int
-    seq: Words
+    read: Words | None = None  # the word sequence, when the whole prose was read at once
     given: tuple[TokenSpan, ...] | None = None
+
+    @cached_property
+    def seq(self) -> Words:
+        """The word sequence, read when first asked for."""
+        return self.read if self.read is not None else _sequence(self.text)
+
+    @cached_property
+    def has_words(self) -> bool:
+        """Whether the sentence holds a word or number, without reading it when that shows.
+
+        An ASCII letter or digit is never folded away and always starts or sits in a token.
+        """
+        if self.read is None and _ASCII_WORD.search(self.text):
+            return True
+        return bool(self.seq)
 
     @cached_property
     def local(self) -> tuple[TokenSpan, ...]:
@@ -209,12 +224,8 @@ def _parse(prose: str) -> tuple[_Sentence, ...]:
     """The sentences of the prose with their tokens; sentences cover every token."""
     # Text that folds away entirely (zero-width characters) still counts as one sentence.
     spans = _PROSE_SPANS(prose) or (Span(0, len(prose)),)
-    alone = _read_by_sentence(prose, spans)
-    if alone is not None:
-        return tuple(
-            _Sentence(span, prose[span.start : span.end], span.start, seq)
-            for span, seq in zip(spans, alone, strict=True)
-        )
+    if _alone(prose, spans):
+        return tuple(_Sentence(span, prose[span.start : span.end], span.start) for span in spans)
     starts = [span.start for span in spans]
     grouped: list[list[TokenSpan]] = [[] for _ in spans]
     for token in token_spans(prose):
@@ -245,11 +256,11 @@ def _sequence(text: str) -> Words:
 _SENTENCE_TOKENS = TextMemo(_read_alone, entries=4096, chars=500_000)
 _PROSE_SPANS = TextMemo(sentences, entries=1024, chars=1_000_000)
 _ENDS = re.compile(r"""[.!?]+["')\]]*\Z""")
+_ASCII_WORD = re.compile(r"[A-Za-z0-9]")
 
 
-def _read_by_sentence(prose: str, spans: Sequence[Span]) -> list[Words] | None:
-    """Each sentence's word sequence read alone, or None where that might differ from the
-    whole.
+def _alone(prose: str, spans: Sequence[Span]) -> bool:
+    """Whether each sentence's words read alone are its words read in the whole prose.
 
     Alone is the same as in place when only ASCII white space lies between and around the
     sentences, each starts with an ASCII character and all but the last end with a
@@ -257,18 +268,17 @@ def _read_by_sentence(prose: str, spans: Sequence[Span]) -> list[Words] | None:
     digit before a dash) is never in the previous sentence, and every run of characters
     the fold rewrites lies inside one sentence, folded as it is in place.
     """
-    grouped, done = [], 0
+    done = 0
     for i, span in enumerate(spans):
         text = prose[span.start : span.end]
         gap = prose[done : span.start]
         if (gap.strip() or not gap.isascii() or not text[:1].isascii()) or (
             i < len(spans) - 1 and not _ENDS.search(text)
         ):
-            return None
+            return False
         done = span.end
-        grouped.append(_sequence(text))
     rest = prose[done:]
-    return None if rest.strip() or not rest.isascii() else grouped
+    return not rest.strip() and rest.isascii()
 
 
 def _citation_mode(
@@ -280,7 +290,7 @@ def _citation_mode(
 ) -> Traceability:
     cited = _cited_claims([part.span for part in parts], citations)
     covered = _covered(citations)
-    empty_prose = not any(part.seq for part in parts)
+    empty_prose = not any(part.has_words for part in parts)
     findings: list[tuple[OrphanSpan, str]] = []
     flagged: set[int] = set()
     for token in _uncited(parts, covered):
@@ -289,12 +299,12 @@ def _citation_mode(
         findings.append((span, f"uncited:{token.norm}"))
     traces = []
     for part, claim_ids in zip(parts, cited, strict=True):
-        if part.seq:
-            claim, reason = _judge_cited(part.seq, claim_ids, licensing, known=known)
+        if part.has_words:
+            claim, reason = _judge_cited(part, claim_ids, licensing, known=known)
         else:
             claim, reason = None, "no words or numbers"
         traces.append(part.trace(claim, reason))
-        if claim is None and (part.seq or empty_prose):
+        if claim is None and (part.has_words or empty_prose):
             findings.extend(_sentence_findings(part, reason, skip=flagged))
     return Traceability.judged(TraceMode.CITATION, traces, findings)
 
@@ -335,7 +345,7 @@ def _uncited(parts: Sequence[_Sentence], covered: Sequence[tuple[int, int]]) -> 
     out = []
     i = 0
     for part in parts:
-        if not part.seq:
+        if not part.has_words:
             continue
         # A sentence read alone has its tokens inside its span; whole-prose tokens are
         # grouped by where they start, so their own bounds are taken.
@@ -357,7 +367,7 @@ def _uncited(parts: Sequence[_Sentence], covered: Sequence[tuple[int, int]]) -> 
 
 
 def _judge_cited(
-    seq: Words,
+    part: _Sentence,
     claim_ids: Sequence[str],
     licensing: Mapping[str, str],
     *,
@@ -370,11 +380,21 @@ def _judge_cited(
         text = licensing.get(claim_id)
         if text is None:
             problems.append(_not_licensing(claim_id, known))
-        elif seq in _license(text).lookup:
+        elif _restates(part, text):
             return claim_id, f"restates {claim_id}"
         else:
-            problems.append(_difference(seq, claim_id, _license(text).forms))
+            problems.append(_difference(part.seq, claim_id, _license(text).forms))
     return None, "; ".join(problems)
+
+
+def _restates(part: _Sentence, claim: str) -> bool:
+    """Whether a sentence restates all of `claim`, a sentence of it or one of its clauses."""
+    # The whole claim is its first form: a sentence read alone that copies it, the common
+    # case, is read no further (an ASCII copy reads as the claim does), nor are the claim's
+    # parts split.
+    if part.read is None and part.text == claim and claim.isascii():
+        return True
+    return part.seq == word_sequence(claim) or part.seq in _license(claim).lookup
 
 
 def _not_licensing(claim_id: str, known: Mapping[str, str] | None) -> str:

@@ -125,9 +125,9 @@ def fold_text(text: str) -> Folded:
     # one translation in C, where most text spent its time cluster by cluster.
     wide = set(ASCII_RUNS.sub("", text))
     if not any(unicodedata.combining(c) or c in SUPERSCRIPT or c in SUBSCRIPT for c in wide):
-        table = {ord(char): fold_alone(char) for char in wide}
+        table = {char: fold_alone(char) for char in wide}
         if all(len(out) == 1 for out in table.values()):
-            return Folded(text.translate(table), None, None)
+            return Folded(_replaced(text, table), None, None)
     # Most folding keeps lengths (µ → μ, – → -); then offsets are the identity and no
     # map is built.
     parts = [
@@ -144,6 +144,22 @@ def fold_text(text: str) -> Folded:
         pieces.append(text[done:])
         return Folded("".join(pieces), None, None)
     return _mapped_fold(text)
+
+
+def _replaced(text: str, table: dict[str, str]) -> str:
+    """`text` with each character of `table` replaced by its fold, as one translation would.
+
+    A text holds a few distinct wide characters, and one `str.replace` each runs in C at
+    memory speed, where `str.translate` with a dict looks up every character of the text
+    (five times slower on an abstract). Replacing one after another equals translating at
+    once only while no fold yields a character that is itself replaced: otherwise translate.
+    """
+    changed = {char: out for char, out in table.items() if out != char}
+    if any(out in changed for out in changed.values()):
+        return text.translate({ord(char): out for char, out in changed.items()})
+    for char, out in changed.items():
+        text = text.replace(char, out)
+    return text
 
 
 def _mapped_fold(text: str) -> Folded:
