@@ -10,7 +10,9 @@ import pytest
 from engine.api import route_payload
 from engine.core import licensing, quote_fold, traceability
 from engine.core.licensing import extractively_licensed
+from engine.core.model import ProseCitation
 from engine.core.quote import verify_quote
+from engine.core.traceability import check_traceability
 from engine.core.verifiers import verify
 from engine.text import sentences as text
 from engine.text.memo import PairMemo, TextMemo
@@ -122,13 +124,28 @@ def test_sentences_tokenised_alone_read_as_the_whole_prose(prose: str) -> None:
     assert [list(part.words) for part in traceability._parse(prose)] == whole
 
 
+def _read(prose: str) -> list[tuple[str, ...]]:
+    return [part.seq for part in traceability._parse(prose)]
+
+
 def test_a_prose_sentence_is_read_once_by_content() -> None:
-    traceability._parse("Serum levels rose in site 9. Mice died.")
+    _read("Serum levels rose in site 9. Mice died.")
     misses = word_sequence.cache_info().misses
-    traceability._parse("Serum levels rose in site 9. Rats died.")
+    _read("Serum levels rose in site 9. Rats died.")
     assert word_sequence.cache_info().misses == misses + 1  # only the new sentence is read
-    traceability._parse("Serum levels rose by 9 \u00b5g. Mice died.")
+    _read("Serum levels rose by 9 \u00b5g. Mice died.")
     assert "Serum levels rose by 9 \u00b5g." in traceability._SENTENCE_TOKENS._kept
+
+
+def test_a_prose_sentence_copying_its_claim_is_not_read() -> None:
+    claim = "Serum kallikrein rose in site 4117."
+    misses = word_sequence.cache_info().misses
+    found = check_traceability(claim, {"c1": claim}, citations=[ProseCitation(0, 35, "c1")])
+    assert [trace.claim for trace in found.sentences] == ["c1"]
+    assert word_sequence.cache_info().misses == misses  # settled by its text, not tokenised
+    found = check_traceability(claim, {"c1": claim.lower()}, citations=[ProseCitation(0, 35, "c1")])
+    assert [trace.claim for trace in found.sentences] == ["c1"]  # read when it is no copy
+    assert word_sequence.cache_info().misses == misses + 2
 
 
 def test_a_pair_is_computed_once_per_equal_text_and_bounded_per_text() -> None:

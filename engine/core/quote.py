@@ -247,7 +247,31 @@ def _find_whole(haystack: str, needle: str) -> int:
     return pos
 
 
-_WORD_BEFORE = re.compile(r"([^\W_]+(?:'[^\W_]+)?)[^\S\n]*\Z")
+# A negation is looked for among the last characters before an occurrence.
+_NEGATION_REACH = 24
+
+
+def _word_before(text: str, pos: int) -> str:
+    """The word ending just before `pos` (spaces, not a line break, between), or "".
+
+    Letters and digits with at most one inner apostrophe (`don't`), read within
+    `_NEGATION_REACH` characters. Walked back by hand: a regex anchored at the end of a
+    window is tried from every start in it, quadratic in the window.
+    """
+    floor = max(0, pos - _NEGATION_REACH)
+    end = pos
+    while end > floor and text[end - 1] != "\n" and text[end - 1].isspace():
+        end -= 1
+    start = end
+    while start > floor and text[start - 1].isalnum():
+        start -= 1
+    if start == end:
+        return ""
+    if start - 2 >= floor and text[start - 1] == "'" and text[start - 2].isalnum():
+        start -= 1
+        while start > floor and text[start - 1].isalnum():
+            start -= 1
+    return text[start:end]
 
 
 def _find_unnegated(haystack: str, needle: str) -> int:
@@ -258,8 +282,7 @@ def _find_unnegated(haystack: str, needle: str) -> int:
     """
     pos = _find_whole(haystack, needle)
     while pos >= 0:
-        before = _WORD_BEFORE.search(haystack, max(0, pos - 24), pos)
-        if not negation(before.group(1) if before else ""):
+        if not negation(_word_before(haystack, pos)):
             return pos
         pos = haystack.find(needle, pos + 1)
         while pos >= 0 and not _whole(haystack, pos, pos + len(needle)):

@@ -49,6 +49,10 @@ def fold(text: str) -> Folded:
     # their base, whitespace runs and line-break hyphens are rewritten by one regex pass
     # that records breakpoints.
     lowered = text.lower()
+    if text.isascii() and "  " not in text and text.isprintable():
+        # Plain ASCII on one line with single spaces (most quotes, many sources): nothing
+        # but case to fold, and no offset moves.
+        return Folded(lowered, [0], [0])
     base = lowered if len(lowered) == len(text) else text
     # Lowered ASCII holds nothing the character fold changes and no combining mark: only
     # the other characters of a lowered text are looked at.

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -20,7 +21,6 @@ from engine.text.tokens import tokens
 # A terminator run (with closing quotes or brackets) before whitespace, or a blank line.
 _BREAK = re.compile(r"""[.!?]+["')\]]*(?=\s|\Z)|\n[ \t\r\f\v]*\n""")
 _NEXT_CHAR = re.compile(r"\s*(\S?)")
-_WORD_BEFORE = re.compile(r"(?<![\w.])\w+(?:\.\w+)*\Z")
 _ABBREVIATIONS = frozenset(
     {
         "al", "approx", "ca", "cf", "dept", "e.g", "eq", "eqs", "esp", "et", "fig", "figs",
@@ -69,7 +69,7 @@ def sentences(text: str) -> tuple[Span, ...]:
     folded = _fold(text)
     flat = folded.text
     cuts = [0]
-    for match in _BREAK.finditer(flat):
+    for match in _breaks(flat):
         if match.group().startswith("\n"):
             cuts.append(match.start())
         elif _ends_sentence(flat, match.start(), match.group()):
@@ -91,6 +91,25 @@ def sentences(text: str) -> tuple[Span, ...]:
             start = sign_start(flat, start) if flat[start : start + 1].isdigit() else start
         spans.append(Span(*folded.span(start, end)))
     return tuple(spans)
+
+
+def _breaks(text: str) -> Iterator[re.Match[str]]:
+    """The matches `_BREAK.finditer(text)` yields, tried only where one can start.
+
+    A regex scan steps through every character; a break starts only at a terminator or a
+    line break, found by `str.find` in C, so the pattern is matched there, left to right.
+    """
+    starts: list[int] = []
+    for char in ".!?\n":
+        at = text.find(char)
+        while at >= 0:
+            starts.append(at)
+            at = text.find(char, at + 1)
+    last = 0
+    for at in sorted(starts):
+        if at >= last and (match := _BREAK.match(text, at)) is not None:
+            yield match
+            last = match.end()
 
 
 def _heading_end(text: str, start: int, end: int) -> int:
@@ -133,12 +152,12 @@ def _ends_sentence(text: str, at: int, run: str) -> bool:
     assert following is not None  # the pattern matches the empty string anywhere
     if _LOWER_WORD.match(text, following.start(1)):
         return False
-    found = _WORD_BEFORE.search(text, max(0, at - 24), at)
-    if found is None:
+    start = _word_start(text, at)
+    if start < 0:
         return True
-    if found.start() and text[found.start() - 1] not in _OPENERS:
+    if start and text[start - 1] not in _OPENERS:
         return True  # a unit or symbol-glued token: 37°C, µm2/ms
-    word = found.group()
+    word = text[start:at]
     lowered = word.lower()
     next_char = following.group(1)
     if lowered in _BEFORE_CAPITAL:
@@ -155,6 +174,25 @@ def _ends_sentence(text: str, at: int, run: str) -> bool:
         # than `e.g.` and `i.e.` ends it before a capitalised word ("… 2 h p.i. The …").
         return word.islower() and _TITLE_WORD.match(text, at + len(run) + 1) is not None
     return not (len(word) == 1 and word.isupper())
+
+
+def _word_start(text: str, at: int) -> int:
+    """Where the word ending at `at` starts (dotted like `e.g` or `U.S`), or -1 for none.
+
+    The word is letters, digits and underscores with single inner periods, begins within
+    24 characters of `at`, and follows neither a word character nor a period. Walked back
+    by hand: a regex anchored at the window's end is tried from every start in it.
+    """
+    floor = max(0, at - 25)  # one past the reach tells a longer word from one that fits
+    start = at
+    while start > floor and (text[start - 1].isalnum() or text[start - 1] in "_."):
+        start -= 1
+    if start == floor and floor and (text[floor - 1].isalnum() or text[floor - 1] in "_."):
+        return -1
+    word = text[start:at]
+    if start < at - 24 or not word or word[0] == "." or word[-1] == "." or ".." in word:
+        return -1
+    return start
 
 
 def ends_terminated(text: str) -> bool:
