@@ -1,17 +1,19 @@
 """Whether a sentence's own figures say no change, or a change the other way, beside its word.
 
-"Metformin reduced weight by 0%" states a reduction its figure says did not happen, and
-"reduced mortality (HR 1.20, 95% CI 1.05-1.37)" one its ratio says went the other way: a
-ratio above 1 is more of what it measures, below 1 less. Which side a ratio is read from
-is for a reader to check, so a yes is withheld where the words and figures disagree.
+"Metformin reduced weight by 0%" states a reduction its figure says did not happen;
+"reduced weight from 80 kg to 82 kg", "(mean change +1.2 kg)" and "reduced mortality (HR
+1.20, 95% CI 1.05-1.37)" state one their figures say went the other way: a ratio above 1 is
+more of what it measures, below 1 less. Which side a figure is read from is for a reader to
+check, so a yes is withheld where the words and figures disagree.
 """
 
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from engine.core.stance import Overstated
-from engine.review.yes_clauses import asserted
+from engine.review.yes_clauses import alternatives, cues
 from engine.text.fold import fold_text
 from engine.text.lexicon import cue_of
 
@@ -22,6 +24,19 @@ _QUANTITY = "quantity"
 _ZERO = re.compile(r"^(?:0+(?:\.0+)?%?|zero|nil)$")
 # A negative change: "by -2 kg", "by -3%" (dashes and minus signs are "-" by then).
 _NEGATIVE = re.compile(r"^-\d*\.?\d+%?$")
+# A figure alone: "80", "8.1%".
+_NUMBER = re.compile(r"^-?\d*\.?\d+%?$")
+# Words that name a figure as the change itself ("mean change 0.0 kg", "a difference of 0").
+_CHANGES = frozenset({"change", "changes", "difference", "differences", "effect"})
+_CHANGE_REACH = 2
+# A change written with its sign: "(mean change +1.2 kg)", "difference, -0.5".
+_SIGNED_CHANGE = re.compile(
+    r"\b(?:change|difference)s?\b[^\d+\-.;()]{0,16}([+-])\s*\d", re.IGNORECASE
+)
+# Words that say a figure was not significant ("by a non-significant 2%").
+_NOT_SIGNIFICANT = frozenset({"nonsignificant", "insignificant"})
+# How many words a "from" figure's unit may take before its "to" ("from 80 kg to 82 kg").
+_UNIT_REACH = 2
 # Abbreviations of a ratio are read as written ("OR" is a ratio, "or" a word); the names in
 # any case. The point estimate follows, past a bracketed abbreviation and punctuation.
 _RATIO_ABBREVIATIONS = r"(?:a?HR|a?OR|a?RR|IRR|SHR|sHR)"
@@ -37,33 +52,46 @@ _TURNING = ("surviv", "alive", "likel", "probab", "chance")
 
 def figures_against(claim: Words, said: Words, text: str) -> Overstated | None:
     """The rule the evidence's figures break against the direction the claim states: a change
-    of nothing ("by 0%", "a 0% reduction", a ratio of 1: `NOT_SIGNIFICANT`), a change by a
-    negative figure ("increased by -2 kg") or every ratio on the other side of 1 than the
-    claim's direction (`DIRECTION`); else None."""
-    if not asserted(claim):
+    of nothing or one not significant ("by 0%", "a 0% reduction", "mean difference 0.0 kg",
+    "by a non-significant 2%", a ratio of 1: `NOT_SIGNIFICANT`), or a change the other way
+    ("increased weight by -2 kg", "reduced weight from 80 kg to 82 kg", "(mean change +1.2
+    kg)", every ratio on the other side of 1: `DIRECTION`); else None."""
+    sign = _claimed_sign(claim)
+    if sign is None:
         return None
     if any(_of_nothing(said, at) and said[at] not in claim for at in range(len(said))):
         return Overstated.NOT_SIGNIFICANT
-    if any(_by_negative(said, at) and said[at + 1] not in claim for at in range(len(said) - 1)):
-        return Overstated.DIRECTION
-    ratios = [float(found.group(1)) for found in _ESTIMATE.finditer(fold_text(text).text)]
+    folded = fold_text(text).text
+    ratios = [float(found.group(1)) for found in _ESTIMATE.finditer(folded)]
     if ratios and all(ratio == 1 for ratio in ratios):
         return Overstated.NOT_SIGNIFICANT
-    sign = _claimed_sign(claim)
-    if sign is None or any(word.startswith(_TURNING) for word in said):
+    if any(_by_negative(said, at) and said[at + 1] not in claim for at in range(len(said) - 1)):
+        return Overstated.DIRECTION
+    if any(word.startswith(_TURNING) for word in said):
         return None
+    moves = _moves(said) + [
+        1 if found.group(1) == "+" else -1 for found in _SIGNED_CHANGE.finditer(folded)
+    ]
+    if moves and all(move == -sign for move in moves):
+        return Overstated.DIRECTION
     if ratios and all((ratio - 1) * sign < 0 for ratio in ratios):
         return Overstated.DIRECTION
     return None
 
 
 def _of_nothing(said: Words, at: int) -> bool:
-    """Whether the figure at `at` is a change of nothing: after "by" ("reduced weight by 0%")
-    or before a direction word ("a 0% reduction", "zero increase")."""
-    if not _ZERO.match(said[at]):
+    """Whether the figure at `at` is a change of nothing or one said not significant: after
+    "by" ("reduced weight by 0%", "by a non-significant 2%"), after a word naming the change
+    ("mean difference 0.0 kg"), or before a direction word ("a 0% reduction")."""
+    word = said[at]
+    if word == "by" and not _NOT_SIGNIFICANT.isdisjoint(_joined(said[at + 1 : at + 4])):
+        return True
+    if not _ZERO.match(word):
         return False
-    before, after = said[at - 1] if at else "", said[at + 1 : at + 2]
-    return before == "by" or (bool(after) and cue_of(after[0]) is not None)
+    before, after = said[max(0, at - _CHANGE_REACH) : at], said[at + 1 : at + 2]
+    if before[-1:] == ("by",) or not _CHANGES.isdisjoint(before):
+        return True
+    return bool(after) and cue_of(after[0]) is not None
 
 
 def _by_negative(said: Words, at: int) -> bool:
@@ -72,7 +100,33 @@ def _by_negative(said: Words, at: int) -> bool:
     return said[at] == "by" and bool(_NEGATIVE.match(said[at + 1]))
 
 
+def _moves(said: Words) -> list[int]:
+    """The sign of each change from one figure to another ("from 80 kg to 82 kg" is +1)."""
+    out = []
+    for at, word in enumerate(said):
+        if word != "from" or at + 1 >= len(said) or not _NUMBER.match(said[at + 1]):
+            continue
+        rest = said[at + 2 : at + 3 + _UNIT_REACH]
+        if "to" not in rest:
+            continue
+        end = at + 2 + rest.index("to") + 1
+        if end < len(said) and _NUMBER.match(said[end]):
+            start, stop = (float(w.rstrip("%")) for w in (said[at + 1], said[end]))
+            if start != stop:
+                out.append(1 if stop > start else -1)
+    return out
+
+
 def _claimed_sign(claim: Words) -> int | None:
-    """The one sign the claim's changes of amount take, else None."""
-    signs = {sign for axis, sign in asserted(claim) if axis == _QUANTITY}
-    return signs.pop() if len(signs) == 1 else None
+    """The sign of the claim's first change of amount ("reduces weight gain" is -1); 0 where
+    it states a direction of another kind only ("improves"); None where it states none."""
+    denied = alternatives(claim)
+    found = [cue for at, cue in cues(claim) if at not in denied]
+    if not found:
+        return None
+    return next((sign for axis, sign in found if axis == _QUANTITY), 0)
+
+
+def _joined(words: Words) -> set[str]:
+    """The words, with "non" joined to the word after it ("non-significant")."""
+    return {*words, *(one + two for one, two in pairwise(words))}
