@@ -38,12 +38,14 @@ CLAIM = "Metformin reduces glucose."
         ("Metformin did not reduce glucose, although it was well tolerated.", None),
         ("Metformin did not reduce glucose, but it reduced weight.", None),
         ("Metformin did not reduce glucose, but not weight either.", None),
+        ("Metformin did not increase glucose, but reduced it.", Overstated.OTHER_CLAUSE),
     ],
     ids=["not-by-placebo-but-by", "whereas", "although-the-other-way", "by-itself", "alone",
          "to-normal-levels", "below-a-figure", "consistently", "clinically-meaningful",
          "variability", "related-complications", "response-to", "faster-than",
          "compared-with-an-active-drug", "not-approved", "control", "compared-with-placebo",
-         "although-tolerated", "but-reduced-another", "but-not-inside-a-clause"],
+         "although-tolerated", "but-reduced-another", "but-not-inside-a-clause",
+         "denied-the-other-way-then-stated"],
 )  # fmt: skip
 def test_a_no_that_denies_something_else_is_withheld(
     sentence: str, rule: Overstated | None

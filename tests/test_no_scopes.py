@@ -21,12 +21,14 @@ CLAIM = "Metformin reduces weight."
         ("Metformin did not reduce weight as expected.", Overstated.FRAMED),
         ("Metformin failed to reduce weight as anticipated.", Overstated.FRAMED),
         ("Metformin did not reduce weight over 12 months.", None),
+        ("Metformin did not reduce weight at 12 months, the primary end point.", None),
         ("Metformin did not reduce weight in obese adults.", None),
         ("Metformin did not reduce weight, as expected.", None),
         ("Contrary to what was expected, metformin did not reduce weight.", None),
     ],
     ids=["at-1-week", "after-2-weeks", "opening-at-1-week", "by-week-4", "on-day-3",
-         "as-expected", "failed-as-anticipated", "over-12-months", "in-obese-adults",
+         "as-expected", "failed-as-anticipated", "over-12-months", "primary-end-point",
+         "in-obese-adults",
          "paused-as-expected", "contrary-to-expected"],
 )  # fmt: skip
 def test_a_no_at_a_point_in_time_or_against_an_expectation_is_withheld(

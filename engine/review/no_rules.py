@@ -23,7 +23,7 @@ from engine.review.doubt_frames import literature_denied
 from engine.review.no_scopes import against_expectation, at_time_point
 from engine.review.weak_grounds import undercut
 from engine.review.yes_attributes import changed_attribute
-from engine.review.yes_clauses import denied_elsewhere, directions, hedged_no, negates
+from engine.review.yes_clauses import cues, denied_elsewhere, directions, hedged_no, negates
 from engine.review.yes_contrasts import without_means
 from engine.review.yes_frames import actor_set_aside, changed_words, one_direction, turned_around
 from engine.text.clause_words import CONTRASTS, LIKEWISE_AUXILIARIES, MODALS_AFTER_POINTER
@@ -65,6 +65,10 @@ _OTHER_SIDE_MARKERS = tuple(m for m in SET_ASIDE_MARKERS if not any(map(negates,
 # Words passed over to find what a negation denies first: "not a myth", "not the only",
 # "cannot be excluded".
 _PASSED_OVER = frozenset({"a", "an", "the", "be", "been", "being"})
+# What a later clause names what the claim changes by ("…, but reduced it"), and how far
+# after its direction word.
+_POINTERS = frozenset({"it", "them", "this", "these"})
+_OBJECT_REACH = 3
 # Where a later clause begins that may answer a denial: "…, but did thereafter".
 _LATER = re.compile(r",\s*(?:but|yet)\s+|;\s*(?:but\s+|yet\s+)?", re.IGNORECASE)
 
@@ -114,8 +118,10 @@ def overstated_no(claim_text: str, sentence: str) -> Overstated | None:
         return Overstated.QUALITY  # "none of the side effects were serious"
     if changed_attribute(claim, [sentence]):
         return Overstated.ATTRIBUTE  # "did not reduce glucose variability"
-    if _done_after(sentence):
-        return Overstated.OTHER_CLAUSE  # "…, but did thereafter": said before what it denies
+    if _done_after(sentence) or _stated_after(claim, sentence):
+        return (
+            Overstated.OTHER_CLAUSE
+        )  # "…, but did thereafter", "did not increase it, but reduced it"
     kinds = [_kind(said, at, claim) for at in denials]
     if kinds and all(kinds):
         return kinds[0]
@@ -267,6 +273,26 @@ def _compared(after: Words, claim: Words) -> bool:
             side = after[i + 1 : i + 1 + _SIDE_REACH]
             if OTHER_SIDE.intersection(side):
                 return not CONTROLS.intersection(after[i + 1 :])
+    return False
+
+
+def _stated_after(claim: Words, sentence: str) -> bool:
+    """Whether a later clause states, with no negation, the direction the claim states of
+    what it changes ("did not increase weight, but reduced it" for "reduces weight"): the
+    denial was of another direction."""
+    wanted = set(directions(claim))
+    own = {mention_stem(word) for word in _content(claim)} | _POINTERS
+    first, *later = _LATER.split(sentence)
+    if not any(map(negates, word_sequence(first))):
+        return False  # a no of the other direction stated, not of a denial
+    for piece in later:
+        words = word_sequence(piece)
+        if any(map(negates, words)):
+            continue
+        for at, cue in cues(words):
+            after = {mention_stem(word) for word in words[at + 1 : at + 1 + _OBJECT_REACH]}
+            if cue in wanted and own & after:
+                return True
     return False
 
 

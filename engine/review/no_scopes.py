@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from engine.text.frame_words import EXPECTATION_WORDS, TIME_POINTS, TIME_UNITS
+from engine.text.frame_words import END_POINT_WORDS, EXPECTATION_WORDS, TIME_POINTS, TIME_UNITS
 
 Words = tuple[str, ...]
 # Determiners that may stand between a time word and its figure ("at the 12-week visit").
@@ -27,7 +27,10 @@ _AS_EXPECTED = re.compile(
 
 def at_time_point(claim: Words, said: Words) -> bool:
     """Whether the sentence fixes a point in time the claim does not ("at 1 week", "after 2
-    weeks", "by week 12")."""
+    weeks", "by week 12"), other than the trial's end point ("at 12 months, the primary end
+    point")."""
+    if not END_POINT_WORDS.isdisjoint(said):
+        return False
     for at, word in enumerate(said):
         if word not in TIME_POINTS:
             continue

@@ -258,6 +258,8 @@ TIME_UNITS = _words(
     "minute minutes min hour hours h day days week weeks wk month months mo year years"
 )
 TIME_POINTS = _words("at after by within on")
+# Words that name a time point as the trial's end point, where its no is the trial's answer.
+END_POINT_WORDS = _words("primary endpoint endpoints end")
 # What a denial may deny instead of the finding when no pause sets it apart: "did not reduce
 # weight as expected" (less than expected, or not at all?).
 EXPECTATION_WORDS = _words(
