@@ -202,6 +202,19 @@ def test_a_scope_the_claim_names_keeps_the_yes() -> None:
          Overstated.DROPPED),
         ("Metformin reduces glucose.", "Metformin and placebo reduced glucose comparably.",
          Overstated.DROPPED),
+        ("Metformin reduces glucose.", "Metformin, like placebo, reduced glucose.",
+         Overstated.DROPPED),
+        ("Metformin reduces glucose.", "Both metformin and placebo reduced glucose.",
+         Overstated.DROPPED),
+        ("Metformin reduces glucose.", "Metformin reduced glucose; placebo did too.",
+         Overstated.DROPPED),
+        ("Metformin reduces glucose.", "Metformin was less effective than placebo at reducing "
+         "glucose.", Overstated.DROPPED),
+        ("Metformin reduces glucose.", "Metformin reduced glucose less than placebo did.",
+         Overstated.DROPPED),
+        ("Metformin reduces weight gain.", "Metformin caused less weight gain than placebo.",
+         None),
+        ("Metformin reduces glucose.", "Metformin reduced glucose more than placebo.", None),
         ("Metformin reduces glucose by 30%.", "Metformin reduced glucose by 30%.", None),
         ("Neutrophil traps contain PR3 and MPO.",
          "Neutrophil traps contain proteinase-3 (PR3) and MPO.", None),
@@ -210,7 +223,9 @@ def test_a_scope_the_claim_names_keeps_the_yes() -> None:
     ],
     ids=["at-least", "nearly", "range", "from-to-is-a-change", "and-together",
          "combination-of", "as-much-as-placebo", "same-extent-as-placebo",
-         "placebo-comparably", "exact-figure", "a-name-is-no-range", "as-well-as-is-and"],
+         "placebo-comparably", "like-placebo", "both-and-placebo", "placebo-did-too",
+         "less-effective-than-placebo", "less-than-placebo", "less-of-the-outcome",
+         "more-than-placebo", "exact-figure", "a-name-is-no-range", "as-well-as-is-and"],
 )  # fmt: skip
 def test_bounds_partners_and_controls_that_did_alike(
     claim: str, evidence: str, rule: Overstated | None

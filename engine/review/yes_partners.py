@@ -2,8 +2,9 @@
 
 "Ezetimibe, when combined with simvastatin, reduced LDL" and "Metformin and exercise together
 reduced glucose" say what the pair did, not what the claim's actor does alone
-(`combined_actor`). "No more than placebo", "not relative to placebo" and "as much as
-placebo" deny the difference from a control that a change is (`null_comparison`).
+(`combined_actor`). "No more than placebo", "not relative to placebo", "as much as
+placebo", "like placebo" and "less effective than placebo" deny the difference from a
+control that a change is (`null_comparison`).
 """
 
 from __future__ import annotations
@@ -31,6 +32,11 @@ _ALIKE = frozenset(
     {"similarly", "comparably", "equally", "parallel", "same", "similar", "comparable", "alike"}
 )
 _ALIKE_REACH = 6
+# Words by which a control did the same ("placebo did too", "placebo also reduced it").
+_ALSO = frozenset({"too", "also", "likewise"})
+_ALSO_REACH = 2
+# Words by which the actor did less than a control ("less effective than placebo").
+_LESSER = frozenset({"less", "inferior", "worse", "weaker", "smaller"})
 # Words after "X and Y" that make them act as one ("together", "in combination").
 _JOINT = frozenset({"together", "combined", "jointly", "combination"})
 
@@ -75,9 +81,10 @@ def _partnered(words: Words, at: int, said: set[str]) -> bool:
 def null_comparison(claim: Words, evidence: list[str]) -> bool:
     """Whether the evidence compares with a negation ("no more than placebo", "not better
     than", "no different from", "but not relative to placebo") while the claim holds no
-    negation, or says a control did alike ("as much as placebo", `_alike_control`) while
-    the claim names none: a difference the evidence denies. "Not lower specificity" compares
-    with nothing and is no such denial."""
+    negation, or says a control did alike ("as much as placebo", `_alike_control`) or better
+    ("less effective than placebo", `_behind_control`) while the claim names none: a
+    difference the evidence denies. "Not lower specificity" compares with nothing and is
+    no such denial."""
     if any(word in NEGATIONS for word in claim):
         return False
     for text in evidence:
@@ -90,7 +97,7 @@ def null_comparison(claim: Words, evidence: list[str]) -> bool:
             against = said[at + 1 : at + 1 + _COMPARED_WITHIN + 1]
             if word in NEGATIONS and _AGAINST & set(against) and CONTROLS & set(against):
                 return True
-        if CONTROLS.isdisjoint(claim) and _alike_control(said):
+        if CONTROLS.isdisjoint(claim) and (_alike_control(said) or _behind_control(said, claim)):
             return True
     return False
 
@@ -103,5 +110,33 @@ def _alike_control(said: Words) -> bool:
         alike = word in _ALIKE or said[at : at + 3] in (("as", "much", "as"), ("as", "well", "as"))
         near = said[max(0, at - _ALIKE_REACH) : at + _ALIKE_REACH + 1]
         if alike and not CONTROLS.isdisjoint(near):
+            return True
+        if word in CONTROLS and _likewise(said, at):
+            return True
+    return False
+
+
+def _likewise(said: Words, at: int) -> bool:
+    """Whether the control at `at` is said to have done the same: "like placebo", "both
+    metformin and placebo", "placebo did too", "placebo also reduced weight"."""
+    if said[at - 1 : at] == ("like",) or said[at - 2 : at - 1] == ("like",):
+        return True
+    if "both" in said[max(0, at - _ALIKE_REACH) : at] and "and" in said[at - 2 : at]:
+        return True
+    return not _ALSO.isdisjoint(said[at + 1 : at + 1 + _ALSO_REACH])
+
+
+def _behind_control(said: Words, claim: Words) -> bool:
+    """Whether the words say the actor did less than a control, in efficacy or in the
+    change itself ("less effective than placebo", "inferior to placebo", "reduced weight
+    less than placebo did"): not a less of what the claim names ("less weight gain than
+    placebo" is a yes to "reduces weight gain")."""
+    for at, word in enumerate(said):
+        if word not in _LESSER:
+            continue
+        after = said[at + 1 : at + 1 + _COMPARED_WITHIN + 1]
+        if after[:1] and after[0] in claim:
+            continue
+        if not CONTROLS.isdisjoint(after) and not {"than", "to"}.isdisjoint(after):
             return True
     return False
