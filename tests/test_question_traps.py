@@ -484,6 +484,14 @@ TRAPS = {
         "Zinc did not shorten common colds as expected.",
         "Does zinc shorten common colds?", "framed", None,
     ),
+    "no-in-those-who": (
+        "Naltrexone did not reduce alcohol craving in patients who did not attend counselling.",
+        "Does naltrexone reduce alcohol craving?", "condition", None,
+    ),
+    "no-beside-its-ratio": (
+        "Spironolactone did not reduce heart failure admissions (HR 0.70, 95% CI 0.55-0.89).",
+        "Does spironolactone reduce heart failure admissions?", "taken-back", None,
+    ),
     "in-no-patients": (
         "Colchicine reduced pericarditis recurrence in no patients.",
         "Does colchicine reduce pericarditis recurrence?", "dropped", None,

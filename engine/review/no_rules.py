@@ -20,11 +20,12 @@ import re
 
 from engine.core.stance import Overstated
 from engine.review.doubt_frames import literature_denied
-from engine.review.no_scopes import against_expectation, at_time_point
+from engine.review.no_scopes import against_expectation, at_time_point, by_degree, in_subset
 from engine.review.weak_grounds import undercut
 from engine.review.yes_attributes import changed_attribute
 from engine.review.yes_clauses import cues, denied_elsewhere, directions, hedged_no, negates
 from engine.review.yes_contrasts import without_means
+from engine.review.yes_figure_sense import figures_for
 from engine.review.yes_frames import actor_set_aside, changed_words, one_direction, turned_around
 from engine.text.clause_words import CONTRASTS, LIKEWISE_AUXILIARIES, MODALS_AFTER_POINTER
 from engine.text.frame_words import (
@@ -108,8 +109,14 @@ def overstated_no(claim_text: str, sentence: str) -> Overstated | None:
         return Overstated.DOUBTED  # "the evidence is mixed", "stopped for futility"
     if any(negates(word) for word in claim):
         return None  # a claim that denies is read against the sentence as it stands
-    if at_time_point(claim, said):
-        return Overstated.QUALITY  # "did not reduce weight at 1 week"
+    # A time or a part bounds a denial; a direction stated the other way ("increased among
+    # women whose …") is read by the rules that read directions.
+    if denials and (at_time_point(claim, said) or by_degree(claim, said)):
+        return Overstated.QUALITY  # "did not reduce weight at 1 week", "by 5% or more"
+    if denials and in_subset(claim, said):
+        return Overstated.CONDITION  # "in patients who did not exercise", "post hoc"
+    if figures_for(claim, sentence):
+        return Overstated.TAKEN_BACK  # "did not reduce mortality (HR 0.70, 95% CI 0.55-0.89)"
     if against_expectation(claim_text, sentence):
         return Overstated.FRAMED  # "did not reduce weight as expected"
     if _excepted(said, claim):

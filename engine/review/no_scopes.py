@@ -1,18 +1,36 @@
-"""Whether a no holds only at a point in time, or may deny an expectation, not the finding.
+"""Whether a no holds only at a point in time, in a subset, or may deny a degree or an expectation.
 
 "Metformin did not reduce weight at 1 week" and "At 1 week, metformin did not reduce
-weight" deny a reduction then, not after; "Metformin did not reduce weight as expected"
-may say it reduced weight less than expected. A no to a claim that names no such time or
-expectation is withheld (`at_time_point`, `against_expectation`).
+weight" deny a reduction then, not after; "… in patients who did not exercise" and "In a
+subgroup analysis, …" in part of those studied (`in_subset`); "did not reduce weight by 5%
+or more" denies a degree (`by_degree`); "Metformin did not reduce weight as expected" may
+say it reduced weight less than expected. A no to a claim that names no such time, part,
+degree or expectation is withheld (`at_time_point`, `against_expectation`); a span ("over
+12 months", "after 5 years of follow-up") is the trial's whole answer and stays a no.
 """
 
 from __future__ import annotations
 
 import re
 
-from engine.text.frame_words import END_POINT_WORDS, EXPECTATION_WORDS, TIME_POINTS, TIME_UNITS
+from engine.review.yes_clauses import negates
+from engine.text.frame_words import (
+    ANALYSIS_SUBSETS,
+    END_POINT_WORDS,
+    EXPECTATION_WORDS,
+    TIME_POINTS,
+    TIME_UNITS,
+)
 
 Words = tuple[str, ...]
+# Words after which a relative clause names a part of those studied ("in patients who …").
+_AMONG = frozenset({"in", "among", "amongst"})
+_RELATIVES = frozenset({"who", "whose", "whom"})
+_SUBSET_REACH = 3
+# How far after a negation a degree may stand ("did not reduce body weight by 5%").
+_DEGREE_REACH = 6
+# How far after a time word its "of" may stand ("after 5 years of follow-up").
+_SPAN_REACH = 4
 # Determiners that may stand between a time word and its figure ("at the 12-week visit").
 _FILLERS = frozenset({"the", "a", "an"})
 # A negation, then "as" and an expectation with no pause between: a pause ("did not reduce
@@ -37,9 +55,18 @@ def at_time_point(claim: Words, said: Words) -> bool:
         after = [w for w in said[at + 1 : at + 4] if w not in _FILLERS][:2]
         if len(after) < 2 or not any(map(_figure, after)):
             continue
-        if not TIME_UNITS.isdisjoint(after) and not set(after) <= set(claim):
+        if TIME_UNITS.isdisjoint(after) or set(after) <= set(claim):
+            continue
+        # "after 5 years of follow-up", "after 12 weeks of treatment": how long, a span.
+        if not _fills_a_span(said, at):
             return True
     return False
+
+
+def _fills_a_span(said: Words, at: int) -> bool:
+    """Whether the time after `at` is how long something ran: "of" follows its unit."""
+    rest = said[at + 1 : at + 1 + _SPAN_REACH]
+    return "of" in rest and rest.index("of") > 0 and rest[rest.index("of") - 1] in TIME_UNITS
 
 
 def against_expectation(claim_text: str, sentence: str) -> bool:
@@ -51,3 +78,30 @@ def against_expectation(claim_text: str, sentence: str) -> bool:
 
 def _figure(word: str) -> bool:
     return word.replace(".", "", 1).isdigit()
+
+
+def in_subset(claim: Words, said: Words) -> bool:
+    """Whether the sentence says its finding of a part the claim does not name: a relative
+    clause after "in" or "among" ("in patients who did not exercise", "among those who
+    stopped early") or a part of the analysis ("in a subgroup analysis", "post hoc")."""
+    if not ANALYSIS_SUBSETS.isdisjoint(set(said) - set(claim)):
+        return True
+    for at, word in enumerate(said):
+        if word in _AMONG:
+            reach = said[at + 1 : at + 1 + _SUBSET_REACH]
+            if not _RELATIVES.isdisjoint(reach) and not set(reach) <= set(claim):
+                return True
+    return False
+
+
+def by_degree(claim: Words, said: Words) -> bool:
+    """Whether a negation reaches a degree given by a figure the claim lacks ("did not
+    reduce weight by 5% or more"): it may deny the degree, not the change."""
+    for at, word in enumerate(said):
+        if not negates(word):
+            continue
+        after = said[at + 1 : at + 1 + _DEGREE_REACH]
+        for i, one in enumerate(after[:-1]):
+            if one == "by" and any(c.isdigit() for c in after[i + 1]) and after[i + 1] not in claim:
+                return True
+    return False

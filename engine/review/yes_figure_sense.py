@@ -1,10 +1,12 @@
-"""Whether a sentence's own figures say no change, or a change the other way, beside its word.
+"""Whether a sentence's own figures say otherwise than its words: no change, or the other way.
 
 "Metformin reduced weight by 0%" states a reduction its figure says did not happen;
 "reduced weight from 80 kg to 82 kg", "(mean change +1.2 kg)" and "reduced mortality (HR
 1.20, 95% CI 1.05-1.37)" state one their figures say went the other way: a ratio above 1 is
 more of what it measures, below 1 less. Which side a figure is read from is for a reader to
-check, so a yes is withheld where the words and figures disagree.
+check, so a yes is withheld where the words and figures disagree (`figures_against`), and
+so is a no beside figures that show the change ("did not reduce mortality (HR 0.70, 95% CI
+0.55-0.89)", `figures_for`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from engine.core.stance import Overstated
 from engine.review.yes_clauses import alternatives, cues
 from engine.text.fold import fold_text
 from engine.text.lexicon import cue_of
+from engine.text.tokens import word_sequence
 
 Words = tuple[str, ...]
 
@@ -45,6 +48,13 @@ _ESTIMATE = re.compile(
     rf"\b(?:{_RATIO_ABBREVIATIONS}|{_RATIO_NAMES})\b(?:\s*[\[(][^\])]{{0,12}}[\])])?"
     r"[\s,:=]*(\d*\.?\d+)(?![\d.]*\s*%)"
 )
+# A ratio's estimate with its interval ("HR 0.70, 95% CI 0.55-0.89"), and a P value at or
+# under the level a finding is read as significant at ("P < 0.001", "p = .01").
+_WITH_INTERVAL = re.compile(
+    _ESTIMATE.pattern + r"[^;()]{0,24}?\bCI\b[\s,:=\[\]]*(\d*\.?\d+)\s*(?:-|to|,)\s*(\d*\.?\d+)"
+)
+_SIGNIFICANT_P = re.compile(r"(?<![\w.])[Pp]\s*(?:<|=|\u2264|<=)\s*(0?\.\d+)(?![\d.])")
+_LEVEL = 0.05
 # What a ratio of deaths turns around, or makes the odds of the change itself: "improved
 # survival (HR 0.70)" is fewer deaths, "more likely to reduce pain (RR 1.41)" more relief.
 _TURNING = ("surviv", "alive", "likel", "probab", "chance")
@@ -130,3 +140,21 @@ def _claimed_sign(claim: Words) -> int | None:
 def _joined(words: Words) -> set[str]:
     """The words, with "non" joined to the word after it ("non-significant")."""
     return {*words, *(one + two for one, two in pairwise(words))}
+
+
+def figures_for(claim: Words, sentence: str) -> bool:
+    """Whether a sentence's own figures show a change where it states none: a P value at or
+    under 0.05, or a ratio on the claim's side of 1 whose interval leaves 1 out ("did not
+    reduce mortality (HR 0.70, 95% CI 0.55-0.89)"). A no read off it is withheld."""
+    text = fold_text(sentence).text
+    if any(float(found.group(1)) <= _LEVEL for found in _SIGNIFICANT_P.finditer(text)):
+        return True
+    sign = _claimed_sign(claim)
+    if not sign or any(word.startswith(_TURNING) for word in word_sequence(sentence)):
+        return False
+    for found in _WITH_INTERVAL.finditer(text):
+        ratio, low, high = (float(found.group(i)) for i in (1, 2, 3))
+        low, high = min(low, high), max(low, high)
+        if (ratio - 1) * sign > 0 and not low <= 1 <= high:
+            return True
+    return False
