@@ -2,7 +2,7 @@ import re
 
 import pytest
 
-from engine.text.sentences import sentences
+from engine.text.sentences import _BREAK, _breaks, sentences, whole_sentences_at
 from engine.text.tokens import _TOKEN, TOKEN_ALTERNATIVES, token_spans, tokens, word_sequence
 
 
@@ -219,3 +219,37 @@ def test_the_scans_look_ahead_skips_only_where_no_token_starts() -> None:
         for text in (char, f"{char}5", f"5{char}", f"a{char} ", f"ER{char}", f"{char}{char}x"):
             got = [(m.span(), m.lastgroup) for m in _TOKEN.finditer(text)]
             assert got == [(m.span(), m.lastgroup) for m in bare.finditer(text)], repr(text)
+
+
+WHOLE_AT = {
+    "plain": "Cells grew. Mice died in 3 days. Rats lived.",
+    "ellipsis-folds-longer": "Cells grew\u2026 and died. Mice died in 3 days. Rats lived.",
+    "ligature-folds-longer": "The \ufb01nal dose was given. Mice died in 3 days. Rats lived.",
+    "combining-mark-folds-shorter": "Cells grew in Mu\u0308nster. Mice died in 3 days. Rats lived.",
+    "ends-at-the-text-end": "Cells grew \ufb01ne. Mice died in 3 days.",
+}
+
+
+@pytest.mark.parametrize("text", WHOLE_AT.values(), ids=WHOLE_AT.keys())
+def test_the_local_whole_sentence_test_agrees_with_the_split(text: str) -> None:
+    spans = sentences(text)
+    runs = {(a.start, b.end) for i, a in enumerate(spans) for b in spans[i : i + 2]}
+    # Every run of whole sentences after a folded character is found locally.
+    assert all(whole_sentences_at(text, a, b) for a, b in runs if a > 12)
+    # It never says yes where the split does not cut, a cut one character off included.
+    for a in range(len(text)):
+        for b in range(a + 1, len(text) + 1):
+            if whole_sentences_at(text, a, b):
+                assert a in {s.start for s in spans} and b in {s.end for s in spans}
+
+
+def test_an_end_inside_a_folded_character_is_no_sentence_end() -> None:
+    text = "Mice died in Mu\u0308nster. Rats lived."
+    # "Mu" ends before the combining mark its letter folds with: no cut can fall there.
+    assert not whole_sentences_at(text, 0, text.index("\u0308"))
+    assert whole_sentences_at(text, 0, text.index(" Rats"))
+
+
+def test_breaks_are_the_patterns_matches() -> None:
+    for text in ("e.g. 5.5 mg... Done!? Yes.\n\nNext", "a.b. .. ?!\n \n. x", "", "..."):
+        assert [m.span() for m in _breaks(text)] == [m.span() for m in _BREAK.finditer(text)]

@@ -15,7 +15,14 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.text.fold import ASCII_RUNS, MINUS_LIKE, SOFT_HYPHEN, SUPERSCRIPT, fold_cluster
+from engine.text.fold import (
+    ASCII_RUNS,
+    MINUS_LIKE,
+    SOFT_HYPHEN,
+    SUPERSCRIPT,
+    fold_cluster,
+    replace_each,
+)
 from engine.text.memo import TextMemo
 
 _BREAKS = "\r\n\f\v\x85\u2028\u2029"
@@ -49,7 +56,7 @@ def fold(text: str) -> Folded:
     # their base, whitespace runs and line-break hyphens are rewritten by one regex pass
     # that records breakpoints.
     lowered = text.lower()
-    if text.isascii() and "  " not in text and text.isprintable():
+    if text.isascii() and _one_line(text):
         # Plain ASCII on one line with single spaces (most quotes, many sources): nothing
         # but case to fold, and no offset moves.
         return Folded(lowered, [0], [0])
@@ -60,7 +67,12 @@ def fold(text: str) -> Folded:
     odd = {char: _fold_char(char) for char in chars if not char.isspace()}
     odd = {char: folded for char, folded in odd.items() if folded != char}
     marks = "".join(re.escape(char) for char in chars if unicodedata.combining(char))
-    if base is lowered and not marks:
+    simple = base is lowered and not marks
+    if simple and all(len(out) == 1 for out in odd.values()) and _one_line(base):
+        # Wide characters folding one for one, and no white space to rewrite: no offset
+        # moves, and each character is replaced in C.
+        return Folded(replace_each(base, odd), [0], [0])
+    if simple:
         # Then every character the fold changes is outside ASCII: one compiled pattern,
         # tried only where an edit or such a character can start (`_scan`), finds them all,
         # where a pattern built for this text's own set would cost a compile for nearly
@@ -109,6 +121,12 @@ _EDITS_ONLY = re.compile(_EDITS)
 _EDITS_OR_WIDE = re.compile(
     rf"(?=[\s{re.escape(_HYPHENS)}\x80-\U0010ffff])(?:{_EDITS}|(?P<odd>[^\x00-\x7f]))"
 )
+
+
+def _one_line(text: str) -> bool:
+    """Whether no edit applies: no white space but single plain spaces (so no line break)."""
+    # Every white space but the plain space is unprintable.
+    return "  " not in text and text.isprintable()
 
 
 # White space other than the plain space, and the characters a line-end hyphen is written as.

@@ -390,9 +390,9 @@ def _judge_cited(
 def _restates(part: _Sentence, claim: str) -> bool:
     """Whether a sentence restates all of `claim`, a sentence of it or one of its clauses."""
     # The whole claim is its first form: a sentence read alone that copies it, the common
-    # case, is read no further (an ASCII copy reads as the claim does), nor are the claim's
-    # parts split.
-    if part.read is None and part.text == claim and claim.isascii():
+    # case, is read no further (a text read alone has the claim's own word sequence), nor
+    # are the claim's parts split.
+    if part.read is None and part.text == claim:
         return True
     return part.seq == word_sequence(claim) or part.seq in _license(claim).lookup
 

@@ -127,7 +127,7 @@ def fold_text(text: str) -> Folded:
     if not any(unicodedata.combining(c) or c in SUPERSCRIPT or c in SUBSCRIPT for c in wide):
         table = {char: fold_alone(char) for char in wide}
         if all(len(out) == 1 for out in table.values()):
-            return Folded(_replaced(text, table), None, None)
+            return Folded(replace_each(text, table), None, None)
     # Most folding keeps lengths (µ → μ, – → -); then offsets are the identity and no
     # map is built.
     parts = [
@@ -146,7 +146,7 @@ def fold_text(text: str) -> Folded:
     return _mapped_fold(text)
 
 
-def _replaced(text: str, table: dict[str, str]) -> str:
+def replace_each(text: str, table: dict[str, str]) -> str:
     """`text` with each character of `table` replaced by its fold, as one translation would.
 
     A text holds a few distinct wide characters, and one `str.replace` each runs in C at

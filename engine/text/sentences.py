@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import itertools
 import re
+from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
+from engine.text.fold import Folded
 from engine.text.fold import fold_text as _fold
 from engine.text.lexicon import ABSTRACT_HEADING_WORDS
 from engine.text.memo import TextMemo
@@ -224,14 +226,19 @@ def whole_sentences_at(text: str, start: int, end: int) -> bool:
 
     A fast, local test that only ever says yes when the full split agrees: the span starts
     the text or follows a terminator that ends a sentence, and it ends with a terminator
-    that ends one there. Anything else (a heading before it, folding that changes
-    lengths) answers no, and the caller falls back to the full split.
+    that ends one there. Where folding changed lengths (a ligature, an ellipsis) the span
+    is read where it folded to, which the full split maps back to exactly these ends. Anything
+    else (a heading before it, an end inside a folded character) answers no, and the caller
+    falls back to the full split.
     """
     if not 0 <= start < end <= len(text):
         return False
     folded = _fold_source(text)
     if folded.starts is not None:
-        return False
+        found = _folded_ends(folded, start, end)
+        if found is None:
+            return False
+        start, end = found
     text = folded.text
     if text[end : end + 1].strip() or text[start : start + 1].isspace():
         return False
@@ -245,6 +252,18 @@ def whole_sentences_at(text: str, start: int, end: int) -> bool:
         return False  # glued to what precedes it
     run = _TERMINATED.search(before, max(0, len(before) - 12))
     return run is not None and _ends_sentence(text, run.start(), run.group())
+
+
+def _folded_ends(folded: Folded, start: int, end: int) -> tuple[int, int] | None:
+    """Where `[start, end)` of the text as given lies in its fold, or None when an end falls
+    inside a character the fold rewrote (the split could not cut there)."""
+    starts, ends = folded.starts, folded.ends
+    assert starts is not None and ends is not None
+    first = bisect_left(starts, start)
+    last = bisect_left(starts, end)
+    if first >= len(starts) or starts[first] != start or not last or ends[last - 1] != end:
+        return None
+    return first, last
 
 
 @lru_cache(maxsize=1024)
