@@ -1,4 +1,5 @@
 import json
+from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -158,6 +159,20 @@ def test_malformed_payload_names_the_problem(
 ) -> None:
     with pytest.raises(PayloadError, match=message):
         parse_payload(data)
+
+
+SURROGATES = {
+    "in-a-claim": {"prose": "A holds.\udfff"},
+    "in-a-key": {"node_status": {"zk:b:\ud800": {"tier": "grounded"}}},
+    "in-a-nested-list": {"edges": [[1, None, 2.5, True, ["\ud800é"]]]},
+    "in-a-mapping-not-a-dict": {"node_bodies": MappingProxyType({"zk:b:1": "\ud800"})},
+}
+
+
+@pytest.mark.parametrize("extra", SURROGATES.values(), ids=SURROGATES.keys())
+def test_a_lone_surrogate_anywhere_is_refused(extra: dict[str, Any]) -> None:
+    with pytest.raises(PayloadError, match="lone surrogate"):
+        parse_payload(payload(**extra))
 
 
 @pytest.mark.parametrize(

@@ -177,7 +177,9 @@ def _needle(body: str) -> str:
     # Work on [start, end) of the text rather than on slices, so stripping many notes one
     # after another stays linear in the quote's length.
     start, end = 0, len(text)
-    dash = _DASH_NOTE.search(text)  # the leftmost dash note; stripping never adds one
+    # The leftmost dash note (stripping never adds one). The fold leaves no white space but
+    # single spaces, so a note's opening " -" is looked for first, in C.
+    dash = _DASH_NOTE.search(text) if " -" in text else None
     while True:
         if dash is not None and dash.start() < start:
             dash = _DASH_NOTE.search(text, start, end)

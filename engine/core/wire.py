@@ -357,29 +357,42 @@ def _withheld(raw: object) -> Overstated | None:
     return found
 
 
+# Values that hold no text.
+_SCALARS = frozenset({int, float, bool, type(None)})
+
+
 def _require_unicode(value: object) -> None:
     """Refuse lone surrogates (valid JSON escapes, not text), which no output can encode."""
     stack = [value]
     while stack:
         item = stack.pop()
-        # Concrete types first: the abstract-base check below costs more than the walk itself.
-        if isinstance(item, dict):
+        # Text is the commonest item and only non-ASCII text (isascii is O(1)) can hold a
+        # surrogate; decoded JSON holds dicts and lists, taken before the abstract-base check.
+        kind = type(item)
+        if kind is str:
+            if not item.isascii():
+                _encodable(item)
+        elif kind in _SCALARS:
+            continue
+        elif isinstance(item, dict):
             stack.extend(item.keys())
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)
         elif isinstance(item, str):
-            if item.isascii():
-                continue  # O(1) in CPython; only non-ASCII text can hold a surrogate
-            try:
-                item.encode("utf-8")
-            except UnicodeEncodeError:
-                raise PayloadError(
-                    f"text {item[:40]!r} contains a lone surrogate, which is not valid Unicode"
-                ) from None
+            _encodable(item)
         elif isinstance(item, Mapping):
             stack.extend(item.keys())
             stack.extend(item.values())
+
+
+def _encodable(text: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise PayloadError(
+            f"text {text[:40]!r} contains a lone surrogate, which is not valid Unicode"
+        ) from None
 
 
 def _mapping(value: object, where: str) -> Mapping[str, Any]:
