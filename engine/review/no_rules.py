@@ -125,10 +125,9 @@ def overstated_no(claim_text: str, sentence: str) -> Overstated | None:
         return Overstated.QUALITY  # "none of the side effects were serious"
     if changed_attribute(claim, [sentence]):
         return Overstated.ATTRIBUTE  # "did not reduce glucose variability"
+    # "…, but did thereafter", "did not increase it, but reduced it"
     if _done_after(sentence) or _stated_after(claim, sentence):
-        return (
-            Overstated.OTHER_CLAUSE
-        )  # "…, but did thereafter", "did not increase it, but reduced it"
+        return Overstated.OTHER_CLAUSE
     kinds = [_kind(said, at, claim) for at in denials]
     if kinds and all(kinds):
         return kinds[0]
