@@ -368,11 +368,10 @@ def _require_unicode(value: object) -> None:
         item = stack.pop()
         # Text is the commonest item and only non-ASCII text (isascii is O(1)) can hold a
         # surrogate; decoded JSON holds dicts and lists, taken before the abstract-base check.
-        kind = type(item)
-        if kind is str:
+        if type(item) is str:
             if not item.isascii():
                 _encodable(item)
-        elif kind in _SCALARS:
+        elif type(item) in _SCALARS:
             continue
         elif isinstance(item, dict):
             stack.extend(item.keys())
