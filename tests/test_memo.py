@@ -8,7 +8,7 @@ import copy
 import pytest
 
 from engine.api import route_payload
-from engine.core import licensing, quote_fold, traceability
+from engine.core import licensing, prose_reading, quote_fold
 from engine.core.licensing import extractively_licensed
 from engine.core.model import ProseCitation
 from engine.core.quote import verify_quote
@@ -121,11 +121,11 @@ def test_sentences_tokenised_alone_read_as_the_whole_prose(prose: str) -> None:
     whole: list[list[object]] = [[] for _ in spans]
     for token in token_spans(prose):
         whole[max(0, bisect.bisect_right(starts, token.start) - 1)].append(token)
-    assert [list(part.words) for part in traceability._parse(prose)] == whole
+    assert [list(part.words) for part in prose_reading.read_prose(prose)] == whole
 
 
 def _read(prose: str) -> list[tuple[str, ...]]:
-    return [part.seq for part in traceability._parse(prose)]
+    return [part.seq for part in prose_reading.read_prose(prose)]
 
 
 def test_a_prose_sentence_is_read_once_by_content() -> None:
@@ -134,7 +134,7 @@ def test_a_prose_sentence_is_read_once_by_content() -> None:
     _read("Serum levels rose in site 9. Rats died.")
     assert word_sequence.cache_info().misses == misses + 1  # only the new sentence is read
     _read("Serum levels rose by 9 \u00b5g. Mice died.")
-    assert "Serum levels rose by 9 \u00b5g." in traceability._SENTENCE_TOKENS._kept
+    assert "Serum levels rose by 9 \u00b5g." in prose_reading._SENTENCE_TOKENS._kept
 
 
 def test_a_prose_sentence_copying_its_claim_is_not_read() -> None:

@@ -10,21 +10,20 @@ an orphan by design.
 from __future__ import annotations
 
 import bisect
-import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import KW_ONLY, dataclass
 from enum import StrEnum
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from operator import attrgetter
 from typing import Any
 
 from engine.core.licensing import restatement_forms
 from engine.core.model import ProseCitation
-from engine.text.memo import TextMemo
+from engine.core.prose_reading import ProseSentence, read_prose
 from engine.text.numbers import read
-from engine.text.sentences import Span, sentences
-from engine.text.tokens import TokenSpan, token_spans, word_sequence
+from engine.text.sentences import Span
+from engine.text.tokens import TokenSpan, word_sequence
 
 Words = tuple[str, ...]
 
@@ -153,7 +152,7 @@ def check_traceability(
     """
     if not prose.strip():
         return Traceability.empty()
-    parts = _parse(prose)
+    parts = read_prose(prose)
     if citations:
         return _citation_mode(parts, licensing, citations, known=known)
     return _fallback_mode(parts, licensing)
@@ -173,116 +172,12 @@ def _license(text: str) -> _License:
     return _License(forms, frozenset(forms))
 
 
-@dataclass(frozen=True)
-class _Sentence:
-    """A prose sentence with its word sequence; its tokens are read only when needed.
-
-    A sentence read alone (`given` None) takes its tokens from the memo by content when a
-    finding needs them, placed at `offset` in the prose; its word sequence is licensing's
-    own, so a sentence licensing already read is not tokenised again.
-    """
-
-    span: Span
-    text: str
-    offset: int
-    read: Words | None = None  # the word sequence, when the whole prose was read at once
-    given: tuple[TokenSpan, ...] | None = None
-
-    @cached_property
-    def seq(self) -> Words:
-        """The word sequence, read when first asked for."""
-        return self.read if self.read is not None else _sequence(self.text)
-
-    @cached_property
-    def has_words(self) -> bool:
-        """Whether the sentence holds a word or number, without reading it when that shows.
-
-        An ASCII letter or digit is never folded away and always starts or sits in a token.
-        """
-        if self.read is None and _ASCII_WORD.search(self.text):
-            return True
-        return bool(self.seq)
-
-    @cached_property
-    def local(self) -> tuple[TokenSpan, ...]:
-        """The tokens, spans relative to `offset`."""
-        return self.given if self.given is not None else _SENTENCE_TOKENS(self.text)[0]
-
-    @cached_property
-    def words(self) -> tuple[TokenSpan, ...]:
-        """The tokens with their spans in the prose."""
-        at = self.offset
-        if not at:
-            return self.local
-        return tuple(TokenSpan(t.norm, t.is_number, t.start + at, t.end + at) for t in self.local)
-
-    def trace(self, claim: str | None, reason: str) -> SentenceTrace:
-        return SentenceTrace(self.span.start, self.span.end, self.text, claim=claim, reason=reason)
-
-
-def _parse(prose: str) -> tuple[_Sentence, ...]:
-    """The sentences of the prose with their tokens; sentences cover every token."""
-    # Text that folds away entirely (zero-width characters) still counts as one sentence.
-    spans = _PROSE_SPANS(prose) or (Span(0, len(prose)),)
-    if _alone(prose, spans):
-        return tuple(_Sentence(span, prose[span.start : span.end], span.start) for span in spans)
-    starts = [span.start for span in spans]
-    grouped: list[list[TokenSpan]] = [[] for _ in spans]
-    for token in token_spans(prose):
-        grouped[max(0, bisect.bisect_right(starts, token.start) - 1)].append(token)
-    return tuple(
-        _Sentence(span, prose[span.start : span.end], 0, _norms(words), tuple(words))
-        for span, words in zip(spans, grouped, strict=True)
-    )
-
-
-def _norms(words: Iterable[TokenSpan]) -> Words:
-    return tuple(token.norm for token in words)
-
-
-def _read_alone(text: str) -> tuple[tuple[TokenSpan, ...], Words]:
-    words = tuple(token_spans(text))
-    return words, _norms(words)
-
-
-def _sequence(text: str) -> Words:
-    # ASCII text folds to itself, and then `word_sequence` reads exactly the norms
-    # `token_spans` reads: licensing's memo serves, with no spans built.
-    return word_sequence(text) if text.isascii() else _SENTENCE_TOKENS(text)[1]
-
-
-# Prose restates claims, and claims recur from answer to answer: a sentence is tokenised
-# once and kept by content with its word sequence; the same answer's prose is split once.
-_SENTENCE_TOKENS = TextMemo(_read_alone, entries=4096, chars=500_000)
-_PROSE_SPANS = TextMemo(sentences, entries=1024, chars=1_000_000)
-_ENDS = re.compile(r"""[.!?]+["')\]]*\Z""")
-_ASCII_WORD = re.compile(r"[A-Za-z0-9]")
-
-
-def _alone(prose: str, spans: Sequence[Span]) -> bool:
-    """Whether each sentence's words read alone are its words read in the whole prose.
-
-    Alone is the same as in place when only ASCII white space lies between and around the
-    sentences, each starts with an ASCII character and all but the last end with a
-    terminator: no token reaches over a sentence's edge, what a token looks back at (a
-    digit before a dash) is never in the previous sentence, and every run of characters
-    the fold rewrites lies inside one sentence, folded as it is in place.
-    """
-    done = 0
-    for i, span in enumerate(spans):
-        text = prose[span.start : span.end]
-        gap = prose[done : span.start]
-        if (gap.strip() or not gap.isascii() or not text[:1].isascii()) or (
-            i < len(spans) - 1 and not _ENDS.search(text)
-        ):
-            return False
-        done = span.end
-    rest = prose[done:]
-    return not rest.strip() and rest.isascii()
+def _trace(part: ProseSentence, claim: str | None, reason: str) -> SentenceTrace:
+    return SentenceTrace(part.span.start, part.span.end, part.text, claim=claim, reason=reason)
 
 
 def _citation_mode(
-    parts: Sequence[_Sentence],
+    parts: Sequence[ProseSentence],
     licensing: Mapping[str, str],
     citations: Sequence[ProseCitation],
     *,
@@ -303,7 +198,7 @@ def _citation_mode(
             claim, reason = _judge_cited(part, claim_ids, licensing, known=known)
         else:
             claim, reason = None, "no words or numbers"
-        traces.append(part.trace(claim, reason))
+        traces.append(_trace(part, claim, reason))
         if claim is None and (part.has_words or empty_prose):
             findings.extend(_sentence_findings(part, reason, skip=flagged))
     return Traceability.judged(TraceMode.CITATION, traces, findings)
@@ -340,7 +235,7 @@ def _covered(citations: Sequence[ProseCitation]) -> list[tuple[int, int]]:
 _START, _END = attrgetter("start"), attrgetter("end")
 
 
-def _uncited(parts: Sequence[_Sentence], covered: Sequence[tuple[int, int]]) -> list[TokenSpan]:
+def _uncited(parts: Sequence[ProseSentence], covered: Sequence[tuple[int, int]]) -> list[TokenSpan]:
     """Tokens that overlap no citation span."""
     out = []
     i = 0
@@ -367,7 +262,7 @@ def _uncited(parts: Sequence[_Sentence], covered: Sequence[tuple[int, int]]) -> 
 
 
 def _judge_cited(
-    part: _Sentence,
+    part: ProseSentence,
     claim_ids: Sequence[str],
     licensing: Mapping[str, str],
     *,
@@ -387,7 +282,7 @@ def _judge_cited(
     return None, "; ".join(problems)
 
 
-def _restates(part: _Sentence, claim: str) -> bool:
+def _restates(part: ProseSentence, claim: str) -> bool:
     """Whether a sentence restates all of `claim`, a sentence of it or one of its clauses."""
     # The whole claim is its first form: a sentence read alone that copies it, the common
     # case, is read no further (a text read alone has the claim's own word sequence), nor
@@ -435,7 +330,7 @@ def common_prefix(a: Sequence[str], b: Sequence[str]) -> int:
 
 
 def _sentence_findings(
-    part: _Sentence, reason: str, *, skip: set[int]
+    part: ProseSentence, reason: str, *, skip: set[int]
 ) -> list[tuple[OrphanSpan, str]]:
     """The orphan sentence and each of its numbers (as a reader sees them) not already
     flagged as uncited."""
@@ -458,7 +353,7 @@ def _shifted(words: Sequence[TokenSpan], offset: int) -> list[TokenSpan]:
     return [t._replace(start=t.start - offset, end=t.end - offset) for t in words]
 
 
-def _fallback_mode(parts: Sequence[_Sentence], licensing: Mapping[str, str]) -> Traceability:
+def _fallback_mode(parts: Sequence[ProseSentence], licensing: Mapping[str, str]) -> Traceability:
     by_words: dict[Words, str] = {}
     for claim_id, text in licensing.items():
         for form in _license(text).forms:
@@ -478,7 +373,7 @@ def _fallback_mode(parts: Sequence[_Sentence], licensing: Mapping[str, str]) -> 
             if alone is not None:
                 reason = f"restates {alone} alone, but {reason}"
         licensed = claim if part.seq else None
-        traces.append(part.trace(licensed, reason))
+        traces.append(_trace(part, licensed, reason))
         if licensed is None and (part.seq or not whole):
             findings.extend(_sentence_findings(part, reason, skip=set()))
     return Traceability.judged(TraceMode.FALLBACK, traces, findings)
