@@ -496,6 +496,14 @@ TRAPS = {
         "Colchicine reduced pericarditis recurrence in no patients.",
         "Does colchicine reduce pericarditis recurrence?", "dropped", None,
     ),
+    "control-changed-more": (
+        "Metformin reduced body weight by 5% versus 6% with placebo in obese adults.",
+        "Does metformin reduce body weight in obese adults?", "direction", None,
+    ),
+    "ratio-named-after": (
+        "Dapagliflozin reduced mortality in heart failure (HR for death 1.30).",
+        "Does dapagliflozin reduce mortality in heart failure?", "direction", None,
+    ),
 }  # fmt: skip
 
 

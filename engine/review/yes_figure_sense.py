@@ -16,6 +16,7 @@ from itertools import pairwise
 
 from engine.core.stance import Overstated
 from engine.review.yes_clauses import alternatives, cues
+from engine.review.yes_control_figures import control_against
 from engine.text.fold import fold_text
 from engine.text.lexicon import cue_of
 from engine.text.tokens import word_sequence
@@ -23,6 +24,7 @@ from engine.text.tokens import word_sequence
 Words = tuple[str, ...]
 
 _QUANTITY = "quantity"
+_VALENCE = "valence"
 # A change said to be of nothing: "by 0%", "by 0.0 percent", "by zero".
 _ZERO = re.compile(r"^(?:0+(?:\.0+)?%?|zero|nil)$")
 # A negative change: "by -2 kg", "by -3%" (dashes and minus signs are "-" by then).
@@ -48,6 +50,15 @@ _ESTIMATE = re.compile(
     rf"\b(?:{_RATIO_ABBREVIATIONS}|{_RATIO_NAMES})\b(?:\s*[\[(][^\])]{{0,12}}[\])])?"
     r"[\s,:=]*(\d*\.?\d+)(?![\d.]*\s*%)"
 )
+# A ratio naming what it measures before its estimate: "HR for death 1.30", "the hazard
+# ratio for all-cause death was 0.70", "odds ratio of relapse, 1.4".
+_NAMED_ESTIMATE = re.compile(
+    rf"\b(?:{_RATIO_ABBREVIATIONS}|{_RATIO_NAMES})\s+(?i:for|of)\s+((?:[a-zA-Z-]+\s+){{0,2}}?"
+    r"[a-zA-Z-]+)[\s,:=]*(?:(?i:was|were|of)\s+)?(\d*\.?\d+)(?![\d.]*\s*%)"
+)
+# Words for deaths, one ratio's outcome the claim may name by another ("HR for death" of a
+# claim on mortality), or turn round ("survival").
+_DEATHS = ("death", "mortality", "dying", "fatal")
 # A ratio's estimate with its interval ("HR 0.70, 95% CI 0.55-0.89"), and a P value at or
 # under the level a finding is read as significant at ("P < 0.001", "p = .01").
 _WITH_INTERVAL = re.compile(
@@ -77,6 +88,11 @@ def figures_against(claim: Words, said: Words, text: str) -> Overstated | None:
         return Overstated.NOT_SIGNIFICANT
     if any(_by_negative(said, at) and said[at + 1] not in claim for at in range(len(said) - 1)):
         return Overstated.DIRECTION
+    against_control = control_against(said, sign)
+    if against_control is not None:
+        return against_control
+    if _named_against(claim, folded, sign):
+        return Overstated.DIRECTION
     if any(word.startswith(_TURNING) for word in said):
         return None
     moves = _moves(said) + [
@@ -87,6 +103,33 @@ def figures_against(claim: Words, said: Words, text: str) -> Overstated | None:
     if ratios and all((ratio - 1) * sign < 0 for ratio in ratios):
         return Overstated.DIRECTION
     return None
+
+
+def _named_against(claim: Words, folded: str, sign: int) -> bool:
+    """Whether a ratio naming what it measures lies on the other side of 1 from the claim:
+    of the claim's outcome ("reduced mortality (HR for death 1.30)"), or of deaths where the
+    claim is of survival, turned round ("increased survival (HR for death 1.30)", "improved
+    survival (HR for death 1.25)": better is fewer deaths)."""
+    survival = any(word.startswith("surviv") for word in claim)
+    of_deaths = any(word.startswith(_DEATHS) for word in claim)
+    for found in _NAMED_ESTIMATE.finditer(folded):
+        outcome, ratio = word_sequence(found.group(1)), float(found.group(2))
+        deaths = any(word.startswith(_DEATHS) for word in outcome)
+        if deaths and survival:
+            turned = -sign if sign else -_bettered(claim)
+        elif (deaths and of_deaths) or set(outcome) & set(claim):
+            turned = sign
+        else:
+            continue
+        if (ratio - 1) * turned < 0:
+            return True
+    return False
+
+
+def _bettered(claim: Words) -> int:
+    """The sign of the claim's first judgement of worth ("improves" is 1), else 0."""
+    found = [cue for _, cue in cues(claim) if cue[0] == _VALENCE]
+    return found[0][1] if found else 0
 
 
 def _of_nothing(said: Words, at: int) -> bool:

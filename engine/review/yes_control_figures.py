@@ -1,0 +1,107 @@
+"""Whether a sentence's figures for what it tested beat those it gives for its control.
+
+"Metformin reduced weight by 5% versus 6% with placebo" states a reduction its control
+matched or beat: the change is no effect of metformin. A figure after "by" or before a
+direction word ("a 5% reduction versus 6% in controls") is a size of change, so the control's
+must be the smaller; a figure after "to" is a level reached, so it must lie past the
+control's on the claim's side. A figure of neither kind is read only where both arms are
+equal, since it could be either.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.core.stance import Overstated
+from engine.text.frame_words import CONTROLS
+from engine.text.lexicon import cue_of
+
+Words = tuple[str, ...]
+
+# A figure alone: "5", "6.5%", "-2".
+_NUMBER = re.compile(r"^-?\d*\.?\d+%?$")
+# Words that set one figure against the next: "5% versus 6%", "vs", "compared with".
+_AGAINST = frozenset({"versus", "vs", "against", "compared"})
+# Words allowed between the comparing word and the control's figure ("compared with 6%").
+_LINKS = frozenset({"with", "to", "a", "an"})
+# How far before a figure "by" or "to" may stand ("by a mean of 5%"), and how far after the
+# control's figure its control is named ("6% in the placebo group").
+_SIZE_REACH = 4
+_CONTROL_REACH = 4
+# How many words may stand between a figure and "versus": its direction word and what it
+# is of ("a 5% reduction in body weight versus 6%").
+_CUE_REACH = 4
+_SIZE_FILLERS = frozenset({"a", "an", "mean", "median", "average", "of", "about"})
+
+
+def control_against(said: Words, sign: int) -> Overstated | None:
+    """The rule broken where the control's figure matches the tested arm's (`NOT_SIGNIFICANT`)
+    or beats it in the direction stated (`DIRECTION`); else None. `sign` is the claim's
+    direction of amount (0 where it states a direction of another kind)."""
+    for at in range(len(said)):
+        pair = _pair_at(said, at)
+        if pair is None:
+            continue
+        tested, control = pair
+        if tested == control:
+            return Overstated.NOT_SIGNIFICANT
+        kind = _kind(said, at)
+        if kind == "size" and control > tested:
+            return Overstated.DIRECTION
+        if kind == "level" and sign and (tested - control) * sign < 0:
+            return Overstated.DIRECTION
+    return None
+
+
+def _pair_at(said: Words, at: int) -> tuple[float, float] | None:
+    """The tested arm's figure at `at` and the control's it is set against ("5% versus 6%
+    with placebo"), where the words after the second name a control; else None."""
+    if not _NUMBER.match(said[at]):
+        return None
+    end = _comparing_word(said, at + 1)
+    if end is None:
+        return None
+    unit = said[at + 1] if end == at + 2 else None
+    end += 1
+    while end < len(said) and said[end] in _LINKS:
+        end += 1
+    if end >= len(said) or not _NUMBER.match(said[end]):
+        return None
+    after = said[end + 1 : end + 1 + _CONTROL_REACH]
+    if unit is not None and cue_of(unit) is None and after[:1] != (unit,):
+        return None
+    if CONTROLS.isdisjoint(after):
+        return None
+    if said[at].endswith("%") != said[end].endswith("%"):
+        return None
+    return float(said[at].rstrip("%")), float(said[end].rstrip("%"))
+
+
+def _comparing_word(said: Words, start: int) -> int | None:
+    """Where the word setting a figure against the next stands, from `start` just after the
+    first figure: at once, past a unit ("2.1 kg vs 3.0 kg"), or past a direction word and what
+    it is of ("a 5% reduction in weight versus 6%"); else None."""
+    for end in range(start, min(len(said), start + 1 + _CUE_REACH)):
+        if said[end] in _AGAINST:
+            break
+    else:
+        return None
+    between = said[start:end]
+    if len(between) <= 1 or cue_of(between[0]) is not None:
+        return end
+    return None
+
+
+def _kind(said: Words, at: int) -> str:
+    """Whether the figure at `at` is a size of change ("by 5%", "a 5% reduction"), a level
+    reached ("to 5%"), or either ("")."""
+    if at + 1 < len(said) and cue_of(said[at + 1]) is not None:
+        return "size"
+    before = at - 1
+    while before >= max(0, at - _SIZE_REACH) and said[before] in _SIZE_FILLERS:
+        before -= 1
+    if before >= 0 and said[before] == "by":
+        return "size"
+    if before >= 0 and said[before] == "to":
+        return "level"
+    return ""
