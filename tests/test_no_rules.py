@@ -80,6 +80,12 @@ from engine.review.no_rules import overstated_no
         ("Gabapentin reduces pain.", "Gabapentin did not reduce pain as much as pregabalin.",
          Overstated.COMPARED),
         ("Gabapentin reduces pain.", "Gabapentin did not significantly reduce pain.", None),
+        ("Metformin reduces weight.", "Metformin was not ineffective in reducing weight.",
+         Overstated.FRAMED),
+        ("Metformin affects weight.", "Metformin was not without effect on weight.",
+         Overstated.FRAMED),
+        ("Statins are ineffective against stroke.",
+         "Statins were not ineffective against stroke.", None),
     ],
     ids=["more-than-an-active-drug", "no-less-than", "not-further", "not-better-than-placebo",
          "not-all", "not-surprising", "did-not-fail-to", "but-did-thereafter", "plain-no",
@@ -88,7 +94,8 @@ from engine.review.no_rules import overstated_no
          "not-been-proven", "our-trial-did-not-show", "none-serious", "none-serious-asked",
          "none-developed", "none-had", "actor-after-than", "actor-first",
          "cannot-be-excluded", "not-the-only", "not-serious", "not-strongly", "not-until",
-         "not-at-the-lowest-dose", "not-in-every", "not-as-much-as", "not-significantly"],
+         "not-at-the-lowest-dose", "not-in-every", "not-as-much-as", "not-significantly",
+         "not-ineffective", "not-without-effect", "not-ineffective-asked"],
 )  # fmt: skip
 def test_a_no_is_firm_only_where_the_negation_denies_the_finding(
     claim: str, sentence: str, rule: Overstated | None

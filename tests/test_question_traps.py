@@ -504,6 +504,23 @@ TRAPS = {
         "Dapagliflozin reduced mortality in heart failure (HR for death 1.30).",
         "Does dapagliflozin reduce mortality in heart failure?", "direction", None,
     ),
+    "ineffective-in": (
+        "Orlistat was ineffective in reducing body weight in adolescents.",
+        "Does orlistat reduce body weight in adolescents?", "dropped", None,
+    ),
+    "not-ineffective": (
+        "Melatonin was not ineffective in shortening sleep latency in older adults.",
+        "Does melatonin shorten sleep latency in older adults?", "framed", None,
+    ),
+    "protects-against": (
+        "Raloxifene protects against the loss of bone density in postmenopausal women.",
+        "Does raloxifene cause loss of bone density in postmenopausal women?", "direction",
+        "Does raloxifene protect against loss of bone density in postmenopausal women?",
+    ),
+    "expected-it-to": (
+        "We expected liraglutide to reduce appetite in obese adolescents.",
+        "Does liraglutide reduce appetite in obese adolescents?", "hedge", None,
+    ),
 }  # fmt: skip
 
 

@@ -32,6 +32,7 @@ from engine.text.frame_words import (
     CONTROLS,
     EVALUATIONS,
     EXTRA_WORDS,
+    NEGATED_NEGATIVES,
     NULL_COMPARATIVES,
     OTHER_SIDE,
     QUALIFIERS,
@@ -107,6 +108,9 @@ def overstated_no(claim_text: str, sentence: str) -> Overstated | None:
         return framing  # "there is no doubt that …", "no study has shown that …": a frame
     if undercut(claim_text, sentence):
         return Overstated.DOUBTED  # "the evidence is mixed", "stopped for futility"
+    doubled = NEGATED_NEGATIVES - set(claim)  # "not ineffective" is a no to "ineffective?"
+    if any(doubled & set(said[at + 1 : at + 1 + _DOUBLED_REACH]) for at in denials):
+        return Overstated.FRAMED  # "not ineffective", "not without effect": no denial
     if any(negates(word) for word in claim):
         return None  # a claim that denies is read against the sentence as it stands
     # A time or a part bounds a denial; a direction stated the other way ("increased among
@@ -180,6 +184,10 @@ def _excepted(said: Words, claim: Words) -> bool:
         for word in claim
         if word not in STOP_WORDS and word.isalpha() and not relation_word(word)
     )
+
+
+# How far after a negation a second one turns it ("not entirely ineffective").
+_DOUBLED_REACH = 2
 
 
 def _negations(said: Words) -> list[int]:

@@ -53,6 +53,8 @@ _CHANGED = 2
 # Participles that, after a word, name what caused the change after them ("the
 # steroid-induced rise"): passed over to find what turns the change around.
 _CAUSED = frozenset({"induced", "mediated", "evoked", "driven", "associated", "related"})
+# Words between a word that shields and what it shields from ("protects against the loss").
+_SHIELDED_FROM = frozenset({"against", "from"})
 # Where a phrase ends in a sentence's text: a marker reaches no further.
 PAUSES = re.compile(r"[,;:()\[\]]")
 
@@ -331,21 +333,44 @@ def _segments(evidence: list[str]) -> list[Words]:
 
 def _turner(words: Words, at: int, axis: str, sign: int) -> int | None:
     """Where the word that turns the direction word at `at` around stands, else None: just
-    before it, a determiner or a cause between ("reversed the steroid-induced rise")."""
+    before it, a determiner or a cause between ("reversed the steroid-induced rise"), past
+    "against" or "from" after a word that shields ("protects against the loss"), or past one
+    word the change is of after a word that stops it ("prevented weight gain")."""
     back, passed = at - 1, 0
     while back >= 0:
         if words[back] in _DETERMINERS:
             back -= 1
         elif words[back] in _CAUSED and back > 0:
             back, passed = back - 2, passed + 2
+        elif words[back] in _SHIELDED_FROM and back > 0 and _stops(words[back - 1]):
+            back, passed = back - 1, passed + 1
         else:
             break
+    if _of_noun(words, at) and back == at - 1 and back > 0 and _stops(words[back - 1]):
+        back, passed = back - 1, passed + 1
     if back < 0 or at - back - passed > 3:
         return None
     word = words[back]
     cue = cue_of(word, words[back + 1])
-    turning = word.startswith(WITHDRAWING_STEMS) or word.startswith(TURNING_STEMS)
-    return back if turning or (cue is not None and cue == (axis, -sign)) else None
+    return back if _turning(word) or (cue is not None and cue == (axis, -sign)) else None
+
+
+def _turning(word: str) -> bool:
+    """Whether a word withdraws or stops the change after it ("reversed", "prevented")."""
+    return word.startswith(WITHDRAWING_STEMS) or word.startswith(TURNING_STEMS)
+
+
+def _stops(word: str) -> bool:
+    """Whether a word stops or shields from the change after it ("prevented", "protects")."""
+    return word.startswith(TURNING_STEMS)
+
+
+def _of_noun(words: Words, at: int) -> bool:
+    """Whether the direction word at `at` is a noun with the word it is of just before it
+    ("weight gain", not "metformin reduced")."""
+    before = words[at - 1]
+    named = before.isalpha() and before not in STOP_WORDS and cue_of(before) is None
+    return named and not words[at].endswith(("ed", "ing"))
 
 
 def changed_words(words: Words, at: int) -> set[str]:

@@ -41,6 +41,7 @@ from engine.review.yes_contrasts import (
     said_of_control,
     split_means,
 )
+from engine.review.yes_failures import judged_failed
 from engine.review.yes_figures import exact, figures_changed
 from engine.review.yes_frames import (
     actor,
@@ -63,6 +64,7 @@ from engine.text.lexicon import (
     COUNTING_WORDS,
     FREQUENCY_PARTIALS,
     HEDGES,
+    HEDGES_BEFORE_SUBJECT_TO,
     HEDGES_BEFORE_THAT,
     HEDGES_BEFORE_TO,
     NEGLIGIBLE,
@@ -125,6 +127,8 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
         return Overstated.NEGATION
     if any(_dropped(claim_text, sentence) for sentence in [*evidence, joined]):
         return Overstated.DROPPED
+    if judged_failed(claim, said):
+        return Overstated.DROPPED  # "ineffective in reducing weight"
     if null_comparison(claim, evidence):
         return Overstated.DROPPED
     if doubted(claim_text, evidence) or retracted(claim_text, evidence):
@@ -323,7 +327,24 @@ def _hedges(words: tuple[str, ...]) -> Counter[str]:
         and (two == "to" or (two == "for" and three.endswith("ing")))
         and relates(three)
     )
+    hedges.update(words[at] for at in range(len(words)) if _hedges_subject_to(words, at))
     return hedges
+
+
+# How many words may name what is hedged between the hedge and its "to".
+_HEDGED_SUBJECT = 3
+
+
+def _hedges_subject_to(words: tuple[str, ...], at: int) -> bool:
+    """Whether the word at `at` hedges what follows with its subject between it and "to"
+    ("we expected metformin to reduce"), not after "as" or "than" ("as expected")."""
+    if words[at] not in HEDGES_BEFORE_SUBJECT_TO or words[at - 1 : at] in (("as",), ("than",)):
+        return False
+    rest = words[at + 1 : at + 2 + _HEDGED_SUBJECT]
+    if "to" not in rest[1:]:
+        return False
+    between = rest[: rest.index("to")]
+    return not any(cue_of(word) or negates(word) or word.endswith("ed") for word in between)
 
 
 def _dropped(claim_text: str, sentence: str) -> bool:

@@ -64,7 +64,7 @@ POPULATION_NOUNS = _words(
 # decline in bone density", "blunted the rise"): the thing changed does not change that way.
 TURNING_STEMS = (
     "prevent", "halt", "stop", "avert", "blunt", "mitigat", "curb", "suppress", "inhibit",
-    "block", "antagon", "abrogat", "forestall",
+    "block", "antagon", "abrogat", "forestall", "protect", "guard", "shield", "rescu",
 )  # fmt: skip
 # How many words before a word a loss word and its "of" may stand and still be said of it
 # ("absence of alternatively activated macrophages"); after it, only the next word counts
@@ -239,6 +239,20 @@ WEAK_GROUNDS = _words(
 # low quality", "low-certainty evidence", "the quality of the trials was poor").
 GRADED_NOUNS = _words("quality certainty")
 LOW_GRADES = _words("low poor")
+# Words that judge an attempt a failure before what was attempted ("ineffective in reducing
+# weight", "insufficient to lower", "incapable of preventing"): the change did not happen.
+FAILURE_JUDGEMENTS = _words(
+    "ineffective ineffectual unsuccessful insufficient inadequate futile useless powerless "
+    "incapable inefficacious"
+)
+# Words a negation just before turns into a weak yes, not a no ("not ineffective", "not
+# without effect", "not unable to", "not insignificant"): two negations, no denial.
+NEGATED_NEGATIVES = FAILURE_JUDGEMENTS | _words(
+    "unable without fail fails failed insignificant negligible inconsiderable unimportant "
+    "unrelated unaffected"
+)
+# Words that join such a judgement to what was attempted.
+FAILURE_LINKS = _words("in at for to of")
 # Words that say a trial ended because no effect was likely ("stopped for futility").
 FUTILITY_WORDS = _words("futility")
 # A trial stopped for want of an effect ("stopped for lack of efficacy", "terminated owing to

@@ -245,6 +245,13 @@ HEDGES_BEFORE_TO = _words(
     "expected appeared reported said little according designed aimed sought intended planned "
     "projected predicted anticipated hoped proposed held considered"
 )
+# Words that hedge what follows with its subject between them and "to" ("we expected
+# metformin to reduce weight", "predicted the drug to lower"); after "as" or "than" they
+# judge a finding instead ("as expected, metformin reduced weight to 80 kg").
+HEDGES_BEFORE_SUBJECT_TO = _words(
+    "expected predicted anticipated intended considered believed thought assumed presumed "
+    "supposed hypothesized hypothesised hoped wanted"
+)
 # Words that make an aim, a use or a prospect of what follows "to" (or "for" and an "-ing"
 # form) and a relation word ("was given to reduce", "is used to treat", "has the potential to
 # improve", "is being tested for reducing"): before "to" and anything else they say what
