@@ -31,6 +31,8 @@ _CONTROL_REACH = 4
 # How many words may stand between a figure and "versus": its direction word and what it
 # is of ("a 5% reduction in body weight versus 6%").
 _CUE_REACH = 4
+# How many words a unit may take ("mg/dL" reads "mg dl").
+_UNIT_WORDS = 2
 _SIZE_FILLERS = frozenset({"a", "an", "mean", "median", "average", "of", "about"})
 
 
@@ -61,15 +63,15 @@ def _pair_at(said: Words, at: int) -> tuple[float, float] | None:
     end = _comparing_word(said, at + 1)
     if end is None:
         return None
-    unit = said[at + 1] if end == at + 2 else None
+    unit = said[at + 1 : end]
     end += 1
     while end < len(said) and said[end] in _LINKS:
         end += 1
     if end >= len(said) or not _NUMBER.match(said[end]):
         return None
     after = said[end + 1 : end + 1 + _CONTROL_REACH]
-    if unit is not None and cue_of(unit) is None and after[:1] != (unit,):
-        return None
+    if unit and cue_of(unit[0]) is None and after[: len(unit)] != unit:
+        return None  # "2.1 kg vs 3.0 kg", "40 mg/dL versus 45 mg/dL": one unit both sides
     if CONTROLS.isdisjoint(after):
         return None
     if said[at].endswith("%") != said[end].endswith("%"):
@@ -79,15 +81,15 @@ def _pair_at(said: Words, at: int) -> tuple[float, float] | None:
 
 def _comparing_word(said: Words, start: int) -> int | None:
     """Where the word setting a figure against the next stands, from `start` just after the
-    first figure: at once, past a unit ("2.1 kg vs 3.0 kg"), or past a direction word and what
-    it is of ("a 5% reduction in weight versus 6%"); else None."""
+    first figure: at once, past a unit ("2.1 kg vs 3.0 kg", "40 mg/dL versus"), or past a
+    direction word and what it is of ("a 5% reduction in weight versus 6%"); else None."""
     for end in range(start, min(len(said), start + 1 + _CUE_REACH)):
         if said[end] in _AGAINST:
             break
     else:
         return None
     between = said[start:end]
-    if len(between) <= 1 or cue_of(between[0]) is not None:
+    if len(between) <= _UNIT_WORDS or cue_of(between[0]) is not None:
         return end
     return None
 
