@@ -10,16 +10,16 @@ equal, since it could be either.
 
 from __future__ import annotations
 
-import re
+from decimal import Decimal
+from enum import Enum
 
 from engine.core.stance import Overstated
 from engine.text.frame_words import CONTROLS
 from engine.text.lexicon import cue_of
+from engine.text.numbers import value_of
 
 Words = tuple[str, ...]
 
-# A figure alone: "5", "6.5%", "-2".
-_NUMBER = re.compile(r"^-?\d*\.?\d+%?$")
 # Words that set one figure against the next: "5% versus 6%", "vs", "compared with".
 _AGAINST = frozenset({"versus", "vs", "against", "compared"})
 # Words allowed between the comparing word and the control's figure ("compared with 6%").
@@ -36,6 +36,14 @@ _UNIT_WORDS = 2
 _SIZE_FILLERS = frozenset({"a", "an", "mean", "median", "average", "of", "about"})
 
 
+class _Reading(Enum):
+    """What a figure of the tested arm is read as."""
+
+    SIZE = "size"  # a size of change: "by 5%", "a 5% reduction"
+    LEVEL = "level"  # a level reached: "to 5%"
+    EITHER = "either"  # it could be either
+
+
 def control_against(said: Words, sign: int) -> Overstated | None:
     """The rule broken where the control's figure matches the tested arm's (`NOT_SIGNIFICANT`)
     or beats it in the direction stated (`DIRECTION`); else None. `sign` is the claim's
@@ -48,17 +56,18 @@ def control_against(said: Words, sign: int) -> Overstated | None:
         if tested == control:
             return Overstated.NOT_SIGNIFICANT
         kind = _kind(said, at)
-        if kind == "size" and control > tested:
+        if kind is _Reading.SIZE and control > tested:
             return Overstated.DIRECTION
-        if kind == "level" and sign and (tested - control) * sign < 0:
+        if kind is _Reading.LEVEL and sign and (tested - control) * sign < 0:
             return Overstated.DIRECTION
     return None
 
 
-def _pair_at(said: Words, at: int) -> tuple[float, float] | None:
+def _pair_at(said: Words, at: int) -> tuple[Decimal, Decimal] | None:
     """The tested arm's figure at `at` and the control's it is set against ("5% versus 6%
     with placebo"), where the words after the second name a control; else None."""
-    if not _NUMBER.match(said[at]):
+    tested = value_of(said[at])
+    if tested is None:
         return None
     end = _comparing_word(said, at + 1)
     if end is None:
@@ -67,7 +76,8 @@ def _pair_at(said: Words, at: int) -> tuple[float, float] | None:
     end += 1
     while end < len(said) and said[end] in _LINKS:
         end += 1
-    if end >= len(said) or not _NUMBER.match(said[end]):
+    control = value_of(said[end]) if end < len(said) else None
+    if control is None:
         return None
     after = said[end + 1 : end + 1 + _CONTROL_REACH]
     if unit and cue_of(unit[0]) is None and after[: len(unit)] != unit:
@@ -76,7 +86,7 @@ def _pair_at(said: Words, at: int) -> tuple[float, float] | None:
         return None
     if said[at].endswith("%") != said[end].endswith("%"):
         return None
-    return float(said[at].rstrip("%")), float(said[end].rstrip("%"))
+    return tested, control
 
 
 def _comparing_word(said: Words, start: int) -> int | None:
@@ -94,16 +104,15 @@ def _comparing_word(said: Words, start: int) -> int | None:
     return None
 
 
-def _kind(said: Words, at: int) -> str:
-    """Whether the figure at `at` is a size of change ("by 5%", "a 5% reduction"), a level
-    reached ("to 5%"), or either ("")."""
+def _kind(said: Words, at: int) -> _Reading:
+    """Whether the figure at `at` is a size of change, a level reached, or could be either."""
     if at + 1 < len(said) and cue_of(said[at + 1]) is not None:
-        return "size"
+        return _Reading.SIZE
     before = at - 1
     while before >= max(0, at - _SIZE_REACH) and said[before] in _SIZE_FILLERS:
         before -= 1
     if before >= 0 and said[before] == "by":
-        return "size"
+        return _Reading.SIZE
     if before >= 0 and said[before] == "to":
-        return "level"
-    return ""
+        return _Reading.LEVEL
+    return _Reading.EITHER

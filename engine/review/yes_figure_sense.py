@@ -19,6 +19,7 @@ from engine.review.yes_clauses import alternatives, cues
 from engine.review.yes_control_figures import control_against
 from engine.text.fold import fold_text
 from engine.text.lexicon import cue_of
+from engine.text.numbers import value_of
 from engine.text.tokens import word_sequence
 
 Words = tuple[str, ...]
@@ -29,8 +30,6 @@ _VALENCE = "valence"
 _ZERO = re.compile(r"^(?:0+(?:\.0+)?%?|zero|nil)$")
 # A negative change: "by -2 kg", "by -3%" (dashes and minus signs are "-" by then).
 _NEGATIVE = re.compile(r"^-\d*\.?\d+%?$")
-# A figure alone: "80", "8.1%".
-_NUMBER = re.compile(r"^-?\d*\.?\d+%?$")
 # Words that name a figure as the change itself ("mean change 0.0 kg", "a difference of 0").
 _CHANGES = frozenset({"change", "changes", "difference", "differences", "effect"})
 _CHANGE_REACH = 2
@@ -157,16 +156,16 @@ def _moves(said: Words) -> list[int]:
     """The sign of each change from one figure to another ("from 80 kg to 82 kg" is +1)."""
     out = []
     for at, word in enumerate(said):
-        if word != "from" or at + 1 >= len(said) or not _NUMBER.match(said[at + 1]):
+        start = value_of(said[at + 1]) if word == "from" and at + 1 < len(said) else None
+        if start is None:
             continue
         rest = said[at + 2 : at + 3 + _UNIT_REACH]
         if "to" not in rest:
             continue
         end = at + 2 + rest.index("to") + 1
-        if end < len(said) and _NUMBER.match(said[end]):
-            start, stop = (float(w.rstrip("%")) for w in (said[at + 1], said[end]))
-            if start != stop:
-                out.append(1 if stop > start else -1)
+        stop = value_of(said[end]) if end < len(said) else None
+        if stop is not None and start != stop:
+            out.append(1 if stop > start else -1)
     return out
 
 
