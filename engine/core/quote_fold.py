@@ -129,7 +129,7 @@ def _one_line(text: str) -> bool:
     return "  " not in text and text.isprintable()
 
 
-# White space other than the plain space, and the characters a line-end hyphen is written as.
+# ASCII white space other than the plain space: an edit can start at any of them.
 _ASCII_SPACES = "\t\n\r\x0b\x0c\x1c\x1d\x1e\x1f"
 
 
