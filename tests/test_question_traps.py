@@ -521,6 +521,15 @@ TRAPS = {
         "We expected liraglutide to reduce appetite in obese adolescents.",
         "Does liraglutide reduce appetite in obese adolescents?", "hedge", None,
     ),
+    "borderline-significant": (
+        "Empagliflozin lowered uric acid in gout, a difference of borderline significance.",
+        "Does empagliflozin lower uric acid in gout?", "not-significant", None,
+    ),
+    "little-effect": (
+        "Chromium picolinate had little effect on insulin sensitivity in obese adults.",
+        "Does chromium picolinate affect insulin sensitivity in obese adults?",
+        "not-significant", None,
+    ),
 }  # fmt: skip
 
 

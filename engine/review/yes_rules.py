@@ -53,6 +53,7 @@ from engine.review.yes_frames import (
     turned_around,
 )
 from engine.review.yes_links import associated_only
+from engine.review.yes_near_null import near_null
 from engine.review.yes_order import content_words as _content
 from engine.review.yes_order import reordered
 from engine.review.yes_partners import combined_actor, null_comparison
@@ -146,6 +147,8 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
         return Overstated.PARTIAL  # "some patients", "rarely reduced"
     if set(_among(kin, NEGLIGIBLE)) - set(claim):
         return Overstated.NOT_SIGNIFICANT  # "reduced stroke negligibly"
+    if near_null(claim, kin):
+        return Overstated.NOT_SIGNIFICANT  # "borderline significant", "had little effect"
     if _among(kin, CONDITION_WORDS) - _among(claim, CONDITION_WORDS):
         return Overstated.CONDITION
     if combined_actor(claim, evidence) or dropped_condition(claim, evidence):

@@ -279,3 +279,18 @@ END_POINT_WORDS = _words("primary endpoint endpoints end")
 EXPECTATION_WORDS = _words(
     "expected anticipated predicted hypothesized hypothesised hoped intended planned presumed"
 )
+
+
+# Words that say a finding came near significance without reaching it ("borderline
+# significant", "of marginal significance", "approached significance", "near-significant"),
+# just before a word of significance (`SIGNIFICANCE_STEMS`) or one word apart.
+NEAR_SIGNIFICANCE = _words(
+    "borderline marginal marginally near nearly almost approached approaching approach approaches"
+)
+SIGNIFICANCE_STEMS = ("significan", "statistical")
+# Words that make an effect all but none just before its noun ("had little effect on
+# weight", "minimal impact", "hardly any change"), and the nouns they make so.
+SCANT_DEGREES = _words("little minimal scant negligible hardly barely scarcely")
+EFFECT_NOUNS = _words(
+    "effect effects impact influence change changes difference differences benefit"
+)
