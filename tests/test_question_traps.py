@@ -530,6 +530,14 @@ TRAPS = {
         "Does chromium picolinate affect insulin sensitivity in obese adults?",
         "not-significant", None,
     ),
+    "averted-the-expected": (
+        "Roflumilast averted the expected decline in lung function in smokers.",
+        "Does roflumilast cause decline in lung function in smokers?", "direction", None,
+    ),
+    "ratio-adjusted-between": (
+        "Colchicine reduced mortality after infarction (HR, adjusted for age, 1.30).",
+        "Does colchicine reduce mortality after infarction?", "direction", None,
+    ),
 }  # fmt: skip
 
 

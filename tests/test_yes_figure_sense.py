@@ -84,6 +84,13 @@ from engine.review.yes_rules import overstates
          None),
         ("Metformin reduces stroke.",
          "Metformin reduced stroke (HR for stroke 0.80; HR for death 1.10).", None),
+        ("Metformin reduces mortality.",
+         "Metformin reduced mortality (HR, adjusted for age, 1.30).", Overstated.DIRECTION),
+        ("Metformin reduces mortality.",
+         "Metformin reduced mortality (odds ratio after adjustment for sex, 1.4).",
+         Overstated.DIRECTION),
+        ("Metformin reduces mortality.",
+         "Metformin reduced mortality (HR, adjusted for age, 0.70).", None),
     ],
     ids=["by-zero-percent", "by-zero-point-zero", "zero-reduction", "ratio-of-one",
          "by-a-negative", "hr-above-one", "hazard-ratio-above-one", "or-below-one",
@@ -95,7 +102,8 @@ from engine.review.yes_rules import overstates
          "control-reduced-less",
          "control-level-higher", "hr-for-death-above-one", "survival-hr-for-death-above-one",
          "improved-survival-hr-for-death", "or-of-relapse-above-one",
-         "survival-hr-for-death-below-one", "hr-of-another-outcome"],
+         "survival-hr-for-death-below-one", "hr-of-another-outcome", "hr-adjusted-above-one",
+         "or-after-adjustment-above-one", "hr-adjusted-below-one"],
 )  # fmt: skip
 def test_figures_against_the_word_withhold_the_yes(
     claim: str, sentence: str, rule: Overstated | None

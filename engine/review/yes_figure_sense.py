@@ -45,8 +45,14 @@ _UNIT_REACH = 2
 # any case. The point estimate follows, past a bracketed abbreviation and punctuation.
 _RATIO_ABBREVIATIONS = r"(?:a?HR|a?OR|a?RR|IRR|SHR|sHR)"
 _RATIO_NAMES = r"(?i:hazards?\s+ratio|odds\s+ratio|risk\s+ratio|rate\s+ratio|relative\s+risk)"
+# A model named between a ratio and its estimate, set off by a comma ("HR, adjusted for age,
+# 1.30", "odds ratio after adjustment for sex, 1.4"): no figure stands in it.
+_MODEL = (
+    r"(?:[\s,]+(?i:adjusted|unadjusted|after|in|multivariable|multivariate|crude)\b"
+    r"[^\d;()]{0,40}?,)?"
+)
 _ESTIMATE = re.compile(
-    rf"\b(?:{_RATIO_ABBREVIATIONS}|{_RATIO_NAMES})\b(?:\s*[\[(][^\])]{{0,12}}[\])])?"
+    rf"\b(?:{_RATIO_ABBREVIATIONS}|{_RATIO_NAMES})\b(?:\s*[\[(][^\])]{{0,12}}[\])])?{_MODEL}"
     r"[\s,:=]*(\d*\.?\d+)(?![\d.]*\s*%)"
 )
 # A ratio naming what it measures before its estimate: "HR for death 1.30", "the hazard

@@ -25,6 +25,7 @@ from engine.text.clause_words import (
 from engine.text.frame_words import (
     CONTROLS,
     EXCLUDING_MARKERS,
+    EXPECTED_KINDS,
     LASTING,
     LOSS_LINKS,
     LOSS_REACH,
@@ -333,12 +334,13 @@ def _segments(evidence: list[str]) -> list[Words]:
 
 def _turner(words: Words, at: int, axis: str, sign: int) -> int | None:
     """Where the word that turns the direction word at `at` around stands, else None: just
-    before it, a determiner or a cause between ("reversed the steroid-induced rise"), past
-    "against" or "from" after a word that shields ("protects against the loss"), or past one
-    word the change is of after a word that stops it ("prevented weight gain")."""
+    before it, a determiner, an expected kind or a cause between ("averted the expected
+    decline", "reversed the steroid-induced rise"), past "against" or "from" after a word that
+    shields ("protects against the loss"), or past one word the change is of after a word
+    that stops it ("prevented weight gain")."""
     back, passed = at - 1, 0
     while back >= 0:
-        if words[back] in _DETERMINERS:
+        if words[back] in _DETERMINERS or words[back] in EXPECTED_KINDS:
             back -= 1
         elif words[back] in _CAUSED and back > 0:
             back, passed = back - 2, passed + 2

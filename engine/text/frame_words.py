@@ -294,3 +294,7 @@ SCANT_DEGREES = _words("little minimal scant negligible hardly barely scarcely")
 EFFECT_NOUNS = _words(
     "effect effects impact influence change changes difference differences benefit"
 )
+# Words that say what change was in store, between a word that stops a change and that change
+# ("averted the expected decline", "prevented the usual rise"): the change still did not
+# happen.
+EXPECTED_KINDS = _words("expected anticipated predicted usual typical normal natural inevitable")
