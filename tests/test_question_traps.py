@@ -538,6 +538,14 @@ TRAPS = {
         "Colchicine reduced mortality after infarction (HR, adjusted for age, 1.30).",
         "Does colchicine reduce mortality after infarction?", "direction", None,
     ),
+    "tendency-to": (
+        "Pioglitazone showed a tendency to reduce liver fat in adolescents.",
+        "Does pioglitazone reduce liver fat in adolescents?", "hedge", None,
+    ),
+    "short-of-significance": (
+        "Ezetimibe lowered carotid plaque volume, falling just short of significance.",
+        "Does ezetimibe lower carotid plaque volume?", "not-significant", None,
+    ),
 }  # fmt: skip
 
 

@@ -23,6 +23,10 @@ CLAIM = "Metformin reduces weight."
         ("Metformin had little effect on weight.", True),
         ("Metformin had minimal impact on weight.", True),
         ("Metformin produced hardly any change in weight.", True),
+        ("Weight loss with metformin was marginal.", True),
+        ("Metformin caused weight loss, falling just short of significance.", True),
+        ("Metformin caused weight loss that narrowly missed significance.", True),
+        ("Metformin reduced weight, falling short of the target.", False),
         ("Metformin reduced weight significantly.", False),
         ("Metformin reduced weight in borderline diabetes.", False),
         ("Metformin reduced weight slightly.", False),
@@ -30,7 +34,8 @@ CLAIM = "Metformin reduces weight."
         ("Metformin reduced weight a little.", False),
     ],
     ids=["borderline", "approached", "approached-statistical", "marginal", "nearly",
-         "little-effect", "minimal-impact", "hardly-any-change", "significantly",
+         "little-effect", "minimal-impact", "hardly-any-change", "was-marginal",
+         "short-of-significance", "missed-significance", "short-of-target", "significantly",
          "borderline-diabetes", "slightly", "minimal-side-effects", "a-little"],
 )  # fmt: skip
 def test_a_near_null_finding_is_named(sentence: str, held: bool) -> None:
@@ -44,12 +49,15 @@ def test_a_near_null_finding_is_named(sentence: str, held: bool) -> None:
          Overstated.NOT_SIGNIFICANT),
         ("Metformin affects weight.", "Metformin had little effect on weight.",
          Overstated.NOT_SIGNIFICANT),
+        (CLAIM, "Metformin showed a tendency to reduce weight.", Overstated.HEDGE),
+        (CLAIM, "Metformin showed a tendency toward lower weight.", Overstated.HEDGE),
         (CLAIM, "Metformin reduced weight in obese adults.", None),
         (CLAIM, "Metformin reduced weight modestly.", None),
         ("Metformin has little effect on weight.", "Metformin had little effect on weight.",
          None),
     ],
-    ids=["borderline", "little-effect", "control", "modestly", "claim-says-little"],
+    ids=["borderline", "little-effect", "tendency-to", "tendency-toward", "control", "modestly",
+         "claim-says-little"],
 )  # fmt: skip
 def test_a_near_null_finding_withholds_the_yes(
     claim: str, sentence: str, rule: Overstated | None

@@ -1,7 +1,8 @@
 """Whether a sentence says its finding only came near: near significance, or little effect.
 
 "Metformin reduced weight (borderline significant)", "…, which approached significance" and
-"…, of marginal significance" state a change their own words say was not shown; "had little
+"…, of marginal significance" state a change their own words say was not shown, "showed a
+tendency to reduce" one that only leaned its way (`tended`); "had little
 effect on weight" and "minimal impact" state one all but none. A yes read off such a
 sentence is withheld (`near_null`) unless the claim itself says the same.
 """
@@ -9,10 +10,13 @@ sentence is withheld (`near_null`) unless the claim itself says the same.
 from __future__ import annotations
 
 from engine.text.frame_words import (
+    COPULAS,
     EFFECT_NOUNS,
+    NEAR_JUDGEMENTS,
     NEAR_SIGNIFICANCE,
     SCANT_DEGREES,
     SIGNIFICANCE_STEMS,
+    TENDENCY_NOUNS,
 )
 
 Words = tuple[str, ...]
@@ -32,9 +36,20 @@ def near_null(claim: Words, said: Words) -> bool:
     )
 
 
+def tended(claim: Words, said: Words) -> bool:
+    """Whether `said` says its change only leaned its way ("showed a tendency to reduce"), in
+    words the claim does not hold."""
+    return bool((TENDENCY_NOUNS & set(said)) - set(claim))
+
+
 def _near_significance(said: Words, at: int) -> bool:
-    """Whether the word at `at` says what follows only came near significance."""
-    if said[at] not in NEAR_SIGNIFICANCE:
+    """Whether the word at `at` says what follows only came near significance, or judges what
+    came before so after a copula ("the weight loss was marginal")."""
+    if said[at] in NEAR_JUDGEMENTS and at > 0 and said[at - 1] in COPULAS:
+        return True
+    if said[at : at + 2] == ("short", "of"):
+        at += 1
+    elif said[at] not in NEAR_SIGNIFICANCE:
         return False
     after = said[at + 1 : at + 1 + _SIGNIFICANCE_REACH]
     return any(word.startswith(SIGNIFICANCE_STEMS) for word in after)

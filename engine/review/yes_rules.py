@@ -53,7 +53,7 @@ from engine.review.yes_frames import (
     turned_around,
 )
 from engine.review.yes_links import associated_only
-from engine.review.yes_near_null import near_null
+from engine.review.yes_near_null import near_null, tended
 from engine.review.yes_order import content_words as _content
 from engine.review.yes_order import reordered
 from engine.review.yes_partners import combined_actor, null_comparison
@@ -153,7 +153,7 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
         return Overstated.CONDITION
     if combined_actor(claim, evidence) or dropped_condition(claim, evidence):
         return Overstated.CONDITION
-    if _hedges(kin) - _hedges(claim):
+    if _hedges(kin) - _hedges(claim) or tended(claim, kin):
         return Overstated.HEDGE
     if asserted(claim) - asserted(said) or governed_against(claim, evidence):
         return Overstated.DIRECTION

@@ -283,10 +283,19 @@ EXPECTATION_WORDS = _words(
 
 # Words that say a finding came near significance without reaching it ("borderline
 # significant", "of marginal significance", "approached significance", "near-significant"),
-# just before a word of significance (`SIGNIFICANCE_STEMS`) or one word apart.
+# just before a word of significance (`SIGNIFICANCE_STEMS`) or one word apart; "short of" the
+# same ("fell just short of significance").
 NEAR_SIGNIFICANCE = _words(
-    "borderline marginal marginally near nearly almost approached approaching approach approaches"
+    "borderline marginal marginally near nearly almost approached approaching approach "
+    "approaches missed misses"
 )
+# Words that judge a finding near significance after a copula ("the weight loss was
+# marginal", "the difference was borderline").
+NEAR_JUDGEMENTS = _words("borderline marginal")
+COPULAS = _words("is are was were remained been")
+# Nouns that say a change only leaned its way ("a tendency to reduce weight", "a tendency
+# toward lower weight"), as the hedge "trend" does.
+TENDENCY_NOUNS = _words("tendency tendencies")
 SIGNIFICANCE_STEMS = ("significan", "statistical")
 # Words that make an effect all but none just before its noun ("had little effect on
 # weight", "minimal impact", "hardly any change"), and the nouns they make so.
