@@ -86,6 +86,16 @@ from engine.review.no_rules import overstated_no
          Overstated.FRAMED),
         ("Statins are ineffective against stroke.",
          "Statins were not ineffective against stroke.", None),
+        ("Metformin reduces weight.",
+         "Metformin did not reduce weight, although a trend was noted.", Overstated.TAKEN_BACK),
+        ("Metformin reduces weight.",
+         "Metformin did not reduce weight; the difference approached significance.",
+         Overstated.TAKEN_BACK),
+        ("Metformin reduces weight.",
+         "Metformin did not reduce weight, and there was no trend toward lower weight.", None),
+        ("Metformin reduces weight.",
+         "Metformin did not reduce weight; the difference did not approach significance.",
+         None),
     ],
     ids=["more-than-an-active-drug", "no-less-than", "not-further", "not-better-than-placebo",
          "not-all", "not-surprising", "did-not-fail-to", "but-did-thereafter", "plain-no",
@@ -95,7 +105,8 @@ from engine.review.no_rules import overstated_no
          "none-developed", "none-had", "actor-after-than", "actor-first",
          "cannot-be-excluded", "not-the-only", "not-serious", "not-strongly", "not-until",
          "not-at-the-lowest-dose", "not-in-every", "not-as-much-as", "not-significantly",
-         "not-ineffective", "not-without-effect", "not-ineffective-asked"],
+         "not-ineffective", "not-without-effect", "not-ineffective-asked", "trend-noted",
+         "approached-significance", "no-trend", "did-not-approach"],
 )  # fmt: skip
 def test_a_no_is_firm_only_where_the_negation_denies_the_finding(
     claim: str, sentence: str, rule: Overstated | None

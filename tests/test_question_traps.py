@@ -546,6 +546,10 @@ TRAPS = {
         "Ezetimibe lowered carotid plaque volume, falling just short of significance.",
         "Does ezetimibe lower carotid plaque volume?", "not-significant", None,
     ),
+    "no-with-a-trend": (
+        "Zinc did not shorten the common cold in children, though a trend was noted.",
+        "Does zinc shorten the common cold in children?", "taken-back", None,
+    ),
 }  # fmt: skip
 
 

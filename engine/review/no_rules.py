@@ -27,6 +27,7 @@ from engine.review.yes_clauses import cues, denied_elsewhere, directions, hedged
 from engine.review.yes_contrasts import without_means
 from engine.review.yes_figure_sense import figures_for
 from engine.review.yes_frames import actor_set_aside, changed_words, one_direction, turned_around
+from engine.review.yes_near_null import leaned
 from engine.text.clause_words import CONTRASTS, LIKEWISE_AUXILIARIES, MODALS_AFTER_POINTER
 from engine.text.frame_words import (
     CONTROLS,
@@ -121,6 +122,8 @@ def overstated_no(claim_text: str, sentence: str) -> Overstated | None:
         return Overstated.CONDITION  # "in patients who did not exercise", "post hoc"
     if figures_for(claim, sentence):
         return Overstated.TAKEN_BACK  # "did not reduce mortality (HR 0.70, 95% CI 0.55-0.89)"
+    if denials and leaned(claim, said):
+        return Overstated.TAKEN_BACK  # "did not reduce weight, though a trend was noted"
     if against_expectation(claim_text, sentence):
         return Overstated.FRAMED  # "did not reduce weight as expected"
     if _excepted(said, claim):

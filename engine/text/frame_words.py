@@ -296,6 +296,9 @@ COPULAS = _words("is are was were remained been")
 # Nouns that say a change only leaned its way ("a tendency to reduce weight", "a tendency
 # toward lower weight"), as the hedge "trend" does.
 TENDENCY_NOUNS = _words("tendency tendencies")
+# Words that say a change leaned its way beside a denial of it ("did not reduce weight,
+# though a trend was noted"): the denial is no firm no.
+LEANING_WORDS = TENDENCY_NOUNS | _words("trend trends trended tended")
 SIGNIFICANCE_STEMS = ("significan", "statistical")
 # Words that make an effect all but none just before its noun ("had little effect on
 # weight", "minimal impact", "hardly any change"), and the nouns they make so.
