@@ -403,11 +403,15 @@ def test_a_yes_keeps_the_partner_what_acts_was_combined_with(
          "Metformin averted the expected decline in lung function.", Overstated.DIRECTION),
         ("Metformin causes decline in glucose.",
          "Metformin caused the expected decline in glucose.", None),
+        ("Metformin causes weight gain.", "Metformin stopped the expected weight gain.",
+         Overstated.DIRECTION),
+        ("Metformin causes weight gain.", "Metformin caused the expected weight gain.", None),
     ],
     ids=["reversed-the-increase", "caused-an-increase", "protects-against-the-loss",
          "prevented-weight-gain", "rescued-memory-loss", "prevents-what-it-prevented",
          "verb-after-a-withdrawing-word", "averted-the-expected-decline",
-         "caused-the-expected-decline"],
+         "caused-the-expected-decline", "stopped-the-expected-weight-gain",
+         "caused-the-expected-weight-gain"],
 )  # fmt: skip
 def test_a_direction_the_sentence_turns_around_is_no_yes(
     claim: str, evidence: str, rule: Overstated | None

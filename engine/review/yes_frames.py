@@ -348,8 +348,12 @@ def _turner(words: Words, at: int, axis: str, sign: int) -> int | None:
             back, passed = back - 1, passed + 1
         else:
             break
-    if _of_noun(words, at) and back == at - 1 and back > 0 and _stops(words[back - 1]):
-        back, passed = back - 1, passed + 1
+    if _of_noun(words, at) and back == at - 1 and back > 0:
+        stop = back - 1
+        while stop > 0 and (words[stop] in _DETERMINERS or words[stop] in EXPECTED_KINDS):
+            stop -= 1  # "stopped the expected weight gain"
+        if _stops(words[stop]):
+            back, passed = stop, passed + 1
     if back < 0 or at - back - passed > 3:
         return None
     word = words[back]
