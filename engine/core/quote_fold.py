@@ -24,6 +24,7 @@ from engine.text.fold import (
     replace_each,
 )
 from engine.text.memo import TextMemo
+from engine.text.scan import matches_from, positions
 
 _BREAKS = "\r\n\f\v\x85\u2028\u2029"
 _HYPHENS = f"-{SOFT_HYPHEN}{MINUS_LIKE}"
@@ -82,7 +83,7 @@ def fold(text: str) -> Folded:
         # The edits rewrite only white space other than one space between words; most texts
         # have none, and leaving their alternative out leaves the same matches. Every white
         # space but the plain space is unprintable, so two quick scans find any.
-        edits = "  " in base or not base.isprintable()
+        edits = not _one_line(base)
         alternatives = [_EDITS] if edits else []
         alternatives += [rf"(?P<cluster>\S[{marks}]+)"] if marks else []
         alternatives += ["(?P<odd>[" + "".join(map(re.escape, odd)) + "])"] if odd else []
@@ -148,16 +149,7 @@ def _scan(pattern: re.Pattern[str], text: str, wide: list[str]) -> Iterator[re.M
     would. An edit consumes its whole run of white space, so it starts at a run's first
     character or at the hyphen before it.
     """
-    raw: set[int] = set()
-    for char in (*wide, *(c for c in _ASCII_SPACES if c in text)):
-        at = text.find(char)
-        while at >= 0:
-            raw.add(at)
-            at = text.find(char, at + 1)
-    at = text.find("  ")
-    while at >= 0:
-        raw.add(at)
-        at = text.find("  ", at + 2)
+    raw = set(positions(text, (*wide, *(c for c in _ASCII_SPACES if c in text), "  ")))
     starts: list[int] = []
     done = 0  # every position before this is already among the starts, or no start
     for at in sorted(raw):
@@ -176,11 +168,7 @@ def _scan(pattern: re.Pattern[str], text: str, wide: list[str]) -> Iterator[re.M
         done = at + 1
         while done < len(text) and text[done].isspace():
             done += 1
-    last = 0
-    for at in starts:
-        if at >= last and (m := pattern.match(text, at)) is not None:
-            yield m
-            last = m.end()
+    return matches_from(pattern, text, starts)
 
 
 @lru_cache(maxsize=4096)

@@ -21,6 +21,7 @@ from engine.text.frame_words import (
     TIME_POINTS,
     TIME_UNITS,
 )
+from engine.text.numbers import is_plain_figure
 
 Words = tuple[str, ...]
 # Words after which a relative clause names a part of those studied ("in patients who …").
@@ -53,7 +54,7 @@ def at_time_point(claim: Words, said: Words) -> bool:
         if word not in TIME_POINTS:
             continue
         after = [w for w in said[at + 1 : at + 4] if w not in _FILLERS][:2]
-        if len(after) < 2 or not any(map(_figure, after)):
+        if len(after) < 2 or not any(map(is_plain_figure, after)):
             continue
         if TIME_UNITS.isdisjoint(after) or set(after) <= set(claim):
             continue
@@ -74,10 +75,6 @@ def against_expectation(claim_text: str, sentence: str) -> bool:
     with no pause, where the claim names no expectation."""
     found = _AS_EXPECTED.search(sentence)
     return found is not None and found.group(1).lower() not in claim_text.lower()
-
-
-def _figure(word: str) -> bool:
-    return word.replace(".", "", 1).isdigit()
 
 
 def in_subset(claim: Words, said: Words) -> bool:

@@ -23,6 +23,7 @@ from engine.text.frame_words import (
     TRANSIENT,
 )
 from engine.text.lexicon import STOP_WORDS, cue_of
+from engine.text.numbers import is_plain_figure
 from engine.text.stems import mention_stem, mentions
 from engine.text.tokens import word_sequence
 
@@ -106,7 +107,7 @@ def _doses(words: Words) -> list[Words]:
             continue  # "at all doses", "at every dose": no condition
         if not DOSE_WORDS.isdisjoint(after):
             out.append(after)
-        elif len(after) > 1 and _figure(after[0]) and after[1] in _DOSE_UNITS:
+        elif len(after) > 1 and is_plain_figure(after[0]) and after[1] in _DOSE_UNITS:
             out.append(after[:2])
     return out
 
@@ -133,10 +134,6 @@ def _given(words: Words, at: int) -> bool:
     """Whether "taken" at `at` says how a drug was taken ("when taken at night"), not how
     findings are read ("when taken together")."""
     return words[at] == "taken" and words[at + 1 : at + 2] != ("together",)
-
-
-def _figure(word: str) -> bool:
-    return word.replace(".", "", 1).isdigit()
 
 
 def _in_model_only(words: Words, said: set[str]) -> bool:

@@ -95,6 +95,11 @@ def value_of(norm: str) -> Decimal | None:
     return Decimal(found.group("value"))
 
 
+def is_plain_figure(norm: str) -> bool:
+    """Whether a token's norm is an unsigned integer or decimal ("12", "0.5"): no sign, no %."""
+    return norm.replace(".", "", 1).isdigit()
+
+
 def is_percent(norm: str) -> bool:
     """Whether a number token's norm is a percentage."""
     return norm.endswith("%")

@@ -18,6 +18,7 @@ from engine.text.fold import fold_text as _fold
 from engine.text.lexicon import ABSTRACT_HEADING_WORDS
 from engine.text.memo import TextMemo
 from engine.text.numbers import sign_start
+from engine.text.scan import matches_from, positions
 from engine.text.tokens import tokens
 
 # A terminator run (with closing quotes or brackets) before whitespace, or a blank line.
@@ -101,17 +102,7 @@ def _breaks(text: str) -> Iterator[re.Match[str]]:
     A regex scan steps through every character; a break starts only at a terminator or a
     line break, found by `str.find` in C, so the pattern is matched there, left to right.
     """
-    starts: list[int] = []
-    for char in ".!?\n":
-        at = text.find(char)
-        while at >= 0:
-            starts.append(at)
-            at = text.find(char, at + 1)
-    last = 0
-    for at in sorted(starts):
-        if at >= last and (match := _BREAK.match(text, at)) is not None:
-            yield match
-            last = match.end()
+    return matches_from(_BREAK, text, sorted(positions(text, ".!?\n")))
 
 
 def _heading_end(text: str, start: int, end: int) -> int:
