@@ -1,9 +1,17 @@
+import random
 import re
 
 import pytest
 
 from engine.text.sentences import _BREAK, _breaks, sentences, whole_sentences_at
-from engine.text.tokens import _TOKEN, TOKEN_ALTERNATIVES, token_spans, tokens, word_sequence
+from engine.text.tokens import (
+    _TOKEN,
+    TOKEN_ALTERNATIVES,
+    reads_as_lowered,
+    token_spans,
+    tokens,
+    word_sequence,
+)
 
 
 def split(text: str) -> list[str]:
@@ -253,3 +261,41 @@ def test_an_end_inside_a_folded_character_is_no_sentence_end() -> None:
 def test_breaks_are_the_patterns_matches() -> None:
     for text in ("e.g. 5.5 mg... Done!? Yes.\n\nNext", "a.b. .. ?!\n \n. x", "", "..."):
         assert [m.span() for m in _breaks(text)] == [m.span() for m in _BREAK.finditer(text)]
+
+
+LOWERED = {
+    "plain-ascii": ("Mice died in 3 days.", "mice died in 3 days.", True),
+    "greek-lower-stays": ("TNF-\u03b1 rose 2 \u00b5g.", "tnf-\u03b1 rose 2 \u03bcg.", True),
+    "minus-sign-folded": ("pH fell by \u22120.5 units.", "ph fell by -0.5 units.", True),
+    "a-marker-asks-for-its-capital": ("naive IgD- B cells", "naive igd- b cells", False),
+    "a-folded-marker-too": ("ER\u2212 tumours", "er- tumours", False),
+    "a-bracketed-marker": ("Aire(-) cells", "aire(-) cells", False),
+    "a-capital-outside-ascii": ("\u0394 rose", "\u03b4 rose", False),
+    "dotted-capital-i-lowers-longer": ("\u0130stanbul", "i\u0307stanbul", False),
+    "not-its-lower-case": ("Mice died.", "rats died.", False),
+}
+
+
+@pytest.mark.parametrize(("text", "lowered", "shown"), LOWERED.values(), ids=LOWERED.keys())
+def test_reads_as_lowered_says_yes_only_where_it_shows(
+    text: str, lowered: str, shown: bool
+) -> None:
+    assert reads_as_lowered(text, lowered) is shown
+    if shown:
+        assert word_sequence(text) == word_sequence(lowered)
+
+
+def test_reads_as_lowered_never_says_yes_for_other_words() -> None:
+    # Cased letters outside ASCII, a capital that lowers longer, markers, signs the fold
+    # rewrites, combining marks and superscripts, in random strings and in every case.
+    alphabet = list("abAB Z-\u2212+()%.,'\u2019\u00b5\u0394\u0130\u00df\u1e9e\u01c5\u03a3")
+    alphabet += list("\u03c2\ufb01\u207b\u00b3\u208b\u0301e\u00c9\u2160\u24b6\t\n\u00d7~<=^_/")
+    rng = random.Random(5)
+    said = 0
+    for _ in range(20_000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 12)))
+        for lowered in (text.lower(), text.lower().replace("\u2212", "-")):
+            if reads_as_lowered(text, lowered):
+                said += 1
+                assert word_sequence(text) == word_sequence(lowered), (text, lowered)
+    assert said > 1_000  # the shortcut is taken, not only refused

@@ -65,7 +65,7 @@ from engine.text.clause_words import (
 from engine.text.lexicon import FAIL_WORDS, NEGATIONS, NULL_WORDS, PREDICATE_NEGATIONS
 from engine.text.memo import PairMemo
 from engine.text.sentences import sentence_texts, whole_sentences_at
-from engine.text.tokens import word_sequence
+from engine.text.tokens import reads_as_lowered, word_sequence
 
 Words = tuple[str, ...]
 # Marks a question's word sequence; no token is ever this string.
@@ -321,27 +321,14 @@ def quote_fit(quote: str, source: str, licensed: str | None) -> tuple[Fit, str |
     return Fit.ACROSS, None
 
 
-# A minus that may mark the word before it (`ER-`, `Aire(-)`): only there does case count.
-_MINUS_MARK = re.compile(r"-(?!\w)")
-
-
-def _same_words(one: str, other: str) -> bool:
-    """Whether two texts have the same word sequence, without tokenising them when it shows.
-
-    Plain printable ASCII texts equal but for case read alike: the tokeniser lower-cases
-    them, and only a trailing minus asks whether its word had a capital.
-    """
-    if one == other:
-        return True
-    if (
-        one.isascii()
-        and other.isascii()
-        and one.lower() == other.lower()
-        and one.isprintable()
-        and _MINUS_MARK.search(one) is None
-    ):
-        return True
-    return word_sequence(one) == word_sequence(other)
+def _same_words(licensed: str, quote: str) -> bool:
+    """Whether what a quote licenses has the quote's word sequence, without tokenising when
+    it shows: the quote as compared is the licensed text folded and lower-cased."""
+    return (
+        licensed == quote
+        or reads_as_lowered(licensed, quote)
+        or word_sequence(licensed) == word_sequence(quote)
+    )
 
 
 @lru_cache(maxsize=4096)
