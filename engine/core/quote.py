@@ -12,6 +12,7 @@ from itertools import accumulate
 from rapidfuzz import fuzz
 
 from engine.core.errors import ConfigError
+from engine.core.quote_find import find_unnegated, find_whole, found_in_window
 from engine.core.quote_fold import Folded as _Folded
 from engine.core.quote_fold import fold as _fold
 from engine.core.quote_fold import fold_cached as _fold_cached
@@ -148,8 +149,12 @@ def verify_quote(
     needle = quote_needle(body)
     if not _TOKEN.search(needle):
         return QuoteMatch.not_found()
+    # Without page breaks every exact match is on page 1: where the quote is written, a
+    # window folded around it settles most quotes without folding the whole source.
+    if "\f" not in fulltext and found_in_window(fulltext, needle):
+        return QuoteMatch.exact(needle, 1)
     source = _fold_cached(fulltext)
-    if (pos := _find_unnegated(source.text, needle)) >= 0:
+    if (pos := find_unnegated(source.text, needle)) >= 0:
         return QuoteMatch.exact(needle, _page(fulltext, source.original(pos)))
     hit = _annotation_match(needle, annotations or (), fulltext)
     if hit is not None:
@@ -241,69 +246,6 @@ def _edges(text: str, start: int, end: int) -> tuple[int, int]:
 quote_needle = TextMemo(_needle, entries=4096, chars=1_000_000)
 
 
-def _find_whole(haystack: str, needle: str) -> int:
-    """First position of needle that does not cut through a word or a number, or -1."""
-    pos = haystack.find(needle)
-    while pos >= 0 and not _whole(haystack, pos, pos + len(needle)):
-        pos = haystack.find(needle, pos + 1)
-    return pos
-
-
-# A negation is looked for among the last characters before an occurrence.
-_NEGATION_REACH = 24
-
-
-def _word_before(text: str, pos: int) -> str:
-    """The word ending just before `pos` (spaces, not a line break, between), or "".
-
-    Letters and digits with at most one inner apostrophe (`don't`), read within
-    `_NEGATION_REACH` characters. Walked back by hand: a regex anchored at the end of a
-    window is tried from every start in it, quadratic in the window.
-    """
-    floor = max(0, pos - _NEGATION_REACH)
-    end = pos
-    while end > floor and text[end - 1] != "\n" and text[end - 1].isspace():
-        end -= 1
-    start = end
-    while start > floor and text[start - 1].isalnum():
-        start -= 1
-    if start == end:
-        return ""
-    if start - 2 >= floor and text[start - 1] == "'" and text[start - 2].isalnum():
-        start -= 1
-        while start > floor and text[start - 1].isalnum():
-            start -= 1
-    return text[start:end]
-
-
-def _find_unnegated(haystack: str, needle: str) -> int:
-    """First whole occurrence of needle not cut from just after a negation, or -1.
-
-    "association was detected" is in "No association was detected", but quoting it drops
-    the negation that governs it, so that occurrence does not count.
-    """
-    pos = _find_whole(haystack, needle)
-    while pos >= 0:
-        if not negation(_word_before(haystack, pos)):
-            return pos
-        pos = haystack.find(needle, pos + 1)
-        while pos >= 0 and not _whole(haystack, pos, pos + len(needle)):
-            pos = haystack.find(needle, pos + 1)
-    return -1
-
-
-def _whole(text: str, start: int, end: int) -> bool:
-    # Cut neither words nor numbers: "5 mg" must not confirm "2.5 mg", "-5 mg", "− 5 mg" or
-    # "5.5 mg"; nor drop the marks after a token: "40′" is not "40″", "ER" is not "ER⁻".
-    ahead, behind = text[max(0, start - 2) : start].rjust(2), text[end : end + 2].ljust(2)
-    first, last = text[start], text[end - 1]
-    word = (first.isalnum() and ahead[1].isalnum()) or (last.isalnum() and behind[0].isalnum())
-    signed = ahead[1] == "-" or sign_start(text, start) < start
-    lead = first.isdigit() and (signed or (ahead[1] in ".," and ahead[0].isdigit()))
-    tail = last.isdigit() and behind[0] in ".," and behind[1].isdigit()
-    return not (word or lead or tail or marks_end(text, end) > end)
-
-
 def _page(fulltext: str, orig_pos: int) -> int:
     return fulltext.count("\f", 0, orig_pos) + 1
 
@@ -327,7 +269,7 @@ def _annotation_match(
         rest = needle[:pos] + needle[pos + len(highlight) :]
         if pos < 0 or coverage < ANNOTATION_COVERAGE or any(ch.isalnum() for ch in rest):
             continue
-        where = _find_whole(source.text, highlight)
+        where = find_whole(source.text, highlight)
         if where >= 0 and (best is None or coverage > best.score):
             page = note.get("page")
             page = int(page) if isinstance(page, str) and page.strip().isdigit() else page
