@@ -9,6 +9,7 @@ than its whole budget.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
@@ -35,10 +36,13 @@ class TextMemo(Generic[T]):
         self._lock = threading.Lock()
 
     def __call__(self, text: str) -> T:
-        with self._lock:
-            if text in self._kept:
+        # A hit takes no lock: each OrderedDict call is atomic under the interpreter lock, and
+        # an entry evicted between the two is still returned. Misses are written under the lock.
+        found = self._kept.get(text, _MISSING)
+        if found is not _MISSING:
+            with contextlib.suppress(KeyError):
                 self._kept.move_to_end(text)
-                return self._kept[text]
+            return found  # type: ignore[return-value]  # only results are stored
         value = self._function(text)
         if len(text) > self._chars:
             return value
