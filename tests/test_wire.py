@@ -175,6 +175,15 @@ def test_a_lone_surrogate_anywhere_is_refused(extra: dict[str, Any]) -> None:
         parse_payload(payload(**extra))
 
 
+def test_the_refusal_names_the_text_that_holds_the_surrogate() -> None:
+    bodies = {
+        "zk:b:1": "A plain body that is long enough to fill the quoted start.",
+        "zk:b:2": "Bad \ud800",
+    }
+    with pytest.raises(PayloadError, match="'Bad "):
+        parse_payload(payload(node_bodies=bodies))
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [("{", "not valid JSON"), ("[" * 100_000 + "]" * 100_000, "nested too deeply|not valid")],

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +26,7 @@ from engine.core.stance import Overstated
 
 MAX_PAYLOAD_BYTES = 64_000_000
 _KINDS = ", ".join(k.value for k in ClaimKind)
+_KIND_OF = {k.value: k for k in ClaimKind}
 _TIERS = ", ".join(t.value for t in Tier)
 
 
@@ -209,31 +211,35 @@ def _dag(raw: object, prose: str) -> ReasoningDAG:
 
 
 def _claim(raw: object, index: int) -> Claim:
-    item = _mapping(raw, f"dag.claims[{index}]")
+    # Where a claim is, in words, is written only for an error: most claims are valid.
+    item = raw if type(raw) is dict else _mapping(raw, f"dag.claims[{index}]")
     claim_id = item.get("id")
     if not isinstance(claim_id, str) or not claim_id:
         raise PayloadError(f"dag.claims[{index}].id must be a non-empty string")
-    where = f"claim {claim_id!r}"
     text = item.get("text", "")
     if not isinstance(text, str):
-        raise PayloadError(f"{where}: text must be a string, got {_kind(text)}")
+        raise PayloadError(f"claim {claim_id!r}: text must be a string, got {_kind(text)}")
     kind_raw = item.get("kind")
-    kind = member(ClaimKind, kind_raw)
+    kind = _KIND_OF.get(kind_raw) if isinstance(kind_raw, str) else None
     if kind is None:
-        raise PayloadError(f"{where}: unknown kind {kind_raw!r} (expected one of {_KINDS})")
-    cites = _strings(item.get("cites", []), f"{where}: cites")
+        raise PayloadError(
+            f"claim {claim_id!r}: unknown kind {kind_raw!r} (expected one of {_KINDS})"
+        )
+    cites = _strings(item.get("cites", []), "cites", claim_id)
     for ref in cites:
         try:
             Address.parse(ref)
         except PayloadError as exc:
-            raise PayloadError(f"{where}: cites {exc}") from None
-    premises = _strings(item.get("premises", []), f"{where}: premises")
+            raise PayloadError(f"claim {claim_id!r}: cites {exc}") from None
+    premises = _strings(item.get("premises", []), "premises", claim_id)
     return Claim(claim_id, text, kind, tuple(dict.fromkeys(cites)), tuple(dict.fromkeys(premises)))
 
 
 def _citation(raw: object, index: int) -> ProseCitation:
-    item = _mapping(raw, f"dag.prose_citations[{index}]")
+    item = raw if type(raw) is dict else _mapping(raw, f"dag.prose_citations[{index}]")
     start, end, claim = item.get("start"), item.get("end"), item.get("claim")
+    if type(start) is int and type(end) is int and type(claim) is str:
+        return ProseCitation(start, end, claim)  # the common case, checked at once
     for name, value in (("start", start), ("end", end)):
         if not isinstance(value, int) or isinstance(value, bool):
             raise PayloadError(f"dag.prose_citations[{index}].{name} must be an integer")
@@ -363,26 +369,74 @@ _SCALARS = frozenset({int, float, bool, type(None)})
 
 def _require_unicode(value: object) -> None:
     """Refuse lone surrogates (valid JSON escapes, not text), which no output can encode."""
-    stack = [value]
+    # Only non-ASCII text can hold a surrogate (isascii is O(1)), and each such text is
+    # encoded once, however often the payload holds it (an abstract as body and as source).
+    # A dict's keys and a list of texts are joined and checked in one call.
+    wide: dict[int, str] = {}
+    stack: list[Any] = [value]
     while stack:
         item = stack.pop()
-        # Text is the commonest item and only non-ASCII text (isascii is O(1)) can hold a
-        # surrogate; decoded JSON holds dicts and lists, taken before the abstract-base check.
-        if type(item) is str:
+        kind = type(item)
+        if kind is str:
             if not item.isascii():
-                _encodable(item)
-        elif type(item) in _SCALARS:
+                wide[id(item)] = item
+        elif kind is dict:
+            _texts_at_once(item, wide, stack)  # its keys
+            stack.extend(item.values())
+        elif kind is list:
+            _texts_at_once(item, wide, stack)
+        elif kind in _SCALARS:
             continue
-        elif isinstance(item, dict):
+        elif isinstance(item, str):
+            wide[id(item)] = item
+        elif isinstance(item, Mapping):
             stack.extend(item.keys())
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)
-        elif isinstance(item, str):
-            _encodable(item)
+    try:
+        for text in wide.values():
+            text.encode("utf-8")
+    except UnicodeEncodeError:
+        for text in _each_text(value):
+            _encodable(text)  # names the text that holds it
+
+
+def _texts_at_once(items: Iterable[Any], wide: dict[int, str], stack: list[Any]) -> None:
+    """Check `items` joined when all are text; otherwise put them on `stack` one by one."""
+    try:
+        joined = "".join(items)
+    except TypeError:
+        stack.extend(items)
+        return
+    if not joined.isascii():
+        wide[id(joined)] = joined
+
+
+def _each_text(value: object) -> Iterator[str]:
+    """Every text in `value`, one by one: keys, values and items, nested."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
         elif isinstance(item, Mapping):
             stack.extend(item.keys())
             stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def _join_or_walk(items: Iterable[Any], texts: list[str], stack: list[Any]) -> None:
+    """Texts among `items` go to `texts`, all at once when all are text; the rest to `stack`."""
+    try:
+        texts.append("".join(items))
+    except TypeError:
+        for part in items:
+            if type(part) is str:
+                texts.append(part)
+            elif type(part) not in _SCALARS:
+                stack.append(part)
 
 
 def _encodable(text: str) -> None:
@@ -395,14 +449,21 @@ def _encodable(text: str) -> None:
 
 
 def _mapping(value: object, where: str) -> Mapping[str, Any]:
+    if type(value) is dict:
+        return value  # decoded JSON: spares the abstract-base check
     if not isinstance(value, Mapping):
         raise PayloadError(f"{where} must be an object, got {_kind(value)}")
     return value
 
 
-def _strings(value: object, where: str) -> list[str]:
+def _strings(value: object, field: str, claim_id: str) -> list[str]:
+    """A claim's list of texts (`field`: cites or premises), checked in one call when it is."""
+    if type(value) is list:
+        with contextlib.suppress(TypeError):
+            "".join(value)  # every item is text
+            return value
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise PayloadError(f"{where} must be a list of strings")
+        raise PayloadError(f"claim {claim_id!r}: {field} must be a list of strings")
     return value
 
 

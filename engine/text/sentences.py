@@ -224,13 +224,14 @@ def whole_sentences_at(text: str, start: int, end: int) -> bool:
     """
     if not 0 <= start < end <= len(text):
         return False
-    folded = _fold_source(text)
-    if folded.starts is not None:
-        found = _folded_ends(folded, start, end)
-        if found is None:
-            return False
-        start, end = found
-    text = folded.text
+    if not text.isascii():  # ASCII text folds to itself: nothing to fold or to keep
+        folded = _fold_source(text)
+        if folded.starts is not None:
+            found = _folded_ends(folded, start, end)
+            if found is None:
+                return False
+            start, end = found
+        text = folded.text
     if text[end : end + 1].strip() or text[start : start + 1].isspace():
         return False
     run = _TERMINATED.search(text, max(0, end - 12), end)
