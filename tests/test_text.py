@@ -27,6 +27,10 @@ def split(text: str) -> list[str]:
         ("See Fig. 2 vs. Fig. 3, i.e. both.", ["See Fig. 2 vs. Fig. 3, i.e. both."]),
         ("Dr. J. R. Smith agreed. Next.", ["Dr. J. R. Smith agreed.", "Next."]),
         ("It was approx. 5 cf. No. 7 here.", ["It was approx. 5 cf. No. 7 here."]),
+        (
+            "Seen in approx. Ten sites, see refs. The end.",
+            ["Seen in approx. Ten sites, see refs. The end."],
+        ),
         ("The answer is no. Next.", ["The answer is no.", "Next."]),
         ("Wait... it rose. Done.", ["Wait... it rose.", "Done."]),
         ('He said "yes." Then left.', ['He said "yes."', "Then left."]),
@@ -58,6 +62,7 @@ def split(text: str) -> list[str]:
         "fig-vs-ie",
         "initials",
         "approx-cf-no",
+        "long-abbreviation-before-a-capital",
         "no-as-word",
         "ellipsis",
         "closing-quote",

@@ -176,7 +176,7 @@ class Decision:
             asserted = self.asserted.get(claim.id)
             claims[claim.id] = {
                 **verdict.to_dict(),
-                "kind": claim.kind.value,
+                "kind": claim.kind._value_,  # read directly: `.value` is a descriptor call
                 "asserted": asserted.value if asserted else None,
                 "floored": claim.id in self.floored,
                 "floor_reason": self.floor_reasons.get(claim.id),

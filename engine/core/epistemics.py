@@ -25,10 +25,11 @@ class Tier(StrEnum):
 
     @property
     def verified(self) -> bool:
-        return self in (Tier.MEASURED, Tier.GROUNDED)
+        return self._value_ in _VERIFIED
 
 
 _RANK = {"measured": 3, "grounded": 2, "inferred": 1, "assumption": 0}
+_VERIFIED = frozenset({"measured", "grounded"})
 FLAGS = ("stale", "outdated", "contested", "unresolved")
 
 
@@ -56,7 +57,7 @@ class Verdict:
 
         `outdated` never lowers the status; it is disclosed instead.
         """
-        if self.tier.verified and (self.stale or self.contested or self.unresolved):
+        if (self.stale or self.contested or self.unresolved) and self.tier.verified:
             return Tier.INFERRED
         return self.tier
 
@@ -65,6 +66,9 @@ class Verdict:
         return self.wire().verified
 
     def flags(self) -> tuple[str, ...]:
+        """The names of the flags set, in `FLAGS` order."""
+        if not (self.stale or self.outdated or self.contested or self.unresolved):
+            return ()  # the common verdict, told without a lookup by name
         return tuple(name for name in FLAGS if getattr(self, name))
 
     def capped(self, tier: Tier) -> Verdict:
@@ -72,7 +76,9 @@ class Verdict:
         return self if self.tier.rank <= tier.rank else replace(self, tier=tier)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"status": self.wire().value, "tier": self.tier.value, "flags": list(self.flags())}
+        # `_value_` is the member's value read directly; `.value` goes through a descriptor.
+        status = self.wire()._value_
+        return {"status": status, "tier": self.tier._value_, "flags": list(self.flags())}
 
 
 def weakest(verdicts: Iterable[Verdict]) -> Verdict | None:
@@ -80,6 +86,8 @@ def weakest(verdicts: Iterable[Verdict]) -> Verdict | None:
     items = list(verdicts)
     if not items:
         return None
+    if len(items) == 1:
+        return items[0]  # verdicts are values: the one verdict is its own weakest
     tier = min((v.tier for v in items), key=lambda t: t.rank)
     return Verdict(
         tier,

@@ -131,7 +131,7 @@ class VerifierResult:
     def to_dict(self) -> dict[str, Any]:
         """A JSON-serialisable view for the wire and the UI."""
         out: dict[str, Any] = {
-            "status": self.status.value,
+            "status": self.status._value_,  # read directly: `.value` is a descriptor call
             "method": self.method,
             "detail": self.detail,
             "score": _finite_or_none(self.score),

@@ -127,8 +127,8 @@ def _ends_sentence(text: str, at: int, run: str) -> bool:
         return True
     if len(terminators) > 1:
         return False  # an ellipsis
-    # The common case, cheaply: a plain lower-case word of four letters or more, then a
-    # capital ("… disease. The"). No abbreviation or title is such a word.
+    # The common case, cheaply: a plain lower-case word of four letters or more that is no
+    # abbreviation, then a capital ("… disease. The"; "approx. The" goes the long way).
     space = text.rfind(" ", max(0, at - 40), at)
     word = text[space + 1 : at]
     after = at + len(run) + 1
@@ -139,6 +139,7 @@ def _ends_sentence(text: str, at: int, run: str) -> bool:
         and word.isascii()
         and text[after - 1 : after] == " "
         and text[after : after + 1].isupper()
+        and word not in _ABBREVIATIONS
     ):
         return True
     following = _NEXT_CHAR.match(text, at + len(run))
