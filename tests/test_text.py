@@ -3,6 +3,8 @@ import re
 
 import pytest
 
+from engine.text.fold import fold_text as _fold
+from engine.text.fold import local_cut
 from engine.text.sentences import _BREAK, _breaks, sentences, whole_sentences_at
 from engine.text.tokens import (
     _TOKEN,
@@ -304,3 +306,51 @@ def test_reads_as_lowered_never_says_yes_for_other_words() -> None:
                 said += 1
                 assert word_sequence(text) == word_sequence(lowered), (text, lowered)
     assert said > 1_000  # the shortcut is taken, not only refused
+
+
+def test_the_character_fold_is_local_between_two_ascii_letters_or_digits() -> None:
+    # What a window rests on: cut there, the two folds joined are the whole fold.
+    rng = random.Random(3)
+    alphabet = list("ab19 .-\u0301\u0308\u00e9\ufb01\u2026\u207b\u00b3\u00b2\u208b\u00b5\u2212")
+    cuts = 0
+    for _ in range(4_000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(2, 30)))
+        for at in range(1, len(text)):
+            if local_cut(text, at, 1) == at:
+                cuts += 1
+                assert _fold(text[:at]).text + _fold(text[at:]).text == _fold(text).text, text
+    assert cuts > 1_000
+
+
+FILLER = "Cells were grown in medium for three days before the assay was run. "
+WINDOW_EDGES = {
+    "a-gene-like-word-past-the-window": (
+        "Dose was 5 \u00b5g. " + FILLER * 2 + "Cells grew in vitro. " + "a" * 100 + "5 rose.",
+        "Cells grew in vitro.",
+    ),
+    "white-space-past-the-window": (
+        "Dose was 5 \u00b5g. " + FILLER * 2 + "Cells died." + " " * 150 + "Mice grew. " + FILLER,
+        "Mice grew.",
+    ),
+    "an-abbreviation-past-the-window": (
+        "Dose was 5 \u00b5g. "
+        + FILLER * 2
+        + "We refer to Fig."
+        + " " * 150
+        + "Mice grew. "
+        + FILLER,
+        "Mice grew.",
+    ),
+    "an-interior-sentence": (
+        "Dose was 5 \u00b5g. " + FILLER * 3 + "Mice grew \ufb01ne. " + FILLER * 3,
+        "Mice grew \ufb01ne.",
+    ),
+}
+
+
+@pytest.mark.parametrize(("text", "span"), WINDOW_EDGES.values(), ids=WINDOW_EDGES.keys())
+def test_a_window_reads_the_sentence_test_as_the_whole_text_does(text: str, span: str) -> None:
+    start = text.index(span)
+    cuts = {(s.start, s.end) for s in sentences(text)}
+    for a, b in ((start, start + len(span)), (start + 1, start + len(span))):
+        assert whole_sentences_at(text, a, b) is ((a, b) in cuts), (a, b)

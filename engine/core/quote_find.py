@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from engine.core.quote_fold import fold
 from engine.core.typos import negation
+from engine.text.fold import local_cut
 from engine.text.numbers import sign_start
 from engine.text.tokens import marks_end
 
@@ -21,8 +22,6 @@ from engine.text.tokens import marks_end
 # before it that makes it a range) and ahead (marks glued after the last token).
 _READ_BEFORE = 64
 _READ_AFTER = 8
-# How far a window's edge is looked for a cut between two ASCII letters or digits.
-_CUT_REACH = 200
 
 
 def found_in_window(fulltext: str, needle: str) -> bool:
@@ -40,8 +39,8 @@ def found_in_window(fulltext: str, needle: str) -> bool:
         at = written.find(needle.encode("ascii", "replace"))
     if at < 0:
         return False
-    start = _cut(fulltext, at - _READ_BEFORE - 16, -1)
-    end = _cut(fulltext, at + len(needle) + _READ_AFTER + 8, 1)
+    start = local_cut(fulltext, at - _READ_BEFORE - 16, -1)
+    end = local_cut(fulltext, at + len(needle) + _READ_AFTER + 8, 1)
     if start is None or end is None:
         return False
     window = fold(fulltext[start:end]).text
@@ -51,21 +50,6 @@ def found_in_window(fulltext: str, needle: str) -> bool:
     room_before = start == 0 or pos >= _READ_BEFORE
     room_after = end == len(fulltext) or len(window) - pos - len(needle) >= _READ_AFTER
     return room_before and room_after
-
-
-def _cut(text: str, at: int, step: int) -> int | None:
-    """The nearest place from `at`, walking by `step`, where the fold may cut `text`: its ends,
-    or between two ASCII letters or digits. None when none is within reach."""
-    for _ in range(_CUT_REACH):
-        if at <= 0:
-            return 0
-        if at >= len(text):
-            return len(text)
-        before, after = text[at - 1], text[at]
-        if before.isascii() and after.isascii() and before.isalnum() and after.isalnum():
-            return at
-        at += step
-    return None
 
 
 def find_whole(haystack: str, needle: str) -> int:

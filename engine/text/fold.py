@@ -146,6 +146,30 @@ def fold_text(text: str) -> Folded:
     return _mapped_fold(text)
 
 
+# How far `local_cut` walks for a place to cut.
+_CUT_REACH = 200
+
+
+def local_cut(text: str, at: int, step: int) -> int | None:
+    """The nearest place from `at`, walking by `step` (-1 or 1), where a fold may cut `text`.
+
+    A place between two ASCII letters or digits, or an end of the text: no cluster, white
+    space run, line-break hyphen, superscript or final sigma reaches over it, so the fold
+    of the text is the folds of its two sides joined (this fold's and the quote fold's).
+    None when no such place is within reach.
+    """
+    for _ in range(_CUT_REACH):
+        if at <= 0:
+            return 0
+        if at >= len(text):
+            return len(text)
+        before, after = text[at - 1], text[at]
+        if before.isascii() and after.isascii() and before.isalnum() and after.isalnum():
+            return at
+        at += step
+    return None
+
+
 def replace_each(text: str, table: dict[str, str]) -> str:
     """`text` with each character of `table` replaced by its fold, as one translation would.
 

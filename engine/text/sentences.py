@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.text.fold import Folded
+from engine.text.fold import Folded, local_cut
 from engine.text.fold import fold_text as _fold
 from engine.text.lexicon import ABSTRACT_HEADING_WORDS
 from engine.text.memo import TextMemo
@@ -221,18 +221,27 @@ def whole_sentences_at(text: str, start: int, end: int) -> bool:
     that ends one there. Where folding changed lengths (a ligature, an ellipsis) the span
     is read where it folded to, which the full split maps back to exactly these ends. Anything
     else (a heading before it, an end inside a folded character) answers no, and the caller
-    falls back to the full split.
+    falls back to the full split. Text outside ASCII is folded only in a window around the
+    span where what the test reads lies inside it (see `_in_window`).
     """
     if not 0 <= start < end <= len(text):
         return False
-    if not text.isascii():  # ASCII text folds to itself: nothing to fold or to keep
-        folded = _fold_source(text)
-        if folded.starts is not None:
-            found = _folded_ends(folded, start, end)
-            if found is None:
-                return False
-            start, end = found
-        text = folded.text
+    if text.isascii():  # ASCII text folds to itself: nothing to fold or to keep
+        return _whole_at(text, start, end)
+    found = _in_window(text, start, end)
+    if found is not None:
+        return found
+    folded = _fold_source(text)
+    if folded.starts is not None:
+        ends = _folded_ends(folded, start, end)
+        if ends is None:
+            return False
+        start, end = ends
+    return _whole_at(folded.text, start, end)
+
+
+def _whole_at(text: str, start: int, end: int) -> bool:
+    """The local test on folded `text`: a terminator ending a sentence before and at the end."""
     if text[end : end + 1].strip() or text[start : start + 1].isspace():
         return False
     run = _TERMINATED.search(text, max(0, end - 12), end)
@@ -245,6 +254,48 @@ def whole_sentences_at(text: str, start: int, end: int) -> bool:
         return False  # glued to what precedes it
     run = _TERMINATED.search(before, max(0, len(before) - 12))
     return run is not None and _ends_sentence(text, run.start(), run.group())
+
+
+# What the test reads behind a terminator (a word, a space 40 characters back) and the
+# room a window keeps before its span, in folded characters.
+_READ_BEHIND = 64
+
+
+def _in_window(text: str, start: int, end: int) -> bool | None:
+    """The local test read in a window of `text` folded alone, or None when it cannot be.
+
+    The fold is local at `local_cut`, so the window's fold is a piece of the whole fold.
+    The window must hold what the test reads: behind the span, text that is not white
+    space for `_READ_BEHIND` characters (or the text's start); after it, the white space
+    and the word of letters the terminator's test reads on to, and the character after.
+    """
+    first = local_cut(text, start - _READ_BEHIND - 16, -1)
+    last = local_cut(text, end + _READ_BEHIND, 1)
+    if first is None or last is None:
+        return None
+    folded = _fold(text[first:last])
+    start, end = start - first, end - first
+    if folded.starts is not None:
+        ends = _folded_ends(folded, start, end)
+        if ends is None:
+            return None
+        start, end = ends
+    window = folded.text
+    if first and len(window[:start].rstrip()) < _READ_BEHIND:
+        return None
+    if last < len(text) and not _read_ends_inside(window, end):
+        return None
+    return _whole_at(window, start, end)
+
+
+def _read_ends_inside(window: str, at: int) -> bool:
+    """Whether what a terminator's test reads from `at` on (white space, then a word of ASCII
+    letters, then one character) ends inside `window`."""
+    while at < len(window) and window[at].isspace():
+        at += 1
+    while at < len(window) and window[at].isascii() and window[at].isalpha():
+        at += 1
+    return at < len(window)
 
 
 def _folded_ends(folded: Folded, start: int, end: int) -> tuple[int, int] | None:
