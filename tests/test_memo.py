@@ -8,13 +8,12 @@ import copy
 import pytest
 
 from engine.api import route_payload
-from engine.core import licensing, prose_reading, quote_fold
+from engine.core import licensing, prose_reading, quote_fold, verifiers
 from engine.core.licensing import extractively_licensed
 from engine.core.model import ProseCitation
 from engine.core.quote import verify_quote
 from engine.core.traceability import check_traceability
 from engine.core.verifiers import verify
-from engine.text import sentences as text
 from engine.text.memo import PairMemo, TextMemo
 from engine.text.sentences import Span, sentences
 from engine.text.tokens import token_spans, word_sequence
@@ -96,7 +95,8 @@ def test_routing_equal_content_twice_gives_the_same_decision() -> None:
     first = route_payload(payload)
     assert first["verdict"] == "answer"
     assert route_payload(copy.deepcopy(payload)) == first
-    assert abstract in text._fold_source._kept
+    # The quote's result against the abstract is kept by the abstract's content.
+    assert abstract in verifiers._QUOTE_RESULTS._tables._kept
 
 
 # Prose whose sentences are tokenised one by one (kept by content) must read exactly as the

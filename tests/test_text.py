@@ -37,6 +37,7 @@ def split(text: str) -> list[str]:
         ("Wait... it rose. Done.", ["Wait... it rose.", "Done."]),
         ('He said "yes." Then left.', ['He said "yes."', "Then left."]),
         ("A, B, etc. Then C.", ["A, B, etc.", "Then C."]),
+        ("Made by Acme corp.", ["Made by Acme corp."]),
         ("First para\n\nSecond para", ["First para", "Second para"]),
         ("one line\nwraps here.", ["one line\nwraps here."]),
         ("  padded.  ", ["padded."]),
@@ -69,6 +70,7 @@ def split(text: str) -> list[str]:
         "ellipsis",
         "closing-quote",
         "etc-before-capital",
+        "abbreviation-at-the-end",
         "paragraph",
         "line-wrap",
         "trimmed",
@@ -354,3 +356,17 @@ def test_a_window_reads_the_sentence_test_as_the_whole_text_does(text: str, span
     cuts = {(s.start, s.end) for s in sentences(text)}
     for a, b in ((start, start + len(span)), (start + 1, start + len(span))):
         assert whole_sentences_at(text, a, b) is ((a, b) in cuts), (a, b)
+
+
+TEXT_ENDS = {
+    "a-plain-word": ("Mice died of the disease.", True),
+    "an-abbreviation-ending-one-only-before-a-capital": ("Made by Acme corp.", False),
+    "an-abbreviation": ("The dose was approx.", False),
+}
+
+
+@pytest.mark.parametrize(("text", "whole"), TEXT_ENDS.values(), ids=TEXT_ENDS.keys())
+def test_a_terminator_at_the_text_end_ends_a_sentence_by_the_word_before(
+    text: str, whole: bool
+) -> None:
+    assert whole_sentences_at(text, 0, len(text)) is whole

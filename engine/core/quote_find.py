@@ -12,6 +12,8 @@ must lie inside the window, or the whole source is folded after all.
 
 from __future__ import annotations
 
+import re
+
 from engine.core.quote_fold import fold
 from engine.core.typos import negation
 from engine.text.fold import local_cut
@@ -68,23 +70,19 @@ def _word_before(text: str, pos: int) -> str:
     """The word ending just before `pos` (spaces, not a line break, between), or "".
 
     Letters and digits with at most one inner apostrophe (`don't`), read within
-    `_NEGATION_REACH` characters. Walked back by hand: a regex anchored at the end of a
-    window is tried from every start in it, quadratic in the window.
+    `_NEGATION_REACH` characters. Matched on the window read backwards: a regex anchored
+    at the end of a window is tried from every start in it, quadratic in the window.
     """
     floor = max(0, pos - _NEGATION_REACH)
     end = pos
     while end > floor and text[end - 1] != "\n" and text[end - 1].isspace():
         end -= 1
-    start = end
-    while start > floor and text[start - 1].isalnum():
-        start -= 1
-    if start == end:
-        return ""
-    if start - 2 >= floor and text[start - 1] == "'" and text[start - 2].isalnum():
-        start -= 1
-        while start > floor and text[start - 1].isalnum():
-            start -= 1
-    return text[start:end]
+    found = _WORD_BACKWARDS.match(text[floor:end][::-1])
+    return "" if found is None else text[end - found.end() : end]
+
+
+# A word written backwards: letters and digits, then at most one apostrophe and more of them.
+_WORD_BACKWARDS = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
 
 
 def find_unnegated(haystack: str, needle: str) -> int:

@@ -128,7 +128,8 @@ def _ends_sentence(text: str, at: int, run: str) -> bool:
     if len(terminators) > 1:
         return False  # an ellipsis
     # The common case, cheaply: a plain lower-case word of four letters or more that is no
-    # abbreviation, then a capital ("… disease. The"; "approx. The" goes the long way).
+    # abbreviation, then a capital ("… disease. The"; "approx. The" goes the long way) or
+    # the end of the text (where an abbreviation of `_BEFORE_CAPITAL` does not end one).
     space = text.rfind(" ", max(0, at - 40), at)
     word = text[space + 1 : at]
     after = at + len(run) + 1
@@ -137,11 +138,12 @@ def _ends_sentence(text: str, at: int, run: str) -> bool:
         and word.isalpha()
         and word.islower()
         and word.isascii()
-        and text[after - 1 : after] == " "
-        and text[after : after + 1].isupper()
         and word not in _ABBREVIATIONS
     ):
-        return True
+        if text[after - 1 : after] == " " and text[after : after + 1].isupper():
+            return True
+        if after - 1 == len(text) and word not in _BEFORE_CAPITAL:
+            return True
     following = _NEXT_CHAR.match(text, at + len(run))
     assert following is not None  # the pattern matches the empty string anywhere
     if _LOWER_WORD.match(text, following.start(1)):
