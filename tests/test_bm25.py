@@ -54,22 +54,45 @@ def test_top_k_keeps_only_allowed_positive_documents_ties_in_document_order() ->
     assert top_k(scores, 10, allowed=~allowed).tolist() == [2]
 
 
+def _ranked(scores: np.ndarray, k: int, allowed: np.ndarray | None = None) -> list[int]:
+    """The top k by a full sort: best score first, ties in document order, positive only."""
+    keep = scores > 0.0 if allowed is None else (scores > 0.0) & allowed
+    docs = np.flatnonzero(keep)
+    return sorted(docs.tolist(), key=lambda d: (-scores[d], d))[:k]
+
+
 @pytest.mark.parametrize("k", [1, 3, 10, 50], ids=lambda k: f"k-{k}")
-def test_the_rarest_words_hint_changes_no_result(k: int) -> None:
+def test_the_best_k_are_those_of_a_full_sort_whatever_the_hint(k: int) -> None:
     postings = _postings(7, n_docs=400, n_terms=30)
     rng = np.random.default_rng(k)
     allowed = rng.random(postings.n_docs) < 0.7
     for _ in range(60):
         words = rng.choice(30, size=rng.integers(1, 7), replace=False)
         query = {int(w): int(rng.integers(1, 3)) for w in words}
-        scores, hint = postings.scores(query), postings.rarest(query)
-        assert len(set(hint.tolist())) == len(hint)  # each document once
+        scores = postings.scores(query)
+        hints = [postings.docs[postings.indptr[w] : postings.indptr[w + 1]] for w in words]
         for mask in (None, allowed):
-            want = top_k(scores, k, allowed=mask)
-            assert top_k(scores, k, allowed=mask, likely=hint).tolist() == want.tolist()
+            want = _ranked(scores, k, mask)
+            assert top_k(scores, k, allowed=mask).tolist() == want
+            assert top_k(scores, k, allowed=mask, likely=hints).tolist() == want
+            best, values = postings.top(query, k, allowed=mask)
+            assert best.tolist() == want
+            assert values.tobytes() == scores[want].tobytes()
 
 
-def test_the_rarest_words_hint_holds_each_document_once_empty_words_included() -> None:
+def test_a_hint_of_unscored_or_disallowed_documents_changes_nothing() -> None:
+    scores = np.array([0.0, 2.0, 5.0, 0.0, 5.0, 1.0, 2.0, 0.0])
+    allowed = np.array([True, True, False, True, True, True, True, True])
+    unscored, few_allowed = np.array([0, 3, 7, 5]), np.array([2, 4, 6])
+    for hints in ([unscored], [few_allowed], [unscored, few_allowed, np.arange(8)]):
+        for mask in (None, allowed):
+            for k in (1, 2, 3, 6):
+                assert top_k(scores, k, allowed=mask, likely=hints).tolist() == _ranked(
+                    scores, k, mask
+                )
+
+
+def test_top_leaves_out_words_in_no_document_and_unknown_ids() -> None:
     bag = np.zeros(3, dtype=BAG_DTYPE)
     bag["term"], bag["body"] = [0, 1, 2], 1
     other = np.zeros(2, dtype=BAG_DTYPE)
@@ -78,9 +101,12 @@ def test_the_rarest_words_hint_holds_each_document_once_empty_words_included() -
     postings = Postings.build(
         [bag.tobytes(), other.tobytes(), bag.tobytes()], n_terms=60, params=Bm25Params()
     )
-    empty = {40: 1, 41: 1, 59: 2}
-    assert postings.rarest(empty).tolist() == []
-    assert postings.rarest({**empty, 0: 1, 1: 1, 3: 1}).tolist() == [0, 1, 2]
+    empty = {40: 1, 41: 1, 59: 2, -1: 1, 999: 1}
+    assert [a.tolist() for a in postings.top(empty, 3)] == [[], []]
+    query = {**empty, 0: 1, 1: 1, 3: 1}
+    best, values = postings.top(query, 3)
+    assert best.tolist() == _ranked(postings.scores(query), 3) == [1, 0, 2]
+    assert values.tolist() == postings.scores(query)[[1, 0, 2]].tolist()
 
 
 @pytest.mark.parametrize("title_weight", [2.0, 1.3], ids=["whole-weight", "fractional-weight"])

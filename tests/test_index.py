@@ -12,6 +12,7 @@ import pytest
 from engine.core.errors import EngineError
 from engine.workspace.caches import index_path
 from engine.workspace.index import Hit, Index
+from engine.workspace.notes import Store
 from engine.workspace.stores import load_workspace
 
 REPO = Path(__file__).resolve().parent.parent
@@ -89,6 +90,25 @@ FILTER_IDS = ["mem", "zk", "box", "federated", "encoded", "box-and-store", "unkn
 @pytest.mark.parametrize(("filters", "expected"), SEARCH_FILTERS, ids=FILTER_IDS)
 def test_store_and_box_filters(index: Index, filters: Filters, expected: list[str]) -> None:
     assert sorted(addresses(index.search("momentum", **filters))) == expected
+
+
+def test_a_store_holding_every_note_filters_nothing_until_another_store_has_one(
+    root: Path,
+) -> None:
+    (root / ".memory/deci-1.md").unlink()
+    with Index.open(root) as index:
+        index.update(load_workspace(root))
+        everything = index.search("momentum")
+        assert len(everything) == 3
+        assert index.search("momentum", store="zk") == everything
+        assert index.search("momentum", store=Store.CANON) == everything
+        assert index.search("momentum", store="mem") == []
+        write_note(root, ".memory/deci-2.md", "deci-2", "decision", "Momentum", "Momentum.")
+        index.update(load_workspace(root))
+        assert addresses(index.search("momentum"))[0] == "mem:_memory:deci-2"
+        # The new note weighs every word afresh: the same notes, scored anew.
+        assert addresses(index.search("momentum", store="zk")) == addresses(everything)
+        assert addresses(index.search("momentum", store="mem")) == ["mem:_memory:deci-2"]
 
 
 def test_ties_break_by_address(index: Index) -> None:

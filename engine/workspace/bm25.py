@@ -7,7 +7,7 @@ vectorised adds, one per query term, plus a partial sort for the top k.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -15,9 +15,9 @@ import numpy as np
 from engine.text.lexicon import STOP_WORDS as STOP_WORDS
 from engine.text.tokens import term_counts as term_counts
 
-_NONE = np.zeros(0, dtype=np.int64)
-# The rarest words' postings a query's k-th best score is first looked for among.
-RAREST_ENTRIES = 256
+# How many of a query's rarest words (each in at least k documents) `top_k` tries, rarest
+# first, for a k-th best score to pass over lower ones by; past them it ranks every one scored.
+FLOOR_WORDS = 3
 
 # One bag entry: a term id with its count in the title and in the body.
 BAG_DTYPE = np.dtype([("term", "<u4"), ("title", "<u2"), ("body", "<u2")])
@@ -96,48 +96,47 @@ class Postings:
 
     def scores(self, query: Mapping[int, int]) -> np.ndarray:
         """BM25 score of every document for a query given as term id -> count."""
+        return self._summed(*self._postings_of(query))
+
+    def top(
+        self, query: Mapping[int, int], k: int, *, allowed: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The best `k` documents for a query (`top_k`) and their scores, best first."""
+        docs, weights = self._postings_of(query)
+        scores = self._summed(docs, weights)
+        # The rarest words hold a query's best documents more often than not, each document
+        # once: a k-th best score among them lets `top_k` pass over every one scoring less.
+        rare = sorted((len(d), at) for at, d in enumerate(docs) if len(d) >= k)
+        likely = [docs[at] for _, at in rare[:FLOOR_WORDS]]
+        best = top_k(scores, k, allowed=allowed, likely=likely)
+        return best, scores[best]
+
+    def _postings_of(self, query: Mapping[int, int]) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """The documents and weights (times the word's count) of each query word, in term order."""
+        indptr, n_terms = self.indptr, len(self.indptr) - 1
         docs, weights = [], []
         for term_id, count in sorted(query.items()):
-            if 0 <= term_id < len(self.indptr) - 1:
-                start, end = self.indptr[term_id], self.indptr[term_id + 1]
+            if 0 <= term_id < n_terms:
+                start, end = indptr.item(term_id), indptr.item(term_id + 1)
                 docs.append(self.docs[start:end])
                 # Once is the weight itself: a product would copy it for the same values.
                 weights.append(
                     self.weights[start:end] if count == 1 else count * self.weights[start:end]
                 )
+        return docs, weights
+
+    def _summed(self, docs: list[np.ndarray], weights: list[np.ndarray]) -> np.ndarray:
+        """Every document's score from the query words' documents and weights."""
         if not docs:
             return np.zeros(self.n_docs, dtype=np.float64)
         # One pass sums every term's weights, adding each document's in term order from 0.0
-        # in float64: the same sums, bit for bit, as one fancy-indexed add per term.
+        # in float64: the same sums, bit for bit, as one fancy-indexed add per term. Joined
+        # in the types bincount works in, it takes them as they are instead of copying them.
         return np.bincount(
-            np.concatenate(docs), weights=np.concatenate(weights), minlength=self.n_docs
+            np.concatenate(docs, dtype=np.intp),
+            weights=np.concatenate(weights, dtype=np.float64),
+            minlength=self.n_docs,
         )
-
-    def rarest(self, query: Mapping[int, int]) -> np.ndarray:
-        """The documents of the query's rarest words, up to about `RAREST_ENTRIES` postings.
-
-        They hold a query's best documents more often than not: a k-th best score found
-        among them lets `top_k` pass over every document scoring less in one comparison.
-        """
-        spans = sorted(
-            (int(self.indptr[t + 1] - self.indptr[t]), int(self.indptr[t]))
-            for t in query
-            if 0 <= t < len(self.indptr) - 1
-        )
-        picked: list[np.ndarray] = []
-        total = 0
-        for size, start in spans:
-            if picked and total + size > RAREST_ENTRIES:
-                break
-            picked.append(self.docs[start : start + size])
-            total += size
-        if len(picked) < 2:
-            return picked[0] if picked else _NONE
-        # A document counts once; for a few hundred postings a sort beats a hashed unique.
-        docs = np.sort(np.concatenate(picked))
-        first = np.ones(len(docs), dtype=bool)
-        np.not_equal(docs[1:], docs[:-1], out=first[1:])
-        return docs[first]
 
 
 def _lengths(tf: np.ndarray, sizes: np.ndarray) -> np.ndarray:
@@ -163,14 +162,24 @@ def _group_by_term(term: np.ndarray, n_terms: int) -> np.ndarray:
 
 
 def top_k(
-    scores: np.ndarray, k: int, *, allowed: np.ndarray | None = None, likely: np.ndarray = _NONE
+    scores: np.ndarray,
+    k: int,
+    *,
+    allowed: np.ndarray | None = None,
+    likely: Sequence[np.ndarray] = (),
 ) -> np.ndarray:
     """Numbers of the best `k` documents with a positive score, best first.
 
     Ties keep document order, which is address order, so results are deterministic.
-    `likely` (document numbers, such as `Postings.rarest`) only makes it faster.
+    `likely` (arrays of document numbers, each number once in its array, such as a query
+    word's documents) only makes it faster: the first holding k allowed documents with a
+    positive score gives a floor no document of the top k can be below.
     """
-    floor = _kth_of(scores, k, allowed, likely)
+    floor = 0.0
+    for docs in likely:
+        floor = _kth_of(scores, k, allowed, docs)
+        if floor > 0.0:
+            break
     if floor > 0.0:
         # The k-th best of some allowed documents: no document below it can be in the top k.
         candidates = np.flatnonzero(scores >= floor)
@@ -192,11 +201,11 @@ def top_k(
 
 
 def _kth_of(scores: np.ndarray, k: int, allowed: np.ndarray | None, docs: np.ndarray) -> float:
-    """The k-th best positive score among the allowed of `docs` (each once), else 0.0."""
+    """The k-th best score among the allowed of `docs` (each once) when positive, else 0.0."""
     if allowed is not None:
         docs = docs[allowed[docs]]
-    values = scores[docs]
-    values = values[values > 0.0]
-    if len(values) < k or k < 1:
+    if len(docs) < k or k < 1:
         return 0.0
-    return float(np.partition(values, len(values) - k)[len(values) - k])
+    # Fewer than k positive scores leave the k-th best at or below zero: no filter needed.
+    values = scores[docs]
+    return max(float(np.partition(values, len(values) - k)[len(values) - k]), 0.0)

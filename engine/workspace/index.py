@@ -30,7 +30,7 @@ from pathlib import Path
 from engine.core.errors import EngineError, WorkspaceError
 from engine.core.heap import collections_paused
 from engine.text.tokens import ranking_tokens as tokens
-from engine.workspace.bm25 import Bm25Params, bag, top_k
+from engine.workspace.bm25 import Bm25Params, bag
 from engine.workspace.index_check import IndexCheck, compare_rows
 from engine.workspace.index_file import (
     NOTES_DIGEST,
@@ -66,6 +66,8 @@ RARITY_FLOOR = 0.05
 RELATED_TERMS = 8
 # The database header's file-format bytes (write and read version): 2 for WAL, 1 for rollback.
 _FORMAT_BYTES = (18, 19)
+# By name: a Store is a str equal to its value, so either finds the number without an enum call.
+_STORE_CODES: dict[str, int] = {store.value: code for store, code in STORE_CODES.items()}
 
 
 @dataclass(frozen=True)
@@ -237,12 +239,12 @@ class Index:
         """
         with self._lock:
             loaded = self._view()
-        terms = Counter(loaded.vocabulary[t] for t in tokens(query) if t in loaded.vocabulary)
+        terms = loaded.term_counts(tokens(query))
         if not terms or k < 1:
             return []
         allowed = None
         if store is not None:
-            allowed = loaded.in_store(STORE_CODES[_store(store)])
+            allowed = loaded.store_mask(_store_code(store))
         if box is not None:
             if ":" in box:
                 repo, _, name = box.partition(":")
@@ -252,10 +254,11 @@ class Index:
                 return []
             in_box = loaded.sources == code
             allowed = in_box if allowed is None else allowed & in_box
-        scores = loaded.postings.scores(terms)
+        best, scores = loaded.postings.top(terms, k, allowed=allowed)
+        addresses, titles = loaded.addresses, loaded.titles
         return [
-            Hit(loaded.addresses[i], float(scores[i]), loaded.titles[i])
-            for i in top_k(scores, k, allowed=allowed, likely=loaded.postings.rarest(terms))
+            Hit(addresses[i], score, titles[i])
+            for i, score in zip(best.tolist(), scores.tolist(), strict=True)
         ]
 
     def rarity(self, terms: Iterable[str]) -> dict[str, float]:
@@ -481,9 +484,10 @@ class Index:
         return meta_value(self._db, key)
 
 
-def _store(value: Store | str) -> Store:
-    try:
-        return Store(value)
-    except ValueError:
+def _store_code(value: Store | str) -> int:
+    """The ranking view's number for the store named `value`; EngineError for no store."""
+    code = _STORE_CODES.get(value)
+    if code is None:
         names = ", ".join(store.value for store in Store)
-        raise EngineError(f"unknown store {value!r} (one of {names})") from None
+        raise EngineError(f"unknown store {value!r} (one of {names})")
+    return code

@@ -45,16 +45,26 @@ class RankingView:
     source_codes: dict[str, int]
     vocabulary: dict[str, int]
     # Each store's document mask, made at its first search: one per view, not per query.
-    _masks: dict[int, np.ndarray] = field(default_factory=dict, compare=False, repr=False)
+    _masks: dict[int, np.ndarray | None] = field(default_factory=dict, compare=False, repr=False)
 
-    def in_store(self, code: int) -> np.ndarray:
-        """Which documents are in the store numbered `code` (read-only, shared)."""
-        mask = self._masks.get(code)
-        if mask is None:
+    def term_counts(self, words: Iterable[str]) -> dict[int, int]:
+        """Each term id of `words` the vocabulary holds -> how many times they hold it."""
+        vocabulary = self.vocabulary
+        counts: dict[int, int] = {}
+        for word in words:
+            term_id = vocabulary.get(word)
+            if term_id is not None:
+                counts[term_id] = counts.get(term_id, 0) + 1
+        return counts
+
+    def store_mask(self, code: int) -> np.ndarray | None:
+        """Which documents are in the store numbered `code` (read-only), None if every one is."""
+        if code not in self._masks:
             mask = self.stores == code
             mask.flags.writeable = False  # shared by every search of this view
-            self._masks[code] = mask
-        return mask
+            # A mask that lets every document through would only cost each search its lookups.
+            self._masks[code] = None if mask.all() else mask
+        return self._masks[code]
 
 
 @dataclass
