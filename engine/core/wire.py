@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +23,7 @@ from engine.core.model import (
 )
 from engine.core.paraphrase import Paraphrased, parse_paraphrased
 from engine.core.stance import Overstated
+from engine.core.surrogates import require_unicode
 
 MAX_PAYLOAD_BYTES = 64_000_000
 _KINDS = ", ".join(k.value for k in ClaimKind)
@@ -179,7 +180,7 @@ def parse_payload(data: object) -> RouteInput:
 def parse_draft(data: object) -> Draft:
     """Validate the `dag`, `prose` and `asserted` of a decoded payload into a `Draft`."""
     top = _mapping(data, "payload")
-    _require_unicode(top)
+    require_unicode(top)
     prose = top.get("prose", "")
     if not isinstance(prose, str):
         raise PayloadError(f"prose must be a string, got {_kind(prose)}")
@@ -361,91 +362,6 @@ def _withheld(raw: object) -> Overstated | None:
         known = ", ".join(o.value for o in Overstated)
         raise PayloadError(f"coverage_report.withheld must be null or one of: {known}")
     return found
-
-
-# Values that hold no text.
-_SCALARS = frozenset({int, float, bool, type(None)})
-
-
-def _require_unicode(value: object) -> None:
-    """Refuse lone surrogates (valid JSON escapes, not text), which no output can encode."""
-    # Only non-ASCII text can hold a surrogate (isascii is O(1)), and each such text is
-    # encoded once, however often the payload holds it (an abstract as body and as source).
-    # A dict's keys and a list of texts are joined and checked in one call.
-    wide: dict[int, str] = {}
-    stack: list[Any] = [value]
-    while stack:
-        item = stack.pop()
-        kind = type(item)
-        if kind is str:
-            if not item.isascii():
-                wide[id(item)] = item
-        elif kind is dict:
-            _texts_at_once(item, wide, stack)  # its keys
-            stack.extend(item.values())
-        elif kind is list:
-            _texts_at_once(item, wide, stack)
-        elif kind in _SCALARS:
-            continue
-        elif isinstance(item, str):
-            wide[id(item)] = item
-        elif isinstance(item, Mapping):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    try:
-        for text in wide.values():
-            text.encode("utf-8")
-    except UnicodeEncodeError:
-        for text in _each_text(value):
-            _encodable(text)  # names the text that holds it
-
-
-def _texts_at_once(items: Iterable[Any], wide: dict[int, str], stack: list[Any]) -> None:
-    """Check `items` joined when all are text; otherwise put them on `stack` one by one."""
-    try:
-        joined = "".join(items)
-    except TypeError:
-        stack.extend(items)
-        return
-    if not joined.isascii():
-        wide[id(joined)] = joined
-
-
-def _each_text(value: object) -> Iterator[str]:
-    """Every text in `value`, one by one: keys, values and items, nested."""
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            yield item
-        elif isinstance(item, Mapping):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-
-
-def _join_or_walk(items: Iterable[Any], texts: list[str], stack: list[Any]) -> None:
-    """Texts among `items` go to `texts`, all at once when all are text; the rest to `stack`."""
-    try:
-        texts.append("".join(items))
-    except TypeError:
-        for part in items:
-            if type(part) is str:
-                texts.append(part)
-            elif type(part) not in _SCALARS:
-                stack.append(part)
-
-
-def _encodable(text: str) -> None:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise PayloadError(
-            f"text {text[:40]!r} contains a lone surrogate, which is not valid Unicode"
-        ) from None
 
 
 def _mapping(value: object, where: str) -> Mapping[str, Any]:
