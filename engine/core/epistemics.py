@@ -8,6 +8,7 @@ from enum import StrEnum
 from typing import Any
 
 from engine.core.model import CONTRADICTS, ClaimKind, Edge, ReasoningDAG
+from engine.core.values import quick_init
 
 
 class Tier(StrEnum):
@@ -33,6 +34,7 @@ _VERIFIED = frozenset({"measured", "grounded"})
 FLAGS = ("stale", "outdated", "contested", "unresolved")
 
 
+@quick_init
 @dataclass(frozen=True)
 class Verdict:
     """A tier plus the flags that qualify it."""

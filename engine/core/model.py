@@ -11,6 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from engine.core.errors import PayloadError
+from engine.core.values import quick_init
 
 MAX_CLAIMS = 10_000
 MAX_PROSE_BYTES = 1_000_000
@@ -64,6 +65,7 @@ class ClaimKind(StrEnum):
     ASSUMPTION = "assumption"
 
 
+@quick_init
 @dataclass(frozen=True)
 class Claim:
     """One node of the reasoning DAG."""
@@ -84,6 +86,7 @@ class Claim:
         }
 
 
+@quick_init
 @dataclass(frozen=True)
 class ProseCitation:
     """A character span `[start, end)` of the prose that cites one claim."""

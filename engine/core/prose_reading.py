@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
+from engine.core.values import quick_init
 from engine.text.memo import TextMemo
 from engine.text.sentences import Span, sentences
 from engine.text.tokens import TokenSpan, token_spans, word_sequence
@@ -22,6 +23,7 @@ from engine.text.tokens import TokenSpan, token_spans, word_sequence
 Words = tuple[str, ...]
 
 
+@quick_init
 @dataclass(frozen=True)
 class ProseSentence:
     """A prose sentence with its word sequence; its tokens are read only when needed.

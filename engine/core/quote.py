@@ -17,6 +17,7 @@ from engine.core.quote_fold import Folded as _Folded
 from engine.core.quote_fold import fold as _fold
 from engine.core.quote_fold import fold_cached as _fold_cached
 from engine.core.typos import negation, same_marks, typo_in
+from engine.core.values import quick_init
 from engine.text.controls import bidi_controls, control_names
 from engine.text.memo import TextMemo
 from engine.text.numbers import sign_start
@@ -54,6 +55,7 @@ class MatchMethod(StrEnum):
     REFUSED = "refused"
 
 
+@quick_init
 @dataclass(frozen=True)
 class QuoteMatch:
     """The verdict on one quote against one source text.

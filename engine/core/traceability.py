@@ -21,6 +21,7 @@ from typing import Any
 from engine.core.licensing import restatement_forms
 from engine.core.model import ProseCitation
 from engine.core.prose_reading import ProseSentence, read_prose
+from engine.core.values import quick_init
 from engine.text.numbers import read
 from engine.text.sentences import Span
 from engine.text.tokens import TokenSpan, word_sequence
@@ -65,6 +66,7 @@ class OrphanSpan:
         }
 
 
+@quick_init
 @dataclass(frozen=True)
 class SentenceTrace:
     """One prose sentence and the claim that licenses it, or `None` with the reason."""

@@ -36,6 +36,7 @@ from engine.core.quote import verify_quote
 from engine.core.reads import FileRead, ReadLog
 from engine.core.registry import PLUGIN_GROUPS, Registry
 from engine.core.statements import recompute_statement, tree_statement
+from engine.core.values import quick_init
 from engine.text.memo import PairMemo
 
 __all__ = [
@@ -62,6 +63,7 @@ class VerifierStatus(StrEnum):
     UNVERIFIABLE = "unverifiable"
 
 
+@quick_init
 @dataclass(frozen=True)
 class VerifierResult:
     """One verifier's outcome.
@@ -154,6 +156,7 @@ def _finite_or_none(value: float | None) -> float | None:
     return float(value)
 
 
+@quick_init
 @dataclass(frozen=True)
 class VerifyContext:
     """What a verifier may use besides its payload: the workspace folder, if any.
