@@ -1,5 +1,6 @@
 import dataclasses
 from dataclasses import KW_ONLY, dataclass, field
+from typing import Any
 
 import pytest
 
@@ -35,7 +36,9 @@ CALLS = {
 
 
 @pytest.mark.parametrize(("args", "kwargs"), CALLS.values(), ids=CALLS.keys())
-def test_a_quick_init_builds_what_the_dataclass_builds(args: tuple, kwargs: dict) -> None:
+def test_a_quick_init_builds_what_the_dataclass_builds(
+    args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> None:
     quick, plain = Quick(*args, **kwargs), Plain(*args, **kwargs)
     assert dataclasses.astuple(quick) == dataclasses.astuple(plain)
     assert repr(quick).replace("Quick", "Plain") == repr(plain)
@@ -48,7 +51,9 @@ def test_a_quick_init_builds_what_the_dataclass_builds(args: tuple, kwargs: dict
     [(("a", 1, 2), {}), ((), {}), (("a",), {"colour": "red"})],
     ids=["keyword-only-given-by-position", "missing", "unknown"],
 )
-def test_a_quick_init_refuses_the_calls_the_dataclass_refuses(args: tuple, kwargs: dict) -> None:
+def test_a_quick_init_refuses_the_calls_the_dataclass_refuses(
+    args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> None:
     with pytest.raises(TypeError):
         Plain(*args, **kwargs)
     with pytest.raises(TypeError):
