@@ -103,7 +103,6 @@ def _sequence(text: str) -> Words:
 # once and kept by content with its word sequence; the same answer's prose is split once.
 _SENTENCE_TOKENS = TextMemo(_read_alone, entries=4096, chars=500_000)
 _PROSE_SPANS = TextMemo(sentences, entries=1024, chars=1_000_000)
-_ENDS = re.compile(r"""[.!?]+["')\]]*\Z""")
 _ASCII_WORD = re.compile(r"[A-Za-z0-9]")
 
 
@@ -121,9 +120,17 @@ def _alone(prose: str, spans: Sequence[Span]) -> bool:
         text = prose[span.start : span.end]
         gap = prose[done : span.start]
         if (gap.strip() or not gap.isascii() or not text[:1].isascii()) or (
-            i < len(spans) - 1 and not _ENDS.search(text)
+            i < len(spans) - 1 and not _ends_terminated(text)
         ):
             return False
         done = span.end
     rest = prose[done:]
     return not rest.strip() and rest.isascii()
+
+
+def _ends_terminated(text: str) -> bool:
+    """Whether `text` ends with a terminator, closing quotes or brackets after it.
+
+    Read from the end: a pattern anchored at the end of a text is tried from every start.
+    """
+    return text.rstrip("\"')]").endswith((".", "!", "?"))

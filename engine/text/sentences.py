@@ -80,12 +80,14 @@ def sentences(text: str) -> tuple[Span, ...]:
     cuts.append(len(flat))
     spans = []
     for lo, hi in itertools.pairwise(cuts):
-        piece = flat[lo:hi]
-        stripped = piece.strip()
-        if not stripped:
+        # The piece's white space is walked over at its edges, not stripped off copies.
+        start, end = lo, hi
+        while start < end and flat[start].isspace():
+            start += 1
+        while end > start and flat[end - 1].isspace():
+            end -= 1
+        if start == end:
             continue
-        start = lo + len(piece) - len(piece.lstrip())
-        end = start + len(stripped)
         heading = _heading_end(flat, start, end)
         if heading:
             spans.append(Span(*folded.span(start, heading)))
