@@ -226,7 +226,7 @@ def verify(
     fn = (VERIFIERS if registry is None else registry).get(kind)
     if fn is None:
         return VerifierResult.undecided(f"no verifier registered for type {kind!r}")
-    if not isinstance(payload, Mapping):
+    if type(payload) is not dict and not isinstance(payload, Mapping):
         return VerifierResult.undecided(
             f"{kind} payload must be an object, got {type(payload).__name__}"
         )

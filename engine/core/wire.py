@@ -184,9 +184,11 @@ def parse_draft(data: object) -> Draft:
     prose = top.get("prose", "")
     if not isinstance(prose, str):
         raise PayloadError(f"prose must be a string, got {_kind(prose)}")
-    size = len(prose.encode("utf-8", "surrogatepass"))
-    if size > MAX_PROSE_BYTES:
-        raise PayloadError(f"prose is {size:,} bytes; the limit is {MAX_PROSE_BYTES:,}")
+    # A character is at most 4 bytes: prose shorter than a quarter of the limit fits unread.
+    if len(prose) * 4 > MAX_PROSE_BYTES:
+        size = len(prose.encode("utf-8", "surrogatepass"))
+        if size > MAX_PROSE_BYTES:
+            raise PayloadError(f"prose is {size:,} bytes; the limit is {MAX_PROSE_BYTES:,}")
     dag = _dag(top.get("dag"), prose)
     return Draft(dag, prose, _freeze(_asserted(top.get("asserted", {}), dag)))
 
@@ -259,7 +261,7 @@ def _groundings(raw: object) -> dict[str, GroundingSpec]:
         if not isinstance(kind, str) or not kind:
             raise PayloadError(f"groundings[{ref!r}].type must be a non-empty string")
         payload = item.get("payload", {})
-        if not isinstance(payload, Mapping):
+        if type(payload) is not dict and not isinstance(payload, Mapping):
             raise PayloadError(f"groundings[{ref!r}].payload must be an object")
         out[ref] = GroundingSpec(kind, dict(payload))
     return out

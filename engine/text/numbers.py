@@ -65,7 +65,10 @@ def sign_start(text: str, at: int) -> int:
     word is glued to its left (`COVID-19`, a name) or a number precedes it (`5 - 10`, a
     range). Read where a cut would start at the number and drop the sign.
     """
-    found = _SIGN_BEFORE.search(text, max(0, at - 24), at)
+    floor = max(0, at - 24)
+    if text.rfind("-", floor, at) < 0:
+        return at  # no dash to be a sign: spares trying the pattern at every position
+    found = _SIGN_BEFORE.search(text, floor, at)
     if found is None or digit_before(text, found.start()):
         return at
     return found.start()
