@@ -213,24 +213,48 @@ def word_sequence(text: str) -> tuple[str, ...]:
     return tuple(_norm_sequence(folded))
 
 
-# A minus right after a word: the one token whose reading asks whether the word had a capital.
-_MINUS_AFTER_WORD = re.compile(r"-(?!\w)")
+# A minus glued after a word, bare or bracketed (`IgD-`, `Aire(-)`): the one token whose
+# reading asks whether the word had a capital. A dash set apart by a space is no marker.
+# (Its literal first lets a search skip to each dash; a bracketed minus is looked for apart.)
+_MINUS_AFTER_WORD = re.compile(r"-(?<=[^\W_]-)(?!\w)")
 
 
 def reads_as_lowered(text: str, lowered: str) -> bool:
     """Whether `lowered` has the word sequence of `text` because it is `text` lower-cased.
 
     Shown without tokenising either (a sentence takes tens of microseconds): the fold of
-    `text`, lower-cased, is the fold of `lowered`; lower-casing changed only ASCII letters,
-    every other character being its own lower case (so no token boundary moved and each
-    word's case-folded norm is the same); and no minus follows a word, the one reading that
-    asks for a capital (`IgD-` is a marker, `igd-` a stray hyphen). False says nothing:
-    compare the word sequences then.
+    `text`, lower-cased, is the fold of `lowered` but for runs of spaces and tabs written as
+    one space; lower-casing changed only ASCII letters, every other character being its own
+    lower case (so no token boundary moved and each word's case-folded norm is the same);
+    and no minus follows a word, the one reading that asks for a capital (`IgD-` is a
+    marker, `igd-` a stray hyphen). False says nothing: compare the word sequences then.
     """
     folded = _fold(text).text
-    if _MINUS_AFTER_WORD.search(folded) is not None or folded.lower() != _fold(lowered).text:
+    if "(-)" in folded or _MINUS_AFTER_WORD.search(folded) is not None:
+        return False
+    low, target = folded.lower(), _fold(lowered).text
+    if low != target and not _spaced_alike(low, target):
         return False
     return folded.isascii() or all(char.lower() == char for char in set(ASCII_RUNS.sub("", folded)))
+
+
+# Runs of spaces and tabs a quote's fold writes as one space; any other white space.
+_BLANK_RUN = re.compile(r"[ \t]{2,}|\t")
+_OTHER_SPACE = re.compile(r"[^\S \t]")
+# A token reads past white space only where the number reader looks back for a digit
+# before a dash (32 characters): a run shorter than that reads alike as one space.
+_LONGEST_RUN = 24
+
+
+def _spaced_alike(text: str, spaced: str) -> bool:
+    """Whether `spaced` is `text` with each run of spaces and tabs written as one space, no
+    run long enough to change how a number is read and no other white space in `text`."""
+    if _OTHER_SPACE.search(text) is not None:
+        return False
+    runs = _BLANK_RUN.findall(text)
+    return (
+        bool(runs) and max(map(len, runs)) <= _LONGEST_RUN and _BLANK_RUN.sub(" ", text) == spaced
+    )
 
 
 _RANKING_RUN = re.compile(r"[^\W_]+")
