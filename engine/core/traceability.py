@@ -382,10 +382,10 @@ def _fallback_mode(parts: Sequence[ProseSentence], licensing: Mapping[str, str])
 
 
 def _detail(traces: Sequence[SentenceTrace], spans: Sequence[OrphanSpan]) -> str:
-    counts = Counter(span.kind for span in spans)
     total = len(traces)
     if not spans:
         return f"all {total} sentence(s) licensed"
+    counts = Counter(span.kind for span in spans)
     parts = [f"{counts[OrphanKind.SENTENCE]} of {total} sentence(s) orphaned"]
     if counts[OrphanKind.UNCITED]:
         parts.append(f"{counts[OrphanKind.UNCITED]} uncited token(s)")

@@ -141,7 +141,7 @@ class VerifierResult:
             "near_miss": self.near_miss,
         }
         if self.fit is not None:
-            out["fit"] = self.fit.value
+            out["fit"] = self.fit._value_
         if self.sentence is not None:
             out["sentence"] = self.sentence
         if self.confirmed_source_text is not None:
