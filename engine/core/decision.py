@@ -174,8 +174,8 @@ class Decision:
         for claim in self.dag.claims:
             verdict = self.claim_verdicts[claim.id]
             asserted = self.asserted.get(claim.id)
-            claims[claim.id] = {
-                **verdict.to_dict(),
+            claims[claim.id] = entry = verdict.to_dict()
+            entry |= {
                 "kind": claim.kind._value_,  # read directly: `.value` is a descriptor call
                 "asserted": asserted.value if asserted else None,
                 "floored": claim.id in self.floored,

@@ -90,14 +90,18 @@ def weakest(verdicts: Iterable[Verdict]) -> Verdict | None:
         return None
     if len(items) == 1:
         return items[0]  # verdicts are values: the one verdict is its own weakest
-    tier = min((v.tier for v in items), key=lambda t: t.rank)
-    return Verdict(
-        tier,
-        stale=any(v.stale for v in items),
-        outdated=any(v.outdated for v in items),
-        contested=any(v.contested for v in items),
-        unresolved=any(v.unresolved for v in items),
-    )
+    # One pass: the first of the lowest tiers, and every flag any of them has.
+    tier = items[0].tier
+    rank = _RANK[tier._value_]
+    stale = outdated = contested = unresolved = False
+    for verdict in items:
+        if _RANK[verdict.tier._value_] < rank:
+            tier, rank = verdict.tier, _RANK[verdict.tier._value_]
+        stale = stale or verdict.stale
+        outdated = outdated or verdict.outdated
+        contested = contested or verdict.contested
+        unresolved = unresolved or verdict.unresolved
+    return Verdict(tier, stale=stale, outdated=outdated, contested=contested, unresolved=unresolved)
 
 
 def contested_refs(edges: Iterable[Edge]) -> frozenset[str]:
@@ -112,6 +116,8 @@ def contested_refs(edges: Iterable[Edge]) -> frozenset[str]:
 def mark_contested(nodes: Mapping[str, Verdict], edges: Iterable[Edge]) -> dict[str, Verdict]:
     """Copy of `nodes` with every endpoint of a `contradicts` edge flagged contested."""
     disputed = contested_refs(edges)
+    if not disputed:
+        return dict(nodes)
     return {ref: (replace(v, contested=True) if ref in disputed else v) for ref, v in nodes.items()}
 
 

@@ -173,6 +173,17 @@ class ReasoningDAG:
 
     def premise_closure(self, claim_id: str) -> tuple[str, ...]:
         """`claim_id` and every claim it transitively rests on, in topological order."""
+        # Asked of the conclusion by several stages of one route: kept on the DAG, a value.
+        closures = self.__dict__.get("_closures")
+        if closures is None:
+            closures = {}
+            object.__setattr__(self, "_closures", closures)
+        found = closures.get(claim_id)
+        if found is None:
+            found = closures[claim_id] = self._closure(claim_id)
+        return found  # type: ignore[no-any-return]  # only closures are kept
+
+    def _closure(self, claim_id: str) -> tuple[str, ...]:
         index = self._index()
         seen: set[str] = set()
         stack = [claim_id]

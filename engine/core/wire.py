@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -377,8 +376,11 @@ def _mapping(value: object, where: str) -> Mapping[str, Any]:
 def _strings(value: object, field: str, claim_id: str) -> list[str]:
     """A claim's list of texts (`field`: cites or premises), checked in one call when it is."""
     if type(value) is list:
-        with contextlib.suppress(TypeError):
-            "".join(value)  # every item is text
+        try:
+            "".join(value)  # in one call: every item is text
+        except TypeError:
+            pass  # told item by item below, with the error
+        else:
             return value
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise PayloadError(f"claim {claim_id!r}: {field} must be a list of strings")
