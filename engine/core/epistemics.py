@@ -95,8 +95,9 @@ def weakest(verdicts: Iterable[Verdict]) -> Verdict | None:
     rank = _RANK[tier._value_]
     stale = outdated = contested = unresolved = False
     for verdict in items:
-        if _RANK[verdict.tier._value_] < rank:
-            tier, rank = verdict.tier, _RANK[verdict.tier._value_]
+        ranked = _RANK[verdict.tier._value_]
+        if ranked < rank:
+            tier, rank = verdict.tier, ranked
         stale = stale or verdict.stale
         outdated = outdated or verdict.outdated
         contested = contested or verdict.contested

@@ -7,6 +7,7 @@ wall later. `loads` turns both into a `ValueError` naming the problem.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
@@ -59,7 +60,10 @@ def member(kind: type[E], raw: object) -> E | None:
     """The member of the string enum `kind` whose value `raw` is, or None for any other value."""
     if not isinstance(raw, str):
         return None
-    try:
-        return kind(raw)
-    except ValueError:
-        return None
+    return _by_value(kind).get(raw)  # type: ignore[return-value]  # members of `kind`
+
+
+@functools.cache
+def _by_value(kind: type[StrEnum]) -> dict[str, StrEnum]:
+    # Looked up in a dict: calling the enum builds and raises an error for every miss.
+    return {item.value: item for item in kind}

@@ -16,12 +16,12 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from engine.text.fold import (
-    ASCII_RUNS,
     MINUS_LIKE,
     SOFT_HYPHEN,
     SUPERSCRIPT,
     fold_cluster,
     replace_each,
+    wide_chars,
 )
 from engine.text.memo import TextMemo
 from engine.text.scan import matches_from, positions
@@ -67,7 +67,7 @@ def fold(text: str) -> Folded:
     base = lowered if len(lowered) == len(text) else text
     # Lowered ASCII holds nothing the character fold changes and no combining mark: only
     # the other characters of a lowered text are looked at.
-    chars = set(ASCII_RUNS.sub("", base)) if base is lowered else set(base)
+    chars = wide_chars(base) if base is lowered else set(base)
     odd = {char: _fold_char(char) for char in chars if not char.isspace()}
     odd = {char: folded for char, folded in odd.items() if folded != char}
     marks = "".join(re.escape(char) for char in chars if unicodedata.combining(char))

@@ -26,7 +26,6 @@ from engine.core.surrogates import require_unicode
 
 MAX_PAYLOAD_BYTES = 64_000_000
 _KINDS = ", ".join(k.value for k in ClaimKind)
-_KIND_OF = {k.value: k for k in ClaimKind}
 _TIERS = ", ".join(t.value for t in Tier)
 
 
@@ -222,7 +221,7 @@ def _claim(raw: object, index: int) -> Claim:
     if not isinstance(text, str):
         raise PayloadError(f"claim {claim_id!r}: text must be a string, got {_kind(text)}")
     kind_raw = item.get("kind")
-    kind = _KIND_OF.get(kind_raw) if isinstance(kind_raw, str) else None
+    kind = member(ClaimKind, kind_raw)
     if kind is None:
         raise PayloadError(
             f"claim {claim_id!r}: unknown kind {kind_raw!r} (expected one of {_KINDS})"

@@ -123,7 +123,7 @@ def fold_text(text: str) -> Folded:
         return Folded(text, None, None)
     # Text with no combining mark and no raised or lowered sign folds character by character:
     # one translation in C, where most text spent its time cluster by cluster.
-    wide = set(ASCII_RUNS.sub("", text))
+    wide = wide_chars(text)
     if not any(unicodedata.combining(c) or c in SUPERSCRIPT or c in SUBSCRIPT for c in wide):
         table = {char: fold_alone(char) for char in wide}
         if all(len(out) == 1 for out in table.values()):
@@ -168,6 +168,11 @@ def local_cut(text: str, at: int, step: int) -> int | None:
             return at
         at += step
     return None
+
+
+def wide_chars(text: str) -> set[str]:
+    """The characters of `text` outside ASCII, each once (its ASCII runs cut out in C)."""
+    return set(ASCII_RUNS.sub("", text))
 
 
 def replace_each(text: str, table: dict[str, str]) -> str:

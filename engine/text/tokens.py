@@ -44,7 +44,7 @@ from collections.abc import Iterator
 from dataclasses import KW_ONLY, dataclass
 from typing import NamedTuple
 
-from engine.text.fold import ASCII_RUNS, Folded
+from engine.text.fold import Folded, wide_chars
 from engine.text.fold import fold_text as _fold
 from engine.text.lexicon import STOP_WORDS
 from engine.text.numbers import NUMBER_PATTERN, number_norm, range_dash
@@ -235,7 +235,7 @@ def reads_as_lowered(text: str, lowered: str) -> bool:
     low, target = folded.lower(), _fold(lowered).text
     if low != target and not _spaced_alike(low, target):
         return False
-    return folded.isascii() or all(char.lower() == char for char in set(ASCII_RUNS.sub("", folded)))
+    return folded.isascii() or all(char.lower() == char for char in wide_chars(folded))
 
 
 # Runs of spaces and tabs a quote's fold writes as one space; any other white space.
