@@ -86,7 +86,8 @@ _OVERSTATED_WORDS = {
     " states it as shown",
     Overstated.DIRECTION: "the claim states a direction (up or down, better or worse) the"
     " cited sentence does not",
-    Overstated.SIDES: "the claim compares other things than the cited sentence compares",
+    Overstated.SIDES: "the claim compares other things than the cited sentence compares, or"
+    " nothing where the sentence finds it only against another treatment",
     Overstated.ORDER: "the claim puts the cited sentence's words in another order, so who does"
     " what to whom may differ",
     Overstated.SWAPPED: "the claim puts another word where the cited sentence has one of its own"

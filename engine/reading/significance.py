@@ -19,10 +19,17 @@ from engine.text.fold import fold_text
 from engine.text.lexicon import FAIL_WORDS, NEGATIONS, word_set
 from engine.text.tokens import word_sequence
 
-# The text is folded first (`fold_text`): minus signs and dashes are "-" by then.
+# The text is folded first (`fold_text`): minus signs and dashes are "-" by then. A number
+# ends where no digit follows, nor a point and a digit: a full stop may close the sentence.
 _NUMBER = r"-?\d*\.?\d+"
 # "P = .34", "p>0.05", "P ≥ 0.1"; "P < .001" is read too, as significant.
-_P_VALUE = re.compile(rf"(?<![\w.])[Pp]\s*(=|>|<|\u2265|\u2264|>=|<=)\s*({_NUMBER})(?![\d.])")
+_P_VALUE = re.compile(rf"(?<![\w.])[Pp]\s*(=|>|<|\u2265|\u2264|>=|<=)\s*({_NUMBER})(?!\.?\d)")
+# The same in words: "a P value of 0.08", "p-value = 0.3", "P value 0.21", "P-value: .4". Only
+# after "value" may the relation be left out: "p53" is a protein, not "P = 53".
+_P_WORDED = re.compile(
+    rf"(?<![\w.])[Pp][\s-]*values?\s*(?:(=|>|<|\u2265|\u2264|>=|<=)|(?:of|was|were|is|:|,)\s*)?"
+    rf"\s*({_NUMBER})(?!\.?\d)"
+)
 # "95% CI, 0.78-1.06", "(95% confidence interval [CI] -3% to 25%)".
 _INTERVAL = re.compile(
     rf"\b(?:CI|confidence\s+interval)\b[\s,:=\[\]()]*(?:CI\b[\s,:=\]()]*)?({_NUMBER})\s*%?\s*"
@@ -41,7 +48,7 @@ _EXPONENT = re.compile(r"\s*(?:[x\u00d7*]\s*10|[eE]\s*-?\d)")
 def reports_no_significance(sentence: str) -> bool:
     """Whether `sentence` gives P values or intervals and every one says "not significant"."""
     text = fold_text(sentence).text
-    verdicts = [_p_significant(text, m) for m in _P_VALUE.finditer(text)]
+    verdicts = [_p_significant(text, m) for m in p_values(text)]
     verdicts += [_interval_significant(text, m) for m in _INTERVAL.finditer(text)]
     words = word_sequence(sentence)
     verdicts += _worded(words)
@@ -121,10 +128,21 @@ def _worded(words: tuple[str, ...]) -> list[bool]:
     return out
 
 
+def p_values(text: str) -> list[re.Match[str]]:
+    """The P values a folded text gives, in symbols or in words: each match's group 1 is its
+    relation (None for "is", "of" or nothing: equal) and group 2 its number."""
+    return [*_P_VALUE.finditer(text), *_P_WORDED.finditer(text)]
+
+
+def p_at_most(found: re.Match[str], level: float) -> bool:
+    """Whether a P value of `p_values` is reported at or under `level` ("P < .001", "P = 0.04")."""
+    return found.group(1) not in (">", ">=", "\u2265") and float(found.group(2)) <= level
+
+
 def _p_significant(text: str, found: re.Match[str]) -> bool:
     if _EXPONENT.match(text, found.end()):
         return True  # a P value written with a power of ten is a tiny one
-    relation, value = found.group(1), float(found.group(2))
+    relation, value = found.group(1) or "=", float(found.group(2))
     if relation in (">", ">=", "\u2265"):
         return False
     # "P = .05" and "P < .05" are reported as significant; only a larger P is read as not.

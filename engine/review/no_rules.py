@@ -24,6 +24,7 @@ from engine.review.no_scopes import against_expectation, at_time_point, by_degre
 from engine.review.weak_grounds import undercut
 from engine.review.yes_attributes import changed_attribute
 from engine.review.yes_clauses import cues, denied_elsewhere, directions, hedged_no, negates
+from engine.review.yes_comparators import in_other_side
 from engine.review.yes_contrasts import without_means
 from engine.review.yes_figure_sense import figures_for
 from engine.review.yes_frames import actor_set_aside, changed_words, one_direction, turned_around
@@ -85,7 +86,8 @@ def overstated_no(claim_text: str, sentence: str) -> Overstated | None:
     ("prevented the decline" for "increases": `Overstated.DIRECTION`); the claim's actor is
     named only as the other side ("higher with placebo than with dexamethasone" for
     "Dexamethasone reduces mortality": `Overstated.SET_ASIDE`); or every negation of
-    the sentence denies something the claim does not state: a comparison with an active
+    the sentence names a control by it ("compared with patients not given aspirin":
+    `Overstated.SIDES`) or denies something the claim does not state: a comparison with an active
     other side (`Overstated.COMPARED`), a whole (`Overstated.PARTIAL`), a judgement or a
     failure (`Overstated.FRAMED`, first of all where a "that" follows: "there is no doubt
     that …"), that the literature showed it (`Overstated.DOUBTED`: "no study has shown that
@@ -104,6 +106,8 @@ def overstated_no(claim_text: str, sentence: str) -> Overstated | None:
     if actor_set_aside(claim, [sentence], _OTHER_SIDE_MARKERS):
         return Overstated.SET_ASIDE  # "higher with placebo than with dexamethasone"
     denials = _negations(said)
+    if denials and all(in_other_side(said, at) for at in denials):
+        return Overstated.SIDES  # "reduced it compared with patients not given aspirin"
     framing = _kind(said, denials[0], claim) if denials else None
     if framing in (Overstated.DOUBTED, Overstated.FRAMED) and "that" in said[denials[0] :]:
         return framing  # "there is no doubt that …", "no study has shown that …": a frame

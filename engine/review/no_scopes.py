@@ -34,6 +34,10 @@ _DEGREE_REACH = 6
 _SPAN_REACH = 4
 # Determiners that may stand between a time word and its figure ("at the 12-week visit").
 _FILLERS = frozenset({"the", "a", "an"})
+# Words that list time points ("at 6, 12 or 24 months", "at 28 and 90 days"), and how far
+# after the time word its figures and unit may run.
+_LISTING = frozenset({"and", "or", "to"})
+_LIST_REACH = 8
 # A negation, then "as" and an expectation with no pause between: a pause ("did not reduce
 # weight, as expected") makes the expectation the no itself.
 _AS_EXPECTED = re.compile(
@@ -53,15 +57,37 @@ def at_time_point(claim: Words, said: Words) -> bool:
     for at, word in enumerate(said):
         if word not in TIME_POINTS:
             continue
-        after = [w for w in said[at + 1 : at + 4] if w not in _FILLERS][:2]
-        if len(after) < 2 or not any(map(is_plain_figure, after)):
-            continue
-        if TIME_UNITS.isdisjoint(after) or set(after) <= set(claim):
+        after = _time_named(said, at)
+        if not after or set(after) <= set(claim):
             continue
         # "after 5 years of follow-up", "after 12 weeks of treatment": how long, a span.
         if not _fills_a_span(said, at):
             return True
     return False
+
+
+def _time_named(said: Words, at: int) -> Words:
+    """The figures and unit of time after the time word at `at` ("at 1 week", "at the 12-week
+    visit", "at 6 or 12 months", "at 28 and 90 days", "at weeks 4 and 8"); else ()."""
+    after = tuple(w for w in said[at + 1 : at + 1 + _LIST_REACH] if w not in _FILLERS)
+    if after[:1] and after[0] in TIME_UNITS:
+        figures = _figure_list(after[1:])
+        return (after[0], *figures) if figures else ()
+    figures = _figure_list(after)
+    rest = after[len(figures) :]
+    return (*figures, rest[0]) if figures and rest[:1] and rest[0] in TIME_UNITS else ()
+
+
+def _figure_list(words: Words) -> Words:
+    """The plain figures the words open with and the words listing them ("6 or 12", "4, 8 and
+    12"), up to the last figure."""
+    end = 0
+    for at, word in enumerate(words):
+        if is_plain_figure(word):
+            end = at + 1
+        elif word not in _LISTING or not end:
+            break
+    return words[:end]
 
 
 def _fills_a_span(said: Words, at: int) -> bool:

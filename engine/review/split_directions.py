@@ -6,7 +6,8 @@ ticagrelor increases bleeding nor that it reduces it; it says each of one group.
 "Does ticagrelor increase bleeding?" is withheld as a condition the claim leaves out, while
 "Does ticagrelor increase bleeding in men?" names the scope and stays a yes. So with "but
 not": "improved progression-free survival but not overall survival" answers no "improves
-survival?" either way, nor does "in observational studies but not in randomised trials".
+survival?" either way, nor does "in observational studies but not in randomised trials", nor
+"in observational but not randomised studies", one kind set beside another.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 from engine.review.yes_clauses import alternatives, cues
 from engine.review.yes_frames import changed_words, one_direction
 from engine.text.lexicon import STOP_WORDS
+from engine.text.numbers import is_plain_figure
 from engine.text.stems import mention_stem, plural_fold
 from engine.text.tokens import word_sequence
 
@@ -21,6 +23,7 @@ Words = tuple[str, ...]
 _BUT_NOT = ("but", "not")
 # Prepositions that open a scope ("in observational studies but not in randomised trials").
 _SCOPES = frozenset({"in", "among", "at", "with", "during", "after", "before", "for"})
+_POINTERS = frozenset({"it", "them"})
 # How far after "but not" the kind denied may stand ("but not overall survival").
 _EXCLUSION_REACH = 4
 
@@ -38,12 +41,19 @@ def split_by_scope(claim: Words, evidence: list[str]) -> bool:
     for sentence in evidence:
         words = word_sequence(sentence)
         aside = alternatives(words)  # "a positive rather than a negative feedback"
+        found = [(where, cue[1]) for where, cue in cues(words) if cue[0] == axis]
+        named = [
+            where
+            for where, _ in found
+            if objects & {plural_fold(w) for w in changed_words(words, where)}
+        ]
+        # After a change of the claim's object, "it" names it again ("reduced mortality in
+        # 2019 but increased it in 2020").
         moved = [
-            (where, cue[1])
-            for where, cue in cues(words)
-            if cue[0] == axis
-            and where not in aside
-            and objects & {plural_fold(w) for w in changed_words(words, where)}
+            (where, turn)
+            for where, turn in found
+            if where not in aside
+            and (where in named or (named and where > named[0] and _points_back(words, where)))
         ]
         same = [where for where, turn in moved if turn == sign]
         other = [where for where, turn in moved if turn != sign]
@@ -51,17 +61,44 @@ def split_by_scope(claim: Words, evidence: list[str]) -> bool:
             continue
         start = same[0]
         end = next((where for where in other if where > start), len(words))
+        # A year or a dose scopes it as a word does ("in 2019 but … in 2020").
         scope = [
             word
             for word in words[start + 1 : end]
-            if word not in STOP_WORDS and word.isalpha() and plural_fold(word) not in objects
+            if word not in STOP_WORDS
+            and (word.isalpha() or is_plain_figure(word))
+            and plural_fold(word) not in objects
         ]
         if scope and not any(mention_stem(word) in own for word in scope):
             return True
+        if any(is_plain_figure(word) and word not in own for word in scope):
+            return True
     return any(
-        _split_by_exclusion(words, objects, own) or _scope_denied(words, own)
+        _split_by_exclusion(words, objects, own)
+        or _scope_denied(words, own)
+        or _kinds_denied(words, own)
         for words in map(word_sequence, evidence)
     )
+
+
+def _points_back(words: Words, at: int) -> bool:
+    """Whether the direction word at `at` changes "it" or "them" just after it."""
+    return not _POINTERS.isdisjoint(words[at + 1 : at + 3])
+
+
+def _kinds_denied(words: Words, own: set[str]) -> bool:
+    """Whether the words set one kind beside another by "but not" and deny it of the second
+    ("in observational but not randomised studies", "in men but not women"), and the claim
+    names neither kind."""
+    for at in range(1, len(words) - 2):
+        if words[at : at + 2] != _BUT_NOT or words[at + 2] in _SCOPES:
+            continue
+        held, denied = words[at - 1], words[at + 2]
+        if not (_qualifier(held) and _qualifier(denied)):
+            continue
+        if mention_stem(held) not in own and mention_stem(denied) not in own:
+            return True
+    return False
 
 
 def _scope_denied(words: Words, own: set[str]) -> bool:

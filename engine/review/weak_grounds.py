@@ -1,9 +1,10 @@
 """Whether a sentence judges its own grounds too weak to state its finding as found.
 
 "The evidence is mixed, but metformin reduced weight", "Evidence of low quality shows …",
-"…, although studies were prone to bias" and "The trial was stopped for futility after …"
-report a finding beside words that say it may not hold. A yes or a no read off such a
-sentence is withheld (`undercut`) unless the claim itself names the same judgement.
+"…, although studies were prone to bias", "The trial was stopped for futility after …" and
+"… in an underpowered trial" report a finding beside words that say it may not hold. A yes
+or a no read off such a sentence is withheld (`undercut`) unless the claim itself names the
+same judgement.
 """
 
 from __future__ import annotations
@@ -17,7 +18,10 @@ from engine.text.frame_words import (
     GRADED_NOUNS,
     GROUNDS_NOUNS,
     LOW_GRADES,
+    POWER_DENIALS,
+    POWER_WANTS,
     STOP_REASONS,
+    UNDERPOWERED,
     WEAK_GROUNDS,
 )
 from engine.text.tokens import word_sequence
@@ -34,6 +38,9 @@ _GRADE_REACH = 5
 _CLEAR_REACH = 4
 # How far after "stopped" its reason may stand ("stopped early for lack of efficacy").
 _STOP_REACH = 5
+# What may follow statistical power ("lacked power to detect", "low power, and"): "low power
+# laser" names a device, not the trial's power.
+_AFTER_POWER = frozenset({"", "to", "for", "and", "but", "so", "which", "in"})
 
 
 def undercut(claim_text: str, sentence: str) -> bool:
@@ -45,6 +52,8 @@ def undercut(claim_text: str, sentence: str) -> bool:
         word not in claim
         and (
             word in FUTILITY_WORDS
+            or word in UNDERPOWERED
+            or _powered_short(words, at)
             or (word in EARLY_STOPS and _stopped_short(words, at))
             or (word in WEAK_GROUNDS and _judges_grounds(words, at))
             or (word in LOW_GRADES and _grades(words, at))
@@ -55,6 +64,19 @@ def undercut(claim_text: str, sentence: str) -> bool:
         )
         for at, word in enumerate(words)
     )
+
+
+def _powered_short(words: Words, at: int) -> bool:
+    """Whether the word at `at` says the trial had too little power to tell: "not powered",
+    "insufficiently powered", "lacked (statistical) power", "low power to detect"."""
+    word = words[at]
+    if word == "powered":
+        return at > 0 and words[at - 1] in POWER_DENIALS
+    if word != "power":
+        return False
+    back = at - 1 - (at > 1 and words[at - 1] == "statistical")
+    after = words[at + 1] if at + 1 < len(words) else ""
+    return back >= 0 and words[back] in POWER_WANTS and after in _AFTER_POWER
 
 
 def _stopped_short(words: Words, at: int) -> bool:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from engine.core.licensing import find_run
 from engine.review.yes_frames import PAUSES
 from engine.text.frame_words import (
+    ANALYSIS_SCOPES,
     ANALYSIS_SUBSETS,
     CONDITION_PHRASES,
     DOSE_WORDS,
@@ -57,7 +58,8 @@ def dropped_condition(claim: Words, evidence: list[str]) -> bool:
     A condition runs from one of `CONDITION_PHRASES` to the next pause ("In the absence of
     insulin, glucagon increased …" for "Glucagon increases …"), or is what the sentence
     opens on up to its first pause (`conditional_opening`); a per-protocol subset stands
-    anywhere (`PROTOCOL_SUBSETS`: "… among those who adhered to treatment"), and so does a
+    anywhere (`PROTOCOL_SUBSETS`: "… among those who adhered to treatment"), as does part of
+    an analysis (`ANALYSIS_SCOPES`: "… in a post hoc analysis"), and so does a
     model of the world, where every sentence names one (`MODEL_SCOPES`: "… in vitro", "… in
     simulations"), and a dose anywhere ("at low doses", "at 300 mg"). A claim naming any
     content word of the condition keeps it.
@@ -88,7 +90,7 @@ def dropped_condition(claim: Words, evidence: list[str]) -> bool:
         opened = conditional_opening(head)
         if opened is not None and unnamed(head[opened:]):
             return True
-        if any(_unnamed_marker(marker, whole, said) for marker in PROTOCOL_SUBSETS):
+        if any(_unnamed_marker(m, whole, said) for m in (*PROTOCOL_SUBSETS, *ANALYSIS_SCOPES)):
             return True
     # A model holds a finding back only where every sentence found it in one and in no body:
     # an experiment in vitro beside one in mice, or "in vivo and in vitro", found it in one.

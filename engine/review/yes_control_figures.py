@@ -4,8 +4,11 @@
 matched or beat: the change is no effect of metformin. A figure after "by" or before a
 direction word ("a 5% reduction versus 6% in controls") is a size of change, so the control's
 must be the smaller; a figure after "to" is a level reached, so it must lie past the
-control's on the claim's side. A figure of neither kind is read only where both arms are
-equal, since it could be either.
+control's on the claim's side. A figure of neither kind is a level where it gives a rate
+("reduced mortality (7% vs 6% with placebo)": 7% of those given it died, more than with
+placebo); otherwise it could be either, and two arms that differ say no direction a reader
+could be sure of ("reduced body weight (5% vs 6% with placebo)" is a larger loss with
+placebo read as sizes, a smaller one read as levels), so a yes is withheld.
 """
 
 from __future__ import annotations
@@ -34,6 +37,16 @@ _CUE_REACH = 4
 # How many words a unit may take ("mg/dL" reads "mg dl").
 _UNIT_WORDS = 2
 _SIZE_FILLERS = frozenset({"a", "an", "mean", "median", "average", "of", "about"})
+# Outcomes whose percentage is a level, the share of people it befell ("mortality 7% vs 6%"),
+# where it stands before the figures in the sentence.
+_RATES = frozenset(
+    {
+        "mortality", "death", "deaths", "incidence", "risk", "risks", "rate", "rates",
+        "prevalence", "events", "recurrence", "relapse", "relapses", "readmission",
+        "readmissions", "hospitalisation", "hospitalization", "hospitalisations",
+        "hospitalizations", "admissions", "infections", "complications", "failure",
+    }
+)  # fmt: skip
 
 
 class _Reading(Enum):
@@ -60,6 +73,8 @@ def control_against(said: Words, sign: int) -> Overstated | None:
             return Overstated.DIRECTION
         if kind is _Reading.LEVEL and sign and (tested - control) * sign < 0:
             return Overstated.DIRECTION
+        if kind is _Reading.EITHER and sign:
+            return Overstated.DIRECTION  # one reading or the other says the control did more
     return None
 
 
@@ -115,4 +130,6 @@ def _kind(said: Words, at: int) -> _Reading:
         return _Reading.SIZE
     if before >= 0 and said[before] == "to":
         return _Reading.LEVEL
+    if said[at].endswith("%") and not _RATES.isdisjoint(said[:at]):
+        return _Reading.LEVEL  # "reduced mortality (7% vs 6%)": the share who died
     return _Reading.EITHER

@@ -15,6 +15,7 @@ import re
 from itertools import pairwise
 
 from engine.core.stance import Overstated
+from engine.reading.significance import p_at_most, p_values
 from engine.review.yes_clauses import alternatives, cues
 from engine.review.yes_control_figures import control_against
 from engine.text.fold import fold_text
@@ -46,10 +47,13 @@ _UNIT_REACH = 2
 _RATIO_ABBREVIATIONS = r"(?:a?HR|a?OR|a?RR|IRR|SHR|sHR)"
 _RATIO_NAMES = r"(?i:hazards?\s+ratio|odds\s+ratio|risk\s+ratio|rate\s+ratio|relative\s+risk)"
 # A model named between a ratio and its estimate, set off by a comma ("HR, adjusted for age,
-# 1.30", "odds ratio after adjustment for sex, 1.4"): no figure stands in it.
+# 1.30", "odds ratio after adjustment for sex, 1.4") or, where its words say it adjusts,
+# without one ("hazard ratio adjusted for confounders 1.40"): no figure stands in it.
 _MODEL = (
     r"(?:[\s,]+(?i:adjusted|unadjusted|after|in|multivariable|multivariate|crude)\b"
-    r"[^\d;()]{0,40}?,)?"
+    r"[^\d;()]{0,40}?,"
+    r"|[\s,]+(?i:adjusted|unadjusted|multivariable|multivariate|crude|after\s+adjustment)\b"
+    r"[^\d;()]{0,40}?)?"
 )
 _ESTIMATE = re.compile(
     rf"\b(?:{_RATIO_ABBREVIATIONS}|{_RATIO_NAMES})\b(?:\s*[\[(][^\])]{{0,12}}[\])])?{_MODEL}"
@@ -64,12 +68,11 @@ _NAMED_ESTIMATE = re.compile(
 # Words for deaths, one ratio's outcome the claim may name by another ("HR for death" of a
 # claim on mortality), or turn round ("survival").
 _DEATHS = ("death", "mortality", "dying", "fatal")
-# A ratio's estimate with its interval ("HR 0.70, 95% CI 0.55-0.89"), and a P value at or
-# under the level a finding is read as significant at ("P < 0.001", "p = .01").
+# A ratio's estimate with its interval ("HR 0.70, 95% CI 0.55-0.89"), and the level at or
+# under which a P value reads as significant ("P < 0.001", "p = .01", "a P value of 0.02").
 _WITH_INTERVAL = re.compile(
     _ESTIMATE.pattern + r"[^;()]{0,24}?\bCI\b[\s,:=\[\]]*(\d*\.?\d+)\s*(?:-|to|,)\s*(\d*\.?\d+)"
 )
-_SIGNIFICANT_P = re.compile(r"(?<![\w.])[Pp]\s*(?:<|=|\u2264|<=)\s*(0?\.\d+)(?![\d.])")
 _LEVEL = 0.05
 # What a ratio of deaths turns around, or makes the odds of the change itself: "improved
 # survival (HR 0.70)" is fewer deaths, "more likely to reduce pain (RR 1.41)" more relief.
@@ -195,7 +198,7 @@ def figures_for(claim: Words, sentence: str) -> bool:
     under 0.05, or a ratio on the claim's side of 1 whose interval leaves 1 out ("did not
     reduce mortality (HR 0.70, 95% CI 0.55-0.89)"). A no read off it is withheld."""
     text = fold_text(sentence).text
-    if any(float(found.group(1)) <= _LEVEL for found in _SIGNIFICANT_P.finditer(text)):
+    if any(p_at_most(found, _LEVEL) for found in p_values(text)):
         return True
     sign = _claimed_sign(claim)
     if not sign or any(word.startswith(_TURNING) for word in word_sequence(sentence)):

@@ -110,6 +110,7 @@ def _lost_on_adjustment(words: Words) -> bool:
 _ADJUSTING = ("adjust", "correct", "control", "account")
 # Connectors a later piece may open with and still be about what the sentence found.
 _CONNECTORS = frozenset({"although", "though", "while", "whilst", "albeit"})
+_BARE_BUTS = frozenset({"but", "yet"})
 _MIN_CLAUSE = 3
 _CLAUSE_OPENERS = frozenset({"and", "but", "yet", "whereas"})
 _SCOPES = frozenset({"in", "among", "at", "for", "with", "after", "before", "during"})
@@ -122,7 +123,9 @@ def _later_withdrawals(sentence: str) -> Iterator[Words]:
     difference did not reach significance", "a finding not replicated"), not a bare "it" or
     "this", which past any comma mostly names a thing; or a control that did as well.
     """
-    pieces = [word_sequence(piece) for piece in _top_level(sentence)]
+    pieces = [
+        part for piece in _top_level(sentence) for part in _at_bare_buts(word_sequence(piece))
+    ]
     # A piece is later only after one that could state a finding ("Recently, it …" is one).
     first = next((i for i, words in enumerate(pieces) if len(words) >= _MIN_CLAUSE), len(pieces))
     for words in pieces[first + 1 :]:
@@ -134,6 +137,17 @@ def _later_withdrawals(sentence: str) -> Iterator[Words]:
             yield words  # "as did placebo"
         elif _names_finding(words) and withdraws(words) and not _elsewhere(words):
             yield words
+
+
+def _at_bare_buts(words: Words) -> list[Words]:
+    """The piece, cut before each "but" or "yet" with no comma before it that follows a
+    clause ("reduced mortality at 6 months but this difference was lost at 12 months")."""
+    parts, start = [], 0
+    for at, word in enumerate(words):
+        if word in _BARE_BUTS and at - start >= _MIN_CLAUSE:
+            parts.append(words[start:at])
+            start = at + 1
+    return [*parts, words[start:]]
 
 
 def _elsewhere(words: Words) -> bool:

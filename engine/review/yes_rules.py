@@ -34,6 +34,7 @@ from engine.review.yes_clauses import (
     relative_subject,
     scattered,
 )
+from engine.review.yes_comparators import against_another
 from engine.review.yes_conditions import dropped_condition
 from engine.review.yes_contrasts import (
     drawn_apart,
@@ -177,8 +178,8 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
         return Overstated.SET_ASIDE
     if lost_actor(claim, evidence):
         return Overstated.LOST
-    if _sides_moved(claim, said):
-        return Overstated.SIDES
+    if _sides_moved(claim, said) or against_another(claim, said):
+        return Overstated.SIDES  # "than in the brainstem" for "than in the cortex"; "vs heparin"
     if reordered(claim_text, evidence):
         return Overstated.ORDER
     if any(_swapped(claim, word_sequence(sentence), said) for sentence in evidence):

@@ -114,7 +114,7 @@ COMBINATION_REACH = 4
 CONDITION_PHRASES = _markers(
     "in_the_absence_of in_absence_of in_the_presence_of in_presence_of as_long_as so_long_as "
     "in_those_who among_those_who in_patients_who among_patients_who in_participants_who "
-    "among_participants_who in_women_who in_men_who"
+    "among_participants_who in_women_who in_men_who confined_to limited_to restricted_to"
 )
 SUBSET_OPENINGS = _markers(
     "among_those_who among_participants_who among_patients_who among_subjects_who "
@@ -132,6 +132,13 @@ DOSE_WORDS = _words("dose doses dosage dosages dosing concentration concentratio
 PROTOCOL_SUBSETS = _markers(
     "who_adhered who_were_adherent who_complied who_completed who_tolerated per_protocol "
     "among_completers in_completers who_responded who_respond in_responders among_responders"
+)
+# Phrases that say, anywhere in a sentence, that a finding came from part of an analysis
+# ("… in a post hoc analysis", "… in an exploratory subgroup analysis"): a lead to test, not
+# what the trial found for all it randomised.
+ANALYSIS_SCOPES = _markers(
+    "post_hoc subgroup_analysis subgroup_analyses exploratory_analysis exploratory_analyses "
+    "unadjusted_analysis unadjusted_analyses crude_analysis crude_analyses"
 )
 # Phrases that say a finding came from a model of the world, not from the world: in cells or
 # tissue outside a body, in a computer, in a simulation or in theory. Anywhere in a sentence.
@@ -199,7 +206,8 @@ AIM_NOUNS = _words("objective objectives aim aims goal goals purpose intention")
 # Words that say a finding or its source was withdrawn from the record ("a finding that was
 # later retracted", "in a retracted study"): anywhere in a sentence.
 RETRACTION_WORDS = _words(
-    "retracted retraction retractions discredited flawed fraudulent fabricated"
+    "retracted retraction retractions discredited flawed fraudulent fabricated refuted "
+    "disproved disproven debunked"
 )
 # Nouns a "that" after which states what is believed, not found ("the idea that … is a
 # myth"): a doubt word later in the sentence doubts it.
@@ -263,6 +271,11 @@ STOP_REASONS = _words("lack inefficacy ineffectiveness")
 # clear them ("a low risk of bias", "no evidence of bias").
 BIAS_WORDS = _words("bias biased biases")
 CLEARED_BIAS = _words("low no minimal without free unlikely")
+# A trial that says it had too few to tell ("underpowered", "not powered for mortality",
+# "lacked statistical power"): a yes or a no beside it may be chance.
+UNDERPOWERED = _words("underpowered")
+POWER_DENIALS = _words("not insufficiently inadequately poorly under")
+POWER_WANTS = _words("lacked lacking lack lacks insufficient inadequate limited low")
 
 
 # Units of time, and the words before a figure of them that fix a point in time ("at 1

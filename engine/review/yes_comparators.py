@@ -1,0 +1,92 @@
+"""Whether a sentence finds its change only against another treatment, not against none.
+
+"Aspirin reduced mortality compared with clopidogrel" says aspirin did better than
+clopidogrel: both may have lowered mortality, or clopidogrel raised it. It answers "Does
+aspirin reduce mortality compared with clopidogrel?", not "Does aspirin reduce mortality?".
+A yes is withheld where the sentence sets its finding against something the claim never
+names that is no control: not placebo, usual care, no treatment, the start ("compared with
+baseline"), what all were given ("diet alone") or what was expected.
+"""
+
+from __future__ import annotations
+
+from engine.core.licensing import find_run
+from engine.text.frame_words import CONTROLS
+from engine.text.lexicon import CLAUSE_BREAKS, NEGATIONS, STOP_WORDS
+from engine.text.numbers import is_plain_figure
+from engine.text.stems import mention_stem, mentions
+
+Words = tuple[str, ...]
+
+# What sets a finding against another arm ("versus heparin", "relative to heparin").
+_AGAINST = ((("versus",), ("vs",)), (("compared", "with"), ("compared", "to")))
+_RELATIVE = (
+    ("relative", "to"), ("in", "comparison", "with"), ("in", "comparison", "to"),
+    ("superior", "to"), ("inferior", "to"), ("as", "much", "as"),
+)  # fmt: skip
+# "than" sets one against another after a comparative ("more than heparin did").
+_COMPARATIVES = frozenset(
+    {"more", "less", "better", "worse", "greater", "further", "larger", "faster"}
+)
+# Words after which what stands is no other treatment: controls, the start, the background
+# every arm had, nothing, what was expected.
+_NEUTRAL = CONTROLS | frozenset(
+    {
+        "standard", "baseline", "before", "pre", "prior", "alone", "none", "nothing", "nonusers",
+        "expected", "predicted", "anticipated", "previously", "earlier",
+    }
+)  # fmt: skip
+# Words naming who received it, passed over to what they received ("patients given heparin").
+_PEOPLE = frozenset(
+    {
+        "patients", "participants", "subjects", "people", "individuals", "group", "groups",
+        "arm", "arms", "those", "receiving", "received", "given", "treated", "taking", "users",
+        "did", "does", "do",
+    }
+)  # fmt: skip
+# How many words after the comparing words the other side's name may take.
+_SIDE_REACH = 4
+
+
+def against_another(claim: Words, said: Words) -> bool:
+    """Whether the evidence's words set their finding against a treatment or group the claim
+    never names and that is no control ("compared with clopidogrel", "versus heparin",
+    "more than heparin did")."""
+    own = {mention_stem(word) for word in claim}
+    return any(_other_side(said, end, own) for end in _sides(said))
+
+
+def in_other_side(said: Words, at: int) -> bool:
+    """Whether the word at `at` stands in the other side of a comparison ("compared with
+    patients not given aspirin"): a negation there names the control, it denies nothing."""
+    return any(start <= at < start + _SIDE_REACH for start in _sides(said))
+
+
+def _sides(said: Words) -> list[int]:
+    """Where the other side of each comparison in the words begins."""
+    ends = []
+    for markers in (*_AGAINST, _RELATIVE):
+        for marker in markers:
+            start = 0
+            while (at := find_run(marker, said[start:])) >= 0:
+                ends.append(start + at + len(marker))
+                start += at + 1
+    ends += [
+        at + 1
+        for at, word in enumerate(said)
+        if word == "than" and at and said[at - 1] in _COMPARATIVES
+    ]
+    return sorted(ends)
+
+
+def _other_side(said: Words, start: int, own: set[str]) -> bool:
+    """Whether the side named from `start` is another treatment the claim does not name."""
+    side = said[start : start + _SIDE_REACH]
+    cut = next((i for i, word in enumerate(side) if word in CLAUSE_BREAKS), len(side))
+    side = side[:cut]
+    if not side or is_plain_figure(side[0]):
+        return False  # "5% versus 6%": figures are read by the figure rules
+    if any(word in _NEUTRAL or word in NEGATIONS or word.startswith("non") for word in side):
+        return False
+    named = [w for w in side if w not in STOP_WORDS and w not in _PEOPLE and w.isalpha()]
+    return bool(named) and not mentions(mention_stem(named[0]), own)
