@@ -35,12 +35,21 @@ CLAIM = "Metformin reduces weight."
         ("Metformin did not reduce weight in obese adults.", None),
         ("Metformin did not reduce weight, as expected.", None),
         ("Contrary to what was expected, metformin did not reduce weight.", None),
+        ("Metformin did not reduce weight at 6 or 12 months.", Overstated.QUALITY),
+        ("Metformin did not reduce weight at 28 and 90 days.", Overstated.QUALITY),
+        ("Metformin did not reduce weight at 6, 12 or 24 months.", Overstated.QUALITY),
+        ("Metformin did not reduce weight at weeks 4 and 8.", Overstated.QUALITY),
+        ("Metformin reduced weight compared with patients not given metformin.",
+         Overstated.SIDES),
+        ("Metformin did not reduce weight in a trial that was not powered for weight.",
+         Overstated.DOUBTED),
     ],
     ids=["at-1-week", "after-2-weeks", "opening-at-1-week", "by-week-4", "on-day-3",
          "as-expected", "failed-as-anticipated", "by-a-degree", "in-those-who", "subgroup",
          "significant-p", "over-12-months", "after-years-of-follow-up", "with-a-disease",
          "intention-to-treat", "p-above-the-level", "primary-end-point", "in-obese-adults",
-         "paused-as-expected", "contrary-to-expected"],
+         "paused-as-expected", "contrary-to-expected", "listed-or", "listed-and", "listed-three",
+         "unit-first-listed", "control-named-by-a-negation", "not-powered"],
 )  # fmt: skip
 def test_a_no_at_a_point_in_time_or_against_an_expectation_is_withheld(
     sentence: str, rule: Overstated | None

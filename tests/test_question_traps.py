@@ -550,6 +550,97 @@ TRAPS = {
         "Zinc did not shorten the common cold in children, though a trend was noted.",
         "Does zinc shorten the common cold in children?", "taken-back", None,
     ),
+    "p-value-in-words": (
+        "Orlistat reduced weight in obese adults, with a P value of 0.08.",
+        "Does orlistat reduce weight in obese adults?", "not-significant", None,
+    ),
+    "p-value-closing-the-sentence": (
+        "Canagliflozin lowered uric acid in gout, P = 0.08.",
+        "Does canagliflozin lower uric acid in gout?", "not-significant", None,
+    ),
+    "ratio-adjusted-without-a-comma": (
+        "Atorvastatin reduced mortality in the elderly (hazard ratio adjusted for confounders "
+        "1.40).",
+        "Does atorvastatin reduce mortality in the elderly?", "direction", None,
+    ),
+    "rate-higher-than-placebo": (
+        "Ticagrelor reduced mortality (7% vs 6% with placebo) in patients with stroke.",
+        "Does ticagrelor reduce mortality in patients with stroke?", "direction", None,
+    ),
+    "rate-lower-than-placebo": (
+        "Clopidogrel reduced mortality in patients with angina (5% vs 7% with placebo).",
+        None, None, "Does clopidogrel reduce mortality in patients with angina?",
+    ),
+    "arms-that-could-be-either": (
+        "Sibutramine reduced body weight (5% vs 6% with placebo).",
+        "Does sibutramine reduce body weight?", "direction", None,
+    ),
+    "underpowered": (
+        "Vitamin C reduced colds in an underpowered trial.",
+        "Does vitamin C reduce colds?", "doubted", None,
+    ),
+    "no-insufficiently-powered": (
+        "Amantadine did not reduce fatigue in multiple sclerosis, but the trial was "
+        "insufficiently powered.",
+        "Does amantadine reduce fatigue in multiple sclerosis?", "doubted", None,
+    ),
+    "adequately-powered": (
+        "Nicotinamide reduced skin cancer in an adequately powered trial.",
+        None, None, "Does nicotinamide reduce skin cancer?",
+    ),
+    "no-at-listed-time-points": (
+        "Liraglutide did not reduce weight at 6 or 12 months.",
+        "Does liraglutide reduce weight?", "quality", None,
+    ),
+    "later-refuted": (
+        "Echinacea shortened colds in 1995, but this finding was later refuted.",
+        "Does echinacea shorten colds?", "doubted", None,
+    ),
+    "post-hoc-at-the-end": (
+        "Heparin reduced mortality in sepsis in a post hoc analysis.",
+        "Does heparin reduce mortality in sepsis?", "condition", None,
+    ),
+    "one-kind-but-not-another": (
+        "Hormone therapy reduced coronary events in observational but not randomised studies.",
+        "Does hormone therapy reduce coronary events?", "condition", None,
+    ),
+    "against-another-drug": (
+        "Prasugrel reduced stent thrombosis versus clopidogrel.",
+        "Does prasugrel reduce stent thrombosis?", "sides",
+        "Does prasugrel reduce stent thrombosis versus clopidogrel?",
+    ),
+    "superior-to-another-drug": (
+        "Edoxaban was superior to warfarin in reducing embolism.",
+        "Does edoxaban reduce embolism?", "sides", None,
+    ),
+    "against-usual-care": (
+        "Apixaban reduced bleeding compared with usual care.",
+        None, None, "Does apixaban reduce bleeding?",
+    ),
+    "control-named-by-a-negation": (
+        "Dabigatran reduced stroke compared with patients not given dabigatran.",
+        "Does dabigatran reduce stroke?", "sides", None,
+    ),
+    "then-the-other-way-by-year": (
+        "Rosuvastatin reduced cardiac events in 2019 but increased them in 2020.",
+        "Does rosuvastatin reduce cardiac events?", "condition", None,
+    ),
+    "lost-after-a-bare-but": (
+        "Exenatide reduced HbA1c at 6 months but this difference was lost at 12 months.",
+        "Does exenatide reduce HbA1c?", "taken-back", None,
+    ),
+    "confined-to": (
+        "Bisoprolol reduced mortality in heart failure, an effect confined to patients under 65.",
+        "Does bisoprolol reduce mortality in heart failure?", "condition", None,
+    ),
+    "significant-p-value-in-words": (
+        "Losartan lowered blood pressure in diabetics (P value < 0.001).",
+        None, None, "Does losartan lower blood pressure in diabetics?",
+    ),
+    "more-than-expected": (
+        "Semaglutide reduced appetite more than expected.",
+        None, None, "Does semaglutide reduce appetite?",
+    ),
 }  # fmt: skip
 
 

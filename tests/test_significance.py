@@ -26,11 +26,22 @@ from engine.reading.significance import reports_no_significance
         ("The SNP was associated (p=1.7x10(-15)).", False),
         ("X lowered Y (odds ratio 0.5; 95% CI 0.3 to 0.8) but not Z (P = .4).", False),
         ("Aspirin reduced mortality.", False),
+        ("Orlistat reduced weight, with a P value of 0.08.", True),
+        ("Orlistat reduced weight (p-value = 0.3).", True),
+        ("Orlistat reduced weight (P value 0.21).", True),
+        ("Orlistat reduced weight (P-value: .4).", True),
+        ("Orlistat reduced weight, P = 0.08.", True),
+        ("Orlistat reduced weight (P value < 0.001).", False),
+        ("Orlistat reduced weight, with a p value of 0.01.", False),
+        ("Loss of p53 raised tumour growth.", False),
+        ("Loss of p 53 raised tumour growth.", False),
     ],
     ids=["p-34", "p-21-unspaced", "p-above", "ratio-interval", "difference-interval",
          "unicode-minus", "ratio-and-p", "significant-ratio", "significant-difference",
          "en-dash", "p-at-05", "p-below-05", "power-of-ten", "power-of-ten-bracketed",
-         "one-significant-among-others", "no-figures"],
+         "one-significant-among-others", "no-figures", "p-value-of", "p-value-equals",
+         "p-value-bare", "p-value-colon", "p-closing-the-sentence", "p-value-below",
+         "p-value-of-significant", "p53", "p-spaced-53"],
 )  # fmt: skip
 def test_a_sentence_reports_no_significance_only_when_every_figure_says_so(
     sentence: str, none_significant: bool

@@ -23,9 +23,19 @@ SPLIT = "Ticagrelor increased bleeding in men but decreased bleeding in women."
         ("Studies find positive feedback.",
          "The iris effect is a positive feedback rather than the negative feedback proposed.",
          False),
+        ("Ticagrelor increases bleeding.",
+         "Ticagrelor increased bleeding in men but decreased it in women.", True),
+        ("Statins reduce cardiac events.",
+         "Statins reduced cardiac events in 2019 but increased them in 2020.", True),
+        ("Hormone therapy reduces coronary events.",
+         "Hormone therapy reduced coronary events in observational but not randomised studies.",
+         True),
+        ("Aspirin reduces pain in men.", "Aspirin reduced pain in men but not women.", False),
+        ("Aspirin reduces pain.", "Aspirin reduced pain but not significantly.", False),
     ],
     ids=["up-unscoped", "down-unscoped", "up-in-its-scope", "down-in-its-scope", "one-way",
-         "other-objects", "alternative-set-aside"],
+         "other-objects", "alternative-set-aside", "it-names-it-again", "by-year",
+         "kinds-but-not", "one-named-but-not-another", "but-not-significantly"],
 )  # fmt: skip
 def test_a_yes_both_ways_holds_only_in_the_scope_the_claim_names(
     claim: str, evidence: str, split: bool

@@ -30,11 +30,19 @@ CLAIM = "Metformin reduces weight."
         ("Metformin reduced weight in a mixed population of adults.", False),
         ("Metformin reduced glucose after a mixed meal.", False),
         ("The trial was stopped early for benefit because metformin reduced weight.", False),
+        ("Metformin reduced weight in an underpowered trial.", True),
+        ("Metformin reduced weight, but the trial was not powered for weight.", True),
+        ("Metformin reduced weight, though the study lacked statistical power.", True),
+        ("Metformin reduced weight, but the trial had low power to detect it.", True),
+        ("Metformin reduced weight in a trial powered to detect a 5% loss.", False),
+        ("Metformin reduced weight in an adequately powered trial.", False),
+        ("Metformin reduced weight as much as low power laser therapy.", False),
     ],
     ids=["evidence-is-mixed", "results-inconsistent", "limited-evidence", "of-low-quality",
-         "low-certainty", "quality-very-low", "prone-to-bias", "futility",
-         "lack-of-efficacy", "low-risk-of-bias", "no-publication-bias", "high-quality",
-         "mixed-population", "mixed-meal", "stopped-for-benefit"],
+         "low-certainty", "quality-very-low", "prone-to-bias", "futility", "lack-of-efficacy",
+         "low-risk-of-bias", "no-publication-bias", "high-quality", "mixed-population",
+         "mixed-meal", "stopped-for-benefit", "underpowered", "not-powered", "lacked-power",
+         "low-power-to-detect", "powered-to-detect", "adequately-powered", "low-power-laser"],
 )  # fmt: skip
 def test_weak_grounds_are_named(sentence: str, held: bool) -> None:
     assert undercut(CLAIM, sentence) is held

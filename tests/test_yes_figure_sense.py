@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from engine.core.stance import Overstated
+from engine.review.yes_figure_sense import figures_against
 from engine.review.yes_rules import overstates
+from engine.text.tokens import word_sequence
 
 
 @pytest.mark.parametrize(
@@ -109,3 +111,28 @@ def test_figures_against_the_word_withhold_the_yes(
     claim: str, sentence: str, rule: Overstated | None
 ) -> None:
     assert overstates(claim, [sentence]) is rule
+
+
+@pytest.mark.parametrize(
+    ("sentence", "rule"),
+    [
+        ("Aspirin reduced mortality (7% vs 6% with placebo).", Overstated.DIRECTION),
+        ("Aspirin reduced the incidence of stroke (12% vs 9% in controls).", Overstated.DIRECTION),
+        ("Aspirin reduced mortality (5% vs 7% with placebo).", None),
+        ("Aspirin reduced body weight (5% vs 6% with placebo).", Overstated.DIRECTION),
+        ("Aspirin reduced body weight by 6% versus 5% with placebo.", None),
+        ("Aspirin reduced mortality (hazard ratio adjusted for confounders 1.40).",
+         Overstated.DIRECTION),
+        ("Aspirin reduced mortality (relative risk after adjustment 1.25).", Overstated.DIRECTION),
+        ("Aspirin reduced mortality (hazard ratio adjusted for age 0.75).", None),
+    ],
+    ids=["rate-higher", "incidence-higher", "rate-lower", "either-reading", "sizes",
+         "ratio-adjusted-no-comma", "after-adjustment", "ratio-adjusted-below-one"],
+)  # fmt: skip
+def test_arms_and_adjusted_ratios_are_read_against_the_claim(
+    sentence: str, rule: Overstated | None
+) -> None:
+    claim = "Aspirin reduces mortality." if "mortality" in sentence else "Aspirin reduces weight."
+    if "stroke" in sentence:
+        claim = "Aspirin reduces the incidence of stroke."
+    assert figures_against(word_sequence(claim), word_sequence(sentence), sentence) is rule
