@@ -641,6 +641,30 @@ TRAPS = {
         "Semaglutide reduced appetite more than expected.",
         None, None, "Does semaglutide reduce appetite?",
     ),
+    "no-seen-in-those-not-taking-it": (
+        "Reduced gout flares were seen in patients not taking allopurinol.",
+        "Does allopurinol reduce gout flares?", "population", None,
+    ),
+    "stopping-it": (
+        "Stopping omeprazole reduced pneumonia in the elderly.",
+        "Does omeprazole reduce pneumonia in the elderly?", "lost", None,
+    ),
+    "avoidance-of-it": (
+        "Gluten avoidance reduced fatigue in irritable bowel syndrome.",
+        "Does gluten reduce fatigue in irritable bowel syndrome?", "lost", None,
+    ),
+    "dose-reduction-of-it": (
+        "Prednisolone dose reduction lowered infection rates in lupus.",
+        "Does prednisolone lower infection rates in lupus?", "lost", None,
+    ),
+    "first-but-not-second": (
+        "Lamotrigine reduced seizure frequency in the first but not the second trial.",
+        "Does lamotrigine reduce seizure frequency?", "condition", None,
+    ),
+    "not-shown-to": (
+        "Cranberry juice was not shown to prevent urinary infections in older women.",
+        "Does cranberry juice prevent urinary infections in older women?", "doubted", None,
+    ),
 }  # fmt: skip
 
 

@@ -37,6 +37,7 @@ from engine.text.frame_words import (
     NEGATED_NEGATIVES,
     NULL_COMPARATIVES,
     OTHER_SIDE,
+    POPULATION_NOUNS,
     QUALIFIERS,
     SET_ASIDE_MARKERS,
     WHOLE_WORDS,
@@ -66,6 +67,14 @@ _QUANTIFIED_REACH = 14
 _COPULAS = LIKEWISE_AUXILIARIES | MODALS_AFTER_POINTER | {"been", "be", "being"}
 # What names the other side of a comparison; a negation is the no itself, not a side.
 _OTHER_SIDE_MARKERS = tuple(m for m in SET_ASIDE_MARKERS if not any(map(negates, m)))
+# How far around a negation the group it names and what they went without may stand
+# ("patients who did not receive aspirin"), and the words for going without.
+_GROUP_REACH = 3
+_TAKING = frozenset(
+    {"taking", "take", "given", "receiving", "receive", "received", "treated", "using", "use"}
+)
+# Words a negation just before, with "to" after, denies were shown ("was not shown to").
+_SHOWN = frozenset({"shown", "proven", "proved", "demonstrated", "established"})
 # Words passed over to find what a negation denies first: "not a myth", "not the only",
 # "cannot be excluded".
 _PASSED_OVER = frozenset({"a", "an", "the", "be", "been", "being"})
@@ -108,6 +117,8 @@ def overstated_no(claim_text: str, sentence: str) -> Overstated | None:
     denials = _negations(said)
     if denials and all(in_other_side(said, at) for at in denials):
         return Overstated.SIDES  # "reduced it compared with patients not given aspirin"
+    if denials and all(_names_a_group(said, at) for at in denials):
+        return Overstated.POPULATION  # "was seen in patients not taking aspirin"
     framing = _kind(said, denials[0], claim) if denials else None
     if framing in (Overstated.DOUBTED, Overstated.FRAMED) and "that" in said[denials[0] :]:
         return framing  # "there is no doubt that …", "no study has shown that …": a frame
@@ -143,6 +154,15 @@ def overstated_no(claim_text: str, sentence: str) -> Overstated | None:
     if kinds and all(kinds):
         return kinds[0]
     return None
+
+
+def _names_a_group(said: Words, at: int) -> bool:
+    """Whether the negation at `at` names who did without something ("patients not taking
+    aspirin", "those who did not receive it"), not a finding denied."""
+    before = said[max(0, at - _GROUP_REACH) : at]
+    after = said[at + 1 : at + 1 + _GROUP_REACH]
+    grouped = not POPULATION_NOUNS.isdisjoint(before) or "who" in before
+    return grouped and not _TAKING.isdisjoint(after)
 
 
 def _object_unnamed(claim: Words, said: Words) -> bool:
@@ -223,7 +243,10 @@ def _kind(said: Words, at: int, claim: Words) -> Overstated | None:
     reaches = bool({mention_stem(w) for w in after} & {mention_stem(w) for w in _content(claim)})
     if reaches and (WHOLE_WORDS & set(after)) - set(claim):
         return Overstated.PARTIAL  # "did not reduce pain in every patient"
-    head = [word for word in after if word not in _PASSED_OVER][:1]
+    head = [word for word in after if word not in _PASSED_OVER][:2]
+    if head[1:] == ["to"] and head[0] in _SHOWN:
+        return Overstated.DOUBTED  # "was not shown to reduce": not shown, not not so
+    head = head[:1]
     if head and (head[0] in EVALUATIONS or head[0] in FAIL_WORDS or head[0] == "only"):
         return Overstated.FRAMED  # "not surprising that", "no doubt that", "not the only"
     if _compared(after, claim) or (reaches and _as_much_as(after, claim)):

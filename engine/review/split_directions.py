@@ -24,6 +24,7 @@ _BUT_NOT = ("but", "not")
 # Prepositions that open a scope ("in observational studies but not in randomised trials").
 _SCOPES = frozenset({"in", "among", "at", "with", "during", "after", "before", "for"})
 _POINTERS = frozenset({"it", "them"})
+_DETERMINERS = frozenset({"the", "a", "an"})
 # How far after "but not" the kind denied may stand ("but not overall survival").
 _EXCLUSION_REACH = 4
 
@@ -88,12 +89,13 @@ def _points_back(words: Words, at: int) -> bool:
 
 def _kinds_denied(words: Words, own: set[str]) -> bool:
     """Whether the words set one kind beside another by "but not" and deny it of the second
-    ("in observational but not randomised studies", "in men but not women"), and the claim
-    names neither kind."""
+    ("in observational but not randomised studies", "in men but not women", "in the first
+    but not the second trial"), and the claim names neither kind."""
     for at in range(1, len(words) - 2):
         if words[at : at + 2] != _BUT_NOT or words[at + 2] in _SCOPES:
             continue
-        held, denied = words[at - 1], words[at + 2]
+        after = [word for word in words[at + 2 : at + 4] if word not in _DETERMINERS]
+        held, denied = words[at - 1], (after[0] if after else "")
         if not (_qualifier(held) and _qualifier(denied)):
             continue
         if mention_stem(held) not in own and mention_stem(denied) not in own:

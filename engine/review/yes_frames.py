@@ -27,10 +27,6 @@ from engine.text.frame_words import (
     EXCLUDING_MARKERS,
     EXPECTED_KINDS,
     LASTING,
-    LOSS_LINKS,
-    LOSS_REACH,
-    LOSS_STEMS,
-    LOSS_WORDS,
     OBSERVED,
     SET_ASIDE_MARKERS,
     TURNING_STEMS,
@@ -207,7 +203,7 @@ def set_aside(claim: Words, evidence: list[str]) -> bool:
     """
     if actor_set_aside(claim, evidence):
         return True
-    segments = _segments(evidence)
+    segments = phrases_of(evidence)
     subject = list(actor(claim) or ())
     if any(word in NEGATIONS for word in claim):
         return False
@@ -223,7 +219,7 @@ def actor_set_aside(
     higher with placebo than with dexamethasone" for "Dexamethasone reduces mortality"):
     what the evidence says, it says of the other side."""
     subject = list(actor(claim) or ())
-    return _all_framed(subject, _segments(evidence), markers)
+    return _all_framed(subject, phrases_of(evidence), markers)
 
 
 def _all_framed(words: list[str], segments: list[Words], markers: tuple[Words, ...]) -> bool:
@@ -242,41 +238,6 @@ def _all_framed(words: list[str], segments: list[Words], markers: tuple[Words, .
     return bool(where) and all(where)
 
 
-def lost_actor(claim: Words, evidence: list[str]) -> bool:
-    """Whether the evidence names a word of the claim only as lost, removed or blocked
-    ("SIRT1 deficiency increased steatosis", "led to inhibition of tumour growth") where the
-    claim names it present ("SIRT1 increases steatosis", "led to tumour growth"): every
-    mention of the word is said lost (`_lost`), and its place in the claim none. In a claim
-    of a bare link ("regulates", "is associated with") only the words after its last relation
-    word count: losing what acts shows a link as well as having it does. Words compare as
-    written, a plural as its singular."""
-    directed = any(axis != "presence" for _, (axis, _) in cues(claim))
-    links = [at for at, word in enumerate(claim) if relates(word)]
-    if not links:
-        return False  # a claim that relates nothing by a word of ours is not read here
-    start = 0 if directed else links[-1]
-    named = {
-        word
-        for at, word in enumerate(claim)
-        if at >= start
-        and _named(word)
-        and word not in STOP_WORDS
-        and not relates(word)
-        and not _lost_in_claim(claim, at)
-    }
-    segments = _segments(evidence)
-    for word in sorted(named):
-        where = [
-            _lost(segment, at)
-            for segment in segments
-            for at, said in enumerate(segment)
-            if plural_fold(said) == plural_fold(word)
-        ]
-        if where and all(where):
-            return True
-    return False
-
-
 def governed_against(claim: Words, evidence: list[str]) -> bool:
     """Whether the evidence directs the other way what the claim's one direction word acts
     on: the first words it changes in the claim ("increases body weight") stand in the
@@ -289,7 +250,7 @@ def governed_against(claim: Words, evidence: list[str]) -> bool:
         return False
     at, (axis, sign) = one
     objects = changed_words(claim, at)
-    segments = _segments(evidence)
+    segments = phrases_of(evidence)
     for word in sorted(objects):
         governing = [
             _governing(segment, where, axis)
@@ -341,7 +302,7 @@ def one_direction(claim: Words) -> tuple[int, tuple[str, int]] | None:
     return found[0] if len(found) == 1 else None
 
 
-def _segments(evidence: list[str]) -> list[Words]:
+def phrases_of(evidence: list[str]) -> list[Words]:
     """The evidence's phrases: its sentences cut at every pause, as word sequences."""
     return [word_sequence(part) for text in evidence for part in PAUSES.split(text)]
 
@@ -400,7 +361,7 @@ def changed_words(words: Words, at: int) -> set[str]:
     for word in words[at + 1 :]:
         if word in COMPARISONS or len(out) == _CHANGED:
             break
-        if _named(word) and word not in STOP_WORDS and not relates(word):
+        if names_something(word) and word not in STOP_WORDS and not relates(word):
             out.append(word)
     return set(out)
 
@@ -433,42 +394,7 @@ def _framed(words: Words, markers: tuple[Words, ...]) -> set[int]:
     return out
 
 
-def _lost(words: Words, at: int) -> bool:
-    """Whether the word at `at` is said lost, removed, blocked or altered: followed by a loss
-    word ("SIRT1 deficiency", "Gata3-null", "BRCA1 mutations"), just after "anti"
-    ("anti-TNF"), or after a loss word and its link ("of", "in", "to", "against") or its
-    "-ing" form within `LOSS_REACH` words with no relation word between ("knockdown of
-    FOXO3", "resistance to cisplatin", "mice lacking TLR4")."""
-    word = words[at]
-    if "-" in word and any(part.startswith(LOSS_STEMS) for part in word.split("-")[1:]):
-        return True
-    if at + 1 < len(words) and _loss(words[at + 1]):
-        return True
-    if at > 0 and words[at - 1] in LOSS_WORDS:
-        return True
-    for back in range(at - 1, max(-1, at - 1 - LOSS_REACH), -1):
-        before = words[back]
-        if before.endswith("ing") and _loss(before):
-            return True
-        if before in LOSS_LINKS and back > 0 and _loss(words[back - 1]):
-            return True
-        if relates(before):
-            return False
-    return False
-
-
-def _lost_in_claim(claim: Words, at: int) -> bool:
-    """Whether a loss word comes before the word in the claim, within its own phrase (read
-    generously: the claim's own loss keeps the word out of the rule)."""
-    reach = LOSS_REACH * 2
-    return _lost(claim, at) or any(_loss(word) for word in claim[max(0, at - reach) : at])
-
-
-def _loss(word: str) -> bool:
-    return word.startswith(LOSS_STEMS) or word in LOSS_WORDS
-
-
-def _named(word: str) -> bool:
+def names_something(word: str) -> bool:
     """Whether a token names something: it holds a letter ("SIRT1", "IL-6", "mice")."""
     return any(char.isalpha() for char in word)
 

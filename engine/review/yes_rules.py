@@ -48,12 +48,12 @@ from engine.review.yes_frames import (
     actor,
     governed_against,
     left_taken_back,
-    lost_actor,
     relates,
     set_aside,
     turned_around,
 )
 from engine.review.yes_links import associated_only
+from engine.review.yes_losses import lost_actor
 from engine.review.yes_near_null import near_null, tended
 from engine.review.yes_order import content_words as _content
 from engine.review.yes_order import reordered

@@ -50,6 +50,13 @@ LOSS_STEMS = (
 )  # fmt: skip
 # Whole words that say the same of the word after them ("anti-TNF" reads "anti", "tnf").
 LOSS_WORDS = _words("anti")
+# "-ing" forms that take away what follows them ("stopping aspirin", "avoiding salt"), read
+# only before it: "aspirin stopped the bleeding" keeps its aspirin.
+LOSS_GERUNDS = _words("stopping ceasing avoiding withholding quitting")
+# Nouns that say less of the word before them, or of its dose or use ("aspirin avoidance",
+# "aspirin dose reduction", "sodium restriction").
+LOSS_NOUNS = _words("avoidance reduction reductions restriction tapering")
+LESSENED = _words("dose doses dosage use intake exposure")
 # The words between a loss word and what it removes: "knockdown of FOXO3", "mutations in
 # BRCA1", "resistance to cisplatin", "antibodies against TNF".
 LOSS_LINKS = _words("of in to against")
