@@ -665,6 +665,15 @@ TRAPS = {
         "Cranberry juice was not shown to prevent urinary infections in older women.",
         "Does cranberry juice prevent urinary infections in older women?", "doubted", None,
     ),
+    "former-members": (
+        "Varenicline reduced relapse in former smokers.",
+        "Does varenicline reduce relapse in smokers?", "unmarked",
+        "Does varenicline reduce relapse in former smokers?",
+    ),
+    "to-then-from": (
+        "Tranexamic acid lowered trauma mortality to 31% from 28%.",
+        "Does tranexamic acid lower trauma mortality?", "direction", None,
+    ),
 }  # fmt: skip
 
 

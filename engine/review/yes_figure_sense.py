@@ -162,20 +162,27 @@ def _by_negative(said: Words, at: int) -> bool:
 
 
 def _moves(said: Words) -> list[int]:
-    """The sign of each change from one figure to another ("from 80 kg to 82 kg" is +1)."""
+    """The sign of each change from one figure to another ("from 80 kg to 82 kg" is +1;
+    written the other way round, "to 31% from 28%", +1 too)."""
     out = []
     for at, word in enumerate(said):
-        start = value_of(said[at + 1]) if word == "from" and at + 1 < len(said) else None
-        if start is None:
+        first = value_of(said[at + 1]) if word in _ENDS and at + 1 < len(said) else None
+        if first is None:
             continue
+        other = _ENDS[word]
         rest = said[at + 2 : at + 3 + _UNIT_REACH]
-        if "to" not in rest:
+        if other not in rest:
             continue
-        end = at + 2 + rest.index("to") + 1
-        stop = value_of(said[end]) if end < len(said) else None
-        if stop is not None and start != stop:
+        end = at + 2 + rest.index(other) + 1
+        second = value_of(said[end]) if end < len(said) else None
+        if second is not None and first != second:
+            start, stop = (first, second) if word == "from" else (second, first)
             out.append(1 if stop > start else -1)
     return out
+
+
+# The two ends of a change, either written first: "from 80 kg to 82 kg", "to 31% from 28%".
+_ENDS = {"from": "to", "to": "from"}
 
 
 def _claimed_sign(claim: Words) -> int | None:

@@ -30,13 +30,25 @@ _NEGATING = tuple(NEGATING_PREFIXES)
 _EVERY_PREFIX = tuple(dict.fromkeys([*NEGATING_PREFIXES, *OPPOSED]))
 
 
+# Words before a group that say its members no longer are, or never were, what it names.
+_NO_LONGER = frozenset({"former", "ex", "past", "previous", "never", "quit"})
+_EX = "ex-"
+
+
 def unmarked(claim_text: str, sentence: str) -> bool:
-    """Whether the claim names bare a word the sentence marks with a sign ("Li" for "Li+")
-    or negates with a prefix ("adhesive" for "nonadhesive")."""
+    """Whether the claim names bare a word the sentence marks with a sign ("Li" for "Li+"),
+    negates with a prefix ("adhesive" for "nonadhesive") or says no longer holds ("smokers"
+    for "former smokers", "ex-smokers")."""
     claim = set(word_sequence(claim_text))
-    for token in word_sequence(sentence):
+    said = word_sequence(sentence)
+    for before, token in zip(("", *said), said, strict=False):
         if token in claim:
+            # "former smokers", "never smokers" for "smokers": those who no longer are
+            if before in _NO_LONGER and before not in claim:
+                return True
             continue
+        if token.startswith(_EX) and token[len(_EX) :] in claim:
+            return True  # "ex-smokers" for "smokers"
         if token[-1] in "+-" and token[:-1] in claim:
             return True
         if token.startswith(NON) and token[len(NON) :] in claim:
