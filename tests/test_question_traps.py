@@ -674,6 +674,23 @@ TRAPS = {
         "Tranexamic acid lowered trauma mortality to 31% from 28%.",
         "Does tranexamic acid lower trauma mortality?", "direction", None,
     ),
+    "in-mice-only": (
+        "Resveratrol extended lifespan in obese mice.",
+        "Does resveratrol extend lifespan?", "condition",
+        "Does resveratrol extend lifespan in obese mice?",
+    ),
+    "in-a-case-report": (
+        "Ivermectin cleared scabies crusts in a case report of an elderly man.",
+        "Does ivermectin clear scabies crusts?", "doubted", None,
+    ),
+    "in-two-thirds-of-patients": (
+        "Botulinum toxin reduced migraine days in two thirds of patients.",
+        "Does botulinum toxin reduce migraine days?", "partial", None,
+    ),
+    "in-all-but-one-trial": (
+        "Acupressure reduced nausea in all but one trial.",
+        "Does acupressure reduce nausea?", "partial", None,
+    ),
 }  # fmt: skip
 
 

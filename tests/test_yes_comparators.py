@@ -32,11 +32,13 @@ CLAIM = "Aspirin reduces mortality."
         ("Aspirin reduced mortality more than expected.", False),
         ("Aspirin reduced mortality (5% versus 7% with placebo).", False),
         ("Aspirin reduced mortality.", False),
+        ("Aspirin users who took it for more than eight years had lower mortality than those "
+         "who took it for less than six years.", False),
     ],
     ids=["compared-with-a-drug", "versus-a-drug", "vs-a-drug", "relative-to-patients-given",
          "more-than", "superior-to", "as-much-as", "placebo", "usual-care", "no-treatment",
          "baseline", "untreated-controls", "non-users", "background-alone", "than-expected",
-         "figures", "no-comparison"],
+         "figures", "no-comparison", "less-than-a-number-word"],
 )  # fmt: skip
 def test_a_finding_against_another_treatment_is_named(sentence: str, against: bool) -> None:
     assert against_another(word_sequence(CLAIM), word_sequence(sentence)) is against

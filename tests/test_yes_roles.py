@@ -163,7 +163,7 @@ def test_links_contrasts_and_doses(claim: str, evidence: str, rule: Overstated |
         ("Metformin reduced glucose in observational studies but not in randomised trials.",
          Overstated.CONDITION),
         ("Evidence that metformin reduces glucose is strong.", None),
-        ("Metformin reduced glucose in mice lacking Lyn.", None),
+        ("Metformin reduced glucose in patients lacking Lyn.", None),
     ],
     ids=["flawed", "objective-was-to-show", "evidence-weak", "evidence-conflicting",
          "controversial", "overstated", "said", "in-one-scope-not-in-another",

@@ -299,7 +299,7 @@ def test_a_relation_word_in_another_form_still_keeps_the_order(
         ("SIRT1 deficiency increases hepatic steatosis in mice.",
          "SIRT1 deficiency increased hepatic steatosis in mice.", None),
         ("GATA3 regulates the number of stem cells.",
-         "Gata3 knockout mice had fewer stem cells.", None),
+         "Gata3 knockout cells had fewer stem cells.", None),
         ("Proteinuria follows uPAR signalling.",
          "uPAR signalling leads to urinary protein loss.", None),
     ],

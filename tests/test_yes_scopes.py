@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from engine.core.stance import Overstated
+from engine.review.yes_conditions import in_animals_only
 from engine.review.yes_rules import overstates
+from engine.text.tokens import word_sequence
 
 
 @pytest.mark.parametrize(
@@ -145,3 +147,26 @@ def test_a_yes_keeps_the_scope_and_degree_of_the_finding(
     claim: str, evidence: list[str], rule: Overstated | None
 ) -> None:
     assert overstates(claim, evidence) is rule
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "animals"),
+    [
+        ("Resveratrol extends lifespan.", ["Resveratrol extended lifespan in obese mice."], True),
+        ("Aspirin reduces mortality.", ["Aspirin reduced mortality in septic rats."], True),
+        ("Aspirin reduces mortality.", ["Murine sepsis mortality fell with aspirin."], True),
+        ("Resveratrol extends lifespan in mice.",
+         ["Resveratrol extended lifespan in obese mice."], False),
+        ("Aspirin reduces mortality.",
+         ["Aspirin reduced mortality in mice and in patients with sepsis."], False),
+        ("Aspirin reduces mortality.",
+         ["Aspirin reduced mortality in mice.", "Aspirin reduced mortality in adults."], False),
+        ("Aspirin reduces mortality.", ["Aspirin reduced mortality."], False),
+    ],
+    ids=["mice", "rats", "murine", "claim-names-mice", "people-too", "a-sentence-of-people",
+         "no-species"],
+)  # fmt: skip
+def test_a_finding_in_animals_answers_only_a_question_naming_them(
+    claim: str, evidence: list[str], animals: bool
+) -> None:
+    assert in_animals_only(word_sequence(claim), evidence) is animals

@@ -2,16 +2,18 @@
 
 "The evidence is mixed, but metformin reduced weight", "Evidence of low quality shows …",
 "…, although studies were prone to bias", "The trial was stopped for futility after …" and
-"… in an underpowered trial" report a finding beside words that say it may not hold. A yes
-or a no read off such a sentence is withheld (`undercut`) unless the claim itself names the
-same judgement.
+"… in an underpowered trial" or "… in a case report" report a finding beside words that say
+it may not hold. A yes or a no read off such a sentence is withheld (`undercut`) unless the
+claim itself names the same judgement.
 """
 
 from __future__ import annotations
 
+from engine.core.licensing import find_run
 from engine.text.clause_words import LIKEWISE_AUXILIARIES
 from engine.text.frame_words import (
     BIAS_WORDS,
+    CASE_REPORTS,
     CLEARED_BIAS,
     EARLY_STOPS,
     FUTILITY_WORDS,
@@ -48,6 +50,8 @@ def undercut(claim_text: str, sentence: str) -> bool:
     trial futile, in words the claim does not hold."""
     claim, said = set(word_sequence(claim_text)), word_sequence(sentence)
     words = tuple(word for word in said if word not in _DEGREES)
+    if any(find_run(case, words) >= 0 and case[-1] not in claim for case in CASE_REPORTS):
+        return True  # "in a case report", "a case series": one or a few patients
     return any(
         word not in claim
         and (

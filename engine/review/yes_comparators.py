@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from engine.core.licensing import find_run
 from engine.text.frame_words import CONTROLS
-from engine.text.lexicon import CLAUSE_BREAKS, NEGATIONS, STOP_WORDS
-from engine.text.numbers import is_plain_figure
+from engine.text.lexicon import CLAUSE_BREAKS, COUNTING_WORDS, NEGATIONS, STOP_WORDS
+from engine.text.numbers import value_of
 from engine.text.stems import mention_stem, mentions
 
 Words = tuple[str, ...]
@@ -84,8 +84,8 @@ def _other_side(said: Words, start: int, own: set[str]) -> bool:
     side = said[start : start + _SIDE_REACH]
     cut = next((i for i, word in enumerate(side) if word in CLAUSE_BREAKS), len(side))
     side = side[:cut]
-    if not side or is_plain_figure(side[0]):
-        return False  # "5% versus 6%": figures are read by the figure rules
+    if not side or value_of(side[0]) is not None or side[0] in COUNTING_WORDS:
+        return False  # "5% versus 6%", "less than six hours": an amount, not another arm
     if any(word in _NEUTRAL or word in NEGATIONS or word.startswith("non") for word in side):
         return False
     named = [w for w in side if w not in STOP_WORDS and w not in _PEOPLE and w.isalpha()]

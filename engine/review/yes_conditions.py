@@ -16,8 +16,10 @@ from engine.review.yes_frames import PAUSES
 from engine.text.frame_words import (
     ANALYSIS_SCOPES,
     ANALYSIS_SUBSETS,
+    ANIMAL_WORDS,
     CONDITION_PHRASES,
     DOSE_WORDS,
+    HUMAN_WORDS,
     MODEL_SCOPES,
     PROTOCOL_SUBSETS,
     SUBSET_OPENINGS,
@@ -59,9 +61,9 @@ def dropped_condition(claim: Words, evidence: list[str]) -> bool:
     insulin, glucagon increased …" for "Glucagon increases …"), or is what the sentence
     opens on up to its first pause (`conditional_opening`); a per-protocol subset stands
     anywhere (`PROTOCOL_SUBSETS`: "… among those who adhered to treatment"), as does part of
-    an analysis (`ANALYSIS_SCOPES`: "… in a post hoc analysis"), and so does a
-    model of the world, where every sentence names one (`MODEL_SCOPES`: "… in vitro", "… in
-    simulations"), and a dose anywhere ("at low doses", "at 300 mg"). A claim naming any
+    an analysis (`ANALYSIS_SCOPES`: "… in a post hoc analysis") and a dose ("at low doses",
+    "at 300 mg"); a model of the world holds it back where every sentence names one
+    (`MODEL_SCOPES`: "… in vitro", "… in simulations"). A claim naming any
     content word of the condition keeps it.
     """
     said = {mention_stem(word) for word in claim}
@@ -95,6 +97,19 @@ def dropped_condition(claim: Words, evidence: list[str]) -> bool:
     # A model holds a finding back only where every sentence found it in one and in no body:
     # an experiment in vitro beside one in mice, or "in vivo and in vitro", found it in one.
     return bool(evidence) and all(_in_model_only(word_sequence(s), said) for s in evidence)
+
+
+def in_animals_only(claim: Words, evidence: list[str]) -> bool:
+    """Whether every sentence says its finding of animals (`ANIMAL_WORDS`: "in mice",
+    "murine") and none of people, and the claim names no animal: a finding in mice answers
+    a question that names mice, not one that names no species."""
+    said = {mention_stem(word) for word in claim}
+    if any(mentions(mention_stem(word), said) for word in ANIMAL_WORDS):
+        return False
+    sentences = [set(word_sequence(sentence)) for sentence in evidence]
+    return bool(sentences) and all(
+        not ANIMAL_WORDS.isdisjoint(words) and HUMAN_WORDS.isdisjoint(words) for words in sentences
+    )
 
 
 def _doses(words: Words) -> list[Words]:

@@ -35,7 +35,7 @@ from engine.review.yes_clauses import (
     scattered,
 )
 from engine.review.yes_comparators import against_another
-from engine.review.yes_conditions import dropped_condition
+from engine.review.yes_conditions import dropped_condition, in_animals_only
 from engine.review.yes_contrasts import (
     drawn_apart,
     means_apart,
@@ -88,6 +88,8 @@ _DENIAL = re.compile(r"\b(?:not|no|never)\b\s*", re.IGNORECASE)
 # A word that pairs two lists in order: which of one goes with which of the other is a
 # reading the words alone do not make.
 _RESPECTIVELY = "respectively"
+# Fractions of a whole, plural after their count ("two thirds of patients").
+_FRACTIONS = frozenset({"thirds", "quarters", "fifths", "tenths"})
 # Words after "in" that say a finding held in one case ("in one patient", "in a single case").
 _ONE = frozenset({"one", "single"})
 # Words after "in" that say a finding held in none ("in none of the trials", "in neither arm",
@@ -164,6 +166,8 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
         return Overstated.DIRECTION
     if split_by_scope(claim, evidence):
         return Overstated.CONDITION  # "increased bleeding in men but decreased it in women"
+    if in_animals_only(claim, evidence):
+        return Overstated.CONDITION  # "extended lifespan in obese mice" for "extends lifespan"
     if changed_attribute(claim, evidence):
         return Overstated.ATTRIBUTE  # "reduced the variance of mood scores"
     if population_only(claim, evidence):
@@ -272,7 +276,7 @@ def _in_part_of(words: tuple[str, ...], claim: tuple[str, ...]) -> bool:
 def _in_some(words: tuple[str, ...], claim: tuple[str, ...]) -> bool:
     """Whether the words say a finding held "in" a part the claim does not name: "in some
     patients", "in a minority of cases", "in a subset of tumours", "in one patient", "in a
-    single case"."""
+    single case", "in two thirds of patients", "in all but one trial"."""
     for at, word in enumerate(words[:-1]):
         if word != "in":
             continue
@@ -282,6 +286,8 @@ def _in_some(words: tuple[str, ...], claim: tuple[str, ...]) -> bool:
             return True
         if quantifier in _ONE and quantifier not in claim:
             return True
+        if after[1:] and (after[1] in _FRACTIONS or after == ("all", "but")):
+            return True  # "in two thirds of patients", "in all but one trial"
     return False
 
 

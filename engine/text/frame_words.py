@@ -154,6 +154,16 @@ MODEL_SCOPES = _markers(
     "in_cell_culture in_cultured_cells hypothetical mathematical computational modelling "
     "modeling microsimulation"
 )
+# Words that say a finding came from animals, and words that say people were studied too: a
+# finding in mice answers a question that names mice, not one that names no species.
+ANIMAL_WORDS = _words(
+    "mice mouse murine rats rat rodent rodents animals zebrafish drosophila yeast primates "
+    "monkeys macaques rabbits hamsters piglets pigs dogs"
+)
+HUMAN_WORDS = _words(
+    "human humans patients patient people adults children women men participants subjects "
+    "volunteers individuals persons infants adolescents"
+)
 # Words that say a finding held for a while only ("initially reduced", "transiently rose").
 TRANSIENT = _words("initially transiently temporarily briefly")
 # Words by which a later piece says its finding was not seen somewhere ("an effect not seen
@@ -280,7 +290,9 @@ BIAS_WORDS = _words("bias biased biases")
 CLEARED_BIAS = _words("low no minimal without free unlikely")
 # A trial that says it had too few to tell ("underpowered", "not powered for mortality",
 # "lacked statistical power"): a yes or a no beside it may be chance.
-UNDERPOWERED = _words("underpowered")
+UNDERPOWERED = _words("underpowered anecdotal anecdotally")
+# A report of one or a few cases, not a trial ("in a case report", "a case series").
+CASE_REPORTS = _markers("case_report case_reports case_series")
 POWER_DENIALS = _words("not insufficiently inadequately poorly under")
 POWER_WANTS = _words("lacked lacking lack lacks insufficient inadequate limited low")
 
