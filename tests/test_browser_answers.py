@@ -7,8 +7,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser_support import app_in_chromium, ask_question, shot, wait_idle
+from engine.text.sentences import sentence_texts
+from tests.browser_support import app_in_chromium, ask_question, looks, shot, wait_idle
 from tests.test_answer_cases import BRCA1, TB_ART, TB_VITAMIN
+from tests.workspaces import sentence_workspace
 
 pytestmark = pytest.mark.browser
 
@@ -65,3 +67,22 @@ def test_a_hedged_answer_shows_its_conclusion_and_premises_in_chromium(
         expect(hedged).to_contain_text("Inferred conclusion (not verified)")
         expect(hedged).to_contain_text("verified premises")
         shot(page, "answer-hedged")
+
+
+def test_a_yes_found_only_against_another_drug_is_hedged_with_its_reason_in_chromium(
+    tmp_path: Path,
+) -> None:
+    findings = [sentence_texts("Prasugrel reduced stent thrombosis versus clopidogrel.")]
+    root = sentence_workspace(tmp_path, findings)
+    with app_in_chromium(root, tmp_path / "streamlit.log", height=1200) as (url, page):
+        page.goto(f"{url}/ask")
+        wait_idle(page)
+        ask(page, "Does prasugrel reduce stent thrombosis?", "HEDGED ANSWER")
+        alerts = page.get_by_test_id("stAlert")
+        expect(alerts.filter(has_text="HEDGED ANSWER")).to_contain_text(
+            "only against another treatment or group"
+        )
+        expect(
+            page.locator(".answer-hedged").or_(page.locator(".answer-licensed")).first
+        ).to_contain_text("versus clopidogrel")
+        looks(page, "answer-hedged-against-another-drug")

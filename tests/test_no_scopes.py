@@ -40,7 +40,7 @@ CLAIM = "Metformin reduces weight."
         ("Metformin did not reduce weight at 6, 12 or 24 months.", Overstated.QUALITY),
         ("Metformin did not reduce weight at weeks 4 and 8.", Overstated.QUALITY),
         ("Metformin reduced weight compared with patients not given metformin.",
-         Overstated.SIDES),
+         Overstated.GROUP_NEGATED),
         ("Metformin did not reduce weight in a trial that was not powered for weight.",
          Overstated.DOUBTED),
     ],

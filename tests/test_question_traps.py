@@ -606,12 +606,12 @@ TRAPS = {
     ),
     "against-another-drug": (
         "Prasugrel reduced stent thrombosis versus clopidogrel.",
-        "Does prasugrel reduce stent thrombosis?", "sides",
+        "Does prasugrel reduce stent thrombosis?", "against-another",
         "Does prasugrel reduce stent thrombosis versus clopidogrel?",
     ),
     "superior-to-another-drug": (
         "Edoxaban was superior to warfarin in reducing embolism.",
-        "Does edoxaban reduce embolism?", "sides", None,
+        "Does edoxaban reduce embolism?", "against-another", None,
     ),
     "against-usual-care": (
         "Apixaban reduced bleeding compared with usual care.",
@@ -619,7 +619,7 @@ TRAPS = {
     ),
     "control-named-by-a-negation": (
         "Dabigatran reduced stroke compared with patients not given dabigatran.",
-        "Does dabigatran reduce stroke?", "sides", None,
+        "Does dabigatran reduce stroke?", "group-negated", None,
     ),
     "then-the-other-way-by-year": (
         "Rosuvastatin reduced cardiac events in 2019 but increased them in 2020.",
@@ -643,7 +643,7 @@ TRAPS = {
     ),
     "no-seen-in-those-not-taking-it": (
         "Reduced gout flares were seen in patients not taking allopurinol.",
-        "Does allopurinol reduce gout flares?", "population", None,
+        "Does allopurinol reduce gout flares?", "group-negated", None,
     ),
     "stopping-it": (
         "Stopping omeprazole reduced pneumonia in the elderly.",

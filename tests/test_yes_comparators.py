@@ -46,7 +46,7 @@ def test_a_finding_against_another_treatment_is_named(sentence: str, against: bo
 
 def test_a_claim_naming_the_other_treatment_keeps_its_yes() -> None:
     sentence = "Aspirin reduced mortality compared with clopidogrel."
-    assert overstates(CLAIM, [sentence]) is Overstated.SIDES
+    assert overstates(CLAIM, [sentence]) is Overstated.AGAINST_ANOTHER
     assert overstates("Aspirin reduces mortality compared with clopidogrel.", [sentence]) is None
 
 

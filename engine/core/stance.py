@@ -35,6 +35,8 @@ class Overstated(StrEnum):
     HEDGE = "hedge"  # a hedge of the evidence ("may", "suggest") left out: stated as shown
     DIRECTION = "direction"  # a direction stated more often than in the evidence
     SIDES = "sides"  # a comparison's other side not the evidence's
+    AGAINST_ANOTHER = "against-another"  # found only against another treatment, not none
+    GROUP_NEGATED = "group-negated"  # a no: its negation names who went without something
     ORDER = "order"  # the evidence's own words, moved around
     SWAPPED = "swapped"  # a word of the evidence put out for another ("children" for "adults")
     OTHER_CLAUSE = "other-clause"  # the clause on the claim's words says otherwise
@@ -86,8 +88,10 @@ _OVERSTATED_WORDS = {
     " states it as shown",
     Overstated.DIRECTION: "the claim states a direction (up or down, better or worse) the"
     " cited sentence does not",
-    Overstated.SIDES: "the claim compares other things than the cited sentence compares, or"
-    " nothing where the sentence finds it only against another treatment",
+    Overstated.SIDES: "the claim compares other things than the cited sentence compares",
+    Overstated.AGAINST_ANOTHER: "the cited sentence finds it only against another treatment or"
+    " group (\u201cversus clopidogrel\u201d), not against none; the claim names no such"
+    " comparison",
     Overstated.ORDER: "the claim puts the cited sentence's words in another order, so who does"
     " what to whom may differ",
     Overstated.SWAPPED: "the claim puts another word where the cited sentence has one of its own"
@@ -105,6 +109,8 @@ _OVERSTATED_WORDS = {
     Overstated.ASSOCIATION: "the cited sentence reports an association (\u201cassociated with"
     " \u2026\u201d, \u201clinked to \u2026\u201d); the claim says one thing changes the"
     " other, which an association does not show",
+    Overstated.GROUP_NEGATED: "the cited sentence's negation names a group, those who went"
+    " without something (\u201cpatients not given aspirin\u201d), and denies no finding",
     Overstated.COMPARED: "the cited sentence denies a comparison with something else"
     " (\u201cnot more than \u2026\u201d, \u201cno less effective than \u2026\u201d,"
     " \u201cnot further by adding \u2026\u201d), which the claim does not make",
@@ -147,6 +153,8 @@ _OVERSTATED_LABELS = {
     Overstated.SET_ASIDE: "named only as set aside",
     Overstated.LOST: "named only as lost, blocked or mutated",
     Overstated.SIDES: "other sides compared",
+    Overstated.AGAINST_ANOTHER: "found only against another treatment",
+    Overstated.GROUP_NEGATED: "a negation naming a group",
     Overstated.ORDER: "the words in another order",
     Overstated.SWAPPED: "another word in its slot",
     Overstated.AGENT: "its actor never named",

@@ -95,8 +95,9 @@ def overstated_no(claim_text: str, sentence: str) -> Overstated | None:
     ("prevented the decline" for "increases": `Overstated.DIRECTION`); the claim's actor is
     named only as the other side ("higher with placebo than with dexamethasone" for
     "Dexamethasone reduces mortality": `Overstated.SET_ASIDE`); or every negation of
-    the sentence names a control by it ("compared with patients not given aspirin":
-    `Overstated.SIDES`) or denies something the claim does not state: a comparison with an active
+    the sentence names a group by it ("compared with patients not given aspirin", "seen in
+    patients not taking it": `Overstated.GROUP_NEGATED`) or denies something the claim does
+    not state: a comparison with an active
     other side (`Overstated.COMPARED`), a whole (`Overstated.PARTIAL`), a judgement or a
     failure (`Overstated.FRAMED`, first of all where a "that" follows: "there is no doubt
     that …"), that the literature showed it (`Overstated.DOUBTED`: "no study has shown that
@@ -116,9 +117,9 @@ def overstated_no(claim_text: str, sentence: str) -> Overstated | None:
         return Overstated.SET_ASIDE  # "higher with placebo than with dexamethasone"
     denials = _negations(said)
     if denials and all(in_other_side(said, at) for at in denials):
-        return Overstated.SIDES  # "reduced it compared with patients not given aspirin"
+        return Overstated.GROUP_NEGATED  # "compared with patients not given aspirin"
     if denials and all(_names_a_group(said, at) for at in denials):
-        return Overstated.POPULATION  # "was seen in patients not taking aspirin"
+        return Overstated.GROUP_NEGATED  # "was seen in patients not taking aspirin"
     framing = _kind(said, denials[0], claim) if denials else None
     if framing in (Overstated.DOUBTED, Overstated.FRAMED) and "that" in said[denials[0] :]:
         return framing  # "there is no doubt that …", "no study has shown that …": a frame

@@ -182,8 +182,10 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
         return Overstated.SET_ASIDE
     if lost_actor(claim, evidence):
         return Overstated.LOST
-    if _sides_moved(claim, said) or against_another(claim, said):
-        return Overstated.SIDES  # "than in the brainstem" for "than in the cortex"; "vs heparin"
+    if _sides_moved(claim, said):
+        return Overstated.SIDES  # "than in the brainstem" for "than in the cortex"
+    if against_another(claim, said):
+        return Overstated.AGAINST_ANOTHER  # "reduced mortality versus heparin"
     if reordered(claim_text, evidence):
         return Overstated.ORDER
     if any(_swapped(claim, word_sequence(sentence), said) for sentence in evidence):
