@@ -691,6 +691,15 @@ TRAPS = {
         "Acupressure reduced nausea in all but one trial.",
         "Does acupressure reduce nausea?", "partial", None,
     ),
+    "risk-of-another-in-it": (
+        "Tacrolimus increased the risk of bleeding in cirrhosis.",
+        "Does tacrolimus increase the risk of cirrhosis?", "population",
+        "Does tacrolimus increase the risk of bleeding in cirrhosis?",
+    ),
+    "no-risk-of-another-in-it": (
+        "Sirolimus did not increase the risk of infection in psoriasis.",
+        "Does sirolimus increase the risk of psoriasis?", "population", None,
+    ),
 }  # fmt: skip
 
 

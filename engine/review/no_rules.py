@@ -29,6 +29,7 @@ from engine.review.yes_contrasts import without_means
 from engine.review.yes_figure_sense import figures_for
 from engine.review.yes_frames import actor_set_aside, changed_words, one_direction, turned_around
 from engine.review.yes_near_null import leaned
+from engine.review.yes_populations import risk_scoped_only
 from engine.text.clause_words import CONTRASTS, LIKEWISE_AUXILIARIES, MODALS_AFTER_POINTER
 from engine.text.frame_words import (
     CONTROLS,
@@ -111,6 +112,8 @@ def overstated_no(claim_text: str, sentence: str) -> Overstated | None:
         return Overstated.HEDGE
     if _object_unnamed(word_sequence(without_means(claim_text)), said):
         return Overstated.OTHER_CLAUSE  # "Metformin activated AMPK" for "… lower glucose"
+    if risk_scoped_only(claim, [sentence]):
+        return Overstated.POPULATION  # "no more bleeding in sepsis" for "… risk of sepsis"
     if turned_around(claim, [sentence], against=True):
         return Overstated.DIRECTION  # "prevented the decline" for "increases"
     if actor_set_aside(claim, [sentence], _OTHER_SIDE_MARKERS):

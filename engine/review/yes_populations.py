@@ -1,7 +1,8 @@
 """Whether a sentence names what a claim changes only as who was studied.
 
 "Statins increased the risk of death in patients with diabetes" says what statins did to
-death among people who have diabetes, not that they raise diabetes; "Aspirin reduced
+death among people who have diabetes, not that they raise diabetes, and "aspirin increased
+the risk of bleeding in sepsis" nothing of the risk of sepsis; "Aspirin reduced
 mortality among stroke patients" says nothing of how much stroke there is. A yes to "Do
 statins increase the risk of diabetes?" read off such a sentence is withheld
 (`Overstated.POPULATION`). A claim that itself names the word as who was studied keeps it
@@ -22,6 +23,10 @@ Words = tuple[str, ...]
 _HAVING = frozenset({"with", "have", "has", "had", "having"})
 # How many words may stand between "with" and the word it gives ("with type 2 diabetes").
 _REACH = 3
+# What a claim names the risk itself by ("the risk of sepsis"), and the words after which a
+# sentence names where another risk was measured ("the risk of bleeding in sepsis").
+_RISK_HEADS = frozenset({"risk", "risks", "incidence", "odds", "onset", "development"})
+_IN = frozenset({"in", "among"})
 
 
 def population_only(claim: Words, evidence: list[str]) -> bool:
@@ -44,9 +49,10 @@ def population_only(claim: Words, evidence: list[str]) -> bool:
     if not wanted:
         return False
     segments = [word_sequence(part) for text in evidence for part in PAUSES.split(text)]
+    risked = _risked(claim)
     for stem in sorted(wanted):
         where = [
-            _named_as_population(segment, spot)
+            _named_as_population(segment, spot) or (stem in risked and _scoped_in(segment, spot))
             for segment in segments
             for spot, said in enumerate(segment)
             if mention_stem(said) == stem
@@ -54,6 +60,38 @@ def population_only(claim: Words, evidence: list[str]) -> bool:
         if where and all(where):
             return True
     return False
+
+
+def risk_scoped_only(claim: Words, evidence: list[str]) -> bool:
+    """Whether the evidence names what the claim calls the risk itself ("the risk of
+    sepsis") only as where another risk was measured ("the risk of bleeding in sepsis") or
+    who was studied; read for a no as well as a yes."""
+    segments = [word_sequence(part) for text in evidence for part in PAUSES.split(text)]
+    for stem in sorted(_risked(claim)):
+        where = [
+            _scoped_in(segment, spot) or _named_as_population(segment, spot)
+            for segment in segments
+            for spot, said in enumerate(segment)
+            if mention_stem(said) == stem
+        ]
+        if where and all(where):
+            return True
+    return False
+
+
+def _risked(claim: Words) -> set[str]:
+    """The stems of what the claim names as the risk itself ("the risk of sepsis")."""
+    return {
+        mention_stem(claim[at + 2])
+        for at in range(len(claim) - 2)
+        if claim[at] in _RISK_HEADS and claim[at + 1] == "of"
+    }
+
+
+def _scoped_in(words: Words, at: int) -> bool:
+    """Whether the word at `at` stands just after "in" or "among" with no determiner, the
+    scope of another risk ("the risk of bleeding in sepsis")."""
+    return at > 0 and words[at - 1] in _IN
 
 
 def _named_as_population(words: Words, at: int) -> bool:
