@@ -21,7 +21,7 @@ CLAIM = "Aspirin reduces mortality."
         ("Aspirin reduced mortality relative to patients given heparin.", True),
         ("Aspirin reduced mortality more than heparin did.", True),
         ("Aspirin was superior to heparin in reducing mortality.", True),
-        ("Aspirin reduced mortality as much as heparin did.", True),
+        ("Aspirin reduced mortality as much as heparin did.", False),
         ("Aspirin reduced mortality compared with placebo.", False),
         ("Aspirin reduced mortality compared with usual care.", False),
         ("Aspirin reduced mortality versus no treatment.", False),
@@ -34,11 +34,14 @@ CLAIM = "Aspirin reduces mortality."
         ("Aspirin reduced mortality.", False),
         ("Aspirin users who took it for more than eight years had lower mortality than those "
          "who took it for less than six years.", False),
+        ("Aspirin reduced mortality by coordinating rapid versus long-term responses.", False),
+        ("Aspirin reduced mortality, as reported in Myths vs. Facts.", False),
     ],
     ids=["compared-with-a-drug", "versus-a-drug", "vs-a-drug", "relative-to-patients-given",
          "more-than", "superior-to", "as-much-as", "placebo", "usual-care", "no-treatment",
          "baseline", "untreated-controls", "non-users", "background-alone", "than-expected",
-         "figures", "no-comparison", "less-than-a-number-word"],
+         "figures", "no-comparison", "less-than-a-number-word", "kinds-set-against",
+         "a-title"],
 )  # fmt: skip
 def test_a_finding_against_another_treatment_is_named(sentence: str, against: bool) -> None:
     assert against_another(word_sequence(CLAIM), word_sequence(sentence)) is against

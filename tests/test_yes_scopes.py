@@ -170,3 +170,27 @@ def test_a_finding_in_animals_answers_only_a_question_naming_them(
     claim: str, evidence: list[str], animals: bool
 ) -> None:
     assert in_animals_only(word_sequence(claim), evidence) is animals
+
+
+def test_part_of_an_analysis_holds_back_only_where_every_sentence_names_one() -> None:
+    claim = "Ultrasound reduces traumatic procedures."
+    subgroup = "Ultrasound reduced traumatic procedures in a subgroup analysis."
+    whole = "Ultrasound reduced traumatic procedures."
+    assert overstates(claim, [subgroup]) is Overstated.CONDITION
+    assert overstates(claim, [whole, subgroup]) is None
+
+
+@pytest.mark.parametrize(
+    ("sentence", "rule"),
+    [
+        ("Varenicline reduced relapse in former smokers.", Overstated.UNMARKED),
+        ("Varenicline reduced relapse in ex-smokers.", Overstated.UNMARKED),
+        ("Varenicline reduced relapse in never smokers.", Overstated.UNMARKED),
+        ("Varenicline reduced relapse in smokers, past the first week.", None),
+    ],
+    ids=["former", "ex", "never", "past-the"],
+)  # fmt: skip
+def test_those_who_no_longer_are_what_the_claim_names_are_marked(
+    sentence: str, rule: Overstated | None
+) -> None:
+    assert overstates("Varenicline reduces relapse in smokers.", [sentence]) is rule

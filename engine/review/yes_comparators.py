@@ -22,7 +22,7 @@ Words = tuple[str, ...]
 _AGAINST = ((("versus",), ("vs",)), (("compared", "with"), ("compared", "to")))
 _RELATIVE = (
     ("relative", "to"), ("in", "comparison", "with"), ("in", "comparison", "to"),
-    ("superior", "to"), ("inferior", "to"), ("as", "much", "as"),
+    ("superior", "to"), ("inferior", "to"),
 )  # fmt: skip
 # "than" sets one against another after a comparative ("more than heparin did").
 _COMPARATIVES = frozenset(
@@ -51,32 +51,48 @@ _SIDE_REACH = 4
 def against_another(claim: Words, said: Words) -> bool:
     """Whether the evidence's words set their finding against a treatment or group the claim
     never names and that is no control ("compared with clopidogrel", "versus heparin",
-    "more than heparin did")."""
+    "more than heparin did"). The comparison must follow the finding: a word the claim names
+    or a small word ("reduced mortality versus", "was superior to"), not a kind set against
+    another ("rapid versus long-term responses", "Myths vs. Facts")."""
     own = {mention_stem(word) for word in claim}
-    return any(_other_side(said, end, own) for end in _sides(said))
+    return any(
+        _after_finding(said, start, own) and _other_side(said, end, own)
+        for start, end in _sides(said)
+    )
+
+
+def _after_finding(said: Words, start: int, own: set[str]) -> bool:
+    """Whether the word before the comparing words at `start` is small, a figure, or named
+    by the claim."""
+    if start == 0:
+        return False
+    before = said[start - 1]
+    return (
+        before in STOP_WORDS or value_of(before) is not None or mentions(mention_stem(before), own)
+    )
 
 
 def in_other_side(said: Words, at: int) -> bool:
     """Whether the word at `at` stands in the other side of a comparison ("compared with
     patients not given aspirin"): a negation there names the control, it denies nothing."""
-    return any(start <= at < start + _SIDE_REACH for start in _sides(said))
+    return any(end <= at < end + _SIDE_REACH for _, end in _sides(said))
 
 
-def _sides(said: Words) -> list[int]:
-    """Where the other side of each comparison in the words begins."""
-    ends = []
+def _sides(said: Words) -> list[tuple[int, int]]:
+    """Where each comparison's comparing words begin and where its other side begins."""
+    found = []
     for markers in (*_AGAINST, _RELATIVE):
         for marker in markers:
             start = 0
             while (at := find_run(marker, said[start:])) >= 0:
-                ends.append(start + at + len(marker))
+                found.append((start + at, start + at + len(marker)))
                 start += at + 1
-    ends += [
-        at + 1
+    found += [
+        (at - 1, at + 1)
         for at, word in enumerate(said)
         if word == "than" and at and said[at - 1] in _COMPARATIVES
     ]
-    return sorted(ends)
+    return sorted(found)
 
 
 def _other_side(said: Words, start: int, own: set[str]) -> bool:

@@ -60,10 +60,10 @@ def dropped_condition(claim: Words, evidence: list[str]) -> bool:
     A condition runs from one of `CONDITION_PHRASES` to the next pause ("In the absence of
     insulin, glucagon increased …" for "Glucagon increases …"), or is what the sentence
     opens on up to its first pause (`conditional_opening`); a per-protocol subset stands
-    anywhere (`PROTOCOL_SUBSETS`: "… among those who adhered to treatment"), as does part of
-    an analysis (`ANALYSIS_SCOPES`: "… in a post hoc analysis") and a dose ("at low doses",
-    "at 300 mg"); a model of the world holds it back where every sentence names one
-    (`MODEL_SCOPES`: "… in vitro", "… in simulations"). A claim naming any
+    anywhere (`PROTOCOL_SUBSETS`: "… among those who adhered to treatment"), as does a dose
+    ("at low doses", "at 300 mg"); part of an analysis (`ANALYSIS_SCOPES`: "… in a post hoc
+    analysis") and a model of the world (`MODEL_SCOPES`: "… in vitro", "… in simulations")
+    hold it back where every sentence names one. A claim naming any
     content word of the condition keeps it.
     """
     said = {mention_stem(word) for word in claim}
@@ -92,11 +92,20 @@ def dropped_condition(claim: Words, evidence: list[str]) -> bool:
         opened = conditional_opening(head)
         if opened is not None and unnamed(head[opened:]):
             return True
-        if any(_unnamed_marker(m, whole, said) for m in (*PROTOCOL_SUBSETS, *ANALYSIS_SCOPES)):
+        if any(_unnamed_marker(marker, whole, said) for marker in PROTOCOL_SUBSETS):
             return True
     # A model holds a finding back only where every sentence found it in one and in no body:
     # an experiment in vitro beside one in mice, or "in vivo and in vitro", found it in one.
-    return bool(evidence) and all(_in_model_only(word_sequence(s), said) for s in evidence)
+    sentences = [word_sequence(sentence) for sentence in evidence]
+    if sentences and all(_in_analysis_part(words, said) for words in sentences):
+        return True
+    return bool(evidence) and all(_in_model_only(words, said) for words in sentences)
+
+
+def _in_analysis_part(words: Words, said: set[str]) -> bool:
+    """Whether the words say a finding of part of an analysis the claim never names
+    (`ANALYSIS_SCOPES`: "… in a post hoc analysis")."""
+    return any(_unnamed_marker(marker, words, said) for marker in ANALYSIS_SCOPES)
 
 
 def in_animals_only(claim: Words, evidence: list[str]) -> bool:

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from engine.core.stance import Overstated
 from engine.review.yes_clauses import NON
 from engine.review.yes_figures import both_ways
+from engine.text.frame_words import POPULATION_NOUNS
 from engine.text.lexicon import (
     JOINED_PREFIXES,
     NEGATING_PREFIXES,
@@ -31,8 +32,13 @@ _EVERY_PREFIX = tuple(dict.fromkeys([*NEGATING_PREFIXES, *OPPOSED]))
 
 
 # Words before a group that say its members no longer are, or never were, what it names.
-_NO_LONGER = frozenset({"former", "ex", "past", "previous", "never", "quit"})
+_NO_LONGER = frozenset({"former", "ex", "never"})
 _EX = "ex-"
+
+
+def _members(word: str) -> bool:
+    """Whether a word names people by what they are or do ("smokers", "patients")."""
+    return word in POPULATION_NOUNS or word.endswith("ers")
 
 
 def unmarked(claim_text: str, sentence: str) -> bool:
@@ -44,7 +50,7 @@ def unmarked(claim_text: str, sentence: str) -> bool:
     for before, token in zip(("", *said), said, strict=False):
         if token in claim:
             # "former smokers", "never smokers" for "smokers": those who no longer are
-            if before in _NO_LONGER and before not in claim:
+            if before in _NO_LONGER and before not in claim and _members(token):
                 return True
             continue
         if token.startswith(_EX) and token[len(_EX) :] in claim:

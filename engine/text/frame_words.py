@@ -158,7 +158,7 @@ MODEL_SCOPES = _markers(
 # finding in mice answers a question that names mice, not one that names no species.
 ANIMAL_WORDS = _words(
     "mice mouse murine rats rat rodent rodents animals zebrafish drosophila yeast primates "
-    "monkeys macaques rabbits hamsters piglets pigs dogs"
+    "monkeys macaques rhesus simian rabbits hamsters piglets pigs dogs"
 )
 HUMAN_WORDS = _words(
     "human humans patients patient people adults children women men participants subjects "
