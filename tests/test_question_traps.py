@@ -700,6 +700,22 @@ TRAPS = {
         "Sirolimus did not increase the risk of infection in psoriasis.",
         "Does sirolimus increase the risk of psoriasis?", "population", None,
     ),
+    "in-a-pilot-study": (
+        "Ketamine reduced suicidal ideation in a pilot study.",
+        "Does ketamine reduce suicidal ideation?", "doubted", None,
+    ),
+    "residual-confounding": (
+        "Coffee lowered liver fibrosis, though residual confounding cannot be excluded.",
+        "Does coffee lower liver fibrosis?", "doubted", None,
+    ),
+    "needed-to-confirm": (
+        "Probiotics shortened colic episodes; larger trials are needed to confirm this.",
+        "Do probiotics shorten colic episodes?", "doubted", None,
+    ),
+    "after-excluding": (
+        "Vasopressin lowered septic shock mortality after excluding early deaths.",
+        "Does vasopressin lower septic shock mortality?", "condition", None,
+    ),
 }  # fmt: skip
 
 

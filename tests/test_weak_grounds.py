@@ -37,12 +37,18 @@ CLAIM = "Metformin reduces weight."
         ("Metformin reduced weight in a trial powered to detect a 5% loss.", False),
         ("Metformin reduced weight in an adequately powered trial.", False),
         ("Metformin reduced weight as much as low power laser therapy.", False),
+        ("Metformin reduced weight in a case report.", True),
+        ("Metformin reduced weight in a pilot trial.", True),
+        ("Metformin reduced weight, a result that requires confirmation.", True),
+        ("Metformin reduced weight, but the confidence interval was wide.", True),
+        ("Metformin reduced weight in a trial piloted in 12 clinics.", False),
     ],
     ids=["evidence-is-mixed", "results-inconsistent", "limited-evidence", "of-low-quality",
          "low-certainty", "quality-very-low", "prone-to-bias", "futility", "lack-of-efficacy",
          "low-risk-of-bias", "no-publication-bias", "high-quality", "mixed-population",
          "mixed-meal", "stopped-for-benefit", "underpowered", "not-powered", "lacked-power",
-         "low-power-to-detect", "powered-to-detect", "adequately-powered", "low-power-laser"],
+         "low-power-to-detect", "powered-to-detect", "adequately-powered", "low-power-laser",
+         "case-report", "pilot-trial", "requires-confirmation", "wide-interval", "piloted"],
 )  # fmt: skip
 def test_weak_grounds_are_named(sentence: str, held: bool) -> None:
     assert undercut(CLAIM, sentence) is held

@@ -51,7 +51,7 @@ def undercut(claim_text: str, sentence: str) -> bool:
     claim, said = set(word_sequence(claim_text)), word_sequence(sentence)
     words = tuple(word for word in said if word not in _DEGREES)
     if any(find_run(case, words) >= 0 and case[-1] not in claim for case in CASE_REPORTS):
-        return True  # "in a case report", "a case series": one or a few patients
+        return True  # "in a case report", "in a pilot study", "requires confirmation"
     return any(
         word not in claim
         and (

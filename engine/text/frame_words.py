@@ -134,10 +134,12 @@ ANALYSIS_SUBSETS = _words("subgroup subgroups hoc exploratory unadjusted univari
 # highest-dose group, …").
 DOSE_WORDS = _words("dose doses dosage dosages dosing concentration concentrations")
 # Phrases that say a finding held among those who kept to a protocol, anywhere in a sentence
-# ("… among participants who adhered to treatment"): a per-protocol subset, where those who
-# adhere differ from those who do not, not everyone randomised.
+# ("… among participants who adhered to treatment"), or once some were left out ("after
+# excluding early deaths"): a subset, where those kept differ from those who are not, not
+# everyone randomised.
 PROTOCOL_SUBSETS = _markers(
     "who_adhered who_were_adherent who_complied who_completed who_tolerated per_protocol "
+    "after_excluding after_exclusion_of when_excluding outliers_were_removed "
     "among_completers in_completers who_responded who_respond in_responders among_responders"
 )
 # Phrases that say, anywhere in a sentence, that a finding came from part of an analysis
@@ -291,8 +293,15 @@ CLEARED_BIAS = _words("low no minimal without free unlikely")
 # A trial that says it had too few to tell ("underpowered", "not powered for mortality",
 # "lacked statistical power"): a yes or a no beside it may be chance.
 UNDERPOWERED = _words("underpowered anecdotal anecdotally")
-# A report of one or a few cases, not a trial ("in a case report", "a case series").
-CASE_REPORTS = _markers("case_report case_reports case_series")
+# A report of one or a few cases, a pilot, an interim look, a caveat the sentence puts on its
+# own finding ("residual confounding", "requires confirmation", "larger trials are needed to
+# confirm this", "a wide confidence interval").
+CASE_REPORTS = _markers(
+    "case_report case_reports case_series pilot_study pilot_trial interim_analysis "
+    "residual_confounding reverse_causation reverse_causality requires_confirmation "
+    "require_confirmation needs_confirmation needs_replication requires_replication "
+    "needed_to_confirm wide_confidence_interval confidence_interval_was_wide"
+)
 POWER_DENIALS = _words("not insufficiently inadequately poorly under")
 POWER_WANTS = _words("lacked lacking lack lacks insufficient inadequate limited low")
 
