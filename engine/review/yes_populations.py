@@ -48,28 +48,25 @@ def population_only(claim: Words, evidence: list[str]) -> bool:
     }
     if not wanted:
         return False
-    segments = [word_sequence(part) for text in evidence for part in PAUSES.split(text)]
     risked = _risked(claim)
-    for stem in sorted(wanted):
-        where = [
-            _named_as_population(segment, spot) or (stem in risked and _scoped_in(segment, spot))
-            for segment in segments
-            for spot, said in enumerate(segment)
-            if mention_stem(said) == stem
-        ]
-        if where and all(where):
-            return True
-    return False
+    return _only_as(wanted, evidence, risked)
 
 
 def risk_scoped_only(claim: Words, evidence: list[str]) -> bool:
     """Whether the evidence names what the claim calls the risk itself ("the risk of
     sepsis") only as where another risk was measured ("the risk of bleeding in sepsis") or
     who was studied; read for a no as well as a yes."""
+    risked = _risked(claim)
+    return _only_as(risked, evidence, risked)
+
+
+def _only_as(stems: set[str], evidence: list[str], risked: set[str]) -> bool:
+    """Whether some stem's every mention in the evidence names who was studied, or, for a
+    stem in `risked`, where another risk was measured."""
     segments = [word_sequence(part) for text in evidence for part in PAUSES.split(text)]
-    for stem in sorted(_risked(claim)):
+    for stem in sorted(stems):
         where = [
-            _scoped_in(segment, spot) or _named_as_population(segment, spot)
+            _named_as_population(segment, spot) or (stem in risked and _scoped_in(segment, spot))
             for segment in segments
             for spot, said in enumerate(segment)
             if mention_stem(said) == stem
