@@ -95,15 +95,15 @@ def overstated_no(claim_text: str, sentence: str) -> Overstated | None:
     (`Overstated.SET_ASIDE`); its words of the other direction are each turned around
     ("prevented the decline" for "increases": `Overstated.DIRECTION`); the claim's actor is
     named only as the other side ("higher with placebo than with dexamethasone" for
-    "Dexamethasone reduces mortality": `Overstated.SET_ASIDE`); or every negation of
-    the sentence names a group by it ("compared with patients not given aspirin", "seen in
+    "Dexamethasone reduces mortality": `Overstated.SET_ASIDE`); or every negation of the
+    sentence names a group by it ("compared with patients not given aspirin", "seen in
     patients not taking it": `Overstated.GROUP_NEGATED`) or denies something the claim does
-    not state: a comparison with an active
-    other side (`Overstated.COMPARED`), a whole (`Overstated.PARTIAL`), a judgement or a
-    failure (`Overstated.FRAMED`, first of all where a "that" follows: "there is no doubt
-    that …"), that the literature showed it (`Overstated.DOUBTED`: "no study has shown that
-    …"), or a quality the claim never names (`Overstated.QUALITY`: "none of the side effects
-    were serious"); or a later clause says it did after all (`Overstated.OTHER_CLAUSE`).
+    not state: a comparison with an active other side (`Overstated.COMPARED`), a whole
+    (`Overstated.PARTIAL`), a judgement or a failure (`Overstated.FRAMED`, first of all where
+    a "that" follows: "there is no doubt that …"), that the literature showed it
+    (`Overstated.DOUBTED`: "no study has shown that …", "was not shown to"), or a quality the
+    claim never names (`Overstated.QUALITY`: "none of the side effects were serious"); or a
+    later clause says it did after all (`Overstated.OTHER_CLAUSE`).
     """
     claim, said = word_sequence(claim_text), word_sequence(sentence)
     if denied_elsewhere(claim_text, sentence) or _contrasted(claim, sentence):

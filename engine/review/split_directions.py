@@ -23,7 +23,9 @@ Words = tuple[str, ...]
 _BUT_NOT = ("but", "not")
 # Prepositions that open a scope ("in observational studies but not in randomised trials").
 _SCOPES = frozenset({"in", "among", "at", "with", "during", "after", "before", "for"})
+# Words by which a later change names the claim's object again ("… but increased it").
 _POINTERS = frozenset({"it", "them"})
+# Words passed over after "but not" to the kind it denies ("but not the second trial").
 _DETERMINERS = frozenset({"the", "a", "an"})
 # How far after "but not" the kind denied may stand ("but not overall survival").
 _EXCLUSION_REACH = 4
@@ -72,6 +74,8 @@ def split_by_scope(claim: Words, evidence: list[str]) -> bool:
         ]
         if scope and not any(mention_stem(word) in own for word in scope):
             return True
+        # A figure the claim does not give scopes it even beside words the claim names
+        # ("in sepsis in 2019 but … in 2020").
         if any(is_plain_figure(word) and word not in own for word in scope):
             return True
     return any(

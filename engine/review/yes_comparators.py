@@ -19,10 +19,10 @@ from engine.text.stems import mention_stem, mentions
 Words = tuple[str, ...]
 
 # What sets a finding against another arm ("versus heparin", "relative to heparin").
-_AGAINST = ((("versus",), ("vs",)), (("compared", "with"), ("compared", "to")))
-_RELATIVE = (
-    ("relative", "to"), ("in", "comparison", "with"), ("in", "comparison", "to"),
-    ("superior", "to"), ("inferior", "to"),
+_MARKERS = (
+    ("versus",), ("vs",), ("compared", "with"), ("compared", "to"), ("relative", "to"),
+    ("in", "comparison", "with"), ("in", "comparison", "to"), ("superior", "to"),
+    ("inferior", "to"),
 )  # fmt: skip
 # "than" sets one against another after a comparative ("more than heparin did").
 _COMPARATIVES = frozenset(
@@ -81,12 +81,11 @@ def in_other_side(said: Words, at: int) -> bool:
 def _sides(said: Words) -> list[tuple[int, int]]:
     """Where each comparison's comparing words begin and where its other side begins."""
     found = []
-    for markers in (*_AGAINST, _RELATIVE):
-        for marker in markers:
-            start = 0
-            while (at := find_run(marker, said[start:])) >= 0:
-                found.append((start + at, start + at + len(marker)))
-                start += at + 1
+    for marker in _MARKERS:
+        start = 0
+        while (at := find_run(marker, said[start:])) >= 0:
+            found.append((start + at, start + at + len(marker)))
+            start += at + 1
     found += [
         (at - 1, at + 1)
         for at, word in enumerate(said)
