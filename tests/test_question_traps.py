@@ -716,6 +716,22 @@ TRAPS = {
         "Vasopressin lowered septic shock mortality after excluding early deaths.",
         "Does vasopressin lower septic shock mortality?", "condition", None,
     ),
+    "no-beyond-another-drug": (
+        "Empagliflozin did not lower albuminuria beyond the effect of losartan.",
+        "Does empagliflozin lower albuminuria?", "compared", None,
+    ),
+    "not-known-whether": (
+        "It is not known whether melatonin shortens jet lag in children.",
+        "Does melatonin shorten jet lag in children?", "condition", None,
+    ),
+    "no-in-vitro": (
+        "Fluvoxamine did not reduce viral replication in vitro.",
+        "Does fluvoxamine reduce viral replication?", "condition", None,
+    ),
+    "no-when-given-late": (
+        "Alteplase did not reduce disability in stroke when given late.",
+        "Does alteplase reduce disability in stroke?", "condition", None,
+    ),
 }  # fmt: skip
 
 

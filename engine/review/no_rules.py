@@ -25,6 +25,7 @@ from engine.review.weak_grounds import undercut
 from engine.review.yes_attributes import changed_attribute
 from engine.review.yes_clauses import cues, denied_elsewhere, directions, hedged_no, negates
 from engine.review.yes_comparators import in_other_side
+from engine.review.yes_conditions import dropped_condition
 from engine.review.yes_contrasts import without_means
 from engine.review.yes_figure_sense import figures_for
 from engine.review.yes_frames import actor_set_aside, changed_words, one_direction, turned_around
@@ -55,7 +56,7 @@ _COMPARATIVES = (NULL_COMPARATIVES - {"different"}) | {
 }  # fmt: skip
 # Words after which the other side of a comparison follows: "did not reduce glucose compared
 # with gliclazide" denies a difference from an active drug, not that it reduces glucose.
-_COMPARING = frozenset({"compared", "versus", "vs", "relative"})
+_COMPARING = frozenset({"compared", "versus", "vs", "relative", "beyond"})
 _EXCEPTIONS = frozenset({"except", "excepting", "save"})
 # How far after a negation what it denies may stand, and how far after a comparative its
 # other side ("not lower LDL cholesterol more than rosuvastatin").
@@ -76,6 +77,9 @@ _TAKING = frozenset(
 )
 # Words a negation just before, with "to" after, denies were shown ("was not shown to").
 _SHOWN = frozenset({"shown", "proven", "proved", "demonstrated", "established"})
+# A negation of knowing before an open question ("it is not known whether …", "not clear if").
+_KNOWN = frozenset({"known", "clear", "certain", "understood", "established", "determined"})
+_OPEN = frozenset({"whether", "if"})
 # Words passed over to find what a negation denies first: "not a myth", "not the only",
 # "cannot be excluded".
 _PASSED_OVER = frozenset({"a", "an", "the", "be", "been", "being"})
@@ -157,6 +161,8 @@ def overstated_no(claim_text: str, sentence: str) -> Overstated | None:
     kinds = [_kind(said, at, claim) for at in denials]
     if kinds and all(kinds):
         return kinds[0]
+    if denials and dropped_condition(claim, [sentence]):
+        return Overstated.CONDITION  # "when given late", "in the absence of heparin", "in vitro"
     return None
 
 
@@ -250,6 +256,8 @@ def _kind(said: Words, at: int, claim: Words) -> Overstated | None:
     head = [word for word in after if word not in _PASSED_OVER][:2]
     if head[1:] == ["to"] and head[0] in _SHOWN:
         return Overstated.DOUBTED  # "was not shown to reduce": not shown, not not so
+    if head[1:2] and head[1] in _OPEN and head[0] in _KNOWN:
+        return Overstated.CONDITION  # "it is not known whether": a question, not a no
     head = head[:1]
     if head and (head[0] in EVALUATIONS or head[0] in FAIL_WORDS or head[0] == "only"):
         return Overstated.FRAMED  # "not surprising that", "no doubt that", "not the only"
