@@ -732,6 +732,14 @@ TRAPS = {
         "Alteplase did not reduce disability in stroke when given late.",
         "Does alteplase reduce disability in stroke?", "condition", None,
     ),
+    "users-had-lower": (
+        "Statin users had lower rates of dementia.",
+        "Do statins lower rates of dementia?", "association", None,
+    ),
+    "predicted-lower": (
+        "Vitamin D sufficiency predicted lower fracture risk in older women.",
+        "Does vitamin D sufficiency lower fracture risk in older women?", "association", None,
+    ),
 }  # fmt: skip
 
 

@@ -30,9 +30,18 @@ COFFEE = "Coffee consumption was associated with reduced liver cancer risk."
          False),
         ("Fish oil lowers triglycerides.",
          "Fish oil lowered triglycerides relative to baseline.", False),
+        ("Aspirin increases mortality.",
+         "Higher aspirin doses were associated with higher mortality.", True),
+        ("Aspirin reduces mortality.", "Aspirin use predicted lower mortality.", True),
+        ("Aspirin reduces mortality.", "Aspirin users had lower mortality.", True),
+        ("Aspirin reduces sepsis mortality.", "Sepsis mortality was lower among aspirin users.",
+         True),
+        ("Aspirin reduces mortality.", "Patients given aspirin had lower mortality.", False),
+        ("Aspirin reduces mortality.", "Aspirin use reduced mortality.", False),
     ],
     ids=["reduces", "lower-asked", "association-kept", "change-stated", "inversely",
-         "a-group-described", "compound-adjective", "relative-to"],
+         "a-group-described", "compound-adjective", "relative-to", "exposure-described",
+         "predicted", "users-had", "lower-among-users", "given-had", "use-reduced"],
 )  # fmt: skip
 def test_an_association_is_no_change(claim: str, evidence: str, only: bool) -> None:
     assert associated_only(word_sequence(claim), [evidence]) is only

@@ -4,19 +4,26 @@ the other.
 "Coffee consumption was associated with reduced liver cancer risk" says the two go together;
 "Coffee consumption reduces liver cancer risk" says one changes the other. A sentence whose
 every word of the claim's direction stands in an association ("associated with reduced …",
-"inversely associated", "linked to lower …", "correlated with higher …") gives no yes to a
-claim that states the change itself; a claim that keeps the association ("Is coffee
+"inversely associated", "linked to lower …", "correlated with higher …", "predicted lower
+…", or how users stand: "aspirin users had lower mortality") gives no yes to a claim that
+states the change itself; a claim that keeps the association ("Is coffee
 associated with reduced risk?") is answered as asked.
 """
 
 from __future__ import annotations
 
 from engine.review.yes_clauses import cues
+from engine.review.yes_frames import actor
 from engine.text.lexicon import LINK_FAMILIES, link_strength, word_set
 from engine.text.tokens import word_sequence
 
 Words = tuple[str, ...]
 _ASSOCIATION = LINK_FAMILIES["association"]
+# A prognosis is an association too ("aspirin use predicted lower mortality").
+_PREDICTING = ("predict",)
+# Who took it, named by their taking: a comparison of them with others is observed, not made
+# ("aspirin users had lower mortality").
+_USERS = frozenset({"users", "user", "nonusers", "consumers", "takers"})
 # How many words after an association word its direction may stand ("associated with a
 # reduced risk"), and before it ("inversely associated").
 _AFTER = 4
@@ -46,17 +53,39 @@ def associated_only(claim: Words, evidence: list[str]) -> bool:
     placed = []
     for text in evidence:
         words = word_sequence(text)
-        links = [
-            at
-            for at, word in enumerate(words)
-            if word.startswith(_ASSOCIATION)
-            and not word.startswith("relativ")  # "relative to baseline" compares
-            and _JOINING.intersection(words[at + 1 : at + 4])
-        ]
+        links = (
+            [
+                at
+                for at, word in enumerate(words)
+                if word.startswith(_ASSOCIATION)
+                and not word.startswith("relativ")  # "relative to baseline" compares
+                and _JOINING.intersection(words[at + 1 : at + 4])
+            ]
+            + [at for at, word in enumerate(words) if word.startswith(_PREDICTING)]
+        )
+        users = _USERS.intersection(words)
         for at, cue in cues(words):
-            if cue in wanted:
-                placed.append(any(-_BEFORE <= at - link <= _AFTER for link in links))
+            if cue not in wanted:
+                continue
+            if links and _describes_exposure(words, at, claim):
+                continue  # "higher aspirin doses were associated with …": the exposure
+            linked = any(-_BEFORE <= at - link <= _AFTER for link in links)
+            # "Aspirin users had lower mortality": how users stand, not a change shown.
+            placed.append(linked or (bool(users) and _describing(words, at)))
     return bool(placed) and all(placed)
+
+
+def _describes_exposure(words: Words, at: int, claim: Words) -> bool:
+    """Whether the direction word at `at` qualifies the claim's agent just after it ("higher
+    aspirin doses"): it says which exposure, not which way the outcome went."""
+    agent = set(actor(claim) or ())
+    return bool(agent) and not agent.isdisjoint(words[at + 1 : at + 3])
+
+
+def _describing(words: Words, at: int) -> bool:
+    """Whether the direction word at `at` says how a group stands ("had lower mortality",
+    "mortality was lower among users"), not that something changed it."""
+    return at > 0 and words[at - 1] in _DESCRIBING
 
 
 def _causes(claim: Words) -> bool:
