@@ -740,6 +740,22 @@ TRAPS = {
         "Vitamin D sufficiency predicted lower fracture risk in older women.",
         "Does vitamin D sufficiency lower fracture risk in older women?", "association", None,
     ),
+    "raises-the-possibility": (
+        "This raises the possibility that lithium slows cognitive decline.",
+        "Does lithium slow cognitive decline?", "hedge", None,
+    ),
+    "probably": (
+        "Montelukast probably reduces asthma exacerbations in preschool children.",
+        "Does montelukast reduce asthma exacerbations in preschool children?", "hedge", None,
+    ),
+    "under-investigation": (
+        "Psilocybin is under investigation for reducing treatment-resistant depression.",
+        "Does psilocybin reduce treatment-resistant depression?", "hedge", None,
+    ),
+    "in-our-model": (
+        "Congestion pricing reduces traffic deaths in our model.",
+        "Does congestion pricing reduce traffic deaths?", "condition", None,
+    ),
 }  # fmt: skip
 
 

@@ -339,10 +339,17 @@ def _hedges(words: tuple[str, ...]) -> Counter[str]:
         and (two == "to" or (two == "for" and three.endswith("ing")))
         and relates(three)
     )
+    # With what it is a candidate for between: "a candidate drug to reduce mortality".
+    hedges.update(
+        one
+        for one, three, four in zip(words, words[2:], words[3:], strict=False)
+        if one == _CANDIDATE and three == "to" and relates(four)
+    )
     hedges.update(words[at] for at in range(len(words)) if _hedges_subject_to(words, at))
     return hedges
 
 
+_CANDIDATE = "candidate"
 # How many words may name what is hedged between the hedge and its "to".
 _HEDGED_SUBJECT = 3
 

@@ -154,7 +154,7 @@ ANALYSIS_SCOPES = _markers(
 MODEL_SCOPES = _markers(
     "in_vitro ex_vivo in_silico in_theory in_principle simulation simulations simulated "
     "in_cell_culture in_cultured_cells hypothetical mathematical computational modelling "
-    "modeling microsimulation"
+    "modeling microsimulation in_our_model in_the_model in_this_model"
 )
 # Words that say a finding came from animals, and words that say people were studied too: a
 # finding in mice answers a question that names mice, not one that names no species.

@@ -228,6 +228,7 @@ HEDGES = _words(
     "assumes assumed assuming marketed advertised touted purportedly seemingly apparently "
     "ostensibly conceivably arguably posited think thinks said advertisement advertisements "
     "argue argues argued expect expects plausible conceivable tempting pending preliminary "
+    "probably possibility "
     "anecdotal"
 )
 # Words that hedge what follows only before "that" ("the label claims that …"): alone they
@@ -258,7 +259,7 @@ HEDGES_BEFORE_SUBJECT_TO = _words(
 # happened ("given to patients").
 PURPOSES_BEFORE_TO = _words(
     "given used recommended prescribed administered indicated applied employed order candidate "
-    "potential promising investigated studied study tested evaluated explored"
+    "potential promising investigated studied study tested evaluated explored investigation"
 )
 
 
