@@ -756,6 +756,15 @@ TRAPS = {
         "Congestion pricing reduces traffic deaths in our model.",
         "Does congestion pricing reduce traffic deaths?", "condition", None,
     ),
+    "lower-than-with-another": (
+        "Patients on erenumab had fewer migraine days than those on topiramate.",
+        "Does erenumab reduce migraine days?", "against-another", None,
+    ),
+    "children-of-the-group-asked": (
+        "Children of mothers given iodine had higher IQ scores.",
+        "Does iodine raise IQ scores in mothers?", "population",
+        "Do children of mothers given iodine have higher IQ scores?",
+    ),
 }  # fmt: skip
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from engine.core.licensing import find_run
 from engine.text.frame_words import CONTROLS
-from engine.text.lexicon import CLAUSE_BREAKS, COUNTING_WORDS, NEGATIONS, STOP_WORDS
+from engine.text.lexicon import CLAUSE_BREAKS, COUNTING_WORDS, NEGATIONS, STOP_WORDS, cue_of
 from engine.text.numbers import value_of
 from engine.text.stems import mention_stem, mentions
 
@@ -24,11 +24,20 @@ _MARKERS = (
     ("in", "comparison", "with"), ("in", "comparison", "to"), ("superior", "to"),
     ("inferior", "to"),
 )  # fmt: skip
-# "than" sets one against another after a comparative ("more than heparin did").
-_COMPARATIVES = frozenset(
-    {"more", "less", "better", "worse", "greater", "further", "larger", "faster"}
-)
-# Words after which what stands is no other treatment: controls, the start, the background
+# "than" sets one thing against another ("more than heparin did", "higher with placebo
+# than with aspirin"), unless it sets something aside ("rather than", "other than").
+_ASIDE_BEFORE_THAN = frozenset({"rather", "other"})
+# Comparatives that state a level against another's, and how far before "than" they stand.
+_LEVELS = frozenset(
+    {"higher", "lower", "more", "less", "fewer", "greater", "smaller", "larger", "better",
+     "worse", "superior", "inferior"}
+)  # fmt: skip
+_LEVEL_REACH = 5
+# Words by which a claim compares something itself ("more than placebo", "too much"); a
+# comparative alone is a direction ("Does aspirin lower mortality?").
+_COMPARING_CLAIM = frozenset(
+    {"than", "too", "versus", "vs", "compared", "relative", "superior", "inferior"}
+)  # Words after which what stands is no other treatment: controls, the start, the background
 # every arm had, nothing, what was expected.
 _NEUTRAL = CONTROLS | frozenset(
     {
@@ -41,7 +50,7 @@ _PEOPLE = frozenset(
     {
         "patients", "participants", "subjects", "people", "individuals", "group", "groups",
         "arm", "arms", "those", "receiving", "received", "given", "treated", "taking", "users",
-        "did", "does", "do",
+        "took", "take", "takes", "used", "using", "did", "does", "do",
     }
 )  # fmt: skip
 # How many words after the comparing words the other side's name may take.
@@ -51,9 +60,12 @@ _SIDE_REACH = 4
 def against_another(claim: Words, said: Words) -> bool:
     """Whether the evidence's words set their finding against a treatment or group the claim
     never names and that is no control ("compared with clopidogrel", "versus heparin",
-    "more than heparin did"). The comparison must follow the finding: a word the claim names
+    "lower with aspirin than with heparin"), in a claim that compares nothing itself. The
+    comparison must follow the finding: a word the claim names
     or a small word ("reduced mortality versus", "was superior to"), not a kind set against
     another ("rapid versus long-term responses", "Myths vs. Facts")."""
+    if not _COMPARING_CLAIM.isdisjoint(claim):
+        return False  # "predict too much warming", "more than placebo": the claim compares
     own = {mention_stem(word) for word in claim}
     return any(
         _after_finding(said, start, own) and _other_side(said, end, own)
@@ -86,12 +98,20 @@ def _sides(said: Words) -> list[tuple[int, int]]:
         while (at := find_run(marker, said[start:])) >= 0:
             found.append((start + at, start + at + len(marker)))
             start += at + 1
-    found += [
-        (at - 1, at + 1)
-        for at, word in enumerate(said)
-        if word == "than" and at and said[at - 1] in _COMPARATIVES
-    ]
+    found += [(at, at + 1) for at, word in enumerate(said) if _relative_than(said, at)]
     return sorted(found)
+
+
+def _relative_than(said: Words, at: int) -> bool:
+    """Whether "than" at `at` states a level only against another's ("mortality was lower with
+    aspirin than with heparin"): a comparative before it, no change said before it ("reduced
+    mortality more than heparin did" says both reduced it), nothing set aside ("rather
+    than")."""
+    if said[at] != "than" or not at or said[at - 1] in _ASIDE_BEFORE_THAN:
+        return False
+    if _LEVELS.isdisjoint(said[max(0, at - _LEVEL_REACH) : at]):
+        return False
+    return not any(word.endswith("ed") and cue_of(word) is not None for word in said[:at])
 
 
 def _other_side(said: Words, start: int, own: set[str]) -> bool:

@@ -2,7 +2,8 @@
 
 "Statins increased the risk of death in patients with diabetes" says what statins did to
 death among people who have diabetes, not that they raise diabetes, and "aspirin increased
-the risk of bleeding in sepsis" nothing of the risk of sepsis; "Aspirin reduced
+the risk of bleeding in sepsis" nothing of the risk of sepsis, and "children of mothers
+given folate had fewer defects" nothing of defects in mothers; "Aspirin reduced
 mortality among stroke patients" says nothing of how much stroke there is. A yes to "Do
 statins increase the risk of diabetes?" read off such a sentence is withheld
 (`Overstated.POPULATION`). A claim that itself names the word as who was studied keeps it
@@ -49,7 +50,29 @@ def population_only(claim: Words, evidence: list[str]) -> bool:
     if not wanted:
         return False
     risked = _risked(claim)
-    return _only_as(wanted, evidence, risked)
+    return _only_as(wanted, evidence, risked) or _kin_of(claim, evidence)
+
+
+def _kin_of(claim: Words, evidence: list[str]) -> bool:
+    """Whether the claim's own group ("in mothers") stands in the evidence only as whose
+    others were studied ("children of mothers given folate"): the finding is theirs."""
+    groups = {word for word in claim if word in POPULATION_NOUNS}
+    if not groups:
+        return False
+    words = [word_sequence(text) for text in evidence]
+    for group in sorted(groups):
+        where = [
+            at > 1
+            and said[at - 1] == "of"
+            and said[at - 2] in POPULATION_NOUNS
+            and said[at - 2] not in claim
+            for said in words
+            for at, word in enumerate(said)
+            if word == group
+        ]
+        if where and all(where):
+            return True
+    return False
 
 
 def risk_scoped_only(claim: Words, evidence: list[str]) -> bool:
