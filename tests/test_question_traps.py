@@ -765,6 +765,22 @@ TRAPS = {
         "Does iodine raise IQ scores in mothers?", "population",
         "Do children of mothers given iodine have higher IQ scores?",
     ),
+    "not-true-that-not": (
+        "It is not true that zinc does not shorten colds in adults.",
+        "Does zinc shorten colds in adults?", "framed", None,
+    ),
+    "followed-by": (
+        "Bariatric surgery was followed by lower rates of diabetes.",
+        "Does bariatric surgery lower rates of diabetes?", "association", None,
+    ),
+    "to-the-placebo-level": (
+        "Pregabalin reduced pain scores to the level seen with placebo.",
+        "Does pregabalin reduce pain scores?", "not-significant", None,
+    ),
+    "from-a-figure-to-the-same": (
+        "Varenicline reduced relapse rates from 20% to 20%.",
+        "Does varenicline reduce relapse rates?", "not-significant", None,
+    ),
 }  # fmt: skip
 
 

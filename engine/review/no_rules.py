@@ -28,7 +28,12 @@ from engine.review.yes_comparators import in_other_side
 from engine.review.yes_conditions import dropped_condition
 from engine.review.yes_contrasts import without_means
 from engine.review.yes_figure_sense import figures_for
-from engine.review.yes_frames import actor_set_aside, changed_words, one_direction, turned_around
+from engine.review.yes_frames import (
+    actor_set_aside,
+    changed_words,
+    one_direction,
+    turned_around,
+)
 from engine.review.yes_near_null import leaned
 from engine.review.yes_populations import risk_scoped_only
 from engine.text.clause_words import CONTRASTS, LIKEWISE_AUXILIARIES, MODALS_AFTER_POINTER

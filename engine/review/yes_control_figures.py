@@ -34,6 +34,11 @@ _CONTROL_REACH = 4
 # How many words may stand between a figure and "versus": its direction word and what it
 # is of ("a 5% reduction in body weight versus 6%").
 _CUE_REACH = 4
+# Words that name a level reached, the inert controls whose level is no effect, and how far
+# after "to" they may stand ("to the level seen in the placebo group").
+_LEVEL_WORDS = frozenset({"level", "levels", "values", "rates"})
+_INERT = frozenset({"placebo", "sham", "vehicle", "untreated"})
+_LEVEL_REACH = 7
 # How many words a unit may take ("mg/dL" reads "mg dl").
 _UNIT_WORDS = 2
 _SIZE_FILLERS = frozenset({"a", "an", "mean", "median", "average", "of", "about"})
@@ -61,6 +66,8 @@ def control_against(said: Words, sign: int) -> Overstated | None:
     """The rule broken where the control's figure matches the tested arm's (`NOT_SIGNIFICANT`)
     or beats it in the direction stated (`DIRECTION`); else None. `sign` is the claim's
     direction of amount (0 where it states a direction of another kind)."""
+    if _to_control_level(said):
+        return Overstated.NOT_SIGNIFICANT  # "reduced mortality to the level seen with placebo"
     for at in range(len(said)):
         pair = _pair_at(said, at)
         if pair is None:
@@ -76,6 +83,20 @@ def control_against(said: Words, sign: int) -> Overstated | None:
         if kind is _Reading.EITHER and sign:
             return Overstated.DIRECTION  # one reading or the other says the control did more
     return None
+
+
+def _to_control_level(said: Words) -> bool:
+    """Whether the words bring what changed "to the level" of an inert control ("to the
+    level seen with placebo", "to placebo levels"): no better than nothing."""
+    for at, word in enumerate(said):
+        if word != "to":
+            continue
+        after = said[at + 1 : at + 1 + _LEVEL_REACH]
+        if _LEVEL_WORDS.isdisjoint(after[:3]):
+            continue
+        if not _INERT.isdisjoint(after):
+            return True
+    return False
 
 
 def _pair_at(said: Words, at: int) -> tuple[Decimal, Decimal] | None:

@@ -90,6 +90,8 @@ def figures_against(claim: Words, said: Words, text: str) -> Overstated | None:
         return None
     if any(_of_nothing(said, at) and said[at] not in claim for at in range(len(said))):
         return Overstated.NOT_SIGNIFICANT
+    if 0 in _moves(said):
+        return Overstated.NOT_SIGNIFICANT  # "from 20% to 20%": no change
     folded = fold_text(text).text
     ratios = [float(found.group(1)) for found in _ESTIMATE.finditer(folded)]
     if ratios and all(ratio == 1 for ratio in ratios):
@@ -163,7 +165,7 @@ def _by_negative(said: Words, at: int) -> bool:
 
 def _moves(said: Words) -> list[int]:
     """The sign of each change from one figure to another ("from 80 kg to 82 kg" is +1;
-    written the other way round, "to 31% from 28%", +1 too)."""
+    written the other way round, "to 31% from 28%", +1 too; "from 20% to 20%" is 0)."""
     out = []
     for at, word in enumerate(said):
         first = value_of(said[at + 1]) if word in _ENDS and at + 1 < len(said) else None
@@ -175,9 +177,9 @@ def _moves(said: Words) -> list[int]:
             continue
         end = at + 2 + rest.index(other) + 1
         second = value_of(said[end]) if end < len(said) else None
-        if second is not None and first != second:
+        if second is not None:
             start, stop = (first, second) if word == "from" else (second, first)
-            out.append(1 if stop > start else -1)
+            out.append((stop > start) - (stop < start))
     return out
 
 

@@ -12,6 +12,8 @@ associated with reduced risk?") is answered as asked.
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from engine.review.yes_clauses import cues
 from engine.review.yes_frames import actor
 from engine.text.lexicon import LINK_FAMILIES, link_strength, word_set
@@ -21,6 +23,8 @@ Words = tuple[str, ...]
 _ASSOCIATION = LINK_FAMILIES["association"]
 # A prognosis is an association too ("aspirin use predicted lower mortality").
 _PREDICTING = ("predict",)
+# So is what came after ("aspirin was followed by lower mortality").
+_FOLLOWED_BY = ("followed", "by")
 # Who took it, named by their taking: a comparison of them with others is observed, not made
 # ("aspirin users had lower mortality").
 _USERS = frozenset({"users", "user", "nonusers", "consumers", "takers"})
@@ -62,6 +66,7 @@ def associated_only(claim: Words, evidence: list[str]) -> bool:
                 and _JOINING.intersection(words[at + 1 : at + 4])
             ]
             + [at for at, word in enumerate(words) if word.startswith(_PREDICTING)]
+            + [at for at, pair in enumerate(pairwise(words)) if pair == _FOLLOWED_BY]
         )
         users = _USERS.intersection(words)
         for at, cue in cues(words):

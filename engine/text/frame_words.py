@@ -191,7 +191,7 @@ WHOLE_WORDS = _words("all every always both entire whole")
 EVALUATIONS = _words(
     "surprising surprisingly unexpected unexpectedly unusual uncommon doubt doubts question "
     "myth coincidence wonder secret accident excluded ruled dismissed discounted approved "
-    "licensed indicated recommended"
+    "licensed indicated recommended true correct"
 )
 # Words a negation reaches that it may deny instead of the finding: a quality, a degree, a
 # time or a dose ("were not serious", "did not strongly reduce", "not until the second
