@@ -142,11 +142,8 @@ def p_at_most(found: re.Match[str], level: float) -> bool:
 def _p_significant(text: str, found: re.Match[str]) -> bool:
     if _EXPONENT.match(text, found.end()):
         return True  # a P value written with a power of ten is a tiny one
-    relation, value = found.group(1) or "=", float(found.group(2))
-    if relation in (">", ">=", "\u2265"):
-        return False
     # "P = .05" and "P < .05" are reported as significant; only a larger P is read as not.
-    return value <= _LEVEL
+    return p_at_most(found, _LEVEL)
 
 
 def _interval_significant(text: str, found: re.Match[str]) -> bool:

@@ -13,9 +13,10 @@ from engine.core.licensing import find_run
 from engine.text.clause_words import LIKEWISE_AUXILIARIES
 from engine.text.frame_words import (
     BIAS_WORDS,
-    CASE_REPORTS,
     CLEARED_BIAS,
     EARLY_STOPS,
+    FRAGILE_PHRASES,
+    FRAGILE_WORDS,
     FUTILITY_WORDS,
     GRADED_NOUNS,
     GROUNDS_NOUNS,
@@ -23,7 +24,6 @@ from engine.text.frame_words import (
     POWER_DENIALS,
     POWER_WANTS,
     STOP_REASONS,
-    UNDERPOWERED,
     WEAK_GROUNDS,
 )
 from engine.text.tokens import word_sequence
@@ -50,13 +50,13 @@ def undercut(claim_text: str, sentence: str) -> bool:
     trial futile, in words the claim does not hold."""
     claim, said = set(word_sequence(claim_text)), word_sequence(sentence)
     words = tuple(word for word in said if word not in _DEGREES)
-    if any(find_run(case, words) >= 0 and case[-1] not in claim for case in CASE_REPORTS):
+    if any(find_run(phrase, words) >= 0 and phrase[-1] not in claim for phrase in FRAGILE_PHRASES):
         return True  # "in a case report", "in a pilot study", "requires confirmation"
     return any(
         word not in claim
         and (
             word in FUTILITY_WORDS
-            or word in UNDERPOWERED
+            or word in FRAGILE_WORDS
             or _powered_short(words, at)
             or (word in EARLY_STOPS and _stopped_short(words, at))
             or (word in WEAK_GROUNDS and _judges_grounds(words, at))

@@ -37,7 +37,8 @@ _LEVEL_REACH = 5
 # comparative alone is a direction ("Does aspirin lower mortality?").
 _COMPARING_CLAIM = frozenset(
     {"than", "too", "versus", "vs", "compared", "relative", "superior", "inferior"}
-)  # Words after which what stands is no other treatment: controls, the start, the background
+)
+# Words after which what stands is no other treatment: controls, the start, the background
 # every arm had, nothing, what was expected.
 _NEUTRAL = CONTROLS | frozenset(
     {
@@ -61,9 +62,9 @@ def against_another(claim: Words, said: Words) -> bool:
     """Whether the evidence's words set their finding against a treatment or group the claim
     never names and that is no control ("compared with clopidogrel", "versus heparin",
     "lower with aspirin than with heparin"), in a claim that compares nothing itself. The
-    comparison must follow the finding: a word the claim names
-    or a small word ("reduced mortality versus", "was superior to"), not a kind set against
-    another ("rapid versus long-term responses", "Myths vs. Facts")."""
+    comparison must follow the finding: a word the claim names or a small word ("reduced
+    mortality versus", "was superior to"), not a kind set against another ("rapid versus
+    long-term responses", "Myths vs. Facts")."""
     if not _COMPARING_CLAIM.isdisjoint(claim):
         return False  # "predict too much warming", "more than placebo": the claim compares
     own = {mention_stem(word) for word in claim}

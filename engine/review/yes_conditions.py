@@ -72,8 +72,8 @@ def dropped_condition(claim: Words, evidence: list[str]) -> bool:
         named = [w for w in words if w not in STOP_WORDS and w.isalpha()]
         return bool(named) and not any(mentions(mention_stem(w), said) for w in named)
 
-    for sentence in evidence:
-        whole = word_sequence(sentence)
+    sentences = [word_sequence(sentence) for sentence in evidence]
+    for sentence, whole in zip(evidence, sentences, strict=True):
         if _transient_or_either(whole, claim):
             return True
         pieces = [word_sequence(piece) for piece in PAUSES.split(sentence)]
@@ -94,12 +94,11 @@ def dropped_condition(claim: Words, evidence: list[str]) -> bool:
             return True
         if any(_unnamed_marker(marker, whole, said) for marker in PROTOCOL_SUBSETS):
             return True
-    # A model holds a finding back only where every sentence found it in one and in no body:
-    # an experiment in vitro beside one in mice, or "in vivo and in vitro", found it in one.
-    sentences = [word_sequence(sentence) for sentence in evidence]
     if sentences and all(_in_analysis_part(words, said) for words in sentences):
         return True
-    return bool(evidence) and all(_in_model_only(words, said) for words in sentences)
+    # A model holds a finding back only where every sentence found it in one and in no body:
+    # an experiment in vitro beside one in mice, or "in vivo and in vitro", found it in one.
+    return bool(sentences) and all(_in_model_only(words, said) for words in sentences)
 
 
 def _in_analysis_part(words: Words, said: set[str]) -> bool:

@@ -90,7 +90,8 @@ def figures_against(claim: Words, said: Words, text: str) -> Overstated | None:
         return None
     if any(_of_nothing(said, at) and said[at] not in claim for at in range(len(said))):
         return Overstated.NOT_SIGNIFICANT
-    if 0 in _moves(said):
+    moved = _moves(said)
+    if 0 in moved:
         return Overstated.NOT_SIGNIFICANT  # "from 20% to 20%": no change
     folded = fold_text(text).text
     ratios = [float(found.group(1)) for found in _ESTIMATE.finditer(folded)]
@@ -105,7 +106,7 @@ def figures_against(claim: Words, said: Words, text: str) -> Overstated | None:
         return Overstated.DIRECTION
     if any(word.startswith(_TURNING) for word in said):
         return None
-    moves = _moves(said) + [
+    moves = moved + [
         1 if found.group(1) == "+" else -1 for found in _SIGNED_CHANGE.finditer(folded)
     ]
     if moves and all(move == -sign for move in moves):

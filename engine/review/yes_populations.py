@@ -13,7 +13,7 @@ out of the rule, and so does a sentence that also names it as what changed.
 from __future__ import annotations
 
 from engine.review.yes_attributes import MEASURES
-from engine.review.yes_frames import PAUSES, changed_words, one_direction, relates, subject
+from engine.review.yes_frames import changed_words, one_direction, phrases_of, relates, subject
 from engine.text.frame_words import POPULATION_NOUNS
 from engine.text.lexicon import STOP_WORDS
 from engine.text.stems import mention_stem
@@ -86,7 +86,7 @@ def risk_scoped_only(claim: Words, evidence: list[str]) -> bool:
 def _only_as(stems: set[str], evidence: list[str], risked: set[str]) -> bool:
     """Whether some stem's every mention in the evidence names who was studied, or, for a
     stem in `risked`, where another risk was measured."""
-    segments = [word_sequence(part) for text in evidence for part in PAUSES.split(text)]
+    segments = phrases_of(evidence)
     for stem in sorted(stems):
         where = [
             _named_as_population(segment, spot) or (stem in risked and _scoped_in(segment, spot))

@@ -290,18 +290,20 @@ STOP_REASONS = _words("lack inefficacy ineffectiveness")
 # clear them ("a low risk of bias", "no evidence of bias").
 BIAS_WORDS = _words("bias biased biases")
 CLEARED_BIAS = _words("low no minimal without free unlikely")
-# A trial that says it had too few to tell ("underpowered", "not powered for mortality",
-# "lacked statistical power"): a yes or a no beside it may be chance.
-UNDERPOWERED = _words("underpowered anecdotal anecdotally")
-# A report of one or a few cases, a pilot, an interim look, a caveat the sentence puts on its
-# own finding ("residual confounding", "requires confirmation", "larger trials are needed to
-# confirm this", "a wide confidence interval").
-CASE_REPORTS = _markers(
+# Words and phrases by which a sentence says its own grounds are too few or too early to
+# tell ("underpowered", "anecdotal", "in a case report", "in a pilot study", "in an interim
+# analysis") or puts a caveat on its finding ("residual confounding", "requires
+# confirmation", "larger trials are needed to confirm this", "a wide confidence interval"):
+# a yes or a no beside them may be chance. The trial's power is read by the words below.
+FRAGILE_WORDS = _words("underpowered anecdotal anecdotally")
+FRAGILE_PHRASES = _markers(
     "case_report case_reports case_series pilot_study pilot_trial interim_analysis "
     "residual_confounding reverse_causation reverse_causality requires_confirmation "
     "require_confirmation needs_confirmation needs_replication requires_replication "
     "needed_to_confirm wide_confidence_interval confidence_interval_was_wide"
 )
+# A trial that says it had too little power ("not powered for mortality", "lacked
+# statistical power"): the words before "powered" and before "power".
 POWER_DENIALS = _words("not insufficiently inadequately poorly under")
 POWER_WANTS = _words("lacked lacking lack lacks insufficient inadequate limited low")
 
