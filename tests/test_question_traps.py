@@ -781,6 +781,36 @@ TRAPS = {
         "Varenicline reduced relapse rates from 20% to 20%.",
         "Does varenicline reduce relapse rates?", "not-significant", None,
     ),
+    "trend-beside-a-trend": (
+        "Hip fracture rates fell over the decade in which alendronate use rose.",
+        "Does alendronate reduce hip fracture rates?", "trend",
+        "Did hip fracture rates fall over the decade?",
+    ),
+    "trend-the-wrong-way": (
+        "Migraine attacks rose as propranolol use fell.",
+        "Does propranolol increase migraine attacks?", "trend", None,
+    ),
+    "parents-of-children": (
+        "Inhaled budesonide reduced anxiety in the parents of children with croup.",
+        "Does inhaled budesonide reduce anxiety in children with croup?", "population",
+        "Does inhaled budesonide reduce anxiety in the parents of children with croup?",
+    ),
+    "physicians-treating": (
+        "Modafinil reduced the fatigue of nurses treating leukaemia.",
+        "Does modafinil reduce fatigue in leukaemia?", "population", None,
+    ),
+    "cut-by-a-negative": (
+        "Permethrin cut scabies recurrence by -4%.",
+        "Does permethrin cut scabies recurrence?", "direction", None,
+    ),
+    "increased-by-a-negative": (
+        "Clozapine increased psychotic relapses by -4%.",
+        "Does clozapine reduce psychotic relapses?", "direction", None,
+    ),
+    "interval-naming-no-measure": (
+        "Tranexamic acid reduced postpartum haemorrhage deaths (95% CI 0.8 to 1.1).",
+        "Does tranexamic acid reduce postpartum haemorrhage deaths?", "not-significant", None,
+    ),
 }  # fmt: skip
 
 

@@ -35,13 +35,18 @@ from engine.reading.significance import reports_no_significance
         ("Orlistat reduced weight, with a p value of 0.01.", False),
         ("Loss of p53 raised tumour growth.", False),
         ("Loss of p 53 raised tumour growth.", False),
+        ("Aspirin reduced mortality (95% CI 0.8 to 1.1).", True),
+        ("Aspirin reduced mortality (95% CI 0.6 to 0.9).", False),
+        ("Weight fell by 2.1 kg (95% CI 1.4 to 2.8).", False),
+        ("Weight fell by 2% (95% CI 0.5% to 3.1%).", False),
     ],
     ids=["p-34", "p-21-unspaced", "p-above", "ratio-interval", "difference-interval",
          "unicode-minus", "ratio-and-p", "significant-ratio", "significant-difference",
          "en-dash", "p-at-05", "p-below-05", "power-of-ten", "power-of-ten-bracketed",
          "one-significant-among-others", "no-figures", "p-value-of", "p-value-equals",
          "p-value-bare", "p-value-colon", "p-closing-the-sentence", "p-value-below",
-         "p-value-of-significant", "p53", "p-spaced-53"],
+         "p-value-of-significant", "p53", "p-spaced-53", "unnamed-across-1",
+         "unnamed-below-1", "unnamed-above-1", "percent-across-1"],
 )  # fmt: skip
 def test_a_sentence_reports_no_significance_only_when_every_figure_says_so(
     sentence: str, none_significant: bool

@@ -44,6 +44,7 @@ class Overstated(StrEnum):
     LOST = "lost"  # the claim's actor named only as lost, blocked or mutated ("X deficiency")
     AGENT = "agent"  # what the claim says acts is never named by the evidence
     ASSOCIATION = "association"  # the evidence reports an association, the claim a change
+    TREND = "trend"  # the claim's actor only rises or falls itself ("aspirin use rose")
     COMPARED = "compared"  # a no: the evidence denies a comparison the claim does not make
     FRAMED = "framed"  # a no: the evidence denies a judgement or a failure, not the finding
     NEXT_SENTENCE = "next-sentence"  # the source's next sentence takes it back
@@ -109,6 +110,10 @@ _OVERSTATED_WORDS = {
     Overstated.ASSOCIATION: "the cited sentence reports an association (\u201cassociated with"
     " \u2026\u201d, \u201clinked to \u2026\u201d); the claim says one thing changes the"
     " other, which an association does not show",
+    Overstated.TREND: "the cited sentence says only that what the claim says acts rose or"
+    " fell itself (\u201caspirin use rose\u201d, \u201cas prescriptions increased\u201d) while"
+    " something else moved: two trends side by side, which show neither that one changed the"
+    " other nor which way",
     Overstated.GROUP_NEGATED: "the cited sentence's negation names a group, those who went"
     " without something (\u201cpatients not given aspirin\u201d), and denies no finding",
     Overstated.COMPARED: "the cited sentence denies a comparison with something else"
@@ -159,6 +164,7 @@ _OVERSTATED_LABELS = {
     Overstated.SWAPPED: "another word in its slot",
     Overstated.AGENT: "its actor never named",
     Overstated.ASSOCIATION: "an association, not a change shown",
+    Overstated.TREND: "two trends side by side",
     Overstated.COMPARED: "a comparison denied, not the finding",
     Overstated.FRAMED: "a judgement denied, not the finding",
     Overstated.DOUBTED: "doubted by its own frame",

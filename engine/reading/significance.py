@@ -147,7 +147,13 @@ def _p_significant(text: str, found: re.Match[str]) -> bool:
 
 
 def _interval_significant(text: str, found: re.Match[str]) -> bool:
+    """Whether the interval holds no effect: 1 for a ratio, 0 for a difference. An interval
+    that names no measure and no unit ("(95% CI 0.8 to 1.1)") may be either: it is read as
+    significant only if it holds neither 0 nor 1."""
     low, high = (float(found.group(i)) for i in (1, 2))
-    null = 1.0 if _RATIO.search(text, 0, found.start()) else 0.0
     low, high = min(low, high), max(low, high)
-    return not low <= null <= high
+    if _RATIO.search(text, 0, found.start()):
+        return not low <= 1.0 <= high
+    if "%" not in found.group(0) and low <= 1.0 <= high:
+        return False  # a ratio's interval as much as a difference's
+    return not low <= 0.0 <= high

@@ -27,7 +27,7 @@ from engine.review.yes_clauses import cues, denied_elsewhere, directions, hedged
 from engine.review.yes_comparators import in_other_side
 from engine.review.yes_conditions import dropped_condition
 from engine.review.yes_contrasts import without_means
-from engine.review.yes_figure_sense import figures_for
+from engine.review.yes_figure_sense import figures_for, negative_by
 from engine.review.yes_frames import (
     actor_set_aside,
     changed_words,
@@ -36,6 +36,7 @@ from engine.review.yes_frames import (
 )
 from engine.review.yes_near_null import leaned
 from engine.review.yes_populations import risk_scoped_only
+from engine.review.yes_trends import actor_trended
 from engine.text.clause_words import CONTRASTS, LIKEWISE_AUXILIARIES, MODALS_AFTER_POINTER
 from engine.text.frame_words import (
     CONTROLS,
@@ -123,8 +124,12 @@ def overstated_no(claim_text: str, sentence: str) -> Overstated | None:
         return Overstated.OTHER_CLAUSE  # "Metformin activated AMPK" for "… lower glucose"
     if risk_scoped_only(claim, [sentence]):
         return Overstated.POPULATION  # "no more bleeding in sepsis" for "… risk of sepsis"
+    if actor_trended(claim, [sentence]):
+        return Overstated.TREND  # "aspirin use rose while sepsis mortality fell"
     if turned_around(claim, [sentence], against=True):
         return Overstated.DIRECTION  # "prevented the decline" for "increases"
+    if negative_by(claim, said):
+        return Overstated.DIRECTION  # "increased mortality by -4%" for "reduces"
     if actor_set_aside(claim, [sentence], _OTHER_SIDE_MARKERS):
         return Overstated.SET_ASIDE  # "higher with placebo than with dexamethasone"
     denials = _negations(said)

@@ -34,6 +34,8 @@ _NEGATIVE = re.compile(r"^-\d*\.?\d+%?$")
 # Words that name a figure as the change itself ("mean change 0.0 kg", "a difference of 0").
 _CHANGES = frozenset({"change", "changes", "difference", "differences", "effect"})
 _CHANGE_REACH = 2
+# Verbs of a change one way that state no direction word of the lexicon's ("cut by 4%").
+_SIGNED_VERBS = frozenset({"cut", "cuts", "cutting", "halved", "shortened", "lengthened"})
 # A change written with its sign: "(mean change +1.2 kg)", "difference, -0.5".
 _SIGNED_CHANGE = re.compile(
     r"\b(?:change|difference)s?\b[^\d+\-.;()]{0,16}([+-])\s*\d", re.IGNORECASE
@@ -87,7 +89,10 @@ def figures_against(claim: Words, said: Words, text: str) -> Overstated | None:
     kg)", every ratio on the other side of 1: `DIRECTION`); else None."""
     sign = _claimed_sign(claim)
     if sign is None:
-        return None
+        # "cut mortality by -4%": a cut of less than nothing; "changed the score by -0.4" is
+        # a change like any other.
+        signed = _SIGNED_VERBS.intersection(said) or any(c[0] != "presence" for _, c in cues(said))
+        return Overstated.DIRECTION if signed and negative_by(claim, said) else None
     if any(_of_nothing(said, at) and said[at] not in claim for at in range(len(said))):
         return Overstated.NOT_SIGNIFICANT
     moved = _moves(said)
@@ -97,7 +102,7 @@ def figures_against(claim: Words, said: Words, text: str) -> Overstated | None:
     ratios = [float(found.group(1)) for found in _ESTIMATE.finditer(folded)]
     if ratios and all(ratio == 1 for ratio in ratios):
         return Overstated.NOT_SIGNIFICANT
-    if any(_by_negative(said, at) and said[at + 1] not in claim for at in range(len(said) - 1)):
+    if negative_by(claim, said):
         return Overstated.DIRECTION
     against_control = control_against(said, sign)
     if against_control is not None:
@@ -156,6 +161,13 @@ def _of_nothing(said: Words, at: int) -> bool:
     if before[-1:] == ("by",) or not _CHANGES.isdisjoint(before):
         return True
     return bool(after) and cue_of(after[0]) is not None
+
+
+def negative_by(claim: Words, said: Words) -> bool:
+    """Whether the evidence gives a change as negative after "by" ("increased mortality by
+    -4%", "cut it by -4%") and the claim does not give that figure: the change went the other
+    way from the word that names it, whatever that word is; read for a no as well as a yes."""
+    return any(_by_negative(said, at) and said[at + 1] not in claim for at in range(len(said) - 1))
 
 
 def _by_negative(said: Words, at: int) -> bool:

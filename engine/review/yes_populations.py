@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from engine.review.yes_attributes import MEASURES
 from engine.review.yes_frames import changed_words, one_direction, phrases_of, relates, subject
-from engine.text.frame_words import POPULATION_NOUNS
+from engine.text.frame_words import POPULATION_NOUNS, ROLE_LINKS, ROLE_NOUNS
 from engine.text.lexicon import STOP_WORDS
 from engine.text.stems import mention_stem
 from engine.text.tokens import word_sequence
@@ -28,6 +28,9 @@ _REACH = 3
 # sentence names where another risk was measured ("the risk of bleeding in sepsis").
 _RISK_HEADS = frozenset({"risk", "risks", "incidence", "odds", "onset", "development"})
 _IN = frozenset({"in", "among"})
+# How far before a word of the claim the people tied to it may stand ("the parents of
+# children with asthma": four words before "asthma").
+_ROLE_REACH = 6
 
 
 def population_only(claim: Words, evidence: list[str]) -> bool:
@@ -50,7 +53,9 @@ def population_only(claim: Words, evidence: list[str]) -> bool:
     if not wanted:
         return False
     risked = _risked(claim)
-    return _only_as(wanted, evidence, risked) or _kin_of(claim, evidence)
+    return (
+        _only_as(wanted, evidence, risked) or _kin_of(claim, evidence) or _beside(claim, evidence)
+    )
 
 
 def _kin_of(claim: Words, evidence: list[str]) -> bool:
@@ -72,6 +77,42 @@ def _kin_of(claim: Words, evidence: list[str]) -> bool:
         ]
         if where and all(where):
             return True
+    return False
+
+
+def _beside(claim: Words, evidence: list[str]) -> bool:
+    """Whether some word of the claim after its subject stands in the evidence only in people
+    named by whom they stand beside, whom the claim does not name ("anxiety in the parents of
+    children with asthma" for "in children with asthma", "the mortality of physicians
+    treating sepsis" for "mortality in sepsis"): the finding is theirs."""
+    agent = set(subject(claim))
+    wanted = {mention_stem(word) for word in claim if _content(word) and word not in agent} - {
+        mention_stem(word) for word in claim if word in ROLE_NOUNS
+    }
+    segments = phrases_of(evidence)
+    for stem in sorted(wanted):
+        where = [
+            _tied(segment, at, claim)
+            for segment in segments
+            for at, said in enumerate(segment)
+            if mention_stem(said) == stem
+        ]
+        if where and all(where):
+            return True
+    return False
+
+
+def _tied(words: Words, at: int, claim: Words) -> bool:
+    """Whether the word at `at` follows, within `_ROLE_REACH` words and no relation word,
+    people named by whom they stand beside and a word that ties them ("parents of", "nurses
+    treating"), people the claim does not name."""
+    for back in range(at - 1, max(0, at - _ROLE_REACH) - 1, -1):
+        if relates(words[back]):
+            return False
+        if words[back] in ROLE_LINKS and back > 0:
+            holder = words[back - 1]
+            if holder in ROLE_NOUNS | POPULATION_NOUNS and holder not in claim:
+                return True
     return False
 
 

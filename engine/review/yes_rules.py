@@ -60,6 +60,7 @@ from engine.review.yes_order import reordered
 from engine.review.yes_partners import combined_actor, null_comparison
 from engine.review.yes_populations import population_only
 from engine.review.yes_prefixes import prefix_flip, unmarked
+from engine.review.yes_trends import actor_trended
 from engine.text.frame_words import CONTROLS, PARTIAL_QUANTIFIERS
 from engine.text.lexicon import (
     CONDITION_WORDS,
@@ -174,6 +175,8 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
         return Overstated.POPULATION  # "the risk of death in patients with diabetes"
     if associated_only(claim, evidence):
         return Overstated.ASSOCIATION
+    if actor_trended(claim, evidence):
+        return Overstated.TREND  # "mortality fell over the decade in which aspirin use rose"
     if any(_said_of_another(claim, sentence) for sentence in evidence):
         return Overstated.OTHER_CLAUSE
     if _RESPECTIVELY in kin and _RESPECTIVELY not in claim:

@@ -353,3 +353,40 @@ EFFECT_NOUNS = _words(
 # ("averted the expected decline", "prevented the usual rise"): the change still did not
 # happen.
 EXPECTED_KINDS = _words("expected anticipated predicted usual typical normal natural inevitable")
+
+# Verbs by which a thing itself rises or falls over time ("aspirin use rose"); with no
+# object after them they say how it moved, not what it changed.
+TREND_VERBS = _words(
+    "rose rise rises rising risen fell fall falls falling fallen increased increases"
+    " increasing decreased decreases decreasing declined declines declining dropped drops"
+    " dropping grew grow grows growing doubled tripled halved climbed surged plummeted"
+    " plateaued waned"
+)
+# Nouns of how much of a thing was taken, sold or present, whose rise or fall is its own
+# ("aspirin use", "statin prescriptions", "fluoride levels").
+EXPOSURE_NOUNS = _words(
+    "use usage uses intake consumption prescriptions prescription prescribing sales uptake"
+    " dose doses dosing level levels exposure exposures availability coverage utilization"
+    " utilisation adoption rate rates concentration concentrations supply spending"
+    " popularity"
+)
+# Words that may stand between such a noun and its verb ("has risen", "steadily rose").
+TREND_AUXILIARIES = _words("has have had was were is are steadily sharply gradually also")
+# Words after a trend verb that begin no object: what follows is when, where, how much or
+# the next clause ("rose over the decade", "fell by 20%", "increased while …").
+TREND_TAILS = _words(
+    "by from to over during in across between among after since with at while as and but"
+    " whereas then each every per year years annually yearly threefold twofold fourfold"
+    " significantly steadily sharply markedly substantially slightly rapidly gradually"
+    " considerably dramatically modestly further again thereafter throughout until"
+)
+# People named by whom they stand beside ("the parents of children with asthma", "nurses
+# treating sepsis"): a finding in them is theirs, not the others'.
+ROLE_NOUNS = _words(
+    "parents parent fathers siblings sisters brothers relatives families family caregivers"
+    " caregiver carers carer spouses spouse partners offspring nurses nurse physicians"
+    " physician doctors doctor clinicians staff providers surgeons teachers friends"
+    " households visitors"
+)
+# The words that tie such people to the others ("of", "treating", "caring for").
+ROLE_LINKS = _words("of treating caring looking attending visiting")
