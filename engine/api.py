@@ -408,7 +408,7 @@ def sentences_stance(
     if asked is None:
         return None  # a what, how or why question has no yes or no to read
     found = stance_toward(asked, sentences, after=after)
-    return replace(found, asked=True) if found is not None else None
+    return replace(found, asked=True, denied=read.denies) if found is not None else None
 
 
 def _verified_claims(decision: Decision) -> list[Claim]:

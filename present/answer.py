@@ -377,6 +377,8 @@ def stance_line(result: NavResult) -> StanceLine | None:
 
 def _reading_line(stance: Stance) -> StanceLine:
     """The answer to a yes/no question: yes, no or mixed, with the cue it rests on."""
+    if stance.denied and stance.relation is not StanceRelation.NEITHER:
+        return _denied_line(stance)
     if stance.relation is StanceRelation.CONTRADICTS:
         said = f" Measured: {stance.measured}." if stance.measured else ""
         if stance.tension:
@@ -390,6 +392,16 @@ def _reading_line(stance: Stance) -> StanceLine:
         "info",
         "Mixed or not stated: the cited source neither clearly says yes nor no to the question.",
     )
+
+
+def _denied_line(stance: Stance) -> StanceLine:
+    """The answer to a question that asks a denial, without a bare yes or no: "no" to "Does
+    aspirin not reduce stroke?" reads as "it does" to one reader and "it does not" to another."""
+    if stance.relation is StanceRelation.SUPPORTS:
+        return StanceLine("info", f"Denied too, as the question asks: {stance.phrase}.")
+    said = f" Measured: {stance.measured}." if stance.measured else ""
+    lead = "Probably stated, a possible tension" if stance.tension else "Stated"
+    return StanceLine("warning", f"{lead}, not denied as the question asks: {stance.phrase}.{said}")
 
 
 def answer_area(result: NavResult) -> AnswerArea:

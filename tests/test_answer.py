@@ -135,6 +135,27 @@ def test_a_yes_no_question_is_read_yes_no_or_not_stated_with_why() -> None:
     assert "answer-hedged" in area.html and "never says ‘sepsis’" in area.html
 
 
+@pytest.mark.parametrize(
+    ("relation", "start", "chip"),
+    [
+        (StanceRelation.SUPPORTS, "Denied too, as the question asks: ", "denied too"),
+        (StanceRelation.CONTRADICTS, "Stated, not denied as the question asks: ",
+         "stated, not denied"),
+    ],
+    ids=["denied-too", "stated"],
+)  # fmt: skip
+def test_a_question_that_asks_a_denial_gets_no_bare_yes_or_no(
+    relation: StanceRelation, start: str, chip: str
+) -> None:
+    cue = Cue(CueShape.NEGATED_ONE_SIDE, "reduced", "", in_claim=True)
+    stance = Stance(relation, cue, 0.9, asked=True, denied=True)
+    line = answer.stance_line(replace(result("ANSWER"), stance=stance))
+    assert line is not None and line.text.startswith(start)
+    assert stance.answer_words == chip and stance.reading in ("yes", "no")
+    plain = answer.stance_line(replace(result("ANSWER"), stance=replace(stance, denied=False)))
+    assert plain is not None and plain.text.startswith(("Yes: ", "No: "))
+
+
 def test_a_contested_node_names_the_contradicting_note_and_its_review_state() -> None:
     practice = "mem:_memory:exp-1"
     contested = result(

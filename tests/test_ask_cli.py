@@ -76,6 +76,7 @@ def test_single_and_batch_answers_carry_the_stance(lab_path: Path, tmp_path: Pat
         "overstated",
         "withheld_no",
         "reading",
+        "denied",
     }
     assert stated["stance"]["relation"] in ("supports", "contradicts", "neither")
     assert not stated["stance"]["asked"]

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from engine.api import OpenWorkspace, answer, ask
+from engine.api import OpenWorkspace, answer, ask, open_workspace
 from engine.core.errors import ConfigError
 from engine.reading.asked import MAX_QUESTION_CHARS, Acronym, Question, read_question
+from tests.workspaces import sentence_workspace
 
 WINNERS = (
     "Does buying past winners and selling past losers generate abnormal returns over 3 to 12 "
@@ -35,6 +38,28 @@ def test_a_question_is_read_into_its_words_and_forms(
     question = read_question(text)
     assert (question.text, question.words) == (text, words)
     assert (question.claim_shaped, question.asks) == (claim, asks)
+
+
+@pytest.mark.parametrize(
+    ("text", "denies"),
+    [
+        ("Does aspirin not reduce stroke?", True),
+        ("Doesn't aspirin reduce stroke?", True),
+        ("Can\u2019t aspirin reduce stroke?", True),
+        ("Is there no link between aspirin and stroke?", True),
+        ("Does aspirin never reduce stroke?", True),
+        ("Does aspirin reduce stroke?", False),
+        ("Does aspirin reduce nosebleeds?", False),
+        ("Aspirin does not reduce stroke.", False),
+    ],
+    ids=["not", "doesnt", "cant-curly", "no-link", "never", "plain", "no-inside-a-word",
+         "a-claim"],
+)  # fmt: skip
+def test_a_question_that_asks_a_denial_says_so_and_keeps_its_words(text: str, denies: bool) -> None:
+    question = read_question(text)
+    assert question.denies is denies
+    # "doesn't" is "does not": no "doesn" and "t" for the answer to mention.
+    assert not {"doesn", "t", "can"} & set(question.words)
 
 
 def test_words_keep_how_they_were_typed_and_numbers_are_named() -> None:
@@ -68,3 +93,19 @@ def test_every_step_of_the_walk_sees_the_value_read_at_the_boundary(lab: OpenWor
 
 def test_ask_still_takes_the_question_as_text(lab: OpenWorkspace) -> None:
     assert ask(lab, WINNERS).question == WINNERS
+
+
+def test_a_joined_negation_is_asked_as_the_denial_it_is(tmp_path: Path) -> None:
+    finding = "Colchicine reduced pericarditis recurrence."
+    opened = open_workspace(sentence_workspace(tmp_path, [(finding,)]))
+    try:
+        for text in ("Can't colchicine reduce pericarditis recurrence?",
+                     "Doesn\u2019t colchicine reduce pericarditis recurrence?"):  # fmt: skip
+            result = ask(opened, text)
+            assert result.label == "ANSWER", result.decision
+            assert result.stance is not None and result.stance.denied
+            # Not a yes: "can't reduce" was read as "'t colchicine reduce" and answered yes.
+            assert result.stance.reading == "no"
+            assert result.stance.answer_words == "stated, not denied"
+    finally:
+        opened.close()

@@ -811,6 +811,18 @@ TRAPS = {
         "Tranexamic acid reduced postpartum haemorrhage deaths (95% CI 0.8 to 1.1).",
         "Does tranexamic acid reduce postpartum haemorrhage deaths?", "not-significant", None,
     ),
+    "as-effective-as-placebo": (
+        "Rituximab was as effective as placebo in reducing lupus flares.",
+        "Does rituximab reduce lupus flares?", "dropped", None,
+    ),
+    "uncontrolled-study": (
+        "Acupuncture reduced tinnitus loudness in an uncontrolled study.",
+        "Does acupuncture reduce tinnitus loudness?", "doubted", None,
+    ),
+    "three-patients": (
+        "Sirolimus shrank lymphatic malformations in 3 patients.",
+        "Does sirolimus shrink lymphatic malformations?", "doubted", None,
+    ),
 }  # fmt: skip
 
 

@@ -37,6 +37,8 @@ def test_a_claim_is_asked_as_a_yes_no_question(claim: str, question: str) -> Non
     [
         ("Does aspirin reduce stroke?", "aspirin reduce stroke"),
         ("Doesn't aspirin reduce stroke?", "not aspirin reduce stroke"),
+        ("Can't aspirin reduce stroke?", "not aspirin reduce stroke"),
+        ("Won\u2019t aspirin reduce stroke?", "not aspirin reduce stroke"),
         ("Is there evidence that statins lower LDL?", "statins lower LDL"),
         (
             "In British men, does haplogroup I decrease the risk of heart disease?",
@@ -53,6 +55,8 @@ def test_a_claim_is_asked_as_a_yes_no_question(claim: str, question: str) -> Non
     ids=[
         "auxiliary",
         "negated",
+        "cannot",
+        "will-not-curly",
         "lead-in",
         "setting",
         "setting-and-lead-in",

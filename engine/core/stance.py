@@ -266,8 +266,9 @@ class Cue:
         if shape is CueShape.AGREEMENT:
             return f'says "{self.theirs}" as {subject} says "{self.mine}"'
         if shape is CueShape.NEGATED_ONE_SIDE:
-            where = subject if self.in_claim else "the sentence"
-            return f'negates "{self.theirs}" in {where} only'
+            if self.in_claim:
+                return f'says "{self.theirs}" where {subject} negates it'
+            return f'negates "{self.theirs}" where {subject} does not'
         if shape is CueShape.NO_EFFECT:
             return f"reports no effect where {subject} asserts one"
         if shape is CueShape.AN_EFFECT:
@@ -282,6 +283,10 @@ _READINGS = {
     StanceRelation.SUPPORTS: "yes",
     StanceRelation.CONTRADICTS: "no",
     StanceRelation.NEITHER: "mixed",
+}
+_DENIED_READINGS = {
+    StanceRelation.SUPPORTS: "denied too",
+    StanceRelation.CONTRADICTS: "stated, not denied",
 }
 
 
@@ -309,6 +314,9 @@ class Stance:
     overstated: Overstated | None = None
     # The reading `overstated` withheld was a no (the sentence's negation is no firm no).
     withheld_no: bool = False
+    # The question asked a denial ("Does aspirin not reduce stroke?"): `reading` stays the
+    # answer to it as asked, and words for people say which holds instead (`answer_words`).
+    denied: bool = False
 
     @property
     def phrase(self) -> str:
@@ -346,9 +354,19 @@ class Stance:
             "overstated": None if self.overstated is None else self.overstated.value,
             "withheld_no": self.withheld_no,
             "reading": self.reading,
+            "denied": self.denied,
         }
 
     @property
     def reading(self) -> str:
         """The stance as the answer to a yes/no question: yes, no or mixed."""
         return _READINGS[self.relation]
+
+    @property
+    def answer_words(self) -> str:
+        """The reading in words for people: yes, no or mixed; for a question that asks a
+        denial, what the source does instead ("denied too", "stated, not denied"), since
+        "no" to "Does aspirin not reduce stroke?" is read both ways."""
+        if self.denied and self.relation in _DENIED_READINGS:
+            return _DENIED_READINGS[self.relation]
+        return self.reading

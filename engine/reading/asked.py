@@ -27,6 +27,13 @@ _ASKING = re.compile(
     r"could|should|would|will|has|have|had|tell|list|show|explain|describe|summari[sz]e)\b",
     re.IGNORECASE,
 )
+# A negation joined to its auxiliary ("doesn't", "can't", "won’t"): its words are the
+# auxiliary and "not", not "doesn" and "t".
+_CONTRACTED = re.compile(r"\b(\w+?)n['\u2019]t\b", re.IGNORECASE)
+_SHORTENED = {"ca": "can", "wo": "will", "sha": "shall"}
+# The words by which a question asks a denial, and the words it is read in.
+_DENYING = frozenset({"not", "never", "no", "cannot"})
+_WORDS = re.compile(r"[A-Za-z]+")
 # An acronym as a question writes it: capitals only, three to six, an optional plural "s".
 _ACRONYM = re.compile(r"(?<![\w-])([A-Z]{3,6})s?(?![\w-])")
 
@@ -56,6 +63,15 @@ class Question:
     def numbers(self) -> tuple[str, ...]:
         """The numbers the question states, as its content words write them."""
         return tuple(w for w in self.words if w.isdigit())
+
+    @property
+    def denies(self) -> bool:
+        """Whether the yes/no question asks a denial ("Does aspirin not reduce stroke?",
+        "Doesn't it …?", "Is there no link …?"): its yes is "it does not", its no "it does",
+        which a bare yes or no leaves for a reader to guess."""
+        if self.asks is None:
+            return False
+        return not _DENYING.isdisjoint(word.lower() for word in _WORDS.findall(self.asks))
 
     @property
     def blank(self) -> bool:
@@ -111,8 +127,15 @@ def claim_shaped(question: str) -> bool:
 
 
 def unframed(question: str) -> str:
-    """The question with its framing ("is it true that", "what is known about") blanked."""
-    return QUESTION_FRAME_PHRASES.sub(" ", question)
+    """The question with its framing ("is it true that", "what is known about") blanked and
+    a joined negation written out ("doesn't" as "does not")."""
+    spelled = _CONTRACTED.sub(_spelled_out, question)
+    return QUESTION_FRAME_PHRASES.sub(" ", spelled)
+
+
+def _spelled_out(found: re.Match[str]) -> str:
+    word = found.group(1)
+    return f"{_SHORTENED.get(word.lower(), word)} not"
 
 
 def question_words(question: str) -> list[str]:

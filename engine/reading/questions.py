@@ -21,7 +21,11 @@ _AUX = (
     "does", "do", "did", "is", "are", "was", "were", "can", "could", "has", "have", "had",
     "will", "would", "should", "may", "might", "must", "shall",
 )  # fmt: skip
-_YES_NO = re.compile(rf"^\s*(?:{'|'.join(_AUX)})(?:n[’']t)?\b", re.IGNORECASE)
+# "Can't" and "won't" are "ca" and "wo" before the joined negation, not "can" and "will".
+_YES_NO = re.compile(
+    rf"^\s*(?:can[’']t|won[’']t|shan[’']t|(?:{'|'.join(_AUX)})(?:n[’']t)?)(?![\w’'])",
+    re.IGNORECASE,
+)
 # Framing a question may open with ("Is it true that", "Is there evidence that").
 _LEAD_IN = re.compile(
     r"^\s*(?:(?:is|was)\s+it\s+(?:true|the\s+case|known)\s+that|"

@@ -1,10 +1,10 @@
 """Whether a sentence judges its own grounds too weak to state its finding as found.
 
 "The evidence is mixed, but metformin reduced weight", "Evidence of low quality shows …",
-"…, although studies were prone to bias", "The trial was stopped for futility after …" and
-"… in an underpowered trial" or "… in a case report" report a finding beside words that say
-it may not hold. A yes or a no read off such a sentence is withheld (`undercut`) unless the
-claim itself names the same judgement.
+"…, although studies were prone to bias", "The trial was stopped for futility after …",
+"… in an underpowered trial", "… in a case report", "… in an uncontrolled study" and
+"(n = 6)" report a finding beside words that say it may not hold. A yes or a no read off
+such a sentence is withheld (`undercut`) unless the claim itself names the same judgement.
 """
 
 from __future__ import annotations
@@ -21,9 +21,12 @@ from engine.text.frame_words import (
     GRADED_NOUNS,
     GROUNDS_NOUNS,
     LOW_GRADES,
+    POPULATION_NOUNS,
     POWER_DENIALS,
     POWER_WANTS,
+    SAMPLE_PER,
     STOP_REASONS,
+    TINY_SAMPLE,
     WEAK_GROUNDS,
 )
 from engine.text.tokens import word_sequence
@@ -58,6 +61,7 @@ def undercut(claim_text: str, sentence: str) -> bool:
             word in FUTILITY_WORDS
             or word in FRAGILE_WORDS
             or _powered_short(words, at)
+            or _tiny_sample(words, at)
             or (word in EARLY_STOPS and _stopped_short(words, at))
             or (word in WEAK_GROUNDS and _judges_grounds(words, at))
             or (word in LOW_GRADES and _grades(words, at))
@@ -67,6 +71,23 @@ def undercut(claim_text: str, sentence: str) -> bool:
             )
         )
         for at, word in enumerate(words)
+    )
+
+
+def _tiny_sample(words: Words, at: int) -> bool:
+    """Whether the word at `at` counts the whole sample and it is under `TINY_SAMPLE`: "n = 6",
+    "in 3 patients", "among 8 participants"; not a count per group ("n = 6 per group") nor a
+    share ("in 3 of 40 patients")."""
+    word, after = words[at], words[at + 1 : at + 3]
+    if not word.isdigit() or int(word) >= TINY_SAMPLE or SAMPLE_PER.intersection(after):
+        return False
+    before = words[max(0, at - 2) : at]
+    if before == ("n", "="):
+        return True
+    return (
+        before[-1:] in (("in",), ("among",))
+        and after[:1] != ("of",)
+        and bool(after and after[0] in POPULATION_NOUNS)
     )
 
 

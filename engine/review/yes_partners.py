@@ -104,10 +104,12 @@ def null_comparison(claim: Words, evidence: list[str]) -> bool:
 
 def _alike_control(said: Words) -> bool:
     """Whether the words say the finding came about as much with a control ("as much as
-    placebo", "to the same extent as placebo", "similarly to placebo", "in parallel with
-    placebo", "Metformin and placebo reduced glucose comparably")."""
+    placebo", "as effective as placebo", "to the same extent as placebo", "similarly to
+    placebo", "in parallel with placebo", "Metformin and placebo reduced glucose
+    comparably")."""
     for at, word in enumerate(said):
-        alike = word in _ALIKE or said[at : at + 3] in (("as", "much", "as"), ("as", "well", "as"))
+        # "as much as", "as well as", "as effective as placebo": an equal, not a difference.
+        alike = word in _ALIKE or (word == "as" and said[at + 2 : at + 3] == ("as",))
         near = said[max(0, at - _ALIKE_REACH) : at + _ALIKE_REACH + 1]
         if alike and not CONTROLS.isdisjoint(near):
             return True

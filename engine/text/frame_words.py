@@ -300,8 +300,15 @@ FRAGILE_PHRASES = _markers(
     "case_report case_reports case_series pilot_study pilot_trial interim_analysis "
     "residual_confounding reverse_causation reverse_causality requires_confirmation "
     "require_confirmation needs_confirmation needs_replication requires_replication "
-    "needed_to_confirm wide_confidence_interval confidence_interval_was_wide"
+    "needed_to_confirm wide_confidence_interval confidence_interval_was_wide "
+    "uncontrolled_study uncontrolled_studies uncontrolled_trial uncontrolled_trials "
+    "before_after_study before_after_studies before_and_after_study single_arm_trial "
+    "single_arm_study pre_post_study pre_post_design"
 )
+# Fewer people than this make a case series, not a study a finding can be stated from
+# ("(n = 6)", "in 3 patients"); a count per group ("n = 6 per group") is a design's.
+TINY_SAMPLE = 10
+SAMPLE_PER = _words("per each every")
 # A trial that says it had too little power ("not powered for mortality", "lacked
 # statistical power"): the words before "powered" and before "power".
 POWER_DENIALS = _words("not insufficiently inadequately poorly under")
