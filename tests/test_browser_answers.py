@@ -86,3 +86,24 @@ def test_a_yes_found_only_against_another_drug_is_hedged_with_its_reason_in_chro
             page.locator(".answer-hedged").or_(page.locator(".answer-licensed")).first
         ).to_contain_text("versus clopidogrel")
         looks(page, "answer-hedged-against-another-drug")
+
+
+def test_a_denied_question_and_a_trend_read_in_words_not_a_bare_yes_or_no_in_chromium(
+    tmp_path: Path,
+) -> None:
+    findings = [
+        sentence_texts("Colchicine reduced pericarditis recurrence."),
+        sentence_texts("Migraine attacks increased as propranolol use decreased."),
+    ]
+    root = sentence_workspace(tmp_path, findings)
+    with app_in_chromium(root, tmp_path / "streamlit.log", height=1200) as (url, page):
+        page.goto(f"{url}/ask")
+        wait_idle(page)
+        ask(page, "Doesn't colchicine reduce pericarditis recurrence?", "ANSWER")
+        alerts = page.get_by_test_id("stAlert")
+        expect(alerts.filter(has_text="Stated, not denied as the question asks")).to_have_count(1)
+        expect(alerts.filter(has_text="No: ")).to_have_count(0)
+        looks(page, "answer-denied-question")
+        ask(page, "Does propranolol increase migraine attacks?", "HEDGED ANSWER")
+        expect(alerts.filter(has_text="HEDGED ANSWER")).to_contain_text("rose or fell itself")
+        looks(page, "answer-hedged-trend")
