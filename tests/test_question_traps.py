@@ -823,6 +823,18 @@ TRAPS = {
         "Sirolimus shrank lymphatic malformations in 3 patients.",
         "Does sirolimus shrink lymphatic malformations?", "doubted", None,
     ),
+    "in-most-analyses": (
+        "Mirtazapine reduced nausea scores in most analyses.",
+        "Does mirtazapine reduce nausea scores?", "partial", None,
+    ),
+    "projected-outcome": (
+        "Screening colonoscopy reduced projected colorectal cancer deaths.",
+        "Does screening colonoscopy reduce colorectal cancer deaths?", "attribute", None,
+    ),
+    "cost-effectiveness-model": (
+        "Varicella vaccination reduced shingles cases in a cost-effectiveness model.",
+        "Does varicella vaccination reduce shingles cases?", "condition", None,
+    ),
 }  # fmt: skip
 
 

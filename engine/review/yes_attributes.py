@@ -3,7 +3,8 @@
 "Lithium reduced the variance of mood scores" lowers how much mood scores vary, not mood
 scores; "reduced the time to recovery" speeds recovery; "reduced the decline in memory" keeps
 memory; "increased the half-life of lopinavir" keeps the drug longer, not more of it;
-"reduced hypoglycaemia unawareness" makes hypoglycaemia felt, not rarer. A yes to "Does
+"reduced hypoglycaemia unawareness" makes hypoglycaemia felt, not rarer; "reduced projected
+mortality" lowers a forecast. A yes to "Does
 lithium reduce mood scores?" read off such a sentence is withheld (`Overstated.ATTRIBUTE`).
 Words that measure the thing itself keep its direction: "the risk of stroke", "the incidence
 of", "levels of", "tumour growth".
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 from engine.review.yes_clauses import cues
 from engine.review.yes_frames import COMPARISONS, changed_words, one_direction
+from engine.text.frame_words import UNREAL_QUALIFIERS
 from engine.text.lexicon import STOP_WORDS, word_set
 from engine.text.stems import mention_stem
 from engine.text.tokens import word_sequence
@@ -130,6 +132,8 @@ def _property_moved(words: Words, at: int, objects: set[str], own: set[str]) -> 
         return None  # "better than placebo for symptoms": the other side, not a property
     if first - at >= 3 and words[first - 1] in _LINKS and _foreign(words[first - 2], own):
         return True
+    if words[first - 1] in UNREAL_QUALIFIERS and words[first - 1] not in own:
+        return True  # "reduced projected mortality", "perceived risk": not the outcome
     last = first
     while last + 1 < len(words) and mention_stem(words[last + 1]) in own:
         last += 1

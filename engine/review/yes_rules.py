@@ -43,7 +43,7 @@ from engine.review.yes_contrasts import (
     split_means,
 )
 from engine.review.yes_failures import judged_failed
-from engine.review.yes_figures import exact, figures_changed
+from engine.review.yes_figures import figures_changed
 from engine.review.yes_frames import (
     actor,
     governed_against,
@@ -58,13 +58,13 @@ from engine.review.yes_near_null import near_null, tended
 from engine.review.yes_order import content_words as _content
 from engine.review.yes_order import reordered
 from engine.review.yes_partners import combined_actor, null_comparison
+from engine.review.yes_parts import partial
 from engine.review.yes_populations import population_only
 from engine.review.yes_prefixes import prefix_flip, unmarked
 from engine.review.yes_trends import actor_trended
-from engine.text.frame_words import CONTROLS, PARTIAL_QUANTIFIERS
+from engine.text.frame_words import CONTROLS
 from engine.text.lexicon import (
     CONDITION_WORDS,
-    COUNTING_WORDS,
     FREQUENCY_PARTIALS,
     HEDGES,
     HEDGES_BEFORE_SUBJECT_TO,
@@ -89,10 +89,6 @@ _DENIAL = re.compile(r"\b(?:not|no|never)\b\s*", re.IGNORECASE)
 # A word that pairs two lists in order: which of one goes with which of the other is a
 # reading the words alone do not make.
 _RESPECTIVELY = "respectively"
-# Fractions of a whole, plural after their count ("two thirds of patients").
-_FRACTIONS = frozenset({"thirds", "quarters", "fifths", "tenths"})
-# Words after "in" that say a finding held in one case ("in one patient", "in a single case").
-_ONE = frozenset({"one", "single"})
 # Words after "in" that say a finding held in none ("in none of the trials", "in neither arm",
 # "in no patients").
 _NONE = frozenset({"none", "neither", "no"})
@@ -147,7 +143,7 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
     kin = _kin(claim_text, evidence)
     if _in_none(kin, claim):
         return Overstated.DROPPED  # "reduced mortality in none of the trials"
-    if _partial(claim, kin) or set(_among(kin, FREQUENCY_PARTIALS)) - set(claim):
+    if partial(claim, kin) or set(_among(kin, FREQUENCY_PARTIALS)) - set(claim):
         return Overstated.PARTIAL  # "some patients", "rarely reduced"
     if set(_among(kin, NEGLIGIBLE)) - set(claim):
         return Overstated.NOT_SIGNIFICANT  # "reduced stroke negligibly"
@@ -242,58 +238,6 @@ def _said_of_another(claim: tuple[str, ...], sentence: str) -> bool:
         or scattered(claim, sentence)
         or relative_subject(claim, sentence)
     )
-
-
-def _partial(claim: tuple[str, ...], kin: tuple[str, ...]) -> bool:
-    """Whether the evidence says of part of the claim's actor what the claim says of all of
-    it: a partial quantifier just before an actor word ("Some patients improved" for
-    "Patients improve"), a finding held "in N of M" with N under M ("Acupuncture reduced
-    pain in 3 of 10 trials", "in 2 of 10 patients") or "in" a part ("in some patients", "in
-    a minority of patients"), where the claim gives no quantifier or number."""
-    subject = {mention_stem(word) for word in actor(claim) or ()}
-    if not subject:
-        return False
-    if _in_part_of(kin, claim) or _in_some(kin, claim):
-        return True
-    return not exact(claim) and any(
-        word in PARTIAL_QUANTIFIERS
-        and any(mention_stem(after) in subject for after in kin[at + 1 : at + 3])
-        for at, word in enumerate(kin)
-    )
-
-
-def _in_part_of(words: tuple[str, ...], claim: tuple[str, ...]) -> bool:
-    """Whether the words say "in N of M" (studies, patients, mice …) with N under M, or "in
-    N% of", figures the claim does not give."""
-    for at in range(len(words) - 2):
-        into, low, of = words[at : at + 3]
-        if into != "in" or of != "of" or low in claim:
-            continue
-        if low.endswith("%") and low[:-1].replace(".", "", 1).isdigit():
-            return True  # "in 30% of simulations"
-        high, unit = (*words[at + 3 : at + 5], "", "")[:2]
-        low, high = COUNTING_WORDS.get(low, low), COUNTING_WORDS.get(high, high)
-        if low.isdigit() and high.isdigit() and int(low) < int(high) and unit.isalpha():
-            return True  # "in 2 of 10 patients", "in two of three studies"
-    return False
-
-
-def _in_some(words: tuple[str, ...], claim: tuple[str, ...]) -> bool:
-    """Whether the words say a finding held "in" a part the claim does not name: "in some
-    patients", "in a minority of cases", "in a subset of tumours", "in one patient", "in a
-    single case", "in two thirds of patients", "in all but one trial"."""
-    for at, word in enumerate(words[:-1]):
-        if word != "in":
-            continue
-        after = words[at + 1 : at + 3]
-        quantifier = after[1] if after[:1] == ("a",) and len(after) > 1 else after[0]
-        if quantifier in PARTIAL_QUANTIFIERS and quantifier not in claim:
-            return True
-        if quantifier in _ONE and quantifier not in claim:
-            return True
-        if after[1:] and (after[1] in _FRACTIONS or after == ("all", "but")):
-            return True  # "in two thirds of patients", "in all but one trial"
-    return False
 
 
 def _in_none(words: tuple[str, ...], claim: tuple[str, ...]) -> bool:

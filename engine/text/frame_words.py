@@ -154,7 +154,15 @@ ANALYSIS_SCOPES = _markers(
 MODEL_SCOPES = _markers(
     "in_vitro ex_vivo in_silico in_theory in_principle simulation simulations simulated "
     "in_cell_culture in_cultured_cells hypothetical mathematical computational modelling "
-    "modeling microsimulation in_our_model in_the_model in_this_model"
+    "modeling microsimulation in_our_model in_the_model in_this_model "
+    "cost_effectiveness_model cost_effectiveness_analysis markov_model decision_model "
+    "decision_analytic_model"
+)
+# Words that make an outcome one imagined or felt rather than observed ("reduced projected
+# mortality", "perceived risk"): a change of it is not a change of the outcome.
+UNREAL_QUALIFIERS = _words(
+    "projected simulated modelled modeled perceived hypothetical theoretical anticipated"
+    " expected predicted"
 )
 # Words that say a finding came from animals, and words that say people were studied too: a
 # finding in mice answers a question that names mice, not one that names no species.
