@@ -51,6 +51,9 @@ CLAIM = "Metformin reduces weight."
         ("Metformin reduced weight in mice (n = 6 per group).", False),
         ("Metformin reduced weight in 3 of 40 patients.", False),
         ("Metformin reduced weight in 12 patients.", False),
+        ("In a sample of 8 patients, metformin reduced weight.", True),
+        ("In a total of 5 participants, metformin reduced weight.", True),
+        ("In a sample of 80 patients, metformin reduced weight.", False),
     ],
     ids=["evidence-is-mixed", "results-inconsistent", "limited-evidence", "of-low-quality",
          "low-certainty", "quality-very-low", "prone-to-bias", "futility", "lack-of-efficacy",
@@ -59,7 +62,8 @@ CLAIM = "Metformin reduces weight."
          "low-power-to-detect", "powered-to-detect", "adequately-powered", "low-power-laser",
          "case-report", "pilot-trial", "requires-confirmation", "wide-interval", "piloted",
          "uncontrolled-study", "before-after", "single-arm", "uncontrolled-diabetes",
-         "n-of-6", "in-3-patients", "6-per-group", "3-of-40", "in-12-patients"],
+         "n-of-6", "in-3-patients", "6-per-group", "3-of-40", "in-12-patients",
+         "sample-of-8", "total-of-5", "sample-of-80"],
 )  # fmt: skip
 def test_weak_grounds_are_named(sentence: str, held: bool) -> None:
     assert undercut(CLAIM, sentence) is held

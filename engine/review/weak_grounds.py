@@ -45,6 +45,8 @@ _CLEAR_REACH = 4
 _STOP_REACH = 5
 # What may follow statistical power ("lacked power to detect", "low power, and"): "low power
 # laser" names a device, not the trial's power.
+# Nouns of a whole sample before "of" and its count ("a sample of 8 patients").
+_SAMPLES = frozenset({("sample",), ("total",), ("cohort",), ("series",), ("group",)})
 _AFTER_POWER = frozenset({"", "to", "for", "and", "but", "so", "which", "in"})
 
 
@@ -76,14 +78,14 @@ def undercut(claim_text: str, sentence: str) -> bool:
 
 def _tiny_sample(words: Words, at: int) -> bool:
     """Whether the word at `at` counts the whole sample and it is under `TINY_SAMPLE`: "n = 6",
-    "in 3 patients", "among 8 participants"; not a count per group ("n = 6 per group") nor a
-    share ("in 3 of 40 patients")."""
+    "a sample of 8", "in 3 patients", "among 8 participants"; not a count per group ("n = 6
+    per group") nor a share ("in 3 of 40 patients")."""
     word, after = words[at], words[at + 1 : at + 3]
     if not word.isdigit() or int(word) >= TINY_SAMPLE or SAMPLE_PER.intersection(after):
         return False
     before = words[max(0, at - 2) : at]
-    if before == ("n", "="):
-        return True
+    if before == ("n", "=") or (before[-1:] == ("of",) and before[:1] in _SAMPLES):
+        return True  # "n = 6", "a sample of 8 patients", "a total of 5 participants"
     return (
         before[-1:] in (("in",), ("among",))
         and after[:1] != ("of",)
