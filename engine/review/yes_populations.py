@@ -12,6 +12,8 @@ out of the rule, and so does a sentence that also names it as what changed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.review.yes_attributes import MEASURES
 from engine.review.yes_frames import changed_words, one_direction, phrases_of, relates, subject
 from engine.text.frame_words import POPULATION_NOUNS, ROLE_LINKS, ROLE_NOUNS
@@ -89,17 +91,7 @@ def _beside(claim: Words, evidence: list[str]) -> bool:
     wanted = {mention_stem(word) for word in claim if _content(word) and word not in agent} - {
         mention_stem(word) for word in claim if word in ROLE_NOUNS
     }
-    segments = phrases_of(evidence)
-    for stem in sorted(wanted):
-        where = [
-            _tied(segment, at, claim)
-            for segment in segments
-            for at, said in enumerate(segment)
-            if mention_stem(said) == stem
-        ]
-        if where and all(where):
-            return True
-    return False
+    return _every_mention(wanted, evidence, lambda words, at, _: _tied(words, at, claim))
 
 
 def _tied(words: Words, at: int, claim: Words) -> bool:
@@ -127,12 +119,26 @@ def risk_scoped_only(claim: Words, evidence: list[str]) -> bool:
 def _only_as(stems: set[str], evidence: list[str], risked: set[str]) -> bool:
     """Whether some stem's every mention in the evidence names who was studied, or, for a
     stem in `risked`, where another risk was measured."""
+    return _every_mention(
+        stems,
+        evidence,
+        lambda words, at, stem: (
+            _named_as_population(words, at) or (stem in risked and _scoped_in(words, at))
+        ),
+    )
+
+
+def _every_mention(
+    stems: set[str], evidence: list[str], test: Callable[[Words, int, str], bool]
+) -> bool:
+    """Whether some stem is mentioned in the evidence's phrases and `test` (the phrase, the
+    mention's place, the stem) holds of every mention."""
     segments = phrases_of(evidence)
     for stem in sorted(stems):
         where = [
-            _named_as_population(segment, spot) or (stem in risked and _scoped_in(segment, spot))
+            test(segment, at, stem)
             for segment in segments
-            for spot, said in enumerate(segment)
+            for at, said in enumerate(segment)
             if mention_stem(said) == stem
         ]
         if where and all(where):
