@@ -43,13 +43,19 @@ CLAIM = "Metformin reduces weight."
          Overstated.GROUP_NEGATED),
         ("Metformin did not reduce weight in a trial that was not powered for weight.",
          Overstated.DOUBTED),
+        ("Metformin did not reduce weight to normal.", Overstated.QUALITY),
+        ("Metformin did not reduce weight in obese mice.", Overstated.CONDITION),
+        ("Metformin did not reduce weight at the 500 mg dose.", Overstated.QUALITY),
+        ("No trial has tested whether metformin reduces weight.", Overstated.DOUBTED),
+        ("We did not examine whether metformin reduces weight.", Overstated.DOUBTED),
     ],
     ids=["at-1-week", "after-2-weeks", "opening-at-1-week", "by-week-4", "on-day-3",
          "as-expected", "failed-as-anticipated", "by-a-degree", "in-those-who", "subgroup",
          "significant-p", "over-12-months", "after-years-of-follow-up", "with-a-disease",
          "intention-to-treat", "p-above-the-level", "primary-end-point", "in-obese-adults",
          "paused-as-expected", "contrary-to-expected", "listed-or", "listed-and", "listed-three",
-         "unit-first-listed", "control-named-by-a-negation", "not-powered"],
+         "unit-first-listed", "control-named-by-a-negation", "not-powered", "not-to-normal",
+         "in-mice", "at-one-dose", "tested-whether", "examine-whether"],
 )  # fmt: skip
 def test_a_no_at_a_point_in_time_or_against_an_expectation_is_withheld(
     sentence: str, rule: Overstated | None

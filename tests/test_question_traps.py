@@ -835,6 +835,22 @@ TRAPS = {
         "Varicella vaccination reduced shingles cases in a cost-effectiveness model.",
         "Does varicella vaccination reduce shingles cases?", "condition", None,
     ),
+    "no-trial-has-tested-whether": (
+        "No trial has tested whether fluvoxamine shortens long covid symptoms.",
+        "Does fluvoxamine shorten long covid symptoms?", "doubted", None,
+    ),
+    "not-to-zero": (
+        "Eculizumab did not reduce haemolysis episodes to zero.",
+        "Does eculizumab reduce haemolysis episodes?", "quality", None,
+    ),
+    "no-at-one-dose": (
+        "Apixaban did not reduce embolic strokes at the 2.5 mg dose.",
+        "Does apixaban reduce embolic strokes?", "quality", None,
+    ),
+    "no-in-mice-only": (
+        "Nicotinamide riboside did not improve grip strength in mice.",
+        "Does nicotinamide riboside improve grip strength?", "condition", None,
+    ),
 }  # fmt: skip
 
 

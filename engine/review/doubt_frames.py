@@ -33,6 +33,10 @@ _THAT = "that"
 # How far before a doubt word a negation turns it ("it is not a myth that").
 _TURN_REACH = 2
 
+# A negation that reaches "whether" this soon denies that something was asked, not what.
+_WHETHER = "whether"
+_WHETHER_REACH = 5
+
 
 def doubted(claim_text: str, evidence: list[str]) -> bool:
     """Whether a sentence of `evidence` holds the claim's words only after a "that" whose
@@ -101,7 +105,10 @@ def _doubted_later(words: Words, start: int) -> bool:
 def literature_denied(after: Words) -> bool:
     """Whether the words after a negation deny only that the literature showed what its
     "that" says ("no study has shown that …", "has not been proven that …"), where a "that"
-    follows a word naming the literature or its showing."""
+    follows a word naming the literature or its showing, or deny that it was asked at all
+    ("no trial has tested whether …")."""
+    if _WHETHER in after[:_WHETHER_REACH]:
+        return True  # "no trial has tested whether …", "did not examine whether …": untested
     if _THAT not in after:
         return False
     return not LITERATURE_WORDS.isdisjoint(after[: after.index(_THAT)])

@@ -25,7 +25,7 @@ from engine.review.weak_grounds import undercut
 from engine.review.yes_attributes import changed_attribute
 from engine.review.yes_clauses import cues, denied_elsewhere, directions, hedged_no, negates
 from engine.review.yes_comparators import in_other_side
-from engine.review.yes_conditions import dropped_condition
+from engine.review.yes_conditions import dropped_condition, in_animals_only
 from engine.review.yes_contrasts import without_means
 from engine.review.yes_figure_sense import figures_for, negative_by
 from engine.review.yes_frames import (
@@ -153,6 +153,8 @@ def overstated_no(claim_text: str, sentence: str) -> Overstated | None:
         return Overstated.QUALITY  # "did not reduce weight at 1 week", "by 5% or more"
     if denials and in_subset(claim, said):
         return Overstated.CONDITION  # "in patients who did not exercise", "post hoc"
+    if denials and in_animals_only(claim, [sentence]):
+        return Overstated.CONDITION  # "did not reduce mortality in septic mice"
     if figures_for(claim, sentence):
         return Overstated.TAKEN_BACK  # "did not reduce mortality (HR 0.70, 95% CI 0.55-0.89)"
     if denials and leaned(claim, said):

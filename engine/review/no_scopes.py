@@ -30,6 +30,8 @@ _RELATIVES = frozenset({"who", "whose", "whom"})
 _SUBSET_REACH = 3
 # How far after a negation a degree may stand ("did not reduce body weight by 5%").
 _DEGREE_REACH = 6
+# Levels a change may fall short of reaching ("not to zero", "not to normal").
+_END_LEVELS = frozenset({"zero", "nil", "normal", "baseline", "none"})
 # How far after a time word its "of" may stand ("after 5 years of follow-up").
 _SPAN_REACH = 4
 # Determiners that may stand between a time word and its figure ("at the 12-week visit").
@@ -119,7 +121,8 @@ def in_subset(claim: Words, said: Words) -> bool:
 
 def by_degree(claim: Words, said: Words) -> bool:
     """Whether a negation reaches a degree given by a figure the claim lacks ("did not
-    reduce weight by 5% or more"): it may deny the degree, not the change."""
+    reduce weight by 5% or more") or a level to reach ("not to zero"): it may deny the
+    degree, not the change."""
     for at, word in enumerate(said):
         if not negates(word):
             continue
@@ -127,4 +130,6 @@ def by_degree(claim: Words, said: Words) -> bool:
         for i, one in enumerate(after[:-1]):
             if one == "by" and any(c.isdigit() for c in after[i + 1]) and after[i + 1] not in claim:
                 return True
+            if one == "to" and after[i + 1] in _END_LEVELS and after[i + 1] not in claim:
+                return True  # "did not reduce mortality to zero": it may have reduced it
     return False

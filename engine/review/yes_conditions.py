@@ -127,7 +127,9 @@ def _doses(words: Words) -> list[Words]:
     for at, word in enumerate(words):
         if word != "at":
             continue
-        after = words[at + 1 : at + 1 + _AT_DOSE_REACH]
+        # "at the 75 mg dose": an article before the dose counts for no word of its reach.
+        start = at + 2 if words[at + 1 : at + 2] in (("the",), ("a",)) else at + 1
+        after = words[start : start + _AT_DOSE_REACH]
         if not _EVERY.isdisjoint(after):
             continue  # "at all doses", "at every dose": no condition
         if not DOSE_WORDS.isdisjoint(after):
