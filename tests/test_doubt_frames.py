@@ -9,7 +9,7 @@ import pytest
 from engine.core.stance import StanceRelation
 from engine.datasets.scifact_text import train_abstracts, train_sentences
 from engine.review.claim_stance import stance_toward
-from engine.review.doubt_frames import doubted, doubts, literature_denied, retracted
+from engine.review.doubt_frames import debated, doubted, doubts, literature_denied, retracted
 from engine.text.tokens import word_sequence
 
 CLAIM = "Probiotics reduce diarrhoea."
@@ -44,6 +44,23 @@ CLAIM = "Probiotics reduce diarrhoea."
 )  # fmt: skip
 def test_a_yes_inside_a_doubting_frame_is_held(sentence: str, held: bool) -> None:
     assert doubted(CLAIM, [sentence]) is held
+
+
+@pytest.mark.parametrize(
+    ("sentence", "held"),
+    [
+        ("The ability of probiotics to reduce diarrhoea is debated.", True),
+        ("Whether probiotics reduce diarrhoea remains unclear.", True),
+        ("That probiotics reduce diarrhoea has been questioned.", True),
+        ("Probiotics reduced diarrhoea; the mechanism is unclear.", False),
+        ("The ability of probiotics to reduce diarrhoea is not disputed.", False),
+        ("Probiotics reduced diarrhoea, which was confirmed.", False),
+    ],
+    ids=["ability-debated", "remains-unclear", "been-questioned", "another-phrase",
+         "not-disputed", "confirmed"],
+)  # fmt: skip
+def test_a_finding_its_phrase_calls_doubted_is_held(sentence: str, held: bool) -> None:
+    assert debated(CLAIM, [sentence]) is held
 
 
 def test_a_doubt_denied_is_no_doubt() -> None:

@@ -851,6 +851,18 @@ TRAPS = {
         "Nicotinamide riboside did not improve grip strength in mice.",
         "Does nicotinamide riboside improve grip strength?", "condition", None,
     ),
+    "ability-debated": (
+        "Dabigatran's ability to prevent stroke in atrial flutter is debated.",
+        "Does dabigatran prevent stroke in atrial flutter?", "doubted", None,
+    ),
+    "guidelines-recommend": (
+        "Guidelines recommend tamsulosin to expel ureteric stones.",
+        "Does tamsulosin expel ureteric stones?", "hedge", None,
+    ),
+    "approved-for": (
+        "Esketamine is approved for relieving treatment-resistant depression.",
+        "Does esketamine relieve treatment-resistant depression?", "hedge", None,
+    ),
 }  # fmt: skip
 
 

@@ -13,6 +13,7 @@ affirms, and a no read off it is withheld as a judgement denied (`engine.review.
 from __future__ import annotations
 
 from engine.review.yes_clauses import negates
+from engine.review.yes_frames import PAUSES
 from engine.review.yes_order import content_words
 from engine.text.frame_words import (
     AIM_NOUNS,
@@ -30,6 +31,9 @@ from engine.text.tokens import word_sequence
 
 Words = tuple[str, ...]
 _THAT = "that"
+# Verbs after which a doubt word is said of the phrase's subject ("is debated", "remains
+# unproven", "has been questioned").
+_COPULAS = frozenset({"is", "are", "was", "were", "remains", "remain", "remained", "been"})
 # How far before a doubt word a negation turns it ("it is not a myth that").
 _TURN_REACH = 2
 
@@ -54,6 +58,28 @@ def doubted(claim_text: str, evidence: list[str]) -> bool:
             believed = at == 0 or words[at - 1] in BELIEF_NOUNS
             if doubts(words[:at]) or (believed and _doubted_later(words, at + 1)):
                 return True
+    return False
+
+
+def debated(claim_text: str, evidence: list[str]) -> bool:
+    """Whether a phrase of `evidence` holds the claim's words and then says, after a copula,
+    that they are doubted ("Aspirin's ability to prevent stroke is debated", "… remains
+    unproven"); a doubt of something else in another phrase ("; the mechanism is unclear")
+    is not of the finding."""
+    claim = {mention_stem(word) for word in content_words(claim_text)}
+    if not claim:
+        return False
+    for sentence in evidence:
+        for part in PAUSES.split(sentence):
+            words = word_sequence(part)
+            for at, word in enumerate(words):
+                if word not in DOUBT_WORDS or _COPULAS.isdisjoint(words[max(0, at - 3) : at]):
+                    continue
+                if any(map(negates, words[max(0, at - _TURN_REACH) : at])):
+                    continue  # "is not disputed"
+                held = {mention_stem(w) for w in words[:at]} & claim
+                if 2 * len(held) >= len(claim):
+                    return True
     return False
 
 

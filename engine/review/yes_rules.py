@@ -21,7 +21,7 @@ from itertools import pairwise
 from engine.core.licensing import find_run
 from engine.core.stance import Overstated
 from engine.reading.significance import reports_no_significance
-from engine.review.doubt_frames import doubted, retracted
+from engine.review.doubt_frames import debated, doubted, retracted
 from engine.review.no_rules import overstated_no
 from engine.review.split_directions import split_by_scope
 from engine.review.weak_grounds import undercut
@@ -70,6 +70,7 @@ from engine.text.lexicon import (
     HEDGES_BEFORE_SUBJECT_TO,
     HEDGES_BEFORE_THAT,
     HEDGES_BEFORE_TO,
+    LICENSED,
     NEGLIGIBLE,
     NULL_WORDS,
     PURPOSES_BEFORE_TO,
@@ -132,8 +133,8 @@ def overstates(claim_text: str, evidence: list[str]) -> Overstated | None:
         return Overstated.DROPPED  # "ineffective in reducing weight"
     if null_comparison(claim, evidence):
         return Overstated.DROPPED
-    if doubted(claim_text, evidence) or retracted(claim_text, evidence):
-        return Overstated.DOUBTED
+    if any(read(claim_text, evidence) for read in (doubted, retracted, debated)):
+        return Overstated.DOUBTED  # "a myth that …", "later retracted", "… is debated"
     if any(undercut(claim_text, sentence) for sentence in evidence):
         return Overstated.DOUBTED  # "the evidence is mixed", "stopped for futility"
     if any(left_taken_back(claim, sentence) for sentence in evidence):
@@ -286,6 +287,8 @@ def _hedges(words: tuple[str, ...]) -> Counter[str]:
         and (two == "to" or (two == "for" and three.endswith("ing")))
         and relates(three)
     )
+    # A regulator's licence, whatever it is for: "approved for treating depression".
+    hedges.update(one for one, two in pairwise(words) if one in LICENSED and two in _FOR_TO)
     # With what it is a candidate for between: "a candidate drug to reduce mortality".
     hedges.update(
         one
@@ -297,6 +300,7 @@ def _hedges(words: tuple[str, ...]) -> Counter[str]:
 
 
 _CANDIDATE = "candidate"
+_FOR_TO = frozenset({"for", "to"})
 # How many words may name what is hedged between the hedge and its "to".
 _HEDGED_SUBJECT = 3
 

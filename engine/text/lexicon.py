@@ -247,11 +247,12 @@ HEDGES_BEFORE_TO = _words(
     "projected predicted anticipated hoped proposed held considered"
 )
 # Words that hedge what follows with its subject between them and "to" ("we expected
-# metformin to reduce weight", "predicted the drug to lower"); after "as" or "than" they
+# metformin to reduce weight", "predicted the drug to lower", "guidelines recommend aspirin
+# to prevent": advice, not a finding); after "as" or "than" they
 # judge a finding instead ("as expected, metformin reduced weight to 80 kg").
 HEDGES_BEFORE_SUBJECT_TO = _words(
     "expected predicted anticipated intended considered believed thought assumed presumed "
-    "supposed hypothesized hypothesised hoped wanted"
+    "supposed hypothesized hypothesised hoped wanted recommend recommends advise advises"
 )
 # Words that make an aim, a use or a prospect of what follows "to" (or "for" and an "-ing"
 # form) and a relation word ("was given to reduce", "is used to treat", "has the potential to
@@ -261,6 +262,8 @@ PURPOSES_BEFORE_TO = _words(
     "given used recommended prescribed administered indicated applied employed order candidate "
     "potential promising investigated studied study tested evaluated explored investigation"
 )
+# A licence, not a finding: "approved for treating depression", "licensed to prevent".
+LICENSED = _words("approved licensed authorised authorized")
 
 
 # Adverbs that say a finding held now and then, not as a rule ("rarely reduced", "sometimes
