@@ -863,6 +863,11 @@ TRAPS = {
         "Esketamine is approved for relieving treatment-resistant depression.",
         "Does esketamine relieve treatment-resistant depression?", "hedge", None,
     ),
+    "dramatically-asked": (
+        "Finerenone reduced kidney failure events.",
+        "Does finerenone dramatically reduce kidney failure events?", "exact",
+        "Does finerenone reduce kidney failure events?",
+    ),
 }  # fmt: skip
 
 

@@ -14,7 +14,7 @@ from itertools import pairwise
 from engine.core.stance import Overstated
 from engine.review.yes_figure_sense import figures_against
 from engine.text.frame_words import BOUND_PAIRS
-from engine.text.lexicon import NUMBER_WORDS, QUANTIFIERS, STOP_WORDS
+from engine.text.lexicon import INTENSIFIERS, NUMBER_WORDS, QUANTIFIERS, STOP_WORDS
 from engine.text.tokens import token_spans
 
 Words = tuple[str, ...]
@@ -189,7 +189,8 @@ def _turned_bounds(words: tuple[str, ...]) -> set[tuple[str, str]]:
 
 def exact(words: tuple[str, ...]) -> Counter[str]:
     """What must be said exactly: numbers, signs, symbols, marked words such as "hpbm-",
-    number words, quantifiers ("all" is not "some"), "only" and superlatives ("the most
+    number words, quantifiers ("all" is not "some"), intensifiers ("dramatically"), "only"
+    and superlatives ("the most
     effective" is not "an effective"; "the most" counts apart from the quantity "most")."""
     out: Counter[str] = Counter()
     for before, token in pairwise(("", *words)):
@@ -198,6 +199,7 @@ def exact(words: tuple[str, ...]) -> Counter[str]:
         elif (
             token in NUMBER_WORDS
             or token in QUANTIFIERS
+            or token in INTENSIFIERS
             or token in _RANKING
             or (not token.isalpha() and (not token.isalnum() or any(c.isdigit() for c in token)))
         ):

@@ -279,6 +279,12 @@ NEGLIGIBLE = _words("negligible negligibly trivial trivially")
 QUANTIFIERS = _words(
     "all every each always most many some several few majority minority entire whole none"
 )
+# Words that say how much, which a claim states as found only where its source says so
+# ("dramatically reduces" is more than "reduced").
+INTENSIFIERS = _words(
+    "strongly substantially markedly greatly considerably dramatically drastically massively"
+    " hugely profoundly vastly enormously remarkably powerfully"
+)
 
 
 # A text that says what "can", "may" or "potentially" happens states a possibility, which a
