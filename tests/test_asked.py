@@ -51,9 +51,11 @@ def test_a_question_is_read_into_its_words_and_forms(
         ("Does aspirin reduce stroke?", False),
         ("Does aspirin reduce nosebleeds?", False),
         ("Aspirin does not reduce stroke.", False),
+        ("Does aspirin reduce stroke in patients not taking statins?", False),
+        ("Does aspirin reduce stroke in adults with no prior stroke?", False),
     ],
     ids=["not", "doesnt", "cant-curly", "no-link", "never", "plain", "no-inside-a-word",
-         "a-claim"],
+         "a-claim", "a-group-not-taking", "a-group-with-no"],
 )  # fmt: skip
 def test_a_question_that_asks_a_denial_says_so_and_keeps_its_words(text: str, denies: bool) -> None:
     question = read_question(text)

@@ -14,7 +14,12 @@ from dataclasses import dataclass
 
 from engine.core.errors import ConfigError
 from engine.reading.questions import as_claim
-from engine.text.lexicon import DEGREE_WORDS, QUESTION_FRAME_PHRASES, QUESTION_FRAME_WORDS
+from engine.text.lexicon import (
+    DEGREE_WORDS,
+    QUESTION_FRAME_PHRASES,
+    QUESTION_FRAME_WORDS,
+    relation_word,
+)
 from engine.text.tokens import plain_words, ranking_tokens, surface_words
 
 # A question longer than this is refused before any work: a question is a sentence or a
@@ -71,7 +76,11 @@ class Question:
         which a bare yes or no leaves for a reader to guess."""
         if self.asks is None:
             return False
-        return not _DENYING.isdisjoint(word.lower() for word in _WORDS.findall(self.asks))
+        words = [word.lower() for word in _WORDS.findall(self.asks)]
+        # The denial must come before what the question relates: "… in patients not taking
+        # statins" or "with no prior stroke" names a group, it does not deny the question.
+        first = next((at for at, word in enumerate(words) if relation_word(word)), len(words))
+        return not _DENYING.isdisjoint(words[:first])
 
     @property
     def blank(self) -> bool:

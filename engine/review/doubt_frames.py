@@ -18,6 +18,7 @@ from engine.review.yes_order import content_words
 from engine.text.frame_words import (
     AIM_NOUNS,
     BELIEF_NOUNS,
+    COPULAS,
     DOUBT_WORDS,
     LASTING,
     LITERATURE_WORDS,
@@ -33,7 +34,7 @@ Words = tuple[str, ...]
 _THAT = "that"
 # Verbs after which a doubt word is said of the phrase's subject ("is debated", "remains
 # unproven", "has been questioned").
-_COPULAS = frozenset({"is", "are", "was", "were", "remains", "remain", "remained", "been"})
+_COPULAS = COPULAS | {"remains", "remain"}
 # How far before a doubt word a negation turns it ("it is not a myth that").
 _TURN_REACH = 2
 
