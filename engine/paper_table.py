@@ -100,6 +100,11 @@ class TableRow:
         return self.stance.reading if self.stance is not None and self.finding else ""
 
     @property
+    def answer_words(self) -> str:
+        """The reading in words for people (`Stance.answer_words`); "" where `reading` is."""
+        return self.stance.answer_words if self.stance is not None and self.finding else ""
+
+    @property
     def cue(self) -> str:
         """What decided the stance, in words; "" when there is none."""
         return self.stance.phrase if self.stance is not None and self.finding else ""

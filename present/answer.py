@@ -358,7 +358,7 @@ def stance_line(result: NavResult) -> StanceLine | None:
     if stance.asked:
         return _reading_line(stance)
     if stance.relation is StanceRelation.CONTRADICTS:
-        said = f" Measured: {stance.measured}." if stance.measured else ""
+        said = _measured(stance)
         lead = (
             "The cited source may contradict the question, a possible tension"
             if stance.tension
@@ -380,7 +380,7 @@ def _reading_line(stance: Stance) -> StanceLine:
     if stance.denied and stance.relation is not StanceRelation.NEITHER:
         return _denied_line(stance)
     if stance.relation is StanceRelation.CONTRADICTS:
-        said = f" Measured: {stance.measured}." if stance.measured else ""
+        said = _measured(stance)
         if stance.tension:
             return StanceLine("warning", f"Probably no, a possible tension: {stance.phrase}.{said}")
         return StanceLine("warning", f"No: {stance.phrase}.{said}")
@@ -394,12 +394,17 @@ def _reading_line(stance: Stance) -> StanceLine:
     )
 
 
+def _measured(stance: Stance) -> str:
+    """How often a stance like this one was right, as a sentence to append; "" unmeasured."""
+    return f" Measured: {stance.measured}." if stance.measured else ""
+
+
 def _denied_line(stance: Stance) -> StanceLine:
     """The answer to a question that asks a denial, without a bare yes or no: "no" to "Does
     aspirin not reduce stroke?" reads as "it does" to one reader and "it does not" to another."""
     if stance.relation is StanceRelation.SUPPORTS:
         return StanceLine("info", f"Denied too, as the question asks: {stance.phrase}.")
-    said = f" Measured: {stance.measured}." if stance.measured else ""
+    said = _measured(stance)
     lead = "Probably stated, a possible tension" if stance.tension else "Stated"
     return StanceLine("warning", f"{lead}, not denied as the question asks: {stance.phrase}.{said}")
 

@@ -62,12 +62,11 @@ def stance_html(row: TableRow) -> str:
         tip = "no finding to read" if row.finding is None else "the question asks no yes or no"
         return f"<div class='stance' title='{esc(tip)}'>—</div>"
     colour = _STANCE_COLOURS.get(row.reading, "#6b7280")
-    shown = row.stance.answer_words if row.stance is not None else row.reading
     cue = ""
     if row.brief:
         tip = f" title='{esc(row.cue)}'" if row.brief != row.cue else ""
         cue = f"<br><small{tip}>{esc(row.brief)}</small>"
-    return f"<div class='stance'>{_chip(shown, colour)}{cue}</div>"
+    return f"<div class='stance'>{_chip(row.answer_words, colour)}{cue}</div>"
 
 
 def status_html(row: TableRow) -> str:

@@ -36,9 +36,8 @@ _ASKING = re.compile(
 # auxiliary and "not", not "doesn" and "t".
 _CONTRACTED = re.compile(r"\b(\w+?)n['\u2019]t\b", re.IGNORECASE)
 _SHORTENED = {"ca": "can", "wo": "will", "sha": "shall"}
-# The words by which a question asks a denial, and the words it is read in.
+# The words by which a question asks a denial.
 _DENYING = frozenset({"not", "never", "no", "cannot"})
-_WORDS = re.compile(r"[A-Za-z]+")
 # An acronym as a question writes it: capitals only, three to six, an optional plural "s".
 _ACRONYM = re.compile(r"(?<![\w-])([A-Z]{3,6})s?(?![\w-])")
 
@@ -76,7 +75,7 @@ class Question:
         which a bare yes or no leaves for a reader to guess."""
         if self.asks is None:
             return False
-        words = [word.lower() for word in _WORDS.findall(self.asks)]
+        words = plain_words(self.asks)
         # The denial must come before what the question relates: "… in patients not taking
         # statins" or "with no prior stroke" names a group, it does not deny the question.
         first = next((at for at, word in enumerate(words) if relation_word(word)), len(words))

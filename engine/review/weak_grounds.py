@@ -46,7 +46,7 @@ _STOP_REACH = 5
 # What may follow statistical power ("lacked power to detect", "low power, and"): "low power
 # laser" names a device, not the trial's power.
 # Nouns of a whole sample before "of" and its count ("a sample of 8 patients").
-_SAMPLES = frozenset({("sample",), ("total",), ("cohort",), ("series",), ("group",)})
+_SAMPLES = frozenset({"sample", "total", "cohort", "series", "group"})
 _AFTER_POWER = frozenset({"", "to", "for", "and", "but", "so", "which", "in"})
 
 
@@ -84,7 +84,7 @@ def _tiny_sample(words: Words, at: int) -> bool:
     if not word.isdigit() or int(word) >= TINY_SAMPLE or SAMPLE_PER.intersection(after):
         return False
     before = words[max(0, at - 2) : at]
-    if before == ("n", "=") or (before[-1:] == ("of",) and before[:1] in _SAMPLES):
+    if before == ("n", "=") or (before[-1:] == ("of",) and before[0] in _SAMPLES):
         return True  # "n = 6", "a sample of 8 patients", "a total of 5 participants"
     return (
         before[-1:] in (("in",), ("among",))
